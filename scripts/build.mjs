@@ -1,0 +1,111 @@
+// One build for every bundle the product ships, plus (with --tests) the bundle of
+// the suites that run inside VS Code.
+//   node scripts/build.mjs [--production] [--tests] [--watch]
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const withTests = args.has('--tests');
+const watch = args.has('--watch');
+
+// ssh2 loads an optional native crypto binding and cpu-features inside try/catch;
+// leaving them out of the bundle makes it fall back to its pure-JS code paths.
+const nodeExternals = ['vscode', 'cpu-features', '*.node'];
+// Prefer packages' ES module builds: some UMD builds (jsonc-parser's) require() files at
+// run time that a bundle does not contain.
+const nodeMainFields = ['module', 'main'];
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+  legalComments: 'none',
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const targets = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: nodeExternals,
+    mainFields: nodeMainFields,
+    // Lets bench:activation measure from the first line of the bundle.
+    banner: { js: 'globalThis.__dreamsLoadStart = globalThis.__dreamsLoadStart ?? Date.now();' },
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: nodeExternals,
+    mainFields: nodeMainFields,
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    // Notebook renderers are ES modules that export activate().
+    entryPoints: { 'canvas-renderer': 'webview-ui/renderer/index.ts' },
+    outdir: 'dist/renderer',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+  },
+  {
+    ...common,
+    entryPoints: { provenance: 'webview-ui/provenance/index.ts' },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+if (withTests) {
+  // Each suite is its own bundle next to the runner, which adds every *.vscode.test.js it finds.
+  const suites = fs.readdirSync(path.join(root, 'test/vscode'), { recursive: true })
+    .filter((f) => String(f).endsWith('.vscode.test.ts'))
+    .map((f) => [path.basename(String(f), '.ts'), path.join('test/vscode', String(f))]);
+  targets.push({
+    ...common,
+    sourcemap: 'inline',
+    minify: false,
+    entryPoints: { index: 'test/vscode/index.ts', ...Object.fromEntries(suites) },
+    outdir: 'out/test/vscode',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // mocha is loaded from node_modules at run time inside the extension host.
+    external: [...nodeExternals, 'mocha'],
+    mainFields: nodeMainFields,
+  });
+}
+
+const existing = targets.filter((t) => Object.values(t.entryPoints).every((e) => fs.existsSync(path.join(root, e))));
+const skipped = targets.filter((t) => !existing.includes(t)).flatMap((t) => Object.values(t.entryPoints));
+if (skipped.length) console.warn(`build: no entry point yet for ${skipped.join(', ')}`);
+
+const t0 = Date.now();
+if (watch) {
+  for (const t of existing) (await esbuild.context(t)).watch();
+  console.log('build: watching for changes');
+} else {
+  try {
+    await Promise.all(existing.map((t) => esbuild.build(t)));
+  } catch (e) {
+    console.error('build failed: fix the errors above and run `npm run build` again.');
+    process.exit(1);
+  }
+  console.log(`build: ${existing.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
+}

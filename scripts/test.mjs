@@ -1,0 +1,106 @@
+// Test tiers. `npm test` runs them all; `npm run test:<tier>` runs one.
+//   node scripts/test.mjs <all|static|unit|qe|cluster|vscode|vscode-electron|e2e> [mocha args...]
+// Each tier checks what it needs first and, when something is missing, says the exact
+// command that installs or starts it. A tier that cannot run fails; nothing is skipped.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [tierArg = 'all', ...extra] = process.argv.slice(2);
+const isRoot = process.getuid?.() === 0;
+const CLUSTER_DIR = process.env.DREAMS_TEST_CLUSTER_DIR ?? '/tmp/dreams-test-cluster';
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  if (r.error) console.error(`could not start ${cmd}: ${r.error.message}`);
+  return r.status ?? 1;
+}
+const quiet = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
+const has = (cmd) => quiet('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const mocha = (globs, opts = {}) =>
+  run(process.execPath, [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--node-option', 'import=tsx',
+    '--timeout', String(opts.timeout ?? 10_000), '--reporter', process.env.CI ? 'spec' : 'dot', ...globs, ...extra], opts);
+
+function fail(msg) {
+  console.error(`\n${msg}\n`);
+  return 1;
+}
+
+function ensureVsCodeHost() {
+  if (fs.existsSync(path.join(root, '.vscode-test/code-server/node_modules/code-server/out/node/entry.js'))) return 0;
+  console.log('installing the VS Code test host (code-server 4.100.3) into .vscode-test/ ...');
+  return run('bash', ['scripts/vscode-host/install-code-server.sh']);
+}
+
+function clusterReachable() {
+  const cfg = path.join(CLUSTER_DIR, 'ssh/ssh_config');
+  if (!fs.existsSync(cfg)) return false;
+  return quiet('ssh', ['-F', cfg, '-o', 'ConnectTimeout=5', 'cluster', 'sinfo -h -o %a']).stdout?.trim() === 'up';
+}
+
+const tiers = {
+  static() {
+    console.log('type check (tsc --noEmit)');
+    return run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+  },
+  unit() {
+    return mocha(['test/unit/**/*.unit.test.ts']);
+  },
+  qe() {
+    if (!has('pw.x')) {
+      return fail('qe tier: pw.x not found. Install Quantum ESPRESSO 6.7 and its pseudopotentials:\n' +
+        '  sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data');
+    }
+    if (!fs.existsSync('/usr/share/espresso/pseudo') && !process.env.DREAMS_PSEUDO_DIR) {
+      return fail('qe tier: no pseudopotentials in /usr/share/espresso/pseudo. Install them with:\n' +
+        '  sudo apt-get install -y quantum-espresso-data   (or set DREAMS_PSEUDO_DIR)');
+    }
+    return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
+  },
+  cluster() {
+    if (!clusterReachable()) {
+      if (!isRoot) {
+        return fail('cluster tier: no test cluster answers on 127.0.0.1:2222. Start it (installs munge, SLURM and sshd) with:\n' +
+          '  sudo npm run setup:cluster');
+      }
+      console.log('starting the test cluster (scripts/cluster/setup-cluster.sh) ...');
+      if (run('bash', ['scripts/cluster/setup-cluster.sh']) !== 0 || !clusterReachable()) {
+        return fail('cluster tier: the test cluster did not come up; see the output above.');
+      }
+    }
+    return mocha(['test/cluster/**/*.cluster.test.ts'], { timeout: 300_000, env: { DREAMS_TEST_CLUSTER_DIR: CLUSTER_DIR } });
+  },
+  vscode() {
+    if (ensureVsCodeHost() !== 0) return fail('vscode tier: could not install code-server (see above).');
+    if (run(process.execPath, ['scripts/build.mjs', '--tests']) !== 0) return 1;
+    return run(process.execPath, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts']);
+  },
+  'vscode-electron'() {
+    if (run(process.execPath, ['scripts/build.mjs', '--tests']) !== 0) return 1;
+    return run(process.execPath, ['--import', 'tsx', 'test/vscode/runInElectron.ts']);
+  },
+  e2e() {
+    if (ensureVsCodeHost() !== 0) return fail('e2e tier: could not install code-server (see above).');
+    if (run(process.execPath, ['scripts/build.mjs']) !== 0) return 1;
+    return mocha(['test/e2e/**/*.e2e.test.ts'], { timeout: 300_000 });
+  },
+};
+
+const order = ['static', 'unit', 'qe', 'cluster', 'vscode', 'e2e'];
+const selected = tierArg === 'all' ? order : [tierArg];
+for (const t of selected) if (!tiers[t]) { console.error(`unknown tier "${t}"; tiers: ${Object.keys(tiers).join(', ')}, all`); process.exit(2); }
+
+const summary = [];
+for (const t of selected) {
+  console.log(`\n=== ${t} tier ===`);
+  const t0 = Date.now();
+  const code = tiers[t]();
+  summary.push({ tier: t, ok: code === 0, seconds: (Date.now() - t0) / 1000 });
+}
+if (selected.length > 1) {
+  console.log('\n=== summary ===');
+  for (const s of summary) console.log(`${s.ok ? 'pass' : 'FAIL'}  ${s.tier.padEnd(8)} ${s.seconds.toFixed(1)} s`);
+}
+process.exit(summary.every((s) => s.ok) ? 0 : 1);

@@ -1,0 +1,9 @@
+import { runCli } from './cli';
+
+runCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`dreams: ${(e as Error)?.message ?? String(e)}`);
+    process.exit(1);
+  },
+);
