@@ -1,0 +1,80 @@
+/**
+ * Shared DFT data shapes. Structures are plain data (as in ASE): positions in Å,
+ * cell rows are lattice vectors in Å.
+ */
+
+export type Vec3 = [number, number, number];
+export type Cell = [Vec3, Vec3, Vec3];
+
+export interface Structure {
+  /** Chemical symbols, one per atom. */
+  symbols: string[];
+  /** Cartesian positions, Å. */
+  positions: Vec3[];
+  /** Lattice vectors as rows, Å. */
+  cell: Cell;
+  pbc: [boolean, boolean, boolean];
+  /** Per-atom integer tags (ASE convention for slabs: 0 adsorbate, 1 top layer, ...). */
+  tags?: number[];
+  /** true = atom is fixed (all three coordinates) in relaxations. */
+  fixed?: boolean[];
+  /** Free-form info carried to extxyz comment line (e.g. bravais lattice, site info). */
+  info?: Record<string, string | number | boolean>;
+}
+
+export type BravaisKind = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' | 'other';
+
+/**
+ * The physical settings that make two total energies comparable. Two energies may
+ * be subtracted only when these match (SCF-control parameters such as mixing_beta,
+ * conv_thr within reason, or electron_maxstep may differ; these may not).
+ */
+export interface PhysicalSettings {
+  code: 'pw.x';
+  codeVersion?: string;
+  /** input_dft or the functional read from the pseudopotentials. */
+  functional: string;
+  ecutwfcRy: number;
+  ecutrhoRy: number;
+  /** Element -> pseudopotential file name and its sha256. */
+  pseudopotentials: Record<string, { file: string; sha256?: string }>;
+  /** k-point spacing in 1/Å where the mesh came from one; mesh otherwise. */
+  kSpacingPerAngstrom?: number;
+  kMesh?: [number, number, number];
+  kShift?: [number, number, number];
+  occupations: string;
+  smearing?: string;
+  degaussRy?: number;
+  nspin: 1 | 2 | 4;
+  /** Other physics-affecting switches (vdw_corr, lspinorb, tot_charge, ...). */
+  extra?: Record<string, string | number | boolean>;
+}
+
+/** What the pw.x output parser extracts (subset other modules rely on). */
+export interface PwOutputSummary {
+  codeVersion?: string;
+  calculation?: string;
+  /** Final total energy, Ry (the "!" line). */
+  totalEnergyRy?: number;
+  scfConverged: boolean;
+  scfIterations?: number;
+  fermiEnergyEv?: number;
+  /** Forces on atoms, Ry/bohr. */
+  forcesRyPerBohr?: Vec3[];
+  totalForceRyPerBohr?: number;
+  /** Stress tensor, kbar. */
+  stressKbar?: [Vec3, Vec3, Vec3];
+  pressureKbar?: number;
+  totalMagnetization?: number;
+  absoluteMagnetization?: number;
+  wallTimeSeconds?: number;
+  cpuTimeSeconds?: number;
+  warnings: string[];
+  /** The %%%% error block's routine and message. */
+  error?: { routine: string; code?: number; message: string };
+  jobDone: boolean;
+  /** BEEF ensemble energies, eV, when calculation='ensemble'. */
+  beefEnsembleEv?: number[];
+  /** Pseudopotential files named in the output, by element. */
+  pseudopotentials?: Record<string, string>;
+}

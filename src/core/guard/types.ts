@@ -1,0 +1,78 @@
+/**
+ * The guard contract: verdicts, approvals, and the shape of a proposed tool call.
+ * Implementation: guardedCall.ts, rules/*.ts, judges.ts, reportJudge.ts, approvals.ts.
+ */
+import type { AgentRole } from '../canvas/types';
+import type { Ref } from '../provenance/types';
+
+export type VerdictLevel = 'pass' | 'warn' | 'fail';
+export type VerdictTier = 'schema' | 'tier1' | 'tier2' | 'tier3' | 'report' | 'user';
+
+export interface Verdict {
+  tier: VerdictTier;
+  /** Tier 1: the rule's name. Judges: the rule text's id and version ("param-judge@3"). */
+  rule: string;
+  /** The parameter judged (tier 2), or undefined for whole-call verdicts. */
+  parameter?: string;
+  level: VerdictLevel;
+  reasons: string[];
+  /**
+   * false when no judge looked (offline provider, or a judge tier not configured):
+   * recorded as "not judged", never as a pass.
+   */
+  judged: boolean;
+  /** Set when the judge itself failed (network, malformed answer): fails open, counted apart. */
+  infraError?: string;
+  /** Judge model, when a model judged. */
+  model?: string;
+}
+
+/** A tool call as an agent proposes it, before the guard. */
+export interface ProposedCall {
+  tool: string;
+  /** Argument values as supplied. */
+  args: Record<string, unknown>;
+  /** For arguments taken from artifacts: argument name -> reference. */
+  refs: Record<string, Ref>;
+  /** The agent's reason for each argument. */
+  reasons: Record<string, string>;
+  /** The agent's declared context: the step and goal this call serves. */
+  context: string;
+  agent: { role: AgentRole | 'user'; model?: string };
+  step?: string;
+}
+
+export type ApprovalPolicy =
+  | 'wait' // a warn pauses the call until the user answers
+  | 'continue' // a warn is stamped and raised; the run continues, the result counts only once approved
+  | 'auto-approve'; // for tests and trusted batch runs: recorded as approved by policy
+
+export interface ApprovalRequest {
+  /** "ap-<n>" */
+  id: string;
+  call: string;
+  tool: string;
+  parameter?: string;
+  value?: unknown;
+  /** The verdicts that raised it. */
+  verdicts: { rule: string; level: VerdictLevel; reasons: string[] }[];
+  /** The upstream provenance path of the value in question (artifact and call ids). */
+  provenancePath: string[];
+  createdAt: string;
+}
+
+export interface ApprovalAnswer {
+  id: string;
+  decision: 'approve' | 'reject';
+  comment?: string;
+  /** Who answered and from where: "user@vscode", "user@cli", "policy". */
+  by: string;
+  at: string;
+}
+
+/** Result of a guarded call, as the agent sees it. */
+export type GuardedOutcome =
+  | { status: 'ok'; call: string; outputs: string[]; summary: string; verdicts: Verdict[]; pendingApprovals: string[] }
+  | { status: 'refused'; call: string; verdicts: Verdict[]; message: string }
+  | { status: 'rejected'; call: string; approval: string; comment?: string; message: string }
+  | { status: 'failed'; call: string; error: string; verdicts: Verdict[] };

@@ -1,0 +1,111 @@
+/**
+ * The job contract: one model for every backend (local pw.x, SLURM over SSH, later
+ * PBS/LSF), persisted through the canvas so a restart resumes without resubmitting.
+ * Implementation: jobModel.ts, localRunner.ts, ssh/*.ts, schedulers/*.ts, jobService.ts.
+ */
+
+export type JobState = 'draft' | 'validated' | 'submitted' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export const TERMINAL_JOB_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface JobResources {
+  ntasks: number;
+  nodes: number;
+  walltimeMinutes: number;
+  memoryMb?: number;
+  partition?: string;
+  account?: string;
+  qos?: string;
+  /** Why these numbers: suggested, or overridden by an agent with a reason. */
+  reason: string;
+}
+
+/** Live progress parsed from pw.x output. */
+export interface PwProgress {
+  scfIteration?: number;
+  estimatedAccuracyRy?: number;
+  totalEnergyRy?: number;
+  bfgsStep?: number;
+  lastLine?: string;
+  updatedAt: string;
+}
+
+export interface JobFile {
+  /** File name inside the job directory (no path separators). */
+  name: string;
+  /** Artifact holding the content (inputs) or created from it (outputs). */
+  artifact?: string;
+  sha256?: string;
+}
+
+export interface JobRecord {
+  /** Stable id, carried into the scheduler (job name / comment) so a retry finds it. */
+  id: string;
+  /** 'local' or a cluster profile name. */
+  backend: string;
+  state: JobState;
+  program: 'pw.x';
+  /** Main input file name within the job directory. */
+  input: string;
+  /** Input files (the pw.x input) and pseudopotentials, by name. */
+  files: JobFile[];
+  pseudopotentials: JobFile[];
+  outputs: JobFile[];
+  resources?: JobResources;
+  schedulerId?: string;
+  /** Where the job runs: local directory or remote path. */
+  workDir?: string;
+  progress?: PwProgress;
+  /** pw.x's own error text, or the scheduler's reason, when failed. */
+  error?: string;
+  exitCode?: number;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt?: string;
+  startedAt?: string;
+  endedAt?: string;
+  /** Tool call that asked for the job. */
+  call?: string;
+}
+
+/** A cluster as the user configures it (settings / CLI config). */
+export interface ClusterProfile {
+  name: string;
+  /** An ~/.ssh/config Host alias, or explicit host/port/user. */
+  sshHost: string;
+  port?: number;
+  user?: string;
+  identityFile?: string;
+  scheduler: 'slurm' | 'pbs' | 'lsf';
+  /** Remote directory under which job directories are made. */
+  workRoot: string;
+  partition?: string;
+  account?: string;
+  qos?: string;
+  /** Lines run before pw.x in the batch script (module loads, environment). */
+  prelude?: string[];
+  pwCommand: string;
+  remotePseudoDir?: string;
+  limits?: { maxNtasks?: number; maxNodes?: number; maxWalltimeMinutes?: number; maxMemoryMb?: number };
+  /** Seconds between status polls. */
+  pollSeconds?: number;
+}
+
+/** A scheduler as the remote runner drives it (SLURM now; PBS and LSF slot in). */
+export interface SchedulerAdapter {
+  readonly name: 'slurm' | 'pbs' | 'lsf';
+  batchScript(job: JobRecord, profile: ClusterProfile): string;
+  /** Command that submits the script in `dir` and prints the scheduler id. */
+  submitCommand(dir: string, scriptName: string): string;
+  parseSubmitOutput(stdout: string): string;
+  /** One command for the state of every listed job (one call per poll cycle). */
+  statusCommand(schedulerIds: string[]): string;
+  parseStatus(stdout: string): Map<string, { state: JobState; reason?: string; exitCode?: number }>;
+  /** Command for jobs the queue no longer lists (accounting). */
+  finishedCommand(schedulerIds: string[]): string;
+  parseFinished(stdout: string): Map<string, { state: JobState; reason?: string; exitCode?: number }>;
+  /** Command that finds a job by our stable id (idempotent submission). */
+  findByNameCommand(jobId: string): string;
+  parseFindByName(stdout: string): string | undefined;
+  cancelCommand(schedulerId: string): string;
+}

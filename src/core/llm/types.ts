@@ -1,0 +1,118 @@
+/**
+ * The LLM contract. Every agent, judge and planner talks to a model through an
+ * LlmProvider; SDK stream chunks are normalised into these types before anything
+ * else sees them. Implementations: anthropic.ts (the official SDK), offline.ts.
+ */
+import type { LlmRole } from '../canvas/types';
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultBlock {
+  type: 'tool_result';
+  toolUseId: string;
+  content: string;
+  isError?: boolean;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+/** A tool as the model sees it. */
+export interface LlmToolDef {
+  name: string;
+  description: string;
+  inputSchema: object;
+}
+
+/** System prompt parts; `cache: true` marks the end of a stable, cacheable prefix. */
+export interface SystemPart {
+  text: string;
+  cache?: boolean;
+}
+
+/** What the spend is for, for accounting by category. */
+export type UsageCategory = 'plan' | 'act' | 'judge-param' | 'judge-cross' | 'judge-report' | 'advise' | 'summarise';
+
+export interface LlmRequest {
+  role: LlmRole;
+  category: UsageCategory;
+  model: string;
+  system: SystemPart[];
+  messages: LlmMessage[];
+  tools?: LlmToolDef[];
+  /** Cache the tool definitions as part of the stable prefix. */
+  cacheTools?: boolean;
+  maxTokens: number;
+  temperature?: number;
+  /** Force a particular tool (judges answer through a verdict tool). */
+  toolChoice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string };
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface LlmResponse {
+  content: ContentBlock[];
+  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | (string & {});
+  usage: Usage;
+  model: string;
+  /** Attempts it took (1 = no retry). */
+  attempts: number;
+}
+
+/** Normalised streaming events for live display. */
+export type LlmStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use_start'; name: string; id: string }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string };
+
+export interface LlmCallOptions {
+  signal?: AbortSignal;
+  onEvent?: (e: LlmStreamEvent) => void;
+}
+
+export interface LlmProvider {
+  readonly name: string;
+  /** False for the offline provider: judges then record "not judged". */
+  readonly judges: boolean;
+  complete(req: LlmRequest, opts?: LlmCallOptions): Promise<LlmResponse>;
+}
+
+export interface UsageRecord {
+  role: LlmRole;
+  category: UsageCategory;
+  model: string;
+  usage: Usage;
+  costUsd: number;
+  at: string;
+}
+
+/** A provider error a caller can act on. */
+export class LlmError extends Error {
+  constructor(
+    readonly kind: 'auth' | 'rate-limit' | 'overloaded' | 'server' | 'network' | 'bad-request' | 'cancelled' | 'budget',
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The provenance contract. Artifacts are immutable values; only tool calls create
+ * them; an argument is either a literal the agent reasons about or a reference to an
+ * artifact whose recorded value equals it. Implementation: registry.ts, queries.ts.
+ */
+import type { AgentRole } from '../canvas/types';
+import type { Verdict } from '../guard/types';
+
+export type ArtifactKind =
+  | 'scalar' // a number with a unit
+  | 'vector' // numbers with one unit
+  | 'table' // rows of named columns (convergence tables, EOS points)
+  | 'structure' // atoms + cell (dft/structure.ts Structure)
+  | 'qe-input' // a pw.x input (text + parsed model)
+  | 'qe-output' // a parsed pw.x output (dft/pwOutput.ts PwOutput) + the raw file
+  | 'file' // any other file, by hash and location
+  | 'report-claim'; // a number a report states, citing an artifact
+
+export type ArtifactStatus = 'final' | 'provisional' | 'stale';
+
+/** A reference to an artifact or into its value: "a-12" or "a-12.energy.totalEv". */
+export type Ref = string;
+
+export interface Concern {
+  source: 'tier1' | 'tier2' | 'tier3' | 'report-judge' | 'user';
+  rule?: string;
+  parameter?: string;
+  level: 'warn' | 'fail';
+  message: string;
+  /** The approval request raised for it, if any. */
+  approval?: string;
+}
+
+export interface ArtifactRecord {
+  /** "a-<n>", unique within the run. */
+  id: string;
+  kind: ArtifactKind;
+  /** What it is in the domain: "total_energy", "lattice_constant", "pw_input". */
+  name: string;
+  /** Inline value (JSON). Large content lives in a file: see location. */
+  value?: unknown;
+  unit?: string;
+  /** sha256 (hex) of the canonical JSON of value, or of the file's bytes. */
+  contentHash: string;
+  /** File path relative to the run directory, for file-backed artifacts. */
+  location?: string;
+  /** The tool call that created it (exactly one). */
+  creator: string;
+  /** References it was computed from (its tool call's referenced arguments). */
+  inputs: Ref[];
+  concerns: Concern[];
+  status: ArtifactStatus;
+  /** Comparison tolerance for references that carry a value (default: exact). */
+  tolerance?: { abs?: number; rel?: number };
+  /**
+   * Domain metadata, e.g. for energies the physical settings they were computed with
+   * (dft/settings.ts PhysicalSettings) so energy differences can be checked for comparability.
+   */
+  meta?: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface ArgumentRecord {
+  value: unknown;
+  /** Present when the value came from an artifact. */
+  ref?: Ref;
+}
+
+export type ToolCallStatus = 'running' | 'ok' | 'failed' | 'refused';
+
+export interface ToolCallRecord {
+  /** "c-<n>", unique within the run. */
+  id: string;
+  tool: string;
+  args: Record<string, ArgumentRecord>;
+  /** The agent's reason for each parameter's value. */
+  reasons: Record<string, string>;
+  /** The context the agent declared (what step, what goal). */
+  context: string;
+  verdicts: Verdict[];
+  agent: { role: AgentRole | 'user' | 'framework'; model?: string };
+  /** Plan step this call serves, if any. */
+  step?: string;
+  startedAt: string;
+  endedAt?: string;
+  status: ToolCallStatus;
+  error?: string;
+  /** Artifact ids this call created. */
+  outputs: string[];
+}
+
+/** What a tool body hands back for registration; the registry fills in the rest. */
+export interface ArtifactDraft {
+  kind: ArtifactKind;
+  name: string;
+  value?: unknown;
+  unit?: string;
+  /** File-backed content: bytes to store under the run's files/ directory. */
+  file?: { name: string; bytes: Uint8Array | string };
+  /** Extra inputs beyond the call's referenced arguments. */
+  inputs?: Ref[];
+  status?: 'final' | 'provisional';
+  tolerance?: { abs?: number; rel?: number };
+  meta?: Record<string, unknown>;
+}
+
+/** A violated insert rule: which, and what to do about it. */
+export class ProvenanceError extends Error {
+  constructor(
+    readonly rule: 'single-creator' | 'unknown-reference' | 'cycle' | 'value-mismatch' | 'unknown-call' | 'immutable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProvenanceError';
+  }
+}
