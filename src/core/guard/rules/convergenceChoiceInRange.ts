@@ -1,0 +1,60 @@
+/**
+ * A cutoff or k-spacing backed by a convergence test must lie inside the tested range
+ * and must not be the finest value tested: at the finest value there is nothing finer
+ * to show it is converged.
+ */
+import type { ArtifactRecord } from '../../provenance/types';
+import { ARTIFACT, finestTested, type ConvergenceSelectionValue, type SweptParameter } from '../../agents/tools/artifactShapes';
+import { parseRef } from '../ports';
+import { fmt, numberArg, verdict, type RuleInput, type TierOneRule } from './ruleInput';
+
+export const RULE = 'convergence-choice-in-range';
+
+const ARGUMENT_OF: Record<SweptParameter, { argument: string; unit: string }> = {
+  ecutwfc: { argument: 'ecutwfcRy', unit: 'Ry' },
+  kspacing: { argument: 'kSpacingPerAngstrom', unit: '1/Å' },
+};
+
+const isSelection = (a: ArtifactRecord): boolean => a.name === ARTIFACT.convergedSettings;
+
+/** The convergence test a value answers to: the one its reference points into, else the latest final one in the run. */
+export function governingSelection(input: RuleInput, parameter: SweptParameter): ArtifactRecord | undefined {
+  const { argument } = ARGUMENT_OF[parameter];
+  const ref = input.call.refs[argument];
+  const referenced = ref ? input.provenance.artifact(parseRef(ref)?.artifactId ?? '') : undefined;
+  if (referenced && isSelection(referenced)) return referenced;
+  const finals = input.provenance.artifacts().filter((a) => isSelection(a) && a.status === 'final' &&
+    (a.value as ConvergenceSelectionValue).parameter === parameter);
+  return finals[finals.length - 1];
+}
+
+export const convergenceChoiceInRange: TierOneRule = (input) => {
+  const out = [];
+  for (const parameter of Object.keys(ARGUMENT_OF) as SweptParameter[]) {
+    const { argument, unit } = ARGUMENT_OF[parameter];
+    const value = numberArg(input.call, argument);
+    if (value === undefined) continue;
+    const sel = governingSelection(input, parameter);
+    if (!sel) continue;
+    const table = sel.value as ConvergenceSelectionValue;
+    const tested = table.tested.map((t) => t.value);
+    const lo = Math.min(...tested);
+    const hi = Math.max(...tested);
+    const finest = finestTested(table);
+    const list = tested.map((t) => fmt(t)).join(', ');
+    if (value < lo || value > hi) {
+      out.push(verdict(RULE, 'fail', [
+        `${argument} = ${fmt(value)} ${unit} lies outside the range tested in ${sel.id} (${fmt(lo)}–${fmt(hi)} ${unit}: ${list}). ` +
+          `Use a tested value (the selection chose ${fmt(table.chosenValue)} ${unit}) or extend the convergence sweep to cover it.`,
+      ], argument));
+    } else if (value === finest) {
+      out.push(verdict(RULE, 'fail', [
+        `${argument} = ${fmt(value)} ${unit} is the finest value tested in ${sel.id} (${list}), so nothing shows it is converged. ` +
+          'Extend the sweep beyond it, or choose the value the selection found converged.',
+      ], argument));
+    } else {
+      out.push(verdict(RULE, 'pass', [`${argument} = ${fmt(value)} ${unit} lies inside the range tested in ${sel.id} and is not the finest value`], argument));
+    }
+  }
+  return out.length ? out : [verdict(RULE, 'pass', ['no convergence test governs the values of this call'])];
+};

@@ -1,0 +1,36 @@
+/** The tier-1 rules by name: a tool lists the names that check its calls. */
+import { convergenceChoiceInRange, RULE as CONVERGENCE } from './convergenceChoiceInRange';
+import { cutoffAbovePseudopotentialSuggestion, RULE as CUTOFF } from './cutoffAbovePseudopotentialSuggestion';
+import { eosBracketsMinimum, RULE as EOS } from './eosBracketsMinimum';
+import { kmeshMatchesSpacing, RULE as KMESH } from './kmeshMatchesSpacing';
+import { latticeUsesCellSymmetry, RULE as LATTICE } from './latticeUsesCellSymmetry';
+import { metalsHaveSmearing, RULE as SMEARING } from './metalsHaveSmearing';
+import { noProvisionalSupport, RULE as PROVISIONAL } from './noProvisionalSupport';
+import { referenceKinds, RULE as KINDS } from './referenceKinds';
+import { referencesExist, RULE as EXIST } from './referencesExist';
+import { referenceValuesMatch, RULE as VALUES } from './referenceValuesMatch';
+import type { TierOneRule } from './ruleInput';
+import { settingsComparable, RULE as SETTINGS } from './settingsComparable';
+import { testsRedoneAfterCutoffChange, RULE as REDONE } from './testsRedoneAfterCutoffChange';
+import { unitsMatch, RULE as UNITS } from './unitsMatch';
+
+export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
+  [EXIST]: referencesExist,
+  [VALUES]: referenceValuesMatch,
+  [KINDS]: referenceKinds,
+  [PROVISIONAL]: noProvisionalSupport,
+  [UNITS]: unitsMatch,
+  [SETTINGS]: settingsComparable,
+  [CONVERGENCE]: convergenceChoiceInRange,
+  [CUTOFF]: cutoffAbovePseudopotentialSuggestion,
+  [KMESH]: kmeshMatchesSpacing,
+  [SMEARING]: metalsHaveSmearing,
+  [EOS]: eosBracketsMinimum,
+  [LATTICE]: latticeUsesCellSymmetry,
+  [REDONE]: testsRedoneAfterCutoffChange,
+};
+
+/** Rules every call that makes references gets, whatever the tool lists. */
+export const REFERENCE_RULES = [EXIST, VALUES, KINDS, PROVISIONAL, UNITS] as const;
+
+export type { RuleInput, TierOneRule } from './ruleInput';

@@ -1,0 +1,24 @@
+/**
+ * A provisional value (an unconverged or failed calculation, a result waiting for
+ * approval) or a stale one (its inputs changed) cannot support anything built on it.
+ */
+import { label, referencesOf, verdict, type TierOneRule } from './ruleInput';
+
+export const RULE = 'no-provisional-support';
+
+export const noProvisionalSupport: TierOneRule = (input) => {
+  const out = [];
+  for (const r of referencesOf(input)) {
+    if (!r.resolution.ok) continue;
+    const a = r.resolution.artifact;
+    if (a.status === 'final') continue;
+    const why = a.concerns.map((c) => c.message).filter(Boolean);
+    out.push(verdict(RULE, 'fail', [
+      `${label(r)} references ${a.id} (${a.name}), which is ${a.status}` + (why.length ? `: ${why.join('; ')}` : '') + '. ' +
+        (a.status === 'stale'
+          ? 'Its inputs changed after it was computed: redo the calculation with the current settings and reference the new result.'
+          : 'Fix what made it provisional (converge the calculation, or get the pending approval) and reference a final result.'),
+    ], r.parameter));
+  }
+  return out.length ? out : [verdict(RULE, 'pass', ['every referenced artifact is final'])];
+};

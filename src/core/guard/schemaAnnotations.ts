@@ -1,0 +1,80 @@
+/**
+ * Annotations a tool's JSON schema carries for the guard: which arguments are artifact
+ * references (and of what kind and name), and the unit a numeric argument is in.
+ * They are ajv keywords here and are stripped from the schema a model sees.
+ */
+import type { ArtifactKind } from '../provenance/types';
+import type { Unit } from '../units';
+
+export const ARTIFACT_KEYWORD = 'x-artifact';
+export const UNIT_KEYWORD = 'x-unit';
+
+export interface ArtifactExpectation {
+  /** Kinds the referenced artifact may have. */
+  kinds?: ArtifactKind[];
+  /** Domain names the referenced artifact may have ("total_energy", "eos_fit"). */
+  names?: string[];
+  /** Unit dimension the referenced value must have (checked with sameDimension). */
+  unit?: Unit;
+}
+
+export const REF_REGEX_SOURCE = '^a-[0-9]+(\\.[A-Za-z0-9_]+)*$';
+
+/** An argument whose value is a reference to an artifact the tool reads. */
+export function artifactRefSchema(description: string, expect: ArtifactExpectation): object {
+  return { type: 'string', pattern: REF_REGEX_SOURCE, description, [ARTIFACT_KEYWORD]: expect };
+}
+
+/** An argument listing references to artifacts the tool reads. */
+export function artifactRefListSchema(
+  description: string,
+  expect: ArtifactExpectation,
+  bounds: { minItems?: number; maxItems?: number } = {},
+): object {
+  return {
+    type: 'array',
+    description,
+    items: { type: 'string', pattern: REF_REGEX_SOURCE, [ARTIFACT_KEYWORD]: expect },
+    ...bounds,
+  };
+}
+
+/** A number in a stated unit. */
+export function quantitySchema(description: string, unit: Unit, bounds: { exclusiveMinimum?: number; minimum?: number; maximum?: number } = {}): object {
+  return { type: 'number', description: `${description} (${unit})`, [UNIT_KEYWORD]: unit, ...bounds };
+}
+
+type Schema = Record<string, unknown>;
+
+function propertiesOf(schema: object): Record<string, Schema> {
+  const props = (schema as Schema).properties;
+  return props && typeof props === 'object' ? (props as Record<string, Schema>) : {};
+}
+
+/** Top-level arguments whose value is a reference (or a list of references), with what they expect. */
+export function artifactArguments(schema: object): Map<string, { list: boolean; expect: ArtifactExpectation }> {
+  const found = new Map<string, { list: boolean; expect: ArtifactExpectation }>();
+  for (const [name, prop] of Object.entries(propertiesOf(schema))) {
+    if (prop[ARTIFACT_KEYWORD]) found.set(name, { list: false, expect: prop[ARTIFACT_KEYWORD] as ArtifactExpectation });
+    const items = prop.items as Schema | undefined;
+    if (items && items[ARTIFACT_KEYWORD]) found.set(name, { list: true, expect: items[ARTIFACT_KEYWORD] as ArtifactExpectation });
+  }
+  return found;
+}
+
+/** The declared unit of a top-level numeric argument. */
+export function unitOfArgument(schema: object, name: string): Unit | undefined {
+  return propertiesOf(schema)[name]?.[UNIT_KEYWORD] as Unit | undefined;
+}
+
+/** A copy of the schema without the guard's keywords, for a model's tool definition. */
+export function stripAnnotations<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(stripAnnotations) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(schema as Schema)) {
+    if (k === ARTIFACT_KEYWORD || k === UNIT_KEYWORD) continue;
+    out[k] = stripAnnotations(v);
+  }
+  return out as T;
+}
