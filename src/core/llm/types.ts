@@ -15,6 +15,12 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: unknown;
+  /**
+   * Set when the model's tool input was not a JSON object (bad JSON in the stream, or a
+   * non-object value); `input` then holds the raw text. The agent loop answers with an
+   * error tool_result the model can correct; the tool never runs.
+   */
+  inputError?: string;
 }
 
 export interface ToolResultBlock {
@@ -24,7 +30,23 @@ export interface ToolResultBlock {
   isError?: boolean;
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+/**
+ * Model reasoning. Opaque to callers: keep it in the assistant turn it came in, unchanged
+ * and in place, when the conversation continues (the API refuses a tool result whose
+ * turn lost or altered its thinking). Never shown as the model's answer.
+ */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
 
 export interface LlmMessage {
   role: 'user' | 'assistant';
@@ -60,6 +82,10 @@ export interface LlmRequest {
   temperature?: number;
   /** Force a particular tool (judges answer through a verdict tool). */
   toolChoice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string };
+  /** How much the model thinks before answering (models with adaptive thinking). */
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  /** Also cache the conversation so far (multi-turn agent loops re-send it every turn). */
+  cacheHistory?: boolean;
 }
 
 export interface Usage {
@@ -76,6 +102,11 @@ export interface LlmResponse {
   model: string;
   /** Attempts it took (1 = no retry). */
   attempts: number;
+  /**
+   * What the provider changed in the request for this model, one sentence each
+   * (e.g. a forced tool choice sent as 'auto' to a model that refuses forcing).
+   */
+  adjustments?: string[];
 }
 
 /** Normalised streaming events for live display. */
@@ -101,7 +132,8 @@ export interface UsageRecord {
   category: UsageCategory;
   model: string;
   usage: Usage;
-  costUsd: number;
+  /** null when the model has no price on file: the cost is unknown, not zero. */
+  costUsd: number | null;
   at: string;
 }
 
