@@ -40,6 +40,12 @@ export function generatedFiles(): Map<string, string> {
   for (const defs of all) {
     files.set(`src/core/dft/qe/defs/pw-${defs.qeVersion}.json`, `${JSON.stringify(defs, null, 1)}\n`);
   }
+  // The input parser needs only the names, from every version: a small file it can load eagerly.
+  const names = {
+    namelists: [...new Set(all.flatMap((d) => d.namelists.map((n) => n.name)))],
+    cards: [...new Set(all.flatMap((d) => d.cards.map((c) => c.name)))],
+  };
+  files.set('src/core/dft/qe/defs/names.json', `${JSON.stringify(names, null, 1)}\n`);
   files.set('syntaxes/qe-input.tmLanguage.json', `${JSON.stringify(qeInputGrammar(all), null, 2)}\n`);
   return files;
 }
