@@ -18,6 +18,8 @@ export interface JobResources {
   qos?: string;
   /** Why these numbers: suggested, or overridden by an agent with a reason. */
   reason: string;
+  /** What resources.ts suggested, kept when an override replaced it. */
+  suggested?: Omit<JobResources, 'suggested'>;
 }
 
 /** Live progress parsed from pw.x output. */
@@ -36,6 +38,8 @@ export interface JobFile {
   /** Artifact holding the content (inputs) or created from it (outputs). */
   artifact?: string;
   sha256?: string;
+  /** Local path the content is read from (pseudopotentials in the user's pseudo dir). */
+  source?: string;
 }
 
 export interface JobRecord {
@@ -66,6 +70,10 @@ export interface JobRecord {
   endedAt?: string;
   /** Tool call that asked for the job. */
   call?: string;
+  /** Local runs: process id (also the process group) of pw.x or its launcher. */
+  pid?: number;
+  /** Set before the scheduler is asked, so a restart retries (idempotently) a submission cut short. */
+  submitRequestedAt?: string;
 }
 
 /** A cluster as the user configures it (settings / CLI config). */

@@ -1,0 +1,274 @@
+/**
+ * Local backend: pw.x (or `mpirun -np N pw.x`) as a child process in its own process
+ * group, at most `maxConcurrent` at a time (the rest wait as 'queued'). Output goes
+ * straight to a file, not through a pipe, so pw.x keeps running if this process ends;
+ * a restart finds it by pid and carries on watching.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JobBackend, JobUpdates } from './backend';
+import { isTerminal } from './jobModel';
+import { parsePwCommand } from './pwCommand';
+import { PwProgressReader, readPwOutcome } from './pwProgress';
+import { sha256File } from './fileHash';
+import type { JobFile, JobRecord } from './types';
+
+export interface LocalRunnerOptions {
+  /** e.g. "pw.x" or "mpirun -np 2 pw.x" (split into argv; no shell). */
+  pwCommand: string;
+  maxConcurrent?: number;
+  env?: NodeJS.ProcessEnv;
+  /** How long pw.x has to stop after SIGTERM before SIGKILL. */
+  killGraceMs?: number;
+  /** How often output and liveness are checked. */
+  watchIntervalMs?: number;
+}
+
+export const outputNameFor = (input: string): string => `${input.replace(/\.(in|pwi)$/i, '')}.out`;
+export const errorNameFor = (input: string): string => `${input.replace(/\.(in|pwi)$/i, '')}.err`;
+export const LOCAL_PSEUDO_DIR = 'pseudo';
+
+const MPI_LAUNCHERS = new Set(['mpirun', 'mpiexec', 'orterun']);
+
+interface Watched {
+  timer?: NodeJS.Timeout;
+  reader: PwProgressReader;
+  offset: number;
+  child?: ChildProcess;
+  cancelling?: boolean;
+  done: Promise<void>;
+  finish: () => void;
+}
+
+export class LocalRunner implements JobBackend {
+  readonly name = 'local';
+  private readonly argv: string[];
+  private readonly maxConcurrent: number;
+  private readonly waiting: string[] = [];
+  private readonly active = new Map<string, Watched>();
+  private disposed = false;
+
+  constructor(private readonly updates: JobUpdates, private readonly options: LocalRunnerOptions) {
+    this.argv = parsePwCommand(options.pwCommand);
+    this.maxConcurrent = Math.max(1, options.maxConcurrent ?? 1);
+  }
+
+  async submit(job: JobRecord): Promise<void> {
+    await this.updates.transition(job.id, 'submitted', { workDir: this.updates.localDir(job.id) });
+    await this.enqueue(job.id);
+  }
+
+  async resume(job: JobRecord): Promise<void> {
+    if (job.state === 'submitted' || job.state === 'queued') return this.enqueue(job.id);
+    if (job.state !== 'running') return;
+    if (job.pid !== undefined && isOurProcess(job.pid, job.id)) {
+      this.watch(job, undefined);
+      return;
+    }
+    // pw.x ended while nobody watched: its output is all that tells how.
+    await this.finish(job.id, { code: null, signal: null, unobserved: true });
+  }
+
+  async cancel(job: JobRecord): Promise<void> {
+    const queuedAt = this.waiting.indexOf(job.id);
+    if (queuedAt >= 0) {
+      this.waiting.splice(queuedAt, 1);
+      await this.updates.transition(job.id, 'cancelled', { error: 'cancelled before it started' });
+      return;
+    }
+    const w = this.active.get(job.id);
+    const pid = this.updates.get(job.id)?.pid;
+    if (!w || pid === undefined) {
+      if (!isTerminal(job.state)) await this.updates.transition(job.id, 'cancelled', { error: 'cancelled' });
+      return;
+    }
+    w.cancelling = true;
+    killGroup(pid, 'SIGTERM');
+    const grace = setTimeout(() => killGroup(pid, 'SIGKILL'), this.options.killGraceMs ?? 5000);
+    await w.done;
+    clearTimeout(grace);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const w of this.active.values()) if (w.timer) clearInterval(w.timer);
+  }
+
+  private async enqueue(id: string): Promise<void> {
+    if (this.active.size < this.maxConcurrent) {
+      await this.start(id);
+    } else {
+      this.waiting.push(id);
+      const job = this.updates.get(id);
+      if (job?.state === 'submitted') await this.updates.transition(id, 'queued', { error: undefined });
+    }
+  }
+
+  private async start(id: string): Promise<void> {
+    const job = this.updates.get(id)!;
+    const dir = this.updates.localDir(id);
+    const out = fs.openSync(path.join(dir, outputNameFor(job.input)), 'w');
+    const err = fs.openSync(path.join(dir, errorNameFor(job.input)), 'w');
+    let child: ChildProcess;
+    try {
+      child = spawn(this.argv[0]!, [...this.argv.slice(1), '-in', job.input], {
+        cwd: dir,
+        detached: true, // own process group: cancel ends mpirun and every rank together
+        stdio: ['ignore', out, err],
+        env: this.environment(job, dir),
+      });
+    } finally {
+      fs.closeSync(out);
+      fs.closeSync(err);
+    }
+    const spawned = await new Promise<Error | undefined>((resolve) => {
+      child.once('spawn', () => resolve(undefined));
+      child.once('error', (e) => resolve(e));
+    });
+    if (spawned || child.pid === undefined) {
+      await this.updates.transition(id, 'failed', {
+        error: `could not start "${this.options.pwCommand}" (${spawned?.message ?? 'no pid'}); check that the program is installed and on PATH, or set the pw.x command to its full path.`,
+      });
+      this.next();
+      return;
+    }
+    const running = await this.updates.transition(id, 'running', { pid: child.pid, workDir: dir });
+    this.watch(running, child);
+  }
+
+  private environment(job: JobRecord, dir: string): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { OMP_NUM_THREADS: '1', ...(this.options.env ?? process.env) };
+    env.DREAMS_JOB_ID = job.id; // lets a restarted service recognise its own pw.x by pid
+    if (job.pseudopotentials.length > 0) env.ESPRESSO_PSEUDO = path.join(dir, LOCAL_PSEUDO_DIR);
+    // Open MPI refuses to start as root unless both variables are set; set them only when
+    // this process is root and the command is an MPI launcher, never for ordinary users.
+    if (process.getuid?.() === 0 && MPI_LAUNCHERS.has(path.basename(this.argv[0]!))) {
+      env.OMPI_ALLOW_RUN_AS_ROOT = '1';
+      env.OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = '1';
+    }
+    return env;
+  }
+
+  private watch(job: JobRecord, child: ChildProcess | undefined): void {
+    let finish!: () => void;
+    const w: Watched = { reader: new PwProgressReader(), offset: 0, child, done: new Promise((r) => (finish = r)), finish };
+    this.active.set(job.id, w);
+    const outFile = path.join(this.updates.localDir(job.id), outputNameFor(job.input));
+    const poll = () => this.readNew(job.id, outFile, w);
+    w.timer = setInterval(poll, this.options.watchIntervalMs ?? 500);
+    if (child) {
+      child.once('exit', (code, signal) => void this.finish(job.id, { code, signal }));
+    } else {
+      const pid = job.pid!;
+      const liveness = setInterval(() => {
+        if (!isOurProcess(pid, job.id)) {
+          clearInterval(liveness);
+          void this.finish(job.id, { code: null, signal: null, unobserved: true });
+        }
+      }, this.options.watchIntervalMs ?? 500);
+      w.done.then(() => clearInterval(liveness));
+    }
+  }
+
+  private readNew(id: string, file: string, w: Watched): void {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(file, 'r');
+      const size = fs.fstatSync(fd).size;
+      if (size <= w.offset) return;
+      const buf = Buffer.alloc(size - w.offset);
+      fs.readSync(fd, buf, 0, buf.length, w.offset);
+      w.offset = size;
+      if (w.reader.feed(buf.toString('utf8')) && !this.disposed) this.updates.progress(id, w.reader.progress());
+    } catch {
+      // the output appears a moment after the process starts
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
+  private async finish(id: string, exit: { code: number | null; signal: NodeJS.Signals | null; unobserved?: boolean }): Promise<void> {
+    const w = this.active.get(id);
+    if (w?.timer) clearInterval(w.timer);
+    this.active.delete(id);
+    try {
+      const job = this.updates.get(id)!;
+      if (isTerminal(job.state) || this.disposed) return;
+      const dir = this.updates.localDir(id);
+      const outFile = path.join(dir, outputNameFor(job.input));
+      if (w) {
+        this.readNew(id, outFile, w); // the last lines may have landed after the last poll
+        w.reader.end();
+      }
+      const output = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
+      const outcome = readPwOutcome(output);
+      const outputs = await describeOutputs(dir, [outputNameFor(job.input), errorNameFor(job.input)]);
+      const exitCode = exit.code ?? undefined;
+      if (w?.cancelling) {
+        await this.updates.transition(id, 'cancelled', { outputs, exitCode, error: `cancelled while running${exit.signal ? ` (pw.x ended by ${exit.signal})` : ''}` });
+      } else if (outcome.jobDone && !outcome.error && (exit.code === 0 || exit.unobserved)) {
+        await this.updates.transition(id, 'completed', { outputs, exitCode: exit.code ?? 0, progress: w ? w.reader.progress() : job.progress });
+      } else {
+        await this.updates.transition(id, 'failed', { outputs, exitCode, error: explainFailure(outcome.error, exit, output, dir) });
+      }
+    } finally {
+      w?.finish();
+      this.next();
+    }
+  }
+
+  private next(): void {
+    if (this.disposed) return;
+    while (this.active.size < this.maxConcurrent && this.waiting.length > 0) {
+      const id = this.waiting.shift()!;
+      void this.start(id);
+    }
+  }
+}
+
+function explainFailure(pwError: string | undefined, exit: { code: number | null; signal: NodeJS.Signals | null; unobserved?: boolean }, output: string, dir: string): string {
+  if (pwError) return pwError;
+  const tail = output.trimEnd().split('\n').slice(-5).join('\n');
+  const how = exit.unobserved
+    ? 'pw.x ended while DREAMS was not watching and its output has no "JOB DONE"'
+    : exit.signal
+      ? `pw.x was ended by ${exit.signal}`
+      : `pw.x exited with code ${exit.code} without printing an error block`;
+  return `${how}. Last lines of the output (${dir}):\n${tail || '(empty)'}`;
+}
+
+async function describeOutputs(dir: string, names: string[]): Promise<JobFile[]> {
+  const files: JobFile[] = [];
+  for (const name of names) {
+    const p = path.join(dir, name);
+    if (!fs.existsSync(p) || fs.statSync(p).size === 0) continue;
+    files.push({ name, sha256: await sha256File(p) });
+  }
+  return files;
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** True when `pid` is alive and is the process started for `jobId` (not a reused pid). */
+function isOurProcess(pid: number, jobId: string): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return false;
+    return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`DREAMS_JOB_ID=${jobId}`);
+  } catch {
+    // no /proc (macOS): a live pid is the best evidence there is
+    return true;
+  }
+}
