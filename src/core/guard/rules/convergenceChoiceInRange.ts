@@ -18,12 +18,12 @@ const ARGUMENT_OF: Record<SweptParameter, { argument: string; unit: string }> = 
 const isSelection = (a: ArtifactRecord): boolean => a.name === ARTIFACT.convergedSettings;
 
 /** The convergence test a value answers to: the one its reference points into, else the latest final one in the run. */
-export function governingSelection(input: RuleInput, parameter: SweptParameter): ArtifactRecord | undefined {
+export function governingSelection(input: RuleInput, parameter: SweptParameter, opts: { includeStale?: boolean } = {}): ArtifactRecord | undefined {
   const { argument } = ARGUMENT_OF[parameter];
   const ref = input.call.refs[argument];
   const referenced = ref ? input.provenance.artifact(parseRef(ref)?.artifactId ?? '') : undefined;
   if (referenced && isSelection(referenced)) return referenced;
-  const finals = input.provenance.artifacts().filter((a) => isSelection(a) && a.status === 'final' &&
+  const finals = input.provenance.artifacts().filter((a) => isSelection(a) && (a.status === 'final' || (opts.includeStale && a.status === 'stale')) &&
     (a.value as ConvergenceSelectionValue).parameter === parameter);
   return finals[finals.length - 1];
 }

@@ -13,9 +13,15 @@ export const testsRedoneAfterCutoffChange: TierOneRule = (input) => {
   const ecut = numberArg(input.call, 'ecutwfcRy');
   const spacing = numberArg(input.call, 'kSpacingPerAngstrom');
   if (ecut === undefined || spacing === undefined) return [verdict(RULE, 'pass', ['the call does not combine a cutoff with a k-spacing'])];
-  const kTest = governingSelection(input, 'kspacing');
+  const kTest = governingSelection(input, 'kspacing', { includeStale: true });
   const testedAt = (kTest?.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy;
   if (!kTest || testedAt === undefined) return [verdict(RULE, 'pass', ['no k-point convergence test governs this spacing'])];
+  if (kTest.status === 'stale') {
+    return [verdict(RULE, 'fail', [
+      `the k-point convergence ${kTest.id} is stale (the cutoff changed after it ran at ${fmt(testedAt)} Ry). ` +
+        `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,
+    ], 'kSpacingPerAngstrom')];
+  }
   if (testedAt !== ecut) {
     return [verdict(RULE, 'fail', [
       `the k-point convergence ${kTest.id} was tested at ecutwfc ${fmt(testedAt)} Ry but this call uses ${fmt(ecut)} Ry. ` +

@@ -1,0 +1,91 @@
+/**
+ * Deterministic checks of one report claim against the artifact it cites: the reference
+ * resolves, the artifact is the right kind of source for the quantity, the value and unit
+ * agree with the record (to the precision the claim states), and the artifact is final.
+ */
+import { convert, sameDimension, type Unit } from '../units';
+import { CLAIM_SOURCES } from './claimSources';
+import { parseRef, resolveRef, type ProvenanceView } from './ports';
+import { unitFromName } from './rules/unitsMatch';
+import { upstreamPath } from './upstream';
+import type { Verdict } from './types';
+
+export interface ReportClaim {
+  /** A quantity from CLAIM_SOURCES ("lattice_constant", "adsorption_energy", ...). */
+  quantity: string;
+  value: number;
+  unit: string;
+  /** The artifact (or a field of it) the value comes from. */
+  cites: string;
+  /** What the claim says in words ("a(Al) = 4.04 Å"). */
+  statement?: string;
+}
+
+const rule = (name: string) => `claim-${name}`;
+
+function claimVerdict(name: string, level: Verdict['level'], reasons: string[], parameter: string): Verdict {
+  return { tier: 'report', rule: rule(name), level, reasons, judged: true, parameter };
+}
+
+/** Decimal places the claim states: 4.04 -> 2, 4 -> 0, 1.2e-3 -> 4. */
+export function statedDecimals(x: number): number {
+  const s = String(x);
+  const [mant, exp] = s.toLowerCase().split('e');
+  const dec = mant!.includes('.') ? mant!.split('.')[1]!.length : 0;
+  return Math.max(0, dec - Number(exp ?? 0));
+}
+
+export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceView): Verdict[] {
+  const label = `claims[${index}]`;
+  const r = resolveRef(view, claim.cites);
+  if (!r.ok) return [claimVerdict('reference', 'fail', [`${label} cites ${claim.cites}, which does not resolve: ${r.problem}`], label)];
+  const out: Verdict[] = [];
+  const a = r.artifact;
+  const source = CLAIM_SOURCES[claim.quantity];
+  if (!source) {
+    out.push(claimVerdict('source-kind', 'fail', [`${label}: unknown quantity "${claim.quantity}"; report one of ${Object.keys(CLAIM_SOURCES).join(', ')}.`], label));
+  } else {
+    const maker = view.call(a.creator)?.tool;
+    const nameOk = source.names.includes(a.name) && (!maker || source.tools.includes(maker));
+    const derivedOk = !source.derivedFrom ||
+      upstreamPath(view, [a.id]).some((id) => view.artifact(id)?.name === source.derivedFrom);
+    if (!nameOk || !derivedOk) {
+      out.push(claimVerdict('source-kind', 'fail', [
+        `${label} (${claim.quantity}) cites ${claim.cites}, a "${a.name}" made by ${maker ?? 'an unknown call'}` +
+          `${nameOk && !derivedOk ? ` with no ${source.derivedFrom} upstream` : ''}; a ${claim.quantity} must cite ${source.description}.`,
+      ], label));
+    } else {
+      out.push(claimVerdict('source-kind', 'pass', [`${claim.cites} is ${source.description}`], label));
+    }
+  }
+
+  const path = parseRef(claim.cites)?.path ?? [];
+  const recordedUnit = (path.length ? unitFromName(path[path.length - 1]!) : undefined) ?? a.unit;
+  if (typeof r.value !== 'number') {
+    out.push(claimVerdict('value', 'fail', [`${label} cites ${claim.cites}, which is not a number (${JSON.stringify(r.value)?.slice(0, 80)}): cite the numeric field.`], label));
+    return out;
+  }
+  let recorded = r.value;
+  if (recordedUnit && recordedUnit !== claim.unit) {
+    if (!sameDimension(recordedUnit as Unit, claim.unit as Unit)) {
+      out.push(claimVerdict('unit', 'fail', [`${label} states ${claim.unit} but ${claim.cites} is in ${recordedUnit}: the two measure different things.`], label));
+      return out;
+    }
+    recorded = convert(recorded, recordedUnit as Unit, claim.unit as Unit);
+  }
+  out.push(claimVerdict('unit', 'pass', [`${claim.unit} agrees with ${recordedUnit ?? 'the record'}`], label));
+  const halfLastDigit = 0.5 * 10 ** -statedDecimals(claim.value);
+  const tol = Math.max(halfLastDigit * (1 + 1e-9), a.tolerance?.abs ?? 0, (a.tolerance?.rel ?? 0) * Math.abs(recorded));
+  if (Math.abs(claim.value - recorded) > tol) {
+    out.push(claimVerdict('value', 'fail', [
+      `${label} states ${claim.value} ${claim.unit} but ${claim.cites} records ${Number(recorded.toPrecision(8))} ${claim.unit}. ` +
+        'State the recorded value (rounded as you like) or cite the artifact that holds yours.',
+    ], label));
+  } else {
+    out.push(claimVerdict('value', 'pass', [`${claim.value} ${claim.unit} is ${claim.cites} rounded to the stated precision`], label));
+  }
+  if (a.status !== 'final') {
+    out.push(claimVerdict('status', 'fail', [`${label} cites ${a.id}, which is ${a.status}: a provisional or stale value cannot support a claim.`], label));
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+/**
+ * Which artifacts may back which reported quantity: a lattice constant must come from
+ * an EOS fit (through lattice_constant_from_volume), not from the structure it started
+ * with or an input file; an adsorption energy from an energy combination; and so on.
+ */
+import { ARTIFACT } from '../agents/tools/artifactShapes';
+
+export interface ClaimSource {
+  /** Artifact names that may be cited. */
+  names: string[];
+  /** Tools that may have created the cited artifact. */
+  tools: string[];
+  /** An artifact of this name must lie upstream of the cited one. */
+  derivedFrom?: string;
+  description: string;
+}
+
+export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
+  lattice_constant: {
+    names: [ARTIFACT.latticeConstant], tools: ['lattice_constant_from_volume'], derivedFrom: ARTIFACT.eosFit,
+    description: 'a lattice constant derived from an EOS fit (lattice_constant_from_volume)',
+  },
+  equilibrium_volume: { names: [ARTIFACT.eosFit], tools: ['fit_eos'], description: 'the V0 of an EOS fit' },
+  bulk_modulus: { names: [ARTIFACT.eosFit], tools: ['fit_eos'], description: 'the B0 of an EOS fit' },
+  adsorption_energy: { names: [ARTIFACT.adsorptionEnergy], tools: ['adsorption_energy'], description: 'an adsorption energy combined from total energies' },
+  delta_be: { names: [ARTIFACT.deltaBe], tools: ['delta_be'], description: 'a binding-energy difference combined from adsorption energies' },
+  total_energy: { names: [ARTIFACT.totalEnergy], tools: ['run_pw'], description: 'a total energy from a finished pw.x run' },
+  converged_cutoff: { names: [ARTIFACT.convergedSettings], tools: ['select_converged_settings'], description: 'a cutoff chosen by a convergence test' },
+  converged_kspacing: { names: [ARTIFACT.convergedSettings], tools: ['select_converged_settings'], description: 'a k-spacing chosen by a convergence test' },
+  beef_ensemble: { names: [ARTIFACT.beefStats], tools: ['beef_ensemble_stats'], description: 'BEEF-vdW ensemble statistics' },
+};
+
+export const CLAIM_QUANTITIES = Object.keys(CLAIM_SOURCES);

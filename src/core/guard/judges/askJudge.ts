@@ -1,0 +1,56 @@
+/**
+ * One judge request and its forced verdict-tool answer. A judge that cannot answer
+ * (provider error, no tool use, malformed input) is an infrastructure failure: the
+ * caller records it apart from scientific verdicts and the call proceeds (fail open).
+ */
+import type { LlmProvider, LlmRequest, UsageCategory } from '../../llm/types';
+import type { JudgeRole } from '../../canvas/types';
+import { checkArguments } from '../schemaCheck';
+import { judgeSystem, VERDICT_TOOLS, type JudgeToolInfo } from './judgePrompt';
+
+export interface JudgeConfig {
+  provider: LlmProvider;
+  /** The model each judge role uses (llm/models.ts resolveRoleModels gives the defaults). */
+  models: Record<JudgeRole, string>;
+  /** The catalogue the judges see in their shared system prefix. */
+  catalogue: JudgeToolInfo[];
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export type JudgeAnswer<T> = { ok: true; input: T; model: string } | { ok: false; error: string; model?: string };
+
+export async function askJudge<T>(
+  config: JudgeConfig,
+  role: JudgeRole,
+  category: UsageCategory,
+  tool: string,
+  userText: string,
+): Promise<JudgeAnswer<T>> {
+  const req: LlmRequest = {
+    role,
+    category,
+    model: config.models[role],
+    system: judgeSystem(config.catalogue),
+    messages: [{ role: 'user', content: userText }],
+    tools: VERDICT_TOOLS,
+    cacheTools: true,
+    maxTokens: config.maxTokens ?? 1024,
+    toolChoice: { type: 'tool', name: tool },
+  };
+  let res;
+  try {
+    res = await config.provider.complete(req, config.signal ? { signal: config.signal } : {});
+  } catch (e) {
+    return { ok: false, error: `${role} request failed: ${(e as Error).message}` };
+  }
+  const use = res.content.find((b) => b.type === 'tool_use' && b.name === tool);
+  if (!use || use.type !== 'tool_use') {
+    return { ok: false, error: `${role} answered without calling ${tool} (stop reason ${res.stopReason})`, model: res.model };
+  }
+  if (use.inputError) return { ok: false, error: `${role} sent unreadable input to ${tool}: ${use.inputError}`, model: res.model };
+  const schema = VERDICT_TOOLS.find((t) => t.name === tool)!.inputSchema;
+  const check = checkArguments(schema, tool, use.input);
+  if (!check.ok) return { ok: false, error: `${role} answered ${tool} malformed: ${check.problems.join('; ')}`, model: res.model };
+  return { ok: true, input: use.input as T, model: res.model };
+}

@@ -1,0 +1,168 @@
+/**
+ * The report judge: after a report is written, each claim is checked against its cited
+ * artifact, then the provenance graph is walked upstream and every parameter of every
+ * contributing call is judged again (deterministically first, then, with a model, in one
+ * batched request). Its verdict decides whether the report is accepted. Call-time
+ * verdicts are kept beside the report-time ones.
+ */
+import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
+import type { ApprovalBook } from './approvals';
+import { runTierOne, worstLevel, type GuardedToolSpec } from './assessCall';
+import { checkClaim, type ReportClaim } from './claimChecks';
+import { askJudge, type JudgeConfig } from './judges/askJudge';
+import { describeParameters } from './judges/describeCall';
+import { REPORT_VERDICT_TOOL } from './judges/judgePrompt';
+import { judgeInfraVerdicts, notJudged } from './judges/paramJudge';
+import { parseRef, type ProvenanceView } from './ports';
+import { latestRuleText } from './rule-texts';
+import { contributingCalls, upstreamPath } from './upstream';
+import type { ProposedCall, Verdict, VerdictLevel } from './types';
+
+export interface CallJudgement {
+  call: string;
+  tool: string;
+  /** The verdicts recorded when the call ran. */
+  callTime: Verdict[];
+  /** The verdicts of this report's audit. */
+  reportTime: Verdict[];
+}
+
+export interface ReportJudgement {
+  level: VerdictLevel;
+  /** Accepted only on an overall pass: a warning needs a person, a fail refuses the report. */
+  accepted: boolean;
+  claims: { claim: ReportClaim; verdicts: Verdict[] }[];
+  /** Status and approval state of every artifact upstream of the claims. */
+  upstream: Verdict[];
+  calls: CallJudgement[];
+  /** Judge failures, counted apart from scientific verdicts. */
+  infraErrors: number;
+  /** Whether a model judged the contributing calls (false: deterministic checks only). */
+  modelJudged: boolean;
+  summary: string;
+}
+
+export interface ReportJudgeOptions {
+  provenance: ProvenanceView;
+  approvals?: ApprovalBook;
+  /** The tool specs, to re-run each contributing call's tier-1 rules. */
+  specOf(tool: string): GuardedToolSpec | undefined;
+  judge?: JudgeConfig;
+}
+
+const callNumber = (id: string): number => Number(id.replace(/^c-/, ''));
+
+/** The registry as a call met it: artifacts made by earlier calls, with their statuses as they are now. */
+export function viewAsOf(view: ProvenanceView, callId: string): ProvenanceView {
+  const n = callNumber(callId);
+  const before = (a: ArtifactRecord | undefined) => (a && callNumber(a.creator) < n ? a : undefined);
+  return {
+    artifact: (id) => before(view.artifact(id)),
+    call: (id) => view.call(id),
+    artifacts: () => view.artifacts().filter((a) => callNumber(a.creator) < n),
+  };
+}
+
+export function proposedFromRecord(rec: ToolCallRecord): ProposedCall {
+  const args: Record<string, unknown> = {};
+  const refs: Record<string, string> = {};
+  for (const [k, a] of Object.entries(rec.args)) {
+    args[k] = a.value;
+    if (a.ref) refs[k] = a.ref;
+  }
+  return { tool: rec.tool, args, refs, reasons: rec.reasons, context: rec.context, agent: { role: rec.agent.role === 'framework' ? 'user' : rec.agent.role, ...(rec.agent.model ? { model: rec.agent.model } : {}) } };
+}
+
+function upstreamVerdicts(view: ProvenanceView, cited: string[], approvals?: ApprovalBook): Verdict[] {
+  const out: Verdict[] = [];
+  const ids = upstreamPath(view, cited, 10_000).filter((id) => id.startsWith('a-'));
+  for (const id of ids) {
+    const a = view.artifact(id)!;
+    if (a.status !== 'final') {
+      out.push({ tier: 'report', rule: 'upstream-final', level: 'fail', judged: true, parameter: id,
+        reasons: [`${id} (${a.name}) upstream of the claims is ${a.status}` +
+          `${a.concerns.length ? `: ${a.concerns.map((c) => c.message).join('; ')}` : ''}. Redo it and report from the new result.`] });
+    }
+    for (const c of a.concerns) {
+      if (!c.approval || !approvals) continue;
+      const ans = approvals.answerOf(c.approval);
+      if (!ans) {
+        out.push({ tier: 'report', rule: 'upstream-approved', level: 'warn', judged: true, parameter: id,
+          reasons: [`${id} (${a.name}) carries a concern awaiting approval ${c.approval}: ${c.message}`] });
+      } else if (ans.decision === 'reject') {
+        out.push({ tier: 'report', rule: 'upstream-approved', level: 'fail', judged: true, parameter: id,
+          reasons: [`${id} (${a.name}) was rejected in ${c.approval} by ${ans.by}${ans.comment ? `: ${ans.comment}` : ''}.`] });
+      }
+    }
+  }
+  if (!out.length) out.push({ tier: 'report', rule: 'upstream-final', level: 'pass', judged: true, reasons: [`${ids.length} upstream artifact(s) are final and approved`] });
+  return out;
+}
+
+interface ReportVerdicts {
+  verdicts: { call: string; parameter: string; level: VerdictLevel; reasons: string[] }[];
+}
+
+async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], judge: JudgeConfig): Promise<Map<string, Verdict[]>> {
+  const rule = latestRuleText('report-judge').id;
+  const sections = calls.map((c) => [`## ${c.id} ${c.tool}`, `Context: ${c.context || '(none)'}`,
+    ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'))].join('\n'));
+  const text = ['Claims:', ...claims.map((c, i) => `- claims[${i}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
+    'Contributing calls:', ...sections, '', 'Give one verdict for every parameter of every call above.'].join('\n');
+  const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text);
+  const out = new Map<string, Verdict[]>();
+  for (const c of calls) {
+    const params = Object.keys(c.args);
+    if (!answer.ok) {
+      out.set(c.id, judgeInfraVerdicts('tier2', rule, answer.error, params, answer.model).map((v) => ({ ...v, tier: 'report' as const })));
+      continue;
+    }
+    out.set(c.id, params.map((p) => {
+      const v = answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p);
+      if (!v) return { ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!, tier: 'report' as const };
+      return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
+    }));
+  }
+  return out;
+}
+
+export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOptions): Promise<ReportJudgement> {
+  const view = opts.provenance;
+  const claimResults = claims.map((claim, i) => ({ claim, verdicts: checkClaim(claim, i, view) }));
+  const cited = claims.map((c) => parseRef(c.cites)?.artifactId).filter((id): id is string => !!id && !!view.artifact(id));
+  const upstream = upstreamVerdicts(view, cited, opts.approvals);
+  const calls = contributingCalls(view, cited);
+
+  const judgements: CallJudgement[] = calls.map((c) => {
+    const spec = opts.specOf(c.tool);
+    const reportTime = spec
+      ? runTierOne(spec, proposedFromRecord(c), viewAsOf(view, c.id)).map((v) => ({ ...v, tier: 'report' as const }))
+      : [{ tier: 'report' as const, rule: 'known-tool', level: 'fail' as const, judged: true, reasons: [`${c.id} used tool ${c.tool}, which is not in the catalogue`] }];
+    return { call: c.id, tool: c.tool, callTime: c.verdicts, reportTime };
+  });
+
+  const judge = opts.judge;
+  let modelJudged = false;
+  if (judge?.provider.judges && calls.length) {
+    const byCall = await modelVerdicts(calls, view, claims, judge);
+    for (const j of judgements) j.reportTime.push(...(byCall.get(j.call) ?? []));
+    modelJudged = true;
+  } else {
+    const why = !judge ? 'no judge model is configured' : `provider ${judge.provider.name} does not judge`;
+    const rule = latestRuleText('report-judge').id;
+    for (const j of judgements) {
+      j.reportTime.push(...notJudged('tier2', rule, why, Object.keys(view.call(j.call)!.args)).map((v) => ({ ...v, tier: 'report' as const })));
+    }
+  }
+
+  const all = [...claimResults.flatMap((c) => c.verdicts), ...upstream, ...judgements.flatMap((j) => j.reportTime)];
+  const level = claims.length === 0 ? 'fail' : worstLevel(all);
+  const infraErrors = all.filter((v) => v.infraError).length;
+  const fails = all.filter((v) => v.level === 'fail').length;
+  const warns = all.filter((v) => v.level === 'warn').length;
+  const summary = claims.length === 0
+    ? 'the report states no claims: cite at least one artifact for each quantity it reports'
+    : `${claims.length} claim(s), ${calls.length} contributing call(s): ${fails} fail, ${warns} warn` +
+      `${modelJudged ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
+  return { level, accepted: level === 'pass', claims: claimResults, upstream, calls: judgements, infraErrors, modelJudged, summary };
+}
