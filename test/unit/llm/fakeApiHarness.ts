@@ -20,8 +20,8 @@ export async function startRig(
   const p = new AnthropicProvider({
     apiKey: TEST_KEY,
     baseURL: api.baseURL,
-    retry: { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 200, streamIdleTimeoutMs: 5_000, ...provider.retry },
     ...provider,
+    retry: { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 200, streamIdleTimeoutMs: 5_000, ...provider.retry },
   });
   return { api, provider: p, events: [] };
 }
