@@ -1,0 +1,5 @@
+/** pw.x output: the batch parser and the live progress parser. */
+export * from './types';
+export { parsePwOutput } from './parse';
+export { PwProgressParser, type PwProgress, type PwProgressEvent } from './progress';
+export { parseQeDuration } from './qeTime';
