@@ -84,6 +84,21 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     assert.match(retries(rig.events)[0]!.reason, /^network: /);
   });
 
+  it('a stream whose body ends before message_stop is incomplete and retried, never returned', async () => {
+    rig = await startRig({
+      script: {
+        steps: [
+          { fault: { type: 'stream_end', afterDeltas: 2 }, reply: { content: [{ type: 'text', text: 'half a message' }, SWEEP], chunkSize: 3 } },
+          { reply: { content: [{ type: 'text', text: 'whole' }] } },
+        ],
+      },
+    });
+    const res = await rig.provider.complete(request({ tools: TOOLS }), { onEvent: (e) => rig!.events.push(e) });
+    assert.equal(res.attempts, 2);
+    assert.deepEqual(res.content, [{ type: 'text', text: 'whole' }]);
+    assert.match(retries(rig.events)[0]!.reason, /stream ended before message_stop after \d+ events \(1 content block begun\)/);
+  });
+
   it('a stream that goes silent is abandoned after the idle timeout and retried', async () => {
     rig = await startRig(
       {
