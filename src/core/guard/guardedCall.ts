@@ -9,7 +9,8 @@ import type { ApprovalBook } from './approvals';
 import { assessCall, worstLevel, type GuardedToolSpec } from './assessCall';
 import { invalidateAfterCutoffChange } from './invalidation';
 import type { JudgeConfig } from './judges/askJudge';
-import { resolveRef, type ProvenanceWriter } from './ports';
+import { isRef, resolveRef, type ProvenanceWriter } from './ports';
+import { artifactArguments } from './schemaAnnotations';
 import { upstreamPath } from './upstream';
 import type { ApprovalPolicy, GuardedOutcome, ProposedCall, Verdict } from './types';
 
@@ -40,6 +41,17 @@ function concernsOf(verdicts: Verdict[], approval: string | undefined): Concern[
   }));
 }
 
+/** References the call reads: its references map and its reference-valued arguments. */
+function artifactReferences(schema: object, call: ProposedCall): string[] {
+  const out = Object.values(call.refs);
+  for (const [name, { list }] of artifactArguments(schema)) {
+    const v = call.args[name];
+    if (list && Array.isArray(v)) out.push(...v.filter(isRef));
+    else if (isRef(v)) out.push(v);
+  }
+  return out;
+}
+
 export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall, ctx: GuardContext): Promise<GuardedOutcome> {
   const { provenance } = ctx;
   const a = await assessCall(spec, proposed, { provenance, ...(ctx.judge ? { judge: ctx.judge } : {}) });
@@ -56,7 +68,10 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
 
   const record = await provenance.recordCall({
     tool: spec.name,
-    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => [k, { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}) }])),
+    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => {
+      const ref = call.refs[k] ?? (isRef(value) ? value : undefined);
+      return [k, { value, ...(ref ? { ref } : {}) }];
+    })),
     reasons: call.reasons,
     context: call.context,
     verdicts: [],
@@ -104,6 +119,7 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
   try {
     output = await spec.run(call.args, {
       ...ctx.run,
+      services: { ...ctx.run.services, provenance },
       callId: record.id,
       resolve: (ref: string) => {
         const r = resolveRef(provenance, ref);
@@ -116,7 +132,10 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
     await provenance.endCall(record.id, { status: 'failed', error });
     return { status: 'failed', call: record.id, error, verdicts };
   }
-  const registered = await provenance.registerArtifacts(record.id, output.artifacts, concernsOf(verdicts, approvalId));
+  // Every artifact the call read is an input of what it made, list arguments included.
+  const read = artifactReferences(spec.schema, call);
+  const drafts = output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...read, ...(d.inputs ?? [])])] }));
+  const registered = await provenance.registerArtifacts(record.id, drafts, concernsOf(verdicts, approvalId));
   await provenance.endCall(record.id, { status: 'ok' });
   await invalidateAfterCutoffChange(provenance, registered);
   const pending = approvalId && !ctx.approvals.answerOf(approvalId) ? [approvalId] : [];

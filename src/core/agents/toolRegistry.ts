@@ -1,0 +1,156 @@
+/**
+ * The tool registry: per role, the tool definitions a model sees (each tool's schema
+ * wrapped as {arguments, references, reasons, context}), and the route from a model's
+ * tool use through the guarded call to a tool result. After a report is written, the
+ * report judge audits it and its judgement is recorded.
+ */
+import type { AgentRole } from '../canvas/types';
+import { guardedCall, type GuardContext } from '../guard/guardedCall';
+import type { GuardedToolSpec } from '../guard/assessCall';
+import type { JudgeToolInfo } from '../guard/judges/judgePrompt';
+import type { EventLogPort } from '../guard/ports';
+import { judgeReport, type ReportJudgement } from '../guard/reportJudge';
+import type { ReportClaim } from '../guard/claimChecks';
+import { REF_REGEX_SOURCE, stripAnnotations } from '../guard/schemaAnnotations';
+import type { GuardedOutcome, ProposedCall } from '../guard/types';
+import type { LlmToolDef, ToolResultBlock, ToolUseBlock } from '../llm/types';
+import { TOOL_CATALOGUE } from './tools';
+
+export interface WrappedInput {
+  arguments: Record<string, unknown>;
+  references?: Record<string, string>;
+  reasons: Record<string, string>;
+  context: string;
+}
+
+export interface RegistryCallResult {
+  outcome: GuardedOutcome | { status: 'invalid'; message: string };
+  toolResult: ToolResultBlock;
+  /** Present after write_report: the report judge's audit. */
+  report?: ReportJudgement;
+}
+
+export interface RegistryContext extends GuardContext {
+  /** Where the report judgement is recorded ('report.judged'). */
+  events?: EventLogPort;
+}
+
+function wrapSchema(spec: GuardedToolSpec): object {
+  return {
+    type: 'object',
+    properties: {
+      arguments: stripAnnotations(spec.schema),
+      references: {
+        type: 'object',
+        description: 'For each argument whose value you took from an artifact: the reference, "a-<n>" or "a-<n>.<path>".',
+        additionalProperties: { type: 'string', pattern: REF_REGEX_SOURCE },
+      },
+      reasons: { type: 'object', description: 'For each argument: why this value.', additionalProperties: { type: 'string' } },
+      context: { type: 'string', description: 'The plan step and goal this call serves.' },
+    },
+    required: ['arguments', 'reasons', 'context'],
+    additionalProperties: false,
+  };
+}
+
+export class ToolRegistry {
+  private readonly byName: Map<string, GuardedToolSpec>;
+
+  constructor(specs: readonly GuardedToolSpec[] = TOOL_CATALOGUE) {
+    this.byName = new Map(specs.map((s) => [s.name, s]));
+  }
+
+  get(name: string): GuardedToolSpec | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): GuardedToolSpec[] {
+    return [...this.byName.values()];
+  }
+
+  forRole(role: AgentRole): GuardedToolSpec[] {
+    return this.all().filter((s) => s.roles.includes(role));
+  }
+
+  /** The tools a model in this role is offered. */
+  definitionsFor(role: AgentRole): LlmToolDef[] {
+    return this.forRole(role).map((s) => ({ name: s.name, description: s.description, inputSchema: wrapSchema(s) }));
+  }
+
+  /** The catalogue as the judges see it in their cached system prefix. */
+  judgeCatalogue(): JudgeToolInfo[] {
+    return this.all().filter((s) => s.parameterJudge !== false || s.crossParameterJudge).map((s) => {
+      const props = ((s.schema as { properties?: Record<string, { description?: string }> }).properties) ?? {};
+      const parameters: JudgeToolInfo['parameters'] = {};
+      for (const [p, schema] of Object.entries(props)) {
+        parameters[p] = { ...(schema.description ? { description: schema.description } : {}), ...(s.parameterNotes?.[p] ? { note: s.parameterNotes[p] } : {}) };
+      }
+      return { name: s.name, description: s.description, parameters };
+    });
+  }
+
+  /** A model's tool use as a proposed call, or the error the model should correct. */
+  parse(use: ToolUseBlock, role: AgentRole, model?: string, step?: string): { ok: true; proposed: ProposedCall; spec: GuardedToolSpec } | { ok: false; message: string } {
+    const spec = this.byName.get(use.name);
+    if (!spec) return { ok: false, message: `unknown tool "${use.name}". Tools available to ${role}: ${this.forRole(role).map((s) => s.name).join(', ')}.` };
+    if (!spec.roles.includes(role)) {
+      return { ok: false, message: `tool ${use.name} is not available to the ${role} agent; it belongs to ${spec.roles.join(', ')}.` };
+    }
+    if (use.inputError) return { ok: false, message: `the input to ${use.name} was not valid JSON (${use.inputError}). Send {arguments, references, reasons, context} as one JSON object.` };
+    const input = use.input as Partial<WrappedInput> | undefined;
+    if (!input || typeof input !== 'object' || !input.arguments || typeof input.arguments !== 'object') {
+      return { ok: false, message: `${use.name}: wrap the tool's arguments as {"arguments": {...}, "references": {...}, "reasons": {...}, "context": "..."}.` };
+    }
+    return {
+      ok: true,
+      spec,
+      proposed: {
+        tool: use.name, args: input.arguments, refs: input.references ?? {}, reasons: input.reasons ?? {},
+        context: typeof input.context === 'string' ? input.context : '', agent: { role, ...(model ? { model } : {}) }, ...(step ? { step } : {}),
+      },
+    };
+  }
+
+  /** Route a tool use through the guard. The result block is what goes back to the model. */
+  async call(use: ToolUseBlock, role: AgentRole, ctx: RegistryContext, opts: { model?: string; step?: string } = {}): Promise<RegistryCallResult> {
+    const parsed = this.parse(use, role, opts.model, opts.step);
+    if (!parsed.ok) {
+      return { outcome: { status: 'invalid', message: parsed.message }, toolResult: { type: 'tool_result', toolUseId: use.id, content: parsed.message, isError: true } };
+    }
+    const outcome = await this.callProposed(parsed.spec, parsed.proposed, ctx);
+    let report: ReportJudgement | undefined;
+    let content: string;
+    switch (outcome.status) {
+      case 'ok': content = outcome.summary; break;
+      case 'refused': content = outcome.message; break;
+      case 'rejected': content = outcome.message; break;
+      case 'failed': content = `${use.name} failed: ${outcome.error}`; break;
+    }
+    if (outcome.status === 'ok' && parsed.spec.name === 'write_report') {
+      report = await this.judgeWrittenReport(parsed.proposed.args.claims as ReportClaim[], outcome.call, outcome.outputs[0], ctx);
+      content += `\nReport judge: ${report.accepted ? 'accepted' : report.level === 'warn' ? 'needs review' : 'not accepted'} (${report.summary}).` +
+        (report.accepted ? '' : `\n${reportProblems(report)}`);
+    }
+    return { outcome, toolResult: { type: 'tool_result', toolUseId: use.id, content, isError: outcome.status !== 'ok' }, ...(report ? { report } : {}) };
+  }
+
+  /** The guarded call for an already-proposed call (the offline provider and the CLI use this too). */
+  callProposed(spec: GuardedToolSpec, proposed: ProposedCall, ctx: GuardContext): Promise<GuardedOutcome> {
+    const judge = ctx.judge && ctx.judge.catalogue.length === 0 ? { ...ctx.judge, catalogue: this.judgeCatalogue() } : ctx.judge;
+    return guardedCall(spec, proposed, { ...ctx, ...(judge ? { judge } : {}) });
+  }
+
+  async judgeWrittenReport(claims: ReportClaim[], call: string, report: string | undefined, ctx: RegistryContext): Promise<ReportJudgement> {
+    const judge = ctx.judge && ctx.judge.catalogue.length === 0 ? { ...ctx.judge, catalogue: this.judgeCatalogue() } : ctx.judge;
+    const judgement = await judgeReport(claims, {
+      provenance: ctx.provenance, approvals: ctx.approvals, specOf: (t) => this.get(t), ...(judge ? { judge } : {}),
+    });
+    await ctx.events?.append({ kind: 'report.judged', key: report ? `reports/${report}` : undefined, actor: { kind: 'judge', id: 'report-judge' }, payload: { call, report, ...judgement } });
+    return judgement;
+  }
+}
+
+function reportProblems(j: ReportJudgement): string {
+  const all = [...j.claims.flatMap((c) => c.verdicts), ...j.upstream, ...j.calls.flatMap((c) => c.reportTime.map((v) => ({ ...v, parameter: `${c.call}.${v.parameter ?? ''}` })))];
+  return all.filter((v) => v.level !== 'pass').map((v) => `- [${v.rule}${v.parameter ? ` · ${v.parameter}` : ''}] ${v.reasons.join(' ')}`).join('\n');
+}

@@ -1,0 +1,21 @@
+/** The allow-listed tool catalogue the workers use. */
+import type { GuardedToolSpec } from '../../guard/assessCall';
+import { adsorptionEnergyTool, beefEnsembleStatsTool, deltaBeTool } from './adsorptionTools';
+import { canvasInspectTool, canvasReadTool, canvasWriteTool } from './canvasTools';
+import { fitEosTool } from './fitEos';
+import { latticeConstantFromVolumeTool } from './latticeConstantFromVolume';
+import { generateSeriesTool, makePwInputTool, selectPseudopotentialsTool } from './qeTools';
+import { runPwTool } from './runPw';
+import { selectConvergedSettingsTool } from './selectConvergedSettings';
+import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } from './structureTools';
+import { writeReportTool } from './writeReport';
+
+export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
+  canvasInspectTool, canvasReadTool, canvasWriteTool,
+  buildBulkTool, buildSlabTool, placeAdsorbateTool, buildMoleculeTool,
+  selectPseudopotentialsTool, makePwInputTool, generateSeriesTool,
+  runPwTool,
+  selectConvergedSettingsTool, fitEosTool, latticeConstantFromVolumeTool,
+  adsorptionEnergyTool, deltaBeTool, beefEnsembleStatsTool,
+  writeReportTool,
+];

@@ -1,0 +1,109 @@
+/**
+ * run_pw: a pw.x input through the job service, locally or on a configured cluster, and
+ * its total energy back as an artifact carrying the physical settings. A run that did
+ * not finish with a converged energy gives provisional results, never final ones.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { cellVolume } from '../../dft/structure/cell';
+import { outputNameFor } from '../../hpc/localRunner';
+import { readPwOutcome } from '../../hpc/pwProgress';
+import type { JobResources } from '../../hpc/types';
+import { artifactRefSchema } from '../../guard/schemaAnnotations';
+import type { GuardedToolSpec } from '../../guard/assessCall';
+import { ryToEv } from '../../units';
+import { ARTIFACT, type EnergyMeta, type PwInputValue } from './artifactShapes';
+import { service } from './services';
+
+interface Args {
+  input: string;
+  backend: string;
+  resources?: Omit<JobResources, 'reason'> & { reason: string };
+}
+
+/** A modest default for the cells these workflows compute; agents override it with a reason. */
+export function suggestResources(backend: string, natoms: number): JobResources {
+  const ntasks = backend === 'local' ? 1 : natoms <= 4 ? 4 : natoms <= 32 ? 16 : 32;
+  return { ntasks, nodes: 1, walltimeMinutes: natoms <= 4 ? 30 : 120, reason: `suggested for ${natoms} atom(s) on ${backend}` };
+}
+
+const formulaOf = (symbols: string[]): string => {
+  const counts = new Map<string, number>();
+  for (const s of symbols) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts].map(([el, n]) => (n === 1 ? el : `${el}${n}`)).join('');
+};
+
+export const runPwTool: GuardedToolSpec = {
+  name: 'run_pw',
+  description:
+    "Run pw.x on an input (make_pw_input or generate_series output) on 'local' or a configured cluster profile, wait for it, " +
+    'and return its total energy (eV) with the physical settings it was computed with. Resources default to a suggestion ' +
+    'for the cell size; override them with a reason. An unconverged or failed run gives a provisional result.',
+  roles: ['hpc', 'dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      input: artifactRefSchema('The pw.x input to run.', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
+      backend: { type: 'string', minLength: 1, description: "'local' or a cluster profile name." },
+      resources: {
+        type: 'object',
+        properties: {
+          ntasks: { type: 'integer', minimum: 1 }, nodes: { type: 'integer', minimum: 1 }, walltimeMinutes: { type: 'integer', minimum: 1 },
+          memoryMb: { type: 'integer', minimum: 1 }, partition: { type: 'string' }, account: { type: 'string' }, qos: { type: 'string' },
+          reason: { type: 'string', minLength: 1 },
+        },
+        required: ['ntasks', 'nodes', 'walltimeMinutes', 'reason'],
+        additionalProperties: false,
+      },
+    },
+    required: ['input', 'backend'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterNotes: {
+    backend: "'local' for small cells and tests; a cluster for slabs and large series.",
+    resources: 'no more tasks than k-points × bands warrant; walltime with margin but not hours for a seconds-long SCF.',
+  },
+  async run(raw, ctx) {
+    const args = raw as unknown as Args;
+    const jobs = service(ctx, 'jobs', 'run_pw', 'the host opens the job service of the run');
+    const pseudoDir = service(ctx, 'pseudoDir', 'run_pw', 'set the pseudopotential directory (dreams.pseudoDir)');
+    const backends = (ctx.services as { backends?: string[] }).backends ?? ['local'];
+    if (!backends.includes(args.backend)) {
+      throw new Error(`run_pw: backend "${args.backend}" is not configured; use one of ${backends.join(', ')}.`);
+    }
+    const input = ctx.resolve(args.input) as PwInputValue;
+    const natoms = input.structure.symbols.length;
+    const resources = args.resources ?? suggestResources(args.backend, natoms);
+    const job = await jobs.create({
+      backend: args.backend,
+      id: `dreams-${ctx.callId}`,
+      input: { name: 'pw.in', text: input.text, artifact: args.input },
+      pseudopotentials: Object.values(input.settings.pseudopotentials).map((p) => ({ name: p.file, path: path.join(pseudoDir, p.file) })),
+      resources,
+      call: ctx.callId,
+    });
+    ctx.progress(`job ${job.id} created on ${args.backend}`);
+    await jobs.validate(job.id);
+    await jobs.submit(job.id);
+    const done = await jobs.waitFor(job.id);
+    const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
+    const text = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
+    const outcome = readPwOutcome(text);
+    const converged = done.state === 'completed' && outcome.jobDone && !outcome.error && outcome.totalEnergyRy !== undefined;
+    const meta: EnergyMeta = {
+      settings: input.settings, natoms, volumeAngstrom3: cellVolume(input.structure.cell), formula: formulaOf(input.structure.symbols),
+      scfConverged: converged, cellAngstrom: input.structure.cell, job: done.id, backend: args.backend,
+    };
+    const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state } }];
+    if (outcome.totalEnergyRy === undefined) {
+      return { artifacts, summary: `job ${done.id} ${done.state} with no total energy${outcome.error ? `: ${outcome.error}` : done.error ? `: ${done.error}` : ''}` };
+    }
+    const energyEv = ryToEv(outcome.totalEnergyRy);
+    return {
+      artifacts: [...artifacts, { kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', status: converged ? 'final' : 'provisional', meta }],
+      summary: `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
+        (converged ? '' : ` — provisional: ${outcome.error ?? done.error ?? 'the run did not finish cleanly'}`),
+    };
+  },
+};

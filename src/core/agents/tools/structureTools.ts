@@ -1,0 +1,149 @@
+/** build_bulk, build_slab, place_adsorbate, build_molecule: structures as plain data (dft/structure). */
+import { bulk, type BulkKind } from '../../dft/structure/bulk';
+import { MOLECULE_NAMES, molecule } from '../../dft/structure/molecules';
+import { placeAdsorbate, type Orientation } from '../../dft/structure/placement';
+import type { SiteKind } from '../../dft/structure/sites';
+import { FACETS, slab, type Facet } from '../../dft/structure/surface';
+import type { Structure, Vec3 } from '../../dft/types';
+import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
+import type { GuardedToolSpec } from '../../guard/assessCall';
+
+const formula = (s: Structure): string => {
+  const counts = new Map<string, number>();
+  for (const el of s.symbols) counts.set(el, (counts.get(el) ?? 0) + 1);
+  return [...counts].map(([el, n]) => (n === 1 ? el : `${el}${n}`)).join('');
+};
+
+export const buildBulkTool: GuardedToolSpec = {
+  name: 'build_bulk',
+  description:
+    'Build a bulk crystal: element(s), Bravais lattice and lattice constant (Å); the primitive cell unless cubic is true. ' +
+    'The structure records its Bravais lattice, which later decides how an EOS volume becomes a lattice constant.',
+  roles: ['dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, maxItems: 2, description: 'One element, or cation and anion for rocksalt.' },
+      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
+      latticeConstantAngstrom: quantitySchema('Starting lattice constant a', 'Å', { exclusiveMinimum: 0 }),
+      cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only (default ideal √(8/3)).' },
+      cubic: { type: 'boolean', description: 'The conventional cubic cell instead of the primitive one.' },
+    },
+    required: ['elements', 'bravais', 'latticeConstantAngstrom'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterNotes: {
+    latticeConstantAngstrom: 'an experimental or tabulated value as the starting point of an EOS series; it is not the result.',
+    bravais: 'the ground-state structure of the element at ambient conditions.',
+  },
+  async run(raw) {
+    const a = raw as { elements: string[]; bravais: BulkKind; latticeConstantAngstrom: number; cOverA?: number; cubic?: boolean };
+    const s = bulk({
+      kind: a.bravais, symbols: a.elements, aAngstrom: a.latticeConstantAngstrom,
+      ...(a.cOverA ? { cAngstrom: a.cOverA * a.latticeConstantAngstrom } : {}),
+      cell: a.cubic && a.bravais !== 'hcp' ? 'conventional' : 'primitive',
+    });
+    return {
+      artifacts: [{ kind: 'structure', name: 'bulk_structure', value: s, meta: { formula: formula(s), natoms: s.symbols.length } }],
+      summary: `${a.bravais} ${formula(s)}, a = ${a.latticeConstantAngstrom} Å, ${s.symbols.length} atom(s) in the ${a.cubic ? 'conventional' : 'primitive'} cell`,
+    };
+  },
+};
+
+export const buildSlabTool: GuardedToolSpec = {
+  name: 'build_slab',
+  description:
+    'Build a slab of a metal surface (facet such as fcc111) at a lattice constant (reference the computed one), with ' +
+    'layers, vacuum (Å), lateral size and fixed bottom layers. Atoms are tagged by layer (1 = top).',
+  roles: ['dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      element: { type: 'string', pattern: '^[A-Z][a-z]?$' },
+      facet: { type: 'string', enum: [...FACETS] },
+      latticeConstantAngstrom: quantitySchema('Bulk lattice constant the slab is cut at', 'Å', { exclusiveMinimum: 0 }),
+      size: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 8 }, minItems: 2, maxItems: 2 },
+      layers: { type: 'integer', minimum: 1, maximum: 20 },
+      vacuumAngstrom: quantitySchema('Vacuum between periodic images', 'Å', { minimum: 0 }),
+      fixedLayers: { type: 'integer', minimum: 0 },
+    },
+    required: ['element', 'facet', 'latticeConstantAngstrom', 'size', 'layers', 'vacuumAngstrom', 'fixedLayers'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterNotes: {
+    latticeConstantAngstrom: 'the lattice constant computed with the same functional and settings (reference it), not an experimental value.',
+    layers: 'four or more for adsorption energies on close-packed metal surfaces.',
+    vacuumAngstrom: '10–15 Å so the slab does not interact with its image.',
+    fixedLayers: 'the bottom half of the slab, to mimic bulk.',
+  },
+  async run(raw) {
+    const a = raw as { element: string; facet: Facet; latticeConstantAngstrom: number; size: [number, number]; layers: number; vacuumAngstrom: number; fixedLayers: number };
+    const s = slab({ facet: a.facet, symbol: a.element, aAngstrom: a.latticeConstantAngstrom, size: a.size, layers: a.layers, vacuumAngstrom: a.vacuumAngstrom, fixedLayers: a.fixedLayers });
+    return {
+      artifacts: [{ kind: 'structure', name: 'slab', value: s, meta: { formula: formula(s), natoms: s.symbols.length } }],
+      summary: `${a.element}(${a.facet.replace(/^[a-z]+/, '')}) ${a.size.join('×')} slab, ${a.layers} layers (${a.fixedLayers} fixed), ${a.vacuumAngstrom} Å vacuum, ${s.symbols.length} atoms`,
+    };
+  },
+};
+
+export const placeAdsorbateTool: GuardedToolSpec = {
+  name: 'place_adsorbate',
+  description: 'Place an adsorbate from the molecule table (e.g. CO, H, O, OH) at a site of a slab (ontop, bridge, fcc, hcp, ...), upright by default, at a height from covalent radii unless given.',
+  roles: ['dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      slab: artifactRefSchema('The slab (build_slab output).', { kinds: ['structure'], names: ['slab'] }),
+      adsorbate: { type: 'string', enum: [...MOLECULE_NAMES] },
+      site: { type: 'string', enum: ['ontop', 'bridge', 'fcc', 'hcp', 'hollow', 'longbridge', 'shortbridge'] },
+      heightAngstrom: quantitySchema('Height of the binding atom above the top layer', 'Å', { exclusiveMinimum: 0 }),
+    },
+    required: ['slab', 'adsorbate', 'site'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterNotes: { heightAngstrom: 'omit it to use covalent radii; otherwise near a typical bond length (1.8–2.0 Å for C on Pt).' },
+  async run(raw, ctx) {
+    const a = raw as { slab: string; adsorbate: string; site: SiteKind; heightAngstrom?: number };
+    const base = ctx.resolve(a.slab) as Structure;
+    const orientation: Orientation = { kind: 'upright' };
+    const p = placeAdsorbate(base, { adsorbate: a.adsorbate, site: a.site, orientation, ...(a.heightAngstrom ? { heightAngstrom: a.heightAngstrom } : {}) });
+    return {
+      artifacts: [{ kind: 'structure', name: 'slab_with_adsorbate', value: p.structure, meta: { formula: formula(p.structure), natoms: p.structure.symbols.length, site: a.site, heightAngstrom: p.heightAngstrom } }],
+      summary: `${a.adsorbate} at ${a.site}, ${p.heightAngstrom.toFixed(2)} Å above the top layer (closest pair ${p.tightestPair.distanceAngstrom.toFixed(2)} Å vs covalent ${p.tightestPair.covalentSumAngstrom.toFixed(2)} Å)`,
+    };
+  },
+};
+
+export const buildMoleculeTool: GuardedToolSpec = {
+  name: 'build_molecule',
+  description: 'A gas-phase molecule from the molecule table, centred in a cubic box (Å), for the reference energy of an adsorbate.',
+  roles: ['dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', enum: [...MOLECULE_NAMES] },
+      boxAngstrom: quantitySchema('Edge of the cubic box', 'Å', { minimum: 5 }),
+    },
+    required: ['name', 'boxAngstrom'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterNotes: { boxAngstrom: 'at least 10 Å (12–15 Å for polar molecules) so periodic images do not interact.' },
+  async run(raw) {
+    const a = raw as { name: string; boxAngstrom: number };
+    const m = molecule(a.name);
+    const c = m.positions.reduce((s, p) => [s[0] + p[0], s[1] + p[1], s[2] + p[2]] as Vec3, [0, 0, 0] as Vec3).map((x) => x / m.positions.length);
+    const h = a.boxAngstrom / 2;
+    const s: Structure = {
+      symbols: m.symbols, positions: m.positions.map((p) => [p[0] - c[0]! + h, p[1] - c[1]! + h, p[2] - c[2]! + h] as Vec3),
+      cell: [[a.boxAngstrom, 0, 0], [0, a.boxAngstrom, 0], [0, 0, a.boxAngstrom]], pbc: [true, true, true], info: { molecule: m.name },
+    };
+    return {
+      artifacts: [{ kind: 'structure', name: 'molecule', value: s, meta: { formula: formula(s), natoms: s.symbols.length, source: m.source } }],
+      summary: `${m.name} in a ${a.boxAngstrom} Å box (${m.source})`,
+    };
+  },
+};
