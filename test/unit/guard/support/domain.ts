@@ -66,3 +66,13 @@ export function pseudoTable(id: string, wfc?: number, rho?: number): SeedArtifac
 export function proposed(tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}, reasons: Record<string, string> = {}): ProposedCall {
   return { tool, args, refs, reasons, context: 'test', agent: { role: 'dft' } };
 }
+
+/** A converging cutoff sweep of fcc Al: E(ecut) approaches -57.2 eV. */
+export function cutoffSweep(firstId: number, cutoffs = [20, 25, 30, 35, 40], over: Partial<PhysicalSettings> = {}): SeedArtifact[] {
+  return cutoffs.map((ecut, i) => energy(`a-${firstId + i}`, -57.2 + 0.5 * Math.exp(-(ecut - 20) / 2), { settings: { ecutwfcRy: ecut, ecutrhoRy: 4 * ecut, ...over } }));
+}
+
+/** EOS energies of fcc Al around V0 = 16.5 Å^3 (a parabola, enough for the rules and a fit). */
+export function eosSeries(firstId: number, volumes = [15.0, 15.75, 16.5, 17.25, 18.0]): SeedArtifact[] {
+  return volumes.map((v, i) => energy(`a-${firstId + i}`, -57.2 + 0.05 * (v - 16.5) ** 2 + 0.002 * (v - 16.5) ** 3, { volume: v }));
+}
