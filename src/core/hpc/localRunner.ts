@@ -199,7 +199,6 @@ export class LocalRunner implements JobBackend {
       const outFile = path.join(dir, outputNameFor(job.input));
       if (w) {
         this.readNew(id, outFile, w); // the last lines may have landed after the last poll
-        w.reader.end();
       }
       const output = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
       const outcome = readPwOutcome(output);

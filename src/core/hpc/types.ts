@@ -94,7 +94,7 @@ export interface ClusterProfile {
   prelude?: string[];
   pwCommand: string;
   remotePseudoDir?: string;
-  limits?: { maxNtasks?: number; maxNodes?: number; maxWalltimeMinutes?: number; maxMemoryMb?: number };
+  limits?: { maxNtasks?: number; maxNodes?: number; maxWalltimeMinutes?: number; maxMemoryMb?: number; coresPerNode?: number };
   /** Seconds between status polls. */
   pollSeconds?: number;
 }

@@ -1,0 +1,107 @@
+/**
+ * A first guess at what a pw.x job needs on a cluster, from the size of its input, kept
+ * inside the profile's limits. It is a rough cost model, stated in the reason so a person
+ * can judge it; an agent may override it, and the override's reason is recorded next to
+ * the suggestion it replaced.
+ *
+ * Model (per SCF iteration, one k-point): plane waves Npw ≈ V·Ecut^(3/2)/(6π²) with
+ * V ≈ 135 bohr³ (20 Å³) per atom; bands ≈ 4·nat + 4; cost ∝ Npw·nbnd·log2(Npw).
+ * k-points: the automatic mesh's product (an upper bound: symmetry reduces it).
+ */
+import { numberIn, parsePwInput, readKPoints, stringIn } from '../dft/qe/input';
+import type { ClusterProfile, JobResources } from './types';
+
+export interface PwJobSize {
+  atoms: number;
+  kPoints: number;
+  ecutwfcRy: number;
+  /** scf, relax, vc-relax, md, ... (geometry runs repeat the SCF). */
+  calculation: string;
+  nspin: number;
+}
+
+const BOHR3_PER_ATOM = 135;
+const SECONDS_PER_UNIT = 1e-8; // calibrated on fcc Al, 15 Ry, 6×6×6: ~0.4 s serial
+const SCF_ITERATIONS = 15;
+const GEOMETRY_STEPS = 25;
+const SAFETY = 3;
+const DEFAULT_MAX_NTASKS = 64;
+
+export function describePwInputSize(text: string): PwJobSize {
+  const input = parsePwInput(text);
+  const atoms = numberIn(input, 'system', 'nat');
+  const ecut = numberIn(input, 'system', 'ecutwfc');
+  if (atoms === undefined || ecut === undefined) {
+    throw new Error(`cannot size the job: the input does not give ${atoms === undefined ? 'nat' : 'ecutwfc'} in &SYSTEM. Give resources (ntasks, nodes, walltime) explicitly, or fix the input.`);
+  }
+  const k = readKPoints(input)?.value;
+  const kPoints = !k || k.kind === 'gamma' ? 1 : k.kind === 'automatic' ? k.mesh[0] * k.mesh[1] * k.mesh[2] : k.points.length;
+  return {
+    atoms,
+    kPoints: Math.max(1, kPoints),
+    ecutwfcRy: ecut,
+    calculation: stringIn(input, 'control', 'calculation') ?? 'scf',
+    nspin: numberIn(input, 'system', 'nspin') ?? 1,
+  };
+}
+
+export function suggestResources(size: PwJobSize, profile: Pick<ClusterProfile, 'limits' | 'partition' | 'account' | 'qos'>): JobResources {
+  const limits = profile.limits ?? {};
+  const planeWaves = (BOHR3_PER_ATOM * size.atoms * size.ecutwfcRy ** 1.5) / (6 * Math.PI ** 2);
+  const bands = 4 * size.atoms + 4;
+  const kSets = size.kPoints * size.nspin;
+  const steps = /relax|md/.test(size.calculation) ? GEOMETRY_STEPS : 1;
+  // k-point pools parallelise almost perfectly; plane waves are worth splitting from ~2000 per task
+  const pools = Math.min(kSets, 8);
+  const perPool = Math.min(16, Math.max(1, Math.ceil(planeWaves / 2000)));
+  const maxTasks = limits.maxNtasks ?? DEFAULT_MAX_NTASKS;
+  const ntasks = Math.max(1, Math.min(maxTasks, pools * perPool));
+  const perNode = limits.coresPerNode;
+  const nodes = Math.max(1, Math.min(limits.maxNodes ?? Infinity, perNode ? Math.ceil(ntasks / perNode) : 1));
+  const serialSeconds = kSets * planeWaves * bands * Math.log2(Math.max(2, planeWaves)) * SCF_ITERATIONS * steps * SECONDS_PER_UNIT;
+  const minutes = roundUpMinutes(Math.max(10, (SAFETY * serialSeconds) / ntasks / 60));
+  const walltimeMinutes = Math.min(limits.maxWalltimeMinutes ?? Infinity, minutes);
+  // wavefunctions (with Davidson workspace ×4) for this task's share, plus a fixed base per task
+  const wfcMb = (16 * planeWaves * bands * 4 * Math.ceil(kSets / pools)) / 1e6;
+  const memoryMb = Math.min(limits.maxMemoryMb ?? Infinity, Math.ceil((ntasks * 300 + wfcMb * pools) / 100) * 100);
+  return {
+    ntasks,
+    nodes,
+    walltimeMinutes,
+    memoryMb,
+    ...(profile.partition ? { partition: profile.partition } : {}),
+    ...(profile.account ? { account: profile.account } : {}),
+    ...(profile.qos ? { qos: profile.qos } : {}),
+    reason:
+      `suggested from ${size.atoms} atom(s), ${size.kPoints} k-point(s) (mesh product, before symmetry)${size.nspin > 1 ? ` × ${size.nspin} spins` : ''}, ` +
+      `ecutwfc ${size.ecutwfcRy} Ry, ${size.calculation}: ~${Math.round(planeWaves)} plane waves and ${bands} bands; ` +
+      `${pools} k-pool(s) × ${perPool} task(s); walltime ${SAFETY}× the estimate (${Math.round(serialSeconds)} s serial), at least 10 min` +
+      (limits.maxNtasks || limits.maxWalltimeMinutes || limits.maxMemoryMb || limits.maxNodes ? '; capped at the profile limits' : ''),
+  };
+}
+
+/**
+ * An override of the suggestion. The reason is required and recorded with the suggestion
+ * it replaced; a value beyond the profile's limits is refused, not silently capped.
+ */
+export function overrideResources(suggested: JobResources, override: Partial<Omit<JobResources, 'reason' | 'suggested'>>, reason: string, profile: Pick<ClusterProfile, 'limits' | 'name'>): JobResources {
+  if (!reason.trim()) throw new Error('overriding the suggested resources needs a reason (e.g. "the previous run hit the walltime at 28 min"); it is recorded with the job.');
+  const next = { ...suggested, ...override };
+  const limits = profile.limits ?? {};
+  const over: string[] = [];
+  if (limits.maxNtasks !== undefined && next.ntasks > limits.maxNtasks) over.push(`ntasks ${next.ntasks} > ${limits.maxNtasks}`);
+  if (limits.maxNodes !== undefined && next.nodes > limits.maxNodes) over.push(`nodes ${next.nodes} > ${limits.maxNodes}`);
+  if (limits.maxWalltimeMinutes !== undefined && next.walltimeMinutes > limits.maxWalltimeMinutes) over.push(`walltime ${next.walltimeMinutes} min > ${limits.maxWalltimeMinutes} min`);
+  if (limits.maxMemoryMb !== undefined && next.memoryMb !== undefined && next.memoryMb > limits.maxMemoryMb) over.push(`memory ${next.memoryMb} MB > ${limits.maxMemoryMb} MB`);
+  if (over.length > 0) throw new Error(`the override exceeds the limits of cluster profile "${profile.name}": ${over.join(', ')}. Ask for less, or raise the limits in the profile if the cluster allows it.`);
+  for (const k of ['ntasks', 'nodes', 'walltimeMinutes'] as const) {
+    if (!Number.isInteger(next[k]) || next[k] < 1) throw new Error(`${k} must be a whole number ≥ 1; the override gave ${next[k]}.`);
+  }
+  const { suggested: _drop, ...plain } = suggested;
+  return { ...next, reason: `override: ${reason.trim()}`, suggested: plain };
+}
+
+function roundUpMinutes(m: number): number {
+  const step = m <= 60 ? 5 : m <= 240 ? 15 : 60;
+  return Math.ceil(m / step) * step;
+}

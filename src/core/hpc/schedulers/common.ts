@@ -1,0 +1,26 @@
+import type { JobState } from '../types';
+
+export interface SchedulerStatus {
+  state: JobState;
+  reason?: string;
+  exitCode?: number;
+}
+
+/** The scheduler printed something its adapter cannot read: say what and what was expected. */
+export class SchedulerOutputError extends Error {
+  constructor(readonly command: string, readonly output: string, expected: string) {
+    super(`could not read the output of ${command}: expected ${expected}, got:\n${output.trim().slice(0, 500) || '(nothing)'}\nCheck that the scheduler commands work in a login shell on the cluster.`);
+    this.name = 'SchedulerOutputError';
+  }
+}
+
+/**
+ * A value for a #SBATCH/#PBS/#BSUB line. Directives are read line by line without a
+ * shell, so only characters that cannot end or extend the line are allowed.
+ */
+export function batchDirectiveValue(value: string, what: string): string {
+  if (!/^[A-Za-z0-9_.:,+=@%-]+$/.test(value)) {
+    throw new Error(`the ${what} ${JSON.stringify(value)} cannot go into a batch-script directive; use letters, digits and . _ : , + = @ % - only.`);
+  }
+  return value;
+}
