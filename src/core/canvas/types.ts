@@ -124,6 +124,8 @@ export interface RecoveryReport {
     backup: string;
     linesDropped: number;
   };
+  /** Set when a writer took over the lock of a process that no longer runs on this host. */
+  staleLock?: { pid: number; host: string; startedAt: string };
 }
 
 /** Durability: when an append's promise resolves, the event is on disk (see eventLog.ts). */
