@@ -68,7 +68,8 @@ export function proposedFromRecord(rec: ToolCallRecord): ProposedCall {
   const refs: Record<string, string> = {};
   for (const [k, a] of Object.entries(rec.args)) {
     args[k] = a.value;
-    if (a.ref) refs[k] = a.ref;
+    // A reference-valued argument records its value as its own reference: not a copied value to compare.
+    if (a.ref && a.ref !== a.value) refs[k] = a.ref;
   }
   return { tool: rec.tool, args, refs, reasons: rec.reasons, context: rec.context, agent: { role: rec.agent.role === 'framework' ? 'user' : rec.agent.role, ...(rec.agent.model ? { model: rec.agent.model } : {}) } };
 }

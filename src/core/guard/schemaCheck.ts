@@ -5,7 +5,8 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { ARTIFACT_KEYWORD, UNIT_KEYWORD } from './schemaAnnotations';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+// strictRequired off: "one of these arguments is required" is written as anyOf of required lists.
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 ajv.addKeyword({ keyword: ARTIFACT_KEYWORD, metaSchema: { type: 'object' } });
 ajv.addKeyword({ keyword: UNIT_KEYWORD, metaSchema: { type: 'string' } });
 

@@ -23,7 +23,7 @@ export class MemoryProvenance implements ProvenanceWriter {
   constructor(seed: SeedArtifact[] = []) {
     for (const s of seed) {
       const { creatorTool, ...rest } = s;
-      const creator = rest.creator ?? this.seedCall(creatorTool ?? 'seed').id;
+      const creator = rest.creator ?? this.creatorCall(creatorTool ?? 'seed').id;
       this.records.push({
         contentHash: 'seed', inputs: [], concerns: [], status: 'final', createdAt: '2026-01-01T00:00:00.000Z',
         ...rest, creator,
@@ -31,13 +31,28 @@ export class MemoryProvenance implements ProvenanceWriter {
     }
   }
 
-  private seedCall(tool: string): ToolCallRecord {
+  private creatorCall(tool: string): ToolCallRecord {
     const rec: ToolCallRecord = {
       id: `c-${this.calls.length + 1}`, tool, args: {}, reasons: {}, context: 'seeded', verdicts: [],
       agent: { role: 'framework' }, startedAt: '2026-01-01T00:00:00.000Z', status: 'ok', outputs: [],
     };
     this.calls.push(rec);
     return rec;
+  }
+
+  /** Record a finished call of `tool` with these arguments and the artifacts it made (for calls whose body cannot run here). */
+  async seedCall(tool: string, args: Record<string, unknown>, drafts: ArtifactDraft[], refs: Record<string, string> = {}): Promise<ArtifactRecord[]> {
+    const rec = await this.recordCall({
+      tool, reasons: {}, context: 'seeded', verdicts: [], agent: { role: 'dft' },
+      args: Object.fromEntries(Object.entries(args).map(([k, value]) => {
+        const ref = refs[k] ?? (typeof value === 'string' && /^a-\d+/.test(value) ? value : undefined);
+        return [k, { value, ...(ref ? { ref } : {}) }];
+      })),
+    });
+    const listRefs = Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string' && /^a-\d+/.test(v));
+    const made = await this.registerArtifacts(rec.id, drafts.map((d) => ({ ...d, inputs: [...new Set([...listRefs, ...(d.inputs ?? [])])] })), []);
+    await this.endCall(rec.id, { status: 'ok' });
+    return made;
   }
 
   artifact(id: string) { return this.records.find((a) => a.id === id); }
