@@ -1,0 +1,214 @@
+/**
+ * The closed loop: plan → validate → screen and relax → analyse → feed back, until the
+ * planner stops, the attempt budget is spent, or a relaxation lands on the best
+ * configuration again (same fingerprint, energy within 0.05 eV: TERMINATE). A planned
+ * site whose configuration slipped, desorbed or dissociated goes on the FORBID list.
+ * Each switch of the AdsMind ablations can be turned off.
+ */
+import type { Adsorbate } from './adsorbate';
+import { analyseConfiguration, type ConfigurationAnalysis } from './analyzer';
+import type { ConfigurationExecutor, ScreenedPlacement } from './executor';
+import { parseDecision, type Hypothesis } from './hypothesis';
+import type { IterationView, Planner, SiteSummary } from './planner';
+import type { EnergyReferences } from './references';
+import type { AdsorptionSite, SurfaceSites } from './sites';
+import type { StandardisedSlab } from './slab';
+import { validateHypothesis } from './validator';
+import type { Structure } from '../dft/types';
+
+export interface Ablations {
+  /** Show the planner where each configuration ended up (relaxed site, slip). */
+  slipFeedback: boolean;
+  /** Keep and enforce the FORBID list. */
+  forbid: boolean;
+  /** Stop when a relaxation reproduces the best configuration. */
+  terminate: boolean;
+  /** One proposal, one relaxation, no loop (the 1-Shot baseline). */
+  oneShot: boolean;
+}
+
+export const FULL_LOOP: Ablations = { slipFeedback: true, forbid: true, terminate: true, oneShot: false };
+
+export interface SearchOptions {
+  /** Relaxations the loop may spend (the attempt budget). */
+  maxRelaxations: number;
+  /** Proposals including rejected ones; defaults to 3 × maxRelaxations. */
+  maxProposals?: number;
+  terminateToleranceEv: number;
+  ablations: Ablations;
+}
+
+export const DEFAULT_SEARCH: SearchOptions = { maxRelaxations: 10, terminateToleranceEv: 0.05, ablations: FULL_LOOP };
+
+export interface IterationRecord {
+  iteration: number;
+  hypothesis: Hypothesis;
+  plannedSite: AdsorptionSite;
+  /** The candidate placement chosen by the screen. */
+  screenedSiteId: string;
+  screenedAzimuthDeg: number;
+  screening: ScreenedPlacement[];
+  relaxedStructure: Structure;
+  adsorbateStart: number;
+  totalEnergyEv: number;
+  adsorptionEnergyEv: number;
+  relaxSteps: number;
+  relaxConverged: boolean;
+  finalFmaxEvPerAngstrom: number;
+  analysis: ConfigurationAnalysis;
+  /** Valid = neither dissociated nor desorbed. */
+  valid: boolean;
+}
+
+export interface Rejection {
+  proposal: unknown;
+  reasons: string[];
+}
+
+export type StopReason = 'converged' | 'planner-terminated' | 'budget' | 'proposal-limit' | 'one-shot';
+
+export interface SearchResult {
+  iterations: IterationRecord[];
+  rejections: Rejection[];
+  best?: IterationRecord;
+  stopReason: StopReason;
+  stopDetail: string;
+  forbid: string[];
+  relaxations: number;
+}
+
+export interface SearchInput {
+  slab: StandardisedSlab;
+  surface: SurfaceSites;
+  adsorbate: Adsorbate;
+  references: EnergyReferences;
+  planner: Planner;
+  executor: ConfigurationExecutor;
+  options?: Partial<SearchOptions>;
+  signal?: AbortSignal;
+  /** Called after every relaxation and rejection, for live display and artifact registration. */
+  onEvent?: (e: { type: 'iteration'; record: IterationRecord } | { type: 'rejection'; rejection: Rejection }) => void;
+}
+
+export const summariseSite = (slab: Structure, s: Pick<AdsorptionSite, 'kind' | 'hollowType' | 'surfaceAtoms' | 'fingerprint'>): SiteSummary => ({
+  kind: s.kind,
+  ...(s.hollowType ? { hollowType: s.hollowType } : {}),
+  surfaceAtoms: [...s.surfaceAtoms],
+  elements: s.surfaceAtoms.map((i) => slab.symbols[i]!),
+  fingerprint: s.fingerprint,
+});
+
+function viewOf(r: IterationRecord, slab: Structure, slipFeedback: boolean): IterationView {
+  const view: IterationView = {
+    iteration: r.iteration,
+    hypothesis: r.hypothesis,
+    plannedSite: summariseSite(slab, r.plannedSite),
+    adsorptionEnergyEv: r.adsorptionEnergyEv,
+    dissociated: r.analysis.dissociated,
+    relaxationConverged: r.relaxConverged,
+  };
+  if (slipFeedback) {
+    const rs = r.analysis.relaxedSite;
+    view.relaxedSite = rs.kind === 'desorbed' ? { kind: 'desorbed' } : summariseSite(slab, { kind: rs.kind, hollowType: rs.hollowType, surfaceAtoms: rs.surfaceAtoms, fingerprint: rs.siteFingerprint });
+    view.slip = r.analysis.slip;
+    view.fingerprint = r.analysis.fingerprint;
+  }
+  return view;
+}
+
+export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
+  const opts: SearchOptions = { ...DEFAULT_SEARCH, ...input.options, ablations: { ...FULL_LOOP, ...input.options?.ablations } };
+  const { ablations } = opts;
+  const maxRelaxations = ablations.oneShot ? 1 : opts.maxRelaxations;
+  const maxProposals = opts.maxProposals ?? 3 * maxRelaxations;
+  const { slab, surface, adsorbate, references } = input;
+  const iterations: IterationRecord[] = [];
+  const rejections: Rejection[] = [];
+  const forbid = new Set<string>();
+  const tested = new Set<string>();
+  let lastRejection: string[] = [];
+  let best: IterationRecord | undefined;
+  let proposals = 0;
+  const stop = (stopReason: StopReason, stopDetail: string): SearchResult => ({
+    iterations, rejections, best, stopReason, stopDetail, forbid: [...forbid], relaxations: iterations.length,
+  });
+
+  while (true) {
+    if (iterations.length >= maxRelaxations) {
+      return ablations.oneShot ? stop('one-shot', 'one relaxation, no feedback (1-Shot).') : stop('budget', `the budget of ${maxRelaxations} relaxations is spent.`);
+    }
+    if (proposals >= maxProposals) return stop('proposal-limit', `${proposals} proposals (${rejections.length} rejected) without using the budget; the planner keeps proposing invalid hypotheses.`);
+    if (input.signal?.aborted) throw new Error(`adsorption search cancelled after ${iterations.length} relaxations`);
+    const raw = await input.planner.decide({
+      adsorbate, slab, surface,
+      history: iterations.map((r) => viewOf(r, slab.slab, ablations.slipFeedback)),
+      forbid: ablations.forbid ? [...forbid] : [],
+      rejections: lastRejection,
+      relaxationsLeft: maxRelaxations - iterations.length,
+      mayStopOnConvergence: ablations.terminate,
+      toleranceEv: opts.terminateToleranceEv,
+    }, input.signal);
+    proposals++;
+    const parsed = parseDecision(raw);
+    if (!parsed.ok) {
+      lastRejection = [parsed.error];
+      const rej = { proposal: raw, reasons: lastRejection };
+      rejections.push(rej);
+      input.onEvent?.({ type: 'rejection', rejection: rej });
+      continue;
+    }
+    const decision = parsed.decision;
+    if (decision.action === 'terminate') {
+      if (iterations.length === 0 && !ablations.oneShot) {
+        lastRejection = ['no configuration has been relaxed yet; propose one before terminating.'];
+        rejections.push({ proposal: decision, reasons: lastRejection });
+        continue;
+      }
+      return stop('planner-terminated', decision.reason);
+    }
+    const v = validateHypothesis(decision, {
+      adsorbate, surface, slabSymbols: slab.slab.symbols,
+      forbid: ablations.forbid ? forbid : new Set(), tested,
+    });
+    if (!v.ok) {
+      lastRejection = v.reasons;
+      const rej = { proposal: decision, reasons: v.reasons };
+      rejections.push(rej);
+      input.onEvent?.({ type: 'rejection', rejection: rej });
+      continue;
+    }
+    lastRejection = [];
+    tested.add(v.key);
+    const iteration = iterations.length + 1;
+    const exec = await input.executor.execute({
+      hypothesis: decision, sites: v.sites, slab, adsorbate,
+      label: `iteration ${iteration}: ${decision.siteType} [${decision.surfaceAtoms.join(', ')}]`,
+    }, input.signal);
+    const relaxed = exec.relaxation;
+    const adsorptionEnergyEv = relaxed.energyEv - references.cleanSlabEv - references.gasPhaseEv;
+    const plannedSite = exec.placed.site;
+    const analysis = analyseConfiguration({
+      relaxed: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart, frame: slab.frame, sites: surface, plannedSite, adsorptionEnergyEv,
+    });
+    const record: IterationRecord = {
+      iteration, hypothesis: decision, plannedSite,
+      screenedSiteId: plannedSite.id, screenedAzimuthDeg: exec.placed.azimuthDeg, screening: exec.screening,
+      relaxedStructure: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart,
+      totalEnergyEv: relaxed.energyEv, adsorptionEnergyEv,
+      relaxSteps: relaxed.steps, relaxConverged: relaxed.converged, finalFmaxEvPerAngstrom: relaxed.fmaxEvPerAngstrom,
+      analysis, valid: !analysis.dissociated && analysis.slip !== 'desorbed',
+    };
+    iterations.push(record);
+    input.onEvent?.({ type: 'iteration', record });
+    if (ablations.forbid && (analysis.slip !== 'none' || analysis.dissociated)) forbid.add(plannedSite.fingerprint);
+    const previousBest = best;
+    if (record.valid && (!best || record.adsorptionEnergyEv < best.adsorptionEnergyEv)) best = record;
+    if (
+      ablations.terminate && record.valid && previousBest &&
+      analysis.fingerprint === previousBest.analysis.fingerprint &&
+      Math.abs(record.adsorptionEnergyEv - previousBest.adsorptionEnergyEv) <= opts.terminateToleranceEv
+    ) {
+      return stop('converged', `iteration ${iteration} relaxed to the best configuration found so far (${analysis.fingerprint}, within ${opts.terminateToleranceEv} eV of iteration ${previousBest.iteration}).`);
+    }
+  }
+}
