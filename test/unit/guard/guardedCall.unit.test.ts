@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApprovalBook } from '../../../src/core/guard/approvals';
 import { guardedCall, type GuardContext } from '../../../src/core/guard/guardedCall';
-import type { ApprovalPolicy } from '../../../src/core/guard/types';
+import type { ApprovalPolicy, Verdict } from '../../../src/core/guard/types';
 import { ToolRegistry } from '../../../src/core/agents/toolRegistry';
 import { MemoryProvenance, type SeedArtifact } from './support/memoryProvenance';
 import { MemoryEventLog } from './support/memoryEventLog';
@@ -43,7 +43,7 @@ describe('guardedCall', () => {
   it('records tiers 2 and 3 as "not judged" without a judge, never as a judged pass', async () => {
     const { ctx } = context(cutoffSweep(1));
     const out = await guardedCall(spec('select_converged_settings'), sweepCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']), ctx);
-    const judges = out.verdicts.filter((v) => v.tier === 'tier2' || v.tier === 'tier3');
+    const judges = (out as { verdicts: Verdict[] }).verdicts.filter((v) => v.tier === 'tier2' || v.tier === 'tier3');
     assert.deepEqual(judges.map((v) => [v.tier, v.parameter ?? '*', v.judged]), [
       ['tier2', 'parameter', false], ['tier2', 'energies', false], ['tier2', 'toleranceMevPerAtom', false], ['tier3', '*', false]]);
     assert.ok(judges.every((v) => /not judged: no judge model is configured/.test(v.reasons[0]!)));

@@ -3,6 +3,7 @@
  * read them. Units are in the field names.
  */
 import type { PhysicalSettings, Structure } from '../../dft/types';
+import type { PseudoChoice, PwInputOptions } from './pwInputRender';
 
 /** Artifact names the catalogue uses, so producers, rules and the report judge agree. */
 export const ARTIFACT = {
@@ -62,6 +63,9 @@ export interface PwInputValue {
   settings: PhysicalSettings;
   structure: Structure;
   calculation: string;
+  /** How it was rendered, so a series can vary one setting and keep the rest. */
+  options?: PwInputOptions;
+  pseudos?: Record<string, PseudoChoice>;
 }
 
 /** meta of a total_energy artifact. */

@@ -1,8 +1,18 @@
 /** select_pseudopotentials, make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
-import { ARTIFACT } from './artifactShapes';
+import { cellVolume } from '../../dft/structure/cell';
+import type { Structure } from '../../dft/types';
+import type { ArtifactDraft } from '../../provenance/types';
+import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from './artifactShapes';
+import { renderPwInput, type PseudoChoice, type PwInputOptions } from './pwInputRender';
 import { unavailableBody } from './services';
+
+function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Record<string, PseudoChoice>, meta: Record<string, unknown> = {}): ArtifactDraft {
+  const { text, settings } = renderPwInput(structure, options, pseudos);
+  const value: PwInputValue = { text, settings, structure, calculation: options.calculation, options, pseudos };
+  return { kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text }, meta: { settings, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), ...meta } };
+}
 
 export const selectPseudopotentialsTool: GuardedToolSpec = {
   name: 'select_pseudopotentials',
@@ -61,7 +71,18 @@ export const makePwInputTool: GuardedToolSpec = {
     degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
     nspin: '2 with a starting magnetization for Fe, Co, Ni and other magnetic systems; 1 otherwise.',
   },
-  run: unavailableBody('make_pw_input', 'the pw.x input builder and validator of dft/qe'),
+  async run(raw, ctx) {
+    const { structure: sRef, pseudopotentials: pRef, ...options } = raw as unknown as PwInputOptions & { structure: string; pseudopotentials: string };
+    const structure = ctx.resolve(sRef) as Structure;
+    const table = ctx.resolve(pRef) as PseudopotentialTableValue;
+    const draft = inputDraft(structure, options, table.byElement);
+    const settings = (draft.value as PwInputValue).settings;
+    return {
+      artifacts: [draft],
+      summary: `pw.x ${options.calculation} input for ${structure.symbols.length} atom(s): ecutwfc ${options.ecutwfcRy} Ry, ecutrho ${options.ecutrhoRy} Ry, ` +
+        `k-mesh ${settings.kMesh!.join('×')}${options.kSpacingPerAngstrom !== undefined ? ` (spacing ${options.kSpacingPerAngstrom} 1/Å)` : ''}, ${options.occupations}${options.smearing ? ` ${options.smearing} ${options.degaussRy} Ry` : ''}`,
+    };
+  },
 };
 
 export const generateSeriesTool: GuardedToolSpec = {
@@ -84,5 +105,20 @@ export const generateSeriesTool: GuardedToolSpec = {
   parameterNotes: {
     values: 'cutoffs in steps of 5–10 Ry from the UPF suggestion upward; spacings from 0.4 down to 0.1 1/Å; EOS lattice scale factors spanning ±3 % (volumes ±10 %).',
   },
-  run: unavailableBody('generate_series', 'the series builder of dft/qe'),
+  async run(raw, ctx) {
+    const { template, kind, values } = raw as { template: string; kind: 'ecutwfc' | 'kspacing' | 'eos'; values: number[] };
+    const t = ctx.resolve(template) as PwInputValue;
+    if (!t.options || !t.pseudos) throw new Error(`generate_series: ${template} was not made by make_pw_input in this catalogue, so it cannot be varied; make the template with make_pw_input.`);
+    const dual = t.options.ecutrhoRy / t.options.ecutwfcRy;
+    const drafts = values.map((v) => {
+      if (kind === 'ecutwfc') return inputDraft(t.structure, { ...t.options!, ecutwfcRy: v, ecutrhoRy: Number((dual * v).toFixed(6)) }, t.pseudos!, { series: kind, seriesValue: v });
+      if (kind === 'kspacing') {
+        const { kMesh: _mesh, ...rest } = t.options!;
+        return inputDraft(t.structure, { ...rest, kSpacingPerAngstrom: v }, t.pseudos!, { series: kind, seriesValue: v });
+      }
+      const scaled: Structure = { ...t.structure, cell: t.structure.cell.map((r) => r.map((x) => x * v)) as Structure['cell'], positions: t.structure.positions.map((r) => r.map((x) => x * v)) as Structure['positions'] };
+      return inputDraft(scaled, t.options!, t.pseudos!, { series: kind, seriesValue: v });
+    });
+    return { artifacts: drafts, summary: `${values.length} ${kind} input(s) from ${template}: ${values.join(', ')}` };
+  },
 };

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cellVolume } from '../../dft/structure/cell';
 import { outputNameFor } from '../../hpc/localRunner';
-import { readPwOutcome } from '../../hpc/pwProgress';
+import { parsePwOutput } from '../../dft/qe/output';
 import type { JobResources } from '../../hpc/types';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
@@ -89,21 +89,38 @@ export const runPwTool: GuardedToolSpec = {
     const done = await jobs.waitFor(job.id);
     const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
     const text = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
-    const outcome = readPwOutcome(text);
-    const converged = done.state === 'completed' && outcome.jobDone && !outcome.error && outcome.totalEnergyRy !== undefined;
+    const out = parsePwOutput(text);
+    const relaxing = input.calculation !== 'scf';
+    const problems = [
+      done.state !== 'completed' ? `the job ${done.state}${done.error ? `: ${done.error}` : ''}` : '',
+      out.error ? `pw.x stopped in ${out.error.routine}: ${out.error.message}` : '',
+      !out.jobDone ? 'pw.x did not reach JOB DONE' : '',
+      !out.scfConverged ? 'the SCF did not converge' : '',
+      relaxing && out.relaxation && !out.relaxation.converged ? 'the relaxation did not converge' : '',
+    ].filter(Boolean);
+    const converged = problems.length === 0 && out.totalEnergyRy !== undefined;
+    const last = out.ionicSteps.at(-1);
+    const finalCell = last?.cellAngstrom ?? input.structure.cell;
     const meta: EnergyMeta = {
-      settings: input.settings, natoms, volumeAngstrom3: cellVolume(input.structure.cell), formula: formulaOf(input.structure.symbols),
-      scfConverged: converged, cellAngstrom: input.structure.cell, job: done.id, backend: args.backend,
+      settings: { ...input.settings, ...(out.codeVersion ? { codeVersion: out.codeVersion } : {}) },
+      natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
+      scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend: args.backend,
+      ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom } : {}),
+      ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
     };
     const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state } }];
-    if (outcome.totalEnergyRy === undefined) {
-      return { artifacts, summary: `job ${done.id} ${done.state} with no total energy${outcome.error ? `: ${outcome.error}` : done.error ? `: ${done.error}` : ''}` };
+    if (out.totalEnergyRy === undefined) {
+      return { artifacts, summary: `job ${done.id} ${done.state} with no total energy: ${problems.join('; ') || 'no "!" line in the output'}` };
     }
-    const energyEv = ryToEv(outcome.totalEnergyRy);
+    const energyEv = ryToEv(out.totalEnergyRy);
+    const status = converged ? 'final' as const : 'provisional' as const;
+    const ensemble = out.beefEnsembleEv?.length
+      ? [{ kind: 'vector' as const, name: 'beef_ensemble', value: out.beefEnsembleEv, unit: 'eV', status, meta }]
+      : [];
     return {
-      artifacts: [...artifacts, { kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', status: converged ? 'final' : 'provisional', meta }],
+      artifacts: [...artifacts, { kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', status, meta }, ...ensemble],
       summary: `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
-        (converged ? '' : ` — provisional: ${outcome.error ?? done.error ?? 'the run did not finish cleanly'}`),
+        (converged ? '' : ` — provisional: ${problems.join('; ')}`),
     };
   },
 };

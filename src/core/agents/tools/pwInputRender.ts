@@ -1,0 +1,79 @@
+/**
+ * A pw.x input and the physical settings its energies will carry, from a structure and
+ * the chosen options. make_pw_input and generate_series both render through here, so a
+ * series differs from its template in the varied setting only.
+ */
+import { meshFromSpacing } from '../../dft/kpoints';
+import { pwInputFromStructure, type NamelistValue } from '../../dft/qe/input/build';
+import type { PhysicalSettings, Structure } from '../../dft/types';
+import { atomicMassAmu } from './atomicMasses';
+
+export interface PwInputOptions {
+  calculation: 'scf' | 'relax' | 'vc-relax';
+  ecutwfcRy: number;
+  ecutrhoRy: number;
+  kSpacingPerAngstrom?: number;
+  kMesh?: [number, number, number];
+  occupations: 'fixed' | 'smearing';
+  smearing?: string;
+  degaussRy?: number;
+  nspin: 1 | 2;
+  startingMagnetization?: Record<string, number>;
+  convThrRy?: number;
+  mixingBeta?: number;
+}
+
+export interface PseudoChoice {
+  file: string;
+  sha256: string;
+  functional?: string;
+}
+
+export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: Record<string, PseudoChoice>): { text: string; settings: PhysicalSettings } {
+  const elements = [...new Set(structure.symbols)];
+  const missing = elements.filter((el) => !pseudos[el]);
+  if (missing.length) {
+    throw new Error(`no pseudopotential chosen for ${missing.join(', ')}; select_pseudopotentials for every element of the structure (${elements.join(', ')}).`);
+  }
+  if (!o.kMesh && o.kSpacingPerAngstrom === undefined) throw new Error('give kSpacingPerAngstrom (preferred) or an explicit kMesh.');
+  const mesh = o.kMesh ?? meshFromSpacing(structure.cell, o.kSpacingPerAngstrom!, structure.pbc);
+  const system: Record<string, NamelistValue> = { ecutwfc: o.ecutwfcRy, ecutrho: o.ecutrhoRy, occupations: o.occupations, nspin: o.nspin };
+  if (o.occupations === 'smearing') {
+    if (o.smearing) system.smearing = o.smearing;
+    if (o.degaussRy !== undefined) system.degauss = o.degaussRy;
+  }
+  elements.forEach((el, i) => {
+    const m = o.startingMagnetization?.[el];
+    if (o.nspin === 2 && m !== undefined) system[`starting_magnetization(${i + 1})`] = m;
+  });
+  const electrons: Record<string, NamelistValue> = { conv_thr: o.convThrRy ?? 1e-8 * structure.symbols.length };
+  if (o.mixingBeta !== undefined) electrons.mixing_beta = o.mixingBeta;
+  const namelists: Record<string, Record<string, NamelistValue>> = {
+    CONTROL: { calculation: o.calculation, prefix: 'dreams', outdir: './tmp', tprnfor: true, tstress: true },
+    SYSTEM: system,
+    ELECTRONS: electrons,
+  };
+  if (o.calculation !== 'scf') namelists.IONS = {};
+  if (o.calculation === 'vc-relax') namelists.CELL = {};
+  const text = pwInputFromStructure(structure, {
+    namelists,
+    species: Object.fromEntries(elements.map((el) => [el, { massAmu: atomicMassAmu(el), pseudopotential: pseudos[el]!.file }])),
+    kPoints: { kind: 'automatic', mesh, shift: [0, 0, 0] },
+  });
+  const functionals = [...new Set(elements.map((el) => pseudos[el]!.functional).filter((f): f is string => !!f))];
+  const settings: PhysicalSettings = {
+    code: 'pw.x',
+    functional: functionals.join('+') || 'from pseudopotentials',
+    ecutwfcRy: o.ecutwfcRy,
+    ecutrhoRy: o.ecutrhoRy,
+    pseudopotentials: Object.fromEntries(elements.map((el) => [el, { file: pseudos[el]!.file, sha256: pseudos[el]!.sha256 }])),
+    ...(o.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: o.kSpacingPerAngstrom } : {}),
+    kMesh: mesh,
+    kShift: [0, 0, 0],
+    occupations: o.occupations,
+    ...(o.occupations === 'smearing' && o.smearing ? { smearing: o.smearing } : {}),
+    ...(o.occupations === 'smearing' && o.degaussRy !== undefined ? { degaussRy: o.degaussRy } : {}),
+    nspin: o.nspin,
+  };
+  return { text, settings };
+}
