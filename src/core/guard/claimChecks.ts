@@ -35,6 +35,17 @@ export function statedDecimals(x: number): number {
   return Math.max(0, dec - Number(exp ?? 0));
 }
 
+/**
+ * Decimals a claim is checked to: those it states, but never fewer than three significant
+ * figures, because a JSON number cannot say "4.00" (it arrives as 4) and a claim of 4 Å
+ * for 4.049 Å must not pass as "rounded".
+ */
+export function checkedDecimals(x: number): number {
+  if (x === 0) return statedDecimals(x);
+  const forThreeFigures = 2 - Math.floor(Math.log10(Math.abs(x)));
+  return Math.max(statedDecimals(x), forThreeFigures);
+}
+
 export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceView): Verdict[] {
   const label = `claims[${index}]`;
   const r = resolveRef(view, claim.cites);
@@ -74,7 +85,7 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
     recorded = convert(recorded, recordedUnit as Unit, claim.unit as Unit);
   }
   out.push(claimVerdict('unit', 'pass', [`${claim.unit} agrees with ${recordedUnit ?? 'the record'}`], label));
-  const halfLastDigit = 0.5 * 10 ** -statedDecimals(claim.value);
+  const halfLastDigit = 0.5 * 10 ** -checkedDecimals(claim.value);
   const tol = Math.max(halfLastDigit * (1 + 1e-9), a.tolerance?.abs ?? 0, (a.tolerance?.rel ?? 0) * Math.abs(recorded));
   if (Math.abs(claim.value - recorded) > tol) {
     out.push(claimVerdict('value', 'fail', [

@@ -31,7 +31,7 @@ export const adsorptionEnergyTool: GuardedToolSpec = {
     required: ['slabWithAdsorbate', 'slab', 'adsorbate'],
     additionalProperties: false,
   },
-  rules: ['settings-comparable'],
+  rules: ['settings-comparable', 'energies-from-production-inputs'],
   crossParameterJudge: true,
   parameterNotes: { adsorbate: 'the molecule itself (CO for CO adsorption), relaxed in a box of at least 10 Å.' },
   async run(raw, ctx) {

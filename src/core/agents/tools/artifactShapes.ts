@@ -75,6 +75,8 @@ export interface EnergyMeta {
   volumeAngstrom3: number;
   formula: string;
   scfConverged: boolean;
+  /** The purpose of the input it came from: convergence-test energies feed selections only. */
+  purpose?: 'production' | 'convergence-test';
   [key: string]: unknown;
 }
 

@@ -25,7 +25,7 @@ export const fitEosTool: GuardedToolSpec = {
     required: ['energies', 'form'],
     additionalProperties: false,
   },
-  rules: ['settings-comparable', 'eos-brackets-minimum'],
+  rules: ['settings-comparable', 'eos-brackets-minimum', 'energies-from-production-inputs'],
   crossParameterJudge: true,
   parameterNotes: {
     energies: 'five to nine volumes spanning about ±5–10 % around the expected V0, all with the same converged settings.',

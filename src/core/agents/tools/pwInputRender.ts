@@ -9,6 +9,8 @@ import type { PhysicalSettings, Structure } from '../../dft/types';
 import { atomicMassAmu } from './atomicMasses';
 
 export interface PwInputOptions {
+  /** A convergence-test input varies settings on purpose; only production inputs may feed results. */
+  purpose: 'production' | 'convergence-test';
   calculation: 'scf' | 'relax' | 'vc-relax';
   ecutwfcRy: number;
   ecutrhoRy: number;

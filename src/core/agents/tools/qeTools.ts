@@ -11,7 +11,7 @@ import { unavailableBody } from './services';
 function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Record<string, PseudoChoice>, meta: Record<string, unknown> = {}): ArtifactDraft {
   const { text, settings } = renderPwInput(structure, options, pseudos);
   const value: PwInputValue = { text, settings, structure, calculation: options.calculation, options, pseudos };
-  return { kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text }, meta: { settings, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), ...meta } };
+  return { kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text }, meta: { settings, purpose: options.purpose, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), ...meta } };
 }
 
 export const selectPseudopotentialsTool: GuardedToolSpec = {
@@ -46,6 +46,7 @@ export const makePwInputTool: GuardedToolSpec = {
     properties: {
       structure: artifactRefSchema('The structure to compute.', { kinds: ['structure'] }),
       pseudopotentials: artifactRefSchema('The pseudopotential table (select_pseudopotentials output).', { names: [ARTIFACT.pseudopotentials] }),
+      purpose: { type: 'string', enum: ['production', 'convergence-test'], description: "'convergence-test' for the template of a cutoff or k sweep; 'production' for inputs whose energies feed results." },
       calculation: { type: 'string', enum: ['scf', 'relax', 'vc-relax'] },
       ecutwfcRy: quantitySchema('Wavefunction cutoff', 'Ry', { exclusiveMinimum: 0 }),
       ecutrhoRy: quantitySchema('Charge-density cutoff', 'Ry', { exclusiveMinimum: 0 }),
@@ -59,12 +60,13 @@ export const makePwInputTool: GuardedToolSpec = {
       convThrRy: quantitySchema('SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
       mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
     },
-    required: ['structure', 'pseudopotentials', 'calculation', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin'],
+    required: ['structure', 'pseudopotentials', 'purpose', 'calculation', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin'],
     anyOf: [{ required: ['kSpacingPerAngstrom'] }, { required: ['kMesh'] }],
     additionalProperties: false,
   },
   rules: ['cutoff-above-pseudopotential-suggestion', 'kmesh-matches-spacing', 'metals-have-smearing', 'convergence-choice-in-range', 'tests-redone-after-cutoff-change'],
   parameterNotes: {
+    purpose: "'convergence-test' only for sweep templates (run at the finest settings of the study); everything else is production.",
     ecutwfcRy: 'the converged cutoff (reference the convergence selection) for production; at least the UPF suggestion for a sweep template.',
     ecutrhoRy: '4× ecutwfc for norm-conserving, 8–12× for ultrasoft pseudopotentials.',
     kSpacingPerAngstrom: 'the converged spacing (reference the selection) for production runs.',
@@ -111,10 +113,11 @@ export const generateSeriesTool: GuardedToolSpec = {
     if (!t.options || !t.pseudos) throw new Error(`generate_series: ${template} was not made by make_pw_input in this catalogue, so it cannot be varied; make the template with make_pw_input.`);
     const dual = t.options.ecutrhoRy / t.options.ecutwfcRy;
     const drafts = values.map((v) => {
-      if (kind === 'ecutwfc') return inputDraft(t.structure, { ...t.options!, ecutwfcRy: v, ecutrhoRy: Number((dual * v).toFixed(6)) }, t.pseudos!, { series: kind, seriesValue: v });
+      // A cutoff or k sweep is a convergence test whatever its template was.
+      if (kind === 'ecutwfc') return inputDraft(t.structure, { ...t.options!, purpose: 'convergence-test', ecutwfcRy: v, ecutrhoRy: Number((dual * v).toFixed(6)) }, t.pseudos!, { series: kind, seriesValue: v });
       if (kind === 'kspacing') {
         const { kMesh: _mesh, ...rest } = t.options!;
-        return inputDraft(t.structure, { ...rest, kSpacingPerAngstrom: v }, t.pseudos!, { series: kind, seriesValue: v });
+        return inputDraft(t.structure, { ...rest, purpose: 'convergence-test', kSpacingPerAngstrom: v }, t.pseudos!, { series: kind, seriesValue: v });
       }
       const scaled: Structure = { ...t.structure, cell: t.structure.cell.map((r) => r.map((x) => x * v)) as Structure['cell'], positions: t.structure.positions.map((r) => r.map((x) => x * v)) as Structure['positions'] };
       return inputDraft(scaled, t.options!, t.pseudos!, { series: kind, seriesValue: v });

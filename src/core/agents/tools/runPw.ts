@@ -105,6 +105,7 @@ export const runPwTool: GuardedToolSpec = {
       settings: { ...input.settings, ...(out.codeVersion ? { codeVersion: out.codeVersion } : {}) },
       natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
       scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend: args.backend,
+      purpose: input.options?.purpose ?? 'production',
       ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom } : {}),
       ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
     };

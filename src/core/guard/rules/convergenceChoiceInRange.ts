@@ -28,7 +28,10 @@ export function governingSelection(input: RuleInput, parameter: SweptParameter, 
   return finals[finals.length - 1];
 }
 
+export const isConvergenceTest = (input: RuleInput): boolean => input.call.args.purpose === 'convergence-test';
+
 export const convergenceChoiceInRange: TierOneRule = (input) => {
+  if (isConvergenceTest(input)) return [verdict(RULE, 'pass', ['a convergence-test input: its cutoff and spacing are the test\'s own'])];
   const out = [];
   for (const parameter of Object.keys(ARGUMENT_OF) as SweptParameter[]) {
     const { argument, unit } = ARGUMENT_OF[parameter];

@@ -27,6 +27,10 @@ export const eosBracketsMinimum: TierOneRule = (input) => {
   if (points.length < 3) {
     return [verdict(RULE, 'fail', [`${points.length} EOS point(s) cannot bracket a minimum: compute at least five volumes around the expected equilibrium.`], 'energies')];
   }
+  const span = points[points.length - 1]!.volume - points[0]!.volume;
+  if (span <= 1e-6 * points[0]!.volume) {
+    return [verdict(RULE, 'fail', [`all ${points.length} energies are at the same volume (${fmt(points[0]!.volume, 4)} Å^3/atom): an EOS needs a series of volumes (generate_series kind "eos").`], 'energies')];
+  }
   const iMin = points.reduce((best, p, i) => (p.energyPerAtom < points[best]!.energyPerAtom ? i : best), 0);
   const range = `${fmt(points[0]!.volume, 4)}–${fmt(points[points.length - 1]!.volume, 4)} Å^3/atom`;
   if (iMin === 0 || iMin === points.length - 1) {

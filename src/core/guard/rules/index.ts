@@ -1,6 +1,7 @@
 /** The tier-1 rules by name: a tool lists the names that check its calls. */
 import { convergenceChoiceInRange, RULE as CONVERGENCE } from './convergenceChoiceInRange';
 import { cutoffAbovePseudopotentialSuggestion, RULE as CUTOFF } from './cutoffAbovePseudopotentialSuggestion';
+import { energiesFromProductionInputs, RULE as PRODUCTION } from './energiesFromProductionInputs';
 import { eosBracketsMinimum, RULE as EOS } from './eosBracketsMinimum';
 import { kmeshMatchesSpacing, RULE as KMESH } from './kmeshMatchesSpacing';
 import { latticeUsesCellSymmetry, RULE as LATTICE } from './latticeUsesCellSymmetry';
@@ -28,6 +29,7 @@ export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [EOS]: eosBracketsMinimum,
   [LATTICE]: latticeUsesCellSymmetry,
   [REDONE]: testsRedoneAfterCutoffChange,
+  [PRODUCTION]: energiesFromProductionInputs,
 };
 
 /** Rules every call that makes references gets, whatever the tool lists. */

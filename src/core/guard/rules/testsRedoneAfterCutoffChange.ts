@@ -4,7 +4,7 @@
  * its spacing is used.
  */
 import type { PhysicalSettings } from '../../dft/types';
-import { governingSelection } from './convergenceChoiceInRange';
+import { governingSelection, isConvergenceTest } from './convergenceChoiceInRange';
 import { fmt, numberArg, verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'tests-redone-after-cutoff-change';
@@ -13,6 +13,7 @@ export const testsRedoneAfterCutoffChange: TierOneRule = (input) => {
   const ecut = numberArg(input.call, 'ecutwfcRy');
   const spacing = numberArg(input.call, 'kSpacingPerAngstrom');
   if (ecut === undefined || spacing === undefined) return [verdict(RULE, 'pass', ['the call does not combine a cutoff with a k-spacing'])];
+  if (isConvergenceTest(input)) return [verdict(RULE, 'pass', ['a convergence-test input: it is the test being run'])];
   const kTest = governingSelection(input, 'kspacing', { includeStale: true });
   const testedAt = (kTest?.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy;
   if (!kTest || testedAt === undefined) return [verdict(RULE, 'pass', ['no k-point convergence test governs this spacing'])];

@@ -77,7 +77,7 @@ export class MemoryProvenance implements ProvenanceWriter {
     const made = drafts.map((d) => {
       const rec: ArtifactRecord = {
         id: `a-${this.records.length + 1}`, kind: d.kind, name: d.name, value: d.value, unit: d.unit, contentHash: 'h',
-        creator: callId, inputs: [...refs, ...(d.inputs ?? [])], concerns: [...concerns], status: d.status ?? 'final',
+        creator: callId, inputs: [...new Set([...refs, ...(d.inputs ?? [])])], concerns: [...concerns], status: d.status ?? 'final',
         tolerance: d.tolerance, meta: d.meta, createdAt: new Date().toISOString(),
       };
       this.records.push(rec);

@@ -38,10 +38,10 @@ async function run(p: MemoryProvenance, approvals: ApprovalBook, tool: string, a
   return out.outputs;
 }
 
-function energyDraft(ev: number, settings: PhysicalSettings, s: Structure, status: 'final' | 'provisional' = 'final'): ArtifactDraft {
+function energyDraft(ev: number, settings: PhysicalSettings, s: Structure, purpose: 'production' | 'convergence-test' = 'production'): ArtifactDraft {
   return {
-    kind: 'scalar', name: 'total_energy', value: ev, unit: 'eV', status,
-    meta: { settings, natoms: s.symbols.length, volumeAngstrom3: cellVolume(s.cell), formula: s.symbols.join(''), scfConverged: status === 'final', cellAngstrom: s.cell },
+    kind: 'scalar', name: 'total_energy', value: ev, unit: 'eV', status: 'final',
+    meta: { settings, natoms: s.symbols.length, volumeAngstrom3: cellVolume(s.cell), formula: s.symbols.join(''), scfConverged: true, cellAngstrom: s.cell, purpose },
   };
 }
 
@@ -69,24 +69,24 @@ export async function alLatticeBase(): Promise<ScenarioBase> {
     kind: 'table', name: 'pseudopotentials',
     value: { directory: '/usr/share/espresso/pseudo', byElement: { Al: { ...AL_PSEUDO, functional: 'PBE', suggestedEcutwfcRy: 29, suggestedEcutrhoRy: 121 } } },
   }])).map((a) => a.id);
-  const templateArgs = { structure: names.bulk, pseudopotentials: names.pseudos, calculation: 'scf', ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.15, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 };
+  const templateArgs = { structure: names.bulk, pseudopotentials: names.pseudos, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.15, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 };
   [names.template] = (await p.seedCall('make_pw_input', templateArgs, [{ kind: 'qe-input', name: 'pw_input', value: { text: '&control\n/', settings: alSettings({ ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.15 }), structure: bulk, calculation: 'scf' } }])).map((a) => a.id);
 
   const cutoffs = [30, 35, 40, 45, 50];
   for (const [i, ecut] of cutoffs.entries()) {
     const e = -57.2 + 0.4 * Math.exp(-(ecut - 30) / 1.2);
-    [names[`cut${i}`]] = (await p.seedCall('run_pw', { input: names.template, backend: 'local' }, [energyDraft(e, alSettings({ ecutwfcRy: ecut, ecutrhoRy: 8 * ecut, kSpacingPerAngstrom: 0.15 }), bulk)])).map((a) => a.id).slice(-1);
+    [names[`cut${i}`]] = (await p.seedCall('run_pw', { input: names.template, backend: 'local' }, [energyDraft(e, alSettings({ ecutwfcRy: ecut, ecutrhoRy: 8 * ecut, kSpacingPerAngstrom: 0.15 }), bulk, 'convergence-test')])).map((a) => a.id).slice(-1);
   }
   [names.cutSel] = await run(p, approvals, 'select_converged_settings', { parameter: 'ecutwfc', energies: cutoffs.map((_, i) => names[`cut${i}`]), toleranceMevPerAtom: 1 });
 
   const spacings = [0.4, 0.3, 0.25, 0.2, 0.15];
   for (const [i, k] of spacings.entries()) {
     const e = -57.2 + 0.5 * k ** 4;
-    [names[`k${i}`]] = (await p.seedCall('run_pw', { input: names.template, backend: 'local' }, [energyDraft(e, alSettings({ kSpacingPerAngstrom: k }), bulk)])).map((a) => a.id);
+    [names[`k${i}`]] = (await p.seedCall('run_pw', { input: names.template, backend: 'local' }, [energyDraft(e, alSettings({ kSpacingPerAngstrom: k }), bulk, 'convergence-test')])).map((a) => a.id);
   }
   [names.kSel] = await run(p, approvals, 'select_converged_settings', { parameter: 'kspacing', energies: spacings.map((_, i) => names[`k${i}`]), toleranceMevPerAtom: 1 });
 
-  const eosArgs = { ...templateArgs, ecutwfcRy: 40, ecutrhoRy: 320, kSpacingPerAngstrom: 0.2 };
+  const eosArgs = { ...templateArgs, purpose: 'production', ecutwfcRy: 40, ecutrhoRy: 320, kSpacingPerAngstrom: 0.2 };
   [names.eosInput] = (await p.seedCall('make_pw_input', eosArgs, [{ kind: 'qe-input', name: 'pw_input', value: { text: '&control\n/', settings: alSettings(), structure: bulk, calculation: 'scf' } }],
     { ecutwfcRy: `${names.cutSel}.chosen.ecutwfcRy`, ecutrhoRy: `${names.cutSel}.chosen.ecutrhoRy`, kSpacingPerAngstrom: `${names.kSel}.chosen.kSpacingPerAngstrom` })).map((a) => a.id);
   const v0 = 16.6;
