@@ -1,0 +1,73 @@
+// The catalogue's pw.x path through the guarded call on the real pw.x 6.7: build_bulk →
+// make_pw_input → run_pw (JobService, local runner), and the energy artifact it registers.
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ToolRegistry } from '../../src/core/agents/toolRegistry';
+import type { EnergyMeta, PwInputValue } from '../../src/core/agents/tools/artifactShapes';
+import { ApprovalBook } from '../../src/core/guard/approvals';
+import { guardedCall, type GuardContext } from '../../src/core/guard/guardedCall';
+import type { ProposedCall } from '../../src/core/guard/types';
+import { JobService } from '../../src/core/hpc/jobService';
+import { MemoryJobStore } from '../../src/core/hpc/jobStore';
+import { LocalRunner } from '../../src/core/hpc/localRunner';
+import { MemoryProvenance } from '../unit/guard/support/memoryProvenance';
+import { MemoryEventLog } from '../unit/guard/support/memoryEventLog';
+
+const pseudoDir = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
+const registry = new ToolRegistry();
+
+describe('guarded pw.x tools on the real pw.x', () => {
+  let runDir: string;
+  let jobs: JobService;
+  before(async () => {
+    runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-guard-qe-'));
+    jobs = await JobService.open({ store: new MemoryJobStore(), runDir, progressIntervalMs: 0,
+      backend: (_name, updates) => new LocalRunner(updates, { pwCommand: 'pw.x', maxConcurrent: 1, watchIntervalMs: 100 }) });
+  });
+  after(async () => {
+    await jobs.dispose();
+    fs.rmSync(runDir, { recursive: true, force: true });
+  });
+
+  it('computes a final total energy of fcc Al carrying the settings of its input', async function () {
+    this.timeout(120_000);
+    const provenance = new MemoryProvenance();
+    const ctx: GuardContext = {
+      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+      run: { runId: 'qe', runDir, signal: new AbortController().signal, progress: () => {}, services: { jobs, pseudoDir, backends: ['local'] } },
+    };
+    const run = async (tool: string, args: Record<string, unknown>) => {
+      const call: ProposedCall = { tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } };
+      const out = await guardedCall(registry.get(tool)!, call, ctx);
+      assert.equal(out.status, 'ok', JSON.stringify(out));
+      return (out as { outputs: string[] }).outputs.map((id) => provenance.artifact(id)!);
+    };
+    const [bulk] = await run('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
+    const upf = fs.readFileSync(path.join(pseudoDir, 'Al.pz-vbc.UPF'));
+    const [table] = await provenance.seedCall('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' }, [{
+      kind: 'table', name: 'pseudopotentials',
+      value: { directory: pseudoDir, byElement: { Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ' } } },
+    }]);
+    const [input] = await run('make_pw_input', {
+      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
+      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+    });
+    const made = await run('run_pw', { input: input!.id, backend: 'local' });
+    const energy = made.find((a) => a.name === 'total_energy')!;
+    assert.equal(energy.status, 'final');
+    assert.equal(energy.unit, 'eV');
+    // fcc Al with this LDA pseudopotential: about -4.19 Ry per atom; the exact figure is pw.x's.
+    assert.ok((energy.value as number) < -50 && (energy.value as number) > -65, `E = ${energy.value} eV`);
+    const meta = energy.meta as EnergyMeta;
+    assert.deepEqual(meta.settings.kMesh, (input!.value as PwInputValue).settings.kMesh);
+    assert.equal(meta.settings.ecutwfcRy, 15);
+    assert.match(String(meta.settings.codeVersion), /^6\.7/);
+    assert.equal(meta.purpose, 'production');
+    assert.ok(energy.inputs.includes(input!.id));
+    const out = made.find((a) => a.name === 'pw_output')!;
+    assert.equal(out.status, 'final');
+  });
+});
