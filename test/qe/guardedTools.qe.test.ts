@@ -32,6 +32,24 @@ describe('guarded pw.x tools on the real pw.x', () => {
     fs.rmSync(runDir, { recursive: true, force: true });
   });
 
+  it('select_pseudopotentials reads headers: refuses a functional the library lacks, and a path where a file name goes', async () => {
+    const provenance = new MemoryProvenance();
+    const ctx: GuardContext = {
+      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+      run: { runId: 'qe', runDir, signal: new AbortController().signal, progress: () => {}, services: { pseudoDir } },
+    };
+    const call = (args: Record<string, unknown>): ProposedCall => ({ tool: 'select_pseudopotentials', args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } });
+    const none = await guardedCall(registry.get('select_pseudopotentials')!, call({ elements: ['Al'], functional: 'PBEsol' }), ctx);
+    assert.equal(none.status, 'failed');
+    assert.match((none as { error: string }).error, /no Al pseudopotential for PBEsol in .*found Al\.pz-vbc\.UPF \(PZ\)/);
+    const pathy = await guardedCall(registry.get('select_pseudopotentials')!, call({ elements: ['Al'], functional: 'PZ', prefer: { Al: '../etc/passwd' } }), ctx);
+    assert.equal(pathy.status, 'refused');
+    const ok = await guardedCall(registry.get('select_pseudopotentials')!, call({ elements: ['Fe'], functional: 'PBE' }), ctx);
+    assert.equal(ok.status, 'ok');
+    const fe = (provenance.artifact((ok as { outputs: string[] }).outputs[0]!)!.value as { byElement: Record<string, { file: string; suggestedEcutwfcRy?: number }> }).byElement.Fe!;
+    assert.ok(fe.suggestedEcutwfcRy !== undefined, `the file with stated cutoffs is preferred, got ${fe.file}`);
+  });
+
   it('computes a final total energy of fcc Al carrying the settings of its input', async function () {
     this.timeout(120_000);
     const provenance = new MemoryProvenance();
@@ -46,11 +64,9 @@ describe('guarded pw.x tools on the real pw.x', () => {
       return (out as { outputs: string[] }).outputs.map((id) => provenance.artifact(id)!);
     };
     const [bulk] = await run('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
+    const [table] = await run('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
     const upf = fs.readFileSync(path.join(pseudoDir, 'Al.pz-vbc.UPF'));
-    const [table] = await provenance.seedCall('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' }, [{
-      kind: 'table', name: 'pseudopotentials',
-      value: { directory: pseudoDir, byElement: { Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ' } } },
-    }]);
+    assert.deepEqual(table!.value, { directory: pseudoDir, byElement: { Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ' } } });
     const [input] = await run('make_pw_input', {
       structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
       kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,

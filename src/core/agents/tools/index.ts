@@ -4,7 +4,8 @@ import { adsorptionEnergyTool, beefEnsembleStatsTool, deltaBeTool } from './adso
 import { canvasInspectTool, canvasReadTool, canvasWriteTool } from './canvasTools';
 import { fitEosTool } from './fitEos';
 import { latticeConstantFromVolumeTool } from './latticeConstantFromVolume';
-import { generateSeriesTool, makePwInputTool, selectPseudopotentialsTool } from './qeTools';
+import { generateSeriesTool, makePwInputTool } from './qeTools';
+import { selectPseudopotentialsTool } from './selectPseudopotentials';
 import { runPwTool } from './runPw';
 import { selectConvergedSettingsTool } from './selectConvergedSettings';
 import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } from './structureTools';

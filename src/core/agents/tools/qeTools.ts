@@ -1,4 +1,4 @@
-/** select_pseudopotentials, make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
+/** make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
 import { cellVolume } from '../../dft/structure/cell';
@@ -6,34 +6,12 @@ import type { Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
 import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from './artifactShapes';
 import { renderPwInput, type PseudoChoice, type PwInputOptions } from './pwInputRender';
-import { unavailableBody } from './services';
 
 function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Record<string, PseudoChoice>, meta: Record<string, unknown> = {}): ArtifactDraft {
   const { text, settings } = renderPwInput(structure, options, pseudos);
   const value: PwInputValue = { text, settings, structure, calculation: options.calculation, options, pseudos };
   return { kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text }, meta: { settings, purpose: options.purpose, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), ...meta } };
 }
-
-export const selectPseudopotentialsTool: GuardedToolSpec = {
-  name: 'select_pseudopotentials',
-  description:
-    "Choose one pseudopotential (UPF) per element from the configured library for a functional, with each file's sha256 and " +
-    'the cutoffs its header suggests.',
-  roles: ['dft'],
-  schema: {
-    type: 'object',
-    properties: {
-      elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, uniqueItems: true },
-      functional: { type: 'string', enum: ['PBE', 'PZ', 'PBEsol', 'BEEF-vdW'], description: 'Exchange-correlation functional.' },
-      prefer: { type: 'object', additionalProperties: { type: 'string' }, description: 'Element -> UPF file name, to pin a particular file.' },
-    },
-    required: ['elements', 'functional'],
-    additionalProperties: false,
-  },
-  rules: [],
-  parameterNotes: { functional: 'the functional the study asks for; PBE unless stated.' },
-  run: unavailableBody('select_pseudopotentials', 'the UPF header reader of dft/qe'),
-};
 
 export const makePwInputTool: GuardedToolSpec = {
   name: 'make_pw_input',
