@@ -26,6 +26,7 @@ const SCF_ITERATIONS = 15;
 const GEOMETRY_STEPS = 25;
 const SAFETY = 3;
 const DEFAULT_MAX_NTASKS = 64;
+const WORK_PER_TASK_SECONDS = 600;
 
 export function describePwInputSize(text: string): PwJobSize {
   const input = parsePwInput(text);
@@ -55,10 +56,12 @@ export function suggestResources(size: PwJobSize, profile: Pick<ClusterProfile, 
   const pools = Math.min(kSets, 8);
   const perPool = Math.min(16, Math.max(1, Math.ceil(planeWaves / 2000)));
   const maxTasks = limits.maxNtasks ?? DEFAULT_MAX_NTASKS;
-  const ntasks = Math.max(1, Math.min(maxTasks, pools * perPool));
+  const serialSeconds = kSets * planeWaves * bands * Math.log2(Math.max(2, planeWaves)) * SCF_ITERATIONS * steps * SECONDS_PER_UNIT;
+  // no more tasks than there is work for: each should get at least ~10 minutes
+  const worthwhile = Math.max(1, Math.ceil(serialSeconds / WORK_PER_TASK_SECONDS));
+  const ntasks = Math.max(1, Math.min(maxTasks, pools * perPool, worthwhile));
   const perNode = limits.coresPerNode;
   const nodes = Math.max(1, Math.min(limits.maxNodes ?? Infinity, perNode ? Math.ceil(ntasks / perNode) : 1));
-  const serialSeconds = kSets * planeWaves * bands * Math.log2(Math.max(2, planeWaves)) * SCF_ITERATIONS * steps * SECONDS_PER_UNIT;
   const minutes = roundUpMinutes(Math.max(10, (SAFETY * serialSeconds) / ntasks / 60));
   const walltimeMinutes = Math.min(limits.maxWalltimeMinutes ?? Infinity, minutes);
   // wavefunctions (with Davidson workspace ×4) for this task's share, plus a fixed base per task
@@ -75,7 +78,7 @@ export function suggestResources(size: PwJobSize, profile: Pick<ClusterProfile, 
     reason:
       `suggested from ${size.atoms} atom(s), ${size.kPoints} k-point(s) (mesh product, before symmetry)${size.nspin > 1 ? ` × ${size.nspin} spins` : ''}, ` +
       `ecutwfc ${size.ecutwfcRy} Ry, ${size.calculation}: ~${Math.round(planeWaves)} plane waves and ${bands} bands; ` +
-      `${pools} k-pool(s) × ${perPool} task(s); walltime ${SAFETY}× the estimate (${Math.round(serialSeconds)} s serial), at least 10 min` +
+      `${ntasks} task(s) (up to ${pools} k-pool(s) × ${perPool}, at most one per ~10 min of serial work); walltime ${SAFETY}× the estimate (${Math.round(serialSeconds)} s serial), at least 10 min` +
       (limits.maxNtasks || limits.maxWalltimeMinutes || limits.maxMemoryMb || limits.maxNodes ? '; capped at the profile limits' : ''),
   };
 }

@@ -300,6 +300,7 @@ export class ClusterConnection extends EventEmitter {
     return new Promise<void>((resolve, reject) => {
       const fail = (e: Error) => {
         client.removeListener('ready', ready);
+        client.removeListener('error', fail);
         if (refusal) return reject(refusal);
         if (/authentication methods failed/i.test(e.message)) {
           return reject(new SshRefusedError(
@@ -311,13 +312,17 @@ export class ClusterConnection extends EventEmitter {
       };
       const ready = () => {
         client.removeListener('error', fail);
-        client.on('error', () => undefined); // after 'ready', 'close' is what tells us the link went
+        client.on('error', () => undefined); // once up, 'close' is what tells us the link went
         resolve();
       };
       client.once('error', fail);
-      client.once('ready', ready);
-      if (start) start(config).catch(fail);
-      else client.connect(config);
+      if (start) {
+        // SFTP is usable only once its channel is open, after 'ready'
+        start(config).then(ready, fail);
+      } else {
+        client.once('ready', ready);
+        client.connect(config);
+      }
     });
   }
 

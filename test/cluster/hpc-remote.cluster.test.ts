@@ -1,0 +1,130 @@
+// The remote runner against the real test cluster: SSH (sshd on 127.0.0.1:2222) → SLURM →
+// pw.x. Jobs and remote directories carry a per-run id; everything is cleaned up after.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { JobBackends } from '../../src/core/hpc/backends';
+import { JobService } from '../../src/core/hpc/jobService';
+import { MemoryJobStore } from '../../src/core/hpc/jobStore';
+import { outputNameFor } from '../../src/core/hpc/localRunner';
+import { readPwOutcome } from '../../src/core/hpc/pwProgress';
+import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
+import type { ClusterProfile, JobRecord } from '../../src/core/hpc/types';
+import { alPseudo, LinkRelay, makeTestCluster, readInput, until, type TestCluster } from './hpc/clusterFixture';
+
+async function openService(cluster: TestCluster, profile: ClusterProfile, runDir = path.join(cluster.dir, 'run'), store = new MemoryJobStore()) {
+  const backends = new JobBackends({
+    local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
+    profiles: [profile],
+    sshConfig: loadSshConfig(cluster.sshConfigFile),
+    pollSeconds: 1,
+    connection: { backoff: { initialMs: 200, maxMs: 2000 } },
+  });
+  const service = await JobService.open({ store, runDir, backend: backends.create, progressIntervalMs: 0 });
+  return { service, backends, store, close: async () => (await service.dispose(), await backends.close()) };
+}
+
+/** The states a job went through, in order (updates within a state are folded). */
+const statesOf = (store: MemoryJobStore, id: string) =>
+  store.events
+    .filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).id === id)
+    .map((e) => (e.payload as JobRecord).state)
+    .filter((s, i, all) => s !== all[i - 1]);
+
+describe('remote runner: SSH → SLURM → pw.x', function () {
+  let cluster: TestCluster;
+  beforeEach(() => (cluster = makeTestCluster()));
+  afterEach(() => cluster.cleanup());
+
+  it('runs an fcc Al SCF on the cluster and gets the local run\'s energy to 1e-6 Ry', async () => {
+    const { service, backends, store, close } = await openService(cluster, cluster.profile());
+    try {
+      const input = { name: 'al.in', text: readInput('al-fcc-scf.in') };
+      const local = await service.create({ backend: 'local', input, pseudopotentials: alPseudo });
+      const remote = await service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo });
+      await service.submit(local.id);
+      const submitted = await service.submit(remote.id);
+      assert.equal(submitted.state, 'submitted');
+      assert.match(submitted.schedulerId!, /^\d+$/);
+      assert.match(submitted.resources!.reason, /suggested from 1 atom/);
+      const [l, r] = await Promise.all([service.waitFor(local.id), service.waitFor(remote.id)]);
+      assert.equal(l.state, 'completed', l.error);
+      assert.equal(r.state, 'completed', r.error);
+      const energy = (j: JobRecord) => readPwOutcome(fs.readFileSync(path.join(service.jobDir(j.id), outputNameFor('al.in')), 'utf8')).totalEnergyRy!;
+      const [el, er] = [energy(l), energy(r)];
+      assert.ok(Number.isFinite(el) && el < -4);
+      assert.ok(Math.abs(el - er) < 1e-6, `local ${el} Ry vs cluster ${er} Ry`);
+      assert.ok(r.outputs.some((o) => o.name === 'al.out' && /^[0-9a-f]{64}$/.test(o.sha256!)));
+      assert.deepEqual(statesOf(store, remote.id).slice(0, 3), ['draft', 'validated', 'submitted']);
+      assert.equal(statesOf(store, remote.id).at(-1), 'completed');
+
+      // a second job with the same pseudopotential does not send it again
+      const runner = backends.runners.get('testcluster')!;
+      const before = { ...runner.stats };
+      const again = await service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo });
+      await service.submit(again.id);
+      assert.equal(runner.stats.filesUploaded - before.filesUploaded, 2, 'input and batch script only');
+      assert.equal(runner.stats.filesSkipped - before.filesSkipped, 1, 'the pseudopotential is already there');
+      assert.equal((await service.waitFor(again.id)).state, 'completed');
+      assert.equal(backends.connections.get('testcluster')!.stats.connects, 1, 'one connection for everything');
+    } finally {
+      await close();
+    }
+  });
+
+  it('reports a job whose pw.x fails on bad input as failed, with pw.x\'s own error text', async () => {
+    const { service, close } = await openService(cluster, cluster.profile());
+    try {
+      // the misspelt ecutwfc also defeats resource sizing, so resources are given
+      const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: a one-task job' };
+      const job = await service.create({ backend: 'testcluster', input: { name: 'bad.in', text: readInput('al-fcc-bad.in') }, pseudopotentials: alPseudo, resources });
+      await service.submit(job.id);
+      const done = await service.waitFor(job.id);
+      assert.equal(done.state, 'failed');
+      assert.match(done.error!, /Error in routine\s+read_namelists/);
+      assert.match(done.error!, /bad line in namelist &system: "\s*ecutwfcc = 15.0"/);
+    } finally {
+      await close();
+    }
+  });
+
+  it('cancels a running job with scancel', async () => {
+    const { service, close } = await openService(cluster, cluster.profile());
+    try {
+      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-slow.in') }, pseudopotentials: alPseudo });
+      await service.submit(job.id);
+      await until('the job to run', () => service.get(job.id)!.state === 'running', 60_000);
+      const cancelled = await service.cancel(job.id);
+      assert.equal(cancelled.state, 'cancelled');
+      const slurmState = await until('SLURM to show the job cancelled', () => {
+        const s = cluster.ssh(`squeue -h --states=all -j ${cancelled.schedulerId} -o %T`).trim();
+        return s === 'CANCELLED' ? s : undefined;
+      }, 30_000);
+      assert.equal(slurmState, 'CANCELLED');
+    } finally {
+      await close();
+    }
+  });
+
+  it('rides out a dropped SSH link: reconnects and completes the job, submitted once', async () => {
+    const relay = await LinkRelay.start();
+    const c2 = makeTestCluster([relay.port]);
+    const { service, backends, close } = await openService(c2, c2.profile({ sshHost: `relay${relay.port}` }));
+    try {
+      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-medium.in') }, pseudopotentials: alPseudo });
+      await service.submit(job.id);
+      await until('the job to run', () => service.get(job.id)!.state === 'running', 60_000);
+      const connection = backends.connections.get('testcluster')!;
+      assert.ok(relay.cut() >= 2, 'there was a live link to cut');
+      const done = await service.waitFor(job.id);
+      assert.equal(done.state, 'completed', done.error);
+      assert.ok(connection.stats.drops >= 1 && connection.stats.connects >= 2, `drops ${connection.stats.drops}, connects ${connection.stats.connects}`);
+      assert.equal(c2.ssh(`squeue -h --states=all -n ${job.id} -o %i`).trim().split('\n').length, 1);
+      assert.ok(readPwOutcome(fs.readFileSync(path.join(service.jobDir(job.id), 'al.out'), 'utf8')).jobDone);
+    } finally {
+      await close();
+      await relay.stop();
+      c2.cleanup();
+    }
+  });
+});
