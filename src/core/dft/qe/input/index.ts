@@ -7,3 +7,4 @@ export * from './edit';
 export * from './cards';
 export * from './build';
 export { evaluateCoordinate } from './expression';
+export { latticeOfInput, usesCelldm, LatticeError, type InputLattice } from './lattice';
