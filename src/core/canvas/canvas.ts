@@ -20,7 +20,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import { distance } from 'fastest-levenshtein';
-import { isDeepStrictEqual } from 'node:util';
+import canonicalize from 'canonicalize';
 import type { EventLog } from './eventLog';
 import { jsonValueProblem } from './jsonValue';
 import {
@@ -161,7 +161,7 @@ export class Canvas {
       const why = this.conditions[spec.protectedBy]!({ key, current, value, actor });
       if (why) return refused(why);
     }
-    if (current && isDeepStrictEqual(current.versions[n - 1]!.value, value)) {
+    if (current && canonicalize(current.versions[n - 1]!.value) === canonicalize(value)) {
       const last = current.versions[n - 1]!;
       return { ok: true, key, version: n, seq: last.seq, message: `${key} already holds this value (version ${n}); nothing was written.` };
     }

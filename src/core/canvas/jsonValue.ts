@@ -1,7 +1,8 @@
 /**
- * Values stored in the log must survive JSON unchanged: JSON.stringify would silently
- * turn NaN into null and drop undefined members, so a reopened run would differ from
- * the one that wrote it. Such values are refused up front instead.
+ * Values stored in the log must survive JSON: JSON.stringify would silently turn NaN
+ * into null, or an undefined list element into null, so a reopened run would differ
+ * from the one that wrote it. Such values are refused up front instead. An object
+ * member whose value is undefined is fine: it is simply not stored (as if absent).
  */
 
 /** Where and why `value` would not survive JSON, or undefined when it would. */
@@ -35,6 +36,7 @@ function walk(v: unknown, at: string, seen: Set<object>): string | undefined {
     }
   } else {
     for (const [k, x] of Object.entries(v)) {
+      if (x === undefined) continue;
       const p = walk(x, `${at}.${k}`, seen);
       if (p) return p;
     }
