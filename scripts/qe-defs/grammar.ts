@@ -48,7 +48,7 @@ export function qeInputGrammar(all: QeDefinitions[]): Rule {
     string: {
       patterns: [
         {
-          match: `(')(${alternation(stringValues)})(')`,
+          match: `(')((?i:${alternation(stringValues)}))(')`,
           captures: {
             0: { name: 'string.quoted.single.qe-input' },
             2: { name: 'support.constant.option.qe-input' },
