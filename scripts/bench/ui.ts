@@ -1,0 +1,161 @@
+/**
+ * bench:ui — the provenance graph's layout and first render for 500 and 5,000 nodes in
+ * Chromium (the production webview bundle behind its real CSP), redraw time while panning,
+ * the same graph as SVG for comparison, and the time to open a canvas notebook over a run
+ * with 2,000 artifacts in real VS Code. Writes bench/results/ui.json.
+ *   npm run bench:ui [-- --sizes 500,5000] [-- --no-notebook]
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ProvenanceFold } from '../../src/extension/provenance/graphModel';
+import type { CanvasEvent } from '../../src/core/canvas/types';
+import type { ProvenanceGraph } from '../../src/shared/provenanceGraph';
+import { PROJECT_ROOT } from '../../test/harness/vscodeHost';
+import { openWebviewPage } from '../../test/harness/webviewPage';
+import { syntheticRunEvents } from '../../test/harness/syntheticRun';
+import { benchNotebookOpen } from './uiNotebook';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const SIZES = (arg('--sizes') ?? '500,5000').split(',').map(Number);
+const D3 = path.join(PROJECT_ROOT, 'node_modules/d3/dist/d3.min.js');
+
+function graphOf(nodes: number): ProvenanceGraph {
+  const events = syntheticRunEvents({ nodes }).map((e, i) => ({ ...e, v: 1, seq: i + 1, ts: '', crc: '' }) as CanvasEvent);
+  return new ProvenanceFold().applyAll(events).graph();
+}
+
+interface GraphFigures {
+  nodes: number;
+  edges: number;
+  layoutMs: number;
+  layoutWhere: string;
+  firstRenderMs: number;
+  messageToPaintMs: number;
+  panRedrawMedianMs: number;
+  panRedrawMaxMs: number;
+  wholeRunRedrawMedianMs: number;
+  svgFirstRenderMs: number;
+  svgPanFrameMedianMs: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function benchGraph(n: number): Promise<GraphFigures> {
+  const graph = graphOf(n);
+  const wp = await openWebviewPage({ script: 'dist/webview/provenance.js', stylesheet: 'media/provenance.css', extraScripts: [D3] });
+  try {
+    const { page } = wp;
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+    const wall = await page.evaluate(async (g) => {
+      const w = window as unknown as { __posted: { type: string }[] };
+      const t0 = performance.now();
+      window.postMessage({ type: 'graph', graph: g }, '*');
+      for (;;) {
+        if (w.__posted.some((m) => m.type === 'rendered' || m.type === 'error')) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // the frame after the draw is on screen
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return performance.now() - t0;
+    }, graph);
+    const posted = (await wp.posted()) as { type: string; layoutMs?: number; renderMs?: number; layout?: string; text?: string }[];
+    const rendered = posted.find((m) => m.type === 'rendered');
+    if (!rendered) throw new Error(`the graph of ${n} nodes did not render: ${JSON.stringify(posted.find((m) => m.type === 'error'))}`);
+    // Panning: 40 redraws at a readable zoom, as a drag would ask for.
+    const pan = await page.evaluate(() => {
+      const v = (window as unknown as { dreamsGraph: { drawNow(): void; lastDrawMs: number; transform: { x: number; y: number; k: number } } }).dreamsGraph;
+      const times: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        v.transform = { x: -i * 37, y: -i * 11, k: 0.8 };
+        v.drawNow();
+        times.push(v.lastDrawMs);
+      }
+      // Zoomed out to the whole run: every node and edge in view, labels off.
+      const all: number[] = [];
+      const lay = (v as unknown as { layout: { width: number; height: number } }).layout;
+      const k = Math.min(1400 / lay.width, 860 / lay.height);
+      for (let i = 0; i < 20; i++) {
+        v.transform = { x: -i, y: 0, k };
+        v.drawNow();
+        all.push(v.lastDrawMs);
+      }
+      return { times, all };
+    });
+    const svg = await page.evaluate(async () => {
+      // The same positions drawn as SVG (rect + two labels per node, a path per edge).
+      const w = window as unknown as { d3: typeof import('d3'); dreamsGraph: { graph: ProvenanceGraph; layout: { nodes: { x: number; y: number; w: number; h: number }[]; routed: { points: number[] }[] } } };
+      const { graph, layout } = w.dreamsGraph;
+      const d3 = w.d3;
+      document.getElementById('root')!.style.display = 'none';
+      const t0 = performance.now();
+      const s = d3.select(document.body).append('svg').attr('width', 1400).attr('height', 900);
+      const g = s.append('g');
+      g.selectAll('path').data(layout.routed).join('path').attr('fill', 'none').attr('stroke', '#999')
+        .attr('d', (r) => 'M' + r.points.join(' '));
+      const ng = g.selectAll('g.n').data(graph.nodes).join('g').attr('transform', (_, i) => `translate(${layout.nodes[i]!.x},${layout.nodes[i]!.y})`);
+      ng.append('rect').attr('width', 168).attr('height', 34).attr('fill', '#eee').attr('stroke', '#388a34');
+      ng.append('text').attr('x', 22).attr('y', 14).text((d) => d.label);
+      ng.append('text').attr('x', 22).attr('y', 28).text((d) => d.detail);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const first = performance.now() - t0;
+      const frames: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        g.attr('transform', `translate(${-i * 37},${-i * 11}) scale(0.8)`);
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        frames.push(performance.now() - t);
+      }
+      return { first, frames };
+    });
+    return {
+      nodes: graph.nodes.length,
+      edges: graph.edges.length,
+      layoutMs: rendered.layoutMs!,
+      layoutWhere: rendered.layout!,
+      firstRenderMs: rendered.renderMs!,
+      messageToPaintMs: Math.round(wall),
+      panRedrawMedianMs: Math.round(median(pan.times) * 100) / 100,
+      panRedrawMaxMs: Math.round(Math.max(...pan.times) * 100) / 100,
+      wholeRunRedrawMedianMs: Math.round(median(pan.all) * 100) / 100,
+      svgFirstRenderMs: Math.round(svg.first),
+      svgPanFrameMedianMs: Math.round(median(svg.frames) * 10) / 10,
+    };
+  } finally {
+    await wp.close();
+  }
+}
+
+async function main(): Promise<void> {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--production'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  const graphs: GraphFigures[] = [];
+  for (const n of SIZES) {
+    const f = await benchGraph(n);
+    graphs.push(f);
+    console.log(`provenance graph ${f.nodes} nodes / ${f.edges} edges: layout ${f.layoutMs} ms (${f.layoutWhere}), first render ${f.firstRenderMs} ms, ` +
+      `message → on screen ${f.messageToPaintMs} ms; pan redraw median ${f.panRedrawMedianMs} ms (max ${f.panRedrawMaxMs}), whole run in view ${f.wholeRunRedrawMedianMs} ms; ` +
+      `as SVG: first render ${f.svgFirstRenderMs} ms, pan frame median ${f.svgPanFrameMedianMs} ms`);
+  }
+  const notebook = process.argv.includes('--no-notebook') ? undefined : await benchNotebookOpen(2000);
+  if (notebook) console.log(`notebook over a run with ${notebook.artifacts} artifacts: open → cells shown ${notebook.openMs} ms (median of ${notebook.runs.length})`);
+  const result = {
+    benchmark: 'ui',
+    date: new Date().toISOString(),
+    chromium: execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    machine: `${(await import('node:os')).cpus().length} cores`,
+    build: 'production',
+    provenanceGraph: graphs,
+    ...(notebook ? { notebookOpen: notebook } : {}),
+  };
+  fs.mkdirSync(path.join(PROJECT_ROOT, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(PROJECT_ROOT, 'bench/results/ui.json'), JSON.stringify(result, null, 2) + '\n');
+  console.log('written: bench/results/ui.json');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
