@@ -8,3 +8,4 @@ export * from './upf';
 export { functionalName } from './functional';
 export { physicalSettingsOf, settingsDifferences, CONV_THR_TOLERANCE_RY, SettingsError, type NamedDifference, type SettingsOptions } from './settings';
 export * from './series';
+export * from './language';
