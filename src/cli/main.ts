@@ -1,4 +1,6 @@
 import { runCli } from './cli';
+import './commands/validate';
+import './commands/parse';
 
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
