@@ -4,7 +4,7 @@
  * reopen. An answer to an already-answered request is refused with who answered and when.
  */
 import type { Actor, CanvasEvent } from '../canvas/types';
-import type { EventLogPort } from './ports';
+import type { EventLogPort, ProvenanceWriter } from './ports';
 import type { ApprovalAnswer, ApprovalRequest } from './types';
 
 export type AnswerResult = { ok: true; answer: ApprovalAnswer } | { ok: false; message: string };
@@ -87,4 +87,27 @@ export class ApprovalBook {
     this.chain = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * The one way a person answers an approval (VS Code and the CLI both call it): records
+ * the answer, and when a call that already ran under the 'continue' policy is rejected,
+ * its outputs become provisional, so nothing downstream can count them.
+ */
+export async function answerApproval(
+  book: ApprovalBook,
+  provenance: Pick<ProvenanceWriter, 'call' | 'artifact' | 'markStatus'>,
+  id: string,
+  decision: ApprovalAnswer['decision'],
+  by: string,
+  comment?: string,
+): Promise<AnswerResult & { madeProvisional?: string[] }> {
+  const result = await book.answer(id, decision, by, comment);
+  if (!result.ok || decision !== 'reject') return result;
+  const req = book.request(id)!;
+  const outputs = (provenance.call(req.call)?.outputs ?? []).filter((a) => provenance.artifact(a)?.status === 'final');
+  if (outputs.length) {
+    await provenance.markStatus(outputs, 'provisional', `${id} rejected by ${by}${comment ? `: ${comment}` : ''}`);
+  }
+  return { ...result, madeProvisional: outputs };
 }

@@ -75,3 +75,22 @@ describe('approvals', () => {
     await assert.rejects(waiting, /stopped waiting for approval ap-1: the run was cancelled/);
   });
 });
+
+describe('answerApproval', () => {
+  it('a rejection of a call that already ran makes its outputs provisional; an approval changes nothing', async () => {
+    const { MemoryProvenance } = await import('./support/memoryProvenance');
+    const { answerApproval } = await import('../../../src/core/guard/approvals');
+    const p = new MemoryProvenance();
+    const [a] = await p.seedCall('fit_eos', { energies: [], form: 'vinet' }, [{ kind: 'table', name: 'eos_fit', value: { v0Angstrom3: 16.5 } }]);
+    const [b] = await p.seedCall('fit_eos', { energies: [], form: 'vinet' }, [{ kind: 'table', name: 'eos_fit', value: { v0Angstrom3: 16.6 } }]);
+    const book = new ApprovalBook(new MemoryEventLog());
+    await book.raise({ ...draft, call: a!.creator });
+    await book.raise({ ...draft, call: b!.creator });
+    const rejected = await answerApproval(book, p, 'ap-1', 'reject', 'user@vscode', 'Vinet is not justified here');
+    assert.deepEqual(rejected.madeProvisional, [a!.id]);
+    assert.equal(p.artifact(a!.id)!.status, 'provisional');
+    assert.match(p.statusLog[0]!.reason, /ap-1 rejected by user@vscode: Vinet is not justified here/);
+    await answerApproval(book, p, 'ap-2', 'approve', 'user@cli');
+    assert.equal(p.artifact(b!.id)!.status, 'final');
+  });
+});
