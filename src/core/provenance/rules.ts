@@ -8,7 +8,8 @@
  *   references exist    every reference names an existing artifact (and a path inside it)
  *   acyclic             the data plane (artifact → its inputs) has no cycle
  *   values match        an argument that carries a reference equals the recorded value
- *                       (exact, unless the artifact declares a tolerance)
+ *                       (exact, unless the artifact declares a tolerance); a bare reference
+ *                       to a file-backed artifact may also carry its location or content hash
  */
 import { artifactIdOf, brief, resolveRef, valueDifference } from './references';
 import { ProvenanceError, type ArgumentRecord, type ArtifactRecord, type Ref, type ToolCallRecord } from './types';
@@ -103,7 +104,9 @@ export function argumentProblems(state: ProvenanceLookup, args: Record<string, A
       problems.push({ parameter, rule: 'unknown-reference', message: `argument "${parameter}" refers to ${JSON.stringify(arg.ref)}: ${r.problem}. Fix the reference, or pass a literal with a reason.` });
       continue;
     }
-    const diff = valueDifference(arg.value, r.value, r.artifact.tolerance);
+    // A file-backed artifact is also named by its location or content hash.
+    const namesFile = r.artifact.location !== undefined && !arg.ref.includes('.') && (arg.value === r.artifact.location || arg.value === r.artifact.contentHash);
+    const diff = namesFile ? undefined : valueDifference(arg.value, r.value, r.artifact.tolerance);
     if (diff) {
       const unit = r.artifact.unit ? ` ${r.artifact.unit}` : '';
       const tol = r.artifact.tolerance ? `within tolerance ${JSON.stringify(r.artifact.tolerance)}` : 'exactly';

@@ -66,3 +66,12 @@ describe('provenance insert rules', () => {
       [['x', 'unknown-reference'], ['y', 'value-mismatch']]);
   });
 });
+
+describe('provenance insert rules: file-backed artifacts', () => {
+  it('a bare reference to a file may carry its value, its location or its content hash, and nothing else', () => {
+    const g = graph([{ id: 'a-2', kind: 'qe-input', value: { calculation: 'scf' }, location: 'files/abc/al.scf.in', contentHash: 'abc' }], []);
+    for (const value of [{ calculation: 'scf' }, 'files/abc/al.scf.in', 'abc']) checkReferencedValues(g, { input: { value, ref: 'a-2' } }, 'call c-3');
+    assert.throws(() => checkReferencedValues(g, { input: { value: 'files/other/al.scf.in', ref: 'a-2' } }, 'call c-3'), rule('value-mismatch'));
+    assert.throws(() => checkReferencedValues(g, { calc: { value: 'abc', ref: 'a-2.calculation' } }, 'call c-3'), rule('value-mismatch'));
+  });
+});
