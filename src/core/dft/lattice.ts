@@ -10,7 +10,7 @@
  *   hcp (V = (√3/2) a^2 c, c = (c/a) a):                   a = (2 V0 / (√3 c/a))^(1/3)
  */
 import { DftScienceError } from './scienceError';
-import type { BravaisKind } from './types';
+import type { BravaisKind, Structure } from './types';
 
 export type CellChoice = 'conventional' | 'primitive';
 
@@ -77,4 +77,22 @@ export function latticeConstantFromVolume(v0A3: number, spec: LatticeCellSpec): 
 export function volumeFromLatticeConstant(aAngstrom: number, spec: LatticeCellSpec): number {
   const unitVolume = latticeConstantFromVolume(1, spec).aAngstrom;
   return (aAngstrom / unitVolume) ** 3;
+}
+
+/**
+ * The cell description `bulk()` records in a structure's info (bravais, cell, a, c), so a
+ * V0 fitted on that structure's series turns into a lattice constant without guessing.
+ */
+export function latticeCellSpecOf(structure: Structure): LatticeCellSpec {
+  const bravais = structure.info?.bravais as BravaisKind | undefined;
+  const cell = structure.info?.cell as CellChoice | undefined;
+  if (!bravais) {
+    throw new DftScienceError(
+      'this structure does not record its lattice (info.bravais, info.cell), so V0 cannot be turned into a lattice constant. ' +
+        'Build it with bulk(), or pass { bravais, cell } (and cOverA for hcp) yourself.',
+      { info: structure.info },
+    );
+  }
+  if (bravais === 'hcp') return { bravais, cOverA: Number(structure.info?.c) / Number(structure.info?.a) };
+  return cell ? { bravais, cell } : { bravais };
 }

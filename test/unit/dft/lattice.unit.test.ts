@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { latticeConstantFromVolume, volumeFromLatticeConstant } from '../../../src/core/dft/lattice';
+import { latticeCellSpecOf, latticeConstantFromVolume, volumeFromLatticeConstant } from '../../../src/core/dft/lattice';
+import { bulk } from '../../../src/core/dft/structure/bulk';
+import { cellVolume } from '../../../src/core/dft/structure/cell';
 import { DftScienceError } from '../../../src/core/dft/scienceError';
 
 const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-10, `${what}: ${a} vs ${b}`);
@@ -44,5 +46,13 @@ describe('lattice constant from the equilibrium volume', () => {
     assert.throws(() => latticeConstantFromVolume(16.5, { bravais: 'fcc' }), /say which fcc cell .* \(4 V0\)/);
     assert.throws(() => latticeConstantFromVolume(16.5, { bravais: 'hcp' }), /c\/a ratio/);
     assert.throws(() => latticeConstantFromVolume(-1, { bravais: 'fcc', cell: 'primitive' }), /-1 Å\^3 is not a positive/);
+  });
+
+  it("reads the cell description bulk() records, so a structure's own volume gives back its a", () => {
+    for (const [kind, cell] of [['fcc', 'primitive'], ['bcc', 'primitive'], ['diamond', 'primitive'], ['fcc', 'conventional'], ['hcp', 'primitive'], ['sc', 'conventional']] as const) {
+      const s = bulk({ kind, symbols: ['X'], aAngstrom: 3.3, cAngstrom: kind === 'hcp' ? 5.2 : undefined, cell });
+      close(latticeConstantFromVolume(cellVolume(s.cell), latticeCellSpecOf(s)).aAngstrom, 3.3, `${kind} ${cell}`);
+    }
+    assert.throws(() => latticeCellSpecOf({ symbols: ['X'], positions: [[0, 0, 0]], cell: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], pbc: [true, true, true] }), /does not record its lattice/);
   });
 });
