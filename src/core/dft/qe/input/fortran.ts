@@ -24,8 +24,9 @@ export function parseFortranLiteral(raw: string): FortranValue {
     const q = s[0]!;
     return { type: 'string', value: s.slice(1, -1).split(q + q).join(q) };
   }
-  if (INTEGER.test(s)) return { type: 'integer', value: Number(s) };
-  if (REAL.test(s)) return { type: 'real', value: Number(s.replace(/[dDqQ]/, 'e')) };
+  // A literal beyond double range (1e999) is not a number pw.x can read either.
+  if (INTEGER.test(s) && Number.isSafeInteger(Number(s))) return { type: 'integer', value: Number(s) };
+  if (REAL.test(s) && Number.isFinite(Number(s.replace(/[dDqQ]/, 'e')))) return { type: 'real', value: Number(s.replace(/[dDqQ]/, 'e')) };
   const logical = DOTTED_LOGICAL.exec(s) ?? BARE_LOGICAL.exec(s);
   if (logical) return { type: 'logical', value: logical[1]!.toLowerCase().startsWith('t') };
   return { type: 'word', value: s };
@@ -34,7 +35,8 @@ export function parseFortranLiteral(raw: string): FortranValue {
 /** A number written by QE's convention in Fortran (1.0d-6 and 1e-6 both read the same). */
 export function parseFortranNumber(raw: string): number | undefined {
   const s = raw.trim();
-  return REAL.test(s) ? Number(s.replace(/[dDqQ]/, 'e')) : undefined;
+  const v = REAL.test(s) ? Number(s.replace(/[dDqQ]/, 'e')) : NaN;
+  return Number.isFinite(v) ? v : undefined;
 }
 
 export const numberOf = (v: FortranValue | undefined): number | undefined =>
