@@ -68,10 +68,10 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
 
   const record = await provenance.recordCall({
     tool: spec.name,
-    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => {
-      const ref = call.refs[k] ?? (isRef(value) ? value : undefined);
-      return [k, { value, ...(ref ? { ref } : {}) }];
-    })),
+    // An argument whose value is itself a reference names the artifact the tool reads: it is
+    // recorded as given (the registry compares `ref` with a copied value), and becomes an input
+    // of every output below.
+    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => [k, { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}) }])),
     reasons: call.reasons,
     context: call.context,
     verdicts: [],

@@ -61,6 +61,34 @@ describe('guard on a real run (event log, provenance registry, canvas)', () => {
     assert.ok(!again.ok && /already answered: rejected by user@cli/.test(again.message));
   });
 
+  it('runs a chain with artifact-valued arguments on the real registry, and the report judge accepts its claim', async () => {
+    run = await createRun(root, { objective: 'guard test', slug: 'guard-chain' });
+    const ctx = ctxOf(run, 'auto-approve');
+    const ok = async (tool: string, args: Record<string, unknown>) => {
+      const r = await registry.call(use(tool, args), 'dft', ctx);
+      assert.equal(r.outcome.status, 'ok', r.toolResult.content);
+      return (r.outcome as { outputs: string[] }).outputs;
+    };
+    const [bulk] = await ok('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
+    // EOS energies as run_pw would record them (pw.x itself is exercised in test/qe)
+    const energies: string[] = [];
+    for (const v of [15.6, 16.1, 16.6, 17.1, 17.6]) {
+      const c = await run.registry.recordCall({ tool: 'run_pw', args: { input: { value: 'seeded' } }, reasons: {}, context: 'seeded', verdicts: [], agent: { role: 'hpc' } });
+      const [e] = await run.registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'total_energy', value: -57.3 + 0.05 * (v - 16.6) ** 2, unit: 'eV',
+        meta: { settings: { code: 'pw.x', functional: 'PZ', ecutwfcRy: 15, ecutrhoRy: 60, pseudopotentials: { Al: { file: 'Al.pz-vbc.UPF' } }, kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 },
+          natoms: 1, volumeAngstrom3: v, formula: 'Al', scfConverged: true, purpose: 'production' } }]);
+      await run.registry.endCall(c.id, { status: 'ok' });
+      energies.push(e!.id);
+    }
+    const [fit] = await ok('fit_eos', { energies, form: 'birch-murnaghan' });
+    assert.deepEqual(run.registry.artifact(fit!)!.inputs, energies, 'every energy read is an input of the fit');
+    const [a] = await ok('lattice_constant_from_volume', { eosFit: fit, structure: bulk, bravais: 'fcc' });
+    const value = run.registry.artifact(a!)!.value as number;
+    const r = await registry.call(use('write_report', { title: 'Al', text: 'a', claims: [{ quantity: 'lattice_constant', value: Number(value.toPrecision(5)), unit: 'Å', cites: a }] }), 'supervisor', ctx);
+    assert.equal(r.report?.accepted, true, r.toolResult.content);
+    assert.deepEqual(r.report!.calls.map((c) => c.tool), ['build_bulk', 'run_pw', 'run_pw', 'run_pw', 'run_pw', 'run_pw', 'fit_eos', 'lattice_constant_from_volume']);
+  });
+
   it('refuses a tier-1 failure and keeps the refused call traceable in the registry', async () => {
     run = await createRun(root, { objective: 'guard test', slug: 'guard-refuse' });
     const ctx = ctxOf(run, 'auto-approve');

@@ -44,10 +44,7 @@ export class MemoryProvenance implements ProvenanceWriter {
   async seedCall(tool: string, args: Record<string, unknown>, drafts: ArtifactDraft[], refs: Record<string, string> = {}): Promise<ArtifactRecord[]> {
     const rec = await this.recordCall({
       tool, reasons: {}, context: 'seeded', verdicts: [], agent: { role: 'dft' },
-      args: Object.fromEntries(Object.entries(args).map(([k, value]) => {
-        const ref = refs[k] ?? (typeof value === 'string' && /^a-\d+/.test(value) ? value : undefined);
-        return [k, { value, ...(ref ? { ref } : {}) }];
-      })),
+      args: Object.fromEntries(Object.entries(args).map(([k, value]) => [k, { value, ...(refs[k] ? { ref: refs[k] } : {}) }])),
     });
     const listRefs = Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string' && /^a-\d+/.test(v));
     const made = await this.registerArtifacts(rec.id, drafts.map((d) => ({ ...d, inputs: [...new Set([...listRefs, ...(d.inputs ?? [])])] })), []);
