@@ -8,15 +8,15 @@
  *   npm run bench:guard
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { createRun } from '../../src/core/canvas/run';
 import { ToolRegistry, type RegistryContext } from '../../src/core/agents/toolRegistry';
 import { TOOL_CATALOGUE } from '../../src/core/agents/tools';
 import { ApprovalBook } from '../../src/core/guard/approvals';
 import { AnthropicProvider } from '../../src/core/llm/anthropic';
 import { DEFAULT_ROLE_MODELS } from '../../src/core/llm/models';
 import { FakeAnthropicApi, type RecordedRequest } from '../../test/fixtures/fake-anthropic/server';
-import { MemoryEventLog } from '../../test/unit/guard/support/memoryEventLog';
-import { MemoryProvenance } from '../../test/unit/guard/support/memoryProvenance';
 import { runScripted } from './guard/scriptedWorker';
 import { standInRunPw } from './guard/standInPw';
 import { CO_PT_RUN, LATTICE_RUN, type ScriptedRun } from './guard/workflows';
@@ -63,23 +63,27 @@ function sum(reqs: RecordedRequest[]): Tokens {
 
 async function measure(run: ScriptedRun, guarded: boolean) {
   const api = await FakeAnthropicApi.start({ apiKey: KEY, minCacheableTokens: MIN_CACHEABLE_TOKENS });
+  const runsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-guard-'));
+  const dreamsRun = await createRun(runsRoot, { objective: run.objective, slug: `${run.name}-${guarded ? 'guarded' : 'unguarded'}` });
   try {
     const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 1 } });
     const registry = new ToolRegistry(TOOL_CATALOGUE.map((t) => (t.name === 'run_pw' ? standInRunPw : t)));
-    const log = new MemoryEventLog();
+    const log = dreamsRun.log;
     const ctx: RegistryContext = {
-      provenance: new MemoryProvenance(), approvals: new ApprovalBook(log), policy: 'auto-approve', events: log,
-      run: { runId: `bench-${run.name}`, runDir: path.join(ROOT, 'bench/tmp'), signal: new AbortController().signal, progress: () => {}, services: { pseudoDir, backends: ['local'] } },
+      provenance: dreamsRun.registry, approvals: new ApprovalBook(log), policy: 'auto-approve', events: log,
+      run: { runId: dreamsRun.runId, runDir: dreamsRun.dir, signal: new AbortController().signal, progress: () => {}, services: { pseudoDir, backends: ['local'], canvas: dreamsRun.canvas } },
       ...(guarded ? { judge: { provider, models: { 'param-judge': DEFAULT_ROLE_MODELS['param-judge'], 'cross-judge': DEFAULT_ROLE_MODELS['cross-judge'], 'report-judge': DEFAULT_ROLE_MODELS['report-judge'] }, catalogue: registry.judgeCatalogue() } } : {}),
     };
     const result = await runScripted(run, { api, provider, registry, ctx, model: DEFAULT_ROLE_MODELS.dft, guarded });
-    const judged = log.list.find((e) => e.kind === 'report.judged')?.payload as { accepted: boolean; summary: string } | undefined;
+    const judged = log.events().find((e) => e.kind === 'report.judged')?.payload as { accepted: boolean; summary: string } | undefined;
     if (!judged?.accepted) throw new Error(`${run.name}: the report was not accepted: ${judged?.summary}`);
     const byKind: Record<string, Tokens> = {};
     for (const k of ['agent', 'param-judge', 'cross-judge', 'report-judge']) byKind[k] = sum(api.requests.filter((r) => kindOf(r) === k));
     return { turns: result.turns, all: sum(api.requests), byKind };
   } finally {
     await api.stop();
+    await dreamsRun.close();
+    fs.rmSync(runsRoot, { recursive: true, force: true });
   }
 }
 
@@ -114,7 +118,7 @@ async function main(): Promise<void> {
   const result = {
     bench: 'guard',
     at: new Date().toISOString(),
-    method: 'scripted DFT worker turns through the real SDK against the fake Messages API; usage from the fake API (token estimate of the real request bodies, prompt cache with a ' +
+    method: 'scripted DFT worker turns through the real SDK against the fake Messages API, on a real run (event log, provenance registry); usage from the fake API (token estimate of the real request bodies, prompt cache with a ' +
       `${MIN_CACHEABLE_TOKENS}-token minimum); run_pw replaced by a model energy (token figures do not depend on pw.x); judges answer pass for every parameter`,
     targetRatio: TARGET_RATIO,
     worstPromptTokenRatio: worst,
