@@ -98,6 +98,18 @@ describe('pw.x output parser', () => {
     assert.equal(o.fermiEnergyEv, 12.5933);
   });
 
+  it('reads verbose outputs: total forces (not their contributions), total stress, the crystal-coordinates copy of the sites', () => {
+    const si = parsePwOutput(run('si-forces-verbose.out'));
+    assert.deepEqual(si.forcesRyPerBohr, [[0.05764626, 0.01618045, -0.05764626], [-0.05764626, -0.01618045, 0.05764626]]);
+    assert.equal(si.ionicSteps.length, 1);
+    const alat = 10.26 * BOHR_IN_ANGSTROM;
+    [0.27, 0.25, 0.23].forEach((x, k) => assert.ok(Math.abs(si.ionicSteps[0]!.positionsAngstrom[1]![k]! - x * alat) < 1e-6));
+    const fe = parsePwOutput(run('fe-bcc-verbose.out'));
+    assert.equal(fe.ionicSteps.length, 1);
+    assert.deepEqual(fe.stressKbar, [[-215.18, 0, 0], [0, -215.18, 0], [0, 0, -215.18]]);
+    assert.equal(fe.totalMagnetization, 2.25);
+  });
+
   it('reads the %%%% error block: routine, code and message', () => {
     const o = parsePwOutput(run('al-missing-pseudo.out'));
     assert.deepEqual(o.error, { routine: 'readpp', code: 1, message: 'file /usr/share/espresso/pseudo/Al.no-such-file.UPF not found' });

@@ -491,7 +491,9 @@ export class PwOutputReader {
         return;
       case 115: // s
         if (t.startsWith('site n.')) {
-          const unit = /positions \((\w+)/.exec(t)?.[1] ?? 'alat';
+          // "(alat units)", or "(cryst. coord.)" in the crystal-axes copy verbose runs print
+          const word = /positions \((\w+)/.exec(t)?.[1] ?? 'alat';
+          const unit = word === 'cryst' ? 'crystal' : word;
           this.block = { kind: 'sites', symbols: [], positions: [], unit };
         } else if (t.startsWith('scf convergence threshold')) this.settings.convThrRy = numberAfter(t);
         else if (t.startsWith('smearing contrib.')) {
