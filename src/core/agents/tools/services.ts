@@ -37,10 +37,3 @@ export function service<K extends keyof CatalogueServices>(ctx: ToolRunContext, 
   }
   return s as NonNullable<CatalogueServices[K]>;
 }
-
-/** A body whose core module has not been wired in this build: the call fails with this message, nothing runs. */
-export function unavailableBody(tool: string, needs: string) {
-  return async (): Promise<never> => {
-    throw new ToolSetupError(`${tool} is not available in this build: it needs ${needs}. Use the other tools or run the step by hand.`);
-  };
-}
