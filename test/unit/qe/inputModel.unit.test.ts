@@ -6,6 +6,7 @@ import {
   readCellParameters, readConstraints, readHubbard, readKPoints, readOccupations, removeVariableEdits, serializePwInput,
   stringIn, valueOf, withEdits, withoutVariable, withVariable, parseFortranLiteral, evaluateCoordinate,
 } from '../../../src/core/dft/qe/input';
+import fc from 'fast-check';
 import { fixtureInputs, FIXTURES } from './fixtures';
 
 const read = (rel: string) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
@@ -27,6 +28,31 @@ describe('pw.x input model', () => {
       assert.equal(serializePwInput(input), text, f);
       assert.equal(input.tokens.map((t) => t.text).join(''), text);
     }
+  });
+
+  it('writes generated inputs back byte for byte and reads back every value the builder wrote', () => {
+    const value = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.boolean(),
+      fc.string({ maxLength: 12 }).filter((x) => !/[\r\n]/.test(x)));
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
+    const atoms = fc.array(fc.record({ label: fc.constantFrom('Al', 'Si', 'O', 'Fe1'), position: fc.tuple(fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true })) }), { minLength: 1, maxLength: 5 });
+    fc.assert(fc.property(fc.dictionary(name, value, { maxKeys: 8 }), atoms, fc.constantFrom('\n', '\r\n'), (vars, list, eol) => {
+      const text = buildPwInput({
+        namelists: { system: vars },
+        species: [{ label: 'Al', massAmu: 26.98, pseudopotential: 'Al.UPF' }],
+        positions: { unit: 'angstrom', atoms: list },
+        kPoints: { kind: 'automatic', mesh: [2, 2, 2] },
+      }, eol);
+      const input = parsePwInput(text);
+      assert.equal(serializePwInput(input), text);
+      assert.deepEqual(input.problems, []);
+      for (const [k, v] of Object.entries(vars)) {
+        const got = valueOf(input, 'system', k);
+        assert.ok(got, `${k} not read back`);
+        if (typeof v === 'number') assert.equal(got.value, v === 0 ? 0 : v);
+        else assert.equal(got.value, v);
+      }
+      assert.deepEqual(readAtomicPositions(input)!.value.atoms.map((a) => a.position), list.map((a) => a.position.map((x) => x + 0)));
+    }), { numRuns: 300, seed: 7 });
   });
 
   it('reads Fortran literals as pw.x does', () => {

@@ -139,6 +139,62 @@ describe('pw.x output parser', () => {
     assert.equal(o.totalEnergyRy, -15.73205869);
   });
 
+  it('reads the lines pw.x 7.x prints and 6.7 does not (memory reports, DFT+U summary, PAW kind, 7.x header)', () => {
+    // No pw.x 7.x can be installed here (Debian ships 6.7 only), so this excerpt is composed in the
+    // layout pw.x 7.2 prints; its numbers are placeholders that only check what is read where.
+    const text = [
+      '     Program PWSCF v.7.2 starts on  1Jan2026 at 10: 0: 0 ',
+      '     Parallel version (MPI), running on     4 processors',
+      '     1000 MiB available memory on the printing compute node when the environment starts',
+      '     bravais-lattice index     =            2',
+      '     lattice parameter (alat)  =      10.0000  a.u.',
+      '     Hubbard projectors: ortho-atomic',
+      '     U(Co-3d) =  5.0000',
+      '     crystal axes: (cart. coord. in units of alat)',
+      '               a(1) = (  -0.500000   0.000000   0.500000 )  ',
+      '               a(2) = (   0.000000   0.500000   0.500000 )  ',
+      '               a(3) = (  -0.500000   0.500000   0.000000 )  ',
+      '     PseudoPot. # 1 for O  read from file:',
+      '     ./pseudo/O.pbe-n-kjpaw_psl.0.1.UPF',
+      '     MD5 check sum: 0123456789abcdef0123456789abcdef',
+      '     Pseudo is Projector augmented-wave + core cor, Zval =  6.0',
+      '     site n.     atom                  positions (alat units)',
+      '         1           O   tau(   1) = (   0.0000000   0.0000000   0.0000000  )',
+      '',
+      '   Crystallographic axes',
+      '     site n.     atom                  positions (cryst. coord.)',
+      '         1           O   tau(   1) = (  0.0000000  0.0000000  0.0000000  )',
+      '',
+      '     Self-consistent Calculation',
+      '     iteration #  1     ecut=    30.00 Ry     beta= 0.40',
+      '---- Real-time Memory Report at c_bands before calling an iterative solver',
+      '           117 MiB given to the printing process from OS',
+      '------------------',
+      '     HUBBARD ENERGY =    0.3519  (Ry)',
+      '     total energy              =     -10.00000000 Ry',
+      '     estimated scf accuracy    <       0.10000000 Ry',
+      '     End of self-consistent calculation',
+      '!    total energy              =     -10.50000000 Ry',
+      '     Hubbard energy            =       0.17262593 Ry',
+      '     convergence has been achieved in   1 iterations',
+      '     Writing all to output data dir ./out/x.save/',
+      '     PWSCF        :   1m40.00s CPU   1m50.50s WALL',
+      '   JOB DONE.',
+    ].join('\n');
+    const o = parsePwOutput(text);
+    assert.equal(o.codeVersion, '7.2');
+    assert.equal(o.settings.mpiProcesses, 4);
+    assert.equal(o.totalEnergyRy, -10.5);
+    assert.equal(o.scfIterations, 1);
+    assert.deepEqual(o.scfCycles[0]!.iterations.map((i) => [i.totalEnergyRy, i.estimatedAccuracyRy]), [[-10, 0.1]]);
+    assert.equal(o.pseudopotentialsUsed[0]!.kind, 'Projector augmented-wave + core cor');
+    assert.equal(o.ionicSteps.length, 1);
+    assert.equal(o.cpuTimeSeconds, 100);
+    assert.equal(o.wallTimeSeconds, 110.5);
+    assert.deepEqual(o.warnings, []);
+    assert.equal(o.jobDone, true);
+  });
+
   it('reads QE durations in all the forms its clocks print', () => {
     assert.equal(parseQeDuration('0.18s'), 0.18);
     assert.equal(parseQeDuration(' 1m23.45s'), 83.45);
