@@ -23,7 +23,10 @@ export function parseRef(ref: unknown): ParsedRef | undefined {
 export const isRef = (value: unknown): value is Ref => parseRef(value) !== undefined;
 
 /** The artifact id a reference starts from ("a-12.x.y" → "a-12"). */
-export const artifactIdOf = (ref: Ref): string => ref.split('.', 1)[0]!;
+export function artifactIdOf(ref: Ref): string {
+  const dot = ref.indexOf('.');
+  return dot < 0 ? ref : ref.slice(0, dot);
+}
 
 export type Resolution =
   | { ok: true; artifact: ArtifactRecord; value: unknown }
