@@ -106,7 +106,10 @@ describe('pw.x input validator', () => {
     assert.match(only(edit(BASE, '  ecutwfc = 15.0\n', ''), 'missing-required').message, /ecutwfc/);
     const noElectrons = edit(BASE, '&ELECTRONS\n  conv_thr = 1.0d-8\n/\n', '');
     fixClears(noElectrons, only(noElectrons, 'missing-namelist'));
-    assert.match(only(edit(BASE, /K_POINTS \(automatic\)\n.*\n/, ''), 'missing-card').message, /K_POINTS/);
+    const noK = only(edit(BASE, /K_POINTS \(automatic\)\n.*\n/, ''), 'missing-card');
+    assert.equal(noK.severity, 'warning');
+    assert.match(noK.message, /Γ point only/);
+    assert.equal(only(edit(BASE, /ATOMIC_SPECIES\n.*\n/, ''), 'missing-card').severity, 'error');
     const relax = edit(BASE, "calculation = 'scf'", "calculation = 'relax'");
     const ions = only(relax, 'missing-namelist');
     assert.match(ions.message, /&IONS/);

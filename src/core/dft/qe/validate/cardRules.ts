@@ -63,7 +63,12 @@ function checkCardHeaders(c: ValidationContext): void {
   }
   const anchor = c.input.cards[0]?.nameRange ?? c.input.namelists[c.input.namelists.length - 1]?.endRange ?? lineStart(0);
   for (const def of c.defs.defs.cards) {
-    if (def.required && !seen.has(def.name)) {
+    if (!def.required || seen.has(def.name)) continue;
+    if (def.name === 'K_POINTS') {
+      // Checked with pw.x 6.7: it runs, at the Gamma point only.
+      c.report({ code: 'missing-card', severity: 'warning', range: anchor,
+        message: 'the K_POINTS card is missing; pw.x then computes at the Γ point only (one k-point), as for a molecule in a box. For a crystal or a slab add "K_POINTS {automatic}" with a converged mesh.' });
+    } else {
       c.report({ code: 'missing-card', severity: 'error', range: anchor, message: `the ${def.name} card is missing; pw.x needs it. ${def.description}`.trim() });
     }
   }

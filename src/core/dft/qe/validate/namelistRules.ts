@@ -51,8 +51,11 @@ export function checkNamelists(c: ValidationContext): void {
       continue;
     }
     if (seen.has(nl.name)) {
-      c.report({ code: 'duplicate-namelist', severity: 'error', range: nl.headerRange,
-        message: `&${nl.name} appears twice; pw.x reads only the first. Merge the two into one namelist.` });
+      // Checked with pw.x 6.7: it reads the first and skips the second ("card &X ignored").
+      const lost = nl.assignments.length;
+      c.report({ code: 'duplicate-namelist', severity: lost ? 'error' : 'warning', range: nl.headerRange,
+        message: `&${nl.name} appears twice; pw.x reads the first and ignores this one` +
+          (lost ? `, so its ${lost} assignment${lost === 1 ? ' is' : 's are'} lost. Merge the two into one namelist.` : '. Delete it.') });
       continue;
     }
     seen.add(nl.name);
