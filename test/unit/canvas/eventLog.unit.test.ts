@@ -326,3 +326,25 @@ describe('event log: read-only tailing', () => {
     await assert.rejects(openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'reader' }), /no event log at .*not a run directory/);
   });
 });
+
+describe('event log: following another process', () => {
+  it('delivers the events another process appends, without being asked', async function () {
+    this.timeout(20_000);
+    const { followLog } = await import('../../../src/core/canvas/logFollower');
+    const file = await logWith(1);
+    const { log } = await openEventLog(file, { mode: 'reader' });
+    const seen: string[] = [];
+    const stop = followLog(log, { intervalMs: 100 });
+    log.subscribe((e) => seen.push(`${e.seq}:${e.kind}`));
+    const { child, first } = await spawnHolder(file, 3);
+    try {
+      assert.equal(first, 'ready');
+      for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(seen, ['2:test.tick', '3:test.tick', '4:test.tick']);
+    } finally {
+      stop();
+      child.stdin!.end();
+      await new Promise((r) => child.on('exit', r));
+    }
+  });
+});
