@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { judgeReport, viewAsOf } from '../../../src/core/guard/reportJudge';
 import { checkClaim, checkedDecimals, statedDecimals } from '../../../src/core/guard/claimChecks';
 import { ToolRegistry } from '../../../src/core/agents/toolRegistry';
-import { alLatticeBase } from './support/scenarioBases';
+import { alLatticeBase, closeAllBases } from './support/scenarioBases';
 import { startJudgeRig, type JudgeRig } from './support/judgeRig';
 
 const registry = new ToolRegistry();
@@ -10,6 +10,7 @@ const registry = new ToolRegistry();
 describe('report judge', () => {
   let rig: JudgeRig | undefined;
   afterEach(async () => { await rig?.stop(); rig = undefined; });
+  after(closeAllBases);
 
   it('reads the precision a claim states, and checks to at least three significant figures', () => {
     assert.deepEqual([statedDecimals(4.05), statedDecimals(4), statedDecimals(1.2e-3), statedDecimals(-0.125)], [2, 0, 4, 3]);

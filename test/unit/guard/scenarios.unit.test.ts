@@ -16,6 +16,7 @@ import { AnthropicProvider } from '../../../src/core/llm/anthropic';
 import { resolveRoleModels } from '../../../src/core/llm/models';
 import type { JudgeConfig } from '../../../src/core/guard/judges/askJudge';
 import { CATEGORIES, claimsOf, loadScenarios, prepare, proposedOf, type Scenario } from './support/scenarios';
+import { closeAllBases } from './support/scenarioBases';
 import { crossVerdict, paramVerdicts, startJudgeRig } from './support/judgeRig';
 
 const registry = new ToolRegistry();
@@ -39,6 +40,7 @@ async function deterministic(s: Scenario): Promise<{ level: string; rules: strin
 }
 
 describe('adversarial guard scenarios', () => {
+  afterEach(closeAllBases);
   it('has at least 60 scenarios, with unique ids, covering every category', () => {
     assert.ok(scenarios.length >= 60, `only ${scenarios.length} scenarios`);
     const ids = scenarios.map((s) => s.scenario.id);

@@ -8,23 +8,25 @@ import { numberIn, parsePwInput, readKPoints, stringIn } from '../../../src/core
 import type { Structure } from '../../../src/core/dft/types';
 import { MemoryProvenance } from '../guard/support/memoryProvenance';
 import { MemoryEventLog } from '../guard/support/memoryEventLog';
-import { alLatticeBase, coPtBase } from '../guard/support/scenarioBases';
+import { alLatticeBase, closeAllBases, coPtBase } from '../guard/support/scenarioBases';
+import type { ProvenanceWriter } from '../../../src/core/guard/ports';
 
 const registry = new ToolRegistry();
 
-function ctxFor(provenance: MemoryProvenance): GuardContext {
+function ctxFor(provenance: ProvenanceWriter): GuardContext {
   return { provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
     run: { runId: 'r', runDir: '/nonexistent', signal: new AbortController().signal, progress: () => {}, services: {} } };
 }
 const call = (tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}): ProposedCall =>
   ({ tool, args, refs, reasons: {}, context: 'test', agent: { role: 'dft' } });
-async function ok(p: MemoryProvenance, tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}) {
+async function ok(p: ProvenanceWriter, tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}) {
   const out: GuardedOutcome = await guardedCall(registry.get(tool)!, call(tool, args, refs), ctxFor(p));
   assert.equal(out.status, 'ok', JSON.stringify(out));
   return (out as { outputs: string[] }).outputs.map((id) => p.artifact(id)!);
 }
 
 describe('tool bodies', () => {
+  after(closeAllBases);
   it('build_bulk: fcc Al primitive cell, Bravais lattice recorded', async () => {
     const [s] = await ok(new MemoryProvenance(), 'build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
     const st = s!.value as Structure;

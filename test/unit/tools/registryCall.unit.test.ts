@@ -3,11 +3,12 @@ import { ToolRegistry } from '../../../src/core/agents/toolRegistry';
 import { ApprovalBook } from '../../../src/core/guard/approvals';
 import type { RegistryContext } from '../../../src/core/agents/toolRegistry';
 import type { ToolUseBlock } from '../../../src/core/llm/types';
-import { alLatticeBase } from '../guard/support/scenarioBases';
+import { alLatticeBase, closeAllBases } from '../guard/support/scenarioBases';
 
 const registry = new ToolRegistry();
 
 describe('registry: model tool use through the guard', () => {
+  after(closeAllBases);
   async function ctx() {
     const base = await alLatticeBase();
     const c: RegistryContext = {
@@ -32,7 +33,7 @@ describe('registry: model tool use through the guard', () => {
     assert.equal(r.toolResult.isError, false);
     assert.equal(r.report!.accepted, true, r.toolResult.content);
     assert.match(r.toolResult.content, /Report judge: accepted \(1 claim\(s\), \d+ contributing call\(s\): 0 fail, 0 warn, model tiers not judged\)/);
-    const judged = base.log.list.filter((e) => e.kind === 'report.judged');
+    const judged = base.log.events().filter((e) => e.kind === 'report.judged');
     assert.equal(judged.length, 1);
     assert.equal((judged[0]!.payload as { accepted: boolean }).accepted, true);
     const calls = (judged[0]!.payload as { calls: { tool: string; callTime: unknown[]; reportTime: unknown[] }[] }).calls;

@@ -13,6 +13,7 @@ import { resolveRef } from '../../../../src/core/guard/ports';
 import type { ProposedCall, VerdictLevel } from '../../../../src/core/guard/types';
 import type { ReportClaim } from '../../../../src/core/guard/claimChecks';
 import { alSettings, ptSettings, SCENARIO_BASES, type ScenarioBase } from './scenarioBases';
+import { seedCall } from './seedCall';
 
 export const SCENARIO_DIR = path.resolve(__dirname, '../../../fixtures/guard-scenarios');
 
@@ -83,7 +84,7 @@ export async function prepare(s: Scenario): Promise<ScenarioBase> {
     } else {
       draft = substitute(x.artifact, base) as ArtifactDraft;
     }
-    const [made] = await base.provenance.seedCall(x.tool, substitute(x.args ?? {}, base) as Record<string, unknown>, [draft]);
+    const [made] = await seedCall(base.provenance, x.tool, substitute(x.args ?? {}, base) as Record<string, unknown>, [draft]);
     base.names[x.name] = made!.id;
   }
   for (const [name, status] of Object.entries(s.status ?? {})) {
