@@ -17,7 +17,7 @@
  * The registry also answers the canvas keys `artifacts/<id>` and `calls/<id>` (views()).
  */
 import type { DerivedKeys } from '../canvas/canvas';
-import type { EventLog } from '../canvas/eventLog';
+import { EventLogError, type EventLog } from '../canvas/eventLog';
 import { jsonValueProblem } from '../canvas/jsonValue';
 import { oneLine, summarizeValue } from '../canvas/summarize';
 import type { Actor, CanvasEvent } from '../canvas/types';
@@ -196,6 +196,9 @@ export class ProvenanceRegistry implements ProvenanceLookup {
    * one provenance.artifact event per draft; `concerns` are stamped on every artifact.
    */
   async registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[] = []): Promise<ArtifactRecord[]> {
+    if (this.log.mode === 'reader') {
+      throw new EventLogError('read-only', `this run is open read-only (another process is running it); artifacts of ${callId} were not registered.`);
+    }
     const call = this.callsById.get(callId);
     const owner = `call ${callId}${call ? ` (${call.tool})` : ''}`;
     const checkCall = (): ToolCallRecord => {

@@ -174,3 +174,14 @@ describe('provenance registry: reopen and canvas keys', () => {
     assert.equal(registry.artifact('a-1')!.value, -57.2);
   });
 });
+
+describe('provenance registry: read-only runs', () => {
+  it('a reader registers nothing and stores no files', async () => {
+    const run = await newRun();
+    const c = await run.registry.recordCall(call('pw_scf'));
+    const watcher = await openRun(run.dir, { mode: 'reader' });
+    await assert.rejects(watcher.registry.registerArtifacts(c.id, [{ kind: 'file', name: 'out', file: { name: 'pw.out', bytes: 'x' } }]), /open read-only/);
+    await assert.rejects(watcher.registry.recordCall(call('pw_scf')), /open read-only/);
+    assert.equal(fs.existsSync(path.join(run.dir, 'files')), false);
+  });
+});
