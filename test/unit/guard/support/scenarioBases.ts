@@ -167,8 +167,12 @@ function template(name: string): Promise<{ dir: string; names: Record<string, st
   let t = templates.get(name);
   if (!t) {
     t = (async () => {
-      templateRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-guard-bases-'));
-      const r = await createRun(templateRoot, { objective: `guard scenario base ${name}`, slug: name });
+      if (!templateRoot) {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-guard-bases-'));
+        templateRoot = root;
+        process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+      }
+      const r = await createRun(templateRoot!, { objective: `guard scenario base ${name}`, slug: name });
       const names = await BUILDERS[name]!(r);
       await r.close();
       return { dir: r.dir, names };
