@@ -11,7 +11,8 @@
  * they do not, no number is returned: the result lists the settings that differ.
  */
 import { DftScienceError } from './scienceError';
-import { physicalSettingsDifferences, type SettingDifference, type SettingName } from './settingsComparison';
+import { settingsDifferences, type NamedDifference } from './qe/settings';
+import type { SettingName } from './settingsComparison';
 import type { PhysicalSettings } from './types';
 
 export interface SettledEnergy {
@@ -32,7 +33,7 @@ export interface AdsorptionInputs {
 export interface SettingsMismatch {
   ok: false;
   /** Each pair of energies that may not be combined, and how they differ. */
-  mismatches: { between: [string, string]; differences: SettingDifference[] }[];
+  mismatches: { between: [string, string]; differences: NamedDifference[] }[];
   message: string;
 }
 
@@ -97,20 +98,20 @@ function findMismatches(periodic: [string, SettledEnergy][], gas: [string, Settl
   const mismatches: SettingsMismatch['mismatches'] = [];
   const name = (n: string, e: SettledEnergy) => (e.label ? `${n} (${e.label})` : n);
   for (const [n, e] of periodic.slice(1)) {
-    const d = physicalSettingsDifferences(ref.settings, e.settings);
+    const d = settingsDifferences(ref.settings, e.settings);
     if (d.length) mismatches.push({ between: [name(refName, ref), name(n, e)], differences: d });
   }
   for (const [n, e] of gas) {
-    const d = physicalSettingsDifferences(ref.settings, e.settings, K_SAMPLING);
+    const d = settingsDifferences(ref.settings, e.settings, K_SAMPLING);
     if (d.length) mismatches.push({ between: [name(refName, ref), name(n, e)], differences: d });
   }
   for (let i = 1; i < gas.length; i++) {
-    const d = physicalSettingsDifferences(gas[0][1].settings, gas[i][1].settings);
+    const d = settingsDifferences(gas[0][1].settings, gas[i][1].settings);
     if (d.length) mismatches.push({ between: [name(...gas[0]), name(...gas[i])], differences: d });
   }
   if (mismatches.length === 0) return undefined;
   const lines = mismatches.map(
-    (m) => `${m.between[0]} vs ${m.between[1]}: ` + m.differences.map((d) => `${d.setting} ${JSON.stringify(d.a)} ≠ ${JSON.stringify(d.b)}`).join(', '),
+    (m) => `${m.between[0]} vs ${m.between[1]}: ` + m.differences.map((d) => d.description).join(', '),
   );
   return {
     ok: false,

@@ -13,7 +13,8 @@
  * with values that continue the sweep's own last step.
  */
 import { DftScienceError } from './scienceError';
-import { physicalSettingsDifferences, type SettingName } from './settingsComparison';
+import { settingsDifferences } from './qe/settings';
+import type { SettingName } from './settingsComparison';
 import type { PhysicalSettings } from './types';
 
 export type SweptSetting = 'ecutwfc' | 'kspacing';
@@ -84,11 +85,11 @@ export function selectConvergedValue(setting: SweptSetting, runs: ConvergenceRun
     throw new DftScienceError(`the ${spec.label} sweep tests ${dup} ${spec.unit} twice. Keep one run per value.`, { value: dup });
   }
   for (let i = 1; i < runs.length; i++) {
-    const diff = physicalSettingsDifferences(runs[0].settings, runs[i].settings, spec.varies);
+    const diff = settingsDifferences(runs[0].settings, runs[i].settings, spec.varies);
     if (diff.length > 0) {
       throw new DftScienceError(
         `run ${i} of the ${spec.label} sweep (${values[i]} ${spec.unit}) differs from run 0 in more than the swept setting: ` +
-          diff.map((d) => `${d.setting} ${JSON.stringify(d.a)} vs ${JSON.stringify(d.b)}`).join('; ') +
+          diff.map((d) => d.description).join('; ') +
           '. A sweep may change only the swept setting; rerun these points with the same settings.',
         { index: i, differences: diff },
       );

@@ -123,7 +123,7 @@ describe('convergence selection', () => {
       (e: unknown) => e instanceof DftScienceError && /run 1 .*30 Ry.*smearing/.test(e.message),
     );
     const pp = [cutoffRun(20, -1), cutoffRun(30, -1, { pseudopotentials: { Si: { file: 'Si.pz-vbc.UPF' } } }), cutoffRun(40, -1)];
-    assert.throws(() => selectConvergedValue('ecutwfc', pp, 1), /pseudopotentials\.Si/);
+    assert.throws(() => selectConvergedValue('ecutwfc', pp, 1), /pseudopotential of Si: Si.pbe-rrkj.UPF vs Si.pz-vbc.UPF/);
   });
 
   it('rejects bad inputs with the offending value', () => {
