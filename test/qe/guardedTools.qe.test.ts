@@ -85,5 +85,7 @@ describe('guarded pw.x tools on the real pw.x', () => {
     assert.ok(energy.inputs.includes(input!.id));
     const out = made.find((a) => a.name === 'pw_output')!;
     assert.equal(out.status, 'final');
+    const job = jobs.list().find((j) => j.call === energy.creator)!;
+    assert.match(job.resources!.reason, /^suggested from 1 atom\(s\)/);
   });
 });

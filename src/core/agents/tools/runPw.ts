@@ -8,7 +8,8 @@ import path from 'node:path';
 import { cellVolume } from '../../dft/structure/cell';
 import { outputNameFor } from '../../hpc/localRunner';
 import { parsePwOutput } from '../../dft/qe/output';
-import type { JobResources } from '../../hpc/types';
+import { describePwInputSize, overrideResources, suggestResources } from '../../hpc/resources';
+import type { ClusterProfile, JobResources } from '../../hpc/types';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
 import { ryToEv } from '../../units';
@@ -19,12 +20,6 @@ interface Args {
   input: string;
   backend: string;
   resources?: Omit<JobResources, 'reason'> & { reason: string };
-}
-
-/** A modest default for the cells these workflows compute; agents override it with a reason. */
-export function suggestResources(backend: string, natoms: number): JobResources {
-  const ntasks = backend === 'local' ? 1 : natoms <= 4 ? 4 : natoms <= 32 ? 16 : 32;
-  return { ntasks, nodes: 1, walltimeMinutes: natoms <= 4 ? 30 : 120, reason: `suggested for ${natoms} atom(s) on ${backend}` };
 }
 
 const formulaOf = (symbols: string[]): string => {
@@ -68,13 +63,18 @@ export const runPwTool: GuardedToolSpec = {
     const args = raw as unknown as Args;
     const jobs = service(ctx, 'jobs', 'run_pw', 'the host opens the job service of the run');
     const pseudoDir = service(ctx, 'pseudoDir', 'run_pw', 'set the pseudopotential directory (dreams.pseudoDir)');
-    const backends = (ctx.services as { backends?: string[] }).backends ?? ['local'];
+    const profiles = (ctx.services as { clusterProfiles?: Record<string, ClusterProfile> }).clusterProfiles ?? {};
+    const backends = (ctx.services as { backends?: string[] }).backends ?? ['local', ...Object.keys(profiles)];
     if (!backends.includes(args.backend)) {
       throw new Error(`run_pw: backend "${args.backend}" is not configured; use one of ${backends.join(', ')}.`);
     }
     const input = ctx.resolve(args.input) as PwInputValue;
     const natoms = input.structure.symbols.length;
-    const resources = args.resources ?? suggestResources(args.backend, natoms);
+    const profile: Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> = profiles[args.backend] ?? { name: args.backend };
+    const suggested = suggestResources(describePwInputSize(input.text), profile);
+    const resources: JobResources = args.resources
+      ? overrideResources(suggested, (({ reason: _r, ...rest }) => rest)(args.resources), args.resources.reason, profile)
+      : suggested;
     const job = await jobs.create({
       backend: args.backend,
       id: `dreams-${ctx.callId}`,
@@ -83,7 +83,7 @@ export const runPwTool: GuardedToolSpec = {
       resources,
       call: ctx.callId,
     });
-    ctx.progress(`job ${job.id} created on ${args.backend}`);
+    ctx.progress(`job ${job.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})`);
     await jobs.validate(job.id);
     await jobs.submit(job.id);
     const done = await jobs.waitFor(job.id);

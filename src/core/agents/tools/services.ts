@@ -5,6 +5,7 @@
 import type { Actor, KeySummary, ReadResult, WriteResult } from '../../canvas/types';
 import type { ProvenanceView } from '../../guard/ports';
 import type { JobService } from '../../hpc/jobService';
+import type { ClusterProfile } from '../../hpc/types';
 import type { ToolRunContext } from '../types';
 
 /** The three canvas operations agents have. */
@@ -21,8 +22,10 @@ export interface CatalogueServices {
   jobs?: JobService;
   /** Directory of the pseudopotential library (UPF files) the user configured. */
   pseudoDir?: string;
-  /** Backends run_pw may use: 'local' and the configured cluster profile names. */
+  /** Backends run_pw may use: default 'local' and the configured cluster profile names. */
   backends?: string[];
+  /** Cluster profiles by name: their limits bound the suggested resources and any override. */
+  clusterProfiles?: Record<string, ClusterProfile>;
 }
 
 /** A missing service is a host configuration problem: say which and what to configure. */
