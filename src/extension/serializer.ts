@@ -40,22 +40,22 @@ function fromOutputItem(item: vscode.NotebookCellOutputItem): CanvasOutputItem {
   return { mime: item.mime, data: text };
 }
 
+/** Cells shown as Markdown: the user's own commentary and the agents' notes. */
+const MARKUP_KINDS: ReadonlySet<CanvasCellKind> = new Set(['markdown', 'note']);
+
+export function cellToNotebookCellData(c: CanvasCell): vscode.NotebookCellData {
+  const data = MARKUP_KINDS.has(c.kind)
+    ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, c.text, 'markdown')
+    : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, c.text, c.kind === 'objective' ? OBJECTIVE_LANGUAGE : RECORD_LANGUAGE);
+  const meta: CellMeta = { kind: c.kind, id: c.id };
+  if (c.seq !== undefined) meta.seq = c.seq;
+  data.metadata = { dreams: meta };
+  if (c.outputs?.length) data.outputs = [new vscode.NotebookCellOutput(c.outputs.map(toOutputItem))];
+  return data;
+}
+
 export function canvasToNotebookData(file: CanvasFile): vscode.NotebookData {
-  const cells = file.cells.map((c) => {
-    const data =
-      c.kind === 'markdown'
-        ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, c.text, 'markdown')
-        : new vscode.NotebookCellData(
-            vscode.NotebookCellKind.Code,
-            c.text,
-            c.kind === 'objective' ? OBJECTIVE_LANGUAGE : RECORD_LANGUAGE,
-          );
-    const meta: CellMeta = { kind: c.kind, id: c.id };
-    if (c.seq !== undefined) meta.seq = c.seq;
-    data.metadata = { dreams: meta };
-    if (c.outputs?.length) data.outputs = [new vscode.NotebookCellOutput(c.outputs.map(toOutputItem))];
-    return data;
-  });
+  const cells = file.cells.map(cellToNotebookCellData);
   const nb = new vscode.NotebookData(cells);
   nb.metadata = { dreams: file.dreams, run: file.run, lastSeq: file.lastSeq };
   return nb;

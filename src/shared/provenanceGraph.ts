@@ -48,7 +48,7 @@ export interface ProvenanceGraph {
 export type RevealTarget = 'cell' | 'file' | 'job';
 
 export type HostToGraphMessage =
-  | { type: 'graph'; graph: ProvenanceGraph; select?: string }
+  | { type: 'graph'; graph: ProvenanceGraph; select?: string; persist?: ProvenancePanelState }
   | { type: 'select'; id: string }
   | { type: 'notice'; level: 'info' | 'error'; text: string };
 

@@ -124,6 +124,7 @@ export class GraphView {
 
   async onMessage(m: HostToGraphMessage): Promise<void> {
     if (m.type === 'graph') {
+      if (m.persist) this.host.setState({ ...m.persist, filters: this.filters });
       await this.show(m.graph, m.select);
     } else if (m.type === 'select') {
       this.selectById(m.id);

@@ -1,0 +1,70 @@
+/** Pending approvals of every open run: a tree view and a status-bar count. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../core/guard/types';
+import { CanvasProjection } from './notebook/projection';
+import type { RunRegistry, RunView } from './runs';
+
+export interface PendingApproval {
+  run: RunView;
+  request: ApprovalRequest;
+}
+
+export class ApprovalsView implements vscode.TreeDataProvider<PendingApproval>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly status = vscode.window.createStatusBarItem('dreams.approvals', vscode.StatusBarAlignment.Left, 100);
+  private pending: PendingApproval[] = [];
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly runs: RunRegistry) {
+    this.status.name = 'DREAMS approvals';
+    this.status.command = 'dreams.approvals.focus';
+    this.sub = runs.onDidChange(() => void this.refresh());
+    void this.refresh();
+  }
+
+  async refresh(): Promise<void> {
+    const out: PendingApproval[] = [];
+    for (const run of await this.runs.all()) {
+      const p = new CanvasProjection();
+      p.applyAll(run.events());
+      for (const request of p.pendingApprovals()) out.push({ run, request });
+    }
+    this.pending = out;
+    this.changed.fire();
+    if (out.length) {
+      this.status.text = `$(shield) ${out.length} approval${out.length === 1 ? '' : 's'} pending`;
+      this.status.tooltip = 'DREAMS: guard warnings waiting for your answer. Click to list them.';
+      this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      this.status.show();
+    } else {
+      this.status.hide();
+    }
+  }
+
+  count(): number {
+    return this.pending.length;
+  }
+
+  getChildren(element?: PendingApproval): PendingApproval[] {
+    return element ? [] : this.pending;
+  }
+
+  getTreeItem(a: PendingApproval): vscode.TreeItem {
+    const r = a.request;
+    const item = new vscode.TreeItem(`${r.id}: ${r.tool}${r.parameter ? ` · ${r.parameter}` : ''}`);
+    item.description = `${r.value !== undefined ? `= ${JSON.stringify(r.value)} · ` : ''}${path.basename(a.run.runDir)}`;
+    item.tooltip = new vscode.MarkdownString(r.verdicts.map((v) => `**${v.level}** \`${v.rule}\`: ${v.reasons.join(' ')}`).join('\n\n'));
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('charts.orange'));
+    item.contextValue = 'dreams.approval';
+    item.command = { command: 'dreams.revealCell', title: 'Show in canvas', arguments: [a.run.logPath, `approvals/${r.id}`] };
+    return item;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.status.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The "DREAMS agents" notebook controller: executing an objective cell starts the run of
+ * the canvas (or continues it); the notebook's interrupt cancels it. The agent runner is
+ * plugged in through AgentRunStarter so the controller only executes.
+ */
+import * as vscode from 'vscode';
+import { NOTEBOOK_TYPE, OBJECTIVE_LANGUAGE } from './serializer';
+import { UNTRUSTED_MESSAGE } from './trust';
+
+export const CONTROLLER_ID = 'dreams-agents';
+
+export interface RunRequest {
+  /** The .dreams file. */
+  canvas: vscode.Uri;
+  /** The run log the canvas already points at, when continuing. */
+  runLog?: string;
+  objective: string;
+  signal: AbortSignal;
+  /** Progress lines for the cell's output and a notification. */
+  progress(message: string): void;
+}
+
+export interface RunOutcome {
+  /** Event log of the run (new or continued), recorded in the canvas. */
+  runLog: string;
+  runId: string;
+  state: string;
+  summary: string;
+}
+
+export interface AgentRunStarter {
+  start(req: RunRequest): Promise<RunOutcome>;
+}
+
+export class AgentsController implements vscode.Disposable {
+  private readonly controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, 'DREAMS agents');
+  private order = 0;
+  starter: AgentRunStarter | undefined;
+  /** Called with the outcome so the canvas can link its run. */
+  onRunLinked: ((canvas: vscode.NotebookDocument, outcome: RunOutcome) => Promise<void>) | undefined;
+
+  constructor() {
+    this.controller.supportedLanguages = [OBJECTIVE_LANGUAGE];
+    this.controller.supportsExecutionOrder = true;
+    this.controller.description = 'Plan and run the objective with DREAMS agents';
+    this.controller.executeHandler = (cells, nb) => this.execute(cells, nb);
+  }
+
+  private async execute(cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> {
+    for (const cell of cells) {
+      const exec = this.controller.createNotebookCellExecution(cell);
+      exec.executionOrder = ++this.order;
+      exec.start(Date.now());
+      const fail = async (text: string) => {
+        await exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'DREAMS', message: text })]));
+        exec.end(false, Date.now());
+      };
+      const objective = cell.document.getText().trim();
+      if (cell.document.languageId !== OBJECTIVE_LANGUAGE) {
+        await fail('Only objective cells run: this cell is a record of the run. Add an objective cell and run that.');
+        continue;
+      }
+      if (!vscode.workspace.isTrusted) {
+        await fail(UNTRUSTED_MESSAGE);
+        continue;
+      }
+      if (!objective) {
+        await fail('The objective is empty. Write what the run should find out, e.g. "Lattice constant of fcc Al with PBE, converged to 1 meV/atom".');
+        continue;
+      }
+      if (!this.starter) {
+        await fail('No agent runner is available in this VS Code window, so the objective was not started. Run it from a terminal with `dreams run "<objective>"` and open the canvas it writes.');
+        continue;
+      }
+      const abort = new AbortController();
+      exec.token.onCancellationRequested(() => abort.abort());
+      const lines: string[] = [];
+      const show = () => exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(lines.join('\n'), 'text/plain')]));
+      try {
+        const runLog = (nb.metadata?.run as { log?: string } | undefined)?.log;
+        const outcome = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: 'DREAMS', cancellable: true },
+          (progress, token) => {
+            token.onCancellationRequested(() => abort.abort());
+            return this.starter!.start({
+              canvas: nb.uri,
+              ...(runLog ? { runLog } : {}),
+              objective,
+              signal: abort.signal,
+              progress: (m) => {
+                progress.report({ message: m });
+                lines.push(m);
+                void show();
+              },
+            });
+          },
+        );
+        await this.onRunLinked?.(nb, outcome);
+        lines.push(`Run ${outcome.runId}: ${outcome.state}. ${outcome.summary}`);
+        await show();
+        exec.end(outcome.state === 'completed' || outcome.state === 'paused' || outcome.state === 'waiting-approval', Date.now());
+      } catch (e) {
+        await fail(abort.signal.aborted ? 'The run was cancelled from the notebook; its log keeps everything done so far. Run the cell again to continue.' : (e as Error).message);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Binds each open canvas notebook to its run: projects the run's event log into cells
+ * on open and as events arrive (live updates), refuses in-place edits of projected cells
+ * (reverting them visibly, with the typed text offered back), and answers approvals
+ * posted by the renderer. The log is only read here, except for a user's approval answer;
+ * saving the notebook writes the projection file, never the log.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CanvasCell } from '../../core/canvas/canvasFile';
+import type { HostToRendererMessage, RendererToHostMessage } from '../../shared/canvasOutputs';
+import type { RunRegistry, RunView } from '../runs';
+import { cellToNotebookCellData, NOTEBOOK_TYPE } from '../serializer';
+import { CanvasProjection, PROJECTED_KINDS } from './projection';
+
+export const RENDERER_ID = 'dreams-canvas-renderer';
+
+interface Binding {
+  notebook: vscode.NotebookDocument;
+  run: RunView;
+  projection: CanvasProjection;
+  sub: vscode.Disposable;
+  pending: Set<string>;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+const metaOf = (cell: vscode.NotebookCell) => cell.metadata?.dreams as { kind?: string; id?: string } | undefined;
+
+/** The run log a canvas points at, resolved against the canvas file. */
+export function runLogOf(nb: vscode.NotebookDocument): string | undefined {
+  const run = nb.metadata?.run as { log?: string } | undefined;
+  if (!run?.log || nb.uri.scheme !== 'file') return undefined;
+  return path.resolve(path.dirname(nb.uri.fsPath), run.log);
+}
+
+export class LiveCanvas implements vscode.Disposable {
+  private readonly bindings = new Map<string, Binding>();
+  /** Text of projected cells as the projection last wrote them, to revert edits to. */
+  private readonly recorded = new WeakMap<vscode.NotebookDocument, Map<string, string>>();
+  private applying = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+  onRevealProvenance: ((nb: vscode.NotebookDocument, id: string) => void) | undefined;
+
+  constructor(private readonly runs: RunRegistry) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenNotebookDocument((nb) => void this.bind(nb)),
+      vscode.workspace.onDidCloseNotebookDocument((nb) => this.unbind(nb)),
+      vscode.workspace.onDidChangeNotebookDocument((e) => this.onChange(e)),
+      this.messaging.onDidReceiveMessage((m) => void this.onRendererMessage(m.editor, m.message as RendererToHostMessage)),
+    );
+    for (const nb of vscode.workspace.notebookDocuments) void this.bind(nb);
+  }
+
+  bindingOf(nb: vscode.NotebookDocument): { run: RunView; projection: CanvasProjection } | undefined {
+    return this.bindings.get(nb.uri.toString());
+  }
+
+  /** Notebooks showing the run whose log is at `logPath`. */
+  notebooksOf(logPath: string): vscode.NotebookDocument[] {
+    return [...this.bindings.values()].filter((b) => b.run.logPath === path.resolve(logPath)).map((b) => b.notebook);
+  }
+
+  private snapshot(nb: vscode.NotebookDocument): Map<string, string> {
+    let m = this.recorded.get(nb);
+    if (!m) {
+      m = new Map();
+      for (const c of nb.getCells()) {
+        const meta = metaOf(c);
+        if (meta?.id && PROJECTED_KINDS.has(meta.kind as never)) m.set(meta.id, c.document.getText());
+      }
+      this.recorded.set(nb, m);
+    }
+    return m;
+  }
+
+  async bind(nb: vscode.NotebookDocument): Promise<void> {
+    if (nb.notebookType !== NOTEBOOK_TYPE) return;
+    this.snapshot(nb);
+    const logPath = runLogOf(nb);
+    if (!logPath || this.bindings.has(nb.uri.toString())) return;
+    let run: RunView;
+    try {
+      run = await this.runs.open(logPath);
+    } catch (e) {
+      void vscode.window.showWarningMessage(`${path.basename(nb.uri.fsPath)}: could not open its run log ${logPath}: ${(e as Error).message} The canvas shows what it last saved.`);
+      return;
+    }
+    const projection = new CanvasProjection();
+    const binding: Binding = { notebook: nb, run, projection, pending: new Set(), sub: { dispose() {} } };
+    this.bindings.set(nb.uri.toString(), binding);
+    for (const id of projection.applyAll(run.events())) binding.pending.add(id);
+    binding.sub = run.onEvents((events) => {
+      for (const e of events) for (const id of projection.apply(e)) binding.pending.add(id);
+      this.schedule(binding);
+    });
+    await this.flush(binding);
+  }
+
+  private unbind(nb: vscode.NotebookDocument): void {
+    const b = this.bindings.get(nb.uri.toString());
+    if (!b) return;
+    this.bindings.delete(nb.uri.toString());
+    b.sub.dispose();
+    if (b.timer) clearTimeout(b.timer);
+    void this.runs.close(b.run);
+  }
+
+  private schedule(b: Binding): void {
+    if (b.timer) return;
+    b.timer = setTimeout(() => {
+      b.timer = undefined;
+      void this.flush(b);
+    }, 50);
+  }
+
+  /** Write the cells the projection changed into the notebook: replace in place, or append. */
+  async flush(b: Binding): Promise<void> {
+    if (!b.pending.size || b.notebook.isClosed) return;
+    const ids = [...b.pending];
+    b.pending.clear();
+    const nb = b.notebook;
+    const wasDirty = nb.isDirty;
+    const at = new Map<string, number>();
+    nb.getCells().forEach((c, i) => {
+      const id = metaOf(c)?.id;
+      if (id) at.set(id, i);
+    });
+    const edits: vscode.NotebookEdit[] = [];
+    const appended: CanvasCell[] = [];
+    const recorded = this.snapshot(nb);
+    for (const id of ids) {
+      const cell = b.projection.cell(id);
+      if (!cell) continue;
+      recorded.set(id, cell.text);
+      const i = at.get(id);
+      if (i === undefined) {
+        appended.push(cell);
+        continue;
+      }
+      const current = nb.cellAt(i);
+      if ((current.metadata?.dreams as { seq?: number } | undefined)?.seq === cell.seq && current.document.getText() === cell.text) continue;
+      edits.push(vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(i, i + 1), [cellToNotebookCellData(cell)]));
+    }
+    if (appended.length) edits.push(vscode.NotebookEdit.insertCells(nb.cellCount, appended.map(cellToNotebookCellData)));
+    const metadata = { ...nb.metadata, lastSeq: b.projection.lastSeq };
+    edits.push(vscode.NotebookEdit.updateNotebookMetadata(metadata));
+    const we = new vscode.WorkspaceEdit();
+    we.set(nb.uri, edits);
+    this.applying++;
+    try {
+      await vscode.workspace.applyEdit(we);
+    } finally {
+      this.applying--;
+    }
+    // Keep the projection file in step with the log, unless the user has unsaved work in it.
+    if (!wasDirty && nb.isDirty) await nb.save();
+  }
+
+  private onChange(e: vscode.NotebookDocumentChangeEvent): void {
+    if (this.applying || e.notebook.notebookType !== NOTEBOOK_TYPE) return;
+    const recorded = this.snapshot(e.notebook);
+    for (const change of e.cellChanges) {
+      if (!change.document) continue;
+      const meta = metaOf(change.cell);
+      if (!meta?.id || !PROJECTED_KINDS.has(meta.kind as never)) continue;
+      const original = recorded.get(meta.id);
+      const typed = change.cell.document.getText();
+      if (original === undefined || typed === original) continue;
+      void this.revert(change.cell, original, typed, meta.id, meta.kind!);
+    }
+  }
+
+  private async revert(cell: vscode.NotebookCell, original: string, typed: string, id: string, kind: string): Promise<void> {
+    const doc = cell.document;
+    const we = new vscode.WorkspaceEdit();
+    we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), original);
+    this.applying++;
+    try {
+      await vscode.workspace.applyEdit(we);
+    } finally {
+      this.applying--;
+    }
+    const keep = 'Keep my text in a new Markdown cell';
+    const choice = await vscode.window.showWarningMessage(
+      `The ${kind} cell "${id}" is a record of the run and cannot be edited in place, so your change was undone. ` +
+        'Add a Markdown cell for a remark, or an objective cell to ask the agents for something new.',
+      keep,
+    );
+    if (choice === keep) {
+      const nb = cell.notebook;
+      const md = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, typed, 'markdown');
+      md.metadata = { dreams: { kind: 'markdown', id: `markdown-${Date.now().toString(36)}` } };
+      const edit = new vscode.WorkspaceEdit();
+      edit.set(nb.uri, [vscode.NotebookEdit.insertCells(cell.index + 1, [md])]);
+      await vscode.workspace.applyEdit(edit);
+    }
+  }
+
+  private async onRendererMessage(editor: vscode.NotebookEditor, m: RendererToHostMessage): Promise<void> {
+    if (m.type === 'show-provenance') {
+      this.onRevealProvenance?.(editor.notebook, m.id);
+      return;
+    }
+    if (m.type !== 'approval-answer') return;
+    const reply = (r: HostToRendererMessage) => void this.messaging.postMessage(r, editor);
+    if (!vscode.workspace.isTrusted) {
+      reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: 'This workspace is not trusted, so DREAMS records no answers here. Trust the workspace to answer approvals.' });
+      return;
+    }
+    const b = this.bindings.get(editor.notebook.uri.toString());
+    if (!b) {
+      reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: 'This canvas is not linked to a run log, so there is nothing to answer. Reopen the canvas of the run.' });
+      return;
+    }
+    const result = await this.runs.answerApproval(b.run, m.requestId, m.decision, m.comment);
+    if (result.ok) {
+      reply({ type: 'approval-result', requestId: m.requestId, ok: true, message: 'recorded', answer: { ...result.answer } });
+    } else {
+      reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: result.message });
+      void vscode.window.showWarningMessage(`Approval ${m.requestId}: ${result.message}`);
+    }
+  }
+
+  dispose(): void {
+    for (const nb of [...this.bindings.values()].map((b) => b.notebook)) this.unbind(nb);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Everything past the serializer, loaded after activation so opening a canvas stays fast:
+ * runs, the live canvas, the controller, the provenance panels, approvals, jobs, the
+ * status bar and the QE language features.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ApprovalsView } from './approvalsView';
+import { AgentsController } from './controller';
+import { JobsView, type JobEntry } from './jobsView';
+import { LiveCanvas, runLogOf } from './notebook/liveCanvas';
+import { ProvenancePanels, PROVENANCE_VIEW_TYPE } from './provenance/panel';
+import { registerQeLanguage } from './qe/qeLanguage';
+import { RunRegistry } from './runs';
+import { RunSummaryItem } from './runSummary';
+import { NOTEBOOK_TYPE } from './serializer';
+import { trustStatusItem } from './trust';
+
+export interface DreamsWorkbench {
+  runs: RunRegistry;
+  canvas: LiveCanvas;
+  controller: AgentsController;
+  provenance: ProvenancePanels;
+  approvals: ApprovalsView;
+  jobs: JobsView;
+  qeDiagnostics: vscode.DiagnosticCollection;
+}
+
+async function revealCell(canvas: LiveCanvas, logPath: string, cellId: string): Promise<boolean> {
+  for (const nb of canvas.notebooksOf(logPath)) {
+    const i = nb.getCells().findIndex((c) => (c.metadata?.dreams as { id?: string } | undefined)?.id === cellId);
+    if (i < 0) continue;
+    const range = new vscode.NotebookRange(i, i + 1);
+    const editor = await vscode.window.showNotebookDocument(nb, { viewColumn: vscode.ViewColumn.One, selections: [range], preserveFocus: false });
+    editor.revealRange(range, vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
+    return true;
+  }
+  return false;
+}
+
+export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbench {
+  const runs = new RunRegistry();
+  const canvas = new LiveCanvas(runs);
+  const controller = new AgentsController();
+  const jobs = new JobsView(runs);
+  const approvals = new ApprovalsView(runs);
+  const summary = new RunSummaryItem();
+  const provenance = new ProvenancePanels(context.extensionUri, runs, {
+    revealCell: (log, id) => revealCell(canvas, log, id),
+    revealJob: (id) => jobs.reveal(id),
+  });
+  const jobsTree = vscode.window.createTreeView('dreams.jobs', { treeDataProvider: jobs, showCollapseAll: true });
+  jobs.attach(jobsTree);
+  const qeDiagnostics = registerQeLanguage(context);
+
+  canvas.onRevealProvenance = (nb, id) => {
+    const log = runLogOf(nb);
+    if (!log) {
+      void vscode.window.showInformationMessage('This canvas has no run yet, so there is no provenance to show.');
+      return;
+    }
+    void provenance.show(log, { kind: 'upstream', of: id }, id);
+  };
+  controller.onRunLinked = async (nb, outcome) => {
+    if (runLogOf(nb) === path.resolve(outcome.runLog)) return;
+    const rel = path.relative(path.dirname(nb.uri.fsPath), outcome.runLog);
+    const we = new vscode.WorkspaceEdit();
+    we.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, run: { id: outcome.runId, log: rel } })]);
+    await vscode.workspace.applyEdit(we);
+    await canvas.bind(nb);
+  };
+
+  const activeRunEvents = () => {
+    const nb = vscode.window.activeNotebookEditor?.notebook;
+    return nb ? canvas.bindingOf(nb)?.run.events() : undefined;
+  };
+  const updateSummary = () => summary.show(activeRunEvents());
+
+  const jobEntry = (e: JobEntry | undefined) => {
+    if (!e || e.kind !== 'job') throw new Error('Choose a job in the DREAMS jobs view first.');
+    return e;
+  };
+  context.subscriptions.push(
+    runs, canvas, controller, jobs, approvals, summary, provenance, jobsTree, trustStatusItem(),
+    vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, provenance),
+    vscode.window.registerTreeDataProvider('dreams.approvals', approvals),
+    runs.onDidChange(updateSummary),
+    vscode.window.onDidChangeActiveNotebookEditor(updateSummary),
+    vscode.commands.registerCommand('dreams.showProvenance', async (target?: vscode.Uri | string) => {
+      const nb = typeof target === 'string' ? undefined : target ? vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeNotebookEditor?.notebook;
+      const log = typeof target === 'string' ? target : nb && nb.notebookType === NOTEBOOK_TYPE ? runLogOf(nb) : undefined;
+      if (!log) {
+        void vscode.window.showInformationMessage('Open a DREAMS canvas that has a run to see its provenance graph.');
+        return;
+      }
+      await provenance.show(log);
+    }),
+    vscode.commands.registerCommand('dreams.revealCell', (log: string, cellId: string) => revealCell(canvas, log, cellId)),
+    vscode.commands.registerCommand('dreams.jobs.openInput', (e?: JobEntry) => jobs.openFile(jobEntry(e), 'input')),
+    vscode.commands.registerCommand('dreams.jobs.openOutput', (e?: JobEntry) => jobs.openFile(jobEntry(e), 'output')),
+    vscode.commands.registerCommand('dreams.jobs.cancel', (e?: JobEntry) => jobs.cancel(jobEntry(e))),
+    vscode.commands.registerCommand('dreams.jobs.resubmit', (e?: JobEntry) => jobs.resubmit(jobEntry(e))),
+  );
+  return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics };
+}

@@ -1,0 +1,120 @@
+/**
+ * Output payloads of canvas notebook cells (one MIME type each) and the messages the
+ * notebook renderer exchanges with the extension host. Types only. Energies in eV,
+ * lengths in Å, volumes in Å³: the same units as the core.
+ */
+
+export const CANVAS_MIME = {
+  approval: 'application/vnd.dreams.approval+json',
+  artifact: 'application/vnd.dreams.artifact+json',
+  plan: 'application/vnd.dreams.plan+json',
+  report: 'application/vnd.dreams.report+json',
+  structure: 'application/vnd.dreams.structure+json',
+  plot: 'application/vnd.dreams.plot+json',
+  job: 'application/vnd.dreams.job+json',
+} as const;
+
+export type VerdictLevelData = 'pass' | 'warn' | 'fail';
+
+export interface ApprovalAnswerData {
+  decision: 'approve' | 'reject';
+  comment?: string;
+  by: string;
+  at: string;
+}
+
+export interface ApprovalCardData {
+  request: {
+    id: string;
+    call: string;
+    tool: string;
+    parameter?: string;
+    value?: unknown;
+    verdicts: { rule: string; level: VerdictLevelData; reasons: string[] }[];
+    provenancePath: string[];
+    createdAt: string;
+  };
+  /** The agent's stated reason for the value in question, from the call record. */
+  agentReason?: string;
+  /** The context the agent declared for the call. */
+  context?: string;
+  answer?: ApprovalAnswerData;
+}
+
+export interface ArtifactCardData {
+  id: string;
+  kind: string;
+  name: string;
+  value?: unknown;
+  unit?: string;
+  status: 'final' | 'provisional' | 'stale';
+  concerns: { level: 'warn' | 'fail'; message: string; source: string }[];
+  creator: string;
+  /** The tool that created it. */
+  tool?: string;
+  inputs: string[];
+  location?: string;
+}
+
+export type PlotData =
+  | {
+      kind: 'eos';
+      title: string;
+      points: { volumeA3: number; energyEv: number }[];
+      fit?: { curve: { volumeA3: number; energyEv: number }[]; v0A3?: number; b0GPa?: number; e0Ev?: number; form?: string };
+      /** The artifact plotted, for the provenance link. */
+      artifact?: string;
+    }
+  | {
+      kind: 'convergence';
+      title: string;
+      parameter: string;
+      unit: string;
+      /** |E(x) − E(finest)| per atom. */
+      points: { x: number; deltaMeVPerAtom: number }[];
+      thresholdMeVPerAtom?: number;
+      chosen?: number;
+      artifact?: string;
+    };
+
+export interface StructureData {
+  symbols: string[];
+  /** Cartesian, Å. */
+  positions: [number, number, number][];
+  /** Lattice vectors as rows, Å. */
+  cell: [[number, number, number], [number, number, number], [number, number, number]];
+  fixed?: boolean[];
+  tags?: number[];
+  /** Adsorption site, Cartesian Å, with its kind ("fcc", "top", ...). */
+  site?: { position: [number, number, number]; kind: string };
+  title?: string;
+  artifact?: string;
+}
+
+export interface PlanData {
+  objective: string;
+  version: number;
+  steps: { id: string; title: string; status: string; summary?: string }[];
+}
+
+export interface JobCardData {
+  id: string;
+  backend: string;
+  state: string;
+  schedulerId?: string;
+  progress?: string;
+  error?: string;
+  elapsedSeconds?: number;
+}
+
+export interface ReportData {
+  markdown: string;
+  verdict?: { level: VerdictLevelData; reasons: string[] };
+}
+
+export type RendererToHostMessage =
+  | { type: 'approval-answer'; requestId: string; decision: 'approve' | 'reject'; comment?: string }
+  | { type: 'show-provenance'; id: string };
+
+export type HostToRendererMessage =
+  | { type: 'approval-result'; requestId: string; ok: boolean; message: string; answer?: ApprovalAnswerData };

@@ -1,0 +1,74 @@
+/** An artifact cell: its value with its unit (or a table), status, concerns and provenance. */
+import type { ArtifactCardData, JobCardData, PlanData, ReportData } from '../../src/shared/canvasOutputs';
+import { provenanceLinks, type Messaging } from './approvalCard';
+import { formatNumber, formatValue, h } from './dom';
+
+/** Rows of named columns: an array of flat objects with the same keys. */
+function asTable(v: unknown): { columns: string[]; rows: unknown[][] } | undefined {
+  const rows = Array.isArray(v) ? v : v && typeof v === 'object' && Array.isArray((v as { rows?: unknown }).rows) ? (v as { rows: unknown[] }).rows : undefined;
+  if (!rows || !rows.length || !rows.every((r) => r && typeof r === 'object' && !Array.isArray(r))) return undefined;
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r as object)))];
+  if (columns.length > 12) return undefined;
+  return { columns, rows: rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])) };
+}
+
+export function renderArtifactCard(a: ArtifactCardData, element: HTMLElement, messaging: Messaging): void {
+  const card = h('section', { class: 'dreams-card artifact', 'data-artifact': a.id, 'aria-label': `Artifact ${a.id}` });
+  card.append(h('h3', {}, a.name, ' ', h('span', { class: 'muted' }, `${a.kind} · ${a.id}`), ' ',
+    a.status !== 'final' ? h('span', { class: `badge lv-${a.status}` }, a.status) : undefined));
+  const table = asTable(a.value);
+  if (typeof a.value === 'number') {
+    card.append(h('div', {}, h('span', { class: 'value' }, formatNumber(a.value)), a.unit ? h('span', { class: 'unit' }, a.unit) : undefined));
+  } else if (table) {
+    const t = h('table');
+    t.append(h('tr', {}, ...table.columns.map((c) => h('th', {}, c))));
+    for (const r of table.rows.slice(0, 200)) t.append(h('tr', {}, ...r.map((x) => h('td', {}, formatValue(x)))));
+    card.append(t);
+    if (table.rows.length > 200) card.append(h('div', { class: 'muted' }, `first 200 of ${table.rows.length} rows`));
+  } else if (a.value !== undefined) {
+    const text = formatValue(a.value);
+    card.append(h('div', {}, h('code', {}, text.length > 400 ? text.slice(0, 399) + '…' : text), a.unit ? h('span', { class: 'unit' }, a.unit) : undefined));
+  }
+  if (a.location) card.append(h('div', { class: 'muted' }, 'file: ', h('code', {}, a.location)));
+  for (const c of a.concerns) {
+    card.append(h('div', {}, h('span', { class: `badge lv-${c.level}` }, c.level), ' ', c.message, h('span', { class: 'muted' }, ` (${c.source})`)));
+  }
+  const prov = h('div', { class: 'row' }, h('span', { class: 'muted' }, 'made by'), provenanceLinks([a.creator], messaging));
+  if (a.tool) prov.append(h('code', {}, a.tool));
+  if (a.inputs.length) prov.append(h('span', { class: 'muted' }, 'from'), provenanceLinks(a.inputs, messaging));
+  const graphLink = h('a', { class: 'ref', role: 'link', tabindex: '0', title: 'Open the provenance graph upstream of this artifact' }, 'provenance ↗');
+  graphLink.addEventListener('click', () => messaging.post?.({ type: 'show-provenance', id: a.id }));
+  prov.append(graphLink);
+  card.append(prov);
+  element.replaceChildren(card);
+}
+
+export function renderPlan(p: PlanData, element: HTMLElement): void {
+  const card = h('section', { class: 'dreams-card plan' }, h('h3', {}, 'Plan ', h('span', { class: 'muted' }, `version ${p.version}`)));
+  const ol = h('ol', { class: 'steps' });
+  const mark: Record<string, string> = { done: '✓', running: '▶', failed: '✗', skipped: '–', pending: '○' };
+  for (const s of p.steps) {
+    ol.append(h('li', { 'data-status': s.status }, `${mark[s.status] ?? '○'} `, h('strong', {}, s.title), h('span', { class: 'muted' }, ` (${s.id}, ${s.status})`),
+      s.summary ? h('div', { class: 'muted' }, s.summary) : undefined));
+  }
+  card.append(ol);
+  element.replaceChildren(card);
+}
+
+export function renderJob(j: JobCardData, element: HTMLElement): void {
+  const state = j.state === 'failed' ? 'fail' : j.state === 'completed' ? 'pass' : 'warn';
+  const card = h('section', { class: 'dreams-card job' },
+    h('h3', {}, `Job ${j.id} `, h('span', { class: `badge lv-${state}` }, j.state), h('span', { class: 'muted' }, ` ${j.backend}${j.schedulerId ? ` #${j.schedulerId}` : ''}`)));
+  if (j.progress) card.append(h('div', {}, j.progress));
+  if (j.elapsedSeconds !== undefined) card.append(h('div', { class: 'muted' }, `elapsed ${Math.round(j.elapsedSeconds)} s`));
+  if (j.error) card.append(h('pre', { class: 'lv-fail' }, j.error));
+  element.replaceChildren(card);
+}
+
+export function renderReport(r: ReportData, element: HTMLElement): void {
+  const card = h('section', { class: 'dreams-card report' }, h('h3', {}, 'Report ',
+    r.verdict ? h('span', { class: `badge lv-${r.verdict.level}` }, r.verdict.level === 'pass' ? 'accepted by the report judge' : r.verdict.level) : h('span', { class: 'muted' }, 'not yet judged')));
+  if (r.verdict?.reasons.length) card.append(h('ul', { class: 'reasons' }, ...r.verdict.reasons.map((x) => h('li', {}, x))));
+  card.append(h('pre', { style: 'white-space: pre-wrap' }, r.markdown));
+  element.replaceChildren(card);
+}

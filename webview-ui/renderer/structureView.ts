@@ -1,0 +1,96 @@
+/**
+ * A structure as two projections drawn with d3: top (x–y, looking down c) and side
+ * (x–z), atoms by element colour and covalent radius, the cell outline, fixed atoms
+ * crossed, and the adsorption site starred. Far atoms are drawn first so near ones cover them.
+ * d3 rather than a 3D viewer: the two views a surface scientist checks, in a few kB.
+ */
+import { scaleLinear, select, symbol, symbolStar, type Selection } from 'd3';
+import type { StructureData } from '../../src/shared/canvasOutputs';
+import { provenanceLinks, type Messaging } from './approvalCard';
+import { formatNumber, h } from './dom';
+
+// Jmol colours and covalent radii (Å) of the elements DREAMS workflows use most.
+const ELEMENTS: Record<string, [string, number]> = {
+  H: ['#ffffff', 0.31], C: ['#909090', 0.76], N: ['#3050f8', 0.71], O: ['#ff0d0d', 0.66], F: ['#90e050', 0.57],
+  Na: ['#ab5cf2', 1.66], Mg: ['#8aff00', 1.41], Al: ['#bfa6a6', 1.21], Si: ['#f0c8a0', 1.11], P: ['#ff8000', 1.07],
+  S: ['#ffff30', 1.05], Cl: ['#1ff01f', 1.02], K: ['#8f40d4', 2.03], Ca: ['#3dff00', 1.76], Ti: ['#bfc2c7', 1.6],
+  Fe: ['#e06633', 1.32], Co: ['#f090a0', 1.26], Ni: ['#50d050', 1.24], Cu: ['#c88033', 1.32], Zn: ['#7d80b0', 1.22],
+  Ru: ['#248f8f', 1.46], Rh: ['#0a7d8c', 1.42], Pd: ['#006985', 1.39], Ag: ['#c0c0c0', 1.45], Ir: ['#175487', 1.41],
+  Pt: ['#d0d0e0', 1.36], Au: ['#ffd123', 1.36], Mo: ['#54b5b5', 1.54], W: ['#2194d6', 1.62],
+};
+const elementOf = (s: string): [string, number] => ELEMENTS[s] ?? ['#ff1493', 1.2];
+
+type Axis = 0 | 1 | 2;
+
+function projection(
+  parent: Selection<HTMLElement, unknown, null, undefined>,
+  s: StructureData,
+  title: string,
+  ax: [Axis, Axis],
+  depth: Axis,
+  outline: [number, number][],
+): void {
+  const size = 260, pad = 14;
+  const xs = [...s.positions.map((p) => p[ax[0]]), ...outline.map((p) => p[0])];
+  const ys = [...s.positions.map((p) => p[ax[1]]), ...outline.map((p) => p[1])];
+  const maxR = Math.max(...s.symbols.map((e) => elementOf(e)[1]));
+  const x0 = Math.min(...xs) - maxR, x1 = Math.max(...xs) + maxR, y0 = Math.min(...ys) - maxR, y1 = Math.max(...ys) + maxR;
+  const span = Math.max(x1 - x0, y1 - y0, 1e-6);
+  const scale = (size - 2 * pad) / span;
+  const x = scaleLinear().domain([x0, x0 + span]).range([pad, pad + span * scale]);
+  const y = scaleLinear().domain([y0, y0 + span]).range([pad + span * scale, pad]);
+  const fig = parent.append('figure').style('margin', '0');
+  fig.append('figcaption').attr('class', 'muted').text(title);
+  const svg = fig.append('svg').attr('width', size).attr('height', size).attr('role', 'img').attr('aria-label', `${title} of the structure`);
+  if (outline.length) {
+    svg.append('polygon').attr('points', outline.map((p) => `${x(p[0])},${y(p[1])}`).join(' '))
+      .attr('fill', 'none').attr('stroke', 'var(--vscode-descriptionForeground)').attr('stroke-dasharray', '4 3');
+  }
+  const order = s.positions.map((_, i) => i).sort((a, b) => s.positions[a]![depth] - s.positions[b]![depth]);
+  // Top view looks down: the highest atoms are nearest. Side view looks along +y: smallest y nearest.
+  if (depth === 1) order.reverse();
+  const atoms = svg.append('g');
+  for (const i of order) {
+    const p = s.positions[i]!;
+    const [fill, r] = elementOf(s.symbols[i]!);
+    const cx = x(p[ax[0]]), cy = y(p[ax[1]]);
+    const c = atoms.append('circle').attr('cx', cx).attr('cy', cy).attr('r', Math.max(2, r * scale * 0.8))
+      .attr('fill', fill).attr('stroke', '#333').attr('stroke-width', 0.8).attr('data-atom', String(i));
+    c.append('title').text(`${s.symbols[i]} ${i + 1}${s.fixed?.[i] ? ' (fixed)' : ''}: ${p.map((v) => formatNumber(v)).join(', ')} Å`);
+    if (s.fixed?.[i]) {
+      const d = Math.max(2, r * scale * 0.45);
+      atoms.append('path').attr('d', `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx - d},${cy + d}L${cx + d},${cy - d}`)
+        .attr('stroke', '#222').attr('stroke-width', 1.2).attr('class', 'fixed-mark');
+    }
+  }
+  if (s.site) {
+    const p = s.site.position;
+    svg.append('path').attr('d', symbol(symbolStar, 180)()).attr('transform', `translate(${x(p[ax[0]])},${y(p[ax[1]])})`)
+      .attr('fill', 'var(--vscode-charts-orange)').attr('stroke', '#222').attr('class', 'site-mark')
+      .append('title').text(`${s.site.kind} site`);
+  }
+}
+
+export function renderStructure(s: StructureData, element: HTMLElement, messaging: Messaging): void {
+  const counts = new Map<string, number>();
+  for (const e of s.symbols) counts.set(e, (counts.get(e) ?? 0) + 1);
+  const formula = [...counts].map(([e, n]) => `${e}${n > 1 ? n : ''}`).join('');
+  const card = h('section', { class: 'dreams-card structure' }, h('h3', {}, s.title ?? formula, ' ', h('span', { class: 'muted' }, `${s.symbols.length} atoms`)));
+  const views = select(card).append('div').attr('class', 'views');
+  const [a, b, c] = s.cell;
+  const top: [number, number][] = [[0, 0], [a[0], a[1]], [a[0] + b[0], a[1] + b[1]], [b[0], b[1]]];
+  const side: [number, number][] = [[0, 0], [a[0], a[2]], [a[0] + c[0], a[2] + c[2]], [c[0], c[2]]];
+  projection(views as unknown as Selection<HTMLElement, unknown, null, undefined>, s, 'top (x–y)', [0, 1], 2, top);
+  projection(views as unknown as Selection<HTMLElement, unknown, null, undefined>, s, 'side (x–z)', [0, 2], 1, side);
+  const legend = h('div', { class: 'legend' });
+  for (const e of counts.keys()) {
+    const sw = h('span', { style: `display:inline-block;width:10px;height:10px;border-radius:50%;border:1px solid #333;background:${elementOf(e)[0]}` });
+    legend.append(h('span', {}, sw, ` ${e}`));
+  }
+  const nFixed = s.fixed?.filter(Boolean).length ?? 0;
+  if (nFixed) legend.append(h('span', {}, `× fixed (${nFixed})`));
+  if (s.site) legend.append(h('span', {}, `★ ${s.site.kind} site`));
+  card.append(legend);
+  if (s.artifact) card.append(h('div', { class: 'row' }, h('span', { class: 'muted' }, 'artifact'), provenanceLinks([s.artifact], messaging)));
+  element.replaceChildren(card);
+}
