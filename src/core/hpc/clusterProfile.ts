@@ -37,6 +37,7 @@ export const CLUSTER_PROFILE_SCHEMA = {
       properties: { maxNtasks: positive, maxNodes: positive, maxWalltimeMinutes: positive, maxMemoryMb: positive, coresPerNode: positive },
     },
     pollSeconds: { type: 'number', minimum: 1 },
+    batchOptions: { type: 'array', items: { type: 'string', pattern: '^--?[A-Za-z][A-Za-z0-9-]*(=[A-Za-z0-9_.:,+=@%/-]+)?$' } },
   },
 } as const;
 

@@ -97,6 +97,8 @@ export interface ClusterProfile {
   limits?: { maxNtasks?: number; maxNodes?: number; maxWalltimeMinutes?: number; maxMemoryMb?: number; coresPerNode?: number };
   /** Seconds between status polls. */
   pollSeconds?: number;
+  /** Further scheduler options, one per batch-script directive line (e.g. "--constraint=haswell"). */
+  batchOptions?: string[];
 }
 
 /** A scheduler as the remote runner drives it (SLURM now; PBS and LSF slot in). */

@@ -67,6 +67,7 @@ export class SlurmAdapter implements SchedulerAdapter {
       ...directive('account', r.account ?? profile.account),
       ...directive('qos', r.qos ?? profile.qos),
       '#SBATCH --output=slurm-%j.out',
+      ...(profile.batchOptions ?? []).map((o) => `#SBATCH ${batchOption(o)}`),
       '',
       'cd "$SLURM_SUBMIT_DIR" || exit 1',
       ...(job.pseudopotentials.length > 0 ? ['export ESPRESSO_PSEUDO="$SLURM_SUBMIT_DIR/pseudo"'] : []),
@@ -145,6 +146,14 @@ export class SlurmAdapter implements SchedulerAdapter {
   cancelCommand(schedulerId: string): string {
     return `scancel ${checkId(schedulerId)}`;
   }
+}
+
+/** A profile's extra option: one `--name[=value]` the directive line can hold. */
+function batchOption(option: string): string {
+  if (!/^--?[A-Za-z][A-Za-z0-9-]*(=[A-Za-z0-9_.:,+=@%/-]+)?$/.test(option)) {
+    throw new Error(`the batch option ${JSON.stringify(option)} is not a single --name or --name=value of letters, digits and . _ : , + = @ % / -; write each option as its own entry, e.g. "--constraint=haswell".`);
+  }
+  return option;
 }
 
 function explain(state: string, reason?: string, exit?: string): string {

@@ -36,7 +36,7 @@ export interface ConnectionOptions {
   keepaliveCountMax?: number;
   readyTimeoutMs?: number;
   backoff?: { initialMs: number; maxMs: number };
-  /** Most channels open at once (OpenSSH's MaxSessions is 10 per connection; SFTP uses one). */
+  /** Most command channels open at once (OpenSSH's MaxSessions is 10 per connection; SFTP uses one). Default 6. */
   maxChannels?: number;
 }
 
@@ -54,6 +54,28 @@ export class SshRefusedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SshRefusedError';
+  }
+}
+
+/** The server would not open one more channel right now. */
+class ChannelRefusedError extends Error {}
+
+/** At most `size` holders at once; the rest wait in order. */
+class Slots {
+  private used = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  acquire(): Promise<void> {
+    if (this.used < this.size) {
+      this.used++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.used--;
   }
 }
 
@@ -78,11 +100,13 @@ export class ClusterConnection extends EventEmitter {
   private refusal: SshRefusedError | undefined;
   private waiters: { resolve: (l: Live) => void; reject: (e: Error) => void }[] = [];
   private connecting: Promise<void> | undefined;
-  private channelsInUse = 0;
-  private channelQueue: (() => void)[] = [];
+  private readonly channels: Slots;
+  // ssh2-sftp-client adds listeners per transfer; a handful at once keeps it well-behaved
+  private readonly transfers = new Slots(4);
 
   constructor(readonly cluster: string, private readonly target: SshTarget, private readonly options: ConnectionOptions = {}) {
     super();
+    this.channels = new Slots(options.maxChannels ?? 6);
   }
 
   get status(): ConnectionState {
@@ -110,6 +134,18 @@ export class ClusterConnection extends EventEmitter {
 
   /** Run a command; waits (up to timeoutMs) for the link to come back if it is down. */
   async exec(command: string, timeoutMs = 120_000): Promise<ExecResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.execOnce(command, timeoutMs);
+      } catch (e) {
+        // the server refused a channel (its session limit counts channels still closing): try again shortly
+        if (!(e instanceof ChannelRefusedError) || attempt >= 5) throw e;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
+  }
+
+  private async execOnce(command: string, timeoutMs: number): Promise<ExecResult> {
     const live = await this.whenLive(timeoutMs);
     await this.acquireChannel();
     try {
@@ -117,7 +153,10 @@ export class ClusterConnection extends EventEmitter {
       return await new Promise<ExecResult>((resolve, reject) => {
         const lost = () => reject(new ConnectionLostError(`the connection to ${this.cluster} dropped while running: ${command.slice(0, 200)}`));
         live.client.exec(command, (err, stream) => {
-          if (err) return reject(this.live === live ? err : new ConnectionLostError(`the connection to ${this.cluster} dropped before the command started (${err.message}).`));
+          if (err) {
+            if (this.live !== live) return reject(new ConnectionLostError(`the connection to ${this.cluster} dropped before the command started (${err.message}).`));
+            return reject(/open failed/i.test(err.message) ? new ChannelRefusedError(`${this.cluster} refused a new channel (${err.message}); it may limit sessions per connection (MaxSessions).`) : err);
+          }
           let stdout = '';
           let stderr = '';
           let exitCode: number | null = null;
@@ -139,14 +178,17 @@ export class ClusterConnection extends EventEmitter {
     }
   }
 
-  /** Use the SFTP channel of the live connection. */
+  /** Use the SFTP channel of the live connection (a few transfers at a time). */
   async sftp<T>(fn: (sftp: SftpClient) => Promise<T>, timeoutMs = 120_000): Promise<T> {
     const live = await this.whenLive(timeoutMs);
+    await this.transfers.acquire();
     try {
       return await fn(live.sftp);
     } catch (e) {
       if (this.live !== live) throw new ConnectionLostError(`the connection to ${this.cluster} dropped during a file transfer (${(e as Error).message}).`);
       throw e;
+    } finally {
+      this.transfers.release();
     }
   }
 
@@ -236,18 +278,11 @@ export class ClusterConnection extends EventEmitter {
   }
 
   private acquireChannel(): Promise<void> {
-    const max = this.options.maxChannels ?? 8;
-    if (this.channelsInUse < max) {
-      this.channelsInUse++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.channelQueue.push(() => resolve()));
+    return this.channels.acquire();
   }
 
   private releaseChannel(): void {
-    const next = this.channelQueue.shift();
-    if (next) next();
-    else this.channelsInUse--;
+    this.channels.release();
   }
 
   /** Connect through every jump host in turn, then to the cluster, and open SFTP. */
