@@ -6,7 +6,9 @@ import { guardedCall, type GuardContext } from '../../../src/core/guard/guardedC
 import type { GuardedOutcome, ProposedCall } from '../../../src/core/guard/types';
 import { numberIn, parsePwInput, readKPoints, stringIn } from '../../../src/core/dft/qe/input';
 import type { Structure } from '../../../src/core/dft/types';
+import os from 'node:os';
 import { MemoryProvenance } from '../guard/support/memoryProvenance';
+import { seedCall } from '../guard/support/seedCall';
 import { MemoryEventLog } from '../guard/support/memoryEventLog';
 import { alLatticeBase, closeAllBases, coPtBase } from '../guard/support/scenarioBases';
 import type { ProvenanceWriter } from '../../../src/core/guard/ports';
@@ -53,6 +55,17 @@ describe('tool bodies', () => {
     assert.deepEqual(v.settings.pseudopotentials, { Al: { file: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF', sha256: '5f2b6a9c0d1e' } });
     assert.equal(v.settings.functional, 'PBE');
     assert.deepEqual(inp!.inputs.sort(), [base.names.bulk, base.names.pseudos, `${base.names.cutSel}.chosen.ecutwfcRy`, `${base.names.kSel}.chosen.kSpacingPerAngstrom`].sort());
+  });
+
+  it('make_pw_input refuses an input pw.x could not run (the QE validator), saying why', async () => {
+    const p = new MemoryProvenance();
+    const [bulk] = await ok(p, 'build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
+    const [table] = await seedCall(p, 'select_pseudopotentials', { elements: ['Al'], functional: 'PZ' }, [{
+      kind: 'table', name: 'pseudopotentials', value: { directory: os.tmpdir(), byElement: { Al: { file: 'Al.missing.UPF', sha256: '00' } } } }]);
+    const out = await guardedCall(registry.get('make_pw_input')!, call('make_pw_input', { structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf',
+      ecutwfcRy: 20, ecutrhoRy: 80, kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 }), ctxFor(p));
+    assert.equal(out.status, 'failed');
+    assert.match((out as { error: string }).error, /the pw\.x input would not run \(QE [0-9.]+\): \[pseudopotential-unreadable\].*Al\.missing\.UPF/);
   });
 
   it('generate_series: inputs that differ from the template only in the varied setting', async () => {

@@ -66,6 +66,8 @@ export interface PwInputValue {
   /** How it was rendered, so a series can vary one setting and keep the rest. */
   options?: PwInputOptions;
   pseudos?: Record<string, PseudoChoice>;
+  /** Where the pseudopotential files were read from (their headers validate the input). */
+  pseudoDirectory?: string;
 }
 
 /** meta of a total_energy artifact. */

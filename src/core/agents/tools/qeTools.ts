@@ -1,17 +1,53 @@
 /** make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
+import path from 'node:path';
+import type { QeVersion } from '../../dft/qe/definitions';
+import type { UpfHeader } from '../../dft/qe/upf';
+import { readUpfHeaderFile } from '../../dft/qe/upfFiles';
+import { validatePwInput } from '../../dft/qe/validate';
 import { cellVolume } from '../../dft/structure/cell';
+import type { ToolRunContext } from '../types';
 import type { Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
 import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from './artifactShapes';
 import { renderPwInput, type PseudoChoice, type PwInputOptions } from './pwInputRender';
 
-function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Record<string, PseudoChoice>, meta: Record<string, unknown> = {}): ArtifactDraft {
-  const { text, settings } = renderPwInput(structure, options, pseudos);
-  const value: PwInputValue = { text, settings, structure, calculation: options.calculation, options, pseudos };
-  return { kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text }, meta: { settings, purpose: options.purpose, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), ...meta } };
+/** Headers of the files the input names, for the validator's pseudopotential rules. */
+function headersFor(pseudos: Record<string, PseudoChoice>, dir: string | undefined): Record<string, UpfHeader | { error: string }> | undefined {
+  if (!dir) return undefined;
+  return Object.fromEntries(Object.values(pseudos).map((p) => {
+    try {
+      return [p.file, readUpfHeaderFile(path.join(dir, p.file))];
+    } catch (e) {
+      return [p.file, { error: (e as Error).message }];
+    }
+  }));
 }
+
+interface DraftContext {
+  pseudoDirectory?: string;
+  qeVersion?: QeVersion;
+}
+
+/** Render and validate (dft/qe/validate); errors refuse the input, warnings travel with it. */
+function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Record<string, PseudoChoice>, dc: DraftContext, meta: Record<string, unknown> = {}): ArtifactDraft {
+  const { text, settings } = renderPwInput(structure, options, pseudos);
+  const headers = headersFor(pseudos, dc.pseudoDirectory);
+  const check = validatePwInput(text, { ...(dc.qeVersion ? { qeVersion: dc.qeVersion } : {}), ...(headers ? { upfHeaders: headers } : {}) });
+  const errors = check.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    throw new Error(`the pw.x input would not run (QE ${check.qeVersion}): ${errors.map((d) => `[${d.code}] ${d.message}`).join(' ')}`);
+  }
+  const warnings = check.diagnostics.filter((d) => d.severity === 'warning').map((d) => `[${d.code}] ${d.message}`);
+  const value: PwInputValue = { text, settings, structure, calculation: options.calculation, options, pseudos, ...(dc.pseudoDirectory ? { pseudoDirectory: dc.pseudoDirectory } : {}) };
+  return {
+    kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text },
+    meta: { settings, purpose: options.purpose, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), qeVersion: check.qeVersion, ...(warnings.length ? { validationWarnings: warnings } : {}), ...meta },
+  };
+}
+
+const qeVersionOf = (ctx: ToolRunContext): QeVersion | undefined => (ctx.services as { qeVersion?: QeVersion }).qeVersion;
 
 export const makePwInputTool: GuardedToolSpec = {
   name: 'make_pw_input',
@@ -55,12 +91,14 @@ export const makePwInputTool: GuardedToolSpec = {
     const { structure: sRef, pseudopotentials: pRef, ...options } = raw as unknown as PwInputOptions & { structure: string; pseudopotentials: string };
     const structure = ctx.resolve(sRef) as Structure;
     const table = ctx.resolve(pRef) as PseudopotentialTableValue;
-    const draft = inputDraft(structure, options, table.byElement);
+    const draft = inputDraft(structure, options, table.byElement, { pseudoDirectory: table.directory, qeVersion: qeVersionOf(ctx) });
+    const warnings = (draft.meta?.validationWarnings as string[] | undefined) ?? [];
     const settings = (draft.value as PwInputValue).settings;
     return {
       artifacts: [draft],
       summary: `pw.x ${options.calculation} input for ${structure.symbols.length} atom(s): ecutwfc ${options.ecutwfcRy} Ry, ecutrho ${options.ecutrhoRy} Ry, ` +
-        `k-mesh ${settings.kMesh!.join('×')}${options.kSpacingPerAngstrom !== undefined ? ` (spacing ${options.kSpacingPerAngstrom} 1/Å)` : ''}, ${options.occupations}${options.smearing ? ` ${options.smearing} ${options.degaussRy} Ry` : ''}`,
+        `k-mesh ${settings.kMesh!.join('×')}${options.kSpacingPerAngstrom !== undefined ? ` (spacing ${options.kSpacingPerAngstrom} 1/Å)` : ''}, ${options.occupations}${options.smearing ? ` ${options.smearing} ${options.degaussRy} Ry` : ''}` +
+        (warnings.length ? `. Validator warnings: ${warnings.join(' ')}` : ''),
     };
   },
 };
@@ -90,15 +128,16 @@ export const generateSeriesTool: GuardedToolSpec = {
     const t = ctx.resolve(template) as PwInputValue;
     if (!t.options || !t.pseudos) throw new Error(`generate_series: ${template} was not made by make_pw_input in this catalogue, so it cannot be varied; make the template with make_pw_input.`);
     const dual = t.options.ecutrhoRy / t.options.ecutwfcRy;
+    const dc: DraftContext = { ...(t.pseudoDirectory ? { pseudoDirectory: t.pseudoDirectory } : {}), qeVersion: qeVersionOf(ctx) };
     const drafts = values.map((v) => {
       // A cutoff or k sweep is a convergence test whatever its template was.
-      if (kind === 'ecutwfc') return inputDraft(t.structure, { ...t.options!, purpose: 'convergence-test', ecutwfcRy: v, ecutrhoRy: Number((dual * v).toFixed(6)) }, t.pseudos!, { series: kind, seriesValue: v });
+      if (kind === 'ecutwfc') return inputDraft(t.structure, { ...t.options!, purpose: 'convergence-test', ecutwfcRy: v, ecutrhoRy: Number((dual * v).toFixed(6)) }, t.pseudos!, dc, { series: kind, seriesValue: v });
       if (kind === 'kspacing') {
         const { kMesh: _mesh, ...rest } = t.options!;
-        return inputDraft(t.structure, { ...rest, purpose: 'convergence-test', kSpacingPerAngstrom: v }, t.pseudos!, { series: kind, seriesValue: v });
+        return inputDraft(t.structure, { ...rest, purpose: 'convergence-test', kSpacingPerAngstrom: v }, t.pseudos!, dc, { series: kind, seriesValue: v });
       }
       const scaled: Structure = { ...t.structure, cell: t.structure.cell.map((r) => r.map((x) => x * v)) as Structure['cell'], positions: t.structure.positions.map((r) => r.map((x) => x * v)) as Structure['positions'] };
-      return inputDraft(scaled, t.options!, t.pseudos!, { series: kind, seriesValue: v });
+      return inputDraft(scaled, t.options!, t.pseudos!, dc, { series: kind, seriesValue: v });
     });
     return { artifacts: drafts, summary: `${values.length} ${kind} input(s) from ${template}: ${values.join(', ')}` };
   },

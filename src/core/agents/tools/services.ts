@@ -6,6 +6,7 @@ import type { Actor, KeySummary, ReadResult, WriteResult } from '../../canvas/ty
 import type { ProvenanceView } from '../../guard/ports';
 import type { JobService } from '../../hpc/jobService';
 import type { ClusterProfile } from '../../hpc/types';
+import type { QeVersion } from '../../dft/qe/definitions';
 import type { ToolRunContext } from '../types';
 
 /** The three canvas operations agents have. */
@@ -24,6 +25,8 @@ export interface CatalogueServices {
   pseudoDir?: string;
   /** Backends run_pw may use: default 'local' and the configured cluster profile names. */
   backends?: string[];
+  /** The QE version inputs are validated for (detected from pw.x by the host); default the validator's. */
+  qeVersion?: QeVersion;
   /** Cluster profiles by name: their limits bound the suggested resources and any override. */
   clusterProfiles?: Record<string, ClusterProfile>;
 }

@@ -56,6 +56,9 @@ const scaled = (s: Structure, f: number): Structure => ({
   ...s, cell: s.cell.map((v) => v.map((x) => x * f)) as Structure['cell'], positions: s.positions.map((v) => v.map((x) => x * f)) as Structure['positions'],
 });
 
+/** The bases name pslibrary files that are not installed here: no directory, so no headers are read. */
+const NOT_ON_DISK = '';
+
 export const AL_PSEUDO = { file: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF', sha256: '5f2b6a9c0d1e' };
 
 export function alSettings(over: Partial<PhysicalSettings> = {}): PhysicalSettings {
@@ -73,7 +76,7 @@ async function buildAlLattice(r: Run): Promise<Record<string, string>> {
   const bulk = p.artifact(names.bulk!)!.value as Structure;
   [names.pseudos] = (await seedCall(p, 'select_pseudopotentials', { elements: ['Al'], functional: 'PBE' }, [{
     kind: 'table', name: 'pseudopotentials',
-    value: { directory: '/usr/share/espresso/pseudo', byElement: { Al: { ...AL_PSEUDO, functional: 'PBE', suggestedEcutwfcRy: 29, suggestedEcutrhoRy: 121 } } },
+    value: { directory: NOT_ON_DISK, byElement: { Al: { ...AL_PSEUDO, functional: 'PBE', suggestedEcutwfcRy: 29, suggestedEcutrhoRy: 121 } } },
   }])).map((a) => a.id);
   const templateArgs = { structure: names.bulk, pseudopotentials: names.pseudos, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.15, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 };
   [names.template] = (await seedCall(p, 'make_pw_input', templateArgs, [{ kind: 'qe-input', name: 'pw_input', value: { text: '&control\n/', settings: alSettings({ ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.15 }), structure: bulk, calculation: 'scf' } }])).map((a) => a.id);
@@ -126,7 +129,7 @@ async function buildCoPt(r: Run): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
   [names.pseudos] = (await seedCall(p, 'select_pseudopotentials', { elements: ['Pt', 'C', 'O'], functional: 'PBE' }, [{
     kind: 'table', name: 'pseudopotentials',
-    value: { directory: '/usr/share/espresso/pseudo', byElement: {
+    value: { directory: NOT_ON_DISK, byElement: {
       Pt: { ...PT_PSEUDOS.Pt, suggestedEcutwfcRy: 39, suggestedEcutrhoRy: 401 },
       C: { ...PT_PSEUDOS.C, suggestedEcutwfcRy: 40, suggestedEcutrhoRy: 326 },
       O: { ...PT_PSEUDOS.O, suggestedEcutwfcRy: 47, suggestedEcutrhoRy: 323 } } },
