@@ -52,6 +52,21 @@ function artifactReferences(schema: object, call: ProposedCall): string[] {
   return out;
 }
 
+/**
+ * Under 'continue' the outputs exist before anyone answered: whoever answers (this process,
+ * the notebook through the same log), a rejection makes them provisional so nothing built
+ * later counts them. Answers recorded while no run is open are caught by the report judge.
+ */
+function settleOnAnswer(ctx: GuardContext, approval: string, outputs: string[]): void {
+  ctx.approvals.waitFor(approval, ctx.run.signal).then(async (answer) => {
+    if (answer.decision !== 'reject') return;
+    const still = outputs.filter((id) => ctx.provenance.artifact(id)?.status === 'final');
+    if (still.length) await ctx.provenance.markStatus(still, 'provisional', `${approval} rejected by ${answer.by}${answer.comment ? `: ${answer.comment}` : ''}`);
+  }).catch(() => {
+    // the run was cancelled before an answer came: nothing to settle
+  });
+}
+
 export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall, ctx: GuardContext): Promise<GuardedOutcome> {
   const { provenance } = ctx;
   const a = await assessCall(spec, proposed, { provenance, ...(ctx.judge ? { judge: ctx.judge } : {}) });
@@ -139,6 +154,7 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
   await provenance.endCall(record.id, { status: 'ok' });
   await invalidateAfterCutoffChange(provenance, registered);
   const pending = approvalId && !ctx.approvals.answerOf(approvalId) ? [approvalId] : [];
+  if (pending.length) settleOnAnswer(ctx, approvalId!, registered.map((r) => r.id));
   return {
     status: 'ok', call: record.id, outputs: registered.map((r) => r.id), verdicts, pendingApprovals: pending,
     summary: `${output.summary}${registered.length ? ` [${registered.map((r) => `${r.id} ${r.name}${r.status !== 'final' ? ` (${r.status})` : ''}`).join(', ')}]` : ''}` +

@@ -130,6 +130,19 @@ describe('guardedCall', () => {
       assert.equal(req.value, 5);
     });
 
+    it('continue: a later rejection, however it is recorded, makes the outputs provisional', async () => {
+      rig = await startJudgeRig(warnScript());
+      const { ctx, provenance, log } = context(cutoffSweep(1), 'continue', { judge: rig.judge });
+      const out = await guardedCall(spec('select_converged_settings'), sweepCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5'], 5), ctx);
+      const made = (out as { outputs: string[] }).outputs[0]!;
+      assert.equal(provenance.artifact(made)!.status, 'final');
+      // answered through the same log by another book, as the notebook does
+      await new ApprovalBook(log).answer('ap-1', 'reject', 'user@vscode', 'tolerance too loose');
+      await new Promise((r) => setTimeout(r, 10));
+      assert.equal(provenance.artifact(made)!.status, 'provisional');
+      assert.match(provenance.statusLog.at(-1)!.reason, /ap-1 rejected by user@vscode: tolerance too loose/);
+    });
+
     it('wait: pauses until the user answers; a rejection refuses the call and the body never runs', async () => {
       rig = await startJudgeRig(warnScript());
       const { ctx, provenance, progress } = context(cutoffSweep(1), 'wait', { judge: rig.judge });
