@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { parseCanvasFile } from '../../src/core/canvas/canvasFile';
+import { ApprovalBook } from '../../src/core/guard/approvals';
+import { cellIds, recordScalar, runWithCanvas, until, workbench, workspaceDir } from './support/runs';
+
+describe('canvas notebook over a run log (real VS Code)', () => {
+  it('round-trips a canvas through the serializer: user cells, projected cells, outputs and the run link survive a save', async () => {
+    const ws = workspaceDir();
+    const file = path.join(ws, 'roundtrip.dreams');
+    fs.copyFileSync(path.join(ws, 'al-lattice.dreams'), file);
+    const before = parseCanvasFile(fs.readFileSync(file, 'utf8'));
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    const edit = new vscode.WorkspaceEdit();
+    const md = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, 'A remark: PBE overestimates a0 by ~1 %.', 'markdown');
+    edit.set(nb.uri, [vscode.NotebookEdit.insertCells(2, [md])]);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await nb.save(), 'save failed');
+    const after = parseCanvasFile(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual(after.cells.slice(0, 2), before.cells, 'existing cells changed on save');
+    assert.equal(after.cells[2]!.kind, 'markdown');
+    assert.equal(after.cells[2]!.text, 'A remark: PBE overestimates a0 by ~1 %.');
+  });
+
+  it('projects the run log into cells on open and appends cells live as the run writes', async () => {
+    const { run, canvas } = await runWithCanvas('live', 'Lattice constant of fcc Al');
+    await workbench();
+    const nb = await vscode.workspace.openNotebookDocument(canvas);
+    await recordScalar(run, 'fit_eos', 'lattice_constant', 4.0396, 'Å');
+    await until('the artifact cell of a-1', () => cellIds(nb).includes('artifacts/a-1'));
+    const cell = nb.getCells().find((c) => c.metadata.dreams.id === 'artifacts/a-1')!;
+    assert.equal(cell.document.getText(), 'lattice_constant = 4.0396 Å');
+    const item = cell.outputs[0]!.items.find((i) => i.mime === 'application/vnd.dreams.artifact+json')!;
+    const data = JSON.parse(new TextDecoder().decode(item.data));
+    assert.equal(data.value, 4.0396);
+    assert.equal(data.creator, 'c-1');
+    // a status change arriving later updates the same cell in place
+    await run.registry.markStatus(['a-1'], 'stale', 'cutoff changed');
+    await until('the stale mark on a-1', () => nb.getCells().find((c) => c.metadata.dreams.id === 'artifacts/a-1')?.document.getText().includes('(stale)'));
+    assert.equal(cellIds(nb).filter((id) => id === 'artifacts/a-1').length, 1);
+    // the projection file follows the log; the log is never written by the notebook
+    await until('the canvas file to be saved', () => !nb.isDirty);
+    const saved = parseCanvasFile(fs.readFileSync(canvas.fsPath, 'utf8'));
+    assert.ok(saved.cells.some((c) => c.id === 'artifacts/a-1'));
+    await run.close();
+  });
+
+  it('refuses an in-place edit of an artifact cell: reverted, nothing written to the log', async () => {
+    const { run, canvas, logPath } = await runWithCanvas('noedit', 'Bulk modulus of Si');
+    await workbench();
+    const nb = await vscode.workspace.openNotebookDocument(canvas);
+    await recordScalar(run, 'fit_eos', 'bulk_modulus', 88.1, 'GPa');
+    const cell = await until('the artifact cell', () => nb.getCells().find((c) => c.metadata.dreams.id === 'artifacts/a-1'));
+    const original = cell.document.getText();
+    const linesBefore = fs.readFileSync(logPath, 'utf8').split('\n').length;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(cell.document.uri, new vscode.Range(0, 0, cell.document.lineCount, 0), 'bulk_modulus = 120 GPa');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await until('the edit to be reverted', () => cell.document.getText() === original);
+    assert.equal(fs.readFileSync(logPath, 'utf8').split('\n').length, linesBefore, 'the edit reached the log');
+    await run.close();
+  });
+});
+
+describe('approvals (real VS Code)', () => {
+  it('an answer from VS Code is recorded as an event (who, when, comment), releases the waiting call, and a second answer is refused', async () => {
+    const { run, canvas, logPath } = await runWithCanvas('approve', 'Cutoff for Al');
+    const wb = await workbench();
+    const nb = await vscode.workspace.openNotebookDocument(canvas);
+    const view = await wb.runs.attach(run.log);
+    const e = await recordScalar(run, 'select_converged_settings', 'ecutwfc', 12, 'Ry');
+    const book = new ApprovalBook(run.log);
+    const req = await book.raise({ call: 'c-1', tool: 'make_pw_input', parameter: 'ecutwfc', value: 12,
+      verdicts: [{ rule: 'cutoff-vs-pseudopotential', level: 'warn', reasons: ['12 Ry is below the 15 Ry the pseudopotential suggests'] }], provenancePath: [e, 'c-1'] });
+    const waiting = book.waitFor(req.id);
+    await until('the approval cell', () => cellIds(nb).includes(`approvals/${req.id}`));
+    await until('the pending count', () => wb.approvals.count() === 1);
+
+    const t0 = Date.now();
+    const answer = await wb.runs.answerApproval(view, req.id, 'approve', 'fine for a convergence test');
+    assert.ok(answer.ok, answer.ok ? '' : answer.message);
+    const released = await waiting;
+    assert.equal(released.decision, 'approve');
+    assert.equal(released.by, 'user@vscode');
+    assert.equal(released.comment, 'fine for a convergence test');
+    assert.ok(Date.parse(released.at) >= t0 - 1000);
+    const lines = fs.readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const recorded = lines.filter((l) => l.kind === 'approval.answer');
+    assert.equal(recorded.length, 1);
+    assert.deepEqual(recorded[0].actor, { kind: 'user', id: 'user@vscode' });
+
+    const stale = await wb.runs.answerApproval(view, req.id, 'reject');
+    assert.equal(stale.ok, false);
+    assert.match(stale.ok ? '' : stale.message, /already answered: approved by user@vscode/);
+    await until('the approval cell to show the answer', () => nb.getCells().find((c) => c.metadata.dreams.id === `approvals/${req.id}`)?.document.getText().includes('approved'));
+    await until('the pending count to drop', () => wb.approvals.count() === 0);
+    await run.close();
+  });
+
+  it('refuses an answer while another process holds the run, saying who and what to do', async () => {
+    const { run, canvas } = await runWithCanvas('locked', 'Lattice constant of Cu');
+    const wb = await workbench();
+    await vscode.workspace.openNotebookDocument(canvas);
+    const req = await new ApprovalBook(run.log).raise({ call: 'c-1', tool: 'run_pw', verdicts: [{ rule: 'x', level: 'warn', reasons: ['r'] }], provenancePath: [] });
+    // A reader view (not attached): the writer lock is held by `run`, as a CLI process would.
+    const view = await wb.runs.open(path.join(run.dir, 'events.jsonl'));
+    const r = await wb.runs.answerApproval(view, req.id, 'approve');
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.message, /being written by another process.*dreams approve ap-1/s);
+    await run.close();
+  });
+});
