@@ -51,6 +51,7 @@ for (const c of cases) {
     let converged: ConvergedSettings;
     let eos: EosFit;
     let centred: PwPoint[];
+    let cutoffRuns: PwPoint[];
     let aEos: number;
     const crystal = (a: number) => bulk({ kind: c.kind, symbols: [c.material.element], aAngstrom: a, cell: 'primitive' });
     const aOf = (p: PwPoint) => latticeConstantFromVolume(p.volumeA3, { bravais: c.kind, cell: 'primitive' }).aAngstrom;
@@ -59,7 +60,7 @@ for (const c of cases) {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), `dreams-dft-${c.material.element}-`));
       pw = new PwRunner(dir, c.material);
       const finestK = Math.min(...c.kSpacingsPerAngstrom);
-      const cutoffRuns = c.cutoffsRy.map((e) => pw.run(crystal(c.aGuessAngstrom), e, finestK));
+      cutoffRuns = c.cutoffsRy.map((e) => pw.run(crystal(c.aGuessAngstrom), e, finestK));
       const chosen = selectConvergedSettings({ cutoffRuns, thresholdMevPerAtom: THRESHOLD_MEV_PER_ATOM });
       if (chosen.cutoff.outcome.status !== 'converged') throw new Error(`cutoff sweep did not converge: ${chosen.cutoff.outcome.message}`);
       const ecut = chosen.cutoff.outcome.chosenValue;
@@ -76,6 +77,10 @@ for (const c of cases) {
 
     it('chooses the cutoff from a sweep at the finest k spacing, under 1 meV/atom with every finer cutoff', () => {
       const table = converged.cutoff.table;
+      // settings read back from each generated input and its pseudopotential header
+      assert.equal(cutoffRuns[0].settings.functional, c.material.functional);
+      assert.match(String(cutoffRuns[0].settings.codeVersion), /^6\.7/);
+      assert.deepEqual(cutoffRuns.map((r) => r.settings.ecutwfcRy), c.cutoffsRy);
       assert.equal(converged.cutoff.outcome.status, 'converged', JSON.stringify(converged.cutoff.outcome));
       const chosen = table.findIndex((r) => r.isChosen);
       assert.ok(chosen >= 0 && chosen < table.length - 1, 'the chosen cutoff is not the finest tested');

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Matrix, solve } from 'ml-matrix';
 import { meshFromSpacing } from '../../src/core/dft/kpoints';
-import { pwInputFromStructure } from '../../src/core/dft/qe/input';
+import { parsePwOutput, physicalSettingsOf, pwInputFromStructure } from '../../src/core/dft/qe';
+import { readUpfHeaderFile } from '../../src/core/dft/qe/upfFiles';
 import { cellVolume } from '../../src/core/dft/structure/cell';
 import type { Cell, PhysicalSettings, Structure } from '../../src/core/dft/types';
 import { angstromToBohr, ryToEv } from '../../src/core/units';
@@ -65,33 +66,25 @@ export class PwRunner {
     const seconds = (Date.now() - t0) / 1000;
     this.seconds += seconds;
     fs.rmSync(path.join(this.workDir, 'tmp'), { recursive: true, force: true });
-    if (!/convergence has been achieved/.test(out) || !/JOB DONE/.test(out)) throw new Error(`pw.x did not converge for ${file}:\n${out.slice(-2000)}`);
-    const energy = /^!\s+total energy\s+=\s+(-?\d+\.\d+) Ry/m.exec(out);
-    const pressure = /P=\s*(-?\d+\.\d+)/.exec(out);
-    if (!energy || !pressure) throw new Error(`no energy or pressure in the output of ${file}`);
-    const system = this.material.system;
+    const parsed = parsePwOutput(out);
+    if (!parsed.scfConverged || !parsed.jobDone || parsed.totalEnergyRy === undefined || parsed.pressureKbar === undefined) {
+      throw new Error(`pw.x gave no converged energy and pressure for ${file}:\n${out.slice(-2000)}`);
+    }
+    const upf = readUpfHeaderFile(path.join(PSEUDO_DIR, this.material.pseudopotential));
     return {
       structure,
       ecutwfcRy,
       kSpacingPerAngstrom,
-      energyEv: ryToEv(Number(energy[1])),
+      energyEv: ryToEv(parsed.totalEnergyRy),
       natoms: structure.symbols.length,
-      pressureKbar: Number(pressure[1]),
+      pressureKbar: parsed.pressureKbar,
       volumeA3: cellVolume(structure.cell),
       seconds,
-      settings: {
-        code: 'pw.x',
-        codeVersion: '6.7',
-        functional: this.material.functional,
-        ecutwfcRy,
-        ecutrhoRy: 4 * ecutwfcRy,
-        pseudopotentials: { [this.material.element]: { file: this.material.pseudopotential } },
+      settings: physicalSettingsOf(input, {
+        codeVersion: parsed.codeVersion,
         kSpacingPerAngstrom,
-        kMesh: mesh,
-        occupations: String(system.occupations ?? 'fixed'),
-        ...(system.smearing ? { smearing: String(system.smearing), degaussRy: Number(system.degauss) } : {}),
-        nspin: 1,
-      },
+        upfHeaders: { [this.material.pseudopotential]: upf },
+      }),
     };
   }
 }
