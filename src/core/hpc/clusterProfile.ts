@@ -41,7 +41,7 @@ export const CLUSTER_PROFILE_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true });
+const ajv = new Ajv({ allErrors: true, verbose: true });
 const validateProfile = ajv.compile<ClusterProfile>(CLUSTER_PROFILE_SCHEMA);
 
 function describe(e: ErrorObject, where: string): string {
