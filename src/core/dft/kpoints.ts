@@ -16,6 +16,10 @@
  * √(2/3) and for a hexagonal cell by √3/2, which gives too coarse a mesh.
  *
  * Along a non-periodic axis (a slab's normal with vacuum, pbc false) the mesh has one point.
+ *
+ * An equation-of-state series keeps the mesh of its reference (central) cell at every
+ * volume: recomputed per volume, the mesh gains or loses a point somewhere in a ±5 % volume
+ * range and puts a step into E(V) that spoils B0 and B0'.
  */
 import { DftScienceError } from './scienceError';
 import { reciprocalCell } from './structure/cell';
