@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DftScienceError } from '../../../src/core/dft/scienceError';
-import { MOLECULE_NAMES, molecule } from '../../../src/core/dft/structure/molecules';
+import { MOLECULE_NAMES, molecule, moleculeInBox } from '../../../src/core/dft/structure/molecules';
 import { placeAdsorbate } from '../../../src/core/dft/structure/placement';
 import { adsorptionSite } from '../../../src/core/dft/structure/sites';
 import { slab } from '../../../src/core/dft/structure/surface';
@@ -43,6 +43,19 @@ describe('molecule table', () => {
     }
     assert.ok(['CO', 'O', 'H', 'OH', 'N', 'N2', 'NO', 'H2O', 'NH3', 'NH', 'NH2', 'CH3', 'CH2', 'CH', 'C', 'NNH'].every((n) => MOLECULE_NAMES.includes(n)));
     assert.throws(() => molecule('CO3'), (e: unknown) => e instanceof DftScienceError && /no molecule "CO3".*CO, NO/.test(e.message));
+  });
+});
+
+describe('gas-phase references in a box', () => {
+  it('centres the molecule in a cubic periodic box and keeps its geometry', () => {
+    const box = moleculeInBox('H2O', 10);
+    assert.deepEqual(box.cell, [[10, 0, 0], [0, 10, 0], [0, 0, 10]]);
+    assert.deepEqual(box.pbc, [true, true, true]);
+    const lo = [0, 1, 2].map((k) => Math.min(...box.positions.map((p) => p[k])));
+    const hi = [0, 1, 2].map((k) => Math.max(...box.positions.map((p) => p[k])));
+    for (let k = 0; k < 3; k++) close(lo[k] + hi[k], 10, 1e-12, `centred along ${k}`);
+    close(angleDeg(box.positions[1], box.positions[0], box.positions[2]), 104.52, 1e-9, 'HOH kept');
+    assert.throws(() => moleculeInBox('CO', 4), /less than 4 Å between images of CO/);
   });
 });
 

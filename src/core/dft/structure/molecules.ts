@@ -9,7 +9,7 @@
  * source named per entry. They are starting points for relaxation, not results.
  */
 import { DftScienceError } from '../scienceError';
-import type { Vec3 } from '../types';
+import type { Structure, Vec3 } from '../types';
 
 export interface MoleculeTemplate {
   name: string;
@@ -78,4 +78,31 @@ export function molecule(name: string): MoleculeTemplate {
     throw new DftScienceError(`no molecule "${name}" in the table. Known adsorbates: ${MOLECULE_NAMES.join(', ')}.`, { name });
   }
   return { ...m, symbols: [...m.symbols], positions: m.positions.map((p) => [...p] as Vec3) };
+}
+
+/**
+ * A gas-phase reference: the molecule centred in a cubic box of edge `edgeAngstrom`
+ * (periodic, as pw.x needs; the images are edge − molecular extent apart).
+ */
+export function moleculeInBox(adsorbate: string | MoleculeTemplate, edgeAngstrom: number): Structure {
+  const m = typeof adsorbate === 'string' ? molecule(adsorbate) : adsorbate;
+  const extent = Math.max(...[0, 1, 2].map((k) => Math.max(...m.positions.map((p) => p[k])) - Math.min(...m.positions.map((p) => p[k]))));
+  if (!Number.isFinite(edgeAngstrom) || edgeAngstrom <= extent + 4) {
+    throw new DftScienceError(
+      `a ${edgeAngstrom} Å box leaves less than 4 Å between images of ${m.name} (extent ${extent.toFixed(2)} Å). Pass a larger edge (10–15 Å is usual).`,
+      { name: m.name, edgeAngstrom },
+    );
+  }
+  const centre = [0, 1, 2].map((k) => (Math.max(...m.positions.map((p) => p[k])) + Math.min(...m.positions.map((p) => p[k]))) / 2);
+  return {
+    symbols: [...m.symbols],
+    positions: m.positions.map((p) => p.map((x, k) => x - centre[k] + edgeAngstrom / 2) as Vec3),
+    cell: [
+      [edgeAngstrom, 0, 0],
+      [0, edgeAngstrom, 0],
+      [0, 0, edgeAngstrom],
+    ],
+    pbc: [true, true, true],
+    info: { molecule: m.name, box: edgeAngstrom },
+  };
 }
