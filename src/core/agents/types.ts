@@ -64,8 +64,10 @@ export interface PlanStep {
   worker: Exclude<AgentRole, 'supervisor'>;
   /** The tool call that must succeed for the step to be done. */
   tool: string;
-  /** Argument hints: literals or "$step.<id>.<output name>[.path]" references. */
+  /** Argument hints: literals or "$step.<id>.<output name>[.path]" references (grammar: workflows/types.ts). */
   args?: Record<string, unknown>;
+  /** Why each argument has its value: passed on as the call's per-parameter reasons. */
+  reasons?: Record<string, string>;
   /** For report steps: the quantities the report must state. */
   reportQuantities?: string[];
   dependsOn?: string[];

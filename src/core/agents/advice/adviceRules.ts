@@ -1,0 +1,132 @@
+/**
+ * The advisor's rule table: a failed pw.x run's symptom → parameter changes, after the
+ * table of suggestions in the DREAMS convergence advisor (mixing_beta, mixing_mode,
+ * electron_maxstep, degauss, diagonalization, starting magnetization, cutoffs, job
+ * resources). Deterministic, so offline runs get the same advice every time.
+ */
+import { MAGNETIC_ELEMENTS } from '../../workflows/latticeConstantInputs';
+import type { Suggestion } from './accuracyCheck';
+import { PW_DEFAULTS, type FailureEvidence } from './failureEvidence';
+
+export type FailureKind =
+  | 'missing-starting-magnetization'
+  | 'scf-not-converged'
+  | 'bands-not-converged'
+  | 'overlap-matrix'
+  | 'charge-wrong'
+  | 'no-smearing'
+  | 'walltime'
+  | 'memory'
+  | 'unknown';
+
+export interface Diagnosis {
+  kind: FailureKind;
+  /** One sentence: what went wrong, with the numbers that show it. */
+  finding: string;
+}
+
+const round = (x: number, d = 2) => Number(x.toFixed(d));
+
+/** The SCF accuracy went up in more than a third of the steps: charge sloshing rather than slow progress. */
+export function oscillates(accuracies: number[]): boolean {
+  if (accuracies.length < 4) return false;
+  let ups = 0;
+  for (let i = 1; i < accuracies.length; i++) if (accuracies[i]! > accuracies[i - 1]!) ups++;
+  return ups / (accuracies.length - 1) > 1 / 3;
+}
+
+export function diagnose(ev: FailureEvidence): Diagnosis {
+  const text = `${ev.errorText}\n${(ev.output?.warnings ?? []).join('\n')}`;
+  if (/starting_magnetization MUST be set/i.test(text)) {
+    return { kind: 'missing-starting-magnetization', finding: 'pw.x stopped: a spin-polarized run (nspin = 2) needs a starting magnetization on some species.' };
+  }
+  if (/smearing requires|system is metallic|specify occupations/i.test(text)) {
+    return { kind: 'no-smearing', finding: 'pw.x needs smeared occupations (with a width) for this metallic system.' };
+  }
+  if (/S matrix not positive definite|problems computing cholesky|[cr]diaghg/i.test(text)) {
+    return { kind: 'overlap-matrix', finding: 'the Davidson diagonalization failed (overlap matrix not positive definite).' };
+  }
+  if (/too many bands are not converged/i.test(text)) {
+    return { kind: 'bands-not-converged', finding: 'too many bands did not converge in the diagonalization.' };
+  }
+  if (/charge is wrong|negative rho|negative starting charge/i.test(text)) {
+    return { kind: 'charge-wrong', finding: 'the charge density is inaccurate (wrong total charge or negative density): the density cutoff is too low for this pseudopotential.' };
+  }
+  if (/TIMEOUT|time limit|DUE TO TIME LIMIT|walltime/i.test(text) || ev.jobState === 'timeout') {
+    return { kind: 'walltime', finding: 'the job ran out of its wall-time allowance before pw.x finished.' };
+  }
+  if (/out of memory|oom-kill|cannot allocate|allocation failed/i.test(text)) {
+    return { kind: 'memory', finding: 'the job ran out of memory.' };
+  }
+  const cycle = ev.output?.scfCycles.at(-1);
+  if (/convergence NOT achieved/i.test(text) || (cycle && !cycle.converged) || (ev.output && !ev.output.scfConverged && ev.output.jobDone)) {
+    const acc = (cycle?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a): a is number => a !== undefined);
+    const n = cycle?.iterationCount ?? cycle?.iterations.length;
+    const last = acc.at(-1);
+    return {
+      kind: 'scf-not-converged',
+      finding: `the SCF did not converge${n ? ` in ${n} iterations` : ''}${last !== undefined ? ` (estimated accuracy ${last.toExponential(1)} Ry at the end, threshold ${ev.input.convThrRy ?? PW_DEFAULTS.convThrRy} Ry)` : ''}` +
+        `${acc.length >= 4 ? (oscillates(acc) ? '; the accuracy oscillates (charge sloshing)' : '; the accuracy decreases steadily but too slowly') : ''}.`,
+    };
+  }
+  return { kind: 'unknown', finding: ev.errorText ? `pw.x or the job failed: ${ev.errorText.split('\n')[0]}` : 'the run failed without an error the advisor recognises.' };
+}
+
+/** The table: suggestions for a diagnosis, each with the value now and the value proposed. */
+export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[] {
+  const s = ev.input;
+  const beta = s.mixingBeta ?? PW_DEFAULTS.mixingBeta;
+  const maxstep = s.electronMaxstep ?? PW_DEFAULTS.electronMaxstep;
+  const diag = s.diagonalization ?? PW_DEFAULTS.diagonalization;
+  const out: Suggestion[] = [];
+  switch (d.kind) {
+    case 'missing-starting-magnetization': {
+      const magnetic = s.elements.filter((el) => MAGNETIC_ELEMENTS.has(el));
+      if (magnetic.length) {
+        for (const el of magnetic) out.push({ parameter: `starting_magnetization(${el})`, currentValue: s.startingMagnetization[el] ?? 0, newValue: 0.5, reason: `${el} is magnetic: start from a moment so the SCF can find the magnetic ground state` });
+      } else {
+        out.push({ parameter: 'nspin', currentValue: s.nspin ?? 2, newValue: 1, reason: `${s.elements.join(', ')} ${s.elements.length === 1 ? 'is' : 'are'} not magnetic: a spin-polarized run gains nothing` });
+      }
+      break;
+    }
+    case 'no-smearing':
+      out.push({ parameter: 'occupations', currentValue: s.occupations ?? 'fixed', newValue: 'smearing', reason: 'a metal needs smeared occupations' });
+      out.push({ parameter: 'smearing', currentValue: s.smearing, newValue: 'mv', reason: 'Marzari–Vanderbilt cold smearing keeps the energy close to the zero-width limit' });
+      out.push({ parameter: 'degauss', currentValue: s.degaussRy, newValue: 0.02, reason: 'a width of 0.02 Ry is usual for metals with cold smearing' });
+      break;
+    case 'overlap-matrix':
+    case 'bands-not-converged':
+      if (diag !== 'cg') out.push({ parameter: 'diagonalization', currentValue: diag, newValue: 'cg', reason: 'conjugate-gradient diagonalization is slower but robust where Davidson fails' });
+      break;
+    case 'charge-wrong':
+      if (s.ecutrhoRy !== undefined) out.push({ parameter: 'ecutrho', currentValue: s.ecutrhoRy, newValue: round(s.ecutrhoRy * 1.5, 1), reason: 'a higher density cutoff represents the augmentation charge of ultrasoft/PAW pseudopotentials' });
+      break;
+    case 'walltime':
+      out.push({ parameter: 'resources.walltimeMinutes', newValue: 'twice the previous allowance', reason: 'the run needs more time; the other settings were fine' });
+      break;
+    case 'memory':
+      out.push({ parameter: 'resources.nodes', newValue: 'one more node (or more tasks)', reason: 'spreading the run over more processes divides the memory per process' });
+      break;
+    case 'scf-not-converged': {
+      const acc = (ev.output?.scfCycles.at(-1)?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a): a is number => a !== undefined);
+      if (oscillates(acc) || acc.length < 4) {
+        out.push({ parameter: 'mixing_beta', currentValue: beta, newValue: round(Math.max(0.1, beta / 2)), reason: 'a smaller mixing step damps charge sloshing' });
+        if (s.hasVacuum && s.mixingMode !== 'local-TF') out.push({ parameter: 'mixing_mode', currentValue: s.mixingMode ?? PW_DEFAULTS.mixingMode, newValue: 'local-TF', reason: 'local Thomas–Fermi mixing suits inhomogeneous systems (slabs, surfaces)' });
+      } else if (beta < 0.2) {
+        out.push({ parameter: 'mixing_beta', currentValue: beta, newValue: 0.3, reason: 'the SCF converges steadily but the mixing step is small: a larger one gets there in fewer iterations' });
+      }
+      out.push({ parameter: 'electron_maxstep', currentValue: maxstep, newValue: maxstep * 2, reason: 'allow more SCF iterations' });
+      const metallic = s.occupations === 'smearing';
+      if (metallic && s.degaussRy !== undefined && s.degaussRy < 0.01) {
+        out.push({ parameter: 'degauss', currentValue: s.degaussRy, newValue: 0.01, reason: 'a very narrow smearing makes the occupations of a metal flip between iterations' });
+      }
+      if (diag === 'david' && Object.keys(ev.output?.warningCounts ?? {}).some((w) => w.startsWith('c_bands'))) {
+        out.push({ parameter: 'diagonalization', currentValue: diag, newValue: 'cg', reason: 'eigenvalues did not converge in Davidson (c_bands warnings)' });
+      }
+      break;
+    }
+    case 'unknown':
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * What the advisor reads about a failed pw.x run: the input's SCF-relevant settings, the
+ * parsed output (SCF history, warnings, pw.x's error block) and the job's own error.
+ */
+import { arrayIn, numberIn, numberOf, parsePwInput, readAtomicSpecies, stringIn } from '../../dft/qe/input';
+import type { PwOutput } from '../../dft/qe/output';
+import { parsePwOutput } from '../../dft/qe/output';
+
+export interface InputSettings {
+  elements: string[];
+  natoms?: number;
+  ecutwfcRy?: number;
+  ecutrhoRy?: number;
+  convThrRy?: number;
+  mixingBeta?: number;
+  mixingMode?: string;
+  electronMaxstep?: number;
+  diagonalization?: string;
+  occupations?: string;
+  smearing?: string;
+  degaussRy?: number;
+  nspin?: number;
+  startingMagnetization: Record<string, number>;
+  /** Whether the cell has a vacuum region (a slab or molecule): mixing_mode 'local-TF' helps there. */
+  hasVacuum?: boolean;
+}
+
+export interface FailureEvidence {
+  input: InputSettings;
+  output?: PwOutput;
+  /** pw.x's error block, the job's error, or the tool's error. */
+  errorText: string;
+  jobState?: string;
+}
+
+/** pw.x defaults (6.7) for the variables the advisor reasons about. */
+export const PW_DEFAULTS = { mixingBeta: 0.7, electronMaxstep: 100, convThrRy: 1e-6, diagonalization: 'david', mixingMode: 'plain' };
+
+export function inputSettings(text: string): InputSettings {
+  const input = parsePwInput(text);
+  const species = readAtomicSpecies(input)?.value ?? [];
+  const elements = species.map((s) => s.label.replace(/[^A-Za-z].*$/, ''));
+  const startingMagnetization: Record<string, number> = {};
+  for (const [index, v] of arrayIn(input, 'system', 'starting_magnetization')) {
+    const el = elements[index - 1];
+    const n = numberOf(v.value);
+    if (el && n !== undefined) startingMagnetization[el] = n;
+  }
+  const opt = <T>(k: string, v: T | undefined) => (v === undefined ? {} : { [k]: v });
+  return {
+    elements,
+    startingMagnetization,
+    ...opt('natoms', numberIn(input, 'system', 'nat')),
+    ...opt('ecutwfcRy', numberIn(input, 'system', 'ecutwfc')),
+    ...opt('ecutrhoRy', numberIn(input, 'system', 'ecutrho')),
+    ...opt('convThrRy', numberIn(input, 'electrons', 'conv_thr')),
+    ...opt('mixingBeta', numberIn(input, 'electrons', 'mixing_beta')),
+    ...opt('mixingMode', stringIn(input, 'electrons', 'mixing_mode')),
+    ...opt('electronMaxstep', numberIn(input, 'electrons', 'electron_maxstep')),
+    ...opt('diagonalization', stringIn(input, 'electrons', 'diagonalization')),
+    ...opt('occupations', stringIn(input, 'system', 'occupations')),
+    ...opt('smearing', stringIn(input, 'system', 'smearing')),
+    ...opt('degaussRy', numberIn(input, 'system', 'degauss')),
+    ...opt('nspin', numberIn(input, 'system', 'nspin')),
+  };
+}
+
+export function failureEvidence(inputText: string, outputText: string | undefined, errors: (string | undefined)[], jobState?: string): FailureEvidence {
+  const output = outputText ? parsePwOutput(outputText) : undefined;
+  const pwError = output?.error ? `Error in routine ${output.error.routine}: ${output.error.message}` : undefined;
+  const errorText = [pwError, ...errors].filter((e): e is string => !!e && e.trim() !== '').join('\n');
+  return { input: inputSettings(inputText), ...(output ? { output } : {}), errorText, ...(jobState ? { jobState } : {}) };
+}

@@ -1,0 +1,182 @@
+/**
+ * The offline provider: an LlmProvider with no model behind it. It answers the same agent
+ * loop as a model would, deterministically from the run's state: a worker gets the next
+ * tool use of its running step (the template's hints resolved to artifact references,
+ * with the template's per-parameter reasons), the supervisor reviews the template's plan,
+ * replans a failed pw.x run from the convergence advisor's rule table, and writes the
+ * response from the report. Every call goes through the same registry and guard; the
+ * judge tiers record "not judged" because this provider does not judge.
+ */
+import { LlmError, type ContentBlock, type LlmMessage, type LlmProvider, type LlmRequest, type LlmResponse, type ToolResultBlock, type ToolUseBlock } from '../llm/types';
+import type { ProvenanceView } from '../guard/ports';
+import { ADVICE_ARTIFACT, type AdviceValue } from './advisor';
+import type { Objective } from '../workflows/objective';
+import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './stepArguments';
+import { EDIT_PLAN, START_WORKFLOW } from './supervisorTools';
+import { sweepExtensionEdits } from './sweepExtension';
+import type { ConvergenceSelectionValue } from './tools/artifactShapes';
+import type { Plan, PlanStep } from './types';
+
+export const OFFLINE_MODEL = 'offline';
+
+/** What the offline provider reads: the run's state, never the conversation's prose. */
+export interface OfflineView {
+  plan(): Plan | undefined;
+  stepContext(): StepContext;
+  toolSchema(tool: string): object | undefined;
+  objective: Objective;
+  provenance: ProvenanceView;
+}
+
+const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function lastToolResults(messages: LlmMessage[]): ToolResultBlock[] {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'user' || typeof last.content === 'string') return [];
+  return last.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
+}
+
+function toolUsesSoFar(messages: LlmMessage[]): ToolUseBlock[] {
+  return messages.flatMap((m) => (m.role === 'assistant' && typeof m.content !== 'string' ? m.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') : []));
+}
+
+/** The nearest step upstream of `step` that writes the pw.x input its runs use. */
+export function inputStepOf(plan: Plan, step: PlanStep): PlanStep | undefined {
+  const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  const queue = [...(step.dependsOn ?? [])];
+  const seen = new Set<string>();
+  while (queue.length) {
+    const id = queue.shift()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const s = byId.get(id);
+    if (!s) continue;
+    if (s.tool === 'make_pw_input') return s;
+    queue.push(...(s.dependsOn ?? []));
+  }
+  return undefined;
+}
+
+export class OfflineProvider implements LlmProvider {
+  readonly name = 'offline';
+  readonly judges = false;
+  #uses = 0;
+
+  constructor(private readonly view: () => OfflineView) {}
+
+  async complete(req: LlmRequest): Promise<LlmResponse> {
+    const view = this.view();
+    if (req.role === 'supervisor') return req.category === 'summarise' ? this.reply([this.text(this.response(view))]) : this.supervise(req, view);
+    if (req.role === 'dft' || req.role === 'hpc') return this.work(req, view);
+    throw new LlmError('bad-request', `the offline provider answers the supervisor and the workers, not the ${req.role} role; with no model, ${req.role} is recorded as not judged or answered by rules.`);
+  }
+
+  private reply(content: ContentBlock[]): LlmResponse {
+    return { content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { ...zero }, model: OFFLINE_MODEL, attempts: 1 };
+  }
+
+  private text(text: string): ContentBlock {
+    return { type: 'text', text };
+  }
+
+  private use(name: string, input: unknown): ToolUseBlock {
+    return { type: 'tool_use', id: `toolu_offline_${++this.#uses}`, name, input };
+  }
+
+  private work(req: LlmRequest, view: OfflineView): LlmResponse {
+    const plan = view.plan();
+    const step = plan?.steps.find((s) => s.status === 'running');
+    if (!step) return this.reply([this.text('No step is running, so there is nothing to do.')]);
+    const errors = lastToolResults(req.messages).filter((r) => r.isError);
+    if (errors.length) return this.reply([this.text(`Step ${step.id} could not be completed: ${errors.map((e) => e.content).join(' | ')}`)]);
+    const schema = view.toolSchema(step.tool);
+    if (!schema) return this.reply([this.text(`Step ${step.id} names the tool ${step.tool}, which is not in the catalogue.`)]);
+    const ctx = view.stepContext();
+    const state = assessStep(step, schema, ctx);
+    if (state.state === 'done') {
+      const results = req.messages.flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content.filter((b): b is ToolResultBlock => b.type === 'tool_result') : []));
+      const said = results.map((r) => r.content.split('\n')[0]).join('; ');
+      return this.reply([this.text(`Step ${step.id} done: ${said || `${step.tool} succeeded (${state.calls.join(', ')})`}`.slice(0, 1200))]);
+    }
+    if (state.state === 'failed') return this.reply([this.text(`Step ${step.id} failed: ${state.reason}`)]);
+    const pending = pendingStepCalls(step, schema, ctx);
+    if (!pending.ok) return this.reply([this.text(`Step ${step.id} cannot run yet: ${pending.problem}`)]);
+    if (!pending.calls.length) return this.reply([this.text(`Step ${step.id}: every call has been made.`)]);
+    return this.reply(pending.calls.map((c) => this.use(step.tool, c)));
+  }
+
+  private supervise(req: LlmRequest, view: OfflineView): LlmResponse {
+    const plan = view.plan();
+    const failed = plan?.steps.find((s) => s.status === 'failed');
+    if (plan && failed) return this.replan(req, view, plan, failed);
+    const results = lastToolResults(req.messages);
+    if ((!plan || plan.steps.length === 0) && results.length === 0) {
+      const o = view.objective;
+      if (o.workflow && o.inputs) return this.reply([this.use(START_WORKFLOW, { workflow: o.workflow, inputs: o.inputs })]);
+      return this.reply([this.text(`Offline runs follow a built-in workflow, and "${o.text}" names none. Use an objective file that names a workflow (see examples/), or run with a model.`)]);
+    }
+    if (results.some((r) => r.isError)) return this.reply([this.text(`The plan could not be made: ${results.map((r) => r.content).join(' | ')}`)]);
+    const p = view.plan();
+    return this.reply([this.text(p ? `The plan follows ${p.workflow ? `the ${p.workflow} template` : 'the objective'}: ${p.steps.length} steps, run as planned.` : 'There is no plan.')]);
+  }
+
+  private replan(req: LlmRequest, view: OfflineView, plan: Plan, failed: PlanStep): LlmResponse {
+    const ctx = view.stepContext();
+    const call = failedCallOf(failed, ctx);
+    const uses = toolUsesSoFar(req.messages);
+    const results = lastToolResults(req.messages);
+    const lastUse = uses.at(-1);
+    if (!lastUse && call?.tool === 'select_converged_settings') return this.extendSweep(view, plan, failed, call.outputs);
+    if (!lastUse) {
+      if (!call || call.tool !== 'run_pw') {
+        return this.reply([this.text(`Step ${failed.id} failed without a pw.x run to diagnose${call ? ` (${call.id} ${call.tool})` : ''}; the offline planner cannot fix it. The run stops here.`)]);
+      }
+      return this.reply([this.use('consult_convergence_advisor', { arguments: { call: call.id }, reasons: { call: `the failed run of step ${failed.id}` }, context: `replanning step ${failed.id}` })]);
+    }
+    if (results.some((r) => r.isError)) return this.reply([this.text(`Replanning step ${failed.id} failed: ${results.map((r) => r.content).join(' | ')}. The run stops here.`)]);
+    if (lastUse.name === EDIT_PLAN) return this.reply([this.text(`Replanned: ${results.map((r) => r.content).join(' ')}`)]);
+    const advice = [...view.provenance.artifacts()].reverse().find((a) => a.name === ADVICE_ARTIFACT && (a.value as AdviceValue).failedCall === call?.id);
+    const value = advice?.value as AdviceValue | undefined;
+    const applicable = (value?.suggestions ?? []).filter((s) => s.apply?.tool === 'make_pw_input');
+    const inputStep = inputStepOf(plan, failed);
+    if (!advice || !value || !applicable.length || !inputStep) {
+      const why = !value ? 'the advisor gave no advice' : !applicable.length ? `the advisor found "${value.diagnosis.finding}" but no change the input tool can make` : `no step upstream of ${failed.id} writes its input`;
+      return this.reply([this.text(`Step ${failed.id} cannot be fixed offline: ${why}. The run stops here.`)]);
+    }
+    const args: Record<string, unknown> = { ...(inputStep.args ?? {}) };
+    const reasons: Record<string, string> = { ...(inputStep.reasons ?? {}) };
+    for (const s of applicable) {
+      const { argument, value: v } = s.apply!;
+      args[argument] = argument === 'startingMagnetization' ? { ...((args[argument] as object) ?? {}), ...(v as object) } : v;
+      reasons[argument] = `convergence advisor ${advice.id}: ${s.reason}`;
+      if (argument === 'nspin' && v === 1) {
+        delete args.startingMagnetization;
+        delete reasons.startingMagnetization;
+      }
+    }
+    return this.reply([this.use(EDIT_PLAN, {
+      op: 'modify', id: inputStep.id, changes: { args, reasons },
+      reason: `apply ${advice.id} (${applicable.map((s) => `${s.parameter} → ${JSON.stringify(s.newValue)}`).join(', ')}) after ${call!.id} failed: ${value.diagnosis.finding}`,
+    })]);
+  }
+
+  /** A selection that found no converged value: extend its sweep past the finest value. */
+  private extendSweep(view: OfflineView, plan: Plan, failed: PlanStep, outputs: string[]): LlmResponse {
+    const sel = outputs.map((id) => view.provenance.artifact(id)).find((a) => a?.name === 'converged_settings');
+    const value = sel?.value as ConvergenceSelectionValue | undefined;
+    const edits = value && !value.converged ? sweepExtensionEdits(plan, failed, value, `no tested value was within ${value.toleranceMevPerAtom} meV/atom of the finest (${sel!.id})`) : undefined;
+    if (!edits) return this.reply([this.text(`Step ${failed.id} failed and its sweep cannot be extended offline. The run stops here.`)]);
+    return this.reply(edits.map((e) => this.use(EDIT_PLAN, { ...e, reason: `extend the sweep: ${sel!.id} shows no converged ${value!.parameter}` })));
+  }
+
+  private response(view: OfflineView): string {
+    const events = view.stepContext().events;
+    const judged = [...events].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted?: boolean; summary?: string } | undefined;
+    const report = judged?.report ? view.provenance.artifact(judged.report) : undefined;
+    const claims = ((report?.value as { claims?: { statement?: string; quantity: string; value: number; unit: string; cites: string }[] } | undefined)?.claims ?? [])
+      .map((c) => `${c.statement ?? `${c.quantity} = ${c.value} ${c.unit}`} (${c.cites})`);
+    const title = (report?.value as { title?: string } | undefined)?.title ?? view.objective.text;
+    if (!judged) return `${title}: the plan is done; no report was written.`;
+    return `${title}: ${claims.join('; ')}. The report judge ${judged.accepted ? 'accepted' : 'did not accept'} report ${judged.report} (${judged.summary}).`;
+  }
+}

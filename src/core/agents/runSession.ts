@@ -1,0 +1,178 @@
+/**
+ * Everything a run needs, opened from its directory: the event log, canvas and
+ * provenance (canvas/run.ts), the job service with its backends, approvals, the usage
+ * ledger and budget, the model provider (Anthropic, or offline) and the agent runtime.
+ * The CLI and the VS Code controller both open runs through here, so a run started in
+ * one can be resumed in the other.
+ */
+import fs from 'node:fs';
+import type { Run } from '../canvas/run';
+import type { CanvasEvent, RunStartPayload } from '../canvas/types';
+import { ApprovalBook } from '../guard/approvals';
+import type { JudgeConfig } from '../guard/judges/askJudge';
+import type { ApprovalPolicy } from '../guard/types';
+import { JobBackends } from '../hpc/backends';
+import { CanvasJobStore } from '../hpc/canvasJobStore';
+import { JobService } from '../hpc/jobService';
+import type { ClusterProfile } from '../hpc/types';
+import type { SshConfigSource } from '../hpc/ssh/sshConfig';
+import type { ConnectionOptions } from '../hpc/ssh/connection';
+import { AnthropicProvider } from '../llm/anthropic';
+import { llmBudgetMeters, RunBudget } from '../llm/budget';
+import { meteredProvider } from '../llm/metered';
+import { resolveRoleModels } from '../llm/models';
+import type { RetryPolicy } from '../llm/retry';
+import type { LlmProvider, UsageRecord } from '../llm/types';
+import { UsageLedger } from '../llm/usage';
+import { workflowTemplate } from '../workflows';
+import type { Objective } from '../workflows/objective';
+import { consultAdvisorTool, modelAdvisor } from './advisor';
+import { OfflineProvider } from './offlineProvider';
+import { PlanStore } from './planStore';
+import { RunControl } from './runControl';
+import { jobsMeter, wallTimeMeter } from './runMeters';
+import { DEFAULT_AGENT_LIMITS, type AgentLimits, type AgentRuntime } from './runtime';
+import { stepContext } from './supervisor';
+import { TOOL_CATALOGUE } from './tools';
+import { ToolRegistry } from './toolRegistry';
+
+/** What a run was started with (run.start settings), and what a resume may change. */
+export interface RunSettings {
+  objective: Objective;
+  offline: boolean;
+  backend: string;
+  approval: ApprovalPolicy;
+  pseudoDir: string;
+  pwCommand: string;
+  /** pw.x runs at a time on this machine. */
+  localConcurrency: number;
+  /** Model per role (overrides of the defaults). */
+  models: Partial<Record<string, string>>;
+  /** Tier 2-3 judges with a model (false: tier 1 only, judges recorded as not judged). */
+  judges: boolean;
+  budget: { maxTokens?: number; maxCostUsd?: number; maxJobs?: number; maxWallMinutes?: number };
+  limits?: Partial<AgentLimits>;
+  /** The QE version inputs are validated for (the local pw.x's). */
+  qeVersion?: string;
+}
+
+/** How to reach things that are not part of the run's record (keys, hosts, test doubles). */
+export interface SessionEnvironment {
+  apiKey?: string;
+  baseURL?: string;
+  retry?: Partial<RetryPolicy>;
+  /** A provider to use instead of the Anthropic one (tests, benchmarks). */
+  provider?: LlmProvider;
+  clusters?: ClusterProfile[];
+  sshConfig?: SshConfigSource;
+  connection?: ConnectionOptions;
+  pollSeconds?: number;
+  onWarning?: (message: string) => void;
+}
+
+export const SETTINGS_EVENT = 'run.settings';
+
+/** The run's settings: run.start's, with every later run.settings change laid over them. */
+export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
+  const start = events.find((e) => e.kind === 'run.start')?.payload as RunStartPayload | undefined;
+  if (!start) throw new Error('the run has no run.start event: it is not a run DREAMS started.');
+  let s = start.settings as unknown as RunSettings;
+  for (const e of events) if (e.kind === SETTINGS_EVENT) s = { ...s, ...(e.payload as Partial<RunSettings>) };
+  return s;
+}
+
+export interface RunSession {
+  run: Run;
+  runtime: AgentRuntime;
+  jobs: JobService;
+  ledger: UsageLedger;
+  budget: RunBudget;
+  settings: RunSettings;
+  close(): Promise<void>;
+}
+
+function jobsSubmitted(jobs: JobService): number {
+  return jobs.list().filter((j) => j.state !== 'draft' && j.state !== 'validated').length;
+}
+
+export async function openSession(run: Run, env: SessionEnvironment): Promise<RunSession> {
+  const settings = settingsOf(run.log.events());
+  const backends = new JobBackends({
+    local: { pwCommand: settings.pwCommand, maxConcurrent: settings.localConcurrency },
+    profiles: env.clusters ?? [],
+    ...(env.sshConfig ? { sshConfig: env.sshConfig } : {}),
+    ...(env.connection ? { connection: env.connection } : {}),
+    ...(env.pollSeconds ? { pollSeconds: env.pollSeconds } : {}),
+  });
+  const jobs = await JobService.open({ store: new CanvasJobStore(run.log), runDir: run.dir, backend: backends.create });
+  const usage = run.log.events().filter((e) => e.kind === 'llm.usage').map((e) => e.payload as UsageRecord);
+  const ledger = UsageLedger.fromRecords(usage, { sink: (r) => void run.log.append({ kind: 'llm.usage', key: `usage/${r.role}`, actor: { kind: 'framework', id: 'llm' }, payload: r }) });
+  const budget = new RunBudget(llmBudgetMeters(ledger, { ...(settings.budget.maxTokens ? { maxTokens: settings.budget.maxTokens } : {}), ...(settings.budget.maxCostUsd ? { maxCostUsd: settings.budget.maxCostUsd } : {}) }));
+  if (settings.budget.maxJobs) budget.add(jobsMeter(settings.budget.maxJobs, () => jobsSubmitted(jobs)));
+  if (settings.budget.maxWallMinutes) budget.add(wallTimeMeter(settings.budget.maxWallMinutes, () => run.log.events()));
+
+  const registry = new ToolRegistry([...TOOL_CATALOGUE, consultAdvisorTool]);
+  const models = resolveRoleModels(settings.models);
+  const control = new RunControl();
+  let runtime: AgentRuntime | undefined;
+  let provider: LlmProvider;
+  if (settings.offline) {
+    provider = new OfflineProvider(() => ({
+      plan: () => new PlanStore(run.canvas).current(),
+      stepContext: () => stepContext(runtime!),
+      toolSchema: (tool) => registry.get(tool)?.schema,
+      objective: settings.objective,
+      provenance: run.registry,
+    }));
+  } else {
+    const inner = env.provider ?? new AnthropicProvider({ apiKey: env.apiKey, ...(env.baseURL ? { baseURL: env.baseURL } : {}), ...(env.retry ? { retry: env.retry } : {}), ...(env.onWarning ? { onWarning: env.onWarning } : {}) });
+    provider = meteredProvider(inner, { ledger, budget });
+  }
+  const judge: JudgeConfig | undefined = provider.judges && settings.judges
+    ? { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096 }
+    : undefined;
+  if (settings.pseudoDir && !fs.existsSync(settings.pseudoDir)) {
+    throw new Error(`the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
+  }
+  const services: Record<string, unknown> = {
+    canvas: run.canvas,
+    jobs,
+    pseudoDir: settings.pseudoDir,
+    backends: ['local', ...(env.clusters ?? []).map((c) => c.name)],
+    clusterProfiles: env.clusters ?? [],
+    ...(settings.qeVersion ? { qeVersion: settings.qeVersion } : {}),
+    inputToolSchema: registry.get('make_pw_input')?.schema,
+    jobOfCall: (callId: string) => jobs.get(`dreams-${callId}`),
+    ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
+  };
+  const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;
+  const template = workflowEvent ? workflowTemplate(workflowEvent.workflow) : undefined;
+  runtime = {
+    runId: run.runId,
+    runDir: run.dir,
+    log: run.log,
+    canvas: run.canvas,
+    provenance: run.registry,
+    approvals: new ApprovalBook(run.log),
+    policy: settings.approval,
+    registry,
+    provider,
+    models,
+    ...(judge ? { judge } : {}),
+    services,
+    settings: { backend: settings.backend },
+    objective: settings.objective,
+    ...(template && workflowEvent ? { workflow: { template, inputs: workflowEvent.inputs } } : {}),
+    control,
+    limits: { ...DEFAULT_AGENT_LIMITS, ...settings.limits },
+    jobAllowance: () => (settings.budget.maxJobs ? settings.budget.maxJobs - jobsSubmitted(jobs) : Infinity),
+  };
+  return {
+    run, runtime, jobs, ledger, budget, settings,
+    close: async () => {
+      await jobs.dispose();
+      await backends.close();
+      await run.close();
+    },
+  };
+}

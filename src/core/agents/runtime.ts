@@ -1,0 +1,76 @@
+/**
+ * What the supervisor and the workers work with during a run: the run's log, canvas and
+ * provenance, the tool registry and guard context, the model provider and models, and
+ * the run control. runSession.ts builds it; tests may build it from the same parts.
+ */
+import type { CanvasEvent, Actor } from '../canvas/types';
+import type { ApprovalBook } from '../guard/approvals';
+import type { JudgeConfig } from '../guard/judges/askJudge';
+import type { ProvenanceWriter } from '../guard/ports';
+import type { ApprovalPolicy } from '../guard/types';
+import type { RoleModels } from '../llm/models';
+import type { LlmProvider, LlmStreamEvent } from '../llm/types';
+import type { PlanCanvas } from './planStore';
+import type { RunControl } from './runControl';
+import type { RunProvenance } from './stepArguments';
+import type { ToolRegistry } from './toolRegistry';
+import type { WorkflowTemplate } from '../workflows/types';
+import type { Objective } from '../workflows/objective';
+
+export interface RunLog {
+  events(): readonly CanvasEvent[];
+  subscribe(listener: (e: CanvasEvent) => void): () => void;
+  append(e: { kind: string; actor: Actor; key?: string; payload: unknown }): Promise<CanvasEvent>;
+}
+
+export interface AgentRuntime {
+  runId: string;
+  runDir: string;
+  log: RunLog;
+  canvas: PlanCanvas & { inspect(prefix?: string): { key: string; summary: string }[] };
+  provenance: ProvenanceWriter & RunProvenance;
+  approvals: ApprovalBook;
+  policy: ApprovalPolicy;
+  registry: ToolRegistry;
+  provider: LlmProvider;
+  models: RoleModels;
+  /** Tier 2-3 judges; absent when the provider does not judge or judges were turned off. */
+  judge?: JudgeConfig;
+  /** What tool bodies get (canvas, jobs, pseudoDir, backends, advisor services). */
+  services: Record<string, unknown>;
+  /** Run settings argument hints may name ("$run.backend"). */
+  settings: Record<string, unknown>;
+  objective: Objective;
+  workflow?: { template: WorkflowTemplate; inputs: Record<string, unknown> };
+  control: RunControl;
+  limits: AgentLimits;
+  /** pw.x jobs the budget still allows (Infinity without a job limit). */
+  jobAllowance?: () => number;
+  /** Live text and retries from model calls, for displays. */
+  onModelEvent?: (role: string, e: LlmStreamEvent) => void;
+  /** Live progress lines from tool bodies ("job dreams-c-12 created on local"). */
+  onToolProgress?: (message: string) => void;
+}
+
+export interface AgentLimits {
+  /** Model turns a worker may take on one step. */
+  maxWorkerTurns: number;
+  /** Model turns the supervisor may take in one planning or replanning round. */
+  maxSupervisorTurns: number;
+  /** Replanning rounds for one step before the run stops. */
+  maxReplansPerStep: number;
+  /** run_pw calls of one model turn that run at the same time. */
+  maxParallelJobs: number;
+  /** Longest tool result a model is shown; longer ones are cut with a pointer to the canvas key. */
+  maxToolResultChars: number;
+  maxTokensPerTurn: number;
+}
+
+export const DEFAULT_AGENT_LIMITS: AgentLimits = {
+  maxWorkerTurns: 24,
+  maxSupervisorTurns: 12,
+  maxReplansPerStep: 2,
+  maxParallelJobs: 4,
+  maxToolResultChars: 4000,
+  maxTokensPerTurn: 8192,
+};

@@ -1,0 +1,201 @@
+/**
+ * The supervisor, as in DREAMS: state {input, plan, past_steps, response, next}. It
+ * plans (from a template or by edits), hands each ready step to its worker, checks the
+ * step against the provenance, records its summary, replans after a failed step, and
+ * ends with a response. All state lives in the run's canvas and log, so a restarted
+ * process continues where the last one stopped.
+ */
+import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '../llm/types';
+import { workflowTemplates } from '../workflows';
+import { prepareWorkflow } from '../workflows/objective';
+import { nextReadyStep, PlanStore, SUPERVISOR_ACTOR, RUNNER_ACTOR } from './planStore';
+import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM } from './prompts/supervisor';
+import { stepBrief } from './prompts/stepBrief';
+import type { AgentRuntime } from './runtime';
+import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './stepArguments';
+import { attemptsOf, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from './stepRecords';
+import { EDIT_PLAN, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
+import type { Plan, PlanStep, SupervisorState } from './types';
+import { runToolUses, runWorker, textOf } from './worker';
+import { workflowEnvironment } from './workflowEnvironment';
+
+export const RESPONSE_KEY = 'notes/response';
+export const PLANNED_EVENT = 'supervisor.planned';
+export const REPLAN_EVENT = 'supervisor.replan';
+
+export interface SupervisorOutcome {
+  state: 'completed' | 'failed';
+  response: string;
+}
+
+/** Catalogue tools the supervisor may call besides its own (guarded like any other call). */
+const SUPERVISOR_CATALOGUE_TOOLS = ['consult_convergence_advisor', 'canvas_inspect', 'canvas_read'];
+
+export function stepContext(rt: AgentRuntime): StepContext {
+  return {
+    events: rt.log.events(),
+    provenance: rt.provenance,
+    settings: rt.settings,
+    ...(rt.workflow ? { inputs: rt.workflow.inputs, ...(rt.workflow.template.composers ? { composers: rt.workflow.template.composers } : {}) } : {}),
+  };
+}
+
+export function supervisorState(rt: AgentRuntime): SupervisorState {
+  const plan = new PlanStore(rt.canvas).current() ?? { objective: rt.objective.text, steps: [], version: 0 };
+  const response = rt.canvas.read(RESPONSE_KEY);
+  const next = nextReadyStep(plan);
+  return {
+    input: rt.objective.text,
+    plan,
+    pastSteps: pastSteps(rt.log.events()),
+    ...(response.ok ? { response: String(response.value) } : {}),
+    ...(next ? { next: next.id } : {}),
+  };
+}
+
+export class Supervisor {
+  private readonly store: PlanStore;
+
+  constructor(private readonly rt: AgentRuntime) {
+    this.store = new PlanStore(rt.canvas);
+  }
+
+  async run(): Promise<SupervisorOutcome> {
+    if (!this.rt.log.events().some((e) => e.kind === PLANNED_EVENT)) await this.planRound();
+    for (;;) {
+      await this.rt.control.checkpoint();
+      const plan = this.store.require();
+      const running = plan.steps.find((s) => s.status === 'running');
+      const step = running ?? nextReadyStep(plan);
+      if (!step) return this.finish(plan);
+      const outcome = await this.runStep(step, !!running);
+      if (!outcome.ok && !(await this.replanRound(step, outcome.reason))) {
+        const response = `The run stopped: step ${step.id} failed and could not be replanned. ${outcome.reason}`;
+        await this.respond(response);
+        return { state: 'failed', response };
+      }
+    }
+  }
+
+  private async planRound(): Promise<void> {
+    const rt = this.rt;
+    let plan = this.store.current();
+    if ((!plan || plan.steps.length === 0) && rt.objective.workflow && rt.objective.inputs) {
+      const prepared = prepareWorkflow(rt.objective.workflow, rt.objective.inputs, workflowEnvironment(rt.services));
+      rt.workflow = { template: prepared.template, inputs: prepared.inputs };
+      await rt.log.append({ kind: 'workflow.inputs', key: 'run/workflow', actor: RUNNER_ACTOR, payload: { workflow: prepared.template.id, inputs: prepared.inputs } });
+      plan = await this.store.save({ objective: prepared.objective, workflow: prepared.template.id, steps: prepared.steps.map((s) => ({ ...s, status: 'pending' })), version: 1 },
+        `plan from the ${prepared.template.id} template named in the objective`, SUPERVISOR_ACTOR);
+    }
+    const text = await this.converse('plan', planRoundMessage(rt.objective.text, plan, workflowTemplates()), true);
+    const after = this.store.current();
+    if (!after || after.steps.length === 0) {
+      throw new Error(`the supervisor made no plan for "${rt.objective.text}": ${text || 'it gave no reason'}. Name a built-in workflow in the objective (see examples/) or say more about what to compute.`);
+    }
+    await rt.log.append({ kind: PLANNED_EVENT, key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { version: after.version, summary: text } });
+  }
+
+  private async runStep(step: PlanStep, continuing: boolean): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const rt = this.rt;
+    const spec = rt.registry.get(step.tool);
+    if (!spec) return this.endStep(step, false, `the tool ${step.tool} is not in the catalogue`);
+    if (!continuing) {
+      const attempt = attemptsOf(rt.log.events(), step.id) + 1;
+      const start: StepStartPayload = { id: step.id, attempt, worker: step.worker, tool: step.tool };
+      await rt.log.append({ kind: STEP_START_EVENT, key: stepKey(step.id), actor: RUNNER_ACTOR, payload: start });
+      await this.store.setStatus(step.id, 'running', `step ${step.id} started (attempt ${attempt})`);
+    }
+    const before = assessStep(step, spec.schema, stepContext(rt));
+    if (before.state === 'done') return this.endStep(step, true, `${step.tool} succeeded (${before.calls.join(', ')})`);
+    const plan = this.store.require();
+    const ctx = stepContext(rt);
+    const brief = stepBrief({
+      objective: rt.objective.text, step, index: plan.steps.findIndex((s) => s.id === step.id) + 1, total: plan.steps.length,
+      calls: pendingStepCalls(step, spec.schema, ctx), ctx, pastSteps: pastSteps(ctx.events),
+    });
+    const worker = await runWorker(rt, step, brief);
+    const after = assessStep(step, spec.schema, stepContext(rt));
+    if (after.state === 'done') return this.endStep(step, true, worker.summary);
+    const reason = after.state === 'failed' ? after.reason
+      : `${worker.incomplete ?? 'the worker stopped'} with ${after.remaining} call(s) of ${step.tool} still to make. Worker: ${worker.summary}`;
+    return this.endStep(step, false, reason);
+  }
+
+  private async endStep(step: PlanStep, ok: boolean, summary: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const attempt = attemptsOf(this.rt.log.events(), step.id);
+    const end: StepEndPayload = { id: step.id, attempt, ok, summary };
+    await this.rt.log.append({ kind: STEP_END_EVENT, key: stepKey(step.id), actor: RUNNER_ACTOR, payload: end });
+    await this.store.setStatus(step.id, ok ? 'done' : 'failed', ok ? `step ${step.id} done` : `step ${step.id} failed`, summary);
+    return ok ? { ok: true } : { ok: false, reason: summary };
+  }
+
+  private async replanRound(step: PlanStep, reason: string): Promise<boolean> {
+    const rt = this.rt;
+    const replans = rt.log.events().filter((e) => e.kind === REPLAN_EVENT && (e.payload as { step: string }).step === step.id).length + 1;
+    if (replans > rt.limits.maxReplansPerStep) return false;
+    const failed = failedCallOf(step, stepContext(rt));
+    await rt.log.append({ kind: REPLAN_EVENT, key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, reason, round: replans, ...(failed ? { call: failed.id } : {}) } });
+    const message = replanMessage({
+      objective: rt.objective.text, plan: this.store.require(), stepId: step.id, reason, ...(failed ? { failedCall: `${failed.id} (${failed.tool})` } : {}),
+      pastSteps: pastSteps(rt.log.events()), replans, maxReplans: rt.limits.maxReplansPerStep,
+    });
+    const text = await this.converse('plan', message, true);
+    await rt.log.append({ kind: 'supervisor.replanned', key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, summary: text } });
+    return this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending';
+  }
+
+  private async finish(plan: Plan): Promise<SupervisorOutcome> {
+    const blocked = plan.steps.filter((s) => s.status !== 'done' && s.status !== 'skipped');
+    if (blocked.length) {
+      const response = `The run stopped with steps not done: ${blocked.map((s) => `${s.id} (${s.status})`).join(', ')}.`;
+      await this.respond(response);
+      return { state: 'failed', response };
+    }
+    const report = this.reportLine(plan);
+    const text = await this.converse('summarise', responseMessage({ objective: this.rt.objective.text, plan, pastSteps: pastSteps(this.rt.log.events()), ...(report ? { report } : {}) }), false);
+    const response = text || 'The plan is done.';
+    await this.respond(response);
+    return { state: 'completed', response };
+  }
+
+  private reportLine(plan: Plan): string | undefined {
+    const step = [...plan.steps].reverse().find((s) => s.tool === 'write_report');
+    const judged = [...this.rt.log.events()].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted: boolean; summary: string } | undefined;
+    if (!step || !judged) return undefined;
+    return `Report ${judged.report ?? ''} (step ${step.id}): the report judge ${judged.accepted ? 'accepted it' : 'did not accept it'} (${judged.summary}).`;
+  }
+
+  private async respond(text: string): Promise<void> {
+    await this.rt.canvas.write(RESPONSE_KEY, text, 'the supervisor\'s final response', SUPERVISOR_ACTOR);
+  }
+
+  /** One supervisor conversation: model turns until it answers without a tool call. */
+  private async converse(category: UsageCategory, userText: string, withTools: boolean): Promise<string> {
+    const rt = this.rt;
+    const model = rt.models.supervisor;
+    const catalogue = rt.registry.definitionsFor('supervisor').filter((d) => SUPERVISOR_CATALOGUE_TOOLS.includes(d.name));
+    const tools = withTools ? [...supervisorToolDefs(), ...catalogue] : undefined;
+    const messages: LlmMessage[] = [{ role: 'user', content: userText }];
+    for (let turn = 1; turn <= rt.limits.maxSupervisorTurns; turn++) {
+      await rt.control.checkpoint();
+      const res = await rt.provider.complete(
+        { role: 'supervisor', category, model, system: [{ text: SUPERVISOR_SYSTEM, cache: true }], messages, ...(tools ? { tools, cacheTools: true } : {}), cacheHistory: true, maxTokens: rt.limits.maxTokensPerTurn },
+        { signal: rt.control.signal, ...(rt.onModelEvent ? { onEvent: (e) => rt.onModelEvent!('supervisor', e) } : {}) },
+      );
+      messages.push({ role: 'assistant', content: res.content });
+      const uses = res.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (!uses.length) return textOf(res.content);
+      const results: ToolResultBlock[] = [];
+      for (const use of uses) {
+        if (use.name === START_WORKFLOW || use.name === EDIT_PLAN) {
+          await rt.control.checkpoint();
+          results.push(await runSupervisorTool(rt, use));
+        } else {
+          results.push(...(await runToolUses(rt, [use], 'supervisor', model)));
+        }
+      }
+      messages.push({ role: 'user', content: results });
+    }
+    return `the supervisor used its ${rt.limits.maxSupervisorTurns} turns in this round without finishing`;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * A worker (DFT or HPC) as a tool-using loop on one plan step: the model sees the tools
+ * its role is allowed, every tool use goes through the registry and the guard, and a
+ * malformed tool use (bad JSON, unknown tool, schema violation) comes back as an error
+ * the model can correct. The loop ends when the model answers without a tool call; the
+ * supervisor then checks the step against the provenance, not against the model's word.
+ */
+import type { AgentRole } from '../canvas/types';
+import type { ContentBlock, LlmMessage, ToolResultBlock, ToolUseBlock } from '../llm/types';
+import type { RegistryContext } from './toolRegistry';
+import { workerSystemPrompt } from './prompts/worker';
+import type { AgentRuntime } from './runtime';
+import type { PlanStep } from './types';
+
+export interface WorkerResult {
+  summary: string;
+  turns: number;
+  toolCalls: number;
+  /** The worker ran out of turns or stopped for max_tokens. */
+  incomplete?: string;
+}
+
+export const textOf = (content: ContentBlock[]): string =>
+  content.filter((b): b is { type: 'text'; text: string } => b.type === 'text').map((b) => b.text).join('\n').trim();
+
+export function registryContext(rt: AgentRuntime): RegistryContext {
+  return {
+    provenance: rt.provenance,
+    approvals: rt.approvals,
+    policy: rt.policy,
+    ...(rt.judge ? { judge: { ...rt.judge, signal: rt.control.signal } } : {}),
+    events: rt.log,
+    run: {
+      runId: rt.runId,
+      runDir: rt.runDir,
+      signal: rt.control.signal,
+      progress: (m: string) => rt.onToolProgress?.(m),
+      services: rt.services,
+    },
+  };
+}
+
+/** A long result is cut, with where to read the rest. */
+export function clipResult(block: ToolResultBlock, max: number, callId?: string): ToolResultBlock {
+  if (block.content.length <= max) return block;
+  const where = callId ? ` Read calls/${callId} or its artifacts with canvas_read for the rest.` : '';
+  return { ...block, content: `${block.content.slice(0, max)}\n… (${block.content.length - max} more characters cut.${where})` };
+}
+
+/**
+ * Run one turn's tool uses in order; consecutive run_pw calls run side by side (up to
+ * maxParallelJobs), so a series is queued at once on a cluster. A pause waits before each
+ * call or batch, never inside one.
+ */
+export async function runToolUses(rt: AgentRuntime, uses: ToolUseBlock[], role: AgentRole, model: string, step?: string): Promise<ToolResultBlock[]> {
+  const ctx = registryContext(rt);
+  const results = new Map<string, ToolResultBlock>();
+  const runOne = async (use: ToolUseBlock) => {
+    const r = await rt.registry.call(use, role, ctx, { model, ...(step ? { step } : {}) });
+    const callId = 'call' in r.outcome ? r.outcome.call : undefined;
+    results.set(use.id, clipResult(r.toolResult, rt.limits.maxToolResultChars, callId || undefined));
+  };
+  for (let i = 0; i < uses.length;) {
+    await rt.control.checkpoint();
+    if (uses[i]!.name === 'run_pw') {
+      // Never more jobs side by side than the budget has left: the next checkpoint stops the run at the limit.
+      const size = Math.max(1, Math.min(rt.limits.maxParallelJobs, rt.jobAllowance?.() ?? Infinity));
+      const batch: ToolUseBlock[] = [];
+      while (i < uses.length && uses[i]!.name === 'run_pw' && batch.length < size) batch.push(uses[i++]!);
+      await Promise.all(batch.map(runOne));
+    } else {
+      await runOne(uses[i++]!);
+    }
+  }
+  return uses.map((u) => results.get(u.id)!);
+}
+
+export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string): Promise<WorkerResult> {
+  const role = step.worker as Exclude<AgentRole, 'supervisor'>;
+  const model = rt.models[role];
+  const tools = rt.registry.definitionsFor(role);
+  const system = [{ text: workerSystemPrompt(role), cache: true }];
+  const messages: LlmMessage[] = [{ role: 'user', content: brief }];
+  let toolCalls = 0;
+  for (let turn = 1; turn <= rt.limits.maxWorkerTurns; turn++) {
+    await rt.control.checkpoint();
+    const res = await rt.provider.complete(
+      { role, category: 'act', model, system, messages, tools, cacheTools: true, cacheHistory: true, maxTokens: rt.limits.maxTokensPerTurn },
+      { signal: rt.control.signal, ...(rt.onModelEvent ? { onEvent: (e) => rt.onModelEvent!(role, e) } : {}) },
+    );
+    // The assistant turn goes back unchanged: the API refuses a tool result whose turn lost its thinking.
+    messages.push({ role: 'assistant', content: res.content });
+    const uses = res.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (uses.length === 0) {
+      const text = textOf(res.content);
+      if (res.stopReason === 'max_tokens') {
+        return { summary: text || 'the answer was cut', turns: turn, toolCalls, incomplete: `the ${role} worker's answer hit max_tokens (${rt.limits.maxTokensPerTurn}); raise the limit` };
+      }
+      return { summary: text || `the ${role} worker ended the step without a summary`, turns: turn, toolCalls };
+    }
+    toolCalls += uses.length;
+    messages.push({ role: 'user', content: await runToolUses(rt, uses, role, model, step.id) });
+  }
+  return { summary: `the ${role} worker used its ${rt.limits.maxWorkerTurns} turns without finishing step ${step.id}`, turns: rt.limits.maxWorkerTurns, toolCalls, incomplete: 'out of turns' };
+}

@@ -1,0 +1,145 @@
+/**
+ * A run's Markdown report, written from its event log and provenance: the result and the
+ * report judge's verdict, every claim with the artifact it cites, the convergence and
+ * E(V) plots, the plan as it ended, the jobs, what the guard found (with judge tiers
+ * that did not run shown as "not judged"), approvals and model usage.
+ */
+import type { ConvergenceSelectionValue, EosFitValue } from '../agents/tools/artifactShapes';
+import type { Plan } from '../agents/types';
+import type { CanvasEvent, RunStartPayload, RunState } from '../canvas/types';
+import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../guard/types';
+import { foldJobEvents } from '../hpc/jobStore';
+import type { UsageRecord } from '../llm/types';
+import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
+import { convergenceSvg, eosSvg } from './plots';
+
+export interface ReportSource {
+  runId: string;
+  events: readonly CanvasEvent[];
+  artifacts(): readonly ArtifactRecord[];
+  calls(): readonly ToolCallRecord[];
+  /** Text of a file-backed artifact (the report's Markdown). */
+  readFile(location: string): string | undefined;
+}
+
+export interface RenderedReport {
+  markdown: string;
+  /** File name under plots/ → SVG text. */
+  plots: Record<string, string>;
+}
+
+const cell = (s: unknown): string => String(s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const table = (head: string[], rows: unknown[][]): string[] =>
+  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+
+const lastPayload = <T>(events: readonly CanvasEvent[], kind: string, key?: string): T | undefined =>
+  [...events].reverse().find((e) => e.kind === kind && (key === undefined || e.key === key))?.payload as T | undefined;
+
+function seconds(a?: string, b?: string): string {
+  if (!a || !b) return '';
+  const s = (Date.parse(b) - Date.parse(a)) / 1000;
+  return s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`;
+}
+
+export function renderRunReport(src: ReportSource): RenderedReport {
+  const ev = src.events;
+  const start = lastPayload<RunStartPayload>(ev, 'run.start');
+  const state = lastPayload<{ state: RunState; reason?: string }>(ev, 'run.state');
+  const plan = (lastPayload<{ value: Plan }>(ev, 'key.write', 'plan'))?.value;
+  const response = lastPayload<{ value: string }>(ev, 'key.write', 'notes/response')?.value;
+  const judged = lastPayload<{ report?: string; accepted: boolean; level: string; summary: string; claims: { claim: { quantity: string; value: number; unit: string; cites: string; statement?: string }; verdicts: Verdict[] }[] }>(ev, 'report.judged');
+  const artifacts = src.artifacts();
+  const byId = new Map(artifacts.map((a) => [a.id, a]));
+  const report = judged?.report ? byId.get(judged.report) : undefined;
+  const title = (report?.value as { title?: string } | undefined)?.title ?? start?.objective ?? src.runId;
+  const plots: Record<string, string> = {};
+  const md: string[] = [`# ${title}`, ''];
+  md.push(`Run \`${src.runId}\` · ${state?.state ?? 'created'}${state?.reason ? ` (${state.reason})` : ''} · objective: ${start?.objective ?? ''}`);
+  const software = Object.entries(start?.software ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+  if (software) md.push(`Software: ${software}`);
+  md.push('');
+
+  md.push('## Result', '', response ?? '_The run has not finished; no response yet._', '');
+
+  if (report && judged) {
+    const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
+    md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
+    const text = report.location ? src.readFile(report.location) : undefined;
+    if (text) md.push(text.replace(/^# .*\n+/, '').trim(), '');
+    md.push(...table(['Quantity', 'Value', 'Cites', 'Checks'], judged.claims.map((c) => [
+      c.claim.quantity, `${c.claim.value} ${c.claim.unit}`, c.claim.cites,
+      c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
+    ])), '');
+  }
+
+  const selections = artifacts.filter((a) => a.name === 'converged_settings' && a.status !== 'stale');
+  const latestBy = new Map<string, ArtifactRecord>();
+  for (const a of selections) latestBy.set((a.value as ConvergenceSelectionValue).parameter, a);
+  if (latestBy.size) {
+    md.push('## Convergence', '');
+    for (const [parameter, a] of latestBy) {
+      const sel = a.value as ConvergenceSelectionValue;
+      const name = `convergence-${parameter}.svg`;
+      plots[name] = convergenceSvg(sel, a.id);
+      const unit = parameter === 'ecutwfc' ? 'Ry' : '1/Å';
+      md.push(`![${parameter} convergence](plots/${name})`, '',
+        `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${sel.toleranceMevPerAtom} meV/atom of the finest run.`, '',
+        ...table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'], [...sel.tested].sort((x, y) => x.value - y.value).map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)])), '');
+    }
+  }
+
+  const fits = artifacts.filter((a) => a.name === 'eos_fit' && a.status !== 'stale');
+  const fit = fits.at(-1);
+  if (fit) {
+    const v = fit.value as EosFitValue;
+    plots['eos.svg'] = eosSvg(v, fit.id);
+    const lattice = artifacts.filter((a) => a.name === 'lattice_constant' && a.inputs.some((r) => r.split('.')[0] === fit.id)).at(-1);
+    md.push('## Equation of state', '', '![E(V)](plots/eos.svg)', '',
+      `${v.form} (${fit.id}): V0 = ${v.v0Angstrom3.toFixed(4)} Å³, E0 = ${v.e0Ev.toFixed(6)} eV, B0 = ${v.b0GPa.toFixed(1)} GPa, B0' = ${v.b0Prime.toFixed(2)}, rms residual ${(v.rmsResidualEv * 1000).toFixed(3)} meV` +
+        `${lattice ? `; a = **${(lattice.value as number).toFixed(4)} Å** (${lattice.id})` : ''}.`, '',
+      ...table(['V (Å³)', 'E (eV)'], v.points.map((p) => [p.volumeAngstrom3.toFixed(4), p.energyEv.toFixed(6)])), '');
+  }
+
+  if (plan) {
+    md.push(`## Plan (v${plan.version})`, '', ...table(['#', 'Step', 'Tool', 'Status', 'Summary'], plan.steps.map((s, i) => [i + 1, `${s.id}: ${s.title}`, s.tool, s.status, (s.summary ?? '').slice(0, 300)])), '');
+  }
+
+  const jobs = foldJobEvents(ev);
+  if (jobs.length) {
+    md.push('## Jobs', '', ...table(['Job', 'Backend', 'State', 'Run time', 'Error'], jobs.map((j) => [j.id, j.backend, j.state, seconds(j.startedAt, j.endedAt), (j.error ?? '').split('\n')[0]])), '');
+  }
+
+  const calls = src.calls();
+  const verdicts = calls.flatMap((c) => c.verdicts);
+  const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
+  md.push('## Guard', '',
+    `${calls.length} tool calls (${calls.filter((c) => c.status === 'ok').length} ok, ${calls.filter((c) => c.status === 'refused').length} refused, ${calls.filter((c) => c.status === 'failed').length} failed). ` +
+      `Verdicts: tier 1 ${count((v) => v.tier === 'tier1' && v.level === 'pass')} pass, ${count((v) => v.tier === 'tier1' && v.level === 'warn')} warn, ${count((v) => v.tier === 'tier1' && v.level === 'fail')} fail; ` +
+      `judges (tiers 2–3) ${count((v) => (v.tier === 'tier2' || v.tier === 'tier3') && v.judged)} judged, ${count((v) => (v.tier === 'tier2' || v.tier === 'tier3') && !v.judged)} not judged` +
+      `${count((v) => !!v.infraError) ? `, ${count((v) => !!v.infraError)} judge errors (failed open)` : ''}.`, '');
+  const requests = ev.filter((e) => e.kind === 'approval.request').map((e) => e.payload as ApprovalRequest);
+  if (requests.length) {
+    const answers = new Map(ev.filter((e) => e.kind === 'approval.answer').map((e) => [(e.payload as ApprovalAnswer).id, e.payload as ApprovalAnswer] as const).reverse());
+    md.push('### Approvals', '', ...table(['Request', 'Call', 'Tool', 'Why', 'Answer'], requests.map((r) => {
+      const a = answers.get(r.id);
+      return [r.id, r.call, r.tool, r.verdicts.map((v) => v.reasons.join(' ')).join(' '), a ? `${a.decision} by ${a.by} at ${a.at}${a.comment ? `: ${a.comment}` : ''}` : 'open'];
+    })), '');
+  }
+
+  const usage = ev.filter((e) => e.kind === 'llm.usage').map((e) => e.payload as UsageRecord);
+  if (usage.length) {
+    const byRole = new Map<string, { tokens: number; cost: number | null; calls: number }>();
+    for (const u of usage) {
+      const r = byRole.get(u.role) ?? { tokens: 0, cost: 0, calls: 0 };
+      r.tokens += u.usage.inputTokens + u.usage.outputTokens + u.usage.cacheReadTokens + u.usage.cacheWriteTokens;
+      r.cost = r.cost === null || u.costUsd === null ? null : r.cost + u.costUsd;
+      r.calls++;
+      byRole.set(u.role, r);
+    }
+    md.push('## Model usage', '', ...table(['Role', 'Responses', 'Tokens', 'Cost (USD)'], [...byRole].map(([role, r]) => [role, r.calls, r.tokens.toLocaleString('en-US'), r.cost === null ? 'unknown' : r.cost.toFixed(4)])), '');
+  } else {
+    md.push('## Model usage', '', 'No model was used (offline run): the judge tiers are recorded as not judged.', '');
+  }
+  md.push('## Reproduce', '', 'The event log `events.jsonl` is the record of this run; `bundle/` holds the inputs, outputs, pseudopotentials (with sha256) and PROV-JSON provenance needed to audit or rerun it.', '');
+  return { markdown: md.join('\n'), plots };
+}

@@ -1,0 +1,109 @@
+/**
+ * A small SVG line/scatter chart: axes with round-number ticks, labelled in their units,
+ * series drawn as lines, markers or both, optional horizontal band (a tolerance) and
+ * vertical marker (a chosen value). Self-contained SVG, readable in any browser or
+ * Markdown viewer, with no script.
+ */
+
+export interface Series {
+  label: string;
+  points: { x: number; y: number }[];
+  line?: boolean;
+  markers?: boolean;
+  color: string;
+  dashed?: boolean;
+}
+
+export interface Chart {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: Series[];
+  /** A shaded band between two y values (e.g. the convergence tolerance). */
+  band?: { from: number; to: number; label: string };
+  /** A vertical line at an x value (e.g. the chosen cutoff). */
+  marker?: { x: number; label: string };
+  width?: number;
+  height?: number;
+}
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Round-number ticks covering [lo, hi]: steps of 1, 2 or 5 × 10^n. */
+export function niceTicks(lo: number, hi: number, target = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / target;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
+  const out: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push(Number(t.toPrecision(12)));
+  return out;
+}
+
+const label = (t: number): string => {
+  const a = Math.abs(t);
+  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return t.toExponential(1);
+  return String(Number(t.toPrecision(6)));
+};
+
+export function renderChart(c: Chart): string {
+  const W = c.width ?? 640;
+  const H = c.height ?? 400;
+  const m = { left: 78, right: 20, top: 40, bottom: 56 };
+  const all = c.series.flatMap((s) => s.points);
+  const xs = [...all.map((p) => p.x), ...(c.marker ? [c.marker.x] : [])];
+  const ys = [...all.map((p) => p.y), ...(c.band ? [c.band.from, c.band.to] : [])];
+  let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  let [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  if (x0 === x1) [x0, x1] = [x0 - 1, x1 + 1];
+  if (y0 === y1) [y0, y1] = [y0 - 1, y1 + 1];
+  const padX = (x1 - x0) * 0.05;
+  const padY = (y1 - y0) * 0.08;
+  [x0, x1, y0, y1] = [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
+  const px = (x: number) => m.left + ((x - x0) / (x1 - x0)) * (W - m.left - m.right);
+  const py = (y: number) => H - m.bottom - ((y - y0) / (y1 - y0)) * (H - m.top - m.bottom);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<title>${esc(c.title)}</title>`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${W / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${esc(c.title)}</text>`,
+  ];
+  if (c.band) {
+    const top = py(Math.max(c.band.from, c.band.to));
+    const bottom = py(Math.min(c.band.from, c.band.to));
+    parts.push(`<rect x="${m.left}" y="${top.toFixed(1)}" width="${W - m.left - m.right}" height="${(bottom - top).toFixed(1)}" fill="#2e7d32" fill-opacity="0.12"><title>${esc(c.band.label)}</title></rect>`);
+    parts.push(`<text x="${W - m.right - 4}" y="${(top + 12).toFixed(1)}" text-anchor="end" fill="#2e7d32">${esc(c.band.label)}</text>`);
+  }
+  for (const t of niceTicks(x0, x1)) {
+    parts.push(`<line x1="${px(t).toFixed(1)}" y1="${H - m.bottom}" x2="${px(t).toFixed(1)}" y2="${H - m.bottom + 5}" stroke="black"/>`);
+    parts.push(`<text x="${px(t).toFixed(1)}" y="${H - m.bottom + 18}" text-anchor="middle">${label(t)}</text>`);
+  }
+  for (const t of niceTicks(y0, y1)) {
+    parts.push(`<line x1="${m.left - 5}" y1="${py(t).toFixed(1)}" x2="${W - m.right}" y2="${py(t).toFixed(1)}" stroke="#e0e0e0"/>`);
+    parts.push(`<text x="${m.left - 8}" y="${(py(t) + 4).toFixed(1)}" text-anchor="end">${label(t)}</text>`);
+  }
+  parts.push(`<line x1="${m.left}" y1="${H - m.bottom}" x2="${W - m.right}" y2="${H - m.bottom}" stroke="black"/>`);
+  parts.push(`<line x1="${m.left}" y1="${m.top}" x2="${m.left}" y2="${H - m.bottom}" stroke="black"/>`);
+  parts.push(`<text x="${(m.left + W - m.right) / 2}" y="${H - 14}" text-anchor="middle">${esc(c.xLabel)}</text>`);
+  parts.push(`<text transform="translate(18 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(c.yLabel)}</text>`);
+  if (c.marker) {
+    parts.push(`<line x1="${px(c.marker.x).toFixed(1)}" y1="${m.top}" x2="${px(c.marker.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#c62828" stroke-dasharray="4 3"/>`);
+    parts.push(`<text x="${(px(c.marker.x) + 4).toFixed(1)}" y="${m.top + 12}" fill="#c62828">${esc(c.marker.label)}</text>`);
+  }
+  c.series.forEach((s, i) => {
+    if (s.line !== false && s.points.length > 1) {
+      const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${px(p.x).toFixed(1)} ${py(p.y).toFixed(1)}`).join(' ');
+      parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    }
+    if (s.markers) {
+      for (const p of s.points) {
+        parts.push(`<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${s.color}"><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`);
+      }
+    }
+    const ly = m.top + 16 * i + 6;
+    parts.push(`<line x1="${m.left + 12}" y1="${ly}" x2="${m.left + 32}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    parts.push(`<text x="${m.left + 38}" y="${ly + 4}">${esc(s.label)}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}

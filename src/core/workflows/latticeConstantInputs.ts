@@ -1,0 +1,131 @@
+/** Inputs of the lattice-constant workflow: their schema, defaults and the study's name. */
+import { EOS_FORMS } from '../dft/eos';
+import { isChemicalSymbol, normaliseSymbol } from '../dft/io/elements';
+import { ObjectiveError, type WorkflowEnvironment } from './types';
+
+/** Elements whose ground state is magnetic at ambient conditions: run spin-polarized. */
+export const MAGNETIC_ELEMENTS: ReadonlySet<string> = new Set(['Fe', 'Co', 'Ni']);
+
+const STRUCTURES = ['fcc', 'bcc', 'diamond', 'hcp', 'sc'] as const;
+const FUNCTIONALS = ['PBE', 'PZ', 'PBEsol'] as const;
+
+export interface LatticeConstantInputs {
+  element: string;
+  structure: (typeof STRUCTURES)[number];
+  /** Starting lattice constant, Å: the centre of the EOS series, not the result. */
+  latticeConstantAngstrom: number;
+  cOverA?: number;
+  functional: (typeof FUNCTIONALS)[number];
+  /** UPF file name in the pseudopotential directory. */
+  pseudopotential?: string;
+  cutoffsRy: number[];
+  /** ecutrho / ecutwfc: 4 for norm-conserving, 8 for ultrasoft and PAW. */
+  dual: number;
+  kSpacingsPerAngstrom: number[];
+  toleranceMevPerAtom: number;
+  eos: { points: number; rangePercent: number; form: string };
+  smearing: { kind: 'mv' | 'mp' | 'gaussian' | 'fd'; degaussRy: number };
+  spinPolarized: boolean;
+  startingMagnetization: number;
+}
+
+export const LATTICE_CONSTANT_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    element: { type: 'string', description: "Chemical symbol, e.g. 'Al'." },
+    structure: { type: 'string', enum: [...STRUCTURES], description: 'Crystal structure (Bravais lattice and basis).' },
+    latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value): the centre of the EOS series.' },
+    cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only: c/a, held fixed (default ideal 1.633).' },
+    functional: { type: 'string', enum: [...FUNCTIONALS, 'LDA'], description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE." },
+    pseudopotential: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$', description: 'UPF file name in the pseudopotential directory; default: the library\'s file for the element and functional.' },
+    cutoffsRy: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'ecutwfc values of the cutoff sweep, Ry.' },
+    dual: { type: 'number', minimum: 4, maximum: 16, description: 'ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials.' },
+    kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 2 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'k-point spacings of the k sweep, 1/Å (with 2π).' },
+    toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Convergence tolerance per atom against the finest run, meV/atom. Default 1.' },
+    eos: {
+      type: 'object',
+      properties: {
+        points: { type: 'integer', minimum: 5, maximum: 15, description: 'Volumes in the EOS series (default 5).' },
+        rangePercent: { type: 'number', exclusiveMinimum: 0, maximum: 15, description: 'The series spans ±this percent of the lattice constant (default 5).' },
+        form: { type: 'string', enum: [...EOS_FORMS], description: 'Equation of state (default birch-murnaghan).' },
+      },
+      additionalProperties: false,
+    },
+    smearing: {
+      type: 'object',
+      properties: {
+        kind: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
+        degaussRy: { type: 'number', exclusiveMinimum: 0, maximum: 0.1 },
+      },
+      additionalProperties: false,
+    },
+    spinPolarized: { type: 'boolean', description: 'Default: true for Fe, Co and Ni.' },
+    startingMagnetization: { type: 'number', minimum: -1, maximum: 1, description: 'Spin-polarized runs: starting magnetization of the element (default 0.5).' },
+  },
+  required: ['element', 'structure', 'latticeConstantAngstrom'],
+  additionalProperties: false,
+} as const;
+
+export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
+/** Cutoffs from the pseudopotential's suggestion upward: the cheapest ones are the candidates. */
+export function defaultCutoffsRy(suggestedEcutwfcRy: number | undefined): number[] {
+  const start = Math.max(15, Math.ceil((suggestedEcutwfcRy ?? 20) / 5) * 5);
+  return [start, start + 5, start + 10, start + 15, start + 25];
+}
+
+export const DEFAULT_K_SPACINGS = [0.4, 0.3, 0.25, 0.2, 0.15];
+
+/** Lattice scale factors spanning ±rangePercent in `points` equal steps. */
+export function eosScaleFactors(points: number, rangePercent: number): number[] {
+  const r = rangePercent / 100;
+  return Array.from({ length: points }, (_, i) => round(1 - r + (2 * r * i) / (points - 1), 6));
+}
+
+export function resolveLatticeInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): LatticeConstantInputs {
+  const element = normaliseSymbol(String(raw.element ?? ''));
+  if (!isChemicalSymbol(element)) {
+    throw new ObjectiveError(`inputs.element: "${String(raw.element)}" is not a chemical symbol; write one such as 'Al', 'Fe' or 'Si'.`);
+  }
+  const structure = raw.structure as LatticeConstantInputs['structure'];
+  const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as LatticeConstantInputs['functional'] | undefined)) ?? 'PBE';
+  const pseudoFile = raw.pseudopotential as string | undefined;
+  const pseudo = env.pseudopotential?.({ element, functional, ...(pseudoFile ? { file: pseudoFile } : {}) });
+  if (pseudoFile && env.pseudopotential && !pseudo) {
+    throw new ObjectiveError(`inputs.pseudopotential: ${pseudoFile} is not in the pseudopotential directory; name a UPF file that is there, or leave it out to use the library's file for ${element}.`);
+  }
+  const norm = pseudo?.type === 'NC' || pseudo?.type === 'SL';
+  const cutoffsRy = [...((raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
+  const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS)].sort((a, b) => b - a);
+  const eos = (raw.eos ?? {}) as Partial<LatticeConstantInputs['eos']>;
+  const points = eos.points ?? 5;
+  if (points % 2 === 0) {
+    throw new ObjectiveError(`inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`);
+  }
+  const smearing = (raw.smearing ?? {}) as Partial<LatticeConstantInputs['smearing']>;
+  if (structure === 'hcp' && raw.cOverA === undefined) {
+    // The ideal ratio is the template's choice; say so rather than decide silently.
+    raw = { ...raw, cOverA: round(Math.sqrt(8 / 3), 6) };
+  }
+  return {
+    element,
+    structure,
+    latticeConstantAngstrom: raw.latticeConstantAngstrom as number,
+    ...(raw.cOverA !== undefined ? { cOverA: raw.cOverA as number } : {}),
+    functional,
+    ...(pseudo?.file ?? pseudoFile ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
+    cutoffsRy,
+    dual: (raw.dual as number | undefined) ?? (norm ? 4 : 8),
+    kSpacingsPerAngstrom,
+    toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
+    eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },
+    smearing: { kind: smearing.kind ?? 'mv', degaussRy: smearing.degaussRy ?? 0.02 },
+    spinPolarized: (raw.spinPolarized as boolean | undefined) ?? MAGNETIC_ELEMENTS.has(element),
+    startingMagnetization: (raw.startingMagnetization as number | undefined) ?? 0.5,
+  };
+}
+
+export const objective = (raw: Record<string, unknown>): string => {
+  const i = raw as unknown as LatticeConstantInputs;
+  return `Lattice constant of ${i.structure} ${i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
+};

@@ -1,0 +1,65 @@
+/**
+ * The lattice-constant report: its text and one claim per number, each citing the
+ * artifact the number comes from, composed from the run's artifacts (the offline
+ * provider's report; a model writes its own and is held to the same claims).
+ */
+import type { Composer } from './types';
+import { objective, round, type LatticeConstantInputs } from './latticeConstantInputs';
+
+interface ReportNumbers {
+  a: { ref: string; value: number };
+  fit: { ref: string; v0: number; b0: number; b0Prime: number; form: string; natoms: number };
+  cut: { ref: string; ecutwfc: number; ecutrho?: number };
+  k: { ref: string; spacing: number };
+}
+
+function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
+  const need = (step: string, name: string): string => {
+    const r = ctx.ref(step, name);
+    if (!r) throw new Error(`the report needs the ${name} of step ${step}, which the run has not made yet; run that step first.`);
+    return r;
+  };
+  const a = need('lattice', 'lattice_constant');
+  const fit = need('eos-fit', 'eos_fit');
+  const cut = need('cutoff-choice', 'converged_settings');
+  const k = need('k-choice', 'converged_settings');
+  const fitValue = ctx.value(fit) as { v0Angstrom3: number; b0GPa: number; b0Prime: number; form: string; natoms: number };
+  const cutValue = ctx.value(cut) as { chosen: { ecutwfcRy: number; ecutrhoRy?: number } };
+  const kValue = ctx.value(k) as { chosen: { kSpacingPerAngstrom: number } };
+  return {
+    a: { ref: a, value: ctx.value(a) as number },
+    fit: { ref: fit, v0: fitValue.v0Angstrom3, b0: fitValue.b0GPa, b0Prime: fitValue.b0Prime, form: fitValue.form, natoms: fitValue.natoms },
+    cut: { ref: cut, ecutwfc: cutValue.chosen.ecutwfcRy, ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}) },
+    k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom },
+  };
+}
+
+export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
+  title: (ctx) => `${objective(ctx.inputs)}`,
+  text: (ctx) => {
+    const n = reportNumbers(ctx);
+    const i = ctx.inputs as unknown as LatticeConstantInputs;
+    return [
+      `The ${i.functional} lattice constant of ${i.structure} ${i.element} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref}), ` +
+        `from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
+        `B0 = ${round(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.`,
+      '',
+      `Settings chosen by convergence tests within ${i.toleranceMevPerAtom} meV/atom: ecutwfc = ${n.cut.ecutwfc} Ry` +
+        `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +
+        `${i.smearing.kind} smearing ${i.smearing.degaussRy} Ry${i.spinPolarized ? ', spin-polarized' : ''}.`,
+      '',
+      `The EOS series spans ±${i.eos.rangePercent} % of the starting lattice constant ${i.latticeConstantAngstrom} Å in ${i.eos.points} points.`,
+    ].join('\n');
+  },
+  claims: (ctx) => {
+    const n = reportNumbers(ctx);
+    return [
+      { quantity: 'lattice_constant', value: round(n.a.value, 4), unit: 'Å', cites: n.a.ref, statement: `a = ${round(n.a.value, 4)} Å` },
+      { quantity: 'bulk_modulus', value: round(n.fit.b0, 1), unit: 'GPa', cites: `${n.fit.ref}.b0GPa`, statement: `B0 = ${round(n.fit.b0, 1)} GPa` },
+      { quantity: 'equilibrium_volume', value: round(n.fit.v0, 4), unit: 'Å^3', cites: `${n.fit.ref}.v0Angstrom3`, statement: `V0 = ${round(n.fit.v0, 4)} Å³` },
+      { quantity: 'converged_cutoff', value: n.cut.ecutwfc, unit: 'Ry', cites: `${n.cut.ref}.chosen.ecutwfcRy`, statement: `ecutwfc = ${n.cut.ecutwfc} Ry` },
+      { quantity: 'converged_kspacing', value: n.k.spacing, unit: '1/Å', cites: `${n.k.ref}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${n.k.spacing} 1/Å` },
+    ];
+  },
+};
+

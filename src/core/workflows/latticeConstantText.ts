@@ -1,0 +1,30 @@
+/** Reading a lattice-constant objective written as text. */
+import { isChemicalSymbol } from '../dft/io/elements';
+import type { LatticeConstantInputs } from './latticeConstantInputs';
+
+const TEXT_STRUCTURES: [RegExp, LatticeConstantInputs['structure']][] = [
+  [/\bfcc\b|face[- ]centred|face[- ]centered/i, 'fcc'],
+  [/\bbcc\b|body[- ]centred|body[- ]centered/i, 'bcc'],
+  [/\bdiamond\b/i, 'diamond'],
+  [/\bhcp\b|hexagonal close/i, 'hcp'],
+  [/\bsc\b|simple cubic/i, 'sc'],
+];
+
+/** "lattice constant of fcc Al with PBE, a0 = 4.04 Å" → inputs; undefined when the text asks for something else. */
+export function latticeInputsFromText(text: string): Record<string, unknown> | undefined {
+  if (!/lattice (constant|parameter)/i.test(text)) return undefined;
+  const out: Record<string, unknown> = {};
+  // "I" is far more often the pronoun than iodine; write "iodine" objectives in a file.
+  const symbol = text.match(/\b[A-Z][a-z]?\b/g)?.find((w) => w !== 'I' && isChemicalSymbol(w));
+  if (symbol) out.element = symbol;
+  for (const [re, s] of TEXT_STRUCTURES) if (re.test(text)) { out.structure = s; break; }
+  const a0 = /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(text) ??
+    /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
+  if (a0) out.latticeConstantAngstrom = Number(a0[1]);
+  const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
+  if (functional) out.functional = functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() === 'LDA' ? 'PZ' : functional.toUpperCase();
+  const upf = /([\w.+-]+\.upf)\b/i.exec(text)?.[1];
+  if (upf) out.pseudopotential = upf;
+  return out;
+}
+

@@ -1,0 +1,171 @@
+/**
+ * Objectives: a YAML (or JSON) file naming a workflow and its inputs, or a sentence the
+ * templates read. Both are validated against JSON schemas, and every problem is reported
+ * as where it is, what is wrong and what to write instead.
+ *
+ *   workflow: lattice-constant
+ *   objective: Lattice constant of fcc Al with LDA     # optional text
+ *   inputs:
+ *     element: Al
+ *     structure: fcc
+ *     latticeConstantAngstrom: 4.05
+ *     functional: PZ
+ *     pseudopotential: Al.pz-vbc.UPF
+ *   run:                                               # optional; command-line options win
+ *     backend: local
+ *     approval: continue
+ *     budget: { maxTokens: 2000000, maxCostUsd: 20, maxJobs: 60, maxWallMinutes: 120 }
+ */
+import Ajv, { type ErrorObject } from 'ajv';
+import { closest } from 'fastest-levenshtein';
+import { parseDocument } from 'yaml';
+import { workflowTemplate, workflowTemplates } from './index';
+import { ObjectiveError, type TemplateStep, type WorkflowEnvironment, type WorkflowTemplate } from './types';
+
+export interface RunPreferences {
+  backend?: string;
+  approval?: 'wait' | 'continue' | 'auto-approve';
+  budget?: { maxTokens?: number; maxCostUsd?: number; maxJobs?: number; maxWallMinutes?: number };
+}
+
+export interface Objective {
+  /** The objective in words (what the supervisor reads). */
+  text: string;
+  workflow?: string;
+  inputs?: Record<string, unknown>;
+  run?: RunPreferences;
+}
+
+const BUDGET_SCHEMA = {
+  type: 'object',
+  properties: {
+    maxTokens: { type: 'integer', exclusiveMinimum: 0 },
+    maxCostUsd: { type: 'number', exclusiveMinimum: 0 },
+    maxJobs: { type: 'integer', exclusiveMinimum: 0 },
+    maxWallMinutes: { type: 'number', exclusiveMinimum: 0 },
+  },
+  additionalProperties: false,
+};
+
+export const OBJECTIVE_FILE_SCHEMA = {
+  type: 'object',
+  properties: {
+    objective: { type: 'string', minLength: 1 },
+    workflow: { type: 'string', minLength: 1 },
+    inputs: { type: 'object' },
+    run: {
+      type: 'object',
+      properties: {
+        backend: { type: 'string', minLength: 1 },
+        approval: { type: 'string', enum: ['wait', 'continue', 'auto-approve'] },
+        budget: BUDGET_SCHEMA,
+      },
+      additionalProperties: false,
+    },
+  },
+  required: ['workflow', 'inputs'],
+  additionalProperties: false,
+};
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** One readable line per ajv error: "inputs.structure: must be one of fcc, bcc, ... (got "FCC")". */
+export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, data: unknown, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of errors ?? []) {
+    const parts = e.instancePath.split('/').filter(Boolean);
+    const at = [prefix, ...parts].filter(Boolean).join('.') || prefix || '(top level)';
+    const got = parts.reduce<unknown>((v, p) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined), data);
+    switch (e.keyword) {
+      case 'required':
+        out.push(`${at}: ${String((e.params as { missingProperty: string }).missingProperty)} is missing; add it.`);
+        break;
+      case 'additionalProperties': {
+        const extra = String((e.params as { additionalProperty: string }).additionalProperty);
+        const known = Object.keys(((e.parentSchema as { properties?: object })?.properties) ?? {});
+        const guess = known.length ? closest(extra, known) : undefined;
+        out.push(`${at}: "${extra}" is not a known field${guess ? ` (did you mean "${guess}"?)` : ''}; known fields: ${known.join(', ')}.`);
+        break;
+      }
+      case 'enum':
+        out.push(`${at}: must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')} (got ${JSON.stringify(got)}).`);
+        break;
+      default:
+        out.push(`${at}: ${e.message ?? 'is not valid'} (got ${JSON.stringify(got)})${describeHint(e)}.`);
+    }
+  }
+  return [...new Set(out)];
+}
+
+function describeHint(e: ErrorObject): string {
+  const d = (e.parentSchema as { description?: string } | undefined)?.description;
+  return d ? `; expected: ${d}` : '';
+}
+
+/** Validate a template's inputs against its schema; throws ObjectiveError listing every problem. */
+export function checkInputs(template: WorkflowTemplate, inputs: unknown, where: string): Record<string, unknown> {
+  const validate = ajv.compile(template.inputSchema);
+  if (!validate(inputs)) {
+    const problems = describeSchemaErrors(validate.errors, inputs, 'inputs');
+    throw new ObjectiveError(`${where}: the inputs of workflow ${template.id} need fixing:\n- ${problems.join('\n- ')}`, problems);
+  }
+  return inputs as Record<string, unknown>;
+}
+
+/** Read an objective file's text (YAML or JSON). `file` names it in messages. */
+export function parseObjectiveFile(text: string, file: string): Objective {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length) {
+    const problems = doc.errors.map((e) => `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ''}${e.message.split('\n')[0]}`);
+    throw new ObjectiveError(`${file} is not valid YAML:\n- ${problems.join('\n- ')}`, problems);
+  }
+  const data = doc.toJS() as unknown;
+  const validate = ajv.compile(OBJECTIVE_FILE_SCHEMA);
+  if (!validate(data)) {
+    const problems = describeSchemaErrors(validate.errors, data);
+    throw new ObjectiveError(`${file} is not an objective file:\n- ${problems.join('\n- ')}\nSee examples/ for objective files that work.`, problems);
+  }
+  const obj = data as { objective?: string; workflow: string; inputs: Record<string, unknown>; run?: RunPreferences };
+  const template = workflowTemplate(obj.workflow);
+  if (!template) {
+    const ids = workflowTemplates().map((t) => t.id);
+    throw new ObjectiveError(`${file}: workflow "${obj.workflow}" is not a built-in workflow${ids.length ? ` (did you mean "${closest(obj.workflow, ids)}"?)` : ''}; use one of ${ids.join(', ')}.`);
+  }
+  const inputs = checkInputs(template, obj.inputs, file);
+  return { text: obj.objective ?? template.objective(inputs), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
+}
+
+/** Read an objective sentence; a sentence no template recognises stays text for a model supervisor to plan. */
+export function parseObjectiveText(text: string): Objective {
+  const trimmed = text.trim();
+  if (!trimmed) throw new ObjectiveError('the objective is empty: say what to compute, e.g. "lattice constant of fcc Al, a0 = 4.05 Å, LDA", or give an objective file.');
+  for (const template of workflowTemplates()) {
+    const inputs = template.inputsFromText?.(trimmed);
+    if (!inputs) continue;
+    const required = ((template.inputSchema as { required?: string[] }).required ?? []).filter((r) => inputs[r] === undefined);
+    if (required.length) {
+      throw new ObjectiveError(
+        `the objective reads as workflow ${template.id} but does not state ${required.join(', ')}. ` +
+          `Say it in the text (e.g. "lattice constant of fcc Al, a0 = 4.05 Å, PBE") or use an objective file (see examples/).`,
+        required.map((r) => `${r} is missing`),
+      );
+    }
+    return { text: trimmed, workflow: template.id, inputs: checkInputs(template, inputs, 'the objective') };
+  }
+  return { text: trimmed };
+}
+
+export interface PreparedWorkflow {
+  template: WorkflowTemplate;
+  inputs: Record<string, unknown>;
+  objective: string;
+  steps: TemplateStep[];
+}
+
+/** Defaults resolved against the machine (pseudopotential headers), and the plan steps. */
+export function prepareWorkflow(workflow: string, inputs: Record<string, unknown>, env: WorkflowEnvironment): PreparedWorkflow {
+  const template = workflowTemplate(workflow);
+  if (!template) throw new ObjectiveError(`no workflow "${workflow}"; use one of ${workflowTemplates().map((t) => t.id).join(', ')}.`);
+  const resolved = template.resolveInputs(checkInputs(template, inputs, `workflow ${workflow}`), env);
+  return { template, inputs: resolved, objective: template.objective(resolved), steps: template.steps(resolved) };
+}
