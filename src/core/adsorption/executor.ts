@@ -30,8 +30,12 @@ export interface RelaxRequest {
 /** Relax one structure; hosts replace this to run it as a guarded, recorded tool call. */
 export type RelaxFunction = (req: RelaxRequest, signal?: AbortSignal) => Promise<RelaxResult>;
 
+/** The calculator's own relaxation when it has one (pw.x BFGS), FIRE over calculate() otherwise. */
 export function directRelax(calculator: Calculator): RelaxFunction {
-  return (req, signal) => relaxWithFire(calculator, req.structure, { fmaxEvPerAngstrom: req.fmaxEvPerAngstrom, maxSteps: req.maxSteps, signal });
+  return (req, signal) =>
+    calculator.relax
+      ? calculator.relax(req.structure, { fmaxEvPerAngstrom: req.fmaxEvPerAngstrom, maxSteps: req.maxSteps, signal })
+      : relaxWithFire(calculator, req.structure, { fmaxEvPerAngstrom: req.fmaxEvPerAngstrom, maxSteps: req.maxSteps, signal });
 }
 
 export interface ScreenedPlacement {

@@ -4,6 +4,7 @@
  * Energies in eV, forces in eV/Å, stress in eV/Å^3; units are in the names.
  */
 import type { Structure, Vec3 } from '../dft/types';
+import type { RelaxResult } from './optimizers/fire';
 
 export interface CalculatorResult {
   energyEv: number;
@@ -34,6 +35,11 @@ export interface Calculator {
   readonly name: string;
   readonly settings: CalculatorSettings;
   calculate(structure: Structure, opts?: CalculateOptions): Promise<CalculatorResult>;
+  /**
+   * A relaxation the engine runs itself (pw.x's BFGS) instead of one calculate() per step.
+   * Forces in the result are eV/Å; fixed atoms do not move.
+   */
+  relax?(structure: Structure, opts: { fmaxEvPerAngstrom: number; maxSteps: number; signal?: AbortSignal }): Promise<RelaxResult>;
   /** Release sockets or processes; a no-op for in-process calculators. */
   close?(): Promise<void>;
 }

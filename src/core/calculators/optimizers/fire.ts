@@ -27,7 +27,7 @@ export interface RelaxResult {
   converged: boolean;
   /** Energy after each evaluation, eV. */
   energyTraceEv: number[];
-  optimizer: 'FIRE';
+  optimizer: 'FIRE' | 'pw.x BFGS';
 }
 
 export const DEFAULT_RELAX = { fmaxEvPerAngstrom: 0.1, maxSteps: 200, maxStepAngstrom: 0.2 } as const;
