@@ -8,6 +8,7 @@ import { JobService } from '../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { outputNameFor } from '../../src/core/hpc/localRunner';
 import { readPwOutcome } from '../../src/core/hpc/pwProgress';
+import { SlurmAdapter } from '../../src/core/hpc/schedulers/slurm';
 import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
 import type { ClusterProfile, JobRecord } from '../../src/core/hpc/types';
 import { alPseudo, LinkRelay, makeTestCluster, readInput, until, type TestCluster } from './hpc/clusterFixture';
@@ -101,6 +102,22 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
         return s === 'CANCELLED' ? s : undefined;
       }, 30_000);
       assert.equal(slurmState, 'CANCELLED');
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads finished jobs from accounting, falling back to sacct -c where accounting storage is off', async () => {
+    const { backends, close } = await openService(cluster, cluster.profile());
+    try {
+      const connection = backends.connection(cluster.profile());
+      const slurm = new SlurmAdapter();
+      const submit = await connection.exec(`sbatch --parsable --job-name=${cluster.runId}-acct --output=/dev/null --wrap='exit 3'`);
+      const id = slurm.parseSubmitOutput(submit.stdout);
+      await until('the job to finish', () => /FAILED/.test(cluster.ssh(`squeue -h --states=all -j ${id} -o %T`)), 30_000);
+      assert.match(cluster.ssh('sacct -n -j 1 2>&1; true'), /accounting storage is disabled/, 'this cluster runs without accounting storage');
+      const finished = slurm.parseFinished((await connection.exec(slurm.finishedCommand([id]))).stdout);
+      assert.deepEqual(finished.get(id), { state: 'failed', exitCode: 3, reason: 'SLURM reports FAILED, exit code 3:0' });
     } finally {
       await close();
     }
