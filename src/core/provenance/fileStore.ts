@@ -4,6 +4,7 @@
  * (then its directory fsynced) before the artifact that names it is recorded, so an
  * event never points at a file that a crash could lose.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from './contentHash';
@@ -30,7 +31,8 @@ export async function storeFile(runDir: string, name: string, content: Uint8Arra
   if (await existsWithHash(target, sha256)) return { location, sha256, bytes: bytes.length };
   const dir = path.dirname(target);
   await fs.promises.mkdir(dir, { recursive: true });
-  const tmp = `${target}.${process.pid}.tmp`;
+  // A private temporary name: two stores of the same content at once must not share it.
+  const tmp = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
   const handle = await fs.promises.open(tmp, 'w');
   try {
     await handle.writeFile(bytes);
