@@ -1,6 +1,11 @@
 import { runCli } from './cli';
 import './commands/validate';
 import './commands/parse';
+import './commands/run';
+import './commands/resume';
+import './commands/report';
+import './commands/approve';
+import './commands/jobs';
 
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -107,9 +107,13 @@ export class OfflineProvider implements LlmProvider {
 
   private supervise(req: LlmRequest, view: OfflineView): LlmResponse {
     const plan = view.plan();
+    const results = lastToolResults(req.messages);
+    if (results.length && toolUsesSoFar(req.messages).at(-1)?.name === EDIT_PLAN) {
+      const refused = results.filter((r) => r.isError);
+      return this.reply([this.text(refused.length ? `The plan edit was refused: ${refused.map((r) => r.content).join(' | ')}. The run stops here.` : `Replanned: ${results.map((r) => r.content).join(' ')}`)]);
+    }
     const failed = plan?.steps.find((s) => s.status === 'failed');
     if (plan && failed) return this.replan(req, view, plan, failed);
-    const results = lastToolResults(req.messages);
     if ((!plan || plan.steps.length === 0) && results.length === 0) {
       const o = view.objective;
       if (o.workflow && o.inputs) return this.reply([this.use(START_WORKFLOW, { workflow: o.workflow, inputs: o.inputs })]);
@@ -134,7 +138,6 @@ export class OfflineProvider implements LlmProvider {
       return this.reply([this.use('consult_convergence_advisor', { arguments: { call: call.id }, reasons: { call: `the failed run of step ${failed.id}` }, context: `replanning step ${failed.id}` })]);
     }
     if (results.some((r) => r.isError)) return this.reply([this.text(`Replanning step ${failed.id} failed: ${results.map((r) => r.content).join(' | ')}. The run stops here.`)]);
-    if (lastUse.name === EDIT_PLAN) return this.reply([this.text(`Replanned: ${results.map((r) => r.content).join(' ')}`)]);
     const advice = [...view.provenance.artifacts()].reverse().find((a) => a.name === ADVICE_ARTIFACT && (a.value as AdviceValue).failedCall === call?.id);
     const value = advice?.value as AdviceValue | undefined;
     const applicable = (value?.suggestions ?? []).filter((s) => s.apply?.tool === 'make_pw_input');

@@ -131,6 +131,16 @@ export class RunController {
     await Promise.allSettled(open.map((j) => this.session.jobs.cancel(j.id)));
   }
 
+  /**
+   * Record the run as stopped before the process leaves without waiting for the tool call
+   * in flight: its jobs keep running, and a resume picks up the calls waiting on them.
+   */
+  async abandon(reason: string): Promise<void> {
+    this.session.runtime.control.cancel(reason);
+    await setRunState(this.session.run, 'stopped', reason);
+    await this.session.run.log.close();
+  }
+
   async close(): Promise<void> {
     this.#unsubscribe();
     await this.session.close();

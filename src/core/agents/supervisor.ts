@@ -13,7 +13,7 @@ import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM } f
 import { stepBrief } from './prompts/stepBrief';
 import type { AgentRuntime } from './runtime';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './stepArguments';
-import { attemptsOf, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from './stepRecords';
+import { attemptsOf, latestAttempt, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from './stepRecords';
 import { EDIT_PLAN, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
 import type { Plan, PlanStep, SupervisorState } from './types';
 import { runToolUses, runWorker, textOf } from './worker';
@@ -99,11 +99,12 @@ export class Supervisor {
     const rt = this.rt;
     const spec = rt.registry.get(step.tool);
     if (!spec) return this.endStep(step, false, `the tool ${step.tool} is not in the catalogue`);
-    if (!continuing) {
+    // A step left running by a stopped process continues its attempt, so calls it made still count.
+    if (!continuing || !latestAttempt(rt.log.events(), step.id)) {
       const attempt = attemptsOf(rt.log.events(), step.id) + 1;
       const start: StepStartPayload = { id: step.id, attempt, worker: step.worker, tool: step.tool };
+      if (!continuing) await this.store.setStatus(step.id, 'running', `step ${step.id} started (attempt ${attempt})`);
       await rt.log.append({ kind: STEP_START_EVENT, key: stepKey(step.id), actor: RUNNER_ACTOR, payload: start });
-      await this.store.setStatus(step.id, 'running', `step ${step.id} started (attempt ${attempt})`);
     }
     const before = assessStep(step, spec.schema, stepContext(rt));
     if (before.state === 'done') return this.endStep(step, true, `${step.tool} succeeded (${before.calls.join(', ')})`);

@@ -88,7 +88,7 @@ export function renderChart(c: Chart): string {
   parts.push(`<text transform="translate(18 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(c.yLabel)}</text>`);
   if (c.marker) {
     parts.push(`<line x1="${px(c.marker.x).toFixed(1)}" y1="${m.top}" x2="${px(c.marker.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#c62828" stroke-dasharray="4 3"/>`);
-    parts.push(`<text x="${(px(c.marker.x) + 4).toFixed(1)}" y="${m.top + 12}" fill="#c62828">${esc(c.marker.label)}</text>`);
+    parts.push(`<text x="${(px(c.marker.x) + 4).toFixed(1)}" y="${H - m.bottom - 6}" fill="#c62828">${esc(c.marker.label)}</text>`);
   }
   c.series.forEach((s, i) => {
     if (s.line !== false && s.points.length > 1) {
@@ -100,9 +100,12 @@ export function renderChart(c: Chart): string {
         parts.push(`<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${s.color}"><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`);
       }
     }
+    // Legend in the top right corner: a line for drawn series, a dot for points only.
     const ly = m.top + 16 * i + 6;
-    parts.push(`<line x1="${m.left + 12}" y1="${ly}" x2="${m.left + 32}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
-    parts.push(`<text x="${m.left + 38}" y="${ly + 4}">${esc(s.label)}</text>`);
+    const lx = W - m.right - 260;
+    if (s.line === false) parts.push(`<circle cx="${lx + 10}" cy="${ly}" r="4" fill="${s.color}"/>`);
+    else parts.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 20}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    parts.push(`<text x="${lx + 26}" y="${ly + 4}">${esc(s.label)}</text>`);
   });
   parts.push('</svg>');
   return parts.join('\n');

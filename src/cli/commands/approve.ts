@@ -1,0 +1,93 @@
+/**
+ * `dreams approve <run> <request> [--reject] [--comment ...]`: answer a guard warning. A
+ * request already answered is refused, saying who answered and when. While the run's own
+ * process is running it (and holds the log), the answer goes through the run's inbox and
+ * that process records it.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { postAnswer, waitForOutcome } from '../../core/agents/answerInbox';
+import { openRun } from '../../core/canvas/run';
+import { EventLogError } from '../../core/canvas/eventLogError';
+import { answerApproval, ApprovalBook } from '../../core/guard/approvals';
+import { registerCliCommand } from '../cli';
+import { resolveRunDir, UsageError } from './runOptions';
+
+const USAGE = `Usage: dreams approve <run> <request> [--reject] [--comment TEXT] [--runs-dir DIR]
+       dreams approve <run> --list
+
+Answers an approval request the guard raised (e.g. ap-3): approve it, or --reject it with a
+--comment saying why. A rejected result becomes provisional and cannot back a report. Each
+request is answered once; a second answer is refused with who answered first and when.
+--list shows the run's requests and their answers.`;
+
+export async function approveCommand(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+      reject: { type: 'boolean' }, comment: { type: 'string' }, 'runs-dir': { type: 'string' }, list: { type: 'boolean' },
+    } }));
+  } catch (e) {
+    console.error(`dreams approve: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const runDir = resolveRunDir(positionals[0], path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'));
+    if (values.list) return await listRequests(runDir);
+    const id = positionals[1];
+    if (!id) throw new UsageError('name the request to answer, e.g. ap-3 (dreams approve <run> --list shows them).');
+    const decision = values.reject ? 'reject' : 'approve';
+    const comment = values.comment as string | undefined;
+    let run;
+    try {
+      run = await openRun(runDir, { mode: 'writer' });
+    } catch (e) {
+      if (!(e instanceof EventLogError) || e.code !== 'locked') throw e;
+      // The run is live in another process: it records the answer for us.
+      const name = postAnswer(runDir, { id, decision, by: 'user@cli', ...(comment ? { comment } : {}) });
+      const outcome = await waitForOutcome(runDir, name);
+      if (!outcome) {
+        console.error(`dreams approve: the process running ${path.basename(runDir)} did not pick up the answer within 15 s (${e.message}). The answer waits in its inbox and is recorded when the run next looks.`);
+        return 1;
+      }
+      console.log(outcome.message);
+      return outcome.ok ? 0 : 1;
+    }
+    try {
+      const r = await answerApproval(new ApprovalBook(run.log), run.registry, id, decision, 'user@cli', comment);
+      if (!r.ok) {
+        console.error(`dreams approve: ${r.message}`);
+        return 1;
+      }
+      console.log(`${id} ${decision === 'approve' ? 'approved' : 'rejected'}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}. Rewrite the report with: dreams report ${positionals[0]}`);
+      return 0;
+    } finally {
+      await run.close();
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`dreams approve: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function listRequests(runDir: string): Promise<number> {
+  const run = await openRun(runDir, { mode: 'reader' });
+  try {
+    const book = new ApprovalBook(run.log);
+    const requests = book.requests();
+    if (!requests.length) console.log('no approval requests in this run');
+    for (const r of requests) {
+      const a = book.answerOf(r.id);
+      console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}` : 'OPEN'}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
+    }
+    return 0;
+  } finally {
+    await run.close();
+  }
+}
+
+registerCliCommand({ name: 'approve', summary: 'approve or reject a guard warning of a run', usage: USAGE, run: approveCommand });

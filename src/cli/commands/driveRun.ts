@@ -1,0 +1,52 @@
+/**
+ * Driving a run from the terminal: live progress, Ctrl-C (first: stop after the tool
+ * call in flight, resumable; second: stop now, leaving jobs running for a resume to pick
+ * up), the output files, and a closing summary with where everything is.
+ */
+import path from 'node:path';
+import type { RunController, RunResult } from '../../core/agents/runController';
+import { writeRunOutputs } from '../../core/report/runOutputs';
+import { ProgressView } from './progressView';
+import { exitCodeOf } from './runOptions';
+
+export interface DriveOptions {
+  bundle: boolean;
+  pseudoDirs: string[];
+  out?: NodeJS.WriteStream;
+}
+
+export async function driveRun(controller: RunController, opts: DriveOptions): Promise<number> {
+  const out = opts.out ?? process.stdout;
+  const ref = path.relative(process.cwd(), controller.runDir) || controller.runDir;
+  const view = new ProgressView(out, ref);
+  out.write(`run ${controller.runId}\n  directory ${controller.runDir}\n`);
+  const off = controller.onProgress((p, e) => view.onEvent(p, e));
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      view.print('stopping after the tool call in flight (Ctrl-C again to stop now; running jobs are picked up by dreams resume)…');
+      controller.stop('stopped by the user (Ctrl-C)');
+    } else {
+      view.print('stopping now; jobs keep running and dreams resume picks them up.');
+      void controller.abandon('stopped by the user (Ctrl-C twice)').finally(() => process.exit(3));
+    }
+  };
+  process.on('SIGINT', onSigint);
+  let result: RunResult;
+  try {
+    result = await controller.run();
+  } finally {
+    process.off('SIGINT', onSigint);
+    off();
+    view.end();
+  }
+  const outputs = await writeRunOutputs(controller.session.run, { bundle: opts.bundle, pseudoDirs: opts.pseudoDirs });
+  const rel = (p: string) => path.relative(process.cwd(), p) || p;
+  out.write(`\n${result.state.toUpperCase()}${result.reason && result.state !== 'completed' ? `: ${result.reason}` : ''}\n`);
+  if (result.response) out.write(`\n${result.response}\n`);
+  out.write(`\n  notebook  ${rel(outputs.notebook)}\n  report    ${rel(outputs.report)}\n  event log ${rel(path.join(controller.runDir, 'events.jsonl'))}\n`);
+  if (outputs.bundle) out.write(`  bundle    ${rel(outputs.bundle)}${outputs.bundleProblems.length ? ` (${outputs.bundleProblems.length} problem(s): ${outputs.bundleProblems.join(' ')})` : ''}\n`);
+  if (result.state === 'stopped') out.write(`\nResume with: dreams resume ${ref}${/budget/.test(result.reason ?? '') ? ' --budget <higher limits>' : ''}\n`);
+  return exitCodeOf(result.state);
+}

@@ -1,0 +1,106 @@
+/** `dreams run <objective.yaml | "text">`: plan and run a DFT study, then write its notebook, report and bundle. */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { RunController } from '../../core/agents/runController';
+import type { RunSettings } from '../../core/agents/runSession';
+import type { ApprovalPolicy } from '../../core/guard/types';
+import { ObjectiveError } from '../../core/workflows/types';
+import { registerCliCommand } from '../cli';
+import { driveRun } from './driveRun';
+import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, qeVersionFor, readObjective, UsageError } from './runOptions';
+
+export const RUN_USAGE = `Usage: dreams run <objective.yaml | "objective text"> [options]
+
+Plans and runs a DFT study with Quantum ESPRESSO, showing progress live, and writes the
+run's notebook (canvas.dreams), event log, report (report.md with SVG plots) and a
+reproducibility bundle into the run directory.
+
+  --offline              no model: follow the objective's built-in workflow deterministically
+                         (the LLM judge tiers are recorded as "not judged")
+  --cluster NAME         run pw.x on this cluster profile (default: this machine)
+  --clusters FILE        cluster profiles (default $DREAMS_CLUSTERS or ~/.config/dreams/clusters.json)
+  --approval POLICY      what a guard warning does: wait | continue | auto-approve (default continue)
+  --budget LIMITS        tokens=N,cost=USD,jobs=N,wall=MINUTES (any of them), e.g. cost=5,jobs=40,wall=90m
+  --runs-dir DIR         where run directories go (default ./runs)
+  --pseudo-dir DIR       pseudopotential (UPF) library (default $DREAMS_PSEUDO_DIR, $ESPRESSO_PSEUDO,
+                         /usr/share/espresso/pseudo)
+  --pw-command CMD       how to run pw.x here (default "pw.x"; e.g. "mpirun -np 2 pw.x")
+  --local-jobs N         pw.x runs at a time on this machine (default 1)
+  --model ROLE=ID        model for a role (supervisor, dft, hpc, advisor, param-judge, cross-judge,
+                         report-judge); repeatable
+  --no-judges            with a model: no LLM judge tiers (tier 1 only, recorded as not judged)
+  --no-bundle            skip the reproducibility bundle
+
+The API key is read from ANTHROPIC_API_KEY (not needed with --offline).
+Exit status: 0 completed, 1 failed, 2 bad usage, 3 stopped (budget or Ctrl-C; resume it).`;
+
+const POLICIES: ApprovalPolicy[] = ['wait', 'continue', 'auto-approve'];
+
+export async function runCommand(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv, allowPositionals: true,
+      options: {
+        offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, approval: { type: 'string' },
+        budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
+        'local-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
+      },
+    }));
+  } catch (e) {
+    console.error(`dreams run: ${(e as Error).message}\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  try {
+    if (positionals.length !== 1) throw new UsageError(`give one objective (a YAML file or a sentence in quotes); got ${positionals.length}.`);
+    const objective = readObjective(positionals[0]!);
+    const prefs = objective.run ?? {};
+    const approval = (values.approval as string | undefined) ?? prefs.approval ?? 'continue';
+    if (!POLICIES.includes(approval as ApprovalPolicy)) throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${approval}").`);
+    const budget = { ...prefs.budget, ...(values.budget ? parseBudget(values.budget as string) : {}) };
+    const localJobs = Number(values['local-jobs'] ?? 1);
+    if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 (got "${values['local-jobs']}").`);
+    const models: Record<string, string> = {};
+    for (const m of (values.model as string[] | undefined) ?? []) {
+      const [role, id] = m.split('=');
+      if (!role || !id) throw new UsageError(`--model takes ROLE=MODEL_ID (e.g. --model dft=claude-sonnet-5-5); got "${m}".`);
+      models[role] = id;
+    }
+    const offline = !!values.offline;
+    const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
+    const pseudoDir = path.resolve((values['pseudo-dir'] as string | undefined) ?? defaultPseudoDir());
+    const clusters = loadClusters(values.clusters as string | undefined);
+    const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
+    const apiKey = process.env.ANTHROPIC_API_KEY;
+    if (!offline && !apiKey) {
+      throw new UsageError('no Anthropic API key: set it with  export ANTHROPIC_API_KEY=sk-ant-...  (the key is never written to the run), or run the built-in workflow without a model with --offline.');
+    }
+    const pwVersion = backend === 'local' ? localPwVersion(pwCommand) : undefined;
+    if (backend === 'local' && !pwVersion) {
+      throw new UsageError(`"${pwCommand}" does not run here. Install Quantum ESPRESSO (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data), pass --pw-command, or run on a cluster with --cluster NAME.`);
+    }
+    const qeVersion = qeVersionFor(pwVersion);
+    const settings: RunSettings = {
+      objective, offline, backend, approval: approval as ApprovalPolicy, pseudoDir, pwCommand, localConcurrency: localJobs,
+      models, judges: !values['no-judges'], budget, ...(qeVersion ? { qeVersion } : {}),
+    };
+    const controller = await RunController.start(
+      { runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'), settings, ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}) },
+      { ...(apiKey && !offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}), clusters, onWarning: (m) => console.error(`warning: ${m}`) },
+    );
+    try {
+      return await driveRun(controller, { bundle: !values['no-bundle'], pseudoDirs: [pseudoDir] });
+    } finally {
+      await controller.close().catch(() => undefined);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ObjectiveError) {
+      console.error(`dreams run: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+registerCliCommand({ name: 'run', summary: 'plan and run a DFT study (objective file or sentence)', usage: RUN_USAGE, run: runCommand });

@@ -1,0 +1,100 @@
+/**
+ * What `dreams run` and `dreams resume` share: reading the objective, budgets, cluster
+ * profiles, the pseudopotential directory, the local pw.x's version, and finding a run
+ * directory from what the user typed.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadClusterProfiles } from '../../core/hpc/clusterProfile';
+import type { ClusterProfile } from '../../core/hpc/types';
+import { parseObjectiveFile, parseObjectiveText, type Objective, type RunPreferences } from '../../core/workflows/objective';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type Budget = NonNullable<RunPreferences['budget']>;
+
+const BUDGET_KEYS: Record<string, keyof Budget> = { tokens: 'maxTokens', cost: 'maxCostUsd', jobs: 'maxJobs', wall: 'maxWallMinutes' };
+
+/** "tokens=2000000,cost=5,jobs=40,wall=90m" (wall in minutes; "2h" and "45m" also read). */
+export function parseBudget(text: string): Budget {
+  const out: Budget = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([a-z]+)=(.+)$/.exec(part);
+    const key = m && BUDGET_KEYS[m[1]!];
+    if (!m || !key) {
+      throw new UsageError(`--budget: "${part}" is not a limit; write tokens=N, cost=USD, jobs=N or wall=MINUTES, separated by commas (e.g. --budget cost=5,jobs=40,wall=90m).`);
+    }
+    let raw = m[2]!.replace(/^\$/, '');
+    let factor = 1;
+    if (key === 'maxWallMinutes' && /[hm]$/.test(raw)) {
+      factor = raw.endsWith('h') ? 60 : 1;
+      raw = raw.slice(0, -1);
+    }
+    const n = Number(raw) * factor;
+    if (!Number.isFinite(n) || n <= 0 || ((key === 'maxTokens' || key === 'maxJobs') && !Number.isInteger(n))) {
+      throw new UsageError(`--budget: ${m[1]} must be a positive ${key === 'maxTokens' || key === 'maxJobs' ? 'whole number' : 'number'} (got "${m[2]}").`);
+    }
+    out[key] = n;
+  }
+  return out;
+}
+
+/** An objective file (YAML/JSON) when the argument names one, else the objective sentence. */
+export function readObjective(arg: string): Objective {
+  if (/\.(ya?ml|json)$/i.test(arg)) {
+    if (!fs.existsSync(arg)) throw new UsageError(`no objective file ${arg}; give the path of a YAML objective (see examples/) or the objective as a sentence in quotes.`);
+    return parseObjectiveFile(fs.readFileSync(arg, 'utf8'), arg);
+  }
+  return parseObjectiveText(arg);
+}
+
+/** Where pw.x looks by default, and Debian's package directory. */
+export function defaultPseudoDir(): string {
+  const candidates = [process.env.DREAMS_PSEUDO_DIR, process.env.ESPRESSO_PSEUDO, '/usr/share/espresso/pseudo', path.join(os.homedir(), 'espresso', 'pseudo')];
+  return candidates.find((d): d is string => !!d && fs.existsSync(d)) ?? candidates.find((d): d is string => !!d)!;
+}
+
+/** Cluster profiles from --clusters, $DREAMS_CLUSTERS, or ~/.config/dreams/clusters.json. */
+export function loadClusters(file?: string): ClusterProfile[] {
+  const chosen = file ?? process.env.DREAMS_CLUSTERS ?? path.join(os.homedir(), '.config', 'dreams', 'clusters.json');
+  if (!fs.existsSync(chosen)) {
+    if (file) throw new UsageError(`no cluster profiles file ${file}; write one as in the README ("clusters": [{ "name", "sshHost", "scheduler", "workRoot", "pwCommand" }]).`);
+    return [];
+  }
+  return loadClusterProfiles(chosen);
+}
+
+/** The local pw.x's version from its banner ("Program PWSCF v.6.7MaX starts"); undefined if it does not run. */
+export function localPwVersion(pwCommand: string): string | undefined {
+  const [cmd, ...args] = pwCommand.split(/\s+/).filter(Boolean);
+  if (!cmd) return undefined;
+  const r = spawnSync(cmd, args, { input: '', encoding: 'utf8', timeout: 20_000, env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+  return /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(`${r.stdout ?? ''}${r.stderr ?? ''}`)?.[1];
+}
+
+/** QE definitions the validator checks inputs against, for a pw.x version. */
+export function qeVersionFor(pwVersion: string | undefined): string | undefined {
+  if (!pwVersion) return undefined;
+  return pwVersion.startsWith('6.') ? '6.7' : pwVersion.startsWith('7.') ? '7.2' : undefined;
+}
+
+/** A run directory from a path, a run id (or its unique prefix) under the runs directory, or "latest". */
+export function resolveRunDir(arg: string | undefined, runsDir: string): string {
+  if (!arg) throw new UsageError('name the run: its directory, its id (e.g. 20261130-101500-al-lattice) or "latest".');
+  if (fs.existsSync(path.join(arg, 'events.jsonl'))) return arg;
+  const runs = fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'events.jsonl'))).sort() : [];
+  if (arg === 'latest') {
+    if (!runs.length) throw new UsageError(`there are no runs under ${runsDir}; start one with dreams run, or pass --runs-dir.`);
+    return path.join(runsDir, runs.at(-1)!);
+  }
+  const matches = runs.filter((r) => r.startsWith(arg) || r.endsWith(arg));
+  if (matches.length === 1) return path.join(runsDir, matches[0]!);
+  if (matches.length > 1) throw new UsageError(`"${arg}" matches ${matches.length} runs (${matches.slice(0, 5).join(', ')}); give more of the id.`);
+  throw new UsageError(`no run "${arg}" (not a run directory, and no run under ${runsDir} has that id). List runs with: ls ${runsDir}`);
+}
+
+export const exitCodeOf = (state: string): number => (state === 'completed' ? 0 : state === 'stopped' ? 3 : 1);
