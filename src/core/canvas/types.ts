@@ -43,6 +43,7 @@ export type EventKind =
   | 'run.start' // payload: RunStartPayload
   | 'run.state' // payload: { state: RunState; reason?: string }
   | 'key.write' // payload: KeyWritePayload (notes/*, plan, reports/*, ...)
+  | 'key.verified' // payload: { version: number; reason: string } (Canvas.markVerified; the key becomes immutable)
   | 'provenance.call' // payload: ToolCallRecord (provenance/types.ts)
   | 'provenance.call.end' // payload: { id, status, endedAt, error?, outputs: string[] }
   | 'provenance.artifact' // payload: ArtifactRecord
