@@ -19,7 +19,8 @@ const METALLIC = new Set([
 
 /** Substrate atoms: all atoms, less those tagged 0 (adsorbates) when the structure is tagged. */
 function substrateSymbols(s: Structure): string[] {
-  if (!s.tags || !s.tags.some((t) => t !== 0)) return s.symbols;
+  // Tags that do not cover every atom say nothing reliable about which atoms are adsorbates.
+  if (!s.tags || s.tags.length !== s.symbols.length || !s.tags.some((t) => t !== 0)) return s.symbols;
   return s.symbols.filter((_, i) => s.tags![i] !== 0);
 }
 
