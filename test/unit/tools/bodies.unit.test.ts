@@ -98,6 +98,20 @@ describe('tool bodies', () => {
     assert.equal(dbe.meta!.favouredSite, 'fcc');
   });
 
+  it('beef_ensemble_stats: member-by-member ΔBE over the ensemble, with the fraction favouring fcc', async () => {
+    const p = new MemoryProvenance();
+    const top = Array.from({ length: 2000 }, (_, k) => -10 + 0.001 * Math.sin(k));
+    const fcc = Array.from({ length: 2000 }, (_, k) => -10.05 + 0.1 * Math.cos(k));
+    const [a] = await seedCall(p, 'run_pw', { input: 'x', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: top, unit: 'eV' }]);
+    const [b] = await seedCall(p, 'run_pw', { input: 'y', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: fcc, unit: 'eV' }]);
+    const [stats] = await ok(p, 'beef_ensemble_stats', { ontopSlabWithAdsorbate: a!.id, fccSlabWithAdsorbate: b!.id });
+    const v = stats!.value as { count: number; meanEv: number; fractionPositive: number; deltaBeEv: number[] };
+    const delta = top.map((x, k) => x - fcc[k]!);
+    assert.equal(v.count, 2000);
+    assert.ok(Math.abs(v.meanEv - delta.reduce((s2, x) => s2 + x, 0) / 2000) < 1e-12);
+    assert.equal(v.fractionPositive, delta.filter((x) => x > 0).length / 2000);
+  });
+
   it('place_adsorbate and build_molecule: CO above the slab; CO centred in its box', async () => {
     const base = await coPtBase();
     const slab = base.provenance.artifact(base.names.slab!)!.value as Structure;
