@@ -110,7 +110,9 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
     ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'))].join('\n'));
   const text = ['Claims:', ...claims.map((c, i) => `- claims[${i}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
     'Contributing calls:', ...sections, '', 'Give one verdict for every parameter of every call above.'].join('\n');
-  const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text);
+  // One verdict (~40 tokens) per parameter of every call, with room to think.
+  const pairs = calls.reduce((n, c) => n + Object.keys(c.args).length, 0);
+  const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 48 * pairs) });
   const out = new Map<string, Verdict[]>();
   for (const c of calls) {
     const params = Object.keys(c.args);

@@ -14,9 +14,12 @@ export interface JudgeConfig {
   models: Record<JudgeRole, string>;
   /** The catalogue the judges see in their shared system prefix. */
   catalogue: JudgeToolInfo[];
+  /** Output budget per judge request (thinking counts against it on current models); default 4096. */
   maxTokens?: number;
   signal?: AbortSignal;
 }
+
+const DEFAULT_MAX_TOKENS = 4096;
 
 export type JudgeAnswer<T> = { ok: true; input: T; model: string } | { ok: false; error: string; model?: string };
 
@@ -26,6 +29,7 @@ export async function askJudge<T>(
   category: UsageCategory,
   tool: string,
   userText: string,
+  opts: { maxTokens?: number } = {},
 ): Promise<JudgeAnswer<T>> {
   const req: LlmRequest = {
     role,
@@ -35,7 +39,9 @@ export async function askJudge<T>(
     messages: [{ role: 'user', content: userText }],
     tools: VERDICT_TOOLS,
     cacheTools: true,
-    maxTokens: config.maxTokens ?? 1024,
+    maxTokens: Math.max(opts.maxTokens ?? 0, config.maxTokens ?? DEFAULT_MAX_TOKENS),
+    // Judging a stated value against its reason needs little deliberation; the verdict tool's schema carries the rest.
+    effort: 'low',
     toolChoice: { type: 'tool', name: tool },
   };
   let res;
@@ -46,7 +52,8 @@ export async function askJudge<T>(
   }
   const use = res.content.find((b) => b.type === 'tool_use' && b.name === tool);
   if (!use || use.type !== 'tool_use') {
-    return { ok: false, error: `${role} answered without calling ${tool} (stop reason ${res.stopReason})`, model: res.model };
+    const hint = res.stopReason === 'max_tokens' ? `; the answer hit max_tokens (${req.maxTokens}): raise the judges' maxTokens` : '';
+    return { ok: false, error: `${role} answered without calling ${tool} (stop reason ${res.stopReason})${hint}`, model: res.model };
   }
   if (use.inputError) return { ok: false, error: `${role} sent unreadable input to ${tool}: ${use.inputError}`, model: res.model };
   const schema = VERDICT_TOOLS.find((t) => t.name === tool)!.inputSchema;
