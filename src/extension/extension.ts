@@ -4,6 +4,9 @@ import { CanvasSerializer, NOTEBOOK_TYPE } from './serializer';
 import { registerCommands } from './commands';
 import type { DreamsWorkbench } from './workbench';
 
+/** The provenance panel's view type (kept here so activation needs no other module). */
+const PROVENANCE_VIEW_TYPE = 'dreams.provenance';
+
 declare global {
   // Set by the bundle's first line (see scripts/build.mjs) so activation time can be measured.
   var __dreamsLoadStart: number | undefined;
@@ -27,6 +30,10 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   // The rest is loaded after activate() returns: a canvas opens without waiting for it.
   const workbench = import('./workbench').then((m) => m.startWorkbench(context));
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));
+  // VS Code revives panels only through a serializer registered during activation.
+  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
+    deserializeWebviewPanel: async (panel, state) => (await workbench).provenance.deserializeWebviewPanel(panel, state as never),
+  }));
   const activationMs = Date.now() - (globalThis.__dreamsLoadStart ?? Date.now());
   // bench:activation asks for the figure through the environment.
   const report = process.env.DREAMS_ACTIVATION_REPORT;

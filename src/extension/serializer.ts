@@ -50,7 +50,8 @@ export function cellToNotebookCellData(c: CanvasCell): vscode.NotebookCellData {
   const meta: CellMeta = { kind: c.kind, id: c.id };
   if (c.seq !== undefined) meta.seq = c.seq;
   data.metadata = { dreams: meta };
-  if (c.outputs?.length) data.outputs = [new vscode.NotebookCellOutput(c.outputs.map(toOutputItem))];
+  // One output per item: items of one output are alternative renderings, and VS Code shows only one of them.
+  if (c.outputs?.length) data.outputs = c.outputs.map((o) => new vscode.NotebookCellOutput([toOutputItem(o)]));
   return data;
 }
 

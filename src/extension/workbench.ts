@@ -9,7 +9,7 @@ import { ApprovalsView } from './approvalsView';
 import { AgentsController } from './controller';
 import { JobsView, type JobEntry } from './jobsView';
 import { LiveCanvas, runLogOf } from './notebook/liveCanvas';
-import { ProvenancePanels, PROVENANCE_VIEW_TYPE } from './provenance/panel';
+import { ProvenancePanels } from './provenance/panel';
 import { registerQeLanguage } from './qe/qeLanguage';
 import { RunRegistry } from './runs';
 import { RunSummaryItem } from './runSummary';
@@ -82,7 +82,6 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   };
   context.subscriptions.push(
     runs, canvas, controller, jobs, approvals, summary, provenance, jobsTree, trustStatusItem(),
-    vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, provenance),
     vscode.window.registerTreeDataProvider('dreams.approvals', approvals),
     runs.onDidChange(updateSummary),
     vscode.window.onDidChangeActiveNotebookEditor(updateSummary),

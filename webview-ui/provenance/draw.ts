@@ -164,10 +164,10 @@ export function drawGraph(
       const p = layout.nodes[i]!;
       ctx.globalAlpha = dimmed(i) ? 0.3 : 1;
       ctx.fillStyle = palette.text;
-      ctx.font = `${n.type === 'call' ? '600 ' : ''}12px var(--vscode-font-family, sans-serif)`;
+      ctx.font = `${n.type === 'call' ? '600 ' : ''}12px ${palette.fontFamily}`;
       ctx.fillText(clip(n.label, 21), p.x + 22, p.y + 11, p.w - 28);
       ctx.fillStyle = palette.muted;
-      ctx.font = '11px var(--vscode-font-family, sans-serif)';
+      ctx.font = `11px ${palette.fontFamily}`;
       ctx.fillText(clip(n.detail + (n.stale ? ' · stale' : ''), 24), p.x + 22, p.y + 25, p.w - 28);
     }
     ctx.globalAlpha = 1;

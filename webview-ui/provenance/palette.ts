@@ -9,6 +9,8 @@ export interface Palette {
   edge: string;
   selection: string;
   background: string;
+  /** Canvas fonts take no CSS variables: the theme's font family, resolved. */
+  fontFamily: string;
 }
 
 function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
@@ -32,5 +34,6 @@ export function themePalette(): Palette {
     edge: cssVar(s, '--vscode-editorLineNumber-foreground', '#999999'),
     selection: cssVar(s, '--vscode-focusBorder', '#0090f1'),
     background: cssVar(s, '--vscode-editor-background', '#ffffff'),
+    fontFamily: s.fontFamily || 'sans-serif',
   };
 }

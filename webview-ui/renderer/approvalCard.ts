@@ -35,9 +35,8 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
   const r = data.request;
   const card = h('section', { class: 'dreams-card approval', 'data-approval': r.id, 'aria-label': `Approval request ${r.id}` });
   const worst = r.verdicts.some((v) => v.level === 'fail') ? 'fail' : r.verdicts.some((v) => v.level === 'warn') ? 'warn' : 'pass';
-  card.append(
-    h('h3', {}, 'Approval needed ', h('span', { class: `badge lv-${worst}` }, worst === 'warn' ? 'warning' : worst), ' ', h('span', { class: 'muted' }, r.id)),
-  );
+  const heading = h('span', { class: 'heading' }, 'Approval needed');
+  card.append(h('h3', {}, heading, ' ', h('span', { class: `badge lv-${worst}` }, worst === 'warn' ? 'warning' : worst), ' ', h('span', { class: 'muted' }, r.id)));
   const dl = h('dl');
   const row = (k: string, v: Node | string) => dl.append(h('dt', {}, k), h('dd', {}, v));
   row('tool', h('code', {}, r.tool));
@@ -60,6 +59,7 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
   const outcome = h('div', { class: 'outcome', role: 'status', 'aria-live': 'polite' });
   const showAnswered = (a: ApprovalAnswerData) => {
     card.classList.add(`answered-${a.decision}`);
+    heading.textContent = a.decision === 'approve' ? 'Approved' : 'Rejected';
     outcome.textContent = answerText(a);
     outcome.classList.remove('refused');
   };

@@ -25,6 +25,14 @@ export function renderArtifactCard(a: ArtifactCardData, element: HTMLElement, me
     for (const r of table.rows.slice(0, 200)) t.append(h('tr', {}, ...r.map((x) => h('td', {}, formatValue(x)))));
     card.append(t);
     if (table.rows.length > 200) card.append(h('div', { class: 'muted' }, `first 200 of ${table.rows.length} rows`));
+  } else if (a.value && typeof a.value === 'object' && !Array.isArray(a.value)) {
+    // A record (a fit, a selection): its scalar fields, and the size of what it lists.
+    const dl = h('dl');
+    for (const [k, v] of Object.entries(a.value as Record<string, unknown>)) {
+      const shown = Array.isArray(v) ? `${v.length} entries` : v && typeof v === 'object' ? formatValue(v) : formatValue(v);
+      dl.append(h('dt', {}, k), h('dd', {}, h('code', {}, shown.length > 200 ? shown.slice(0, 199) + '…' : shown)));
+    }
+    card.append(dl);
   } else if (a.value !== undefined) {
     const text = formatValue(a.value);
     card.append(h('div', {}, h('code', {}, text.length > 400 ? text.slice(0, 399) + '…' : text), a.unit ? h('span', { class: 'unit' }, a.unit) : undefined));

@@ -82,6 +82,14 @@ function structureView(a: ArtifactRecord): StructureData | undefined {
   if (s.tags) view.tags = s.tags;
   const site = a.meta?.site as { kind?: string; position?: [number, number, number] } | string | undefined;
   if (site && typeof site === 'object' && site.position) view.site = { position: site.position, kind: site.kind ?? 'adsorption' };
+  else if (typeof site === 'string' && s.tags) {
+    // The site of a placed adsorbate: under its lowest atom (tag 0 is the adsorbate, ASE's convention).
+    const ads = s.positions.filter((_, i) => s.tags![i] === 0);
+    if (ads.length) {
+      const anchor = ads.reduce((lo, p) => (p[2] < lo[2] ? p : lo));
+      view.site = { position: anchor, kind: site };
+    }
+  }
   return view;
 }
 

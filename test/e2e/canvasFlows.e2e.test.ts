@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
+import { notebookOutputFrame, quickOpen, visibleNotebook } from '../harness/workbench';
+import { continueRun, runAwaitingApproval, waitForAnswer } from './support/runScript';
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Control+Shift+P');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.keyboard.type(title);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+}
+
+/** The provenance webview's page: the frame that holds the graph canvas. */
+async function provenanceFrame(page: Page, ms = 60_000): Promise<Frame> {
+  const end = Date.now() + ms;
+  for (;;) {
+    for (const f of page.frames()) {
+      const ok = await f.evaluate(() => !!document.querySelector('canvas.graph') && /^\d+ nodes · /.test(document.querySelector('.status')?.textContent ?? '')).catch(() => false);
+      if (ok) return f;
+    }
+    if (Date.now() > end) throw new Error('no rendered provenance graph webview found');
+    await page.waitForTimeout(250);
+  }
+}
+
+describe('canvas, approvals and provenance in the workbench (e2e)', function () {
+  let host: VsCodeHost;
+  let run: { runDir: string; logPath: string; approval: string };
+  const workspace = path.join(PROJECT_ROOT, 'test-results/e2e-workspace-flows');
+
+  before(async () => {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
+    fs.copyFileSync(path.join(PROJECT_ROOT, 'test/fixtures/qe/al-fcc-scf.in'), path.join(workspace, 'al.pwi'));
+    run = await runAwaitingApproval(workspace, 'copt');
+    host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-flows', viewport: { width: 1600, height: 1000 } });
+  });
+  after(async () => host?.stop());
+
+  it('shows the approval card; Approve is recorded in the run log and the run continues in the notebook', async () => {
+    const { page } = host;
+    await quickOpen(page, 'copt.dreams');
+    const nb = visibleNotebook(page);
+    await nb.locator('.cell-list-container').waitFor({ timeout: 60_000 });
+    const out = notebookOutputFrame(page);
+    const card = out.locator(`[data-approval="${run.approval}"]`);
+    await card.waitFor({ timeout: 60_000 });
+    await card.getByText('25 Ry is below the 30 Ry').waitFor();
+    await scrollTo(page, card.locator('button.approve'));
+    await host.screenshot('e2e-approval-card');
+
+    await card.locator('button.comment').click();
+    await card.locator('textarea').fill('accepted for the site comparison; both sites use the same cutoff');
+    await card.locator('button.approve').click();
+    await scrollTo(page, out.getByText('Approved by user@vscode'));
+    const answer = await waitForAnswer(run.logPath, run.approval, 30_000);
+    assert.equal(answer.decision, 'approve');
+    assert.equal(answer.by, 'user@vscode');
+    assert.equal(answer.comment, 'accepted for the site comparison; both sites use the same cutoff');
+
+    await continueRun(run.runDir);
+    await scrollTo(page, out.locator('[data-artifact="a-9"]'));
+    await nb.getByText('ecutwfc_used = 25 Ry').waitFor({ timeout: 30_000 });
+    await host.screenshot('e2e-approval-answered-run-continues');
+  });
+
+  it('opens the provenance graph, and a click on a node reveals its cell', async () => {
+    const { page } = host;
+    await runCommand(page, 'DREAMS: Show Provenance Graph');
+    const frame = await provenanceFrame(page);
+    const status = await frame.locator('.status').innerText();
+    assert.match(status, /^\d+ nodes · \d+ edges$/);
+    const centre = await frame.evaluate(() => (window as unknown as { dreamsGraph: { centreOf(id: string): { x: number; y: number } | undefined } }).dreamsGraph.centreOf('a-1'));
+    assert.ok(centre, 'a-1 is not in the graph');
+    await frame.locator('canvas.graph').click({ position: centre });
+    await frame.locator('aside.details').getByText('slab_with_adsorbate').waitFor({ timeout: 10_000 });
+    // the host revealed the artifact's cell in the notebook
+    await page.locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: 'slab_with_adsorbate' }).waitFor({ timeout: 15_000 });
+    await host.screenshot('e2e-provenance-click');
+  });
+
+  it('comes back after a reload of the window (webview panel serializer)', async () => {
+    const { page } = host;
+    await hideAndShow(page);
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const frame = await provenanceFrame(page, 90_000);
+    assert.match(await frame.locator('.status').innerText(), /nodes/);
+    await host.screenshot('e2e-provenance-restored');
+  });
+
+  it('shows a diagnostic as soon as a wrong value is typed into a .pwi file', async () => {
+    const { page } = host;
+    await quickOpen(page, 'al.pwi');
+    const editor = page.locator('.editor-instance:visible .monaco-editor').first();
+    await editor.waitFor();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('16');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type('vx');
+    await page.keyboard.press('Escape');
+    await editor.locator('.squiggly-error').first().waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel');
+    await problems.getByText("smearing = 'mvvx' is not a value pw.x").first().waitFor({ timeout: 15_000 });
+    await host.screenshot('e2e-qe-diagnostic');
+  });
+});
+
+/** Scroll the notebook down, as a user would, until the element is on screen. */
+async function scrollTo(page: Page, target: Locator, ms = 60_000): Promise<void> {
+  const list = visibleNotebook(page).locator('.cell-list-container');
+  const end = Date.now() + ms;
+  const view = page.viewportSize()!;
+  for (;;) {
+    const box = await target.boundingBox().catch(() => null);
+    if (box && box.y >= 0 && box.y + box.height <= view.height && (await target.isVisible().catch(() => false))) return;
+    if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
+    const lb = await list.boundingBox();
+    if (lb) await page.mouse.move(lb.x + 40, lb.y + lb.height / 2);
+    await page.mouse.wheel(0, box && box.y < 0 ? -400 : 400);
+    await page.waitForTimeout(150);
+  }
+}
+
+/** The browser saves the workbench's state when its tab is hidden, as when a user switches away before a restart. */
+async function hideAndShow(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.waitForTimeout(2000);
+}
