@@ -4,7 +4,7 @@
  * and generated fcc(111)/(100) slabs. Reports success rate, relaxations per case, the
  * fraction of cases within 0.05 eV of enumeration's best valid energy, and slip rates.
  * Writes bench/results/adsorption.json.
- *   npm run bench:adsorption [-- --filter <regex>]
+ *   npm run bench:adsorption [-- --filter <regex>] [-- --patience <n>]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +24,8 @@ const TARGET_WITHIN = 0.9;
 const TARGET_RELAX_FRACTION = 0.15;
 const filterArg = process.argv.indexOf('--filter');
 const FILTER = filterArg > 0 ? new RegExp(process.argv[filterArg + 1]!) : undefined;
+const patienceArg = process.argv.indexOf('--patience');
+const PATIENCE = patienceArg > 0 ? Number(process.argv[patienceArg + 1]) : 2;
 
 interface CaseRow {
   id: string;
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
     const ads = adsorbateNamed(c.adsorbate);
     const loopExecutor = new ScreenAndRelaxExecutor(emt);
     const tl = performance.now();
-    const search = await searchAdsorption({ slab: prepared, adsorbate: ads, planner: new OfflinePlanner({ screen: loopExecutor.siteScreen(prepared.slab, ads) }), executor: loopExecutor });
+    const search = await searchAdsorption({ slab: prepared, adsorbate: ads, planner: new OfflinePlanner({ screen: loopExecutor.siteScreen(prepared.slab, ads), patience: PATIENCE }), executor: loopExecutor });
     const loopSeconds = (performance.now() - tl) / 1000;
     const oneShotExecutor = new ScreenAndRelaxExecutor(emt);
     const oneShot = await searchAdsorption({ slab: prepared, adsorbate: ads, references: search.references, planner: new OfflinePlanner({ screen: oneShotExecutor.siteScreen(prepared.slab, ads) }), executor: oneShotExecutor, options: { ablations: { slipFeedback: true, forbid: true, terminate: true, oneShot: true } } });
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
   const results = {
     benchmark: 'adsorption',
     calculator: 'EMT (Jacobsen, Stoltze & Nørskov 1996; H, C, N, O as extended in ASE)',
-    settings: { fmaxEvPerAngstrom: 0.1, maxSteps: 200, optimizer: 'FIRE', toleranceEv: TOLERANCE_EV, loopBudget: 10, patience: 2, screen: '4 azimuths per site, single points' },
+    settings: { fmaxEvPerAngstrom: 0.1, maxSteps: 200, optimizer: 'FIRE', toleranceEv: TOLERANCE_EV, loopBudget: 10, patience: PATIENCE, screen: '4 azimuths per site, single points' },
     targets: { withinToleranceFraction: TARGET_WITHIN, relaxationFraction: TARGET_RELAX_FRACTION },
     met: { withinTolerance: (overall.withinToleranceFraction ?? 0) >= TARGET_WITHIN, relaxationFraction: (overall.relaxationFraction ?? 1) <= TARGET_RELAX_FRACTION },
     overall,

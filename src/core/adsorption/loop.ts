@@ -2,7 +2,7 @@
  * The closed loop: plan → validate → screen and relax → analyse → feed back, until the
  * planner stops, the attempt budget is spent, or a relaxation lands on the best
  * configuration again (same fingerprint, energy within 0.05 eV: TERMINATE). A planned
- * site whose configuration slipped, desorbed or dissociated goes on the FORBID list.
+ * site whose configuration slipped or desorbed goes on the FORBID list.
  * Each switch of the AdsMind ablations can be turned off.
  */
 import type { Adsorbate } from './adsorbate';
@@ -200,7 +200,9 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
     };
     iterations.push(record);
     input.onEvent?.({ type: 'iteration', record });
-    if (ablations.forbid && (analysis.slip !== 'none' || analysis.dissociated)) forbid.add(plannedSite.fingerprint);
+    // A slip says the site itself does not hold the adsorbate; a dissociation may depend on the
+    // orientation, and the no-repeat rule already keeps the same hypothesis from coming back.
+    if (ablations.forbid && analysis.slip !== 'none') forbid.add(plannedSite.fingerprint);
     const previousBest = best;
     if (record.valid && (!best || record.adsorptionEnergyEv < best.adsorptionEnergyEv)) best = record;
     if (

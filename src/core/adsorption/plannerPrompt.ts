@@ -50,7 +50,7 @@ export function plannerUserMessage(ctx: PlanningContext): string {
       lines.push(`  ${h.iteration}: ${planned} -> ${relaxed}, slip ${h.slip ?? '(not shown)'}, ${h.dissociated ? 'dissociated' : 'intact'}, ${h.adsorptionEnergyEv.toFixed(3)}${h.relaxationConverged ? '' : ' (relaxation not converged)'}`);
     }
   }
-  if (ctx.forbid.length > 0) lines.push(`FORBID (site fingerprints whose configurations slipped or dissociated): ${ctx.forbid.join(' ; ')}`);
+  if (ctx.forbid.length > 0) lines.push(`FORBID (site fingerprints whose configurations slipped away or desorbed): ${ctx.forbid.join(' ; ')}`);
   if (ctx.rejections.length > 0) lines.push(`Your last proposal was rejected: ${ctx.rejections.join(' ')}`);
   lines.push(`Relaxations left: ${ctx.relaxationsLeft}.${ctx.mayStopOnConvergence ? ' You may terminate when you judge the search converged.' : ' Do not terminate before the budget is spent unless every site class has been tried.'}`);
   return lines.join('\n');
