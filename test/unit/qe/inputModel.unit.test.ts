@@ -140,6 +140,16 @@ describe('pw.x input model', () => {
     assert.equal(input.comments.length, 5);
   });
 
+  it('reads special-point labels in a band path', () => {
+    const input = parsePwInput(read('al-fcc-scf.in').replace(/K_POINTS \(automatic\)\n.*\n/, 'K_POINTS {tpiba_b}\n  3\n  gG 20\n  X 10 ! zone boundary\n  0.5 0.5 0.5 1\n'));
+    const k = readKPoints(input)!;
+    assert.deepEqual(k.problems, []);
+    assert.ok(k.value.kind === 'list');
+    assert.deepEqual(k.value.points.map((p) => [p.label, p.k, p.weight]), [['gG', undefined, 20], ['X', undefined, 10], [undefined, [0.5, 0.5, 0.5], 1]]);
+    const plain = parsePwInput(read('al-fcc-scf.in').replace(/K_POINTS \(automatic\)\n.*\n/, 'K_POINTS {tpiba}\n  1\n  gG 20\n'));
+    assert.deepEqual(readKPoints(plain)!.problems.map((p) => p.code), ['kpoint-line']);
+  });
+
   it('evaluates the coordinate expressions pw.x accepts and refuses the others', () => {
     assert.equal(evaluateCoordinate('1/3'), 1 / 3);
     assert.ok(Math.abs(evaluateCoordinate('1/2*3^(-1/2)')! - 0.288675) < 1e-6);

@@ -147,7 +147,7 @@ export function physicalSettingsOf(source: string | PwInput, opts: SettingsOptio
   }
   const convThr = numberIn(input, 'electrons', 'conv_thr') ?? 1e-6;
   if (convThr > CONV_THR_TOLERANCE_RY) extra.conv_thr = convThr;
-  if (k?.kind === 'list') extra.kPoints = `${k.unit}: ${k.points.map((p) => `${p.k.join(' ')} ${p.weight}`).join('; ')}`;
+  if (k?.kind === 'list') extra.kPoints = `${k.unit}: ${k.points.map((p) => `${p.k ? p.k.join(' ') : p.label} ${p.weight}`).join('; ')}`;
   if (Object.keys(extra).length) settings.extra = extra;
   return settings;
 }

@@ -113,7 +113,15 @@ export function readAtomicPositions(input: PwInput): Read<AtomicPositions> | und
 export type KPoints =
   | { kind: 'automatic'; mesh: [number, number, number]; shift: [number, number, number] }
   | { kind: 'gamma' }
-  | { kind: 'list'; unit: string; points: { k: Vec3; weight: number; range: Range }[] };
+  | { kind: 'list'; unit: string; points: KPointEntry[] };
+
+/** A listed k-point; in a band path (tpiba_b, crystal_b) a point may be a special-point label ("gG", "X") instead of coordinates. */
+export interface KPointEntry {
+  k?: Vec3;
+  label?: string;
+  weight: number;
+  range: Range;
+}
 
 export function readKPoints(input: PwInput): Read<KPoints> | undefined {
   const card = cardOf(input, 'K_POINTS');
@@ -142,12 +150,18 @@ export function readKPoints(input: PwInput): Read<KPoints> | undefined {
   }
   const [countLine, ...rows] = card.lines;
   const count = countLine ? Number(countLine.fields[0]?.text) : NaN;
-  const points: { k: Vec3; weight: number; range: Range }[] = [];
+  const points: KPointEntry[] = [];
+  const path = /_[bc]$/.test(option);
   if (!Number.isInteger(count)) {
     problems.push({ code: 'kpoints-count', range: countLine?.range ?? whole(card),
       message: `K_POINTS ${option} starts with the number of k-points on its own line; found "${countLine?.fields.map((f) => f.text).join(' ') ?? ''}".` });
   }
   for (const r of rows) {
+    const labelled = path && r.fields.length >= 2 && /^[A-Za-z][A-Za-z0-9_']*$/.test(r.fields[0]!.text) ? numberField(r, 1) : undefined;
+    if (labelled !== undefined) {
+      points.push({ label: r.fields[0]!.text, weight: labelled, range: r.range });
+      continue;
+    }
     const v = [0, 1, 2, 3].map((k) => numberField(r, k));
     if (v.some((x) => x === undefined)) {
       problems.push({ code: 'kpoint-line', range: r.range, message: `a k-point line needs "kx ky kz weight"; found "${r.fields.map((f) => f.text).join(' ')}".` });
