@@ -11,7 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRun } from '../../src/core/canvas/run';
-import { ToolRegistry, type RegistryContext } from '../../src/core/agents/toolRegistry';
+import { ToolRegistry } from '../../src/core/agents/toolRegistry';
+import { RunControl } from '../../src/core/agents/runControl';
+import { DEFAULT_AGENT_LIMITS, type AgentRuntime } from '../../src/core/agents/runtime';
 import { TOOL_CATALOGUE } from '../../src/core/agents/tools';
 import { ApprovalBook } from '../../src/core/guard/approvals';
 import { AnthropicProvider } from '../../src/core/llm/anthropic';
@@ -39,7 +41,7 @@ interface Tokens {
 function kindOf(r: RecordedRequest): string {
   const body = r.body as { system?: { text: string }[]; tool_choice?: { name?: string }; messages?: unknown[] } | undefined;
   const system = (body?.system ?? []).map((s) => s.text).join('\n');
-  if (system.includes('You are the DFT worker')) return 'agent';
+  if (system.includes('You are the DFT worker') || system.includes('You are the HPC worker')) return 'agent';
   const text = JSON.stringify(body?.messages ?? []);
   if (text.includes('Contributing calls')) return 'report-judge';
   if (text.includes('fit together')) return 'cross-judge';
@@ -68,13 +70,17 @@ async function measure(run: ScriptedRun, guarded: boolean) {
   try {
     const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 1 } });
     const registry = new ToolRegistry(TOOL_CATALOGUE.map((t) => (t.name === 'run_pw' ? standInRunPw : t)));
+    const models = { ...DEFAULT_ROLE_MODELS };
+    // The parts of a run the worker loop and the guard use; the supervisor's are not needed here.
+    const rt = {
+      runId: dreamsRun.runId, runDir: dreamsRun.dir, log: dreamsRun.log, canvas: dreamsRun.canvas,
+      provenance: dreamsRun.registry, approvals: new ApprovalBook(dreamsRun.log), policy: 'auto-approve', registry, provider, models,
+      ...(guarded ? { judge: { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: registry.judgeCatalogue() } } : {}),
+      services: { pseudoDir, backends: ['local'], canvas: dreamsRun.canvas }, settings: {},
+      control: new RunControl(), limits: DEFAULT_AGENT_LIMITS,
+    } as unknown as AgentRuntime;
+    const result = await runScripted(run, api, rt, guarded);
     const log = dreamsRun.log;
-    const ctx: RegistryContext = {
-      provenance: dreamsRun.registry, approvals: new ApprovalBook(log), policy: 'auto-approve', events: log,
-      run: { runId: dreamsRun.runId, runDir: dreamsRun.dir, signal: new AbortController().signal, progress: () => {}, services: { pseudoDir, backends: ['local'], canvas: dreamsRun.canvas } },
-      ...(guarded ? { judge: { provider, models: { 'param-judge': DEFAULT_ROLE_MODELS['param-judge'], 'cross-judge': DEFAULT_ROLE_MODELS['cross-judge'], 'report-judge': DEFAULT_ROLE_MODELS['report-judge'] }, catalogue: registry.judgeCatalogue() } } : {}),
-    };
-    const result = await runScripted(run, { api, provider, registry, ctx, model: DEFAULT_ROLE_MODELS.dft, guarded });
     const judged = log.events().find((e) => e.kind === 'report.judged')?.payload as { accepted: boolean; summary: string } | undefined;
     if (!judged?.accepted) throw new Error(`${run.name}: the report was not accepted: ${judged?.summary}`);
     const byKind: Record<string, Tokens> = {};
@@ -107,7 +113,7 @@ async function main(): Promise<void> {
   const row = (name: string, t: Tokens) =>
     `  ${name.padEnd(26)} ${String(t.requests).padStart(3)} req  prompt ${String(t.prompt).padStart(7)} (uncached ${String(t.input).padStart(6)}, cache read ${String(t.cacheRead).padStart(7)}, write ${String(t.cacheWrite).padStart(6)}; billed-equivalent ${String(t.billedInputEquivalent).padStart(6)})  output ${String(t.output).padStart(6)}`;
   for (const r of runs) {
-    console.log(`\n${r.run} (${r.turns} agent turns)`);
+    console.log(`\n${r.run} (${r.turns} worker turns)`);
     console.log(row('unguarded', r.unguarded.all));
     console.log(row('guarded', r.guarded.all));
     for (const [k, t] of Object.entries(r.guarded.byKind)) if (t.requests) console.log(row(`  of which ${k}`, t));
@@ -118,7 +124,7 @@ async function main(): Promise<void> {
   const result = {
     bench: 'guard',
     at: new Date().toISOString(),
-    method: 'scripted DFT worker turns through the real SDK against the fake Messages API, on a real run (event log, provenance registry); usage from the fake API (token estimate of the real request bodies, prompt cache with a ' +
+    method: 'scripted runs through the agents\' worker loop (one worker conversation per plan step; supervisor turns left out of both sides), the real SDK against the fake Messages API, on a real run (event log, provenance registry); usage from the fake API (token estimate of the real request bodies, prompt cache with a ' +
       `${MIN_CACHEABLE_TOKENS}-token minimum); run_pw replaced by a model energy (token figures do not depend on pw.x); judges answer pass for every parameter`,
     targetRatio: TARGET_RATIO,
     worstPromptTokenRatio: worst,

@@ -1,114 +1,115 @@
 /**
- * A scripted DFT worker for the token benchmark: one conversation through the real
- * Anthropic provider (real SDK) against the fake Messages API, which answers each turn
- * with the next scripted tool use. Tool uses go through the tool registry and the guarded
- * call exactly as a model's would; with the guard on, the judges' requests go to the same
- * fake API, answered with a pass for every parameter.
- *
- * This stands in for the agent loop until src/core/agents has its worker: the benchmark
- * should then drive that worker (same fake API, same scripted tool uses) instead.
+ * The scripted runs played through the agents' own worker loop (agents/worker.ts
+ * runWorker): one worker conversation per plan step, as a run has it, against the fake
+ * Messages API through the real SDK. The fake answers the worker's first turn with the
+ * step's scripted tool uses (all of a series in one turn), the judges with a pass per
+ * parameter, and the worker's last turn with a summary. The supervisor's planning turns
+ * are left out of both sides of the comparison.
  */
 import type { FakeAnthropicApi } from '../../../test/fixtures/fake-anthropic/server';
 import type { ScriptStep } from '../../../test/fixtures/fake-anthropic/script';
-import type { RegistryContext, ToolRegistry } from '../../../src/core/agents/toolRegistry';
+import type { ToolRegistry } from '../../../src/core/agents/toolRegistry';
+import { runWorker } from '../../../src/core/agents/worker';
+import type { AgentRuntime } from '../../../src/core/agents/runtime';
+import type { PlanStep } from '../../../src/core/agents/types';
 import { parseRef, resolveRef } from '../../../src/core/guard/ports';
 import { contributingCalls } from '../../../src/core/guard/upstream';
 import type { ReportClaim } from '../../../src/core/guard/claimChecks';
-import type { LlmMessage, LlmProvider, ToolUseBlock } from '../../../src/core/llm/types';
-import type { Outputs, ScriptedRun, StepCall } from './workflows';
+import type { Outputs, ScriptedRun, ScriptedStep, StepCall } from './workflows';
 
-export const WORKER_SYSTEM = [
-  'You are the DFT worker of DREAMS: you carry out the steps the supervisor plans, with Quantum ESPRESSO (pw.x),',
-  'using only the tools offered. Every argument taken from an earlier result is given as a reference to its artifact',
-  '("a-12" or "a-12.chosen.ecutwfcRy") in "references"; every argument gets a one-line reason in "reasons"; "context"',
-  'names the plan step and its goal. Report numbers only by citing the artifacts that hold them.',
-].join(' ');
-
-export interface RunOptions {
-  api: FakeAnthropicApi;
-  provider: LlmProvider;
-  registry: ToolRegistry;
-  ctx: RegistryContext;
-  model: string;
-  guarded: boolean;
-}
+const WORKER_MARK = { dft: 'You are the DFT worker', hpc: 'You are the HPC worker' } as const;
 
 const reasonFor = (tool: string, p: string, step: string) => `${p} for ${tool} in step ${step}: the value the plan and the earlier results call for`;
+const pass = (reasons: string) => ({ level: 'pass', reasons: [reasons] });
 
-function agentReply(call: StepCall, step: string): ScriptStep {
+function wrapped(call: StepCall, step: string) {
   const params = Object.keys({ ...call.arguments, ...(call.references ?? {}) });
   return {
-    name: `agent ${step}`,
-    match: { system: 'You are the DFT worker' },
-    reply: { content: [{ type: 'tool_use', name: call.tool, input: {
-      arguments: call.arguments, references: call.references ?? {},
-      reasons: Object.fromEntries(params.map((p) => [p, reasonFor(call.tool, p, step)])),
-      context: `step ${step}: ${call.tool} towards the objective`,
-    } }] },
+    arguments: call.arguments, references: call.references ?? {},
+    reasons: Object.fromEntries(params.map((p) => [p, reasonFor(call.tool, p, step)])),
+    context: `step ${step}: ${call.tool} towards the objective`,
   };
 }
 
-const pass = (reasons: string) => ({ level: 'pass', reasons: [reasons] });
-
-/** Judge answers for this call: a pass per parameter, and across parameters when the tool has the cross judge. */
-function judgeReplies(call: StepCall, registry: ToolRegistry, ctx: RegistryContext): ScriptStep[] {
+/** Judge answers for one call: a pass per parameter, across parameters where declared, and for a report every contributing call. */
+function judgeReplies(call: StepCall, registry: ToolRegistry, rt: AgentRuntime): ScriptStep[] {
   const spec = registry.get(call.tool)!;
   const steps: ScriptStep[] = [];
   const params = Object.keys({ ...call.arguments, ...(call.references ?? {}) });
   if (spec.parameterJudge !== false) {
-    steps.push({ name: 'param judge', match: { toolChoice: 'record_parameter_verdicts' },
+    steps.push({ name: `param judge ${call.tool}`, match: { toolChoice: 'record_parameter_verdicts' },
       reply: { content: [{ type: 'tool_use', name: 'record_parameter_verdicts', input: { verdicts: params.map((parameter) => ({ parameter, ...pass('consistent with its reason and context') })) } }] } });
   }
   if (spec.crossParameterJudge) {
-    steps.push({ name: 'cross judge', match: { system: 'Cross-parameter judge', lastUser: 'fit together' },
+    steps.push({ name: `cross judge ${call.tool}`, match: { system: 'Cross-parameter judge', lastUser: 'fit together' },
       reply: { content: [{ type: 'tool_use', name: 'record_cross_verdict', input: pass('the parameters fit together') }] } });
   }
   if (call.tool === 'write_report') {
     const cited = (call.arguments.claims as ReportClaim[]).map((c) => parseRef(c.cites)!.artifactId);
-    const verdicts = contributingCalls(ctx.provenance, cited).flatMap((c) => Object.keys(c.args).map((parameter) => ({ call: c.id, parameter, ...pass('acceptable for the claims') })));
+    const verdicts = contributingCalls(rt.provenance, cited).flatMap((c) => Object.keys(c.args).map((parameter) => ({ call: c.id, parameter, ...pass('acceptable for the claims') })));
     steps.push({ name: 'report judge', match: { lastUser: 'Contributing calls' },
       reply: { content: [{ type: 'tool_use', name: 'record_report_verdicts', input: { verdicts } }] } });
   }
   return steps;
 }
 
+/** Consecutive scripted calls of one plan step. */
+function planSteps(run: ScriptedRun): { id: string; worker: 'dft' | 'hpc'; calls: ScriptedStep[] }[] {
+  const out: { id: string; worker: 'dft' | 'hpc'; calls: ScriptedStep[] }[] = [];
+  for (const s of run.steps) {
+    const last = out[out.length - 1];
+    if (last && last.id === s.plan) last.calls.push(s);
+    else out.push({ id: s.plan, worker: s.worker ?? 'dft', calls: [s] });
+  }
+  return out;
+}
+
+function brief(objective: string, step: PlanStep, index: number, total: number, past: string[]): string {
+  return [`Objective: ${objective}`, '', `Step ${step.id} (${index} of ${total}): ${step.title}`, `The tool call that must succeed: ${step.tool}`,
+    ...(past.length ? ['', 'Earlier steps:', ...past] : [])].join('\n');
+}
+
+const sameArguments = (recorded: Record<string, { value: unknown }>, scripted: Record<string, unknown>) =>
+  Object.entries(scripted).every(([k, v]) => JSON.stringify(recorded[k]?.value) === JSON.stringify(v));
+
 export interface RunResult {
+  /** Worker model turns. */
   turns: number;
   outputs: Outputs;
 }
 
-export async function runScripted(run: ScriptedRun, o: RunOptions): Promise<RunResult> {
-  const messages: LlmMessage[] = [{ role: 'user', content: `Objective: ${run.objective}\nCarry out the plan step by step with the tools.` }];
-  const tools = o.registry.definitionsFor('dft');
+export async function runScripted(run: ScriptedRun, api: FakeAnthropicApi, rt: AgentRuntime, guarded: boolean): Promise<RunResult> {
   const outputs: Outputs = {};
   const resolve = (ref: string) => {
-    const r = resolveRef(o.ctx.provenance, ref);
+    const r = resolveRef(rt.provenance, ref);
     if (!r.ok) throw new Error(`scripted run ${run.name}: ${r.problem}`);
     return r.value;
   };
+  const steps = planSteps(run);
+  const past: string[] = [];
   let turns = 0;
-  const ask = async () => {
-    turns++;
-    return o.provider.complete({
-      role: 'dft', category: 'act', model: o.model, system: [{ text: WORKER_SYSTEM, cache: true }], messages, tools,
-      cacheTools: true, cacheHistory: true, maxTokens: 2048,
-    });
-  };
-  for (const step of run.steps) {
-    const call = step.call(outputs, resolve);
-    o.api.load({ steps: [agentReply(call, step.label), ...(o.guarded ? judgeReplies(call, o.registry, o.ctx) : [])] });
-    const res = await ask();
-    const use = res.content.find((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (!use) throw new Error(`scripted run ${run.name}: step ${step.label} got no tool use`);
-    messages.push({ role: 'assistant', content: res.content });
-    const r = await o.registry.call(use, 'dft', o.ctx, { model: o.model, step: step.label });
-    if (r.outcome.status === 'ok') outputs[step.label] = r.outcome.outputs;
-    else throw new Error(`scripted run ${run.name}: step ${step.label} was not carried out: ${r.toolResult.content}`);
-    o.api.assertScriptDone();
-    messages.push({ role: 'user', content: [r.toolResult] });
+  for (const [i, ps] of steps.entries()) {
+    const calls = ps.calls.map((s) => ({ label: s.label, call: s.call(outputs, resolve) }));
+    const step: PlanStep = { id: ps.id, title: `${calls[0]!.call.tool} (${calls.length} call${calls.length > 1 ? 's' : ''})`, worker: ps.worker, tool: calls[0]!.call.tool, status: 'running' };
+    const summary = `Step ${ps.id} done: ${calls.length} ${calls[0]!.call.tool} call(s) succeeded; their artifacts are recorded.`;
+    api.load({ steps: [
+      { name: `worker ${ps.id}`, match: { system: WORKER_MARK[ps.worker] }, reply: { content: calls.map((c) => ({ type: 'tool_use' as const, name: c.call.tool, input: wrapped(c.call, ps.id) })) } },
+      ...(guarded ? calls.flatMap((c) => judgeReplies(c.call, rt.registry, rt)) : []),
+      { name: `worker ${ps.id} summary`, match: { system: WORKER_MARK[ps.worker] }, reply: { content: [{ type: 'text', text: summary }] } },
+    ] });
+    const before = rt.provenance.calls().length;
+    const result = await runWorker(rt, step, brief(run.objective, step, i + 1, steps.length, past));
+    turns += result.turns;
+    api.assertScriptDone();
+    const made = rt.provenance.calls().slice(before);
+    for (const c of calls) {
+      const rec = made.find((m) => m.tool === c.call.tool && m.step === ps.id && sameArguments(m.args, c.call.arguments));
+      if (!rec || rec.status !== 'ok') {
+        throw new Error(`scripted run ${run.name}: ${c.label} (${c.call.tool}) was not carried out${rec ? `: ${rec.status} ${rec.error ?? ''} ${JSON.stringify(rec.verdicts.filter((v) => v.level === 'fail').map((v) => v.reasons))}` : ''}`);
+      }
+      outputs[c.label] = rec.outputs;
+    }
+    past.push(`- ${ps.id}: ${result.summary}`);
   }
-  o.api.load({ steps: [{ name: 'agent done', match: { system: 'You are the DFT worker' }, reply: { content: [{ type: 'text', text: `${run.name}: all steps done; the report is written and judged.` }] } }] });
-  await ask();
-  o.api.assertScriptDone();
   return { turns, outputs };
 }
