@@ -96,7 +96,18 @@ const existing = targets.filter((t) => Object.values(t.entryPoints).every((e) =>
 const skipped = targets.filter((t) => !existing.includes(t)).flatMap((t) => Object.values(t.entryPoints));
 if (skipped.length) console.warn(`build: no entry point yet for ${skipped.join(', ')}`);
 
+// QE's input definitions are GPL-2.0-or-later data: they ship as separate files with their
+// notice (see src/core/dft/qe/definitions.ts), not inside the MIT-licensed bundles.
+function copyQeDefinitions() {
+  const from = path.join(root, 'src/core/dft/qe/defs');
+  const to = path.join(root, 'dist/qe-defs');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(from)) if (/^pw-.*\.json$/.test(f)) fs.copyFileSync(path.join(from, f), path.join(to, f));
+  fs.copyFileSync(path.join(root, 'scripts/qe-defs/source/NOTICE.md'), path.join(to, 'NOTICE.md'));
+}
+
 const t0 = Date.now();
+copyQeDefinitions();
 if (watch) {
   for (const t of existing) (await esbuild.context(t)).watch();
   console.log('build: watching for changes');

@@ -2,6 +2,8 @@
  * Access to the generated pw.x input descriptions, one per QE version, loaded on first
  * use (each is ~150 kB of JSON; most sessions need one).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { QE_VERSIONS, type QeCard, type QeDefinitions, type QeNamelist, type QeVariable, type QeVersion } from './definitionTypes';
 
 export * from './definitionTypes';
@@ -17,12 +19,24 @@ export interface QeDefinitionIndex {
   namelistOrder(name: string): number;
 }
 
-// require() rather than import keeps each JSON out of the start-up path of the bundles.
-const LOADERS: Record<QeVersion, () => QeDefinitions> = {
-  '6.7': () => require('./defs/pw-6.7.json') as QeDefinitions,
-  '7.2': () => require('./defs/pw-7.2.json') as QeDefinitions,
-  develop: () => require('./defs/pw-develop.json') as QeDefinitions,
-};
+/**
+ * The generated descriptions are derived from QE's GPL-2.0-or-later definition files, so
+ * they ship as separate data files next to the bundle (dist/qe-defs/, with their licence
+ * notice) and are read at run time, never compiled into the MIT-licensed JavaScript.
+ * Each is ~150 kB and loaded on first use.
+ */
+const DEFS_DIRS = [path.join(__dirname, 'qe-defs'), path.join(__dirname, 'defs')];
+const FILES: Record<QeVersion, string> = { '6.7': 'pw-6.7.json', '7.2': 'pw-7.2.json', develop: 'pw-develop.json' };
+
+function loadDefinitions(version: QeVersion): QeDefinitions {
+  const file = FILES[version];
+  for (const dir of DEFS_DIRS) {
+    const p = path.join(dir, file);
+    if (fs.existsSync(p)) return JSON.parse(fs.readFileSync(p, 'utf8')) as QeDefinitions;
+  }
+  throw new Error(`the pw.x input definitions for QE ${version} (${file}) are missing from ${DEFS_DIRS.join(' and ')}; ` +
+    'reinstall the extension, or run `npm run build` in a source checkout.');
+}
 
 const cache = new Map<QeVersion, QeDefinitionIndex>();
 
@@ -53,11 +67,10 @@ function index(defs: QeDefinitions): QeDefinitionIndex {
 export function qeDefinitions(version: QeVersion): QeDefinitionIndex {
   let idx = cache.get(version);
   if (!idx) {
-    const load = LOADERS[version];
-    if (!load) {
+    if (!(version in FILES)) {
       throw new Error(`no pw.x input definitions for QE version "${version}"; use one of ${QE_VERSIONS.join(', ')}.`);
     }
-    idx = index(load());
+    idx = index(loadDefinitions(version));
     cache.set(version, idx);
   }
   return idx;
