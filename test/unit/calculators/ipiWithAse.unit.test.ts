@@ -2,7 +2,7 @@
 // (Debian's python3-ase). Energies, forces and stress must equal our own EMT after the
 // atomic-unit round trip, over TCP and over a UNIX socket.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +33,11 @@ function startAseClient(structureFile: string, kind: 'tcp' | 'unix', where: stri
 describe('i-PI server with ASE SocketClient + ASE EMT as the engine', function () {
   this.timeout(60_000);
   let dir: string;
-  before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-ipi-'))));
+  before(() => {
+    const probe = spawnSync('/usr/bin/python3', ['-c', 'import ase.calculators.socketio'], { encoding: 'utf8' });
+    if (probe.status !== 0) throw new Error(`these tests run ASE's SocketClient as the i-PI engine and need Debian's python3-ase: apt-get install -y python3-ase (${probe.error?.message ?? probe.stderr.trim()})`);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-ipi-'));
+  });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const slab = readExtxyz(fs.readFileSync(path.resolve(__dirname, '../../fixtures/adsmind/aa20/12_Au_111.xyz'), 'utf8'));
