@@ -31,7 +31,7 @@ describe('tier-1 rule references-exist', () => {
     const call = proposed('t', { energies: ['a-3', 'a-99'] });
     const [v] = referencesExist({ call, schema, provenance: registry() });
     assert.equal(v!.level, 'fail');
-    assert.match(v!.reasons[0]!, /energies\[1\] references a-99.*no artifact a-99/);
+    assert.match(v!.reasons[0]!, /energies\[1\] references a-99.*a-99 does not exist in this run/);
   });
   it('fails on a path that is not in the value and lists the fields there are', () => {
     const call = proposed('t', { ecutwfcRy: 30 }, { ecutwfcRy: 'a-1.chosen.ecut' });
