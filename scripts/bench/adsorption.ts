@@ -4,7 +4,8 @@
  * and generated fcc(111)/(100) slabs. Reports success rate, relaxations per case, the
  * fraction of cases within 0.05 eV of enumeration's best valid energy, and slip rates.
  * Writes bench/results/adsorption.json.
- *   npm run bench:adsorption [-- --filter <regex>] [-- --patience <n>]
+ * With --ablations it also runs the loop with each AdsMind switch turned off.
+ *   npm run bench:adsorption [-- --filter <regex>] [-- --patience <n>] [-- --ablations]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { adsorbate as adsorbateNamed } from '../../src/core/adsorption/adsorbate';
 import { enumerateSites } from '../../src/core/adsorption/enumerate';
 import { ScreenAndRelaxExecutor } from '../../src/core/adsorption/executor';
-import type { IterationRecord } from '../../src/core/adsorption/loop';
+import type { Ablations, IterationRecord } from '../../src/core/adsorption/loop';
 import { OfflinePlanner } from '../../src/core/adsorption/offlinePlanner';
 import { prepareSurface, searchAdsorption } from '../../src/core/adsorption/search';
 import { EmtCalculator } from '../../src/core/calculators/emt';
@@ -26,6 +27,12 @@ const filterArg = process.argv.indexOf('--filter');
 const FILTER = filterArg > 0 ? new RegExp(process.argv[filterArg + 1]!) : undefined;
 const patienceArg = process.argv.indexOf('--patience');
 const PATIENCE = patienceArg > 0 ? Number(process.argv[patienceArg + 1]) : 2;
+const ABLATIONS = process.argv.includes('--ablations');
+const SWITCHES: Record<string, Partial<Ablations>> = {
+  'no-slip-feedback': { slipFeedback: false },
+  'no-forbid': { forbid: false },
+  'no-terminate': { terminate: false },
+};
 
 interface CaseRow {
   id: string;
@@ -36,6 +43,7 @@ interface CaseRow {
   siteClasses: number;
   loop: { relaxations: number; singlePoints: number; bestEv: number | null; bestFingerprint: string | null; stopReason: string; chemicalSlips: number; geometricSlips: number; dissociated: number; seconds: number };
   oneShot: { bestEv: number | null; valid: boolean };
+  ablations?: Record<string, { relaxations: number; bestEv: number | null }>;
   enumeration: { relaxations: number; bestEv: number | null; bestFingerprint: string | null; chemicalSlips: number; geometricSlips: number; dissociated: number; seconds: number };
   success: boolean;
   withinTolerance: boolean;
@@ -60,6 +68,14 @@ async function main(): Promise<void> {
     const loopSeconds = (performance.now() - tl) / 1000;
     const oneShotExecutor = new ScreenAndRelaxExecutor(emt);
     const oneShot = await searchAdsorption({ slab: prepared, adsorbate: ads, references: search.references, planner: new OfflinePlanner({ screen: oneShotExecutor.siteScreen(prepared.slab, ads) }), executor: oneShotExecutor, options: { ablations: { slipFeedback: true, forbid: true, terminate: true, oneShot: true } } });
+    const ablations: CaseRow['ablations'] = {};
+    if (ABLATIONS) {
+      for (const [name, sw] of Object.entries(SWITCHES)) {
+        const ex = new ScreenAndRelaxExecutor(emt);
+        const r = await searchAdsorption({ slab: prepared, adsorbate: ads, references: search.references, planner: new OfflinePlanner({ screen: ex.siteScreen(prepared.slab, ads), patience: PATIENCE }), executor: ex, options: { ablations: sw as Ablations } });
+        ablations[name] = { relaxations: r.result.relaxations, bestEv: r.result.best?.adsorptionEnergyEv ?? null };
+      }
+    }
     const enumExecutor = new ScreenAndRelaxExecutor(emt);
     const te = performance.now();
     const en = await enumerateSites({ slab: prepared.slab, surface: prepared.surface, adsorbate: ads, references: search.references, executor: enumExecutor });
@@ -79,6 +95,7 @@ async function main(): Promise<void> {
         dissociated: search.result.iterations.filter((r) => r.analysis.dissociated).length, seconds: loopSeconds,
       },
       oneShot: { bestEv: oneShot.result.best?.adsorptionEnergyEv ?? null, valid: !!oneShot.result.best },
+      ...(ABLATIONS ? { ablations } : {}),
       enumeration: {
         relaxations: en.relaxations, bestEv: en.best?.adsorptionEnergyEv ?? null, bestFingerprint: en.best?.analysis.fingerprint ?? null,
         chemicalSlips: slips(en.records, 'chemical'), geometricSlips: slips(en.records, 'geometric'), dissociated: en.records.filter((r) => r.analysis.dissociated).length, seconds: enumSeconds,
@@ -113,6 +130,13 @@ async function main(): Promise<void> {
     meanLoopSinglePoints: rs.length ? sum(rs.map((r) => r.loop.singlePoints)) / rs.length : null,
   });
   const overall = summarise(rows);
+  const ablationSummary = ABLATIONS
+    ? Object.fromEntries(Object.keys(SWITCHES).map((name) => {
+        const rs = rows.filter((r) => r.enumeration.bestEv !== null);
+        const within = rs.filter((r) => { const b = r.ablations![name]!.bestEv; return b !== null && b - r.enumeration.bestEv! <= TOLERANCE_EV; }).length;
+        return [name, { withinToleranceFraction: rs.length ? within / rs.length : null, meanRelaxations: sum(rows.map((r) => r.ablations![name]!.relaxations)) / rows.length }];
+      }))
+    : undefined;
   const wallSeconds = (performance.now() - t0) / 1000;
   const results = {
     benchmark: 'adsorption',
@@ -121,6 +145,7 @@ async function main(): Promise<void> {
     targets: { withinToleranceFraction: TARGET_WITHIN, relaxationFraction: TARGET_RELAX_FRACTION },
     met: { withinTolerance: (overall.withinToleranceFraction ?? 0) >= TARGET_WITHIN, relaxationFraction: (overall.relaxationFraction ?? 1) <= TARGET_RELAX_FRACTION },
     overall,
+    ...(ablationSummary ? { ablations: ablationSummary } : {}),
     bySource: Object.fromEntries(['AA20', 'OCD-GMAE62', 'generated'].map((s) => [s, summarise(bySource(s))])),
     excluded,
     cases: rows,
@@ -135,6 +160,12 @@ async function main(): Promise<void> {
   console.log('\nsource      cases success within0.05 1-shot  loop/case enum/case fraction chem-slip');
   for (const [name, s] of [['all', overall] as const, ...Object.entries(results.bySource)]) {
     console.log(`${name.padEnd(11)} ${String(s.cases).padStart(5)} ${pct(s.successRate).padStart(7)} ${pct(s.withinToleranceFraction).padStart(10)} ${pct(s.oneShotWithinToleranceFraction).padStart(7)} ${(s.meanLoopRelaxations ?? NaN).toFixed(2).padStart(9)} ${(s.meanEnumerationRelaxations ?? NaN).toFixed(1).padStart(9)} ${pct(s.relaxationFraction).padStart(8)} ${pct(s.loopChemicalSlipRate).padStart(9)}`);
+  }
+  if (ablationSummary) {
+    console.log('\nablation           within0.05 relaxations/case');
+    console.log(`full loop          ${pct(overall.withinToleranceFraction).padStart(10)} ${(overall.meanLoopRelaxations ?? NaN).toFixed(2).padStart(16)}`);
+    for (const [name, a] of Object.entries(ablationSummary)) console.log(`${name.padEnd(18)} ${pct(a.withinToleranceFraction).padStart(10)} ${a.meanRelaxations.toFixed(2).padStart(16)}`);
+    console.log(`one-shot           ${pct(overall.oneShotWithinToleranceFraction).padStart(10)} ${'1.00'.padStart(16)}`);
   }
   console.log(`\ntargets: within 0.05 eV ≥ ${pct(TARGET_WITHIN)} — ${results.met.withinTolerance ? 'met' : 'NOT met'}; relaxations ≤ ${pct(TARGET_RELAX_FRACTION)} of enumeration — ${results.met.relaxationFraction ? 'met' : 'NOT met'}`);
   console.log(`excluded dataset cases: ${excluded.length} (${[...new Set(excluded.map((e) => e.source))].join(', ')})`);
