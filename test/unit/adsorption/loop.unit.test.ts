@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { adsorbate } from '../../../src/core/adsorption/adsorbate';
 import { enumerateSites } from '../../../src/core/adsorption/enumerate';
-import { ScreenAndRelaxExecutor, type ConfigurationExecutor } from '../../../src/core/adsorption/executor';
+import { directRelax, ScreenAndRelaxExecutor, type ConfigurationExecutor, type RelaxRequest } from '../../../src/core/adsorption/executor';
 import type { PlannerDecision } from '../../../src/core/adsorption/hypothesis';
 import type { Ablations } from '../../../src/core/adsorption/loop';
 import { OfflinePlanner } from '../../../src/core/adsorption/offlinePlanner';
@@ -118,5 +118,16 @@ describe('closed loop', function () {
     assert.equal(all.relaxations, pt.surface.sites.length);
     assert.ok(loop.result.best!.adsorptionEnergyEv - all.best!.adsorptionEnergyEv <= 0.05, `loop ${loop.result.best!.adsorptionEnergyEv} vs enumeration ${all.best!.adsorptionEnergyEv}`);
     assert.ok(loop.result.relaxations <= 0.15 * all.relaxations, `${loop.result.relaxations} relaxations vs ${all.relaxations}`);
+  });
+
+  it('every relaxation (references and configurations) goes through the injected relax function, labelled', async () => {
+    const seen: RelaxRequest[] = [];
+    const inner = directRelax(emt);
+    const executor = new ScreenAndRelaxExecutor(emt, { relax: (req, signal) => (seen.push(req), inner(req, signal)) });
+    const r = await searchAdsorption({ slab: pt, adsorbate: o, planner: new ScriptedPlanner([propose(fcc), propose(hcp)]), executor });
+    assert.deepEqual(seen.map((x) => x.purpose), ['clean-slab', 'gas-phase', 'configuration', 'configuration']);
+    assert.deepEqual(seen.slice(2).map((x) => x.label), [`iteration 1: hollow [${fcc.surfaceAtoms.join(', ')}]`, `iteration 2: hollow [${hcp.surfaceAtoms.join(', ')}]`]);
+    assert.ok(seen.every((x) => x.fmaxEvPerAngstrom === 0.1 && x.maxSteps === 200));
+    assert.equal(r.result.relaxations, 2);
   });
 });
