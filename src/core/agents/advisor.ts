@@ -46,6 +46,8 @@ export interface AdviceValue {
   rejected: (Suggestion & { rejectedBecause: string })[];
   /** 'rules', or 'rules+model' when the advisor model contributed. */
   source: string;
+  /** The failure came from outside the calculation: repeat it unchanged. */
+  rerun?: boolean;
 }
 
 /** A model that proposes suggestions from the same evidence (see modelAdvisor). */
@@ -82,7 +84,7 @@ export async function adviseOnEvidence(ev: FailureEvidence, failedCall: string, 
     }
   }
   const { accepted, rejected } = screenSuggestions(proposed, { elements: ev.input.elements });
-  return { failedCall, diagnosis, suggestions: mapToInputTool(accepted, inputToolSchema), rejected, source };
+  return { failedCall, diagnosis, suggestions: mapToInputTool(accepted, inputToolSchema), rejected, source, ...(diagnosis.kind === 'killed' ? { rerun: true } : {}) };
 }
 
 function readRunFile(runDir: string, location: string | undefined): string | undefined {
@@ -145,7 +147,7 @@ export const consultAdvisorTool: GuardedToolSpec = {
     const refused = advice.rejected.map((s) => `- refused ${s.parameter} → ${JSON.stringify(s.newValue)}: ${s.rejectedBecause}`);
     return {
       artifacts: [{ kind: 'table', name: ADVICE_ARTIFACT, value: advice, inputs }],
-      summary: [`${call}: ${advice.diagnosis.finding}`, ...(lines.length ? lines : ['- no change the advisor can suggest; ask the user']), ...refused].join('\n'),
+      summary: [`${call}: ${advice.diagnosis.finding}`, ...(lines.length ? lines : [advice.rerun ? '- repeat the run unchanged (modify the step that ran it so it runs again)' : '- no change the advisor can suggest; ask the user']), ...refused].join('\n'),
     };
   },
 };

@@ -140,6 +140,12 @@ export class OfflineProvider implements LlmProvider {
     if (results.some((r) => r.isError)) return this.reply([this.text(`Replanning step ${failed.id} failed: ${results.map((r) => r.content).join(' | ')}. The run stops here.`)]);
     const advice = [...view.provenance.artifacts()].reverse().find((a) => a.name === ADVICE_ARTIFACT && (a.value as AdviceValue).failedCall === call?.id);
     const value = advice?.value as AdviceValue | undefined;
+    if (advice && value?.rerun) {
+      return this.reply([this.use(EDIT_PLAN, {
+        op: 'modify', id: failed.id, changes: { reasons: { ...(failed.reasons ?? {}), rerun: `${call!.id} was stopped from outside (${advice.id}): run the remaining items again` } },
+        reason: `rerun step ${failed.id}: ${value.diagnosis.finding}`,
+      })]);
+    }
     const applicable = (value?.suggestions ?? []).filter((s) => s.apply?.tool === 'make_pw_input');
     const inputStep = inputStepOf(plan, failed);
     if (!advice || !value || !applicable.length || !inputStep) {

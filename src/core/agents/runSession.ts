@@ -68,6 +68,8 @@ export interface SessionEnvironment {
   connection?: ConnectionOptions;
   pollSeconds?: number;
   onWarning?: (message: string) => void;
+  /** Wraps whichever provider the run uses (recording, tracing). */
+  wrapProvider?: (provider: LlmProvider) => LlmProvider;
 }
 
 export const SETTINGS_EVENT = 'run.settings';
@@ -128,6 +130,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     const inner = env.provider ?? new AnthropicProvider({ apiKey: env.apiKey, ...(env.baseURL ? { baseURL: env.baseURL } : {}), ...(env.retry ? { retry: env.retry } : {}), ...(env.onWarning ? { onWarning: env.onWarning } : {}) });
     provider = meteredProvider(inner, { ledger, budget });
   }
+  if (env.wrapProvider) provider = env.wrapProvider(provider);
   const judge: JudgeConfig | undefined = provider.judges && settings.judges
     ? { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096 }
     : undefined;

@@ -10,7 +10,7 @@ import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import type { ComposeContext, Composer } from '../workflows/types';
 import { allHintList, eachArgument, looksLikeHint, parseHint } from './stepHints';
 import { latestAttempt } from './stepRecords';
-import type { PlanStep } from './types';
+import type { Plan, PlanStep } from './types';
 
 /** The provenance a run exposes to its agents: the guard's view plus the list of calls. */
 export interface RunProvenance extends ProvenanceView {
@@ -19,6 +19,8 @@ export interface RunProvenance extends ProvenanceView {
 
 export interface StepContext {
   events: readonly CanvasEvent[];
+  /** The plan: tells which steps make one call per item ("$each"). */
+  plan?: Plan;
   provenance: RunProvenance;
   /** Run settings hints may name ("$run.backend"). */
   settings: Record<string, unknown>;
@@ -41,17 +43,25 @@ export function attemptCalls(step: Pick<PlanStep, 'id'>, ctx: StepContext): Tool
   return attempt.callIds.map((id) => ctx.provenance.call(id)).filter((c): c is ToolCallRecord => !!c);
 }
 
-/** Final artifacts of a name made by the ok calls of a step's latest attempt, in creation order. */
+/**
+ * Final artifacts of a name a step made for the run's current state. For a step that makes
+ * one call per item ("$each"): per current item, the outputs of its latest successful call
+ * in any attempt, so a step rerun after one job failed keeps the items that had succeeded.
+ * For other steps: the ok calls of the latest attempt, in creation order.
+ */
 export function stepArtifacts(stepId: string, name: string, ctx: StepContext): ArtifactRecord[] {
-  const out: ArtifactRecord[] = [];
-  for (const call of attemptCalls({ id: stepId }, ctx)) {
-    if (call.status !== 'ok') continue;
-    for (const id of call.outputs) {
-      const a = ctx.provenance.artifact(id);
-      if (a && a.name === name && a.status === 'final') out.push(a);
-    }
+  const step = ctx.plan?.steps.find((s) => s.id === stepId);
+  const each = step && eachArgument(step.args);
+  const outputsNamed = (call: ToolCallRecord): ArtifactRecord[] =>
+    call.outputs.map((id) => ctx.provenance.artifact(id)).filter((a): a is ArtifactRecord => !!a && a.name === name && a.status === 'final');
+  if (step && each) {
+    const calls = ctx.provenance.calls().filter((c) => c.step === stepId && c.tool === step.tool && callSucceeded(c, ctx.provenance));
+    return stepArtifacts(each.step, each.name, ctx).flatMap((item) => {
+      const last = calls.filter((c) => c.args[each.argument]?.value === item.id).at(-1);
+      return last ? outputsNamed(last) : [];
+    });
   }
-  return out;
+  return attemptCalls({ id: stepId }, ctx).filter((c) => c.status === 'ok').flatMap(outputsNamed);
 }
 
 export function composeContext(ctx: StepContext): ComposeContext {
@@ -156,9 +166,10 @@ export function callSucceeded(call: ToolCallRecord, provenance: ProvenanceView):
   return call.status === 'ok' && call.outputs.every((id) => provenance.artifact(id)?.status !== 'provisional');
 }
 
+/** Items of a "$each" step with a successful call, in any attempt. */
 function itemsDone(step: PlanStep, argument: string, ctx: StepContext): string[] {
-  return attemptCalls(step, ctx)
-    .filter((c) => c.tool === step.tool && callSucceeded(c, ctx.provenance))
+  return ctx.provenance.calls()
+    .filter((c) => c.step === step.id && c.tool === step.tool && callSucceeded(c, ctx.provenance))
     .map((c) => c.args[argument]?.value)
     .filter((v): v is string => typeof v === 'string');
 }

@@ -32,8 +32,10 @@ export interface SupervisorOutcome {
 const SUPERVISOR_CATALOGUE_TOOLS = ['consult_convergence_advisor', 'canvas_inspect', 'canvas_read'];
 
 export function stepContext(rt: AgentRuntime): StepContext {
+  const plan = new PlanStore(rt.canvas).current();
   return {
     events: rt.log.events(),
+    ...(plan ? { plan } : {}),
     provenance: rt.provenance,
     settings: rt.settings,
     ...(rt.workflow ? { inputs: rt.workflow.inputs, ...(rt.workflow.template.composers ? { composers: rt.workflow.template.composers } : {}) } : {}),

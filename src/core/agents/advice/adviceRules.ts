@@ -17,6 +17,7 @@ export type FailureKind =
   | 'no-smearing'
   | 'walltime'
   | 'memory'
+  | 'killed'
   | 'unknown';
 
 export interface Diagnosis {
@@ -57,6 +58,9 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   }
   if (/out of memory|oom-kill|cannot allocate|allocation failed/i.test(text)) {
     return { kind: 'memory', finding: 'the job ran out of memory.' };
+  }
+  if (!ev.output?.error && /ended by SIG(KILL|TERM|INT|HUP)|\bkilled\b|PREEMPTED|NODE_FAIL|CANCELLED by/i.test(text)) {
+    return { kind: 'killed', finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
   }
   const cycle = ev.output?.scfCycles.at(-1);
   if (/convergence NOT achieved/i.test(text) || (cycle && !cycle.converged) || (ev.output && !ev.output.scfConverged && ev.output.jobDone)) {
@@ -125,6 +129,7 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
       }
       break;
     }
+    case 'killed':
     case 'unknown':
       break;
   }

@@ -1,0 +1,117 @@
+// The lattice-constant workflow offline through the built `dreams` command with real pw.x
+// (lean settings): the plan from the template, every number traceable to its pw.x runs,
+// the report judge's acceptance, and the files the run leaves (notebook, report with
+// plots, bundle). Then the read-side commands on the finished run.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EosFitValue } from '../../src/core/agents/tools/artifactShapes';
+import type { Plan } from '../../src/core/agents/types';
+import { fitEos } from '../../src/core/dft/eos';
+import { parseCanvasFile } from '../../src/core/canvas/canvasFile';
+import type { CanvasEvent } from '../../src/core/canvas/types';
+import { verifyBundle } from '../../src/core/provenance/bundle';
+import type { ArtifactRecord, ToolCallRecord } from '../../src/core/provenance/types';
+import { freshDir, PSEUDO_DIR, writeLeanObjectiveFile } from '../fixtures/agents/scriptedLattice';
+
+const root = path.resolve(__dirname, '../..');
+const cli = path.join(root, 'dist/cli.js');
+const dreams = (args: string[], cwd: string) => spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+
+describe('dreams run --offline: the lattice-constant workflow with real pw.x', function () {
+  this.timeout(600_000);
+  let dir: string;
+  let runDir: string;
+  let stdout: string;
+  let status: number | null;
+  let events: CanvasEvent[];
+  const artifacts = () => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
+  const calls = () => events.filter((e) => e.kind === 'provenance.call').map((e) => e.payload as ToolCallRecord);
+
+  before(() => {
+    assert.equal(spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }).status, 0, 'build');
+    dir = freshDir('dreams-workflow-');
+    const objective = writeLeanObjectiveFile(dir);
+    const r = dreams(['run', objective, '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR], dir);
+    stdout = r.stdout;
+    status = r.status;
+    runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
+    events = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CanvasEvent);
+  });
+
+  it('completes, prints the result and where the files are, and exits 0', () => {
+    assert.equal(status, 0, stdout);
+    assert.match(stdout, /COMPLETED/);
+    assert.match(stdout, /a = \d\.\d{4} Å \(a-\d+\)/);
+    for (const f of ['notebook', 'report', 'event log', 'bundle']) assert.match(stdout, new RegExp(`${f}\\s+\\S+`));
+  });
+
+  it('follows the template plan, each step done, the plan versioned in the canvas', () => {
+    const plans = events.filter((e) => e.kind === 'key.write' && e.key === 'plan').map((e) => (e.payload as { value: Plan; version: number }));
+    const last = plans.at(-1)!.value;
+    assert.equal(last.workflow, 'lattice-constant');
+    assert.deepEqual(last.steps.map((s) => s.tool).slice(0, 6), ['build_bulk', 'select_pseudopotentials', 'make_pw_input', 'generate_series', 'run_pw', 'select_converged_settings']);
+    assert.ok(last.steps.every((s) => s.status === 'done' && s.summary), last.steps.map((s) => `${s.id}:${s.status}`).join(' '));
+    assert.ok(plans.length > last.steps.length * 2, 'every status change is a plan version');
+  });
+
+  it('derives the lattice constant from the recorded pw.x energies through an EOS fit and the fcc cell', () => {
+    const fitArtifact = artifacts().filter((a) => a.name === 'eos_fit').at(-1)!;
+    const fit = fitArtifact.value as EosFitValue;
+    const energies = artifacts().filter((a) => a.name === 'total_energy' && fitArtifact.inputs.includes(a.id));
+    assert.equal(energies.length, 5);
+    const refit = fitEos(energies.map((e) => ({ volumeA3: (e.meta as { volumeAngstrom3: number }).volumeAngstrom3, energyEv: e.value as number })), 'birch-murnaghan');
+    assert.ok(Math.abs(refit.v0A3 - fit.v0Angstrom3) < 1e-9);
+    const a = artifacts().filter((x) => x.name === 'lattice_constant').at(-1)!;
+    assert.ok(Math.abs((a.value as number) - Math.cbrt(4 * fit.v0Angstrom3)) < 1e-9, 'a = (4 V0)^(1/3) for the fcc primitive cell');
+    for (const e of energies) {
+      const creator = calls().find((c) => c.id === e.creator)!;
+      assert.equal(creator.tool, 'run_pw');
+      assert.equal(creator.step, 'eos-runs');
+      assert.equal(e.status, 'final');
+    }
+  });
+
+  it('is judged by tier 1, records the model tiers as not judged, and the report judge accepts', () => {
+    const verdicts = events.filter((e) => e.kind === 'guard.verdict').flatMap((e) => (e.payload as { verdicts: { tier: string; judged: boolean; level: string }[] }).verdicts);
+    assert.ok(verdicts.some((v) => v.tier === 'tier1' && v.judged));
+    assert.ok(verdicts.filter((v) => v.tier === 'tier2' || v.tier === 'tier3').every((v) => !v.judged));
+    const judged = events.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean; summary: string; claims: unknown[] };
+    assert.equal(judged.accepted, true, judged.summary);
+    assert.equal(judged.claims.length, 5);
+    assert.equal(events.filter((e) => e.kind === 'llm.usage').length, 0, 'no model, no usage');
+  });
+
+  it('leaves a notebook linked to the log, a report with its plots, and a bundle that verifies', () => {
+    const nb = parseCanvasFile(fs.readFileSync(path.join(runDir, 'canvas.dreams'), 'utf8'));
+    assert.equal(nb.run?.log, 'events.jsonl');
+    const report = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
+    assert.match(report, /accepted by the report judge/);
+    for (const plot of ['convergence-ecutwfc.svg', 'convergence-kspacing.svg', 'eos.svg']) {
+      assert.match(report, new RegExp(`plots/${plot}`));
+      assert.match(fs.readFileSync(path.join(runDir, 'plots', plot), 'utf8'), /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    }
+    assert.match(report, /not judged/);
+    const check = verifyBundle(path.join(runDir, 'bundle'));
+    assert.equal(check.ok, true, check.problems.join('\n'));
+  });
+
+  it('lists the jobs, rewrites the report, lists approvals and will not resume a finished run', () => {
+    const id = path.basename(runDir);
+    const jobs = dreams(['jobs', id, '--runs-dir', path.join(dir, 'runs')], dir);
+    assert.equal(jobs.status, 0, jobs.stderr);
+    const runCalls = calls().filter((c) => c.tool === 'run_pw').length;
+    assert.equal(jobs.stdout.trim().split('\n').filter((l) => / completed /.test(l)).length, runCalls);
+    fs.rmSync(path.join(runDir, 'report.md'));
+    const rep = dreams(['report', 'latest', '--runs-dir', path.join(dir, 'runs'), '--no-bundle'], dir);
+    assert.equal(rep.status, 0, rep.stderr);
+    assert.ok(fs.existsSync(path.join(runDir, 'report.md')));
+    const list = dreams(['approve', id, '--list', '--runs-dir', path.join(dir, 'runs')], dir);
+    assert.equal(list.status, 0, list.stderr);
+    assert.match(list.stdout, /no approval requests/);
+    const again = dreams(['resume', id, '--runs-dir', path.join(dir, 'runs')], dir);
+    assert.equal(again.status, 0);
+    assert.match(again.stdout, /already complete/);
+  });
+});
