@@ -98,18 +98,33 @@ describe('tool bodies', () => {
     assert.equal(dbe.meta!.favouredSite, 'fcc');
   });
 
-  it('beef_ensemble_stats: member-by-member ΔBE over the ensemble, with the fraction favouring fcc', async () => {
+  it('beef_ensemble_stats: member-by-member ΔBE from each run\'s SCF energy plus its printed deviations, with the fraction favouring fcc', async () => {
     const p = new MemoryProvenance();
-    const top = Array.from({ length: 2000 }, (_, k) => -10 + 0.001 * Math.sin(k));
-    const fcc = Array.from({ length: 2000 }, (_, k) => -10.05 + 0.1 * Math.cos(k));
-    const [a] = await seedCall(p, 'run_pw', { input: 'x', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: top, unit: 'eV' }]);
-    const [b] = await seedCall(p, 'run_pw', { input: 'y', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: fcc, unit: 'eV' }]);
+    // pw.x prints each member's deviation from the run's self-consistent energy
+    const top = Array.from({ length: 2000 }, (_, k) => 0.001 * Math.sin(k));
+    const fcc = Array.from({ length: 2000 }, (_, k) => 0.1 * Math.cos(k));
+    const [, a] = await seedCall(p, 'run_pw', { input: 'x', backend: 'local' }, [
+      { kind: 'scalar', name: 'total_energy', value: -10, unit: 'eV' }, { kind: 'vector', name: 'beef_ensemble', value: top, unit: 'eV' }]);
+    const [, b] = await seedCall(p, 'run_pw', { input: 'y', backend: 'local' }, [
+      { kind: 'scalar', name: 'total_energy', value: -10.05, unit: 'eV' }, { kind: 'vector', name: 'beef_ensemble', value: fcc, unit: 'eV' }]);
     const [stats] = await ok(p, 'beef_ensemble_stats', { ontopSlabWithAdsorbate: a!.id, fccSlabWithAdsorbate: b!.id });
-    const v = stats!.value as { count: number; meanEv: number; fractionPositive: number; deltaBeEv: number[] };
-    const delta = top.map((x, k) => x - fcc[k]!);
+    const v = stats!.value as { count: number; meanEv: number; fractionPositive: number; selfConsistentDeltaBeEv: number; deltaBeEv: number[] };
+    const delta = top.map((x, k) => (-10 + x) - (-10.05 + fcc[k]!));
     assert.equal(v.count, 2000);
+    assert.ok(Math.abs(v.selfConsistentDeltaBeEv - 0.05) < 1e-12);
     assert.ok(Math.abs(v.meanEv - delta.reduce((s2, x) => s2 + x, 0) / 2000) < 1e-12);
+    assert.ok(v.meanEv > 0.04 && v.meanEv < 0.06, `mean ${v.meanEv} sits near the SCF difference, not near 0`);
     assert.equal(v.fractionPositive, delta.filter((x) => x > 0).length / 2000);
+  });
+
+  it('beef_ensemble_stats: refuses deviations without the SCF energy of their run', async () => {
+    const p = new MemoryProvenance();
+    const dev = Array.from({ length: 2000 }, () => 0);
+    const [a] = await seedCall(p, 'run_pw', { input: 'x', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: dev, unit: 'eV' }]);
+    const [b] = await seedCall(p, 'run_pw', { input: 'y', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: dev, unit: 'eV' }]);
+    const out = await guardedCall(registry.get('beef_ensemble_stats')!, call('beef_ensemble_stats', { ontopSlabWithAdsorbate: a!.id, fccSlabWithAdsorbate: b!.id }), ctxFor(p));
+    assert.equal(out.status, 'failed');
+    assert.match((out as { error: string }).error, /no self-consistent total energy/);
   });
 
   it('place_adsorbate and build_molecule: CO above the slab; CO centred in its box', async () => {

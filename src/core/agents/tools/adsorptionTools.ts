@@ -84,9 +84,29 @@ export const deltaBeTool: GuardedToolSpec = {
   },
 };
 
+/**
+ * pw.x prints each member's deviation from the self-consistent BEEF-vdW energy; a member's
+ * total energy is that SCF energy plus its deviation (the total_energy made by the same run).
+ */
+function memberTotalsEv(ctx: ToolRunContext, ref: string): { totalsEv: number[]; scfEnergyEv: number; energyRef: string } {
+  const view = service(ctx, 'provenance', 'beef_ensemble_stats', 'the guard passes the run provenance to every call');
+  const id = ref.split('.')[0]!;
+  const ensemble = view.artifact(id);
+  const deviations = ctx.resolve(ref) as number[];
+  const creator = ensemble && view.call(ensemble.creator);
+  const energy = creator?.outputs.map((o) => view.artifact(o)).find((a) => a?.name === ARTIFACT.totalEnergy);
+  if (!ensemble || !energy || typeof energy.value !== 'number') {
+    throw new Error(`beef_ensemble_stats: ${ref} has no self-consistent total energy from the same pw.x run; reference the beef_ensemble that run_pw made for a calculation='ensemble' input.`);
+  }
+  return { totalsEv: deviations.map((d) => energy.value as number + d), scfEnergyEv: energy.value, energyRef: energy.id };
+}
+
 export const beefEnsembleStatsTool: GuardedToolSpec = {
   name: 'beef_ensemble_stats',
-  description: 'Member-by-member ΔBE over the BEEF-vdW ensemble from the ensemble energies of the two adsorbed states, with mean, σ and the fraction favouring fcc.',
+  description:
+    'Member-by-member ΔBE = E_i(ontop) − E_i(fcc) over the BEEF-vdW ensemble from the ensemble runs of the two adsorbed states ' +
+    '(each member\'s energy is the run\'s self-consistent BEEF-vdW energy plus its printed deviation; the shared clean slab and gas ' +
+    'reference cancel), with mean, σ and the fraction of members favouring fcc (ΔBE > 0).',
   roles: ['dft'],
   schema: {
     type: 'object',
@@ -101,14 +121,19 @@ export const beefEnsembleStatsTool: GuardedToolSpec = {
   crossParameterJudge: true,
   async run(raw, ctx) {
     const a = raw as { ontopSlabWithAdsorbate: string; fccSlabWithAdsorbate: string };
-    const delta = ensembleDeltaBindingEnergy({
-      ontopSlabWithAdsorbateEv: ctx.resolve(a.ontopSlabWithAdsorbate) as number[],
-      fccSlabWithAdsorbateEv: ctx.resolve(a.fccSlabWithAdsorbate) as number[],
-    });
+    const ontop = memberTotalsEv(ctx, a.ontopSlabWithAdsorbate);
+    const fcc = memberTotalsEv(ctx, a.fccSlabWithAdsorbate);
+    const delta = ensembleDeltaBindingEnergy({ ontopSlabWithAdsorbateEv: ontop.totalsEv, fccSlabWithAdsorbateEv: fcc.totalsEv });
     const s = ensembleStatistics(delta);
+    const selfConsistentEv = ontop.scfEnergyEv - fcc.scfEnergyEv;
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.beefStats, value: { ...s, deltaBeEv: delta } }],
-      summary: `BEEF ensemble ΔBE: mean ${s.meanEv.toFixed(3)} eV, σ ${s.sigmaEv.toFixed(3)} eV, ${(s.fractionPositive * 100).toFixed(1)} % of ${s.count} members favour fcc`,
+      artifacts: [{
+        kind: 'table', name: ARTIFACT.beefStats,
+        value: { ...s, selfConsistentDeltaBeEv: selfConsistentEv, deltaBeEv: delta },
+        inputs: [ontop.energyRef, fcc.energyRef],
+      }],
+      summary: `BEEF ensemble ΔBE: mean ${s.meanEv.toFixed(3)} eV, σ ${s.sigmaEv.toFixed(3)} eV (self-consistent BEEF-vdW ${selfConsistentEv.toFixed(3)} eV), ` +
+        `${(s.fractionPositive * 100).toFixed(1)} % of ${s.count} members favour fcc`,
     };
   },
 };

@@ -7,7 +7,9 @@ import type { PseudoChoice, PwInputOptions } from './pwInputRender';
 
 /** Artifact names the catalogue uses, so producers, rules and the report judge agree. */
 export const ARTIFACT = {
-  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule'],
+  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule', 'relaxed_structure'],
+  relaxedStructure: 'relaxed_structure',
+  convergedSlab: 'converged_slab',
   pseudopotentials: 'pseudopotentials',
   pwInput: 'pw_input',
   pwOutput: 'pw_output',

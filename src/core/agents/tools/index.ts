@@ -6,8 +6,10 @@ import { fitEosTool } from './fitEos';
 import { latticeConstantFromVolumeTool } from './latticeConstantFromVolume';
 import { generateSeriesTool, makePwInputTool } from './qeTools';
 import { selectPseudopotentialsTool } from './selectPseudopotentials';
+import { relaxedStructureTool } from './relaxedStructure';
 import { runPwTool } from './runPw';
 import { selectConvergedSettingsTool } from './selectConvergedSettings';
+import { selectConvergedSlabTool } from './selectConvergedSlab';
 import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } from './structureTools';
 import { writeReportTool } from './writeReport';
 
@@ -15,8 +17,8 @@ export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   canvasInspectTool, canvasReadTool, canvasWriteTool,
   buildBulkTool, buildSlabTool, placeAdsorbateTool, buildMoleculeTool,
   selectPseudopotentialsTool, makePwInputTool, generateSeriesTool,
-  runPwTool,
-  selectConvergedSettingsTool, fitEosTool, latticeConstantFromVolumeTool,
+  runPwTool, relaxedStructureTool,
+  selectConvergedSettingsTool, selectConvergedSlabTool, fitEosTool, latticeConstantFromVolumeTool,
   adsorptionEnergyTool, deltaBeTool, beefEnsembleStatsTool,
   writeReportTool,
 ];

@@ -11,7 +11,10 @@ import { atomicMassAmu } from './atomicMasses';
 export interface PwInputOptions {
   /** A convergence-test input varies settings on purpose; only production inputs may feed results. */
   purpose: 'production' | 'convergence-test';
-  calculation: 'scf' | 'relax' | 'vc-relax';
+  /** 'ensemble' (pw.x 6.7): an SCF with input_dft = 'BEEF-vdW' followed by the 2,000-member BEEF ensemble. */
+  calculation: 'scf' | 'relax' | 'vc-relax' | 'ensemble';
+  /** Overrides the pseudopotentials' functional (input_dft), e.g. 'BEEF-vdW'; the energies then carry it as their functional. */
+  inputDft?: string;
   ecutwfcRy: number;
   ecutrhoRy: number;
   kSpacingPerAngstrom?: number;
@@ -40,6 +43,7 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   if (!o.kMesh && o.kSpacingPerAngstrom === undefined) throw new Error('give kSpacingPerAngstrom (preferred) or an explicit kMesh.');
   const mesh = o.kMesh ?? meshFromSpacing(structure.cell, o.kSpacingPerAngstrom!, structure.pbc);
   const system: Record<string, NamelistValue> = { ecutwfc: o.ecutwfcRy, ecutrho: o.ecutrhoRy, occupations: o.occupations, nspin: o.nspin };
+  if (o.inputDft) system.input_dft = o.inputDft;
   if (o.occupations === 'smearing') {
     if (o.smearing) system.smearing = o.smearing;
     if (o.degaussRy !== undefined) system.degauss = o.degaussRy;
@@ -55,7 +59,7 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
     SYSTEM: system,
     ELECTRONS: electrons,
   };
-  if (o.calculation !== 'scf') namelists.IONS = {};
+  if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.IONS = {};
   if (o.calculation === 'vc-relax') namelists.CELL = {};
   const text = pwInputFromStructure(structure, {
     namelists,
@@ -65,7 +69,7 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   const functionals = [...new Set(elements.map((el) => pseudos[el]!.functional).filter((f): f is string => !!f))];
   const settings: PhysicalSettings = {
     code: 'pw.x',
-    functional: functionals.join('+') || 'from pseudopotentials',
+    functional: o.inputDft ?? (functionals.join('+') || 'from pseudopotentials'),
     ecutwfcRy: o.ecutwfcRy,
     ecutrhoRy: o.ecutrhoRy,
     pseudopotentials: Object.fromEntries(elements.map((el) => [el, { file: pseudos[el]!.file, sha256: pseudos[el]!.sha256 }])),

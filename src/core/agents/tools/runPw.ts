@@ -90,7 +90,7 @@ export const runPwTool: GuardedToolSpec = {
     const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
     const text = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
     const out = parsePwOutput(text);
-    const relaxing = input.calculation !== 'scf';
+    const relaxing = input.calculation === 'relax' || input.calculation === 'vc-relax';
     const problems = [
       done.state !== 'completed' ? `the job ${done.state}${done.error ? `: ${done.error}` : ''}` : '',
       out.error ? `pw.x stopped in ${out.error.routine}: ${out.error.message}` : '',
