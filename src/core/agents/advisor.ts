@@ -13,7 +13,7 @@ import type { ProvenanceView } from '../guard/ports';
 import type { LlmProvider } from '../llm/types';
 import { screenSuggestions, type Suggestion } from './advice/accuracyCheck';
 import { diagnose, ruleSuggestions, type Diagnosis } from './advice/adviceRules';
-import { failureEvidence, type FailureEvidence } from './advice/failureEvidence';
+import { currentValueOf, failureEvidence, type FailureEvidence } from './advice/failureEvidence';
 import type { PwInputValue } from './tools/artifactShapes';
 
 export const ADVICE_ARTIFACT = 'convergence_advice';
@@ -77,7 +77,12 @@ export async function adviseOnEvidence(ev: FailureEvidence, failedCall: string, 
     try {
       const extra = await model(ev, diagnosis, fromRules);
       const known = new Set(fromRules.map((s) => s.parameter));
-      proposed = [...fromRules, ...extra.filter((s) => !known.has(s.parameter))];
+      // The model's word on the value now is not taken: the input says what it was.
+      proposed = [...fromRules, ...extra.filter((s) => !known.has(s.parameter)).map((s) => {
+        const currentValue = currentValueOf(s.parameter, ev.input);
+        const { currentValue: _claimed, ...rest } = s;
+        return currentValue === undefined ? rest : { ...rest, currentValue };
+      })];
       source = 'rules+model';
     } catch {
       source = 'rules (the advisor model did not answer)';

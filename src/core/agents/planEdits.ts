@@ -52,7 +52,7 @@ export const PLAN_EDIT_SCHEMA = {
   ],
 };
 
-const validateEdit = new Ajv({ allErrors: true, strict: false }).compile(PLAN_EDIT_SCHEMA);
+const validateEdit = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(PLAN_EDIT_SCHEMA);
 
 /** Which roles may call a tool (the registry's allow-list); undefined for an unknown tool. */
 export type ToolRoles = (tool: string) => AgentRole[] | undefined;

@@ -67,7 +67,8 @@ export const OBJECTIVE_FILE_SCHEMA = {
   additionalProperties: false,
 };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: errors carry their schema, so a message can list the fields that are known.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 
 /** One readable line per ajv error: "inputs.structure: must be one of fcc, bcc, ... (got "FCC")". */
 export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, data: unknown, prefix = ''): string[] {

@@ -19,12 +19,18 @@ export const MAX_DEGAUSS_RY = 0.03;
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+/** Parameters whose change can lower accuracy: a suggestion for one must say the value it replaces. */
+const ACCURACY_CRITICAL = new Set(['conv_thr', 'ecutwfc', 'ecutrho', 'kspacing', 'k_spacing', 'kmesh', 'electron_maxstep']);
+
 /** Why the suggestion lowers accuracy, or undefined when it does not. */
 export function loweredAccuracy(s: Suggestion, context: { elements?: string[] } = {}): string | undefined {
   const now = num(s.currentValue);
   const next = num(s.newValue);
   const name = s.parameter.toLowerCase();
   const lower = (what: string) => `${s.parameter} ${s.currentValue} → ${JSON.stringify(s.newValue)} ${what}`;
+  if (ACCURACY_CRITICAL.has(name) && s.currentValue === undefined) {
+    return `${s.parameter} → ${JSON.stringify(s.newValue)}: the value it replaces is unknown, so it cannot be shown not to lower accuracy`;
+  }
   if (name === 'conv_thr' && next !== undefined && now !== undefined && next > now) return lower('loosens the SCF threshold: the energies would be less precise');
   if ((name === 'ecutwfc' || name === 'ecutrho') && next !== undefined && now !== undefined && next < now) return lower('lowers a cutoff below the converged one');
   if ((name === 'kspacing' || name === 'k_spacing') && next !== undefined && now !== undefined && next > now) return lower('coarsens the k-point sampling');

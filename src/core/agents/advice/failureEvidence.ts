@@ -71,3 +71,24 @@ export function failureEvidence(inputText: string, outputText: string | undefine
   const errorText = [pwError, ...errors].filter((e): e is string => !!e && e.trim() !== '').join('\n');
   return { input: inputSettings(inputText), ...(output ? { output } : {}), errorText, ...(jobState ? { jobState } : {}) };
 }
+
+const CURRENT: Record<string, (s: InputSettings) => unknown> = {
+  conv_thr: (s) => s.convThrRy ?? PW_DEFAULTS.convThrRy,
+  ecutwfc: (s) => s.ecutwfcRy,
+  ecutrho: (s) => s.ecutrhoRy ?? (s.ecutwfcRy !== undefined ? 4 * s.ecutwfcRy : undefined),
+  mixing_beta: (s) => s.mixingBeta ?? PW_DEFAULTS.mixingBeta,
+  mixing_mode: (s) => s.mixingMode ?? PW_DEFAULTS.mixingMode,
+  electron_maxstep: (s) => s.electronMaxstep ?? PW_DEFAULTS.electronMaxstep,
+  diagonalization: (s) => s.diagonalization ?? PW_DEFAULTS.diagonalization,
+  degauss: (s) => s.degaussRy,
+  nspin: (s) => s.nspin ?? 1,
+  occupations: (s) => s.occupations ?? 'fixed',
+  smearing: (s) => s.smearing,
+};
+
+/** The value a pw.x variable has in the failed input (pw.x's default where the input leaves it out). */
+export function currentValueOf(parameter: string, s: InputSettings): unknown {
+  const magnetization = /^starting_magnetization\((\w+)\)$/.exec(parameter);
+  if (magnetization) return s.startingMagnetization[magnetization[1]!] ?? 0;
+  return CURRENT[parameter.toLowerCase()]?.(s);
+}

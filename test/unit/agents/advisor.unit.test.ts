@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loweredAccuracy, MAX_DEGAUSS_RY, screenSuggestions } from '../../../src/core/agents/advice/accuracyCheck';
+import { diagnose, oscillates, ruleSuggestions } from '../../../src/core/agents/advice/adviceRules';
+import { failureEvidence, inputSettings } from '../../../src/core/agents/advice/failureEvidence';
+import { adviseOnEvidence, mapToInputTool } from '../../../src/core/agents/advisor';
+import { makePwInputTool } from '../../../src/core/agents/tools/qeTools';
+
+const dir = path.resolve(__dirname, '../../fixtures/agents/pw-failures');
+const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
+const evidence = (name: string, errors: string[] = [], state?: string) => failureEvidence(read(`${name}.in`), read(`${name}.out`), errors, state);
+
+describe('convergence advisor: diagnosis of real pw.x failures', () => {
+  it('reads an unconverged SCF as steady but too slow and asks for more iterations, not a smaller step', () => {
+    const ev = evidence('scf-not-converged');
+    const d = diagnose(ev);
+    assert.equal(d.kind, 'scf-not-converged');
+    assert.match(d.finding, /did not converge in 6 iterations/);
+    assert.match(d.finding, /decreases steadily/);
+    const s = ruleSuggestions(ev, d);
+    assert.deepEqual(s.map((x) => [x.parameter, x.currentValue, x.newValue]), [['electron_maxstep', 6, 12]]);
+  });
+
+  it('halves mixing_beta when the SCF accuracy oscillates', () => {
+    const ev = evidence('scf-not-converged');
+    // The same run's history, made to slosh: the rule looks at the shape, not at the element.
+    const cycle = ev.output!.scfCycles.at(-1)!;
+    cycle.iterations.forEach((it, i) => (it.estimatedAccuracyRy = i % 2 ? 1e-3 : 1e-2));
+    const s = ruleSuggestions(ev, diagnose(ev));
+    assert.deepEqual(s.find((x) => x.parameter === 'mixing_beta'), { parameter: 'mixing_beta', currentValue: 0.7, newValue: 0.35, reason: 'a smaller mixing step damps charge sloshing' });
+    assert.equal(oscillates([1, 0.5, 0.25, 0.1]), false);
+    assert.equal(oscillates([1, 0.1, 0.5, 0.05, 0.4]), true);
+  });
+
+  it('reads pw.x stopping for a missing starting magnetization, and for Al drops the spin polarization', () => {
+    const ev = evidence('nspin-without-magnetization');
+    const d = diagnose(ev);
+    assert.equal(d.kind, 'missing-starting-magnetization');
+    assert.deepEqual(ruleSuggestions(ev, d).map((x) => [x.parameter, x.newValue]), [['nspin', 1]]);
+  });
+
+  it('for a magnetic element sets a starting magnetization instead', () => {
+    const ev = evidence('nspin-without-magnetization');
+    ev.input.elements = ['Fe'];
+    assert.deepEqual(ruleSuggestions(ev, diagnose(ev)).map((x) => [x.parameter, x.newValue]), [['starting_magnetization(Fe)', 0.5]]);
+  });
+
+  it('recognises a job killed from outside: rerun unchanged, no parameter change', async () => {
+    const ev = evidence('killed', ['pw.x was ended by SIGKILL'], 'failed');
+    const d = diagnose(ev);
+    assert.equal(d.kind, 'killed');
+    const advice = await adviseOnEvidence(ev, 'c-7', makePwInputTool.schema);
+    assert.equal(advice.rerun, true);
+    assert.deepEqual(advice.suggestions, []);
+  });
+
+  it('reads the input settings the rules reason about from the pw.x input', () => {
+    const s = inputSettings(read('scf-not-converged.in'));
+    assert.deepEqual([s.elements, s.convThrRy, s.electronMaxstep, s.occupations, s.degaussRy], [['Al'], 1e-14, 6, 'smearing', 0.02]);
+  });
+});
+
+describe('convergence advisor: the accuracy check', () => {
+  const refused = (parameter: string, currentValue: unknown, newValue: unknown, elements?: string[]) =>
+    loweredAccuracy({ parameter, currentValue, newValue, reason: 'test' }, { ...(elements ? { elements } : {}) });
+
+  it('refuses a looser conv_thr, a lower cutoff, a coarser k-sampling and fewer SCF steps', () => {
+    assert.match(refused('conv_thr', 1e-8, 1e-6)!, /loosens the SCF threshold/);
+    assert.match(refused('ecutwfc', 40, 30)!, /lowers a cutoff/);
+    assert.match(refused('ecutrho', 320, 240)!, /lowers a cutoff/);
+    assert.match(refused('kspacing', 0.2, 0.3)!, /coarsens the k-point sampling/);
+    assert.match(refused('kmesh', [8, 8, 8], [8, 6, 8])!, /coarsens the k-point mesh/);
+    assert.match(refused('electron_maxstep', 100, 50)!, /fewer SCF iterations/);
+  });
+
+  it('refuses smearing that biases the energy and dropping the spin of a magnetic element', () => {
+    assert.match(refused('degauss', 0.02, MAX_DEGAUSS_RY * 2)!, /widens the smearing/);
+    assert.equal(refused('degauss', 0.005, 0.01), undefined);
+    assert.match(refused('nspin', 2, 1, ['Fe'])!, /drops spin polarization/);
+    assert.equal(refused('nspin', 2, 1, ['Al']), undefined);
+  });
+
+  it('lets through changes of how the SCF gets there', () => {
+    for (const [p, a, b] of [['mixing_beta', 0.7, 0.3], ['conv_thr', 1e-6, 1e-8], ['ecutwfc', 30, 40], ['electron_maxstep', 100, 200], ['diagonalization', 'david', 'cg']] as const) {
+      assert.equal(refused(p, a, b), undefined, p);
+    }
+    const { accepted, rejected } = screenSuggestions([
+      { parameter: 'conv_thr', currentValue: 1e-8, newValue: 1e-5, reason: 'looser' },
+      { parameter: 'mixing_beta', currentValue: 0.7, newValue: 0.3, reason: 'damp' },
+    ]);
+    assert.deepEqual(accepted.map((s) => s.parameter), ['mixing_beta']);
+    assert.deepEqual(rejected.map((s) => s.parameter), ['conv_thr']);
+  });
+
+  it('a model suggestion that lowers accuracy is refused like a rule one', async () => {
+    const ev = evidence('scf-not-converged');
+    const advice = await adviseOnEvidence(ev, 'c-3', makePwInputTool.schema, async () => [
+      { parameter: 'conv_thr', newValue: 1e-6, reason: 'converge faster' },
+      { parameter: 'diagonalization', newValue: 'cg', reason: 'robust' },
+    ]);
+    assert.equal(advice.source, 'rules+model');
+    assert.deepEqual(advice.rejected.map((s) => s.parameter), ['conv_thr']);
+    assert.deepEqual(advice.suggestions.map((s) => s.parameter).sort(), ['diagonalization', 'electron_maxstep']);
+  });
+});
+
+describe('convergence advisor: mapping suggestions to the input tool', () => {
+  it('maps each suggestion to the make_pw_input argument that applies it, or says why not', () => {
+    const mapped = mapToInputTool([
+      { parameter: 'mixing_beta', newValue: 0.3, reason: 'r' },
+      { parameter: 'starting_magnetization(Fe)', newValue: 0.5, reason: 'r' },
+      { parameter: 'resources.walltimeMinutes', newValue: 'twice', reason: 'r' },
+      { parameter: 'tqr', newValue: true, reason: 'r' },
+    ], makePwInputTool.schema);
+    assert.deepEqual(mapped[0]!.apply, { tool: 'make_pw_input', argument: 'mixingBeta', value: 0.3 });
+    assert.deepEqual(mapped[1]!.apply, { tool: 'make_pw_input', argument: 'startingMagnetization', value: { Fe: 0.5 } });
+    assert.match(mapped[2]!.notApplicable!, /job resource/);
+    assert.match(mapped[3]!.notApplicable!, /no argument for tqr/);
+  });
+});

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import Ajv from 'ajv';
+import { parseHint } from '../../../src/core/agents/stepHints';
+import { TOOL_CATALOGUE } from '../../../src/core/agents/tools';
+import { stripAnnotations } from '../../../src/core/guard/schemaAnnotations';
+import { eosScaleFactors, defaultCutoffsRy } from '../../../src/core/workflows/latticeConstantInputs';
+import { latticeInputsFromText } from '../../../src/core/workflows/latticeConstantText';
+import { prepareWorkflow } from '../../../src/core/workflows/objective';
+import type { WorkflowEnvironment } from '../../../src/core/workflows/types';
+
+const tools = new Map(TOOL_CATALOGUE.map((t) => [t.name, t]));
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** Stand-ins of the right type for hints, so a step's arguments can be checked against its tool's schema. */
+function placeholders(args: Record<string, unknown>, schema: { properties?: Record<string, { type?: string }> }): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => {
+    const hint = parseHint(v) ?? (Array.isArray(v) && v.every((x) => parseHint(x)) ? { kind: 'all' as const } : undefined);
+    if (!hint) return [k, v];
+    const type = schema.properties?.[k]?.type;
+    if (hint.kind === 'all' || (Array.isArray(v))) return [k, ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']];
+    if (hint.kind === 'compose') return [k, type === 'array' ? [{ quantity: 'lattice_constant', value: 4.04, unit: 'Å', cites: 'a-9' }] : 'composed'];
+    if (hint.kind === 'run') return [k, 'local'];
+    if (type === 'number') return [k, 30];
+    return [k, 'a-1'];
+  }));
+}
+
+const env: WorkflowEnvironment = { pseudopotential: ({ element, file }) => ({ file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`, type: 'US', functional: 'PBE', suggestedEcutwfcRy: 31, suggestedEcutrhoRy: 240 }) };
+
+describe('lattice-constant workflow template', () => {
+  it('every step names a catalogue tool its worker may call, with arguments its schema accepts', () => {
+    const { steps } = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04 }, env);
+    for (const step of steps) {
+      const tool = tools.get(step.tool);
+      assert.ok(tool, `step ${step.id}: no tool ${step.tool}`);
+      assert.ok(tool.roles.includes(step.worker), `step ${step.id}: ${step.worker} may not call ${step.tool}`);
+      const schema = stripAnnotations(tool.schema) as { properties?: Record<string, { type?: string }> };
+      const validate = ajv.compile(schema);
+      assert.ok(validate(placeholders(step.args ?? {}, schema)), `step ${step.id}: ${JSON.stringify(validate.errors)}`);
+      for (const arg of Object.keys(step.args ?? {})) assert.ok(step.reasons?.[arg], `step ${step.id}: no reason for ${arg}`);
+      for (const d of step.dependsOn ?? []) assert.ok(steps.findIndex((s) => s.id === d) < steps.indexOf(step), `step ${step.id} depends on a later step ${d}`);
+    }
+  });
+
+  it('sweeps the cutoff at the finest k, then k at the chosen cutoff, then the EOS at both chosen settings', () => {
+    const { steps, inputs } = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, kSpacingsPerAngstrom: [0.3, 0.2, 0.15] }, env);
+    const byId = new Map(steps.map((s) => [s.id, s]));
+    assert.equal(byId.get('cutoff-input')!.args!.kSpacingPerAngstrom, 0.15);
+    assert.equal(byId.get('cutoff-input')!.args!.purpose, 'convergence-test');
+    assert.equal(byId.get('k-input')!.args!.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
+    assert.equal(byId.get('eos-input')!.args!.purpose, 'production');
+    assert.equal(byId.get('eos-input')!.args!.kSpacingPerAngstrom, '$step.k-choice.converged_settings.chosen.kSpacingPerAngstrom');
+    assert.deepEqual(byId.get('eos-series')!.args!.values, [0.95, 0.975, 1, 1.025, 1.05]);
+    assert.deepEqual(byId.get('report')!.reportQuantities, ['lattice_constant', 'bulk_modulus', 'equilibrium_volume', 'converged_cutoff', 'converged_kspacing']);
+    // Ultrasoft: ecutrho = 8 × ecutwfc; cutoffs start at the header's suggestion, rounded up to 5 Ry.
+    assert.equal(inputs.dual, 8);
+    assert.deepEqual(inputs.cutoffsRy, [35, 40, 45, 50, 60]);
+    assert.equal(byId.get('cutoff-input')!.args!.ecutrhoRy, 480);
+  });
+
+  it('runs Fe, Co and Ni spin-polarized with a starting magnetization, and Al without', () => {
+    for (const [element, spin] of [['Fe', 2], ['Ni', 2], ['Co', 2], ['Al', 1]] as const) {
+      const { steps } = prepareWorkflow('lattice-constant', { element, structure: element === 'Fe' ? 'bcc' : 'fcc', latticeConstantAngstrom: 3.5 }, env);
+      const input = steps.find((s) => s.id === 'eos-input')!;
+      assert.equal(input.args!.nspin, spin, element);
+      assert.equal(input.args!.startingMagnetization !== undefined, spin === 2, element);
+    }
+  });
+
+  it('norm-conserving pseudopotentials get ecutrho = 4 × ecutwfc; hcp gets the ideal c/a, stated', () => {
+    const nc: WorkflowEnvironment = { pseudopotential: () => ({ file: 'Al.pz-vbc.UPF', type: 'NC', functional: 'PZ' }) };
+    const { inputs, steps } = prepareWorkflow('lattice-constant', { element: 'Mg', structure: 'hcp', latticeConstantAngstrom: 3.21, functional: 'LDA' }, nc);
+    assert.equal(inputs.dual, 4);
+    assert.equal(inputs.functional, 'PZ');
+    assert.equal(steps.find((s) => s.id === 'structure')!.args!.cOverA, 1.632993);
+    assert.deepEqual(defaultCutoffsRy(undefined), [20, 25, 30, 35, 45]);
+  });
+
+  it('refuses inputs a person must fix, saying what to write', () => {
+    assert.throws(() => prepareWorkflow('lattice-constant', { element: 'Xx', structure: 'fcc', latticeConstantAngstrom: 4 }, env), /"Xx" is not a chemical symbol/);
+    assert.throws(() => prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4, eos: { points: 6 } }, env), /use an odd number/);
+    const missing: WorkflowEnvironment = { pseudopotential: () => undefined };
+    assert.throws(() => prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4, pseudopotential: 'Al.nope.UPF' }, missing), /Al\.nope\.UPF is not in the pseudopotential directory/);
+  });
+
+  it('spans ±range % of the lattice constant in equal steps', () => {
+    assert.deepEqual(eosScaleFactors(5, 5), [0.95, 0.975, 1, 1.025, 1.05]);
+    assert.deepEqual(eosScaleFactors(7, 3), [0.97, 0.98, 0.99, 1, 1.01, 1.02, 1.03]);
+  });
+
+  it('reads a text objective', () => {
+    assert.deepEqual(latticeInputsFromText('Compute the lattice constant of fcc Al with PBE, a0 = 4.04 Å, using Al.pbe-nl-rrkjus_psl.1.0.0.UPF'),
+      { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, functional: 'PBE', pseudopotential: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF' });
+    assert.deepEqual(latticeInputsFromText('lattice parameter of bcc Fe starting at 2.87 A, LDA'), { element: 'Fe', structure: 'bcc', latticeConstantAngstrom: 2.87, functional: 'PZ' });
+    assert.equal(latticeInputsFromText('adsorption energy of CO on Pt(111)'), undefined);
+  });
+});
