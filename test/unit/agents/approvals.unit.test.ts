@@ -1,0 +1,79 @@
+// A guard warning under the 'wait' policy holds the run until a person answers; `dreams
+// approve` answers it while the run's process holds the log (through the run's inbox), and
+// a second answer is refused with who answered first and when.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { approveCommand } from '../../../src/cli/commands/approve';
+import { RunController } from '../../../src/core/agents/runController';
+import type { RunSettings } from '../../../src/core/agents/runSession';
+import { AnthropicProvider } from '../../../src/core/llm/anthropic';
+import { registerWorkflow } from '../../../src/core/workflows';
+import type { WorkflowTemplate } from '../../../src/core/workflows/types';
+import type { ScriptStep } from '../../fixtures/fake-anthropic/script';
+import { FakeAnthropicApi } from '../../fixtures/fake-anthropic/server';
+
+const KEY = 'sk-ant-test-approvals-0000000';
+const ONE_CRYSTAL: WorkflowTemplate = {
+  id: 'one-crystal', title: 'Build a crystal', description: 'test workflow',
+  inputSchema: { type: 'object' }, resolveInputs: (i) => i, objective: () => 'fcc Al',
+  steps: () => [{ id: 'structure', title: 'Build the crystal', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 } }],
+};
+registerWorkflow(ONE_CRYSTAL);
+
+const SUP = { system: 'You are the supervisor of DREAMS' };
+const DFT = { system: 'You are the DFT worker of DREAMS' };
+const steps: ScriptStep[] = [
+  { match: SUP, reply: { content: [{ type: 'text', text: 'Plan reviewed.' }] } },
+  { match: DFT, reply: { content: [{ type: 'tool_use', name: 'build_bulk', input: { arguments: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.5 }, reasons: { latticeConstantAngstrom: 'a guess' }, context: 'step structure' } }] } },
+  { match: { toolChoice: 'record_parameter_verdicts' }, reply: { content: [{ type: 'tool_use', name: 'record_parameter_verdicts', input: { verdicts: [
+    { parameter: 'elements', level: 'pass', reasons: ['Al'] },
+    { parameter: 'bravais', level: 'pass', reasons: ['Al is fcc'] },
+    { parameter: 'latticeConstantAngstrom', level: 'warn', reasons: ['4.5 Å is 11 % above the experimental 4.05 Å; the EOS series may not bracket the minimum'] },
+  ] } }] } },
+  { match: DFT, reply: { content: [{ type: 'text', text: 'Built fcc Al at 4.5 Å (a-1), approved.' }] } },
+  { match: SUP, reply: { content: [{ type: 'text', text: 'fcc Al built (a-1).' }] } },
+];
+
+async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const [log, err] = [console.log, console.error];
+  let out = '';
+  console.log = console.error = (...a: unknown[]) => { out += a.join(' ') + '\n'; };
+  try {
+    return { code: await fn(), out };
+  } finally {
+    [console.log, console.error] = [log, err];
+  }
+}
+
+describe('approvals of a running run', () => {
+  it('waits on a warning, takes the answer from `dreams approve` through the inbox, and refuses a second answer', async () => {
+    const api = await FakeAnthropicApi.start({ apiKey: KEY, script: { steps } });
+    const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { baseDelayMs: 10 } });
+    const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-approvals-'));
+    const settings: RunSettings = {
+      objective: { text: 'fcc Al', workflow: 'one-crystal', inputs: {} }, offline: false, backend: 'local', approval: 'wait',
+      pseudoDir: os.tmpdir(), pwCommand: 'pw.x', localConcurrency: 1, models: {}, judges: true, budget: {},
+    };
+    const controller = await RunController.start({ runsDir: runs, settings }, { provider });
+    const done = controller.run();
+    while (controller.progress().approvalsOpen === 0) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(controller.session.run.registry.calls().filter((c) => c.tool === 'build_bulk' && c.status === 'ok').length, 0, 'the call waits for the answer');
+
+    const first = await capture(() => approveCommand([controller.runDir, 'ap-1', '--comment', 'intended: testing the upper bracket']));
+    assert.equal(first.code, 0, first.out);
+    assert.match(first.out, /ap-1 approved by user@cli/);
+    const result = await done;
+    await controller.close();
+    await api.stop();
+    assert.equal(result.state, 'completed', result.reason);
+    const answers = controller.session.run.log.events().filter((e) => e.kind === 'approval.answer');
+    assert.equal(answers.length, 1);
+    assert.deepEqual((answers[0]!.payload as { decision: string; by: string; comment: string }), { ...(answers[0]!.payload as object), decision: 'approve', by: 'user@cli', comment: 'intended: testing the upper bracket' });
+
+    const second = await capture(() => approveCommand([controller.runDir, 'ap-1', '--reject']));
+    assert.equal(second.code, 1);
+    assert.match(second.out, /ap-1 was already answered: approved by user@cli at \d{4}-\d\d-\d\dT[\d:.]+Z \("intended: testing the upper bracket"\)/);
+  });
+});
