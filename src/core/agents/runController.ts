@@ -153,6 +153,14 @@ export class RunController {
       const r = await answerApproval(runtime.approvals, run.registry, a.id, a.decision, a.by, a.comment);
       return r.ok ? { ok: true, message: `${a.id} ${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}` } : { ok: false, message: r.message };
     });
+    // Under the 'wait' policy a warning holds the run until someone answers: say so in its state.
+    const stopWaiting = run.log.subscribe((e) => {
+      if (runtime.policy !== 'wait') return;
+      if (e.kind === 'approval.request') void setRunState(run, 'waiting-approval', `waiting for an answer to ${(e.payload as { id: string }).id}`);
+      if (e.kind === 'approval.answer' && runtime.approvals.pending().length === 0 && runProgress(run.log.events()).state === 'waiting-approval') {
+        void setRunState(run, 'running', `${(e.payload as { id: string }).id} answered`);
+      }
+    });
     try {
       budget.check('before-call');
       const settled = await settleInterruptedCalls(runtime);
@@ -173,6 +181,7 @@ export class RunController {
       return { state: 'failed', reason };
     } finally {
       stopInbox();
+      stopWaiting();
     }
   }
 

@@ -11,9 +11,9 @@ export function jobsMeter(limit: number, jobsSubmitted: () => number): BudgetMet
 }
 
 /**
- * Seconds the run spent in 'running' according to its run.state events, up to `now`. A
- * session that ended without a state event (the process was killed) counts up to its
- * last event.
+ * Seconds the run spent in 'running' according to its run.state events, up to `now`:
+ * paused and waiting-for-approval time does not count. A session that ended without a
+ * state event (the process was killed) counts up to its last event.
  */
 export function runningSeconds(events: readonly CanvasEvent[], now = Date.now()): number {
   let total = 0;
@@ -23,13 +23,8 @@ export function runningSeconds(events: readonly CanvasEvent[], now = Date.now())
     const t = Date.parse(e.ts);
     if (e.kind === 'run.state') {
       const state = (e.payload as { state: RunState }).state;
-      if (state === 'running' || state === 'waiting-approval') {
-        if (since !== undefined && state === 'running' && lastTs !== undefined) total += (lastTs - since) / 1000;
-        if (since === undefined || state === 'running') since = t;
-      } else if (since !== undefined) {
-        total += (t - since) / 1000;
-        since = undefined;
-      }
+      if (since !== undefined) total += ((state === 'running' ? lastTs ?? t : t) - since) / 1000;
+      since = state === 'running' ? t : undefined;
     }
     lastTs = t;
   }

@@ -68,6 +68,9 @@ describe('approvals of a running run', () => {
     await controller.close();
     await api.stop();
     assert.equal(result.state, 'completed', result.reason);
+    const states = controller.session.run.log.events().filter((e) => e.kind === 'run.state').map((e) => (e.payload as { state: string; reason?: string }));
+    assert.deepEqual(states.map((x) => x.state), ['running', 'waiting-approval', 'running', 'completed']);
+    assert.equal(states[1]!.reason, 'waiting for an answer to ap-1');
     const answers = controller.session.run.log.events().filter((e) => e.kind === 'approval.answer');
     assert.equal(answers.length, 1);
     assert.deepEqual((answers[0]!.payload as { decision: string; by: string; comment: string }), { ...(answers[0]!.payload as object), decision: 'approve', by: 'user@cli', comment: 'intended: testing the upper bracket' });
