@@ -6,16 +6,17 @@
  * calculations that follow; an unconverged sweep gives provisional results.
  */
 import type { Structure } from '../../dft/types';
-import { artifactRefListSchema, quantitySchema } from '../../guard/schemaAnnotations';
+import { artifactRefListSchema, artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
 import { parseRef } from '../../guard/ports';
 import { upstreamPath } from '../../guard/upstream';
-import { selectConvergedSlab, type SlabDimension, type SlabVariant } from '../../workflows/sitePreference/slabSelection';
+import { selectConvergedSlab, type SlabDimension, type SlabSelection, type SlabVariant } from '../../workflows/sitePreference/slabSelection';
 import { ARTIFACT } from './artifactShapes';
 import { service } from './services';
 
 interface Args {
   values: string[];
+  previous?: string;
   dimension: SlabDimension;
   toleranceEv: number;
 }
@@ -30,7 +31,8 @@ export const selectConvergedSlabTool: GuardedToolSpec = {
   schema: {
     type: 'object',
     properties: {
-      values: artifactRefListSchema('One ΔBE (delta_be) or adsorption energy per slab of the sweep.', { names: [ARTIFACT.deltaBe, ARTIFACT.adsorptionEnergy], unit: 'eV' }, { minItems: 2, maxItems: 8 }),
+      values: artifactRefListSchema('One ΔBE (delta_be) or adsorption energy per slab of the sweep.', { names: [ARTIFACT.deltaBe, ARTIFACT.adsorptionEnergy], unit: 'eV' }, { minItems: 1, maxItems: 8 }),
+      previous: artifactRefSchema('A converged sweep in the other dimension (converged_slab): its chosen slab and value join this sweep, so that slab is not computed twice.', { names: [ARTIFACT.convergedSlab], kinds: ['table'] }),
       dimension: { type: 'string', enum: ['layers', 'vacuum'], description: 'What the slabs of the sweep differ in.' },
       toleranceEv: quantitySchema('Largest accepted deviation from the largest slab', 'eV', { exclusiveMinimum: 0, maximum: 0.5 }),
     },
@@ -59,6 +61,11 @@ export const selectConvergedSlabTool: GuardedToolSpec = {
         valueEv: value.value, slab: slab.id, source: value.id,
       };
     });
+    if (a.previous) {
+      const prev = ctx.resolve(a.previous) as SlabSelection;
+      if (prev.dimension === a.dimension) throw new Error(`select_converged_slab: ${a.previous} is a ${prev.dimension} sweep too; previous must be the sweep in the other dimension.`);
+      variants.push(prev.chosen);
+    }
     const sel = selectConvergedSlab(variants, a.dimension, a.toleranceEv);
     const chosenSlab = view.artifact(sel.chosen.slab)!;
     const status = sel.converged ? 'final' as const : 'provisional' as const;
