@@ -140,7 +140,10 @@ async function main(): Promise<void> {
       `as SVG: first render ${f.svgFirstRenderMs} ms, pan frame median ${f.svgPanFrameMedianMs} ms`);
   }
   const notebook = process.argv.includes('--no-notebook') ? undefined : await benchNotebookOpen(2000);
-  if (notebook) console.log(`notebook over a run with ${notebook.artifacts} artifacts: open → cells shown ${notebook.openMs} ms (median of ${notebook.runs.length})`);
+  if (notebook) {
+    console.log(`notebook over a run with ${notebook.artifacts} artifacts (${notebook.events} events): first open → first cell ${notebook.firstOpenFirstCellMs} ms, ` +
+      `→ all cells projected and saved ${notebook.firstOpenAllCellsMs} ms; reopen → first cell ${notebook.reopenFirstCellMs} ms`);
+  }
   const result = {
     benchmark: 'ui',
     date: new Date().toISOString(),

@@ -84,8 +84,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
 
   it('comes back after a reload of the window (webview panel serializer)', async () => {
     const { page } = host;
-    await hideAndShow(page);
-    await page.reload();
+    await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const frame = await provenanceFrame(page, 90_000);
     assert.match(await frame.locator('.status').innerText(), /nodes/);
@@ -128,11 +127,3 @@ async function scrollTo(page: Page, target: Locator, ms = 60_000): Promise<void>
   }
 }
 
-/** The browser saves the workbench's state when its tab is hidden, as when a user switches away before a restart. */
-async function hideAndShow(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-  await page.waitForTimeout(2000);
-}

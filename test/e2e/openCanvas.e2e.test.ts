@@ -24,7 +24,7 @@ describe('canvas notebook in the workbench (e2e)', function () {
     const out = notebookOutputFrame(page);
     await out.getByText('4.04').first().waitFor({ timeout: 30_000 });
     // the unit is non-ASCII: it must survive the host -> renderer transfer
-    await out.getByText('"Å"').first().waitFor({ timeout: 10_000 });
+    await out.locator('[data-artifact="a-1"] .unit', { hasText: 'Å' }).first().waitFor({ timeout: 10_000 });
     const shot = await host.screenshot('e2e-open-canvas');
     assert.ok(fs.statSync(shot).size > 10_000, 'screenshot is empty');
   });

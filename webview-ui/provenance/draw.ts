@@ -21,6 +21,7 @@ export interface DrawState {
 }
 
 const LABEL_MIN_SCALE = 0.45;
+const OVERVIEW_SCALE = 0.2;
 
 export function filterMatches(graph: ProvenanceGraph, filters: GraphFilters): Uint8Array | undefined {
   if (!filters.stale && !filters.warned && !filters.failed) return undefined;
@@ -106,6 +107,28 @@ export function drawGraph(
     let b = batches.get(key);
     if (!b) batches.set(key, (b = []));
     b.push(i);
+  }
+  // Zoomed far out a node is a few pixels: a filled rectangle in its verdict colour says all there is.
+  if (t.k < OVERVIEW_SCALE) {
+    for (const [key, list] of batches) {
+      const [verdict, dim] = key.split('|') as [keyof Palette['verdict'], string];
+      ctx.globalAlpha = dim === '1' ? 0.18 : 1;
+      ctx.fillStyle = palette.verdict[verdict];
+      ctx.beginPath();
+      for (const i of list) {
+        const p = layout.nodes[i]!;
+        ctx.rect(p.x, p.y, p.w, p.h);
+      }
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    if (state.selected !== undefined) {
+      const p = layout.nodes[state.selected]!;
+      ctx.strokeStyle = palette.selection;
+      ctx.lineWidth = 3 / t.k;
+      ctx.strokeRect(p.x - 3, p.y - 3, p.w + 6, p.h + 6);
+    }
+    return { nodesDrawn: visible.length, edgesDrawn };
   }
   ctx.lineWidth = 2 / Math.max(t.k, 0.5);
   for (const [key, list] of batches) {

@@ -12,7 +12,9 @@ function asTable(v: unknown): { columns: string[]; rows: unknown[][] } | undefin
   return { columns, rows: rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])) };
 }
 
-export function renderArtifactCard(a: ArtifactCardData, element: HTMLElement, messaging: Messaging): void {
+export function renderArtifactCard(raw: ArtifactCardData, element: HTMLElement, messaging: Messaging): void {
+  // Canvases saved by earlier versions, or written by hand, may leave out the lists.
+  const a: ArtifactCardData = { ...raw, concerns: raw.concerns ?? [], inputs: raw.inputs ?? [], status: raw.status ?? 'final', name: raw.name ?? raw.id };
   const card = h('section', { class: 'dreams-card artifact', 'data-artifact': a.id, 'aria-label': `Artifact ${a.id}` });
   card.append(h('h3', {}, a.name, ' ', h('span', { class: 'muted' }, `${a.kind} · ${a.id}`), ' ',
     a.status !== 'final' ? h('span', { class: `badge lv-${a.status}` }, a.status) : undefined));
@@ -41,7 +43,8 @@ export function renderArtifactCard(a: ArtifactCardData, element: HTMLElement, me
   for (const c of a.concerns) {
     card.append(h('div', {}, h('span', { class: `badge lv-${c.level}` }, c.level), ' ', c.message, h('span', { class: 'muted' }, ` (${c.source})`)));
   }
-  const prov = h('div', { class: 'row' }, h('span', { class: 'muted' }, 'made by'), provenanceLinks([a.creator], messaging));
+  const prov = h('div', { class: 'row' });
+  if (a.creator) prov.append(h('span', { class: 'muted' }, 'made by'), provenanceLinks([a.creator], messaging));
   if (a.tool) prov.append(h('code', {}, a.tool));
   if (a.inputs.length) prov.append(h('span', { class: 'muted' }, 'from'), provenanceLinks(a.inputs, messaging));
   const graphLink = h('a', { class: 'ref', role: 'link', tabindex: '0', title: 'Open the provenance graph upstream of this artifact' }, 'provenance ↗');

@@ -78,7 +78,8 @@ export async function waitForAnswer(logPath: string, id: string, ms: number): Pr
 export async function continueRun(runDir: string): Promise<string> {
   const run = await openRun(runDir, { mode: 'writer' });
   try {
-    return (await scalar(run, 'make_pw_input', 'ecutwfc_used', 25, 'Ry')).artifact;
+    const cutoff = run.registry.artifacts().find((a) => a.name === 'ecutwfc')!.id;
+    return (await scalar(run, 'make_pw_input', 'ecutwfc_used', 25, 'Ry', { ecutwfc: cutoff })).artifact;
   } finally {
     await run.close();
   }
