@@ -54,7 +54,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   try {
     if (positionals.length !== 1) throw new UsageError(`give one objective (a YAML file or a sentence in quotes); got ${positionals.length}.`);
-    const objective = readObjective(positionals[0]!);
+    const objective = readObjective(positionals[0]!, { forModel: !values.offline });
     const prefs = objective.run ?? {};
     const approval = (values.approval as string | undefined) ?? prefs.approval ?? 'continue';
     if (!POLICIES.includes(approval as ApprovalPolicy)) throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${approval}").`);

@@ -44,12 +44,12 @@ export function parseBudget(text: string): Budget {
 }
 
 /** An objective file (YAML/JSON) when the argument names one, else the objective sentence. */
-export function readObjective(arg: string): Objective {
+export function readObjective(arg: string, opts: { forModel?: boolean } = {}): Objective {
   if (/\.(ya?ml|json)$/i.test(arg)) {
     if (!fs.existsSync(arg)) throw new UsageError(`no objective file ${arg}; give the path of a YAML objective (see examples/) or the objective as a sentence in quotes.`);
     return parseObjectiveFile(fs.readFileSync(arg, 'utf8'), arg);
   }
-  return parseObjectiveText(arg);
+  return parseObjectiveText(arg, opts);
 }
 
 /** Where pw.x looks by default, and Debian's package directory. */

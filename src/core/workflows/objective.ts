@@ -136,8 +136,12 @@ export function parseObjectiveFile(text: string, file: string): Objective {
   return { text: obj.objective ?? template.objective(inputs), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
 }
 
-/** Read an objective sentence; a sentence no template recognises stays text for a model supervisor to plan. */
-export function parseObjectiveText(text: string): Objective {
+/**
+ * Read an objective sentence; a sentence no template recognises stays text for a model
+ * supervisor to plan. With `forModel`, a sentence that names a workflow but not all its
+ * inputs also stays text: the supervisor fills them in (e.g. a starting lattice constant).
+ */
+export function parseObjectiveText(text: string, opts: { forModel?: boolean } = {}): Objective {
   const trimmed = text.trim();
   if (!trimmed) throw new ObjectiveError('the objective is empty: say what to compute, e.g. "lattice constant of fcc Al, a0 = 4.05 Å, LDA", or give an objective file.');
   for (const template of workflowTemplates()) {
@@ -145,6 +149,7 @@ export function parseObjectiveText(text: string): Objective {
     if (!inputs) continue;
     const required = ((template.inputSchema as { required?: string[] }).required ?? []).filter((r) => inputs[r] === undefined);
     if (required.length) {
+      if (opts.forModel) return { text: trimmed };
       throw new ObjectiveError(
         `the objective reads as workflow ${template.id} but does not state ${required.join(', ')}. ` +
           `Say it in the text (e.g. "lattice constant of fcc Al, a0 = 4.05 Å, PBE") or use an objective file (see examples/).`,

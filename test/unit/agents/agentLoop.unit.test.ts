@@ -87,6 +87,26 @@ describe('agent loop with a model (fake Messages API, no pw.x)', () => {
     assert.equal(state.next, undefined);
   });
 
+  it('plans a sentence with no workflow by starting a template with the inputs the model chooses', async () => {
+    const { api, controller } = await start({ steps: [
+      use('start_workflow', { workflow: 'bulk-note', inputs: {} }, SUP),
+      use('start_workflow', { workflow: 'bulk-note', inputs: { element: 'Al' } }, SUP),
+      say('Plan from bulk-note for Al.'),
+      buildBulk, say('Built.', DFT), note, say('Noted.', DFT), say('Done: a-1.'),
+    ] }, { objective: { text: 'build an fcc aluminium crystal and note it' } });
+    const result = await controller.run();
+    const events = [...controller.session.run.log.events()];
+    await controller.close();
+    await api.stop();
+    assert.equal(result.state, 'completed', result.reason);
+    api.assertScriptDone();
+    const refused = api.requests.map((r) => JSON.stringify((r.body?.messages as unknown[] | undefined)?.at(-1) ?? '')).find((m) => /need fixing/.test(m));
+    assert.match(refused!, /element is missing; add it/);
+    const plan = events.filter((e) => e.key === 'plan').at(-1)!.payload as { value: { workflow: string; steps: { id: string }[] } };
+    assert.equal(plan.value.workflow, 'bulk-note');
+    assert.ok(events.some((e) => e.kind === 'workflow.inputs' && (e.payload as { inputs: { element: string } }).inputs.element === 'Al'));
+  });
+
   it('stops at a token budget with its state saved, and a resume with a higher budget finishes without repeating a call', async () => {
     const { api, controller } = await start({ steps: [say('Plan reviewed.'), buildBulk] }, { budget: { maxTokens: 3000 } });
     const stopped = await controller.run();

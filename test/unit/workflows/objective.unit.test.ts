@@ -55,6 +55,8 @@ describe('objectives', () => {
     assert.equal(o.workflow, 'lattice-constant');
     assert.deepEqual(o.inputs, { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.05, functional: 'PZ' });
     assert.match(problems(() => parseObjectiveText('lattice constant of Al with PBE')), /does not state structure, latticeConstantAngstrom/);
+    // A model supervisor can fill in what the sentence leaves out: it gets the sentence to plan from.
+    assert.deepEqual(parseObjectiveText('lattice constant of Al with PBE', { forModel: true }), { text: 'lattice constant of Al with PBE' });
     const free = parseObjectiveText('Which Pt facet binds CO more strongly?');
     assert.equal(free.workflow, undefined);
     assert.match(problems(() => parseObjectiveText('  ')), /the objective is empty/);
