@@ -5,7 +5,8 @@
  */
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../../core/canvas/canvasFile';
 import type { CanvasEvent, KeyWritePayload, RunStartPayload } from '../../core/canvas/types';
-import { fitEos, type EosForm } from '../../core/dft/eos';
+import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../../core/dft/eosForms';
+import { EV_PER_ANGSTROM3_IN_GPA } from '../../core/units';
 import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../../core/guard/types';
 import type { JobRecord } from '../../core/hpc/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord } from '../../core/provenance/types';
@@ -35,20 +36,24 @@ function summaryOf(a: ArtifactRecord): string {
   return `${a.name} (${a.kind})`;
 }
 
+/** The recorded fit drawn from its own parameters (no refit): closed forms for BM, Murnaghan, Vinet. */
+const EOS_ENERGY: Record<string, (v: number, p: EosParameters) => number> = {
+  'birch-murnaghan': birchMurnaghanEnergy,
+  murnaghan: murnaghanEnergy,
+  vinet: vinetEnergy,
+};
+
 function eosPlot(a: ArtifactRecord): PlotData | undefined {
-  const v = a.value as { form?: EosForm; points?: { volumeAngstrom3: number; energyEv: number }[]; v0Angstrom3?: number; b0GPa?: number; e0Ev?: number } | undefined;
+  const v = a.value as { form?: string; points?: { volumeAngstrom3: number; energyEv: number }[]; v0Angstrom3?: number; b0GPa?: number; e0Ev?: number; b0Prime?: number } | undefined;
   if (!v?.points?.length || v.points.length < 2) return undefined;
   const points = v.points.map((p) => ({ volumeA3: p.volumeAngstrom3, energyEv: p.energyEv }));
   let curve: { volumeA3: number; energyEv: number }[] = [];
-  if (v.form) {
-    try {
-      // The recorded points through the same fit the tool used: the curve is display only.
-      const fit = fitEos(points, v.form);
-      const lo = Math.min(...points.map((p) => p.volumeA3)), hi = Math.max(...points.map((p) => p.volumeA3));
-      curve = Array.from({ length: 61 }, (_, i) => lo + ((hi - lo) * i) / 60).map((vol) => ({ volumeA3: vol, energyEv: fit.energyAtEv(vol) }));
-    } catch {
-      curve = [];
-    }
+  const energy = v.form ? EOS_ENERGY[v.form] : undefined;
+  if (energy && v.v0Angstrom3 !== undefined && v.b0GPa !== undefined && v.e0Ev !== undefined && v.b0Prime !== undefined) {
+    const params: EosParameters = { e0: v.e0Ev, v0: v.v0Angstrom3, b0: v.b0GPa / EV_PER_ANGSTROM3_IN_GPA, b0Prime: v.b0Prime };
+    const lo = Math.min(...points.map((p) => p.volumeA3)), hi = Math.max(...points.map((p) => p.volumeA3));
+    curve = Array.from({ length: 61 }, (_, i) => lo + ((hi - lo) * i) / 60).map((vol) => ({ volumeA3: vol, energyEv: energy(vol, params) }))
+      .filter((p) => Number.isFinite(p.energyEv));
   }
   const fit: NonNullable<Extract<PlotData, { kind: 'eos' }>['fit']> = { curve };
   if (v.form) fit.form = v.form;

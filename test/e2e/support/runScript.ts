@@ -10,6 +10,8 @@ import { ApprovalBook } from '../../../src/core/guard/approvals';
 import type { ApprovalAnswer } from '../../../src/core/guard/types';
 import { slab } from '../../../src/core/dft/structure/surface';
 import { placeAdsorbate } from '../../../src/core/dft/structure/placement';
+import { birchMurnaghanEnergy } from '../../../src/core/dft/eosForms';
+import { EV_PER_ANGSTROM3_IN_GPA } from '../../../src/core/units';
 
 export async function scalar(run: Run, tool: string, name: string, value: number, unit: string, refs: Record<string, string> = {}): Promise<{ call: string; artifact: string }> {
   const args = Object.fromEntries(Object.entries(refs).map(([k, ref]) => {
@@ -33,9 +35,11 @@ export async function runAwaitingApproval(workspace: string, name: string): Prom
   await run.registry.endCall(build.id, { status: 'ok' });
   const energies: string[] = [];
   const v0 = 15.1;
+  // Energies on a Birch–Murnaghan curve of fcc Al-like parameters (B0 = 78 GPa), rounded as pw.x prints them.
+  const eos = { e0: -57, v0, b0: 78 / EV_PER_ANGSTROM3_IN_GPA, b0Prime: 4.5 };
   for (let i = 0; i < 5; i++) {
     const v = v0 * (0.94 + 0.03 * i);
-    energies.push((await scalar(run, 'run_pw', 'total_energy', -57.0 + 0.9 * ((v - v0) / v0) ** 2 * 50, 'eV')).artifact);
+    energies.push((await scalar(run, 'run_pw', 'total_energy', Number(birchMurnaghanEnergy(v, eos).toFixed(6)), 'eV')).artifact);
   }
   const fitArgs = Object.fromEntries(energies.map((id, i) => [`energy${i + 1}`, { value: run.registry.artifact(id)!.value as never, ref: id }]));
   const fit = await run.registry.recordCall({ tool: 'fit_eos', args: fitArgs, reasons: {}, context: 'e2e', verdicts: [], agent: { role: 'dft' } });
