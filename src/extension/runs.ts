@@ -11,6 +11,7 @@ import { openEventLog, type EventLog } from '../core/canvas/eventLog';
 import { EventLogError } from '../core/canvas/eventLogError';
 import type { CanvasEvent } from '../core/canvas/types';
 import { ApprovalBook, type AnswerResult } from '../core/guard/approvals';
+import { postAnswer, waitForOutcome } from '../core/agents/answerInbox';
 
 /** The parts of an event log the UI reads and, for runs driven here, writes. */
 export interface RunLog {
@@ -191,9 +192,7 @@ export class RunRegistry implements vscode.Disposable {
     try {
       ({ log: writer } = await openEventLog(view.logPath, { mode: 'writer' }));
     } catch (e) {
-      if (e instanceof EventLogError && e.code === 'locked') {
-        return { ok: false, message: `This run is being written by another process (${e.message}). Answer ${id} there, e.g. with \`dreams approve ${id}\` in its terminal.` };
-      }
+      if (e instanceof EventLogError && e.code === 'locked') return this.answerThroughInbox(view, id, decision, by, comment);
       return { ok: false, message: `Could not record the answer to ${id}: ${(e as Error).message}` };
     }
     try {
@@ -201,6 +200,18 @@ export class RunRegistry implements vscode.Disposable {
     } finally {
       await writer.close();
     }
+  }
+
+  /** The run's writer is another process (the CLI, or a run this window drives): it records posted answers. */
+  private async answerThroughInbox(view: RunView, id: string, decision: 'approve' | 'reject', by: string, comment?: string): Promise<AnswerResult> {
+    const name = postAnswer(view.runDir, { id, decision, by, ...(comment ? { comment } : {}) });
+    const outcome = await waitForOutcome(view.runDir, name, 15_000);
+    if (!outcome) {
+      return { ok: false, message: `The process running this run did not take the answer to ${id} within 15 s (is it still running?). The answer waits in ${path.join(view.runDir, 'inbox')}; it is recorded when the run resumes.` };
+    }
+    if (!outcome.ok) return { ok: false, message: outcome.message };
+    const answer = new ApprovalBook(view as unknown as WritableRunLog).answerOf(id);
+    return answer ? { ok: true, answer } : { ok: true, answer: { id, decision, by, at: new Date().toISOString(), ...(comment ? { comment } : {}) } };
   }
 
   dispose(): void {

@@ -42,6 +42,8 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   const runs = new RunRegistry();
   const canvas = new LiveCanvas(runs);
   const controller = new AgentsController();
+  // The agent runtime (SDK, tools, guard) loads on the first run, not at start-up.
+  controller.starter = { start: async (req) => new (await import('./agentRunner')).VsCodeAgentRunner(context.secrets).start(req) };
   const jobs = new JobsView(runs);
   const approvals = new ApprovalsView(runs);
   const summary = new RunSummaryItem();

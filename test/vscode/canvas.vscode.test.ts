@@ -99,7 +99,7 @@ describe('approvals (real VS Code)', () => {
     await run.close();
   });
 
-  it('refuses an answer while another process holds the run, saying who and what to do', async () => {
+  it('posts an answer to the run\'s inbox while another process holds the run, and says so when nobody takes it', async () => {
     const { run, canvas } = await runWithCanvas('locked', 'Lattice constant of Cu');
     const wb = await workbench();
     await vscode.workspace.openNotebookDocument(canvas);
@@ -108,7 +108,8 @@ describe('approvals (real VS Code)', () => {
     const view = await wb.runs.open(path.join(run.dir, 'events.jsonl'));
     const r = await wb.runs.answerApproval(view, req.id, 'approve');
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.message, /being written by another process.*dreams approve ap-1/s);
+    assert.match(r.ok ? '' : r.message, /did not take the answer to ap-1 within 15 s.*inbox/s);
+    assert.equal(fs.readdirSync(path.join(run.dir, 'inbox')).filter((f) => f.endsWith('.json')).length, 1, 'the answer waits in the inbox');
     await run.close();
   });
 });

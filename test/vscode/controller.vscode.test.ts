@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { createRun } from '../../src/core/canvas/run';
 import { until, workbench, workspaceDir } from './support/runs';
+import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
 
 const KERNEL = { id: 'dreams-agents', extension: 'dreams-dft.dreams-vscode' };
 
@@ -37,6 +38,7 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
     const wb = await workbench();
     const ws = workspaceDir();
     const seen: string[] = [];
+    const real = wb.controller.starter;
     wb.controller.starter = {
       async start(req) {
         seen.push(req.objective);
@@ -58,7 +60,37 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       assert.match(run.id, /-scripted$/);
       assert.ok(fs.existsSync(path.resolve(ws, run.log)), `the linked log ${run.log} exists`);
     } finally {
-      wb.controller.starter = undefined;
+      wb.controller.starter = real;
+    }
+  });
+
+  it('runs an objective with the offline provider on real pw.x: the run is linked, and its results appear as cells', async function () {
+    this.timeout(600_000);
+    await workbench();
+    const c = vscode.workspace.getConfiguration('dreams');
+    await c.update('provider', 'offline', vscode.ConfigurationTarget.Global);
+    await c.update('approvalPolicy', 'continue', vscode.ConfigurationTarget.Global);
+    try {
+      const o = leanAlObjective();
+      const yaml = ['workflow: lattice-constant', `objective: ${o.text}`, 'inputs:', ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)].join('\n');
+      const nb = await canvasWith('offline-al', yaml);
+      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: nb.uri });
+      await until('the run to finish', () => nb.cellAt(0).executionSummary?.success !== undefined, 590_000);
+      const out = text([...nb.cellAt(0).outputs]);
+      assert.equal(nb.cellAt(0).executionSummary?.success, true, out);
+      assert.match(out, /completed/);
+      const run = nb.metadata.run as { id: string; log: string };
+      assert.ok(run?.log, 'the canvas is linked to its run');
+      await until('the lattice constant cell', () => nb.getCells().some((cell) => /^lattice_constant = \d\.\d+ Å/.test(cell.document.getText())), 30_000);
+      const events = fs.readFileSync(path.resolve(workspaceDir(), run.log), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const a0 = events.find((e) => e.kind === 'provenance.artifact' && e.payload.name === 'lattice_constant').payload;
+      const cell = nb.getCells().find((x) => x.metadata.dreams?.id === `artifacts/${a0.id}`)!;
+      const shown = JSON.parse(new TextDecoder().decode(cell.outputs[0]!.items[0]!.data));
+      assert.equal(shown.value, a0.value, 'the cell shows the recorded value');
+      assert.ok(a0.value > 3.85 && a0.value < 4.1, `a0 = ${a0.value} Å for LDA Al`);
+    } finally {
+      await c.update('provider', undefined, vscode.ConfigurationTarget.Global);
+      await c.update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

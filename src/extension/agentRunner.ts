@@ -1,0 +1,80 @@
+/**
+ * The agent runner behind the "DREAMS agents" controller: settings from VS Code, the API
+ * key from secret storage, a run directory next to the canvas (`<name>.run/`), and the
+ * core's RunController to start or continue the run. Approvals answered in the notebook
+ * reach the running process through the run's answer inbox.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { RunController } from '../core/agents/runController';
+import { progressLine } from '../core/agents/progress';
+import type { RunSettings } from '../core/agents/runSession';
+import type { ApprovalPolicy } from '../core/guard/types';
+import type { ClusterProfile } from '../core/hpc/types';
+import { parseObjectiveFile, parseObjectiveText } from '../core/workflows/objective';
+import type { AgentRunStarter, RunOutcome, RunRequest } from './controller';
+import { getApiKey } from './secrets';
+
+const DEBIAN_PSEUDO_DIR = '/usr/share/espresso/pseudo';
+
+export function settingsFromConfiguration(objectiveText: string): { settings: RunSettings; clusters: ClusterProfile[] } {
+  const c = vscode.workspace.getConfiguration('dreams');
+  const offline = c.get<string>('provider', 'anthropic') === 'offline';
+  const pseudoDir = c.get<string>('pseudoDir', '') || process.env.DREAMS_PSEUDO_DIR || DEBIAN_PSEUDO_DIR;
+  const qe = c.get<string>('qeVersion', 'auto');
+  const settings: RunSettings = {
+    // An objective cell holds a sentence, or an objective file's YAML (workflow, inputs, run preferences).
+    objective: /^\s*workflow\s*:/m.test(objectiveText) ? parseObjectiveFile(objectiveText, 'the objective cell') : parseObjectiveText(objectiveText, { forModel: !offline }),
+    offline,
+    backend: c.get<string>('backend', 'local') || 'local',
+    approval: c.get<ApprovalPolicy>('approvalPolicy', 'wait'),
+    pseudoDir,
+    pwCommand: c.get<string>('pwCommand', 'pw.x'),
+    localConcurrency: 1,
+    models: c.get<Record<string, string>>('models', {}),
+    judges: !offline,
+    budget: c.get<RunSettings['budget']>('budget', {}),
+    ...(qe !== 'auto' ? { qeVersion: qe } : {}),
+  };
+  return { settings, clusters: c.get<ClusterProfile[]>('clusters', []) };
+}
+
+export class VsCodeAgentRunner implements AgentRunStarter {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  async start(req: RunRequest): Promise<RunOutcome> {
+    const canvasPath = req.canvas.fsPath;
+    const { settings, clusters } = settingsFromConfiguration(req.objective);
+    const env = { clusters, onWarning: (m: string) => req.progress(`warning: ${m}`) } as Parameters<typeof RunController.start>[1] & object;
+    if (!settings.offline) {
+      const apiKey = await getApiKey(this.secrets);
+      if (!apiKey) throw new Error('No Anthropic API key: run "DREAMS: Set API Key", or set "dreams.provider" to "offline" to run the built-in workflows without a model.');
+      Object.assign(env, { apiKey });
+    }
+    const runLog = req.runLog ? path.resolve(path.dirname(canvasPath), req.runLog) : undefined;
+    const controller = runLog && fs.existsSync(runLog)
+      ? await RunController.resume(path.dirname(runLog), env)
+      : await RunController.start({ runsDir: canvasPath.replace(/\.dreams$/, '') + '.run', settings }, env);
+    let last = '';
+    const off = controller.onProgress((p) => {
+      const line = progressLine(p);
+      if (line !== last) req.progress((last = line));
+    });
+    const onAbort = () => void controller.cancel('cancelled from the notebook');
+    req.signal.addEventListener('abort', onAbort);
+    try {
+      const result = await controller.run();
+      return {
+        runLog: path.join(controller.runDir, 'events.jsonl'),
+        runId: controller.runId,
+        state: result.state,
+        summary: result.response ?? result.reason ?? '',
+      };
+    } finally {
+      req.signal.removeEventListener('abort', onAbort);
+      off();
+      await controller.close();
+    }
+  }
+}
