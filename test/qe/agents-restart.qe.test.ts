@@ -9,6 +9,7 @@ import { RunController } from '../../src/core/agents/runController';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { JobRecord } from '../../src/core/hpc/types';
 import type { ToolCallRecord } from '../../src/core/provenance/types';
+import { jobIdForCall } from '../../src/core/agents/tools/runPw';
 import { freshDir, leanSettings, PSEUDO_DIR, writeLeanObjectiveFile } from '../fixtures/agents/scriptedLattice';
 
 const root = path.resolve(__dirname, '../..');
@@ -38,7 +39,8 @@ function assertNoDuplicateJobs(events: CanvasEvent[]): void {
   const drafts = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).state === 'draft').map((e) => (e.payload as JobRecord).id);
   assert.equal(new Set(drafts).size, drafts.length, 'a job was created twice');
   const jobs = jobStates(events);
-  assert.deepEqual(jobs.map((j) => j.id).sort(), runPwCalls(events).map((c) => `dreams-${c}`).sort());
+  const runId = (events.find((e) => e.kind === 'run.start')!.payload as { runId: string }).runId;
+  assert.deepEqual(jobs.map((j) => j.id).sort(), runPwCalls(events).map((c) => jobIdForCall(runId, c)).sort());
 }
 
 describe('pause, budget stop and restart of a run (offline, real pw.x)', function () {
@@ -122,7 +124,11 @@ describe('pause, budget stop and restart of a run (offline, real pw.x)', functio
     assert.equal(resumed.status, 0, resumed.stdout);
     const events = readEvents(runDir);
     const recovered = events.find((e) => e.kind === 'run.recovered')!.payload as { reattached: string[]; failed: string[] };
-    assert.deepEqual(recovered.reattached, [inFlight.call]);
+    // Every run_pw call the dead process left open is picked up: the one whose job was running, and any whose job was still queued.
+    const ended = new Set(atKill.filter((e) => e.kind === 'provenance.call.end').map((e) => (e.payload as { id: string }).id));
+    const open = atKill.filter((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw' && !ended.has((e.payload as ToolCallRecord).id)).map((e) => (e.payload as ToolCallRecord).id);
+    assert.ok(recovered.reattached.includes(inFlight.call!));
+    assert.deepEqual([...recovered.reattached].sort(), open.sort());
     assert.deepEqual(recovered.failed, []);
     assertNoDuplicateJobs(events);
     const end = events.find((e) => e.kind === 'provenance.call.end' && (e.payload as { id: string }).id === inFlight!.call)!.payload as { status: string };

@@ -7,9 +7,9 @@ import { settingsOf, type RunSettings } from '../../core/agents/runSession';
 import type { ApprovalPolicy } from '../../core/guard/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
-import { loadClusters, parseBudget, resolveRunDir, UsageError } from './runOptions';
+import { loadClusters, parseBudget, resolveRunDir, sshConfigOption, UsageError } from './runOptions';
 
-const USAGE = `Usage: dreams resume <run> [--budget LIMITS] [--approval POLICY] [--clusters FILE] [--runs-dir DIR] [--no-bundle]
+const USAGE = `Usage: dreams resume <run> [--budget LIMITS] [--approval POLICY] [--clusters FILE] [--ssh-config FILE] [--runs-dir DIR] [--no-bundle]
 
 Continues a run that stopped (budget reached, Ctrl-C) or whose process died, from the
 state in its event log: finished steps are not redone, and pw.x jobs still running are
@@ -25,7 +25,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-      budget: { type: 'string' }, approval: { type: 'string' }, clusters: { type: 'string' }, 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' },
+      budget: { type: 'string' }, approval: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' },
     } }));
   } catch (e) {
     console.error(`dreams resume: ${(e as Error).message}\n\n${USAGE}`);
@@ -52,7 +52,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     if (!old.offline && !apiKey) throw new UsageError('this run uses a model: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) to resume it.');
     const controller = await RunController.resume(runDir, {
       ...(apiKey && !old.offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
-      clusters: loadClusters(values.clusters as string | undefined),
+      clusters: loadClusters(values.clusters as string | undefined), ...sshConfigOption(values['ssh-config'] as string | undefined),
     }, changes);
     try {
       return await driveRun(controller, { bundle: !values['no-bundle'], pseudoDirs: [old.pseudoDir] });

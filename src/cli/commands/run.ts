@@ -7,7 +7,7 @@ import type { ApprovalPolicy } from '../../core/guard/types';
 import { ObjectiveError } from '../../core/workflows/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
-import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, qeVersionFor, readObjective, UsageError } from './runOptions';
+import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, qeVersionFor, readObjective, sshConfigOption, UsageError } from './runOptions';
 
 export const RUN_USAGE = `Usage: dreams run <objective.yaml | "objective text"> [options]
 
@@ -19,6 +19,7 @@ reproducibility bundle into the run directory.
                          (the LLM judge tiers are recorded as "not judged")
   --cluster NAME         run pw.x on this cluster profile (default: this machine)
   --clusters FILE        cluster profiles (default $DREAMS_CLUSTERS or ~/.config/dreams/clusters.json)
+  --ssh-config FILE      ssh config for the clusters' hosts (default ~/.ssh/config)
   --approval POLICY      what a guard warning does: wait | continue | auto-approve (default continue)
   --budget LIMITS        tokens=N,cost=USD,jobs=N,wall=MINUTES (any of them), e.g. cost=5,jobs=40,wall=90m
   --runs-dir DIR         where run directories go (default ./runs)
@@ -43,7 +44,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     ({ values, positionals } = parseArgs({
       args: argv, allowPositionals: true,
       options: {
-        offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, approval: { type: 'string' },
+        offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, approval: { type: 'string' },
         budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
         'local-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
       },
@@ -87,7 +88,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     };
     const controller = await RunController.start(
       { runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'), settings, ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}) },
-      { ...(apiKey && !offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}), clusters, onWarning: (m) => console.error(`warning: ${m}`) },
+      { ...(apiKey && !offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}), clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`) },
     );
     try {
       return await driveRun(controller, { bundle: !values['no-bundle'], pseudoDirs: [pseudoDir] });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadClusterProfiles } from '../../core/hpc/clusterProfile';
+import { loadSshConfig, type SshConfigSource } from '../../core/hpc/ssh/sshConfig';
 import type { ClusterProfile } from '../../core/hpc/types';
 import { parseObjectiveFile, parseObjectiveText, type Objective, type RunPreferences } from '../../core/workflows/objective';
 
@@ -66,6 +67,13 @@ export function loadClusters(file?: string): ClusterProfile[] {
     return [];
   }
   return loadClusterProfiles(chosen);
+}
+
+/** An ssh config other than ~/.ssh/config, for the session environment. */
+export function sshConfigOption(file: string | undefined): { sshConfig?: SshConfigSource } {
+  if (!file) return {};
+  if (!fs.existsSync(file)) throw new UsageError(`no ssh config ${file}; give the path of an OpenSSH client config (Host entries), or leave --ssh-config out to use ~/.ssh/config.`);
+  return { sshConfig: loadSshConfig(file) };
 }
 
 /** The local pw.x's version from its banner ("Program PWSCF v.6.7MaX starts"); undefined if it does not run. */

@@ -34,6 +34,7 @@ import { jobsMeter, wallTimeMeter } from './runMeters';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits, type AgentRuntime } from './runtime';
 import { stepContext } from './supervisor';
 import { TOOL_CATALOGUE } from './tools';
+import { jobIdForCall } from './tools/runPw';
 import { ToolRegistry } from './toolRegistry';
 
 /** What a run was started with (run.start settings), and what a resume may change. */
@@ -145,7 +146,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     clusterProfiles: env.clusters ?? [],
     ...(settings.qeVersion ? { qeVersion: settings.qeVersion } : {}),
     inputToolSchema: registry.get('make_pw_input')?.schema,
-    jobOfCall: (callId: string) => jobs.get(`dreams-${callId}`),
+    jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
     ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
   };
   const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;

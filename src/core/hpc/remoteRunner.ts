@@ -7,6 +7,7 @@
  * the same shell that ran the submit command, and the job's stable id is its scheduler
  * job name; a retry (after a dropped link or a crash) finds either and submits nothing.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
@@ -228,7 +229,8 @@ export class RemoteRunner implements JobBackend {
         this.stats.filesSkipped++;
         continue;
       }
-      const partial = `${f.remote}.part-${process.pid}-${Date.now()}`;
+      // Jobs staged side by side share pseudopotentials: each upload needs its own partial name.
+      const partial = `${f.remote}.part-${process.pid}-${Date.now()}-${crypto.randomBytes(4).toString('hex')}`;
       await this.connection.sftp(async (sftp) => {
         await sftp.fastPut(f.local, partial);
         await sftp.posixRename(partial, f.remote);

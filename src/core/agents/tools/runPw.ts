@@ -3,6 +3,7 @@
  * its total energy back as an artifact carrying the physical settings. A run that did
  * not finish with a converged energy gives provisional results, never final ones.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cellVolume } from '../../dft/structure/cell';
@@ -27,6 +28,15 @@ const formulaOf = (symbols: string[]): string => {
   for (const s of symbols) counts.set(s, (counts.get(s) ?? 0) + 1);
   return [...counts].map(([el, n]) => (n === 1 ? el : `${el}${n}`)).join('');
 };
+
+/**
+ * The job id of a run_pw call: stable for the call (a restarted run finds its job again)
+ * and distinct between runs, since the scheduler looks jobs up by this name across every
+ * run on the cluster.
+ */
+export function jobIdForCall(runId: string, callId: string): string {
+  return `dreams-${crypto.createHash('sha256').update(runId).digest('hex').slice(0, 8)}-${callId}`;
+}
 
 export const runPwTool: GuardedToolSpec = {
   name: 'run_pw',
@@ -77,7 +87,7 @@ export const runPwTool: GuardedToolSpec = {
       : suggested;
     const job = await jobs.create({
       backend: args.backend,
-      id: `dreams-${ctx.callId}`,
+      id: jobIdForCall(ctx.runId, ctx.callId),
       input: { name: 'pw.in', text: input.text, artifact: args.input },
       pseudopotentials: Object.values(input.settings.pseudopotentials).map((p) => ({ name: p.file, path: path.join(pseudoDir, p.file) })),
       resources,
