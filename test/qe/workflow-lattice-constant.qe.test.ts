@@ -97,7 +97,7 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     assert.equal(check.ok, true, check.problems.join('\n'));
   });
 
-  it('lists the jobs, rewrites the report, lists approvals and will not resume a finished run', () => {
+  it('lists the jobs, rewrites and re-judges the report, lists approvals and will not resume a finished run', () => {
     const id = path.basename(runDir);
     const jobs = dreams(['jobs', id, '--runs-dir', path.join(dir, 'runs')], dir);
     assert.equal(jobs.status, 0, jobs.stderr);
@@ -107,6 +107,11 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     const rep = dreams(['report', 'latest', '--runs-dir', path.join(dir, 'runs'), '--no-bundle'], dir);
     assert.equal(rep.status, 0, rep.stderr);
     assert.ok(fs.existsSync(path.join(runDir, 'report.md')));
+    const rejudge = dreams(['report', id, '--rejudge', '--no-bundle', '--runs-dir', path.join(dir, 'runs')], dir);
+    assert.equal(rejudge.status, 0, rejudge.stderr);
+    assert.match(rejudge.stdout, /report a-\d+: accepted by the report judge \(5 claim\(s\)/);
+    const judgedNow = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"kind":"report.judged"'));
+    assert.equal(judgedNow.length, 2, 'the second judgement is recorded in the log');
     const list = dreams(['approve', id, '--list', '--runs-dir', path.join(dir, 'runs')], dir);
     assert.equal(list.status, 0, list.stderr);
     assert.match(list.stdout, /no approval requests/);

@@ -1,32 +1,43 @@
 /** `dreams report <run>`: (re)write a run's report.md, plots, notebook link and bundle from its event log. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRun } from '../../core/canvas/run';
-import { settingsOf } from '../../core/agents/runSession';
+import { consultAdvisorTool } from '../../core/agents/advisor';
+import { settingsOf, type RunSettings } from '../../core/agents/runSession';
+import { ToolRegistry } from '../../core/agents/toolRegistry';
+import { TOOL_CATALOGUE } from '../../core/agents/tools';
+import { openRun, type Run } from '../../core/canvas/run';
+import { ApprovalBook } from '../../core/guard/approvals';
+import type { ReportClaim } from '../../core/guard/claimChecks';
+import { AnthropicProvider } from '../../core/llm/anthropic';
+import { resolveRoleModels } from '../../core/llm/models';
 import { writeRunOutputs } from '../../core/report/runOutputs';
 import { registerCliCommand } from '../cli';
 import { resolveRunDir, UsageError } from './runOptions';
 
-const USAGE = `Usage: dreams report <run> [--runs-dir DIR] [--no-bundle]
+const USAGE = `Usage: dreams report <run> [--rejudge] [--runs-dir DIR] [--no-bundle]
 
 Writes report.md (with plots/*.svg), canvas.dreams and bundle/ into the run directory from its
 event log. Works on a finished run and on one still running (a snapshot). <run> is the run
-directory, its id, or "latest".`;
+directory, its id, or "latest".
+
+  --rejudge   run the report judge again on the run's report (e.g. after answering the approvals
+              it was waiting for); with a model run this needs ANTHROPIC_API_KEY for the model tiers.`;
 
 export async function reportCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' }, rejudge: { type: 'boolean' } } }));
   } catch (e) {
     console.error(`dreams report: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
   }
   try {
     const runDir = resolveRunDir(positionals[0], path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'));
-    const run = await openRun(runDir, { mode: 'reader' });
+    const run = await openRun(runDir, { mode: values.rejudge ? 'writer' : 'reader' });
     try {
       const settings = settingsOf(run.log.events());
+      if (values.rejudge) console.log(await rejudgeReport(run, settings));
       const out = await writeRunOutputs(run, { bundle: !values['no-bundle'], pseudoDirs: [settings.pseudoDir] });
       console.log(`report   ${out.report}\nplots    ${out.plots.length ? out.plots.join(', ') : '(none yet)'}\nnotebook ${out.notebook}`);
       if (out.bundle) console.log(`bundle   ${out.bundle}${out.bundleProblems.length ? `\n  problems: ${out.bundleProblems.join('\n  ')}` : ''}`);
@@ -41,6 +52,27 @@ export async function reportCommand(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+/** The report judge again on the run's last report, with the judges the run had. */
+async function rejudgeReport(run: Run, settings: RunSettings): Promise<string> {
+  const call = [...run.registry.calls()].reverse().find((c) => c.tool === 'write_report' && c.status === 'ok');
+  if (!call) throw new UsageError(`run ${run.runId} has no written report to judge; it has to reach its report step first.`);
+  const apiKey = process.env.ANTHROPIC_API_KEY;
+  if (!settings.offline && settings.judges && !apiKey) {
+    throw new UsageError('this run was judged by a model: set ANTHROPIC_API_KEY to judge its report again, so the model tiers are not recorded as not judged.');
+  }
+  const registry = new ToolRegistry([...TOOL_CATALOGUE, consultAdvisorTool]);
+  const models = resolveRoleModels(settings.models);
+  const provider = !settings.offline && settings.judges && apiKey
+    ? new AnthropicProvider({ apiKey, ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}) })
+    : undefined;
+  const judgement = await registry.judgeWrittenReport(call.args.claims!.value as ReportClaim[], call.id, call.outputs[0], {
+    provenance: run.registry, approvals: new ApprovalBook(run.log), policy: settings.approval, events: run.log,
+    ...(provider ? { judge: { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096 } } : {}),
+    run: { runId: run.runId, runDir: run.dir, signal: new AbortController().signal, progress: () => undefined, services: {} },
+  });
+  return `report ${call.outputs[0]}: ${judgement.accepted ? 'accepted' : judgement.level === 'warn' ? 'needs review' : 'not accepted'} by the report judge (${judgement.summary})`;
 }
 
 registerCliCommand({ name: 'report', summary: "write a run's report, plots, notebook and bundle", usage: USAGE, run: reportCommand });

@@ -180,12 +180,13 @@ export class OfflineProvider implements LlmProvider {
 
   private response(view: OfflineView): string {
     const events = view.stepContext().events;
-    const judged = [...events].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted?: boolean; summary?: string } | undefined;
+    const judged = [...events].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted?: boolean; level?: string; summary?: string } | undefined;
     const report = judged?.report ? view.provenance.artifact(judged.report) : undefined;
     const claims = ((report?.value as { claims?: { statement?: string; quantity: string; value: number; unit: string; cites: string }[] } | undefined)?.claims ?? [])
       .map((c) => `${c.statement ?? `${c.quantity} = ${c.value} ${c.unit}`} (${c.cites})`);
     const title = (report?.value as { title?: string } | undefined)?.title ?? view.objective.text;
     if (!judged) return `${title}: the plan is done; no report was written.`;
-    return `${title}: ${claims.join('; ')}. The report judge ${judged.accepted ? 'accepted' : 'did not accept'} report ${judged.report} (${judged.summary}).`;
+    const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'holds back (it needs review: answer the open approvals, then judge it again with dreams report --rejudge)' : 'did not accept';
+    return `${title}: ${claims.join('; ')}. The report judge ${verdict} report ${judged.report} (${judged.summary}).`;
   }
 }
