@@ -11,6 +11,9 @@ import { JobsView, type JobEntry } from './jobsView';
 import { LiveCanvas, runLogOf } from './notebook/liveCanvas';
 import { ProvenancePanels } from './provenance/panel';
 import { registerQeLanguage } from './qe/qeLanguage';
+import { registerTemplateEditing, workingCopyOf } from './qe/templates';
+import { openEventLog } from '../core/canvas/eventLog';
+import type { ArtifactRecord } from '../core/provenance/types';
 import { RunRegistry } from './runs';
 import { RunSummaryItem } from './runSummary';
 import { NOTEBOOK_TYPE } from './serializer';
@@ -54,6 +57,15 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   const jobsTree = vscode.window.createTreeView('dreams.jobs', { treeDataProvider: jobs, showCollapseAll: true });
   jobs.attach(jobsTree);
   const qeDiagnostics = registerQeLanguage(context);
+
+  registerTemplateEditing(context, async (runDir, artifactId) => {
+    const { log } = await openEventLog(path.join(runDir, 'events.jsonl'), { mode: 'reader' });
+    const artifact = log.events().find((e) => e.kind === 'provenance.artifact' && (e.payload as ArtifactRecord).id === artifactId)?.payload as ArtifactRecord | undefined;
+    await log.close();
+    if (!artifact) throw new Error(`${artifactId} is not in the run at ${runDir}.`);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(workingCopyOf(runDir, artifact)));
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One });
+  });
 
   canvas.onRevealProvenance = (nb, id) => {
     const log = runLogOf(nb);

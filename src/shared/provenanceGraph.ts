@@ -56,6 +56,7 @@ export type GraphToHostMessage =
   | { type: 'ready' }
   | { type: 'reveal'; id: string; target: RevealTarget }
   | { type: 'upstream'; id: string }
+  | { type: 'edit-template'; id: string }
   | { type: 'whole-run' }
   | { type: 'rendered'; nodes: number; edges: number; layoutMs: number; renderMs: number; layout: 'worker' | 'main-thread' }
   | { type: 'error'; text: string };

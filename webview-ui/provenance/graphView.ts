@@ -310,6 +310,7 @@ export class GraphView {
     if (n.file) action('Open file', { type: 'reveal', id: n.id, target: 'file' });
     if (n.job) action('Show job', { type: 'reveal', id: n.id, target: 'job' });
     if (n.type === 'artifact') action('Upstream only', { type: 'upstream', id: n.id });
+    if (n.kind === 'qe-input') action('Edit as template', { type: 'edit-template', id: n.id });
     d.append(actions);
   }
 }

@@ -147,6 +147,9 @@ class ProvenancePanel {
       case 'upstream':
         this.show({ kind: 'upstream', of: m.id }, m.id);
         return;
+      case 'edit-template':
+        await vscode.commands.executeCommand('dreams.editTemplate', this.run.runDir, m.id);
+        return;
       case 'whole-run':
         this.show({ kind: 'run' });
         return;
