@@ -93,6 +93,7 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
       assert.match(fs.readFileSync(path.join(runDir, 'plots', plot), 'utf8'), /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     }
     assert.match(report, /not judged/);
+    assert.match(report, /\| pseudopotential Al \| Al\.pz-vbc\.UPF \(sha256 [0-9a-f]{12}…\) \|/, 'the settings behind the result, with the pseudopotential hash');
     const check = verifyBundle(path.join(runDir, 'bundle'));
     assert.equal(check.ok, true, check.problems.join('\n'));
   });

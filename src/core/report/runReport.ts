@@ -7,6 +7,7 @@
 import type { ConvergenceSelectionValue, EosFitValue } from '../agents/tools/artifactShapes';
 import type { Plan } from '../agents/types';
 import type { CanvasEvent, RunStartPayload, RunState } from '../canvas/types';
+import type { PhysicalSettings } from '../dft/types';
 import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../guard/types';
 import { foldJobEvents } from '../hpc/jobStore';
 import type { UsageRecord } from '../llm/types';
@@ -39,6 +40,20 @@ function seconds(a?: string, b?: string): string {
   if (!a || !b) return '';
   const s = (Date.parse(b) - Date.parse(a)) / 1000;
   return s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`;
+}
+
+/** The settings that make the result what it is, as a practitioner checks them. */
+export function settingsRows(s: PhysicalSettings, meshNote = ''): unknown[][] {
+  return [
+    ['code', `${s.code}${s.codeVersion ? ` ${s.codeVersion}` : ''}`],
+    ['functional', s.functional],
+    ...Object.entries(s.pseudopotentials).map(([el, p]) => [`pseudopotential ${el}`, `${p.file}${p.sha256 ? ` (sha256 ${p.sha256.slice(0, 12)}…)` : ''}`]),
+    ['ecutwfc / ecutrho', `${s.ecutwfcRy} / ${s.ecutrhoRy} Ry`],
+    ['k-points', `${s.kSpacingPerAngstrom !== undefined ? `spacing ${s.kSpacingPerAngstrom} 1/Å, ` : ''}mesh ${s.kMesh ? s.kMesh.join('×') : '—'}${meshNote}${s.kShift ? `, shift ${s.kShift.join(' ')}` : ''}`],
+    ['occupations', `${s.occupations}${s.smearing ? `, ${s.smearing} smearing ${s.degaussRy} Ry` : ''}`],
+    ['nspin', s.nspin],
+    ...Object.entries(s.extra ?? {}).map(([k, v]) => [k, v]),
+  ];
 }
 
 export function renderRunReport(src: ReportSource): RenderedReport {
@@ -98,6 +113,8 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       `${v.form} (${fit.id}): V0 = ${v.v0Angstrom3.toFixed(4)} Å³, E0 = ${v.e0Ev.toFixed(6)} eV, B0 = ${v.b0GPa.toFixed(1)} GPa, B0' = ${v.b0Prime.toFixed(2)}, rms residual ${(v.rmsResidualEv * 1000).toFixed(3)} meV` +
         `${lattice ? `; a = **${(lattice.value as number).toFixed(4)} Å** (${lattice.id})` : ''}.`, '',
       ...table(['V (Å³)', 'E (eV)'], v.points.map((p) => [p.volumeAngstrom3.toFixed(4), p.energyEv.toFixed(6)])), '');
+    const settings = fit.meta?.settings as PhysicalSettings | undefined;
+    if (settings) md.push('### Physical settings of the EOS energies', '', ...table(['Setting', 'Value'], settingsRows(settings, settings.kSpacingPerAngstrom !== undefined ? ' at the first volume (the spacing is kept, so the mesh follows the cell)' : '')), '');
   }
 
   if (plan) {
