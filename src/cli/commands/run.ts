@@ -23,8 +23,8 @@ reproducibility bundle into the run directory.
   --approval POLICY      what a guard warning does: wait | continue | auto-approve (default continue)
   --budget LIMITS        tokens=N,cost=USD,jobs=N,wall=MINUTES (any of them), e.g. cost=5,jobs=40,wall=90m
   --runs-dir DIR         where run directories go (default ./runs)
-  --pseudo-dir DIR       pseudopotential (UPF) library (default $DREAMS_PSEUDO_DIR, $ESPRESSO_PSEUDO,
-                         /usr/share/espresso/pseudo)
+  --pseudo-dir DIR       pseudopotential (UPF) library (default: the objective file's run.pseudoDir,
+                         $DREAMS_PSEUDO_DIR, $ESPRESSO_PSEUDO, /usr/share/espresso/pseudo)
   --pw-command CMD       how to run pw.x here (default "pw.x"; e.g. "mpirun -np 2 pw.x")
   --local-jobs N         pw.x runs at a time on this machine (default 1)
   --model ROLE=ID        model for a role (supervisor, dft, hpc, advisor, param-judge, cross-judge,
@@ -70,7 +70,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
     const offline = !!values.offline;
     const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
-    const pseudoDir = path.resolve((values['pseudo-dir'] as string | undefined) ?? defaultPseudoDir());
+    const fromObjective = prefs.pseudoDir && /\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), prefs.pseudoDir) : prefs.pseudoDir;
+    const pseudoDir = path.resolve((values['pseudo-dir'] as string | undefined) ?? fromObjective ?? defaultPseudoDir());
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
     const apiKey = process.env.ANTHROPIC_API_KEY;

@@ -13,6 +13,7 @@
  *     pseudopotential: Al.pz-vbc.UPF
  *   run:                                               # optional; command-line options win
  *     backend: local
+ *     pseudoDir: /usr/share/espresso/pseudo
  *     approval: continue
  *     budget: { maxTokens: 2000000, maxCostUsd: 20, maxJobs: 60, maxWallMinutes: 120 }
  */
@@ -24,6 +25,8 @@ import { ObjectiveError, type TemplateStep, type WorkflowEnvironment, type Workf
 
 export interface RunPreferences {
   backend?: string;
+  /** The pseudopotential (UPF) library; relative paths are relative to the objective file. */
+  pseudoDir?: string;
   approval?: 'wait' | 'continue' | 'auto-approve';
   budget?: { maxTokens?: number; maxCostUsd?: number; maxJobs?: number; maxWallMinutes?: number };
 }
@@ -57,6 +60,7 @@ export const OBJECTIVE_FILE_SCHEMA = {
       type: 'object',
       properties: {
         backend: { type: 'string', minLength: 1 },
+        pseudoDir: { type: 'string', minLength: 1, description: 'the pseudopotential (UPF) library' },
         approval: { type: 'string', enum: ['wait', 'continue', 'auto-approve'] },
         budget: BUDGET_SCHEMA,
       },

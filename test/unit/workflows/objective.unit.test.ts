@@ -45,8 +45,8 @@ describe('objectives', () => {
   });
 
   it('reads run preferences and refuses a bad budget field', () => {
-    const o = parseObjectiveFile('workflow: lattice-constant\ninputs: {element: Al, structure: fcc, latticeConstantAngstrom: 4.05}\nrun: {approval: wait, budget: {maxJobs: 40}}\n', 'r.yaml');
-    assert.deepEqual(o.run, { approval: 'wait', budget: { maxJobs: 40 } });
+    const o = parseObjectiveFile('workflow: lattice-constant\ninputs: {element: Al, structure: fcc, latticeConstantAngstrom: 4.05}\nrun: {approval: wait, pseudoDir: ./pseudo, budget: {maxJobs: 40}}\n', 'r.yaml');
+    assert.deepEqual(o.run, { approval: 'wait', pseudoDir: './pseudo', budget: { maxJobs: 40 } });
     assert.match(problems(() => parseObjectiveFile('workflow: lattice-constant\ninputs: {element: Al, structure: fcc, latticeConstantAngstrom: 4.05}\nrun: {budget: {maxJob: 40}}\n', 'r.yaml')), /"maxJob" is not a known field \(did you mean "maxJobs"\?\)/);
   });
 
