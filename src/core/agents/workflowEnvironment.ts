@@ -23,9 +23,9 @@ const sameFunctional = (a: string, b: string): boolean => {
 };
 
 /**
- * The file for an element and functional in `dir`: a named file if given; otherwise the
- * scalar-relativistic (not spin-orbit) file whose header says that element and functional,
- * the first by name when several qualify.
+ * The file for an element and functional in `dir`: a named file if given; otherwise, among
+ * the files whose header says that element and functional, the one select_pseudopotentials
+ * would choose (scalar-relativistic before full-relativistic, stated cutoffs first, then by name).
  */
 export function findPseudopotential(dir: string, req: { element: string; functional: string; file?: string }): PseudopotentialInfo | undefined {
   const read = (f: string): UpfHeader | undefined => {
@@ -41,7 +41,12 @@ export function findPseudopotential(dir: string, req: { element: string; functio
     .sort()
     .map((f) => ({ f, h: read(f) }))
     .filter((c): c is { f: string; h: UpfHeader } => !!c.h && c.h.element === req.element && sameFunctional(c.h.functional, req.functional));
-  const best = candidates.find((c) => !c.h.spinOrbit && c.h.relativistic !== 'full') ?? candidates[0];
+  // As select_pseudopotentials ranks them: files that state their suggested cutoffs first (the
+  // guard can then check cutoffs against them), full-relativistic ones last.
+  const ranked = [...candidates].sort((a, b) =>
+    Number(a.h.spinOrbit || a.h.relativistic === 'full') - Number(b.h.spinOrbit || b.h.relativistic === 'full') ||
+    Number(b.h.suggestedEcutwfcRy !== undefined) - Number(a.h.suggestedEcutwfcRy !== undefined) || a.f.localeCompare(b.f));
+  const best = ranked[0];
   return best ? info(best.f, best.h) : undefined;
 }
 
