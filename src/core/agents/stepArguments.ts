@@ -161,9 +161,10 @@ export function pendingStepCalls(step: PlanStep, toolSchema: object, ctx: StepCo
   return { ok: true, calls };
 }
 
-/** A call that counts: it ended ok and none of its outputs is provisional. */
+/** A call that counts: it ended ok and its outputs are final (not provisional, not stale). */
 export function callSucceeded(call: ToolCallRecord, provenance: ProvenanceView): boolean {
-  return call.status === 'ok' && call.outputs.every((id) => provenance.artifact(id)?.status !== 'provisional');
+  // A call whose results went stale no longer counts: its item is computed again.
+  return call.status === 'ok' && call.outputs.every((id) => provenance.artifact(id)?.status === 'final');
 }
 
 /** Items of a "$each" step with a successful call, in any attempt. */

@@ -18,6 +18,8 @@ import { EDIT_PLAN, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from
 import type { Plan, PlanStep, SupervisorState } from './types';
 import { runToolUses, runWorker, textOf } from './worker';
 import { workflowEnvironment } from './workflowEnvironment';
+import { reopenStaleSteps } from '../workflows/invalidation/staleSteps';
+import { supersedeChangedResults } from '../workflows/invalidation/supersession';
 
 export const RESPONSE_KEY = 'notes/response';
 export const PLANNED_EVENT = 'supervisor.planned';
@@ -66,11 +68,14 @@ export class Supervisor {
     if (!this.rt.log.events().some((e) => e.kind === PLANNED_EVENT)) await this.planRound();
     for (;;) {
       await this.rt.control.checkpoint();
+      // Results that went stale (a superseded choice, a result marked stale) are computed again.
+      await reopenStaleSteps(this.rt, stepContext(this.rt));
       const plan = this.store.require();
       const running = plan.steps.find((s) => s.status === 'running');
       const step = running ?? nextReadyStep(plan);
       if (!step) return this.finish(plan);
       const outcome = await this.runStep(step, !!running);
+      if (outcome.ok) await supersedeChangedResults(this.rt, step.id, step.tool);
       if (!outcome.ok && !(await this.replanRound(step, outcome.reason))) {
         const response = `The run stopped: step ${step.id} failed and could not be replanned. ${outcome.reason}`;
         await this.respond(response);
