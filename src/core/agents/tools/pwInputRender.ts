@@ -6,6 +6,7 @@
 import { meshFromSpacing } from '../../dft/kpoints';
 import { pwInputFromStructure, type NamelistValue } from '../../dft/qe/input/build';
 import type { PhysicalSettings, Structure } from '../../dft/types';
+import { convert } from '../../units';
 import { atomicMassAmu } from './atomicMasses';
 
 export interface PwInputOptions {
@@ -26,6 +27,8 @@ export interface PwInputOptions {
   startingMagnetization?: Record<string, number>;
   convThrRy?: number;
   mixingBeta?: number;
+  /** Relaxations stop when every force component is below this, eV/Å (QE's forc_conv_thr; its default is 0.0257 eV/Å). */
+  forceThresholdEvPerAngstrom?: number;
 }
 
 export interface PseudoChoice {
@@ -55,11 +58,13 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   const electrons: Record<string, NamelistValue> = { conv_thr: o.convThrRy ?? 1e-8 * structure.symbols.length };
   if (o.mixingBeta !== undefined) electrons.mixing_beta = o.mixingBeta;
   const namelists: Record<string, Record<string, NamelistValue>> = {
-    CONTROL: { calculation: o.calculation, prefix: 'dreams', outdir: './tmp', tprnfor: true, tstress: true },
+    // The stress of a fixed-cell relaxation or an ensemble run is not used; it costs a tenth of each step.
+    CONTROL: { calculation: o.calculation, prefix: 'dreams', outdir: './tmp', tprnfor: true, tstress: o.calculation === 'scf' || o.calculation === 'vc-relax' },
     SYSTEM: system,
     ELECTRONS: electrons,
   };
   if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.IONS = {};
+  if (o.forceThresholdEvPerAngstrom !== undefined) namelists.CONTROL!.forc_conv_thr = Number(convert(o.forceThresholdEvPerAngstrom, 'eV/Å', 'Ry/bohr').toPrecision(6));
   if (o.calculation === 'vc-relax') namelists.CELL = {};
   const text = pwInputFromStructure(structure, {
     namelists,

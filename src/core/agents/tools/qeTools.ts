@@ -74,6 +74,7 @@ export const makePwInputTool: GuardedToolSpec = {
       startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 } },
       convThrRy: quantitySchema('SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
       mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      forceThresholdEvPerAngstrom: quantitySchema('Relaxations stop when every force component is below this (forc_conv_thr; QE default 0.0257)', 'eV/Å', { exclusiveMinimum: 0, maximum: 0.5 }),
     },
     required: ['structure', 'pseudopotentials', 'purpose', 'calculation', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin'],
     anyOf: [{ required: ['kSpacingPerAngstrom'] }, { required: ['kMesh'] }],
@@ -87,6 +88,7 @@ export const makePwInputTool: GuardedToolSpec = {
     kSpacingPerAngstrom: 'the converged spacing (reference the selection) for production runs.',
     degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
     nspin: '2 with a starting magnetization for Fe, Co, Ni and other magnetic systems; 1 otherwise.',
+    forceThresholdEvPerAngstrom: '0.01–0.03 eV/Å for adsorption geometries; looser only for screening.',
   },
   async run(raw, ctx) {
     const { structure: sRef, pseudopotentials: pRef, ...options } = raw as unknown as PwInputOptions & { structure: string; pseudopotentials: string };

@@ -55,6 +55,8 @@ export interface SitePreferenceInputs {
   size: [number, number];
   slab: SlabSweepInputs;
   moleculeBoxAngstrom: number;
+  /** Relaxations stop below this force, eV/Å; absent: pw.x's default (0.0257 eV/Å). */
+  forceThresholdEvPerAngstrom?: number;
 }
 
 const positiveList = (description: string, extra: object = {}) => ({
@@ -105,6 +107,7 @@ export const SITE_PREFERENCE_INPUT_SCHEMA = {
       additionalProperties: false,
     },
     moleculeBoxAngstrom: { type: 'number', minimum: 6, maximum: 30, description: 'Edge of the cubic box of the gas-phase molecule, Å (default 10).' },
+    forceThresholdEvPerAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: "Relaxations stop when every force component is below this, eV/Å (default: pw.x's 0.0257 eV/Å)." },
   },
   required: ['metal'],
   additionalProperties: false,
@@ -207,6 +210,7 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
     size: (raw.size as [number, number] | undefined) ?? [2, 2],
     slab: { layers, vacuumAngstrom, ...(slabRaw.fixedLayers !== undefined ? { fixedLayers: slabRaw.fixedLayers } : {}), toleranceEv: slabRaw.toleranceEv ?? 0.02 },
     moleculeBoxAngstrom: (raw.moleculeBoxAngstrom as number | undefined) ?? 10,
+    ...(raw.forceThresholdEvPerAngstrom !== undefined ? { forceThresholdEvPerAngstrom: raw.forceThresholdEvPerAngstrom as number } : {}),
   };
 }
 

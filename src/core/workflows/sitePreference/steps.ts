@@ -20,6 +20,13 @@ export interface StudySettings {
   reasons: Record<string, string>;
   /** Steps the settings come from (the bulk tests), so inputs depend on them. */
   dependsOn: string[];
+  /** Added to relaxation inputs only. */
+  relax: { args: Record<string, unknown>; reasons: Record<string, string> };
+}
+
+function relaxSettings(i: SitePreferenceInputs): StudySettings['relax'] {
+  if (i.forceThresholdEvPerAngstrom === undefined) return { args: {}, reasons: {} };
+  return { args: { forceThresholdEvPerAngstrom: i.forceThresholdEvPerAngstrom }, reasons: { forceThresholdEvPerAngstrom: `${i.forceThresholdEvPerAngstrom} eV/Å, the study's force threshold` } };
 }
 
 export function studySettings(i: SitePreferenceInputs): StudySettings {
@@ -38,6 +45,7 @@ export function studySettings(i: SitePreferenceInputs): StudySettings {
         kSpacingPerAngstrom: 'the k-spacing the bulk convergence test chose; one point along the surface normal', ...smearingReasons,
       },
       dependsOn: [BULK_RESULT.settingsStep],
+      relax: relaxSettings(i),
     };
   }
   const k = i.kMesh ? { kMesh: i.kMesh } : { kSpacingPerAngstrom: i.kSpacingPerAngstrom };
@@ -49,6 +57,7 @@ export function studySettings(i: SitePreferenceInputs): StudySettings {
       ...smearingReasons,
     },
     dependsOn: [],
+    relax: relaxSettings(i),
   };
 }
 
@@ -59,11 +68,11 @@ const latticeReason = (i: SitePreferenceInputs): string =>
 export function pwInputStep(id: string, title: string, structure: string, calculation: 'scf' | 'relax' | 'ensemble', s: StudySettings, dependsOn: string[], extra: { args?: Record<string, unknown>; reasons?: Record<string, string> } = {}): TemplateStep {
   return {
     id, title, worker: 'dft', tool: 'make_pw_input',
-    args: { structure, pseudopotentials: PSEUDO_REF, purpose: 'production', calculation, ...s.args, ...extra.args },
+    args: { structure, pseudopotentials: PSEUDO_REF, purpose: 'production', calculation, ...s.args, ...(calculation === 'relax' ? s.relax.args : {}), ...extra.args },
     reasons: {
       structure: 'the structure of this step', pseudopotentials: 'the study\'s pseudopotentials', purpose: 'its energy feeds an adsorption result',
       calculation: calculation === 'relax' ? 'relax the free atoms; the fixed bottom layers stay at bulk positions' : calculation === 'scf' ? 'a single point on the unrelaxed slab: enough to compare slabs' : 'the BEEF-vdW ensemble',
-      ...s.reasons, ...extra.reasons,
+      ...s.reasons, ...(calculation === 'relax' ? s.relax.reasons : {}), ...extra.reasons,
     },
     dependsOn: [...new Set([...dependsOn, 'pseudopotentials', ...s.dependsOn])],
   };
@@ -209,6 +218,7 @@ function gasSteps(i: SitePreferenceInputs, s: StudySettings): TemplateStep[] {
     args: { ...Object.fromEntries(Object.entries(s.args).filter(([k]) => k !== 'kSpacingPerAngstrom' && k !== 'kMesh')), kMesh: [1, 1, 1] },
     reasons: { ...Object.fromEntries(Object.entries(s.reasons).filter(([k]) => k !== 'kSpacingPerAngstrom' && k !== 'kMesh')), kMesh: 'a molecule in a box: Γ only' },
     dependsOn: s.dependsOn,
+    relax: s.relax,
   };
   return [
     {
