@@ -92,11 +92,23 @@ const order = ['static', 'unit', 'qe', 'cluster', 'vscode', 'e2e'];
 const selected = tierArg === 'all' ? order : [tierArg];
 for (const t of selected) if (!tiers[t]) { console.error(`unknown tier "${t}"; tiers: ${Object.keys(tiers).join(', ')}, all`); process.exit(2); }
 
+// Tests work in scratch directories. A program run from the project root leaves files
+// there (pw.x writes CRASH and input_tmp.in into its working directory), so a tier that
+// adds anything at the top level fails and names it.
+const EXPECTED_TOP_LEVEL = new Set(['dist', 'out', 'test-results', 'runs', '.vscode-test', 'node_modules', 'bench']);
+const topLevel = () => new Set(fs.readdirSync(root));
+
 const summary = [];
 for (const t of selected) {
   console.log(`\n=== ${t} tier ===`);
   const t0 = Date.now();
-  const code = tiers[t]();
+  const before = topLevel();
+  let code = tiers[t]();
+  const strays = [...topLevel()].filter((f) => !before.has(f) && !EXPECTED_TOP_LEVEL.has(f) && !f.endsWith('.vsix'));
+  if (strays.length) {
+    console.error(`\n${t} tier: a test left ${strays.join(', ')} in the project root; run programs such as pw.x in a scratch directory (cwd).`);
+    code = 1;
+  }
   summary.push({ tier: t, ok: code === 0, seconds: (Date.now() - t0) / 1000 });
 }
 if (selected.length > 1) {
