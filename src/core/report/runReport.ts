@@ -13,6 +13,7 @@ import { foldJobEvents } from '../hpc/jobStore';
 import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
+import { beefReportSection } from '../workflows/beef/reportSection';
 
 export interface ReportSource {
   runId: string;
@@ -101,6 +102,12 @@ export function renderRunReport(src: ReportSource): RenderedReport {
         `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${sel.toleranceMevPerAtom} meV/atom of the finest run.`, '',
         ...table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'], [...sel.tested].sort((x, y) => x.value - y.value).map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)])), '');
     }
+  }
+
+  const beef = beefReportSection(artifacts);
+  if (beef) {
+    Object.assign(plots, beef.plots);
+    md.push(...beef.markdown);
   }
 
   const fits = artifacts.filter((a) => a.name === 'eos_fit' && a.status !== 'stale');
