@@ -182,12 +182,13 @@ export type StepAssessment =
 
 const reportJudgement = (events: readonly CanvasEvent[], call: string) =>
   [...events].reverse().find((e) => e.kind === 'report.judged' && (e.payload as { call?: string }).call === call)?.payload as
-    { accepted: boolean; summary: string } | undefined;
+    { accepted: boolean; level: string; summary: string } | undefined;
 
 /**
  * Whether the step's latest attempt did what the step asks. A failed or provisional call
  * fails the step (its reason is what the supervisor replans from); calls still to make
- * leave it incomplete.
+ * leave it incomplete. A report is done when the report judge accepted it or held it back
+ * for a person's review; a report it refused fails the step.
  */
 export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext): StepAssessment {
   const calls = attemptCalls(step, ctx).filter((c) => c.tool === step.tool);
@@ -219,7 +220,8 @@ export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext)
   if (last && step.tool === 'write_report') {
     const judged = reportJudgement(ctx.events, last.id);
     if (!judged) return { state: 'incomplete', remaining: 1 };
-    return judged.accepted ? { state: 'done', calls: [last.id] } : { state: 'failed', reason: `the report judge did not accept report ${last.outputs[0] ?? ''}: ${judged.summary}` };
+    // A report held back for review (open approvals upstream) is written: a person decides the rest.
+    return judged.accepted || judged.level === 'warn' ? { state: 'done', calls: [last.id] } : { state: 'failed', reason: `the report judge did not accept report ${last.outputs[0] ?? ''}: ${judged.summary}` };
   }
   if (last) return { state: 'done', calls: [last.id] };
   const lastCall = calls.filter((c) => c.status !== 'running').at(-1);

@@ -168,9 +168,12 @@ export class Supervisor {
 
   private reportLine(plan: Plan): string | undefined {
     const step = [...plan.steps].reverse().find((s) => s.tool === 'write_report');
-    const judged = [...this.rt.log.events()].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted: boolean; summary: string } | undefined;
+    const judged = [...this.rt.log.events()].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted: boolean; level?: string; summary: string } | undefined;
     if (!step || !judged) return undefined;
-    return `Report ${judged.report ?? ''} (step ${step.id}): the report judge ${judged.accepted ? 'accepted it' : 'did not accept it'} (${judged.summary}).`;
+    const open = this.rt.approvals.pending().map((r) => r.id);
+    const verdict = judged.accepted ? 'accepted it' : judged.level === 'warn'
+      ? `holds it back for review${open.length ? ` until approvals ${open.join(', ')} are answered` : ''} (then: dreams report --rejudge)` : 'did not accept it';
+    return `Report ${judged.report ?? ''} (step ${step.id}): the report judge ${verdict} (${judged.summary}).`;
   }
 
   private async respond(text: string): Promise<void> {
