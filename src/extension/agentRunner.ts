@@ -56,6 +56,7 @@ export class VsCodeAgentRunner implements AgentRunStarter {
     const controller = runLog && fs.existsSync(runLog)
       ? await RunController.resume(path.dirname(runLog), env)
       : await RunController.start({ runsDir: canvasPath.replace(/\.dreams$/, '') + '.run', settings }, env);
+    await req.linked({ runLog: path.join(controller.runDir, 'events.jsonl'), runId: controller.runId });
     let last = '';
     const off = controller.onProgress((p) => {
       const line = progressLine(p);

@@ -18,6 +18,8 @@ export interface RunRequest {
   signal: AbortSignal;
   /** Progress lines for the cell's output and a notification. */
   progress(message: string): void;
+  /** Called once the run exists, before it does anything: the canvas follows it live from then on. */
+  linked(run: { runLog: string; runId: string }): Promise<void>;
 }
 
 export interface RunOutcome {
@@ -75,7 +77,9 @@ export class AgentsController implements vscode.Disposable {
       const abort = new AbortController();
       exec.token.onCancellationRequested(() => abort.abort());
       const lines: string[] = [];
-      const show = () => exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(lines.join('\n'), 'text/plain')]));
+      // The latest lines only: the canvas cells below hold the record.
+      const show = () => exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(
+        (lines.length > 12 ? [`… ${lines.length - 12} earlier lines`, ...lines.slice(-12)] : lines).join('\n'), 'text/plain')]));
       try {
         const runLog = (nb.metadata?.run as { log?: string } | undefined)?.log;
         const outcome = await vscode.window.withProgress(
@@ -87,6 +91,7 @@ export class AgentsController implements vscode.Disposable {
               ...(runLog ? { runLog } : {}),
               objective,
               signal: abort.signal,
+              linked: (r) => this.onRunLinked?.(nb, { ...r, state: 'running', summary: '' }) ?? Promise.resolve(),
               progress: (m) => {
                 progress.report({ message: m });
                 lines.push(m);

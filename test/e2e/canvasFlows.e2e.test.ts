@@ -5,6 +5,7 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
 import { notebookOutputFrame, quickOpen, visibleNotebook } from '../harness/workbench';
 import { continueRun, runAwaitingApproval, waitForAnswer } from './support/runScript';
+import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
 
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Control+Shift+P');
@@ -36,7 +37,11 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
     fs.copyFileSync(path.join(PROJECT_ROOT, 'test/fixtures/qe/al-fcc-scf.in'), path.join(workspace, 'al.pwi'));
     run = await runAwaitingApproval(workspace, 'copt');
-    host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-flows', viewport: { width: 1600, height: 1000 } });
+    const o = leanAlObjective();
+    const yaml = ['workflow: lattice-constant', `objective: ${o.text}`, 'inputs:', ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)].join('\n');
+    fs.writeFileSync(path.join(workspace, 'al-offline.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: yaml }] }) + '\n');
+    host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-flows', viewport: { width: 1600, height: 1000 },
+      settings: { 'dreams.provider': 'offline', 'dreams.approvalPolicy': 'continue' } });
   });
   after(async () => host?.stop());
 
@@ -89,6 +94,32 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const frame = await provenanceFrame(page, 90_000);
     assert.match(await frame.locator('.status').innerText(), /nodes/);
     await host.screenshot('e2e-provenance-restored');
+  });
+
+  it('runs an objective from its cell with the offline agents on real pw.x, and shows the run as it goes', async function () {
+    this.timeout(600_000);
+    const { page } = host;
+    await quickOpen(page, 'al-offline.dreams');
+    const nb = visibleNotebook(page);
+    await nb.getByText('workflow: lattice-constant').waitFor({ timeout: 60_000 });
+    await nb.getByText('workflow: lattice-constant').hover();
+    await nb.locator('.codicon-notebook-execute:visible').first().click();
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
+    if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+    // live: the run's state and its jobs show while it goes on
+    await page.locator('.statusbar-item', { hasText: /running · .* tokens · .* jobs?/ }).waitFor({ timeout: 120_000 });
+    await host.screenshot('e2e-objective-running');
+    await notebookOutputFrame(page).getByText(/Run \S+-lattice-constant\S*: completed/).waitFor({ timeout: 540_000 });
+    await page.locator('.statusbar-item', { hasText: /completed · .* tokens · \$0\.00 · \d+ jobs/ }).waitFor({ timeout: 30_000 });
+    await host.screenshot('e2e-objective-completed');
+    // The canvas file follows the log (saved after each batch of projected cells).
+    type Saved = { run?: { log: string }; cells: { id: string; text: string }[] };
+    const read = () => JSON.parse(fs.readFileSync(path.join(workspace, 'al-offline.dreams'), 'utf8')) as Saved;
+    const end = Date.now() + 30_000;
+    while (!read().cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)) && Date.now() < end) await page.waitForTimeout(250);
+    const saved = read();
+    assert.ok(saved.run?.log, 'the canvas is linked to its run');
+    assert.ok(saved.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)), 'no lattice constant cell in the canvas');
   });
 
   it('shows a diagnostic as soon as a wrong value is typed into a .pwi file', async () => {

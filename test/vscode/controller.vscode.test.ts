@@ -43,6 +43,7 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       async start(req) {
         seen.push(req.objective);
         const run = await createRun(path.join(ws, 'scripted.run'), { objective: req.objective, slug: 'scripted' });
+        await req.linked({ runLog: path.join(run.dir, 'events.jsonl'), runId: run.runId });
         req.progress('step 1/1: build_bulk');
         await run.log.append({ kind: 'run.state', key: 'run/state', actor: { kind: 'framework', id: 'run' }, payload: { state: 'completed' } });
         await run.close();
