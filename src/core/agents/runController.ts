@@ -5,6 +5,7 @@
  * and the supervisor continues from the plan in the canvas. Reaching a budget stops the
  * run cleanly with its state saved; resume it with a higher limit.
  */
+import fs from 'node:fs';
 import { createRun, openRun, setRunState, type Run } from '../canvas/run';
 import type { CanvasEvent, RunState } from '../canvas/types';
 import { BudgetExceededError } from '../llm/budget';
@@ -205,6 +206,9 @@ function preflight(s: RunSettings, env: SessionEnvironment): void {
   }
   if (s.offline && !s.objective.workflow) {
     throw new Error(`offline runs follow a built-in workflow, and the objective "${s.objective.text}" names none. Write an objective file with "workflow:" (see examples/), or run with a model.`);
+  }
+  if (s.pseudoDir && !fs.existsSync(s.pseudoDir)) {
+    throw new Error(`the pseudopotential directory ${s.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
   }
   if (s.backend !== 'local' && !(env.clusters ?? []).some((c) => c.name === s.backend)) {
     throw new Error(`no cluster profile named "${s.backend}"; add it to the cluster profiles file or use --cluster with one of: ${(env.clusters ?? []).map((c) => c.name).join(', ') || '(none configured)'}.`);
