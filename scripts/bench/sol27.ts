@@ -1,0 +1,187 @@
+/**
+ * bench:sol27 — the Sol27LC lattice constants through the lattice-constant workflow,
+ * offline, with local pw.x: per element the pseudopotential, the chosen ecutwfc and
+ * k-spacing, the lattice constant, its error against experiment and against a tight
+ * reference with the same pseudopotential, the pw.x runs and their CPU time, and the
+ * orchestration overhead (run wall time with no pw.x running). Writes bench/results/sol27.json.
+ *
+ *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
+ *                          [--ref-kspacing 0.1] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE]
+ *
+ * The pseudopotential directory defaults to ../shared/data/pseudo when present (scalar-
+ * relativistic PBE ultrasoft files for all 27 elements), else $DREAMS_PSEUDO_DIR or
+ * Debian's /usr/share/espresso/pseudo. Elements without a PBE file there are skipped.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RunController } from '../../src/core/agents/runController';
+import type { RunSettings } from '../../src/core/agents/runSession';
+import type { ConvergenceSelectionValue } from '../../src/core/agents/tools/artifactShapes';
+import { findPseudopotential } from '../../src/core/agents/workflowEnvironment';
+import { readSol27, pbePseudopotential, type Sol27Element } from './sol27/elements';
+import { runCost, type RunCost } from './sol27/measure';
+import { tightReference, type ReferenceResult } from './sol27/reference';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SHARED_PSEUDO = path.resolve(ROOT, '../shared/data/pseudo');
+
+const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+const option = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+const pseudoDir = option('pseudo-dir') ?? [SHARED_PSEUDO, process.env.DREAMS_PSEUDO_DIR, '/usr/share/espresso/pseudo'].find((d): d is string => !!d && fs.existsSync(d))!;
+const jobs = Number(option('jobs') ?? 2);
+const withReference = !flag('no-reference');
+const refKSpacing = Number(option('ref-kspacing') ?? 0.1);
+const refExtraCutoff = Number(option('ref-extra-cutoff') ?? 30);
+const runsDir = option('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-'));
+const outFile = option('out') ?? path.join(ROOT, 'bench/results/sol27.json');
+
+/**
+ * A fixed protocol in the manner of DREAMS: every cutoff among the values the DREAMS agent
+ * chose from (30–70 Ry by 10), every k-mesh among its choices (6–18 points per direction by
+ * 2), then a 5-point EOS. The count the adaptive sweep is compared with.
+ */
+const FIXED_SWEEP = { cutoffsRy: [30, 40, 50, 60, 70], kPerDirection: [6, 8, 10, 12, 14, 16, 18], eosPoints: 5 };
+const FIXED_SWEEP_RUNS = FIXED_SWEEP.cutoffsRy.length + FIXED_SWEEP.kPerDirection.length + FIXED_SWEEP.eosPoints;
+
+interface ElementResult {
+  element: string;
+  structure: string;
+  pseudopotential: string;
+  state: string;
+  reason?: string;
+  ecutwfcRy?: number;
+  ecutrhoRy?: number;
+  kSpacingPerAngstrom?: number;
+  aAngstrom?: number;
+  aExpAngstrom: number;
+  errorVsExpPercent?: number;
+  aDreamsAngstrom: number;
+  aExpertAngstrom: number;
+  reference?: ReferenceResult;
+  errorVsReferencePercent?: number;
+  workflow?: RunCost;
+  runDir: string;
+}
+
+function settingsFor(e: Sol27Element, file: string): RunSettings {
+  return {
+    objective: {
+      text: `Lattice constant of ${e.structure} ${e.element} with PBE (${file})`,
+      workflow: 'lattice-constant',
+      inputs: { element: e.element, structure: e.structure, latticeConstantAngstrom: e.aExpAngstrom, functional: 'PBE', pseudopotential: file },
+    },
+    offline: true, backend: 'local', approval: 'auto-approve', pseudoDir, pwCommand: 'pw.x', localConcurrency: jobs,
+    models: {}, judges: false, budget: {}, qeVersion: '6.7', limits: { maxParallelJobs: Math.max(1, jobs) },
+  };
+}
+
+async function runElement(e: Sol27Element, file: string): Promise<ElementResult> {
+  const controller = await RunController.start({ runsDir, settings: settingsFor(e, file) });
+  const result = await controller.run();
+  const rt = controller.session.runtime;
+  const events = rt.log.events();
+  const finals = rt.provenance.artifacts().filter((a) => a.status === 'final');
+  const selection = (p: string) => finals.filter((a) => a.name === 'converged_settings' && (a.value as ConvergenceSelectionValue).parameter === p).at(-1)?.value as ConvergenceSelectionValue | undefined;
+  const a = finals.filter((x) => x.name === 'lattice_constant').at(-1)?.value as number | undefined;
+  const cut = selection('ecutwfc');
+  const k = selection('kspacing');
+  const out: ElementResult = {
+    element: e.element, structure: e.structure, pseudopotential: file, state: result.state, ...(result.reason ? { reason: result.reason } : {}),
+    ...(cut ? { ecutwfcRy: cut.chosen.ecutwfcRy, ecutrhoRy: cut.chosen.ecutrhoRy } : {}),
+    ...(k ? { kSpacingPerAngstrom: k.chosen.kSpacingPerAngstrom } : {}),
+    ...(a !== undefined ? { aAngstrom: a, errorVsExpPercent: (100 * (a - e.aExpAngstrom)) / e.aExpAngstrom } : {}),
+    aExpAngstrom: e.aExpAngstrom, aDreamsAngstrom: e.aDreamsAngstrom, aExpertAngstrom: e.aExpertAngstrom,
+    workflow: runCost(controller.runDir, events), runDir: controller.runDir,
+  };
+  await controller.close();
+  if (withReference && a !== undefined && cut?.chosen.ecutwfcRy && cut.chosen.ecutrhoRy && k?.chosen.kSpacingPerAngstrom) {
+    const highest = Math.max(...cut.tested.map((t) => t.value));
+    const ecut = Math.max(cut.chosen.ecutwfcRy + refExtraCutoff, highest);
+    const dual = cut.chosen.ecutrhoRy / cut.chosen.ecutwfcRy;
+    const ref = await tightReference({
+      element: e.element, structure: e.structure, aStartAngstrom: e.aExpAngstrom, pseudoDir, pseudopotential: file,
+      ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Math.min(refKSpacing, k.chosen.kSpacingPerAngstrom / 2),
+      degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
+    });
+    out.reference = ref;
+    out.errorVsReferencePercent = (100 * (a - ref.aAngstrom)) / ref.aAngstrom;
+  }
+  return out;
+}
+
+const f = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
+const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
+
+function table(rows: ElementResult[]): string {
+  const head = '| Element | Structure | Pseudopotential | ecutwfc (Ry) | k-spacing (1/Å) | a (Å) | a exp (Å) | err vs exp (%) | a ref (Å) | err vs ref (%) | pw.x runs | CPU (s) | overhead (%) |';
+  const lines = rows.map((r) => `| ${r.element} | ${r.structure} | ${r.pseudopotential} | ${f(r.ecutwfcRy, 0)} | ${f(r.kSpacingPerAngstrom, 2)} | ${f(r.aAngstrom, 4)} | ${r.aExpAngstrom} | ${f(r.errorVsExpPercent, 2)} | ${f(r.reference?.aAngstrom, 4)} | ${f(r.errorVsReferencePercent, 3)} | ${r.workflow?.pwRuns ?? '—'} | ${f(r.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow ? 100 * r.workflow.overheadFraction : undefined, 2)} |`);
+  return [head, `|${'---|'.repeat(13)}`, ...lines].join('\n');
+}
+
+async function main(): Promise<void> {
+  const all = readSol27();
+  const wanted = option('elements')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted?.filter((w) => !all.some((e) => e.element === w)) ?? [];
+  if (unknown.length) throw new Error(`--elements: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in Sol27LC (${all.map((e) => e.element).join(', ')}).`);
+  const chosen = all.filter((e) => !wanted || wanted.includes(e.element));
+  console.log(`bench:sol27 — ${chosen.length} element(s), pseudopotentials from ${pseudoDir}, ${jobs} pw.x at a time, runs in ${runsDir}`);
+  const rows: ElementResult[] = [];
+  const skipped: { element: string; reason: string }[] = [];
+  const t0 = Date.now();
+  for (const e of chosen) {
+    const file = pbePseudopotential(pseudoDir, e.element);
+    if (!file || !findPseudopotential(pseudoDir, { element: e.element, functional: 'PBE', file })) {
+      skipped.push({ element: e.element, reason: `no PBE pseudopotential for ${e.element} in ${pseudoDir}` });
+      console.log(`${e.element}: skipped (no PBE pseudopotential in ${pseudoDir})`);
+      continue;
+    }
+    const t = Date.now();
+    const r = await runElement(e, file);
+    rows.push(r);
+    console.log(`${e.element} (${file}): ${r.state}${r.reason ? ` — ${r.reason}` : ''}; ecutwfc ${f(r.ecutwfcRy, 0)} Ry, k ${f(r.kSpacingPerAngstrom, 2)} 1/Å, a ${f(r.aAngstrom, 4)} Å ` +
+      `(exp ${f(r.errorVsExpPercent, 2)} %, ref ${f(r.errorVsReferencePercent, 3)} %), ${r.workflow?.pwRuns} pw.x runs, ${f(r.workflow?.pwCpuSeconds, 0)} s CPU, ` +
+      `overhead ${f(100 * (r.workflow?.overheadFraction ?? NaN), 2)} %, ${((Date.now() - t) / 60000).toFixed(1)} min`);
+    write(rows, skipped, (Date.now() - t0) / 1000, false);
+  }
+  const summary = write(rows, skipped, (Date.now() - t0) / 1000, true);
+  console.log(`\n${table(rows)}\n`);
+  console.log(JSON.stringify(summary, null, 1));
+}
+
+function write(rows: ElementResult[], skipped: { element: string; reason: string }[], seconds: number, complete: boolean) {
+  const done = rows.filter((r) => r.aAngstrom !== undefined);
+  const vsRef = done.filter((r) => r.errorVsReferencePercent !== undefined).map((r) => Math.abs(r.errorVsReferencePercent!));
+  const runs = done.map((r) => r.workflow!.pwRuns);
+  const wall = rows.reduce((s, r) => s + (r.workflow?.runWallSeconds ?? 0), 0);
+  const overhead = rows.reduce((s, r) => s + (r.workflow?.overheadSeconds ?? 0), 0);
+  const summary = {
+    elements: rows.length, completed: done.length, skipped: skipped.length,
+    meanAbsErrorVsReferencePercent: mean(vsRef), targetMeanAbsErrorVsReferencePercent: 0.2,
+    meanAbsErrorVsExperimentPercent: mean(done.map((r) => Math.abs(r.errorVsExpPercent!))),
+    meanAbsErrorDreamsVsExperimentPercent: mean(done.map((r) => Math.abs((100 * (r.aDreamsAngstrom - r.aExpAngstrom)) / r.aExpAngstrom))),
+    pwRunsPerElementMean: mean(runs), pwRunsTotal: runs.reduce((s, x) => s + x, 0),
+    fixedSweepRunsPerElement: FIXED_SWEEP_RUNS, fixedSweep: FIXED_SWEEP,
+    referenceRunsTotal: done.reduce((s, r) => s + (r.reference?.pwRuns ?? 0), 0),
+    workflowCpuSeconds: rows.reduce((s, r) => s + (r.workflow?.pwCpuSeconds ?? 0), 0),
+    workflowWallSeconds: wall, overheadSeconds: overhead, overheadFraction: wall > 0 ? overhead / wall : NaN, targetOverheadFraction: 0.05,
+    benchWallSeconds: seconds,
+  };
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  fs.writeFileSync(outFile, JSON.stringify({
+    bench: 'sol27', complete, date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
+    pseudoDir, jobs, reference: withReference ? { kSpacingPerAngstrom: `min(${refKSpacing}, chosen/2)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
+    command: `npm run bench:sol27 -- ${process.argv.slice(2).join(' ')}`.trim(),
+    summary, skipped, elements: rows,
+  }, null, 1) + '\n');
+  return summary;
+}
+
+main().catch((e) => {
+  console.error(`bench:sol27 failed: ${(e as Error).message}`);
+  process.exit(1);
+});

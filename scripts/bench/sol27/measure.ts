@@ -1,0 +1,55 @@
+/**
+ * What a finished run cost, read from its event log and job outputs: pw.x runs, their CPU
+ * and wall time, and the orchestration overhead — the run's wall time during which no
+ * pw.x was running (planning, guard, provenance, input writing, job start-up).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CanvasEvent } from '../../../src/core/canvas/types';
+import { foldJobEvents } from '../../../src/core/hpc/jobStore';
+
+export interface RunCost {
+  pwRuns: number;
+  pwCpuSeconds: number;
+  /** Time with at least one pw.x running (union of the jobs' intervals), s. */
+  pwWallSeconds: number;
+  runWallSeconds: number;
+  overheadSeconds: number;
+  overheadFraction: number;
+}
+
+/** "PWSCF        :     55.72s CPU   1m35.81s WALL" → 55.72 */
+export function pwCpuSeconds(out: string): number | undefined {
+  const m = /PWSCF\s*:\s*(?:(\d+)h\s*)?(?:(\d+)m\s*)?([\d.]+)s CPU/.exec(out);
+  return m ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3]) : undefined;
+}
+
+export function unionSeconds(intervals: [number, number][]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let [start, end] = [-Infinity, -Infinity];
+  for (const [a, b] of sorted) {
+    if (a > end) {
+      if (end > start) total += end - start;
+      [start, end] = [a, b];
+    } else end = Math.max(end, b);
+  }
+  if (end > start) total += end - start;
+  return total / 1000;
+}
+
+export function runCost(runDir: string, events: readonly CanvasEvent[]): RunCost {
+  const jobs = foldJobEvents(events).filter((j) => j.startedAt && j.endedAt);
+  let cpu = 0;
+  for (const j of jobs) {
+    const dir = path.join(runDir, 'jobs', j.id);
+    const out = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.out')) : undefined;
+    cpu += (out && pwCpuSeconds(fs.readFileSync(path.join(dir, out), 'utf8'))) || 0;
+  }
+  const pwWall = unionSeconds(jobs.map((j) => [Date.parse(j.startedAt!), Date.parse(j.endedAt!)]));
+  const states = events.filter((e) => e.kind === 'run.state');
+  const t0 = Date.parse(states[0]?.ts ?? events[0]!.ts);
+  const t1 = Date.parse(states.at(-1)?.ts ?? events.at(-1)!.ts);
+  const runWall = (t1 - t0) / 1000;
+  return { pwRuns: jobs.length, pwCpuSeconds: cpu, pwWallSeconds: pwWall, runWallSeconds: runWall, overheadSeconds: runWall - pwWall, overheadFraction: runWall > 0 ? (runWall - pwWall) / runWall : 0 };
+}

@@ -1,0 +1,113 @@
+/**
+ * The tight reference for one element: the same pseudopotential, smearing, spin and EOS
+ * points as the workflow's EOS, but at a cutoff and a k-point density far beyond the
+ * ones the convergence tests chose. Its lattice constant tells how much the chosen
+ * settings cost in accuracy. pw.x runs directly here: the reference is a yardstick, not
+ * part of the workflow.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { renderPwInput } from '../../../src/core/agents/tools/pwInputRender';
+import { MAGNETIC_ELEMENTS, eosScaleFactors } from '../../../src/core/workflows/latticeConstantInputs';
+import { bulk } from '../../../src/core/dft/structure/bulk';
+import { cellVolume } from '../../../src/core/dft/structure/cell';
+import { fitEos } from '../../../src/core/dft/eos';
+import { latticeConstantFromVolume } from '../../../src/core/dft/lattice';
+import { parsePwOutput } from '../../../src/core/dft/qe/output';
+import { ryToEv } from '../../../src/core/units';
+import { pwCpuSeconds } from './measure';
+
+export interface ReferenceSpec {
+  element: string;
+  structure: 'fcc' | 'bcc' | 'diamond';
+  aStartAngstrom: number;
+  pseudoDir: string;
+  pseudopotential: string;
+  ecutwfcRy: number;
+  ecutrhoRy: number;
+  kSpacingPerAngstrom: number;
+  degaussRy: number;
+  eosPoints: number;
+  eosRangePercent: number;
+  /** pw.x processes at a time. */
+  jobs: number;
+}
+
+export interface ReferenceResult {
+  aAngstrom: number;
+  v0Angstrom3: number;
+  b0GPa: number;
+  ecutwfcRy: number;
+  ecutrhoRy: number;
+  kSpacingPerAngstrom: number;
+  kMesh: number[];
+  pwRuns: number;
+  pwCpuSeconds: number;
+  wallSeconds: number;
+}
+
+function runPw(dir: string, input: string): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'pw.in'), input);
+  return new Promise((resolve, reject) => {
+    const child = spawn('pw.x', ['-in', 'pw.in'], { cwd: dir, env: { ...process.env, OMP_NUM_THREADS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => {
+      fs.writeFileSync(path.join(dir, 'pw.out'), out);
+      resolve(out);
+    });
+  });
+}
+
+async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.max(1, size) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  }));
+  return out;
+}
+
+export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult> {
+  const t0 = Date.now();
+  const base = bulk({ kind: s.structure, symbols: [s.element], aAngstrom: s.aStartAngstrom, cell: 'primitive' });
+  const magnetic = MAGNETIC_ELEMENTS.has(s.element);
+  const options = {
+    purpose: 'production' as const, calculation: 'scf' as const, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
+    kSpacingPerAngstrom: s.kSpacingPerAngstrom, occupations: 'smearing' as const, smearing: 'mv', degaussRy: s.degaussRy,
+    nspin: (magnetic ? 2 : 1) as 1 | 2, ...(magnetic ? { startingMagnetization: { [s.element]: 0.5 } } : {}),
+  };
+  // one k-mesh for the whole series: the mesh of the central cell, as the workflow's EOS does
+  const pseudos = { [s.element]: { file: s.pseudopotential, sha256: '' } };
+  const { settings } = renderPwInput(base, options, pseudos);
+  const mesh = settings.kMesh!;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `sol27-ref-${s.element}-`));
+  const scales = eosScaleFactors(s.eosPoints, s.eosRangePercent);
+  const runs = await inBatches(scales, s.jobs, async (scale) => {
+    const cell = base.cell.map((r) => r.map((x) => x * scale)) as typeof base.cell;
+    const structure = { ...base, cell, positions: base.positions.map((r) => r.map((x) => x * scale)) as typeof base.positions };
+    const { kSpacingPerAngstrom: _k, ...fixedMesh } = options;
+    const { text } = renderPwInput(structure, { ...fixedMesh, kMesh: mesh }, pseudos);
+    const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${s.pseudoDir}'`);
+    const out = await runPw(path.join(work, `scale-${scale}`), input);
+    const parsed = parsePwOutput(out);
+    if (parsed.totalEnergyRy === undefined || !parsed.scfConverged) {
+      throw new Error(`the reference run of ${s.element} at scale ${scale} gave no converged energy (${parsed.error?.message ?? 'see ' + path.join(work, `scale-${scale}`, 'pw.out')}).`);
+    }
+    return { volumeA3: cellVolume(cell), energyEv: ryToEv(parsed.totalEnergyRy), cpu: pwCpuSeconds(out) ?? 0 };
+  });
+  const fit = fitEos(runs.map((r) => ({ volumeA3: r.volumeA3, energyEv: r.energyEv })), 'birch-murnaghan');
+  const a = latticeConstantFromVolume(fit.v0A3, { bravais: s.structure, cell: 'primitive' });
+  fs.rmSync(work, { recursive: true, force: true });
+  return {
+    aAngstrom: a.aAngstrom, v0Angstrom3: fit.v0A3, b0GPa: fit.b0Gpa, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
+    kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
+  };
+}
