@@ -70,12 +70,21 @@ export interface ExecutorOptions {
   maxSteps?: number;
   /** Defaults to FIRE on the calculator. */
   relax?: RelaxFunction;
+  /**
+   * Candidate sites screened per hypothesis (default: all the validator supplies, at most 8).
+   * With a DFT calculator each screened placement is an SCF, so a study may screen fewer.
+   */
+  maxSites?: number;
+  /** Azimuths screened per site, degrees (default 0, 90, 180, 270). */
+  azimuthsDeg?: readonly number[];
 }
 
 export class ScreenAndRelaxExecutor implements ConfigurationExecutor {
   readonly fmaxEvPerAngstrom: number;
   readonly maxSteps: number;
   private readonly relax: RelaxFunction;
+  private readonly maxSites: number;
+  private readonly azimuthsDeg: readonly number[];
   /** Single-point evaluations spent on screening so far. */
   singlePoints = 0;
 
@@ -86,6 +95,8 @@ export class ScreenAndRelaxExecutor implements ConfigurationExecutor {
     this.fmaxEvPerAngstrom = opts.fmaxEvPerAngstrom ?? DEFAULT_RELAX.fmaxEvPerAngstrom;
     this.maxSteps = opts.maxSteps ?? DEFAULT_RELAX.maxSteps;
     this.relax = opts.relax ?? directRelax(calculator);
+    this.maxSites = opts.maxSites ?? Infinity;
+    this.azimuthsDeg = opts.azimuthsDeg ?? SCREEN_AZIMUTHS_DEG;
   }
 
   /** Place on each site in each azimuth and evaluate single points; returns the lowest placement. */
@@ -93,8 +104,8 @@ export class ScreenAndRelaxExecutor implements ConfigurationExecutor {
     let best: PlacedConfiguration | undefined;
     let bestEnergy = Infinity;
     const screening: ScreenedPlacement[] = [];
-    for (const site of req.sites) {
-      for (const azimuthDeg of SCREEN_AZIMUTHS_DEG) {
+    for (const site of req.sites.slice(0, this.maxSites)) {
+      for (const azimuthDeg of this.azimuthsDeg) {
         const placed = placeOnSite({
           slab: req.slab.slab, frame: req.slab.frame, site, adsorbate: req.adsorbate,
           bindingAtoms: req.hypothesis.bindingAtoms, orientation: req.hypothesis.orientation, azimuthDeg,

@@ -7,7 +7,7 @@
  */
 import type { Adsorbate } from './adsorbate';
 import { analyseConfiguration, type ConfigurationAnalysis } from './analyzer';
-import type { ConfigurationExecutor, ScreenedPlacement } from './executor';
+import type { ConfigurationExecutor, ExecutionResult, ScreenedPlacement } from './executor';
 import { parseDecision, type Hypothesis } from './hypothesis';
 import type { IterationView, Planner, SiteSummary } from './planner';
 import type { EnergyReferences } from './references';
@@ -77,6 +77,29 @@ export interface SearchResult {
   relaxations: number;
 }
 
+/** One proposal as the loop hands it on: validate it and, when valid, screen and relax it. */
+export interface AttemptRequest {
+  hypothesis: Hypothesis;
+  /** The iteration this attempt becomes if it is valid. */
+  iteration: number;
+  label: string;
+  /** Site fingerprints forbidden so far (empty under the no-forbid ablation). */
+  forbid: ReadonlySet<string>;
+  /** Keys of hypotheses already relaxed in this search. */
+  tested: ReadonlySet<string>;
+}
+
+/**
+ * A refused proposal (no relaxation spent), or the executed configuration. A host that
+ * computes the adsorption energy and the analysis itself (as recorded results) returns
+ * them; otherwise the loop computes both from the references.
+ */
+export type AttemptOutcome =
+  | { ok: false; reasons: string[] }
+  | { ok: true; key: string; execution: ExecutionResult; adsorptionEnergyEv?: number; analysis?: ConfigurationAnalysis };
+
+export type HypothesisAttempt = (req: AttemptRequest, signal?: AbortSignal) => Promise<AttemptOutcome>;
+
 export interface SearchInput {
   slab: StandardisedSlab;
   surface: SurfaceSites;
@@ -86,6 +109,11 @@ export interface SearchInput {
   executor: ConfigurationExecutor;
   options?: Partial<SearchOptions>;
   signal?: AbortSignal;
+  /**
+   * Replaces validate-then-execute, e.g. to run each hypothesis as a guarded tool call whose
+   * deterministic rule is the validator. Default: validateHypothesis, then the executor.
+   */
+  attempt?: HypothesisAttempt;
   /** Called after every relaxation and rejection, for live display and artifact registration. */
   onEvent?: (e: { type: 'iteration'; record: IterationRecord } | { type: 'rejection'; rejection: Rejection }) => void;
 }
@@ -129,6 +157,12 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
   let lastRejection: string[] = [];
   let best: IterationRecord | undefined;
   let proposals = 0;
+  const attempt: HypothesisAttempt = input.attempt ?? (async (req, signal) => {
+    const v = validateHypothesis(req.hypothesis, { adsorbate, surface, slabSymbols: slab.slab.symbols, forbid: req.forbid, tested: req.tested });
+    if (!v.ok) return { ok: false, reasons: v.reasons };
+    const execution = await input.executor.execute({ hypothesis: req.hypothesis, sites: v.sites, slab, adsorbate, label: req.label }, signal);
+    return { ok: true, key: v.key, execution };
+  });
   const stop = (stopReason: StopReason, stopDetail: string): SearchResult => ({
     iterations, rejections, best, stopReason, stopDetail, forbid: [...forbid], relaxations: iterations.length,
   });
@@ -166,28 +200,25 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
       }
       return stop('planner-terminated', decision.reason);
     }
-    const v = validateHypothesis(decision, {
-      adsorbate, surface, slabSymbols: slab.slab.symbols,
+    const iteration = iterations.length + 1;
+    const outcome = await attempt({
+      hypothesis: decision, iteration, label: `iteration ${iteration}: ${decision.siteType} [${decision.surfaceAtoms.join(', ')}]`,
       forbid: ablations.forbid ? forbid : new Set(), tested,
-    });
-    if (!v.ok) {
-      lastRejection = v.reasons;
-      const rej = { proposal: decision, reasons: v.reasons };
+    }, input.signal);
+    if (!outcome.ok) {
+      lastRejection = outcome.reasons;
+      const rej = { proposal: decision, reasons: outcome.reasons };
       rejections.push(rej);
       input.onEvent?.({ type: 'rejection', rejection: rej });
       continue;
     }
     lastRejection = [];
-    tested.add(v.key);
-    const iteration = iterations.length + 1;
-    const exec = await input.executor.execute({
-      hypothesis: decision, sites: v.sites, slab, adsorbate,
-      label: `iteration ${iteration}: ${decision.siteType} [${decision.surfaceAtoms.join(', ')}]`,
-    }, input.signal);
+    tested.add(outcome.key);
+    const exec = outcome.execution;
     const relaxed = exec.relaxation;
-    const adsorptionEnergyEv = relaxed.energyEv - references.cleanSlabEv - references.gasPhaseEv;
+    const adsorptionEnergyEv = outcome.adsorptionEnergyEv ?? relaxed.energyEv - references.cleanSlabEv - references.gasPhaseEv;
     const plannedSite = exec.placed.site;
-    const analysis = analyseConfiguration({
+    const analysis = outcome.analysis ?? analyseConfiguration({
       relaxed: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart, frame: slab.frame, sites: surface, plannedSite, adsorptionEnergyEv,
     });
     const record: IterationRecord = {

@@ -29,7 +29,8 @@ export interface PwCalculatorOptions {
   species: Record<string, { massAmu: number; pseudopotential: string }>;
   /** A fixed mesh, or one chosen per structure (slab vs gas-phase box). */
   kPoints: KPointsSpec | ((s: Structure) => KPointsSpec);
-  pseudoDir: string;
+  /** Written as pseudo_dir; leave it out when the runner stages the files beside the input (the job service does). */
+  pseudoDir?: string;
   runner?: PwRunner;
 }
 
@@ -84,7 +85,7 @@ export class PwCalculator implements Calculator {
     const nl: Record<string, Record<string, NamelistValue>> = {};
     for (const [k, v] of Object.entries(this.opts.namelists)) nl[k.toLowerCase()] = { ...v };
     for (const [k, v] of Object.entries(extra)) nl[k.toLowerCase()] = { ...(nl[k.toLowerCase()] ?? {}), ...v };
-    nl['control'] = { ...(nl['control'] ?? {}), calculation, pseudo_dir: this.opts.pseudoDir, tprnfor: true, ...(stress ? { tstress: true } : {}) };
+    nl['control'] = { ...(nl['control'] ?? {}), calculation, ...(this.opts.pseudoDir ? { pseudo_dir: this.opts.pseudoDir } : {}), tprnfor: true, ...(stress ? { tstress: true } : {}) };
     const kPoints = typeof this.opts.kPoints === 'function' ? this.opts.kPoints(s) : this.opts.kPoints;
     return pwInputFromStructure(s, { namelists: nl, species: this.opts.species, kPoints });
   }
