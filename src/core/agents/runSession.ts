@@ -36,6 +36,8 @@ import { stepContext } from './supervisor';
 import { TOOL_CATALOGUE } from './tools';
 import { jobIdForCall } from './tools/runPw';
 import { ToolRegistry } from './toolRegistry';
+import { registryContext } from './worker';
+import type { ProposedCall } from '../guard/types';
 
 /** What a run was started with (run.start settings), and what a resume may change. */
 export interface RunSettings {
@@ -149,6 +151,13 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
     ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
   };
+  // An adsorption search makes each hypothesis a guarded call of its own, through this run's registry and guard.
+  services.childCall = (proposed: ProposedCall) => {
+    const spec = registry.get(proposed.tool);
+    if (!spec) throw new Error(`no tool ${proposed.tool} in the catalogue`);
+    return registry.callProposed(spec, proposed, registryContext(runtime!));
+  };
+  if (!settings.offline) services.plannerModel = { provider, model: models.planner };
   const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;
   const template = workflowEvent ? workflowTemplate(workflowEvent.workflow) : undefined;
   runtime = {

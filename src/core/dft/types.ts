@@ -30,7 +30,11 @@ export type BravaisKind = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' 
  * conv_thr within reason, or electron_maxstep may differ; these may not).
  */
 export interface PhysicalSettings {
-  code: 'pw.x';
+  /**
+   * 'emt': effective-medium theory, a screening model with no basis, pseudopotentials or
+   * k-points (cutoffs 0, none listed); its energies never compare with pw.x energies.
+   */
+  code: 'pw.x' | 'emt';
   codeVersion?: string;
   /** input_dft or the functional read from the pseudopotentials. */
   functional: string;

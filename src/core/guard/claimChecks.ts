@@ -46,6 +46,31 @@ export function checkedDecimals(x: number): number {
   return Math.max(statedDecimals(x), forThreeFigures);
 }
 
+/** An energy from a screening model (EMT) is recorded with its calculator; pw.x energies carry pw.x settings. */
+function screeningModelUpstream(view: ProvenanceView, id: string): { id: string; creator: string } | undefined {
+  for (const up of upstreamPath(view, [id], 10_000)) {
+    const a = up.startsWith('a-') ? view.artifact(up) : undefined;
+    const meta = a?.meta as { settings?: { code?: string }; calculator?: { production?: boolean } } | undefined;
+    if (a && (meta?.settings?.code === 'emt' || meta?.calculator?.production === false)) return { id: a.id, creator: a.creator };
+  }
+  return undefined;
+}
+
+/**
+ * EMT is fine for testing an adsorption search, not for final numbers: a claim of a DFT
+ * quantity built on an EMT energy is refused (the report is not accepted), because a
+ * reader takes an "adsorption energy" for a DFT result. Stated as a screening quantity it passes.
+ */
+function screeningModelCheck(claim: ReportClaim, id: string, view: ProvenanceView, label: string): Verdict[] {
+  const emt = screeningModelUpstream(view, id);
+  if (!emt) return [claimVerdict('calculator', 'pass', [`no screening-model energy upstream of ${claim.cites}`], label)];
+  const alternative = claim.quantity === 'adsorption_energy' ? ' or state it as screening_adsorption_energy (a ranking of configurations, not a DFT number)' : '';
+  return [claimVerdict('calculator', 'fail', [
+    `${label} states ${claim.quantity} from ${claim.cites}, which is computed from ${emt.id} (${emt.creator}), an EMT energy: ` +
+      `EMT is fine for testing the search, not for final numbers. Recompute it with pw.x${alternative}.`,
+  ], label)];
+}
+
 export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceView): Verdict[] {
   const label = `claims[${index}]`;
   const r = resolveRef(view, claim.cites);
@@ -68,6 +93,7 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
     } else {
       out.push(claimVerdict('source-kind', 'pass', [`${claim.cites} is ${source.description}`], label));
     }
+    if (source.production !== false) out.push(...screeningModelCheck(claim, a.id, view, label));
   }
 
   const path = parseRef(claim.cites)?.path ?? [];

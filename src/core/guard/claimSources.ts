@@ -12,6 +12,11 @@ export interface ClaimSource {
   tools: string[];
   /** An artifact of this name must lie upstream of the cited one. */
   derivedFrom?: string;
+  /**
+   * The quantity is a DFT number: nothing upstream may come from a screening model (EMT).
+   * Default true; false for quantities that say they are screening results.
+   */
+  production?: boolean;
   description: string;
 }
 
@@ -28,6 +33,10 @@ export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
   converged_cutoff: { names: [ARTIFACT.convergedSettings], tools: ['select_converged_settings'], description: 'a cutoff chosen by a convergence test' },
   converged_kspacing: { names: [ARTIFACT.convergedSettings], tools: ['select_converged_settings'], description: 'a k-spacing chosen by a convergence test' },
   beef_ensemble: { names: [ARTIFACT.beefStats], tools: ['beef_ensemble_stats'], description: 'BEEF-vdW ensemble statistics' },
+  screening_adsorption_energy: {
+    names: [ARTIFACT.adsorptionEnergy], tools: ['adsorption_energy'], production: false,
+    description: 'an adsorption energy from a screening model (EMT): it ranks configurations, it is not a DFT number',
+  },
 };
 
 export const CLAIM_QUANTITIES = Object.keys(CLAIM_SOURCES);

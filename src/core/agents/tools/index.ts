@@ -1,5 +1,9 @@
 /** The allow-listed tool catalogue the workers use. */
 import type { GuardedToolSpec } from '../../guard/assessCall';
+import { adsorptionSearchTool } from './adsorptionSearch/adsorptionSearchTool';
+import { evaluateHypothesisTool } from './adsorptionSearch/evaluateHypothesisTool';
+import { relaxStructureTool } from './adsorptionSearch/relaxStructureTool';
+import { importStructureTool, prepareAdsorptionSurfaceTool } from './adsorptionSearch/surfaceTools';
 import { adsorptionEnergyTool, beefEnsembleStatsTool, deltaBeTool } from './adsorptionTools';
 import { canvasInspectTool, canvasReadTool, canvasWriteTool } from './canvasTools';
 import { fitEosTool } from './fitEos';
@@ -20,5 +24,6 @@ export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   runPwTool, relaxedStructureTool,
   selectConvergedSettingsTool, selectConvergedSlabTool, fitEosTool, latticeConstantFromVolumeTool,
   adsorptionEnergyTool, deltaBeTool, beefEnsembleStatsTool,
+  importStructureTool, prepareAdsorptionSurfaceTool, relaxStructureTool, evaluateHypothesisTool, adsorptionSearchTool,
   writeReportTool,
 ];

@@ -1,4 +1,7 @@
 /** The tier-1 rules by name: a tool lists the names that check its calls. */
+import { adsorptionHypothesisValid, RULE as HYPOTHESIS } from './adsorptionHypothesisValid';
+import { adsorptionSearchStandards, RULE as STANDARDS } from './adsorptionSearchStandards';
+import { calculatorMatchesReferences, RULE as CALCULATOR } from './calculatorMatchesReferences';
 import { convergenceChoiceInRange, RULE as CONVERGENCE } from './convergenceChoiceInRange';
 import { cutoffAbovePseudopotentialSuggestion, RULE as CUTOFF } from './cutoffAbovePseudopotentialSuggestion';
 import { energiesFromProductionInputs, RULE as PRODUCTION } from './energiesFromProductionInputs';
@@ -30,6 +33,9 @@ export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [LATTICE]: latticeUsesCellSymmetry,
   [REDONE]: testsRedoneAfterCutoffChange,
   [PRODUCTION]: energiesFromProductionInputs,
+  [HYPOTHESIS]: adsorptionHypothesisValid,
+  [CALCULATOR]: calculatorMatchesReferences,
+  [STANDARDS]: adsorptionSearchStandards,
 };
 
 /** Rules every call that makes references gets, whatever the tool lists. */

@@ -33,6 +33,8 @@ export const metalsHaveSmearing: TierOneRule = (input) => {
   const structure = resolvedArgument(input, 'structure')?.value as Structure | undefined;
   if (!structure?.symbols) return [verdict(RULE, 'pass', ['no structure referenced'])];
   const elements = [...new Set(substrateSymbols(structure))].join(', ');
+  // Effective-medium theory has no electronic occupations to smear.
+  if (input.call.args.calculator === 'emt') return [verdict(RULE, 'pass', ['EMT: a model potential with no occupations'])];
   if (!isMetallic(structure)) return [verdict(RULE, 'pass', [`${elements}: not a metal by composition`])];
   const occupations = input.call.args.occupations;
   const degauss = numberArg(input.call, 'degaussRy');
