@@ -14,6 +14,7 @@ import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
 import { beefReportSection } from '../workflows/beef/reportSection';
+import { adsorptionSearchReportSection } from '../workflows/adsorptionSearch/reportSection';
 
 export interface ReportSource {
   runId: string;
@@ -110,6 +111,13 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     md.push(...beef.markdown);
   }
 
+  const calls = src.calls();
+  const search = adsorptionSearchReportSection({ artifacts, readFile: src.readFile, toolOf: (id) => calls.find((c) => c.id === id)?.tool });
+  if (search) {
+    Object.assign(plots, search.plots);
+    md.push(...search.markdown);
+  }
+
   const fits = artifacts.filter((a) => a.name === 'eos_fit' && a.status !== 'stale');
   const fit = fits.at(-1);
   if (fit) {
@@ -133,7 +141,6 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     md.push('## Jobs', '', ...table(['Job', 'Backend', 'State', 'Run time', 'Error'], jobs.map((j) => [j.id, j.backend, j.state, seconds(j.startedAt, j.endedAt), (j.error ?? '').split('\n')[0]])), '');
   }
 
-  const calls = src.calls();
   const verdicts = calls.flatMap((c) => c.verdicts);
   const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
   md.push('## Guard', '',

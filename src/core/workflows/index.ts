@@ -1,10 +1,11 @@
 /** The built-in workflow templates, by id. Other templates register here. */
+import { ADSORPTION_SEARCH } from './adsorptionSearch';
 import { ADSORPTION_SITE_PREFERENCE } from './adsorptionSitePreference';
 import { BEEF_ENSEMBLE } from './beefEnsemble';
 import { LATTICE_CONSTANT } from './latticeConstant';
 import type { WorkflowTemplate } from './types';
 
-const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE].map((t) => [t.id, t]));
+const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH].map((t) => [t.id, t]));
 
 export function registerWorkflow(template: WorkflowTemplate): void {
   TEMPLATES.set(template.id, template);
@@ -22,3 +23,4 @@ export * from './types';
 export { LATTICE_CONSTANT } from './latticeConstant';
 export { ADSORPTION_SITE_PREFERENCE } from './adsorptionSitePreference';
 export { BEEF_ENSEMBLE } from './beefEnsemble';
+export { ADSORPTION_SEARCH } from './adsorptionSearch';

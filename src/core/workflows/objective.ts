@@ -17,6 +17,7 @@
  *     approval: continue
  *     budget: { maxTokens: 2000000, maxCostUsd: 20, maxJobs: 60, maxWallMinutes: 120 }
  */
+import path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import { closest } from 'fastest-levenshtein';
 import { parseDocument } from 'yaml';
@@ -136,7 +137,8 @@ export function parseObjectiveFile(text: string, file: string): Objective {
     const ids = workflowTemplates().map((t) => t.id);
     throw new ObjectiveError(`${file}: workflow "${obj.workflow}" is not a built-in workflow${ids.length ? ` (did you mean "${closest(obj.workflow, ids)}"?)` : ''}; use one of ${ids.join(', ')}.`);
   }
-  const inputs = checkInputs(template, obj.inputs, file);
+  const checked = checkInputs(template, obj.inputs, file);
+  const inputs = template.loadInputFiles ? template.loadInputFiles(checked, path.dirname(path.resolve(file))) : checked;
   return { text: obj.objective ?? template.objective(inputs), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
 }
 

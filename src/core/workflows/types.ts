@@ -64,6 +64,11 @@ export interface WorkflowTemplate {
   inputSchema: object;
   /** Recognise a text objective and read the inputs it states; undefined when it is not this workflow. */
   inputsFromText?(text: string): Record<string, unknown> | undefined;
+  /**
+   * Read files an objective file names (relative to `baseDir`, its directory) into the inputs,
+   * when the objective is loaded, so the run records what was read (e.g. a slab file).
+   */
+  loadInputFiles?(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown>;
   /** Inputs after defaults (some depend on the pseudopotential the environment finds). */
   resolveInputs(inputs: Record<string, unknown>, env: WorkflowEnvironment): Record<string, unknown>;
   /** The plan for resolved inputs. */

@@ -1,0 +1,41 @@
+/**
+ * The most stable configuration of an adsorbate on a slab, by the AdsMind closed loop: a
+ * planner proposes site, binding atoms and orientation; the guard validates each proposal
+ * before anything is computed; the executor screens and relaxes it; the analyzer names
+ * slips and dissociation; FORBID and TERMINATE steer and stop the loop. Every relaxation
+ * and adsorption energy is a guarded call with its settings checked and its result
+ * recorded with provenance (steps.ts, agents/tools/adsorptionSearch/).
+ */
+import type { WorkflowTemplate } from './types';
+import { ADSORPTION_SEARCH_INPUT_SCHEMA, resolveSearchInputs, searchInputsFromText, searchObjective, type AdsorptionSearchInputs } from './adsorptionSearch/inputs';
+import { ADSORPTION_SEARCH_COMPOSERS, claimQuantity } from './adsorptionSearch/report';
+import { loadSlabFile } from './adsorptionSearch/slabFile';
+import { searchSteps } from './adsorptionSearch/steps';
+
+export const ADSORPTION_SEARCH: WorkflowTemplate = {
+  id: 'adsorption-search',
+  title: 'Most stable adsorption configuration (AdsMind closed loop)',
+  description:
+    'Find the most stable configuration of an adsorbate on a slab with few relaxations: a planner (offline heuristic or the LLM ' +
+    'planner) proposes hypotheses (site type, surface atoms, binding atoms, orientation); the guard refuses invalid, repeated or ' +
+    'forbidden ones before any relaxation; each valid one is screened by single points, relaxed and analysed for geometric and ' +
+    'chemical slip and dissociation; slipped sites are FORBIDDEN; the search stops when a relaxation reproduces the best ' +
+    'configuration (TERMINATE), when the planner stops, or at the attempt budget. Inputs: slab (generated metal facet, or an extxyz/XSF ' +
+    "file), adsorbate (name or SMILES from the molecule table), calculator (EMT for testing, or pw.x with its settings), planner, budget, ablations.",
+  inputSchema: ADSORPTION_SEARCH_INPUT_SCHEMA,
+  inputsFromText: searchInputsFromText,
+  loadInputFiles: loadSlabFile,
+  resolveInputs: (inputs, env) => resolveSearchInputs(inputs, env) as unknown as Record<string, unknown>,
+  steps: (raw) => {
+    const i = raw as unknown as AdsorptionSearchInputs;
+    return [...searchSteps(i), {
+      id: 'report', title: 'Report the most stable configuration and how the search found it', worker: 'dft', tool: 'write_report',
+      args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
+      reasons: { title: 'names the study', text: 'the answer, every iteration, the references and their settings', claims: 'the best adsorption energy, citing the artifact of its iteration' },
+      reportQuantities: [claimQuantity(i)],
+      dependsOn: ['search'],
+    }];
+  },
+  objective: searchObjective,
+  composers: ADSORPTION_SEARCH_COMPOSERS,
+};
