@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { RunController } from '../../core/agents/runController';
 import type { RunSettings } from '../../core/agents/runSession';
 import type { ApprovalPolicy } from '../../core/guard/types';
+import { workflowTemplate } from '../../core/workflows';
 import { ObjectiveError } from '../../core/workflows/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
@@ -79,7 +80,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       throw new UsageError('no Anthropic API key: set it with  export ANTHROPIC_API_KEY=sk-ant-...  (the key is never written to the run), or run the built-in workflow without a model with --offline.');
     }
     const pwVersion = backend === 'local' ? localPwVersion(pwCommand) : undefined;
-    if (backend === 'local' && !pwVersion) {
+    const template = objective.workflow ? workflowTemplate(objective.workflow) : undefined;
+    const needsPwx = !template?.usesPwx || template.usesPwx(objective.inputs ?? {});
+    if (backend === 'local' && !pwVersion && needsPwx) {
       throw new UsageError(`"${pwCommand}" does not run here. Install Quantum ESPRESSO (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data), pass --pw-command, or run on a cluster with --cluster NAME.`);
     }
     const qeVersion = qeVersionFor(pwVersion);

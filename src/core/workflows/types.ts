@@ -69,6 +69,8 @@ export interface WorkflowTemplate {
    * when the objective is loaded, so the run records what was read (e.g. a slab file).
    */
   loadInputFiles?(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown>;
+  /** Whether a run of these inputs runs pw.x (default true); a study that does not need no Quantum ESPRESSO installed. */
+  usesPwx?(inputs: Record<string, unknown>): boolean;
   /** Inputs after defaults (some depend on the pseudopotential the environment finds). */
   resolveInputs(inputs: Record<string, unknown>, env: WorkflowEnvironment): Record<string, unknown>;
   /** The plan for resolved inputs. */
