@@ -129,6 +129,19 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
   return out;
 }
 
+/**
+ * A deterministic warning a person (or the approval policy) already approved for this call
+ * is settled: the audit finds the same warning again, and records who approved it instead
+ * of holding the report back a second time.
+ */
+function settledWarning(v: Verdict, call: string, approvals?: ApprovalBook): Verdict {
+  if (v.level !== 'warn' || !approvals) return v;
+  const approved = approvals.requests().filter((r) => r.call === call && r.verdicts.some((x) => x.rule === v.rule))
+    .map((r) => ({ r, a: approvals.answerOf(r.id) })).find((x) => x.a?.decision === 'approve');
+  if (!approved) return v;
+  return { ...v, level: 'pass', reasons: [...v.reasons, `approved in ${approved.r.id} by ${approved.a!.by}`] };
+}
+
 export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOptions): Promise<ReportJudgement> {
   const view = opts.provenance;
   const claimResults = claims.map((claim, i) => ({ claim, verdicts: checkClaim(claim, i, view) }));
@@ -139,7 +152,7 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   const judgements: CallJudgement[] = calls.map((c) => {
     const spec = opts.specOf(c.tool);
     const reportTime = spec
-      ? runTierOne(spec, proposedFromRecord(c), viewAsOf(view, c.id)).map((v) => ({ ...v, tier: 'report' as const }))
+      ? runTierOne(spec, proposedFromRecord(c), viewAsOf(view, c.id)).map((v) => settledWarning({ ...v, tier: 'report' as const }, c.id, opts.approvals))
       : [{ tier: 'report' as const, rule: 'known-tool', level: 'fail' as const, judged: true, reasons: [`${c.id} used tool ${c.tool}, which is not in the catalogue`] }];
     return { call: c.id, tool: c.tool, callTime: c.verdicts, reportTime };
   });

@@ -51,9 +51,11 @@ export function pwJobRunner(ctx: ToolRunContext, tool: string, backend: string, 
     const done = await jobs.waitFor(record.id);
     const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
     const text = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
-    const version = parsePwOutput(text).codeVersion;
-    if (version) log.codeVersion = version;
-    if (done.state !== 'completed') {
+    const out = parsePwOutput(text);
+    if (out.codeVersion) log.codeVersion = out.codeVersion;
+    // pw.x exits with status 3 when a relaxation reaches nstep: the output is complete and the
+    // calculator reports the relaxation as not converged (provisional), not as a failure.
+    if (done.state !== 'completed' && !out.jobDone) {
       throw new CalculatorError('pw.x', `${job.label}: job ${done.id} ${done.state}${done.error ? `: ${done.error}` : ''}. Its input and output are in ${jobs.jobDir(done.id)}.\n${text.slice(-1500)}`);
     }
     return text;
