@@ -49,7 +49,14 @@ export class JobService {
   private constructor(private readonly options: JobServiceOptions) {
     for (const job of options.store.jobs()) this.jobs.set(job.id, job);
     this.updates = {
-      transition: (id, to, patch) => this.serial(id, () => this.apply(id, (j) => transitionJob(j, to, patch))),
+      // Several observers report the end of a job (a cancel, the scheduler poll, the process
+      // exit); once a job is final the first final state stands and later reports change nothing.
+      transition: (id, to, patch) =>
+        this.serial(id, async () => {
+          const current = this.require(id);
+          if (isTerminal(current.state) && isTerminal(to)) return current;
+          return this.apply(id, (j) => transitionJob(j, to, patch));
+        }),
       update: (id, patch) => this.serial(id, () => this.apply(id, (j) => updateJob(j, patch))),
       progress: (id, progress) => this.onProgress(id, progress),
       get: (id) => this.jobs.get(id),

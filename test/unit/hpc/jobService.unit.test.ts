@@ -114,4 +114,24 @@ describe('JobService', () => {
     assert.equal(reopened.get(draft.id)!.state, 'draft');
     assert.deepEqual(foldJobEvents(store.events).map((j) => j.id), reopened.list().map((j) => j.id));
   });
+
+  it('a second report of the end of a job changes nothing: the first final state stands', async () => {
+    const store = new MemoryJobStore();
+    const s = await open(store);
+    const job = await s.create({ backend: 'rec', input });
+    await s.submit(job.id);
+    // the user's cancel and the scheduler poll both report the end, in either order
+    await s.cancel(job.id);
+    const updates = (backend as unknown as { updates: JobUpdates }).updates;
+    const again = await updates.transition(job.id, 'cancelled', { error: 'cancelled on the cluster' });
+    assert.equal(again.state, 'cancelled');
+    const late = await updates.transition(job.id, 'completed');
+    assert.equal(late.state, 'cancelled');
+    const finals = store.events.filter((e) => (e.payload as JobRecord).id === job.id && (e.payload as JobRecord).state === 'cancelled');
+    assert.equal(finals.length, 1, 'exactly one final transition is recorded');
+    assert.equal(foldJobEvents(store.events).find((j) => j.id === job.id)!.state, 'cancelled');
+    // a move that is illegal from a live state is still refused
+    const other = await s.create({ backend: 'rec', input: { ...input, name: 'b.in' } });
+    await assert.rejects(updates.transition(other.id, 'running'), /cannot go from 'draft' to 'running'/);
+  });
 });
