@@ -33,7 +33,14 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));
   // VS Code revives panels only through a serializer registered during activation.
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
-    deserializeWebviewPanel: async (panel, state) => (await workbench).provenance.deserializeWebviewPanel(panel, state as never),
+    deserializeWebviewPanel: async (panel, state) => {
+      try {
+        await (await workbench).provenance.deserializeWebviewPanel(panel, state as never);
+      } catch (e) {
+        // A blank tab tells the user nothing: say what failed and what to do.
+        panel.webview.html = `<!DOCTYPE html><html><body><p>The provenance graph could not be restored: ${String((e as Error).message).replace(/[<&]/g, ' ')}. Close this tab and open the graph again from its canvas.</p></body></html>`;
+      }
+    },
   }));
   const activationMs = Date.now() - (globalThis.__dreamsLoadStart ?? Date.now());
   // bench:activation asks for the figure through the environment.

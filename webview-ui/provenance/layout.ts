@@ -81,7 +81,12 @@ export class GraphLayouter {
     if (this.workerScript && typeof Worker !== 'undefined') {
       try {
         // Webview resources are cross-origin for Worker(); a blob URL of the same bytes is not.
-        const blob = await (await fetch(this.workerScript)).blob();
+        // Right after a window reload the webview's resource loader can stall: fall back rather than wait.
+        const response = await Promise.race([
+          fetch(this.workerScript),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('worker script fetch timed out')), 4000)),
+        ]);
+        const blob = await response.blob();
         const url = URL.createObjectURL(new Blob([blob], { type: 'text/javascript' }));
         this.elk = new ELK({ workerFactory: () => new Worker(url) as never });
         this.where = 'worker';
