@@ -21,7 +21,9 @@ const quiet = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' 
 const has = (cmd) => quiet('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const mocha = (globs, opts = {}) =>
   run(process.execPath, [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--node-option', 'import=tsx',
-    '--timeout', String(opts.timeout ?? 10_000), '--reporter', process.env.CI ? 'spec' : 'dot', ...globs, ...extra], opts);
+    '--timeout', String(opts.timeout ?? 10_000), '--reporter', process.env.CI ? 'spec' : 'dot',
+    // A failing test can leave a connection or timer open; the tier must still end and report.
+    '--exit', ...globs, ...extra], opts);
 
 function fail(msg) {
   console.error(`\n${msg}\n`);
