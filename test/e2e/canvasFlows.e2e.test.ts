@@ -87,23 +87,6 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-provenance-click');
   });
 
-  it('comes back after a reload of the window (webview panel serializer)', async () => {
-    const { page } = host;
-    // Let the workbench record its open editors first, as it does within seconds of a change.
-    await page.waitForTimeout(5000);
-    await runCommand(page, 'Developer: Reload Window');
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    const tab = page.locator('.tab', { hasText: 'Provenance:' }).first();
-    await tab.waitFor({ timeout: 60_000 });
-    await tab.click();
-    const frame = await provenanceFrame(page, 90_000).catch(async (e) => {
-      await host.screenshot('e2e-provenance-restore-failed');
-      throw e;
-    });
-    assert.match(await frame.locator('.status').innerText(), /nodes/);
-    await host.screenshot('e2e-provenance-restored');
-  });
-
   it('runs an objective from its cell with the offline agents on real pw.x, and shows the run as it goes', async function () {
     this.timeout(600_000);
     const { page } = host;

@@ -31,4 +31,25 @@ describe('provenance graph panel (real VS Code)', () => {
     panel.panel.dispose();
     await run.close();
   });
+
+  it('restores a panel from the state its page saved (the path VS Code takes after a restart)', async () => {
+    const { run, logPath } = await runWithCanvas('restore', 'EOS of Cu');
+    const wb = await workbench();
+    await recordScalar(run, 'run_pw', 'total_energy', -101.2, 'eV');
+    const state = { log: vscode.Uri.file(logPath).toString(), scope: { kind: 'upstream' as const, of: 'a-1' }, filters: { stale: true, warned: false, failed: false } };
+    const bare = vscode.window.createWebviewPanel('dreams.provenance', 'Provenance', vscode.ViewColumn.Beside, { enableScripts: true });
+    await wb.provenance.deserializeWebviewPanel(bare, state);
+    const panel = wb.provenance.panelOf(logPath)!;
+    assert.ok(panel, 'the restored panel is not registered for its run');
+    const rendered = panel.lastRendered ?? await new Promise<{ nodes: number }>((r) => panel.renderedEmitter.event(r));
+    assert.equal(rendered.nodes, 2, 'the upstream scope of a-1: its creator and itself');
+    assert.equal(bare.title, 'Provenance: upstream of a-1');
+    bare.dispose();
+    // a state pointing at a run that is gone says so instead of failing silently
+    const gone = vscode.window.createWebviewPanel('dreams.provenance', 'Provenance', vscode.ViewColumn.Beside, { enableScripts: true });
+    await wb.provenance.deserializeWebviewPanel(gone, { ...state, log: vscode.Uri.file(path.join(path.dirname(logPath), 'missing.jsonl')).toString() });
+    assert.match(gone.webview.html, /is no longer there/);
+    gone.dispose();
+    await run.close();
+  });
 });
