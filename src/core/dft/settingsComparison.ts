@@ -26,6 +26,20 @@ const SWEEP_FIELDS: (keyof PhysicalSettings)[] = [
   'nspin',
 ];
 
+/**
+ * pw.x variables that steer how the SCF (or the relaxation) reaches its answer and never
+ * the answer itself: two energies that differ only in these compare equal, also when an
+ * energy's settings list one of them among its extras.
+ */
+export const SCF_CONTROL_VARIABLES: ReadonlySet<string> = new Set([
+  'electron_maxstep', 'mixing_beta', 'mixing_mode', 'mixing_ndim', 'mixing_fixed_ns', 'diagonalization', 'diago_thr_init', 'diago_full_acc',
+  'diago_david_ndim', 'diago_cg_maxiter', 'diago_ppcg_maxiter', 'startingwfc', 'startingpot', 'scf_must_converge', 'electron_dynamics',
+  'forc_conv_thr', 'etot_conv_thr', 'nstep', 'ion_dynamics', 'upscale', 'bfgs_ndim',
+]);
+
+/** `extra.mixing_beta`, `extra.Hubbard_U(1)` → whether the variable is SCF control. */
+export const isScfControl = (extraKey: string): boolean => SCF_CONTROL_VARIABLES.has(extraKey.replace(/\(.*$/, '').toLowerCase());
+
 const same = (x: unknown, y: unknown): boolean => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
 
 export function physicalSettingsDifferences(
@@ -59,6 +73,7 @@ export function physicalSettingsDifferences(
   if (!skip.has('extra')) {
     const keys = new Set([...Object.keys(a.extra ?? {}), ...Object.keys(b.extra ?? {})]);
     for (const k of keys) {
+      if (isScfControl(k)) continue;
       const name = `extra.${k}` as SettingName;
       if (!skip.has(name) && !same(a.extra?.[k], b.extra?.[k])) out.push({ setting: name, a: a.extra?.[k], b: b.extra?.[k] });
     }

@@ -17,6 +17,7 @@ function electronicArgs(i: LatticeConstantInputs): Record<string, unknown> {
     degaussRy: i.smearing.degaussRy,
     nspin: i.spinPolarized ? 2 : 1,
     ...(i.spinPolarized ? { startingMagnetization: { [i.element]: i.startingMagnetization } } : {}),
+    ...(i.scf ?? {}),
   };
 }
 
@@ -27,6 +28,7 @@ function electronicReasons(i: LatticeConstantInputs): Record<string, string> {
     degaussRy: `${i.smearing.degaussRy} Ry, the study's smearing width, the same in every run so energies compare`,
     nspin: i.spinPolarized ? `${i.element} is magnetic: spin-polarized` : `${i.element} is not magnetic: no spin polarization`,
     ...(i.spinPolarized ? { startingMagnetization: `a starting moment on ${i.element} so the SCF can find the magnetic state` } : {}),
+    ...Object.fromEntries(Object.keys(i.scf ?? {}).map((k) => [k, 'SCF control given with the study (it does not change the energies)'])),
   };
 }
 

@@ -27,6 +27,8 @@ export interface LatticeConstantInputs {
   smearing: { kind: 'mv' | 'mp' | 'gaussian' | 'fd'; degaussRy: number };
   spinPolarized: boolean;
   startingMagnetization: number;
+  /** SCF control for every input (make_pw_input's arguments); never changes the physics. */
+  scf?: { electronMaxstep?: number; mixingBeta?: number; mixingMode?: 'plain' | 'TF' | 'local-TF'; diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro' };
 }
 
 export const LATTICE_CONSTANT_INPUT_SCHEMA = {
@@ -61,6 +63,17 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     },
     spinPolarized: { type: 'boolean', description: 'Default: true for Fe, Co and Ni.' },
     startingMagnetization: { type: 'number', minimum: -1, maximum: 1, description: 'Spin-polarized runs: starting magnetization of the element (default 0.5).' },
+    scf: {
+      type: 'object',
+      properties: {
+        electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000 },
+        mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'] },
+        diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'] },
+      },
+      additionalProperties: false,
+      description: "SCF control of every pw.x run (electron_maxstep, mixing_beta, mixing_mode, diagonalization); pw.x's defaults when left out.",
+    },
   },
   required: ['element', 'structure', 'latticeConstantAngstrom'],
   additionalProperties: false,
@@ -122,6 +135,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     smearing: { kind: smearing.kind ?? 'mv', degaussRy: smearing.degaussRy ?? 0.02 },
     spinPolarized: (raw.spinPolarized as boolean | undefined) ?? MAGNETIC_ELEMENTS.has(element),
     startingMagnetization: (raw.startingMagnetization as number | undefined) ?? 0.5,
+    ...(raw.scf ? { scf: raw.scf as LatticeConstantInputs['scf'] } : {}),
   };
 }
 

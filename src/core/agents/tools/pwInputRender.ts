@@ -26,7 +26,11 @@ export interface PwInputOptions {
   nspin: 1 | 2;
   startingMagnetization?: Record<string, number>;
   convThrRy?: number;
+  /** SCF control (&ELECTRONS): how the SCF gets to the answer, never the answer itself. */
   mixingBeta?: number;
+  mixingMode?: 'plain' | 'TF' | 'local-TF';
+  electronMaxstep?: number;
+  diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro';
   /** Relaxations stop when every force component is below this, eV/Å (QE's forc_conv_thr; its default is 0.0257 eV/Å). */
   forceThresholdEvPerAngstrom?: number;
 }
@@ -57,6 +61,9 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   });
   const electrons: Record<string, NamelistValue> = { conv_thr: o.convThrRy ?? 1e-8 * structure.symbols.length };
   if (o.mixingBeta !== undefined) electrons.mixing_beta = o.mixingBeta;
+  if (o.mixingMode !== undefined) electrons.mixing_mode = o.mixingMode;
+  if (o.electronMaxstep !== undefined) electrons.electron_maxstep = o.electronMaxstep;
+  if (o.diagonalization !== undefined) electrons.diagonalization = o.diagonalization;
   const namelists: Record<string, Record<string, NamelistValue>> = {
     // The stress of a fixed-cell relaxation or an ensemble run is not used; it costs a tenth of each step.
     CONTROL: { calculation: o.calculation, prefix: 'dreams', outdir: './tmp', tprnfor: true, tstress: o.calculation === 'scf' || o.calculation === 'vc-relax' },

@@ -73,7 +73,10 @@ export const makePwInputTool: GuardedToolSpec = {
       nspin: { type: 'integer', enum: [1, 2] },
       startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 } },
       convThrRy: quantitySchema('SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
-      mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'SCF control: mixing factor of the new density (mixing_beta; pw.x default 0.7).' },
+      mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'], description: "SCF control: density mixing (mixing_mode; 'local-TF' for slabs and other inhomogeneous systems)." },
+      electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000, description: 'SCF control: most SCF iterations (electron_maxstep; pw.x default 100).' },
+      diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'], description: "SCF control: eigensolver (diagonalization; 'cg' is slower but robust where Davidson fails)." },
       forceThresholdEvPerAngstrom: quantitySchema('Relaxations stop when every force component is below this (forc_conv_thr; QE default 0.0257)', 'eV/Å', { exclusiveMinimum: 0, maximum: 0.5 }),
     },
     required: ['structure', 'pseudopotentials', 'purpose', 'calculation', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin'],
@@ -89,6 +92,10 @@ export const makePwInputTool: GuardedToolSpec = {
     degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
     nspin: '2 with a starting magnetization for Fe, Co, Ni and other magnetic systems; 1 otherwise.',
     forceThresholdEvPerAngstrom: '0.01–0.03 eV/Å for adsorption geometries; looser only for screening.',
+    mixingBeta: 'SCF control, never the result: 0.7 by default; 0.1–0.3 when the SCF sloshes (slabs, magnetic systems); the convergence advisor suggests it.',
+    mixingMode: "SCF control: 'plain' for bulk; 'local-TF' for slabs and surfaces.",
+    electronMaxstep: 'SCF control: 100 by default; more only for a slow but steady SCF; fewer never helps.',
+    diagonalization: "SCF control: 'david' by default; 'cg' (or 'ppcg') when Davidson fails (S matrix, too many bands not converged).",
   },
   async run(raw, ctx) {
     const { structure: sRef, pseudopotentials: pRef, ...options } = raw as unknown as PwInputOptions & { structure: string; pseudopotentials: string };
