@@ -11,7 +11,7 @@ import path from 'node:path';
 import { RunController } from '../../src/core/agents/runController';
 import type { AdviceValue } from '../../src/core/agents/advisor';
 import type { PwInputValue } from '../../src/core/agents/tools/artifactShapes';
-import type { Plan } from '../../src/core/agents/types';
+import { PlanStore } from '../../src/core/agents/planStore';
 import { localPwRunner } from '../../src/core/calculators/pwx';
 import { parsePwOutput } from '../../src/core/dft/qe/output';
 import { RY_IN_EV } from '../../src/core/units';
@@ -48,7 +48,7 @@ describe('SCF control through make_pw_input and the convergence advisor (real pw
       assert.deepEqual(byParameter.get('mixing_beta')!.apply, { tool: 'make_pw_input', argument: 'mixingBeta', value: 0.35 });
       assert.ok(first.suggestions.every((s) => s.notApplicable === undefined), JSON.stringify(first.suggestions));
 
-      const plan = c.session.runtime.canvas.read('plan').value as Plan;
+      const plan = new PlanStore(c.session.run.canvas).require();
       for (const id of ['cutoff-input', 'k-input', 'eos-input']) {
         const step = plan.steps.find((s) => s.id === id)!;
         assert.equal(step.args!.electronMaxstep, 6, `${id} applies the advice`);

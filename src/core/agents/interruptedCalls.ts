@@ -1,8 +1,9 @@
 /**
  * Tool calls a stopped process left running. A run_pw call whose checks had passed is
  * picked up again under its own call id, so it finds its job (the job id carries the
- * call id) and waits for it instead of running pw.x a second time; every other
- * interrupted call is ended as failed, and its step makes it again.
+ * call id) and waits for it instead of running pw.x a second time; so is a call of a tool
+ * declared resumable (an adsorption search, which finds the evaluations it recorded);
+ * every other interrupted call is ended as failed, and its step makes it again.
  */
 import { isRef } from '../guard/ports';
 import { artifactArguments } from '../guard/schemaAnnotations';
@@ -36,7 +37,7 @@ export async function settleInterruptedCalls(rt: AgentRuntime): Promise<{ reatta
   const failed: string[] = [];
   for (const call of rt.provenance.calls().filter((c) => c.status === 'running')) {
     const spec = rt.registry.get(call.tool);
-    if (!spec || call.tool !== 'run_pw' || !clearedByGuard(rt, call)) {
+    if (!spec || !(call.tool === 'run_pw' || spec.resumable) || !clearedByGuard(rt, call)) {
       await rt.provenance.endCall(call.id, { status: 'failed', error: INTERRUPTED });
       failed.push(call.id);
       continue;

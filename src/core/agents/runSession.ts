@@ -158,6 +158,8 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     return registry.callProposed(spec, proposed, registryContext(runtime!));
   };
   if (!settings.offline) services.plannerModel = { provider, model: models.planner };
+  // Long tool bodies (a search of many relaxations) pause, stop and meet budgets between their own calls.
+  services.checkpoint = () => runtime!.control.checkpoint();
   const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;
   const template = workflowEvent ? workflowTemplate(workflowEvent.workflow) : undefined;
   runtime = {

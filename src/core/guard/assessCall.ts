@@ -17,6 +17,11 @@ import type { ProposedCall, Verdict } from './types';
 export interface GuardedToolSpec extends ToolSpec {
   /** false for tools with nothing to judge (canvas reads); default true. */
   parameterJudge?: boolean;
+  /**
+   * A call a stopped process left open is run again under its own call id on resume (its
+   * body finds the work it had recorded), instead of being ended as interrupted.
+   */
+  resumable?: boolean;
 }
 
 export interface Assessment {

@@ -3,7 +3,9 @@
  * approvals for warnings, the tool body, and registration of its outputs with the
  * concerns stamped. A fail refuses the call with reasons the agent can act on.
  */
+import { RunStopped } from '../agents/runControl';
 import type { ToolRunContext } from '../agents/types';
+import { LlmError } from '../llm/types';
 import type { Concern } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
 import { assessCall, worstLevel, type GuardedToolSpec } from './assessCall';
@@ -65,6 +67,10 @@ function settleOnAnswer(ctx: GuardContext, approval: string, outputs: string[]):
   }).catch(() => {
     // the run was cancelled before an answer came: nothing to settle
   });
+}
+
+function isRunInterruption(e: unknown): boolean {
+  return e instanceof RunStopped || (e instanceof LlmError && (e.kind === 'cancelled' || e.kind === 'budget'));
 }
 
 export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall, ctx: GuardContext): Promise<GuardedOutcome> {
@@ -143,6 +149,9 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
       },
     });
   } catch (e) {
+    // A run stopped, cancelled or out of budget while the body worked did not make the call
+    // fail: it stays open, and a resumed run picks it up (or ends it as interrupted).
+    if (isRunInterruption(e)) throw e;
     const error = (e as Error).message || String(e);
     await provenance.endCall(record.id, { status: 'failed', error });
     return { status: 'failed', call: record.id, error, verdicts };

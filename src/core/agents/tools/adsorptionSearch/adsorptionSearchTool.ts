@@ -41,6 +41,8 @@ export interface AdsorptionSearchServices {
   childCall?: ChildCall;
   /** The model planner's provider and model, when the run has a model. */
   plannerModel?: { provider: LlmProvider; model: string };
+  /** The run's checkpoint: pause, stop and budgets between hypotheses. */
+  checkpoint?: () => Promise<void>;
 }
 
 export type PlannerKind = 'offline-heuristic' | 'llm';
@@ -158,6 +160,8 @@ export const adsorptionSearchTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['calculator-matches-references', 'settings-comparable', 'energies-from-production-inputs', ...CALCULATOR_RULES],
+  // A search interrupted by a stop or a killed process continues on resume from the evaluations it recorded.
+  resumable: true,
   parameterNotes: {
     ...CALCULATOR_NOTES,
     maxRelaxations: 'AdsMind needs 4–5 relaxations on average; 10 leaves room for slips.',
@@ -191,6 +195,7 @@ export const adsorptionSearchTool: GuardedToolSpec = {
       childCall: services.childCall, provenance: view, surface, search, shared, sharedReasons,
       cleanSlabEnergy: a.cleanSlabEnergy, gasPhaseEnergy: a.gasPhaseEnergy,
       agent: { role: 'dft', model: planner.name }, ...(step ? { step } : {}), parentCall: ctx.callId, recorded, log,
+      ...(services.checkpoint ? { checkpoint: services.checkpoint } : {}),
     });
     if (recorded.size) ctx.progress(`search ${search}: ${recorded.size} evaluation(s) recorded by an earlier attempt are taken from the record, not relaxed again`);
     const ablations = { ...FULL_LOOP, ...a.ablations };

@@ -55,6 +55,8 @@ export interface GuardedAttemptOptions {
   agent: ProposedCall['agent'];
   step?: string;
   parentCall: string;
+  /** The run's checkpoint (pause, stop, budgets), awaited before each new evaluation. */
+  checkpoint?: () => Promise<void>;
   /** Evaluations an interrupted attempt of this search recorded, by hypothesis key. */
   recorded: Map<string, ArtifactRecord>;
   log: AttemptLog;
@@ -116,6 +118,8 @@ export function guardedAttempt(o: GuardedAttemptOptions): HypothesisAttempt {
       o.log.byIteration.set(req.iteration, { ...refs, adopted: true, ...(eads ? { adsorptionEnergy: eads.id, adsorptionEnergyCall: eads.creator } : {}) });
       return outcome;
     }
+    // Pause, stop and budgets take effect between hypotheses; a stopped search resumes from its record.
+    await o.checkpoint?.();
     const hypothesisArgs = { siteType: h.siteType, surfaceAtoms: h.surfaceAtoms, bindingAtoms: h.bindingAtoms, orientation: h.orientation, ...(h.rationale ? { rationale: h.rationale.slice(0, 2000) } : {}) };
     const why = h.rationale ?? `proposed by ${o.agent.model ?? 'the planner'}`;
     const evaluated = await call('evaluate_adsorption_hypothesis',
