@@ -13,7 +13,7 @@ import { AnthropicProvider } from '../../../src/core/llm/anthropic';
 import { totalTokens } from '../../../src/core/llm/usage';
 import type { ToolCallRecord } from '../../../src/core/provenance/types';
 import { registerWorkflow } from '../../../src/core/workflows';
-import type { WorkflowTemplate } from '../../../src/core/workflows/types';
+import type { TemplateStep, WorkflowTemplate } from '../../../src/core/workflows/types';
 import type { FakeScript, ScriptStep } from '../../fixtures/fake-anthropic/script';
 import { FakeAnthropicApi } from '../../fixtures/fake-anthropic/server';
 
@@ -27,7 +27,7 @@ const BULK_NOTE: WorkflowTemplate = {
   inputSchema: { type: 'object', properties: { element: { type: 'string' } }, required: ['element'] },
   resolveInputs: (i) => i,
   objective: (i) => `fcc ${String(i.element)}`,
-  steps: (i) => [
+  steps: (i): TemplateStep[] => [
     { id: 'structure', title: 'Build the crystal', worker: 'dft', tool: 'build_bulk',
       args: { elements: [i.element], bravais: 'fcc', latticeConstantAngstrom: 4.05 }, reasons: { elements: 'the element', bravais: 'fcc', latticeConstantAngstrom: 'experiment' } },
     { id: 'note', title: 'Note the structure', worker: 'dft', tool: 'canvas_write', dependsOn: ['structure'],
