@@ -32,7 +32,9 @@ const common = {
 const targets = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension/extension.ts' },
+    // extension.js holds only what activation needs; workbench.js (agents, jobs, views,
+    // panels) is required by it at run time after activate() returns.
+    entryPoints: { extension: 'src/extension/extension.ts', workbench: 'src/extension/workbench.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

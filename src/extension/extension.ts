@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CanvasSerializer, NOTEBOOK_TYPE } from './serializer';
 import { registerCommands } from './commands';
@@ -29,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   );
   registerCommands(context);
   // The rest is loaded after activate() returns: a canvas opens without waiting for it.
-  const workbench = import('./workbench').then((m) => m.startWorkbench(context));
+  const workbench = loadWorkbench().then((m) => m.startWorkbench(context));
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));
   // VS Code revives panels only through a serializer registered during activation.
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
@@ -53,3 +54,22 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
 }
 
 export function deactivate(): void {}
+
+/**
+ * The agents, jobs, views and panels are a separate bundle (dist/workbench.js, see
+ * scripts/build.mjs), read only after activation: VS Code parses a bundle whole when it
+ * loads it, so keeping them out of this one keeps activation short.
+ */
+function loadWorkbench(): Promise<typeof import('./workbench')> {
+  return new Promise((resolve, reject) =>
+    setImmediate(() => {
+      try {
+        // A run-time path, so the bundler leaves the module out of this bundle.
+        const bundle = path.join(__dirname, 'workbench.js');
+        resolve(require(bundle) as typeof import('./workbench'));
+      } catch (e) {
+        reject(e as Error);
+      }
+    }),
+  );
+}
