@@ -32,10 +32,18 @@ function clearedByGuard(rt: AgentRuntime, call: ToolCallRecord): boolean {
   return rt.policy === 'continue' || answer?.decision === 'approve';
 }
 
-export async function settleInterruptedCalls(rt: AgentRuntime): Promise<{ reattached: string[]; failed: string[] }> {
+export async function settleInterruptedCalls(rt: AgentRuntime): Promise<{ reattached: string[]; failed: string[]; finished?: string[] }> {
   const reattached: string[] = [];
   const failed: string[] = [];
+  const finished: string[] = [];
   for (const call of rt.provenance.calls().filter((c) => c.status === 'running')) {
+    // The process died after the call's results were registered and before the call was ended:
+    // its work is on the record, so end it; running it again would register every result twice.
+    if (rt.provenance.artifacts().some((a) => a.creator === call.id)) {
+      await rt.provenance.endCall(call.id, { status: 'ok' });
+      finished.push(call.id);
+      continue;
+    }
     const spec = rt.registry.get(call.tool);
     if (!spec || !(call.tool === 'run_pw' || spec.resumable) || !clearedByGuard(rt, call)) {
       await rt.provenance.endCall(call.id, { status: 'failed', error: INTERRUPTED });
@@ -68,5 +76,5 @@ export async function settleInterruptedCalls(rt: AgentRuntime): Promise<{ reatta
       failed.push(call.id);
     }
   }
-  return { reattached, failed };
+  return { reattached, failed, ...(finished.length ? { finished } : {}) };
 }

@@ -165,7 +165,7 @@ export class RunController {
     try {
       budget.check('before-call');
       const settled = await settleInterruptedCalls(runtime);
-      if (settled.reattached.length || settled.failed.length) {
+      if (settled.reattached.length || settled.failed.length || settled.finished?.length) {
         await run.log.append({ kind: 'run.recovered', key: 'run/recovery', actor: { kind: 'framework', id: 'runner' }, payload: settled });
       }
       const outcome = await new Supervisor(runtime).run();

@@ -44,4 +44,27 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
       await again.close();
     }
   });
+
+  it('a call whose results were registered when the process died is ended, not run again (no result twice)', async () => {
+    const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-stop-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }) });
+    assert.equal((await c.run()).state, 'completed');
+    const reg = c.session.run.registry;
+    const done = callsOf(reg, 'relax_structure')[1]!;
+    // What a process killed between registering a call's results and ending the call leaves behind.
+    const open = await reg.recordCall({ tool: done.tool, args: done.args, reasons: done.reasons, context: done.context, verdicts: done.verdicts, agent: done.agent });
+    await reg.registerArtifacts(open.id, done.outputs.map((id) => reg.artifact(id)!).map((a) => ({ kind: a.kind, name: a.name, value: a.value, ...(a.unit ? { unit: a.unit } : {}), ...(a.meta ? { meta: a.meta } : {}) })), []);
+    const dir = c.runDir;
+    await c.close();
+    const again = await RunController.resume(dir, {});
+    try {
+      await again.run();
+      const r = again.session.run.registry;
+      const recovered = again.session.run.log.events().find((e) => e.kind === 'run.recovered')!.payload as { finished?: string[]; reattached: string[] };
+      assert.deepEqual(recovered.finished, [open.id]);
+      assert.equal(r.call(open.id)!.status, 'ok');
+      assert.equal(r.artifacts().filter((a) => a.creator === open.id).length, done.outputs.length, 'its results once');
+    } finally {
+      await again.close();
+    }
+  });
 });
