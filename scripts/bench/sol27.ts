@@ -6,7 +6,10 @@
  * orchestration overhead (run wall time with no pw.x running). Writes bench/results/sol27.json.
  *
  *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
- *                          [--ref-kspacing 0.1] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE]
+ *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE]
+ *
+ * The reference uses k-spacing min(ref-kspacing, ref-k-factor × chosen) and ecutwfc
+ * max(chosen + ref-extra-cutoff, highest tested) with the workflow's dual.
  *
  * The pseudopotential directory defaults to ../shared/data/pseudo when present (scalar-
  * relativistic PBE ultrasoft files for all 27 elements), else $DREAMS_PSEUDO_DIR or
@@ -36,6 +39,7 @@ const pseudoDir = option('pseudo-dir') ?? [SHARED_PSEUDO, process.env.DREAMS_PSE
 const jobs = Number(option('jobs') ?? 2);
 const withReference = !flag('no-reference');
 const refKSpacing = Number(option('ref-kspacing') ?? 0.1);
+const refKFactor = Number(option('ref-k-factor') ?? 0.7);
 const refExtraCutoff = Number(option('ref-extra-cutoff') ?? 30);
 const runsDir = option('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-'));
 const outFile = option('out') ?? path.join(ROOT, 'bench/results/sol27.json');
@@ -105,7 +109,7 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
     const dual = cut.chosen.ecutrhoRy / cut.chosen.ecutwfcRy;
     const ref = await tightReference({
       element: e.element, structure: e.structure, aStartAngstrom: e.aExpAngstrom, pseudoDir, pseudopotential: file,
-      ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Math.min(refKSpacing, k.chosen.kSpacingPerAngstrom / 2),
+      ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * k.chosen.kSpacingPerAngstrom).toFixed(4)),
       degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
     });
     out.reference = ref;
@@ -174,7 +178,7 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, JSON.stringify({
     bench: 'sol27', complete, date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
-    pseudoDir, jobs, reference: withReference ? { kSpacingPerAngstrom: `min(${refKSpacing}, chosen/2)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
+    pseudoDir, jobs, reference: withReference ? { kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
     command: `npm run bench:sol27 -- ${process.argv.slice(2).join(' ')}`.trim(),
     summary, skipped, elements: rows,
   }, null, 1) + '\n');
