@@ -7,7 +7,8 @@
  * recorded with provenance (steps.ts, agents/tools/adsorptionSearch/).
  */
 import type { WorkflowTemplate } from './types';
-import { ADSORPTION_SEARCH_INPUT_SCHEMA, resolveSearchInputs, searchInputsFromText, searchObjective, type AdsorptionSearchInputs } from './adsorptionSearch/inputs';
+import { ADSORPTION_SEARCH_INPUT_SCHEMA, resolveSearchInputs, type AdsorptionSearchInputs } from './adsorptionSearch/inputs';
+import { searchInputsFromText, searchObjective } from './adsorptionSearch/objectiveText';
 import { ADSORPTION_SEARCH_COMPOSERS, claimQuantity } from './adsorptionSearch/report';
 import { loadSlabFile } from './adsorptionSearch/slabFile';
 import { searchSteps } from './adsorptionSearch/steps';

@@ -8,7 +8,7 @@ import type { SearchResultValue } from '../../agents/tools/adsorptionSearch/sear
 import type { ReportClaim } from '../../guard/claimChecks';
 import type { ComposeContext, Composer } from '../types';
 import type { AdsorptionSearchInputs } from './inputs';
-import { searchObjective, slabLabel } from './inputs';
+import { searchObjective, slabLabel } from './objectiveText';
 
 const RESULT = 'adsorption_search_result';
 

@@ -13,18 +13,14 @@ import { LlmPlanner } from '../../../adsorption/llmPlanner';
 import { OfflinePlanner } from '../../../adsorption/offlinePlanner';
 import type { Planner } from '../../../adsorption/planner';
 import { ScreenAndRelaxExecutor } from '../../../adsorption/executor';
-import type { EnergyReferences } from '../../../adsorption/references';
 import { GAS_BOX_ANGSTROM } from '../../../adsorption/references';
-import type { RelaxResult } from '../../../calculators/optimizers/fire';
-import type { CalculatorSettings } from '../../../calculators/types';
-import type { PhysicalSettings, Structure } from '../../../dft/types';
+import type { Structure } from '../../../dft/types';
 import type { GuardedToolSpec } from '../../../guard/assessCall';
 import type { ProvenanceView } from '../../../guard/ports';
 import { artifactRefSchema, quantitySchema } from '../../../guard/schemaAnnotations';
 import type { LlmProvider } from '../../../llm/types';
 import type { ToolRunContext } from '../../types';
-import { ARTIFACT, type EnergyMeta } from '../artifactShapes';
-import { energyInputs } from '../energyInputs';
+import { ARTIFACT } from '../artifactShapes';
 import { ToolSetupError } from '../services';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED, identityOf, PW_ONLY_ARGUMENTS, type CalculatorArgs } from './calculatorArgs';
 import { SCREENING_PROPERTIES } from './evaluateHypothesisTool';
@@ -33,6 +29,7 @@ import type { PwJobLog } from './pwJobRunner';
 import { callCalculator } from './relaxation';
 import { CALCULATOR_RULES } from './relaxStructureTool';
 import { SEARCH_ARTIFACT, searchState, type ConfigurationValue, type SurfaceValue } from './searchArtifacts';
+import { calculatorSettings, referencesOf, slabSource } from './searchContext';
 import { reportedBest, resultIterations, searchOutputDrafts, type SearchResultValue } from './searchOutputs';
 
 /** What the host gives the search besides the catalogue services. */
@@ -78,49 +75,6 @@ function plannerFor(a: SearchArgs, ctx: ToolRunContext, screen: ScreenAndRelaxEx
     return new LlmPlanner({ provider: model.provider, model: model.model });
   }
   return new OfflinePlanner({ ...(a.plannerScreen ? { screen: screen.siteScreen(surface.slab, surface.adsorbate) } : {}), ...(a.patience ? { patience: a.patience } : {}) });
-}
-
-function referencesOf(ctx: ToolRunContext, view: ProvenanceView, a: SearchArgs, adsorbate: string): { references: EnergyReferences; metas: [EnergyMeta, EnergyMeta] } {
-  const [clean, gas] = energyInputs(ctx, [a.cleanSlabEnergy, a.gasPhaseEnergy], 'adsorption_search');
-  const asRelax = (e: NonNullable<typeof clean>): RelaxResult => {
-    const r = (e.meta.relaxation ?? {}) as { steps?: number; converged?: boolean; fmaxEvPerAngstrom?: number; optimizer?: RelaxResult['optimizer'] };
-    // The relaxed structure the same call recorded beside the energy.
-    const structure = view.call(e.artifact.creator)?.outputs.map((id) => view.artifact(id)).find((x) => x?.kind === 'structure')?.value as Structure | undefined;
-    if (!structure) throw new Error(`adsorption_search: ${e.ref} has no relaxed structure recorded beside it; reference an energy made by relax_structure.`);
-    return { structure, energyEv: e.energyEv, forcesEvPerAngstrom: [], fmaxEvPerAngstrom: r.fmaxEvPerAngstrom ?? 0, steps: r.steps ?? 0, converged: r.converged ?? true, energyTraceEv: [], optimizer: r.optimizer ?? 'FIRE' };
-  };
-  return {
-    references: {
-      cleanSlabEv: clean!.energyEv, gasPhaseEv: gas!.energyEv, cleanSlab: asRelax(clean!), gasPhase: asRelax(gas!),
-      description: `E_ads = E(slab+${adsorbate}) − E(relaxed clean slab, ${a.cleanSlabEnergy}) − E(relaxed gas-phase ${adsorbate} in a box, ${a.gasPhaseEnergy})`,
-    },
-    metas: [clean!.meta, gas!.meta],
-  };
-}
-
-/** The calculator as the summarizer states it: method, whether it is for final numbers, the settings that matter. */
-function calculatorSettings(a: SearchArgs, settings: PhysicalSettings): CalculatorSettings {
-  if (a.calculator === 'emt') return { method: 'emt', production: false, details: { parameters: String(settings.extra?.parameters ?? 'EMT') } };
-  return {
-    method: 'pw.x', production: true,
-    details: {
-      functional: settings.functional, ecutwfcRy: settings.ecutwfcRy, ecutrhoRy: settings.ecutrhoRy,
-      kPoints: a.kMesh ? a.kMesh.join('×') : `spacing ${a.kSpacingPerAngstrom} 1/Å`,
-      occupations: settings.occupations, ...(settings.smearing ? { smearing: `${settings.smearing} ${settings.degaussRy} Ry` } : {}),
-      pseudopotentials: Object.entries(settings.pseudopotentials).map(([el, p]) => `${el}:${p.file}`).join(' '),
-      fmaxEvPerAngstrom: a.fmaxEvPerAngstrom,
-    },
-  };
-}
-
-/** Where the slab came from, as the report states it: the standardised slab and the artifact it was made from. */
-function slabSource(view: ProvenanceView, ref: string): string {
-  const std = view.artifact(ref.split('.')[0]!);
-  const original = std?.inputs.map((r) => view.artifact(r.split('.')[0]!)).find((x) => x?.kind === 'structure');
-  if (!original) return ref;
-  const tool = view.call(original.creator)?.tool ?? 'an unknown call';
-  const source = original.meta?.source ? `, ${String(original.meta.source)}` : '';
-  return `${original.id} by ${tool}${source}; standardised as ${std!.id}`;
 }
 
 export const adsorptionSearchTool: GuardedToolSpec = {
