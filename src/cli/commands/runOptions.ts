@@ -3,7 +3,6 @@
  * profiles, the pseudopotential directory, the local pw.x's version, and finding a run
  * directory from what the user typed.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,13 +75,7 @@ export function sshConfigOption(file: string | undefined): { sshConfig?: SshConf
   return { sshConfig: loadSshConfig(file) };
 }
 
-/** The local pw.x's version from its banner ("Program PWSCF v.6.7MaX starts"); undefined if it does not run. */
-export function localPwVersion(pwCommand: string): string | undefined {
-  const [cmd, ...args] = pwCommand.split(/\s+/).filter(Boolean);
-  if (!cmd) return undefined;
-  const r = spawnSync(cmd, args, { input: '', encoding: 'utf8', timeout: 20_000, env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
-  return /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(`${r.stdout ?? ''}${r.stderr ?? ''}`)?.[1];
-}
+export { localPwVersion } from '../../core/hpc/pwCommand';
 
 /** QE definitions the validator checks inputs against, for a pw.x version. */
 export function qeVersionFor(pwVersion: string | undefined): string | undefined {

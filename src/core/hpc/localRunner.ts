@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
-import { parsePwCommand } from './pwCommand';
+import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
 import { PwProgressReader, readPwOutcome } from './pwProgress';
 import { sha256File } from './fileHash';
 import type { JobFile, JobRecord } from './types';
@@ -29,7 +29,6 @@ export const outputNameFor = (input: string): string => `${input.replace(/\.(in|
 export const errorNameFor = (input: string): string => `${input.replace(/\.(in|pwi)$/i, '')}.err`;
 export const LOCAL_PSEUDO_DIR = 'pseudo';
 
-const MPI_LAUNCHERS = new Set(['mpirun', 'mpiexec', 'orterun']);
 
 interface Watched {
   timer?: NodeJS.Timeout;
@@ -141,13 +140,7 @@ export class LocalRunner implements JobBackend {
     const env: NodeJS.ProcessEnv = { OMP_NUM_THREADS: '1', ...(this.options.env ?? process.env) };
     env.DREAMS_JOB_ID = job.id; // lets a restarted service recognise its own pw.x by pid
     if (job.pseudopotentials.length > 0) env.ESPRESSO_PSEUDO = path.join(dir, LOCAL_PSEUDO_DIR);
-    // Open MPI refuses to start as root unless both variables are set; set them only when
-    // this process is root and the command is an MPI launcher, never for ordinary users.
-    if (process.getuid?.() === 0 && MPI_LAUNCHERS.has(path.basename(this.argv[0]!))) {
-      env.OMPI_ALLOW_RUN_AS_ROOT = '1';
-      env.OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = '1';
-    }
-    return env;
+    return { ...env, ...mpiRootEnvironment(this.argv) };
   }
 
   private watch(job: JobRecord, child: ChildProcess | undefined): void {

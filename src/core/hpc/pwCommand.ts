@@ -2,6 +2,10 @@
  * The configured local pw.x command (`pw.x`, `mpirun -np 2 pw.x`) split into argv so it
  * runs without a shell: nothing in it is expanded, piped or chained.
  */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parse } from 'shell-quote';
 
 export function parsePwCommand(command: string): string[] {
@@ -24,4 +28,45 @@ export function parsePwCommand(command: string): string[] {
   }
   if (argv.length === 0) throw new Error('the pw.x command is empty; set it to "pw.x" or e.g. "mpirun -np 2 pw.x".');
   return argv;
+}
+
+const MPI_LAUNCHERS = new Set(['mpirun', 'mpiexec', 'orterun']);
+
+/**
+ * Open MPI refuses to start as root unless both variables are set. They are set only when
+ * this process is root and the command is an MPI launcher, never for ordinary users.
+ */
+export function mpiRootEnvironment(argv: readonly string[]): Record<string, string> {
+  if (process.getuid?.() === 0 && argv[0] !== undefined && MPI_LAUNCHERS.has(path.basename(argv[0]))) {
+    return { OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' };
+  }
+  return {};
+}
+
+/**
+ * The local pw.x's version from its banner ("Program PWSCF v.6.7MaX starts"), or undefined
+ * when the command does not run. pw.x started without an input stops with an error and
+ * writes CRASH (and input_tmp.in) into its working directory, so it runs in a scratch
+ * directory that is removed afterwards, never in the user's.
+ */
+export function localPwVersion(command: string): string | undefined {
+  let argv: string[];
+  try {
+    argv = parsePwCommand(command);
+  } catch {
+    return undefined;
+  }
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-pw-version-'));
+  try {
+    const r = spawnSync(argv[0]!, argv.slice(1), {
+      cwd: scratch,
+      input: '',
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, OMP_NUM_THREADS: '1', ...mpiRootEnvironment(argv) },
+    });
+    return /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(`${r.stdout ?? ''}${r.stderr ?? ''}`)?.[1];
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }
