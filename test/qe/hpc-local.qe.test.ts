@@ -15,6 +15,14 @@ const pseudoDir = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 const alPseudo = [{ name: 'Al.pz-vbc.UPF', path: path.join(pseudoDir, 'Al.pz-vbc.UPF') }];
 const input = (name: string) => ({ name: 'al.in', text: fs.readFileSync(path.join(fixtures, name), 'utf8') });
 
+const commandOf = (pid: number): string | undefined => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+};
+
 /** Process ids whose environment carries DREAMS_JOB_ID=<id> (pw.x, mpirun and its ranks). */
 function processesOfJob(id: string): number[] {
   const pids: number[] = [];
@@ -146,6 +154,25 @@ describe('local pw.x runner', () => {
     assert.equal(db.state, 'completed');
     assert.equal(maxRunning, 1);
     assert.deepEqual(states.get(b.id), ['draft', 'validated', 'submitted', 'queued', 'running', 'completed']);
+    await service.dispose();
+  });
+
+  it('keeps the limit when jobs are submitted together: a starting job holds its slot, and a finished job frees one slot only', async () => {
+    const { service } = await open(runDir, 'pw.x', 1);
+    let maxRunning = 0;
+    let maxProcesses = 0;
+    const jobs = await Promise.all([0, 1, 2].map(() => service.create({ backend: 'local', input: input('al-fcc-scf.in'), pseudopotentials: alPseudo })));
+    service.onDidChange(() => {
+      maxRunning = Math.max(maxRunning, service.list().filter((x) => x.state === 'running').length);
+      // pw.x itself: Open MPI's singleton start leaves a helper daemon a moment after pw.x ends
+      const live = jobs.filter((j) => processesOfJob(j.id).some((pid) => commandOf(pid) === 'pw.x'));
+      maxProcesses = Math.max(maxProcesses, live.length);
+    });
+    await Promise.all(jobs.map((j) => service.submit(j.id)));
+    const done = await Promise.all(jobs.map((j) => service.waitFor(j.id)));
+    assert.deepEqual(done.map((d) => d.state), ['completed', 'completed', 'completed'], done.map((d) => d.error ?? '').join(' | '));
+    assert.equal(maxRunning, 1, 'jobs running at once');
+    assert.equal(maxProcesses, 1, 'pw.x processes of different jobs at once');
     await service.dispose();
   });
 });

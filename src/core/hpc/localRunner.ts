@@ -46,6 +46,7 @@ export class LocalRunner implements JobBackend {
   private readonly maxConcurrent: number;
   private readonly waiting: string[] = [];
   private readonly active = new Map<string, Watched>();
+  private readonly starting = new Set<string>();
   private disposed = false;
 
   constructor(private readonly updates: JobUpdates, private readonly options: LocalRunnerOptions) {
@@ -94,8 +95,13 @@ export class LocalRunner implements JobBackend {
     for (const w of this.active.values()) if (w.timer) clearInterval(w.timer);
   }
 
+  /** Running jobs plus those between the capacity check and their spawn: each holds a slot. */
+  private occupied(): number {
+    return this.active.size + this.starting.size;
+  }
+
   private async enqueue(id: string): Promise<void> {
-    if (this.active.size < this.maxConcurrent) {
+    if (this.occupied() < this.maxConcurrent) {
       await this.start(id);
     } else {
       this.waiting.push(id);
@@ -105,6 +111,20 @@ export class LocalRunner implements JobBackend {
   }
 
   private async start(id: string): Promise<void> {
+    // Reserve the slot before the first await: a job is only counted in `active` once it has
+    // spawned, and jobs submitted together would otherwise all pass the capacity check.
+    this.starting.add(id);
+    let failed = false;
+    try {
+      failed = !(await this.spawnJob(id));
+    } finally {
+      this.starting.delete(id);
+    }
+    if (failed) this.next();
+  }
+
+  /** Spawns pw.x for the job and starts watching it; false when it could not be started. */
+  private async spawnJob(id: string): Promise<boolean> {
     const job = this.updates.get(id)!;
     const dir = this.updates.localDir(id);
     const out = fs.openSync(path.join(dir, outputNameFor(job.input)), 'w');
@@ -129,11 +149,13 @@ export class LocalRunner implements JobBackend {
       await this.updates.transition(id, 'failed', {
         error: `could not start "${this.options.pwCommand}" (${spawned?.message ?? 'no pid'}); check that the program is installed and on PATH, or set the pw.x command to its full path.`,
       });
-      this.next();
-      return;
+      return false;
     }
+    // Listen for the exit now: a pw.x that fails at once may end while 'running' is being recorded.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     const running = await this.updates.transition(id, 'running', { pid: child.pid, workDir: dir });
-    this.watch(running, child);
+    this.watch(running, child, exited);
+    return true;
   }
 
   private environment(job: JobRecord, dir: string): NodeJS.ProcessEnv {
@@ -143,7 +165,7 @@ export class LocalRunner implements JobBackend {
     return { ...env, ...mpiRootEnvironment(this.argv) };
   }
 
-  private watch(job: JobRecord, child: ChildProcess | undefined): void {
+  private watch(job: JobRecord, child: ChildProcess | undefined, exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>): void {
     let finish!: () => void;
     const w: Watched = { reader: new PwProgressReader(), offset: 0, child, done: new Promise((r) => (finish = r)), finish };
     this.active.set(job.id, w);
@@ -151,7 +173,8 @@ export class LocalRunner implements JobBackend {
     const poll = () => this.readNew(job.id, outFile, w);
     w.timer = setInterval(poll, this.options.watchIntervalMs ?? 500);
     if (child) {
-      child.once('exit', (code, signal) => void this.finish(job.id, { code, signal }));
+      const exit = exited ?? new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+      void exit.then((e) => this.finish(job.id, e));
     } else {
       const pid = job.pid!;
       const liveness = setInterval(() => {
@@ -212,7 +235,7 @@ export class LocalRunner implements JobBackend {
 
   private next(): void {
     if (this.disposed) return;
-    while (this.active.size < this.maxConcurrent && this.waiting.length > 0) {
+    while (this.occupied() < this.maxConcurrent && this.waiting.length > 0) {
       const id = this.waiting.shift()!;
       void this.start(id);
     }
