@@ -47,6 +47,34 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     await run.close();
   });
 
+  it('keeps one cell per record while the run writes in bursts (plan versions arriving while the notebook is being filled)', async () => {
+    const { run, canvas } = await runWithCanvas('burst', 'Lattice constant of fcc Cu');
+    await workbench();
+    const supervisor = { kind: 'agent' as const, id: 'supervisor' };
+    const plan = (v: number) => run.canvas.write('plan', { objective: 'Lattice constant of fcc Cu', version: v, steps: [{ id: 's1', title: 'EOS', status: v % 2 ? 'running' : 'done' }] }, 'burst test', supervisor);
+    // Before the notebook opens: the plan and a large table, so filling the notebook takes a while.
+    assert.ok((await plan(1)).ok);
+    const call = await run.registry.recordCall({ tool: 'run_pw', args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' } });
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ k: i, energyEv: -100 - i / 1000, note: 'burst test row' }));
+    await run.registry.registerArtifacts(call.id, [{ kind: 'table', name: 'large_table', value: { rows } }]);
+    await run.registry.endCall(call.id, { status: 'ok' });
+    // The run goes on writing while the notebook opens and fills.
+    const opened = vscode.workspace.openNotebookDocument(canvas);
+    for (let v = 2; v <= 40; v++) {
+      assert.ok((await plan(v)).ok);
+      if (v % 5 === 0) await recordScalar(run, 'run_pw', 'total_energy', -100 - v, 'eV');
+      await new Promise((r) => setTimeout(r, 5 + (v % 7) * 12)); // around the projection's 50 ms batching
+    }
+    const nb = await opened;
+    await until('the last plan version', () => nb.getCells().some((c) => c.document.getText().startsWith('Plan, version 40:')));
+    await until('the last energy', () => cellIds(nb).includes('artifacts/a-9'));
+    await new Promise((r) => setTimeout(r, 500));
+    const ids = cellIds(nb);
+    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], `cells: ${ids.join(', ')}`);
+    assert.equal(ids.filter((id) => id === 'plan').length, 1);
+    await run.close();
+  });
+
   it('refuses an in-place edit of an artifact cell: reverted, nothing written to the log', async () => {
     const { run, canvas, logPath } = await runWithCanvas('noedit', 'Bulk modulus of Si');
     await workbench();

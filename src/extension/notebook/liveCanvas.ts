@@ -22,6 +22,8 @@ interface Binding {
   sub: vscode.Disposable;
   pending: Set<string>;
   timer?: ReturnType<typeof setTimeout>;
+  /** The flush in progress: the next one waits for it, so it sees the cells it inserted. */
+  flushing?: Promise<void>;
 }
 
 const metaOf = (cell: vscode.NotebookCell) => cell.metadata?.dreams as { kind?: string; id?: string } | undefined;
@@ -38,6 +40,7 @@ export class LiveCanvas implements vscode.Disposable {
   /** Text of projected cells as the projection last wrote them, to revert edits to. */
   private readonly recorded = new WeakMap<vscode.NotebookDocument, Map<string, string>>();
   private applying = 0;
+  private readonly opening = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   onRevealProvenance: ((nb: vscode.NotebookDocument, id: string) => void) | undefined;
@@ -78,13 +81,18 @@ export class LiveCanvas implements vscode.Disposable {
     if (nb.notebookType !== NOTEBOOK_TYPE) return;
     this.snapshot(nb);
     const logPath = runLogOf(nb);
-    if (!logPath || this.bindings.has(nb.uri.toString())) return;
+    const key = nb.uri.toString();
+    // `opening` holds the notebook from the check to the binding: two binds at once made two bindings
+    if (!logPath || this.bindings.has(key) || this.opening.has(key)) return;
+    this.opening.add(key);
     let run: RunView;
     try {
       run = await this.runs.open(logPath);
     } catch (e) {
       void vscode.window.showWarningMessage(`${path.basename(nb.uri.fsPath)}: could not open its run log ${logPath}: ${(e as Error).message} The canvas shows what it last saved.`);
       return;
+    } finally {
+      this.opening.delete(key);
     }
     const projection = new CanvasProjection();
     const binding: Binding = { notebook: nb, run, projection, pending: new Set(), sub: { dispose() {} } };
@@ -114,8 +122,18 @@ export class LiveCanvas implements vscode.Disposable {
     }, 50);
   }
 
-  /** Write the cells the projection changed into the notebook: replace in place, or append. */
-  async flush(b: Binding): Promise<void> {
+  /**
+   * Write the cells the projection changed into the notebook: replace in place, or append.
+   * Flushes of one notebook run one after another: a flush that looked for its cells while the
+   * previous one's edit was still being applied appended a second copy of a cell (two plan cells).
+   */
+  flush(b: Binding): Promise<void> {
+    const next = (b.flushing ?? Promise.resolve()).then(() => this.flushNow(b));
+    b.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flushNow(b: Binding): Promise<void> {
     if (!b.pending.size || b.notebook.isClosed) return;
     const ids = [...b.pending];
     b.pending.clear();
