@@ -18,26 +18,38 @@ import { getApiKey } from './secrets';
 
 const DEBIAN_PSEUDO_DIR = '/usr/share/espresso/pseudo';
 
-export function settingsFromConfiguration(objectiveText: string): { settings: RunSettings; clusters: ClusterProfile[] } {
+/**
+ * Run settings for an objective cell: the `dreams.*` settings, then the cell's own `run:` block
+ * (backend, pseudoDir relative to the canvas, approval, budget), which is the more specific.
+ */
+export function settingsFromConfiguration(objectiveText: string, canvasDir?: string): { settings: RunSettings; clusters: ClusterProfile[] } {
   const c = vscode.workspace.getConfiguration('dreams');
   const offline = c.get<string>('provider', 'anthropic') === 'offline';
-  const pseudoDir = c.get<string>('pseudoDir', '') || process.env.DREAMS_PSEUDO_DIR || DEBIAN_PSEUDO_DIR;
   const qe = c.get<string>('qeVersion', 'auto');
+  // An objective cell holds a sentence, or an objective file's YAML (workflow, inputs, run preferences).
+  const objective = /^\s*workflow\s*:/m.test(objectiveText) ? parseObjectiveFile(objectiveText, 'the objective cell') : parseObjectiveText(objectiveText, { forModel: !offline });
+  const prefs = objective.run ?? {};
+  const cellPseudoDir = prefs.pseudoDir && canvasDir ? path.resolve(canvasDir, prefs.pseudoDir) : prefs.pseudoDir;
+  const pseudoDir = cellPseudoDir || c.get<string>('pseudoDir', '') || process.env.DREAMS_PSEUDO_DIR || DEBIAN_PSEUDO_DIR;
   const settings: RunSettings = {
-    // An objective cell holds a sentence, or an objective file's YAML (workflow, inputs, run preferences).
-    objective: /^\s*workflow\s*:/m.test(objectiveText) ? parseObjectiveFile(objectiveText, 'the objective cell') : parseObjectiveText(objectiveText, { forModel: !offline }),
+    objective,
     offline,
-    backend: c.get<string>('backend', 'local') || 'local',
-    approval: c.get<ApprovalPolicy>('approvalPolicy', 'wait'),
+    backend: prefs.backend || c.get<string>('backend', 'local') || 'local',
+    approval: prefs.approval ?? c.get<ApprovalPolicy>('approvalPolicy', 'wait'),
     pseudoDir,
     pwCommand: c.get<string>('pwCommand', 'pw.x'),
     localConcurrency: 1,
     models: c.get<Record<string, string>>('models', {}),
     judges: !offline,
-    budget: c.get<RunSettings['budget']>('budget', {}),
+    budget: { ...c.get<RunSettings['budget']>('budget', {}), ...prefs.budget },
     ...(qe !== 'auto' ? { qeVersion: qe } : {}),
   };
-  return { settings, clusters: c.get<ClusterProfile[]>('clusters', []) };
+  const clusters = c.get<ClusterProfile[]>('clusters', []);
+  if (settings.backend !== 'local' && !clusters.some((p) => p.name === settings.backend)) {
+    const known = clusters.map((p) => p.name);
+    throw new Error(`No cluster profile named "${settings.backend}": ${known.length ? `the profiles in "dreams.clusters" are ${known.join(', ')}` : '"dreams.clusters" is empty'}. Add the profile, or set "dreams.backend" (or the cell's run.backend) to "local".`);
+  }
+  return { settings, clusters };
 }
 
 export class VsCodeAgentRunner implements AgentRunStarter {
@@ -45,7 +57,7 @@ export class VsCodeAgentRunner implements AgentRunStarter {
 
   async start(req: RunRequest): Promise<RunOutcome> {
     const canvasPath = req.canvas.fsPath;
-    const { settings, clusters } = settingsFromConfiguration(req.objective);
+    const { settings, clusters } = settingsFromConfiguration(req.objective, path.dirname(canvasPath));
     const env = { clusters, onWarning: (m: string) => req.progress(`warning: ${m}`) } as Parameters<typeof RunController.start>[1] & object;
     if (!settings.offline) {
       const apiKey = await getApiKey(this.secrets);

@@ -94,4 +94,33 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       await c.update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it("an objective cell's run block wins over the settings, and an unknown cluster is refused with the profiles there are", async function () {
+    this.timeout(120_000);
+    await workbench();
+    const c = vscode.workspace.getConfiguration('dreams');
+    await c.update('provider', 'offline', vscode.ConfigurationTarget.Global);
+    await c.update('approvalPolicy', 'wait', vscode.ConfigurationTarget.Global);
+    try {
+      // an EMT search with relaxations looser than the search's standard: the guard warns on each
+      const search = (run: string) => ['workflow: adsorption-search', 'inputs:', '  slab: { generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 } }',
+        '  adsorbate: CO', '  calculator: { kind: emt }', '  planner: offline', '  maxRelaxations: 2', '  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }', run].join('\n');
+      const nb = await canvasWith('cell-run-block', search('run: { approval: auto-approve }'));
+      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: nb.uri });
+      await until('the run to finish', () => nb.cellAt(0).executionSummary?.success !== undefined, 110_000);
+      assert.equal(nb.cellAt(0).executionSummary?.success, true, text([...nb.cellAt(0).outputs]));
+      const run = nb.metadata.run as { log: string };
+      const events = fs.readFileSync(path.resolve(workspaceDir(), run.log), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; payload: { by?: string } });
+      const answers = events.filter((e) => e.kind === 'approval.answer');
+      assert.ok(answers.length > 0, 'the loose search raised no warnings');
+      assert.ok(answers.every((a) => a.payload.by === 'policy'), 'the cell asked for auto-approve: no answer should wait for a person');
+
+      await c.update('backend', 'hpc9', vscode.ConfigurationTarget.Global);
+      const refused = await execute(await canvasWith('unknown-cluster', search('')));
+      // (the error output is JSON: its quotes come escaped)
+      assert.match(text(refused), /No cluster profile named \W+hpc9\W+ \W+dreams\.clusters\W+ is empty/);
+    } finally {
+      for (const k of ['provider', 'approvalPolicy', 'backend']) await c.update(k, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
