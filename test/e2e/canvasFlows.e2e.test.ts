@@ -27,6 +27,21 @@ async function provenanceFrame(page: Page, ms = 60_000): Promise<Frame> {
   }
 }
 
+/**
+ * An AdsMind search with EMT (seconds, no pw.x) whose relaxations stop at 0.2 eV/Å: looser than
+ * the search's 0.10 eV/Å, which the guard's adsorption-search-standards rule answers with a warning.
+ */
+const LOOSE_SEARCH = `workflow: adsorption-search
+objective: Most stable configuration of CO on Pt(111), quick look (EMT, loose forces)
+inputs:
+  slab:
+    generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 }
+  adsorbate: CO
+  calculator: { kind: emt }
+  planner: offline
+  maxRelaxations: 3
+  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }`;
+
 describe('canvas, approvals and provenance in the workbench (e2e)', function () {
   let host: VsCodeHost;
   let run: { runDir: string; logPath: string; approval: string };
@@ -40,10 +55,16 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const o = leanAlObjective();
     const yaml = ['workflow: lattice-constant', `objective: ${o.text}`, 'inputs:', ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)].join('\n');
     fs.writeFileSync(path.join(workspace, 'al-offline.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: yaml }] }) + '\n');
+    fs.writeFileSync(path.join(workspace, 'co-search.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: LOOSE_SEARCH }] }) + '\n');
+    // 'wait': a guard warning holds the call until someone answers it (the offline lattice run raises none)
     host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-flows', viewport: { width: 1600, height: 1000 },
-      settings: { 'dreams.provider': 'offline', 'dreams.approvalPolicy': 'continue' } });
+      settings: { 'dreams.provider': 'offline', 'dreams.approvalPolicy': 'wait' } });
   });
   after(async () => host?.stop());
+  afterEach(async function () {
+    // a failing test leaves a picture of the workbench as it was
+    if (this.currentTest?.state === 'failed') await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
 
   it('shows the approval card; Approve is recorded in the run log and the run continues in the notebook', async () => {
     const { page } = host;
@@ -114,6 +135,100 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     assert.ok(saved.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)), 'no lattice constant cell in the canvas');
   });
 
+  it('runs an objective from its cell; the guard\'s warning waits on an approval card; Approve releases it and the run completes', async function () {
+    this.timeout(300_000);
+    const { page } = host;
+    await runCommand(page, 'View: Close All Editors');
+    await quickOpen(page, 'co-search.dreams');
+    const nb = visibleNotebook(page);
+    await nb.getByText('workflow: adsorption-search').waitFor({ timeout: 60_000 });
+    await nb.getByText('workflow: adsorption-search').hover();
+    await nb.locator('.codicon-notebook-execute:visible').first().click();
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
+    if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+
+    // The run stops at each warned call. The user follows the status bar: its count opens the
+    // pending approvals; a click on one reveals its card in the notebook.
+    const out = notebookOutputFrame(page);
+    const count = page.locator('.statusbar-item', { hasText: '1 approval pending' });
+    const openNextCard = async (skip: Set<string>): Promise<{ id: string; card: Locator } | undefined> => {
+      if (!(await count.isVisible())) return undefined;
+      await count.click();
+      const row = page.locator('.monaco-list-row', { hasText: /ap-\d+: \w+ · fmaxEvPerAngstrom/ }).first();
+      if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return undefined;
+      const id = /ap-\d+/.exec(await row.innerText())![0];
+      if (skip.has(id)) return undefined; // the view follows the log: an answer shows there a moment later
+      await row.click();
+      const card = out.locator(`[data-approval="${id}"]`);
+      // revealed at its record; the card is the record's output, just below
+      if (!(await scrollTo(page, card.locator('button.approve'), 15_000).then(() => true, () => false))) return undefined;
+      return { id, card };
+    };
+    let opened: { id: string; card: Locator } | undefined;
+    for (const end = Date.now() + 120_000; !opened; await page.waitForTimeout(250)) {
+      assert.ok(Date.now() < end, 'no approval card came up');
+      opened = await openNextCard(new Set());
+    }
+    const { id: first, card } = opened;
+    await card.getByText('looser than the 0.1 eV/Å').waitFor();
+    const saved = JSON.parse(fs.readFileSync(path.join(workspace, 'co-search.dreams'), 'utf8')) as { run?: { log: string } };
+    assert.ok(saved.run?.log, 'the canvas is linked to its run');
+    const logPath = path.resolve(workspace, saved.run.log);
+    type Ev = { kind: string; payload: { name?: string; state?: string } };
+    const events = (): Ev[] => fs.readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Ev);
+    // held: nothing was relaxed while the request waits
+    await page.waitForTimeout(2_000);
+    assert.ok(!events().some((e) => e.kind === 'provenance.artifact' && /relaxed|adsorption_configuration/.test(e.payload.name ?? '')), 'a relaxation ran before the answer');
+    await host.screenshot('e2e-cell-run-waiting-for-approval');
+
+    await card.locator('button.approve').click();
+    const answer = await waitForAnswer(logPath, first, 30_000);
+    assert.equal(answer.decision, 'approve');
+    assert.equal(answer.by, 'user@vscode');
+    // every relaxation of the loose search asks in turn
+    const approved = new Set([first]);
+    const finished = page.locator('.statusbar-item', { hasText: /completed · .* tokens/ });
+    for (const end = Date.now() + 240_000; !(await finished.isVisible()); ) {
+      if (Date.now() > end) {
+        await host.screenshot('e2e-cell-run-not-completed');
+        assert.fail(`the run did not complete; approved ${[...approved].join(', ')}`);
+      }
+      const next = await openNextCard(approved);
+      if (!next) {
+        await page.waitForTimeout(250);
+        continue;
+      }
+      await next.card.locator('button.approve').click();
+      assert.equal((await waitForAnswer(logPath, next.id, 30_000)).by, 'user@vscode');
+      approved.add(next.id);
+    }
+    assert.ok(approved.size > 1, 'every relaxation of the loose search asks for approval');
+    await page.locator('.statusbar-item', { hasText: 'approval pending' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    const answers = events().filter((e) => e.kind === 'approval.answer') as unknown as { payload: { by: string } }[];
+    assert.deepEqual([...new Set(answers.map((a) => a.payload.by))], ['user@vscode'], 'every answer came from the notebook');
+    // the report at the end of the notebook (Ctrl+End in the notebook: its last cells), the run's
+    // outcome on the objective cell at the top (Ctrl+Home)
+    const editors = nb.locator('.cell-editor-container .monaco-editor:visible');
+    const height = page.viewportSize()!.height;
+    for (let i = 0, n = await editors.count(); i < n; i++) {
+      const b = await editors.nth(i).boundingBox();
+      if (b && b.y > 120 && b.y + b.height < height - 40) {
+        await editors.nth(i).click(); // into a cell on screen, then out of its editor: the notebook has the keyboard
+        break;
+      }
+    }
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+End');
+    await nb.getByText(/report_claim\s=\s-\d+\.\d+\seV/).first().waitFor({ timeout: 30_000 }); // Monaco shows spaces as no-break spaces
+    // Markdown cells render in the notebook's webview, like outputs
+    await out.getByText(/The report judge accepted report a-\d+/).first().waitFor({ timeout: 30_000 });
+    await out.getByText('accepted by the report judge').first().waitFor({ timeout: 30_000 });
+    await host.screenshot('e2e-cell-run-approved-report');
+    await page.keyboard.press('Control+Home');
+    await out.getByText(/Run \S+: completed/).waitFor({ timeout: 30_000 });
+    await host.screenshot('e2e-cell-run-approved-completed');
+  });
+
   it('shows a diagnostic as soon as a wrong value is typed into a .pwi file', async () => {
     const { page } = host;
     await quickOpen(page, 'al.pwi');
@@ -135,17 +250,18 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
 });
 
 /** Scroll the notebook down, as a user would, until the element is on screen. */
-async function scrollTo(page: Page, target: Locator, ms = 60_000): Promise<void> {
-  const list = visibleNotebook(page).locator('.cell-list-container');
+async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up' | 'down' = 'down'): Promise<void> {
+  const editor = visibleNotebook(page);
   const end = Date.now() + ms;
   const view = page.viewportSize()!;
   for (;;) {
     const box = await target.boundingBox().catch(() => null);
     if (box && box.y >= 0 && box.y + box.height <= view.height && (await target.isVisible().catch(() => false))) return;
     if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
-    const lb = await list.boundingBox();
-    if (lb) await page.mouse.move(lb.x + 40, lb.y + lb.height / 2);
-    await page.mouse.wheel(0, box && box.y < 0 ? -400 : 400);
+    // the wheel over the notebook's left margin (after a click elsewhere the pointer may be over a side bar)
+    const eb = await editor.boundingBox();
+    if (eb) await page.mouse.move(eb.x + 24, eb.y + eb.height / 2);
+    await page.mouse.wheel(0, box ? (box.y < 0 ? -400 : 400) : direction === 'up' ? -400 : 400);
     await page.waitForTimeout(150);
   }
 }

@@ -15,7 +15,11 @@ export function visibleNotebook(page: Page): Locator {
   return page.locator('.notebook-editor:visible');
 }
 
-/** Notebook outputs live two iframes deep: the webview, then its active frame. */
+/**
+ * Notebook outputs live two iframes deep: the webview, then its active frame. The notebook's
+ * webview sits inside its editor's cell list, so scoping to the visible notebook editor keeps
+ * other webviews (the provenance graph, a notebook in another group) out of the match.
+ */
 export function notebookOutputFrame(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+  return visibleNotebook(page).locator('iframe.webview.ready').first().contentFrame().frameLocator('iframe#active-frame');
 }

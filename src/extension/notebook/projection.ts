@@ -171,6 +171,14 @@ export class CanvasProjection {
       }
       case 'job.transition':
         return this.jobCell(e.payload as JobRecord, e.seq);
+      case 'report.judged': {
+        // The report judge rules after the report is written: its verdict updates the report's card.
+        const j = e.payload as { call?: string; report?: string; level?: Verdict['level']; accepted?: boolean; summary?: string };
+        if (!j.call || !j.report || !this.artifacts.has(j.report)) return [];
+        const level = j.level ?? (j.accepted ? 'pass' : 'fail');
+        this.reportVerdicts.set(j.call, { tier: 'report', rule: 'report-judge', level, reasons: j.summary ? [j.summary] : [], judged: true });
+        return this.artifactCell(j.report, e.seq);
+      }
       case 'guard.verdict': {
         const p = e.payload as { call: string; verdicts: Verdict[] };
         const report = p.verdicts.find((v) => v.tier === 'report');

@@ -39,6 +39,17 @@ describe('canvas projection', () => {
     assert.equal(p.cells().length, 1);
   });
 
+  it("updates a report's card when the report judge's verdict arrives after the report", () => {
+    const p = new CanvasProjection();
+    p.apply(ev('provenance.call', { id: 'c-5', tool: 'write_report', args: {}, reasons: {}, context: '', verdicts: [], agent: { role: 'dft' }, startedAt: '', status: 'ok', outputs: [] }));
+    p.apply(ev('provenance.artifact', { id: 'a-9', kind: 'file', name: 'report', creator: 'c-5', inputs: [], concerns: [], status: 'final', contentHash: 'r', createdAt: '', value: { title: 'Lattice constant of Al', claims: [] } }));
+    const report = () => p.cell('artifacts/a-9')!.outputs!.find((o) => o.mime === CANVAS_MIME.report)!.data as { verdict?: { level: string; reasons: string[] } };
+    assert.equal(report().verdict, undefined, 'not judged yet');
+    const changed = p.apply(ev('report.judged', { call: 'c-5', report: 'a-9', level: 'pass', accepted: true, claims: [], summary: 'The report judge accepted report a-9.' }, 'reports/a-9'));
+    assert.deepEqual(changed, ['artifacts/a-9']);
+    assert.deepEqual(report().verdict, { level: 'pass', reasons: ['The report judge accepted report a-9.'] });
+  });
+
   it('ignores an event it has already applied (a reopen replays the log)', () => {
     const p = new CanvasProjection();
     const e = ev('key.write', { value: 'The k-mesh converged at 12x12x12.', reason: '', version: 1 }, 'notes/kmesh');
