@@ -137,6 +137,19 @@ describe('adsorption-site-preference template', () => {
     assert.equal(s.get('relax-clean-input')!.args!.structure, '$step.vacuum-choice.slab');
   });
 
+  it('starting heights per site reach place_adsorbate with their reason; without them the covalent-radius default stands', () => {
+    const { steps } = prepareWorkflow('adsorption-site-preference', { ...TOY, startingHeightsAngstrom: { ontop: 1.85, fcc: 1.3 } }, env);
+    checkPlan(steps);
+    const s = byId(steps);
+    assert.equal(s.get('ads-ontop')!.args!.heightAngstrom, 1.85);
+    assert.equal(s.get('ads-fcc')!.args!.heightAngstrom, 1.3);
+    assert.match(String(s.get('ads-fcc')!.reasons!.heightAngstrom), /1\.3 Å, the study's starting height at the fcc site/);
+    const plain = byId(prepareWorkflow('adsorption-site-preference', TOY, env).steps);
+    assert.equal(plain.get('ads-ontop')!.args!.heightAngstrom, undefined);
+    assert.throws(() => prepareWorkflow('adsorption-site-preference', { ...TOY, startingHeightsAngstrom: { hcp: 1.3 } }, env), /startingHeightsAngstrom/);
+    assert.throws(() => prepareWorkflow('adsorption-site-preference', { ...TOY, startingHeightsAngstrom: { ontop: 9 } }, env), /startingHeightsAngstrom/);
+  });
+
   it('refuses inputs a person must fix, saying what to write', () => {
     const prep = (x: Record<string, unknown>) => () => prepareWorkflow('adsorption-site-preference', x, env);
     assert.throws(prep({ metal: 'Pt', ecutwfcRy: 47, kMesh: [1, 1, 1] }), /either inputs\.latticeConstantAngstrom .* or inputs\.bulk/);

@@ -57,6 +57,8 @@ export interface SitePreferenceInputs {
   moleculeBoxAngstrom: number;
   /** Relaxations stop below this force, eV/Å; absent: pw.x's default (0.0257 eV/Å). */
   forceThresholdEvPerAngstrom?: number;
+  /** Starting height of the binding atom above the top layer per site, Å; absent: from covalent radii. */
+  startingHeightsAngstrom?: Partial<Record<'ontop' | 'fcc', number>>;
 }
 
 const positiveList = (description: string, extra: object = {}) => ({
@@ -108,6 +110,10 @@ export const SITE_PREFERENCE_INPUT_SCHEMA = {
     },
     moleculeBoxAngstrom: { type: 'number', minimum: 6, maximum: 30, description: 'Edge of the cubic box of the gas-phase molecule, Å (default 10).' },
     forceThresholdEvPerAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: "Relaxations stop when every force component is below this, eV/Å (default: pw.x's 0.0257 eV/Å)." },
+    startingHeightsAngstrom: {
+      type: 'object', properties: { ontop: { type: 'number', minimum: 0.5, maximum: 4 }, fcc: { type: 'number', minimum: 0.5, maximum: 4 } }, additionalProperties: false,
+      description: 'Starting height of the binding atom above the top layer at each site, Å (e.g. ontop 1.85, fcc 1.3 for C on Pt); default: where it meets a surface atom at the sum of their covalent radii. Closer starts save relaxation steps.',
+    },
   },
   required: ['metal'],
   additionalProperties: false,
@@ -211,6 +217,7 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
     slab: { layers, vacuumAngstrom, ...(slabRaw.fixedLayers !== undefined ? { fixedLayers: slabRaw.fixedLayers } : {}), toleranceEv: slabRaw.toleranceEv ?? 0.02 },
     moleculeBoxAngstrom: (raw.moleculeBoxAngstrom as number | undefined) ?? 10,
     ...(raw.forceThresholdEvPerAngstrom !== undefined ? { forceThresholdEvPerAngstrom: raw.forceThresholdEvPerAngstrom as number } : {}),
+    ...(raw.startingHeightsAngstrom !== undefined ? { startingHeightsAngstrom: raw.startingHeightsAngstrom as SitePreferenceInputs['startingHeightsAngstrom'] } : {}),
   };
 }
 

@@ -88,10 +88,12 @@ export function runStep(id: string, inputStep: string, what: string): TemplateSt
 }
 
 export function placeStep(id: string, slab: string, slabStep: string, i: SitePreferenceInputs, site: Site): TemplateStep {
+  const height = i.startingHeightsAngstrom?.[site];
   return {
     id, title: `${i.adsorbate} at the ${site} site`, worker: 'dft', tool: 'place_adsorbate',
-    args: { slab, adsorbate: i.adsorbate, site },
+    args: { slab, adsorbate: i.adsorbate, site, ...(height !== undefined ? { heightAngstrom: height } : {}) },
     reasons: {
+      ...(height !== undefined ? { heightAngstrom: `${height} Å, the study's starting height at the ${site} site; the relaxation finds the equilibrium` } : {}),
       slab: 'the slab of this step', adsorbate: `${i.adsorbate} binds upright through ${molecule(i.adsorbate).symbols[0]}; rotations about the surface normal leave an upright linear molecule unchanged`,
       site: site === 'ontop' ? 'on top of a surface atom' : 'the fcc hollow (no atom in the second layer below it)',
     },
