@@ -9,8 +9,10 @@ const { name, version } = JSON.parse(fs.readFileSync(path.join(root, 'package.js
 const out = path.join(root, `${name}-${version}.vsix`);
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, ['scripts/build.mjs', '--production'], { cwd: root, stdio: 'inherit' });
+// The README links to docs/ in the repository; with no repository URL to point them at, they are
+// left as written (the package's README page shows them as plain relative links).
 execFileSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies',
-  '--allow-missing-repository', '--skip-license', '-o', out], { cwd: root, stdio: 'inherit' });
+  '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '-o', out], { cwd: root, stdio: 'inherit' });
 
 // A .vsix is a zip: list it with vsce's own listing and refuse anything that should not ship.
 const listing = execFileSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies'],

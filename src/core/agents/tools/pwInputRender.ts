@@ -31,9 +31,15 @@ export interface PwInputOptions {
   mixingMode?: 'plain' | 'TF' | 'local-TF';
   electronMaxstep?: number;
   diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro';
-  /** Relaxations stop when every force component is below this, eV/Å (QE's forc_conv_thr; its default is 0.0257 eV/Å). */
+  /**
+   * Relaxations stop when every force component is below this, eV/Å (QE's forc_conv_thr; its default
+   * is 0.0257 eV/Å); etot_conv_thr follows it in pw.x's ratio of the two defaults.
+   */
   forceThresholdEvPerAngstrom?: number;
 }
+
+/** pw.x's own ratio of its default energy and force thresholds: 1e-4 Ry to 1e-3 Ry/bohr. */
+export const ETOT_PER_FORCE_BOHR = 0.1;
 
 export interface PseudoChoice {
   file: string;
@@ -71,7 +77,15 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
     ELECTRONS: electrons,
   };
   if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.IONS = {};
-  if (o.forceThresholdEvPerAngstrom !== undefined) namelists.CONTROL!.forc_conv_thr = Number(convert(o.forceThresholdEvPerAngstrom, 'eV/Å', 'Ry/bohr').toPrecision(6));
+  if (o.forceThresholdEvPerAngstrom !== undefined) {
+    const forc = Number(convert(o.forceThresholdEvPerAngstrom, 'eV/Å', 'Ry/bohr').toPrecision(6));
+    namelists.CONTROL!.forc_conv_thr = forc;
+    // pw.x stops a relaxation only when the energy change is also below etot_conv_thr (default
+    // 1e-4 Ry, a tenth of the default forc_conv_thr in Ry/bohr). Keeping that ratio makes the energy
+    // criterion follow the force threshold: at 0.25 eV/Å the default alone ran 12 BFGS steps past
+    // the forces' convergence.
+    if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.CONTROL!.etot_conv_thr = Number((forc * ETOT_PER_FORCE_BOHR).toPrecision(6));
+  }
   if (o.calculation === 'vc-relax') namelists.CELL = {};
   const text = pwInputFromStructure(structure, {
     namelists,
