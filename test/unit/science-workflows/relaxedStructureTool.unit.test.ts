@@ -17,9 +17,9 @@ const ctxFor = (p: MemoryProvenance): GuardContext => ({
 const start = placeAdsorbate(slab({ facet: 'fcc111', symbol: 'Pt', aAngstrom: 3.98, size: [2, 2], layers: 2, vacuumAngstrom: 5, fixedLayers: 1 }), { adsorbate: 'CO', site: 'fcc' }).structure;
 
 /** An input and the energy of its run, as make_pw_input and run_pw record them. */
-async function relaxation(p: MemoryProvenance, calculation: string, final: Vec3[]) {
+async function relaxation(p: MemoryProvenance, calculation: string, final: Vec3[], recordRef = true) {
   const [input] = await seedCall(p, 'make_pw_input', {}, [{ kind: 'qe-input', name: 'pw_input', value: { text: '', calculation, structure: start, settings: {} } }]);
-  const [energy] = await seedCall(p, 'run_pw', { input: input!.id }, [{ kind: 'scalar', name: 'total_energy', value: -7000, unit: 'eV', meta: { finalPositionsAngstrom: final, cellAngstrom: start.cell } }], { input: input!.id });
+  const [energy] = await seedCall(p, 'run_pw', { input: input!.id }, [{ kind: 'scalar', name: 'total_energy', value: -7000, unit: 'eV', meta: { finalPositionsAngstrom: final, cellAngstrom: start.cell } }], recordRef ? { input: input!.id } : {});
   return energy!;
 }
 
@@ -38,6 +38,13 @@ describe('relaxed_structure', () => {
     assert.equal(s.info?.site, 'fcc');
     assert.ok(Math.abs((made.meta!.maxDisplacementAngstrom as number) - 0.05) < 1e-12);
     assert.equal(made.meta!.fixedAtomsMoved, 0);
+  });
+
+  it('finds the input when run_pw recorded the artifact id as the argument value only (as a plan step passes it)', async () => {
+    const p = new MemoryProvenance();
+    const e = await relaxation(p, 'relax', start.positions, false);
+    const out = await guardedCall(registry.get('relaxed_structure')!, { tool: 'relaxed_structure', args: { relaxation: e.id }, refs: {}, reasons: {}, context: 't', agent: { role: 'dft' } }, ctxFor(p));
+    assert.equal(out.status, 'ok', JSON.stringify(out));
   });
 
   it('refuses the energy of a run that does not move atoms, saying what to reference', async () => {

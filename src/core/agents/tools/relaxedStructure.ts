@@ -34,7 +34,9 @@ export const relaxedStructureTool: GuardedToolSpec = {
     const view = service(ctx, 'provenance', 'relaxed_structure', 'the guard passes the run provenance to every call');
     const energy = view.artifact(parseRef(relaxation)?.artifactId ?? '');
     const meta = energy?.meta as EnergyMeta | undefined;
-    const inputRef = energy ? view.call(energy.creator)?.args.input?.ref : undefined;
+    // run_pw's input argument: its recorded reference, or the artifact id given as the value itself
+    const inputArg = energy ? view.call(energy.creator)?.args.input : undefined;
+    const inputRef = inputArg?.ref ?? (typeof inputArg?.value === 'string' && parseRef(inputArg.value) ? inputArg.value : undefined);
     const input = inputRef ? (ctx.resolve(inputRef) as PwInputValue) : undefined;
     if (!energy || !meta || !input?.structure) {
       throw new Error(`relaxed_structure: ${relaxation} is not a total energy from a run_pw call on a make_pw_input input; reference the energy of the relaxation.`);
