@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { renderPwInput, type PwInputOptions } from '../../../src/core/agents/tools/pwInputRender';
 import { bulk } from '../../../src/core/dft/structure/bulk';
 import { numberIn, parsePwInput } from '../../../src/core/dft/qe/input';
+import { validatePwInput } from '../../../src/core/dft/qe/validate';
 
 const al = bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: 4.05, cell: 'primitive' });
 const base: PwInputOptions = { purpose: 'production', calculation: 'relax', ecutwfcRy: 30, ecutrhoRy: 240, kMesh: [4, 4, 4], occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 };
@@ -23,5 +24,15 @@ describe('relaxation thresholds in make_pw_input', () => {
   it('leaves both to pw.x when no threshold is given, and writes no energy threshold outside relaxations', () => {
     assert.equal(numberIn(render({}), 'control', 'etot_conv_thr'), undefined);
     assert.equal(numberIn(render({ calculation: 'scf', forceThresholdEvPerAngstrom: 0.1 }), 'control', 'etot_conv_thr'), undefined);
+  });
+
+  it('writes &IONS for relaxations and ensemble runs, which pw.x 6.7 reads, and the validator accepts the ensemble input', () => {
+    for (const calculation of ['relax', 'ensemble'] as const) {
+      const text = renderPwInput(al, { ...base, calculation, ...(calculation === 'ensemble' ? { inputDft: 'BEEF-vdW' } : {}) }, { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } }).text;
+      assert.match(text, /&IONS/i, calculation);
+      const problems = validatePwInput(text, { qeVersion: '6.7' }).diagnostics.filter((d) => d.severity === 'error' && d.code !== 'unknown-pseudopotential' && !/pseudo/i.test(d.code));
+      assert.deepEqual(problems.map((d) => d.message), [], calculation);
+    }
+    assert.doesNotMatch(renderPwInput(al, { ...base, calculation: 'scf' }, { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } }).text, /&IONS/i);
   });
 });

@@ -76,7 +76,8 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
     SYSTEM: system,
     ELECTRONS: electrons,
   };
-  if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.IONS = {};
+  // pw.x 6.7 reads &IONS for relaxations and for calculation='ensemble' ("bad line in namelist &ions" without it)
+  if (o.calculation === 'relax' || o.calculation === 'vc-relax' || o.calculation === 'ensemble') namelists.IONS = {};
   if (o.forceThresholdEvPerAngstrom !== undefined) {
     const forc = Number(convert(o.forceThresholdEvPerAngstrom, 'eV/Å', 'Ry/bohr').toPrecision(6));
     namelists.CONTROL!.forc_conv_thr = forc;
