@@ -68,10 +68,16 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
       const call = p.call(eads.creator)!;
       const [withAds, clean, gas] = ['slabWithAdsorbate', 'slab', 'adsorbate'].map((k) => p.artifact(call.args[k]!.value as string)!);
       const s = [withAds, clean, gas].map((a) => (a!.meta as EnergyMeta).settings);
-      const { kMesh: _a, ...slabRest } = s[0]!;
-      const { kMesh: _b, ...gasRest } = s[2]!;
-      assert.deepEqual(s[0], s[1], `${site}: slab and slab+CO share every setting`);
+      // each energy names the pseudopotentials of its own elements: compare the rest, and the files per element
+      const { kMesh: _a, pseudopotentials: ppAds, ...slabRest } = s[0]!;
+      const { pseudopotentials: ppClean, ...cleanRest } = s[1]!;
+      const { kMesh: _b, pseudopotentials: ppGas, ...gasRest } = s[2]!;
+      assert.deepEqual(slabRest, (({ kMesh: _k, ...r }) => r)({ ...cleanRest }), `${site}: slab and slab+CO share every setting`);
+      assert.deepEqual(s[0]!.kMesh, s[1]!.kMesh);
       assert.deepEqual(slabRest, gasRest, `${site}: the gas reference shares all but k`);
+      const pp = (x: unknown) => x as Record<string, unknown>;
+      assert.deepEqual(pp(ppClean).Pt, pp(ppAds).Pt, `${site}: the same Pt file`);
+      for (const el of ['C', 'O']) assert.deepEqual(pp(ppGas)[el], pp(ppAds)[el], `${site}: the same ${el} file`);
       assert.deepEqual(s[2]!.kMesh, [1, 1, 1]);
       assert.ok(call.verdicts.some((v) => v.rule === 'settings-comparable' && v.level === 'pass'));
       assert.ok(Math.abs((eads.value as number) - ((withAds!.value as number) - (clean!.value as number) - (gas!.value as number))) < 1e-9);
@@ -92,8 +98,10 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
     assert.equal(judged.accepted, true);
     const outputs = await writeRunOutputs(run.controller.session.run, { bundle: false });
     const md = fs.readFileSync(outputs.report, 'utf8');
-    const v = (dbe.value as number).toFixed(3);
-    assert.match(md, new RegExp(`ΔBE = E_ads\\(ontop\\) − E_ads\\(fcc\\) = ${v.replace('.', '\\.')} eV\\*\\* \\(${dbe.id}\\): the ${(dbe.value as number) > 0 ? 'fcc hollow' : 'top site'} binds more strongly`));
+    // the report rounds to the meV (trailing zeros dropped: 0.070 prints as 0.07)
+    const shown = new RegExp(`ΔBE = E_ads\\(ontop\\) − E_ads\\(fcc\\) = (-?\\d+(?:\\.\\d+)?) eV\\*\\* \\(${dbe.id}\\): the ${(dbe.value as number) > 0 ? 'fcc hollow' : 'top site'} binds more strongly`).exec(md);
+    assert.ok(shown, md.slice(0, 2000));
+    assert.ok(Math.abs(Number(shown[1]) - (dbe.value as number)) < 5e-4, `the report says ${shown[1]} eV for ${dbe.value}`);
     assert.match(md, /Positive ΔBE means the fcc hollow is favoured/);
     assert.match(md, /ontop \(a-\d+\): C stayed over the ontop site/);
   });
