@@ -45,14 +45,18 @@ async function start(name: string, objective: Objective): Promise<ToyRun> {
   return { controller, result, wallSeconds: (Date.now() - t0) / 1000 };
 }
 
-let runs: { sitePreference: Promise<ToyRun>; beef: Promise<ToyRun> } | undefined;
+const started: { sitePreference?: Promise<ToyRun>; beef?: Promise<ToyRun> } = {};
 
-export function toyRuns(): { sitePreference: Promise<ToyRun>; beef: Promise<ToyRun> } {
-  runs ??= {
-    sitePreference: start('copt111', { text: 'CO/Pt(111) site preference with PBE at toy settings', workflow: 'adsorption-site-preference', inputs: TOY_INPUTS }),
-    beef: start('beef111', { text: 'BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings', workflow: 'beef-ensemble', inputs: { ...TOY_INPUTS, adsorptionEnergies: false } }),
+/** Each study starts on first use, once; a test file that needs both gets both running side by side. */
+export function toyRuns(): { readonly sitePreference: Promise<ToyRun>; readonly beef: Promise<ToyRun> } {
+  return {
+    get sitePreference() {
+      return (started.sitePreference ??= start('copt111', { text: 'CO/Pt(111) site preference with PBE at toy settings', workflow: 'adsorption-site-preference', inputs: TOY_INPUTS }));
+    },
+    get beef() {
+      return (started.beef ??= start('beef111', { text: 'BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings', workflow: 'beef-ensemble', inputs: { ...TOY_INPUTS, adsorptionEnergies: false } }));
+    },
   };
-  return runs;
 }
 
 export type StudyProvenance = ProvenanceWriter & { calls(): readonly ToolCallRecord[] };

@@ -10,7 +10,7 @@ import { parsePwInput, stringIn } from '../../src/core/dft/qe/input';
 import type { Structure } from '../../src/core/dft/types';
 import { writeRunOutputs } from '../../src/core/report/runOutputs';
 import type { BeefStatsValue } from '../../src/core/workflows/beef/histogram';
-import { studyOf, toyRuns, type StudyProvenance, type ToyRun } from './support/coptToyRuns';
+import { studyOf, toyRuns, type StudyProvenance, type ToyRun } from '../qe/support/coptToyRuns';
 
 describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings (offline, real pw.x)', function () {
   // minutes on a quiet two-core machine; generous because the qe tier shares its cores
