@@ -111,14 +111,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
   it('runs an objective from its cell with the offline agents on real pw.x, and shows the run as it goes', async function () {
     this.timeout(600_000);
     const { page } = host;
-    await runCommand(page, 'View: Close All Editors');
-    await quickOpen(page, 'al-offline.dreams');
-    const nb = visibleNotebook(page);
-    await nb.getByText('workflow: lattice-constant').waitFor({ timeout: 60_000 });
-    await nb.getByText('workflow: lattice-constant').hover();
-    await nb.locator('.codicon-notebook-execute:visible').first().click();
-    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
-    if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+    await runObjectiveCell(page, 'al-offline.dreams', 'workflow: lattice-constant');
     // live: the run's state and its jobs show while it goes on
     await page.locator('.statusbar-item', { hasText: /running · .* tokens · .* jobs?/ }).waitFor({ timeout: 120_000 });
     await host.screenshot('e2e-objective-running');
@@ -138,14 +131,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
   it('runs an objective from its cell; the guard\'s warning waits on an approval card; Approve releases it and the run completes', async function () {
     this.timeout(300_000);
     const { page } = host;
-    await runCommand(page, 'View: Close All Editors');
-    await quickOpen(page, 'co-search.dreams');
-    const nb = visibleNotebook(page);
-    await nb.getByText('workflow: adsorption-search').waitFor({ timeout: 60_000 });
-    await nb.getByText('workflow: adsorption-search').hover();
-    await nb.locator('.codicon-notebook-execute:visible').first().click();
-    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
-    if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+    const nb = await runObjectiveCell(page, 'co-search.dreams', 'workflow: adsorption-search');
 
     // The run stops at each warned call. The user follows the status bar: its count opens the
     // pending approvals; a click on one reveals its card in the notebook.
@@ -248,6 +234,19 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-qe-diagnostic');
   });
 });
+
+/** Open a canvas alone and run its objective cell with the DREAMS agents kernel, as a user would. */
+async function runObjectiveCell(page: Page, file: string, cellText: string): Promise<Locator> {
+  await runCommand(page, 'View: Close All Editors');
+  await quickOpen(page, file);
+  const nb = visibleNotebook(page);
+  await nb.getByText(cellText).waitFor({ timeout: 60_000 });
+  await nb.getByText(cellText).hover();
+  await nb.locator('.codicon-notebook-execute:visible').first().click();
+  const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
+  if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+  return nb;
+}
 
 /** Scroll the notebook down, as a user would, until the element is on screen. */
 async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up' | 'down' = 'down'): Promise<void> {
