@@ -40,6 +40,8 @@ interface Watched {
   finish: () => void;
 }
 
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
 export class LocalRunner implements JobBackend {
   readonly name = 'local';
   private readonly argv: string[];
@@ -152,9 +154,9 @@ export class LocalRunner implements JobBackend {
       return false;
     }
     // Listen for the exit now: a pw.x that fails at once may end while 'running' is being recorded.
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     const running = await this.updates.transition(id, 'running', { pid: child.pid, workDir: dir });
-    this.watch(running, child, exited);
+    this.watch(running, { child, exited });
     return true;
   }
 
@@ -165,16 +167,17 @@ export class LocalRunner implements JobBackend {
     return { ...env, ...mpiRootEnvironment(this.argv) };
   }
 
-  private watch(job: JobRecord, child: ChildProcess | undefined, exited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>): void {
+  /** Watch a job: one this runner spawned (its child and exit), or one found running after a restart (by pid). */
+  private watch(job: JobRecord, spawned: { child: ChildProcess; exited: Promise<Exit> } | undefined): void {
+    const child = spawned?.child;
     let finish!: () => void;
     const w: Watched = { reader: new PwProgressReader(), offset: 0, child, done: new Promise((r) => (finish = r)), finish };
     this.active.set(job.id, w);
     const outFile = path.join(this.updates.localDir(job.id), outputNameFor(job.input));
     const poll = () => this.readNew(job.id, outFile, w);
     w.timer = setInterval(poll, this.options.watchIntervalMs ?? 500);
-    if (child) {
-      const exit = exited ?? new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-      void exit.then((e) => this.finish(job.id, e));
+    if (spawned) {
+      void spawned.exited.then((e) => this.finish(job.id, e));
     } else {
       const pid = job.pid!;
       const liveness = setInterval(() => {
