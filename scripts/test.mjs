@@ -61,11 +61,6 @@ const tiers = {
     }
     return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
   },
-  // Not part of `all`: the BEEF-vdW toy study takes about 20 minutes on two cores (see README).
-  'qe-long'() {
-    if (!has('pw.x')) return fail('qe-long tier: pw.x not found (see the qe tier).');
-    return mocha(['test/qe-long/**/*.long.test.ts'], { timeout: 7_200_000 });
-  },
   cluster() {
     if (!clusterReachable()) {
       if (!isRoot) {

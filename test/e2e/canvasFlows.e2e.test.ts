@@ -136,10 +136,10 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     // The run stops at each warned call. The user follows the status bar: its count opens the
     // pending approvals; a click on one reveals its card in the notebook.
     const out = notebookOutputFrame(page);
-    const count = page.locator('.statusbar-item', { hasText: '1 approval pending' });
+    const count = page.locator('.statusbar-item', { hasText: /\b\d+ approvals? pending/ });
     const openNextCard = async (skip: Set<string>): Promise<{ id: string; card: Locator } | undefined> => {
-      if (!(await count.isVisible())) return undefined;
-      await count.click();
+      // the count can go between the look and the click (an answer lands, or the run ends): try again later
+      if (!(await count.click({ timeout: 2_000 }).then(() => true, () => false))) return undefined;
       const row = page.locator('.monaco-list-row', { hasText: /ap-\d+: \w+ · fmaxEvPerAngstrom/ }).first();
       if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return undefined;
       const id = /ap-\d+/.exec(await row.innerText())![0];

@@ -1,4 +1,4 @@
-// The adsorption site-preference workflow (CO/Pt(111) p(2×2), PBE) end to end at toy settings,
+// The adsorption site-preference workflow (CO/Pt(111) p(1×1), PBE) end to end at toy settings,
 // offline, with real pw.x: both sites and the clean slab relaxed with the bottom layer fixed,
 // adsorption energies only from energies with matching settings, ΔBE = E_ads(ontop) − E_ads(fcc)
 // with its sign stated, a gas reference at another cutoff refused, and the report accepted.

@@ -16,7 +16,12 @@ export interface PseudoUse {
   artifact: string;
 }
 
-/** Species lines of the ATOMIC_SPECIES card: "Al 26.98 Al.pz-vbc.UPF". */
+/** The element of a pw.x species label: "Pt1", "Fe_up" and "Fe-2" name Pt and Fe. */
+export function elementOfSpeciesLabel(label: string): string {
+  return label.replace(/[^A-Za-z].*$/, '') || label;
+}
+
+/** Species lines of the ATOMIC_SPECIES card by element: "Al 26.98 Al.pz-vbc.UPF", "Pt1 195.08 Pt.UPF" is Pt. */
 export function speciesOfPwInput(text: string): { element: string; file: string }[] {
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((l) => /^\s*ATOMIC_SPECIES\b/i.test(l));
@@ -27,7 +32,7 @@ export function speciesOfPwInput(text: string): { element: string; file: string 
     if (t === '') continue;
     const m = /^([A-Za-z][A-Za-z0-9_-]{0,5})\s+\S+\s+(\S+)$/.exec(t);
     if (!m) break; // the next card
-    species.push({ element: m[1]!, file: m[2]! });
+    species.push({ element: elementOfSpeciesLabel(m[1]!), file: m[2]! });
   }
   return species;
 }

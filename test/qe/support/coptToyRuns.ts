@@ -1,15 +1,16 @@
 /**
- * The CO/Pt(111) studies of the qe tier at toy settings, with real pw.x and the pslibrary
- * files of test/fixtures/workflows/pseudo: a two-layer p(2×2) Pt(111) slab (bottom layer
- * fixed), 5 Å of vacuum, a 2×2×1 k-mesh, the files' smallest suggested cutoffs (47/402 Ry),
- * a loose force threshold and C started near its equilibrium height at each site. The site-preference study and the BEEF-vdW study (adsorbed
- * states only) start together on first use, one pw.x each, so the two test files share
- * the machine's two cores; each test file awaits its own run.
+ * The CO/Pt(111) studies at toy settings, with real pw.x and the pslibrary files of
+ * test/fixtures/workflows/pseudo: a two-layer p(1×1) Pt(111) slab (1 ML CO, bottom layer
+ * fixed), 5 Å of vacuum, a 4×4×1 k-mesh, the files' smallest suggested cutoffs (47/402 Ry),
+ * a loose force threshold and C started near its equilibrium height at each site. About six
+ * minutes on two cores; the p(2×2) cell of the production study took 28 (the qe tier has a
+ * time budget). Each study starts on first use, once; each test file awaits its own run.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
+import YAML from 'yaml';
 import { RunController, type RunResult } from '../../../src/core/agents/runController';
 import type { ProvenanceWriter } from '../../../src/core/guard/ports';
 import type { ArtifactRecord, ToolCallRecord } from '../../../src/core/provenance/types';
@@ -18,11 +19,8 @@ import type { Objective } from '../../../src/core/workflows/objective';
 
 export const WORKFLOW_PSEUDO_DIR = path.resolve(__dirname, '../../fixtures/workflows/pseudo');
 
-export const TOY_INPUTS = {
-  metal: 'Pt', functional: 'PBE', latticeConstantAngstrom: 3.98, ecutwfcRy: 47, kMesh: [2, 2, 1],
-  slab: { layers: 2, vacuumAngstrom: 5 }, moleculeBoxAngstrom: 8, forceThresholdEvPerAngstrom: 0.25,
-  startingHeightsAngstrom: { ontop: 1.85, fcc: 1.3 },
-};
+/** The toy study of examples/copt111-toy.yaml: the example users run is the one tested here. */
+export const TOY_INPUTS = (YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../../examples/copt111-toy.yaml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs;
 
 export interface ToyRun {
   controller: RunController;

@@ -7,6 +7,7 @@ import {
   stringIn, valueOf, withEdits, withoutVariable, withVariable, parseFortranLiteral, evaluateCoordinate,
 } from '../../../src/core/dft/qe/input';
 import fc from 'fast-check';
+import { physicalSettingsOf } from '../../../src/core/dft/qe/settings';
 import { fixtureInputs, FIXTURES } from './fixtures';
 
 const read = (rel: string) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
@@ -241,11 +242,42 @@ describe('pw.x input model', () => {
     });
     const input = parsePwInput(text);
     assert.equal(numberIn(input, 'system', 'nat'), 3);
-    assert.equal(numberIn(input, 'system', 'ntyp'), 2);
+    // the fixed Pt is a species of its own (the moving Pt and O keep theirs)
+    assert.equal(numberIn(input, 'system', 'ntyp'), 3);
     assert.equal(numberIn(input, 'system', 'ibrav'), 0);
+    assert.deepEqual(readAtomicSpecies(input)!.value.map((s) => [s.label, s.pseudopotential]), [['Pt', 'Pt.pbe.UPF'], ['O', 'O.pbe.UPF'], ['Pt1', 'Pt.pbe.UPF']]);
     const pos = readAtomicPositions(input)!.value;
     assert.equal(pos.unit, 'angstrom');
+    assert.deepEqual(pos.atoms.map((a) => a.label), ['Pt1', 'Pt', 'O']);
     assert.deepEqual(pos.atoms.map((a) => a.ifPos), [[0, 0, 0], [1, 1, 1], [1, 1, 1]]);
     assert.deepEqual(readCellParameters(input)!.value.vectors[2], [0, 0, 20]);
+    assert.match(text, /^! fixed Pt atoms are species Pt1 \(same pseudopotential\)/m);
+  });
+
+  it('gives fixed atoms their own species only where an element also moves, and repeats per-species settings for it', () => {
+    const slab = (fixed: boolean[]) => pwInputFromStructure({
+      symbols: ['Fe', 'Fe', 'O'],
+      positions: [[0, 0, 0], [1.4, 0.8, 2.0], [1.4, 0.8, 4.0]],
+      cell: [[2.8, 0, 0], [1.4, 2.42, 0], [0, 0, 20]],
+      pbc: [true, true, true],
+      fixed,
+    }, {
+      namelists: { control: { calculation: 'relax' }, system: { ecutwfc: 30, nspin: 2, 'starting_magnetization(1)': 0.4, 'starting_magnetization(2)': 0.1 } },
+      species: { Fe: { massAmu: 55.845, pseudopotential: 'Fe.UPF' }, O: { massAmu: 15.999, pseudopotential: 'O.UPF' } },
+      kPoints: { kind: 'automatic', mesh: [4, 4, 1] },
+    });
+    const split = parsePwInput(slab([true, false, false]));
+    assert.deepEqual(readAtomicSpecies(split)!.value.map((s) => s.label), ['Fe', 'O', 'Fe1']);
+    assert.equal(numberIn(split, 'system', 'starting_magnetization(3)'), 0.4, 'the fixed Fe starts magnetized like the moving Fe');
+    assert.equal(numberIn(split, 'system', 'starting_magnetization(2)'), 0.1);
+    // every Fe fixed, or nothing fixed: no symmetry can map a fixed Fe onto a moving one
+    for (const fixed of [[true, true, false], [false, false, false]]) {
+      const input = parsePwInput(slab(fixed));
+      assert.deepEqual(readAtomicSpecies(input)!.value.map((s) => s.label), ['Fe', 'O'], JSON.stringify(fixed));
+      assert.equal(numberIn(input, 'system', 'ntyp'), 2);
+      assert.equal(numberIn(input, 'system', 'starting_magnetization(3)'), undefined);
+    }
+    // the energy's settings name the element's file once, under the element
+    assert.deepEqual(Object.keys(physicalSettingsOf(split).pseudopotentials).sort(), ['Fe', 'O']);
   });
 });

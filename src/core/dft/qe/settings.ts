@@ -88,9 +88,14 @@ export function physicalSettingsOf(source: string | PwInput, opts: SettingsOptio
   }
   const species = readAtomicSpecies(input)?.value ?? [];
   const pseudopotentials: PhysicalSettings['pseudopotentials'] = {};
+  // By element: species that split one element (fixed atoms as "Pt1") share its file. An element
+  // whose species use different files keeps them by label, so settings comparisons see the difference.
+  const element = (label: string) => label.replace(/[^A-Za-z].*$/, '') || label;
+  const filesOf = (el: string) => new Set(species.filter((s) => element(s.label) === el).map((s) => s.pseudopotential));
   for (const s of species) {
     const sha = opts.pseudoSha256?.[s.pseudopotential];
-    pseudopotentials[s.label] = sha ? { file: s.pseudopotential, sha256: sha } : { file: s.pseudopotential };
+    const key = filesOf(element(s.label)).size === 1 ? element(s.label) : s.label;
+    pseudopotentials[key] = sha ? { file: s.pseudopotential, sha256: sha } : { file: s.pseudopotential };
   }
   const inputDft = stringIn(input, 'system', 'input_dft');
   let functional: string;

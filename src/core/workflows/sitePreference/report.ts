@@ -40,7 +40,7 @@ export function relaxedSiteLine(ctx: ComposeContext, site: string, relaxedStep: 
   const kept = g.site === site ? `stayed over the ${site} site` : `**moved from the ${site} site to the ${g.site} site**`;
   return `${site} (${ref}): ${anchor} ${kept} (${round(g.offsetAngstrom, 2)} Å off), ${round(g.heightAngstrom, 2)} Å above the top layer` +
     `${g.bondAngstrom !== undefined ? `, ${s.symbols.filter((_, k) => s.tags![k] === 0).slice(0, 2).join('–')} ${round(g.bondAngstrom, 3)} Å` : ''}; ` +
-    `largest displacement ${round(meta?.maxDisplacementAngstrom ?? NaN, 3)} Å, ${meta?.fixedAtoms ?? 0} fixed atoms ${meta?.fixedAtomsMoved ? `(${meta.fixedAtomsMoved} moved!)` : 'unmoved'}.`;
+    `largest displacement ${round(meta?.maxDisplacementAngstrom ?? NaN, 3)} Å, ${meta?.fixedAtoms ?? 0} fixed ${meta?.fixedAtoms === 1 ? 'atom' : 'atoms'} ${meta?.fixedAtomsMoved ? `(${meta.fixedAtomsMoved} moved!)` : 'unmoved'}.`;
 }
 
 function settingsLine(ctx: ComposeContext, energyRef: string): string {
@@ -107,7 +107,7 @@ export function siteText(ctx: ComposeContext): string[] {
     `E_ads(ontop) = ${round(n.eadsValue.ontop, 3)} eV (${n.eads.ontop}), E_ads(fcc) = ${round(n.eadsValue.fcc, 3)} eV (${n.eads.fcc}); ` +
       `E_ads = E(slab+${i.adsorbate}) − E(slab) − E(${i.adsorbate}, gas), all relaxed, negative = bound.`,
     '',
-    `${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) p(${i.size.join('×')}) with ${fnName(i)}: ${info.layers ?? '?'} layers (${info.fixedLayers ?? '?'} bottom layers fixed), ` +
+    `${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) p(${i.size.join('×')}) with ${fnName(i)}: ${info.layers ?? '?'} layers (${info.fixedLayers ?? '?'} bottom ${info.fixedLayers === 1 ? 'layer' : 'layers'} fixed), ` +
       `${info.vacuum ?? '?'} Å vacuum on each side, lattice constant ${lattice ? `${round(ctx.value(lattice) as number, 4)} Å (${lattice}, computed here)` : `${i.latticeConstantAngstrom} Å (given)`}.`,
     '',
     settingsLine(ctx, need(ctx, 'relax-fcc-run', 'total_energy')),

@@ -86,8 +86,25 @@ export interface StructureInputOptions {
 }
 
 /**
+ * Label of the species that holds an element's fixed atoms when the element also has moving
+ * atoms: the element with a digit (pw.x reads "Pt1" as platinum; labels are at most 3 characters).
+ */
+export function fixedSpeciesLabel(element: string): string {
+  return `${element}1`;
+}
+
+/**
  * A pw.x input for a Structure (Å): ibrav = 0, CELL_PARAMETERS and ATOMIC_POSITIONS in
  * angstrom, fixed atoms written with if_pos 0 0 0.
+ *
+ * Fixed atoms of an element that also has moving atoms get a species of their own (same mass
+ * and file, label from fixedSpeciesLabel). pw.x finds the symmetry of the positions alone, not
+ * of the constraints: a slab whose bottom layers are fixed keeps the inversion or mirror that
+ * maps them onto the top layers, the top layers move while their images cannot, and the run
+ * stops in checkallsym ("some of the original symmetry operations not satisfied"). With its own
+ * species a fixed atom is only ever mapped onto fixed atoms. The energy is unchanged: the same
+ * pseudopotential, and the same k-mesh over the whole zone. Per-species &SYSTEM arrays
+ * (starting_magnetization(i), ...) are repeated for the added species.
  */
 export function pwInputFromStructure(structure: Structure, options: StructureInputOptions): string {
   const labels = [...new Set(structure.symbols)];
@@ -96,23 +113,45 @@ export function pwInputFromStructure(structure: Structure, options: StructureInp
       throw new Error(`no mass and pseudopotential given for ${l}; pass species: { ${l}: { massAmu, pseudopotential } }.`);
     }
   }
-  const nl = Object.fromEntries(Object.entries(options.namelists).map(([k, v]) => [k.toUpperCase(), { ...v }]));
-  nl.SYSTEM = { ibrav: 0, nat: structure.symbols.length, ntyp: labels.length, ...(nl.SYSTEM ?? {}) };
   const anyFixed = structure.fixed?.some(Boolean) ?? false;
+  const isFixed = (i: number) => !!structure.fixed?.[i];
+  const split = anyFixed
+    ? labels.filter((l) => structure.symbols.some((s, i) => s === l && isFixed(i)) && structure.symbols.some((s, i) => s === l && !isFixed(i)))
+    : [];
+  for (const l of split) {
+    if (labels.includes(fixedSpeciesLabel(l))) throw new Error(`the structure already has a species ${fixedSpeciesLabel(l)}, the label kept for the fixed ${l} atoms; rename it.`);
+  }
+  const nl = Object.fromEntries(Object.entries(options.namelists).map(([k, v]) => [k.toUpperCase(), { ...v }]));
+  const system: Record<string, NamelistValue> = { ...(nl.SYSTEM ?? {}) };
+  split.forEach((l, j) => {
+    const from = labels.indexOf(l) + 1;
+    const to = labels.length + j + 1;
+    for (const [key, value] of Object.entries(system)) {
+      const m = /^(\w+)\((\d+)\)$/.exec(key);
+      if (m && Number(m[2]) === from) system[`${m[1]}(${to})`] = value;
+    }
+  });
+  const speciesLabels = [...labels, ...split.map(fixedSpeciesLabel)];
+  nl.SYSTEM = { ibrav: 0, nat: structure.symbols.length, ntyp: speciesLabels.length, ...system };
   const spec: PwInputSpec = {
     namelists: nl,
-    species: labels.map((l) => ({ label: l, ...options.species[l]! })),
+    species: [...labels.map((l) => ({ label: l, ...options.species[l]! })), ...split.map((l) => ({ label: fixedSpeciesLabel(l), ...options.species[l]! }))],
     cell: { unit: 'angstrom', vectors: structure.cell },
     positions: {
       unit: 'angstrom',
-      atoms: structure.symbols.map((label, i) => {
+      atoms: structure.symbols.map((symbol, i) => {
+        const label = split.includes(symbol) && isFixed(i) ? fixedSpeciesLabel(symbol) : symbol;
         const atom: { label: string; position: Vec3; ifPos?: [number, number, number] } = { label, position: structure.positions[i]! };
-        if (anyFixed) atom.ifPos = structure.fixed?.[i] ? [0, 0, 0] : [1, 1, 1];
+        if (anyFixed) atom.ifPos = isFixed(i) ? [0, 0, 0] : [1, 1, 1];
         return atom;
       }),
     },
     kPoints: options.kPoints,
   };
-  if (options.header) spec.header = options.header;
+  const header = [...(options.header ?? [])];
+  if (split.length) {
+    header.push(`fixed ${split.join(', ')} atoms are species ${split.map(fixedSpeciesLabel).join(', ')} (same pseudopotential): pw.x then keeps no symmetry that maps a fixed atom onto a moving one`);
+  }
+  if (header.length) spec.header = header;
   return buildPwInput(spec);
 }
