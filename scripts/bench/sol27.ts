@@ -6,7 +6,10 @@
  * orchestration overhead (run wall time with no pw.x running). Writes bench/results/sol27.json.
  *
  *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
- *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE]
+ *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge]
+ *
+ * --merge keeps the elements already in the output file that this run does not repeat (each
+ * keeps the command that measured it), so elements can be measured a few at a time.
  *
  * The reference uses k-spacing min(ref-kspacing, ref-k-factor × chosen) and ecutwfc
  * max(chosen + ref-extra-cutoff, highest tested) with the workflow's dual.
@@ -54,6 +57,8 @@ const FIXED_SWEEP_RUNS = FIXED_SWEEP.cutoffsRy.length + FIXED_SWEEP.kPerDirectio
 
 interface ElementResult {
   element: string;
+  /** The bench command that measured this element. */
+  command?: string;
   structure: string;
   pseudopotential: string;
   state: string;
@@ -135,6 +140,14 @@ async function main(): Promise<void> {
   const chosen = all.filter((e) => !wanted || wanted.includes(e.element));
   console.log(`bench:sol27 — ${chosen.length} element(s), pseudopotentials from ${pseudoDir}, ${jobs} pw.x at a time, runs in ${runsDir}`);
   const rows: ElementResult[] = [];
+  if (flag('merge') && fs.existsSync(outFile)) {
+    const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { command?: string; elements?: ElementResult[] };
+    for (const r of before.elements ?? []) {
+      if (!chosen.some((e) => e.element === r.element)) rows.push({ command: before.command, ...r });
+    }
+    console.log(`--merge: keeping ${rows.map((r) => r.element).join(', ') || 'no element'} from ${outFile}`);
+  }
+  const kept = rows.length;
   const skipped: { element: string; reason: string }[] = [];
   const t0 = Date.now();
   for (const e of chosen) {
@@ -145,7 +158,7 @@ async function main(): Promise<void> {
       continue;
     }
     const t = Date.now();
-    const r = await runElement(e, file);
+    const r = { ...(await runElement(e, file)), command: `npm run bench:sol27 -- ${process.argv.slice(2).join(' ')}`.trim() };
     rows.push(r);
     console.log(`${e.element} (${file}): ${r.state}${r.reason ? ` — ${r.reason}` : ''}; ecutwfc ${f(r.ecutwfcRy, 0)} Ry, k ${f(r.kSpacingPerAngstrom, 2)} 1/Å, a ${f(r.aAngstrom, 4)} Å ` +
       `(exp ${f(r.errorVsExpPercent, 2)} %, ref ${f(r.errorVsReferencePercent, 3)} %), ${r.workflow?.pwRuns} pw.x runs, ${f(r.workflow?.pwCpuSeconds, 0)} s CPU, ` +
@@ -154,6 +167,7 @@ async function main(): Promise<void> {
   }
   const summary = write(rows, skipped, (Date.now() - t0) / 1000, true);
   console.log(`\n${table(rows)}\n`);
+  if (kept) console.log(`(${kept} element(s) kept from the earlier results)`);
   console.log(JSON.stringify(summary, null, 1));
 }
 
