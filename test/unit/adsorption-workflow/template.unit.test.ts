@@ -4,41 +4,14 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv';
-import { parseHint } from '../../../src/core/agents/stepHints';
-import { TOOL_CATALOGUE } from '../../../src/core/agents/tools';
-import { stripAnnotations } from '../../../src/core/guard/schemaAnnotations';
 import { parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../src/core/workflows/objective';
 import { ObjectiveError, type WorkflowEnvironment } from '../../../src/core/workflows/types';
 import { freshDir } from './support';
+import { checkTemplateSteps } from '../workflows/templateSteps';
 
-const tools = new Map(TOOL_CATALOGUE.map((t) => [t.name, t]));
-const ajv = new Ajv({ allErrors: true, strict: false });
 const AA20 = path.resolve(__dirname, '../../fixtures/adsmind/aa20');
 
-/** Stand-ins of the right type for hints, so a step's arguments can be checked against its tool's schema. */
-function placeholders(args: Record<string, unknown>, schema: { properties?: Record<string, { type?: string }> }): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).map(([k, v]) => {
-    const hint = parseHint(v);
-    if (!hint) return [k, v];
-    if (hint.kind === 'compose') return [k, schema.properties?.[k]?.type === 'array' ? [{ quantity: 'adsorption_energy', value: -1.5, unit: 'eV', cites: 'a-9' }] : 'composed'];
-    if (hint.kind === 'run') return [k, 'local'];
-    return [k, 'a-1'];
-  }));
-}
-
-function checkSteps(steps: ReturnType<typeof prepareWorkflow>['steps']): void {
-  for (const step of steps) {
-    const tool = tools.get(step.tool);
-    assert.ok(tool, `step ${step.id}: no tool ${step.tool}`);
-    assert.ok(tool.roles.includes(step.worker), `step ${step.id}: ${step.worker} may not call ${step.tool}`);
-    const schema = stripAnnotations(tool.schema) as { properties?: Record<string, { type?: string }> };
-    const validate = ajv.compile(schema);
-    assert.ok(validate(placeholders(step.args ?? {}, schema)), `step ${step.id}: ${JSON.stringify(validate.errors)}`);
-    for (const arg of Object.keys(step.args ?? {})) assert.ok(step.reasons?.[arg], `step ${step.id}: no reason for ${arg}`);
-    for (const d of step.dependsOn ?? []) assert.ok(steps.findIndex((s) => s.id === d) < steps.indexOf(step), `step ${step.id} depends on a later step ${d}`);
-  }
-}
+const checkSteps = (steps: ReturnType<typeof prepareWorkflow>['steps']) => checkTemplateSteps(steps, { quantity: 'adsorption_energy', value: -1.5, unit: 'eV' });
 
 const env: WorkflowEnvironment = {
   pseudopotential: ({ element, file }) => ({ file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`, type: 'US', functional: 'PBE', suggestedEcutwfcRy: element === 'O' ? 47 : 31, suggestedEcutrhoRy: 323 }),

@@ -1,45 +1,17 @@
 import assert from 'node:assert/strict';
-import Ajv from 'ajv';
-import { parseHint } from '../../../src/core/agents/stepHints';
-import { TOOL_CATALOGUE } from '../../../src/core/agents/tools';
-import { stripAnnotations } from '../../../src/core/guard/schemaAnnotations';
 import { eosScaleFactors, defaultCutoffsRy } from '../../../src/core/workflows/latticeConstantInputs';
 import { latticeInputsFromText } from '../../../src/core/workflows/latticeConstantText';
 import { prepareWorkflow } from '../../../src/core/workflows/objective';
 import type { WorkflowEnvironment } from '../../../src/core/workflows/types';
+import { checkTemplateSteps } from './templateSteps';
 
-const tools = new Map(TOOL_CATALOGUE.map((t) => [t.name, t]));
-const ajv = new Ajv({ allErrors: true, strict: false });
-
-/** Stand-ins of the right type for hints, so a step's arguments can be checked against its tool's schema. */
-function placeholders(args: Record<string, unknown>, schema: { properties?: Record<string, { type?: string }> }): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).map(([k, v]) => {
-    const hint = parseHint(v) ?? (Array.isArray(v) && v.every((x) => parseHint(x)) ? { kind: 'all' as const } : undefined);
-    if (!hint) return [k, v];
-    const type = schema.properties?.[k]?.type;
-    if (hint.kind === 'all' || (Array.isArray(v))) return [k, ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']];
-    if (hint.kind === 'compose') return [k, type === 'array' ? [{ quantity: 'lattice_constant', value: 4.04, unit: 'Å', cites: 'a-9' }] : 'composed'];
-    if (hint.kind === 'run') return [k, 'local'];
-    if (type === 'number') return [k, 30];
-    return [k, 'a-1'];
-  }));
-}
 
 const env: WorkflowEnvironment = { pseudopotential: ({ element, file }) => ({ file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`, type: 'US', functional: 'PBE', suggestedEcutwfcRy: 31, suggestedEcutrhoRy: 240 }) };
 
 describe('lattice-constant workflow template', () => {
   it('every step names a catalogue tool its worker may call, with arguments its schema accepts', () => {
     const { steps } = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04 }, env);
-    for (const step of steps) {
-      const tool = tools.get(step.tool);
-      assert.ok(tool, `step ${step.id}: no tool ${step.tool}`);
-      assert.ok(tool.roles.includes(step.worker), `step ${step.id}: ${step.worker} may not call ${step.tool}`);
-      const schema = stripAnnotations(tool.schema) as { properties?: Record<string, { type?: string }> };
-      const validate = ajv.compile(schema);
-      assert.ok(validate(placeholders(step.args ?? {}, schema)), `step ${step.id}: ${JSON.stringify(validate.errors)}`);
-      for (const arg of Object.keys(step.args ?? {})) assert.ok(step.reasons?.[arg], `step ${step.id}: no reason for ${arg}`);
-      for (const d of step.dependsOn ?? []) assert.ok(steps.findIndex((s) => s.id === d) < steps.indexOf(step), `step ${step.id} depends on a later step ${d}`);
-    }
+    checkTemplateSteps(steps, { quantity: 'lattice_constant', value: 4.04, unit: 'Å' });
   });
 
   it('sweeps the cutoff at the finest k, then k at the chosen cutoff, then the EOS at both chosen settings', () => {
