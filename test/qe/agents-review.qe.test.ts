@@ -10,17 +10,7 @@ import type { ToolCallRecord } from '../../src/core/provenance/types';
 import type { ScriptStep } from '../fixtures/fake-anthropic/script';
 import { FakeAnthropicApi } from '../fixtures/fake-anthropic/server';
 import { freshDir, recordOfflineRun, scriptFromRecording, startModelRun, TEST_KEY } from '../fixtures/agents/scriptedLattice';
-
-async function quietly(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
-  const [log, err] = [console.log, console.error];
-  let out = '';
-  console.log = console.error = (...a: unknown[]) => { out += a.join(' ') + '\n'; };
-  try {
-    return { code: await fn(), out };
-  } finally {
-    [console.log, console.error] = [log, err];
-  }
-}
+import { captureConsole as quietly } from '../fixtures/captureConsole';
 
 const judgements = (events: readonly CanvasEvent[]) => events.filter((e) => e.kind === 'report.judged').map((e) => e.payload as { accepted: boolean; level: string; summary: string; upstream: { rule: string; level: string }[] });
 

@@ -13,6 +13,7 @@ import { registerWorkflow } from '../../../src/core/workflows';
 import type { WorkflowTemplate } from '../../../src/core/workflows/types';
 import type { ScriptStep } from '../../fixtures/fake-anthropic/script';
 import { FakeAnthropicApi } from '../../fixtures/fake-anthropic/server';
+import { captureConsole as capture } from '../../fixtures/captureConsole';
 
 const KEY = 'sk-ant-test-approvals-0000000';
 const ONE_CRYSTAL: WorkflowTemplate = {
@@ -35,17 +36,6 @@ const steps: ScriptStep[] = [
   { match: DFT, reply: { content: [{ type: 'text', text: 'Built fcc Al at 4.5 Å (a-1), approved.' }] } },
   { match: SUP, reply: { content: [{ type: 'text', text: 'fcc Al built (a-1).' }] } },
 ];
-
-async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
-  const [log, err] = [console.log, console.error];
-  let out = '';
-  console.log = console.error = (...a: unknown[]) => { out += a.join(' ') + '\n'; };
-  try {
-    return { code: await fn(), out };
-  } finally {
-    [console.log, console.error] = [log, err];
-  }
-}
 
 describe('approvals of a running run', () => {
   it('waits on a warning, takes the answer from `dreams approve` through the inbox, and refuses a second answer', async () => {
