@@ -108,6 +108,30 @@ function copyQeDefinitions() {
   fs.copyFileSync(path.join(root, 'scripts/qe-defs/source/NOTICE.md'), path.join(to, 'NOTICE.md'));
 }
 
+// The bundles drop the libraries' licence comments (legalComments: 'none'); their licences ship
+// instead in one file, written from what esbuild actually bundled (its metafile): each
+// package's name, version, licence field and licence text.
+function writeThirdPartyNotices(results) {
+  const packages = new Map();
+  for (const r of results) {
+    for (const input of Object.keys(r.metafile?.inputs ?? {})) {
+      const m = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (m) packages.set(m[2], path.join(root, m[1], m[2]));
+    }
+  }
+  const sections = [...packages.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const licenceFile = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
+    const text = licenceFile ? fs.readFileSync(path.join(dir, licenceFile), 'utf8').trim() : undefined;
+    const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'see the package';
+    if (!text) console.warn(`build: ${name} has no licence file; THIRD_PARTY_NOTICES.md names its licence (${licence}) only`);
+    return `## ${name} ${pkg.version}\n\nLicence: ${licence}\n\n${text ? '```\n' + text + '\n```' : '(no licence file in the package)'}\n`;
+  });
+  fs.writeFileSync(path.join(root, 'dist/THIRD_PARTY_NOTICES.md'),
+    `# Third-party notices\n\nThe bundles in dist/ contain these npm packages (${packages.size}), each under its own licence.\n\n${sections.join('\n')}`);
+  return packages.size;
+}
+
 const t0 = Date.now();
 copyQeDefinitions();
 if (watch) {
@@ -115,7 +139,9 @@ if (watch) {
   console.log('build: watching for changes');
 } else {
   try {
-    await Promise.all(existing.map((t) => esbuild.build(t)));
+    // The product bundles record what they contain, for the third-party notices.
+    const results = await Promise.all(existing.map((t) => esbuild.build({ ...t, metafile: t.outdir !== 'out/test/vscode' })));
+    writeThirdPartyNotices(results.filter((_, i) => existing[i].outdir !== 'out/test/vscode'));
   } catch (e) {
     console.error('build failed: fix the errors above and run `npm run build` again.');
     process.exit(1);

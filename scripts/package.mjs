@@ -22,4 +22,8 @@ if (bad.length) {
   console.error(`the package would contain source or test files:\n  ${bad.join('\n  ')}\nTighten .vscodeignore.`);
   process.exit(1);
 }
+if (!listing.includes('dist/THIRD_PARTY_NOTICES.md')) {
+  console.error('the package would not contain dist/THIRD_PARTY_NOTICES.md (the bundled libraries\' licences); check scripts/build.mjs and .vscodeignore.');
+  process.exit(1);
+}
 console.log(`${path.basename(out)}: ${(fs.statSync(out).size / 1024).toFixed(0)} KiB, ${listing.length} files:\n  ${listing.join('\n  ')}`);
