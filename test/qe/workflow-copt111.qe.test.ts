@@ -33,6 +33,12 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
     const plan = run.controller.session.runtime.canvas.read('plan') as { ok: true; value: { workflow: string; steps: { id: string; status: string }[] } };
     assert.equal(plan.value.workflow, 'adsorption-site-preference');
     assert.ok(plan.value.steps.every((s) => s.status === 'done'), plan.value.steps.map((s) => `${s.id}:${s.status}`).join(' '));
+    // nothing orders the gas molecule and the three relaxations: they are queued together
+    const events = run.controller.session.run.log.events();
+    const runs = ['gas-run', 'relax-clean-run', 'relax-ontop-run', 'relax-fcc-run'];
+    const firstEnd = Math.min(...events.filter((e) => e.kind === 'step.end' && runs.some((r) => (e.key ?? '').endsWith(`/${r}`))).map((e) => e.seq));
+    const startedBefore = runs.filter((r) => events.some((e) => e.kind === 'step.start' && (e.key ?? '').endsWith(`/${r}`) && e.seq < firstEnd));
+    assert.deepEqual(startedBefore, runs, 'every independent pw.x step started before the first ended');
   });
 
   it('relaxes both sites and the clean slab with the bottom layer fixed: fixed atoms unmoved, free atoms moved, CO still on its site', () => {

@@ -85,7 +85,8 @@ export class OfflineProvider implements LlmProvider {
 
   private work(req: LlmRequest, view: OfflineView): LlmResponse {
     const plan = view.plan();
-    const step = plan?.steps.find((s) => s.status === 'running');
+    // Steps can run side by side: the request names its step (else the one running step).
+    const step = req.step ? plan?.steps.find((s) => s.id === req.step && s.status === 'running') : plan?.steps.find((s) => s.status === 'running');
     if (!step) return this.reply([this.text('No step is running, so there is nothing to do.')]);
     const errors = lastToolResults(req.messages).filter((r) => r.isError);
     if (errors.length) return this.reply([this.text(`Step ${step.id} could not be completed: ${errors.map((e) => e.content).join(' | ')}`)]);

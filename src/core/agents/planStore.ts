@@ -14,6 +14,9 @@ export interface PlanCanvas {
   write(key: string, value: unknown, reason: string, actor: Actor): Promise<WriteResult>;
 }
 
+/** Status changes of one canvas's plan, one after another (steps run side by side read and write it). */
+const planWrites = new WeakMap<PlanCanvas, Promise<unknown>>();
+
 export class PlanStore {
   constructor(private readonly canvas: PlanCanvas) {}
 
@@ -34,7 +37,15 @@ export class PlanStore {
     return plan;
   }
 
-  async setStatus(id: string, status: StepStatus, reason: string, summary?: string): Promise<Plan> {
+  /** Sets one step's status on the latest plan; concurrent calls are applied in turn, none lost. */
+  setStatus(id: string, status: StepStatus, reason: string, summary?: string): Promise<Plan> {
+    const before = planWrites.get(this.canvas) ?? Promise.resolve();
+    const next = before.then(() => this.applyStatus(id, status, reason, summary), () => this.applyStatus(id, status, reason, summary));
+    planWrites.set(this.canvas, next.catch(() => undefined));
+    return next;
+  }
+
+  private async applyStatus(id: string, status: StepStatus, reason: string, summary?: string): Promise<Plan> {
     const plan = this.require();
     const steps = plan.steps.map((s): PlanStep => {
       if (s.id !== id) return s;
@@ -45,10 +56,30 @@ export class PlanStore {
   }
 }
 
+/** Pending steps whose dependencies are all done, in plan order. */
+export function readySteps(plan: Plan): PlanStep[] {
+  const done = new Set(plan.steps.filter((s) => s.status === 'done' || s.status === 'skipped').map((s) => s.id));
+  return plan.steps.filter((s) => s.status === 'pending' && (s.dependsOn ?? []).every((d) => done.has(d)));
+}
+
 /** The first pending step whose dependencies are all done, or undefined. */
 export function nextReadyStep(plan: Plan): PlanStep | undefined {
-  const done = new Set(plan.steps.filter((s) => s.status === 'done' || s.status === 'skipped').map((s) => s.id));
-  return plan.steps.find((s) => s.status === 'pending' && (s.dependsOn ?? []).every((d) => done.has(d)));
+  return readySteps(plan)[0];
+}
+
+/**
+ * The steps to run next: every step left running by a stopped process; else the first ready
+ * step that runs no pw.x (building structures and inputs takes moments), alone; else, when
+ * only pw.x steps are ready, up to `maxParallel` of them together, so independent runs (the
+ * gas molecule and the relaxations of a site-preference study) are queued at once.
+ */
+export function nextBatch(plan: Plan, maxParallel: number): { steps: PlanStep[]; continuing: boolean } {
+  const running = plan.steps.filter((s) => s.status === 'running');
+  if (running.length) return { steps: running, continuing: true };
+  const ready = readySteps(plan);
+  const other = ready.find((s) => s.tool !== 'run_pw');
+  if (other) return { steps: [other], continuing: false };
+  return { steps: ready.slice(0, Math.max(1, maxParallel)), continuing: false };
 }
 
 /** One line per step, for prompts and logs: "3. [done] cutoff-series generate_series (dft) — Cutoff series ...". */

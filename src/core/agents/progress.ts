@@ -15,7 +15,8 @@ export interface RunProgress {
   state: RunState;
   /** Why the run stopped or failed. */
   reason?: string;
-  step?: { id: string; title: string; index: number; total: number };
+  /** The first running step; `alongside` counts the other steps running side by side with it. */
+  step?: { id: string; title: string; index: number; total: number; alongside?: number };
   steps: { done: number; failed: number; total: number };
   jobs: { total: number; queued: number; running: number; completed: number; failed: number; cancelled: number };
   tokens: number;
@@ -79,9 +80,10 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
   const steps = plan?.steps ?? [];
   const runningIndex = steps.findIndex((s) => s.status === 'running');
   const current = runningIndex >= 0 ? steps[runningIndex]! : undefined;
+  const alongside = steps.filter((s) => s.status === 'running').length - 1;
   return {
     runId, objective, state, ...(reason ? { reason } : {}),
-    ...(current ? { step: { id: current.id, title: current.title, index: runningIndex + 1, total: steps.length } } : {}),
+    ...(current ? { step: { id: current.id, title: current.title, index: runningIndex + 1, total: steps.length, ...(alongside ? { alongside } : {}) } } : {}),
     steps: { done: steps.filter((s) => s.status === 'done').length, failed: steps.filter((s) => s.status === 'failed').length, total: steps.length },
     jobs,
     tokens,
@@ -93,7 +95,7 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
 /** One line: "step 5/16 cutoff-runs · jobs 3/5 done, 1 running · 12,345 tokens $0.04 · 1 approval open". */
 export function progressLine(p: RunProgress): string {
   const parts = [
-    p.step ? `step ${p.step.index}/${p.step.total} ${p.step.id}` : `${p.steps.done}/${p.steps.total} steps done`,
+    p.step ? `step ${p.step.index}/${p.step.total} ${p.step.id}${p.step.alongside ? ` (+${p.step.alongside} alongside)` : ''}` : `${p.steps.done}/${p.steps.total} steps done`,
     `jobs ${p.jobs.completed}/${p.jobs.total} done${p.jobs.running ? `, ${p.jobs.running} running` : ''}${p.jobs.queued ? `, ${p.jobs.queued} queued` : ''}${p.jobs.failed ? `, ${p.jobs.failed} failed` : ''}`,
     `${p.tokens.toLocaleString('en-US')} tokens ${p.costUsd === null ? 'cost unknown' : `$${p.costUsd.toFixed(2)}`}`,
   ];

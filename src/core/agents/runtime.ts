@@ -59,7 +59,7 @@ export interface AgentLimits {
   maxSupervisorTurns: number;
   /** Replanning rounds for one step before the run stops. */
   maxReplansPerStep: number;
-  /** run_pw calls of one model turn that run at the same time. */
+  /** run_pw calls of one model turn that run at the same time, and ready run_pw plan steps run side by side. */
   maxParallelJobs: number;
   /** Longest tool result a model is shown; longer ones are cut with a pointer to the canvas key. */
   maxToolResultChars: number;

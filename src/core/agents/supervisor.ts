@@ -8,7 +8,7 @@
 import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '../llm/types';
 import { workflowTemplates } from '../workflows';
 import { prepareWorkflow } from '../workflows/objective';
-import { nextReadyStep, PlanStore, SUPERVISOR_ACTOR, RUNNER_ACTOR } from './planStore';
+import { nextBatch, nextReadyStep, PlanStore, SUPERVISOR_ACTOR, RUNNER_ACTOR } from './planStore';
 import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM } from './prompts/supervisor';
 import { stepBrief } from './prompts/stepBrief';
 import type { AgentRuntime } from './runtime';
@@ -71,15 +71,23 @@ export class Supervisor {
       // Results that went stale (a superseded choice, a result marked stale) are computed again.
       await reopenStaleSteps(this.rt, stepContext(this.rt));
       const plan = this.store.require();
-      const running = plan.steps.find((s) => s.status === 'running');
-      const step = running ?? nextReadyStep(plan);
-      if (!step) return this.finish(plan);
-      const outcome = await this.runStep(step, !!running);
-      if (outcome.ok) await supersedeChangedResults(this.rt, step.id, step.tool);
-      if (!outcome.ok && !(await this.replanRound(step, outcome.reason))) {
-        const response = `The run stopped: step ${step.id} failed and could not be replanned. ${outcome.reason}`;
-        await this.respond(response);
-        return { state: 'failed', response };
+      // Ready run_pw steps go together (never more than the job budget has left); a failed
+      // step replans once the whole batch has ended.
+      const allowance = Math.max(1, Math.min(this.rt.limits.maxParallelJobs, this.rt.jobAllowance?.() ?? Infinity));
+      const batch = nextBatch(plan, allowance);
+      if (!batch.steps.length) return this.finish(plan);
+      const outcomes = await Promise.all(batch.steps.map((step) => this.runStep(step, batch.continuing)));
+      for (const [i, step] of batch.steps.entries()) {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) await supersedeChangedResults(this.rt, step.id, step.tool);
+      }
+      for (const [i, step] of batch.steps.entries()) {
+        const outcome = outcomes[i]!;
+        if (!outcome.ok && !(await this.replanRound(step, outcome.reason))) {
+          const response = `The run stopped: step ${step.id} failed and could not be replanned. ${outcome.reason}`;
+          await this.respond(response);
+          return { state: 'failed', response };
+        }
       }
     }
   }

@@ -85,7 +85,7 @@ export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string)
   for (let turn = 1; turn <= rt.limits.maxWorkerTurns; turn++) {
     await rt.control.checkpoint();
     const res = await rt.provider.complete(
-      { role, category: 'act', model, system, messages, tools, cacheTools: true, cacheHistory: true, maxTokens: rt.limits.maxTokensPerTurn },
+      { role, category: 'act', model, system, messages, tools, cacheTools: true, cacheHistory: true, maxTokens: rt.limits.maxTokensPerTurn, step: step.id },
       { signal: rt.control.signal, ...(rt.onModelEvent ? { onEvent: (e) => rt.onModelEvent!(role, e) } : {}) },
     );
     // The assistant turn goes back unchanged: the API refuses a tool result whose turn lost its thinking.

@@ -86,6 +86,8 @@ export interface LlmRequest {
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
   /** Also cache the conversation so far (multi-turn agent loops re-send it every turn). */
   cacheHistory?: boolean;
+  /** The plan step a worker's request is for (not sent to a model: the brief names the step). */
+  step?: string;
 }
 
 export interface Usage {
