@@ -93,7 +93,8 @@ function checkStep(step: Omit<PlanStep, 'status'>, plan: Plan, toolRoles: ToolRo
   return undefined;
 }
 
-function dependsTransitively(plan: Plan, from: string[], target: string): boolean {
+/** Whether one of the steps `from` is, or depends (through others) on, `target`. */
+export function dependsTransitively(plan: { steps: readonly { id: string; dependsOn?: string[] }[] }, from: string[], target: string): boolean {
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
   const seen = new Set<string>();
   const stack = [...from];

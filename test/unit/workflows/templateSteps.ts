@@ -10,6 +10,7 @@ import { hintedSteps, parseHint } from '../../../src/core/agents/stepHints';
 import { TOOL_CATALOGUE } from '../../../src/core/agents/tools';
 import { stripAnnotations } from '../../../src/core/guard/schemaAnnotations';
 import type { TemplateStep } from '../../../src/core/workflows/types';
+import { dependsTransitively } from '../../../src/core/agents/planEdits';
 
 const tools = new Map(TOOL_CATALOGUE.map((t) => [t.name, t]));
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -34,20 +35,6 @@ export function placeholders(args: Record<string, unknown>, schema: { properties
   }));
 }
 
-function dependsTransitively(steps: readonly TemplateStep[], from: TemplateStep, target: string): boolean {
-  const byId = new Map(steps.map((s) => [s.id, s]));
-  const stack = [...(from.dependsOn ?? [])];
-  const seen = new Set<string>();
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (id === target) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    stack.push(...(byId.get(id)?.dependsOn ?? []));
-  }
-  return false;
-}
-
 export function checkTemplateSteps(steps: readonly TemplateStep[], claim: ClaimStandIn): void {
   assert.equal(new Set(steps.map((s) => s.id)).size, steps.length, 'step ids are unique');
   for (const step of steps) {
@@ -60,6 +47,6 @@ export function checkTemplateSteps(steps: readonly TemplateStep[], claim: ClaimS
     assert.ok(validate(placeholders(step.args ?? {}, schema, claim)), `step ${step.id}: ${JSON.stringify(validate.errors)}`);
     for (const arg of Object.keys(step.args ?? {})) assert.ok(step.reasons?.[arg], `step ${step.id}: no reason for ${arg}`);
     for (const d of step.dependsOn ?? []) assert.ok(steps.findIndex((s) => s.id === d) < steps.indexOf(step), `step ${step.id} depends on the later or missing step ${d}`);
-    for (const h of hintedSteps(step.args ?? {})) assert.ok(dependsTransitively(steps, step, h), `step ${step.id} refers to ${h} without depending on it`);
+    for (const h of hintedSteps(step.args ?? {})) assert.ok(dependsTransitively({ steps }, step.dependsOn ?? [], h), `step ${step.id} refers to ${h} without depending on it`);
   }
 }
