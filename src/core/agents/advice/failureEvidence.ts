@@ -2,7 +2,7 @@
  * What the advisor reads about a failed pw.x run: the input's SCF-relevant settings, the
  * parsed output (SCF history, warnings, pw.x's error block) and the job's own error.
  */
-import { arrayIn, numberIn, numberOf, parsePwInput, readAtomicSpecies, stringIn } from '../../dft/qe/input';
+import { arrayIn, elementOfSpeciesLabel, numberIn, numberOf, parsePwInput, readAtomicSpecies, stringIn } from '../../dft/qe/input';
 import type { PwOutput } from '../../dft/qe/output';
 import { parsePwOutput } from '../../dft/qe/output';
 
@@ -39,7 +39,7 @@ export const PW_DEFAULTS = { mixingBeta: 0.7, electronMaxstep: 100, convThrRy: 1
 export function inputSettings(text: string): InputSettings {
   const input = parsePwInput(text);
   const species = readAtomicSpecies(input)?.value ?? [];
-  const elements = species.map((s) => s.label.replace(/[^A-Za-z].*$/, ''));
+  const elements = species.map((s) => elementOfSpeciesLabel(s.label));
   const startingMagnetization: Record<string, number> = {};
   for (const [index, v] of arrayIn(input, 'system', 'starting_magnetization')) {
     const el = elements[index - 1];

@@ -9,7 +9,7 @@ import { physicalSettingsDifferences, type SettingDifference, type SettingName }
 import type { PhysicalSettings } from '../types';
 import { QE_VERSIONS, qeDefinitions } from './definitions';
 import { functionalName } from './functional';
-import { readAtomicSpecies, readHubbard, readKPoints } from './input/cards';
+import { elementOfSpeciesLabel, readAtomicSpecies, readHubbard, readKPoints } from './input/cards';
 import { parseFortranLiteral, type FortranValue } from './input/fortran';
 import type { PwInput } from './input/model';
 import { parsePwInput } from './input/parse';
@@ -90,7 +90,7 @@ export function physicalSettingsOf(source: string | PwInput, opts: SettingsOptio
   const pseudopotentials: PhysicalSettings['pseudopotentials'] = {};
   // By element: species that split one element (fixed atoms as "Pt1") share its file. An element
   // whose species use different files keeps them by label, so settings comparisons see the difference.
-  const element = (label: string) => label.replace(/[^A-Za-z].*$/, '') || label;
+  const element = elementOfSpeciesLabel;
   const filesOf = (el: string) => new Set(species.filter((s) => element(s.label) === el).map((s) => s.pseudopotential));
   for (const s of species) {
     const sha = opts.pseudoSha256?.[s.pseudopotential];

@@ -28,6 +28,11 @@ export interface SpeciesEntry {
   range: Range;
 }
 
+/** The element of a species label, as pw.x reads it: "Pt1", "Fe_up" and "Fe-2" are Pt and Fe. */
+export function elementOfSpeciesLabel(label: string): string {
+  return label.replace(/[^A-Za-z].*$/, '') || label;
+}
+
 export function readAtomicSpecies(input: PwInput): Read<SpeciesEntry[]> | undefined {
   const card = cardOf(input, 'ATOMIC_SPECIES');
   if (!card) return undefined;

@@ -4,7 +4,7 @@
  * density cutoff suits ultrasoft/PAW augmentation, the functionals agree, and an odd
  * electron count is not forced into fixed occupations.
  */
-import { readAtomicPositions, readAtomicSpecies } from '../input/cards';
+import { elementOfSpeciesLabel, readAtomicPositions, readAtomicSpecies } from '../input/cards';
 import { setVariableEdit } from '../input/edit';
 import { assignedOf, cardOf, namelistOf, numberIn, stringIn } from '../input/query';
 import { nspinOf, noncollinear, occupationsOf, type ValidationContext } from './context';
@@ -56,7 +56,7 @@ export function checkPseudopotentials(c: ValidationContext): void {
         'pw.x stops with "conflicting values for ...". Use pseudopotentials of one functional (or set input_dft knowingly).' });
   }
   for (const p of known) {
-    const el = p.label.replace(/[^A-Za-z].*$/, '');
+    const el = elementOfSpeciesLabel(p.label);
     if (el && p.header!.element.toLowerCase() !== el.toLowerCase()) {
       c.report({ code: 'species-element-mismatch', severity: 'warning', range: rangeOf(p.label)!,
         message: `species ${p.label} uses ${p.file}, a pseudopotential for ${p.header!.element}; check the ATOMIC_SPECIES line.` });
