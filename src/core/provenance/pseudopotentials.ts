@@ -4,6 +4,7 @@
  * (meta.settings.pseudopotentials / meta.pseudopotentials: element → {file, sha256?}).
  */
 import type { ArtifactRecord } from './types';
+import { elementOfSpeciesLabel } from '../dft/qe/input/cards';
 
 export interface PseudoUse {
   element: string;
@@ -14,11 +15,6 @@ export interface PseudoUse {
   recordedSha256?: string;
   /** Artifact that named it. */
   artifact: string;
-}
-
-/** The element of a pw.x species label: "Pt1", "Fe_up" and "Fe-2" name Pt and Fe. */
-export function elementOfSpeciesLabel(label: string): string {
-  return label.replace(/[^A-Za-z].*$/, '') || label;
 }
 
 /** Species lines of the ATOMIC_SPECIES card by element: "Al 26.98 Al.pz-vbc.UPF", "Pt1 195.08 Pt.UPF" is Pt. */

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { verifyBundle, writeBundle } from '../../../src/core/provenance/bundle';
 import { AL_SCF_INPUT, latticeConstantRun, useRuns } from './fixtures';
+import { pseudopotentialsUsed } from '../../../src/core/provenance/pseudopotentials';
+import type { ArtifactRecord } from '../../../src/core/provenance/types';
 
 const newRun = useRuns();
 const sha256 = (x: string | Buffer) => crypto.createHash('sha256').update(x).digest('hex');
@@ -82,5 +84,17 @@ describe('reproducibility bundle', () => {
     const out = tmp();
     fs.writeFileSync(path.join(out, 'old.txt'), 'x');
     await assert.rejects(writeBundle(run, out), /is not empty: choose a new directory/);
+  });
+});
+
+describe('pseudopotentials a run used', () => {
+  it('reads a species label by its element: fixed atoms as "Pt1" share the Pt file and are listed once, under Pt', () => {
+    const input = [
+      '&CONTROL', "  calculation = 'relax'", '/', '&SYSTEM', '  ibrav = 0', '  nat = 2', '  ntyp = 2', '  ecutwfc = 47', '/', '&ELECTRONS', '/', '&IONS', '/',
+      'ATOMIC_SPECIES', '  Pt  195.08  Pt.pbe-n-rrkjus_psl.1.0.0.UPF', '  Pt1  195.08  Pt.pbe-n-rrkjus_psl.1.0.0.UPF',
+      'CELL_PARAMETERS {angstrom}', '  2.8 0 0', '  1.4 2.4 0', '  0 0 12', 'ATOMIC_POSITIONS {angstrom}', '  Pt1  0 1.6 5  0 0 0', '  Pt  0 0 7.3  1 1 1', 'K_POINTS {automatic}', '  4 4 1 0 0 0', '',
+    ].join('\n');
+    const artifact = { id: 'a-1', kind: 'qe-input', name: 'pw_input' } as unknown as ArtifactRecord;
+    assert.deepEqual(pseudopotentialsUsed([artifact], () => input).map((u) => [u.element, u.file]), [['Pt', 'Pt.pbe-n-rrkjus_psl.1.0.0.UPF']]);
   });
 });
