@@ -4,6 +4,7 @@
 // command that installs or starts it. A tier that cannot run fails; nothing is skipped.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,11 +20,24 @@ function run(cmd, args, opts = {}) {
 }
 const quiet = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
 const has = (cmd) => quiet('sh', ['-c', `command -v ${cmd}`]).status === 0;
+// Each mocha tier writes what failed to this file (scripts/mocha-reporter.cjs); the summary repeats it.
+const failuresFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-tests-')), 'failures.json');
 const mocha = (globs, opts = {}) =>
   run(process.execPath, [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--node-option', 'import=tsx',
-    '--timeout', String(opts.timeout ?? 10_000), '--reporter', process.env.CI ? 'spec' : 'dot',
+    '--timeout', String(opts.timeout ?? 10_000), '--reporter', path.join(root, 'scripts/mocha-reporter.cjs'),
     // A failing test can leave a connection or timer open; the tier must still end and report.
-    '--exit', ...globs, ...extra], opts);
+    '--exit', ...globs, ...extra], { ...opts, env: { ...opts.env, DREAMS_TEST_FAILURES_FILE: failuresFile } });
+process.on('exit', () => fs.rmSync(path.dirname(failuresFile), { recursive: true, force: true }));
+function takeFailures() {
+  if (!fs.existsSync(failuresFile)) return [];
+  try {
+    return JSON.parse(fs.readFileSync(failuresFile, 'utf8'));
+  } catch {
+    return [];
+  } finally {
+    fs.rmSync(failuresFile, { force: true });
+  }
+}
 
 function fail(msg) {
   console.error(`\n${msg}\n`);
@@ -77,7 +91,7 @@ const tiers = {
   vscode() {
     if (ensureVsCodeHost() !== 0) return fail('vscode tier: could not install code-server (see above).');
     if (run(process.execPath, ['scripts/build.mjs', '--tests']) !== 0) return 1;
-    return run(process.execPath, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts']);
+    return run(process.execPath, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts'], { env: { DREAMS_TEST_FAILURES_FILE: failuresFile } });
   },
   'vscode-electron'() {
     if (run(process.execPath, ['scripts/build.mjs', '--tests']) !== 0) return 1;
@@ -106,15 +120,22 @@ for (const t of selected) {
   const t0 = Date.now();
   const before = topLevel();
   let code = tiers[t]();
+  const notes = takeFailures().map((f) => `${f.title}\n      ${f.message.replace(/\n/g, '\n      ')}`);
   const strays = [...topLevel()].filter((f) => !before.has(f) && !EXPECTED_TOP_LEVEL.has(f) && !f.endsWith('.vsix'));
   if (strays.length) {
-    console.error(`\n${t} tier: a test left ${strays.join(', ')} in the project root; run programs such as pw.x in a scratch directory (cwd).`);
+    const note = `a test left ${strays.join(', ')} in the project root; run programs such as pw.x in a scratch directory (cwd).`;
+    console.error(`\n${t} tier: ${note}`);
+    notes.push(note);
     code = 1;
   }
-  summary.push({ tier: t, ok: code === 0, seconds: (Date.now() - t0) / 1000 });
+  if (code !== 0 && notes.length === 0) notes.push(`exited with status ${code}; see the tier's output above`);
+  summary.push({ tier: t, ok: code === 0, seconds: (Date.now() - t0) / 1000, notes });
 }
-if (selected.length > 1) {
+if (selected.length > 1 || summary.some((s) => !s.ok)) {
   console.log('\n=== summary ===');
-  for (const s of summary) console.log(`${s.ok ? 'pass' : 'FAIL'}  ${s.tier.padEnd(8)} ${s.seconds.toFixed(1)} s`);
+  for (const s of summary) {
+    console.log(`${s.ok ? 'pass' : 'FAIL'}  ${s.tier.padEnd(8)} ${s.seconds.toFixed(1)} s`);
+    if (!s.ok) for (const n of s.notes) console.log(`    - ${n}`);
+  }
 }
 process.exit(summary.every((s) => s.ok) ? 0 : 1);

@@ -46,6 +46,11 @@ async function main(): Promise<number> {
       if (t.error) console.log(t.error.split('\n').map((l) => `      ${l}`).join('\n'));
     }
     const failed = r.results.filter((t) => t.state !== 'passed').length;
+    // scripts/test.mjs repeats these under its summary
+    if (process.env.DREAMS_TEST_FAILURES_FILE) {
+      const failures = r.results.filter((t) => t.state !== 'passed').map((t) => ({ title: t.title, message: (t.error ?? t.state).split('\n').slice(0, 6).join('\n').trimEnd() }));
+      fs.writeFileSync(process.env.DREAMS_TEST_FAILURES_FILE, JSON.stringify(failures, null, 1));
+    }
     console.log(`\nvscode tier: ${r.results.length - failed} passing, ${failed} failing (${((Date.now() - t0) / 1000).toFixed(1)} s in VS Code ${'1.100.3'})`);
   } else {
     console.error(`VS Code exited (${code}) without writing results; see ${runDir}/server.log and browser-console.log`);
