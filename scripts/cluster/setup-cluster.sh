@@ -87,9 +87,12 @@ SlurmctldPort=6817
 SlurmdPort=6818
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=2000 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+# a partition whose 5-minute limit no DREAMS job fits: tests of jobs SLURM will never start
+PartitionName=short Nodes=localhost MaxTime=5 State=UP
 EOF
 install -d -m 0755 /etc/slurm
-cmp -s "$SL/slurm.conf" /etc/slurm/slurm.conf || cp "$SL/slurm.conf" /etc/slurm/slurm.conf
+reconfigure=""
+if ! cmp -s "$SL/slurm.conf" /etc/slurm/slurm.conf; then cp "$SL/slurm.conf" /etc/slurm/slurm.conf; reconfigure=1; fi
 
 # slurmctld refuses to start ("CLUSTER NAME MISMATCH") if the saved state is from another ClusterName
 if [ -s "$SL/state/clustername" ] && [ "$(cat "$SL/state/clustername")" != "$CLUSTER" ]; then
@@ -97,6 +100,8 @@ if [ -s "$SL/state/clustername" ] && [ "$(cat "$SL/state/clustername")" != "$CLU
 fi
 if ! running "$SL/slurmctld.pid"; then
   /usr/sbin/slurmctld || { tail -n 5 "$SL/slurmctld.log" >&2; exit 1; }
+elif [ -n "$reconfigure" ]; then
+  scontrol reconfigure   # a running controller started from an older slurm.conf
 fi
 # hostname is not "localhost": -N tells slurmd which NodeName it is
 if ! running "$SL/slurmd.pid"; then

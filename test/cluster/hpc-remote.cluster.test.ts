@@ -107,6 +107,24 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     }
   });
 
+  it('withdraws a job SLURM will never start (walltime above the partition limit) and fails it with the reason, instead of waiting forever', async () => {
+    // the test cluster's "short" partition allows 5 minutes; a suggested walltime is at least 10
+    const { service, store, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
+    try {
+      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo });
+      await service.submit(job.id);
+      const done = await service.waitFor(job.id);
+      assert.equal(done.state, 'failed');
+      assert.match(done.error!, /^SLURM will not start this job as it was asked for \(PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time/);
+      assert.match(done.error!, new RegExp(`Nothing ran; the job was withdrawn \\(scancel ${done.schedulerId}\\)`));
+      assert.ok(done.resources!.walltimeMinutes > 5, `asked for ${done.resources!.walltimeMinutes} min`);
+      assert.equal(cluster.ssh(`squeue -h --states=all -j ${done.schedulerId} -o %T`).trim(), 'CANCELLED', 'SLURM no longer holds it');
+      assert.ok(!statesOf(store, job.id).includes('running'));
+    } finally {
+      await close();
+    }
+  });
+
   it('reads finished jobs from accounting, falling back to sacct -c where accounting storage is off', async () => {
     const { backends, close } = await openService(cluster, cluster.profile());
     try {

@@ -138,6 +138,7 @@ export class RemoteRunner implements JobBackend {
       const s = states.get(job.schedulerId!);
       if (!s) continue; // neither the queue nor accounting knows it yet: ask again next cycle
       if (isTerminal(s.state)) await this.finalize(job, s);
+      else if (s.neverStarts) await this.withdraw(job, s.neverStarts);
       else if (s.state !== job.state && canTransition(job.state, s.state)) {
         await this.updates.transition(job.id, s.state, { error: s.state === 'queued' ? s.reason : undefined });
       }
@@ -161,6 +162,27 @@ export class RemoteRunner implements JobBackend {
       const active = [...this.watched].some((id) => !isTerminal(this.updates.get(id)?.state ?? 'completed'));
       if (active && !this.disposed) this.schedulePoll();
     }, seconds * 1000);
+  }
+
+  /**
+   * A pending job the scheduler will not start as submitted: cancel it, so it holds no place in
+   * the queue and cannot start later unseen, and fail it with the scheduler's reason and what
+   * to change. Waiting would hold the run forever; nothing ran, so no core-hour is spent.
+   */
+  private async withdraw(job: JobRecord, why: string): Promise<void> {
+    if (this.finalizing.has(job.id)) return;
+    this.finalizing.add(job.id);
+    try {
+      const sid = job.schedulerId!;
+      const r = await this.connection.exec(this.scheduler.cancelCommand(sid));
+      if (r.code !== 0) return; // it started or ended meanwhile: the next cycle reports what really happened
+      this.watched.delete(job.id);
+      await this.updates.transition(job.id, 'failed', {
+        error: `${this.scheduler.name.toUpperCase()} will not start this job as it was asked for (${why}). Nothing ran; the job was withdrawn (${this.scheduler.cancelCommand(sid)}) so it does not wait in the queue forever.`,
+      });
+    } finally {
+      this.finalizing.delete(job.id);
+    }
   }
 
   private async finalize(job: JobRecord, s: SchedulerStatus): Promise<void> {

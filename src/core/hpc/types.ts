@@ -3,6 +3,7 @@
  * PBS/LSF), persisted through the canvas so a restart resumes without resubmitting.
  * Implementation: jobModel.ts, localRunner.ts, ssh/*.ts, schedulers/*.ts, jobService.ts.
  */
+import type { SchedulerStatus } from './schedulers/common';
 
 export type JobState = 'draft' | 'validated' | 'submitted' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -110,10 +111,10 @@ export interface SchedulerAdapter {
   parseSubmitOutput(stdout: string): string;
   /** One command for the state of every listed job (one call per poll cycle). */
   statusCommand(schedulerIds: string[]): string;
-  parseStatus(stdout: string): Map<string, { state: JobState; reason?: string; exitCode?: number }>;
+  parseStatus(stdout: string): Map<string, SchedulerStatus>;
   /** Command for jobs the queue no longer lists (accounting). */
   finishedCommand(schedulerIds: string[]): string;
-  parseFinished(stdout: string): Map<string, { state: JobState; reason?: string; exitCode?: number }>;
+  parseFinished(stdout: string): Map<string, SchedulerStatus>;
   /** Command that finds a job by our stable id (idempotent submission). */
   findByNameCommand(jobId: string): string;
   parseFindByName(stdout: string): string | undefined;

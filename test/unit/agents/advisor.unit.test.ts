@@ -55,6 +55,19 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.deepEqual(advice.suggestions, []);
   });
 
+  it('reads a job the scheduler would never start as a request beyond its limits: less walltime, not more, and no rerun as it was', async () => {
+    const error = "SLURM will not start this job as it was asked for (PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time). Nothing ran; the job was withdrawn (scancel 12) so it does not wait in the queue forever.";
+    const ev = failureEvidence(read('killed.in'), '', [error], 'failed');
+    const d = diagnose(ev);
+    assert.equal(d.kind, 'scheduler-limit', 'not a walltime overrun, though the text says "time limit"');
+    assert.match(d.finding, /never start the job \(PartitionTimeLimit\).*pw\.x never ran/);
+    assert.deepEqual(ruleSuggestions(ev, d).map((x) => [x.parameter, x.newValue]), [['resources.walltimeMinutes', "at most the partition's (or QOS's) time limit"]]);
+    const account = failureEvidence(read('killed.in'), '', [error.replace('PartitionTimeLimit', 'InvalidAccount')], 'failed');
+    assert.equal(ruleSuggestions(account, diagnose(account))[0]!.parameter, 'cluster profile');
+    const advice = await adviseOnEvidence(ev, 'c-9', makePwInputTool.schema);
+    assert.notEqual(advice.rerun, true);
+  });
+
   it('reads the input settings the rules reason about from the pw.x input', () => {
     const s = inputSettings(read('scf-not-converged.in'));
     assert.deepEqual([s.elements, s.convThrRy, s.electronMaxstep, s.occupations, s.degaussRy], [['Al'], 1e-14, 6, 'smearing', 0.02]);

@@ -28,6 +28,19 @@ describe('SLURM adapter', () => {
     assert.throws(() => slurm.batchScript({ ...job, resources: undefined }, profile), /has no resources/);
   });
 
+  it('tells a pending job SLURM will never start as submitted from one that only has to wait', () => {
+    const st = slurm.parseStatus([
+      '30|PENDING|PartitionTimeLimit', '31|PENDING|QOSMaxWallDurationPerJobLimit', '32|PENDING|AssocMaxNodePerJobLimit', '33|PENDING|InvalidAccount',
+      '40|PENDING|Priority', '41|PENDING|QOSMaxJobsPerUserLimit', '42|PENDING|ReqNodeNotAvail, UnavailableNodes:n1', '43|PENDING|Dependency', '44|PENDING|AssocGrpCpuLimit',
+    ].join('\n'));
+    assert.match(st.get('30')!.neverStarts!, /^PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time/);
+    assert.match(st.get('31')!.neverStarts!, /^QOSMaxWallDurationPerJobLimit: the job asks for more than the QOS allows one job \(walltime\)/);
+    assert.match(st.get('32')!.neverStarts!, /association allows one job \(nodes\)/);
+    assert.match(st.get('33')!.neverStarts!, /fix the profile's account/);
+    for (const id of ['40', '41', '42', '43', '44']) assert.equal(st.get(id)!.neverStarts, undefined, `job ${id} (${st.get(id)!.reason}) only has to wait`);
+    for (const id of ['30', '40']) assert.equal(st.get(id)!.state, 'queued');
+  });
+
   it('reads sbatch --parsable, squeue and sacct output', () => {
     assert.equal(slurm.parseSubmitOutput('1234\n'), '1234');
     assert.equal(slurm.parseSubmitOutput('1234;cluster\n'), '1234');
@@ -39,6 +52,7 @@ describe('SLURM adapter', () => {
     assert.equal(st.get('11')!.state, 'running');
     assert.equal(st.get('12')!.state, 'completed');
     assert.match(st.get('13')!.reason!, /walltime/);
+    assert.equal(st.get('10')!.neverStarts, undefined, 'waiting for resources is waiting');
     assert.equal(slurm.parseStatus('slurm_load_jobs error: Invalid job id specified\n').size, 0);
     assert.throws(() => slurm.parseStatus('slurm_load_jobs error: Unable to contact slurm controller'), /could not read the output of squeue/);
     const fin = slurm.parseFinished('20|COMPLETED|0:0\n20.batch|COMPLETED|0:0\n21|FAILED|3:0\n22|CANCELLED by 1000|0:15\n');

@@ -15,6 +15,7 @@ export type FailureKind =
   | 'overlap-matrix'
   | 'charge-wrong'
   | 'no-smearing'
+  | 'scheduler-limit'
   | 'walltime'
   | 'memory'
   | 'killed'
@@ -52,6 +53,10 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   }
   if (/charge is wrong|negative rho|negative starting charge/i.test(text)) {
     return { kind: 'charge-wrong', finding: 'the charge density is inaccurate (wrong total charge or negative density): the density cutoff is too low for this pseudopotential.' };
+  }
+  const refused = /will not start this job as it was asked for \(([A-Za-z]+)/.exec(text);
+  if (refused) {
+    return { kind: 'scheduler-limit', finding: `the scheduler would never start the job (${refused[1]}): its request is beyond a limit of the partition, QOS or account. pw.x never ran; the input is not at fault.` };
   }
   if (/TIMEOUT|time limit|DUE TO TIME LIMIT|walltime/i.test(text) || ev.jobState === 'timeout') {
     return { kind: 'walltime', finding: 'the job ran out of its wall-time allowance before pw.x finished.' };
@@ -105,6 +110,13 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
     case 'charge-wrong':
       if (s.ecutrhoRy !== undefined) out.push({ parameter: 'ecutrho', currentValue: s.ecutrhoRy, newValue: round(s.ecutrhoRy * 1.5, 1), reason: 'a higher density cutoff represents the augmentation charge of ultrasoft/PAW pseudopotentials' });
       break;
+    case 'scheduler-limit': {
+      const reason = /will not start this job as it was asked for \(([A-Za-z]+)/.exec(ev.errorText ?? '')?.[1] ?? '';
+      if (/Time|Wall/.test(reason)) out.push({ parameter: 'resources.walltimeMinutes', newValue: "at most the partition's (or QOS's) time limit", reason: `${reason}: the walltime asked for is above what the cluster allows one job` });
+      else if (/Node|Cpu|Config|Constraints|Mem|GRES/.test(reason)) out.push({ parameter: 'resources', newValue: 'fewer nodes, tasks or memory, within the partition', reason: `${reason}: the job asks for more than the cluster allows one job` });
+      else out.push({ parameter: 'cluster profile', newValue: 'a valid account, QOS and partition', reason: `${reason}: the job's account, QOS or partition is not accepted` });
+      break;
+    }
     case 'walltime':
       out.push({ parameter: 'resources.walltimeMinutes', newValue: 'twice the previous allowance', reason: 'the run needs more time; the other settings were fine' });
       break;

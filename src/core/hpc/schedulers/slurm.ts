@@ -45,6 +45,35 @@ const STATE_EXPLAINED: Record<string, string> = {
   DEADLINE: 'the job missed its deadline (DEADLINE)',
 };
 
+/**
+ * Pending reasons that mean the job will not start as submitted: only a change of the request
+ * (or of the cluster's limits) lets it run. Reasons that clear by themselves (Resources,
+ * Priority, Dependency, ReqNodeNotAvail, PartitionDown, per-user job counts, …) are not here.
+ */
+const NEVER_STARTS: Record<string, string> = {
+  PartitionTimeLimit: "its walltime is above the partition's time limit: ask for less time (set the profile's limits.maxWalltimeMinutes to the partition's MaxTime) or use another partition",
+  PartitionNodeLimit: "its node count is outside the partition's limits: ask for fewer nodes or use another partition",
+  PartitionConfig: "it asks for more than the partition's nodes have (cores, memory or GPUs): ask for less or use another partition",
+  BadConstraints: 'no node can meet its constraints: change the request (tasks, memory, constraints)',
+  InvalidAccount: "its account is not valid on this cluster: fix the profile's account",
+  InvalidQOS: "its QOS is not valid on this cluster: fix the profile's qos",
+  AccountNotAllowed: "its account may not use this partition: change the profile's account or partition",
+  QOSNotAllowed: "its QOS may not be used in this partition: change the profile's qos or partition",
+  DependencyNeverSatisfied: 'it depends on a job that can no longer succeed',
+};
+
+/** What a pending reason means when the job will never start as submitted; undefined when waiting may help. */
+export function slurmNeverStarts(reason: string | undefined): string | undefined {
+  if (!reason) return undefined;
+  const known = NEVER_STARTS[reason];
+  if (known) return `${reason}: ${known}`;
+  // QOSMax…PerJob… / AssocMax…PerJob…: one job's request is over a per-job maximum of its QOS or association
+  if (/^(QOS|Assoc)Max\w*PerJob/.test(reason)) {
+    return `${reason}: the job asks for more than the ${reason.startsWith('QOS') ? 'QOS' : "account's association"} allows one job (${/Wall/.test(reason) ? 'walltime' : /Node/.test(reason) ? 'nodes' : /Cpu/.test(reason) ? 'cores' : /Mem/.test(reason) ? 'memory' : 'resources'}): ask for less or use another ${reason.startsWith('QOS') ? 'QOS' : 'account'}`;
+  }
+  return undefined;
+}
+
 export const SCHEDULER_ID_FILE = '.dreams-scheduler-id';
 
 export class SlurmAdapter implements SchedulerAdapter {
@@ -102,7 +131,13 @@ export class SlurmAdapter implements SchedulerAdapter {
       const [id, state, reason] = line.split('|');
       const mapped = state ? STATE_MAP[state.replace(/\s.*$/, '')] : undefined;
       if (!id || !/^\d/.test(id) || !mapped) throw new SchedulerOutputError('squeue', stdout, 'lines "<id>|<STATE>|<reason>"');
-      map.set(id, { state: mapped, ...(reason && reason !== 'None' ? { reason: `${state}: ${reason}` } : {}), ...(mapped === 'failed' ? { reason: explain(state!, reason) } : {}) });
+      const never = mapped === 'queued' && state === 'PENDING' ? slurmNeverStarts(reason) : undefined;
+      map.set(id, {
+        state: mapped,
+        ...(reason && reason !== 'None' ? { reason: `${state}: ${reason}` } : {}),
+        ...(mapped === 'failed' ? { reason: explain(state!, reason) } : {}),
+        ...(never ? { neverStarts: never } : {}),
+      });
     }
     return map;
   }
