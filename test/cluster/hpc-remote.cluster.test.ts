@@ -107,19 +107,35 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     }
   });
 
-  it('withdraws a job SLURM will never start (walltime above the partition limit) and fails it with the reason, instead of waiting forever', async () => {
-    // the test cluster's "short" partition allows 5 minutes; a suggested walltime is at least 10
+  it('withdraws a job SLURM will never start (walltime above the partition limit) and fails it with the reason and the limit, instead of waiting forever', async () => {
+    // the test cluster's "short" partition allows 5 minutes
     const { service, store, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
     try {
-      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo });
+      const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: more than the partition allows' };
+      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo, resources });
       await service.submit(job.id);
       const done = await service.waitFor(job.id);
       assert.equal(done.state, 'failed');
       assert.match(done.error!, /^SLURM will not start this job as it was asked for \(PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time/);
+      assert.match(done.error!, /The job asked for 10 min on 1 node\(s\); partition "short" allows 5 min a job\./);
       assert.match(done.error!, new RegExp(`Nothing ran; the job was withdrawn \\(scancel ${done.schedulerId}\\)`));
-      assert.ok(done.resources!.walltimeMinutes > 5, `asked for ${done.resources!.walltimeMinutes} min`);
       assert.equal(cluster.ssh(`squeue -h --states=all -j ${done.schedulerId} -o %T`).trim(), 'CANCELLED', 'SLURM no longer holds it');
       assert.ok(!statesOf(store, job.id).includes('running'));
+    } finally {
+      await close();
+    }
+  });
+
+  it('suggests resources inside the partition\'s own time limit, read from sinfo, so the job runs', async () => {
+    const { service, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
+    try {
+      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo });
+      await service.submit(job.id);
+      const done = await service.waitFor(job.id);
+      assert.equal(done.state, 'completed', done.error);
+      assert.equal(done.resources!.walltimeMinutes, 5);
+      assert.match(done.resources!.reason, /cut to the limits of partition "short" \(walltime 10 → 5 min\)/);
+      assert.match(cluster.ssh(`scontrol show job ${done.schedulerId} | grep -o 'TimeLimit=[0-9:]*'`), /TimeLimit=00:05:00/);
     } finally {
       await close();
     }

@@ -15,13 +15,13 @@ import { sha256File } from './fileHash';
 import { canTransition, isTerminal } from './jobModel';
 import { errorNameFor, outputNameFor } from './localRunner';
 import { readPwOutcome } from './pwProgress';
-import { describePwInputSize, suggestResources } from './resources';
+import { describePwInputSize, suggestResourcesWithin } from './resources';
 import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
 import type { SchedulerStatus } from './schedulers/common';
 import { shellQuote } from './shellQuote';
 import { ConnectionLostError, type ClusterConnection } from './ssh/connection';
-import type { ClusterProfile, JobFile, JobRecord, SchedulerAdapter } from './types';
+import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter } from './types';
 
 export const BATCH_SCRIPT_NAME = 'dreams-job.sh';
 const REMOTE_PSEUDO_LINKS = 'pseudo';
@@ -53,6 +53,7 @@ export class RemoteRunner implements JobBackend {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private disposed = false;
+  private partitions: Promise<PartitionLimits[] | undefined> | undefined;
 
   constructor(private readonly updates: JobUpdates, private readonly options: RemoteRunnerOptions) {
     this.name = options.profile.name;
@@ -67,7 +68,8 @@ export class RemoteRunner implements JobBackend {
     let current = job;
     if (!current.resources) {
       const input = fs.readFileSync(path.join(this.updates.localDir(job.id), job.input), 'utf8');
-      current = await this.updates.update(job.id, { resources: suggestResources(describePwInputSize(input), this.options.profile) });
+      const partition = await this.partition(this.options.profile.partition);
+      current = await this.updates.update(job.id, { resources: suggestResourcesWithin(describePwInputSize(input), this.options.profile, partition) });
     }
     if (!current.submitRequestedAt) current = await this.updates.update(job.id, { submitRequestedAt: new Date().toISOString() });
     const { work } = await this.roots();
@@ -165,6 +167,23 @@ export class RemoteRunner implements JobBackend {
   }
 
   /**
+   * The per-job limits of a partition (the default one when none is named), read once per
+   * connection from the scheduler; undefined when the scheduler cannot say.
+   */
+  async partition(name: string | undefined): Promise<PartitionLimits | undefined> {
+    if (!this.scheduler.partitionsCommand || !this.scheduler.parsePartitions) return undefined;
+    this.partitions ??= this.connection.exec(this.scheduler.partitionsCommand()).then(
+      (r) => (r.code === 0 ? this.scheduler.parsePartitions!(r.stdout) : undefined),
+      () => undefined,
+    ).then((list) => {
+      if (!list) this.partitions = undefined; // ask again next time
+      return list;
+    });
+    const list = await this.partitions;
+    return list?.find((p) => (name ? p.name === name : p.isDefault));
+  }
+
+  /**
    * A pending job the scheduler will not start as submitted: cancel it, so it holds no place in
    * the queue and cannot start later unseen, and fail it with the scheduler's reason and what
    * to change. Waiting would hold the run forever; nothing ran, so no core-hour is spent.
@@ -177,8 +196,11 @@ export class RemoteRunner implements JobBackend {
       const r = await this.connection.exec(this.scheduler.cancelCommand(sid));
       if (r.code !== 0) return; // it started or ended meanwhile: the next cycle reports what really happened
       this.watched.delete(job.id);
+      const part = await this.partition(job.resources?.partition ?? this.options.profile.partition).catch(() => undefined);
+      const asked = job.resources ? ` The job asked for ${job.resources.walltimeMinutes} min on ${job.resources.nodes} node(s)` : '';
+      const allowed = part ? `; partition "${part.name}" allows ${part.maxWalltimeMinutes !== undefined ? `${part.maxWalltimeMinutes} min` : 'unlimited time'}${part.maxNodes !== undefined ? ` and ${part.maxNodes} node(s)` : ''} a job.` : asked ? '.' : '';
       await this.updates.transition(job.id, 'failed', {
-        error: `${this.scheduler.name.toUpperCase()} will not start this job as it was asked for (${why}). Nothing ran; the job was withdrawn (${this.scheduler.cancelCommand(sid)}) so it does not wait in the queue forever.`,
+        error: `${this.scheduler.name.toUpperCase()} will not start this job as it was asked for (${why}).${asked}${allowed} Nothing ran; the job was withdrawn (${this.scheduler.cancelCommand(sid)}) so it does not wait in the queue forever.`,
       });
     } finally {
       this.finalizing.delete(job.id);

@@ -9,7 +9,7 @@
  * k-points: the automatic mesh's product (an upper bound: symmetry reduces it).
  */
 import { numberIn, parsePwInput, readKPoints, stringIn } from '../dft/qe/input';
-import type { ClusterProfile, JobResources } from './types';
+import type { ClusterProfile, JobResources, PartitionLimits } from './types';
 
 export interface PwJobSize {
   atoms: number;
@@ -81,6 +81,25 @@ export function suggestResources(size: PwJobSize, profile: Pick<ClusterProfile, 
       `${ntasks} task(s) (up to ${pools} k-pool(s) × ${perPool}, at most one per ~10 min of serial work); walltime ${SAFETY}× the estimate (${Math.round(serialSeconds)} s serial), at least 10 min` +
       (limits.maxNtasks || limits.maxWalltimeMinutes || limits.maxMemoryMb || limits.maxNodes ? '; capped at the profile limits' : ''),
   };
+}
+
+/**
+ * The suggestion, kept inside the partition's own per-job limits as the scheduler states
+ * them too (a profile need not repeat them). A walltime cut to the partition's limit is said
+ * in the reason: the job may not finish in it, but a longer request would never start.
+ */
+export function suggestResourcesWithin(size: PwJobSize, profile: Pick<ClusterProfile, 'limits' | 'partition' | 'account' | 'qos'>, partition: PartitionLimits | undefined): JobResources {
+  const free = suggestResources(size, profile);
+  if (!partition) return free;
+  const limits = { ...(profile.limits ?? {}) };
+  if (partition.maxWalltimeMinutes !== undefined) limits.maxWalltimeMinutes = Math.min(limits.maxWalltimeMinutes ?? Infinity, partition.maxWalltimeMinutes);
+  if (partition.maxNodes !== undefined) limits.maxNodes = Math.min(limits.maxNodes ?? Infinity, partition.maxNodes);
+  const capped = suggestResources(size, { ...profile, limits });
+  const cuts = [
+    ...(capped.walltimeMinutes < free.walltimeMinutes ? [`walltime ${free.walltimeMinutes} → ${capped.walltimeMinutes} min`] : []),
+    ...(capped.nodes < free.nodes ? [`nodes ${free.nodes} → ${capped.nodes}`] : []),
+  ];
+  return cuts.length ? { ...capped, reason: `${capped.reason}; cut to the limits of partition "${partition.name}" (${cuts.join(', ')})` } : free;
 }
 
 /**

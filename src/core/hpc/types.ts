@@ -119,4 +119,15 @@ export interface SchedulerAdapter {
   findByNameCommand(jobId: string): string;
   parseFindByName(stdout: string): string | undefined;
   cancelCommand(schedulerId: string): string;
+  /** Command listing the partitions (queues) with their per-job limits; optional. */
+  partitionsCommand?(): string;
+  parsePartitions?(stdout: string): PartitionLimits[];
+}
+
+/** A partition's per-job limits as the scheduler states them (absent: unlimited or unknown). */
+export interface PartitionLimits {
+  name: string;
+  isDefault: boolean;
+  maxWalltimeMinutes?: number;
+  maxNodes?: number;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describePwInputSize, overrideResources, suggestResources } from '../../../src/core/hpc/resources';
+import { describePwInputSize, overrideResources, suggestResources, suggestResourcesWithin } from '../../../src/core/hpc/resources';
 
 const al = fs.readFileSync(path.resolve(__dirname, '../../fixtures/hpc/al-fcc-scf.in'), 'utf8');
 const limits = { maxNtasks: 128, maxNodes: 4, maxWalltimeMinutes: 2880, maxMemoryMb: 256_000, coresPerNode: 64 };
@@ -27,6 +27,19 @@ describe('resource suggestion', () => {
     assert.ok(tight.ntasks <= 32 && tight.nodes <= 2 && tight.walltimeMinutes <= 720 && tight.memoryMb! <= 64_000);
     assert.equal(tight.nodes, Math.ceil(tight.ntasks / 16) > 2 ? 2 : Math.ceil(tight.ntasks / 16));
     assert.match(tight.reason, /capped at the profile limits/);
+  });
+
+  it('keeps inside the partition\'s own limits as well, and says when it cut the walltime to them', () => {
+    const slab = { atoms: 60, kPoints: 16, ecutwfcRy: 40, calculation: 'relax', nspin: 2 };
+    const free = suggestResources(slab, profile);
+    assert.ok(free.walltimeMinutes > 15, `${free.walltimeMinutes} min`);
+    const cut = suggestResourcesWithin(slab, profile, { name: 'short', isDefault: false, maxWalltimeMinutes: 15, maxNodes: 1 });
+    assert.equal(cut.walltimeMinutes, 15);
+    assert.equal(cut.nodes, 1);
+    assert.match(cut.reason, new RegExp(`cut to the limits of partition "short" \\(walltime ${free.walltimeMinutes} → 15 min`));
+    // a partition that allows more changes nothing, and neither does an unknown one
+    assert.deepEqual(suggestResourcesWithin(slab, profile, { name: 'long', isDefault: true, maxWalltimeMinutes: 100_000 }), free);
+    assert.deepEqual(suggestResourcesWithin(slab, profile, undefined), free);
   });
 
   it('records an override with its reason and the suggestion it replaced; refuses one beyond the limits', () => {

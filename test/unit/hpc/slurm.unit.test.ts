@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { SchedulerOutputError } from '../../../src/core/hpc/schedulers/common';
-import { formatWalltime, SlurmAdapter } from '../../../src/core/hpc/schedulers/slurm';
+import { formatWalltime, slurmDurationMinutes, SlurmAdapter } from '../../../src/core/hpc/schedulers/slurm';
 import type { ClusterProfile, JobRecord } from '../../../src/core/hpc/types';
 
 const slurm = new SlurmAdapter();
@@ -66,6 +66,21 @@ describe('SLURM adapter', () => {
     assert.equal(slurm.findByNameCommand("x'y"), `squeue -h --states=all -n 'x'\\''y' -o '%i'`);
     assert.equal(slurm.parseFindByName('7\n12\n'), '12');
     assert.equal(slurm.parseFindByName(''), undefined);
+  });
+
+  it('reads the partitions\' per-job limits from sinfo, and SLURM durations in every form', () => {
+    const slurm = new SlurmAdapter();
+    assert.equal(slurm.partitionsCommand(), "sinfo -h -o '%P|%l|%s'");
+    const parts = slurm.parsePartitions('debug*|infinite|1-infinite\nshort|5:00|1-infinite\nlong|2-00:00:00|1-4\nlong|2-00:00:00|1-4\ngpu|12:00:00|1-2\n');
+    assert.deepEqual(parts, [
+      { name: 'debug', isDefault: true },
+      { name: 'short', isDefault: false, maxWalltimeMinutes: 5 },
+      { name: 'long', isDefault: false, maxWalltimeMinutes: 2880, maxNodes: 4 },
+      { name: 'gpu', isDefault: false, maxWalltimeMinutes: 720, maxNodes: 2 },
+    ]);
+    assert.throws(() => slurm.parsePartitions('sinfo: error: Unable to contact slurm controller'), /could not read the output of sinfo/);
+    assert.deepEqual(['infinite', 'UNLIMITED', '45', '30:00', '2:30:00', '1-00:00:00', '1-12', '1-06:30'].map(slurmDurationMinutes), [undefined, undefined, 45, 30, 150, 1440, 2160, 1830]);
+    assert.throws(() => slurmDurationMinutes('soon'), /not a SLURM time limit/);
   });
 
   it('formats walltimes as SLURM expects', () => {

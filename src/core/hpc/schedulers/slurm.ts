@@ -5,7 +5,7 @@
  */
 import { outputNameFor, errorNameFor } from '../localRunner';
 import { shellQuote } from '../shellQuote';
-import type { ClusterProfile, JobRecord, JobState, SchedulerAdapter } from '../types';
+import type { ClusterProfile, JobRecord, JobState, PartitionLimits, SchedulerAdapter } from '../types';
 import { batchDirectiveValue, SchedulerOutputError, type SchedulerStatus } from './common';
 
 const STATE_MAP: Record<string, JobState> = {
@@ -181,6 +181,42 @@ export class SlurmAdapter implements SchedulerAdapter {
   cancelCommand(schedulerId: string): string {
     return `scancel ${checkId(schedulerId)}`;
   }
+
+  partitionsCommand(): string {
+    return "sinfo -h -o '%P|%l|%s'";
+  }
+
+  /** `sinfo -h -o '%P|%l|%s'`: name (`*` marks the default), time limit, job size in nodes ("1-infinite"). */
+  parsePartitions(stdout: string): PartitionLimits[] {
+    const byName = new Map<string, PartitionLimits>();
+    for (const line of stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      const [rawName, time, size] = line.split('|');
+      if (!rawName || time === undefined) throw new SchedulerOutputError('sinfo', stdout, 'lines "<partition>|<time limit>|<job size>"');
+      const name = rawName.replace(/\*$/, '');
+      const minutes = slurmDurationMinutes(time);
+      const maxNodes = /^\d+-(\d+)$/.exec(size ?? '')?.[1];
+      // a partition over several node sets is listed once per set: keep the first line
+      if (!byName.has(name)) {
+        byName.set(name, { name, isDefault: rawName.endsWith('*'), ...(minutes !== undefined ? { maxWalltimeMinutes: minutes } : {}), ...(maxNodes ? { maxNodes: Number(maxNodes) } : {}) });
+      }
+    }
+    return [...byName.values()];
+  }
+}
+
+/** A SLURM duration ("infinite", "30:00" min:s, "2:00:00" h:m:s, "1-12:00:00" d-h:m:s, "45" min) in whole minutes; undefined when unlimited. */
+export function slurmDurationMinutes(text: string): number | undefined {
+  const t = text.trim();
+  if (/^(infinite|unlimited|n\/a)$/i.test(t)) return undefined;
+  const m = /^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$/.exec(t);
+  if (!m) throw new Error(`"${text}" is not a SLURM time limit (days-hours:minutes:seconds)`);
+  const [, d, a, b, c] = m;
+  const n = (x: string | undefined) => Number(x ?? 0);
+  let seconds: number;
+  if (c !== undefined) seconds = n(a) * 3600 + n(b) * 60 + n(c); // h:m:s
+  else if (b !== undefined) seconds = d !== undefined ? n(a) * 3600 + n(b) * 60 : n(a) * 60 + n(b); // d-h:m, or m:s
+  else seconds = d !== undefined ? n(a) * 3600 : n(a) * 60; // d-h, or minutes
+  return Math.floor((n(d) * 86400 + seconds) / 60);
 }
 
 /** A profile's extra option: one `--name[=value]` the directive line can hold. */
