@@ -53,6 +53,15 @@ async function noProcessesLeft(id: string, withinMs = 5000): Promise<number[]> {
   return left;
 }
 
+/** Resolves at the job's first SCF iteration; rejects, with the job's error, if it ends before one. */
+function firstScfIteration(service: JobService, id: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => service.onDidChange((j) => {
+    if (j.id !== id) return;
+    if ((j.progress?.scfIteration ?? 0) >= 1) resolve();
+    else if (['completed', 'failed', 'cancelled'].includes(j.state)) reject(new Error(`job ${id} ended ${j.state} before its first SCF iteration: ${j.error ?? ''}`));
+  }));
+}
+
 async function open(runDir: string, pwCommand: string, maxConcurrent = 1) {
   const store = new MemoryJobStore();
   const service = await JobService.open({
@@ -108,7 +117,7 @@ describe('local pw.x runner', () => {
   it('cancel ends mpirun and every pw.x rank (the whole process group)', async () => {
     const { service } = await open(runDir, 'mpirun -np 2 pw.x');
     const job = await service.create({ backend: 'local', input: input('al-fcc-slow.in'), pseudopotentials: alPseudo });
-    const firstIteration = new Promise<void>((resolve) => service.onDidChange((j) => (j.progress?.scfIteration ?? 0) >= 1 && resolve()));
+    const firstIteration = firstScfIteration(service, job.id);
     await service.submit(job.id);
     await firstIteration;
     const before = processesOfJob(job.id);
@@ -123,7 +132,7 @@ describe('local pw.x runner', () => {
     const launcher = path.join(fixtures, 'stubborn-launcher.mjs');
     const { service } = await open(runDir, `${process.execPath} ${launcher} pw.x`);
     const job = await service.create({ backend: 'local', input: input('al-fcc-slow.in'), pseudopotentials: alPseudo });
-    const firstIteration = new Promise<void>((resolve) => service.onDidChange((j) => (j.progress?.scfIteration ?? 0) >= 1 && resolve()));
+    const firstIteration = firstScfIteration(service, job.id);
     await service.submit(job.id);
     await firstIteration;
     assert.ok(processesOfJob(job.id).length >= 2, "launcher and pw.x should both be running");
