@@ -43,7 +43,7 @@ function processesOfJob(id: string): number[] {
  * Waits until no process of the job is left. A singleton Open MPI pw.x starts an `orted`
  * in its own session that exits by itself shortly after pw.x does.
  */
-async function noProcessesLeft(id: string, withinMs = 5000): Promise<number[]> {
+async function noProcessesLeft(id: string, withinMs = 20_000): Promise<number[]> {
   const until = Date.now() + withinMs;
   let left = processesOfJob(id);
   while (left.length > 0 && Date.now() < until) {
