@@ -15,6 +15,9 @@ export class ApprovalsView implements vscode.TreeDataProvider<PendingApproval>, 
   readonly onDidChangeTreeData = this.changed.event;
   private readonly status = vscode.window.createStatusBarItem('dreams.approvals', vscode.StatusBarAlignment.Left, 100);
   private pending: PendingApproval[] = [];
+  private shownKey: string | undefined;
+  /** How many times the tree was redrawn (for tests: a busy run must not redraw it). */
+  redraws = 0;
   private readonly sub: vscode.Disposable;
 
   constructor(private readonly runs: RunRegistry) {
@@ -31,7 +34,14 @@ export class ApprovalsView implements vscode.TreeDataProvider<PendingApproval>, 
       p.applyAll(run.events());
       for (const request of p.pendingApprovals()) out.push({ run, request });
     }
+    // The tree is redrawn only when the list changes, not on every event of a running run:
+    // a redraw replaces the rows' commands, and a click on a row drawn a moment earlier would
+    // then find its command gone ("Actual command not found").
+    const key = out.map((a) => `${a.run.logPath}#${a.request.id}`).join('\n');
+    if (key === this.shownKey) return;
+    this.shownKey = key;
     this.pending = out;
+    this.redraws++;
     this.changed.fire();
     if (out.length) {
       this.status.text = `$(shield) ${out.length} approval${out.length === 1 ? '' : 's'} pending`;
@@ -57,6 +67,7 @@ export class ApprovalsView implements vscode.TreeDataProvider<PendingApproval>, 
     item.description = `${r.value !== undefined ? `= ${JSON.stringify(r.value)} · ` : ''}${path.basename(a.run.runDir)}`;
     item.tooltip = new vscode.MarkdownString(r.verdicts.map((v) => `**${v.level}** \`${v.rule}\`: ${v.reasons.join(' ')}`).join('\n\n'));
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('charts.orange'));
+    item.id = `${a.run.logPath}#${r.id}`;
     item.contextValue = 'dreams.approval';
     item.command = { command: 'dreams.revealCell', title: 'Show in canvas', arguments: [a.run.logPath, `approvals/${r.id}`] };
     return item;

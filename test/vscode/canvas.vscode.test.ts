@@ -119,6 +119,13 @@ describe('approvals (real VS Code)', () => {
     assert.equal(recorded.length, 1);
     assert.deepEqual(recorded[0].actor, { kind: 'user', id: 'user@vscode' });
 
+    // a busy run writes events all the time: the pending list is redrawn only when it changes
+    // (a redraw replaces the rows' commands under the user's click)
+    const redraws = wb.approvals.redraws;
+    for (let i = 0; i < 5; i++) await run.canvas.write('notes/progress', `step ${i}`, 'busy run', { kind: 'agent', id: 'supervisor' });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(wb.approvals.redraws, redraws, 'notes written while an approval waits did not redraw the view');
+
     const stale = await wb.runs.answerApproval(view, req.id, 'reject');
     assert.equal(stale.ok, false);
     assert.match(stale.ok ? '' : stale.message, /already answered: approved by user@vscode/);
