@@ -213,6 +213,9 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await page.keyboard.press('Control+Home');
     await out.getByText(/Run \S+: completed/).waitFor({ timeout: 30_000 });
     await host.screenshot('e2e-cell-run-approved-completed');
+    // clicking rows of the approvals view while the run wrote raised no error
+    const errors = await page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', { hasText: /command not found|Actual command/i }).allInnerTexts();
+    assert.deepEqual(errors, [], 'no command-not-found notification');
   });
 
   it('shows a diagnostic as soon as a wrong value is typed into a .pwi file', async () => {
