@@ -46,6 +46,17 @@ export function checkedDecimals(x: number): number {
   return Math.max(statedDecimals(x), forThreeFigures);
 }
 
+/**
+ * A value as a report should state it: `decimals` places, but never fewer than the claim
+ * check reads (three significant figures), so a soft metal's B0 of 3.33 GPa is not written
+ * 3.3 and a ΔBE of −0.0051 eV not −0.005 — either would be refused as not the recorded value.
+ */
+export function claimValue(x: number, decimals: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const places = Math.min(15, Math.max(decimals, 2 - Math.floor(Math.log10(Math.abs(x)))));
+  return Number(x.toFixed(places));
+}
+
 /** An energy from a screening model (EMT) is recorded with its calculator; pw.x energies carry pw.x settings. */
 function screeningModelUpstream(view: ProvenanceView, id: string): { id: string; creator: string } | undefined {
   for (const up of upstreamPath(view, [id], 10_000)) {

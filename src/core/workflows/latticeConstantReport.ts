@@ -4,6 +4,7 @@
  * provider's report; a model writes its own and is held to the same claims).
  */
 import type { Composer } from './types';
+import { claimValue } from '../guard/claimChecks';
 import { objective, round, type LatticeConstantInputs } from './latticeConstantInputs';
 
 interface ReportNumbers {
@@ -42,7 +43,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
     return [
       `The ${i.functional} lattice constant of ${i.structure} ${i.element} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref}), ` +
         `from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
-        `B0 = ${round(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.`,
+        `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.`,
       '',
       `Settings chosen by convergence tests within ${i.toleranceMevPerAtom} meV/atom: ecutwfc = ${n.cut.ecutwfc} Ry` +
         `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +
@@ -54,9 +55,9 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
   claims: (ctx) => {
     const n = reportNumbers(ctx);
     return [
-      { quantity: 'lattice_constant', value: round(n.a.value, 4), unit: 'Å', cites: n.a.ref, statement: `a = ${round(n.a.value, 4)} Å` },
-      { quantity: 'bulk_modulus', value: round(n.fit.b0, 1), unit: 'GPa', cites: `${n.fit.ref}.b0GPa`, statement: `B0 = ${round(n.fit.b0, 1)} GPa` },
-      { quantity: 'equilibrium_volume', value: round(n.fit.v0, 4), unit: 'Å^3', cites: `${n.fit.ref}.v0Angstrom3`, statement: `V0 = ${round(n.fit.v0, 4)} Å³` },
+      { quantity: 'lattice_constant', value: claimValue(n.a.value, 4), unit: 'Å', cites: n.a.ref, statement: `a = ${claimValue(n.a.value, 4)} Å` },
+      { quantity: 'bulk_modulus', value: claimValue(n.fit.b0, 1), unit: 'GPa', cites: `${n.fit.ref}.b0GPa`, statement: `B0 = ${claimValue(n.fit.b0, 1)} GPa` },
+      { quantity: 'equilibrium_volume', value: claimValue(n.fit.v0, 4), unit: 'Å^3', cites: `${n.fit.ref}.v0Angstrom3`, statement: `V0 = ${claimValue(n.fit.v0, 4)} Å³` },
       { quantity: 'converged_cutoff', value: n.cut.ecutwfc, unit: 'Ry', cites: `${n.cut.ref}.chosen.ecutwfcRy`, statement: `ecutwfc = ${n.cut.ecutwfc} Ry` },
       { quantity: 'converged_kspacing', value: n.k.spacing, unit: '1/Å', cites: `${n.k.ref}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${n.k.spacing} 1/Å` },
     ];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { judgeReport, viewAsOf } from '../../../src/core/guard/reportJudge';
-import { checkClaim, checkedDecimals, statedDecimals } from '../../../src/core/guard/claimChecks';
+import { checkClaim, checkedDecimals, claimValue, statedDecimals } from '../../../src/core/guard/claimChecks';
 import { ToolRegistry } from '../../../src/core/agents/toolRegistry';
 import { alLatticeBase, closeAllBases } from './support/scenarioBases';
 import { startJudgeRig, type JudgeRig } from './support/judgeRig';
@@ -15,6 +15,18 @@ describe('report judge', () => {
   it('reads the precision a claim states, and checks to at least three significant figures', () => {
     assert.deepEqual([statedDecimals(4.05), statedDecimals(4), statedDecimals(1.2e-3), statedDecimals(-0.125)], [2, 0, 4, 3]);
     assert.deepEqual([checkedDecimals(4), checkedDecimals(77), checkedDecimals(0.05), checkedDecimals(4.0494)], [2, 1, 4, 4]);
+  });
+
+  it('states report values to at least the precision the claim check reads: a soft metal\'s B0, a small ΔBE', () => {
+    assert.deepEqual([claimValue(3.3287659, 1), claimValue(76.4512, 1), claimValue(-0.0051234, 4), claimValue(-0.548, 3), claimValue(-0.05123, 3), claimValue(4.04912, 4), claimValue(0, 4)],
+      [3.33, 76.5, -0.00512, -0.548, -0.0512, 4.0491, 0]);
+    // whatever the value, the stated one is the recorded one rounded to the digits the judge checks
+    for (const x of [3.3287659, 1402.77, 0.0099951, -0.00049999, 9.9996, 123456.789, -7.25e-7, 0.15]) {
+      for (const d of [0, 1, 2, 3, 4]) {
+        const v = claimValue(x, d);
+        assert.ok(Math.abs(v - x) <= 0.5 * 10 ** -checkedDecimals(v) * (1 + 1e-9), `${x} stated as ${v} (${d} decimals asked)`);
+      }
+    }
   });
 
   it('walks upstream from the claim to every contributing call, and re-checks each as of when it ran', async () => {

@@ -5,7 +5,7 @@
  * artifact of its iteration. With EMT the claim is a screening energy, never a DFT number.
  */
 import type { SearchResultValue } from '../../agents/tools/adsorptionSearch/searchOutputs';
-import type { ReportClaim } from '../../guard/claimChecks';
+import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { ComposeContext, Composer } from '../types';
 import type { AdsorptionSearchInputs } from './inputs';
 import { searchObjective, slabLabel } from './objectiveText';
@@ -52,8 +52,8 @@ function claims(ctx: ComposeContext): ReportClaim[] {
   if (!v.best?.refs.adsorptionEnergy) throw new Error('the search has no valid configuration with a recorded adsorption energy to report; see its iterations and why they were not recorded.');
   const quantity = claimQuantity(i);
   return [{
-    quantity, value: round3(v.best.adsorptionEnergyEv), unit: 'eV', cites: v.best.refs.adsorptionEnergy,
-    statement: `E_ads(${i.adsorbate}, ${v.best.relaxedSite}) = ${round3(v.best.adsorptionEnergyEv)} eV${quantity === 'adsorption_energy' ? '' : ' (EMT screening energy)'}`,
+    quantity, value: claimValue(v.best.adsorptionEnergyEv, 3), unit: 'eV', cites: v.best.refs.adsorptionEnergy,
+    statement: `E_ads(${i.adsorbate}, ${v.best.relaxedSite}) = ${claimValue(v.best.adsorptionEnergyEv, 3)} eV${quantity === 'adsorption_energy' ? '' : ' (EMT screening energy)'}`,
   }];
 }
 

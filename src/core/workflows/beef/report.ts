@@ -4,6 +4,7 @@
  * preference with the relaxation functional when it was computed.
  */
 import type { ComposeContext, Composer } from '../types';
+import { claimValue } from '../../guard/claimChecks';
 import { round, type SitePreferenceInputs } from '../sitePreference/inputs';
 import { need, relaxedSiteLine, siteClaims, siteText, type ReportClaimDraft } from '../sitePreference/report';
 import { SITES } from '../sitePreference/steps';
@@ -38,9 +39,9 @@ function beefText(ctx: ComposeContext): string[] {
 function beefClaims(ctx: ComposeContext): ReportClaimDraft[] {
   const { ref, v } = beefNumbers(ctx);
   return [
-    { quantity: 'beef_ensemble', value: round(v.meanEv, 4), unit: 'eV', cites: `${ref}.meanEv`, statement: `ensemble mean ΔBE = ${round(v.meanEv, 4)} eV` },
-    { quantity: 'beef_ensemble', value: round(v.sigmaEv, 4), unit: 'eV', cites: `${ref}.sigmaEv`, statement: `ensemble σ = ${round(v.sigmaEv, 4)} eV` },
-    { quantity: 'beef_ensemble', value: round(v.fractionPositive, 4), unit: '1', cites: `${ref}.fractionPositive`, statement: `fraction of members with ΔBE > 0 = ${round(v.fractionPositive, 4)}` },
+    { quantity: 'beef_ensemble', value: claimValue(v.meanEv, 4), unit: 'eV', cites: `${ref}.meanEv`, statement: `ensemble mean ΔBE = ${claimValue(v.meanEv, 4)} eV` },
+    { quantity: 'beef_ensemble', value: claimValue(v.sigmaEv, 4), unit: 'eV', cites: `${ref}.sigmaEv`, statement: `ensemble σ = ${claimValue(v.sigmaEv, 4)} eV` },
+    { quantity: 'beef_ensemble', value: claimValue(v.fractionPositive, 4), unit: '1', cites: `${ref}.fractionPositive`, statement: `fraction of members with ΔBE > 0 = ${claimValue(v.fractionPositive, 4)}` },
   ];
 }
 

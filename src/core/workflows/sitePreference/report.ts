@@ -5,6 +5,7 @@
  */
 import type { EnergyMeta } from '../../agents/tools/artifactShapes';
 import type { Structure } from '../../dft/types';
+import { claimValue } from '../../guard/claimChecks';
 import type { SlabSelection } from './slabSelection';
 import type { ComposeContext, Composer } from '../types';
 import { BULK_PREFIX } from './bulkSteps';
@@ -77,8 +78,8 @@ export function siteClaims(ctx: ComposeContext): ReportClaimDraft[] {
   const n = siteNumbers(ctx);
   const i = ctx.inputs as unknown as SitePreferenceInputs;
   const claims: ReportClaimDraft[] = [
-    { quantity: 'delta_be', value: round(n.dbeValue, 4), unit: 'eV', cites: n.dbe, statement: `ΔBE = E_ads(ontop) − E_ads(fcc) = ${round(n.dbeValue, 4)} eV (${fnName(i)})` },
-    ...SITES.map((s) => ({ quantity: 'adsorption_energy', value: round(n.eadsValue[s], 4), unit: 'eV', cites: n.eads[s], statement: `E_ads(${s}) = ${round(n.eadsValue[s], 4)} eV` })),
+    { quantity: 'delta_be', value: claimValue(n.dbeValue, 4), unit: 'eV', cites: n.dbe, statement: `ΔBE = E_ads(ontop) − E_ads(fcc) = ${claimValue(n.dbeValue, 4)} eV (${fnName(i)})` },
+    ...SITES.map((s) => ({ quantity: 'adsorption_energy', value: claimValue(n.eadsValue[s], 4), unit: 'eV', cites: n.eads[s], statement: `E_ads(${s}) = ${claimValue(n.eadsValue[s], 4)} eV` })),
   ];
   if (i.bulk) {
     const a = need(ctx, `${BULK_PREFIX}lattice`, 'lattice_constant');
@@ -86,7 +87,7 @@ export function siteClaims(ctx: ComposeContext): ReportClaimDraft[] {
     const k = need(ctx, `${BULK_PREFIX}k-choice`, 'converged_settings');
     const av = ctx.value(a) as number;
     claims.push(
-      { quantity: 'lattice_constant', value: round(av, 4), unit: 'Å', cites: a, statement: `bulk a = ${round(av, 4)} Å (${fnName(i)})` },
+      { quantity: 'lattice_constant', value: claimValue(av, 4), unit: 'Å', cites: a, statement: `bulk a = ${claimValue(av, 4)} Å (${fnName(i)})` },
       { quantity: 'converged_cutoff', value: ctx.value(`${cut}.chosen.ecutwfcRy`) as number, unit: 'Ry', cites: `${cut}.chosen.ecutwfcRy`, statement: `ecutwfc = ${ctx.value(`${cut}.chosen.ecutwfcRy`)} Ry` },
       { quantity: 'converged_kspacing', value: ctx.value(`${k}.chosen.kSpacingPerAngstrom`) as number, unit: '1/Å', cites: `${k}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${ctx.value(`${k}.chosen.kSpacingPerAngstrom`)} 1/Å` },
     );
