@@ -172,13 +172,21 @@ export class RemoteRunner implements JobBackend {
    */
   async partition(name: string | undefined): Promise<PartitionLimits | undefined> {
     if (!this.scheduler.partitionsCommand || !this.scheduler.parsePartitions) return undefined;
+    // Limits are a refinement: a scheduler that cannot list them (exit status, odd output)
+    // is not asked again, and nothing here stops a submission. A dropped link asks again later.
     this.partitions ??= this.connection.exec(this.scheduler.partitionsCommand()).then(
-      (r) => (r.code === 0 ? this.scheduler.parsePartitions!(r.stdout) : undefined),
-      () => undefined,
-    ).then((list) => {
-      if (!list) this.partitions = undefined; // ask again next time
-      return list;
-    });
+      (r) => {
+        try {
+          return r.code === 0 ? this.scheduler.parsePartitions!(r.stdout) : [];
+        } catch {
+          return [];
+        }
+      },
+      () => {
+        this.partitions = undefined;
+        return undefined;
+      },
+    );
     const list = await this.partitions;
     return list?.find((p) => (name ? p.name === name : p.isDefault));
   }
