@@ -185,26 +185,26 @@ export class RunRegistry implements vscode.Disposable {
    * taking the writer lock for the one append — refused, with who holds it, when another
    * process is writing the run.
    */
-  async answerApproval(view: RunView, id: string, decision: 'approve' | 'reject', comment?: string): Promise<AnswerResult> {
+  async answerApproval(view: RunView, id: string, decision: 'approve' | 'reject', comment?: string, opts: { standing?: boolean } = {}): Promise<AnswerResult> {
     const by = 'user@vscode';
-    if (view.writer) return new ApprovalBook(view.writer).answer(id, decision, by, comment);
+    if (view.writer) return new ApprovalBook(view.writer).answer(id, decision, by, comment, opts);
     let writer: EventLog;
     try {
       ({ log: writer } = await openEventLog(view.logPath, { mode: 'writer' }));
     } catch (e) {
-      if (e instanceof EventLogError && e.code === 'locked') return this.answerThroughInbox(view, id, decision, by, comment);
+      if (e instanceof EventLogError && e.code === 'locked') return this.answerThroughInbox(view, id, decision, by, comment, opts.standing === true);
       return { ok: false, message: `Could not record the answer to ${id}: ${(e as Error).message}` };
     }
     try {
-      return await new ApprovalBook(writer).answer(id, decision, by, comment);
+      return await new ApprovalBook(writer).answer(id, decision, by, comment, opts);
     } finally {
       await writer.close();
     }
   }
 
   /** The run's writer is another process (the CLI, or a run this window drives): it records posted answers. */
-  private async answerThroughInbox(view: RunView, id: string, decision: 'approve' | 'reject', by: string, comment?: string): Promise<AnswerResult> {
-    const name = postAnswer(view.runDir, { id, decision, by, ...(comment ? { comment } : {}) });
+  private async answerThroughInbox(view: RunView, id: string, decision: 'approve' | 'reject', by: string, comment?: string, standing = false): Promise<AnswerResult> {
+    const name = postAnswer(view.runDir, { id, decision, by, ...(comment ? { comment } : {}), ...(standing ? { standing } : {}) });
     const outcome = await waitForOutcome(view.runDir, name, 15_000);
     if (!outcome) {
       return { ok: false, message: `The process running this run did not take the answer to ${id} within 15 s (is it still running?). The answer waits in ${path.join(view.runDir, 'inbox')}; it is recorded when the run resumes.` };

@@ -21,6 +21,10 @@ export interface ApprovalAnswerData {
   comment?: string;
   by: string;
   at: string;
+  /** It also approves later requests of the same concern in the run. */
+  standing?: boolean;
+  /** Approved by the standing approval of this request. */
+  under?: string;
 }
 
 export interface ApprovalCardData {
@@ -113,7 +117,7 @@ export interface ReportData {
 }
 
 export type RendererToHostMessage =
-  | { type: 'approval-answer'; requestId: string; decision: 'approve' | 'reject'; comment?: string }
+  | { type: 'approval-answer'; requestId: string; decision: 'approve' | 'reject'; comment?: string; standing?: boolean }
   | { type: 'show-provenance'; id: string };
 
 export type HostToRendererMessage =

@@ -171,8 +171,10 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const answer = await waitForAnswer(logPath, first, 30_000);
     assert.equal(answer.decision, 'approve');
     assert.equal(answer.by, 'user@vscode');
-    // every relaxation of the loose search asks in turn
+    // every relaxation of the loose search asks in turn; the second card is answered with
+    // "Approve all like this", which answers the later ones of the same concern as they come
     const approved = new Set([first]);
+    let standing: string | undefined;
     const finished = page.locator('.statusbar-item', { hasText: /completed · .* tokens/ });
     for (const end = Date.now() + 240_000; !(await finished.isVisible()); ) {
       if (Date.now() > end) {
@@ -184,11 +186,20 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
         await page.waitForTimeout(250);
         continue;
       }
-      await next.card.locator('button.approve').click();
-      assert.equal((await waitForAnswer(logPath, next.id, 30_000)).by, 'user@vscode');
+      await next.card.locator(standing ? 'button.approve' : 'button.approve-all').click();
+      const got = await waitForAnswer(logPath, next.id, 30_000);
+      assert.equal(got.by, 'user@vscode');
+      if (!standing) {
+        assert.equal(got.standing, true, 'the answer stands for later requests');
+        standing = next.id;
+        await next.card.getByText(/every later request of this concern/).waitFor({ timeout: 15_000 });
+        await host.screenshot('e2e-approve-all-like-this');
+      }
       approved.add(next.id);
     }
-    assert.ok(approved.size > 1, 'every relaxation of the loose search asks for approval');
+    assert.ok(standing, 'a second request came up and was approved for all like it');
+    const underStanding = (events() as unknown as { kind: string; payload: { under?: string } }[]).filter((e) => e.kind === 'approval.answer' && e.payload.under === standing);
+    assert.ok(underStanding.length >= 1, `the later requests were answered by the standing approval of ${standing}`);
     await page.locator('.statusbar-item', { hasText: 'approval pending' }).waitFor({ state: 'hidden', timeout: 15_000 });
     const answers = events().filter((e) => e.kind === 'approval.answer') as unknown as { payload: { by: string } }[];
     assert.deepEqual([...new Set(answers.map((a) => a.payload.by))], ['user@vscode'], 'every answer came from the notebook');

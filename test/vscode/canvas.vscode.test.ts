@@ -134,6 +134,26 @@ describe('approvals (real VS Code)', () => {
     await run.close();
   });
 
+  it('"Approve all like this" stands for later requests of the same concern: they are answered as they are raised, and their cells say by what', async () => {
+    const { run, canvas } = await runWithCanvas('standing', 'Loose relaxations');
+    const wb = await workbench();
+    const nb = await vscode.workspace.openNotebookDocument(canvas);
+    const view = await wb.runs.attach(run.log);
+    const book = new ApprovalBook(run.log);
+    const loose = { tool: 'relax_structure', parameter: 'fmaxEvPerAngstrom', value: 0.2, verdicts: [{ rule: 'relax-fmax@1', level: 'warn' as const, reasons: ['looser than 0.1 eV/Å'] }], provenancePath: [] };
+    const first = await book.raise({ ...loose, call: 'c-1' });
+    await until('the pending count', () => wb.approvals.count() === 1);
+    const answer = await wb.runs.answerApproval(view, first.id, 'approve', 'a quick look', { standing: true });
+    assert.ok(answer.ok && answer.answer.standing, JSON.stringify(answer));
+    const later = await book.raise({ ...loose, call: 'c-2', tool: 'adsorption_search' });
+    assert.equal((await book.waitFor(later.id)).under, first.id, 'the later request was answered as it was raised');
+    const cellText = (id: string) => nb.getCells().find((c) => c.metadata.dreams.id === `approvals/${id}`)?.document.getText() ?? '';
+    await until('the later cell to say why it was approved', () => cellText(later.id).includes(`approved (standing approval of ${first.id})`));
+    assert.match(cellText(first.id), /approved \(standing: and later ones like it\)/);
+    await until('no approval pending', () => wb.approvals.count() === 0);
+    await run.close();
+  });
+
   it('posts an answer to the run\'s inbox while another process holds the run, and says so when nobody takes it', async () => {
     const { run, canvas } = await runWithCanvas('locked', 'Lattice constant of Cu');
     const wb = await workbench();

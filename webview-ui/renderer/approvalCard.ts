@@ -15,7 +15,9 @@ export interface Messaging {
 function answerText(a: ApprovalAnswerData): string {
   const when = new Date(a.at);
   const at = Number.isNaN(when.getTime()) ? a.at : when.toLocaleString();
-  return `${a.decision === 'approve' ? 'Approved' : 'Rejected'} by ${a.by} at ${at}${a.comment ? ` — “${a.comment}”` : ''}`;
+  const scope = a.under ? ` (standing approval of ${a.under})` : a.standing ? ', and with it every later request of this concern in the run' : '';
+  const comment = a.comment && !a.under ? ` — “${a.comment}”` : '';
+  return `${a.decision === 'approve' ? 'Approved' : 'Rejected'} by ${a.by} at ${at}${scope}${comment}`;
 }
 
 export function provenanceLinks(ids: string[], messaging: Messaging): HTMLElement {
@@ -78,18 +80,24 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
 
   const comment = h('textarea', { rows: '2', placeholder: 'Comment (recorded with your answer)', 'aria-label': 'Comment', hidden: '' });
   const approve = h('button', { type: 'button', class: 'approve' }, 'Approve');
+  const approveAll = h('button', {
+    type: 'button', class: 'approve-all secondary',
+    title: `Approve this and every open or later request of this run with the same concern: ${r.parameter ?? 'the call'}${r.value !== undefined ? ` = ${formatValue(r.value)}` : ''}, warned by ${[...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].join(', ') || 'the same rules'}`,
+  }, 'Approve all like this');
   const reject = h('button', { type: 'button', class: 'reject secondary' }, 'Reject');
   const commentToggle = h('button', { type: 'button', class: 'comment secondary', 'aria-expanded': 'false' }, 'Comment');
-  const actions = h('div', { class: 'actions-block' }, comment, h('div', { class: 'actions' }, approve, reject, commentToggle));
+  // A standing approval needs a warning to stand on; a failed verdict is answered one by one.
+  const canStand = r.verdicts.some((v) => v.level === 'warn') && !r.verdicts.some((v) => v.level === 'fail');
+  const actions = h('div', { class: 'actions-block' }, comment, h('div', { class: 'actions' }, approve, ...(canStand ? [approveAll] : []), reject, commentToggle));
   const setBusy = (busy: boolean) => {
-    for (const b of [approve, reject, commentToggle]) b.disabled = busy;
+    for (const b of [approve, approveAll, reject, commentToggle]) b.disabled = busy;
   };
   commentToggle.addEventListener('click', () => {
     comment.hidden = !comment.hidden;
     commentToggle.setAttribute('aria-expanded', String(!comment.hidden));
     if (!comment.hidden) comment.focus();
   });
-  const send = (decision: 'approve' | 'reject') => {
+  const send = (decision: 'approve' | 'reject', standing = false) => {
     if (!messaging.post) {
       onResult(false, 'This notebook is not connected to DREAMS: open it in VS Code with the DREAMS extension to answer.');
       return;
@@ -98,9 +106,10 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
     outcome.textContent = decision === 'approve' ? 'Approving…' : 'Rejecting…';
     outcome.classList.remove('refused');
     const text = comment.value.trim();
-    messaging.post({ type: 'approval-answer', requestId: r.id, decision, ...(text ? { comment: text } : {}) });
+    messaging.post({ type: 'approval-answer', requestId: r.id, decision, ...(text ? { comment: text } : {}), ...(standing ? { standing } : {}) });
   };
   approve.addEventListener('click', () => send('approve'));
+  approveAll.addEventListener('click', () => send('approve', true));
   reject.addEventListener('click', () => send('reject'));
 
   if (data.answer) showAnswered(data.answer);

@@ -9,16 +9,18 @@ import { parseArgs } from 'node:util';
 import { postAnswer, waitForOutcome } from '../../core/agents/answerInbox';
 import { openRun } from '../../core/canvas/run';
 import { EventLogError } from '../../core/canvas/eventLogError';
-import { answerApproval, ApprovalBook } from '../../core/guard/approvals';
+import { answerApproval, ApprovalBook, standingNote } from '../../core/guard/approvals';
 import { registerCliCommand } from '../cli';
 import { resolveRunDir, UsageError } from './runOptions';
 
-const USAGE = `Usage: dreams approve <run> <request> [--reject] [--comment TEXT] [--runs-dir DIR]
+const USAGE = `Usage: dreams approve <run> <request> [--reject] [--all-like-this] [--comment TEXT] [--runs-dir DIR]
        dreams approve <run> --list
 
 Answers an approval request the guard raised (e.g. ap-3): approve it, or --reject it with a
 --comment saying why. A rejected result becomes provisional and cannot back a report. Each
 request is answered once; a second answer is refused with who answered first and when.
+--all-like-this approves, with this one, every open and later request of the run with the
+same concern (same parameter and value, warned by the same rules), recorded as such.
 --list shows the run's requests and their answers.`;
 
 export async function approveCommand(argv: string[]): Promise<number> {
@@ -26,7 +28,7 @@ export async function approveCommand(argv: string[]): Promise<number> {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-      reject: { type: 'boolean' }, comment: { type: 'string' }, 'runs-dir': { type: 'string' }, list: { type: 'boolean' },
+      reject: { type: 'boolean' }, comment: { type: 'string' }, 'runs-dir': { type: 'string' }, list: { type: 'boolean' }, 'all-like-this': { type: 'boolean' },
     } }));
   } catch (e) {
     console.error(`dreams approve: ${(e as Error).message}\n\n${USAGE}`);
@@ -39,13 +41,15 @@ export async function approveCommand(argv: string[]): Promise<number> {
     if (!id) throw new UsageError('name the request to answer, e.g. ap-3 (dreams approve <run> --list shows them).');
     const decision = values.reject ? 'reject' : 'approve';
     const comment = values.comment as string | undefined;
+    const standing = values['all-like-this'] === true;
+    if (standing && decision === 'reject') throw new UsageError('--all-like-this approves; a rejection answers one request only.');
     let run;
     try {
       run = await openRun(runDir, { mode: 'writer' });
     } catch (e) {
       if (!(e instanceof EventLogError) || e.code !== 'locked') throw e;
       // The run is live in another process: it records the answer for us.
-      const name = postAnswer(runDir, { id, decision, by: 'user@cli', ...(comment ? { comment } : {}) });
+      const name = postAnswer(runDir, { id, decision, by: 'user@cli', ...(comment ? { comment } : {}), ...(standing ? { standing } : {}) });
       const outcome = await waitForOutcome(runDir, name);
       if (!outcome) {
         console.error(`dreams approve: the process running ${path.basename(runDir)} did not pick up the answer within 15 s (${e.message}). The answer waits in its inbox and is recorded when the run next looks.`);
@@ -55,12 +59,12 @@ export async function approveCommand(argv: string[]): Promise<number> {
       return outcome.ok ? 0 : 1;
     }
     try {
-      const r = await answerApproval(new ApprovalBook(run.log), run.registry, id, decision, 'user@cli', comment);
+      const r = await answerApproval(new ApprovalBook(run.log), run.registry, id, decision, 'user@cli', comment, { standing });
       if (!r.ok) {
         console.error(`dreams approve: ${r.message}`);
         return 1;
       }
-      console.log(`${id} ${decision === 'approve' ? 'approved' : 'rejected'}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}. Rewrite the report with: dreams report ${positionals[0]}`);
+      console.log(`${id} ${decision === 'approve' ? 'approved' : 'rejected'}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}. Rewrite the report with: dreams report ${positionals[0]}`);
       return 0;
     } finally {
       await run.close();
@@ -82,7 +86,7 @@ async function listRequests(runDir: string): Promise<number> {
     if (!requests.length) console.log('no approval requests in this run');
     for (const r of requests) {
       const a = book.answerOf(r.id);
-      console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}` : 'OPEN'}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
+      console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}${a.standing ? ' (standing: also for later requests of this concern)' : ''}${a.under ? ` (standing approval of ${a.under})` : ''}` : 'OPEN'}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
     }
     return 0;
   } finally {

@@ -15,6 +15,8 @@ export interface PostedAnswer {
   decision: 'approve' | 'reject';
   by: string;
   comment?: string;
+  /** Approve later requests of the same concern too (see ApprovalBook.answer). */
+  standing?: boolean;
   postedAt: string;
 }
 

@@ -15,7 +15,7 @@ import { RunStopped } from './runControl';
 import { openSession, SETTINGS_EVENT, type RunSession, type RunSettings, type SessionEnvironment } from './runSession';
 import { settleInterruptedCalls } from './interruptedCalls';
 import { watchInbox } from './answerInbox';
-import { answerApproval } from '../guard/approvals';
+import { answerApproval, standingNote } from '../guard/approvals';
 import { Supervisor } from './supervisor';
 import { version } from '../../../package.json';
 
@@ -151,8 +151,8 @@ export class RunController {
     const { run, runtime, budget } = this.session;
     await setRunState(run, 'running', run.log.events().some((e) => e.kind === 'run.state') ? 'resumed' : 'started');
     const stopInbox = watchInbox(run.dir, async (a) => {
-      const r = await answerApproval(runtime.approvals, run.registry, a.id, a.decision, a.by, a.comment);
-      return r.ok ? { ok: true, message: `${a.id} ${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}` } : { ok: false, message: r.message };
+      const r = await answerApproval(runtime.approvals, run.registry, a.id, a.decision, a.by, a.comment, { standing: a.standing === true });
+      return r.ok ? { ok: true, message: `${a.id} ${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}` } : { ok: false, message: r.message };
     });
     // Under the 'wait' policy a warning holds the run until someone answers: say so in its state.
     const stopWaiting = run.log.subscribe((e) => {

@@ -7,7 +7,18 @@ import type { Actor, CanvasEvent } from '../canvas/types';
 import type { EventLogPort, ProvenanceWriter } from './ports';
 import type { ApprovalAnswer, ApprovalRequest } from './types';
 
-export type AnswerResult = { ok: true; answer: ApprovalAnswer } | { ok: false; message: string };
+export type AnswerResult = { ok: true; answer: ApprovalAnswer; alsoApproved?: string[] } | { ok: false; message: string };
+
+const warnRules = (r: ApprovalRequest) => [...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].sort().join(',');
+
+/**
+ * Two requests raise the same concern: the same parameter with the same value, warned by
+ * the same rules (whatever the tool). A request with a failed verdict never matches.
+ */
+export function sameConcern(a: ApprovalRequest, b: ApprovalRequest): boolean {
+  if ([a, b].some((r) => r.verdicts.some((v) => v.level === 'fail'))) return false;
+  return a.parameter === b.parameter && JSON.stringify(a.value) === JSON.stringify(b.value) && warnRules(a) !== '' && warnRules(a) === warnRules(b);
+}
 
 export class ApprovalBook {
   private chain: Promise<unknown> = Promise.resolve();
@@ -36,12 +47,33 @@ export class ApprovalBook {
     return this.serialised(async () => {
       const req: ApprovalRequest = { ...draft, id: `ap-${this.requests().length + 1}`, createdAt: new Date().toISOString() };
       await this.log.append({ kind: 'approval.request', key: `approvals/${req.id}`, actor: { kind: 'framework', id: 'guard' }, payload: req });
+      const standing = this.standingFor(req);
+      if (standing) await this.applyStanding(req, standing);
       return req;
     });
   }
 
-  /** `by`: "user@vscode", "user@cli", or "policy". */
-  async answer(id: string, decision: ApprovalAnswer['decision'], by: string, comment?: string): Promise<AnswerResult> {
+  /** The standing approval (an answer with `standing`) that covers a request, if any. */
+  standingFor(req: ApprovalRequest): ApprovalAnswer | undefined {
+    return this.log.events()
+      .filter((e) => e.kind === 'approval.answer' && (e.payload as ApprovalAnswer).standing)
+      .map((e) => e.payload as ApprovalAnswer)
+      .find((a) => a.id !== req.id && a.decision === 'approve' && this.request(a.id) && sameConcern(this.request(a.id)!, req));
+  }
+
+  private async applyStanding(req: ApprovalRequest, standing: ApprovalAnswer): Promise<ApprovalAnswer> {
+    const answer: ApprovalAnswer = { id: req.id, decision: 'approve', by: standing.by, at: new Date().toISOString(), under: standing.id,
+      comment: `approved by the standing approval of ${standing.id}${standing.comment ? ` (“${standing.comment}”)` : ''}` };
+    await this.log.append({ kind: 'approval.answer', key: `approvals/${req.id}`, actor: { kind: 'framework', id: 'standing-approval' }, payload: answer });
+    return answer;
+  }
+
+  /**
+   * `by`: "user@vscode", "user@cli", or "policy". `standing` approves, with this one, every
+   * open and later request of the run with the same concern (only an approval can stand).
+   */
+  async answer(id: string, decision: ApprovalAnswer['decision'], by: string, comment?: string, opts: { standing?: boolean } = {}): Promise<AnswerResult> {
+    if (opts.standing && decision !== 'approve') return { ok: false, message: `only an approval can stand for later requests; reject ${id} on its own.` };
     return this.serialised(async () => {
       const req = this.request(id);
       if (!req) {
@@ -56,10 +88,13 @@ export class ApprovalBook {
             `${earlier.comment ? ` ("${earlier.comment}")` : ''}. The first answer stands.`,
         };
       }
-      const answer: ApprovalAnswer = { id, decision, by, at: new Date().toISOString(), ...(comment ? { comment } : {}) };
+      const answer: ApprovalAnswer = { id, decision, by, at: new Date().toISOString(), ...(comment ? { comment } : {}), ...(opts.standing ? { standing: true } : {}) };
       const actor: Actor = by === 'policy' ? { kind: 'framework', id: 'approval-policy' } : { kind: 'user', id: by };
       await this.log.append({ kind: 'approval.answer', key: `approvals/${id}`, actor, payload: answer });
-      return { ok: true, answer };
+      if (!opts.standing) return { ok: true, answer };
+      const alsoApproved: string[] = [];
+      for (const other of this.pending().filter((r) => sameConcern(req, r))) alsoApproved.push((await this.applyStanding(other, answer)).id);
+      return { ok: true, answer, alsoApproved };
     });
   }
 
@@ -89,6 +124,13 @@ export class ApprovalBook {
   }
 }
 
+/** How a standing approval is reported: what it also approved now, and that it stands. */
+export function standingNote(r: AnswerResult): string {
+  if (!r.ok || !r.answer.standing) return '';
+  const also = r.alsoApproved ?? [];
+  return `; it stands for later requests of the same concern in this run${also.length ? `, and also approved ${also.join(', ')}` : ''}`;
+}
+
 /**
  * The one way a person answers an approval (VS Code and the CLI both call it): records
  * the answer, and when a call that already ran under the 'continue' policy is rejected,
@@ -101,8 +143,9 @@ export async function answerApproval(
   decision: ApprovalAnswer['decision'],
   by: string,
   comment?: string,
+  opts: { standing?: boolean } = {},
 ): Promise<AnswerResult & { madeProvisional?: string[] }> {
-  const result = await book.answer(id, decision, by, comment);
+  const result = await book.answer(id, decision, by, comment, opts);
   if (!result.ok || decision !== 'reject') return result;
   const req = book.request(id)!;
   const outputs = (provenance.call(req.call)?.outputs ?? []).filter((a) => provenance.artifact(a)?.status === 'final');

@@ -68,6 +68,13 @@ export interface ApprovalAnswer {
   /** Who answered and from where: "user@vscode", "user@cli", "policy". */
   by: string;
   at: string;
+  /**
+   * A standing approval: this answer also approves every later request of the run with the
+   * same concern (parameter, value and warning rules; see `sameConcern`).
+   */
+  standing?: boolean;
+  /** Set on an answer given by a standing approval: the request whose answer stood. */
+  under?: string;
 }
 
 /** Result of a guarded call, as the agent sees it. */

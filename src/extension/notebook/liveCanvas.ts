@@ -231,9 +231,10 @@ export class LiveCanvas implements vscode.Disposable {
       reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: 'This canvas is not linked to a run log, so there is nothing to answer. Reopen the canvas of the run.' });
       return;
     }
-    const result = await this.runs.answerApproval(b.run, m.requestId, m.decision, m.comment);
+    const result = await this.runs.answerApproval(b.run, m.requestId, m.decision, m.comment, { standing: m.standing === true });
     if (result.ok) {
       reply({ type: 'approval-result', requestId: m.requestId, ok: true, message: 'recorded', answer: { ...result.answer } });
+      if (result.alsoApproved?.length) void vscode.window.showInformationMessage(`DREAMS: ${m.requestId} stands for later requests like it; it also approved ${result.alsoApproved.join(', ')}.`);
     } else {
       reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: result.message });
       void vscode.window.showWarningMessage(`Approval ${m.requestId}: ${result.message}`);

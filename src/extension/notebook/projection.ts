@@ -281,9 +281,10 @@ export class CanvasProjection {
     if (reason) data.agentReason = reason;
     if (call?.context) data.context = call.context;
     if (entry.answer) {
-      data.answer = { decision: entry.answer.decision, by: entry.answer.by, at: entry.answer.at, ...(entry.answer.comment ? { comment: entry.answer.comment } : {}) };
+      const a = entry.answer;
+      data.answer = { decision: a.decision, by: a.by, at: a.at, ...(a.comment ? { comment: a.comment } : {}), ...(a.standing ? { standing: true } : {}), ...(a.under ? { under: a.under } : {}) };
     }
-    const state = entry.answer ? (entry.answer.decision === 'approve' ? 'approved' : 'rejected') : 'waiting for your answer';
+    const state = entry.answer ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}` : 'waiting for your answer';
     return this.put({ kind: 'approval', id: `approvals/${id}`, text: `Approval ${id}: ${r.tool}${r.parameter ? `.${r.parameter}` : ''} — ${state}`, seq,
       outputs: [{ mime: CANVAS_MIME.approval, data }] });
   }

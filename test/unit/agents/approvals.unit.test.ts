@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { approveCommand } from '../../../src/cli/commands/approve';
 import { RunController } from '../../../src/core/agents/runController';
+import { createRun, openRun } from '../../../src/core/canvas/run';
+import { ApprovalBook } from '../../../src/core/guard/approvals';
 import type { RunSettings } from '../../../src/core/agents/runSession';
 import { AnthropicProvider } from '../../../src/core/llm/anthropic';
 import { registerWorkflow } from '../../../src/core/workflows';
@@ -68,5 +70,32 @@ describe('approvals of a running run', () => {
     const second = await capture(() => approveCommand([controller.runDir, 'ap-1', '--reject']));
     assert.equal(second.code, 1);
     assert.match(second.out, /ap-1 was already answered: approved by user@cli at \d{4}-\d\d-\d\dT[\d:.]+Z \("intended: testing the upper bracket"\)/);
+  });
+
+  it('`dreams approve --all-like-this` approves the open requests of the same concern and stands for later ones; --list says so', async () => {
+    const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-standing-'));
+    const run = await createRun(runs, { objective: 'loose relaxations' });
+    const loose = { tool: 'relax_structure', parameter: 'fmaxEvPerAngstrom', value: 0.2, verdicts: [{ rule: 'relax-fmax@1', level: 'warn' as const, reasons: ['0.2 eV/Å is looser than the 0.1 eV/Å the study uses'] }], provenancePath: [] };
+    const book = new ApprovalBook(run.log);
+    await book.raise({ ...loose, call: 'c-1' });
+    await book.raise({ ...loose, call: 'c-2', tool: 'adsorption_search' });
+    await book.raise({ ...loose, call: 'c-3', value: 0.5 });
+    await run.close();
+
+    const refused = await capture(() => approveCommand([run.dir, 'ap-1', '--all-like-this', '--reject']));
+    assert.equal(refused.code, 2);
+    assert.match(refused.out, /--all-like-this approves; a rejection answers one request only/);
+    const r = await capture(() => approveCommand([run.dir, 'ap-1', '--all-like-this', '--comment', 'a quick look']));
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /ap-1 approved; it stands for later requests of the same concern in this run, and also approved ap-2\./);
+    const listed = await capture(() => approveCommand([run.dir, '--list']));
+    assert.match(listed.out, /ap-1 .*approved by user@cli at \S+ \(standing: also for later requests of this concern\)/);
+    assert.match(listed.out, /ap-2 .*approved by user@cli at \S+ \(standing approval of ap-1\)/);
+    assert.match(listed.out, /ap-3 .*OPEN/);
+    // a later request of the same concern, raised by the run when it resumes, is answered as it is raised
+    const again = await openRun(run.dir, { mode: 'writer' });
+    const later = await new ApprovalBook(again.log).raise({ ...loose, call: 'c-4' });
+    assert.equal(new ApprovalBook(again.log).answerOf(later.id)!.under, 'ap-1');
+    await again.close();
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApprovalBook } from '../../../src/core/guard/approvals';
+import { ApprovalBook, sameConcern, standingNote } from '../../../src/core/guard/approvals';
 import { MemoryEventLog } from './support/memoryEventLog';
 
 const draft = { call: 'c-3', tool: 'make_pw_input', parameter: 'ecutwfcRy', value: 25, verdicts: [{ rule: 'param-judge@1', level: 'warn' as const, reasons: ['generic reason'] }], provenancePath: ['a-2', 'c-2'] };
@@ -43,6 +43,44 @@ describe('approvals', () => {
     const r = await book.answer('ap-9', 'approve', 'user@cli');
     assert.equal(r.ok, false);
     assert.match((r as { message: string }).message, /no approval request ap-9.*open requests: ap-1/);
+  });
+
+  it('a standing approval answers the open and later requests of the same concern, and no other', async () => {
+    const log = new MemoryEventLog();
+    const book = new ApprovalBook(log);
+    await book.raise(draft); // ap-1
+    await book.raise({ ...draft, call: 'c-4', tool: 'run_pw' }); // ap-2: same concern from another tool
+    await book.raise({ ...draft, call: 'c-5', value: 20 }); // ap-3: another value
+    const r = await book.answer('ap-1', 'approve', 'user@vscode', 'loose on purpose', { standing: true });
+    assert.ok(r.ok);
+    assert.deepEqual(r.alsoApproved, ['ap-2']);
+    assert.match(standingNote(r), /stands for later requests of the same concern in this run, and also approved ap-2/);
+    assert.deepEqual(book.pending().map((x) => x.id), ['ap-3']);
+    const later = await book.raise({ ...draft, call: 'c-6' }); // ap-4: answered as it is raised
+    assert.deepEqual(book.answerOf(later.id), { ...book.answerOf(later.id)!, decision: 'approve', by: 'user@vscode', under: 'ap-1' });
+    assert.match(book.answerOf(later.id)!.comment!, /standing approval of ap-1 \(“loose on purpose”\)/);
+    assert.equal((await book.waitFor(later.id)).under, 'ap-1', 'a waiting call is released at once');
+    assert.deepEqual(log.list.filter((e) => e.kind === 'approval.answer').map((e) => e.actor), [
+      { kind: 'user', id: 'user@vscode' }, { kind: 'framework', id: 'standing-approval' }, { kind: 'framework', id: 'standing-approval' },
+    ]);
+    // another rule, or a failed verdict, is not the same concern
+    const other = await book.raise({ ...draft, verdicts: [{ rule: 'cutoff-vs-pseudopotential', level: 'warn', reasons: ['r'] }] });
+    const failed = await book.raise({ ...draft, verdicts: [...draft.verdicts, { rule: 'units', level: 'fail', reasons: ['r'] }] });
+    assert.deepEqual(book.pending().map((x) => x.id), ['ap-3', other.id, failed.id]);
+    assert.equal(sameConcern(book.request('ap-1')!, failed), false);
+    // the book is a fold: a reopened run applies the same standing approval
+    const reopened = new ApprovalBook(new MemoryEventLog([...log.list]));
+    assert.equal((await reopened.raise({ ...draft, call: 'c-9' })).id, 'ap-7');
+    assert.equal(reopened.answerOf('ap-7')!.under, 'ap-1');
+  });
+
+  it('only an approval can stand', async () => {
+    const book = new ApprovalBook(new MemoryEventLog());
+    await book.raise(draft);
+    const r = await book.answer('ap-1', 'reject', 'user@cli', undefined, { standing: true });
+    assert.equal(r.ok, false);
+    assert.match((r as { message: string }).message, /only an approval can stand/);
+    assert.equal(book.answerOf('ap-1'), undefined);
   });
 
   it('is the same after a reopen: the book is a fold over the events', async () => {
