@@ -93,6 +93,14 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
       assert.match(fs.readFileSync(path.join(runDir, 'plots', plot), 'utf8'), /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     }
     assert.match(report, /not judged/);
+    // the convergence choices checked by the pressures pw.x printed for the same sweep runs
+    const b0 = Number(/B0 = ([\d.]+) GPa/.exec(report)![1]);
+    for (const what of ['cutoff', 'k-spacing']) {
+      const m = new RegExp(`at the chosen ${what} the pressure is (-?[\\d.]+) kbar against (-?[\\d.]+) kbar at the finest \\(ΔP = (-?[\\d.]+) kbar, \\|ΔP\\|/3B0 = ([\\d.e-]+) % of a\\)`).exec(report);
+      assert.ok(m, `no pressure check of the ${what} in:\n${report.slice(0, 1500)}`);
+      assert.ok(Math.abs(Number(m[1]) - Number(m[2]) - Number(m[3])) < 0.011, m[0]);
+      assert.ok(Math.abs(Number(m[4]) - (100 * Math.abs(Number(m[3]))) / (30 * b0)) < 0.01 + 0.01 * Number(m[4]), m[0]);
+    }
     assert.match(report, /\| pseudopotential Al \| Al\.pz-vbc\.UPF \(sha256 [0-9a-f]{12}…\) \|/, 'the settings behind the result, with the pseudopotential hash');
     const check = verifyBundle(path.join(runDir, 'bundle'));
     assert.equal(check.ok, true, check.problems.join('\n'));

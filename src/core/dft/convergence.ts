@@ -19,6 +19,26 @@ import type { PhysicalSettings } from './types';
 
 export type SweptSetting = 'ecutwfc' | 'kspacing';
 
+/**
+ * What a sweep's choice costs in the lattice constant, read from the pressures of the same
+ * runs: the chosen value's pressure differs from the finest value's by ΔP at the same cell,
+ * so the equilibrium volume moves by about ΔP/B0 and the lattice constant by ΔP/(3·B0).
+ * An a-posteriori check, not a criterion: B0 is known only after the EOS fit.
+ */
+export function latticeShiftFromPressure(
+  tested: { value: number; pressureKbar?: number }[],
+  chosenValue: number,
+  finestValue: number,
+  b0GPa: number,
+): { chosenKbar: number; finestKbar: number; deltaKbar: number; shiftPercent: number } | undefined {
+  const chosen = tested.find((t) => t.value === chosenValue)?.pressureKbar;
+  const finest = tested.find((t) => t.value === finestValue)?.pressureKbar;
+  if (chosen === undefined || finest === undefined || !(b0GPa > 0)) return undefined;
+  const deltaKbar = chosen - finest;
+  // 1 GPa = 10 kbar
+  return { chosenKbar: chosen, finestKbar: finest, deltaKbar, shiftPercent: (100 * Math.abs(deltaKbar)) / (3 * b0GPa * 10) };
+}
+
 export interface ConvergenceRun {
   /** Total energy of the run, eV. */
   energyEv: number;

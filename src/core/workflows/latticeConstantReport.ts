@@ -5,13 +5,27 @@
  */
 import type { Composer } from './types';
 import { claimValue } from '../guard/claimChecks';
+import { finestTested, type ConvergenceSelectionValue } from '../agents/tools/artifactShapes';
+import { latticeShiftFromPressure } from '../dft/convergence';
 import { objective, round, type LatticeConstantInputs } from './latticeConstantInputs';
 
 interface ReportNumbers {
   a: { ref: string; value: number };
   fit: { ref: string; v0: number; b0: number; b0Prime: number; form: string; natoms: number };
-  cut: { ref: string; ecutwfc: number; ecutrho?: number };
-  k: { ref: string; spacing: number };
+  cut: { ref: string; ecutwfc: number; ecutrho?: number; sweep: ConvergenceSelectionValue };
+  k: { ref: string; spacing: number; sweep: ConvergenceSelectionValue };
+}
+
+/** The pressure check of both sweeps, as one sentence; empty when the runs printed no pressure. */
+function pressureCheck(n: ReportNumbers): string {
+  const parts = ([['cutoff', n.cut], ['k-spacing', n.k]] as const).map(([what, s]) => {
+    const shift = latticeShiftFromPressure(s.sweep.tested, s.sweep.chosenValue, finestTested(s.sweep), n.fit.b0);
+    return shift && `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`;
+  }).filter((x): x is string => !!x);
+  return parts.length
+    ? `Pressure check of the convergence choices (same cell, from the sweeps' own runs): ${parts.join('; ')}. ` +
+      'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
+    : '';
 }
 
 function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
@@ -25,13 +39,13 @@ function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
   const cut = need('cutoff-choice', 'converged_settings');
   const k = need('k-choice', 'converged_settings');
   const fitValue = ctx.value(fit) as { v0Angstrom3: number; b0GPa: number; b0Prime: number; form: string; natoms: number };
-  const cutValue = ctx.value(cut) as { chosen: { ecutwfcRy: number; ecutrhoRy?: number } };
-  const kValue = ctx.value(k) as { chosen: { kSpacingPerAngstrom: number } };
+  const cutValue = ctx.value(cut) as ConvergenceSelectionValue & { chosen: { ecutwfcRy: number; ecutrhoRy?: number } };
+  const kValue = ctx.value(k) as ConvergenceSelectionValue & { chosen: { kSpacingPerAngstrom: number } };
   return {
     a: { ref: a, value: ctx.value(a) as number },
     fit: { ref: fit, v0: fitValue.v0Angstrom3, b0: fitValue.b0GPa, b0Prime: fitValue.b0Prime, form: fitValue.form, natoms: fitValue.natoms },
-    cut: { ref: cut, ecutwfc: cutValue.chosen.ecutwfcRy, ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}) },
-    k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom },
+    cut: { ref: cut, ecutwfc: cutValue.chosen.ecutwfcRy, ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}), sweep: cutValue },
+    k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom, sweep: kValue },
   };
 }
 
@@ -48,6 +62,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
       `Settings chosen by convergence tests within ${i.toleranceMevPerAtom} meV/atom: ecutwfc = ${n.cut.ecutwfc} Ry` +
         `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +
         `${i.smearing.kind} smearing ${i.smearing.degaussRy} Ry${i.spinPolarized ? ', spin-polarized' : ''}.`,
+      ...(pressureCheck(n) ? ['', pressureCheck(n)] : []),
       '',
       `The EOS series spans ±${i.eos.rangePercent} % of the starting lattice constant ${i.latticeConstantAngstrom} Å in ${i.eos.points} points.`,
     ].join('\n');

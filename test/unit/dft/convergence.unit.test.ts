@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { selectConvergedSettings, selectConvergedValue, type ConvergenceRun } from '../../../src/core/dft/convergence';
+import { latticeShiftFromPressure, selectConvergedSettings, selectConvergedValue, type ConvergenceRun } from '../../../src/core/dft/convergence';
 import { DftScienceError } from '../../../src/core/dft/scienceError';
 import type { PhysicalSettings } from '../../../src/core/dft/types';
 
@@ -28,6 +28,18 @@ const kRun = (spacing: number, energyEv: number, ecut = 30): ConvergenceRun => (
 });
 
 describe('convergence selection', () => {
+  it('estimates how far a sweep\'s choice moves the lattice constant from the pressures of its runs: |ΔP|/(3·B0)', () => {
+    // fcc Cu, pslibrary PBE, 286 k-points: pw.x's pressures at 90 and 100 Ry, B0 ≈ 140 GPa
+    const tested = [{ value: 80, pressureKbar: 48.08 }, { value: 90, pressureKbar: 49.6 }, { value: 100, pressureKbar: 49.76 }];
+    const s = latticeShiftFromPressure(tested, 90, 100, 140)!;
+    assert.ok(Math.abs(s.deltaKbar - -0.16) < 1e-12);
+    assert.ok(Math.abs(s.shiftPercent - (100 * 0.16) / 4200) < 1e-12, `${s.shiftPercent} %`);
+    // a soft metal: the same ΔP matters 50 times more
+    assert.ok(Math.abs(latticeShiftFromPressure(tested, 90, 100, 2.8)!.shiftPercent / s.shiftPercent - 50) < 1e-9);
+    assert.equal(latticeShiftFromPressure([{ value: 90 }, { value: 100, pressureKbar: 1 }], 90, 100, 140), undefined, 'no pressure printed, no estimate');
+    assert.equal(latticeShiftFromPressure(tested, 90, 100, 0), undefined);
+  });
+
   it('chooses the cheapest cutoff within the threshold and reports the table behind it', () => {
     // per-atom errors vs 60 Ry: 20: 25, 30: 0.75, 40: 0.2, 50: 0.05 meV/atom
     const runs = [

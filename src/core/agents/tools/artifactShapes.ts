@@ -28,8 +28,8 @@ export type SweptParameter = 'ecutwfc' | 'kspacing';
 
 export interface ConvergenceSelectionValue {
   parameter: SweptParameter;
-  /** Every tested value of the swept parameter (Ry for ecutwfc, 1/Å for kspacing) and its energy. */
-  tested: { value: number; energyEvPerAtom: number; deltaMevPerAtom: number }[];
+  /** Every tested value of the swept parameter (Ry for ecutwfc, 1/Å for kspacing), its energy, and its pressure when pw.x printed one. */
+  tested: { value: number; energyEvPerAtom: number; deltaMevPerAtom: number; pressureKbar?: number }[];
   /** The chosen value of the swept parameter, in the same unit. */
   chosenValue: number;
   /** The chosen settings as they go into an input. */
@@ -81,6 +81,8 @@ export interface EnergyMeta {
   scfConverged: boolean;
   /** The purpose of the input it came from: convergence-test energies feed selections only. */
   purpose?: 'production' | 'convergence-test';
+  /** The pressure pw.x printed (tstress), kbar. */
+  pressureKbar?: number;
   [key: string]: unknown;
 }
 

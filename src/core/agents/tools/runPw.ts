@@ -118,6 +118,7 @@ export const runPwTool: GuardedToolSpec = {
       purpose: input.options?.purpose ?? 'production',
       ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom } : {}),
       ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
+      ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
     };
     const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state } }];
     if (out.totalEnergyRy === undefined) {

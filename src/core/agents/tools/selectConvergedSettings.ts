@@ -46,7 +46,10 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
     const atChosen = inputs.find((e) => (args.parameter === 'ecutwfc' ? e.meta.settings.ecutwfcRy : e.meta.settings.kSpacingPerAngstrom) === chosenValue)!;
     const value: ConvergenceSelectionValue = {
       parameter: args.parameter,
-      tested: sel.table.map((r) => ({ value: r.value, energyEvPerAtom: r.energyPerAtomEv, deltaMevPerAtom: r.errorMevPerAtom })),
+      tested: sel.table.map((r) => {
+        const pressure = inputs.find((e) => e.ref === r.label)?.meta.pressureKbar;
+        return { value: r.value, energyEvPerAtom: r.energyPerAtomEv, deltaMevPerAtom: r.errorMevPerAtom, ...(typeof pressure === 'number' ? { pressureKbar: pressure } : {}) };
+      }),
       chosenValue,
       chosen: args.parameter === 'ecutwfc'
         ? { ecutwfcRy: chosenValue, ecutrhoRy: atChosen.meta.settings.ecutrhoRy }
