@@ -117,7 +117,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       const done = await service.waitFor(job.id);
       assert.equal(done.state, 'failed');
       assert.match(done.error!, /^SLURM will not start this job as it was asked for \(PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time/);
-      assert.match(done.error!, /The job asked for 10 min on 1 node\(s\); partition "short" allows 5 min a job\./);
+      assert.match(done.error!, /The job asked for 10 min on 1 node\(s\); partition "short" allows a job 5 min\./);
       assert.match(done.error!, new RegExp(`Nothing ran; the job was withdrawn \\(scancel ${done.schedulerId}\\)`));
       assert.equal(cluster.ssh(`squeue -h --states=all -j ${done.schedulerId} -o %T`).trim(), 'CANCELLED', 'SLURM no longer holds it');
       assert.ok(!statesOf(store, job.id).includes('running'));

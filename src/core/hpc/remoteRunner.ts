@@ -167,8 +167,8 @@ export class RemoteRunner implements JobBackend {
   }
 
   /**
-   * The per-job limits of a partition (the default one when none is named), read once per
-   * connection from the scheduler; undefined when the scheduler cannot say.
+   * The per-job limits of a partition (the default one when none is named), read from the
+   * scheduler once per runner; undefined when the scheduler cannot say.
    */
   async partition(name: string | undefined): Promise<PartitionLimits | undefined> {
     if (!this.scheduler.partitionsCommand || !this.scheduler.parsePartitions) return undefined;
@@ -206,7 +206,7 @@ export class RemoteRunner implements JobBackend {
       this.watched.delete(job.id);
       const part = await this.partition(job.resources?.partition ?? this.options.profile.partition).catch(() => undefined);
       const asked = job.resources ? ` The job asked for ${job.resources.walltimeMinutes} min on ${job.resources.nodes} node(s)` : '';
-      const allowed = part ? `; partition "${part.name}" allows ${part.maxWalltimeMinutes !== undefined ? `${part.maxWalltimeMinutes} min` : 'unlimited time'}${part.maxNodes !== undefined ? ` and ${part.maxNodes} node(s)` : ''} a job.` : asked ? '.' : '';
+      const allowed = part ? `; partition "${part.name}" allows a job ${part.maxWalltimeMinutes !== undefined ? `${part.maxWalltimeMinutes} min` : 'unlimited time'}${part.maxNodes !== undefined ? ` on up to ${part.maxNodes} node(s)` : ''}.` : asked ? '.' : '';
       await this.updates.transition(job.id, 'failed', {
         error: `${this.scheduler.name.toUpperCase()} will not start this job as it was asked for (${why}).${asked}${allowed} Nothing ran; the job was withdrawn (${this.scheduler.cancelCommand(sid)}) so it does not wait in the queue forever.`,
       });
