@@ -123,12 +123,17 @@ describe('pause, budget stop and restart of a run (offline, real pw.x)', functio
     const resumed = await dreams(['resume', path.basename(runDir), '--runs-dir', runs, '--no-bundle'], dir);
     assert.equal(resumed.status, 0, resumed.stdout);
     const events = readEvents(runDir);
-    const recovered = events.find((e) => e.kind === 'run.recovered')!.payload as { reattached: string[]; failed: string[] };
+    const recovered = events.find((e) => e.kind === 'run.recovered')!.payload as { reattached: string[]; failed: string[]; finished?: string[] };
     // Every run_pw call the dead process left open is picked up: the one whose job was running, and any whose job was still queued.
+    // One whose results were registered just before the kill (its end not yet written) is ended as finished, not run again.
     const ended = new Set(atKill.filter((e) => e.kind === 'provenance.call.end').map((e) => (e.payload as { id: string }).id));
     const open = atKill.filter((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw' && !ended.has((e.payload as ToolCallRecord).id)).map((e) => (e.payload as ToolCallRecord).id);
+    const finished = recovered.finished ?? [];
+    for (const id of finished) {
+      assert.ok(atKill.some((e) => e.kind === 'provenance.artifact' && (e.payload as { creator: string }).creator === id), `${id} was ended as finished without results on record`);
+    }
     assert.ok(recovered.reattached.includes(inFlight.call!));
-    assert.deepEqual([...recovered.reattached].sort(), open.sort());
+    assert.deepEqual([...recovered.reattached, ...finished].sort(), open.sort());
     assert.deepEqual(recovered.failed, []);
     assertNoDuplicateJobs(events);
     const end = events.find((e) => e.kind === 'provenance.call.end' && (e.payload as { id: string }).id === inFlight!.call)!.payload as { status: string };
