@@ -54,6 +54,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
   text: (ctx) => {
     const n = reportNumbers(ctx);
     const i = ctx.inputs as unknown as LatticeConstantInputs;
+    const pressure = pressureCheck(n);
     return [
       `The ${i.functional} lattice constant of ${i.structure} ${i.element} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref}), ` +
         `from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
@@ -62,7 +63,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
       `Settings chosen by convergence tests within ${i.toleranceMevPerAtom} meV/atom: ecutwfc = ${n.cut.ecutwfc} Ry` +
         `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +
         `${i.smearing.kind} smearing ${i.smearing.degaussRy} Ry${i.spinPolarized ? ', spin-polarized' : ''}.`,
-      ...(pressureCheck(n) ? ['', pressureCheck(n)] : []),
+      ...(pressure ? ['', pressure] : []),
       '',
       `The EOS series spans ±${i.eos.rangePercent} % of the starting lattice constant ${i.latticeConstantAngstrom} Å in ${i.eos.points} points.`,
     ].join('\n');

@@ -37,6 +37,9 @@ export function oscillates(accuracies: number[]): boolean {
   return ups / (accuracies.length - 1) > 1 / 3;
 }
 
+/** The remote runner's words for a job the scheduler would never start (remoteRunner.withdraw), with SLURM's reason. */
+const NEVER_STARTED = /will not start this job as it was asked for \(([A-Za-z]+)/;
+
 export function diagnose(ev: FailureEvidence): Diagnosis {
   const text = `${ev.errorText}\n${(ev.output?.warnings ?? []).join('\n')}`;
   if (/starting_magnetization MUST be set/i.test(text)) {
@@ -54,7 +57,7 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   if (/charge is wrong|negative rho|negative starting charge/i.test(text)) {
     return { kind: 'charge-wrong', finding: 'the charge density is inaccurate (wrong total charge or negative density): the density cutoff is too low for this pseudopotential.' };
   }
-  const refused = /will not start this job as it was asked for \(([A-Za-z]+)/.exec(text);
+  const refused = NEVER_STARTED.exec(text);
   if (refused) {
     return { kind: 'scheduler-limit', finding: `the scheduler would never start the job (${refused[1]}): its request is beyond a limit of the partition, QOS or account. pw.x never ran; the input is not at fault.` };
   }
@@ -111,7 +114,7 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
       if (s.ecutrhoRy !== undefined) out.push({ parameter: 'ecutrho', currentValue: s.ecutrhoRy, newValue: round(s.ecutrhoRy * 1.5, 1), reason: 'a higher density cutoff represents the augmentation charge of ultrasoft/PAW pseudopotentials' });
       break;
     case 'scheduler-limit': {
-      const reason = /will not start this job as it was asked for \(([A-Za-z]+)/.exec(ev.errorText ?? '')?.[1] ?? '';
+      const reason = NEVER_STARTED.exec(ev.errorText ?? '')?.[1] ?? '';
       if (/Time|Wall/.test(reason)) out.push({ parameter: 'resources.walltimeMinutes', newValue: "at most the partition's (or QOS's) time limit", reason: `${reason}: the walltime asked for is above what the cluster allows one job` });
       else if (/Node|Cpu|Config|Constraints|Mem|GRES/.test(reason)) out.push({ parameter: 'resources', newValue: 'fewer nodes, tasks or memory, within the partition', reason: `${reason}: the job asks for more than the cluster allows one job` });
       else out.push({ parameter: 'cluster profile', newValue: 'a valid account, QOS and partition', reason: `${reason}: the job's account, QOS or partition is not accepted` });
