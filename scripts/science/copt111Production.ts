@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/science/copt111Production.ts [--functionals PBE,LDA] [--beef]
  *       [--pbe FILE] [--lda FILE] [--beef-objective FILE] [--pseudo-dir DIR] [--runs-dir DIR]
- *       [--local-jobs 2] [--cluster NAME --clusters FILE --ssh-config FILE] [--summary-only]
+ *       [--local-jobs 2] [--pw-command "mpirun -np 2 pw.x -nk 2"] [--cluster NAME --clusters FILE --ssh-config FILE] [--summary-only]
  *
  * Objectives default to examples/copt111-pbe.yaml, examples/copt111-lda.yaml and
  * examples/beef-copt111.yaml; pseudopotentials to the pslibrary files in
@@ -37,7 +37,10 @@ const objectives: Record<string, string> = {
 const studies = [...functionals, ...(flag('beef') ? ['BEEF'] : [])];
 const pseudoDir = option('pseudo-dir') ?? path.join(ROOT, 'test/fixtures/workflows/pseudo');
 const runsRoot = path.resolve(option('runs-dir') ?? path.join(ROOT, 'runs/copt111-production'));
-const passthrough = ['cluster', 'clusters', 'ssh-config'].flatMap((o) => (option(o) ? [`--${o}`, option(o)!] : []));
+const forward = (names: string[]) => names.flatMap((o) => (option(o) ? [`--${o}`, option(o)!] : []));
+// A resumed run keeps the pw.x command and backend it was started with.
+const passthrough = forward(['cluster', 'clusters', 'ssh-config']);
+const runOnly = forward(['pw-command']);
 const localJobs = option('local-jobs') ?? '2';
 const cli = path.join(ROOT, 'dist/cli.js');
 
@@ -71,7 +74,7 @@ async function runStudy(study: string): Promise<void> {
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: build first with "node scripts/build.mjs".`);
   const code = existing
     ? await dreams(['resume', existing, ...passthrough])
-    : await dreams(['run', objectives[study]!, '--offline', '--approval', 'auto-approve', '--runs-dir', path.join(runsRoot, study.toLowerCase()), '--pseudo-dir', pseudoDir, '--local-jobs', localJobs, ...passthrough]);
+    : await dreams(['run', objectives[study]!, '--offline', '--approval', 'auto-approve', '--runs-dir', path.join(runsRoot, study.toLowerCase()), '--pseudo-dir', pseudoDir, '--local-jobs', localJobs, ...runOnly, ...passthrough]);
   console.log(`${study}: dreams exited with ${code}`);
 }
 

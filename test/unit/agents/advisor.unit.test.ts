@@ -55,6 +55,34 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.deepEqual(advice.suggestions, []);
   });
 
+  it('reads a run cut short while no DREAMS process watched it as interrupted, not as an unconverged SCF', async () => {
+    // The real output of a CO/Pt(111) relaxation whose DREAMS process was stopped mid-SCF.
+    const unwatched = 'pw.x ended while DREAMS was not watching and its output has no "JOB DONE". Last lines of the output (jobs/x):';
+    const ev = evidence('interrupted-copt', [unwatched], 'failed');
+    assert.equal(ev.output?.jobDone, false);
+    const d = diagnose(ev);
+    assert.equal(d.kind, 'killed');
+    assert.match(d.finding, /at SCF iteration 19 of at most 100/);
+    const advice = await adviseOnEvidence(ev, 'c-12', makePwInputTool.schema);
+    assert.equal(advice.rerun, true);
+    assert.deepEqual(advice.suggestions, []);
+    // Had pw.x itself given up, the same words from the runner do not hide it.
+    const gaveUp = failureEvidence(read('scf-not-converged.in'), read('scf-not-converged.out'), [unwatched], 'failed');
+    assert.equal(diagnose(gaveUp).kind, 'scf-not-converged');
+  });
+
+  it('suggests cg only for repeated c_bands warnings, not for the single one of an early SCF step', () => {
+    const ev = evidence('interrupted-copt');
+    const d = diagnose(ev); // without the runner's words: the unconverged last cycle
+    assert.equal(d.kind, 'scf-not-converged');
+    assert.equal(ev.output?.warningCounts['c_bands: eigenvalues not converged'], 1);
+    assert.equal(ruleSuggestions(ev, d).some((s) => s.parameter === 'diagonalization'), false);
+    ev.output!.warningCounts['c_bands: eigenvalues not converged'] = 4;
+    assert.deepEqual(ruleSuggestions(ev, d).find((s) => s.parameter === 'diagonalization'), {
+      parameter: 'diagonalization', currentValue: 'david', newValue: 'cg', reason: 'eigenvalues did not converge in Davidson (4 c_bands warnings)',
+    });
+  });
+
   it('reads a job the scheduler would never start as a request beyond its limits: less walltime, not more, and no rerun as it was', async () => {
     const error = "SLURM will not start this job as it was asked for (PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time). Nothing ran; the job was withdrawn (scancel 12) so it does not wait in the queue forever.";
     const ev = failureEvidence(read('killed.in'), '', [error], 'failed');

@@ -39,6 +39,10 @@ export function oscillates(accuracies: number[]): boolean {
 
 /** The remote runner's words for a job the scheduler would never start (remoteRunner.withdraw), with SLURM's reason. */
 const NEVER_STARTED = /will not start this job as it was asked for \(([A-Za-z]+)/;
+/** The local runner's words for a pw.x that ended while no DREAMS process was watching it (localRunner.explainFailure). */
+const UNWATCHED = /ended while DREAMS was not watching/;
+/** c_bands warnings below this count are the usual early-SCF noise, not a Davidson failure. */
+export const C_BANDS_WARNINGS_FOR_CG = 3;
 
 export function diagnose(ev: FailureEvidence): Diagnosis {
   const text = `${ev.errorText}\n${(ev.output?.warnings ?? []).join('\n')}`;
@@ -66,6 +70,14 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   }
   if (/out of memory|oom-kill|cannot allocate|allocation failed/i.test(text)) {
     return { kind: 'memory', finding: 'the job ran out of memory.' };
+  }
+  if (!ev.output?.error && UNWATCHED.test(text) && !/convergence NOT achieved/i.test(text)) {
+    // DREAMS was stopped (or crashed) with the job running: the output ends mid-run with no
+    // error from pw.x. Its SCF did not fail; it was cut short, so it is repeated as it was.
+    const cycle = ev.output?.scfCycles.at(-1);
+    const n = cycle?.iterationCount ?? cycle?.iterations.length;
+    const at = n ? ` at SCF iteration ${n} of at most ${ev.input.electronMaxstep ?? PW_DEFAULTS.electronMaxstep}` : '';
+    return { kind: 'killed', finding: `pw.x ended while no DREAMS process was watching it${at}, with no error from pw.x and no "convergence NOT achieved": the run was interrupted, not failed, so it can be repeated unchanged.` };
   }
   if (!ev.output?.error && /ended by SIG(KILL|TERM|INT|HUP)|\bkilled\b|PREEMPTED|NODE_FAIL|CANCELLED by/i.test(text)) {
     return { kind: 'killed', finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
@@ -139,8 +151,9 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
       if (metallic && s.degaussRy !== undefined && s.degaussRy < 0.01) {
         out.push({ parameter: 'degauss', currentValue: s.degaussRy, newValue: 0.01, reason: 'a very narrow smearing makes the occupations of a metal flip between iterations' });
       }
-      if (diag === 'david' && Object.keys(ev.output?.warningCounts ?? {}).some((w) => w.startsWith('c_bands'))) {
-        out.push({ parameter: 'diagonalization', currentValue: diag, newValue: 'cg', reason: 'eigenvalues did not converge in Davidson (c_bands warnings)' });
+      const cBands = Object.entries(ev.output?.warningCounts ?? {}).filter(([w]) => w.startsWith('c_bands')).reduce((n, [, c]) => n + c, 0);
+      if (diag === 'david' && cBands >= C_BANDS_WARNINGS_FOR_CG) {
+        out.push({ parameter: 'diagonalization', currentValue: diag, newValue: 'cg', reason: `eigenvalues did not converge in Davidson (${cBands} c_bands warnings)` });
       }
       break;
     }
