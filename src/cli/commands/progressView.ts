@@ -19,8 +19,11 @@ export interface Sink {
 export function eventLine(e: CanvasEvent, p: RunProgress, runRef: string): string | undefined {
   const pl = e.payload as Record<string, unknown>;
   switch (e.kind) {
-    case 'step.start':
-      return `▶ step ${p.step?.index ?? '?'}/${p.step?.total ?? '?'} ${pl.id}${Number(pl.attempt) > 1 ? ` (attempt ${pl.attempt})` : ''}: ${p.step?.title ?? ''}`;
+    case 'step.start': {
+      // The started step itself: with steps side by side, the first running one is another.
+      const s = p.started?.id === pl.id ? p.started : undefined;
+      return `▶ step ${s?.index ?? '?'}/${s?.total ?? p.steps.total} ${pl.id}${Number(pl.attempt) > 1 ? ` (attempt ${pl.attempt})` : ''}${s ? `: ${s.title}` : ''}`;
+    }
     case 'step.end':
       return `${pl.ok ? '✓' : '✗'} ${pl.id}: ${String(pl.summary).split('\n')[0]!.slice(0, 240)}`;
     case 'supervisor.replan':

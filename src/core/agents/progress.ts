@@ -17,6 +17,8 @@ export interface RunProgress {
   reason?: string;
   /** The first running step; `alongside` counts the other steps running side by side with it. */
   step?: { id: string; title: string; index: number; total: number; alongside?: number };
+  /** The step of the latest step.start event (the one a "▶ step" line names), wherever it is in the plan. */
+  started?: { id: string; title: string; index: number; total: number };
   steps: { done: number; failed: number; total: number };
   jobs: { total: number; queued: number; running: number; completed: number; failed: number; cancelled: number };
   tokens: number;
@@ -36,8 +38,12 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
   let unpriced = false;
   const requested = new Set<string>();
   const answered = new Set<string>();
+  let lastStarted: string | undefined;
   for (const e of events) {
     switch (e.kind) {
+      case 'step.start':
+        lastStarted = (e.payload as { id: string }).id;
+        break;
       case 'run.start': {
         const p = e.payload as { runId: string; objective: string };
         runId = p.runId;
@@ -81,9 +87,12 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
   const runningIndex = steps.findIndex((s) => s.status === 'running');
   const current = runningIndex >= 0 ? steps[runningIndex]! : undefined;
   const alongside = steps.filter((s) => s.status === 'running').length - 1;
+  const startedIndex = lastStarted === undefined ? -1 : steps.findIndex((s) => s.id === lastStarted);
+  const started = startedIndex >= 0 ? steps[startedIndex]! : undefined;
   return {
     runId, objective, state, ...(reason ? { reason } : {}),
     ...(current ? { step: { id: current.id, title: current.title, index: runningIndex + 1, total: steps.length, ...(alongside ? { alongside } : {}) } } : {}),
+    ...(started ? { started: { id: started.id, title: started.title, index: startedIndex + 1, total: steps.length } } : {}),
     steps: { done: steps.filter((s) => s.status === 'done').length, failed: steps.filter((s) => s.status === 'failed').length, total: steps.length },
     jobs,
     tokens,

@@ -6,7 +6,7 @@ import type { RunProgress } from '../../../src/core/agents/progress';
 import { progressLine, runProgress } from '../../../src/core/agents/progress';
 import { runningSeconds } from '../../../src/core/agents/runMeters';
 import type { CanvasEvent } from '../../../src/core/canvas/types';
-import { ProgressView } from '../../../src/cli/commands/progressView';
+import { eventLine, ProgressView } from '../../../src/cli/commands/progressView';
 import { runCommand } from '../../../src/cli/commands/run';
 import { parseBudget, resolveRunDir, UsageError } from '../../../src/cli/commands/runOptions';
 
@@ -107,6 +107,26 @@ describe('live progress', () => {
     assert.ok(log.every((l) => !l.includes('\x1b') && !l.includes('\r')));
     assert.match(log[0]!, /^\d\d:\d\d:\d\d ⚠ approval ap-1/);
     assert.match(log[1]!, /^\d\d:\d\d:\d\d \[running\] step 2\/2/);
+  });
+
+  it('names each started step with its own title and place, also when steps run side by side', () => {
+    const plan = { objective: 'a', version: 3, steps: [
+      { id: 'gas-run', title: 'Run pw.x: gas-phase CO relaxation', status: 'running' },
+      { id: 'relax-clean-run', title: 'Run pw.x: clean slab relaxation', status: 'running' },
+      { id: 'relax-ontop-run', title: 'Run pw.x: ontop relaxation', status: 'pending' },
+    ] };
+    const side = [
+      ev(1, 'run.start', { runId: 'r1', objective: 'CO/Pt' }, t(0)),
+      ev(2, 'key.write', { value: plan, version: 3, reason: 'r' }, t(1), 'plan'),
+      ev(3, 'step.start', { id: 'gas-run', attempt: 1 }, t(2)),
+      ev(4, 'step.start', { id: 'relax-clean-run', attempt: 2 }, t(2)),
+    ];
+    const lines = [3, 4].map((n) => eventLine(side[n - 1]!, runProgress(side.slice(0, n)), 'runs/r1'));
+    assert.deepEqual(lines, [
+      '▶ step 1/3 gas-run: Run pw.x: gas-phase CO relaxation',
+      '▶ step 2/3 relax-clean-run (attempt 2): Run pw.x: clean slab relaxation',
+    ]);
+    assert.equal(runProgress(side).step?.id, 'gas-run'); // the status line still leads with the first running step
   });
 
   it('counts wall time only while running, across sessions, a killed session up to its last event', () => {
