@@ -16,6 +16,7 @@ import { openSession, SETTINGS_EVENT, type RunSession, type RunSettings, type Se
 import { settleInterruptedCalls } from './interruptedCalls';
 import { watchInbox } from './answerInbox';
 import { answerApproval, standingNote } from '../guard/approvals';
+import type { ApprovalRequest } from '../guard/types';
 import { Supervisor } from './supervisor';
 import { version } from '../../../package.json';
 
@@ -157,7 +158,10 @@ export class RunController {
     // Under the 'wait' policy a warning holds the run until someone answers: say so in its state.
     const stopWaiting = run.log.subscribe((e) => {
       if (runtime.policy !== 'wait') return;
-      if (e.kind === 'approval.request') void setRunState(run, 'waiting-approval', `waiting for an answer to ${(e.payload as { id: string }).id}`);
+      // A request a standing approval covers is answered as it is raised: nobody is waited for.
+      if (e.kind === 'approval.request' && !runtime.approvals.standingFor(e.payload as ApprovalRequest)) {
+        void setRunState(run, 'waiting-approval', `waiting for an answer to ${(e.payload as { id: string }).id}`);
+      }
       if (e.kind === 'approval.answer' && runtime.approvals.pending().length === 0 && runProgress(run.log.events()).state === 'waiting-approval') {
         void setRunState(run, 'running', `${(e.payload as { id: string }).id} answered`);
       }

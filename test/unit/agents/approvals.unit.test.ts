@@ -72,6 +72,55 @@ describe('approvals of a running run', () => {
     assert.match(second.out, /ap-1 was already answered: approved by user@cli at \d{4}-\d\d-\d\dT[\d:.]+Z \("intended: testing the upper bracket"\)/);
   });
 
+  it('a standing approval posted through the inbox of a running run answers its later request of the same concern', async () => {
+    const TWO_CRYSTALS: WorkflowTemplate = {
+      ...ONE_CRYSTAL, id: 'two-crystals',
+      steps: () => [
+        { id: 'structure', title: 'Build the crystal', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 } },
+        { id: 'again', title: 'Build it again', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 }, dependsOn: ['structure'] },
+      ],
+    };
+    registerWorkflow(TWO_CRYSTALS);
+    const build = steps[1]!;
+    const warn = steps[2]!;
+    const twice: ScriptStep[] = [
+      steps[0]!, build, warn, { match: DFT, reply: { content: [{ type: 'text', text: 'Built fcc Al at 4.5 Å (a-1).' }] } },
+      build, warn, { match: DFT, reply: { content: [{ type: 'text', text: 'Built fcc Al at 4.5 Å again (a-2).' }] } },
+      { match: SUP, times: 'always', reply: { content: [{ type: 'text', text: 'fcc Al built twice.' }] } },
+    ];
+    const api = await FakeAnthropicApi.start({ apiKey: KEY, script: { steps: twice } });
+    const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { baseDelayMs: 10 } });
+    const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-standing-inbox-'));
+    const settings: RunSettings = {
+      objective: { text: 'fcc Al twice', workflow: 'two-crystals', inputs: {} }, offline: false, backend: 'local', approval: 'wait',
+      pseudoDir: os.tmpdir(), pwCommand: 'pw.x', localConcurrency: 1, models: {}, judges: true, budget: {},
+    };
+    const controller = await RunController.start({ runsDir: runs, settings }, { provider });
+    const done = controller.run();
+    while (controller.progress().approvalsOpen === 0) await new Promise((r) => setTimeout(r, 20));
+
+    const r = await capture(() => approveCommand([controller.runDir, 'ap-1', '--all-like-this']));
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /ap-1 approved by user@cli; it stands for later requests of the same concern/);
+    const result = await done;
+    await controller.close();
+    await api.stop();
+    assert.equal(result.state, 'completed', result.reason);
+    const events = controller.session.run.log.events();
+    const requests = events.filter((e) => e.kind === 'approval.request').map((e) => e.payload as { id: string; call: string });
+    assert.equal(requests.length, 2, 'the second build is checked and warned about too');
+    const answers = events.filter((e) => e.kind === 'approval.answer').map((e) => e.payload as { id: string; decision: string; by: string; standing?: boolean; under?: string });
+    assert.deepEqual(answers.map((a) => [a.id, a.decision, a.by, a.standing ?? false, a.under ?? '']), [
+      ['ap-1', 'approve', 'user@cli', true, ''],
+      ['ap-2', 'approve', 'user@cli', false, 'ap-1'],
+    ]);
+    assert.equal(controller.session.run.registry.calls().filter((c) => c.tool === 'build_bulk' && c.status === 'ok').length, 2);
+    // The run waited once, for the person; the second request did not leave it "waiting".
+    const states = events.filter((e) => e.kind === 'run.state').map((e) => (e.payload as { state: string }).state);
+    assert.equal(states.at(-1), 'completed');
+    assert.equal(states.filter((s) => s === 'waiting-approval').length, 1, states.join(' → '));
+  });
+
   it('`dreams approve --all-like-this` approves the open requests of the same concern and stands for later ones; --list says so', async () => {
     const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-standing-'));
     const run = await createRun(runs, { objective: 'loose relaxations' });
