@@ -7,6 +7,7 @@ import type { GuardedOutcome, ProposedCall } from '../../../src/core/guard/types
 import { numberIn, parsePwInput, readKPoints, stringIn } from '../../../src/core/dft/qe/input';
 import type { Structure } from '../../../src/core/dft/types';
 import os from 'node:os';
+import path from 'node:path';
 import { MemoryProvenance } from '../guard/support/memoryProvenance';
 import { seedCall } from '../guard/support/seedCall';
 import { MemoryEventLog } from '../guard/support/memoryEventLog';
@@ -55,6 +56,19 @@ describe('tool bodies', () => {
     assert.deepEqual(v.settings.pseudopotentials, { Al: { file: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF', sha256: '5f2b6a9c0d1e' } });
     assert.equal(v.settings.functional, 'PBE');
     assert.deepEqual(inp!.inputs.sort(), [base.names.bulk, base.names.pseudos, `${base.names.cutSel}.chosen.ecutwfcRy`, `${base.names.kSel}.chosen.kSpacingPerAngstrom`].sort());
+  });
+
+  it('select_pseudopotentials: the file, and its suggested cutoffs to 0.1 Ry in the summary (exact in the table)', async () => {
+    const p = new MemoryProvenance();
+    const dir = path.resolve(__dirname, '../../fixtures/workflows/pseudo');
+    const ctx = ctxFor(p);
+    ctx.run.services = { pseudoDir: dir };
+    const out = await guardedCall(registry.get('select_pseudopotentials')!, call('select_pseudopotentials', { elements: ['Pt'], functional: 'PZ' }), ctx);
+    assert.equal(out.status, 'ok', JSON.stringify(out));
+    const { summary, outputs } = out as { summary: string; outputs: string[] };
+    assert.match(summary, /^Pt: Pt\.pz-n-rrkjus_psl\.1\.0\.0\.UPF \(PZ, suggests ≥ \d+(\.\d)? Ry \/ \d+(\.\d)? Ry\) \[a-1 pseudopotentials\]$/);
+    const entry = (p.artifact(outputs[0]!)!.value as { byElement: Record<string, { suggestedEcutwfcRy: number }> }).byElement.Pt!;
+    assert.ok(summary.includes(`≥ ${Number(entry.suggestedEcutwfcRy.toFixed(1))} Ry`), summary);
   });
 
   it('make_pw_input refuses an input pw.x could not run (the QE validator), saying why', async () => {

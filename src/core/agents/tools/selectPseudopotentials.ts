@@ -91,13 +91,15 @@ export const selectPseudopotentialsTool: GuardedToolSpec = {
   parameterNotes: { functional: 'the functional the study asks for; PBE unless stated.' },
   async run(raw, ctx) {
     const args = raw as unknown as Args;
+    // The summary is read by people and models: cutoffs to 0.1 Ry (the table keeps the file's values).
+    const ry = (x: number) => Number(x.toFixed(1));
     const dir = service(ctx, 'pseudoDir', 'select_pseudopotentials', 'set the pseudopotential directory (dreams.pseudoDir)');
     const byElement: Record<string, PseudopotentialEntry> = {};
     const notes: string[] = [];
     for (const el of args.elements) {
       const { entry, alternatives } = choose(ctx, dir, el, args);
       byElement[el] = entry;
-      const cut = entry.suggestedEcutwfcRy !== undefined ? `suggests ≥ ${entry.suggestedEcutwfcRy} Ry / ${entry.suggestedEcutrhoRy ?? '?'} Ry` : 'states no cutoffs';
+      const cut = entry.suggestedEcutwfcRy !== undefined ? `suggests ≥ ${ry(entry.suggestedEcutwfcRy)} Ry / ${entry.suggestedEcutrhoRy !== undefined ? ry(entry.suggestedEcutrhoRy) : '?'} Ry` : 'states no cutoffs';
       notes.push(`${el}: ${entry.file} (${entry.functional}, ${cut})${alternatives.length ? `; also ${alternatives.join(', ')}` : ''}`);
     }
     const value: PseudopotentialTableValue = { directory: dir, byElement };
