@@ -37,12 +37,13 @@ export interface StudySummary {
 function published(study: string): Record<string, string> {
   const [head, ...rows] = fs.readFileSync(REFERENCE, 'utf8').trim().split('\n');
   const cols = head!.split(',');
-  const xc = study === 'BEEF' ? 'BEEF-vdW' : study;
+  // A BEEF study relaxes with PBE and (with adsorptionEnergies) reports the PBE ΔBE as well.
+  const xcs = study === 'BEEF' ? ['BEEF-vdW', 'PBE'] : [study];
   const out: Record<string, string> = {};
   for (const line of rows) {
     const r = line.split(',');
-    if (r[cols.indexOf('xc')] !== xc) continue;
-    const q = r[cols.indexOf('quantity')]!;
+    if (!xcs.includes(r[cols.indexOf('xc')]!)) continue;
+    const q = `${r[cols.indexOf('quantity')]!}${study === 'BEEF' && r[cols.indexOf('xc')] === 'PBE' ? ' (PBE)' : ''}`;
     for (const c of ['dreams_agent_value', 'human_expert_value', 'literature_value']) if (r[cols.indexOf(c)]) out[`${q} ${c}`] = r[cols.indexOf(c)]!;
   }
   return out;
