@@ -6,7 +6,7 @@
  */
 import { LATTICE_REPORT_COMPOSERS } from './latticeConstantReport';
 import { latticeInputsFromText } from './latticeConstantText';
-import { eosScaleFactors, LATTICE_CONSTANT_INPUT_SCHEMA, objective, resolveLatticeInputs, round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { eosScaleFactors, LATTICE_CONSTANT_INPUT_SCHEMA, objective, resolveLatticeInputs, round, SCF_CONTROL_REASON, type LatticeConstantInputs } from './latticeConstantInputs';
 import type { TemplateStep, WorkflowTemplate } from './types';
 
 function electronicArgs(i: LatticeConstantInputs): Record<string, unknown> {
@@ -28,7 +28,7 @@ function electronicReasons(i: LatticeConstantInputs): Record<string, string> {
     degaussRy: `${i.smearing.degaussRy} Ry, the study's smearing width, the same in every run so energies compare`,
     nspin: i.spinPolarized ? `${i.element} is magnetic: spin-polarized` : `${i.element} is not magnetic: no spin polarization`,
     ...(i.spinPolarized ? { startingMagnetization: `a starting moment on ${i.element} so the SCF can find the magnetic state` } : {}),
-    ...Object.fromEntries(Object.keys(i.scf ?? {}).map((k) => [k, 'SCF control given with the study (it does not change the energies)'])),
+    ...Object.fromEntries(Object.keys(i.scf ?? {}).map((k) => [k, SCF_CONTROL_REASON])),
   };
 }
 

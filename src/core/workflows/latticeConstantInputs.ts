@@ -9,6 +9,23 @@ export const MAGNETIC_ELEMENTS: ReadonlySet<string> = new Set(['Fe', 'Co', 'Ni']
 const STRUCTURES = ['fcc', 'bcc', 'diamond', 'hcp', 'sc'] as const;
 const FUNCTIONALS = ['PBE', 'PZ', 'PBEsol'] as const;
 
+/** SCF control given with a study: how pw.x gets to self-consistency, not where (the energies do not change). */
+export interface ScfControl { electronMaxstep?: number; mixingBeta?: number; mixingMode?: 'plain' | 'TF' | 'local-TF'; diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro' }
+
+export const SCF_CONTROL_SCHEMA = {
+  type: 'object',
+  properties: {
+    electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000 },
+    mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+    mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'] },
+    diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'] },
+  },
+  additionalProperties: false,
+  description: "SCF control of every pw.x run (electron_maxstep, mixing_beta, mixing_mode, diagonalization); pw.x's defaults when left out.",
+} as const;
+
+export const SCF_CONTROL_REASON = 'SCF control given with the study (it does not change the energies)';
+
 export interface LatticeConstantInputs {
   element: string;
   structure: (typeof STRUCTURES)[number];
@@ -28,7 +45,7 @@ export interface LatticeConstantInputs {
   spinPolarized: boolean;
   startingMagnetization: number;
   /** SCF control for every input (make_pw_input's arguments); never changes the physics. */
-  scf?: { electronMaxstep?: number; mixingBeta?: number; mixingMode?: 'plain' | 'TF' | 'local-TF'; diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro' };
+  scf?: ScfControl;
 }
 
 export const LATTICE_CONSTANT_INPUT_SCHEMA = {
@@ -63,17 +80,7 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     },
     spinPolarized: { type: 'boolean', description: 'Default: true for Fe, Co and Ni.' },
     startingMagnetization: { type: 'number', minimum: -1, maximum: 1, description: 'Spin-polarized runs: starting magnetization of the element (default 0.5).' },
-    scf: {
-      type: 'object',
-      properties: {
-        electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000 },
-        mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-        mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'] },
-        diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'] },
-      },
-      additionalProperties: false,
-      description: "SCF control of every pw.x run (electron_maxstep, mixing_beta, mixing_mode, diagonalization); pw.x's defaults when left out.",
-    },
+    scf: SCF_CONTROL_SCHEMA,
   },
   required: ['element', 'structure', 'latticeConstantAngstrom'],
   additionalProperties: false,

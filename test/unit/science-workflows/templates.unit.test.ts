@@ -101,6 +101,21 @@ describe('adsorption-site-preference template', () => {
     assert.throws(() => prepareWorkflow('adsorption-site-preference', { ...TOY, startingHeightsAngstrom: { ontop: 9 } }, env), /startingHeightsAngstrom/);
   });
 
+  it('SCF control given with the study reaches every production input (gas, slab, sites, BEEF), with its reason; bad values are refused', () => {
+    const scf = { mixingMode: 'local-TF', mixingBeta: 0.3 };
+    const s = byId(prepareWorkflow('adsorption-site-preference', { ...TOY, scf }, env).steps);
+    for (const id of ['gas-input', 'relax-clean-input', 'relax-ontop-input', 'relax-fcc-input']) {
+      assert.equal(s.get(id)!.args!.mixingMode, 'local-TF', id);
+      assert.equal(s.get(id)!.args!.mixingBeta, 0.3, id);
+      assert.match(String(s.get(id)!.reasons!.mixingBeta), /SCF control given with the study \(it does not change the energies\)/);
+    }
+    const beef = byId(prepareWorkflow('beef-ensemble', { ...TOY, scf }, env).steps);
+    assert.equal(beef.get('beef-fcc-input')!.args!.mixingMode, 'local-TF');
+    assert.equal(byId(prepareWorkflow('adsorption-site-preference', TOY, env).steps).get('relax-fcc-input')!.args!.mixingBeta, undefined);
+    assert.throws(() => prepareWorkflow('adsorption-site-preference', { ...TOY, scf: { mixingBeta: 2 } }, env), /scf/);
+    assert.throws(() => prepareWorkflow('adsorption-site-preference', { ...TOY, scf: { mixing: 0.3 } }, env), /scf/);
+  });
+
   it('refuses inputs a person must fix, saying what to write', () => {
     const prep = (x: Record<string, unknown>) => () => prepareWorkflow('adsorption-site-preference', x, env);
     assert.throws(prep({ metal: 'Pt', ecutwfcRy: 47, kMesh: [1, 1, 1] }), /either inputs\.latticeConstantAngstrom .* or inputs\.bulk/);

@@ -7,6 +7,7 @@
  */
 import { isChemicalSymbol, normaliseSymbol } from '../../dft/io/elements';
 import { MOLECULE_NAMES, molecule } from '../../dft/structure/molecules';
+import { SCF_CONTROL_SCHEMA, type ScfControl } from '../latticeConstantInputs';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 const FACET_BULK = { fcc111: 'fcc', fcc100: 'fcc', fcc110: 'fcc', hcp0001: 'hcp', bcc110: 'bcc', bcc100: 'bcc' } as const;
@@ -59,6 +60,8 @@ export interface SitePreferenceInputs {
   forceThresholdEvPerAngstrom?: number;
   /** Starting height of the binding atom above the top layer per site, Å; absent: from covalent radii. */
   startingHeightsAngstrom?: Partial<Record<'ontop' | 'fcc', number>>;
+  /** SCF control of the study's production runs (e.g. local-TF mixing for slabs); pw.x's defaults when absent. */
+  scf?: ScfControl;
 }
 
 const positiveList = (description: string, extra: object = {}) => ({
@@ -114,6 +117,7 @@ export const SITE_PREFERENCE_INPUT_SCHEMA = {
       type: 'object', properties: { ontop: { type: 'number', minimum: 0.5, maximum: 4 }, fcc: { type: 'number', minimum: 0.5, maximum: 4 } }, additionalProperties: false,
       description: 'Starting height of the binding atom above the top layer at each site, Å (e.g. ontop 1.85, fcc 1.3 for C on Pt); default: where it meets a surface atom at the sum of their covalent radii. Closer starts save relaxation steps.',
     },
+    scf: { ...SCF_CONTROL_SCHEMA, description: "SCF control of the gas, slab and adsorbate runs (electron_maxstep, mixing_beta, mixing_mode, diagonalization), e.g. { mixingMode: local-TF, mixingBeta: 0.3 } for slabs; pw.x's defaults when left out. It changes how many SCF iterations a run takes, not its energy." },
   },
   required: ['metal'],
   additionalProperties: false,
@@ -218,6 +222,7 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
     moleculeBoxAngstrom: (raw.moleculeBoxAngstrom as number | undefined) ?? 10,
     ...(raw.forceThresholdEvPerAngstrom !== undefined ? { forceThresholdEvPerAngstrom: raw.forceThresholdEvPerAngstrom as number } : {}),
     ...(raw.startingHeightsAngstrom !== undefined ? { startingHeightsAngstrom: raw.startingHeightsAngstrom as SitePreferenceInputs['startingHeightsAngstrom'] } : {}),
+    ...(raw.scf !== undefined ? { scf: raw.scf as ScfControl } : {}),
   };
 }
 

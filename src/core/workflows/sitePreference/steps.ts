@@ -5,6 +5,7 @@
  * fixed, adsorption energies from energies with matching settings, and ΔBE.
  */
 import { molecule } from '../../dft/structure/molecules';
+import { SCF_CONTROL_REASON } from '../latticeConstantInputs';
 import type { TemplateStep } from '../types';
 import { BULK_RESULT, bulkLatticeSteps } from './bulkSteps';
 import { bulkStructureOf, fixedLayersFor, type SitePreferenceInputs } from './inputs';
@@ -31,9 +32,10 @@ function relaxSettings(i: SitePreferenceInputs): StudySettings['relax'] {
 
 export function studySettings(i: SitePreferenceInputs): StudySettings {
   const smearing = {
-    occupations: 'smearing', smearing: i.smearing.kind, degaussRy: i.smearing.degaussRy, nspin: 1,
+    occupations: 'smearing', smearing: i.smearing.kind, degaussRy: i.smearing.degaussRy, nspin: 1, ...(i.scf ?? {}),
   };
   const smearingReasons = {
+    ...Object.fromEntries(Object.keys(i.scf ?? {}).map((k) => [k, SCF_CONTROL_REASON])),
     occupations: `${i.metal} is a metal: smeared occupations`, smearing: `${i.smearing.kind} smearing, the same in every run so energies compare`,
     degaussRy: `${i.smearing.degaussRy} Ry in every run, so the energies compare`, nspin: `${i.metal} surfaces with ${i.adsorbate} are not magnetic`,
   };
