@@ -117,7 +117,7 @@ export const SITE_PREFERENCE_INPUT_SCHEMA = {
       type: 'object', properties: { ontop: { type: 'number', minimum: 0.5, maximum: 4 }, fcc: { type: 'number', minimum: 0.5, maximum: 4 } }, additionalProperties: false,
       description: 'Starting height of the binding atom above the top layer at each site, Å (e.g. ontop 1.85, fcc 1.3 for C on Pt); default: where it meets a surface atom at the sum of their covalent radii. Closer starts save relaxation steps.',
     },
-    scf: { ...SCF_CONTROL_SCHEMA, description: "SCF control of the gas, slab and adsorbate runs (electron_maxstep, mixing_beta, mixing_mode, diagonalization), e.g. { mixingMode: local-TF, mixingBeta: 0.3 } for slabs; pw.x's defaults when left out. It changes how many SCF iterations a run takes, not its energy." },
+    scf: { ...SCF_CONTROL_SCHEMA, description: "SCF control of the gas, slab and adsorbate runs (electron_maxstep, mixing_beta, mixing_mode, diagonalization), e.g. { mixingBeta: 0.3 } for a slab whose SCF sloshes; pw.x's defaults when left out. It changes how many SCF iterations a run takes, not its energy. (local-TF mixing damps sloshing, but with pw.x 6.7 at 540 Ry it made each iteration about eight times dearer.)" },
   },
   required: ['metal'],
   additionalProperties: false,
