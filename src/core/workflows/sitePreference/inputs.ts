@@ -60,7 +60,7 @@ export interface SitePreferenceInputs {
   forceThresholdEvPerAngstrom?: number;
   /** Starting height of the binding atom above the top layer per site, Å; absent: from covalent radii. */
   startingHeightsAngstrom?: Partial<Record<'ontop' | 'fcc', number>>;
-  /** SCF control of the study's production runs (e.g. local-TF mixing for slabs); pw.x's defaults when absent. */
+  /** SCF control of the study's production runs (e.g. a smaller mixing step for a sloshing slab); pw.x's defaults when absent. */
   scf?: ScfControl;
 }
 

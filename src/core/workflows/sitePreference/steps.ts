@@ -31,6 +31,7 @@ function relaxSettings(i: SitePreferenceInputs): StudySettings['relax'] {
 }
 
 export function studySettings(i: SitePreferenceInputs): StudySettings {
+  // Smearing, spin and the study's SCF control: the same in every production input.
   const smearing = {
     occupations: 'smearing', smearing: i.smearing.kind, degaussRy: i.smearing.degaussRy, nspin: 1, ...(i.scf ?? {}),
   };
