@@ -39,18 +39,24 @@ const steps: ScriptStep[] = [
   { match: SUP, reply: { content: [{ type: 'text', text: 'fcc Al built (a-1).' }] } },
 ];
 
+/** A run of `workflow` under the 'wait' policy, driven by the scripted API, once it waits on its first request. */
+async function waitingRun(script: ScriptStep[], workflow: string) {
+  const api = await FakeAnthropicApi.start({ apiKey: KEY, script: { steps: script } });
+  const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { baseDelayMs: 10 } });
+  const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-approvals-'));
+  const settings: RunSettings = {
+    objective: { text: 'fcc Al', workflow, inputs: {} }, offline: false, backend: 'local', approval: 'wait',
+    pseudoDir: os.tmpdir(), pwCommand: 'pw.x', localConcurrency: 1, models: {}, judges: true, budget: {},
+  };
+  const controller = await RunController.start({ runsDir: runs, settings }, { provider });
+  const done = controller.run();
+  while (controller.progress().approvalsOpen === 0) await new Promise((r) => setTimeout(r, 20));
+  return { api, controller, done };
+}
+
 describe('approvals of a running run', () => {
   it('waits on a warning, takes the answer from `dreams approve` through the inbox, and refuses a second answer', async () => {
-    const api = await FakeAnthropicApi.start({ apiKey: KEY, script: { steps } });
-    const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { baseDelayMs: 10 } });
-    const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-approvals-'));
-    const settings: RunSettings = {
-      objective: { text: 'fcc Al', workflow: 'one-crystal', inputs: {} }, offline: false, backend: 'local', approval: 'wait',
-      pseudoDir: os.tmpdir(), pwCommand: 'pw.x', localConcurrency: 1, models: {}, judges: true, budget: {},
-    };
-    const controller = await RunController.start({ runsDir: runs, settings }, { provider });
-    const done = controller.run();
-    while (controller.progress().approvalsOpen === 0) await new Promise((r) => setTimeout(r, 20));
+    const { api, controller, done } = await waitingRun(steps, 'one-crystal');
     assert.equal(controller.session.run.registry.calls().filter((c) => c.tool === 'build_bulk' && c.status === 'ok').length, 0, 'the call waits for the answer');
 
     const first = await capture(() => approveCommand([controller.runDir, 'ap-1', '--comment', 'intended: testing the upper bracket']));
@@ -88,16 +94,7 @@ describe('approvals of a running run', () => {
       build, warn, { match: DFT, reply: { content: [{ type: 'text', text: 'Built fcc Al at 4.5 Å again (a-2).' }] } },
       { match: SUP, times: 'always', reply: { content: [{ type: 'text', text: 'fcc Al built twice.' }] } },
     ];
-    const api = await FakeAnthropicApi.start({ apiKey: KEY, script: { steps: twice } });
-    const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { baseDelayMs: 10 } });
-    const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-standing-inbox-'));
-    const settings: RunSettings = {
-      objective: { text: 'fcc Al twice', workflow: 'two-crystals', inputs: {} }, offline: false, backend: 'local', approval: 'wait',
-      pseudoDir: os.tmpdir(), pwCommand: 'pw.x', localConcurrency: 1, models: {}, judges: true, budget: {},
-    };
-    const controller = await RunController.start({ runsDir: runs, settings }, { provider });
-    const done = controller.run();
-    while (controller.progress().approvalsOpen === 0) await new Promise((r) => setTimeout(r, 20));
+    const { api, controller, done } = await waitingRun(twice, 'two-crystals');
 
     const r = await capture(() => approveCommand([controller.runDir, 'ap-1', '--all-like-this']));
     assert.equal(r.code, 0, r.out);
