@@ -12,7 +12,7 @@ import { isTerminal } from './jobModel';
 import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
 import { PwProgressReader, readPwOutcome } from './pwProgress';
 import { sha256File } from './fileHash';
-import type { JobFile, JobRecord } from './types';
+import { UNWATCHED_EXIT, type JobFile, type JobRecord } from './types';
 
 export interface LocalRunnerOptions {
   /** e.g. "pw.x" or "mpirun -np 2 pw.x" (split into argv; no shell). */
@@ -249,7 +249,7 @@ function explainFailure(pwError: string | undefined, exit: { code: number | null
   if (pwError) return pwError;
   const tail = output.trimEnd().split('\n').slice(-5).join('\n');
   const how = exit.unobserved
-    ? 'pw.x ended while DREAMS was not watching and its output has no "JOB DONE"'
+    ? `${UNWATCHED_EXIT} and its output has no "JOB DONE"`
     : exit.signal
       ? `pw.x was ended by ${exit.signal}`
       : `pw.x exited with code ${exit.code} without printing an error block`;

@@ -7,6 +7,9 @@ import type { SchedulerStatus } from './schedulers/common';
 
 export type JobState = 'draft' | 'validated' | 'submitted' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
+/** How a job's error begins when its pw.x ended while no DREAMS process was watching it (the advisor reads it as interrupted). */
+export const UNWATCHED_EXIT = 'pw.x ended while DREAMS was not watching';
+
 export const TERMINAL_JOB_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed', 'cancelled']);
 
 export interface JobResources {

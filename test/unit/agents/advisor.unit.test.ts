@@ -6,6 +6,7 @@ import { diagnose, oscillates, ruleSuggestions } from '../../../src/core/agents/
 import { failureEvidence, inputSettings } from '../../../src/core/agents/advice/failureEvidence';
 import { adviseOnEvidence, mapToInputTool } from '../../../src/core/agents/advisor';
 import { makePwInputTool } from '../../../src/core/agents/tools/qeTools';
+import { UNWATCHED_EXIT } from '../../../src/core/hpc/types';
 
 const dir = path.resolve(__dirname, '../../fixtures/agents/pw-failures');
 const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
@@ -57,7 +58,7 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
 
   it('reads a run cut short while no DREAMS process watched it as interrupted, not as an unconverged SCF', async () => {
     // The real output of a CO/Pt(111) relaxation whose DREAMS process was stopped mid-SCF.
-    const unwatched = 'pw.x ended while DREAMS was not watching and its output has no "JOB DONE". Last lines of the output (jobs/x):';
+    const unwatched = `${UNWATCHED_EXIT} and its output has no "JOB DONE". Last lines of the output (jobs/x):`;
     const ev = evidence('interrupted-copt', [unwatched], 'failed');
     assert.equal(ev.output?.jobDone, false);
     const d = diagnose(ev);

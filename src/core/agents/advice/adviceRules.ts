@@ -5,6 +5,7 @@
  * resources). Deterministic, so offline runs get the same advice every time.
  */
 import { MAGNETIC_ELEMENTS } from '../../workflows/latticeConstantInputs';
+import { UNWATCHED_EXIT } from '../../hpc/types';
 import type { Suggestion } from './accuracyCheck';
 import { PW_DEFAULTS, type FailureEvidence } from './failureEvidence';
 
@@ -39,8 +40,6 @@ export function oscillates(accuracies: number[]): boolean {
 
 /** The remote runner's words for a job the scheduler would never start (remoteRunner.withdraw), with SLURM's reason. */
 const NEVER_STARTED = /will not start this job as it was asked for \(([A-Za-z]+)/;
-/** The local runner's words for a pw.x that ended while no DREAMS process was watching it (localRunner.explainFailure). */
-const UNWATCHED = /ended while DREAMS was not watching/;
 /** c_bands warnings below this count are the usual early-SCF noise, not a Davidson failure. */
 export const C_BANDS_WARNINGS_FOR_CG = 3;
 
@@ -71,7 +70,7 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   if (/out of memory|oom-kill|cannot allocate|allocation failed/i.test(text)) {
     return { kind: 'memory', finding: 'the job ran out of memory.' };
   }
-  if (!ev.output?.error && UNWATCHED.test(text) && !/convergence NOT achieved/i.test(text)) {
+  if (!ev.output?.error && text.includes(UNWATCHED_EXIT) && !/convergence NOT achieved/i.test(text)) {
     // DREAMS was stopped (or crashed) with the job running: the output ends mid-run with no
     // error from pw.x. Its SCF did not fail; it was cut short, so it is repeated as it was.
     const cycle = ev.output?.scfCycles.at(-1);
