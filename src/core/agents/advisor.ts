@@ -48,6 +48,29 @@ export interface AdviceValue {
   source: string;
   /** The failure came from outside the calculation: repeat it unchanged. */
   rerun?: boolean;
+  /**
+   * An interrupted relaxation that had moved the atoms: relax again from the last geometry
+   * it reached (interrupted_geometry on this energy) instead of from the start.
+   */
+  continueFrom?: { energy: string; ionicSteps?: number };
+}
+
+/**
+ * The provisional energy of an interrupted relaxation whose atoms had moved, when the
+ * diagnosis says it was cut short (stopped, killed, out of wall time) rather than failed.
+ */
+export function interruptedRelaxation(view: ProvenanceView, callId: string, d: Diagnosis): AdviceValue['continueFrom'] {
+  if (d.kind !== 'killed' && d.kind !== 'walltime') return undefined;
+  const call = view.call(callId);
+  const energy = call?.outputs.map((id) => view.artifact(id)).find((a) => a?.name === 'total_energy' && a.status === 'provisional');
+  const meta = energy?.meta as { finalPositionsAngstrom?: number[][]; ionicSteps?: number } | undefined;
+  const inputRef = call?.args.input?.ref ?? (typeof call?.args.input?.value === 'string' ? call.args.input.value : undefined);
+  const input = inputRef ? (view.artifact(inputRef.split('.')[0]!)?.value as PwInputValue | undefined) : undefined;
+  if (!energy || !meta?.finalPositionsAngstrom || !input?.structure || (input.calculation !== 'relax' && input.calculation !== 'vc-relax')) return undefined;
+  const start = input.structure.positions;
+  if (meta.finalPositionsAngstrom.length !== start.length) return undefined;
+  const moved = meta.finalPositionsAngstrom.some((p, i) => Math.hypot(p[0]! - start[i]![0], p[1]! - start[i]![1], p[2]! - start[i]![2]) > 0);
+  return moved ? { energy: energy.id, ...(meta.ionicSteps !== undefined ? { ionicSteps: meta.ionicSteps } : {}) } : undefined;
 }
 
 /** A model that proposes suggestions from the same evidence (see modelAdvisor). */
@@ -145,11 +168,17 @@ export const consultAdvisorTool: GuardedToolSpec = {
     const services = ctx.services as Partial<AdvisorServices> & { provenance: ProvenanceView };
     const ev = evidenceOfCall(services.provenance, call, ctx.runDir, services.jobOfCall);
     const advice = await adviseOnEvidence(ev, call, services.inputToolSchema ?? {}, services.suggestionModel);
+    const continueFrom = interruptedRelaxation(services.provenance, call, advice.diagnosis);
+    if (continueFrom) advice.continueFrom = continueFrom;
     const record = services.provenance.call(call)!;
     const inputs = [record.args.input?.ref ?? String(record.args.input?.value), ...record.outputs.filter((id) => services.provenance.artifact(id)?.name === 'pw_output')]
       .filter((r): r is string => !!r && /^a-\d+/.test(r));
     const lines = advice.suggestions.map((s) => `- ${s.parameter}: ${JSON.stringify(s.currentValue)} → ${JSON.stringify(s.newValue)} (${s.reason})${s.apply ? ` [${s.apply.tool}.${s.apply.argument}]` : ` [${s.notApplicable}]`}`);
     const refused = advice.rejected.map((s) => `- refused ${s.parameter} → ${JSON.stringify(s.newValue)}: ${s.rejectedBecause}`);
+    if (continueFrom) {
+      lines.push(`- continue the relaxation from the last geometry it reached${continueFrom.ionicSteps !== undefined ? ` (geometry ${continueFrom.ionicSteps})` : ''}, not from the start: ` +
+        `interrupted_geometry on ${continueFrom.energy}, then the same make_pw_input with that structure`);
+    }
     return {
       artifacts: [{ kind: 'table', name: ADVICE_ARTIFACT, value: advice, inputs }],
       summary: [`${call}: ${advice.diagnosis.finding}`, ...(lines.length ? lines : [advice.rerun ? '- repeat the run unchanged (modify the step that ran it so it runs again)' : '- no change the advisor can suggest; ask the user']), ...refused].join('\n'),

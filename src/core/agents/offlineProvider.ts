@@ -14,7 +14,7 @@ import type { Objective } from '../workflows/objective';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './stepArguments';
 import { EDIT_PLAN, START_WORKFLOW } from './supervisorTools';
 import { sweepExtensionEdits } from './sweepExtension';
-import type { ConvergenceSelectionValue } from './tools/artifactShapes';
+import { ARTIFACT, type ConvergenceSelectionValue } from './tools/artifactShapes';
 import type { Plan, PlanStep } from './types';
 
 export const OFFLINE_MODEL = 'offline';
@@ -141,6 +141,34 @@ export class OfflineProvider implements LlmProvider {
     if (results.some((r) => r.isError)) return this.reply([this.text(`Replanning step ${failed.id} failed: ${results.map((r) => r.content).join(' | ')}. The run stops here.`)]);
     const advice = [...view.provenance.artifacts()].reverse().find((a) => a.name === ADVICE_ARTIFACT && (a.value as AdviceValue).failedCall === call?.id);
     const value = advice?.value as AdviceValue | undefined;
+    const restartFrom = value?.continueFrom ? inputStepOf(plan, failed) : undefined;
+    if (advice && value?.continueFrom && restartFrom) {
+      // Relax again from where the interrupted run stopped: a step takes its last geometry,
+      // and the input step is made again from it (so it and the run step run again).
+      const { energy, ionicSteps } = value.continueFrom;
+      const id = `${restartFrom.id}-from-${call!.id}`;
+      const at = plan.steps.findIndex((s) => s.id === restartFrom.id);
+      const why = `${call!.id} was interrupted${ionicSteps !== undefined ? ` at geometry ${ionicSteps}` : ''} (${advice.id}: ${value.diagnosis.finding})`;
+      return this.reply([
+        this.use(EDIT_PLAN, {
+          op: 'insert', ...(at > 0 ? { after: plan.steps[at - 1]!.id } : {}),
+          step: {
+            id, title: `Last geometry of the interrupted ${call!.id}`, worker: 'dft', tool: 'interrupted_geometry',
+            args: { relaxation: energy }, reasons: { relaxation: `${why}: continue the relaxation from the last geometry it reached` },
+          },
+          reason: `continue ${failed.id} from where ${call!.id} stopped instead of from the start`,
+        }),
+        this.use(EDIT_PLAN, {
+          op: 'modify', id: restartFrom.id,
+          changes: {
+            args: { ...(restartFrom.args ?? {}), structure: `$step.${id}.${ARTIFACT.restartStructure}` },
+            reasons: { ...(restartFrom.reasons ?? {}), structure: `the last geometry of ${call!.id}, which was interrupted: the ionic steps it made are not redone` },
+            dependsOn: [...new Set([...(restartFrom.dependsOn ?? []), id])],
+          },
+          reason: `relax from the last geometry of ${call!.id}: ${value.diagnosis.finding}`,
+        }),
+      ]);
+    }
     if (advice && value?.rerun) {
       return this.reply([this.use(EDIT_PLAN, {
         op: 'modify', id: failed.id, changes: { reasons: { ...(failed.reasons ?? {}), rerun: `${call!.id} was stopped from outside (${advice.id}): run the remaining items again` } },

@@ -43,10 +43,17 @@ function concernsOf(verdicts: Verdict[], approval: string | undefined): Concern[
   }));
 }
 
-/** References the call reads: its references map and its reference-valued arguments. */
+/** Arguments that only seed the calculation (schema: seedOnly): read, but not inputs of its outputs. */
+function seedArguments(schema: object): Set<string> {
+  return new Set([...artifactArguments(schema)].filter(([, a]) => a.expect.seedOnly).map(([name]) => name));
+}
+
+/** References the call reads as inputs: its references map and its reference-valued arguments, seeds apart. */
 function artifactReferences(schema: object, call: ProposedCall): string[] {
-  const out = Object.values(call.refs);
+  const seeds = seedArguments(schema);
+  const out = Object.entries(call.refs).filter(([name]) => !seeds.has(name)).map(([, ref]) => ref);
   for (const [name, { list }] of artifactArguments(schema)) {
+    if (seeds.has(name)) continue;
     const v = call.args[name];
     if (list && Array.isArray(v)) out.push(...v.filter(isRef));
     else if (isRef(v)) out.push(v);
@@ -87,12 +94,14 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
     return { status: 'refused', call: '', verdicts, message: `${spec.name}: invalid arguments:\n- ${[...a.schemaProblems, ...unresolved].join('\n- ')}\nCorrect them and call again.` };
   }
 
+  const seeds = seedArguments(spec.schema);
   const record = await provenance.recordCall({
     tool: spec.name,
     // An argument whose value is itself a reference names the artifact the tool reads: it is
     // recorded as given (the registry compares `ref` with a copied value), and becomes an input
     // of every output below.
-    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => [k, { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}) }])),
+    // A seed (schemaAnnotations: seedOnly) is recorded as such and is an input of nothing.
+    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => [k, { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}), ...(seeds.has(k) ? { seed: true as const } : {}) }])),
     reasons: call.reasons,
     context: call.context,
     verdicts: [],

@@ -16,6 +16,12 @@ export interface ArtifactExpectation {
   names?: string[];
   /** Unit dimension the referenced value must have (checked with sameDimension). */
   unit?: Unit;
+  /**
+   * The argument only seeds an iterative calculation whose converged result does not depend
+   * on it (the starting geometry of a relaxation), so a provisional value may be given:
+   * why, in words the guard shows.
+   */
+  seedOnly?: string;
 }
 
 export const REF_REGEX_SOURCE = '^a-[0-9]+(\\.[A-Za-z0-9_]+)*$';

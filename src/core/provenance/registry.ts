@@ -215,7 +215,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
 
     // Files took time: the call may have ended meanwhile. Everything below is synchronous.
     const current = checkCall();
-    const callRefs = Object.values(current.args).flatMap((a) => (a.ref === undefined ? [] : [a.ref]));
+    const callRefs = Object.values(current.args).flatMap((a) => (a.ref === undefined || a.seed ? [] : [a.ref]));
     const createdAt = new Date().toISOString();
     const appends: Promise<CanvasEvent>[] = [];
     const ids: string[] = [];

@@ -64,6 +64,11 @@ export interface ArgumentRecord {
   value: unknown;
   /** Present when the value came from an artifact. */
   ref?: Ref;
+  /**
+   * The argument only seeds the calculation (the starting geometry of a relaxation): the
+   * call read it, but what it made does not depend on it, so it is not an input of the outputs.
+   */
+  seed?: true;
 }
 
 export type ToolCallStatus = 'running' | 'ok' | 'failed' | 'refused';

@@ -7,8 +7,9 @@ import type { PseudoChoice, PwInputOptions } from './pwInputRender';
 
 /** Artifact names the catalogue uses, so producers, rules and the report judge agree. */
 export const ARTIFACT = {
-  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule', 'relaxed_structure'],
+  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule', 'relaxed_structure', 'restart_structure'],
   relaxedStructure: 'relaxed_structure',
+  restartStructure: 'restart_structure',
   convergedSlab: 'converged_slab',
   pseudopotentials: 'pseudopotentials',
   pwInput: 'pw_input',

@@ -10,7 +10,7 @@ import { fitEosTool } from './fitEos';
 import { latticeConstantFromVolumeTool } from './latticeConstantFromVolume';
 import { generateSeriesTool, makePwInputTool } from './qeTools';
 import { selectPseudopotentialsTool } from './selectPseudopotentials';
-import { relaxedStructureTool } from './relaxedStructure';
+import { interruptedGeometryTool, relaxedStructureTool } from './relaxedStructure';
 import { runPwTool } from './runPw';
 import { selectConvergedSettingsTool } from './selectConvergedSettings';
 import { selectConvergedSlabTool } from './selectConvergedSlab';
@@ -21,7 +21,7 @@ export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   canvasInspectTool, canvasReadTool, canvasWriteTool,
   buildBulkTool, buildSlabTool, placeAdsorbateTool, buildMoleculeTool,
   selectPseudopotentialsTool, makePwInputTool, generateSeriesTool,
-  runPwTool, relaxedStructureTool,
+  runPwTool, relaxedStructureTool, interruptedGeometryTool,
   selectConvergedSettingsTool, selectConvergedSlabTool, fitEosTool, latticeConstantFromVolumeTool,
   adsorptionEnergyTool, deltaBeTool, beefEnsembleStatsTool,
   importStructureTool, prepareAdsorptionSurfaceTool, relaxStructureTool, evaluateHypothesisTool, adsorptionSearchTool,

@@ -116,7 +116,7 @@ export const runPwTool: GuardedToolSpec = {
       natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
       scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend: args.backend,
       purpose: input.options?.purpose ?? 'production',
-      ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom } : {}),
+      ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
       ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
       ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
     };

@@ -1,7 +1,11 @@
 /**
  * A provisional value (an unconverged or failed calculation, a result waiting for
  * approval) or a stale one (its inputs changed) cannot support anything built on it.
+ * The one exception is an argument that only seeds an iterative calculation (the starting
+ * geometry of a relaxation, taken from an interrupted one), whatever the seed's status: its
+ * schema says so and why.
  */
+import { artifactArguments } from '../schemaAnnotations';
 import { label, referencesOf, verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'no-provisional-support';
@@ -12,6 +16,13 @@ export const noProvisionalSupport: TierOneRule = (input) => {
     if (!r.resolution.ok) continue;
     const a = r.resolution.artifact;
     if (a.status === 'final') continue;
+    const seedOnly = r.expect?.seedOnly ?? artifactArguments(input.schema).get(r.parameter)?.expect.seedOnly;
+    // A seed may be provisional (the interrupted run) or stale by the time a report is judged
+    // (the input it came from was made again from the seed): neither changes what it seeded.
+    if (seedOnly) {
+      out.push(verdict(RULE, 'pass', [`${label(r)} references ${a.id} (${a.name}), which is ${a.status}; ${label(r)} only seeds the calculation: ${seedOnly}`], r.parameter));
+      continue;
+    }
     const why = a.concerns.map((c) => c.message).filter(Boolean);
     out.push(verdict(RULE, 'fail', [
       `${label(r)} references ${a.id} (${a.name}), which is ${a.status}` + (why.length ? `: ${why.join('; ')}` : '') + '. ' +

@@ -70,7 +70,7 @@ export class MemoryProvenance implements ProvenanceWriter {
   }
   async registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[]) {
     const call = this.call(callId)!;
-    const refs = Object.values(call.args).map((a) => a.ref).filter((r): r is string => !!r);
+    const refs = Object.values(call.args).filter((a) => !a.seed).map((a) => a.ref).filter((r): r is string => !!r);
     const made = drafts.map((d) => {
       const rec: ArtifactRecord = {
         id: `a-${this.records.length + 1}`, kind: d.kind, name: d.name, value: d.value, unit: d.unit, contentHash: 'h',
