@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loweredAccuracy, MAX_DEGAUSS_RY, screenSuggestions } from '../../../src/core/agents/advice/accuracyCheck';
-import { diagnose, oscillates, ruleSuggestions } from '../../../src/core/agents/advice/adviceRules';
+import { diagnose, oscillates, ruleSuggestions, type Diagnosis } from '../../../src/core/agents/advice/adviceRules';
 import { failureEvidence, inputSettings } from '../../../src/core/agents/advice/failureEvidence';
-import { adviseOnEvidence, mapToInputTool } from '../../../src/core/agents/advisor';
+import { adviseOnEvidence, interruptedRelaxation, mapToInputTool } from '../../../src/core/agents/advisor';
 import { makePwInputTool } from '../../../src/core/agents/tools/qeTools';
 import { UNWATCHED_EXIT } from '../../../src/core/hpc/types';
+import { MemoryProvenance } from '../guard/support/memoryProvenance';
+import { seedCall } from '../guard/support/seedCall';
 
 const dir = path.resolve(__dirname, '../../fixtures/agents/pw-failures');
 const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
@@ -159,5 +161,36 @@ describe('convergence advisor: mapping suggestions to the input tool', () => {
     assert.deepEqual(mapped[1]!.apply, { tool: 'make_pw_input', argument: 'startingMagnetization', value: { Fe: 0.5 } });
     assert.match(mapped[2]!.notApplicable!, /job resource/);
     assert.match(mapped[3]!.notApplicable!, /no argument for tqr/);
+  });
+});
+
+describe('convergence advisor: an interrupted relaxation', () => {
+  const relaxText = read('interrupted-relax.in');
+  const positions = (moved: boolean) => Array.from({ length: 14 }, (_, i) => [0, 0, i + (moved && i === 12 ? 0.05 : 0)]);
+  async function chain(calculation: string, moved = true) {
+    const p = new MemoryProvenance();
+    const structure = { symbols: Array(14).fill('Pt'), positions: positions(false), cell: [[5, 0, 0], [0, 5, 0], [0, 0, 16]], pbc: [true, true, true] };
+    const [input] = await seedCall(p, 'make_pw_input', {}, [{ kind: 'qe-input', name: 'pw_input', value: { text: relaxText, calculation, structure, settings: {} } }]);
+    const [, energy] = await seedCall(p, 'run_pw', { input: input!.id }, [
+      { kind: 'table', name: 'pw_output', value: {}, status: 'provisional', meta: { state: 'failed' } },
+      { kind: 'scalar', name: 'total_energy', value: -1, unit: 'eV', status: 'provisional', meta: { finalPositionsAngstrom: positions(moved), ionicSteps: 4 } },
+    ], { input: input!.id });
+    return { p, call: energy!.creator, energy: energy!.id };
+  }
+  const d = (kind: Diagnosis['kind']): Diagnosis => ({ kind, finding: '' });
+
+  it('continues a relax killed from outside or out of wall time from its last geometry', async () => {
+    const { p, call, energy } = await chain('relax');
+    assert.deepEqual(interruptedRelaxation(p, call, d('killed')), { energy, ionicSteps: 4 });
+    assert.deepEqual(interruptedRelaxation(p, call, d('walltime')), { energy, ionicSteps: 4 });
+  });
+
+  it('does not for a failure of the calculation itself, a run that does not move atoms, or one that stopped before they moved', async () => {
+    const relax = await chain('relax');
+    assert.equal(interruptedRelaxation(relax.p, relax.call, d('scf-not-converged')), undefined);
+    const scf = await chain('scf');
+    assert.equal(interruptedRelaxation(scf.p, scf.call, d('killed')), undefined);
+    const still = await chain('relax', false);
+    assert.equal(interruptedRelaxation(still.p, still.call, d('killed')), undefined);
   });
 });
