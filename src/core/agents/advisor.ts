@@ -15,6 +15,7 @@ import { screenSuggestions, type Suggestion } from './advice/accuracyCheck';
 import { diagnose, ruleSuggestions, type Diagnosis } from './advice/adviceRules';
 import { currentValueOf, failureEvidence, type FailureEvidence } from './advice/failureEvidence';
 import type { PwInputValue } from './tools/artifactShapes';
+import { inputRefOfRun } from './tools/runPw';
 
 export const ADVICE_ARTIFACT = 'convergence_advice';
 
@@ -64,7 +65,7 @@ export function interruptedRelaxation(view: ProvenanceView, callId: string, d: D
   const call = view.call(callId);
   const energy = call?.outputs.map((id) => view.artifact(id)).find((a) => a?.name === 'total_energy' && a.status === 'provisional');
   const meta = energy?.meta as { finalPositionsAngstrom?: number[][]; ionicSteps?: number } | undefined;
-  const inputRef = call?.args.input?.ref ?? (typeof call?.args.input?.value === 'string' ? call.args.input.value : undefined);
+  const inputRef = inputRefOfRun(call);
   const input = inputRef ? (view.artifact(inputRef.split('.')[0]!)?.value as PwInputValue | undefined) : undefined;
   if (!energy || !meta?.finalPositionsAngstrom || !input?.structure || (input.calculation !== 'relax' && input.calculation !== 'vc-relax')) return undefined;
   const start = input.structure.positions;
@@ -126,7 +127,7 @@ function readRunFile(runDir: string, location: string | undefined): string | und
 export function evidenceOfCall(view: ProvenanceView, callId: string, runDir: string, jobError?: (callId: string) => { error?: string; state?: string } | undefined): FailureEvidence {
   const call = view.call(callId);
   if (!call) throw new Error(`no tool call ${callId} in this run; give the id of the failed run_pw call (e.g. from the step summary).`);
-  const inputRef = call.args.input?.ref ?? (typeof call.args.input?.value === 'string' ? call.args.input.value : undefined);
+  const inputRef = inputRefOfRun(call);
   const inputArtifact = inputRef ? view.artifact(inputRef.split('.')[0]!) : undefined;
   const input = inputArtifact?.value as PwInputValue | undefined;
   if (!input?.text) throw new Error(`${callId} (${call.tool}) has no pw.x input to read; the advisor reads failed run_pw calls.`);

@@ -15,6 +15,7 @@ import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
 import { parseRef } from '../../guard/ports';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from './artifactShapes';
+import { inputRefOfRun } from './runPw';
 import { service } from './services';
 
 /** Largest displacement of a fixed atom (Å) still read as "did not move": pw.x prints 1e-9 Å digits. */
@@ -25,10 +26,8 @@ function relaxationOf(relaxation: string, ctx: Parameters<GuardedToolSpec['run']
   const view = service(ctx, 'provenance', tool, 'the guard passes the run provenance to every call');
   const energy = view.artifact(parseRef(relaxation)?.artifactId ?? '');
   const meta = energy?.meta as EnergyMeta | undefined;
-  // run_pw's input argument: its recorded reference, or the artifact id given as the value itself
   const call = energy ? view.call(energy.creator) : undefined;
-  const inputArg = call?.args.input;
-  const inputRef = inputArg?.ref ?? (typeof inputArg?.value === 'string' && parseRef(inputArg.value) ? inputArg.value : undefined);
+  const inputRef = inputRefOfRun(call);
   const input = inputRef ? (ctx.resolve(inputRef) as PwInputValue) : undefined;
   if (!energy || !meta || !input?.structure || !inputRef || !call) {
     throw new Error(`${tool}: ${relaxation} is not a total energy from a run_pw call on a make_pw_input input; reference the energy of the relaxation.`);

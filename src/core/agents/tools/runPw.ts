@@ -38,6 +38,12 @@ export function jobIdForCall(runId: string, callId: string): string {
   return `dreams-${crypto.createHash('sha256').update(runId).digest('hex').slice(0, 8)}-${callId}`;
 }
 
+/** The pw_input a run_pw call ran: its recorded reference, or the artifact id given as the value itself (as a plan step passes it). */
+export function inputRefOfRun(call: { args: Record<string, { value: unknown; ref?: string }> } | undefined): string | undefined {
+  const arg = call?.args.input;
+  return arg?.ref ?? (typeof arg?.value === 'string' && /^a-\d+/.test(arg.value) ? arg.value : undefined);
+}
+
 export const runPwTool: GuardedToolSpec = {
   name: 'run_pw',
   description:
