@@ -11,6 +11,11 @@
  * --merge keeps the elements already in the output file that this run does not repeat (each
  * keeps the command that measured it), so elements can be measured a few at a time.
  *
+ * A tight reference already in the output file for the same element, pseudopotential and
+ * reference settings (cutoffs, k-spacing; EOS and smearing are fixed here) is taken from it
+ * rather than computed again, and says so (reference.reusedFrom); --fresh-references computes
+ * every reference anew.
+ *
  * The reference uses k-spacing min(ref-kspacing, ref-k-factor × chosen) and ecutwfc
  * max(chosen + ref-extra-cutoff, highest tested) with the workflow's dual.
  *
@@ -26,6 +31,7 @@ import type { RunSettings } from '../../src/core/agents/runSession';
 import { finestTested, type ConvergenceSelectionValue, type EosFitValue } from '../../src/core/agents/tools/artifactShapes';
 import { latticeShiftFromPressure } from '../../src/core/dft/convergence';
 import { findPseudopotential } from '../../src/core/agents/workflowEnvironment';
+import { DEFAULT_K_SPACINGS } from '../../src/core/workflows/latticeConstantInputs';
 import { readSol27, pbePseudopotential, type Sol27Element } from './sol27/elements';
 import { runCost, type RunCost } from './sol27/measure';
 import { tightReference, type ReferenceResult } from './sol27/reference';
@@ -47,6 +53,10 @@ const refKFactor = Number(option('ref-k-factor') ?? 0.7);
 const refExtraCutoff = Number(option('ref-extra-cutoff') ?? 30);
 const runsDir = option('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-'));
 const outFile = option('out') ?? path.join(ROOT, 'bench/results/sol27.json');
+const freshReferences = flag('fresh-references');
+
+/** References measured earlier (the output file as it was when the bench started), by element. */
+const earlierReferences = new Map<string, { pseudopotential: string; reference: ReferenceResult; date?: string; command?: string }>();
 
 /**
  * A fixed protocol in the manner of DREAMS: every cutoff among the values the DREAMS agent
@@ -82,6 +92,10 @@ interface ElementResult {
   pressureEstimate?: { cutoffPercent?: number; kPercent?: number; sumPercent: number };
   workflow?: RunCost;
   runDir: string;
+  /** When the workflow finished. */
+  measuredAt?: string;
+  /** The values the sweeps tested (extensions included). */
+  tested?: { ecutwfcRy: number[]; kSpacingPerAngstrom: number[] };
 }
 
 function settingsFor(e: Sol27Element, file: string): RunSettings {
@@ -118,18 +132,26 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
     ...(cutShift !== undefined || kShift !== undefined ? { pressureEstimate: {
       ...(cutShift !== undefined ? { cutoffPercent: cutShift } : {}), ...(kShift !== undefined ? { kPercent: kShift } : {}), sumPercent: (cutShift ?? 0) + (kShift ?? 0),
     } } : {}),
-    workflow: runCost(controller.runDir, events), runDir: controller.runDir,
+    ...(cut && k ? { tested: { ecutwfcRy: cut.tested.map((t) => t.value), kSpacingPerAngstrom: k.tested.map((t) => t.value) } } : {}),
+    workflow: runCost(controller.runDir, events), runDir: controller.runDir, measuredAt: new Date().toISOString(),
   };
   await controller.close();
   if (withReference && a !== undefined && cut?.chosen.ecutwfcRy && cut.chosen.ecutrhoRy && k?.chosen.kSpacingPerAngstrom) {
     const highest = Math.max(...cut.tested.map((t) => t.value));
     const ecut = Math.max(cut.chosen.ecutwfcRy + refExtraCutoff, highest);
     const dual = cut.chosen.ecutrhoRy / cut.chosen.ecutwfcRy;
-    const ref = await tightReference({
+    const spec = {
       element: e.element, structure: e.structure, aStartAngstrom: e.aExpAngstrom, pseudoDir, pseudopotential: file,
       ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * k.chosen.kSpacingPerAngstrom).toFixed(4)),
       degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
-    });
+    };
+    const earlier = earlierReferences.get(e.element);
+    const same = !freshReferences && earlier && earlier.pseudopotential === file && earlier.reference.ecutwfcRy === spec.ecutwfcRy &&
+      earlier.reference.ecutrhoRy === spec.ecutrhoRy && earlier.reference.kSpacingPerAngstrom === spec.kSpacingPerAngstrom;
+    const ref: ReferenceResult = same
+      ? { ...earlier.reference, reusedFrom: earlier.reference.reusedFrom ?? { ...(earlier.date ? { date: earlier.date } : {}), ...(earlier.command ? { command: earlier.command } : {}) } }
+      : await tightReference(spec);
+    if (same) console.log(`${e.element}: tight reference (${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, same settings`);
     out.reference = ref;
     out.errorVsReferencePercent = (100 * (a - ref.aAngstrom)) / ref.aAngstrom;
   }
@@ -153,6 +175,13 @@ async function main(): Promise<void> {
   const chosen = all.filter((e) => !wanted || wanted.includes(e.element));
   console.log(`bench:sol27 — ${chosen.length} element(s), pseudopotentials from ${pseudoDir}, ${jobs} pw.x at a time, runs in ${runsDir}`);
   const rows: ElementResult[] = [];
+  if (fs.existsSync(outFile)) {
+    const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date?: string; elements?: ElementResult[] };
+    for (const r of before.elements ?? []) {
+      if (r.reference && !r.reference.reusedFrom) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(r.measuredAt ?? before.date ? { date: r.measuredAt ?? before.date } : {}), ...(r.command ? { command: r.command } : {}) });
+      else if (r.reference?.reusedFrom) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(r.reference.reusedFrom.date ? { date: r.reference.reusedFrom.date } : {}), ...(r.reference.reusedFrom.command ? { command: r.reference.reusedFrom.command } : {}) });
+    }
+  }
   if (flag('merge') && fs.existsSync(outFile)) {
     const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { command?: string; elements?: ElementResult[] };
     for (const r of before.elements ?? []) {
@@ -200,6 +229,8 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
     })),
     meanAbsErrorDreamsVsExperimentPercent: mean(done.map((r) => Math.abs((100 * (r.aDreamsAngstrom - r.aExpAngstrom)) / r.aExpAngstrom))),
     pwRunsPerElementMean: mean(runs), pwRunsTotal: runs.reduce((s, x) => s + x, 0),
+    reusedRunsTotal: done.reduce((s, r) => s + (r.workflow?.reusedRuns ?? 0), 0),
+    defaultSweeps: { kSpacingsPerAngstrom: DEFAULT_K_SPACINGS, cutoffSweepAt: 'the second-finest k-spacing', identicalInputs: 'reused (run_pw), not run again' },
     fixedSweepRunsPerElement: FIXED_SWEEP_RUNS, fixedSweep: FIXED_SWEEP,
     referenceRunsTotal: done.reduce((s, r) => s + (r.reference?.pwRuns ?? 0), 0),
     workflowCpuSeconds: rows.reduce((s, r) => s + (r.workflow?.pwCpuSeconds ?? 0), 0),

@@ -87,5 +87,40 @@ describe('guarded pw.x tools on the real pw.x', () => {
     assert.equal(out.status, 'final');
     const job = jobs.list().find((j) => j.call === energy.creator)!;
     assert.match(job.resources!.reason, /^suggested from 1 atom\(s\)/);
+    assert.deepEqual(meta.pseudopotentialSha256, { 'Al.pz-vbc.UPF': crypto.createHash('sha256').update(upf).digest('hex') });
+
+    // The same input again (a sweep's run at the chosen settings, an EOS middle point): reused, not rerun.
+    const jobsBefore = jobs.list().length;
+    const [again] = await run('make_pw_input', {
+      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
+      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+    });
+    assert.equal((again!.value as PwInputValue).text, (input!.value as PwInputValue).text, 'the purpose is not part of the pw.x input');
+    const reused = await run('run_pw', { input: again!.id, backend: 'local' });
+    assert.equal(jobs.list().length, jobsBefore, 'no pw.x job for an input already run');
+    const e2 = reused.find((a) => a.name === 'total_energy')!;
+    assert.equal(e2.value, energy.value);
+    assert.equal(e2.status, 'final');
+    assert.deepEqual((e2.meta as EnergyMeta).reusedFrom, { call: energy.creator, job: job.id });
+    assert.equal((e2.meta as EnergyMeta).purpose, 'convergence-test', 'the reused energy carries its own input\'s purpose');
+    assert.ok(e2.inputs.includes(again!.id) && e2.inputs.includes(energy.id), `inputs ${e2.inputs.join(', ')}: its input and the run it reuses`);
+    assert.ok(reused.find((a) => a.name === 'pw_output')!.inputs.includes(out.id));
+    // an input that differs (a cutoff) runs pw.x
+    const [other] = await run('make_pw_input', {
+      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy: 16, ecutrhoRy: 64,
+      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+    });
+    await run('run_pw', { input: other!.id, backend: 'local' });
+    assert.equal(jobs.list().length, jobsBefore + 1);
+    // a stale original is not reused: the same input runs pw.x again
+    await provenance.markStatus([energy.id], 'stale', 'a setting upstream changed (test)');
+    const rerun = await run('run_pw', { input: input!.id, backend: 'local' });
+    assert.equal(jobs.list().length, jobsBefore + 2);
+    assert.equal((rerun.find((a) => a.name === 'total_energy')!.meta as EnergyMeta).reusedFrom, undefined);
+    // and a run asked to rerun identical inputs does so
+    const noReuse: GuardContext = { ...ctx, run: { ...ctx.run, services: { ...ctx.run.services, reuseIdenticalRuns: false } } };
+    const forced = await guardedCall(registry.get('run_pw')!, { tool: 'run_pw', args: { input: again!.id, backend: 'local' }, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'hpc' } }, noReuse);
+    assert.equal(forced.status, 'ok', JSON.stringify(forced));
+    assert.equal(jobs.list().length, jobsBefore + 3);
   });
 });

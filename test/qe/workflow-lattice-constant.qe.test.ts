@@ -73,6 +73,24 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     }
   });
 
+  it('runs no pw.x input twice: the k sweep\'s run at the cutoff sweep\'s spacing and the EOS middle point reuse earlier runs', () => {
+    const stepOf = (a: ArtifactRecord) => calls().find((c) => c.id === a.creator)!.step;
+    const reused = artifacts().filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown }).reusedFrom);
+    assert.deepEqual(reused.map(stepOf), ['k-runs', 'eos-runs']);
+    for (const r of reused) {
+      const from = (r.meta as { reusedFrom: { call: string; job: string } }).reusedFrom;
+      const original = artifacts().find((a) => a.name === 'total_energy' && a.creator === from.call)!;
+      assert.equal(r.value, original.value);
+      assert.ok(r.inputs.includes(original.id), 'linked to the run it reuses');
+      assert.equal((r.meta as { job: string }).job, from.job);
+    }
+    const originalOf = (r: ArtifactRecord) => artifacts().find((a) => a.name === 'total_energy' && a.creator === (r.meta as { reusedFrom: { call: string } }).reusedFrom.call)!;
+    assert.equal(stepOf(originalOf(reused[0]!)), 'cutoff-runs');
+    // the EOS middle point is the sweeps' run at the chosen settings: whichever sweep ran it first, never a reuse
+    assert.ok(['cutoff-runs', 'k-runs'].includes(stepOf(originalOf(reused[1]!))!));
+    assert.equal((originalOf(reused[1]!).meta as { reusedFrom?: unknown }).reusedFrom, undefined);
+  });
+
   it('is judged by tier 1, records the model tiers as not judged, and the report judge accepts', () => {
     const verdicts = events.filter((e) => e.kind === 'guard.verdict').flatMap((e) => (e.payload as { verdicts: { tier: string; judged: boolean; level: string }[] }).verdicts);
     assert.ok(verdicts.some((v) => v.tier === 'tier1' && v.judged));
@@ -111,7 +129,8 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     const jobs = dreams(['jobs', id, '--runs-dir', path.join(dir, 'runs')], dir);
     assert.equal(jobs.status, 0, jobs.stderr);
     const runCalls = calls().filter((c) => c.tool === 'run_pw').length;
-    assert.equal(jobs.stdout.trim().split('\n').filter((l) => / completed /.test(l)).length, runCalls);
+    const reused = artifacts().filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown }).reusedFrom).length;
+    assert.equal(jobs.stdout.trim().split('\n').filter((l) => / completed /.test(l)).length, runCalls - reused, 'a job for each run_pw call that was not a reuse');
     fs.rmSync(path.join(runDir, 'report.md'));
     const rep = dreams(['report', 'latest', '--runs-dir', path.join(dir, 'runs'), '--no-bundle'], dir);
     assert.equal(rep.status, 0, rep.stderr);

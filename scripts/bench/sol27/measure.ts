@@ -9,7 +9,10 @@ import type { CanvasEvent } from '../../../src/core/canvas/types';
 import { foldJobEvents } from '../../../src/core/hpc/jobStore';
 
 export interface RunCost {
+  /** pw.x processes the run started (jobs). */
   pwRuns: number;
+  /** run_pw results taken from an earlier identical run of the same study instead of running pw.x. */
+  reusedRuns: number;
   pwCpuSeconds: number;
   /** Time with at least one pw.x running (union of the jobs' intervals), s. */
   pwWallSeconds: number;
@@ -51,5 +54,7 @@ export function runCost(runDir: string, events: readonly CanvasEvent[]): RunCost
   const t0 = Date.parse(states[0]?.ts ?? events[0]!.ts);
   const t1 = Date.parse(states.at(-1)?.ts ?? events.at(-1)!.ts);
   const runWall = (t1 - t0) / 1000;
-  return { pwRuns: jobs.length, pwCpuSeconds: cpu, pwWallSeconds: pwWall, runWallSeconds: runWall, overheadSeconds: runWall - pwWall, overheadFraction: runWall > 0 ? (runWall - pwWall) / runWall : 0 };
+  const reusedRuns = events.filter((e) => e.kind === 'provenance.artifact')
+    .filter((e) => { const a = e.payload as { name?: string; meta?: { reusedFrom?: unknown } }; return a.name === 'total_energy' && !!a.meta?.reusedFrom; }).length;
+  return { pwRuns: jobs.length, reusedRuns, pwCpuSeconds: cpu, pwWallSeconds: pwWall, runWallSeconds: runWall, overheadSeconds: runWall - pwWall, overheadFraction: runWall > 0 ? (runWall - pwWall) / runWall : 0 };
 }

@@ -46,6 +46,8 @@ export interface ReferenceResult {
   pwRuns: number;
   pwCpuSeconds: number;
   wallSeconds: number;
+  /** Taken from an earlier measurement with the same settings (its date and command), not computed by this bench run. */
+  reusedFrom?: { date?: string; command?: string };
 }
 
 function runPw(dir: string, input: string): Promise<string> {

@@ -32,6 +32,9 @@ reproducibility bundle into the run directory.
                          report-judge); repeatable
   --no-judges            with a model: no LLM judge tiers (tier 1 only, recorded as not judged)
   --no-bundle            skip the reproducibility bundle
+  --rerun-identical      run pw.x even for an input this run has already run with the same
+                         pseudopotential files (by default that earlier result is reused,
+                         linked to it in the provenance)
 
 The API key is read from ANTHROPIC_API_KEY (not needed with --offline).
 Exit status: 0 completed, 1 failed, 2 bad usage, 3 stopped (budget or Ctrl-C; resume it).`;
@@ -48,6 +51,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, approval: { type: 'string' },
         budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
         'local-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
+        'rerun-identical': { type: 'boolean' },
       },
     }));
   } catch (e) {
@@ -89,6 +93,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const settings: RunSettings = {
       objective, offline, backend, approval: approval as ApprovalPolicy, pseudoDir, pwCommand, localConcurrency: localJobs,
       models, judges: !values['no-judges'], budget, ...(qeVersion ? { qeVersion } : {}),
+      ...(values['rerun-identical'] ? { reuseIdenticalRuns: false } : {}),
     };
     const controller = await RunController.start(
       { runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'), settings, ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}) },

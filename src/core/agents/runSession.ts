@@ -57,6 +57,11 @@ export interface RunSettings {
   limits?: Partial<AgentLimits>;
   /** The QE version inputs are validated for (the local pw.x's). */
   qeVersion?: string;
+  /**
+   * false: run pw.x again for an input this run has already run with the same
+   * pseudopotential files. Default (absent or true): reuse that result, linked in the provenance.
+   */
+  reuseIdenticalRuns?: boolean;
 }
 
 /** How to reach things that are not part of the run's record (keys, hosts, test doubles). */
@@ -149,6 +154,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     ...(settings.qeVersion ? { qeVersion: settings.qeVersion } : {}),
     inputToolSchema: registry.get('make_pw_input')?.schema,
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
+    reuseIdenticalRuns: settings.reuseIdenticalRuns !== false,
     ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
   };
   // An adsorption search makes each hypothesis a guarded call of its own, through this run's registry and guard.

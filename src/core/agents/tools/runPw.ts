@@ -15,6 +15,9 @@ import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
 import { ryToEv } from '../../units';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from './artifactShapes';
+import { resolveRef, type ProvenanceView } from '../../guard/ports';
+import type { ArtifactRecord } from '../../provenance/types';
+import type { ToolOutput } from '../types';
 import { service } from './services';
 
 interface Args {
@@ -85,13 +88,28 @@ export const runPwTool: GuardedToolSpec = {
       throw new Error(`run_pw: backend "${args.backend}" is not configured; use one of ${backends.join(', ')}.`);
     }
     const input = ctx.resolve(args.input) as PwInputValue;
-    const natoms = input.structure.symbols.length;
     const profile: Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> = profiles[args.backend] ?? { name: args.backend };
     const suggested = suggestResources(describePwInputSize(input.text), profile);
     const resources: JobResources = args.resources
       ? overrideResources(suggested, (({ reason: _r, ...rest }) => rest)(args.resources), args.resources.reason, profile)
       : suggested;
-    const job = await jobs.create({
+    const pseudoSha256 = pseudopotentialHashes(pseudoDir, input);
+    const view = (ctx.services as { provenance?: ProvenanceView }).provenance;
+    const reuse = (ctx.services as { reuseIdenticalRuns?: boolean }).reuseIdenticalRuns !== false;
+    const earlier = reuse && view ? identicalEarlierRun(view, input.text, pseudoSha256) : undefined;
+    const job = String(earlier?.energy.meta?.job ?? '');
+    const earlierJob = job ? jobs.get(job) : undefined;
+    const text = earlier && outputOfEarlierRun(earlier, ctx.runDir, earlierJob ? path.join(jobs.jobDir(earlierJob.id), outputNameFor(earlierJob.input)) : undefined);
+    if (earlier && text) {
+      ctx.progress(`identical input already run by ${earlier.energy.creator} (job ${job}): its result is reused, pw.x is not run again`);
+      const result = runArtifacts(input, args.backend, { id: job, state: 'completed' }, text, pseudoSha256, { call: earlier.energy.creator, job });
+      const from = (name: string) => earlier.artifacts.find((a) => a.name === name)?.id;
+      return {
+        artifacts: result.artifacts.map((d) => ({ ...d, inputs: [...(d.inputs ?? []), ...[from(d.name)].filter((x): x is string => !!x)] })),
+        summary: `identical input already run by ${earlier.energy.creator} (job ${job}), reused without running pw.x: ${result.summary}`,
+      };
+    }
+    const created = await jobs.create({
       backend: args.backend,
       id: jobIdForCall(ctx.runId, ctx.callId),
       input: { name: 'pw.in', text: input.text, artifact: args.input },
@@ -99,12 +117,69 @@ export const runPwTool: GuardedToolSpec = {
       resources,
       call: ctx.callId,
     });
-    ctx.progress(`job ${job.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})`);
-    await jobs.validate(job.id);
-    await jobs.submit(job.id);
-    const done = await jobs.waitFor(job.id);
+    ctx.progress(`job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})`);
+    await jobs.validate(created.id);
+    await jobs.submit(created.id);
+    const done = await jobs.waitFor(created.id);
     const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
-    const text = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
+    return runArtifacts(input, args.backend, done, fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '', pseudoSha256);
+  },
+};
+
+/** sha256 of each pseudopotential file the input names, by file name: a rerun with other files is not the same run. */
+export function pseudopotentialHashes(pseudoDir: string, input: PwInputValue): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of Object.values(input.settings.pseudopotentials)) {
+    const file = path.join(pseudoDir, p.file);
+    if (fs.existsSync(file)) out[p.file] = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  }
+  return out;
+}
+
+const sameHashes = (a: Record<string, string>, b: Record<string, string>): boolean =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+export interface EarlierRun {
+  energy: ArtifactRecord;
+  output: ArtifactRecord;
+  /** Every artifact the earlier call made (output, energy, ensemble). */
+  artifacts: ArtifactRecord[];
+}
+
+/**
+ * A completed pw.x run of this study with byte-identical input text and the same
+ * pseudopotential files (by content), whose energy is still final: running pw.x again
+ * would only reproduce it. Reused results are not themselves sources (the original is).
+ */
+export function identicalEarlierRun(view: ProvenanceView, inputText: string, pseudoSha256: Record<string, string>): EarlierRun | undefined {
+  for (const energy of view.artifacts()) {
+    if (energy.name !== ARTIFACT.totalEnergy || energy.status !== 'final') continue;
+    const meta = energy.meta as EnergyMeta | undefined;
+    if (!meta?.pseudopotentialSha256 || meta.reusedFrom || !sameHashes(meta.pseudopotentialSha256 as Record<string, string>, pseudoSha256)) continue;
+    const call = view.call(energy.creator);
+    if (call?.tool !== 'run_pw' || call.status !== 'ok') continue;
+    const ref = inputRefOfRun(call);
+    const value = ref ? resolveRef(view, ref) : undefined;
+    if (!value?.ok || (value.value as PwInputValue | undefined)?.text !== inputText) continue;
+    const artifacts = view.artifacts().filter((a) => a.creator === call.id);
+    const output = artifacts.find((a) => a.name === ARTIFACT.pwOutput);
+    if (output) return { energy, output, artifacts };
+  }
+  return undefined;
+}
+
+/** The earlier run's pw.x output: its registered file, else the job's own (undefined if neither is at hand: then pw.x runs). */
+function outputOfEarlierRun(earlier: EarlierRun, runDir: string, jobOutput: string | undefined): string | undefined {
+  const file = [earlier.output.location && path.join(runDir, earlier.output.location), jobOutput].find((f): f is string => !!f && fs.existsSync(f));
+  return file && fs.readFileSync(file, 'utf8');
+}
+
+/** The artifacts of a finished run: its output file, its total energy (and BEEF ensemble), final only when pw.x converged. */
+function runArtifacts(
+  input: PwInputValue, backend: string, done: { id: string; state: string; error?: string }, text: string,
+  pseudoSha256: Record<string, string>, reusedFrom?: { call: string; job: string },
+): ToolOutput {
+  const natoms = input.structure.symbols.length;
     const out = parsePwOutput(text);
     const relaxing = input.calculation === 'relax' || input.calculation === 'vc-relax';
     const problems = [
@@ -120,13 +195,14 @@ export const runPwTool: GuardedToolSpec = {
     const meta: EnergyMeta = {
       settings: { ...input.settings, ...(out.codeVersion ? { codeVersion: out.codeVersion } : {}) },
       natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
-      scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend: args.backend,
+      scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend, pseudopotentialSha256: pseudoSha256,
+      ...(reusedFrom ? { reusedFrom } : {}),
       purpose: input.options?.purpose ?? 'production',
       ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
       ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
       ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
     };
-    const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state } }];
+    const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) } }];
     if (out.totalEnergyRy === undefined) {
       return { artifacts, summary: `job ${done.id} ${done.state} with no total energy: ${problems.join('; ') || 'no "!" line in the output'}` };
     }
@@ -140,5 +216,4 @@ export const runPwTool: GuardedToolSpec = {
       summary: `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
         (converged ? '' : ` — provisional: ${problems.join('; ')}`),
     };
-  },
-};
+}
