@@ -230,7 +230,7 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
     meanAbsErrorDreamsVsExperimentPercent: mean(done.map((r) => Math.abs((100 * (r.aDreamsAngstrom - r.aExpAngstrom)) / r.aExpAngstrom))),
     pwRunsPerElementMean: mean(runs), pwRunsTotal: runs.reduce((s, x) => s + x, 0),
     reusedRunsTotal: done.reduce((s, r) => s + (r.workflow?.reusedRuns ?? 0), 0),
-    defaultSweeps: { kSpacingsPerAngstrom: DEFAULT_K_SPACINGS, cutoffSweepAt: 'the second-finest k-spacing', identicalInputs: 'reused (run_pw), not run again' },
+    defaultSweeps: { kSpacingsPerAngstrom: DEFAULT_K_SPACINGS, cutoffSweepAt: 'the finest k-spacing', identicalInputs: 'reused (run_pw), not run again' },
     fixedSweepRunsPerElement: FIXED_SWEEP_RUNS, fixedSweep: FIXED_SWEEP,
     referenceRunsTotal: done.reduce((s, r) => s + (r.reference?.pwRuns ?? 0), 0),
     workflowCpuSeconds: rows.reduce((s, r) => s + (r.workflow?.pwCpuSeconds ?? 0), 0),

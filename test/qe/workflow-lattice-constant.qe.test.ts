@@ -73,7 +73,7 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     }
   });
 
-  it('runs no pw.x input twice: the k sweep\'s run at the cutoff sweep\'s spacing and the EOS middle point reuse earlier runs', () => {
+  it('runs no pw.x input twice: the k sweep\'s run at the finest spacing and the EOS middle point reuse earlier runs', () => {
     const stepOf = (a: ArtifactRecord) => calls().find((c) => c.id === a.creator)!.step;
     const reused = artifacts().filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown }).reusedFrom);
     assert.deepEqual(reused.map(stepOf), ['k-runs', 'eos-runs']);

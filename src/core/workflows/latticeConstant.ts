@@ -1,6 +1,6 @@
 /**
  * The lattice constant of an elemental crystal, Sol27LC style: structure, pseudopotential,
- * a cutoff sweep at the k sweep's second-finest spacing, a k sweep at the chosen cutoff, an EOS series at
+ * a cutoff sweep at the finest k-spacing, a k sweep at the chosen cutoff, an EOS series at
  * the chosen settings, the fit, the lattice constant through the cell's symmetry, and a
  * report whose every number cites its artifact.
  */
@@ -37,12 +37,9 @@ const PSEUDO_REF = '$step.pseudopotentials.pseudopotentials';
 
 function steps(raw: Record<string, unknown>): TemplateStep[] {
   const i = raw as unknown as LatticeConstantInputs;
-  // The cutoff sweep runs at the k sweep's second-finest spacing: fine enough that cutoff differences do
-  // not depend on k, and the k sweep then tests that spacing against a finer one. Its run at the chosen
-  // cutoff is the k sweep's run at that spacing, and the EOS middle point the k sweep's run at the chosen
-  // spacing: run_pw reuses identical inputs, so neither is run twice.
+  // The cutoff sweep's run at the chosen cutoff is the k sweep's run at the finest spacing, and the EOS
+  // middle point the k sweep's run at the chosen spacing: run_pw reuses identical inputs, so neither runs twice.
   const finestK = Math.min(...i.kSpacingsPerAngstrom);
-  const cutoffK = [...i.kSpacingsPerAngstrom].sort((a, b) => a - b)[1] ?? Math.min(...i.kSpacingsPerAngstrom);
   const highestCut = Math.max(...i.cutoffsRy);
   const scales = eosScaleFactors(i.eos.points, i.eos.rangePercent);
   const chosenCut = '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy';
@@ -73,13 +70,13 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
       reasons: { elements: 'the element of the study', functional: `the study asks for ${i.functional}`, ...(i.pseudopotential ? { prefer: 'the file named with the objective' } : {}) },
     },
     {
-      id: 'cutoff-input', title: `Sweep template at the highest cutoff (${highestCut} Ry) and k-spacing ${cutoffK} 1/Å`, worker: 'dft', tool: 'make_pw_input',
-      args: { structure: STRUCTURE_REF, pseudopotentials: PSEUDO_REF, purpose: 'convergence-test', ...electronicArgs(i), ecutwfcRy: highestCut, ecutrhoRy: round(i.dual * highestCut, 6), kSpacingPerAngstrom: cutoffK },
+      id: 'cutoff-input', title: `Sweep template at the highest cutoff (${highestCut} Ry) and the finest k-spacing (${finestK} 1/Å)`, worker: 'dft', tool: 'make_pw_input',
+      args: { structure: STRUCTURE_REF, pseudopotentials: PSEUDO_REF, purpose: 'convergence-test', ...electronicArgs(i), ecutwfcRy: highestCut, ecutrhoRy: round(i.dual * highestCut, 6), kSpacingPerAngstrom: finestK },
       reasons: {
         structure: 'the crystal of the study', pseudopotentials: 'the chosen pseudopotential', purpose: 'the template of the cutoff sweep',
         calculation: 'single-point energies', ...electronicReasons(i),
         ecutwfcRy: 'the highest cutoff of the sweep; the series varies it', ecutrhoRy: `${i.dual} × ecutwfc for this pseudopotential type`,
-        kSpacingPerAngstrom: 'the k sweep\'s second-finest spacing: energy differences between cutoffs do not depend on k there, and the k sweep tests it against a finer one',
+        kSpacingPerAngstrom: 'the finest spacing of the study, so the cutoff test is not limited by k-sampling',
       },
       dependsOn: ['structure', 'pseudopotentials'],
     },
@@ -164,7 +161,7 @@ export const LATTICE_CONSTANT: WorkflowTemplate = {
   id: 'lattice-constant',
   title: 'Lattice constant (Sol27LC style)',
   description:
-    'The equilibrium lattice constant of an elemental crystal: cutoff sweep at a fine k-spacing, k sweep at the chosen ' +
+    'The equilibrium lattice constant of an elemental crystal: cutoff sweep at the finest k-spacing, k sweep at the chosen ' +
     'cutoff, a ±5 % equation-of-state series at the chosen settings, a Birch–Murnaghan fit and the lattice constant from V0 ' +
     'through the cell symmetry; Fe, Co and Ni run spin-polarized. Inputs: element, structure, starting lattice constant (Å), ' +
     'functional, optionally the pseudopotential file and the sweeps.',

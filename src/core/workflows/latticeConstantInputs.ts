@@ -95,8 +95,8 @@ export function defaultCutoffsRy(suggestedEcutwfcRy: number | undefined): number
 }
 
 /**
- * Coarse to fine. A metal at 1 meV/atom converges near 0.15 1/Å; 0.11 is there to show it, so the sweep
- * seldom needs extending (each finer spacing costs about 2.4× the one before).
+ * Coarse to fine. A metal at 1 meV/atom converges near 0.15 1/Å; 0.11 is there to show it, so the
+ * sweep seldom needs extending (each extension point costs about 2.4× the one before it).
  */
 export const DEFAULT_K_SPACINGS = [0.3, 0.25, 0.2, 0.15, 0.11];
 

@@ -15,9 +15,11 @@ describe('lattice-constant workflow template', () => {
   });
 
   it('sweeps the cutoff at the finest k, then k at the chosen cutoff, then the EOS at both chosen settings', () => {
-    const { steps, inputs } = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, kSpacingsPerAngstrom: [0.3, 0.2, 0.15] }, env);
+    const { steps, inputs } = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, kSpacingsPerAngstrom: [0.2, 0.3, 0.15] }, env);
     const byId = new Map(steps.map((s) => [s.id, s]));
     assert.equal(byId.get('cutoff-input')!.args!.kSpacingPerAngstrom, 0.15);
+    assert.deepEqual(byId.get('k-series')!.args!.values, [0.3, 0.2, 0.15]);
+    assert.deepEqual(prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04 }, env).inputs.kSpacingsPerAngstrom, [0.3, 0.25, 0.2, 0.15, 0.11]);
     assert.equal(byId.get('cutoff-input')!.args!.purpose, 'convergence-test');
     assert.equal(byId.get('k-input')!.args!.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
     assert.equal(byId.get('eos-input')!.args!.purpose, 'production');

@@ -14,7 +14,7 @@ interface Args {
 export const selectConvergedSettingsTool: GuardedToolSpec = {
   name: 'select_converged_settings',
   description:
-    'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc, swept at a fine k-spacing) or the k-spacing ' +
+    'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc, swept at the finest k-spacing) or the k-spacing ' +
     '(swept at the chosen cutoff). The error of each run is its energy per atom against the finest run of the sweep; the ' +
     'choice is the cheapest value from which every finer value is within the tolerance. If only the finest value qualifies, ' +
     'the result is provisional and the summary suggests values that extend the sweep.',
