@@ -8,7 +8,7 @@ import path from 'node:path';
 import { RunController } from '../../src/core/agents/runController';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { JobRecord } from '../../src/core/hpc/types';
-import type { ToolCallRecord } from '../../src/core/provenance/types';
+import type { ArtifactRecord, ToolCallRecord } from '../../src/core/provenance/types';
 import { jobIdForCall } from '../../src/core/agents/tools/runPw';
 import { freshDir, leanSettings, PSEUDO_DIR, writeLeanObjectiveFile } from '../fixtures/agents/scriptedLattice';
 
@@ -34,13 +34,19 @@ function dreams(args: string[], cwd: string): Promise<{ status: number | null; s
   });
 }
 
-/** No job was created twice, and every run_pw call has its own job. */
+/** Calls whose result is an earlier identical run's, reused without a job of their own. */
+const reusingCalls = (events: CanvasEvent[]) => new Set(events.filter((e) => e.kind === 'provenance.artifact')
+  .map((e) => e.payload as ArtifactRecord).filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown } | undefined)?.reusedFrom).map((a) => a.creator));
+
+/** No job was created twice, and every run_pw call has its own job, but for those that reused an identical earlier run. */
 function assertNoDuplicateJobs(events: CanvasEvent[]): void {
   const drafts = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).state === 'draft').map((e) => (e.payload as JobRecord).id);
   assert.equal(new Set(drafts).size, drafts.length, 'a job was created twice');
   const jobs = jobStates(events);
   const runId = (events.find((e) => e.kind === 'run.start')!.payload as { runId: string }).runId;
-  assert.deepEqual(jobs.map((j) => j.id).sort(), runPwCalls(events).map((c) => jobIdForCall(runId, c)).sort());
+  const reusing = reusingCalls(events);
+  assert.equal(reusing.size, 2, 'the k sweep\'s run at the finest spacing and the EOS middle point reuse earlier runs');
+  assert.deepEqual(jobs.map((j) => j.id).sort(), runPwCalls(events).filter((c) => !reusing.has(c)).map((c) => jobIdForCall(runId, c)).sort());
 }
 
 describe('pause, budget stop and restart of a run (offline, real pw.x)', function () {
