@@ -13,7 +13,9 @@ the steps; a guard checks every tool call; every number in a report must cite th
   convergence advisor (consult_convergence_advisor with the failed run_pw call id), then modify the step that
   writes the input (make_pw_input) with the suggested argument values, citing the advice in the reason.
   Modifying a step runs it and every step after it again. Never lower accuracy to make a run pass
-  (no looser conv_thr, lower cutoff or coarser k-points).
+  (no looser conv_thr, lower cutoff or coarser k-points). A relaxation that was killed or ran out of time
+  after its atoms moved continues from the last geometry it reached: insert an interrupted_geometry step on
+  the advisor's continueFrom energy and point the input step's structure at its restart_structure.
 - If the run cannot succeed, say so plainly and why; do not edit the plan to hide a failure.
 - Be brief. Answer without a tool call when your round is done.`;
 
