@@ -16,6 +16,8 @@ import { diagnose, ruleSuggestions, type Diagnosis } from './advice/adviceRules'
 import { currentValueOf, failureEvidence, type FailureEvidence } from './advice/failureEvidence';
 import type { PwInputValue } from './tools/artifactShapes';
 import { inputRefOfRun } from './tools/runPw';
+import { movement } from './tools/relaxedStructure';
+import type { Vec3 } from '../dft/types';
 
 export const ADVICE_ARTIFACT = 'convergence_advice';
 
@@ -70,7 +72,8 @@ export function interruptedRelaxation(view: ProvenanceView, callId: string, d: D
   if (!energy || !meta?.finalPositionsAngstrom || !input?.structure || (input.calculation !== 'relax' && input.calculation !== 'vc-relax')) return undefined;
   const start = input.structure.positions;
   if (meta.finalPositionsAngstrom.length !== start.length) return undefined;
-  const moved = meta.finalPositionsAngstrom.some((p, i) => Math.hypot(p[0]! - start[i]![0], p[1]! - start[i]![1], p[2]! - start[i]![2]) > 0);
+  // the same test interrupted_geometry applies: a free atom moved (fixed atoms do not count)
+  const moved = movement(input.structure, meta.finalPositionsAngstrom as Vec3[]).maxFree > 0;
   return moved ? { energy: energy.id, ...(meta.ionicSteps !== undefined ? { ionicSteps: meta.ionicSteps } : {}) } : undefined;
 }
 

@@ -167,9 +167,9 @@ describe('convergence advisor: mapping suggestions to the input tool', () => {
 describe('convergence advisor: an interrupted relaxation', () => {
   const relaxText = read('interrupted-relax.in');
   const positions = (moved: boolean) => Array.from({ length: 14 }, (_, i) => [0, 0, i + (moved && i === 12 ? 0.05 : 0)]);
-  async function chain(calculation: string, moved = true) {
+  async function chain(calculation: string, moved = true, fixed?: boolean[]) {
     const p = new MemoryProvenance();
-    const structure = { symbols: Array(14).fill('Pt'), positions: positions(false), cell: [[5, 0, 0], [0, 5, 0], [0, 0, 16]], pbc: [true, true, true] };
+    const structure = { symbols: Array(14).fill('Pt'), positions: positions(false), cell: [[5, 0, 0], [0, 5, 0], [0, 0, 16]], pbc: [true, true, true], ...(fixed ? { fixed } : {}) };
     const [input] = await seedCall(p, 'make_pw_input', {}, [{ kind: 'qe-input', name: 'pw_input', value: { text: relaxText, calculation, structure, settings: {} } }]);
     const [, energy] = await seedCall(p, 'run_pw', { input: input!.id }, [
       { kind: 'table', name: 'pw_output', value: {}, status: 'provisional', meta: { state: 'failed' } },
@@ -192,5 +192,8 @@ describe('convergence advisor: an interrupted relaxation', () => {
     assert.equal(interruptedRelaxation(scf.p, scf.call, d('killed')), undefined);
     const still = await chain('relax', false);
     assert.equal(interruptedRelaxation(still.p, still.call, d('killed')), undefined);
+    // only a fixed atom differs (as printed): the free atoms never moved, which interrupted_geometry refuses too
+    const fixedOnly = await chain('relax', true, Array.from({ length: 14 }, (_, i) => i === 12));
+    assert.equal(interruptedRelaxation(fixedOnly.p, fixedOnly.call, d('killed')), undefined);
   });
 });

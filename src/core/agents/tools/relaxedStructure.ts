@@ -41,7 +41,8 @@ function relaxationOf(relaxation: string, ctx: Parameters<GuardedToolSpec['run']
 }
 
 /** Displacements from the start, and the fixed atoms that moved. */
-function movement(start: Structure, final: Vec3[]) {
+/** How far the free atoms moved from the start (the largest), and how many fixed atoms moved at all. */
+export function movement(start: Structure, final: Vec3[]) {
   const moved = final.map((p, i) => Math.hypot(p[0] - start.positions[i]![0], p[1] - start.positions[i]![1], p[2] - start.positions[i]![2]));
   return {
     maxFree: Math.max(0, ...moved.filter((_, i) => !start.fixed?.[i])),
