@@ -106,7 +106,7 @@ export const runPwTool: GuardedToolSpec = {
       const from = (name: string) => earlier.artifacts.find((a) => a.name === name)?.id;
       return {
         artifacts: result.artifacts.map((d) => ({ ...d, inputs: [...(d.inputs ?? []), ...[from(d.name)].filter((x): x is string => !!x)] })),
-        summary: `identical input already run by ${earlier.energy.creator} (job ${job}), reused without running pw.x: ${result.summary}`,
+        summary: `identical input already run by ${earlier.energy.creator} (job ${job}); its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
       };
     }
     const created = await jobs.create({
