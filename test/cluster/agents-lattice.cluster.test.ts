@@ -47,7 +47,12 @@ describe('dreams run --cluster: the lattice-constant workflow on SLURM over SSH'
     const remote = events(path.join(dir, 'cluster'));
     const jobs = new Map<string, JobRecord>();
     for (const e of remote) if (e.kind === 'job.transition') jobs.set((e.payload as JobRecord).id, e.payload as JobRecord);
-    assert.ok(jobs.size >= 12);
+    // a job for every run_pw call but the two that reuse an identical earlier run (k sweep at the finest spacing, EOS middle point)
+    const energies = remote.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as { name: string; creator: string; meta?: { reusedFrom?: unknown } }).filter((a) => a.name === 'total_energy');
+    const reused = energies.filter((a) => a.meta?.reusedFrom).length;
+    assert.equal(reused, 2);
+    assert.equal(jobs.size, new Set(energies.map((a) => a.creator)).size - reused);
+    assert.ok(jobs.size >= 10, `${jobs.size} jobs`);
     for (const j of jobs.values()) {
       assert.equal(j.backend, 'testcluster');
       assert.match(j.schedulerId ?? '', /^\d+$/, `${j.id} has a SLURM job id`);
