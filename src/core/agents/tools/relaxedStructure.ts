@@ -40,7 +40,6 @@ function relaxationOf(relaxation: string, ctx: Parameters<GuardedToolSpec['run']
   return { view, energy, meta, call, inputRef, start, final: final && final.length === start.symbols.length ? final : undefined, printed: final?.length };
 }
 
-/** Displacements from the start, and the fixed atoms that moved. */
 /** How far the free atoms moved from the start (the largest), and how many fixed atoms moved at all. */
 export function movement(start: Structure, final: Vec3[]) {
   const moved = final.map((p, i) => Math.hypot(p[0] - start.positions[i]![0], p[1] - start.positions[i]![1], p[2] - start.positions[i]![2]));

@@ -180,40 +180,40 @@ function runArtifacts(
   pseudoSha256: Record<string, string>, reusedFrom?: { call: string; job: string },
 ): ToolOutput {
   const natoms = input.structure.symbols.length;
-    const out = parsePwOutput(text);
-    const relaxing = input.calculation === 'relax' || input.calculation === 'vc-relax';
-    const problems = [
-      done.state !== 'completed' ? `the job ${done.state}${done.error ? `: ${done.error}` : ''}` : '',
-      out.error ? `pw.x stopped in ${out.error.routine}: ${out.error.message}` : '',
-      !out.jobDone ? 'pw.x did not reach JOB DONE' : '',
-      !out.scfConverged ? 'the SCF did not converge' : '',
-      relaxing && out.relaxation && !out.relaxation.converged ? 'the relaxation did not converge' : '',
-    ].filter(Boolean);
-    const converged = problems.length === 0 && out.totalEnergyRy !== undefined;
-    const last = out.ionicSteps.at(-1);
-    const finalCell = last?.cellAngstrom ?? input.structure.cell;
-    const meta: EnergyMeta = {
-      settings: { ...input.settings, ...(out.codeVersion ? { codeVersion: out.codeVersion } : {}) },
-      natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
-      scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend, pseudopotentialSha256: pseudoSha256,
-      ...(reusedFrom ? { reusedFrom } : {}),
-      purpose: input.options?.purpose ?? 'production',
-      ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
-      ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
-      ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
-    };
-    const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) } }];
-    if (out.totalEnergyRy === undefined) {
-      return { artifacts, summary: `job ${done.id} ${done.state} with no total energy: ${problems.join('; ') || 'no "!" line in the output'}` };
-    }
-    const energyEv = ryToEv(out.totalEnergyRy);
-    const status = converged ? 'final' as const : 'provisional' as const;
-    const ensemble = out.beefEnsembleEv?.length
-      ? [{ kind: 'vector' as const, name: 'beef_ensemble', value: out.beefEnsembleEv, unit: 'eV', status, meta }]
-      : [];
-    return {
-      artifacts: [...artifacts, { kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', status, meta }, ...ensemble],
-      summary: `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
-        (converged ? '' : ` — provisional: ${problems.join('; ')}`),
-    };
+  const out = parsePwOutput(text);
+  const relaxing = input.calculation === 'relax' || input.calculation === 'vc-relax';
+  const problems = [
+    done.state !== 'completed' ? `the job ${done.state}${done.error ? `: ${done.error}` : ''}` : '',
+    out.error ? `pw.x stopped in ${out.error.routine}: ${out.error.message}` : '',
+    !out.jobDone ? 'pw.x did not reach JOB DONE' : '',
+    !out.scfConverged ? 'the SCF did not converge' : '',
+    relaxing && out.relaxation && !out.relaxation.converged ? 'the relaxation did not converge' : '',
+  ].filter(Boolean);
+  const converged = problems.length === 0 && out.totalEnergyRy !== undefined;
+  const last = out.ionicSteps.at(-1);
+  const finalCell = last?.cellAngstrom ?? input.structure.cell;
+  const meta: EnergyMeta = {
+    settings: { ...input.settings, ...(out.codeVersion ? { codeVersion: out.codeVersion } : {}) },
+    natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
+    scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend, pseudopotentialSha256: pseudoSha256,
+    ...(reusedFrom ? { reusedFrom } : {}),
+    purpose: input.options?.purpose ?? 'production',
+    ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
+    ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
+    ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
+  };
+  const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) } }];
+  if (out.totalEnergyRy === undefined) {
+    return { artifacts, summary: `job ${done.id} ${done.state} with no total energy: ${problems.join('; ') || 'no "!" line in the output'}` };
+  }
+  const energyEv = ryToEv(out.totalEnergyRy);
+  const status = converged ? 'final' as const : 'provisional' as const;
+  const ensemble = out.beefEnsembleEv?.length
+    ? [{ kind: 'vector' as const, name: 'beef_ensemble', value: out.beefEnsembleEv, unit: 'eV', status, meta }]
+    : [];
+  return {
+    artifacts: [...artifacts, { kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', status, meta }, ...ensemble],
+    summary: `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
+      (converged ? '' : ` — provisional: ${problems.join('; ')}`),
+  };
 }
