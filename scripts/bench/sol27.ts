@@ -178,8 +178,9 @@ async function main(): Promise<void> {
   if (fs.existsSync(outFile)) {
     const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date?: string; elements?: ElementResult[] };
     for (const r of before.elements ?? []) {
-      if (r.reference && !r.reference.reusedFrom) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(r.measuredAt ?? before.date ? { date: r.measuredAt ?? before.date } : {}), ...(r.command ? { command: r.command } : {}) });
-      else if (r.reference?.reusedFrom) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(r.reference.reusedFrom.date ? { date: r.reference.reusedFrom.date } : {}), ...(r.reference.reusedFrom.command ? { command: r.reference.reusedFrom.command } : {}) });
+      // a reference that was itself reused keeps pointing at its measurement (reusedFrom is carried over where it is used)
+      const date = r.measuredAt ?? before.date;
+      if (r.reference) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(date ? { date } : {}), ...(r.command ? { command: r.command } : {}) });
     }
   }
   if (flag('merge') && fs.existsSync(outFile)) {
