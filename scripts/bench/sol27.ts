@@ -3,10 +3,12 @@
  * offline, with local pw.x: per element the pseudopotential, the chosen ecutwfc and
  * k-spacing, the lattice constant, its error against experiment and against a tight
  * reference with the same pseudopotential, the pw.x runs and their CPU time, and the
- * orchestration overhead (run wall time with no pw.x running). Writes bench/results/sol27.json.
+ * orchestration overhead (run wall time with no pw.x running). Writes bench/results/sol27.json
+ * and, beside it, the same results as a Markdown table in the Sol27LC order (sol27.md).
  *
  *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
  *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge]
+ *   npm run bench:sol27 -- --table-only [--out FILE]    (rewrite sol27.md from the JSON; runs nothing)
  *
  * --merge keeps the elements already in the output file that this run does not repeat (each
  * keeps the command that measured it), so elements can be measured a few at a time.
@@ -51,7 +53,7 @@ const withReference = !flag('no-reference');
 const refKSpacing = Number(option('ref-kspacing') ?? 0.1);
 const refKFactor = Number(option('ref-k-factor') ?? 0.7);
 const refExtraCutoff = Number(option('ref-extra-cutoff') ?? 30);
-const runsDir = option('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-'));
+const runsDir = option('runs-dir') ?? (flag('table-only') ? '' : fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-')));
 const outFile = option('out') ?? path.join(ROOT, 'bench/results/sol27.json');
 const freshReferences = flag('fresh-references');
 
@@ -161,13 +163,50 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
 const f = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 
+/** The results as a Markdown table, in the Sol27LC order; reused identical runs and reused references are marked. */
 function table(rows: ElementResult[]): string {
-  const head = '| Element | Structure | Pseudopotential | ecutwfc (Ry) | k-spacing (1/Å) | a (Å) | a exp (Å) | err vs exp (%) | a ref (Å) | err vs ref (%) | pw.x runs | CPU (s) | overhead (%) |';
-  const lines = rows.map((r) => `| ${r.element} | ${r.structure} | ${r.pseudopotential} | ${f(r.ecutwfcRy, 0)} | ${f(r.kSpacingPerAngstrom, 2)} | ${f(r.aAngstrom, 4)} | ${r.aExpAngstrom} | ${f(r.errorVsExpPercent, 2)} | ${f(r.reference?.aAngstrom, 4)} | ${f(r.errorVsReferencePercent, 3)} | ${r.workflow?.pwRuns ?? '—'} | ${f(r.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow ? 100 * r.workflow.overheadFraction : undefined, 2)} |`);
+  const order = readSol27().map((e) => e.element);
+  const sorted = [...rows].sort((a, b) => order.indexOf(a.element) - order.indexOf(b.element));
+  const signed = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`);
+  const head = '| Element | Structure | Pseudopotential | ecutwfc (Ry) | k-spacing (1/Å) | a (Å) | a exp (Å) | err vs exp (%) | a ref (Å) | err vs ref (%) | pw.x runs (reused) | CPU (s) | overhead (%) |';
+  const lines = sorted.map((r) => `| ${r.element} | ${r.structure} | ${r.pseudopotential} | ${f(r.ecutwfcRy, 0)} | ${f(r.kSpacingPerAngstrom, 3)} | ${f(r.aAngstrom, 4)} | ${r.aExpAngstrom} | ${signed(r.errorVsExpPercent, 2)} | ` +
+    `${f(r.reference?.aAngstrom, 4)}${r.reference?.reusedFrom ? '¹' : ''} | ${signed(r.errorVsReferencePercent, 3)} | ${r.workflow?.pwRuns ?? '—'} (${r.workflow?.reusedRuns ?? 0}) | ${f(r.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow ? 100 * r.workflow.overheadFraction : undefined, 2)} |`);
   return [head, `|${'---|'.repeat(13)}`, ...lines].join('\n');
 }
 
+/** sol27.md: the table, the summary line and how each element was measured. */
+function markdown(rows: ElementResult[], summary: ReturnType<typeof write> | undefined, date: string): string {
+  const s = summary;
+  const pct = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : `${x.toFixed(d)} %`);
+  const commands = [...new Set(rows.map((r) => r.command).filter((c): c is string => !!c))];
+  return [
+    '# bench:sol27 — Sol27LC lattice constants through the lattice-constant workflow',
+    '',
+    `Written ${date} from \`${path.basename(outFile)}\` (each element keeps the time it was measured: \`measuredAt\`). ` +
+      `Pseudopotentials: ${pseudoDir}. Errors against experiment are PBE's and these files'; errors against the reference compare ` +
+      'with a tight run of the same pseudopotential (cutoff and k far beyond the chosen ones).',
+    '',
+    table(rows),
+    '',
+    '¹ tight reference taken from an earlier measurement with identical settings (`reference.reusedFrom` in the JSON). ' +
+      '"reused" counts energies taken from an identical earlier pw.x input in the same run (no pw.x started); they are not in the run count.',
+    '',
+    ...(s ? [
+      `${s.completed} of 27 elements; mean |error| vs reference ${pct(s.meanAbsErrorVsReferencePercent, 3)} (target ≤ ${s.targetMeanAbsErrorVsReferencePercent} %), ` +
+        `vs experiment ${pct(s.meanAbsErrorVsExperimentPercent, 2)}; ${Number.isFinite(s.pwRunsPerElementMean) ? s.pwRunsPerElementMean.toFixed(1) : '—'} pw.x runs per element ` +
+        `(${s.pwRunsTotal} in all, ${s.reusedRunsTotal} energies reused) vs ${s.fixedSweepRunsPerElement} for a DREAMS-style fixed sweep; ` +
+        `orchestration overhead ${pct(100 * s.overheadFraction, 2)} of wall time.`,
+      '',
+    ] : []),
+    'Commands:',
+    '',
+    ...commands.map((c) => `- \`${c}\``),
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
+  if (flag('table-only')) return tableOnly();
   const all = readSol27();
   const wanted = option('elements')?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = wanted?.filter((w) => !all.some((e) => e.element === w)) ?? [];
@@ -239,13 +278,25 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
     benchWallSeconds: seconds,
   };
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  const date = new Date().toISOString();
   fs.writeFileSync(outFile, JSON.stringify({
-    bench: 'sol27', complete, date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
+    bench: 'sol27', complete, date, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
     pseudoDir, jobs, reference: withReference ? { kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
     command: `npm run bench:sol27 -- ${process.argv.slice(2).join(' ')}`.trim(),
     summary, skipped, elements: rows,
   }, null, 1) + '\n');
+  fs.writeFileSync(markdownFile, markdown(rows, summary, date));
   return summary;
+}
+
+const markdownFile = outFile.replace(/\.json$/, '') + '.md';
+
+/** --table-only: sol27.md from the JSON as it stands. */
+function tableOnly(): void {
+  if (!fs.existsSync(outFile)) throw new Error(`--table-only: ${outFile} does not exist; run the bench first (npm run bench:sol27).`);
+  const results = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date: string; summary?: ReturnType<typeof write>; elements?: ElementResult[] };
+  fs.writeFileSync(markdownFile, markdown(results.elements ?? [], results.summary, results.date));
+  console.log(`bench:sol27: wrote ${markdownFile} from ${outFile} (${results.elements?.length ?? 0} elements)`);
 }
 
 main().catch((e) => {
