@@ -75,7 +75,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
       reasons: {
         structure: 'the crystal of the study', pseudopotentials: 'the chosen pseudopotential', purpose: 'the template of the cutoff sweep',
         calculation: 'single-point energies', ...electronicReasons(i),
-        ecutwfcRy: 'the highest cutoff of the sweep; the series varies it', ecutrhoRy: `${i.dual} × ecutwfc for this pseudopotential type`,
+        ecutwfcRy: 'the highest cutoff of the sweep; the series varies it', ecutrhoRy: i.dual === 4 || i.dual === 8 ? `${i.dual} × ecutwfc for this pseudopotential type` : `${i.dual} × ecutwfc, so that every cutoff of the sweep meets the file's suggested density cutoff`,
         kSpacingPerAngstrom: 'the finest spacing of the study, so the cutoff test is not limited by k-sampling',
       },
       dependsOn: ['structure', 'pseudopotentials'],

@@ -36,7 +36,10 @@ export interface LatticeConstantInputs {
   /** UPF file name in the pseudopotential directory. */
   pseudopotential?: string;
   cutoffsRy: number[];
-  /** ecutrho / ecutwfc: 4 for norm-conserving, 8 for ultrasoft and PAW. */
+  /**
+   * ecutrho / ecutwfc: 4 for norm-conserving, 8 for ultrasoft and PAW, raised (in steps of 0.5)
+   * where that would put the sweep's lowest cutoff below the file's suggested density cutoff.
+   */
   dual: number;
   kSpacingsPerAngstrom: number[];
   toleranceMevPerAtom: number;
@@ -58,7 +61,7 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     functional: { type: 'string', enum: [...FUNCTIONALS, 'LDA'], description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE." },
     pseudopotential: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$', description: 'UPF file name in the pseudopotential directory; default: the library\'s file for the element and functional.' },
     cutoffsRy: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'ecutwfc values of the cutoff sweep, Ry.' },
-    dual: { type: 'number', minimum: 4, maximum: 16, description: 'ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials.' },
+    dual: { type: 'number', minimum: 4, maximum: 16, description: "ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials, or higher where the file's suggested density cutoff needs it at the sweep's lowest cutoff." },
     kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 2 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'k-point spacings of the k sweep, 1/Å (with 2π).' },
     toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Convergence tolerance per atom against the finest run, meV/atom. Default 1.' },
     eos: {
@@ -87,6 +90,18 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
 } as const;
 
 export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
+/**
+ * The default ecutrho/ecutwfc: the pseudopotential type's usual ratio, or more where the file's
+ * header suggests a density cutoff that ratio would not reach at the sweep's lowest cutoff (V,
+ * Pd, Pt and W of pslibrary ask for 9.5–13.4 × their wavefunction suggestion). A fixed ratio
+ * keeps the cutoff sweep one-dimensional; a higher one costs a larger density grid only.
+ */
+export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined): number {
+  const usual = norm ? 4 : 8;
+  if (!suggestedEcutrhoRy || !lowestCutoffRy || usual * lowestCutoffRy >= suggestedEcutrhoRy) return usual;
+  return Math.ceil((2 * suggestedEcutrhoRy) / lowestCutoffRy) / 2;
+}
 
 /** Cutoffs from the pseudopotential's suggestion upward: the cheapest ones are the candidates. */
 export function defaultCutoffsRy(suggestedEcutwfcRy: number | undefined): number[] {
@@ -139,7 +154,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     functional,
     ...(pseudo?.file ?? pseudoFile ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
     cutoffsRy,
-    dual: (raw.dual as number | undefined) ?? (norm ? 4 : 8),
+    dual: (raw.dual as number | undefined) ?? defaultDual(norm, cutoffsRy[0], pseudo?.suggestedEcutrhoRy),
     kSpacingsPerAngstrom,
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
     eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },

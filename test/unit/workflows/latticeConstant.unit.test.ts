@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { eosScaleFactors, defaultCutoffsRy } from '../../../src/core/workflows/latticeConstantInputs';
+import { eosScaleFactors, defaultCutoffsRy, defaultDual, type LatticeConstantInputs } from '../../../src/core/workflows/latticeConstantInputs';
 import { latticeInputsFromText } from '../../../src/core/workflows/latticeConstantText';
 import { prepareWorkflow } from '../../../src/core/workflows/objective';
 import type { WorkflowEnvironment } from '../../../src/core/workflows/types';
@@ -30,6 +30,24 @@ describe('lattice-constant workflow template', () => {
     assert.equal(inputs.dual, 8);
     assert.deepEqual(inputs.cutoffsRy, [35, 40, 45, 50, 60]);
     assert.equal(byId.get('cutoff-input')!.args!.ecutrhoRy, 480);
+  });
+
+  it("raises the default dual where the file's suggested density cutoff needs it at the sweep's lowest cutoff (V: 48/645 Ry)", () => {
+    const v: WorkflowEnvironment = { pseudopotential: () => ({ file: 'V.pbe-spnl-rrkjus_psl.1.0.0.UPF', type: 'US', functional: 'PBE', suggestedEcutwfcRy: 47.552, suggestedEcutrhoRy: 645.077 }) };
+    const prepared = prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03 }, v);
+    const { steps } = prepared;
+    const inputs = prepared.inputs as unknown as LatticeConstantInputs;
+    assert.deepEqual(inputs.cutoffsRy, [50, 55, 60, 65, 75]);
+    // 8 × 50 = 400 Ry would be below 645 Ry at every cutoff of the sweep up to 80 Ry: 645/50 = 12.9 → 13
+    assert.equal(inputs.dual, 13);
+    assert.ok(inputs.cutoffsRy.every((c) => inputs.dual * c >= 645.077));
+    assert.equal(steps.find((s) => s.id === 'cutoff-input')!.args!.ecutrhoRy, 975);
+    assert.match(String(steps.find((s) => s.id === 'cutoff-input')!.reasons!.ecutrhoRy), /suggested density cutoff/);
+    // the usual ratio where it is enough, and the user's own dual as given
+    assert.equal(defaultDual(false, 35, 240), 8);
+    assert.equal(defaultDual(true, 20, 90), 4.5);
+    assert.equal(defaultDual(false, 40, undefined), 8);
+    assert.equal(prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03, dual: 8 }, v).inputs.dual, 8);
   });
 
   it('runs Fe, Co and Ni spin-polarized with a starting magnetization, and Al without', () => {
