@@ -94,7 +94,7 @@ export const round = (x: number, digits: number): number => Number(x.toFixed(dig
 /**
  * The default ecutrho/ecutwfc: the pseudopotential type's usual ratio, or more where the file's
  * header suggests a density cutoff that ratio would not reach at the sweep's lowest cutoff (V,
- * Pd, Pt and W of pslibrary ask for 9.5–13.4 × their wavefunction suggestion). A fixed ratio
+ * W, Pt, Pd and Au of pslibrary ask for 8.9–13.6 × their wavefunction suggestion). A fixed ratio
  * keeps the cutoff sweep one-dimensional; a higher one costs a larger density grid only.
  */
 export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined): number {
