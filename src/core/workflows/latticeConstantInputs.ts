@@ -37,7 +37,7 @@ export interface LatticeConstantInputs {
   pseudopotential?: string;
   cutoffsRy: number[];
   /**
-   * ecutrho / ecutwfc: 4 for norm-conserving, 8 for ultrasoft and PAW, raised (in steps of 0.5)
+   * ecutrho / ecutwfc: 4 for norm-conserving, 8 for ultrasoft and PAW, raised (to a whole number)
    * where that would put the sweep's lowest cutoff below the file's suggested density cutoff.
    */
   dual: number;
@@ -100,7 +100,8 @@ export const round = (x: number, digits: number): number => Number(x.toFixed(dig
 export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined): number {
   const usual = norm ? 4 : 8;
   if (!suggestedEcutrhoRy || !lowestCutoffRy || usual * lowestCutoffRy >= suggestedEcutrhoRy) return usual;
-  return Math.ceil((2 * suggestedEcutrhoRy) / lowestCutoffRy) / 2;
+  // a whole number, as the site-preference template's bulk sweep does
+  return Math.ceil(suggestedEcutrhoRy / lowestCutoffRy);
 }
 
 /** Cutoffs from the pseudopotential's suggestion upward: the cheapest ones are the candidates. */

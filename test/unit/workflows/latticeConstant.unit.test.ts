@@ -45,7 +45,7 @@ describe('lattice-constant workflow template', () => {
     assert.match(String(steps.find((s) => s.id === 'cutoff-input')!.reasons!.ecutrhoRy), /suggested density cutoff/);
     // the usual ratio where it is enough, and the user's own dual as given
     assert.equal(defaultDual(false, 35, 240), 8);
-    assert.equal(defaultDual(true, 20, 90), 4.5);
+    assert.equal(defaultDual(true, 20, 90), 5);
     assert.equal(defaultDual(false, 40, undefined), 8);
     assert.equal(prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03, dual: 8 }, v).inputs.dual, 8);
   });
