@@ -136,6 +136,14 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   }
   const norm = pseudo?.type === 'NC' || pseudo?.type === 'SL';
   const cutoffsRy = [...((raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
+  const givenDual = raw.dual as number | undefined;
+  const rho = pseudo?.suggestedEcutrhoRy;
+  if (givenDual !== undefined && rho !== undefined && givenDual * cutoffsRy[0]! < rho) {
+    // The guard refuses an input below the file's suggested density cutoff: say so before anything runs.
+    throw new ObjectiveError(`inputs.dual: ${givenDual} × ${cutoffsRy[0]} Ry (the sweep's lowest cutoff) = ${round(givenDual * cutoffsRy[0]!, 1)} Ry is below the ` +
+      `${round(rho, 1)} Ry density cutoff ${pseudo!.file} suggests, and the guard refuses such inputs. Use dual ≥ ${Math.ceil(rho / cutoffsRy[0]!)}, ` +
+      `start cutoffsRy at ${Math.ceil(rho / givenDual)} Ry or above, or leave dual out to have it chosen.`);
+  }
   const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS)].sort((a, b) => b - a);
   const eos = (raw.eos ?? {}) as Partial<LatticeConstantInputs['eos']>;
   const points = eos.points ?? 5;
@@ -155,7 +163,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     functional,
     ...(pseudo?.file ?? pseudoFile ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
     cutoffsRy,
-    dual: (raw.dual as number | undefined) ?? defaultDual(norm, cutoffsRy[0], pseudo?.suggestedEcutrhoRy),
+    dual: givenDual ?? defaultDual(norm, cutoffsRy[0], rho),
     kSpacingsPerAngstrom,
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
     eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },

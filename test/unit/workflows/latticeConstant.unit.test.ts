@@ -47,7 +47,10 @@ describe('lattice-constant workflow template', () => {
     assert.equal(defaultDual(false, 35, 240), 8);
     assert.equal(defaultDual(true, 20, 90), 5);
     assert.equal(defaultDual(false, 40, undefined), 8);
-    assert.equal(prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03, dual: 8 }, v).inputs.dual, 8);
+    assert.equal(prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03, dual: 8, cutoffsRy: [85, 90, 100] }, v).inputs.dual, 8);
+    // a dual that puts the sweep below the file's suggestion is refused before anything runs, with the fixes
+    assert.throws(() => prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03, dual: 8 }, v),
+      /inputs\.dual: 8 × 50 Ry .* = 400 Ry is below the 645\.1 Ry density cutoff V\.pbe-spnl-rrkjus_psl\.1\.0\.0\.UPF suggests.*dual ≥ 13, start cutoffsRy at 81 Ry or above/);
   });
 
   it('runs Fe, Co and Ni spin-polarized with a starting magnetization, and Al without', () => {
