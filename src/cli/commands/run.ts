@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 import { RunController } from '../../core/agents/runController';
 import type { RunSettings } from '../../core/agents/runSession';
 import type { ApprovalPolicy } from '../../core/guard/types';
+import { workflowEnvironment } from '../../core/agents/workflowEnvironment';
 import { workflowTemplate } from '../../core/workflows';
+import { prepareWorkflow } from '../../core/workflows/objective';
 import { ObjectiveError } from '../../core/workflows/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
@@ -77,6 +79,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
     const fromObjective = prefs.pseudoDir && /\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), prefs.pseudoDir) : prefs.pseudoDir;
     const pseudoDir = path.resolve((values['pseudo-dir'] as string | undefined) ?? fromObjective ?? defaultPseudoDir());
+    // The workflow's inputs against the pseudopotential library (a dual below a file's suggested density
+    // cutoff, a file that is not there): refused here, before a run directory is made.
+    if (objective.workflow) prepareWorkflow(objective.workflow, objective.inputs ?? {}, workflowEnvironment({ pseudoDir }));
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
     const apiKey = process.env.ANTHROPIC_API_KEY;

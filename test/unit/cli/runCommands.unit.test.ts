@@ -69,6 +69,18 @@ describe('dreams run options', () => {
     const c = await captureErrors(() => runCommand(['missing.yaml', '--offline']));
     assert.match(c.err, /no objective file missing\.yaml/);
   });
+
+  it("refuses a workflow input the pseudopotential library rules out (a dual below Pt's suggested density cutoff) before a run directory is made", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-dual-'));
+    const objective = path.join(dir, 'pt.yaml');
+    fs.writeFileSync(objective, 'workflow: lattice-constant\ninputs:\n  element: Pt\n  structure: fcc\n  latticeConstantAngstrom: 3.92\n  dual: 8\n');
+    const runs = path.join(dir, 'runs');
+    const pseudo = path.resolve(__dirname, '../../fixtures/workflows/pseudo');
+    const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
+    assert.equal(code, 2);
+    assert.match(err, /dreams run: inputs\.dual: 8 × 40 Ry .* = 320 Ry is below the 401\.3 Ry density cutoff Pt\.pbe-n-rrkjus_psl\.1\.0\.0\.UPF suggests.*dual ≥ 11/);
+    assert.equal(fs.existsSync(runs), false);
+  });
 });
 
 describe('live progress', () => {
