@@ -41,10 +41,17 @@ export async function driveRun(controller: RunController, opts: DriveOptions): P
     off();
     view.end();
   }
-  const outputs = await writeRunOutputs(controller.session.run, { bundle: opts.bundle, pseudoDirs: opts.pseudoDirs });
   const rel = (p: string) => path.relative(process.cwd(), p) || p;
   out.write(`\n${result.state.toUpperCase()}${result.reason && result.state !== 'completed' ? `: ${result.reason}` : ''}\n`);
   if (result.response) out.write(`\n${result.response}\n`);
+  let outputs: Awaited<ReturnType<typeof writeRunOutputs>>;
+  try {
+    outputs = await writeRunOutputs(controller.session.run, { bundle: opts.bundle, pseudoDirs: opts.pseudoDirs });
+  } catch (e) {
+    // (a full disk): the run's record is its event log, whole up to its last saved event
+    out.write(`\n  could not write the notebook, report and bundle (${(e as Error).message}).\n  The run is in its event log ${rel(path.join(controller.runDir, 'events.jsonl'))}; \`dreams report ${ref}\` writes them once that is fixed.\n`);
+    return Math.max(1, exitCodeOf(result.state));
+  }
   out.write(`\n  notebook  ${rel(outputs.notebook)}\n  report    ${rel(outputs.report)}\n  event log ${rel(path.join(controller.runDir, 'events.jsonl'))}\n`);
   if (outputs.bundle) out.write(`  bundle    ${rel(outputs.bundle)}${outputs.bundleProblems.length ? ` (${outputs.bundleProblems.length} problem(s): ${outputs.bundleProblems.join(' ')})` : ''}\n`);
   if (result.state === 'stopped') out.write(`\nResume with: dreams resume ${ref}${/budget/.test(result.reason ?? '') ? ' --budget <higher limits>' : ''}\n`);

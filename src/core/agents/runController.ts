@@ -160,11 +160,21 @@ export class RunController {
       if (runtime.policy !== 'wait') return;
       // A request a standing approval covers is answered as it is raised: nobody is waited for.
       if (e.kind === 'approval.request' && !runtime.approvals.standingFor(e.payload as ApprovalRequest)) {
-        void setRunState(run, 'waiting-approval', `waiting for an answer to ${(e.payload as { id: string }).id}`);
+        setRunState(run, 'waiting-approval', `waiting for an answer to ${(e.payload as { id: string }).id}`).catch(() => undefined);
       }
       if (e.kind === 'approval.answer' && runtime.approvals.pending().length === 0 && runProgress(run.log.events()).state === 'waiting-approval') {
-        void setRunState(run, 'running', `${(e.payload as { id: string }).id} answered`);
+        setRunState(run, 'running', `${(e.payload as { id: string }).id} answered`).catch(() => undefined);
       }
+    });
+    // A log that can no longer be written (disk full) ends the run at once: nothing more can be
+    // recorded, and a call waiting on a job would wait for a state change that cannot be saved.
+    // The log on disk is whole up to its last saved event; a resume continues from there.
+    let logBroke!: (e: Error) => void;
+    const broken = new Promise<never>((_, reject) => (logBroke = reject));
+    broken.catch(() => undefined);
+    const stopOnBrokenLog = run.log.onBroken((e) => {
+      runtime.control.cancel(e.message);
+      logBroke(e);
     });
     try {
       budget.check('before-call');
@@ -172,10 +182,14 @@ export class RunController {
       if (settled.reattached.length || settled.failed.length || settled.finished?.length) {
         await run.log.append({ kind: 'run.recovered', key: 'run/recovery', actor: { kind: 'framework', id: 'runner' }, payload: settled });
       }
-      const outcome = await new Supervisor(runtime).run();
+      const supervised = new Supervisor(runtime).run();
+      supervised.catch(() => undefined); // left behind if the log breaks
+      const outcome = await Promise.race([supervised, broken]);
       await setRunState(run, outcome.state, outcome.state === 'failed' ? outcome.response : undefined);
       return { state: outcome.state, response: outcome.response, ...(outcome.state === 'failed' ? { reason: outcome.response } : {}) };
     } catch (e) {
+      const lost = run.log.brokenError;
+      if (lost) return { state: 'failed', reason: `${lost.message} Its pw.x jobs may still be running; \`dreams resume\` picks them up.` };
       const stop = stopReason(e);
       if (stop) {
         await setRunState(run, 'stopped', stop);
@@ -187,6 +201,7 @@ export class RunController {
     } finally {
       stopInbox();
       stopWaiting();
+      stopOnBrokenLog();
     }
   }
 

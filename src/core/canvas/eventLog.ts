@@ -84,6 +84,7 @@ export class EventLog implements EventSource {
   private nextSeq: number;
   private flushing: Promise<void> | undefined;
   private broken: EventLogError | undefined;
+  private readonly brokenListeners = new Set<(e: EventLogError) => void>();
   private closed = false;
   private readonly counters = { appends: 0, writes: 0, syncs: 0 };
 
@@ -201,10 +202,15 @@ export class EventLog implements EventSource {
     // (undefined members dropped, no aliasing of the caller's objects).
     const event = JSON.parse(line) as CanvasEvent;
     for (const o of this.observers) callSafely(o, event, 'observer');
-    return new Promise<CanvasEvent>((resolve, reject) => {
+    const appended = new Promise<CanvasEvent>((resolve, reject) => {
       this.queue.push({ line, event, resolve, reject });
       if (!this.flushing) this.flushing = this.flushSoon();
     });
+    // A caller that does not wait for its append (a usage record, a subscriber's note) must not
+    // take the process down when the disk fills: the failure stays on the log (every later append
+    // is refused with it) and reaches whoever awaits an append, which is where a run ends.
+    appended.catch(() => undefined);
+    return appended;
   }
 
   /**
@@ -250,6 +256,21 @@ export class EventLog implements EventSource {
     }
   }
 
+  /** Why the log accepts no more events (a write failed: disk full, permissions), or undefined. */
+  get brokenError(): EventLogError | undefined {
+    return this.broken;
+  }
+
+  /** Called once if a write fails and the log stops accepting events (at once if it already has). */
+  onBroken(listener: (e: EventLogError) => void): () => void {
+    if (this.broken) {
+      notifyBroken(listener, this.broken);
+      return () => undefined;
+    }
+    this.brokenListeners.add(listener);
+    return () => this.brokenListeners.delete(listener);
+  }
+
   private refusal(input: AppendInput): EventLogError | undefined {
     if (this.mode === 'reader') {
       return new EventLogError('read-only', `${this.path} is open read-only (a reader watching another process's run); "${input.kind}" was not appended. Open the run as writer to change it.`);
@@ -272,6 +293,8 @@ export class EventLog implements EventSource {
           this.broken = new EventLogError('broken',
             `could not write ${this.path} (${(err as Error).message}). Events after seq ${this.lastSeq()} were not saved and no further events are accepted. Fix the problem (disk space, permissions), then reopen the run: it recovers to the last saved event.`);
           for (const p of [...batch, ...this.queue.splice(0)]) p.reject(this.broken);
+          for (const l of [...this.brokenListeners]) notifyBroken(l, this.broken);
+          this.brokenListeners.clear();
           return;
         } finally {
           this.inFlight = [];
@@ -365,6 +388,14 @@ function callSafely(listener: (e: CanvasEvent) => void, e: CanvasEvent, role: st
     listener(e);
   } catch (err) {
     process.emitWarning(`a canvas event ${role} threw on ${e.kind} (seq ${e.seq}): ${(err as Error).stack ?? err}`, 'DreamsEventLog');
+  }
+}
+
+function notifyBroken(listener: (e: EventLogError) => void, e: EventLogError): void {
+  try {
+    listener(e);
+  } catch (err) {
+    process.emitWarning(`a broken-log listener threw: ${(err as Error).stack ?? err}`, 'DreamsEventLog');
   }
 }
 

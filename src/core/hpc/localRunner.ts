@@ -177,13 +177,15 @@ export class LocalRunner implements JobBackend {
     const poll = () => this.readNew(job.id, outFile, w);
     w.timer = setInterval(poll, this.options.watchIntervalMs ?? 500);
     if (spawned) {
-      void spawned.exited.then((e) => this.finish(job.id, e));
+      // finish() fails only when the job's state cannot be recorded (the run's log is broken);
+      // the run ends on that itself.
+      spawned.exited.then((e) => this.finish(job.id, e)).catch(() => undefined);
     } else {
       const pid = job.pid!;
       const liveness = setInterval(() => {
         if (!isOurProcess(pid, job.id)) {
           clearInterval(liveness);
-          void this.finish(job.id, { code: null, signal: null, unobserved: true });
+          this.finish(job.id, { code: null, signal: null, unobserved: true }).catch(() => undefined);
         }
       }, this.options.watchIntervalMs ?? 500);
       w.done.then(() => clearInterval(liveness));
@@ -240,7 +242,9 @@ export class LocalRunner implements JobBackend {
     if (this.disposed) return;
     while (this.occupied() < this.maxConcurrent && this.waiting.length > 0) {
       const id = this.waiting.shift()!;
-      void this.start(id);
+      this.start(id).catch((e: Error) =>
+        // a job that could not be started fails with the reason, if that can still be recorded
+        this.updates.transition(id, 'failed', { error: `could not start pw.x for job ${id}: ${e.message}` }).then(() => this.next(), () => undefined));
     }
   }
 }

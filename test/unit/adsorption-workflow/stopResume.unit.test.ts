@@ -45,6 +45,42 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
     }
   });
 
+  it('a log that can no longer be written (disk full) ends the run with what to do, raises no unhandled rejection, and the run resumes from its last saved event', async () => {
+    const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-broken-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }) });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    let evaluations = 0;
+    c.session.run.log.subscribe((e) => {
+      if (e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'evaluate_adsorption_hypothesis' && ++evaluations === 2) {
+        // the disk fails under the log: its file goes away, as a write refused with ENOSPC does
+        void (c.session.run.log as unknown as { file: { close(): Promise<void> } }).file.close();
+      }
+    });
+    let dir: string;
+    try {
+      const first = await c.run();
+      dir = c.runDir;
+      assert.equal(first.state, 'failed');
+      assert.match(first.reason!, /could not write .*events\.jsonl .*no further events are accepted.*recovers to the last saved event.*dreams resume/);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await c.close().catch(() => undefined);
+    }
+    const again = await RunController.resume(dir, {});
+    try {
+      const second = await again.run();
+      assert.equal(second.state, 'completed', second.reason);
+      const keys = byName(again.session.run.registry, 'adsorption_configuration').map((a) => (a.value as ConfigurationValue).key);
+      assert.ok(keys.length >= 2, 'the hypotheses evaluated before the failure are kept');
+      assert.equal(new Set(keys).size, keys.length, 'none relaxed twice');
+    } finally {
+      await again.close();
+    }
+  });
+
   it('a call whose results were registered when the process died is ended, not run again (no result twice)', async () => {
     const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-stop-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }) });
     assert.equal((await c.run()).state, 'completed');

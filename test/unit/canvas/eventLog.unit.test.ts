@@ -137,6 +137,30 @@ describe('event log: append and reopen', () => {
     assert.equal(log.lastSeq(), 1);
   });
 
+  it('a failed write tells onBroken listeners once, and an append nobody awaits does not become an unhandled rejection', async () => {
+    const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer' });
+    await log.append('test.write', undefined, { i: 1 }, actor);
+    const heard: string[] = [];
+    log.onBroken((e) => heard.push(e.code));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await (log as unknown as { file: fs.promises.FileHandle }).file.close();
+      void log.append('test.write', undefined, { i: 2 }, actor); // a fire-and-forget record (usage, a note)
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(heard, ['broken']);
+      assert.equal(log.brokenError?.code, 'broken');
+      assert.deepEqual(unhandled, []);
+      // a listener added after the failure hears it at once
+      const late: string[] = [];
+      log.onBroken((e) => late.push(e.code));
+      assert.deepEqual(late, ['broken']);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('refuses to append after close', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer' });
     await log.close();
