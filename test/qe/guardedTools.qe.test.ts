@@ -122,5 +122,11 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const forced = await guardedCall(registry.get('run_pw')!, { tool: 'run_pw', args: { input: again!.id, backend: 'local' }, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'hpc' } }, noReuse);
     assert.equal(forced.status, 'ok', JSON.stringify(forced));
     assert.equal(jobs.list().length, jobsBefore + 3);
+    // the convergence test's wavefunctions are removed once its energy is read; a production run keeps them
+    const wfc = (id: string) => fs.readdirSync(path.join(jobs.jobDir(id), 'tmp', 'dreams.save')).filter((f) => f.startsWith('wfc'));
+    const [production, test] = [jobs.list()[jobsBefore]!, jobs.list().at(-1)!];
+    assert.ok(wfc(production.id).length > 0, 'production keeps its wavefunctions');
+    assert.deepEqual(wfc(test.id), []);
+    assert.ok(fs.existsSync(path.join(jobs.jobDir(test.id), 'tmp', 'dreams.save', 'charge-density.dat')));
   });
 });

@@ -122,9 +122,37 @@ export const runPwTool: GuardedToolSpec = {
     await jobs.submit(created.id);
     const done = await jobs.waitFor(created.id);
     const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
-    return runArtifacts(input, args.backend, done, fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '', pseudoSha256);
+    const result = runArtifacts(input, args.backend, done, fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '', pseudoSha256);
+    if (input.options?.purpose === 'convergence-test' && args.backend === 'local' && done.state === 'completed') {
+      const removed = removeWavefunctions(jobs.jobDir(done.id), input.text);
+      if (removed.files) ctx.progress(`convergence test: ${removed.files} wavefunction file(s) (${(removed.bytes / 1e6).toFixed(1)} MB) removed from job ${done.id}; its output and charge density stay`);
+    }
+    return result;
   },
 };
+
+/**
+ * Remove the wavefunction files a finished pw.x run left in its job directory (<outdir>/<prefix>.save/wfc*.dat
+ * and <outdir>/<prefix>.wfc*). A convergence test's wavefunctions are never read again (DREAMS reads
+ * the output; each run starts from scratch), and at a fine k-mesh they are ~10 MB per k-point: a
+ * lattice-constant study of a transition metal left 2 GB. Only inside the job directory.
+ */
+export function removeWavefunctions(jobDir: string, inputText: string): { files: number; bytes: number } {
+  const value = (name: string) => new RegExp(`\\b${name}\\s*=\\s*['"]([^'"]*)['"]`, 'i').exec(inputText)?.[1];
+  const outdir = path.resolve(jobDir, value('outdir') ?? './');
+  const prefix = value('prefix') ?? 'pwscf';
+  const out = { files: 0, bytes: 0 };
+  if (path.relative(jobDir, outdir).startsWith('..') || path.isAbsolute(path.relative(jobDir, outdir)) || !fs.existsSync(outdir)) return out;
+  const remove = (file: string) => {
+    out.bytes += fs.statSync(file).size;
+    fs.rmSync(file, { force: true });
+    out.files++;
+  };
+  const save = path.join(outdir, `${prefix}.save`);
+  if (fs.existsSync(save)) for (const f of fs.readdirSync(save)) if (/^wfc.*\.(dat|hdf5)$/.test(f)) remove(path.join(save, f));
+  for (const f of fs.readdirSync(outdir)) if (f.startsWith(`${prefix}.wfc`)) remove(path.join(outdir, f));
+  return out;
+}
 
 /** sha256 of each pseudopotential file the input names, by file name: a rerun with other files is not the same run. */
 export function pseudopotentialHashes(pseudoDir: string, input: PwInputValue): Record<string, string> {
