@@ -97,11 +97,14 @@ export const round = (x: number, digits: number): number => Number(x.toFixed(dig
  * W, Pt, Pd and Au of pslibrary ask for 8.9–13.6 × their wavefunction suggestion). A fixed ratio
  * keeps the cutoff sweep one-dimensional; a higher one costs a larger density grid only.
  */
-export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined): number {
+export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined, suggestedEcutwfcRy?: number): number {
   const usual = norm ? 4 : 8;
-  if (!suggestedEcutrhoRy || !lowestCutoffRy || usual * lowestCutoffRy >= suggestedEcutrhoRy) return usual;
+  // A sweep given from below the file's own wavefunction suggestion is measured from that
+  // suggestion: the ratio stays what the file asks for, not 645/20 Ry.
+  const lowest = Math.max(lowestCutoffRy ?? 0, suggestedEcutwfcRy ?? 0);
+  if (!suggestedEcutrhoRy || !lowest || usual * lowest >= suggestedEcutrhoRy) return usual;
   // a whole number, as the site-preference template's bulk sweep does
-  return Math.ceil(suggestedEcutrhoRy / lowestCutoffRy);
+  return Math.ceil(suggestedEcutrhoRy / lowest);
 }
 
 /** Cutoffs from the pseudopotential's suggestion upward: the cheapest ones are the candidates. */
@@ -138,10 +141,12 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   const cutoffsRy = [...((raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
   const givenDual = raw.dual as number | undefined;
   const rho = pseudo?.suggestedEcutrhoRy;
-  if (givenDual !== undefined && rho !== undefined && givenDual * cutoffsRy[0]! < rho) {
+  // the sweep's lowest cutoff at or above the file's own wavefunction suggestion (as defaultDual)
+  const lowest = Math.max(cutoffsRy[0]!, pseudo?.suggestedEcutwfcRy ?? 0);
+  if (givenDual !== undefined && rho !== undefined && givenDual * lowest < rho) {
     // The guard refuses an input below the file's suggested density cutoff: say so before anything runs.
-    throw new ObjectiveError(`inputs.dual: ${givenDual} × ${cutoffsRy[0]} Ry (the sweep's lowest cutoff) = ${round(givenDual * cutoffsRy[0]!, 1)} Ry is below the ` +
-      `${round(rho, 1)} Ry density cutoff ${pseudo!.file} suggests, and the guard refuses such inputs. Use dual ≥ ${Math.ceil(rho / cutoffsRy[0]!)}, ` +
+    throw new ObjectiveError(`inputs.dual: ${givenDual} × ${round(lowest, 1)} Ry (the sweep's lowest cutoff) = ${round(givenDual * lowest, 1)} Ry is below the ` +
+      `${round(rho, 1)} Ry density cutoff ${pseudo!.file} suggests, and the guard refuses such inputs. Use dual ≥ ${Math.ceil(rho / lowest)}, ` +
       `start cutoffsRy at ${Math.ceil(rho / givenDual)} Ry or above, or leave dual out to have it chosen.`);
   }
   const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS)].sort((a, b) => b - a);
@@ -163,7 +168,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     functional,
     ...(pseudo?.file ?? pseudoFile ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
     cutoffsRy,
-    dual: givenDual ?? defaultDual(norm, cutoffsRy[0], rho),
+    dual: givenDual ?? defaultDual(norm, cutoffsRy[0], rho, pseudo?.suggestedEcutwfcRy),
     kSpacingsPerAngstrom,
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
     eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },
