@@ -9,6 +9,7 @@
  *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
  *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge]
  *   npm run bench:sol27 -- --table-only [--out FILE]    (rewrite sol27.md from the JSON; runs nothing)
+ *   npm run bench:sol27 -- --table-only --forget Mo,Pb  (drop rows spoiled by the machine, e.g. a full disk)
  *
  * --merge keeps the elements already in the output file that this run does not repeat (each
  * keeps the command that measured it), so elements can be measured a few at a time.
@@ -294,7 +295,17 @@ const markdownFile = outFile.replace(/\.json$/, '') + '.md';
 /** --table-only: sol27.md from the JSON as it stands. */
 function tableOnly(): void {
   if (!fs.existsSync(outFile)) throw new Error(`--table-only: ${outFile} does not exist; run the bench first (npm run bench:sol27).`);
-  const results = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date: string; summary?: ReturnType<typeof write>; elements?: ElementResult[] };
+  const results = JSON.parse(fs.readFileSync(outFile, 'utf8')) as {
+    date: string; complete?: boolean; summary?: ReturnType<typeof write>; elements?: ElementResult[]; skipped?: { element: string; reason: string }[];
+  };
+  const forget = option('forget')?.split(',').map((x) => x.trim()).filter(Boolean) ?? [];
+  if (forget.length) {
+    // rows of runs spoiled by the machine (a full disk), not by the workflow: dropped, the summary recomputed
+    const rows = (results.elements ?? []).filter((r) => !forget.includes(r.element));
+    write(rows, results.skipped ?? [], results.summary?.benchWallSeconds ?? 0, results.complete ?? false);
+    console.log(`bench:sol27: dropped ${(results.elements ?? []).length - rows.length} row(s) (${forget.join(', ')}); ${outFile} and ${markdownFile} rewritten`);
+    return;
+  }
   fs.writeFileSync(markdownFile, markdown(results.elements ?? [], results.summary, results.date));
   console.log(`bench:sol27: wrote ${markdownFile} from ${outFile} (${results.elements?.length ?? 0} elements)`);
 }
