@@ -97,11 +97,9 @@ export const round = (x: number, digits: number): number => Number(x.toFixed(dig
  * W, Pt, Pd and Au of pslibrary ask for 8.9–13.6 × their wavefunction suggestion). A fixed ratio
  * keeps the cutoff sweep one-dimensional; a higher one costs a larger density grid only.
  */
-export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined, suggestedEcutwfcRy?: number): number {
+export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, suggestedEcutrhoRy: number | undefined): number {
   const usual = norm ? 4 : 8;
-  // A sweep given from below the file's own wavefunction suggestion is measured from that
-  // suggestion: the ratio stays what the file asks for, not 645/20 Ry.
-  const lowest = Math.max(lowestCutoffRy ?? 0, suggestedEcutwfcRy ?? 0);
+  const lowest = lowestCutoffRy ?? 0;
   if (!suggestedEcutrhoRy || !lowest || usual * lowest >= suggestedEcutrhoRy) return usual;
   // a whole number, as the site-preference template's bulk sweep does
   return Math.ceil(suggestedEcutrhoRy / lowest);
@@ -141,7 +139,8 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   const cutoffsRy = [...((raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
   const givenDual = raw.dual as number | undefined;
   const rho = pseudo?.suggestedEcutrhoRy;
-  // the sweep's lowest cutoff at or above the file's own wavefunction suggestion (as defaultDual)
+  // The sweep's lowest cutoff, but not below the file's own wavefunction suggestion: a sweep given
+  // from below it keeps the ratio the file asks for (645/47.6 Ry for V, not 645/20).
   const lowest = Math.max(cutoffsRy[0]!, pseudo?.suggestedEcutwfcRy ?? 0);
   if (givenDual !== undefined && rho !== undefined && givenDual * lowest < rho) {
     // The guard refuses an input below the file's suggested density cutoff: say so before anything runs.
@@ -168,7 +167,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     functional,
     ...(pseudo?.file ?? pseudoFile ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
     cutoffsRy,
-    dual: givenDual ?? defaultDual(norm, cutoffsRy[0], rho, pseudo?.suggestedEcutwfcRy),
+    dual: givenDual ?? defaultDual(norm, lowest, rho),
     kSpacingsPerAngstrom,
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
     eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },
