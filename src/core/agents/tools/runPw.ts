@@ -9,6 +9,7 @@ import path from 'node:path';
 import { cellVolume } from '../../dft/structure/cell';
 import { outputNameFor } from '../../hpc/localRunner';
 import { parsePwOutput } from '../../dft/qe/output';
+import { parsePwInput, stringIn } from '../../dft/qe/input';
 import { describePwInputSize, overrideResources, suggestResources } from '../../hpc/resources';
 import type { ClusterProfile, JobResources } from '../../hpc/types';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
@@ -138,9 +139,9 @@ export const runPwTool: GuardedToolSpec = {
  * 115-Ry run of Nb at a fine mesh, 2.2 GB for its lattice-constant study. Only inside the job directory.
  */
 export function removeWavefunctions(jobDir: string, inputText: string): { files: number; bytes: number } {
-  const value = (name: string) => new RegExp(`\\b${name}\\s*=\\s*['"]([^'"]*)['"]`, 'i').exec(inputText)?.[1];
-  const outdir = path.resolve(jobDir, value('outdir') ?? './');
-  const prefix = value('prefix') ?? 'pwscf';
+  const input = parsePwInput(inputText);
+  const outdir = path.resolve(jobDir, stringIn(input, 'control', 'outdir') ?? './');
+  const prefix = stringIn(input, 'control', 'prefix') ?? 'pwscf';
   const out = { files: 0, bytes: 0 };
   if (path.relative(jobDir, outdir).startsWith('..') || path.isAbsolute(path.relative(jobDir, outdir)) || !fs.existsSync(outdir)) return out;
   const remove = (file: string) => {

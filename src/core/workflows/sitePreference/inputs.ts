@@ -7,7 +7,7 @@
  */
 import { isChemicalSymbol, normaliseSymbol } from '../../dft/io/elements';
 import { MOLECULE_NAMES, molecule } from '../../dft/structure/molecules';
-import { SCF_CONTROL_SCHEMA, type ScfControl } from '../latticeConstantInputs';
+import { defaultDual, SCF_CONTROL_SCHEMA, type ScfControl } from '../latticeConstantInputs';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 const FACET_BULK = { fcc111: 'fcc', fcc100: 'fcc', fcc110: 'fcc', hcp0001: 'hcp', bcc110: 'bcc', bcc100: 'bcc' } as const;
@@ -186,7 +186,7 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
     // Sweep from the highest suggestion of any element upward, so the adsorbate's cutoff is met too.
     const start = Math.max(15, Math.ceil(Math.max(suggested.wfc, 20) / 5) * 5);
     const cutoffsRy = [...(bulkRaw.cutoffsRy ?? [start, start + 5, start + 10, start + 15, start + 25])].sort((a, b) => a - b);
-    const dual = Math.max(8, Math.ceil(suggested.rho / cutoffsRy[0]!));
+    const dual = defaultDual(false, cutoffsRy[0], suggested.rho); // 8, or what the files' density suggestion needs
     bulk = {
       startingLatticeConstantAngstrom: bulkRaw.startingLatticeConstantAngstrom!,
       toleranceMevPerAtom: bulkRaw.toleranceMevPerAtom ?? 1,
