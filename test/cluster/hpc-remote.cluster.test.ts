@@ -62,11 +62,17 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       // a second job with the same pseudopotential does not send it again
       const runner = backends.runners.get('testcluster')!;
       const before = { ...runner.stats };
-      const again = await service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo });
+      // ... and, as a convergence test, its batch script removes its wavefunctions once pw.x succeeded
+      const again = await service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo, discardWavefunctions: true });
       await service.submit(again.id);
       assert.equal(runner.stats.filesUploaded - before.filesUploaded, 2, 'input and batch script only');
       assert.equal(runner.stats.filesSkipped - before.filesSkipped, 1, 'the pseudopotential is already there');
-      assert.equal((await service.waitFor(again.id)).state, 'completed');
+      const test = await service.waitFor(again.id);
+      assert.equal(test.state, 'completed', test.error);
+      const saved = (j: JobRecord) => cluster.ssh(`cd ${j.workDir} && ls tmp/al.save`).split('\n').filter(Boolean).sort();
+      assert.ok(saved(r).some((f) => /^wfc\d+\.dat$/.test(f)), `the production run keeps its wavefunctions: ${saved(r)}`);
+      assert.deepEqual(saved(test), saved(r).filter((f) => !/^wfc/.test(f)), 'the convergence test keeps all but its wavefunctions');
+      assert.ok(saved(test).includes('charge-density.dat'));
       assert.equal(backends.connections.get('testcluster')!.stats.connects, 1, 'one connection for everything');
     } finally {
       await close();

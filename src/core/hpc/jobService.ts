@@ -12,6 +12,7 @@ import type { JobStore } from './jobStore';
 import { checkJobFileName, isTerminal, JOB_ID_PATTERN, newJobId, transitionJob, updateJob } from './jobModel';
 import { LOCAL_PSEUDO_DIR } from './localRunner';
 import { checkPwInputForJob } from './inputChecks';
+import { wavefunctionPlace } from './wavefunctions';
 import type { JobFile, JobRecord, JobResources, JobState, PwProgress } from './types';
 
 export interface JobSpec {
@@ -24,6 +25,12 @@ export interface JobSpec {
   call?: string;
   /** A caller-chosen stable id: creating it again returns the existing job. */
   id?: string;
+  /**
+   * Remove the run's wavefunction files once pw.x succeeds (a convergence test). Ignored, and
+   * said so by `discardWavefunctions` staying unset on the record, when the input's outdir is
+   * outside the job directory.
+   */
+  discardWavefunctions?: boolean;
 }
 
 export interface JobServiceOptions {
@@ -119,6 +126,7 @@ export class JobService {
       fs.symlinkSync(source, link);
       pseudopotentials.push({ name: p.name, source, sha256: await sha256File(source), ...(p.artifact ? { artifact: p.artifact } : {}) });
     }
+    const discard = spec.discardWavefunctions ? wavefunctionPlace(spec.input.text) : undefined;
     const now = new Date().toISOString();
     const job: JobRecord = {
       id,
@@ -133,6 +141,7 @@ export class JobService {
       updatedAt: now,
       ...(spec.resources ? { resources: spec.resources } : {}),
       ...(spec.call ? { call: spec.call } : {}),
+      ...(discard ? { discardWavefunctions: discard } : {}),
     };
     await this.serial(id, async () => {
       await this.options.store.recordTransition(job);

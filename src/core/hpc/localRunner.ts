@@ -12,6 +12,7 @@ import { isTerminal } from './jobModel';
 import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
 import { PwProgressReader, readPwOutcome } from './pwProgress';
 import { sha256File } from './fileHash';
+import { removeWavefunctions } from './wavefunctions';
 import { UNWATCHED_EXIT, type JobFile, type JobRecord } from './types';
 
 export interface LocalRunnerOptions {
@@ -228,6 +229,13 @@ export class LocalRunner implements JobBackend {
       if (w?.cancelling) {
         await this.updates.transition(id, 'cancelled', { outputs, exitCode, error: `cancelled while running${exit.signal ? ` (pw.x ended by ${exit.signal})` : ''}` });
       } else if (outcome.jobDone && !outcome.error && (exit.code === 0 || exit.unobserved)) {
+        if (job.discardWavefunctions) {
+          try {
+            removeWavefunctions(dir, job.discardWavefunctions);
+          } catch {
+            // a file that cannot be removed costs disk, not the result
+          }
+        }
         await this.updates.transition(id, 'completed', { outputs, exitCode: exit.code ?? 0, progress: w ? w.reader.progress() : job.progress });
       } else {
         await this.updates.transition(id, 'failed', { outputs, exitCode, error: explainFailure(outcome.error, exit, output, dir) });

@@ -78,6 +78,20 @@ export interface JobRecord {
   pid?: number;
   /** Set before the scheduler is asked, so a restart retries (idempotently) a submission cut short. */
   submitRequestedAt?: string;
+  /**
+   * Remove the run's wavefunction files here once pw.x succeeds (a convergence test's are never
+   * read again): the local runner does it, or the batch script on a cluster. See wavefunctions.ts.
+   */
+  discardWavefunctions?: WavefunctionPlace;
+}
+
+/** Where a pw.x run in a job directory writes its wavefunctions. */
+export interface WavefunctionPlace {
+  /** outdir relative to the job directory, normalized ('.' for the directory itself). */
+  outdir: string;
+  prefix: string;
+  /** The input leaves outdir to pw.x (./ unless ESPRESSO_TMPDIR is set where pw.x runs). */
+  outdirDefaulted: boolean;
 }
 
 /** A cluster as the user configures it (settings / CLI config). */

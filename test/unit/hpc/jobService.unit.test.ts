@@ -70,6 +70,15 @@ describe('JobService', () => {
     await assert.rejects(s.create({ backend: 'rec', input: { name: '../x.in', text: 'x' } }), /not a plain file name/);
   });
 
+  it('records where a convergence test\'s wavefunctions go, so the backend removes them; not outside the job directory', async () => {
+    const s = await open();
+    const test = await s.create({ backend: 'rec', input, discardWavefunctions: true });
+    assert.deepEqual(test.discardWavefunctions, { outdir: 'tmp', prefix: 'al', outdirDefaulted: false });
+    assert.equal((await s.create({ backend: 'rec', input: { ...input, name: 'p.in' } })).discardWavefunctions, undefined, 'a production run keeps them');
+    const elsewhere = await s.create({ backend: 'rec', input: { name: 'x.in', text: input.text.replace("outdir = './tmp'", "outdir = '/scratch/shared'") }, discardWavefunctions: true });
+    assert.equal(elsewhere.discardWavefunctions, undefined);
+  });
+
   it('creating with the same stable id returns the job; submitting twice submits once', async () => {
     const s = await open();
     const a = await s.create({ id: 'c-12-scf', backend: 'rec', input });

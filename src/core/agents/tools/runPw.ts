@@ -9,7 +9,6 @@ import path from 'node:path';
 import { cellVolume } from '../../dft/structure/cell';
 import { outputNameFor } from '../../hpc/localRunner';
 import { parsePwOutput } from '../../dft/qe/output';
-import { parsePwInput, stringIn } from '../../dft/qe/input';
 import { describePwInputSize, overrideResources, suggestResources } from '../../hpc/resources';
 import type { ClusterProfile, JobResources } from '../../hpc/types';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
@@ -117,43 +116,19 @@ export const runPwTool: GuardedToolSpec = {
       pseudopotentials: Object.values(input.settings.pseudopotentials).map((p) => ({ name: p.file, path: path.join(pseudoDir, p.file) })),
       resources,
       call: ctx.callId,
+      // a convergence test's wavefunctions are never read again: they go once pw.x succeeds (wavefunctions.ts)
+      discardWavefunctions: input.options?.purpose === 'convergence-test',
     });
-    ctx.progress(`job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})`);
+    ctx.progress(`job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})` +
+      (created.discardWavefunctions ? '; a convergence test: its wavefunction files are removed once pw.x succeeds' : ''));
     await jobs.validate(created.id);
     await jobs.submit(created.id);
     const done = await jobs.waitFor(created.id);
     const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
     const result = runArtifacts(input, args.backend, done, fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '', pseudoSha256);
-    if (input.options?.purpose === 'convergence-test' && args.backend === 'local' && done.state === 'completed') {
-      const removed = removeWavefunctions(jobs.jobDir(done.id), input.text);
-      if (removed.files) ctx.progress(`convergence test: ${removed.files} wavefunction file(s) (${(removed.bytes / 1e6).toFixed(1)} MB) removed from job ${done.id}; its output and charge density stay`);
-    }
     return result;
   },
 };
-
-/**
- * Remove the wavefunction files a finished pw.x run left in its job directory (<outdir>/<prefix>.save/wfc*.dat
- * and <outdir>/<prefix>.wfc*). A convergence test's wavefunctions are never read again (DREAMS reads
- * the output; each run starts from scratch), and there is a file per k-point: 266 MB for one
- * 115-Ry run of Nb at a fine mesh, 2.2 GB for its lattice-constant study. Only inside the job directory.
- */
-export function removeWavefunctions(jobDir: string, inputText: string): { files: number; bytes: number } {
-  const input = parsePwInput(inputText);
-  const outdir = path.resolve(jobDir, stringIn(input, 'control', 'outdir') ?? './');
-  const prefix = stringIn(input, 'control', 'prefix') ?? 'pwscf';
-  const out = { files: 0, bytes: 0 };
-  if (path.relative(jobDir, outdir).startsWith('..') || path.isAbsolute(path.relative(jobDir, outdir)) || !fs.existsSync(outdir)) return out;
-  const remove = (file: string) => {
-    out.bytes += fs.statSync(file).size;
-    fs.rmSync(file, { force: true });
-    out.files++;
-  };
-  const save = path.join(outdir, `${prefix}.save`);
-  if (fs.existsSync(save)) for (const f of fs.readdirSync(save)) if (/^wfc.*\.(dat|hdf5)$/.test(f)) remove(path.join(save, f));
-  for (const f of fs.readdirSync(outdir)) if (f.startsWith(`${prefix}.wfc`)) remove(path.join(outdir, f));
-  return out;
-}
 
 /** sha256 of each pseudopotential file the input names, by file name: a rerun with other files is not the same run. */
 export function pseudopotentialHashes(pseudoDir: string, input: PwInputValue): Record<string, string> {

@@ -5,6 +5,7 @@
  */
 import { outputNameFor, errorNameFor } from '../localRunner';
 import { shellQuote } from '../shellQuote';
+import { removeWavefunctionsCommand } from '../wavefunctions';
 import type { ClusterProfile, JobRecord, JobState, PartitionLimits, SchedulerAdapter } from '../types';
 import { batchDirectiveValue, SchedulerOutputError, type SchedulerStatus } from './common';
 
@@ -103,6 +104,8 @@ export class SlurmAdapter implements SchedulerAdapter {
       'export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"',
       ...(profile.prelude ?? []),
       `${profile.pwCommand} -in ${shellQuote(job.input)} > ${shellQuote(outputNameFor(job.input))} 2> ${shellQuote(errorNameFor(job.input))}`,
+      // pw.x's exit status stays the job's; a convergence test's wavefunctions go once it succeeded
+      ...(job.discardWavefunctions ? ['status=$?', `if [ "$status" -eq 0 ]; then ${removeWavefunctionsCommand(job.discardWavefunctions)}; fi`, 'exit "$status"'] : []),
       '',
     ];
     return lines.join('\n');
