@@ -28,7 +28,8 @@ const option = (name: string): string | undefined => {
 };
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
-const functionals = (option('functionals') ?? 'PBE,LDA').split(',').map((s) => s.trim().toUpperCase());
+// `--functionals none --beef` runs the ensemble alone
+const functionals = (option('functionals') ?? 'PBE,LDA').split(',').map((s) => s.trim().toUpperCase()).filter((s) => s && s !== 'NONE');
 const objectives: Record<string, string> = {
   PBE: option('pbe') ?? path.join(ROOT, 'examples/copt111-pbe.yaml'),
   LDA: option('lda') ?? path.join(ROOT, 'examples/copt111-lda.yaml'),
@@ -102,7 +103,14 @@ async function main(): Promise<void> {
   }
   const out = path.join(ROOT, 'bench/results/copt111-production.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), command: `npx tsx scripts/science/copt111Production.ts ${process.argv.slice(2).join(' ')}`.trim(), pseudoDir, results }, null, 1) + '\n');
+  // Studies measured by an earlier invocation stay, each with the command and date that made it.
+  const command = `npx tsx scripts/science/copt111Production.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const earlier = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as { date?: string; command?: string; pseudoDir?: string; results?: Record<string, object> }) : {};
+  const kept = Object.fromEntries(Object.entries(earlier.results ?? {}).filter(([k]) => !studies.includes(k))
+    .map(([k, v]) => [k, { command: earlier.command, pseudoDir: earlier.pseudoDir, date: earlier.date, ...v }]));
+  const now = new Date().toISOString();
+  const made = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, { command, pseudoDir, date: now, ...v }]));
+  fs.writeFileSync(out, JSON.stringify({ date: now, command, pseudoDir, results: { ...kept, ...made } }, null, 1) + '\n');
   console.log(`written ${out}`);
 }
 
