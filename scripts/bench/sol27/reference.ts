@@ -77,6 +77,18 @@ async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R
   return out;
 }
 
+/**
+ * Reference directories being worked in. A failed reference keeps its directory (its error names
+ * the pw.out to read); a bench stopped with Ctrl-C or SIGTERM removes them on the way out.
+ */
+const liveWorkDirs = new Set<string>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const dir of liveWorkDirs) fs.rmSync(dir, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  });
+}
+
 export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult> {
   const t0 = Date.now();
   const base = bulk({ kind: s.structure, symbols: [s.element], aAngstrom: s.aStartAngstrom, cell: 'primitive' });
@@ -91,13 +103,15 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
   const { settings } = renderPwInput(base, options, pseudos);
   const mesh = settings.kMesh!;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `sol27-ref-${s.element}-`));
+  liveWorkDirs.add(work);
   const scales = eosScaleFactors(s.eosPoints, s.eosRangePercent);
   const runs = await inBatches(scales, s.jobs, async (scale) => {
     const cell = base.cell.map((r) => r.map((x) => x * scale)) as typeof base.cell;
     const structure = { ...base, cell, positions: base.positions.map((r) => r.map((x) => x * scale)) as typeof base.positions };
     const { kSpacingPerAngstrom: _k, ...fixedMesh } = options;
     const { text } = renderPwInput(structure, { ...fixedMesh, kMesh: mesh }, pseudos);
-    const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${s.pseudoDir}'`);
+    // pw.x 6.7 then writes nothing to outdir (no wavefunctions: ~0.5 GB a run at this mesh); the energy is read from pw.out
+    const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${s.pseudoDir}'\n  disk_io = 'nowf'`);
     const out = await runPw(path.join(work, `scale-${scale}`), input);
     const parsed = parsePwOutput(out);
     if (parsed.totalEnergyRy === undefined || !parsed.scfConverged) {
@@ -108,6 +122,7 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
   const fit = fitEos(runs.map((r) => ({ volumeA3: r.volumeA3, energyEv: r.energyEv })), 'birch-murnaghan');
   const a = latticeConstantFromVolume(fit.v0A3, { bravais: s.structure, cell: 'primitive' });
   fs.rmSync(work, { recursive: true, force: true });
+  liveWorkDirs.delete(work);
   return {
     aAngstrom: a.aAngstrom, v0Angstrom3: fit.v0A3, b0GPa: fit.b0Gpa, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
     kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
