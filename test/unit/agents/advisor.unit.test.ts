@@ -36,6 +36,19 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.equal(oscillates([1, 0.1, 0.5, 0.05, 0.4]), true);
   });
 
+  it('does not call a healthy slab SCF sloshing because its accuracy rose now and then', () => {
+    // The real history of the ontop CO/Pt(111) relaxation's first SCF (interrupted-copt.out): it climbs
+    // from 1.3 to 64 Ry while the density settles, then falls seven decades in fifteen iterations with
+    // six small rises on the way. Counting every rise called it sloshing.
+    const acc = [...read('interrupted-copt.out').matchAll(/estimated scf accuracy\s+<\s+(\S+) Ry/g)].map((m) => Number(m[1]));
+    assert.equal(acc.length, 18);
+    assert.equal(oscillates(acc), false);
+    // the same rises with no net progress after the climb are sloshing
+    assert.equal(oscillates([1.3, 53, 64, 6, 9, 5, 8, 4, 7, 3, 6]), true);
+    // a climb at the start alone is not
+    assert.equal(oscillates([0.01, 1, 10, 1, 0.1, 0.01, 0.001]), false);
+  });
+
   it('reads pw.x stopping for a missing starting magnetization, and for Al drops the spin polarization', () => {
     const ev = evidence('nspin-without-magnetization');
     const d = diagnose(ev);

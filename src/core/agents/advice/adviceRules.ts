@@ -30,12 +30,27 @@ export interface Diagnosis {
 
 const round = (x: number, d = 2) => Number(x.toFixed(d));
 
-/** The SCF accuracy went up in more than a third of the steps: charge sloshing rather than slow progress. */
+/** Net progress per SCF iteration (decades of estimated accuracy) below which a history with frequent rises is sloshing. */
+export const SLOSHING_DECADES_PER_ITERATION = 0.25;
+
+/**
+ * Charge sloshing rather than slow progress: after its highest value (the first iterations of a
+ * slab SCF often climb while the density settles), the estimated accuracy rose in more than a third
+ * of the steps *and* made less than SLOSHING_DECADES_PER_ITERATION of net progress per step. A
+ * history that rises now and then but falls seven decades in fifteen iterations (a healthy slab
+ * SCF) is not sloshing.
+ */
 export function oscillates(accuracies: number[]): boolean {
-  if (accuracies.length < 4) return false;
+  const acc = accuracies.filter((a) => a > 0 && Number.isFinite(a));
+  if (acc.length < 4) return false;
+  const peak = acc.indexOf(Math.max(...acc));
+  const after = acc.slice(peak);
+  const steps = after.length - 1;
+  if (steps < 3) return false;
   let ups = 0;
-  for (let i = 1; i < accuracies.length; i++) if (accuracies[i]! > accuracies[i - 1]!) ups++;
-  return ups / (accuracies.length - 1) > 1 / 3;
+  for (let i = 1; i < after.length; i++) if (after[i]! > after[i - 1]!) ups++;
+  const decadesPerStep = Math.log10(after[0]! / after.at(-1)!) / steps;
+  return ups / steps > 1 / 3 && decadesPerStep < SLOSHING_DECADES_PER_ITERATION;
 }
 
 /** The remote runner's words for a job the scheduler would never start (remoteRunner.withdraw), with SLURM's reason. */
