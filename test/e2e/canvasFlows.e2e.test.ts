@@ -80,6 +80,8 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
 
     await card.locator('button.comment').click();
     await card.locator('textarea').fill('accepted for the site comparison; both sites use the same cutoff');
+    // the comment box made the card taller: its buttons may have moved below the window
+    await scrollTo(page, card.locator('button.approve'));
     await card.locator('button.approve').click();
     await scrollTo(page, out.getByText('Approved by user@vscode'));
     const answer = await waitForAnswer(run.logPath, run.approval, 30_000);
@@ -262,6 +264,9 @@ async function runObjectiveCell(page: Page, file: string, cellText: string): Pro
   return nb;
 }
 
+/** The workbench's status bar is 22 px high; anything above this margin from the bottom is clickable. */
+const STATUS_BAR_MARGIN_PX = 40;
+
 /** Scroll the notebook down, as a user would, until the element is on screen. */
 async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up' | 'down' = 'down'): Promise<void> {
   const editor = visibleNotebook(page);
@@ -269,7 +274,8 @@ async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up
   const view = page.viewportSize()!;
   for (;;) {
     const box = await target.boundingBox().catch(() => null);
-    if (box && box.y >= 0 && box.y + box.height <= view.height && (await target.isVisible().catch(() => false))) return;
+    // on screen and clear of the status bar along the bottom, which would take the click
+    if (box && box.y >= 0 && box.y + box.height <= view.height - STATUS_BAR_MARGIN_PX && (await target.isVisible().catch(() => false))) return;
     if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
     // the wheel over the notebook's left margin (after a click elsewhere the pointer may be over a side bar)
     const eb = await editor.boundingBox();
