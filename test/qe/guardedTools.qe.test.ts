@@ -129,4 +129,51 @@ describe('guarded pw.x tools on the real pw.x', () => {
     assert.deepEqual(wfc(test.id), []);
     assert.ok(fs.existsSync(path.join(jobs.jobDir(test.id), 'tmp', 'dreams.save', 'charge-density.dat')));
   });
+
+  it('runs pw.x once for identical inputs that arrive while the first is running; a failed first run leaves the next to run', async function () {
+    this.timeout(180_000);
+    const provenance = new MemoryProvenance();
+    const said: string[] = [];
+    const ctx: GuardContext = {
+      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+      run: { runId: 'qe-inflight', runDir, signal: new AbortController().signal, progress: (m) => said.push(m), services: { jobs, pseudoDir, backends: ['local'], provenance } },
+    };
+    const call = (tool: string, args: Record<string, unknown>): ProposedCall => ({ tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } });
+    const run = async (tool: string, args: Record<string, unknown>) => {
+      const out = await guardedCall(registry.get(tool)!, call(tool, args), ctx);
+      assert.equal(out.status, 'ok', JSON.stringify(out));
+      return (out as { outputs: string[] }).outputs.map((id) => provenance.artifact(id)!);
+    };
+    const [bulk] = await run('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.04 });
+    const [table] = await run('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
+    const input = async (extra: Record<string, unknown> = {}) => (await run('make_pw_input', {
+      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 17, ecutrhoRy: 68,
+      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1, ...extra,
+    }))[0]!;
+    // three steps reach the same input at once (a sweep point and an EOS point, say)
+    const inputs = [await input(), await input(), await input()];
+    const before = jobs.list().length;
+    const made = await Promise.all(inputs.map((i) => run('run_pw', { input: i.id, backend: 'local' })));
+    assert.equal(jobs.list().length, before + 1, 'one pw.x job for three identical inputs');
+    const energies = made.map((m) => m.find((a) => a.name === 'total_energy')!);
+    const original = energies.filter((e) => !(e.meta as EnergyMeta).reusedFrom);
+    assert.equal(original.length, 1, 'one call ran pw.x');
+    for (const e of energies.filter((x) => x !== original[0])) {
+      assert.deepEqual((e.meta as EnergyMeta).reusedFrom, { call: original[0]!.creator, job: jobs.list().at(-1)!.id });
+      assert.equal(e.value, original[0]!.value);
+      assert.ok(e.inputs.includes(original[0]!.id), 'linked to the run it reuses');
+    }
+    assert.equal(said.filter((m) => m.startsWith(`identical input is being run by ${original[0]!.creator}`)).length, 2, said.join('\n'));
+
+    // a first run that does not give a final energy (one SCF iteration) is not reused: the waiting call runs pw.x itself
+    const short = [await input({ electronMaxstep: 1 }), await input({ electronMaxstep: 1 })];
+    const failed = await Promise.all(short.map((i) => run('run_pw', { input: i.id, backend: 'local' })));
+    assert.equal(jobs.list().length, before + 3, 'the waiting call ran its own job');
+    for (const f of failed) {
+      assert.equal(f.find((a) => a.name === 'total_energy'), undefined, 'no converged energy');
+      const out = f.find((a) => a.name === 'pw_output')!;
+      assert.equal(out.status, 'provisional');
+      assert.equal((out.meta as { reusedFrom?: unknown }).reusedFrom, undefined);
+    }
+  });
 });

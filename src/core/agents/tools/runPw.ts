@@ -96,6 +96,13 @@ export const runPwTool: GuardedToolSpec = {
     const pseudoSha256 = pseudopotentialHashes(pseudoDir, input);
     const view = (ctx.services as { provenance?: ProvenanceView }).provenance;
     const reuse = (ctx.services as { reuseIdenticalRuns?: boolean }).reuseIdenticalRuns !== false;
+    const key = reuse && view ? runKey(input.text, pseudoSha256) : undefined;
+    // an identical input already running in this study: wait for it rather than run pw.x twice
+    // (checking again after each wait: a run that failed leaves the next waiter to run it)
+    for (let running = key && inFlight(jobs).get(key); running && view; running = key && inFlight(jobs).get(key)) {
+      ctx.progress(`identical input is being run by ${running.call}: waiting for its result instead of running pw.x twice`);
+      await settledRun(view, running, ctx.signal);
+    }
     const earlier = reuse && view ? identicalEarlierRun(view, input.text, pseudoSha256) : undefined;
     const job = String(earlier?.energy.meta?.job ?? '');
     const earlierJob = job ? jobs.get(job) : undefined;
@@ -109,26 +116,85 @@ export const runPwTool: GuardedToolSpec = {
         summary: `identical input already run by ${earlier.energy.creator} (job ${job}); its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
       };
     }
-    const created = await jobs.create({
-      backend: args.backend,
-      id: jobIdForCall(ctx.runId, ctx.callId),
-      input: { name: 'pw.in', text: input.text, artifact: args.input },
-      pseudopotentials: Object.values(input.settings.pseudopotentials).map((p) => ({ name: p.file, path: path.join(pseudoDir, p.file) })),
-      resources,
-      call: ctx.callId,
-      // a convergence test's wavefunctions are never read again: they go once pw.x succeeds (wavefunctions.ts)
-      discardWavefunctions: input.options?.purpose === 'convergence-test',
-    });
-    ctx.progress(`job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})` +
-      (created.discardWavefunctions ? '; a convergence test: its wavefunction files are removed once pw.x succeeds' : ''));
-    await jobs.validate(created.id);
-    await jobs.submit(created.id);
-    const done = await jobs.waitFor(created.id);
-    const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
-    const result = runArtifacts(input, args.backend, done, fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '', pseudoSha256);
-    return result;
+    // identical calls that arrive while this one runs wait for it (settledRun) instead of running pw.x again
+    const release = key ? claimRun(jobs, key, ctx.callId) : undefined;
+    try {
+      const created = await jobs.create({
+        backend: args.backend,
+        id: jobIdForCall(ctx.runId, ctx.callId),
+        input: { name: 'pw.in', text: input.text, artifact: args.input },
+        pseudopotentials: Object.values(input.settings.pseudopotentials).map((p) => ({ name: p.file, path: path.join(pseudoDir, p.file) })),
+        resources,
+        call: ctx.callId,
+        // a convergence test's wavefunctions are never read again: they go once pw.x succeeds (wavefunctions.ts)
+        discardWavefunctions: input.options?.purpose === 'convergence-test',
+      });
+      ctx.progress(`job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})` +
+        (created.discardWavefunctions ? '; a convergence test: its wavefunction files are removed once pw.x succeeds' : ''));
+      await jobs.validate(created.id);
+      await jobs.submit(created.id);
+      const done = await jobs.waitFor(created.id);
+      const outFile = path.join(jobs.jobDir(done.id), outputNameFor(done.input));
+      return runArtifacts(input, args.backend, done, fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '', pseudoSha256);
+    } finally {
+      release?.();
+    }
   },
 };
+
+/** A run_pw call of this study that is running pw.x on an input, and when its run() has returned. */
+interface InFlightRun {
+  call: string;
+  returned: Promise<void>;
+}
+
+// Per job service, i.e. per open study: calls of one study run in one process.
+const inFlightByService = new WeakMap<object, Map<string, InFlightRun>>();
+
+function inFlight(jobs: object): Map<string, InFlightRun> {
+  let map = inFlightByService.get(jobs);
+  if (!map) inFlightByService.set(jobs, (map = new Map()));
+  return map;
+}
+
+/** What makes two runs the same run: the input text byte for byte and each pseudopotential file by content. */
+function runKey(text: string, pseudoSha256: Record<string, string>): string {
+  const files = Object.entries(pseudoSha256).sort(([a], [b]) => a.localeCompare(b));
+  return crypto.createHash('sha256').update(text).update('\0').update(JSON.stringify(files)).digest('hex');
+}
+
+/** Marks `key` as being run by `call` until the returned release is called. */
+function claimRun(jobs: object, key: string, call: string): () => void {
+  let release!: () => void;
+  const entry: InFlightRun = { call, returned: new Promise<void>((resolve) => (release = resolve)) };
+  const map = inFlight(jobs);
+  map.set(key, entry);
+  return () => {
+    if (map.get(key) === entry) map.delete(key);
+    release();
+  };
+}
+
+const REGISTRATION_WAIT_MS = 60_000;
+
+/**
+ * Resolves once the running call has ended in the provenance (its artifacts registered,
+ * so identicalEarlierRun can find them), or a minute after its run() returned if it has
+ * not: then the waiting call decides for itself. Rejects when the waiting call is aborted.
+ */
+async function settledRun(view: ProvenanceView, running: InFlightRun, signal: AbortSignal): Promise<void> {
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(new Error('run_pw: stopped while waiting for an identical run'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => {});
+  await Promise.race([running.returned, aborted]);
+  const until = Date.now() + REGISTRATION_WAIT_MS;
+  while (view.call(running.call)?.status === 'running' && Date.now() < until) {
+    await Promise.race([new Promise((r) => setTimeout(r, 50)), aborted]);
+  }
+}
 
 /** sha256 of each pseudopotential file the input names, by file name: a rerun with other files is not the same run. */
 export function pseudopotentialHashes(pseudoDir: string, input: PwInputValue): Record<string, string> {
