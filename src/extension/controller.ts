@@ -6,8 +6,11 @@
 import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE, OBJECTIVE_LANGUAGE } from './serializer';
 import { UNTRUSTED_MESSAGE } from './trust';
+import { runErrorNotice, runOutcomeNotice, type RunNotice } from './runNotice';
 
 export const CONTROLLER_ID = 'dreams-agents';
+const SHOW_CANVAS = 'Show Canvas';
+const canvasName = (nb: vscode.NotebookDocument) => nb.uri.path.split('/').pop() ?? nb.uri.path;
 
 export interface RunRequest {
   /** The .dreams file. */
@@ -40,6 +43,9 @@ export class AgentsController implements vscode.Disposable {
   starter: AgentRunStarter | undefined;
   /** Called with the outcome so the canvas can link its run. */
   onRunLinked: ((canvas: vscode.NotebookDocument, outcome: RunOutcome) => Promise<void>) | undefined;
+  private readonly noticeEmitter = new vscode.EventEmitter<RunNotice>();
+  /** Each notification about a run's end, as it is shown. */
+  readonly onDidNotify = this.noticeEmitter.event;
 
   constructor() {
     this.controller.supportedLanguages = [OBJECTIVE_LANGUAGE];
@@ -104,13 +110,26 @@ export class AgentsController implements vscode.Disposable {
         lines.push(`Run ${outcome.runId}: ${outcome.state}. ${outcome.summary}`);
         await show();
         exec.end(outcome.state === 'completed' || outcome.state === 'paused' || outcome.state === 'waiting-approval', Date.now());
+        if (!abort.signal.aborted) this.notify(runOutcomeNotice(outcome, canvasName(nb)), nb);
       } catch (e) {
         await fail(abort.signal.aborted ? 'The run was cancelled from the notebook; its log keeps everything done so far. Run the cell again to continue.' : (e as Error).message);
+        if (!abort.signal.aborted) this.notify(runErrorNotice((e as Error).message, canvasName(nb)), nb);
       }
     }
   }
 
+  /** Shows the notice without waiting for it to be closed; its button opens the canvas. */
+  private notify(notice: RunNotice | undefined, nb: vscode.NotebookDocument): void {
+    if (!notice) return;
+    const show = notice.level === 'error' ? vscode.window.showErrorMessage : notice.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void Promise.resolve(show(notice.message, SHOW_CANVAS)).then(async (picked) => {
+      if (picked === SHOW_CANVAS) await vscode.window.showNotebookDocument(nb);
+    }, () => undefined);
+    this.noticeEmitter.fire(notice);
+  }
+
   dispose(): void {
+    this.noticeEmitter.dispose();
     this.controller.dispose();
   }
 }

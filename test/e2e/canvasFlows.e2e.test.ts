@@ -119,6 +119,10 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-objective-running');
     await notebookOutputFrame(page).getByText(/Run \S+-lattice-constant\S*: completed/).waitFor({ timeout: 540_000 });
     await page.locator('.statusbar-item', { hasText: /completed · .* tokens · \$0\.00 · \d+ jobs/ }).waitFor({ timeout: 30_000 });
+    // told outside the cell too: a notification with the outcome and a way back to the canvas
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /DREAMS run \S+ \(al-offline\.dreams\) completed: Lattice constant of fcc Al \(/ });
+    await toast.waitFor({ timeout: 30_000 });
+    await toast.getByRole('button', { name: 'Show Canvas' }).waitFor({ timeout: 5_000 });
     await host.screenshot('e2e-objective-completed');
     // The canvas file follows the log (saved after each batch of projected cells).
     type Saved = { run?: { log: string }; cells: { id: string; text: string }[] };

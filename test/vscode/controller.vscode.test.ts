@@ -65,6 +65,50 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
     }
   });
 
+  it('tells the user outside the cell when a run fails or cannot start, and when one completes', async () => {
+    const wb = await workbench();
+    const ws = workspaceDir();
+    const real = wb.controller.starter;
+    const notices: { level: string; message: string }[] = [];
+    const off = wb.controller.onDidNotify((n) => notices.push(n));
+    let ending: 'failed' | 'completed' | 'throws' = 'failed';
+    wb.controller.starter = {
+      async start(req) {
+        if (ending === 'throws') throw new Error('No Anthropic API key: run "DREAMS: Set API Key"');
+        const run = await createRun(path.join(ws, `notice-${ending}.run`), { objective: req.objective, slug: ending });
+        await req.linked({ runLog: path.join(run.dir, 'events.jsonl'), runId: run.runId });
+        await run.log.append({ kind: 'run.state', key: 'run/state', actor: { kind: 'framework', id: 'run' }, payload: { state: ending } });
+        await run.close();
+        const summary = ending === 'failed' ? 'step run-eos failed: job dreams-1 failed: No space left on device' : 'a = 4.04 Å';
+        return { runLog: path.join(run.dir, 'events.jsonl'), runId: run.runId, state: ending, summary };
+      },
+    };
+    try {
+      const failed = await canvasWith('notice-failed', 'Lattice constant of fcc Al');
+      await execute(failed);
+      assert.equal(failed.cellAt(0).executionSummary?.success, false);
+      await until('the failure notice', () => notices.length === 1, 10_000);
+      assert.equal(notices[0]!.level, 'error');
+      assert.match(notices[0]!.message, /^DREAMS run \S+-failed \(notice-failed\.dreams\) failed: step run-eos failed: job dreams-1 failed: No space left on device\./);
+
+      ending = 'throws';
+      await execute(await canvasWith('notice-throws', 'Lattice constant of fcc Al'));
+      await until('the error notice', () => notices.length === 2, 10_000);
+      assert.deepEqual(notices[1], { level: 'error', message: 'DREAMS (notice-throws.dreams): No Anthropic API key: run "DREAMS: Set API Key"' });
+
+      ending = 'completed';
+      const done = await canvasWith('notice-completed', 'Lattice constant of fcc Al');
+      await execute(done);
+      assert.equal(done.cellAt(0).executionSummary?.success, true);
+      await until('the completion notice', () => notices.length === 3, 10_000);
+      assert.equal(notices[2]!.level, 'info');
+      assert.match(notices[2]!.message, /completed: a = 4\.04 Å\.$/);
+    } finally {
+      off.dispose();
+      wb.controller.starter = real;
+    }
+  });
+
   it('runs an objective with the offline provider on real pw.x: the run is linked, and its results appear as cells', async function () {
     this.timeout(600_000);
     await workbench();
