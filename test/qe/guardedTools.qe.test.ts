@@ -175,5 +175,18 @@ describe('guarded pw.x tools on the real pw.x', () => {
       assert.equal(out.status, 'provisional');
       assert.equal((out.meta as { reusedFrom?: unknown }).reusedFrom, undefined);
     }
+
+    // a waiting call that is stopped ends at once; the call it waited for goes on
+    const ac = new AbortController();
+    const stoppable: GuardContext = { ...ctx, run: { ...ctx.run, signal: ac.signal, progress: (m) => (m.startsWith('identical input is being run') ? ac.abort() : undefined) } };
+    const pair = [await input({ ecutwfcRy: 18, ecutrhoRy: 72 }), await input({ ecutwfcRy: 18, ecutrhoRy: 72 })];
+    const [going, stopped] = await Promise.all([
+      run('run_pw', { input: pair[0]!.id, backend: 'local' }),
+      guardedCall(registry.get('run_pw')!, call('run_pw', { input: pair[1]!.id, backend: 'local' }), stoppable),
+    ]);
+    assert.equal(stopped.status, 'failed');
+    assert.match((stopped as { error: string }).error, /stopped while waiting for an identical run/);
+    assert.equal(going.find((a) => a.name === 'total_energy')!.status, 'final');
+    assert.equal(jobs.list().length, before + 4);
   });
 });

@@ -183,16 +183,21 @@ const REGISTRATION_WAIT_MS = 60_000;
  * not: then the waiting call decides for itself. Rejects when the waiting call is aborted.
  */
 async function settledRun(view: ProvenanceView, running: InFlightRun, signal: AbortSignal): Promise<void> {
+  let fail: () => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(new Error('run_pw: stopped while waiting for an identical run'));
+    fail = () => reject(new Error('run_pw: stopped while waiting for an identical run'));
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });
   aborted.catch(() => {});
-  await Promise.race([running.returned, aborted]);
-  const until = Date.now() + REGISTRATION_WAIT_MS;
-  while (view.call(running.call)?.status === 'running' && Date.now() < until) {
-    await Promise.race([new Promise((r) => setTimeout(r, 50)), aborted]);
+  try {
+    await Promise.race([running.returned, aborted]);
+    const until = Date.now() + REGISTRATION_WAIT_MS;
+    while (view.call(running.call)?.status === 'running' && Date.now() < until) {
+      await Promise.race([new Promise((r) => setTimeout(r, 50)), aborted]);
+    }
+  } finally {
+    signal.removeEventListener('abort', fail);
   }
 }
 
