@@ -7,12 +7,17 @@
  * and, beside it, the same results as a Markdown table in the Sol27LC order (sol27.md).
  *
  *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
- *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge]
+ *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge] [--resume]
  *   npm run bench:sol27 -- --table-only [--out FILE]    (rewrite sol27.md from the JSON; runs nothing)
  *   npm run bench:sol27 -- --table-only --forget Mo,Pb  (drop rows spoiled by the machine, e.g. a full disk)
  *
  * --merge keeps the elements already in the output file that this run does not repeat (each
  * keeps the command that measured it), so elements can be measured a few at a time.
+ *
+ * --resume (with --runs-dir) takes an element's latest run there of the same objective and
+ * pseudopotential directory: a finished one is read, an unfinished one continued (as `dreams
+ * resume` would); only what is missing runs. Its wall time counts only while a DREAMS process
+ * drove it (measure.ts: activeIntervals).
  *
  * A tight reference already in the output file for the same element, pseudopotential and
  * reference settings (cutoffs, k-spacing; EOS and smearing are fixed here) is taken from it
@@ -30,6 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RunController } from '../../src/core/agents/runController';
+import { openRun } from '../../src/core/canvas/run';
 import type { RunSettings } from '../../src/core/agents/runSession';
 import { finestTested, type ConvergenceSelectionValue, type EosFitValue } from '../../src/core/agents/tools/artifactShapes';
 import { latticeShiftFromPressure } from '../../src/core/dft/convergence';
@@ -113,12 +119,50 @@ function settingsFor(e: Sol27Element, file: string): RunSettings {
   };
 }
 
-async function runElement(e: Sol27Element, file: string): Promise<ElementResult> {
-  const controller = await RunController.start({ runsDir, settings: settingsFor(e, file) });
+/**
+ * --resume: the latest run in --runs-dir of the same objective with the same pseudopotential
+ * directory (the objective names the element, structure and file), if any.
+ */
+function earlierRunOf(e: Sol27Element, file: string): string | undefined {
+  if (!fs.existsSync(runsDir)) return undefined;
+  const want = JSON.stringify(settingsFor(e, file).objective);
+  return fs.readdirSync(runsDir).sort().reverse().map((d) => path.join(runsDir, d)).find((dir) => {
+    const log = path.join(dir, 'events.jsonl');
+    if (!fs.existsSync(log)) return false;
+    const first = fs.readFileSync(log, 'utf8').split('\n', 1)[0]!;
+    try {
+      const start = JSON.parse(first) as { kind?: string; payload?: { settings?: { objective?: unknown; pseudoDir?: string } } };
+      return start.kind === 'run.start' && JSON.stringify(start.payload?.settings?.objective) === want && start.payload?.settings?.pseudoDir === pseudoDir;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The element's workflow run: a new one, or with --resume the earlier one read (finished) or continued (not finished). */
+async function workflowRun(e: Sol27Element, file: string) {
+  const earlier = flag('resume') ? earlierRunOf(e, file) : undefined;
+  if (earlier) {
+    const run = await openRun(earlier, { mode: 'reader' });
+    const state = (run.log.events().filter((x) => x.kind === 'run.state').at(-1)?.payload as { state?: string; reason?: string } | undefined);
+    if (state?.state === 'completed') {
+      console.log(`${e.element}: --resume: the workflow run ${earlier} finished; its results are read, not run again`);
+      return { state: 'completed' as const, reason: undefined, runDir: earlier, events: run.log.events(), artifacts: run.registry.artifacts(), close: () => run.close() };
+    }
+    await run.close();
+    console.log(`${e.element}: --resume: continuing the workflow run ${earlier} (${state?.state ?? 'no state'})`);
+  }
+  const controller = earlier ? await RunController.resume(earlier) : await RunController.start({ runsDir, settings: settingsFor(e, file) });
   const result = await controller.run();
   const rt = controller.session.runtime;
-  const events = rt.log.events();
-  const finals = rt.provenance.artifacts().filter((a) => a.status === 'final');
+  return { state: result.state, reason: result.reason, runDir: controller.runDir, events: rt.log.events(), artifacts: rt.provenance.artifacts(), close: () => controller.close() };
+}
+
+async function runElement(e: Sol27Element, file: string): Promise<ElementResult> {
+  const wf = await workflowRun(e, file);
+  const result = { state: wf.state, reason: wf.reason };
+  const events = wf.events;
+  const finals = wf.artifacts.filter((a) => a.status === 'final');
   const selection = (p: string) => finals.filter((a) => a.name === 'converged_settings' && (a.value as ConvergenceSelectionValue).parameter === p).at(-1)?.value as ConvergenceSelectionValue | undefined;
   const a = finals.filter((x) => x.name === 'lattice_constant').at(-1)?.value as number | undefined;
   const cut = selection('ecutwfc');
@@ -136,9 +180,9 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
       ...(cutShift !== undefined ? { cutoffPercent: cutShift } : {}), ...(kShift !== undefined ? { kPercent: kShift } : {}), sumPercent: (cutShift ?? 0) + (kShift ?? 0),
     } } : {}),
     ...(cut && k ? { tested: { ecutwfcRy: cut.tested.map((t) => t.value), kSpacingPerAngstrom: k.tested.map((t) => t.value) } } : {}),
-    workflow: runCost(controller.runDir, events), runDir: controller.runDir, measuredAt: new Date().toISOString(),
+    workflow: runCost(wf.runDir, events), runDir: wf.runDir, measuredAt: events.at(-1)?.ts ?? new Date().toISOString(),
   };
-  await controller.close();
+  await wf.close();
   if (withReference && a !== undefined && cut?.chosen.ecutwfcRy && cut.chosen.ecutrhoRy && k?.chosen.kSpacingPerAngstrom) {
     const highest = Math.max(...cut.tested.map((t) => t.value));
     const ecut = Math.max(cut.chosen.ecutwfcRy + refExtraCutoff, highest);

@@ -49,12 +49,39 @@ export function runCost(runDir: string, events: readonly CanvasEvent[]): RunCost
     const out = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.out')) : undefined;
     cpu += (out && pwCpuSeconds(fs.readFileSync(path.join(dir, out), 'utf8'))) || 0;
   }
-  const pwWall = unionSeconds(jobs.map((j) => [Date.parse(j.startedAt!), Date.parse(j.endedAt!)]));
-  const states = events.filter((e) => e.kind === 'run.state');
-  const t0 = Date.parse(states[0]?.ts ?? events[0]!.ts);
-  const t1 = Date.parse(states.at(-1)?.ts ?? events.at(-1)!.ts);
-  const runWall = (t1 - t0) / 1000;
+  const active = activeIntervals(events);
+  const runWall = active.reduce((s, [a, b]) => s + (b - a), 0) / 1000;
+  // pw.x time inside those spans only: a job that ran on while no DREAMS process was there is not overhead
+  const pwWall = unionSeconds(jobs.flatMap((j) => clip([Date.parse(j.startedAt!), Date.parse(j.endedAt!)], active)));
   const reusedRuns = events.filter((e) => e.kind === 'provenance.artifact')
     .filter((e) => { const a = e.payload as { name?: string; meta?: { reusedFrom?: unknown } }; return a.name === 'total_energy' && !!a.meta?.reusedFrom; }).length;
   return { pwRuns: jobs.length, reusedRuns, pwCpuSeconds: cpu, pwWallSeconds: pwWall, runWallSeconds: runWall, overheadSeconds: runWall - pwWall, overheadFraction: runWall > 0 ? (runWall - pwWall) / runWall : 0 };
+}
+
+/**
+ * The spans in which a DREAMS process drove the run, in ms: from each "running" state to the
+ * next state; when the process died and a later one resumed the run (a "running" state
+ * follows a "running" state), to the last event before the resume.
+ */
+export function activeIntervals(events: readonly CanvasEvent[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start: number | undefined;
+  let lastTs = -Infinity;
+  for (const e of events) {
+    const ts = Date.parse(e.ts);
+    if (e.kind === 'run.state') {
+      const state = (e.payload as { state?: string }).state;
+      if (start !== undefined) out.push([start, state === 'running' ? lastTs : ts]);
+      start = state === 'running' ? ts : undefined;
+    }
+    lastTs = ts;
+  }
+  if (start !== undefined) out.push([start, lastTs]);
+  if (!out.length && events.length) out.push([Date.parse(events[0]!.ts), Date.parse(events.at(-1)!.ts)]);
+  return out.filter(([a, b]) => b > a);
+}
+
+/** The parts of one interval inside any of the (disjoint, ordered) spans. */
+function clip([a, b]: [number, number], spans: [number, number][]): [number, number][] {
+  return spans.map(([s, t]) => [Math.max(a, s), Math.min(b, t)] as [number, number]).filter(([x, y]) => y > x);
 }
