@@ -42,6 +42,8 @@ export function settingsFromConfiguration(objectiveText: string, canvasDir?: str
     models: c.get<Record<string, string>>('models', {}),
     judges: !offline,
     budget: { ...c.get<RunSettings['budget']>('budget', {}), ...prefs.budget },
+    // earlier runs named in the cell, relative to the canvas
+    ...(prefs.reuseFrom?.length ? { reuseFrom: prefs.reuseFrom.map((d) => (canvasDir ? path.resolve(canvasDir, d) : d)) } : {}),
     ...(qe !== 'auto' ? { qeVersion: qe } : {}),
   };
   const clusters = c.get<ClusterProfile[]>('clusters', []);

@@ -130,6 +130,46 @@ describe('guarded pw.x tools on the real pw.x', () => {
     assert.ok(fs.existsSync(path.join(jobs.jobDir(test.id), 'tmp', 'dreams.save', 'charge-density.dat')));
   });
 
+  it('takes the result of an identical input from an earlier run named in reuseFrom, and runs pw.x for anything else', async function () {
+    this.timeout(120_000);
+    const ctxOf = (provenance: MemoryProvenance, runId: string, services: Record<string, unknown> = {}): GuardContext => ({
+      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+      run: { runId, runDir, signal: new AbortController().signal, progress: () => {}, services: { jobs, pseudoDir, backends: ['local'], provenance, ...services } },
+    });
+    const runIn = async (ctx: GuardContext, tool: string, args: Record<string, unknown>) => {
+      const out = await guardedCall(registry.get(tool)!, { tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } }, ctx);
+      assert.equal(out.status, 'ok', JSON.stringify(out));
+      return (out as { outputs: string[] }).outputs.map((id) => ctx.provenance.artifact(id)!);
+    };
+    const study = async (ctx: GuardContext, ecutwfcRy: number) => {
+      const [bulk] = await runIn(ctx, 'build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.03 });
+      const [table] = await runIn(ctx, 'select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
+      const [input] = await runIn(ctx, 'make_pw_input', {
+        structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy, ecutrhoRy: 4 * ecutwfcRy,
+        kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+      });
+      return runIn(ctx, 'run_pw', { input: input!.id, backend: 'local' });
+    };
+    const first = new MemoryProvenance();
+    const original = (await study(ctxOf(first, 'run-a'), 19)).find((a) => a.name === 'total_energy')!;
+    const before = jobs.list().length;
+    const second = new MemoryProvenance();
+    const later = ctxOf(second, 'run-b', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }] });
+    const again = await study(later, 19);
+    assert.equal(jobs.list().length, before, 'no pw.x job for an input run-a ran');
+    const e = again.find((a) => a.name === 'total_energy')!;
+    assert.equal(e.value, original.value);
+    assert.equal(e.status, 'final');
+    assert.deepEqual((e.meta as EnergyMeta).reusedFrom, { run: 'run-a', call: original.creator, job: (original.meta as EnergyMeta).job, energy: original.id });
+    assert.equal((again.find((a) => a.name === 'pw_output')!.meta as { reusedFrom?: { run?: string } }).reusedFrom?.run, 'run-a', 'the output says where it was computed');
+    // another cutoff is another input: pw.x runs
+    await study(later, 20);
+    assert.equal(jobs.list().length, before + 1);
+    // and a run told to rerun identical inputs ignores the earlier run
+    await study(ctxOf(new MemoryProvenance(), 'run-c', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], reuseIdenticalRuns: false }), 19);
+    assert.equal(jobs.list().length, before + 2);
+  });
+
   it('runs pw.x once for identical inputs that arrive while the first is running; a failed first run leaves the next to run', async function () {
     this.timeout(180_000);
     const provenance = new MemoryProvenance();

@@ -124,6 +124,35 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     assert.equal(check.ok, true, check.problems.join('\n'));
   });
 
+  it('a second study of the same objective with --reuse-from the first runs no pw.x and reaches the same lattice constant', () => {
+    const objective = writeLeanObjectiveFile(dir);
+    const r = dreams(['run', objective, '--offline', '--runs-dir', path.join(dir, 'again'), '--pseudo-dir', PSEUDO_DIR, '--reuse-from', runDir, '--no-bundle'], dir);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const againDir = path.join(dir, 'again', fs.readdirSync(path.join(dir, 'again'))[0]!);
+    const ev = fs.readFileSync(path.join(againDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CanvasEvent);
+    assert.equal(ev.filter((e) => e.kind === 'job.transition').length, 0, 'no pw.x job');
+    const energies = ev.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord).filter((a) => a.name === 'total_energy');
+    const firstId = path.basename(runDir);
+    assert.ok(energies.length > 10);
+    // each from the first run, or (the sweeps' shared point) from an earlier call of this one that took it from there
+    for (const e of energies) {
+      const from = (e.meta as { reusedFrom?: { run?: string; energy?: string; call: string } }).reusedFrom;
+      assert.ok(from, `${e.id} was computed, not reused`);
+      if (from.run) {
+        assert.equal(from.run, firstId);
+        assert.equal(e.value, artifacts().find((a) => a.id === from.energy)!.value, `${e.id}: the first run's value`);
+      }
+    }
+    const a = (events_: CanvasEvent[]) => events_.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord).filter((x) => x.name === 'lattice_constant').at(-1)!.value;
+    assert.equal(a(ev), a(events));
+    assert.equal((ev.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean }).accepted, true);
+    // a directory that is not a run is refused before anything starts
+    const bad = dreams(['run', objective, '--offline', '--runs-dir', path.join(dir, 'bad'), '--pseudo-dir', PSEUDO_DIR, '--reuse-from', dir], dir);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--reuse-from: .* is not a DREAMS run \(it has no events\.jsonl\)/);
+    assert.equal(fs.existsSync(path.join(dir, 'bad')), false);
+  });
+
   it('lists the jobs, rewrites and re-judges the report, lists approvals and will not resume a finished run', () => {
     const id = path.basename(runDir);
     const jobs = dreams(['jobs', id, '--runs-dir', path.join(dir, 'runs')], dir);

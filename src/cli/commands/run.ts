@@ -1,4 +1,5 @@
 /** `dreams run <objective.yaml | "text">`: plan and run a DFT study, then write its notebook, report and bundle. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RunController } from '../../core/agents/runController';
@@ -37,6 +38,10 @@ reproducibility bundle into the run directory.
   --rerun-identical      run pw.x even for an input this run has already run with the same
                          pseudopotential files (by default that earlier result is reused,
                          linked to it in the provenance)
+  --reuse-from RUN       also take pw.x results from this earlier run (its directory) for inputs
+                         that are byte for byte the same with the same pseudopotential files, e.g.
+                         the PBE relaxations a BEEF-vdW ensemble study repeats; repeatable
+                         (default: the objective file's run.reuseFrom)
 
 The API key is read from ANTHROPIC_API_KEY (not needed with --offline).
 Exit status: 0 completed, 1 failed, 2 bad usage, 3 stopped (budget or Ctrl-C; resume it).`;
@@ -53,7 +58,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, approval: { type: 'string' },
         budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
         'local-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
-        'rerun-identical': { type: 'boolean' },
+        'rerun-identical': { type: 'boolean' }, 'reuse-from': { type: 'string', multiple: true },
       },
     }));
   } catch (e) {
@@ -82,6 +87,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     // The workflow's inputs against the pseudopotential library (a dual below a file's suggested density
     // cutoff, a file that is not there): refused here, before a run directory is made.
     if (objective.workflow) prepareWorkflow(objective.workflow, objective.inputs ?? {}, workflowEnvironment({ pseudoDir }));
+    const fromFile = (p: string) => (/\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), p) : path.resolve(p));
+    const reuseFrom = ((values['reuse-from'] as string[] | undefined)?.map((d) => path.resolve(d)) ?? (prefs.reuseFrom ?? []).map(fromFile));
+    for (const d of reuseFrom) {
+      if (!fs.existsSync(path.join(d, 'events.jsonl'))) throw new UsageError(`--reuse-from: ${d} is not a DREAMS run (it has no events.jsonl); name a run directory, e.g. runs/20260101-120000-al-lattice.`);
+    }
+    if (reuseFrom.length && values['rerun-identical']) throw new UsageError('--reuse-from and --rerun-identical contradict each other: drop one.');
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
     const apiKey = process.env.ANTHROPIC_API_KEY;
@@ -99,6 +110,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       objective, offline, backend, approval: approval as ApprovalPolicy, pseudoDir, pwCommand, localConcurrency: localJobs,
       models, judges: !values['no-judges'], budget, ...(qeVersion ? { qeVersion } : {}),
       ...(values['rerun-identical'] ? { reuseIdenticalRuns: false } : {}),
+      ...(reuseFrom.length ? { reuseFrom } : {}),
     };
     const controller = await RunController.start(
       { runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'), settings, ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}) },

@@ -6,10 +6,12 @@
  * one can be resumed in the other.
  */
 import fs from 'node:fs';
-import type { Run } from '../canvas/run';
+import path from 'node:path';
+import { openRun, type Run } from '../canvas/run';
 import type { CanvasEvent, RunStartPayload } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
+import type { ProvenanceView } from '../guard/ports';
 import type { ApprovalPolicy } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
 import { CanvasJobStore } from '../hpc/canvasJobStore';
@@ -62,6 +64,39 @@ export interface RunSettings {
    * pseudopotential files. Default (absent or true): reuse that result, linked in the provenance.
    */
   reuseIdenticalRuns?: boolean;
+  /**
+   * Earlier runs (their directories) whose pw.x results this run may take for a byte-identical
+   * input with the same pseudopotential files, instead of running pw.x again: a study that
+   * repeats another's relaxations (the BEEF-vdW ensemble after the PBE site preference), or a
+   * rerun with one setting changed. Only with reuseIdenticalRuns.
+   */
+  reuseFrom?: string[];
+}
+
+/** An earlier run open for reading, whose pw.x results run_pw may reuse. */
+export interface EarlierRunSource {
+  runId: string;
+  dir: string;
+  view: ProvenanceView;
+}
+
+/** The runs named in reuseFrom, open for reading; a run that is gone is left out with a warning (a resume must not stop on it). */
+async function openEarlierRuns(dirs: readonly string[], self: string, warn: (m: string) => void): Promise<{ sources: EarlierRunSource[]; close: () => Promise<void> }> {
+  const opened: Run[] = [];
+  for (const dir of dirs) {
+    if (path.resolve(dir) === path.resolve(self)) continue;
+    try {
+      opened.push(await openRun(dir, { mode: 'reader' }));
+    } catch (e) {
+      warn(`reuseFrom: ${dir} cannot be read (${(e as Error).message}); its pw.x results are not reused`);
+    }
+  }
+  return {
+    sources: opened.map((r) => ({ runId: r.runId, dir: r.dir, view: r.registry })),
+    close: async () => {
+      await Promise.all(opened.map((r) => r.close()));
+    },
+  };
 }
 
 /** How to reach things that are not part of the run's record (keys, hosts, test doubles). */
@@ -145,6 +180,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   if (settings.pseudoDir && !fs.existsSync(settings.pseudoDir)) {
     throw new Error(`the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
   }
+  const earlier = await openEarlierRuns(settings.reuseIdenticalRuns === false ? [] : settings.reuseFrom ?? [], run.dir, env.onWarning ?? (() => {}));
   const services: Record<string, unknown> = {
     canvas: run.canvas,
     jobs,
@@ -155,6 +191,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     inputToolSchema: registry.get('make_pw_input')?.schema,
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
     reuseIdenticalRuns: settings.reuseIdenticalRuns !== false,
+    earlierRuns: earlier.sources,
     ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
   };
   // An adsorption search makes each hypothesis a guarded call of its own, through this run's registry and guard.
@@ -193,6 +230,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     close: async () => {
       await jobs.dispose();
       await backends.close();
+      await earlier.close();
       await run.close();
     },
   };

@@ -16,6 +16,7 @@
  *     pseudoDir: /usr/share/espresso/pseudo
  *     approval: continue
  *     budget: { maxTokens: 2000000, maxCostUsd: 20, maxJobs: 60, maxWallMinutes: 120 }
+ *     reuseFrom: [runs/20260101-120000-copt111-pbe]    # identical pw.x inputs there are not run again
  */
 import path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
@@ -30,6 +31,8 @@ export interface RunPreferences {
   pseudoDir?: string;
   approval?: 'wait' | 'continue' | 'auto-approve';
   budget?: { maxTokens?: number; maxCostUsd?: number; maxJobs?: number; maxWallMinutes?: number };
+  /** Earlier runs (directories, relative to the objective file) whose identical pw.x runs are reused. */
+  reuseFrom?: string[];
 }
 
 export interface Objective {
@@ -64,6 +67,7 @@ export const OBJECTIVE_FILE_SCHEMA = {
         pseudoDir: { type: 'string', minLength: 1, description: 'the pseudopotential (UPF) library' },
         approval: { type: 'string', enum: ['wait', 'continue', 'auto-approve'] },
         budget: BUDGET_SCHEMA,
+        reuseFrom: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'directories of earlier runs whose identical pw.x runs may be reused' },
       },
       additionalProperties: false,
     },

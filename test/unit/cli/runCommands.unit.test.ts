@@ -81,6 +81,25 @@ describe('dreams run options', () => {
     assert.match(err, /dreams run: inputs\.dual: 8 × 40 Ry .* = 320 Ry is below the 401\.3 Ry density cutoff Pt\.pbe-n-rrkjus_psl\.1\.0\.0\.UPF suggests.*dual ≥ 11/);
     assert.equal(fs.existsSync(runs), false);
   });
+
+  it("reads run.reuseFrom relative to the objective file and refuses a directory that is not a run, before a run directory is made", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-reuse-'));
+    const objective = path.join(dir, 'al.yaml');
+    fs.writeFileSync(objective, 'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: [runs/old-al]\n');
+    const runs = path.join(dir, 'runs');
+    const pseudo = path.resolve(__dirname, '../../fixtures/workflows/pseudo');
+    const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
+    assert.equal(code, 2);
+    assert.ok(err.includes(`--reuse-from: ${path.join(dir, 'runs/old-al')} is not a DREAMS run (it has no events.jsonl)`), err);
+    assert.equal(fs.existsSync(runs), false);
+    const both = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs, '--reuse-from', dir, '--rerun-identical']));
+    assert.equal(both.code, 2);
+    const schema = path.join(dir, 'bad.yaml');
+    fs.writeFileSync(schema, 'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: runs/old-al\n');
+    const c = await captureErrors(() => runCommand([schema, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
+    assert.equal(c.code, 2);
+    assert.match(c.err, /run\.reuseFrom: must be array/);
+  });
 });
 
 describe('live progress', () => {

@@ -18,6 +18,7 @@ import { ARTIFACT, type EnergyMeta, type PwInputValue } from './artifactShapes';
 import { resolveRef, type ProvenanceView } from '../../guard/ports';
 import type { ArtifactRecord } from '../../provenance/types';
 import type { ToolOutput } from '../types';
+import type { EarlierRunSource } from '../runSession';
 import { service } from './services';
 
 interface Args {
@@ -116,6 +117,18 @@ export const runPwTool: GuardedToolSpec = {
         summary: `identical input already run by ${earlier.energy.creator} (job ${job}); its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
       };
     }
+    // the same input run by an earlier run this one was told to reuse (reuseFrom)
+    for (const source of reuse ? (ctx.services as { earlierRuns?: EarlierRunSource[] }).earlierRuns ?? [] : []) {
+      const found = identicalEarlierRun(source.view, input.text, pseudoSha256);
+      const foundJob = String(found?.energy.meta?.job ?? '');
+      const out = found && outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
+      if (!found || !out) continue;
+      const from = { run: source.runId, call: found.energy.creator, job: foundJob, energy: found.energy.id };
+      const where = `run ${source.runId} (${from.call}, job ${foundJob}, energy ${from.energy})`;
+      ctx.progress(`identical input already run by ${where}: its result is reused, pw.x is not run again`);
+      const result = runArtifacts(input, args.backend, { id: foundJob, state: 'completed' }, out, pseudoSha256, from);
+      return { artifacts: result.artifacts, summary: `identical input already run by ${where}; its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}` };
+    }
     // identical calls that arrive while this one runs wait for it (settledRun) instead of running pw.x again
     const release = key ? claimRun(jobs, key, ctx.callId) : undefined;
     try {
@@ -141,6 +154,16 @@ export const runPwTool: GuardedToolSpec = {
     }
   },
 };
+
+/** Where a reused result was computed: a call of this run, or (with `run`) of an earlier run named in reuseFrom. */
+export interface ReusedFrom {
+  call: string;
+  job: string;
+  /** The earlier run's id, when the result comes from another run. */
+  run?: string;
+  /** That run's energy artifact. */
+  energy?: string;
+}
 
 /** A run_pw call of this study that is running pw.x on an input, and when its run() has returned. */
 interface InFlightRun {
@@ -252,7 +275,7 @@ function outputOfEarlierRun(earlier: EarlierRun, runDir: string, jobOutput: stri
 /** The artifacts of a finished run: its output file, its total energy (and BEEF ensemble), final only when pw.x converged. */
 function runArtifacts(
   input: PwInputValue, backend: string, done: { id: string; state: string; error?: string }, text: string,
-  pseudoSha256: Record<string, string>, reusedFrom?: { call: string; job: string },
+  pseudoSha256: Record<string, string>, reusedFrom?: ReusedFrom,
 ): ToolOutput {
   const natoms = input.structure.symbols.length;
   const out = parsePwOutput(text);
