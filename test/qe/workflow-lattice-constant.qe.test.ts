@@ -146,6 +146,10 @@ describe('dreams run --offline: the lattice-constant workflow with real pw.x', f
     const a = (events_: CanvasEvent[]) => events_.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord).filter((x) => x.name === 'lattice_constant').at(-1)!.value;
     assert.equal(a(ev), a(events));
     assert.equal((ev.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean }).accepted, true);
+    // the report says where its energies were computed
+    const report = fs.readFileSync(path.join(againDir, 'report.md'), 'utf8');
+    assert.match(report, new RegExp(`## Reused pw\\.x results\\n\\n${energies.length} energies were taken from an identical earlier pw\\.x run .*; ${energies.filter((e) => (e.meta as { reusedFrom: { run?: string } }).reusedFrom.run).length} of them from other runs`));
+    assert.ok(report.includes(`run ${firstId}: `));
     // a directory that is not a run is refused before anything starts
     const bad = dreams(['run', objective, '--offline', '--runs-dir', path.join(dir, 'bad'), '--pseudo-dir', PSEUDO_DIR, '--reuse-from', dir], dir);
     assert.equal(bad.status, 2);

@@ -141,6 +141,20 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     md.push('## Jobs', '', ...table(['Job', 'Backend', 'State', 'Run time', 'Error'], jobs.map((j) => [j.id, j.backend, j.state, seconds(j.startedAt, j.endedAt), (j.error ?? '').split('\n')[0]])), '');
   }
 
+  // pw.x results this run took instead of running pw.x: a reader must know where they were computed
+  const reused = artifacts.filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown } | undefined)?.reusedFrom);
+  if (reused.length) {
+    const from = (a: ArtifactRecord) => (a.meta as { reusedFrom: { run?: string; call: string; job: string; energy?: string } }).reusedFrom;
+    const elsewhere = reused.filter((a) => from(a).run);
+    md.push('## Reused pw.x results', '',
+      `${reused.length} energ${reused.length === 1 ? 'y was' : 'ies were'} taken from an identical earlier pw.x run (the same input text and pseudopotential files) instead of running pw.x again` +
+        `${elsewhere.length ? `; ${elsewhere.length} of them from other runs (\`reuseFrom\`), which this run's bundle holds only as outputs` : ''}.`, '',
+      ...table(['Energy', 'Call', 'Value (eV)', 'Computed by', 'Job'], reused.map((a) => {
+        const f = from(a);
+        return [a.id, a.creator, typeof a.value === 'number' ? a.value.toFixed(6) : '', f.run ? `run ${f.run}: ${f.call} (${f.energy ?? ''})` : f.call, f.job];
+      })), '');
+  }
+
   const verdicts = calls.flatMap((c) => c.verdicts);
   const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
   md.push('## Guard', '',
