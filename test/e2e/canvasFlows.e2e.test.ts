@@ -209,6 +209,12 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await page.locator('.statusbar-item', { hasText: 'approval pending' }).waitFor({ state: 'hidden', timeout: 15_000 });
     const answers = events().filter((e) => e.kind === 'approval.answer') as unknown as { payload: { by: string } }[];
     assert.deepEqual([...new Set(answers.map((a) => a.payload.by))], ['user@vscode'], 'every answer came from the notebook');
+    // the run's end is a notification too; it is cleared first, since Escape (used below to leave a
+    // cell editor) hides a visible notification instead
+    const done = page.locator('.notifications-toasts .notification-toast', { hasText: /DREAMS run \S+ \(co-search\.dreams\) completed/ });
+    await done.waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 15_000 });
     // the report at the end of the notebook (Ctrl+End in the notebook: its last cells), the run's
     // outcome on the objective cell at the top (Ctrl+Home)
     const editors = nb.locator('.cell-editor-container .monaco-editor:visible');
