@@ -132,7 +132,9 @@ function earlierRunOf(e: Sol27Element, file: string): string | undefined {
     const first = fs.readFileSync(log, 'utf8').split('\n', 1)[0]!;
     try {
       const start = JSON.parse(first) as { kind?: string; payload?: { settings?: { objective?: unknown; pseudoDir?: string } } };
-      return start.kind === 'run.start' && JSON.stringify(start.payload?.settings?.objective) === want && start.payload?.settings?.pseudoDir === pseudoDir;
+      return start.kind === 'run.start' && JSON.stringify(start.payload?.settings?.objective) === want &&
+        // however the directory was spelled (relative or absolute) when each run started
+        path.resolve(start.payload?.settings?.pseudoDir ?? '') === path.resolve(pseudoDir);
     } catch {
       return false;
     }
