@@ -2,7 +2,7 @@
 //   node scripts/test.mjs <all|static|unit|qe|cluster|vscode|vscode-electron|e2e> [mocha args...]
 // Each tier checks what it needs first and, when something is missing, says the exact
 // command that installs or starts it. A tier that cannot run fails; nothing is skipped.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,21 +22,53 @@ const quiet = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' 
 const has = (cmd) => quiet('sh', ['-c', `command -v ${cmd}`]).status === 0;
 // Each mocha tier writes what failed to this file (scripts/mocha-reporter.cjs); the summary repeats it.
 const failuresFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-tests-')), 'failures.json');
+const mochaArgs = (globs, opts) => [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--node-option', 'import=tsx',
+  '--timeout', String(opts.timeout ?? 10_000), '--reporter', path.join(root, 'scripts/mocha-reporter.cjs'),
+  // A failing test can leave a connection or timer open; the tier must still end and report.
+  '--exit', ...globs, ...extra];
 const mocha = (globs, opts = {}) =>
-  run(process.execPath, [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--node-option', 'import=tsx',
-    '--timeout', String(opts.timeout ?? 10_000), '--reporter', path.join(root, 'scripts/mocha-reporter.cjs'),
-    // A failing test can leave a connection or timer open; the tier must still end and report.
-    '--exit', ...globs, ...extra], { ...opts, env: { ...opts.env, DREAMS_TEST_FAILURES_FILE: failuresFile } });
+  run(process.execPath, mochaArgs(globs, opts), { ...opts, env: { ...opts.env, DREAMS_TEST_FAILURES_FILE: failuresFile } });
+/**
+ * Two mocha processes at once, one per lane of test files, for a tier whose files mostly keep
+ * one core busy (the qe tier's pw.x runs are serial). The first lane writes to the terminal;
+ * the second to a log file, printed whole when both have ended. Each lane writes its own
+ * failures file; takeFailures() reads them all.
+ */
+async function mochaLanes(lanes, opts = {}) {
+  const dir = path.dirname(failuresFile);
+  const codes = await Promise.all(lanes.map((files, i) => new Promise((resolve) => {
+    const log = i === 0 ? undefined : path.join(dir, `lane-${i + 1}.log`);
+    const out = log ? fs.openSync(log, 'w') : 'inherit';
+    if (log) console.log(`(lane ${i + 1}: ${files.map((f) => path.basename(f)).join(', ')} — its output follows the tier's; live in ${log})`);
+    const child = spawn(process.execPath, mochaArgs(files, opts), {
+      cwd: root, stdio: ['ignore', out, out],
+      env: { ...process.env, ...opts.env, DREAMS_TEST_FAILURES_FILE: i === 0 ? failuresFile : `${failuresFile}.${i}` },
+    });
+    child.on('error', (e) => { console.error(`could not start mocha: ${e.message}`); resolve(1); });
+    child.on('exit', (code, signal) => {
+      if (log) {
+        fs.closeSync(out);
+        console.log(`\n--- lane ${i + 1} (ran alongside): ${files.map((f) => path.basename(f)).join(', ')} ---`);
+        process.stdout.write(fs.readFileSync(log, 'utf8'));
+      }
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  })));
+  return codes.every((c) => c === 0) ? 0 : 1;
+}
 process.on('exit', () => fs.rmSync(path.dirname(failuresFile), { recursive: true, force: true }));
 function takeFailures() {
-  if (!fs.existsSync(failuresFile)) return [];
-  try {
-    return JSON.parse(fs.readFileSync(failuresFile, 'utf8'));
-  } catch {
-    return [];
-  } finally {
-    fs.rmSync(failuresFile, { force: true });
-  }
+  const files = [failuresFile, ...fs.readdirSync(path.dirname(failuresFile)).filter((f) => /^failures\.json\.\d+$/.test(f)).map((f) => path.join(path.dirname(failuresFile), f))];
+  return files.flatMap((file) => {
+    if (!fs.existsSync(file)) return [];
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return [];
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
 }
 
 function fail(msg) {
@@ -73,7 +105,14 @@ const tiers = {
       return fail('qe tier: no pseudopotentials in /usr/share/espresso/pseudo. Install them with:\n' +
         '  sudo apt-get install -y quantum-espresso-data   (or set DREAMS_PSEUDO_DIR)');
     }
-    return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
+    // The CO/Pt(111) toy studies keep two pw.x running (coptToyRuns); every other file runs
+    // one at a time. Both lanes at once use the two cores a CI machine has; DREAMS_QE_LANES=1,
+    // or naming files or mocha options, runs the tier as one mocha process.
+    const files = fs.readdirSync(path.join(root, 'test/qe'), { recursive: true }).map(String)
+      .filter((f) => f.endsWith('.qe.test.ts')).map((f) => path.join('test/qe', f)).sort();
+    const studies = files.filter((f) => /workflow-(beef111|copt111|interrupted-relax)\.qe\.test\.ts$/.test(f));
+    if (extra.length || process.env.DREAMS_QE_LANES === '1' || !studies.length) return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
+    return mochaLanes([files.filter((f) => !studies.includes(f)), studies], { timeout: 600_000 });
   },
   cluster() {
     if (!clusterReachable()) {
@@ -119,7 +158,7 @@ for (const t of selected) {
   console.log(`\n=== ${t} tier ===`);
   const t0 = Date.now();
   const before = topLevel();
-  let code = tiers[t]();
+  let code = await tiers[t]();
   const notes = takeFailures().map((f) => `${f.title}\n      ${f.message.replace(/\n/g, '\n      ')}`);
   const strays = [...topLevel()].filter((f) => !before.has(f) && !EXPECTED_TOP_LEVEL.has(f) && !f.endsWith('.vsix'));
   if (strays.length) {

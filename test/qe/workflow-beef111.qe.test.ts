@@ -2,7 +2,8 @@
 // states only), offline, with real pw.x 6.7: calculation='ensemble' with input_dft='BEEF-vdW'
 // on the relaxed geometries, 2,000 members parsed from each run, ΔBE member by member from
 // each run's SCF energy plus its deviations, the statistics recomputed here from those
-// members, and the report with its histogram.
+// members, and the report with its histogram. Its ontop relaxation is killed after three
+// geometries and continued (coptToyRuns; workflow-interrupted-relax checks the continuation).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { PwInputValue } from '../../src/core/agents/tools/artifactShapes';
@@ -10,12 +11,12 @@ import { parsePwInput, stringIn } from '../../src/core/dft/qe/input';
 import type { Structure } from '../../src/core/dft/types';
 import { writeRunOutputs } from '../../src/core/report/runOutputs';
 import type { BeefStatsValue } from '../../src/core/workflows/beef/histogram';
-import { studyOf, toyRuns, type StudyProvenance, type ToyRun } from './support/coptToyRuns';
+import { studyOf, toyRuns, type KilledRelaxation, type StudyProvenance, type ToyRun } from './support/coptToyRuns';
 
 describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings (offline, real pw.x)', function () {
   // minutes on a quiet two-core machine; generous because the qe tier shares its cores
   this.timeout(7_200_000);
-  let run: ToyRun;
+  let run: ToyRun & { killed?: KilledRelaxation };
   let p: StudyProvenance;
   let byStep: ReturnType<typeof studyOf>['byStep'];
 
@@ -29,8 +30,11 @@ describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at 
 
   it('completes, relaxing only the two adsorbed states (their shared references cancel)', () => {
     assert.equal(run.result.state, 'completed', run.result.reason);
-    const runPw = p.calls().filter((c) => c.tool === 'run_pw' && c.status === 'ok').map((c) => c.step);
-    assert.deepEqual(runPw.sort(), ['beef-fcc-run', 'beef-ontop-run', 'relax-fcc-run', 'relax-ontop-run']);
+    const runPw = p.calls().filter((c) => c.tool === 'run_pw' && c.status === 'ok');
+    // the ontop relaxation twice: the run killed after three geometries, and its continuation
+    assert.deepEqual(runPw.map((c) => c.step).sort(), ['beef-fcc-run', 'beef-ontop-run', 'relax-fcc-run', 'relax-ontop-run', 'relax-ontop-run']);
+    assert.ok(run.killed, 'the ontop relaxation was killed');
+    assert.equal(runPw.filter((c) => c.step === 'relax-ontop-run')[0]!.id, run.killed.call);
   });
 
   it('runs the ensemble with input_dft BEEF-vdW and calculation ensemble on exactly the relaxed geometries, at the study settings', () => {

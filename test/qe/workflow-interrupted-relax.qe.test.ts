@@ -1,71 +1,38 @@
 // A relaxation cut short is continued from the last geometry it reached, not from its start:
-// the toy CO/Pt(111) study with real pw.x, its ontop relaxation killed (SIGKILL, as a node
-// failure or a walltime kill would end it) after three geometries. The advisor reads the kill
-// as an interruption, the offline supervisor takes the last geometry with interrupted_geometry
-// and makes the input again from it, and the report judge accepts the result, with nothing
-// provisional upstream of it. The same study run without the kill is the reference.
+// the toy BEEF-vdW study of CO/Pt(111) with real pw.x, its ontop relaxation killed (SIGKILL, as
+// a node failure or a walltime kill would end it) after three geometries (coptToyRuns). The
+// advisor reads the kill as an interruption, the offline supervisor takes the last geometry
+// with interrupted_geometry and makes the input again from it, and the report judge accepts
+// the result, with nothing provisional upstream of it. The site-preference study, whose ontop
+// relaxation input is byte-identical and ran whole, is the reference.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { AdviceValue } from '../../src/core/agents/advisor';
 import type { PwInputValue } from '../../src/core/agents/tools/artifactShapes';
-import { RunController } from '../../src/core/agents/runController';
 import { parsePwOutput } from '../../src/core/dft/qe/output';
 import { upstreamPath } from '../../src/core/guard/upstream';
-import type { JobRecord } from '../../src/core/hpc/types';
-import type { ToolCallRecord } from '../../src/core/provenance/types';
 import { adsorbateGeometry } from '../../src/core/workflows/sitePreference/relaxedGeometry';
 import type { Structure } from '../../src/core/dft/types';
-import { studyOf, toyRuns, TOY_INPUTS, WORKFLOW_PSEUDO_DIR, type ToyRun } from './support/coptToyRuns';
+import { geometries, KILL_AFTER_GEOMETRIES, studyOf, toyRuns, type KilledRelaxation, type ToyRun } from './support/coptToyRuns';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Geometries a relaxation output holds: the start and each one BFGS printed. */
-const geometries = (text: string) => (text.match(/^ATOMIC_POSITIONS/gm) ?? []).length + 1;
-const KILL_AFTER_GEOMETRIES = 3;
-
-describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(111), offline, real pw.x)', function () {
+describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(111) BEEF-vdW study, offline, real pw.x)', function () {
   this.timeout(7_200_000);
   let run: ToyRun;
-  let killed: { call: string; job: string; output: string };
+  let killed: KilledRelaxation;
   let reference: ToyRun;
 
   before(async () => {
-    const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-interrupted-'));
-    const t0 = Date.now();
-    const controller = await RunController.start({
-      runsDir,
-      settings: {
-        objective: { text: 'CO/Pt(111) site preference with PBE at toy settings, its ontop relaxation interrupted', workflow: 'adsorption-site-preference', inputs: TOY_INPUTS },
-        offline: true, backend: 'local', approval: 'auto-approve', pseudoDir: WORKFLOW_PSEUDO_DIR, pwCommand: 'pw.x',
-        localConcurrency: 1, models: {}, judges: false, budget: {}, qeVersion: '6.7',
-      },
-    });
-    const log = controller.session.run.log;
-    // Watch the ontop relaxation's output; kill its pw.x once it holds three geometries.
-    let stop = false;
-    const watcher = (async () => {
-      while (!stop && !killed) {
-        await sleep(200);
-        const events = log.events();
-        const call = events.find((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === 'relax-ontop-run')?.payload as ToolCallRecord | undefined;
-        if (!call) continue;
-        const job = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).call === call.id).at(-1)?.payload as JobRecord | undefined;
-        if (job?.state !== 'running' || job.pid === undefined || !job.workDir) continue;
-        const out = path.join(job.workDir, 'pw.out');
-        const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-        if (geometries(text) < KILL_AFTER_GEOMETRIES + 1) continue;
-        process.kill(-job.pid, 'SIGKILL');
-        killed = { call: call.id, job: job.id, output: out };
-      }
-    })();
-    const result = await controller.run();
-    stop = true;
-    await watcher;
-    run = { controller, result, wallSeconds: (Date.now() - t0) / 1000 };
-    reference = await toyRuns().sitePreference;
+    // both studies at once, one pw.x each on the two cores (already done when the BEEF and
+    // site-preference test files ran first)
+    const ref = toyRuns().sitePreference;
+    void ref.catch(() => undefined);
+    const beef = await toyRuns().beef;
+    run = beef;
+    killed = beef.killed!;
+    reference = await ref;
   });
-  after(async () => run?.controller.close());
+  // the BEEF-vdW test file closes the study's controller (the tier runs it first)
 
   it('killed the ontop relaxation after three geometries, and the run still completed with an accepted report', () => {
     assert.ok(killed, 'the ontop relaxation was killed');
@@ -121,13 +88,13 @@ describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(
     const e = byStep('relax-ontop-run', 'total_energy').value as number;
     const eRef = ref.byStep('relax-ontop-run', 'total_energy').value as number;
     assert.ok(Math.abs(e - eRef) < 0.01, `E(ontop) ${e} eV continued vs ${eRef} eV uninterrupted`);
-    assert.ok(p.artifacts().some((a) => a.name === 'delta_be' && a.status === 'final'));
+    assert.ok(p.artifacts().some((a) => a.name === 'beef_ensemble_stats' && a.status === 'final'));
   });
 
-  it('nothing provisional is upstream of ΔBE: the restart geometry derives from the original structure, the killed run is only its seed', () => {
+  it('nothing provisional is upstream of the ensemble statistics: the restart geometry derives from the original structure, the killed run is only its seed', () => {
     const { p, byStep } = studyOf(run);
-    const dbe = byStep('site-preference', 'delta_be');
-    const up = upstreamPath(p, [dbe.id], 10_000).filter((id) => id.startsWith('a-')).map((id) => p.artifact(id)!);
+    const stats = byStep('beef-stats', 'beef_ensemble_stats');
+    const up = upstreamPath(p, [stats.id], 10_000).filter((id) => id.startsWith('a-')).map((id) => p.artifact(id)!);
     assert.ok(up.every((a) => a.status === 'final'), up.filter((a) => a.status !== 'final').map((a) => `${a.id} ${a.name} ${a.status}`).join(', '));
     const restart = up.find((a) => a.name === 'restart_structure')!;
     assert.ok(restart, 'the restart geometry is upstream of ΔBE');

@@ -5,6 +5,12 @@
  * a loose force threshold and C started near its equilibrium height at each site. About six
  * minutes on two cores; the p(2×2) cell of the production study took 28 (the qe tier has a
  * time budget). Each study starts on first use, once; each test file awaits its own run.
+ *
+ * The BEEF-vdW study is also the interrupted one: its ontop relaxation is killed (SIGKILL, as
+ * a node failure or a walltime kill would end it) after three geometries and the study goes
+ * on from the last one. Its relaxation inputs are byte-identical to the site-preference
+ * study's, whose ontop relaxation, run whole, is the reference the continuation is compared
+ * with (workflow-interrupted-relax). One study for both saves the qe tier a third study.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +19,7 @@ import assert from 'node:assert/strict';
 import YAML from 'yaml';
 import { RunController, type RunResult } from '../../../src/core/agents/runController';
 import type { ProvenanceWriter } from '../../../src/core/guard/ports';
+import type { JobRecord } from '../../../src/core/hpc/types';
 import type { ArtifactRecord, ToolCallRecord } from '../../../src/core/provenance/types';
 import type { RunSettings } from '../../../src/core/agents/runSession';
 import type { Objective } from '../../../src/core/workflows/objective';
@@ -28,6 +35,18 @@ export interface ToyRun {
   wallSeconds: number;
 }
 
+/** The relaxation killed in the BEEF-vdW study: its call, its job and its pw.x output file. */
+export interface KilledRelaxation {
+  call: string;
+  job: string;
+  output: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Geometries a relaxation output holds: the start and each one BFGS printed. */
+export const geometries = (text: string) => (text.match(/^ATOMIC_POSITIONS/gm) ?? []).length + 1;
+export const KILL_AFTER_GEOMETRIES = 3;
+
 function settings(objective: Objective): RunSettings {
   return {
     objective, offline: true, backend: 'local', approval: 'auto-approve', pseudoDir: WORKFLOW_PSEUDO_DIR, pwCommand: 'pw.x',
@@ -35,24 +54,49 @@ function settings(objective: Objective): RunSettings {
   };
 }
 
-async function start(name: string, objective: Objective): Promise<ToyRun> {
+async function start(name: string, objective: Objective, killStep?: string): Promise<ToyRun & { killed?: KilledRelaxation }> {
   const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), `dreams-${name}-`));
   const t0 = Date.now();
   const controller = await RunController.start({ runsDir, settings: settings(objective) });
+  let killed: KilledRelaxation | undefined;
+  let stop = false;
+  // Watch the relaxation's output; kill its pw.x once it holds KILL_AFTER_GEOMETRIES + 1 geometries.
+  const watcher = (async () => {
+    const log = controller.session.run.log;
+    while (killStep && !stop && !killed) {
+      await sleep(200);
+      const events = log.events();
+      const call = events.find((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === killStep)?.payload as ToolCallRecord | undefined;
+      if (!call) continue;
+      const job = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).call === call.id).at(-1)?.payload as JobRecord | undefined;
+      if (job?.state !== 'running' || job.pid === undefined || !job.workDir) continue;
+      const out = path.join(job.workDir, 'pw.out');
+      const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+      if (geometries(text) < KILL_AFTER_GEOMETRIES + 1) continue;
+      process.kill(-job.pid, 'SIGKILL');
+      killed = { call: call.id, job: job.id, output: out };
+    }
+  })();
   const result = await controller.run();
-  return { controller, result, wallSeconds: (Date.now() - t0) / 1000 };
+  stop = true;
+  await watcher;
+  return { controller, result, wallSeconds: (Date.now() - t0) / 1000, killed };
 }
 
-const started: { sitePreference?: Promise<ToyRun>; beef?: Promise<ToyRun> } = {};
+const started: { sitePreference?: Promise<ToyRun>; beef?: Promise<ToyRun & { killed?: KilledRelaxation }> } = {};
 
 /** Each study starts on first use, once; a test file that needs both gets both running side by side. */
-export function toyRuns(): { readonly sitePreference: Promise<ToyRun>; readonly beef: Promise<ToyRun> } {
+export function toyRuns(): { readonly sitePreference: Promise<ToyRun>; readonly beef: Promise<ToyRun & { killed?: KilledRelaxation }> } {
   return {
     get sitePreference() {
       return (started.sitePreference ??= start('copt111', { text: 'CO/Pt(111) site preference with PBE at toy settings', workflow: 'adsorption-site-preference', inputs: TOY_INPUTS }));
     },
     get beef() {
-      return (started.beef ??= start('beef111', { text: 'BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings', workflow: 'beef-ensemble', inputs: { ...TOY_INPUTS, adsorptionEnergies: false } }));
+      return (started.beef ??= start(
+        'beef111',
+        { text: 'BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings, its ontop relaxation interrupted', workflow: 'beef-ensemble', inputs: { ...TOY_INPUTS, adsorptionEnergies: false } },
+        'relax-ontop-run',
+      ));
     },
   };
 }
