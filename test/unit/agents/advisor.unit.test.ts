@@ -71,6 +71,18 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.deepEqual(advice.suggestions, []);
   });
 
+  it('reads a kill as a kill when the last lines of the output happen to hold a pw.x warning', () => {
+    // pw.x prints "negative rho" as it starts the SCF of each new geometry; a kill landing just
+    // after it puts the line in the runner's tail of the output. The input is not at fault.
+    const tail = 'pw.x was ended by SIGKILL. Last lines of the output (jobs/j-4):\n     NEW-OLD atomic charge density approx. for the potential\n     negative rho (up, down):  2.731E-03 0.000E+00';
+    assert.equal(diagnose(evidence('killed', [tail], 'failed')).kind, 'killed');
+    const unwatched = `${UNWATCHED_EXIT} and its output has no "JOB DONE". Last lines of the output (jobs/x):\n     negative rho (up, down):  2.731E-03 0.000E+00`;
+    assert.equal(diagnose(evidence('interrupted-copt', [unwatched], 'failed')).kind, 'killed');
+    // The same line after a run that ended on its own still points at the density cutoff.
+    const exited = 'pw.x exited with code 1 without printing an error block. Last lines of the output (jobs/j-4):\n     negative rho (up, down):  2.731E-03 0.000E+00';
+    assert.equal(diagnose(evidence('killed', [exited], 'failed')).kind, 'charge-wrong');
+  });
+
   it('reads a run cut short while no DREAMS process watched it as interrupted, not as an unconverged SCF', async () => {
     // The real output of a CO/Pt(111) relaxation whose DREAMS process was stopped mid-SCF.
     const unwatched = `${UNWATCHED_EXIT} and its output has no "JOB DONE". Last lines of the output (jobs/x):`;

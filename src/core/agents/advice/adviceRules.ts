@@ -60,6 +60,11 @@ export const C_BANDS_WARNINGS_FOR_CG = 3;
 
 export function diagnose(ev: FailureEvidence): Diagnosis {
   const text = `${ev.errorText}\n${(ev.output?.warnings ?? []).join('\n')}`;
+  // A job stopped from outside (a signal, the scheduler, DREAMS itself stopping) while pw.x had
+  // printed no error is an interruption, whatever the last lines of its output say: a kill that
+  // lands just after pw.x printed "negative rho" at a new geometry is not a cutoff problem.
+  const stopped = ev.output?.error ? undefined : stoppedFromOutside(ev, text);
+  if (stopped) return stopped;
   if (/starting_magnetization MUST be set/i.test(text)) {
     return { kind: 'missing-starting-magnetization', finding: 'pw.x stopped: a spin-polarized run (nspin = 2) needs a starting magnetization on some species.' };
   }
@@ -75,27 +80,8 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   if (/charge is wrong|negative rho|negative starting charge/i.test(text)) {
     return { kind: 'charge-wrong', finding: 'the charge density is inaccurate (wrong total charge or negative density): the density cutoff is too low for this pseudopotential.' };
   }
-  const refused = NEVER_STARTED.exec(text);
-  if (refused) {
-    return { kind: 'scheduler-limit', finding: `the scheduler would never start the job (${refused[1]}): its request is beyond a limit of the partition, QOS or account. pw.x never ran; the input is not at fault.` };
-  }
-  if (/TIMEOUT|time limit|DUE TO TIME LIMIT|walltime/i.test(text) || ev.jobState === 'timeout') {
-    return { kind: 'walltime', finding: 'the job ran out of its wall-time allowance before pw.x finished.' };
-  }
-  if (/out of memory|oom-kill|cannot allocate|allocation failed/i.test(text)) {
-    return { kind: 'memory', finding: 'the job ran out of memory.' };
-  }
-  if (!ev.output?.error && text.includes(UNWATCHED_EXIT) && !/convergence NOT achieved/i.test(text)) {
-    // DREAMS was stopped (or crashed) with the job running: the output ends mid-run with no
-    // error from pw.x. Its SCF did not fail; it was cut short, so it is repeated as it was.
-    const cycle = ev.output?.scfCycles.at(-1);
-    const n = cycle?.iterationCount ?? cycle?.iterations.length;
-    const at = n ? ` at SCF iteration ${n} of at most ${ev.input.electronMaxstep ?? PW_DEFAULTS.electronMaxstep}` : '';
-    return { kind: 'killed', finding: `pw.x ended while no DREAMS process was watching it${at}, with no error from pw.x and no "convergence NOT achieved": the run was interrupted, not failed, so it can be repeated unchanged.` };
-  }
-  if (!ev.output?.error && /ended by SIG(KILL|TERM|INT|HUP)|\bkilled\b|PREEMPTED|NODE_FAIL|CANCELLED by/i.test(text)) {
-    return { kind: 'killed', finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
-  }
+  const outside = stoppedFromOutside(ev, text);
+  if (outside) return outside;
   const cycle = ev.output?.scfCycles.at(-1);
   if (/convergence NOT achieved/i.test(text) || (cycle && !cycle.converged) || (ev.output && !ev.output.scfConverged && ev.output.jobDone)) {
     const acc = (cycle?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a): a is number => a !== undefined);
@@ -176,4 +162,30 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
       break;
   }
   return out;
+}
+
+/** The scheduler, the wall clock, memory, a signal or an unwatched exit ended the job: not the input's physics. */
+function stoppedFromOutside(ev: FailureEvidence, text: string): Diagnosis | undefined {
+  const refused = NEVER_STARTED.exec(text);
+  if (refused) {
+    return { kind: 'scheduler-limit', finding: `the scheduler would never start the job (${refused[1]}): its request is beyond a limit of the partition, QOS or account. pw.x never ran; the input is not at fault.` };
+  }
+  if (/TIMEOUT|time limit|DUE TO TIME LIMIT|walltime/i.test(text) || ev.jobState === 'timeout') {
+    return { kind: 'walltime', finding: 'the job ran out of its wall-time allowance before pw.x finished.' };
+  }
+  if (/out of memory|oom-kill|cannot allocate|allocation failed/i.test(text)) {
+    return { kind: 'memory', finding: 'the job ran out of memory.' };
+  }
+  if (!ev.output?.error && text.includes(UNWATCHED_EXIT) && !/convergence NOT achieved/i.test(text)) {
+    // DREAMS was stopped (or crashed) with the job running: the output ends mid-run with no
+    // error from pw.x. Its SCF did not fail; it was cut short, so it is repeated as it was.
+    const cycle = ev.output?.scfCycles.at(-1);
+    const n = cycle?.iterationCount ?? cycle?.iterations.length;
+    const at = n ? ` at SCF iteration ${n} of at most ${ev.input.electronMaxstep ?? PW_DEFAULTS.electronMaxstep}` : '';
+    return { kind: 'killed', finding: `pw.x ended while no DREAMS process was watching it${at}, with no error from pw.x and no "convergence NOT achieved": the run was interrupted, not failed, so it can be repeated unchanged.` };
+  }
+  if (!ev.output?.error && /ended by SIG(KILL|TERM|INT|HUP)|\bkilled\b|PREEMPTED|NODE_FAIL|CANCELLED by/i.test(text)) {
+    return { kind: 'killed', finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
+  }
+  return undefined;
 }
