@@ -22,7 +22,8 @@
  * On open, a writer checks every line; the first bad one (torn, bad checksum, invalid
  * JSON, wrong shape, sequence gap, oversized) and everything after it is cut, after the
  * whole file was copied aside (RecoveryReport.damage.backup). A reader reports the same
- * damage but changes nothing (backup is ''). A log written by a newer format is refused.
+ * damage but changes nothing (backup is ''). A log written by a newer format is refused, and so
+ * is a file with no good event that does not begin like an event line (not ours: nothing is cut).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -124,6 +125,13 @@ export class EventLog implements EventSource {
         fsyncDirectory(path.dirname(logPath));
       }
       const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes);
+      if (scan.events.length === 0 && !beginsLikeALog(logPath)) {
+        // Cutting "damage" from line 1 would empty a file DREAMS did not write (another tool's
+        // events.jsonl, a file copied over the log). A log of ours, even one torn in its first
+        // line by a crash, begins with the first event's opening bytes.
+        throw new EventLogError('not-a-log',
+          `${logPath} is not a DREAMS event log: it does not begin with an event line ({"v":…). Nothing was changed. Open a run directory DREAMS made, or move this file away to start a run here.`);
+      }
       const recovery: RecoveryReport = { eventsRead: scan.events.length };
       if (lock.staleHolder) recovery.staleLock = lock.staleHolder;
       const damage: ScanDamage | undefined = scan.damage ?? (scan.partialBytes > 0
@@ -323,6 +331,21 @@ function scanOrRefuse(logPath: string, start: ScanStart, maxLineBytes: number) {
       `${logPath} uses event format ${scan.newerFormat.version} (line ${scan.newerFormat.line}), newer than format ${EVENT_FORMAT_VERSION} that this version of DREAMS reads. Update the DREAMS extension or CLI to open this run; the log was not changed.`);
   }
   return scan;
+}
+
+/** Every event line starts with these bytes (encodeEventLine writes `v` first). */
+const LOG_LINE_START = Buffer.from('{"v":');
+
+/** An empty file, or one whose first bytes are (a prefix of) an event line's. */
+function beginsLikeALog(logPath: string): boolean {
+  const fd = fs.openSync(logPath, 'r');
+  try {
+    const head = Buffer.alloc(LOG_LINE_START.length);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, n).equals(LOG_LINE_START.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Copy the whole file aside, then cut it back to the end of the last good line. */

@@ -1,7 +1,8 @@
 // Generated damage to real log files: truncation, changed bytes, reordered, duplicated
 // and deleted lines, huge lines, lines of the wrong types with valid checksums, garbage,
-// and combinations. Whatever the damage, opening never throws, keeps every good event
-// before the first damaged line, cuts exactly the rest, and says where.
+// and combinations. Whatever the damage, opening keeps every good event before the first
+// damaged line, cuts exactly the rest, and says where — except a file with no good event that
+// does not even begin like an event line, which is refused as not a DREAMS log, untouched.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { encodeEventLine } from '../../../src/core/canvas/eventLine';
 import { openEventLog } from '../../../src/core/canvas/eventLog';
+import { EventLogError } from '../../../src/core/canvas/eventLogError';
 import type { Actor, CanvasEvent } from '../../../src/core/canvas/types';
 import { useTempDirs } from './tempDir';
 
@@ -162,6 +164,7 @@ describe('event log: fuzzed damage', function () {
 
   it('a writer opening any of 1,000 damaged logs keeps every good event before the damage and reports exactly what it cut', async () => {
     const root = tempDir();
+    let refused = 0;
     await fc.assert(fc.asyncProperty(
       fc.array(eventBodyArb, { minLength: 0, maxLength: 25 }),
       fc.array(damageArb, { minLength: 1, maxLength: 3 }),
@@ -174,6 +177,18 @@ describe('event log: fuzzed damage', function () {
         const file = path.join(dir, 'events.jsonl');
         fs.writeFileSync(file, damaged);
         const expected = intactPrefix(lines, damaged);
+        const start = Buffer.from('{"v":');
+        const head = damaged.subarray(0, Math.min(start.length, damaged.length));
+        if (expected.lines === 0 && !head.equals(start.subarray(0, head.length))) {
+          // Nothing good and not even the start of an event line: not a DREAMS log, refused untouched.
+          await assert.rejects(openEventLog(file, { mode: 'writer', maxLineBytes: MAX_LINE }), (e: unknown) =>
+            e instanceof EventLogError && e.code === 'not-a-log');
+          assert.deepEqual(fs.readFileSync(file), damaged, 'a refused file is not changed');
+          assert.deepEqual(fs.readdirSync(dir), ['events.jsonl'], 'no copy made and no lock left');
+          refused++;
+          fs.rmSync(dir, { recursive: true, force: true });
+          return;
+        }
 
         const { log, recovery } = await openEventLog(file, { mode: 'writer', maxLineBytes: MAX_LINE });
         try {
@@ -200,6 +215,7 @@ describe('event log: fuzzed damage', function () {
         fs.rmSync(dir, { recursive: true, force: true });
       },
     ), { numRuns: 1000 });
+    assert.ok(refused < 500, `${refused} of 1,000 damaged logs were refused as not logs: the property hardly reaches the cut`);
   });
 
   it('a reader of a damaged log sees the same good events, reports the damage and changes nothing (300 logs)', async () => {

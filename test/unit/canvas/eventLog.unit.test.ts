@@ -291,6 +291,25 @@ describe('event log: recovery of a damaged tail', () => {
     await log.close();
   });
 
+  it('refuses a file DREAMS did not write, changing nothing, but still cuts a first line torn by a crash', async () => {
+    const dir = path.dirname(await logWith(0));
+    const foreign = path.join(dir, 'events.jsonl');
+    const text = '{"event":"build","time":1}\n{"event":"test","time":2}\n';
+    fs.writeFileSync(foreign, text);
+    await assert.rejects(openEventLog(foreign, { mode: 'writer' }), (e: unknown) =>
+      e instanceof EventLogError && e.code === 'not-a-log' && /is not a DREAMS event log.*Nothing was changed.*move this file away/.test(e.message));
+    assert.equal(fs.readFileSync(foreign, 'utf8'), text);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['events.jsonl'], 'no copy made and the lock released');
+    // A crash in the middle of the very first event leaves the beginning of one of ours.
+    const torn = (await logWith(1));
+    const first = fs.readFileSync(torn, 'utf8');
+    fs.writeFileSync(torn, first.slice(0, 3));
+    const { log, recovery } = await openEventLog(torn, { mode: 'writer' });
+    assert.equal(recovery.damage?.problem, 'torn-line');
+    assert.equal(fs.readFileSync(torn, 'utf8'), '');
+    await log.close();
+  });
+
   it('refuses a log written by a newer format, naming both versions, and leaves it untouched', async () => {
     const file = await logWith(2);
     const body = JSON.stringify({ v: 2, seq: 3, ts: 'now', actor, kind: 'k', payload: {} });
