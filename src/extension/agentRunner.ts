@@ -67,7 +67,15 @@ export class VsCodeAgentRunner implements AgentRunStarter {
       Object.assign(env, { apiKey });
     }
     const runLog = req.runLog ? path.resolve(path.dirname(canvasPath), req.runLog) : undefined;
-    const controller = runLog && fs.existsSync(runLog)
+    const resuming = !!runLog && fs.existsSync(runLog);
+    // A new run refuses a mistyped reuseFrom before it starts pw.x for results it meant to reuse; a
+    // resume goes on without a run that has gone since (the core warns).
+    for (const d of resuming ? [] : settings.reuseFrom ?? []) {
+      if (!fs.existsSync(path.join(d, 'events.jsonl'))) {
+        throw new Error(`run.reuseFrom: ${d} is not a DREAMS run (it has no events.jsonl). Name a run directory, relative to the canvas, e.g. ${path.basename(canvasPath, '.dreams')}.run/20260101-120000-al-lattice.`);
+      }
+    }
+    const controller = resuming
       ? await RunController.resume(path.dirname(runLog), env)
       : await RunController.start({ runsDir: canvasPath.replace(/\.dreams$/, '') + '.run', settings }, env);
     await req.linked({ runLog: path.join(controller.runDir, 'events.jsonl'), runId: controller.runId });

@@ -133,6 +133,33 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       const shown = JSON.parse(new TextDecoder().decode(cell.outputs[0]!.items[0]!.data));
       assert.equal(shown.value, a0.value, 'the cell shows the recorded value');
       assert.ok(a0.value > 3.85 && a0.value < 4.1, `a0 = ${a0.value} Å for LDA Al`);
+
+      // A canvas in another folder names that run in its run block, relative to itself: every pw.x
+      // input is identical, so no job starts and the lattice constant is the same.
+      const firstRun = path.dirname(path.resolve(workspaceDir(), run.log));
+      const againDir = path.join(workspaceDir(), 'again');
+      fs.mkdirSync(againDir, { recursive: true });
+      const reuse = (dir: string) => `${yaml}\nrun: { reuseFrom: [${JSON.stringify(path.relative(againDir, dir))}] }`;
+      const refused = await execute(await canvasWith('again/mistyped', reuse(`${firstRun}-typo`)));
+      assert.match(text(refused), /run\.reuseFrom: \S+-typo is not a DREAMS run \(it has no events\.jsonl\)/);
+      assert.equal(fs.existsSync(path.join(againDir, 'mistyped.run')), false, 'refused before a run directory was made');
+      const again = await canvasWith('again/offline-al', reuse(firstRun));
+      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: again.uri });
+      await until('the second run to finish', () => again.cellAt(0).executionSummary?.success !== undefined, 120_000);
+      assert.equal(again.cellAt(0).executionSummary?.success, true, text([...again.cellAt(0).outputs]));
+      const log2 = path.resolve(againDir, (again.metadata.run as { log: string }).log);
+      const events2 = fs.readFileSync(log2, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(events2.filter((e) => e.kind === 'job.transition').length, 0, 'no pw.x job');
+      const energies = events2.filter((e) => e.kind === 'provenance.artifact' && e.payload.name === 'total_energy').map((e) => e.payload);
+      assert.ok(energies.length > 5, `${energies.length} energies`);
+      for (const e of energies) {
+        const from = e.meta?.reusedFrom as { run?: string } | undefined;
+        assert.ok(from, `${e.id} was computed, not reused`);
+        // from the first run, or (a point two sweeps share) from this run's own earlier reuse of it
+        if (from.run) assert.equal(from.run, path.basename(firstRun));
+      }
+      const a1 = events2.filter((e) => e.kind === 'provenance.artifact' && e.payload.name === 'lattice_constant').at(-1).payload;
+      assert.equal(a1.value, a0.value);
     } finally {
       await c.update('provider', undefined, vscode.ConfigurationTarget.Global);
       await c.update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
