@@ -336,13 +336,18 @@ function scanOrRefuse(logPath: string, start: ScanStart, maxLineBytes: number) {
 /** Every event line starts with these bytes (encodeEventLine writes `v` first). */
 const LOG_LINE_START = Buffer.from('{"v":');
 
-/** An empty file, or one whose first bytes are (a prefix of) an event line's. */
+/**
+ * An empty file, one whose first bytes are (a prefix of) an event line's, or one that begins with
+ * a zero byte: after a power loss a file system can show a block whose data never reached the disk
+ * as zeros, and such a block is crash damage to cut, not another program's file. (It can only be
+ * the first block when not even the first event had been synced, so cutting it loses nothing.)
+ */
 function beginsLikeALog(logPath: string): boolean {
   const fd = fs.openSync(logPath, 'r');
   try {
     const head = Buffer.alloc(LOG_LINE_START.length);
     const n = fs.readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).equals(LOG_LINE_START.subarray(0, n));
+    return (n > 0 && head[0] === 0) || head.subarray(0, n).equals(LOG_LINE_START.subarray(0, n));
   } finally {
     fs.closeSync(fd);
   }

@@ -308,6 +308,13 @@ describe('event log: recovery of a damaged tail', () => {
     assert.equal(recovery.damage?.problem, 'torn-line');
     assert.equal(fs.readFileSync(torn, 'utf8'), '');
     await log.close();
+    // So does a first block a power loss left as zeros (its data never reached the disk).
+    const zeroed = await logWith(1);
+    fs.writeFileSync(zeroed, Buffer.concat([Buffer.alloc(4096), Buffer.from('\n')]));
+    const z = await openEventLog(zeroed, { mode: 'writer' });
+    assert.equal(z.recovery.damage?.line, 1);
+    assert.equal(fs.statSync(zeroed).size, 0);
+    await z.log.close();
   });
 
   it('refuses a log written by a newer format, naming both versions, and leaves it untouched', async () => {
