@@ -10,6 +10,8 @@
  *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge] [--resume]
  *   npm run bench:sol27 -- --table-only [--out FILE]    (rewrite sol27.md from the JSON; runs nothing)
  *   npm run bench:sol27 -- --table-only --forget Mo,Pb  (drop rows spoiled by the machine, e.g. a full disk)
+ *   npm run bench:sol27 -- --table-only --merge-from /tmp/other.json  (take the finished elements a bench
+ *                          run with --out /tmp/other.json measured, replacing their rows)
  *
  * --merge keeps the elements already in the output file that this run does not repeat (each
  * keeps the command that measured it), so elements can be measured a few at a time.
@@ -345,11 +347,25 @@ function tableOnly(): void {
     date: string; complete?: boolean; summary?: ReturnType<typeof write>; elements?: ElementResult[]; skipped?: { element: string; reason: string }[];
   };
   const forget = option('forget')?.split(',').map((x) => x.trim()).filter(Boolean) ?? [];
-  if (forget.length) {
-    // rows of runs spoiled by the machine (a full disk), not by the workflow: dropped, the summary recomputed
-    const rows = (results.elements ?? []).filter((r) => !forget.includes(r.element));
+  const mergeFrom = option('merge-from');
+  if (forget.length || mergeFrom) {
+    // rows of runs spoiled by the machine (a full disk), not by the workflow: dropped; rows measured
+    // into another file (--out, e.g. two benches side by side): they replace this file's rows of the
+    // same elements. The summary is recomputed either way.
+    let rows = (results.elements ?? []).filter((r) => !forget.includes(r.element));
+    const merged: string[] = [];
+    if (mergeFrom) {
+      if (!fs.existsSync(mergeFrom)) throw new Error(`--merge-from: ${mergeFrom} does not exist; give the --out file of the bench that measured the elements.`);
+      const other = JSON.parse(fs.readFileSync(mergeFrom, 'utf8')) as { command?: string; elements?: ElementResult[] };
+      for (const r of other.elements ?? []) {
+        if (r.aAngstrom === undefined) continue; // an element that did not finish there keeps its row here
+        rows = rows.filter((x) => x.element !== r.element);
+        rows.push({ command: other.command, ...r });
+        merged.push(r.element);
+      }
+    }
     write(rows, results.skipped ?? [], results.summary?.benchWallSeconds ?? 0, results.complete ?? false);
-    console.log(`bench:sol27: dropped ${(results.elements ?? []).length - rows.length} row(s) (${forget.join(', ')}); ${outFile} and ${markdownFile} rewritten`);
+    console.log(`bench:sol27: ${forget.length ? `dropped ${forget.join(', ')}; ` : ''}${mergeFrom ? `took ${merged.join(', ') || 'no element'} from ${mergeFrom}; ` : ''}${outFile} and ${markdownFile} rewritten`);
     return;
   }
   fs.writeFileSync(markdownFile, markdown(results.elements ?? [], results.summary, results.date));
