@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RunController } from '../core/agents/runController';
 import { progressLine } from '../core/agents/progress';
-import type { RunSettings } from '../core/agents/runSession';
+import { notRuns, type RunSettings } from '../core/agents/runSession';
 import type { ApprovalPolicy } from '../core/guard/types';
 import type { ClusterProfile } from '../core/hpc/types';
 import { parseObjectiveFile, parseObjectiveText } from '../core/workflows/objective';
@@ -70,10 +70,9 @@ export class VsCodeAgentRunner implements AgentRunStarter {
     const resuming = !!runLog && fs.existsSync(runLog);
     // A new run refuses a mistyped reuseFrom before it starts pw.x for results it meant to reuse; a
     // resume goes on without a run that has gone since (the core warns).
-    for (const d of resuming ? [] : settings.reuseFrom ?? []) {
-      if (!fs.existsSync(path.join(d, 'events.jsonl'))) {
-        throw new Error(`run.reuseFrom: ${d} is not a DREAMS run (it has no events.jsonl). Name a run directory, relative to the canvas, e.g. ${path.basename(canvasPath, '.dreams')}.run/20260101-120000-al-lattice.`);
-      }
+    const notARun = resuming ? undefined : notRuns(settings.reuseFrom ?? [])[0];
+    if (notARun) {
+      throw new Error(`run.reuseFrom: ${notARun} is not a DREAMS run (it has no events.jsonl). Name a run directory, relative to the canvas, e.g. ${path.basename(canvasPath, '.dreams')}.run/20260101-120000-al-lattice.`);
     }
     const controller = resuming
       ? await RunController.resume(path.dirname(runLog), env)

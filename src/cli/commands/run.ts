@@ -1,9 +1,8 @@
 /** `dreams run <objective.yaml | "text">`: plan and run a DFT study, then write its notebook, report and bundle. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RunController } from '../../core/agents/runController';
-import type { RunSettings } from '../../core/agents/runSession';
+import { notRuns, type RunSettings } from '../../core/agents/runSession';
 import type { ApprovalPolicy } from '../../core/guard/types';
 import { workflowEnvironment } from '../../core/agents/workflowEnvironment';
 import { workflowTemplate } from '../../core/workflows';
@@ -89,9 +88,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (objective.workflow) prepareWorkflow(objective.workflow, objective.inputs ?? {}, workflowEnvironment({ pseudoDir }));
     const fromFile = (p: string) => (/\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), p) : path.resolve(p));
     const reuseFrom = ((values['reuse-from'] as string[] | undefined)?.map((d) => path.resolve(d)) ?? (prefs.reuseFrom ?? []).map(fromFile));
-    for (const d of reuseFrom) {
-      if (!fs.existsSync(path.join(d, 'events.jsonl'))) throw new UsageError(`--reuse-from: ${d} is not a DREAMS run (it has no events.jsonl); name a run directory, e.g. runs/20260101-120000-al-lattice.`);
-    }
+    const notARun = notRuns(reuseFrom)[0];
+    if (notARun) throw new UsageError(`--reuse-from: ${notARun} is not a DREAMS run (it has no events.jsonl); name a run directory, e.g. runs/20260101-120000-al-lattice.`);
     if (reuseFrom.length && values['rerun-identical']) throw new UsageError('--reuse-from and --rerun-identical contradict each other: drop one.');
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';

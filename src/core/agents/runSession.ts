@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { openRun, type Run } from '../canvas/run';
+import { EVENT_LOG_FILE, openRun, type Run } from '../canvas/run';
 import type { CanvasEvent, RunStartPayload } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
@@ -78,6 +78,11 @@ export interface EarlierRunSource {
   runId: string;
   dir: string;
   view: ProvenanceView;
+}
+
+/** The directories named in reuseFrom that hold no run (no event log): a new run refuses them before it starts. */
+export function notRuns(dirs: readonly string[]): string[] {
+  return dirs.filter((d) => !fs.existsSync(path.join(d, EVENT_LOG_FILE)));
 }
 
 /** The runs named in reuseFrom, open for reading; a run that is gone is left out with a warning (a resume must not stop on it). */
