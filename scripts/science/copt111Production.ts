@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import { foldJobEvents } from '../../src/core/hpc/jobStore';
 import type { ArtifactRecord } from '../../src/core/provenance/types';
-import { studySummary, type StudySummary } from './copt111Summary';
+import { mergeProductionResults, studySummary, type ProductionFile, type StudySummary } from './copt111Summary';
 
 const ROOT = path.resolve(__dirname, '../..');
 const option = (name: string): string | undefined => {
@@ -105,12 +105,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // Studies measured by an earlier invocation stay, each with the command and date that made it.
   const command = `npx tsx scripts/science/copt111Production.ts ${process.argv.slice(2).join(' ')}`.trim();
-  const earlier = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as { date?: string; command?: string; pseudoDir?: string; results?: Record<string, object> }) : {};
-  const kept = Object.fromEntries(Object.entries(earlier.results ?? {}).filter(([k]) => !studies.includes(k))
-    .map(([k, v]) => [k, { command: earlier.command, pseudoDir: earlier.pseudoDir, date: earlier.date, ...v }]));
-  const now = new Date().toISOString();
-  const made = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, { command, pseudoDir, date: now, ...v }]));
-  fs.writeFileSync(out, JSON.stringify({ date: now, command, pseudoDir, results: { ...kept, ...made } }, null, 1) + '\n');
+  const earlier = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as ProductionFile) : {};
+  fs.writeFileSync(out, JSON.stringify(mergeProductionResults(earlier, results, { command, pseudoDir, date: new Date().toISOString() }), null, 1) + '\n');
   console.log(`written ${out}`);
 }
 

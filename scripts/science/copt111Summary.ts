@@ -87,3 +87,29 @@ export function studySummary(study: string, runDir: string, state: string, artif
     stepsDone: plan?.value?.steps.filter((s) => s.status === 'done').length ?? 0,
   };
 }
+
+/** bench/results/copt111-production.json: each study with the command, pseudopotential directory and date that measured it. */
+export interface ProductionFile {
+  date?: string;
+  command?: string;
+  pseudoDir?: string;
+  results?: Record<string, object>;
+}
+
+/**
+ * The file after one invocation: the studies it measured replace theirs; studies measured
+ * by an earlier invocation stay, each keeping the command, directory and date that made it
+ * (taken from the file's top level when the study carries none of its own, as files written
+ * before studies carried them do). A study this invocation found no run of ("not started":
+ * another --runs-dir, a typo) does not wipe out an earlier measurement of it.
+ */
+export function mergeProductionResults(
+  earlier: ProductionFile, made: Record<string, object>, now: { command: string; pseudoDir: string; date: string },
+): Required<ProductionFile> {
+  const notStarted = (v: object) => (v as { state?: string }).state === 'not started';
+  const replaces = (k: string) => k in made && !(notStarted(made[k]!) && earlier.results?.[k]);
+  const kept = Object.fromEntries(Object.entries(earlier.results ?? {}).filter(([k]) => !replaces(k))
+    .map(([k, v]) => [k, { command: earlier.command, pseudoDir: earlier.pseudoDir, date: earlier.date, ...v }]));
+  const fresh = Object.fromEntries(Object.entries(made).filter(([k]) => replaces(k)).map(([k, v]) => [k, { ...now, ...v }]));
+  return { ...now, results: { ...kept, ...fresh } };
+}
