@@ -46,6 +46,7 @@ import { DEFAULT_K_SPACINGS } from '../../src/core/workflows/latticeConstantInpu
 import { readSol27, pbePseudopotential, type Sol27Element } from './sol27/elements';
 import { runCost, type RunCost } from './sol27/measure';
 import { tightReference, type ReferenceResult } from './sol27/reference';
+import { commandLine } from '../commandLine';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SHARED_PSEUDO = path.resolve(ROOT, '../shared/data/pseudo');
@@ -289,7 +290,7 @@ async function main(): Promise<void> {
       continue;
     }
     const t = Date.now();
-    const r = { ...(await runElement(e, file)), command: `npm run bench:sol27 -- ${process.argv.slice(2).join(' ')}`.trim() };
+    const r = { ...(await runElement(e, file)), command: commandLine('npm run bench:sol27 --') };
     rows.push(r);
     console.log(`${e.element} (${file}): ${r.state}${r.reason ? ` — ${r.reason}` : ''}; ecutwfc ${f(r.ecutwfcRy, 0)} Ry, k ${f(r.kSpacingPerAngstrom, 2)} 1/Å, a ${f(r.aAngstrom, 4)} Å ` +
       `(exp ${f(r.errorVsExpPercent, 2)} %, ref ${f(r.errorVsReferencePercent, 3)} %), ${r.workflow?.pwRuns} pw.x runs, ${f(r.workflow?.pwCpuSeconds, 0)} s CPU, ` +
@@ -331,7 +332,7 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
   fs.writeFileSync(outFile, JSON.stringify({
     bench: 'sol27', complete, date, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
     pseudoDir, jobs, reference: withReference ? { kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
-    command: `npm run bench:sol27 -- ${process.argv.slice(2).join(' ')}`.trim(),
+    command: commandLine('npm run bench:sol27 --'),
     summary, skipped, elements: rows,
   }, null, 1) + '\n');
   fs.writeFileSync(markdownFile, markdown(rows, summary, date));

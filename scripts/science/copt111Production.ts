@@ -20,6 +20,7 @@ import type { CanvasEvent } from '../../src/core/canvas/types';
 import { foldJobEvents } from '../../src/core/hpc/jobStore';
 import type { ArtifactRecord } from '../../src/core/provenance/types';
 import { mergeProductionResults, studySummary, type ProductionFile, type StudySummary } from './copt111Summary';
+import { commandLine } from '../commandLine';
 
 const ROOT = path.resolve(__dirname, '../..');
 const option = (name: string): string | undefined => {
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
   const out = path.join(ROOT, 'bench/results/copt111-production.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // Studies measured by an earlier invocation stay, each with the command and date that made it.
-  const command = `npx tsx scripts/science/copt111Production.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const command = commandLine('npx tsx scripts/science/copt111Production.ts');
   const earlier = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as ProductionFile) : {};
   fs.writeFileSync(out, JSON.stringify(mergeProductionResults(earlier, results, { command, pseudoDir, date: new Date().toISOString() }), null, 1) + '\n');
   console.log(`written ${out}`);

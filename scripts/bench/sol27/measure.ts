@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CanvasEvent } from '../../../src/core/canvas/types';
+import { parseQeDuration } from '../../../src/core/dft/qe/output/qeTime';
 import { foldJobEvents } from '../../../src/core/hpc/jobStore';
 
 export interface RunCost {
@@ -21,10 +22,18 @@ export interface RunCost {
   overheadFraction: number;
 }
 
-/** "PWSCF        :     55.72s CPU   1m35.81s WALL" → 55.72 */
+/**
+ * pw.x's CPU seconds from its output: its closing clock ("PWSCF : 55.72s CPU 1m35.81s WALL",
+ * "PWSCF : 1h 8m CPU 1h25m WALL" — QE drops the seconds past an hour), or, for a run stopped
+ * before it printed that (killed, out of walltime), the last "total cpu time spent up to now"
+ * line, a lower bound short of at most one SCF iteration.
+ */
 export function pwCpuSeconds(out: string): number | undefined {
-  const m = /PWSCF\s*:\s*(?:(\d+)h\s*)?(?:(\d+)m\s*)?([\d.]+)s CPU/.exec(out);
-  return m ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3]) : undefined;
+  const clock = /^\s*PWSCF\s*:(.*?)CPU(.*?)WALL/m.exec(out);
+  const total = clock ? parseQeDuration(clock[1]!) : undefined;
+  if (total !== undefined) return total;
+  const upToNow = [...out.matchAll(/total cpu time spent up to now is\s+([\d.]+)\s+secs/g)].at(-1);
+  return upToNow ? Number(upToNow[1]) : undefined;
 }
 
 export function unionSeconds(intervals: [number, number][]): number {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { activeIntervals, runCost } from '../../../scripts/bench/sol27/measure';
+import { activeIntervals, pwCpuSeconds, runCost } from '../../../scripts/bench/sol27/measure';
 import type { CanvasEvent } from '../../../src/core/canvas/types';
 
 const T0 = Date.parse('2026-12-01T00:00:00Z');
@@ -49,5 +49,36 @@ describe('bench:sol27 run cost', () => {
   it('a paused run: the pause is not wall time', () => {
     const ev = [state(0, 'running'), state(30, 'paused'), state(600, 'running'), state(630, 'completed')];
     assert.deepEqual(activeIntervals(ev), [[T0, T0 + 30_000], [T0 + 600_000, T0 + 630_000]]);
+  });
+
+  // the closing clock in the forms pw.x 6.7 prints (lines from this machine's runs), and a killed run's last progress line
+  it('pw.x CPU time: seconds, minutes, past an hour (no seconds printed), and a run killed before its clock', () => {
+    const tail = (clock: string) => `     total cpu time spent up to now is       12.0 secs\n\n${clock}\n\n   This run was terminated on:  5:59:22   2Dec2026\n`;
+    assert.equal(pwCpuSeconds(tail('     PWSCF        :     55.72s CPU   1m35.81s WALL')), 55.72);
+    assert.equal(pwCpuSeconds(tail('     PWSCF        :  13m13.90s CPU  16m20.45s WALL')), 13 * 60 + 13.9);
+    assert.equal(pwCpuSeconds(tail('     PWSCF        :      1h 8m CPU      1h25m WALL')), 3600 + 8 * 60);
+    const killed = '     total cpu time spent up to now is     4190.2 secs\n\n     total energy = -828.7\n     total cpu time spent up to now is     4215.5 secs\n\n     negative rho (up, down):  2.237E-04 0.000E+00\n';
+    assert.equal(pwCpuSeconds(killed), 4215.5, 'the last progress line, not the first');
+    assert.equal(pwCpuSeconds('     Program PWSCF v.6.7MaX starts on  2Dec2026 at  5:12:29\n'), undefined);
+  });
+
+  it('a run cost counts a relaxation past an hour and a killed job from their outputs', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-cost-'));
+    try {
+      const outputs: Record<string, string> = {
+        j1: '     total cpu time spent up to now is     4080.0 secs\n     PWSCF        :      1h 8m CPU      1h25m WALL\n',
+        j2: '     total cpu time spent up to now is      600.5 secs\n',
+      };
+      for (const [id, text] of Object.entries(outputs)) {
+        fs.mkdirSync(path.join(dir, 'jobs', id), { recursive: true });
+        fs.writeFileSync(path.join(dir, 'jobs', id, 'pw.out'), text);
+      }
+      const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
+      const ev = [state(0, 'running'), job(5100, 'j1', 'completed', { startedAt: iso(0), endedAt: iso(5100) }),
+        job(5800, 'j2', 'failed', { startedAt: iso(5100), endedAt: iso(5800) }), state(5800, 'failed')];
+      assert.equal(runCost(dir, ev).pwCpuSeconds, 4080 + 600.5);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
