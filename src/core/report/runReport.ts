@@ -13,6 +13,7 @@ import { foldJobEvents } from '../hpc/jobStore';
 import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
+import { BEEF_HISTOGRAM_FILE } from '../workflows/beef/report';
 import { beefReportSection } from '../workflows/beef/reportSection';
 import { adsorptionSearchReportSection } from '../workflows/adsorptionSearch/reportSection';
 
@@ -58,6 +59,10 @@ export function settingsRows(s: PhysicalSettings, meshNote = ''): unknown[][] {
   ];
 }
 
+/** A claimed value with its unit; a fraction or count (unit "1" or none) stands alone: "0.669", not "0.669 1". */
+export const valueWithUnit = (value: number, unit: string | undefined): string =>
+  (!unit || unit === '1' ? String(value) : `${value} ${unit}`);
+
 export function renderRunReport(src: ReportSource): RenderedReport {
   const ev = src.events;
   const start = lastPayload<RunStartPayload>(ev, 'run.start');
@@ -78,13 +83,15 @@ export function renderRunReport(src: ReportSource): RenderedReport {
 
   md.push('## Result', '', response ?? '_The run has not finished; no response yet._', '');
 
+  // The agent's report text, when it embeds a plot this report also draws, keeps the only copy of the image.
+  let reportText: string | undefined;
   if (report && judged) {
     const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
     md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
-    const text = report.location ? src.readFile(report.location) : undefined;
-    if (text) md.push(text.replace(/^# .*\n+/, '').trim(), '');
+    reportText = report.location ? src.readFile(report.location) : undefined;
+    if (reportText) md.push(reportText.replace(/^# .*\n+/, '').trim(), '');
     md.push(...table(['Quantity', 'Value', 'Cites', 'Checks'], judged.claims.map((c) => [
-      c.claim.quantity, `${c.claim.value} ${c.claim.unit}`, c.claim.cites,
+      c.claim.quantity, valueWithUnit(c.claim.value, c.claim.unit), c.claim.cites,
       c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
     ])), '');
   }
@@ -105,7 +112,7 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     }
   }
 
-  const beef = beefReportSection(artifacts);
+  const beef = beefReportSection(artifacts, { image: !reportText?.includes(`plots/${BEEF_HISTOGRAM_FILE}`) });
   if (beef) {
     Object.assign(plots, beef.plots);
     md.push(...beef.markdown);

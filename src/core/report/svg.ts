@@ -46,6 +46,10 @@ const label = (t: number): string => {
   return String(Number(t.toPrecision(6)));
 };
 
+/** Height of one legend row under the chart, px. */
+const LEGEND_ROW = 16;
+
+/** A chart of width × height px for the axes, titles and plot, with the legend in rows below it. */
 export function renderChart(c: Chart): string {
   const W = c.width ?? 640;
   const H = c.height ?? 400;
@@ -62,10 +66,11 @@ export function renderChart(c: Chart): string {
   [x0, x1, y0, y1] = [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
   const px = (x: number) => m.left + ((x - x0) / (x1 - x0)) * (W - m.left - m.right);
   const py = (y: number) => H - m.bottom - ((y - y0) / (y1 - y0)) * (H - m.top - m.bottom);
+  const total = H + (c.series.length ? LEGEND_ROW * c.series.length + 8 : 0);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${total}" viewBox="0 0 ${W} ${total}" font-family="sans-serif" font-size="12">`,
     `<title>${esc(c.title)}</title>`,
-    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<rect width="${W}" height="${total}" fill="white"/>`,
     `<text x="${W / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${esc(c.title)}</text>`,
   ];
   if (c.band) {
@@ -100,9 +105,10 @@ export function renderChart(c: Chart): string {
         parts.push(`<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${s.color}"><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`);
       }
     }
-    // Legend in the top right corner: a line for drawn series, a dot for points only.
-    const ly = m.top + 16 * i + 6;
-    const lx = W - m.right - 260;
+    // Legend under the x-axis label, a row per series (a line for drawn series, a dot for points
+    // only): inside the plot it hid data (a histogram's peak) and long labels ran off the edge.
+    const ly = H + LEGEND_ROW * i + 6;
+    const lx = m.left;
     if (s.line === false) parts.push(`<circle cx="${lx + 10}" cy="${ly}" r="4" fill="${s.color}"/>`);
     else parts.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 20}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
     parts.push(`<text x="${lx + 26}" y="${ly + 4}">${esc(s.label)}</text>`);
