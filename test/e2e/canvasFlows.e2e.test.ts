@@ -126,10 +126,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-objective-completed');
     // The canvas file follows the log (saved after each batch of projected cells).
     type Saved = { run?: { log: string }; cells: { id: string; text: string }[] };
-    const read = () => JSON.parse(fs.readFileSync(path.join(workspace, 'al-offline.dreams'), 'utf8')) as Saved;
-    const end = Date.now() + 30_000;
-    while (!read().cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)) && Date.now() < end) await page.waitForTimeout(250);
-    const saved = read();
+    const saved = await savedCanvas<Saved>(page, path.join(workspace, 'al-offline.dreams'), (v) => v.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)));
     assert.ok(saved.run?.log, 'the canvas is linked to its run');
     assert.ok(saved.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)), 'no lattice constant cell in the canvas');
   });
@@ -163,7 +160,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     }
     const { id: first, card } = opened;
     await card.getByText('looser than the 0.1 eV/Å').waitFor();
-    const saved = JSON.parse(fs.readFileSync(path.join(workspace, 'co-search.dreams'), 'utf8')) as { run?: { log: string } };
+    const saved = await savedCanvas<{ run?: { log: string } }>(page, path.join(workspace, 'co-search.dreams'), (v) => !!v.run?.log);
     assert.ok(saved.run?.log, 'the canvas is linked to its run');
     const logPath = path.resolve(workspace, saved.run.log);
     type Ev = { kind: string; payload: { name?: string; state?: string } };
@@ -260,6 +257,29 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-qe-diagnostic');
   });
 });
+
+/**
+ * A canvas file as the workbench saved it, once `ready` holds (or after `ms`, as it then is). The
+ * workbench writes the file in place, so a read can land mid-save and find it empty or cut short:
+ * such a read is taken again, not failed.
+ */
+async function savedCanvas<T>(page: Page, file: string, ready: (v: T) => boolean, ms = 30_000): Promise<T> {
+  const read = (): T | undefined => {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const end = Date.now() + ms;
+  let v = read();
+  while ((!v || !ready(v)) && Date.now() < end) {
+    await page.waitForTimeout(250);
+    v = read();
+  }
+  assert.ok(v, `${path.basename(file)} did not parse as JSON within ${ms / 1000} s`);
+  return v;
+}
 
 /** Open a canvas alone and run its objective cell with the DREAMS agents kernel, as a user would. */
 async function runObjectiveCell(page: Page, file: string, cellText: string): Promise<Locator> {
