@@ -13,7 +13,6 @@ import { foldJobEvents } from '../hpc/jobStore';
 import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
-import { BEEF_HISTOGRAM_FILE } from '../workflows/beef/report';
 import { beefReportSection } from '../workflows/beef/reportSection';
 import { adsorptionSearchReportSection } from '../workflows/adsorptionSearch/reportSection';
 
@@ -63,6 +62,21 @@ export function settingsRows(s: PhysicalSettings, meshNote = ''): unknown[][] {
 export const valueWithUnit = (value: number, unit: string | undefined): string =>
   (!unit || unit === '1' ? String(value) : `${value} ${unit}`);
 
+/**
+ * Each plot shown once: a section's image line is dropped when an earlier part (the agent's
+ * report text, which may embed the same plots/ file) already shows it.
+ */
+function onceEach(md: readonly string[]): string[] {
+  const shown = new Set<string>();
+  const images = (part: string) => [...part.matchAll(/!\[[^\]]*\]\((plots\/[^)\s]+)\)/g)].map((m) => m[1]!);
+  return md.filter((part) => {
+    const files = images(part);
+    if (/^!\[[^\]]*\]\(plots\/[^)\s]+\)$/.test(part) && shown.has(files[0]!)) return false;
+    for (const f of files) shown.add(f);
+    return true;
+  });
+}
+
 export function renderRunReport(src: ReportSource): RenderedReport {
   const ev = src.events;
   const start = lastPayload<RunStartPayload>(ev, 'run.start');
@@ -83,13 +97,11 @@ export function renderRunReport(src: ReportSource): RenderedReport {
 
   md.push('## Result', '', response ?? '_The run has not finished; no response yet._', '');
 
-  // The agent's report text, when it embeds a plot this report also draws, keeps the only copy of the image.
-  let reportText: string | undefined;
   if (report && judged) {
     const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
     md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
-    reportText = report.location ? src.readFile(report.location) : undefined;
-    if (reportText) md.push(reportText.replace(/^# .*\n+/, '').trim(), '');
+    const text = report.location ? src.readFile(report.location) : undefined;
+    if (text) md.push(text.replace(/^# .*\n+/, '').trim(), '');
     md.push(...table(['Quantity', 'Value', 'Cites', 'Checks'], judged.claims.map((c) => [
       c.claim.quantity, valueWithUnit(c.claim.value, c.claim.unit), c.claim.cites,
       c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
@@ -112,7 +124,7 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     }
   }
 
-  const beef = beefReportSection(artifacts, { image: !reportText?.includes(`plots/${BEEF_HISTOGRAM_FILE}`) });
+  const beef = beefReportSection(artifacts);
   if (beef) {
     Object.assign(plots, beef.plots);
     md.push(...beef.markdown);
@@ -193,5 +205,5 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     md.push('## Model usage', '', 'No model was used (offline run): the judge tiers are recorded as not judged.', '');
   }
   md.push('## Reproduce', '', 'The event log `events.jsonl` is the record of this run; `bundle/` holds the inputs, outputs, pseudopotentials (with sha256) and PROV-JSON provenance needed to audit or rerun it.', '');
-  return { markdown: md.join('\n'), plots };
+  return { markdown: onceEach(md).join('\n'), plots };
 }

@@ -23,8 +23,7 @@ describe('report SVG charts', () => {
     for (const r of rows) {
       assert.ok(r.y > xLabel.y, `legend "${r.text.slice(0, 20)}…" at y ${r.y} is under the x-axis label (y ${xLabel.y})`);
       assert.ok(r.y < num(svg, 'height'), 'and inside the drawing');
-      // 12 px sans-serif is at most ~7 px a character
-      assert.ok(r.x + 7 * r.text.length <= 640 || r.x < 120, `legend row starts at the left (x ${r.x}) so a long label has the width`);
+      assert.ok(r.x < 120, `legend row starts at the plot's left (x ${r.x}), so a long label has the drawing's width`);
     }
     assert.ok(rows[1]!.y > rows[0]!.y, 'one row per series');
   });
