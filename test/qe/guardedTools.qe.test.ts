@@ -13,6 +13,7 @@ import type { ProposedCall } from '../../src/core/guard/types';
 import { JobService } from '../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { LocalRunner } from '../../src/core/hpc/localRunner';
+import { probeLocalPwVersion } from '../../src/core/hpc/pwCommand';
 import { MemoryProvenance } from '../unit/guard/support/memoryProvenance';
 import { MemoryEventLog } from '../unit/guard/support/memoryEventLog';
 
@@ -154,7 +155,8 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const original = (await study(ctxOf(first, 'run-a'), 19)).find((a) => a.name === 'total_energy')!;
     const before = jobs.list().length;
     const second = new MemoryProvenance();
-    const later = ctxOf(second, 'run-b', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }] });
+    // the version check on: the local pw.x, probed as a session does, is the one that ran run-a
+    const later = ctxOf(second, 'run-b', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], pwVersionOf: () => probeLocalPwVersion('pw.x') });
     const again = await study(later, 19);
     assert.equal(jobs.list().length, before, 'no pw.x job for an input run-a ran');
     const e = again.find((a) => a.name === 'total_energy')!;
@@ -168,6 +170,14 @@ describe('guarded pw.x tools on the real pw.x', () => {
     // and a run told to rerun identical inputs ignores the earlier run
     await study(ctxOf(new MemoryProvenance(), 'run-c', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], reuseIdenticalRuns: false }), 19);
     assert.equal(jobs.list().length, before + 2);
+    // and a run whose backend now runs another pw.x runs it again, saying why
+    const said: string[] = [];
+    const upgraded = ctxOf(new MemoryProvenance(), 'run-d', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], pwVersionOf: async () => '7.2' });
+    upgraded.run.progress = (m: string) => said.push(m);
+    const rerun = (await study(upgraded, 19)).find((a) => a.name === 'total_energy')!;
+    assert.equal(jobs.list().length, before + 3);
+    assert.equal((rerun.meta as EnergyMeta).reusedFrom, undefined);
+    assert.ok(said.some((m) => /in run run-a, but with pw\.x 6\.7\S*; this backend runs pw\.x 7\.2, so pw\.x runs again/.test(m)), said.join('\n'));
   });
 
   it('runs pw.x once for identical inputs that arrive while the first is running; a failed first run leaves the next to run', async function () {

@@ -16,6 +16,7 @@ import type { ApprovalPolicy } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
 import { CanvasJobStore } from '../hpc/canvasJobStore';
 import { JobService } from '../hpc/jobService';
+import { probeLocalPwVersion } from '../hpc/pwCommand';
 import type { ClusterProfile } from '../hpc/types';
 import type { SshConfigSource } from '../hpc/ssh/sshConfig';
 import type { ConnectionOptions } from '../hpc/ssh/connection';
@@ -131,6 +132,15 @@ export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
   return s;
 }
 
+/**
+ * The pw.x version a backend runs, asked once per session and backend: the local pw.x's by its
+ * banner; a cluster's is not known before a job runs there (undefined: no check).
+ */
+function pwVersionProbe(pwCommand: string): (backend: string) => Promise<string | undefined> {
+  let local: Promise<string | undefined> | undefined;
+  return (backend) => (backend === 'local' ? (local ??= probeLocalPwVersion(pwCommand)) : Promise.resolve(undefined));
+}
+
 export interface RunSession {
   run: Run;
   runtime: AgentRuntime;
@@ -196,6 +206,8 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     inputToolSchema: registry.get('make_pw_input')?.schema,
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
     reuseIdenticalRuns: settings.reuseIdenticalRuns !== false,
+    // a result reused from an earlier run must come from the pw.x that runs now (tools/runPw.ts)
+    pwVersionOf: pwVersionProbe(settings.pwCommand),
     earlierRuns: earlier.sources,
     ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
   };

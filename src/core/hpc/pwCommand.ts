@@ -2,7 +2,7 @@
  * The configured local pw.x command (`pw.x`, `mpirun -np 2 pw.x`) split into argv so it
  * runs without a shell: nothing in it is expanded, piped or chained.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,8 +65,46 @@ export function localPwVersion(command: string): string | undefined {
       timeout: 20_000,
       env: { ...process.env, OMP_NUM_THREADS: '1', ...mpiRootEnvironment(argv) },
     });
-    return /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(`${r.stdout ?? ''}${r.stderr ?? ''}`)?.[1];
+    return versionInBanner(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+const versionInBanner = (text: string): string | undefined => /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(text)?.[1];
+
+/**
+ * localPwVersion without blocking the process (the extension host, a run's other jobs): the
+ * same probe in a scratch directory, undefined when the command does not run or prints no
+ * banner within 20 s.
+ */
+export function probeLocalPwVersion(command: string): Promise<string | undefined> {
+  let argv: string[];
+  try {
+    argv = parsePwCommand(command);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-pw-version-'));
+  return new Promise<string | undefined>((resolve) => {
+    let text = '';
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: scratch, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1', ...mpiRootEnvironment(argv) },
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end();
+    let settled = false;
+    const done = (): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fs.rmSync(scratch, { recursive: true, force: true });
+      resolve(versionInBanner(text));
+    };
+    child.on('error', () => done());
+    child.on('close', () => done());
+  });
 }

@@ -104,7 +104,10 @@ export const runPwTool: GuardedToolSpec = {
       ctx.progress(`identical input is being run by ${running.call}: waiting for its result instead of running pw.x twice`);
       await settledRun(view, running, ctx.signal);
     }
-    const earlier = reuse && view ? identicalEarlierRun(view, input.text, pseudoSha256) : undefined;
+    // the pw.x this backend runs now, asked for only when there is a result to reuse (one probe per backend and session)
+    const pwVersionNow = (ctx.services as { pwVersionOf?: (backend: string) => Promise<string | undefined> }).pwVersionOf;
+    const versionNow = async (): Promise<string | undefined> => pwVersionNow?.(args.backend);
+    const earlier = reuse && view ? await identicalEarlierRunOfVersion(view, input.text, pseudoSha256, versionNow, ctx.progress) : undefined;
     const job = String(earlier?.energy.meta?.job ?? '');
     const earlierJob = job ? jobs.get(job) : undefined;
     const text = earlier && outputOfEarlierRun(earlier, ctx.runDir, earlierJob ? path.join(jobs.jobDir(earlierJob.id), outputNameFor(earlierJob.input)) : undefined);
@@ -119,7 +122,7 @@ export const runPwTool: GuardedToolSpec = {
     }
     // the same input run by an earlier run this one was told to reuse (reuseFrom)
     for (const source of reuse ? (ctx.services as { earlierRuns?: EarlierRunSource[] }).earlierRuns ?? [] : []) {
-      const found = identicalEarlierRun(source.view, input.text, pseudoSha256);
+      const found = await identicalEarlierRunOfVersion(source.view, input.text, pseudoSha256, versionNow, ctx.progress, `run ${source.runId}`);
       const foundJob = String(found?.energy.meta?.job ?? '');
       const out = found && outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
       if (!found || !out) continue;
@@ -248,12 +251,14 @@ export interface EarlierRun {
  * A completed pw.x run of this study with byte-identical input text and the same
  * pseudopotential files (by content), whose energy is still final: running pw.x again
  * would only reproduce it. Reused results are not themselves sources (the original is).
+ * With pwVersion, only a result of that pw.x version (as its output's banner gave it).
  */
-export function identicalEarlierRun(view: ProvenanceView, inputText: string, pseudoSha256: Record<string, string>): EarlierRun | undefined {
+export function identicalEarlierRun(view: ProvenanceView, inputText: string, pseudoSha256: Record<string, string>, pwVersion?: string): EarlierRun | undefined {
   for (const energy of view.artifacts()) {
     if (energy.name !== ARTIFACT.totalEnergy || energy.status !== 'final') continue;
     const meta = energy.meta as EnergyMeta | undefined;
     if (!meta?.pseudopotentialSha256 || meta.reusedFrom || !sameHashes(meta.pseudopotentialSha256 as Record<string, string>, pseudoSha256)) continue;
+    if (pwVersion !== undefined && codeVersionOf(energy) !== pwVersion) continue;
     const call = view.call(energy.creator);
     if (call?.tool !== 'run_pw' || call.status !== 'ok') continue;
     const ref = inputRefOfRun(call);
@@ -264,6 +269,33 @@ export function identicalEarlierRun(view: ProvenanceView, inputText: string, pse
     if (output) return { energy, output, artifacts };
   }
   return undefined;
+}
+
+/** The pw.x version an energy was computed with (from its output's banner), if recorded. */
+export const codeVersionOf = (energy: ArtifactRecord): string | undefined =>
+  ((energy.meta as EnergyMeta | undefined)?.settings as { codeVersion?: string } | undefined)?.codeVersion;
+
+/**
+ * identicalEarlierRun, of the pw.x version the backend runs now: a result of another pw.x
+ * (a resume after an upgrade, a reuseFrom run made elsewhere) is run again rather than mixed
+ * with this one's energies; so is one whose version was not recorded. When the version now
+ * cannot be told (a cluster's pw.x before its first run here, a pw.x without a banner), the
+ * match is by input and files alone, as before.
+ */
+export async function identicalEarlierRunOfVersion(
+  view: ProvenanceView, inputText: string, pseudoSha256: Record<string, string>,
+  versionNow: () => Promise<string | undefined>, progress: (message: string) => void = () => undefined, where = 'this run',
+): Promise<EarlierRun | undefined> {
+  const found = identicalEarlierRun(view, inputText, pseudoSha256);
+  if (!found) return undefined;
+  const now = await versionNow();
+  if (!now) return found;
+  const same = identicalEarlierRun(view, inputText, pseudoSha256, now);
+  if (!same) {
+    progress(`identical input already run by ${found.energy.creator} in ${where}, but with ${codeVersionOf(found.energy) ? `pw.x ${codeVersionOf(found.energy)}` : 'a pw.x of unrecorded version'}; ` +
+      `this backend runs pw.x ${now}, so pw.x runs again rather than mix versions`);
+  }
+  return same;
 }
 
 /** The earlier run's pw.x output: its registered file, else the job's own (undefined if neither is at hand: then pw.x runs). */
