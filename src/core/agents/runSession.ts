@@ -16,7 +16,6 @@ import type { ApprovalPolicy } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
 import { CanvasJobStore } from '../hpc/canvasJobStore';
 import { JobService } from '../hpc/jobService';
-import { probeLocalPwVersion } from '../hpc/pwCommand';
 import type { ClusterProfile } from '../hpc/types';
 import type { SshConfigSource } from '../hpc/ssh/sshConfig';
 import type { ConnectionOptions } from '../hpc/ssh/connection';
@@ -32,6 +31,7 @@ import type { Objective } from '../workflows/objective';
 import { consultAdvisorTool, modelAdvisor } from './advisor';
 import { OfflineProvider } from './offlineProvider';
 import { PlanStore } from './planStore';
+import { pwVersionsOfSession } from './pwVersions';
 import { RunControl } from './runControl';
 import { jobsMeter, wallTimeMeter } from './runMeters';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits, type AgentRuntime } from './runtime';
@@ -132,15 +132,6 @@ export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
   return s;
 }
 
-/**
- * The pw.x version a backend runs, asked once per session and backend: the local pw.x's by its
- * banner; a cluster's is not known before a job runs there (undefined: no check).
- */
-function pwVersionProbe(pwCommand: string): (backend: string) => Promise<string | undefined> {
-  let local: Promise<string | undefined> | undefined;
-  return (backend) => (backend === 'local' ? (local ??= probeLocalPwVersion(pwCommand)) : Promise.resolve(undefined));
-}
-
 export interface RunSession {
   run: Run;
   runtime: AgentRuntime;
@@ -156,6 +147,7 @@ function jobsSubmitted(jobs: JobService): number {
 }
 
 export async function openSession(run: Run, env: SessionEnvironment): Promise<RunSession> {
+  const openedAt = new Date().toISOString();
   const settings = settingsOf(run.log.events());
   const backends = new JobBackends({
     local: { pwCommand: settings.pwCommand, maxConcurrent: settings.localConcurrency },
@@ -207,7 +199,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
     reuseIdenticalRuns: settings.reuseIdenticalRuns !== false,
     // a result reused from an earlier run must come from the pw.x that runs now (tools/runPw.ts)
-    pwVersionOf: pwVersionProbe(settings.pwCommand),
+    pwVersionOf: pwVersionsOfSession(settings.pwCommand, jobs, openedAt),
     earlierRuns: earlier.sources,
     ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
   };

@@ -71,7 +71,8 @@ export function localPwVersion(command: string): string | undefined {
   }
 }
 
-const versionInBanner = (text: string): string | undefined => /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(text)?.[1];
+/** The version in pw.x's banner ("Program PWSCF v.6.7MaX starts on ..."), if the text has it. */
+export const versionInBanner = (text: string): string | undefined => /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(text)?.[1];
 
 /**
  * localPwVersion without blocking the process (the extension host, a run's other jobs): the
