@@ -8,6 +8,8 @@
  *
  *   npm run bench:sol27 -- [--pseudo-dir DIR] [--elements Al,Cu,Si] [--jobs 2] [--no-reference]
  *                          [--ref-kspacing 0.1] [--ref-k-factor 0.7] [--ref-extra-cutoff 30] [--runs-dir DIR] [--out FILE] [--merge] [--resume]
+ *   npm run bench:sol27 -- --elements Ir --reference-only --merge  (only the tight reference of an element whose
+ *                          workflow an earlier --no-reference --merge measured: an element too long for one sitting)
  *   npm run bench:sol27 -- --table-only [--out FILE]    (rewrite sol27.md from the JSON; runs nothing)
  *   npm run bench:sol27 -- --table-only --forget Mo,Pb  (drop rows spoiled by the machine, e.g. a full disk)
  *   npm run bench:sol27 -- --table-only --merge-from /tmp/other.json  (take the finished elements a bench
@@ -66,6 +68,7 @@ const refExtraCutoff = Number(option('ref-extra-cutoff') ?? 30);
 const runsDir = option('runs-dir') ?? (flag('table-only') ? '' : fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-')));
 const outFile = option('out') ?? path.join(ROOT, 'bench/results/sol27.json');
 const freshReferences = flag('fresh-references');
+const referenceOnlyMode = flag('reference-only');
 
 /** References measured earlier (the output file as it was when the bench started), by element. */
 const earlierReferences = new Map<string, { pseudopotential: string; reference: ReferenceResult; date?: string; command?: string }>();
@@ -189,25 +192,54 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
   };
   await wf.close();
   if (withReference && a !== undefined && cut?.chosen.ecutwfcRy && cut.chosen.ecutrhoRy && k?.chosen.kSpacingPerAngstrom) {
-    const highest = Math.max(...cut.tested.map((t) => t.value));
-    const ecut = Math.max(cut.chosen.ecutwfcRy + refExtraCutoff, highest);
-    const dual = cut.chosen.ecutrhoRy / cut.chosen.ecutwfcRy;
-    const spec = {
-      element: e.element, structure: e.structure, aStartAngstrom: e.aExpAngstrom, pseudoDir, pseudopotential: file,
-      ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * k.chosen.kSpacingPerAngstrom).toFixed(4)),
-      degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
-    };
-    const earlier = earlierReferences.get(e.element);
-    const same = !freshReferences && earlier && earlier.pseudopotential === file && earlier.reference.ecutwfcRy === spec.ecutwfcRy &&
-      earlier.reference.ecutrhoRy === spec.ecutrhoRy && earlier.reference.kSpacingPerAngstrom === spec.kSpacingPerAngstrom;
-    const ref: ReferenceResult = same
-      ? { ...earlier.reference, reusedFrom: earlier.reference.reusedFrom ?? { ...(earlier.date ? { date: earlier.date } : {}), ...(earlier.command ? { command: earlier.command } : {}) } }
-      : await tightReference(spec);
-    if (same) console.log(`${e.element}: tight reference (${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, same settings`);
-    out.reference = ref;
-    out.errorVsReferencePercent = (100 * (a - ref.aAngstrom)) / ref.aAngstrom;
+    out.reference = await referenceFor(e, file, { ecutwfcRy: cut.chosen.ecutwfcRy, ecutrhoRy: cut.chosen.ecutrhoRy, kSpacingPerAngstrom: k.chosen.kSpacingPerAngstrom }, Math.max(...cut.tested.map((t) => t.value)));
+    out.errorVsReferencePercent = (100 * (a - out.reference.aAngstrom)) / out.reference.aAngstrom;
   }
   return out;
+}
+
+/**
+ * The tight reference for the chosen settings: k-spacing min(ref-kspacing, ref-k-factor × chosen),
+ * ecutwfc max(chosen + ref-extra-cutoff, highest tested) at the chosen dual; taken from the output
+ * file when an earlier measurement used the same settings.
+ */
+async function referenceFor(e: Sol27Element, file: string, chosen: { ecutwfcRy: number; ecutrhoRy: number; kSpacingPerAngstrom: number }, highestTestedRy: number): Promise<ReferenceResult> {
+  const ecut = Math.max(chosen.ecutwfcRy + refExtraCutoff, highestTestedRy);
+  const dual = chosen.ecutrhoRy / chosen.ecutwfcRy;
+  const spec = {
+    element: e.element, structure: e.structure, aStartAngstrom: e.aExpAngstrom, pseudoDir, pseudopotential: file,
+    ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * chosen.kSpacingPerAngstrom).toFixed(4)),
+    degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
+  };
+  const earlier = earlierReferences.get(e.element);
+  const same = !freshReferences && earlier && earlier.pseudopotential === file && earlier.reference.ecutwfcRy === spec.ecutwfcRy &&
+    earlier.reference.ecutrhoRy === spec.ecutrhoRy && earlier.reference.kSpacingPerAngstrom === spec.kSpacingPerAngstrom;
+  if (same) {
+    console.log(`${e.element}: tight reference (${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, same settings`);
+    return { ...earlier.reference, reusedFrom: earlier.reference.reusedFrom ?? { ...(earlier.date ? { date: earlier.date } : {}), ...(earlier.command ? { command: earlier.command } : {}) } };
+  }
+  console.log(`${e.element}: tight reference at ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å (5 pw.x runs)`);
+  return tightReference(spec);
+}
+
+/**
+ * --reference-only: the tight reference of an element whose workflow an earlier invocation
+ * measured with --no-reference (its row in the output file), so that an element too long for one
+ * sitting (Ir: the workflow and its reference each take hours of both cores here) is measured in
+ * two. The row keeps its workflow figures and command; the reference records its own.
+ */
+async function referenceOnly(e: Sol27Element, row: ElementResult | undefined): Promise<ElementResult> {
+  if (!row) throw new Error(`--reference-only: ${outFile} has no row for ${e.element}; measure its workflow first (npm run bench:sol27 -- --elements ${e.element} --no-reference --merge).`);
+  const { aAngstrom: a, ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom, tested } = row;
+  if (a === undefined || !ecutwfcRy || !ecutrhoRy || !kSpacingPerAngstrom || !tested) {
+    throw new Error(`--reference-only: the ${e.element} row of ${outFile} has no finished workflow (state ${row.state}${row.reason ? `: ${row.reason}` : ''}); run its workflow again first.`);
+  }
+  const reference = await referenceFor(e, row.pseudopotential, { ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom }, Math.max(...tested.ecutwfcRy));
+  return {
+    ...row,
+    reference: reference.reusedFrom ? reference : { ...reference, measuredAt: new Date().toISOString(), command: commandLine('npm run bench:sol27 --') },
+    errorVsReferencePercent: (100 * (a - reference.aAngstrom)) / reference.aAngstrom,
+  };
 }
 
 const f = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
@@ -264,9 +296,12 @@ async function main(): Promise<void> {
   const chosen = all.filter((e) => !wanted || wanted.includes(e.element));
   console.log(`bench:sol27 — ${chosen.length} element(s), pseudopotentials from ${pseudoDir}, ${jobs} pw.x at a time, runs in ${runsDir}`);
   const rows: ElementResult[] = [];
+  const earlierRows: ElementResult[] = [];
+  if (referenceOnlyMode && !flag('merge')) throw new Error('--reference-only completes rows of the output file: give --merge too, so the other elements are kept.');
   if (fs.existsSync(outFile)) {
-    const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date?: string; elements?: ElementResult[] };
+    const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date?: string; command?: string; elements?: ElementResult[] };
     for (const r of before.elements ?? []) {
+      earlierRows.push({ command: before.command, ...r });
       // a reference that was itself reused keeps pointing at its measurement (reusedFrom is carried over where it is used)
       const date = r.measuredAt ?? before.date;
       if (r.reference) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(date ? { date } : {}), ...(r.command ? { command: r.command } : {}) });
@@ -283,6 +318,15 @@ async function main(): Promise<void> {
   const skipped: { element: string; reason: string }[] = [];
   const t0 = Date.now();
   for (const e of chosen) {
+    if (referenceOnlyMode) {
+      const t = Date.now();
+      const r = await referenceOnly(e, earlierRows.find((x) => x.element === e.element));
+      rows.push(r);
+      console.log(`${e.element}: reference a ${f(r.reference?.aAngstrom, 4)} Å at ${r.reference?.ecutwfcRy} Ry, k ${r.reference?.kSpacingPerAngstrom} 1/Å; ` +
+        `workflow a ${f(r.aAngstrom, 4)} Å: ${f(r.errorVsReferencePercent, 3)} %, ${r.reference?.pwRuns} pw.x runs, ${f(r.reference?.pwCpuSeconds, 0)} s CPU, ${((Date.now() - t) / 60000).toFixed(1)} min`);
+      write(rows, skipped, (Date.now() - t0) / 1000, false);
+      continue;
+    }
     const file = pbePseudopotential(pseudoDir, e.element);
     if (!file || !findPseudopotential(pseudoDir, { element: e.element, functional: 'PBE', file })) {
       skipped.push({ element: e.element, reason: `no PBE pseudopotential for ${e.element} in ${pseudoDir}` });
@@ -331,7 +375,7 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
   const date = new Date().toISOString();
   fs.writeFileSync(outFile, JSON.stringify({
     bench: 'sol27', complete, date, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
-    pseudoDir, jobs, reference: withReference ? { kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
+    pseudoDir, jobs, reference: withReference || rows.some((r) => r.reference) ? { kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
     command: commandLine('npm run bench:sol27 --'),
     summary, skipped, elements: rows,
   }, null, 1) + '\n');

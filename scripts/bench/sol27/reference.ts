@@ -48,6 +48,9 @@ export interface ReferenceResult {
   wallSeconds: number;
   /** Taken from an earlier measurement with the same settings (its date and command), not computed by this bench run. */
   reusedFrom?: { date?: string; command?: string };
+  /** Measured by a bench invocation of its own (--reference-only), after the workflow's: when and by what command. */
+  measuredAt?: string;
+  command?: string;
 }
 
 function runPw(dir: string, input: string): Promise<string> {
