@@ -98,39 +98,48 @@ export const runPwTool: GuardedToolSpec = {
     const view = (ctx.services as { provenance?: ProvenanceView }).provenance;
     const reuse = (ctx.services as { reuseIdenticalRuns?: boolean }).reuseIdenticalRuns !== false;
     const key = reuse && view ? runKey(input.text, pseudoSha256) : undefined;
-    // an identical input already running in this study: wait for it rather than run pw.x twice
-    // (checking again after each wait: a run that failed leaves the next waiter to run it)
-    for (let running = key && inFlight(jobs).get(key); running && view; running = key && inFlight(jobs).get(key)) {
-      ctx.progress(`identical input is being run by ${running.call}: waiting for its result instead of running pw.x twice`);
-      await settledRun(view, running, ctx.signal);
-    }
     // the pw.x this backend runs now, asked for only when there is a result to reuse (one probe per backend and session)
     const pwVersionNow = (ctx.services as { pwVersionOf?: (backend: string) => Promise<string | undefined> }).pwVersionOf;
     const versionNow = async (): Promise<string | undefined> => pwVersionNow?.(args.backend);
-    const earlier = reuse && view ? await identicalEarlierRunOfVersion(view, input.text, pseudoSha256, versionNow, ctx.progress) : undefined;
-    const job = String(earlier?.energy.meta?.job ?? '');
-    const earlierJob = job ? jobs.get(job) : undefined;
-    const text = earlier && outputOfEarlierRun(earlier, ctx.runDir, earlierJob ? path.join(jobs.jobDir(earlierJob.id), outputNameFor(earlierJob.input)) : undefined);
-    if (earlier && text) {
-      ctx.progress(`identical input already run by ${earlier.energy.creator} (job ${job}): its result is reused, pw.x is not run again`);
-      const result = runArtifacts(input, args.backend, { id: job, state: 'completed' }, text, pseudoSha256, { call: earlier.energy.creator, job });
-      const from = (name: string) => earlier.artifacts.find((a) => a.name === name)?.id;
-      return {
-        artifacts: result.artifacts.map((d) => ({ ...d, inputs: [...(d.inputs ?? []), ...[from(d.name)].filter((x): x is string => !!x)] })),
-        summary: `identical input already run by ${earlier.energy.creator} (job ${job}); its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
-      };
-    }
-    // the same input run by an earlier run this one was told to reuse (reuseFrom)
-    for (const source of reuse ? (ctx.services as { earlierRuns?: EarlierRunSource[] }).earlierRuns ?? [] : []) {
-      const found = await identicalEarlierRunOfVersion(source.view, input.text, pseudoSha256, versionNow, ctx.progress, `run ${source.runId}`);
-      const foundJob = String(found?.energy.meta?.job ?? '');
-      const out = found && outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
-      if (!found || !out) continue;
-      const from = { run: source.runId, call: found.energy.creator, job: foundJob, energy: found.energy.id };
-      const where = `run ${source.runId} (${from.call}, job ${foundJob}, energy ${from.energy})`;
-      ctx.progress(`identical input already run by ${where}: its result is reused, pw.x is not run again`);
-      const result = runArtifacts(input, args.backend, { id: foundJob, state: 'completed' }, out, pseudoSha256, from);
-      return { artifacts: result.artifacts, summary: `identical input already run by ${where}; its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}` };
+    const reusable = async (): Promise<ToolOutput | undefined> => {
+      const earlier = reuse && view ? await identicalEarlierRunOfVersion(view, input.text, pseudoSha256, versionNow, ctx.progress) : undefined;
+      const job = String(earlier?.energy.meta?.job ?? '');
+      const earlierJob = job ? jobs.get(job) : undefined;
+      const text = earlier && outputOfEarlierRun(earlier, ctx.runDir, earlierJob ? path.join(jobs.jobDir(earlierJob.id), outputNameFor(earlierJob.input)) : undefined);
+      if (earlier && text) {
+        ctx.progress(`identical input already run by ${earlier.energy.creator} (job ${job}): its result is reused, pw.x is not run again`);
+        const result = runArtifacts(input, args.backend, { id: job, state: 'completed' }, text, pseudoSha256, { call: earlier.energy.creator, job });
+        const from = (name: string) => earlier.artifacts.find((a) => a.name === name)?.id;
+        return {
+          artifacts: result.artifacts.map((d) => ({ ...d, inputs: [...(d.inputs ?? []), ...[from(d.name)].filter((x): x is string => !!x)] })),
+          summary: `identical input already run by ${earlier.energy.creator} (job ${job}); its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
+        };
+      }
+      // the same input run by an earlier run this one was told to reuse (reuseFrom)
+      for (const source of reuse ? (ctx.services as { earlierRuns?: EarlierRunSource[] }).earlierRuns ?? [] : []) {
+        const found = await identicalEarlierRunOfVersion(source.view, input.text, pseudoSha256, versionNow, ctx.progress, `run ${source.runId}`);
+        const foundJob = String(found?.energy.meta?.job ?? '');
+        const out = found && outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
+        if (!found || !out) continue;
+        const from = { run: source.runId, call: found.energy.creator, job: foundJob, energy: found.energy.id };
+        const where = `run ${source.runId} (${from.call}, job ${foundJob}, energy ${from.energy})`;
+        ctx.progress(`identical input already run by ${where}: its result is reused, pw.x is not run again`);
+        const result = runArtifacts(input, args.backend, { id: foundJob, state: 'completed' }, out, pseudoSha256, from);
+        return { artifacts: result.artifacts, summary: `identical input already run by ${where}; its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}` };
+      }
+      return undefined;
+    };
+    for (;;) {
+      // an identical input already running in this study: wait for it rather than run pw.x twice
+      // (checking again after each wait: a run that failed leaves the next waiter to run it)
+      for (let running = key && inFlight(jobs).get(key); running && view; running = key && inFlight(jobs).get(key)) {
+        ctx.progress(`identical input is being run by ${running.call}: waiting for its result instead of running pw.x twice`);
+        await settledRun(view, running, ctx.signal);
+      }
+      const reused = await reusable();
+      if (reused) return reused;
+      // the look-up may have waited (the pw.x version probe): claim the input only if no identical call has meanwhile
+      if (!(key && view && inFlight(jobs).get(key))) break;
     }
     // identical calls that arrive while this one runs wait for it (settledRun) instead of running pw.x again
     const release = key ? claimRun(jobs, key, ctx.callId) : undefined;
