@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { outputNameFor } from '../hpc/localRunner';
-import { probeLocalPwVersion, versionInBanner } from '../hpc/pwCommand';
+import { pwBannerVersion } from '../dft/qe/output';
+import { probeLocalPwVersion } from '../hpc/pwCommand';
 import type { JobRecord } from '../hpc/types';
 
 export interface JobsSeen {
@@ -29,8 +30,8 @@ export function pwVersionsOfSession(
     if (known) return known;
     const ran = jobs.list()
       .filter((j) => j.backend === backend && j.state === 'completed' && (j.startedAt ?? j.submittedAt ?? j.createdAt) >= openedAt)
-      .sort((a, b) => (a.endedAt ?? a.updatedAt).localeCompare(b.endedAt ?? b.updatedAt));
-    for (const job of ran.reverse()) {
+      .sort((a, b) => (b.endedAt ?? b.updatedAt).localeCompare(a.endedAt ?? a.updatedAt));
+    for (const job of ran) {
       const version = bannerVersionOf(path.join(jobs.jobDir(job.id), outputNameFor(job.input)));
       if (version) {
         clusters.set(backend, version);
@@ -48,7 +49,7 @@ function bannerVersionOf(file: string): string | undefined {
     fd = fs.openSync(file, 'r');
     const head = Buffer.alloc(8192);
     const n = fs.readSync(fd, head, 0, head.length, 0);
-    return versionInBanner(head.subarray(0, n).toString('utf8'));
+    return pwBannerVersion(head.subarray(0, n).toString('utf8'));
   } catch {
     return undefined;
   } finally {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'shell-quote';
+import { pwBannerVersion } from '../dft/qe/output';
 
 export function parsePwCommand(command: string): string[] {
   const variables: string[] = [];
@@ -65,14 +66,11 @@ export function localPwVersion(command: string): string | undefined {
       timeout: 20_000,
       env: { ...process.env, OMP_NUM_THREADS: '1', ...mpiRootEnvironment(argv) },
     });
-    return versionInBanner(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+    return pwBannerVersion(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
-
-/** The version in pw.x's banner ("Program PWSCF v.6.7MaX starts on ..."), if the text has it. */
-export const versionInBanner = (text: string): string | undefined => /PWSCF v\.(\d+\.\d+[A-Za-z]*)/.exec(text)?.[1];
 
 /**
  * localPwVersion without blocking the process (the extension host, a run's other jobs): the
@@ -103,7 +101,7 @@ export function probeLocalPwVersion(command: string): Promise<string | undefined
       settled = true;
       clearTimeout(timer);
       fs.rmSync(scratch, { recursive: true, force: true });
-      resolve(versionInBanner(text));
+      resolve(pwBannerVersion(text));
     };
     child.on('error', () => done());
     child.on('close', () => done());

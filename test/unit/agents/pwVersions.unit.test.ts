@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pwVersionsOfSession } from '../../../src/core/agents/pwVersions';
+import { parsePwOutput } from '../../../src/core/dft/qe/output';
 import type { JobRecord } from '../../../src/core/hpc/types';
 
 const OPENED = '2026-12-02T10:00:00.000Z';
@@ -56,5 +57,13 @@ describe('pwVersionsOfSession', () => {
       { id: 'no-output', startedAt: '2026-12-02T10:08:00.000Z', endedAt: '2026-12-02T10:09:00.000Z' },
     ]), OPENED);
     assert.equal(await bare('hpc'), '7.2', 'the newest job with a banner');
+  });
+
+  it('reads a version the way the output parser records it on energies, so the two compare (6.4.1, not 6.4)', async () => {
+    for (const v of ['6.4.1', '6.7MaX', '7.2']) {
+      const of = pwVersionsOfSession('pw.x', jobsIn(fs.mkdtempSync(path.join(dir, 'v')), [{ id: 'j', startedAt: '2026-12-02T10:02:00.000Z', output: banner(v) }]), OPENED);
+      assert.equal(await of('hpc'), v);
+      assert.equal(parsePwOutput(banner(v)).codeVersion, v);
+    }
   });
 });

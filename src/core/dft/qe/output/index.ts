@@ -3,3 +3,4 @@ export * from './types';
 export { parsePwOutput } from './parse';
 export { PwProgressParser, type PwProgress, type PwProgressEvent } from './progress';
 export { parseQeDuration } from './qeTime';
+export { pwBannerVersion } from './reader';

@@ -353,8 +353,8 @@ export class PwOutputReader {
         return;
       case 80: // P
         if (t.startsWith('Program PWSCF')) {
-          const m = /v\.?\s*(\S+)\s+starts/.exec(t);
-          if (m) this.codeVersion = m[1]!;
+          const v = pwBannerVersion(t);
+          if (v) this.codeVersion = v;
         } else if (t.startsWith('PWSCF') && t.includes('WALL')) {
           const m = /:\s*(.*?)\s*CPU\s*(.*?)\s*WALL/.exec(t);
           if (m) {
@@ -570,4 +570,12 @@ export class PwOutputReader {
       this.block = { kind: 'none' };
     }
   }
+}
+
+/**
+ * The version in pw.x's banner line ("Program PWSCF v.6.7MaX starts on ..." gives "6.7MaX",
+ * "v.6.4.1" gives "6.4.1"): the one reading of it, for parsed outputs and for the version probe.
+ */
+export function pwBannerVersion(text: string): string | undefined {
+  return /Program PWSCF\s+v\.?\s*(\S+)\s+starts/.exec(text)?.[1];
 }
