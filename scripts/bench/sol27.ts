@@ -26,7 +26,9 @@
  * A tight reference already in the output file for the same element, pseudopotential and
  * reference settings (cutoffs, k-spacing; EOS and smearing are fixed here) is taken from it
  * rather than computed again, and says so (reference.reusedFrom); --fresh-references computes
- * every reference anew.
+ * every reference anew. A reference runs in --runs-dir (reference-<element>-<cutoff>Ry-k<spacing>/);
+ * stopped part-way and run again with the same --runs-dir, it reads the EOS points that finished
+ * (identical pw.in, a pw.out with JOB DONE) and runs only the rest (reference.resumedRuns).
  *
  * The reference uses k-spacing min(ref-kspacing, ref-k-factor × chosen) and ecutwfc
  * max(chosen + ref-extra-cutoff, highest tested) with the workflow's dual.
@@ -211,6 +213,8 @@ async function referenceFor(e: Sol27Element, file: string, chosen: { ecutwfcRy: 
     ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * chosen.kSpacingPerAngstrom).toFixed(4)),
     degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
   };
+  // in the runs directory, so that a reference stopped part-way goes on from its finished points when run again with the same --runs-dir
+  const workDir = path.join(runsDir, `reference-${e.element}-${spec.ecutwfcRy}Ry-k${spec.kSpacingPerAngstrom}`);
   const earlier = earlierReferences.get(e.element);
   const same = !freshReferences && earlier && earlier.pseudopotential === file && earlier.reference.ecutwfcRy === spec.ecutwfcRy &&
     earlier.reference.ecutrhoRy === spec.ecutrhoRy && earlier.reference.kSpacingPerAngstrom === spec.kSpacingPerAngstrom;
@@ -218,8 +222,8 @@ async function referenceFor(e: Sol27Element, file: string, chosen: { ecutwfcRy: 
     console.log(`${e.element}: tight reference (${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, same settings`);
     return { ...earlier.reference, reusedFrom: earlier.reference.reusedFrom ?? { ...(earlier.date ? { date: earlier.date } : {}), ...(earlier.command ? { command: earlier.command } : {}) } };
   }
-  console.log(`${e.element}: tight reference at ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å (5 pw.x runs)`);
-  return tightReference(spec);
+  console.log(`${e.element}: tight reference at ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å (5 pw.x runs) in ${workDir}`);
+  return tightReference({ ...spec, workDir });
 }
 
 /**

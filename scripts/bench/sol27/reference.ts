@@ -33,6 +33,15 @@ export interface ReferenceSpec {
   eosRangePercent: number;
   /** pw.x processes at a time. */
   jobs: number;
+  /**
+   * Where the EOS points run, one directory each. A point whose pw.in there is this input and
+   * whose pw.out is a finished, converged run is read, not run again: a reference stopped part-way
+   * (Ctrl-C, the end of a sitting) goes on from the points it had. Without it, a temporary
+   * directory, removed when the reference is done or stopped.
+   */
+  workDir?: string;
+  /** Progress lines (default: the console). */
+  log?: (line: string) => void;
 }
 
 export interface ReferenceResult {
@@ -44,7 +53,10 @@ export interface ReferenceResult {
   kSpacingPerAngstrom: number;
   kMesh: number[];
   pwRuns: number;
+  /** Of pwRuns, the points read from an earlier invocation's finished runs in workDir (their CPU is in pwCpuSeconds, their wall time is not in wallSeconds). */
+  resumedRuns?: number;
   pwCpuSeconds: number;
+  /** This invocation's wall time. */
   wallSeconds: number;
   /** Taken from an earlier measurement with the same settings (its date and command), not computed by this bench run. */
   reusedFrom?: { date?: string; command?: string };
@@ -53,19 +65,33 @@ export interface ReferenceResult {
   command?: string;
 }
 
+/** pw.x on pw.in in dir; pw.out is written as pw.x writes it, so a stopped run leaves a partial one behind (no JOB DONE). */
 function runPw(dir: string, input: string): Promise<string> {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'pw.in'), input);
+  const log = fs.createWriteStream(path.join(dir, 'pw.out'));
   return new Promise((resolve, reject) => {
     const child = spawn('pw.x', ['-in', 'pw.in'], { cwd: dir, env: { ...process.env, OMP_NUM_THREADS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', () => {
-      fs.writeFileSync(path.join(dir, 'pw.out'), out);
-      resolve(out);
+    child.stdout.on('data', (d) => {
+      out += d;
+      log.write(d);
     });
+    child.on('error', (e) => log.end(() => reject(e)));
+    child.on('exit', () => log.end(() => resolve(out)));
   });
+}
+
+/** The output of an earlier run of exactly this input in dir that finished with a converged energy, if there is one. */
+function finishedEarlier(dir: string, input: string): string | undefined {
+  try {
+    if (fs.readFileSync(path.join(dir, 'pw.in'), 'utf8') !== input) return undefined;
+    const out = fs.readFileSync(path.join(dir, 'pw.out'), 'utf8');
+    const parsed = parsePwOutput(out);
+    return /JOB DONE/.test(out) && parsed.scfConverged && parsed.totalEnergyRy !== undefined ? out : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
@@ -81,8 +107,9 @@ async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R
 }
 
 /**
- * Reference directories being worked in. A failed reference keeps its directory (its error names
- * the pw.out to read); a bench stopped with Ctrl-C or SIGTERM removes them on the way out.
+ * Temporary reference directories being worked in (no workDir given). A failed reference keeps
+ * its directory (its error names the pw.out to read); a bench stopped with Ctrl-C or SIGTERM
+ * removes them on the way out. A workDir the caller gave is kept, so the reference can go on.
  */
 const liveWorkDirs = new Set<string>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -105,8 +132,10 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
   const pseudos = { [s.element]: { file: s.pseudopotential, sha256: '' } };
   const { settings } = renderPwInput(base, options, pseudos);
   const mesh = settings.kMesh!;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `sol27-ref-${s.element}-`));
-  liveWorkDirs.add(work);
+  const temporary = !s.workDir;
+  const work = s.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `sol27-ref-${s.element}-`));
+  fs.mkdirSync(work, { recursive: true });
+  if (temporary) liveWorkDirs.add(work);
   const scales = eosScaleFactors(s.eosPoints, s.eosRangePercent);
   const runs = await inBatches(scales, s.jobs, async (scale) => {
     const cell = base.cell.map((r) => r.map((x) => x * scale)) as typeof base.cell;
@@ -115,19 +144,25 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
     const { text } = renderPwInput(structure, { ...fixedMesh, kMesh: mesh }, pseudos);
     // pw.x 6.7 then writes nothing to outdir (no wavefunctions: ~0.5 GB a run at this mesh); the energy is read from pw.out
     const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${s.pseudoDir}'\n  disk_io = 'nowf'`);
-    const out = await runPw(path.join(work, `scale-${scale}`), input);
+    const dir = path.join(work, `scale-${scale}`);
+    const earlier = finishedEarlier(dir, input);
+    if (earlier) (s.log ?? console.log)(`${s.element}: reference point at scale ${scale} read from the finished run in ${dir}`);
+    const out = earlier ?? (await runPw(dir, input));
     const parsed = parsePwOutput(out);
     if (parsed.totalEnergyRy === undefined || !parsed.scfConverged) {
       throw new Error(`the reference run of ${s.element} at scale ${scale} gave no converged energy (${parsed.error?.message ?? 'see ' + path.join(work, `scale-${scale}`, 'pw.out')}).`);
     }
-    return { volumeA3: cellVolume(cell), energyEv: ryToEv(parsed.totalEnergyRy), cpu: pwCpuSeconds(out) ?? 0 };
+    return { volumeA3: cellVolume(cell), energyEv: ryToEv(parsed.totalEnergyRy), cpu: pwCpuSeconds(out) ?? 0, resumed: !!earlier };
   });
   const fit = fitEos(runs.map((r) => ({ volumeA3: r.volumeA3, energyEv: r.energyEv })), 'birch-murnaghan');
   const a = latticeConstantFromVolume(fit.v0A3, { bravais: s.structure, cell: 'primitive' });
-  fs.rmSync(work, { recursive: true, force: true });
-  liveWorkDirs.delete(work);
+  if (temporary) {
+    fs.rmSync(work, { recursive: true, force: true });
+    liveWorkDirs.delete(work);
+  }
+  const resumedRuns = runs.filter((r) => r.resumed).length;
   return {
     aAngstrom: a.aAngstrom, v0Angstrom3: fit.v0A3, b0GPa: fit.b0Gpa, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
-    kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
+    kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, ...(resumedRuns ? { resumedRuns } : {}), pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
   };
 }
