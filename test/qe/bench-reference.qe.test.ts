@@ -47,6 +47,13 @@ describe('bench:sol27 tight reference, stopped and run again', function () {
     assert.ok(again.pwCpuSeconds > 0);
   });
 
+  it('takes a pseudopotential directory relative to where it was started, and reads points run with it spelled absolute', async () => {
+    const absolute = await tightReference(spec({ pseudoDir: path.resolve(PSEUDO) }));
+    const relative = await tightReference(spec({ pseudoDir: path.relative(process.cwd(), PSEUDO) }));
+    assert.equal(relative.resumedRuns, 5);
+    assert.equal(relative.aAngstrom, absolute.aAngstrom);
+  });
+
   it('runs a point again when its input differs (another cutoff in the same directory)', async () => {
     await tightReference(spec());
     const other = await tightReference(spec({ ecutwfcRy: 14, ecutrhoRy: 56 }));

@@ -143,7 +143,8 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
     const { kSpacingPerAngstrom: _k, ...fixedMesh } = options;
     const { text } = renderPwInput(structure, { ...fixedMesh, kMesh: mesh }, pseudos);
     // pw.x 6.7 then writes nothing to outdir (no wavefunctions: ~0.5 GB a run at this mesh); the energy is read from pw.out
-    const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${s.pseudoDir}'\n  disk_io = 'nowf'`);
+    // absolute: pw.x runs in the point's directory, and a --pseudo-dir spelled relative or absolute is the same input
+    const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${path.resolve(s.pseudoDir)}'\n  disk_io = 'nowf'`);
     const dir = path.join(work, `scale-${scale}`);
     const earlier = finishedEarlier(dir, input);
     if (earlier) (s.log ?? console.log)(`${s.element}: reference point at scale ${scale} read from the finished run in ${dir}`);
