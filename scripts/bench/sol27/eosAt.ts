@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   const symbol = need('element');
   const element = readSol27().find((e) => e.element === symbol);
   if (!element) throw new Error(`--element ${symbol} is not in Sol27LC.`);
-  const pseudoDir = option('pseudo-dir') ?? path.resolve(__dirname, '../../../../shared/data/pseudo');
+  const pseudoDir = path.resolve(option('pseudo-dir') ?? path.resolve(__dirname, '../../../../shared/data/pseudo'));
+  if (!fs.existsSync(pseudoDir)) throw new Error(`the pseudopotential directory ${pseudoDir} does not exist; give --pseudo-dir.`);
   const file = pbePseudopotential(pseudoDir, symbol);
   if (!file) throw new Error(`no PBE pseudopotential for ${symbol} in ${pseudoDir}; give --pseudo-dir.`);
   const ecutwfcRy = Number(need('ecutwfc'));
