@@ -48,9 +48,10 @@ export function clipResult(block: ToolResultBlock, max: number, callId?: string)
 }
 
 /**
- * Run one turn's tool uses in order; consecutive run_pw calls run side by side (up to
- * maxParallelJobs), so a series is queued at once on a cluster. A pause waits before each
- * call or batch, never inside one.
+ * Run one turn's tool uses in order; consecutive run_pw calls run side by side, up to
+ * maxParallelJobs at a time, the next one started as soon as any ends (see runJobs), so a
+ * series is queued at once on a cluster and no slot idles behind a long run. A pause waits
+ * before each call is started; calls in flight go on to their end.
  */
 export async function runToolUses(rt: AgentRuntime, uses: ToolUseBlock[], role: AgentRole, model: string, step?: string): Promise<ToolResultBlock[]> {
   const ctx = registryContext(rt);
@@ -63,16 +64,60 @@ export async function runToolUses(rt: AgentRuntime, uses: ToolUseBlock[], role: 
   for (let i = 0; i < uses.length;) {
     await rt.control.checkpoint();
     if (uses[i]!.name === 'run_pw') {
-      // Never more jobs side by side than the budget has left: the next checkpoint stops the run at the limit.
-      const size = Math.max(1, Math.min(rt.limits.maxParallelJobs, rt.jobAllowance?.() ?? Infinity));
-      const batch: ToolUseBlock[] = [];
-      while (i < uses.length && uses[i]!.name === 'run_pw' && batch.length < size) batch.push(uses[i++]!);
-      await Promise.all(batch.map(runOne));
+      const jobs: ToolUseBlock[] = [];
+      while (i < uses.length && uses[i]!.name === 'run_pw') jobs.push(uses[i++]!);
+      await runJobs(rt, jobs, runOne);
     } else {
       await runOne(uses[i++]!);
     }
   }
   return uses.map((u) => results.get(u.id)!);
+}
+
+/**
+ * A turn's consecutive run_pw calls as a pool: up to maxParallelJobs in flight, the next
+ * started when any one ends. (Started in fixed batches, a 66³ run of a k sweep would wait for
+ * the slowest run of the batch before it, with a core or a cluster slot idle all along.) Each
+ * start passes a checkpoint, so a pause or a stop holds back the calls not yet started while
+ * those in flight finish, and a stop or a cancel rejects only once they have. Never more jobs
+ * are started than the budget had left when nothing was in flight; after that the next
+ * checkpoint, with the submitted jobs counted, stops the run at the limit.
+ */
+async function runJobs(rt: AgentRuntime, jobs: ToolUseBlock[], runOne: (use: ToolUseBlock) => Promise<void>): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  let quota = 0;
+  const settle = async () => {
+    await Promise.allSettled(inFlight);
+  };
+  let next = 0;
+  while (!failure && (next < jobs.length || inFlight.size > 0)) {
+    const canStart = next < jobs.length && inFlight.size < Math.max(1, rt.limits.maxParallelJobs) && (quota > 0 || inFlight.size === 0);
+    if (!canStart) {
+      await Promise.race(inFlight);
+      continue;
+    }
+    try {
+      await rt.control.checkpoint();
+    } catch (e) {
+      await settle();
+      throw e;
+    }
+    if (inFlight.size === 0 && quota <= 0) quota = Math.max(1, rt.jobAllowance?.() ?? Infinity);
+    quota -= 1;
+    const p: Promise<void> = runOne(jobs[next++]!).then(
+      () => void inFlight.delete(p),
+      (error: unknown) => {
+        inFlight.delete(p);
+        failure ??= { error };
+      },
+    );
+    inFlight.add(p);
+  }
+  if (failure) {
+    await settle();
+    throw failure.error;
+  }
 }
 
 export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string): Promise<WorkerResult> {
