@@ -71,7 +71,9 @@ export function nextReadyStep(plan: Plan): PlanStep | undefined {
  * The steps to run next: every step left running by a stopped process; else the first ready
  * step that runs no pw.x (building structures and inputs takes moments), alone; else, when
  * only pw.x steps are ready, up to `maxParallel` of them together, so independent runs (the
- * gas molecule and the relaxations of a site-preference study) are queued at once.
+ * gas molecule and the relaxations of a site-preference study) are queued at once. The
+ * supervisor starts these as a pool (stepPool.ts): as one ends, the next ready pw.x step
+ * takes its place.
  */
 export function nextBatch(plan: Plan, maxParallel: number): { steps: PlanStep[]; continuing: boolean } {
   const running = plan.steps.filter((s) => s.status === 'running');

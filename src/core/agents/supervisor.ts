@@ -8,7 +8,7 @@
 import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '../llm/types';
 import { workflowTemplates } from '../workflows';
 import { prepareWorkflow } from '../workflows/objective';
-import { nextBatch, nextReadyStep, PlanStore, SUPERVISOR_ACTOR, RUNNER_ACTOR } from './planStore';
+import { nextBatch, nextReadyStep, PlanStore, readySteps, SUPERVISOR_ACTOR, RUNNER_ACTOR } from './planStore';
 import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM } from './prompts/supervisor';
 import { stepBrief } from './prompts/stepBrief';
 import type { AgentRuntime } from './runtime';
@@ -16,6 +16,7 @@ import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './
 import { attemptsOf, latestAttempt, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from './stepRecords';
 import { EDIT_PLAN, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
 import type { Plan, PlanStep, SupervisorState } from './types';
+import { runStepPool } from './stepPool';
 import { runToolUses, runWorker, textOf } from './worker';
 import { workflowEnvironment } from './workflowEnvironment';
 import { reopenStaleSteps } from '../workflows/invalidation/staleSteps';
@@ -71,20 +72,32 @@ export class Supervisor {
       // Results that went stale (a superseded choice, a result marked stale) are computed again.
       await reopenStaleSteps(this.rt, stepContext(this.rt));
       const plan = this.store.require();
-      // Ready run_pw steps go together (never more than the job budget has left); a failed
-      // step replans once the whole batch has ended.
+      // Ready run_pw steps run side by side as a pool (never more than the job budget has
+      // left): each time one ends, the next ready one starts. A failed step replans once
+      // every step in flight has ended.
       const allowance = Math.max(1, Math.min(this.rt.limits.maxParallelJobs, this.rt.jobAllowance?.() ?? Infinity));
       const batch = nextBatch(plan, allowance);
       if (!batch.steps.length) return this.finish(plan);
-      const outcomes = await Promise.all(batch.steps.map((step) => this.runStep(step, batch.continuing)));
-      for (const [i, step] of batch.steps.entries()) {
-        const outcome = outcomes[i]!;
-        if (outcome.ok) await supersedeChangedResults(this.rt, step.id, step.tool);
-      }
-      for (const [i, step] of batch.steps.entries()) {
-        const outcome = outcomes[i]!;
-        if (!outcome.ok && !(await this.replanRound(step, outcome.reason))) {
-          const response = `The run stopped: step ${step.id} failed and could not be replanned. ${outcome.reason}`;
+      const continuing = new Set(batch.continuing ? batch.steps.map((s) => s.id) : []);
+      const pooled = batch.steps.every((s) => s.tool === 'run_pw');
+      const ended = await runStepPool({
+        first: batch.steps,
+        run: (step) => this.runStep(step, continuing.has(step.id)),
+        ended: async (step, result) => {
+          if (result.ok) await supersedeChangedResults(this.rt, step.id, step.tool);
+        },
+        more: (inFlight) => {
+          if (!pooled) return [];
+          const free = Math.min(this.rt.limits.maxParallelJobs - inFlight.size, this.rt.jobAllowance?.() ?? Infinity);
+          return free > 0 ? readySteps(this.store.require()).filter((s) => s.tool === 'run_pw' && !inFlight.has(s.id)).slice(0, free) : [];
+        },
+        checkpoint: () => this.rt.control.checkpoint(),
+      });
+      const order = new Map(this.store.require().steps.map((s, i) => [s.id, i]));
+      const failures = ended.filter((e) => !e.result.ok).sort((a, b) => (order.get(a.step.id) ?? 0) - (order.get(b.step.id) ?? 0));
+      for (const { step, result } of failures) {
+        if (!result.ok && !(await this.replanRound(step, result.reason))) {
+          const response = `The run stopped: step ${step.id} failed and could not be replanned. ${result.reason}`;
           await this.respond(response);
           return { state: 'failed', response };
         }
