@@ -184,6 +184,12 @@ const reportJudgement = (events: readonly CanvasEvent[], call: string) =>
   [...events].reverse().find((e) => e.kind === 'report.judged' && (e.payload as { call?: string }).call === call)?.payload as
     { accepted: boolean; level: string; summary: string } | undefined;
 
+/** The advice a provisional result carries in its value (a slab selection's "add slabs with ..."). */
+function adviceOf(value: unknown): string | undefined {
+  const advice = value && typeof value === 'object' ? (value as { advice?: unknown }).advice : undefined;
+  return typeof advice === 'string' && advice.trim() ? advice.trim() : undefined;
+}
+
 /**
  * Whether the step's latest attempt did what the step asks. A failed or provisional call
  * fails the step (its reason is what the supervisor replans from); calls still to make
@@ -196,7 +202,11 @@ export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext)
   const failure = (c: ToolCallRecord): string | undefined => {
     if (c.status === 'failed' || c.status === 'refused') return `${c.id} ${c.tool} ${c.status}${c.error ? `: ${c.error}` : ''}`;
     const provisional = c.outputs.map((id) => ctx.provenance.artifact(id)).filter((a) => a?.status === 'provisional');
-    if (c.status === 'ok' && provisional.length) return `${c.id} ${c.tool} gave provisional ${provisional.map((a) => `${a!.id} ${a!.name}`).join(', ')}`;
+    if (c.status === 'ok' && provisional.length) {
+      // A selection that could not show convergence says what to add: the reason carries it to the replanning and to the user.
+      const advice = [...new Set(provisional.map((a) => adviceOf(a!.value)).filter((t): t is string => !!t))];
+      return `${c.id} ${c.tool} gave provisional ${provisional.map((a) => `${a!.id} ${a!.name}`).join(', ')}${advice.length ? `: ${advice.join(' ')}` : ''}`;
+    }
     return undefined;
   };
   if (each) {
