@@ -6,19 +6,15 @@
  */
 import { scaleLinear, select, symbol, symbolStar, type Selection } from 'd3';
 import type { StructureData } from '../../src/shared/canvasOutputs';
+import { elementOf as elementData, UNKNOWN_ELEMENT_COLOUR } from '../../src/shared/elements';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
 
-// Jmol colours and covalent radii (Å) of the elements DREAMS workflows use most.
-const ELEMENTS: Record<string, [string, number]> = {
-  H: ['#ffffff', 0.31], C: ['#909090', 0.76], N: ['#3050f8', 0.71], O: ['#ff0d0d', 0.66], F: ['#90e050', 0.57],
-  Na: ['#ab5cf2', 1.66], Mg: ['#8aff00', 1.41], Al: ['#bfa6a6', 1.21], Si: ['#f0c8a0', 1.11], P: ['#ff8000', 1.07],
-  S: ['#ffff30', 1.05], Cl: ['#1ff01f', 1.02], K: ['#8f40d4', 2.03], Ca: ['#3dff00', 1.76], Ti: ['#bfc2c7', 1.6],
-  Fe: ['#e06633', 1.32], Co: ['#f090a0', 1.26], Ni: ['#50d050', 1.24], Cu: ['#c88033', 1.32], Zn: ['#7d80b0', 1.22],
-  Ru: ['#248f8f', 1.46], Rh: ['#0a7d8c', 1.42], Pd: ['#006985', 1.39], Ag: ['#c0c0c0', 1.45], Ir: ['#175487', 1.41],
-  Pt: ['#d0d0e0', 1.36], Au: ['#ffd123', 1.36], Mo: ['#54b5b5', 1.54], W: ['#2194d6', 1.62],
+// Jmol colour and covalent radius (Å) from the project's element table.
+const elementOf = (s: string): [string, number] => {
+  const e = elementData(s);
+  return [e?.colour ?? UNKNOWN_ELEMENT_COLOUR, e?.covalentRadiusAngstrom ?? 1.2];
 };
-const elementOf = (s: string): [string, number] => ELEMENTS[s] ?? ['#ff1493', 1.2];
 
 type Axis = 0 | 1 | 2;
 

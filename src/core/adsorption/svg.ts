@@ -3,17 +3,13 @@
  * (atoms as discs sized by covalent radius, coloured by element, drawn back to front),
  * and the adsorption energy per iteration.
  */
-import { COVALENT_RADII_ANGSTROM } from '../dft/structure/covalentRadii';
+import { elementOf, UNKNOWN_ELEMENT_COLOUR } from '../../shared/elements';
 import type { Structure, Vec3 } from '../dft/types';
 import { add, dot, scale } from './geometry';
 import type { SlabFrame } from './slab';
 
-/** Jmol-like element colours. */
-const COLOURS: Record<string, string> = {
-  H: '#ffffff', C: '#909090', N: '#3050f8', O: '#ff0d0d', Al: '#bfa6a6', Ni: '#50d050', Cu: '#c88033',
-  Pd: '#006985', Ag: '#c0c0c0', Pt: '#d0d0e0', Au: '#ffd123', S: '#ffff30', Fe: '#e06633', Co: '#f090a0',
-};
-const colour = (s: string) => COLOURS[s] ?? '#ff1493';
+/** Jmol colours from the project's element table. */
+const colour = (s: string) => elementOf(s)?.colour ?? UNKNOWN_ELEMENT_COLOUR;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const f = (x: number) => x.toFixed(2);
 
@@ -40,7 +36,7 @@ function canvas(discs: Disc[], outline: [number, number][] | undefined, title: s
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${f(w)}" height="${f(h)}" viewBox="0 0 ${f(w)} ${f(h)}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title><rect width="100%" height="100%" fill="#fafafa"/>${box}${body.join('')}</svg>`;
 }
 
-const radius = (s: string) => 0.75 * (COVALENT_RADII_ANGSTROM[s] ?? 1);
+const radius = (s: string) => 0.75 * (elementOf(s)?.covalentRadiusAngstrom ?? 1);
 
 /** Top view along the surface normal: the adsorbate and the top three layers' worth of slab (4 Å), with the cell outline. */
 export function topViewSvg(s: Structure, adsorbateStart: number, frame: SlabFrame, title = 'top view'): string {
