@@ -58,6 +58,13 @@ describe('dreams run --cluster: the lattice-constant workflow on SLURM over SSH'
       assert.match(j.schedulerId ?? '', /^\d+$/, `${j.id} has a SLURM job id`);
       assert.equal(j.state, 'completed');
     }
+    // dreams.log in the run directory: the login (host key, method), scheduler commands with exit codes, job transitions
+    const runDir = path.join(dir, 'cluster', fs.readdirSync(path.join(dir, 'cluster'))[0]!);
+    const log = fs.readFileSync(path.join(runDir, 'dreams.log'), 'utf8');
+    assert.match(log, /info  \[ssh testcluster\] connected: logged in as testuser with key \S+id_ed25519; host key ssh-ed25519 SHA256:\S+ \(matches /);
+    assert.match(log, /info  \[ssh testcluster\] \$ cd -- .* sbatch .*→ exit 0 \(\d+ ms\)/);
+    assert.match(log, /info  \[jobs\] job \S+ \(testcluster #\d+\): submitted → (queued|running|completed)/);
+    assert.ok(!/sk-ant-/.test(log));
     const judged = remote.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean };
     assert.equal(judged.accepted, true);
 

@@ -7,9 +7,10 @@ import { settingsOf, type RunSettings } from '../../core/agents/runSession';
 import type { ApprovalPolicy } from '../../core/guard/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
+import { LOG_LEVEL_USAGE, parseLogLevel, runLogFile } from './logFile';
 import { loadClusters, parseBudget, resolveRunDir, sshConfigOption, UsageError } from './runOptions';
 
-const USAGE = `Usage: dreams resume <run> [--budget LIMITS] [--approval POLICY] [--clusters FILE] [--ssh-config FILE] [--runs-dir DIR] [--no-bundle]
+const USAGE = `Usage: dreams resume <run> [--budget LIMITS] [--approval POLICY] [--clusters FILE] [--ssh-config FILE] [--runs-dir DIR] [--log-level LEVEL] [--no-bundle]
 
 Continues a run that stopped (budget reached, Ctrl-C) or whose process died, from the
 state in its event log: finished steps are not redone, and pw.x jobs still running are
@@ -17,6 +18,7 @@ picked up, not resubmitted. <run> is the run directory, its id, or "latest".
 
   --budget LIMITS    new limits, e.g. cost=10,jobs=80 (a run stopped by a budget needs a higher one)
   --approval POLICY  wait | continue | auto-approve from now on
+${LOG_LEVEL_USAGE}
 
 Exit status as for dreams run.`;
 
@@ -25,7 +27,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-      budget: { type: 'string' }, approval: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' },
+      budget: { type: 'string' }, approval: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' }, 'log-level': { type: 'string' },
     } }));
   } catch (e) {
     console.error(`dreams resume: ${(e as Error).message}\n\n${USAGE}`);
@@ -49,10 +51,12 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       changes.approval = values.approval as ApprovalPolicy;
     }
     const apiKey = process.env.ANTHROPIC_API_KEY;
+    const logFile = runLogFile(parseLogLevel(values['log-level'] as string | undefined), apiKey ? [apiKey] : []);
+    logFile.attach(runDir);
     if (!old.offline && !apiKey) throw new UsageError('this run uses a model: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) to resume it.');
     const controller = await RunController.resume(runDir, {
       ...(apiKey && !old.offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
-      clusters: loadClusters(values.clusters as string | undefined), ...sshConfigOption(values['ssh-config'] as string | undefined),
+      clusters: loadClusters(values.clusters as string | undefined), ...sshConfigOption(values['ssh-config'] as string | undefined), logger: logFile.logger,
     }, changes);
     try {
       return await driveRun(controller, { bundle: !values['no-bundle'], pseudoDirs: [old.pseudoDir] });

@@ -10,6 +10,7 @@ import { prepareWorkflow } from '../../core/workflows/objective';
 import { ObjectiveError } from '../../core/workflows/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
+import { LOG_LEVEL_USAGE, parseLogLevel, runLogFile } from './logFile';
 import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, qeVersionFor, readObjective, sshConfigOption, UsageError } from './runOptions';
 
 export const RUN_USAGE = `Usage: dreams run <objective.yaml | "objective text"> [options]
@@ -41,6 +42,7 @@ reproducibility bundle into the run directory.
                          that are byte for byte the same with the same pseudopotential files, e.g.
                          the PBE relaxations a BEEF-vdW ensemble study repeats; repeatable
                          (default: the objective file's run.reuseFrom)
+${LOG_LEVEL_USAGE}
 
 The API key is read from ANTHROPIC_API_KEY (not needed with --offline).
 Exit status: 0 completed, 1 failed, 2 bad usage, 3 stopped (budget or Ctrl-C; resume it).`;
@@ -57,7 +59,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, approval: { type: 'string' },
         budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
         'local-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
-        'rerun-identical': { type: 'boolean' }, 'reuse-from': { type: 'string', multiple: true },
+        'rerun-identical': { type: 'boolean' }, 'reuse-from': { type: 'string', multiple: true }, 'log-level': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -94,6 +96,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
     const apiKey = process.env.ANTHROPIC_API_KEY;
+    const logFile = runLogFile(parseLogLevel(values['log-level'] as string | undefined), apiKey ? [apiKey] : []);
     if (!offline && !apiKey) {
       throw new UsageError('no Anthropic API key: set it with  export ANTHROPIC_API_KEY=sk-ant-...  (the key is never written to the run), or run the built-in workflow without a model with --offline.');
     }
@@ -112,8 +115,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     };
     const controller = await RunController.start(
       { runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'), settings, ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}) },
-      { ...(apiKey && !offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}), clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`) },
+      { ...(apiKey && !offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}), clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`), logger: logFile.logger },
     );
+    logFile.attach(controller.runDir);
     try {
       return await driveRun(controller, { bundle: !values['no-bundle'], pseudoDirs: [pseudoDir] });
     } finally {

@@ -23,6 +23,7 @@ import { AnthropicProvider } from '../llm/anthropic';
 import { llmBudgetMeters, RunBudget } from '../llm/budget';
 import { meteredProvider } from '../llm/metered';
 import { resolveRoleModels } from '../llm/models';
+import type { Logger } from '../logger';
 import type { RetryPolicy } from '../llm/retry';
 import type { LlmProvider, UsageRecord } from '../llm/types';
 import { UsageLedger } from '../llm/usage';
@@ -117,6 +118,8 @@ export interface SessionEnvironment {
   connection?: ConnectionOptions;
   pollSeconds?: number;
   onWarning?: (message: string) => void;
+  /** SSH, scheduler commands, job transitions and API retries go here (never a secret). */
+  logger?: Logger;
   /** Wraps whichever provider the run uses (recording, tracing). */
   wrapProvider?: (provider: LlmProvider) => LlmProvider;
 }
@@ -155,8 +158,10 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     ...(env.sshConfig ? { sshConfig: env.sshConfig } : {}),
     ...(env.connection ? { connection: env.connection } : {}),
     ...(env.pollSeconds ? { pollSeconds: env.pollSeconds } : {}),
+    ...(env.logger ? { logger: env.logger } : {}),
   });
   const jobs = await JobService.open({ store: new CanvasJobStore(run.log), runDir: run.dir, backend: backends.create });
+  const stopLoggingJobs = env.logger ? logJobTransitions(jobs, env.logger.scoped('jobs')) : () => undefined;
   const usage = run.log.events().filter((e) => e.kind === 'llm.usage').map((e) => e.payload as UsageRecord);
   const ledger = UsageLedger.fromRecords(usage, { sink: (r) => void run.log.append({ kind: 'llm.usage', key: `usage/${r.role}`, actor: { kind: 'framework', id: 'llm' }, payload: r }) });
   const budget = new RunBudget(llmBudgetMeters(ledger, { ...(settings.budget.maxTokens ? { maxTokens: settings.budget.maxTokens } : {}), ...(settings.budget.maxCostUsd ? { maxCostUsd: settings.budget.maxCostUsd } : {}) }));
@@ -177,7 +182,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
       provenance: run.registry,
     }));
   } else {
-    const inner = env.provider ?? new AnthropicProvider({ apiKey: env.apiKey, ...(env.baseURL ? { baseURL: env.baseURL } : {}), ...(env.retry ? { retry: env.retry } : {}), ...(env.onWarning ? { onWarning: env.onWarning } : {}) });
+    const inner = env.provider ?? new AnthropicProvider({ apiKey: env.apiKey, ...(env.baseURL ? { baseURL: env.baseURL } : {}), ...(env.retry ? { retry: env.retry } : {}), ...(env.onWarning ? { onWarning: env.onWarning } : {}), ...(env.logger ? { logger: env.logger } : {}) });
     provider = meteredProvider(inner, { ledger, budget });
   }
   if (env.wrapProvider) provider = env.wrapProvider(provider);
@@ -237,10 +242,25 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   return {
     run, runtime, jobs, ledger, budget, settings,
     close: async () => {
+      stopLoggingJobs();
       await jobs.dispose();
       await backends.close();
       await earlier.close();
       await run.close();
     },
   };
+}
+
+/** One line per job state change (progress updates are not transitions). */
+function logJobTransitions(jobs: JobService, log: Logger): () => void {
+  const last = new Map(jobs.list().map((j) => [j.id, j.state]));
+  return jobs.onDidChange((j) => {
+    const was = last.get(j.id);
+    if (was === j.state) return;
+    last.set(j.id, j.state);
+    const where = `${j.backend}${j.schedulerId ? ` #${j.schedulerId}` : ''}`;
+    const line = `job ${j.id} (${where}): ${was ?? 'new'} → ${j.state}${j.exitCode !== undefined ? `, exit ${j.exitCode}` : ''}${j.error ? `: ${j.error.split('\n')[0]}` : ''}`;
+    if (j.state === 'failed') log.warn(line);
+    else log.info(line);
+  });
 }

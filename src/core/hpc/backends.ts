@@ -7,6 +7,7 @@ import { LocalRunner, type LocalRunnerOptions } from './localRunner';
 import { RemoteRunner } from './remoteRunner';
 import { ClusterConnection, type ConnectionOptions } from './ssh/connection';
 import { loadSshConfig, resolveSshTarget, type SshConfigSource } from './ssh/sshConfig';
+import type { Logger } from '../logger';
 import type { ClusterProfile } from './types';
 
 export interface JobBackendsOptions {
@@ -16,6 +17,8 @@ export interface JobBackendsOptions {
   connection?: ConnectionOptions;
   /** Overrides every profile's pollSeconds (tests, benchmarks). */
   pollSeconds?: number;
+  /** Each cluster's connection logs through it (logins, commands, reconnects). */
+  logger?: Logger;
 }
 
 export class JobBackends {
@@ -44,7 +47,7 @@ export class JobBackends {
         { sshHost: profile.sshHost, ...(profile.port ? { port: profile.port } : {}), ...(profile.user ? { user: profile.user } : {}), ...(profile.identityFile ? { identityFile: profile.identityFile } : {}) },
         this.options.sshConfig ?? loadSshConfig(),
       );
-      c = new ClusterConnection(profile.name, target, this.options.connection);
+      c = new ClusterConnection(profile.name, target, { ...(this.options.logger ? { logger: this.options.logger } : {}), ...this.options.connection });
       this.connections.set(profile.name, c);
     }
     return c;

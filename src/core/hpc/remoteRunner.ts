@@ -128,12 +128,13 @@ export class RemoteRunner implements JobBackend {
     this.stats.pollCycles++;
     const ids = jobs.map((j) => j.schedulerId!);
     this.stats.statusCommands++;
-    const status = await this.connection.exec(this.scheduler.statusCommand(ids));
+    // polls recur every cycle: logged at debug, a failure at warn
+    const status = await this.connection.exec(this.scheduler.statusCommand(ids), undefined, 'debug');
     const states = this.scheduler.parseStatus(status.stdout);
     const missing = ids.filter((id) => !states.has(id));
     if (missing.length > 0) {
       this.stats.finishedCommands++;
-      const finished = await this.connection.exec(this.scheduler.finishedCommand(missing));
+      const finished = await this.connection.exec(this.scheduler.finishedCommand(missing), undefined, 'debug');
       for (const [id, s] of this.scheduler.parseFinished(finished.stdout)) states.set(id, s);
     }
     for (const job of jobs) {

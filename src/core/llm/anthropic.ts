@@ -21,6 +21,7 @@ import {
   toLlmError,
   type AttemptFailure,
 } from './errors';
+import { silentLogger, type Logger } from '../logger';
 import { resolveRetryPolicy, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import { MessageAssembler, type AssembledMessage } from './streamAssembler';
 import { LlmError, type LlmCallOptions, type LlmProvider, type LlmRequest, type LlmResponse, type LlmStreamEvent } from './types';
@@ -40,6 +41,8 @@ export interface AnthropicProviderOptions {
   onWarning?: (message: string) => void;
   /** Jitter source; tests pin it. */
   random?: () => number;
+  /** Requests, retries (with their reasons) and final failures, never the key. */
+  logger?: Logger;
 }
 
 export class AnthropicProvider implements LlmProvider {
@@ -50,8 +53,10 @@ export class AnthropicProvider implements LlmProvider {
   readonly #client: Anthropic | undefined;
   readonly #apiKey: string | undefined;
   readonly #random: () => number;
+  readonly #log: Logger;
 
   constructor(opts: AnthropicProviderOptions) {
+    this.#log = (opts.logger ?? silentLogger).scoped('api');
     this.baseURL = (opts.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.retryPolicy = resolveRetryPolicy(opts.retry);
     this.#random = opts.random ?? Math.random;
@@ -87,6 +92,7 @@ export class AnthropicProvider implements LlmProvider {
       let failure: AttemptFailure;
       try {
         const m = await this.#attempt(client, params, opts.signal, emit);
+        this.#log.debug(`${req.role} (${req.model}): ${m.stopReason}, ${m.usage.inputTokens} in / ${m.usage.outputTokens} out tokens${attempt > 1 ? `, attempt ${attempt}` : ''}`);
         if (m.droppedBlockTypes.length > 0) {
           adjustments.push(`content blocks of type ${m.droppedBlockTypes.join(', ')} were left out: the contract does not carry them.`);
         }
@@ -111,7 +117,9 @@ export class AnthropicProvider implements LlmProvider {
         );
       }
       const delayMs = retryDelayMs(policy, attempt, failure.serverWaitMs, this.#random);
-      emit({ type: 'retry', attempt: attempt + 1, delayMs, reason: redact(`${failure.kind}: ${failure.detail}`, this.#apiKey) });
+      const reason = redact(`${failure.kind}: ${failure.detail}`, this.#apiKey);
+      this.#log.warn(`${req.role} (${req.model}): retry ${attempt + 1} of ${policy.maxAttempts} in ${(delayMs / 1000).toFixed(1)} s${failure.serverWaitMs !== undefined ? ' (the API asked to wait)' : ''}: ${reason}`);
+      emit({ type: 'retry', attempt: attempt + 1, delayMs, reason });
       try {
         await sleep(delayMs, opts.signal);
       } catch {
@@ -165,6 +173,7 @@ export class AnthropicProvider implements LlmProvider {
   #final(f: AttemptFailure, ctx: { role: string; model: string; baseURL: string }, attempts: number): LlmError {
     const e = toLlmError(f, { ...ctx, attempts });
     const clean = new LlmError(e.kind, redact(e.message, this.#apiKey), e.status);
+    if (f.kind !== 'cancelled') this.#log.error(`${ctx.role} (${ctx.model}): gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${clean.message}`);
     return clean;
   }
 }

@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import SftpClient from 'ssh2-sftp-client';
 import { Client, type ConnectConfig } from 'ssh2';
+import { commandForLog, silentLogger, type Logger, type LogLevel } from '../../logger';
 import { makeAuthHandler, type AuthCallbacks } from './auth';
 import { addKnownHost, fingerprintOf, keyTypeOf, knownHostName, readKnownHosts, verifyHostKey } from './knownHosts';
 import type { SshHop, SshTarget } from './sshConfig';
@@ -38,6 +39,23 @@ export interface ConnectionOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** Most command channels open at once (OpenSSH's MaxSessions is 10 per connection; SFTP uses one). Default 6. */
   maxChannels?: number;
+  /** Logins, host keys, drops, reconnects and every command with its exit code (never a secret). */
+  logger?: Logger;
+}
+
+/** How the last login went: what `DREAMS: Test Cluster Connection` reports. */
+export interface LoginReport {
+  /** The name checked in known_hosts, e.g. "[127.0.0.1]:2222". */
+  host: string;
+  hostKeyType: string;
+  fingerprint: string;
+  /** Found in known_hosts, or accepted by the user now (and added). */
+  hostKey: 'known' | 'accepted';
+  knownHostsFile: string;
+  /** The method that logged in: "ssh-agent (…)", "key ~/.ssh/id_ed25519", "keyboard-interactive". */
+  auth: string;
+  user: string;
+  jumps: string[];
 }
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'refused' | 'closed';
@@ -103,10 +121,14 @@ export class ClusterConnection extends EventEmitter {
   private readonly channels: Slots;
   // ssh2-sftp-client adds listeners per transfer; a handful at once keeps it well-behaved
   private readonly transfers = new Slots(4);
+  private readonly log: Logger;
+  /** How the current (or last) connection logged in. */
+  lastLogin: LoginReport | undefined;
 
   constructor(readonly cluster: string, private readonly target: SshTarget, private readonly options: ConnectionOptions = {}) {
     super();
     this.channels = new Slots(options.maxChannels ?? 6);
+    this.log = (options.logger ?? silentLogger).scoped(`ssh ${cluster}`);
   }
 
   get status(): ConnectionState {
@@ -133,11 +155,16 @@ export class ClusterConnection extends EventEmitter {
   }
 
   /** Run a command; waits (up to timeoutMs) for the link to come back if it is down. */
-  async exec(command: string, timeoutMs = 120_000): Promise<ExecResult> {
+  async exec(command: string, timeoutMs = 120_000, logLevel: LogLevel = 'info'): Promise<ExecResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.execOnce(command, timeoutMs);
+        const t0 = Date.now();
+        const r = await this.execOnce(command, timeoutMs);
+        const said = r.code === 0 ? '' : `: ${commandForLog((r.stderr.trim() || r.stdout.trim()).split('\n')[0] ?? '', 200)}`;
+        this.log[r.code === 0 ? logLevel : 'warn'](`$ ${commandForLog(command)} → exit ${r.code ?? r.signal ?? '?'} (${Date.now() - t0} ms)${said}`);
+        return r;
       } catch (e) {
+        this.log.warn(`$ ${commandForLog(command)} → ${(e as Error).message}`);
         // the server refused a channel (its session limit counts channels still closing): try again shortly
         if (!(e instanceof ChannelRefusedError) || attempt >= 5) throw e;
         await new Promise((r) => setTimeout(r, 100 * attempt));
@@ -203,11 +230,18 @@ export class ClusterConnection extends EventEmitter {
 
   private setState(s: ConnectionState): void {
     if (this.state === 'closed' && s !== 'closed') return;
+    if (s !== this.state) {
+      const where = `${this.target.user}@${this.target.host}:${this.target.port}${this.target.jumps.length ? ` via ${this.target.jumps.map((j) => j.alias).join(' → ')}` : ''}`;
+      if (s === 'connecting') this.log.info(`connecting to ${where}`);
+      else if (s === 'reconnecting') this.log.warn(`the connection to ${where} dropped; reconnecting`);
+      else if (s === 'closed') this.log.debug('connection closed');
+    }
     this.state = s;
     this.emit('state', s);
   }
 
   private refuse(e: SshRefusedError): void {
+    this.log.error(`refused: ${e.message}`);
     this.refusal = e;
     this.setState('refused');
     for (const w of this.waiters.splice(0)) w.reject(e);
@@ -221,6 +255,8 @@ export class ClusterConnection extends EventEmitter {
     }
     this.live = live;
     this.stats.connects++;
+    const l = this.lastLogin;
+    this.log.info(`connected${this.stats.connects > 1 ? ` again (connection ${this.stats.connects})` : ''}: logged in as ${this.target.user} with ${l?.auth ?? 'an unknown method'}; host key ${l ? `${l.hostKeyType} ${l.fingerprint} (${l.hostKey === 'known' ? `matches ${l.knownHostsFile}` : `accepted now, added to ${l.knownHostsFile}`})` : 'checked'}`);
     live.client.once('close', () => this.onDropped(live));
     this.setState('connected');
     for (const w of this.waiters.splice(0)) w.resolve(live);
@@ -247,6 +283,7 @@ export class ClusterConnection extends EventEmitter {
         return;
       } catch (e) {
         if (e instanceof SshRefusedError) return this.refuse(e);
+        this.log.warn(`reconnect attempt ${attempt + 1} failed: ${(e as Error).message}`);
         this.emit('retry', { attempt: attempt + 1, error: (e as Error).message });
       }
     }
@@ -347,6 +384,9 @@ export class ClusterConnection extends EventEmitter {
       };
       const ready = () => {
         client.removeListener('error', fail);
+        // the method tried last is the one the server accepted
+        if (hop === this.target && this.lastLogin) this.lastLogin.auth = tried.at(-1) ?? 'none (the server asked for nothing)';
+        else this.log.debug(`jump host ${hop.alias}: logged in with ${tried.at(-1) ?? 'none'}`);
         client.on('error', () => undefined); // once up, 'close' is what tells us the link went
         resolve();
       };
@@ -364,7 +404,14 @@ export class ClusterConnection extends EventEmitter {
   private async checkHostKey(hop: SshHop, name: string, key: Buffer): Promise<void> {
     const verdict = verifyHostKey(readKnownHosts(hop.knownHostsFiles), name, key);
     const fingerprint = fingerprintOf(key);
-    if (verdict.kind === 'match') return;
+    const report = (hostKey: LoginReport['hostKey'], knownHostsFile: string) => {
+      if (hop !== this.target) return;
+      this.lastLogin = { host: name, hostKeyType: keyTypeOf(key), fingerprint, hostKey, knownHostsFile, auth: '', user: hop.user, jumps: this.target.jumps.map((j) => j.alias) };
+    };
+    if (verdict.kind === 'match') {
+      report('known', verdict.file);
+      return;
+    }
     if (verdict.kind === 'mismatch') {
       throw new SshRefusedError(
         `HOST KEY MISMATCH for ${name} (${this.cluster}): the server offered ${keyTypeOf(key)} ${fingerprint}, but ${verdict.file} line ${verdict.line} records ${verdict.knownFingerprint}. ` +
@@ -383,6 +430,7 @@ export class ClusterConnection extends EventEmitter {
     const ok = await confirm({ cluster: this.cluster, host: name, keyType: keyTypeOf(key), fingerprint, knownHostsFile: file });
     if (!ok) throw new SshRefusedError(`the host key of ${name} (${keyTypeOf(key)} ${fingerprint}) was not accepted; not connecting to ${this.cluster}.`);
     addKnownHost(file, name, key);
+    report('accepted', file);
   }
 }
 
