@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRun, openRun } from '../../src/core/canvas/run';
+import { createRun, openRun } from '../../src/core/run/directory';
 import type { Actor } from '../../src/core/canvas/types';
 import { downstream, upstream } from '../../src/core/provenance/queries';
 import type { ArtifactDraft } from '../../src/core/provenance/types';

@@ -10,11 +10,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRun } from '../../src/core/canvas/run';
+import { createRun } from '../../src/core/run/directory';
 import { ToolRegistry } from '../../src/core/agents/toolRegistry';
-import { RunControl } from '../../src/core/agents/runControl';
+import { RunControl } from '../../src/core/run/checkpoint';
 import { DEFAULT_AGENT_LIMITS, type AgentRuntime } from '../../src/core/agents/runtime';
-import { TOOL_CATALOGUE } from '../../src/core/agents/tools';
+import { TOOL_CATALOGUE } from '../../src/core/tools';
 import { ApprovalBook } from '../../src/core/guard/approvals';
 import { AnthropicProvider } from '../../src/core/llm/anthropic';
 import { DEFAULT_ROLE_MODELS } from '../../src/core/llm/models';

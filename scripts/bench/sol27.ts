@@ -40,12 +40,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunController } from '../../src/core/agents/runController';
-import { openRun } from '../../src/core/canvas/run';
-import type { RunSettings } from '../../src/core/agents/runSession';
-import { finestTested, type ConvergenceSelectionValue, type EosFitValue } from '../../src/core/agents/tools/artifactShapes';
+import { RunController } from '../../src/core/run/controller';
+import { openRun } from '../../src/core/run/directory';
+import type { RunSettings } from '../../src/core/run/session';
+import { finestTested, type ConvergenceSelectionValue, type EosFitValue } from '../../src/core/artifacts/shapes';
 import { latticeShiftFromPressure } from '../../src/core/dft/convergence';
-import { findPseudopotential } from '../../src/core/agents/workflowEnvironment';
+import { findPseudopotential } from '../../src/core/workflows/environment';
 import { DEFAULT_K_SPACINGS } from '../../src/core/workflows/latticeConstantInputs';
 import { readSol27, pbePseudopotential, type Sol27Element } from './sol27/elements';
 import { runCost, type RunCost } from './sol27/measure';

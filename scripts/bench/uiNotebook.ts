@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRun } from '../../src/core/canvas/run';
+import { createRun } from '../../src/core/run/directory';
 import { PROJECT_ROOT, startVsCodeHost } from '../../test/harness/vscodeHost';
 import { quickOpen, visibleNotebook } from '../../test/harness/workbench';
 import { syntheticRunEvents } from '../../test/harness/syntheticRun';

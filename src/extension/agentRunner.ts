@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { RunController } from '../core/agents/runController';
-import { progressLine } from '../core/agents/progress';
-import { notRuns, type RunSettings } from '../core/agents/runSession';
+import { RunController } from '../core/run/controller';
+import { progressLine } from '../core/run/progress';
+import { notRuns, type RunSettings } from '../core/run/session';
 import type { ApprovalPolicy } from '../core/guard/types';
 import type { ClusterProfile } from '../core/hpc/types';
 import { parseObjectiveFile, parseObjectiveText } from '../core/workflows/objective';

@@ -11,7 +11,7 @@ import { openEventLog, type EventLog } from '../core/canvas/eventLog';
 import { EventLogError } from '../core/canvas/eventLogError';
 import type { CanvasEvent } from '../core/canvas/types';
 import { ApprovalBook, type AnswerResult } from '../core/guard/approvals';
-import { postAnswer, waitForOutcome } from '../core/agents/answerInbox';
+import { postAnswer, waitForOutcome } from '../core/run/answerInbox';
 
 /** The parts of an event log the UI reads and, for runs driven here, writes. */
 export interface RunLog {

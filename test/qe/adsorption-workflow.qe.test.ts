@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openRun } from '../../src/core/canvas/run';
-import type { SearchResultValue } from '../../src/core/agents/tools/adsorptionSearch/searchOutputs';
+import { openRun } from '../../src/core/run/directory';
+import type { SearchResultValue } from '../../src/core/tools/adsorptionSearch/searchOutputs';
 import { foldJobEvents } from '../../src/core/hpc/jobStore';
 import type { PhysicalSettings } from '../../src/core/dft/types';
 

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunController } from '../../src/core/agents/runController';
+import { RunController } from '../../src/core/run/controller';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { JobRecord } from '../../src/core/hpc/types';
 import type { ArtifactRecord, ToolCallRecord } from '../../src/core/provenance/types';
-import { jobIdForCall } from '../../src/core/agents/tools/runPw';
+import { jobIdForCall } from '../../src/core/tools/runPw';
 import { freshDir, leanSettings, PSEUDO_DIR, writeLeanObjectiveFile } from '../fixtures/agents/scriptedLattice';
 
 const root = path.resolve(__dirname, '../..');

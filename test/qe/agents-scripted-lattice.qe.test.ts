@@ -4,10 +4,10 @@
 // a 529 retried, and a stream cut mid-message retried without running a tool twice.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { RunResult } from '../../src/core/agents/runController';
-import { attemptsOf, STEP_START_EVENT } from '../../src/core/agents/stepRecords';
+import type { RunResult } from '../../src/core/run/controller';
+import { attemptsOf, STEP_START_EVENT } from '../../src/core/plan/stepRecords';
 import type { AdviceValue } from '../../src/core/agents/advisor';
-import type { Plan } from '../../src/core/agents/types';
+import type { Plan } from '../../src/core/plan/types';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { ToolCallRecord } from '../../src/core/provenance/types';
 import type { UsageRecord } from '../../src/core/llm/types';

@@ -4,9 +4,9 @@
 // held the third and fourth back until the slow step ended.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { RunController } from '../../src/core/agents/runController';
-import type { RunSettings } from '../../src/core/agents/runSession';
-import { STEP_END_EVENT, STEP_START_EVENT, type StepEndPayload, type StepStartPayload } from '../../src/core/agents/stepRecords';
+import { RunController } from '../../src/core/run/controller';
+import type { RunSettings } from '../../src/core/run/session';
+import { STEP_END_EVENT, STEP_START_EVENT, type StepEndPayload, type StepStartPayload } from '../../src/core/plan/stepRecords';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import { registerWorkflow } from '../../src/core/workflows';
 import type { TemplateStep, WorkflowTemplate } from '../../src/core/workflows/types';

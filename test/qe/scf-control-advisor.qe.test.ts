@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunController } from '../../src/core/agents/runController';
+import { RunController } from '../../src/core/run/controller';
 import type { AdviceValue } from '../../src/core/agents/advisor';
-import type { PwInputValue } from '../../src/core/agents/tools/artifactShapes';
-import { PlanStore } from '../../src/core/agents/planStore';
+import type { PwInputValue } from '../../src/core/artifacts/shapes';
+import { PlanStore } from '../../src/core/plan/store';
 import { localPwRunner } from '../../src/core/calculators/pwx';
 import { parsePwOutput } from '../../src/core/dft/qe/output';
 import { RY_IN_EV } from '../../src/core/units';

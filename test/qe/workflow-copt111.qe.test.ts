@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EnergyMeta, PwInputValue } from '../../src/core/agents/tools/artifactShapes';
+import type { EnergyMeta, PwInputValue } from '../../src/core/artifacts/shapes';
 import { parsePwInput, readAtomicPositions } from '../../src/core/dft/qe/input';
 import type { Structure } from '../../src/core/dft/types';
 import type { GuardedOutcome } from '../../src/core/guard/types';
-import { writeRunOutputs } from '../../src/core/report/runOutputs';
+import { writeRunOutputs } from '../../src/core/run/outputs';
 import { registryContext } from '../../src/core/agents/worker';
 import { guardedCall } from '../../src/core/guard/guardedCall';
 import { adsorbateGeometry } from '../../src/core/workflows/sitePreference/relaxedGeometry';

@@ -7,18 +7,18 @@
 // the lattice constant and the report.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { RunController } from '../../src/core/agents/runController';
-import type { RunSettings } from '../../src/core/agents/runSession';
+import { RunController } from '../../src/core/run/controller';
+import type { RunSettings } from '../../src/core/run/session';
 import { EDIT_PLAN, runSupervisorTool } from '../../src/core/agents/supervisorTools';
-import type { ConvergenceSelectionValue } from '../../src/core/agents/tools/artifactShapes';
-import { PlanStore } from '../../src/core/agents/planStore';
+import type { ConvergenceSelectionValue } from '../../src/core/artifacts/shapes';
+import { PlanStore } from '../../src/core/plan/store';
 import type { CanvasEvent } from '../../src/core/canvas/types';
-import { upstreamPath } from '../../src/core/guard/upstream';
+import { upstreamPath } from '../../src/core/provenance/upstream';
 import { markStale } from '../../src/core/provenance/queries';
 import type { ProvenanceRegistry } from '../../src/core/provenance/registry';
 import type { ArtifactRecord, ToolCallRecord } from '../../src/core/provenance/types';
-import type { RerunPayload } from '../../src/core/workflows/invalidation/staleSteps';
-import type { Supersession } from '../../src/core/workflows/invalidation/supersession';
+import type { RerunPayload } from '../../src/core/agents/invalidation/staleSteps';
+import type { Supersession } from '../../src/core/agents/invalidation/supersession';
 import { freshDir, PSEUDO_DIR } from '../fixtures/agents/scriptedLattice';
 
 const settings = (): RunSettings => ({

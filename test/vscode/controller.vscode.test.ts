@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { createRun } from '../../src/core/canvas/run';
+import { createRun } from '../../src/core/run/directory';
 import { until, workbench, workspaceDir } from './support/runs';
 import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
 

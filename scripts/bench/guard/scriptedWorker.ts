@@ -11,9 +11,9 @@ import type { ScriptStep } from '../../../test/fixtures/fake-anthropic/script';
 import type { ToolRegistry } from '../../../src/core/agents/toolRegistry';
 import { runWorker } from '../../../src/core/agents/worker';
 import type { AgentRuntime } from '../../../src/core/agents/runtime';
-import type { PlanStep } from '../../../src/core/agents/types';
-import { parseRef, resolveRef } from '../../../src/core/guard/ports';
-import { contributingCalls } from '../../../src/core/guard/upstream';
+import type { PlanStep } from '../../../src/core/plan/types';
+import { parseRef, resolveRef } from '../../../src/core/provenance/view';
+import { contributingCalls } from '../../../src/core/provenance/upstream';
 import type { ReportClaim } from '../../../src/core/guard/claimChecks';
 import type { Outputs, ScriptedRun, ScriptedStep, StepCall } from './workflows';
 

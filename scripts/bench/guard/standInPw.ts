@@ -5,8 +5,8 @@
  * take hours on this machine.
  */
 import type { GuardedToolSpec } from '../../../src/core/guard/assessCall';
-import { runPwTool } from '../../../src/core/agents/tools/runPw';
-import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../../../src/core/agents/tools/artifactShapes';
+import { runPwTool } from '../../../src/core/tools/runPw';
+import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../../../src/core/artifacts/shapes';
 import { cellVolume } from '../../../src/core/dft/structure/cell';
 
 /** Per-atom reference energies (eV) and equilibrium volumes (Å^3/atom), arbitrary but fixed. */

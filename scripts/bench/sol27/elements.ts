@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { findPseudopotential } from '../../../src/core/agents/workflowEnvironment';
+import { findPseudopotential } from '../../../src/core/workflows/environment';
 
 export const REFERENCE_CSV = path.resolve(__dirname, '../../../test/fixtures/workflows/sol27lc_reference.csv');
 

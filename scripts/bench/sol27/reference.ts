@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { renderPwInput } from '../../../src/core/agents/tools/pwInputRender';
+import { renderPwInput } from '../../../src/core/dft/qe/pwInput';
 import { MAGNETIC_ELEMENTS, eosScaleFactors } from '../../../src/core/workflows/latticeConstantInputs';
 import { bulk } from '../../../src/core/dft/structure/bulk';
 import { cellVolume } from '../../../src/core/dft/structure/cell';

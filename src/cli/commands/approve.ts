@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { postAnswer, waitForOutcome } from '../../core/agents/answerInbox';
-import { openRun } from '../../core/canvas/run';
+import { postAnswer, waitForOutcome } from '../../core/run/answerInbox';
+import { openRun } from '../../core/run/directory';
 import { EventLogError } from '../../core/canvas/eventLogError';
 import { answerApproval, ApprovalBook, standingNote } from '../../core/guard/approvals';
 import { registerCliCommand } from '../cli';

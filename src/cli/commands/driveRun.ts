@@ -4,8 +4,8 @@
  * up), the output files, and a closing summary with where everything is.
  */
 import path from 'node:path';
-import type { RunController, RunResult } from '../../core/agents/runController';
-import { writeRunOutputs } from '../../core/report/runOutputs';
+import type { RunController, RunResult } from '../../core/run/controller';
+import { writeRunOutputs } from '../../core/run/outputs';
 import { ProgressView } from './progressView';
 import { exitCodeOf } from './runOptions';
 

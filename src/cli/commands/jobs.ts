@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runProgress } from '../../core/agents/progress';
-import { openRun } from '../../core/canvas/run';
+import { runProgress } from '../../core/run/progress';
+import { openRun } from '../../core/run/directory';
 import { foldJobEvents } from '../../core/hpc/jobStore';
 import { registerCliCommand } from '../cli';
 import { resolveRunDir, UsageError } from './runOptions';

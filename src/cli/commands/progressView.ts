@@ -5,7 +5,7 @@
  * now and then when it changed, so a log stays readable and grep-able.
  */
 import type { CanvasEvent } from '../../core/canvas/types';
-import { progressLine, type RunProgress } from '../../core/agents/progress';
+import { progressLine, type RunProgress } from '../../core/run/progress';
 import type { ApprovalRequest } from '../../core/guard/types';
 import type { JobRecord } from '../../core/hpc/types';
 

@@ -2,15 +2,15 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { consultAdvisorTool } from '../../core/agents/advisor';
-import { settingsOf, type RunSettings } from '../../core/agents/runSession';
+import { settingsOf, type RunSettings } from '../../core/run/session';
 import { ToolRegistry } from '../../core/agents/toolRegistry';
-import { TOOL_CATALOGUE } from '../../core/agents/tools';
-import { openRun, type Run } from '../../core/canvas/run';
+import { TOOL_CATALOGUE } from '../../core/tools';
+import { openRun, type Run } from '../../core/run/directory';
 import { ApprovalBook } from '../../core/guard/approvals';
 import type { ReportClaim } from '../../core/guard/claimChecks';
 import { AnthropicProvider } from '../../core/llm/anthropic';
 import { resolveRoleModels } from '../../core/llm/models';
-import { writeRunOutputs } from '../../core/report/runOutputs';
+import { writeRunOutputs } from '../../core/run/outputs';
 import { registerCliCommand } from '../cli';
 import { resolveRunDir, UsageError } from './runOptions';
 

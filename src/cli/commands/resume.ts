@@ -1,9 +1,9 @@
 /** `dreams resume <run>`: continue a stopped (or interrupted) run from its canvas state. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRun } from '../../core/canvas/run';
-import { RunController } from '../../core/agents/runController';
-import { settingsOf, type RunSettings } from '../../core/agents/runSession';
+import { openRun } from '../../core/run/directory';
+import { RunController } from '../../core/run/controller';
+import { settingsOf, type RunSettings } from '../../core/run/session';
 import type { ApprovalPolicy } from '../../core/guard/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';

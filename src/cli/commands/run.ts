@@ -1,10 +1,10 @@
 /** `dreams run <objective.yaml | "text">`: plan and run a DFT study, then write its notebook, report and bundle. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RunController } from '../../core/agents/runController';
-import { notRuns, type RunSettings } from '../../core/agents/runSession';
+import { RunController } from '../../core/run/controller';
+import { notRuns, type RunSettings } from '../../core/run/session';
 import type { ApprovalPolicy } from '../../core/guard/types';
-import { workflowEnvironment } from '../../core/agents/workflowEnvironment';
+import { workflowEnvironment } from '../../core/workflows/environment';
 import { workflowTemplate } from '../../core/workflows';
 import { prepareWorkflow } from '../../core/workflows/objective';
 import { ObjectiveError } from '../../core/workflows/types';

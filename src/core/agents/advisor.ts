@@ -9,14 +9,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedToolSpec } from '../guard/assessCall';
-import type { ProvenanceView } from '../guard/ports';
+import type { ProvenanceView } from '../provenance/view';
 import type { LlmProvider } from '../llm/types';
 import { screenSuggestions, type Suggestion } from './advice/accuracyCheck';
 import { diagnose, ruleSuggestions, type Diagnosis } from './advice/adviceRules';
 import { currentValueOf, failureEvidence, type FailureEvidence } from './advice/failureEvidence';
-import type { PwInputValue } from './tools/artifactShapes';
-import { inputRefOfRun } from './tools/runPw';
-import { movement } from './tools/relaxedStructure';
+import type { PwInputValue } from '../artifacts/shapes';
+import { inputRefOfRun } from '../tools/runPw';
+import { movement } from '../tools/relaxedStructure';
 import type { Vec3 } from '../dft/types';
 
 export const ADVICE_ARTIFACT = 'convergence_advice';

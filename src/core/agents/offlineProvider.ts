@@ -8,14 +8,14 @@
  * judge tiers record "not judged" because this provider does not judge.
  */
 import { LlmError, type ContentBlock, type LlmMessage, type LlmProvider, type LlmRequest, type LlmResponse, type ToolResultBlock, type ToolUseBlock } from '../llm/types';
-import type { ProvenanceView } from '../guard/ports';
+import type { ProvenanceView } from '../provenance/view';
 import { ADVICE_ARTIFACT, type AdviceValue } from './advisor';
 import type { Objective } from '../workflows/objective';
-import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './stepArguments';
+import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
 import { EDIT_PLAN, START_WORKFLOW } from './supervisorTools';
 import { sweepExtensionEdits } from './sweepExtension';
-import { ARTIFACT, type ConvergenceSelectionValue } from './tools/artifactShapes';
-import type { Plan, PlanStep } from './types';
+import { ARTIFACT, type ConvergenceSelectionValue } from '../artifacts/shapes';
+import type { Plan, PlanStep } from '../plan/types';
 
 export const OFFLINE_MODEL = 'offline';
 

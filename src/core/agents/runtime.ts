@@ -6,13 +6,13 @@
 import type { CanvasEvent, Actor } from '../canvas/types';
 import type { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
-import type { ProvenanceWriter } from '../guard/ports';
+import type { ProvenanceWriter } from '../provenance/view';
 import type { ApprovalPolicy } from '../guard/types';
 import type { RoleModels } from '../llm/models';
 import type { LlmProvider, LlmStreamEvent } from '../llm/types';
-import type { PlanCanvas } from './planStore';
-import type { RunControl } from './runControl';
-import type { RunProvenance } from './stepArguments';
+import type { PlanCanvas } from '../plan/store';
+import type { RunControl } from '../run/checkpoint';
+import type { RunProvenance } from '../plan/stepArguments';
 import type { ToolRegistry } from './toolRegistry';
 import type { WorkflowTemplate } from '../workflows/types';
 import type { Objective } from '../workflows/objective';

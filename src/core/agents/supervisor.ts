@@ -8,19 +8,19 @@
 import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '../llm/types';
 import { workflowTemplates } from '../workflows';
 import { prepareWorkflow } from '../workflows/objective';
-import { nextBatch, nextReadyStep, PlanStore, readySteps, SUPERVISOR_ACTOR, RUNNER_ACTOR } from './planStore';
+import { nextBatch, nextReadyStep, PlanStore, readySteps, SUPERVISOR_ACTOR, RUNNER_ACTOR } from '../plan/store';
 import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM } from './prompts/supervisor';
 import { stepBrief } from './prompts/stepBrief';
 import type { AgentRuntime } from './runtime';
-import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from './stepArguments';
-import { attemptsOf, latestAttempt, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from './stepRecords';
+import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
+import { attemptsOf, latestAttempt, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from '../plan/stepRecords';
 import { EDIT_PLAN, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
-import type { Plan, PlanStep, SupervisorState } from './types';
+import type { Plan, PlanStep, SupervisorState } from '../plan/types';
 import { runStepPool } from './stepPool';
 import { runToolUses, runWorker, textOf } from './worker';
-import { workflowEnvironment } from './workflowEnvironment';
-import { reopenStaleSteps } from '../workflows/invalidation/staleSteps';
-import { supersedeChangedResults } from '../workflows/invalidation/supersession';
+import { workflowEnvironment } from '../workflows/environment';
+import { reopenStaleSteps } from './invalidation/staleSteps';
+import { supersedeChangedResults } from './invalidation/supersession';
 
 export const RESPONSE_KEY = 'notes/response';
 export const PLANNED_EVENT = 'supervisor.planned';

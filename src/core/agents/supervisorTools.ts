@@ -9,11 +9,11 @@ import type { LlmToolDef, ToolResultBlock, ToolUseBlock } from '../llm/types';
 import { ObjectiveError } from '../workflows/types';
 import { prepareWorkflow } from '../workflows/objective';
 import { workflowTemplates } from '../workflows';
-import { applyPlanEdit } from './planEdits';
-import { PlanStore, SUPERVISOR_ACTOR } from './planStore';
+import { applyPlanEdit } from '../plan/edits';
+import { PlanStore, SUPERVISOR_ACTOR } from '../plan/store';
 import type { AgentRuntime } from './runtime';
-import type { Plan } from './types';
-import { workflowEnvironment } from './workflowEnvironment';
+import type { Plan } from '../plan/types';
+import { workflowEnvironment } from '../workflows/environment';
 
 export const START_WORKFLOW = 'start_workflow';
 export const EDIT_PLAN = 'edit_plan';

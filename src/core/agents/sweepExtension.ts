@@ -3,9 +3,9 @@
  * same template with further values, its runs, and the selection taking the energies of
  * both. The runs already made are kept: only the new points are computed.
  */
-import type { ConvergenceSelectionValue } from './tools/artifactShapes';
-import { parseHint } from './stepHints';
-import type { Plan, PlanEdit, PlanStep } from './types';
+import type { ConvergenceSelectionValue } from '../artifacts/shapes';
+import { parseHint } from '../plan/stepHints';
+import type { Plan, PlanEdit, PlanStep } from '../plan/types';
 
 /** Three further values past the finest (a series has at least three), continuing the sweep's last step. */
 export function furtherSweepValues(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'tested'>): number[] {

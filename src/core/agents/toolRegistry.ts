@@ -8,13 +8,13 @@ import type { AgentRole } from '../canvas/types';
 import { guardedCall, type GuardContext } from '../guard/guardedCall';
 import type { GuardedToolSpec } from '../guard/assessCall';
 import type { JudgeToolInfo } from '../guard/judges/judgePrompt';
-import type { EventLogPort } from '../guard/ports';
+import type { EventLogPort } from '../provenance/view';
 import { judgeReport, type ReportJudgement } from '../guard/reportJudge';
 import type { ReportClaim } from '../guard/claimChecks';
 import { REF_REGEX_SOURCE, stripAnnotations } from '../guard/schemaAnnotations';
 import type { GuardedOutcome, ProposedCall } from '../guard/types';
 import type { LlmToolDef, ToolResultBlock, ToolUseBlock } from '../llm/types';
-import { TOOL_CATALOGUE } from './tools';
+import { TOOL_CATALOGUE } from '../tools';
 
 export interface WrappedInput {
   arguments: Record<string, unknown>;

@@ -10,7 +10,7 @@ import type { ContentBlock, LlmMessage, ToolResultBlock, ToolUseBlock } from '..
 import type { RegistryContext } from './toolRegistry';
 import { workerSystemPrompt } from './prompts/worker';
 import type { AgentRuntime } from './runtime';
-import type { PlanStep } from './types';
+import type { PlanStep } from '../plan/types';
 
 export interface WorkerResult {
   summary: string;

@@ -4,7 +4,7 @@
  * reopen. An answer to an already-answered request is refused with who answered and when.
  */
 import type { Actor, CanvasEvent } from '../canvas/types';
-import type { EventLogPort, ProvenanceWriter } from './ports';
+import type { EventLogPort, ProvenanceWriter } from '../provenance/view';
 import type { ApprovalAnswer, ApprovalRequest } from './types';
 
 export type AnswerResult = { ok: true; answer: ApprovalAnswer; alsoApproved?: string[] } | { ok: false; message: string };

@@ -3,11 +3,11 @@
  * nothing and runs nothing, so the scenario harness and the report judge use it too.
  * Deterministic first: the judges are asked only when tier 1 finds nothing fatal.
  */
-import type { ToolSpec } from '../agents/types';
+import type { ToolSpec } from '../plan/types';
 import { judgeCombination } from './judges/crossJudge';
 import { judgeParameters, notJudged } from './judges/paramJudge';
 import type { JudgeConfig } from './judges/askJudge';
-import { resolveRef, type ProvenanceView } from './ports';
+import { resolveRef, type ProvenanceView } from '../provenance/view';
 import { latestRuleText } from './rule-texts';
 import { REFERENCE_RULES, TIER_ONE_RULES } from './rules';
 import { checkArguments } from './schemaCheck';

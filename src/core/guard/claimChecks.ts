@@ -5,9 +5,9 @@
  */
 import { convert, sameDimension, type Unit } from '../units';
 import { CLAIM_SOURCES } from './claimSources';
-import { parseRef, resolveRef, type ProvenanceView } from './ports';
+import { parseRef, resolveRef, type ProvenanceView } from '../provenance/view';
 import { unitFromName } from './rules/unitsMatch';
-import { upstreamPath } from './upstream';
+import { upstreamPath } from '../provenance/upstream';
 import type { Verdict } from './types';
 
 export interface ReportClaim {

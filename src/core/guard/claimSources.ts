@@ -3,7 +3,7 @@
  * an EOS fit (through lattice_constant_from_volume), not from the structure it started
  * with or an input file; an adsorption energy from an energy combination; and so on.
  */
-import { ARTIFACT } from '../agents/tools/artifactShapes';
+import { ARTIFACT } from '../artifacts/shapes';
 
 export interface ClaimSource {
   /** Artifact names that may be cited. */

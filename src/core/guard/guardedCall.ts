@@ -3,17 +3,17 @@
  * approvals for warnings, the tool body, and registration of its outputs with the
  * concerns stamped. A fail refuses the call with reasons the agent can act on.
  */
-import { RunStopped } from '../agents/runControl';
-import type { ToolRunContext } from '../agents/types';
+import { RunStopped } from '../run/checkpoint';
+import type { ToolRunContext } from '../plan/types';
 import { LlmError } from '../llm/types';
 import type { Concern } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
 import { assessCall, worstLevel, type GuardedToolSpec } from './assessCall';
 import { invalidateAfterCutoffChange } from './invalidation';
 import type { JudgeConfig } from './judges/askJudge';
-import { isRef, resolveRef, type ProvenanceWriter } from './ports';
+import { isRef, resolveRef, type ProvenanceWriter } from '../provenance/view';
 import { artifactArguments } from './schemaAnnotations';
-import { upstreamPath } from './upstream';
+import { upstreamPath } from '../provenance/upstream';
 import type { ApprovalPolicy, GuardedOutcome, ProposedCall, Verdict } from './types';
 
 export interface GuardContext {

@@ -5,9 +5,9 @@
  */
 import type { ArtifactRecord } from '../provenance/types';
 import type { PhysicalSettings } from '../dft/types';
-import { ARTIFACT, type ConvergenceSelectionValue } from '../agents/tools/artifactShapes';
-import type { ProvenanceWriter } from './ports';
-import { downstreamArtifacts } from './upstream';
+import { ARTIFACT, type ConvergenceSelectionValue } from '../artifacts/shapes';
+import type { ProvenanceWriter } from '../provenance/view';
+import { downstreamArtifacts } from '../provenance/upstream';
 
 const selection = (a: ArtifactRecord): ConvergenceSelectionValue | undefined =>
   a.name === ARTIFACT.convergedSettings ? (a.value as ConvergenceSelectionValue) : undefined;

@@ -13,9 +13,9 @@ import { askJudge, type JudgeConfig } from './judges/askJudge';
 import { describeParameters } from './judges/describeCall';
 import { REPORT_VERDICT_TOOL } from './judges/judgePrompt';
 import { judgeInfraVerdicts, notJudged } from './judges/paramJudge';
-import { parseRef, type ProvenanceView } from './ports';
+import { parseRef, type ProvenanceView } from '../provenance/view';
 import { latestRuleText } from './rule-texts';
-import { contributingCalls, upstreamPath } from './upstream';
+import { contributingCalls, upstreamPath } from '../provenance/upstream';
 import type { ProposedCall, Verdict, VerdictLevel } from './types';
 
 export interface CallJudgement {

@@ -5,7 +5,7 @@
  * points, redrawn for display only.
  */
 import { fitEos, type EosForm } from '../dft/eos';
-import type { ConvergenceSelectionValue, EosFitValue } from '../agents/tools/artifactShapes';
+import type { ConvergenceSelectionValue, EosFitValue } from '../artifacts/shapes';
 import { renderChart } from './svg';
 
 const SWEEP_AXIS: Record<string, { x: string; title: string }> = {

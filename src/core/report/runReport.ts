@@ -4,8 +4,8 @@
  * E(V) plots, the plan as it ended, the jobs, what the guard found (with judge tiers
  * that did not run shown as "not judged"), approvals and model usage.
  */
-import type { ConvergenceSelectionValue, EosFitValue } from '../agents/tools/artifactShapes';
-import type { Plan } from '../agents/types';
+import type { ConvergenceSelectionValue, EosFitValue } from '../artifacts/shapes';
+import type { Plan } from '../plan/types';
 import type { CanvasEvent, RunStartPayload, RunState } from '../canvas/types';
 import type { PhysicalSettings } from '../dft/types';
 import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../guard/types';
@@ -13,8 +13,8 @@ import { foldJobEvents } from '../hpc/jobStore';
 import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
-import { beefReportSection } from '../workflows/beef/reportSection';
-import { adsorptionSearchReportSection } from '../workflows/adsorptionSearch/reportSection';
+import { beefReportSection } from './sections/beef';
+import { adsorptionSearchReportSection } from './sections/adsorptionSearch';
 
 export interface ReportSource {
   runId: string;

@@ -5,7 +5,7 @@
  */
 import type { Composer } from './types';
 import { claimValue } from '../guard/claimChecks';
-import { finestTested, type ConvergenceSelectionValue } from '../agents/tools/artifactShapes';
+import { finestTested, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { latticeShiftFromPressure } from '../dft/convergence';
 import { objective, round, type LatticeConstantInputs } from './latticeConstantInputs';
 

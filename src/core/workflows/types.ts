@@ -21,8 +21,8 @@
  * A step is done when its tool's call(s) ended ok and none of their outputs is provisional;
  * a write_report step is done when the report judge accepted the report.
  */
-import type { PlanStep } from '../agents/types';
-import type { ProvenanceView } from '../guard/ports';
+import type { PlanStep } from '../plan/types';
+import type { ProvenanceView } from '../provenance/view';
 
 export type TemplateStep = Omit<PlanStep, 'status' | 'summary'>;
 

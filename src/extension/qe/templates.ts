@@ -8,9 +8,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { openRun } from '../../core/canvas/run';
+import { openRun } from '../../core/run/directory';
 import { EventLogError } from '../../core/canvas/eventLogError';
-import { downstreamArtifacts } from '../../core/guard/upstream';
+import { downstreamArtifacts } from '../../core/provenance/upstream';
 import type { ArtifactRecord } from '../../core/provenance/types';
 
 export const TEMPLATE_DIR = 'templates';

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRun, openRun, type Run } from '../../../src/core/canvas/run';
+import { createRun, openRun, type Run } from '../../../src/core/run/directory';
 import { openEventLog } from '../../../src/core/canvas/eventLog';
 import { ApprovalBook } from '../../../src/core/guard/approvals';
 import type { ApprovalAnswer } from '../../../src/core/guard/types';

@@ -17,11 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import YAML from 'yaml';
-import { RunController, type RunResult } from '../../../src/core/agents/runController';
-import type { ProvenanceWriter } from '../../../src/core/guard/ports';
+import { RunController, type RunResult } from '../../../src/core/run/controller';
+import type { ProvenanceWriter } from '../../../src/core/provenance/view';
 import type { JobRecord } from '../../../src/core/hpc/types';
 import type { ArtifactRecord, ToolCallRecord } from '../../../src/core/provenance/types';
-import type { RunSettings } from '../../../src/core/agents/runSession';
+import type { RunSettings } from '../../../src/core/run/session';
 import type { Objective } from '../../../src/core/workflows/objective';
 
 export const WORKFLOW_PSEUDO_DIR = path.resolve(__dirname, '../../fixtures/workflows/pseudo');

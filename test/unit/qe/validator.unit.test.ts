@@ -4,7 +4,7 @@ import path from 'node:path';
 import { applyTextEdits } from '../../../src/core/dft/qe/input';
 import { readUpfHeader, type UpfHeader } from '../../../src/core/dft/qe/upf';
 import { validatePwInput, type Diagnostic, type ValidateOptions } from '../../../src/core/dft/qe/validate';
-import { FIXTURES } from './fixtures';
+import { FIXTURES } from '../core/dft/qe/fixtures';
 
 const BASE = fs.readFileSync(path.join(FIXTURES, 'al-fcc-scf.in'), 'utf8');
 const upf = (name: string) => readUpfHeader(fs.readFileSync(path.join(FIXTURES, 'upf', name), 'utf8'), name);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseLogLevel, runLogFile } from '../../../src/cli/commands/logFile';
-import { request, startRig, TEST_KEY } from '../llm/fakeApiHarness';
+import { request, startRig, TEST_KEY } from '../core/llm/fakeApiHarness';
 
 describe('logger port', () => {
   it('passes each line to the sink with its level and the scope as a prefix', () => {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { createRun, type Run } from '../../../src/core/canvas/run';
+import { createRun, type Run } from '../../../src/core/run/directory';
 import type { DreamsApi } from '../../../src/extension/extension';
 import type { DreamsWorkbench } from '../../../src/extension/workbench';
 

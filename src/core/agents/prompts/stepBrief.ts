@@ -3,10 +3,10 @@
  * with every plan hint already resolved to an artifact reference (or why it cannot be),
  * the calls the step has made so far, and the earlier steps' summaries.
  */
-import type { PlanStep } from '../types';
-import type { StepCalls, StepContext, WrappedCall } from '../stepArguments';
-import { attemptCalls } from '../stepArguments';
-import { eachArgument } from '../stepHints';
+import type { PlanStep } from '../../plan/types';
+import type { StepCalls, StepContext, WrappedCall } from '../../plan/stepArguments';
+import { attemptCalls } from '../../plan/stepArguments';
+import { eachArgument } from '../../plan/stepHints';
 
 function describeCall(c: WrappedCall): string[] {
   return Object.entries(c.arguments).map(([k, v]) => {

@@ -1,7 +1,7 @@
 /** The supervisor's system prompt and the messages of its three rounds: plan, replan, respond. */
 import type { WorkflowTemplate } from '../../workflows/types';
-import { planTable } from '../planStore';
-import type { Plan } from '../types';
+import { planTable } from '../../plan/store';
+import type { Plan } from '../../plan/types';
 
 export const SUPERVISOR_SYSTEM = `You are the supervisor of DREAMS, a team of agents that runs density-functional-theory studies
 with Quantum ESPRESSO (pw.x). You keep the plan: steps, each naming the worker (dft or hpc), the one tool call

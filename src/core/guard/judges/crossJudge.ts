@@ -3,7 +3,7 @@
  * combinations), one verdict on how the parameters fit together, with the referenced
  * inputs shown in full enough to check the combination.
  */
-import { isRef, resolveRef, type ProvenanceView } from '../ports';
+import { isRef, resolveRef, type ProvenanceView } from '../../provenance/view';
 import { latestRuleText } from '../rule-texts';
 import type { ProposedCall, Verdict, VerdictLevel } from '../types';
 import { askJudge, type JudgeConfig } from './askJudge';

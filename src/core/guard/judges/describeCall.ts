@@ -1,5 +1,5 @@
 /** A tool call rendered for a judge: each parameter's value, origin, reason and tier-1 result. */
-import { isRef, resolveRef, type ProvenanceView } from '../ports';
+import { isRef, resolveRef, type ProvenanceView } from '../../provenance/view';
 import type { ProposedCall, Verdict } from '../types';
 import { shown } from './judgePrompt';
 

@@ -2,7 +2,7 @@
  * Tier 2: one request judges every parameter of a call, one verdict each, each on its
  * own value, origin, reason and the declared context.
  */
-import type { ProvenanceView } from '../ports';
+import type { ProvenanceView } from '../../provenance/view';
 import { latestRuleText } from '../rule-texts';
 import type { ProposedCall, Verdict, VerdictLevel } from '../types';
 import { askJudge, type JudgeConfig } from './askJudge';

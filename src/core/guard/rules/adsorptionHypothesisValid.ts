@@ -7,7 +7,7 @@
  */
 import type { Hypothesis } from '../../adsorption/hypothesis';
 import { validateHypothesis } from '../../adsorption/validator';
-import { searchState, type SurfaceValue } from '../../agents/tools/adsorptionSearch/searchArtifacts';
+import { searchState, type SurfaceValue } from '../../artifacts/adsorptionSearch';
 import { resolvedArgument, verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'adsorption-hypothesis-valid';

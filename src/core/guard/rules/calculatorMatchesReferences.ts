@@ -5,8 +5,8 @@
  * The slab side must agree in every physical setting; the gas-phase reference in all but
  * k-sampling (settings-comparable's criteria).
  */
-import { energySettings, type CalculatorArgs } from '../../agents/tools/adsorptionSearch/calculatorArgs';
-import type { PseudopotentialTableValue } from '../../agents/tools/artifactShapes';
+import { energySettings, type CalculatorArgs } from '../../tools/adsorptionSearch/calculatorArgs';
+import type { PseudopotentialTableValue } from '../../artifacts/shapes';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import { physicalSettingsDifferences } from './settingsDifferences';
 import { resolvedArgument, verdict, type TierOneRule } from './ruleInput';

@@ -4,8 +4,8 @@
  * to show it is converged.
  */
 import type { ArtifactRecord } from '../../provenance/types';
-import { ARTIFACT, finestTested, type ConvergenceSelectionValue, type SweptParameter } from '../../agents/tools/artifactShapes';
-import { parseRef } from '../ports';
+import { ARTIFACT, finestTested, type ConvergenceSelectionValue, type SweptParameter } from '../../artifacts/shapes';
+import { parseRef } from '../../provenance/view';
 import { fmt, numberArg, verdict, type RuleInput, type TierOneRule } from './ruleInput';
 
 export const RULE = 'convergence-choice-in-range';

@@ -2,7 +2,7 @@
  * The wavefunction and density cutoffs must not be below what the pseudopotentials'
  * authors suggest in the UPF header: below it, total energies are not meaningful.
  */
-import type { PseudopotentialTableValue } from '../../agents/tools/artifactShapes';
+import type { PseudopotentialTableValue } from '../../artifacts/shapes';
 import { fmt, numberArg, resolvedArgument, verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'cutoff-above-pseudopotential-suggestion';

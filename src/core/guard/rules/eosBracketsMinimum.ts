@@ -3,7 +3,7 @@
  * lies at an interior volume, with points on both sides. Otherwise the fit extrapolates.
  */
 import type { ArtifactRecord } from '../../provenance/types';
-import type { EnergyMeta } from '../../agents/tools/artifactShapes';
+import type { EnergyMeta } from '../../artifacts/shapes';
 import { artifactsOf, fmt, verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'eos-brackets-minimum';

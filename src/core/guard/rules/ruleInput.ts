@@ -3,7 +3,7 @@
  * annotated schema, and the provenance registry.
  */
 import type { ArtifactRecord, Ref } from '../../provenance/types';
-import { isRef, resolveRef, type ProvenanceView, type Resolution } from '../ports';
+import { isRef, resolveRef, type ProvenanceView, type Resolution } from '../../provenance/view';
 import { artifactArguments, type ArtifactExpectation } from '../schemaAnnotations';
 import type { ProposedCall, Verdict, VerdictLevel } from '../types';
 

@@ -5,7 +5,7 @@
  */
 import type { ArtifactRecord } from '../../provenance/types';
 import type { PhysicalSettings } from '../../dft/types';
-import type { SweptParameter } from '../../agents/tools/artifactShapes';
+import type { SweptParameter } from '../../artifacts/shapes';
 import { physicalSettingsDifferences } from './settingsDifferences';
 import { referencesOf, verdict, type TierOneRule } from './ruleInput';
 

@@ -3,7 +3,7 @@
  * passed where Å is expected is refused, not silently reinterpreted.
  */
 import { sameDimension, type Unit } from '../../units';
-import { parseRef } from '../ports';
+import { parseRef } from '../../provenance/view';
 import { unitOfArgument } from '../schemaAnnotations';
 import { label, referencesOf, verdict, type TierOneRule } from './ruleInput';
 

@@ -4,7 +4,7 @@
  * references, and one claim: the best adsorption energy, citing the adsorption_energy
  * artifact of its iteration. With EMT the claim is a screening energy, never a DFT number.
  */
-import type { SearchResultValue } from '../../agents/tools/adsorptionSearch/searchOutputs';
+import type { SearchResultValue } from '../../tools/adsorptionSearch/searchOutputs';
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { ComposeContext, Composer } from '../types';
 import type { AdsorptionSearchInputs } from './inputs';

@@ -3,10 +3,10 @@
  * energies, where each adsorbate ended up after relaxation, the settings every energy
  * shares, and the slab sweep; one claim per reported number, each citing its artifact.
  */
-import type { EnergyMeta } from '../../agents/tools/artifactShapes';
+import type { EnergyMeta } from '../../artifacts/shapes';
 import type { Structure } from '../../dft/types';
 import { claimValue } from '../../guard/claimChecks';
-import type { SlabSelection } from './slabSelection';
+import type { SlabSelection } from '../../dft/slabSelection';
 import type { ComposeContext, Composer } from '../types';
 import { BULK_PREFIX } from './bulkSteps';
 import { round, sitePreferenceObjective, type SitePreferenceInputs } from './inputs';

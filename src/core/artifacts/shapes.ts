@@ -1,0 +1,99 @@
+/**
+ * The values of the artifacts the tool catalogue creates, as other tools and the guard
+ * read them. Units are in the field names.
+ */
+import type { PhysicalSettings, Structure } from '../dft/types';
+import type { PseudoChoice, PwInputOptions } from '../dft/qe/pwInput';
+
+/** Artifact names the catalogue uses, so producers, rules and the report judge agree. */
+export const ARTIFACT = {
+  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule', 'relaxed_structure', 'restart_structure'],
+  relaxedStructure: 'relaxed_structure',
+  restartStructure: 'restart_structure',
+  convergedSlab: 'converged_slab',
+  pseudopotentials: 'pseudopotentials',
+  pwInput: 'pw_input',
+  pwOutput: 'pw_output',
+  totalEnergy: 'total_energy',
+  convergedSettings: 'converged_settings',
+  eosFit: 'eos_fit',
+  latticeConstant: 'lattice_constant',
+  adsorptionEnergy: 'adsorption_energy',
+  deltaBe: 'delta_be',
+  beefStats: 'beef_ensemble_stats',
+  report: 'report',
+  reportClaim: 'report_claim',
+} as const;
+
+export type SweptParameter = 'ecutwfc' | 'kspacing';
+
+export interface ConvergenceSelectionValue {
+  parameter: SweptParameter;
+  /** Every tested value of the swept parameter (Ry for ecutwfc, 1/Å for kspacing), its energy, and its pressure when pw.x printed one. */
+  tested: { value: number; energyEvPerAtom: number; deltaMevPerAtom: number; pressureKbar?: number }[];
+  /** The chosen value of the swept parameter, in the same unit. */
+  chosenValue: number;
+  /** The chosen settings as they go into an input. */
+  chosen: { ecutwfcRy?: number; ecutrhoRy?: number; kSpacingPerAngstrom?: number };
+  toleranceMevPerAtom: number;
+  /** False when no tested value met the tolerance against the finest one. */
+  converged: boolean;
+}
+
+/** The finest value is the most accurate one tested: the highest cutoff, the smallest spacing. */
+export function finestTested(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'tested'>): number {
+  const values = sel.tested.map((t) => t.value);
+  return sel.parameter === 'ecutwfc' ? Math.max(...values) : Math.min(...values);
+}
+
+export interface PseudopotentialEntry {
+  file: string;
+  sha256: string;
+  functional?: string;
+  /** From the UPF header (PP_HEADER wfc_cutoff/rho_cutoff, or pslibrary's PP_INFO suggestion). */
+  suggestedEcutwfcRy?: number;
+  suggestedEcutrhoRy?: number;
+}
+
+export interface PseudopotentialTableValue {
+  directory: string;
+  byElement: Record<string, PseudopotentialEntry>;
+}
+
+export interface PwInputValue {
+  /** The pw.x input file text. */
+  text: string;
+  settings: PhysicalSettings;
+  structure: Structure;
+  calculation: string;
+  /** How it was rendered, so a series can vary one setting and keep the rest. */
+  options?: PwInputOptions;
+  pseudos?: Record<string, PseudoChoice>;
+  /** Where the pseudopotential files were read from (their headers validate the input). */
+  pseudoDirectory?: string;
+}
+
+/** meta of a total_energy artifact. */
+export interface EnergyMeta {
+  settings: PhysicalSettings;
+  natoms: number;
+  volumeAngstrom3: number;
+  formula: string;
+  scfConverged: boolean;
+  /** The purpose of the input it came from: convergence-test energies feed selections only. */
+  purpose?: 'production' | 'convergence-test';
+  /** The pressure pw.x printed (tstress), kbar. */
+  pressureKbar?: number;
+  [key: string]: unknown;
+}
+
+export interface EosFitValue {
+  form: string;
+  v0Angstrom3: number;
+  e0Ev: number;
+  b0GPa: number;
+  b0Prime: number;
+  natoms: number;
+  points: { volumeAngstrom3: number; energyEv: number }[];
+  rmsResidualEv: number;
+}

@@ -1,0 +1,63 @@
+/**
+ * The files a finished (or stopped) run leaves next to its event log: report.md with
+ * plots/*.svg, the canvas.dreams notebook that opens the run in VS Code, and a
+ * reproducibility bundle. Rewritable at any time from the log (`dreams report`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Run } from './directory';
+import { CANVAS_FILE_FORMAT, serializeCanvasFile, type CanvasFile } from '../canvas/canvasFile';
+import { EVENT_LOG_FILE } from './directory';
+import { writeBundle, type BundleManifest } from '../provenance/bundle';
+import { renderRunReport } from '../report/runReport';
+
+export interface RunOutputs {
+  report: string;
+  plots: string[];
+  notebook: string;
+  bundle?: string;
+  bundleProblems: string[];
+}
+
+/**
+ * The notebook links the run's log; VS Code projects the log's events into cells when it
+ * opens the file (and keeps them live while the run goes on).
+ */
+export function notebookFor(run: Pick<Run, 'runId'>, objective: string): CanvasFile {
+  return { dreams: CANVAS_FILE_FORMAT, run: { id: run.runId, log: EVENT_LOG_FILE }, cells: [{ kind: 'objective', id: 'objective-1', text: objective }] };
+}
+
+export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudoDirs?: string[] } = {}): Promise<RunOutputs> {
+  const events = run.log.events();
+  const rendered = renderRunReport({
+    runId: run.runId,
+    events,
+    artifacts: () => run.registry.artifacts(),
+    calls: () => run.registry.calls(),
+    readFile: (location) => {
+      const file = path.resolve(run.dir, location);
+      return file.startsWith(path.resolve(run.dir) + path.sep) && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    },
+  });
+  const plotsDir = path.join(run.dir, 'plots');
+  fs.mkdirSync(plotsDir, { recursive: true });
+  const plots = Object.entries(rendered.plots).map(([name, svg]) => {
+    const file = path.join(plotsDir, name);
+    fs.writeFileSync(file, svg);
+    return file;
+  });
+  const report = path.join(run.dir, 'report.md');
+  fs.writeFileSync(report, rendered.markdown + '\n');
+  const notebook = path.join(run.dir, 'canvas.dreams');
+  const objective = (events.find((e) => e.kind === 'run.start')?.payload as { objective?: string } | undefined)?.objective ?? '';
+  if (!fs.existsSync(notebook)) fs.writeFileSync(notebook, serializeCanvasFile(notebookFor(run, objective)));
+  const out: RunOutputs = { report, plots, notebook, bundleProblems: [] };
+  if (opts.bundle !== false) {
+    const dir = path.join(run.dir, 'bundle');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const manifest: BundleManifest = await writeBundle(run, dir, { ...(opts.pseudoDirs ? { pseudoDirs: opts.pseudoDirs } : {}) });
+    out.bundle = dir;
+    out.bundleProblems = manifest.problems;
+  }
+  return out;
+}

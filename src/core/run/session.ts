@@ -1,0 +1,266 @@
+/**
+ * Everything a run needs, opened from its directory: the event log, canvas and
+ * provenance (canvas/run.ts), the job service with its backends, approvals, the usage
+ * ledger and budget, the model provider (Anthropic, or offline) and the agent runtime.
+ * The CLI and the VS Code controller both open runs through here, so a run started in
+ * one can be resumed in the other.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { EVENT_LOG_FILE, openRun, type Run } from './directory';
+import type { CanvasEvent, RunStartPayload } from '../canvas/types';
+import { ApprovalBook } from '../guard/approvals';
+import type { JudgeConfig } from '../guard/judges/askJudge';
+import type { ProvenanceView } from '../provenance/view';
+import type { ApprovalPolicy } from '../guard/types';
+import { JobBackends } from '../hpc/backends';
+import { CanvasJobStore } from '../hpc/canvasJobStore';
+import { JobService } from '../hpc/jobService';
+import type { ClusterProfile } from '../hpc/types';
+import type { SshConfigSource } from '../hpc/ssh/sshConfig';
+import type { ConnectionOptions } from '../hpc/ssh/connection';
+import { AnthropicProvider } from '../llm/anthropic';
+import { llmBudgetMeters, RunBudget } from '../llm/budget';
+import { meteredProvider } from '../llm/metered';
+import { resolveRoleModels } from '../llm/models';
+import type { Logger } from '../logger';
+import type { RetryPolicy } from '../llm/retry';
+import type { LlmProvider, UsageRecord } from '../llm/types';
+import { UsageLedger } from '../llm/usage';
+import { workflowTemplate } from '../workflows';
+import type { Objective } from '../workflows/objective';
+import { consultAdvisorTool, modelAdvisor } from '../agents/advisor';
+import { OfflineProvider } from '../agents/offlineProvider';
+import { PlanStore } from '../plan/store';
+import { pwVersionsOfSession } from './pwVersions';
+import { RunControl } from './checkpoint';
+import { jobsMeter, wallTimeMeter } from './meters';
+import { DEFAULT_AGENT_LIMITS, type AgentLimits, type AgentRuntime } from '../agents/runtime';
+import { stepContext } from '../agents/supervisor';
+import { TOOL_CATALOGUE } from '../tools';
+import { jobIdForCall } from '../tools/runPw';
+import { ToolRegistry } from '../agents/toolRegistry';
+import { registryContext } from '../agents/worker';
+import type { ProposedCall } from '../guard/types';
+
+/** What a run was started with (run.start settings), and what a resume may change. */
+export interface RunSettings {
+  objective: Objective;
+  offline: boolean;
+  backend: string;
+  approval: ApprovalPolicy;
+  pseudoDir: string;
+  pwCommand: string;
+  /** pw.x runs at a time on this machine. */
+  localConcurrency: number;
+  /** Model per role (overrides of the defaults). */
+  models: Partial<Record<string, string>>;
+  /** Tier 2-3 judges with a model (false: tier 1 only, judges recorded as not judged). */
+  judges: boolean;
+  budget: { maxTokens?: number; maxCostUsd?: number; maxJobs?: number; maxWallMinutes?: number };
+  limits?: Partial<AgentLimits>;
+  /** The QE version inputs are validated for (the local pw.x's). */
+  qeVersion?: string;
+  /**
+   * false: run pw.x again for an input this run has already run with the same
+   * pseudopotential files. Default (absent or true): reuse that result, linked in the provenance.
+   */
+  reuseIdenticalRuns?: boolean;
+  /**
+   * Earlier runs (their directories) whose pw.x results this run may take for a byte-identical
+   * input with the same pseudopotential files, instead of running pw.x again: a study that
+   * repeats another's relaxations (the BEEF-vdW ensemble after the PBE site preference), or a
+   * rerun with one setting changed. Only with reuseIdenticalRuns.
+   */
+  reuseFrom?: string[];
+}
+
+/** An earlier run open for reading, whose pw.x results run_pw may reuse. */
+export interface EarlierRunSource {
+  runId: string;
+  dir: string;
+  view: ProvenanceView;
+}
+
+/** The directories named in reuseFrom that hold no run (no event log): a new run refuses them before it starts. */
+export function notRuns(dirs: readonly string[]): string[] {
+  return dirs.filter((d) => !fs.existsSync(path.join(d, EVENT_LOG_FILE)));
+}
+
+/** The runs named in reuseFrom, open for reading; a run that is gone is left out with a warning (a resume must not stop on it). */
+async function openEarlierRuns(dirs: readonly string[], self: string, warn: (m: string) => void): Promise<{ sources: EarlierRunSource[]; close: () => Promise<void> }> {
+  const opened: Run[] = [];
+  for (const dir of dirs) {
+    if (path.resolve(dir) === path.resolve(self)) continue;
+    try {
+      opened.push(await openRun(dir, { mode: 'reader' }));
+    } catch (e) {
+      warn(`reuseFrom: ${dir} cannot be read (${(e as Error).message}); its pw.x results are not reused`);
+    }
+  }
+  return {
+    sources: opened.map((r) => ({ runId: r.runId, dir: r.dir, view: r.registry })),
+    close: async () => {
+      await Promise.all(opened.map((r) => r.close()));
+    },
+  };
+}
+
+/** How to reach things that are not part of the run's record (keys, hosts, test doubles). */
+export interface SessionEnvironment {
+  apiKey?: string;
+  baseURL?: string;
+  retry?: Partial<RetryPolicy>;
+  /** A provider to use instead of the Anthropic one (tests, benchmarks). */
+  provider?: LlmProvider;
+  clusters?: ClusterProfile[];
+  sshConfig?: SshConfigSource;
+  connection?: ConnectionOptions;
+  pollSeconds?: number;
+  onWarning?: (message: string) => void;
+  /** SSH, scheduler commands, job transitions and API retries go here (never a secret). */
+  logger?: Logger;
+  /** Wraps whichever provider the run uses (recording, tracing). */
+  wrapProvider?: (provider: LlmProvider) => LlmProvider;
+}
+
+export const SETTINGS_EVENT = 'run.settings';
+
+/** The run's settings: run.start's, with every later run.settings change laid over them. */
+export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
+  const start = events.find((e) => e.kind === 'run.start')?.payload as RunStartPayload | undefined;
+  if (!start) throw new Error('the run has no run.start event: it is not a run DREAMS started.');
+  let s = start.settings as unknown as RunSettings;
+  for (const e of events) if (e.kind === SETTINGS_EVENT) s = { ...s, ...(e.payload as Partial<RunSettings>) };
+  return s;
+}
+
+export interface RunSession {
+  run: Run;
+  runtime: AgentRuntime;
+  jobs: JobService;
+  ledger: UsageLedger;
+  budget: RunBudget;
+  settings: RunSettings;
+  close(): Promise<void>;
+}
+
+function jobsSubmitted(jobs: JobService): number {
+  return jobs.list().filter((j) => j.state !== 'draft' && j.state !== 'validated').length;
+}
+
+export async function openSession(run: Run, env: SessionEnvironment): Promise<RunSession> {
+  const openedAt = new Date().toISOString();
+  const settings = settingsOf(run.log.events());
+  const backends = new JobBackends({
+    local: { pwCommand: settings.pwCommand, maxConcurrent: settings.localConcurrency },
+    profiles: env.clusters ?? [],
+    ...(env.sshConfig ? { sshConfig: env.sshConfig } : {}),
+    ...(env.connection ? { connection: env.connection } : {}),
+    ...(env.pollSeconds ? { pollSeconds: env.pollSeconds } : {}),
+    ...(env.logger ? { logger: env.logger } : {}),
+  });
+  const jobs = await JobService.open({ store: new CanvasJobStore(run.log), runDir: run.dir, backend: backends.create });
+  const stopLoggingJobs = env.logger ? logJobTransitions(jobs, env.logger.scoped('jobs')) : () => undefined;
+  const usage = run.log.events().filter((e) => e.kind === 'llm.usage').map((e) => e.payload as UsageRecord);
+  const ledger = UsageLedger.fromRecords(usage, { sink: (r) => void run.log.append({ kind: 'llm.usage', key: `usage/${r.role}`, actor: { kind: 'framework', id: 'llm' }, payload: r }) });
+  const budget = new RunBudget(llmBudgetMeters(ledger, { ...(settings.budget.maxTokens ? { maxTokens: settings.budget.maxTokens } : {}), ...(settings.budget.maxCostUsd ? { maxCostUsd: settings.budget.maxCostUsd } : {}) }));
+  if (settings.budget.maxJobs) budget.add(jobsMeter(settings.budget.maxJobs, () => jobsSubmitted(jobs)));
+  if (settings.budget.maxWallMinutes) budget.add(wallTimeMeter(settings.budget.maxWallMinutes, () => run.log.events()));
+
+  const registry = new ToolRegistry([...TOOL_CATALOGUE, consultAdvisorTool]);
+  const models = resolveRoleModels(settings.models);
+  const control = new RunControl();
+  let runtime: AgentRuntime | undefined;
+  let provider: LlmProvider;
+  if (settings.offline) {
+    provider = new OfflineProvider(() => ({
+      plan: () => new PlanStore(run.canvas).current(),
+      stepContext: () => stepContext(runtime!),
+      toolSchema: (tool) => registry.get(tool)?.schema,
+      objective: settings.objective,
+      provenance: run.registry,
+    }));
+  } else {
+    const inner = env.provider ?? new AnthropicProvider({ apiKey: env.apiKey, ...(env.baseURL ? { baseURL: env.baseURL } : {}), ...(env.retry ? { retry: env.retry } : {}), ...(env.onWarning ? { onWarning: env.onWarning } : {}), ...(env.logger ? { logger: env.logger } : {}) });
+    provider = meteredProvider(inner, { ledger, budget });
+  }
+  if (env.wrapProvider) provider = env.wrapProvider(provider);
+  const judge: JudgeConfig | undefined = provider.judges && settings.judges
+    ? { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096 }
+    : undefined;
+  if (settings.pseudoDir && !fs.existsSync(settings.pseudoDir)) {
+    throw new Error(`the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
+  }
+  const earlier = await openEarlierRuns(settings.reuseIdenticalRuns === false ? [] : settings.reuseFrom ?? [], run.dir, env.onWarning ?? (() => {}));
+  const services: Record<string, unknown> = {
+    canvas: run.canvas,
+    jobs,
+    pseudoDir: settings.pseudoDir,
+    backends: ['local', ...(env.clusters ?? []).map((c) => c.name)],
+    clusterProfiles: env.clusters ?? [],
+    ...(settings.qeVersion ? { qeVersion: settings.qeVersion } : {}),
+    inputToolSchema: registry.get('make_pw_input')?.schema,
+    jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
+    reuseIdenticalRuns: settings.reuseIdenticalRuns !== false,
+    // a result reused from an earlier run must come from the pw.x that runs now (tools/runPw.ts)
+    pwVersionOf: pwVersionsOfSession(settings.pwCommand, jobs, openedAt),
+    earlierRuns: earlier.sources,
+    ...(provider.judges ? { suggestionModel: modelAdvisor(provider, models.advisor, control.signal) } : {}),
+  };
+  // An adsorption search makes each hypothesis a guarded call of its own, through this run's registry and guard.
+  services.childCall = (proposed: ProposedCall) => {
+    const spec = registry.get(proposed.tool);
+    if (!spec) throw new Error(`no tool ${proposed.tool} in the catalogue`);
+    return registry.callProposed(spec, proposed, registryContext(runtime!));
+  };
+  if (!settings.offline) services.plannerModel = { provider, model: models.planner };
+  // Long tool bodies (a search of many relaxations) pause, stop and meet budgets between their own calls.
+  services.checkpoint = () => runtime!.control.checkpoint();
+  const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;
+  const template = workflowEvent ? workflowTemplate(workflowEvent.workflow) : undefined;
+  runtime = {
+    runId: run.runId,
+    runDir: run.dir,
+    log: run.log,
+    canvas: run.canvas,
+    provenance: run.registry,
+    approvals: new ApprovalBook(run.log),
+    policy: settings.approval,
+    registry,
+    provider,
+    models,
+    ...(judge ? { judge } : {}),
+    services,
+    settings: { backend: settings.backend },
+    objective: settings.objective,
+    ...(template && workflowEvent ? { workflow: { template, inputs: workflowEvent.inputs } } : {}),
+    control,
+    limits: { ...DEFAULT_AGENT_LIMITS, ...settings.limits },
+    jobAllowance: () => (settings.budget.maxJobs ? settings.budget.maxJobs - jobsSubmitted(jobs) : Infinity),
+  };
+  return {
+    run, runtime, jobs, ledger, budget, settings,
+    close: async () => {
+      stopLoggingJobs();
+      await jobs.dispose();
+      await backends.close();
+      await earlier.close();
+      await run.close();
+    },
+  };
+}
+
+/** One line per job state change (progress updates are not transitions). */
+function logJobTransitions(jobs: JobService, log: Logger): () => void {
+  const last = new Map(jobs.list().map((j) => [j.id, j.state]));
+  return jobs.onDidChange((j) => {
+    const was = last.get(j.id);
+    if (was === j.state) return;
+    last.set(j.id, j.state);
+    const where = `${j.backend}${j.schedulerId ? ` #${j.schedulerId}` : ''}`;
+    const line = `job ${j.id} (${where}): ${was ?? 'new'} → ${j.state}${j.exitCode !== undefined ? `, exit ${j.exitCode}` : ''}${j.error ? `: ${j.error.split('\n')[0]}` : ''}`;
+    if (j.state === 'failed') log.warn(line);
+    else log.info(line);
+  });
+}

@@ -1,0 +1,60 @@
+/** canvas_inspect, canvas_read, canvas_write: the agents' shared memory (canvas/). */
+import type { AgentRole } from '../canvas/types';
+import type { GuardedToolSpec } from '../guard/assessCall';
+import { service } from './services';
+
+const ALL: AgentRole[] = ['supervisor', 'dft', 'hpc', 'advisor'];
+const HINT = 'the host opens the run canvas before agents act';
+
+export const canvasInspectTool: GuardedToolSpec = {
+  name: 'canvas_inspect',
+  description: 'List canvas keys (optionally under a prefix such as "notes/" or "artifacts/"), one line each: mode, versions, summary.',
+  roles: ALL,
+  schema: { type: 'object', properties: { prefix: { type: 'string', maxLength: 200 } }, additionalProperties: false },
+  rules: [],
+  parameterJudge: false,
+  async run(raw, ctx) {
+    const rows = service(ctx, 'canvas', 'canvas_inspect', HINT).inspect((raw as { prefix?: string }).prefix);
+    return { artifacts: [], summary: rows.length ? rows.map((r) => `${r.key} [${r.mode}, v${r.versions}] ${r.summary}`).join('\n') : 'no keys' };
+  },
+};
+
+export const canvasReadTool: GuardedToolSpec = {
+  name: 'canvas_read',
+  description: 'Read a canvas key (the latest version, or a given one).',
+  roles: ALL,
+  schema: {
+    type: 'object',
+    properties: { key: { type: 'string', minLength: 1, maxLength: 300 }, version: { type: 'integer', minimum: 1 } },
+    required: ['key'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterJudge: false,
+  async run(raw, ctx) {
+    const { key, version } = raw as { key: string; version?: number };
+    const r = service(ctx, 'canvas', 'canvas_read', HINT).read(key, version);
+    if (!r.ok) throw new Error(`${r.message}${r.closest.length ? ` Did you mean: ${r.closest.join(', ')}?` : ''}`);
+    return { artifacts: [], summary: `${r.key} v${r.version}/${r.versions}: ${JSON.stringify(r.value)}` };
+  },
+};
+
+export const canvasWriteTool: GuardedToolSpec = {
+  name: 'canvas_write',
+  description: 'Write a canvas key (notes/* are versioned; framework keys such as artifacts/* are refused). Give the reason for the write.',
+  roles: ALL,
+  schema: {
+    type: 'object',
+    properties: { key: { type: 'string', minLength: 1, maxLength: 300 }, value: {}, reason: { type: 'string', minLength: 1, maxLength: 2000 } },
+    required: ['key', 'value', 'reason'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterJudge: false,
+  async run(raw, ctx) {
+    const { key, value, reason } = raw as { key: string; value: unknown; reason: string };
+    const r = await service(ctx, 'canvas', 'canvas_write', HINT).write(key, value, reason, { kind: 'tool', id: 'canvas_write' });
+    if (!r.ok) throw new Error(r.message);
+    return { artifacts: [], summary: r.message };
+  },
+};

@@ -1,0 +1,154 @@
+/** make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
+import { artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
+import type { GuardedToolSpec } from '../guard/assessCall';
+import path from 'node:path';
+import type { QeVersion } from '../dft/qe/definitions';
+import type { UpfHeader } from '../dft/qe/upf';
+import { readUpfHeaderFile } from '../dft/qe/upfFiles';
+import { validatePwInput } from '../dft/qe/validate';
+import { cellVolume } from '../dft/structure/cell';
+import type { ToolRunContext } from '../plan/types';
+import type { Structure } from '../dft/types';
+import type { ArtifactDraft } from '../provenance/types';
+import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from '../artifacts/shapes';
+import { renderPwInput, type PseudoChoice, type PwInputOptions } from '../dft/qe/pwInput';
+
+/** Headers of the files the input names, for the validator's pseudopotential rules. */
+function headersFor(pseudos: Record<string, PseudoChoice>, dir: string | undefined): Record<string, UpfHeader | { error: string }> | undefined {
+  if (!dir) return undefined;
+  return Object.fromEntries(Object.values(pseudos).map((p) => {
+    try {
+      return [p.file, readUpfHeaderFile(path.join(dir, p.file))];
+    } catch (e) {
+      return [p.file, { error: (e as Error).message }];
+    }
+  }));
+}
+
+interface DraftContext {
+  pseudoDirectory?: string;
+  qeVersion?: QeVersion;
+}
+
+/** Render and validate (dft/qe/validate); errors refuse the input, warnings travel with it. */
+function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Record<string, PseudoChoice>, dc: DraftContext, meta: Record<string, unknown> = {}): ArtifactDraft {
+  const { text, settings } = renderPwInput(structure, options, pseudos);
+  const headers = headersFor(pseudos, dc.pseudoDirectory);
+  const check = validatePwInput(text, { ...(dc.qeVersion ? { qeVersion: dc.qeVersion } : {}), ...(headers ? { upfHeaders: headers } : {}) });
+  const errors = check.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    throw new Error(`the pw.x input would not run (QE ${check.qeVersion}): ${errors.map((d) => `[${d.code}] ${d.message}`).join(' ')}`);
+  }
+  const warnings = check.diagnostics.filter((d) => d.severity === 'warning').map((d) => `[${d.code}] ${d.message}`);
+  const value: PwInputValue = { text, settings, structure, calculation: options.calculation, options, pseudos, ...(dc.pseudoDirectory ? { pseudoDirectory: dc.pseudoDirectory } : {}) };
+  return {
+    kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: text },
+    meta: { settings, purpose: options.purpose, natoms: structure.symbols.length, volumeAngstrom3: cellVolume(structure.cell), qeVersion: check.qeVersion, ...(warnings.length ? { validationWarnings: warnings } : {}), ...meta },
+  };
+}
+
+const qeVersionOf = (ctx: ToolRunContext): QeVersion | undefined => (ctx.services as { qeVersion?: QeVersion }).qeVersion;
+
+export const makePwInputTool: GuardedToolSpec = {
+  name: 'make_pw_input',
+  description:
+    'Write a validated pw.x input for a structure: pseudopotentials, cutoffs (Ry), k-points from a spacing (1/Å, with 2π) or an ' +
+    'explicit mesh, occupations and smearing, spin. The input records the physical settings its energies will carry.',
+  roles: ['dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      structure: artifactRefSchema('The structure to compute.', { kinds: ['structure'] }),
+      pseudopotentials: artifactRefSchema('The pseudopotential table (select_pseudopotentials output).', { names: [ARTIFACT.pseudopotentials] }),
+      purpose: { type: 'string', enum: ['production', 'convergence-test'], description: "'convergence-test' for the template of a cutoff or k sweep; 'production' for inputs whose energies feed results." },
+      calculation: { type: 'string', enum: ['scf', 'relax', 'vc-relax', 'ensemble'], description: "'ensemble' (with inputDft 'BEEF-vdW'): an SCF followed by the BEEF-vdW error ensemble of 2,000 energies." },
+      inputDft: { type: 'string', enum: ['BEEF-vdW'], description: "Functional overriding the pseudopotentials' (input_dft); BEEF-vdW runs on PBE pseudopotentials." },
+      ecutwfcRy: quantitySchema('Wavefunction cutoff', 'Ry', { exclusiveMinimum: 0 }),
+      ecutrhoRy: quantitySchema('Charge-density cutoff', 'Ry', { exclusiveMinimum: 0 }),
+      kSpacingPerAngstrom: quantitySchema('Largest k-point spacing (with 2π)', '1/Å', { exclusiveMinimum: 0 }),
+      kMesh: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 3, maxItems: 3, description: 'Explicit Monkhorst–Pack mesh (e.g. [1,1,1] for a molecule).' },
+      occupations: { type: 'string', enum: ['fixed', 'smearing'] },
+      smearing: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
+      degaussRy: quantitySchema('Smearing width', 'Ry', { exclusiveMinimum: 0 }),
+      nspin: { type: 'integer', enum: [1, 2] },
+      startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 } },
+      convThrRy: quantitySchema('SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
+      mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'SCF control: mixing factor of the new density (mixing_beta; pw.x default 0.7).' },
+      mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'], description: "SCF control: density mixing (mixing_mode; 'local-TF' for slabs and other inhomogeneous systems)." },
+      electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000, description: 'SCF control: most SCF iterations (electron_maxstep; pw.x default 100).' },
+      diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'], description: "SCF control: eigensolver (diagonalization; 'cg' is slower but robust where Davidson fails)." },
+      forceThresholdEvPerAngstrom: quantitySchema('Relaxations stop when every force component is below this (forc_conv_thr; QE default 0.0257)', 'eV/Å', { exclusiveMinimum: 0, maximum: 0.5 }),
+    },
+    required: ['structure', 'pseudopotentials', 'purpose', 'calculation', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin'],
+    anyOf: [{ required: ['kSpacingPerAngstrom'] }, { required: ['kMesh'] }],
+    additionalProperties: false,
+  },
+  rules: ['cutoff-above-pseudopotential-suggestion', 'kmesh-matches-spacing', 'metals-have-smearing', 'convergence-choice-in-range', 'tests-redone-after-cutoff-change'],
+  parameterNotes: {
+    purpose: "'convergence-test' only for sweep templates (run at the finest settings of the study); everything else is production.",
+    ecutwfcRy: 'the converged cutoff (reference the convergence selection) for production; at least the UPF suggestion for a sweep template.',
+    ecutrhoRy: '4× ecutwfc for norm-conserving, 8–12× for ultrasoft pseudopotentials.',
+    kSpacingPerAngstrom: 'the converged spacing (reference the selection) for production runs.',
+    degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
+    nspin: '2 with a starting magnetization for Fe, Co, Ni and other magnetic systems; 1 otherwise.',
+    forceThresholdEvPerAngstrom: '0.01–0.03 eV/Å for adsorption geometries; looser only for screening.',
+    mixingBeta: 'SCF control, never the result: 0.7 by default; 0.1–0.3 when the SCF sloshes (slabs, magnetic systems); the convergence advisor suggests it.',
+    mixingMode: "SCF control: 'plain' for bulk; 'local-TF' for slabs and surfaces.",
+    electronMaxstep: 'SCF control: 100 by default; more only for a slow but steady SCF; fewer never helps.',
+    diagonalization: "SCF control: 'david' by default; 'cg' (or 'ppcg') when Davidson fails (S matrix, too many bands not converged).",
+  },
+  async run(raw, ctx) {
+    const { structure: sRef, pseudopotentials: pRef, ...options } = raw as unknown as PwInputOptions & { structure: string; pseudopotentials: string };
+    const structure = ctx.resolve(sRef) as Structure;
+    const table = ctx.resolve(pRef) as PseudopotentialTableValue;
+    const draft = inputDraft(structure, options, table.byElement, { pseudoDirectory: table.directory, qeVersion: qeVersionOf(ctx) });
+    const warnings = (draft.meta?.validationWarnings as string[] | undefined) ?? [];
+    const settings = (draft.value as PwInputValue).settings;
+    return {
+      artifacts: [draft],
+      summary: `pw.x ${options.calculation} input for ${structure.symbols.length} atom(s): ecutwfc ${options.ecutwfcRy} Ry, ecutrho ${options.ecutrhoRy} Ry, ` +
+        `k-mesh ${settings.kMesh!.join('×')}${options.kSpacingPerAngstrom !== undefined ? ` (spacing ${options.kSpacingPerAngstrom} 1/Å)` : ''}, ${options.occupations}${options.smearing ? ` ${options.smearing} ${options.degaussRy} Ry` : ''}` +
+        (warnings.length ? `. Validator warnings: ${warnings.join(' ')}` : ''),
+    };
+  },
+};
+
+export const generateSeriesTool: GuardedToolSpec = {
+  name: 'generate_series',
+  description:
+    'From a template pw.x input, make a series varying one thing: ecutwfc (Ry, ecutrho scaled with it), k-spacing (1/Å), ' +
+    'or the lattice (scale factors of the lattice constant, for an EOS). All other settings stay those of the template.',
+  roles: ['dft'],
+  schema: {
+    type: 'object',
+    properties: {
+      template: artifactRefSchema('The template input (make_pw_input output).', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
+      kind: { type: 'string', enum: ['ecutwfc', 'kspacing', 'eos'] },
+      values: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 3, maxItems: 15, uniqueItems: true },
+    },
+    required: ['template', 'kind', 'values'],
+    additionalProperties: false,
+  },
+  rules: [],
+  parameterNotes: {
+    values: 'cutoffs in steps of 5–10 Ry from the UPF suggestion upward; spacings from 0.4 down to 0.1 1/Å; EOS lattice scale factors spanning ±3 % (volumes ±10 %).',
+  },
+  async run(raw, ctx) {
+    const { template, kind, values } = raw as { template: string; kind: 'ecutwfc' | 'kspacing' | 'eos'; values: number[] };
+    const t = ctx.resolve(template) as PwInputValue;
+    if (!t.options || !t.pseudos) throw new Error(`generate_series: ${template} was not made by make_pw_input in this catalogue, so it cannot be varied; make the template with make_pw_input.`);
+    const dual = t.options.ecutrhoRy / t.options.ecutwfcRy;
+    const dc: DraftContext = { ...(t.pseudoDirectory ? { pseudoDirectory: t.pseudoDirectory } : {}), qeVersion: qeVersionOf(ctx) };
+    const drafts = values.map((v) => {
+      // A cutoff or k sweep is a convergence test whatever its template was.
+      if (kind === 'ecutwfc') return inputDraft(t.structure, { ...t.options!, purpose: 'convergence-test', ecutwfcRy: v, ecutrhoRy: Number((dual * v).toFixed(6)) }, t.pseudos!, dc, { series: kind, seriesValue: v });
+      if (kind === 'kspacing') {
+        const { kMesh: _mesh, ...rest } = t.options!;
+        return inputDraft(t.structure, { ...rest, purpose: 'convergence-test', kSpacingPerAngstrom: v }, t.pseudos!, dc, { series: kind, seriesValue: v });
+      }
+      const scaled: Structure = { ...t.structure, cell: t.structure.cell.map((r) => r.map((x) => x * v)) as Structure['cell'], positions: t.structure.positions.map((r) => r.map((x) => x * v)) as Structure['positions'] };
+      return inputDraft(scaled, t.options!, t.pseudos!, dc, { series: kind, seriesValue: v });
+    });
+    return { artifacts: drafts, summary: `${values.length} ${kind} input(s) from ${template}: ${values.join(', ')}` };
+  },
+};

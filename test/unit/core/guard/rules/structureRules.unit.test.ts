@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { kmeshMatchesSpacing } from '../../../../../src/core/guard/rules/kmeshMatchesSpacing';
+import { metalsHaveSmearing } from '../../../../../src/core/guard/rules/metalsHaveSmearing';
+import { eosBracketsMinimum } from '../../../../../src/core/guard/rules/eosBracketsMinimum';
+import { cellShape, latticeUsesCellSymmetry } from '../../../../../src/core/guard/rules/latticeUsesCellSymmetry';
+import { meshFromSpacing } from '../../../../../src/core/dft/kpoints';
+import { artifactRefListSchema, artifactRefSchema } from '../../../../../src/core/guard/schemaAnnotations';
+import type { Structure } from '../../../../../src/core/dft/types';
+import { MemoryProvenance } from '../support/memoryProvenance';
+import { energy, fccAl, proposed, structureArtifact } from '../support/domain';
+
+const schema = {
+  type: 'object',
+  properties: {
+    structure: artifactRefSchema('s', { kinds: ['structure'] }),
+    energies: artifactRefListSchema('e', { names: ['total_energy'] }),
+  },
+};
+
+describe('tier-1 rule kmesh-matches-spacing', () => {
+  const p = new MemoryProvenance([structureArtifact('a-1')]);
+  const mesh = meshFromSpacing(fccAl().cell, 0.2);
+  it('passes the mesh the spacing gives on the cell', () => {
+    assert.equal(kmeshMatchesSpacing({ call: proposed('t', { structure: 'a-1', kSpacingPerAngstrom: 0.2, kMesh: mesh }), schema, provenance: p })[0]!.level, 'pass');
+  });
+  it('fails a coarser mesh claimed for the same spacing, with the right mesh', () => {
+    const coarse = mesh.map((n) => n - 2);
+    const [v] = kmeshMatchesSpacing({ call: proposed('t', { structure: 'a-1', kSpacingPerAngstrom: 0.2, kMesh: coarse }), schema, provenance: p });
+    assert.equal(v!.level, 'fail');
+    assert.ok(v!.reasons[0]!.includes(JSON.stringify(mesh)), v!.reasons[0]);
+  });
+});
+
+describe('tier-1 rule metals-have-smearing', () => {
+  const water: Structure = { symbols: ['O', 'H', 'H'], positions: [[0, 0, 0], [0.76, 0.59, 0], [-0.76, 0.59, 0]], cell: [[10, 0, 0], [0, 10, 0], [0, 0, 10]], pbc: [true, true, true] };
+  const ptCo: Structure = { symbols: ['Pt', 'Pt', 'C', 'O'], positions: [[0, 0, 0], [1.4, 1.4, 0], [0, 0, 2], [0, 0, 3.1]],
+    cell: [[2.8, 0, 0], [0, 2.8, 0], [0, 0, 20]], pbc: [true, true, true], tags: [1, 2, 0, 0] };
+  const p = new MemoryProvenance([structureArtifact('a-1'), structureArtifact('a-2', water, 'molecule'), structureArtifact('a-3', ptCo, 'slab_with_adsorbate')]);
+  it('fails fixed occupations for Al', () => {
+    const [v] = metalsHaveSmearing({ call: proposed('t', { structure: 'a-1', occupations: 'fixed' }), schema, provenance: p });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /metal \(Al\)/);
+  });
+  it('fails smearing without a width', () => {
+    assert.equal(metalsHaveSmearing({ call: proposed('t', { structure: 'a-1', occupations: 'smearing', smearing: 'mv' }), schema, provenance: p })[0]!.level, 'fail');
+  });
+  it('passes Al with Marzari–Vanderbilt smearing', () => {
+    assert.equal(metalsHaveSmearing({ call: proposed('t', { structure: 'a-1', occupations: 'smearing', smearing: 'mv', degaussRy: 0.02 }), schema, provenance: p })[0]!.level, 'pass');
+  });
+  it('leaves a molecule free to use fixed occupations', () => {
+    assert.equal(metalsHaveSmearing({ call: proposed('t', { structure: 'a-2', occupations: 'fixed' }), schema, provenance: p })[0]!.level, 'pass');
+  });
+  it('judges a slab with an adsorbate by its substrate atoms', () => {
+    assert.equal(metalsHaveSmearing({ call: proposed('t', { structure: 'a-3', occupations: 'fixed' }), schema, provenance: p })[0]!.level, 'fail');
+  });
+});
+
+describe('tier-1 rule eos-brackets-minimum', () => {
+  const e = (id: string, v: number) => energy(id, 0.5 * (v - 16.5) ** 2 - 57, { volume: v });
+  it('passes volumes on both sides of the minimum', () => {
+    const p = new MemoryProvenance([e('a-1', 15), e('a-2', 16), e('a-3', 16.5), e('a-4', 17), e('a-5', 18)]);
+    assert.equal(eosBracketsMinimum({ call: proposed('t', { energies: ['a-5', 'a-1', 'a-3', 'a-2', 'a-4'] }), schema, provenance: p })[0]!.level, 'pass');
+  });
+  it('fails when the lowest energy is at the largest volume, saying which way to extend', () => {
+    const p = new MemoryProvenance([e('a-1', 13), e('a-2', 14), e('a-3', 15), e('a-4', 16)]);
+    const [v] = eosBracketsMinimum({ call: proposed('t', { energies: ['a-1', 'a-2', 'a-3', 'a-4'] }), schema, provenance: p });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /largest volume \(a-4.*Add volumes larger than 16/);
+  });
+  it('fails energies that carry no volume', () => {
+    const p = new MemoryProvenance([{ id: 'a-1', kind: 'scalar', name: 'total_energy', value: -57, unit: 'eV' }, e('a-2', 16), e('a-3', 17)]);
+    assert.match(eosBracketsMinimum({ call: proposed('t', { energies: ['a-1', 'a-2', 'a-3'] }), schema, provenance: p })[0]!.reasons[0]!, /a-1 carry no cell volume/);
+  });
+});
+
+describe('tier-1 rule lattice-uses-cell-symmetry', () => {
+  const cubicAl: Structure = { symbols: ['Al', 'Al', 'Al', 'Al'], positions: [[0, 0, 0], [0, 2.02, 2.02], [2.02, 0, 2.02], [2.02, 2.02, 0]],
+    cell: [[4.04, 0, 0], [0, 4.04, 0], [0, 0, 4.04]], pbc: [true, true, true] };
+  const bccFe: Structure = { symbols: ['Fe'], positions: [[0, 0, 0]], cell: [[-1.43, 1.43, 1.43], [1.43, -1.43, 1.43], [1.43, 1.43, -1.43]], pbc: [true, true, true] };
+  const p = new MemoryProvenance([structureArtifact('a-1'), structureArtifact('a-2', cubicAl), structureArtifact('a-3', bccFe)]);
+  it('classifies cells by shape', () => {
+    assert.equal(cellShape(fccAl().cell), 'fcc-primitive');
+    assert.equal(cellShape(bccFe.cell), 'bcc-primitive');
+    assert.equal(cellShape(cubicAl.cell), 'cubic');
+  });
+  it('passes fcc on the fcc primitive cell and on the 4-atom cubic cell', () => {
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'fcc' }), schema, provenance: p })[0]!.level, 'pass');
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', bravais: 'fcc' }), schema, provenance: p })[0]!.level, 'pass');
+  });
+  it('fails sc declared for an fcc-built structure', () => {
+    const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'sc' }), schema, provenance: p });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /built as "fcc"/);
+  });
+  it('fails fcc declared for a bcc primitive cell', () => {
+    const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-3', bravais: 'fcc' }), schema, provenance: p });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /bcc-primitive cell/);
+  });
+});

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
+import type { PwInputValue } from '../../../../src/core/artifacts/shapes';
+import { ApprovalBook } from '../../../../src/core/guard/approvals';
+import { guardedCall, type GuardContext } from '../../../../src/core/guard/guardedCall';
+import type { GuardedOutcome, ProposedCall } from '../../../../src/core/guard/types';
+import { numberIn, parsePwInput, readKPoints, stringIn } from '../../../../src/core/dft/qe/input';
+import type { Structure } from '../../../../src/core/dft/types';
+import os from 'node:os';
+import path from 'node:path';
+import { MemoryProvenance } from '../guard/support/memoryProvenance';
+import { seedCall } from '../guard/support/seedCall';
+import { MemoryEventLog } from '../guard/support/memoryEventLog';
+import { alLatticeBase, closeAllBases, coPtBase } from '../guard/support/scenarioBases';
+import type { ProvenanceWriter } from '../../../../src/core/provenance/view';
+
+const registry = new ToolRegistry();
+
+function ctxFor(provenance: ProvenanceWriter): GuardContext {
+  return { provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+    run: { runId: 'r', runDir: '/nonexistent', signal: new AbortController().signal, progress: () => {}, services: {} } };
+}
+const call = (tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}): ProposedCall =>
+  ({ tool, args, refs, reasons: {}, context: 'test', agent: { role: 'dft' } });
+async function ok(p: ProvenanceWriter, tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}) {
+  const out: GuardedOutcome = await guardedCall(registry.get(tool)!, call(tool, args, refs), ctxFor(p));
+  assert.equal(out.status, 'ok', JSON.stringify(out));
+  return (out as { outputs: string[] }).outputs.map((id) => p.artifact(id)!);
+}
+
+describe('tool bodies', () => {
+  after(closeAllBases);
+  it('build_bulk: fcc Al primitive cell, Bravais lattice recorded', async () => {
+    const [s] = await ok(new MemoryProvenance(), 'build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
+    const st = s!.value as Structure;
+    assert.equal(st.symbols.length, 1);
+    assert.equal(st.info?.bravais, 'fcc');
+    assert.ok(Math.abs(Math.hypot(...st.cell[0]) - 4.05 / Math.SQRT2) < 1e-12);
+  });
+
+  it('make_pw_input: a pw.x input whose namelists and k-mesh follow the arguments, with the settings its energies will carry', async () => {
+    const base = await alLatticeBase();
+    const [inp] = await ok(base.provenance, 'make_pw_input', {
+      structure: base.names.bulk, pseudopotentials: base.names.pseudos, purpose: 'production', calculation: 'scf', ecutwfcRy: 40, ecutrhoRy: 320,
+      kSpacingPerAngstrom: 0.2, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+    }, { ecutwfcRy: `${base.names.cutSel}.chosen.ecutwfcRy`, kSpacingPerAngstrom: `${base.names.kSel}.chosen.kSpacingPerAngstrom` });
+    const v = inp!.value as PwInputValue;
+    const parsed = parsePwInput(v.text);
+    assert.equal(numberIn(parsed, 'system', 'ecutwfc'), 40);
+    assert.equal(numberIn(parsed, 'system', 'ecutrho'), 320);
+    assert.equal(stringIn(parsed, 'system', 'occupations'), 'smearing');
+    assert.equal(numberIn(parsed, 'system', 'degauss'), 0.02);
+    assert.deepEqual((readKPoints(parsed)!.value as { mesh: number[] }).mesh, [14, 14, 14]);
+    assert.deepEqual(v.settings.kMesh, [14, 14, 14]);
+    assert.equal(v.settings.kSpacingPerAngstrom, 0.2);
+    assert.deepEqual(v.settings.pseudopotentials, { Al: { file: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF', sha256: '5f2b6a9c0d1e' } });
+    assert.equal(v.settings.functional, 'PBE');
+    assert.deepEqual(inp!.inputs.sort(), [base.names.bulk, base.names.pseudos, `${base.names.cutSel}.chosen.ecutwfcRy`, `${base.names.kSel}.chosen.kSpacingPerAngstrom`].sort());
+  });
+
+  it('select_pseudopotentials: the file, and its suggested cutoffs to 0.1 Ry in the summary (exact in the table)', async () => {
+    const p = new MemoryProvenance();
+    const dir = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
+    const ctx = ctxFor(p);
+    ctx.run.services = { pseudoDir: dir };
+    const out = await guardedCall(registry.get('select_pseudopotentials')!, call('select_pseudopotentials', { elements: ['Pt'], functional: 'PZ' }), ctx);
+    assert.equal(out.status, 'ok', JSON.stringify(out));
+    const { summary, outputs } = out as { summary: string; outputs: string[] };
+    assert.match(summary, /^Pt: Pt\.pz-n-rrkjus_psl\.1\.0\.0\.UPF \(PZ, suggests ≥ \d+(\.\d)? Ry \/ \d+(\.\d)? Ry\) \[a-1 pseudopotentials\]$/);
+    const entry = (p.artifact(outputs[0]!)!.value as { byElement: Record<string, { suggestedEcutwfcRy: number }> }).byElement.Pt!;
+    assert.ok(summary.includes(`≥ ${Number(entry.suggestedEcutwfcRy.toFixed(1))} Ry`), summary);
+  });
+
+  it('make_pw_input refuses an input pw.x could not run (the QE validator), saying why', async () => {
+    const p = new MemoryProvenance();
+    const [bulk] = await ok(p, 'build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
+    const [table] = await seedCall(p, 'select_pseudopotentials', { elements: ['Al'], functional: 'PZ' }, [{
+      kind: 'table', name: 'pseudopotentials', value: { directory: os.tmpdir(), byElement: { Al: { file: 'Al.missing.UPF', sha256: '00' } } } }]);
+    const out = await guardedCall(registry.get('make_pw_input')!, call('make_pw_input', { structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf',
+      ecutwfcRy: 20, ecutrhoRy: 80, kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 }), ctxFor(p));
+    assert.equal(out.status, 'failed');
+    assert.match((out as { error: string }).error, /the pw\.x input would not run \(QE [0-9.]+\): \[pseudopotential-unreadable\].*Al\.missing\.UPF/);
+  });
+
+  it('generate_series: inputs that differ from the template only in the varied setting', async () => {
+    const base = await alLatticeBase();
+    const [tpl] = await ok(base.provenance, 'make_pw_input', { structure: base.names.bulk, pseudopotentials: base.names.pseudos, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.15, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 });
+    const cut = await ok(base.provenance, 'generate_series', { template: tpl!.id, kind: 'ecutwfc', values: [30, 40, 50] });
+    assert.deepEqual(cut.map((a) => [(a.value as PwInputValue).settings.ecutwfcRy, (a.value as PwInputValue).settings.ecutrhoRy]), [[30, 240], [40, 320], [50, 400]]);
+    const eos = await ok(base.provenance, 'generate_series', { template: tpl!.id, kind: 'eos', values: [0.98, 1.0, 1.02] });
+    const vols = eos.map((a) => a.meta!.volumeAngstrom3 as number);
+    assert.ok(Math.abs(vols[2]! / vols[1]! - 1.02 ** 3) < 1e-12);
+    const settings = eos.map((a) => JSON.stringify({ ...(a.value as PwInputValue).settings, kMesh: undefined }));
+    assert.equal(new Set(settings).size, 1, 'an EOS series keeps every physical setting');
+  });
+
+  it('fit_eos and lattice_constant_from_volume: V0 and a from the series, a through the fcc primitive relation', async () => {
+    const base = await alLatticeBase();
+    const fit = base.provenance.artifact(base.names.eosFit!)!.value as { v0Angstrom3: number; b0GPa: number };
+    assert.ok(Math.abs(fit.v0Angstrom3 - 16.6) < 1e-6 && Math.abs(fit.b0GPa - 77) < 1e-6, JSON.stringify(fit));
+    const a = base.provenance.artifact(base.names.lattice!)!;
+    assert.ok(Math.abs((a.value as number) - (4 * 16.6) ** (1 / 3)) < 1e-6);
+    assert.equal(a.unit, 'Å');
+  });
+
+  it('adsorption_energy and delta_be: E_ads = E(slab+CO) − E(slab) − E(CO); ΔBE = E_ads(top) − E_ads(fcc)', async () => {
+    const base = await coPtBase();
+    const top = base.provenance.artifact(base.names.eadsTop!)!;
+    assert.ok(Math.abs((top.value as number) - (-8991.65 + 8400 + 590)) < 1e-9);
+    const dbe = base.provenance.artifact(base.names.dbe!)!;
+    assert.ok(Math.abs((dbe.value as number) - 0.05) < 1e-9);
+    assert.equal(dbe.meta!.favouredSite, 'fcc');
+  });
+
+  it('beef_ensemble_stats: member-by-member ΔBE from each run\'s SCF energy plus its printed deviations, with the fraction favouring fcc', async () => {
+    const p = new MemoryProvenance();
+    // pw.x prints each member's deviation from the run's self-consistent energy
+    const top = Array.from({ length: 2000 }, (_, k) => 0.001 * Math.sin(k));
+    const fcc = Array.from({ length: 2000 }, (_, k) => 0.1 * Math.cos(k));
+    const [, a] = await seedCall(p, 'run_pw', { input: 'x', backend: 'local' }, [
+      { kind: 'scalar', name: 'total_energy', value: -10, unit: 'eV' }, { kind: 'vector', name: 'beef_ensemble', value: top, unit: 'eV' }]);
+    const [, b] = await seedCall(p, 'run_pw', { input: 'y', backend: 'local' }, [
+      { kind: 'scalar', name: 'total_energy', value: -10.05, unit: 'eV' }, { kind: 'vector', name: 'beef_ensemble', value: fcc, unit: 'eV' }]);
+    const [stats] = await ok(p, 'beef_ensemble_stats', { ontopSlabWithAdsorbate: a!.id, fccSlabWithAdsorbate: b!.id });
+    const v = stats!.value as { count: number; meanEv: number; fractionPositive: number; selfConsistentDeltaBeEv: number; deltaBeEv: number[] };
+    const delta = top.map((x, k) => (-10 + x) - (-10.05 + fcc[k]!));
+    assert.equal(v.count, 2000);
+    assert.ok(Math.abs(v.selfConsistentDeltaBeEv - 0.05) < 1e-12);
+    assert.ok(Math.abs(v.meanEv - delta.reduce((s2, x) => s2 + x, 0) / 2000) < 1e-12);
+    assert.ok(v.meanEv > 0.04 && v.meanEv < 0.06, `mean ${v.meanEv} sits near the SCF difference, not near 0`);
+    assert.equal(v.fractionPositive, delta.filter((x) => x > 0).length / 2000);
+  });
+
+  it('beef_ensemble_stats: refuses deviations without the SCF energy of their run', async () => {
+    const p = new MemoryProvenance();
+    const dev = Array.from({ length: 2000 }, () => 0);
+    const [a] = await seedCall(p, 'run_pw', { input: 'x', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: dev, unit: 'eV' }]);
+    const [b] = await seedCall(p, 'run_pw', { input: 'y', backend: 'local' }, [{ kind: 'vector', name: 'beef_ensemble', value: dev, unit: 'eV' }]);
+    const out = await guardedCall(registry.get('beef_ensemble_stats')!, call('beef_ensemble_stats', { ontopSlabWithAdsorbate: a!.id, fccSlabWithAdsorbate: b!.id }), ctxFor(p));
+    assert.equal(out.status, 'failed');
+    assert.match((out as { error: string }).error, /no self-consistent total energy/);
+  });
+
+  it('place_adsorbate and build_molecule: CO above the slab; CO centred in its box', async () => {
+    const base = await coPtBase();
+    const slab = base.provenance.artifact(base.names.slab!)!.value as Structure;
+    const top = base.provenance.artifact(base.names.slabTop!)!.value as Structure;
+    assert.deepEqual(top.symbols.slice(-2), ['C', 'O']);
+    assert.equal(top.symbols.length, slab.symbols.length + 2);
+    const co = base.provenance.artifact(base.names.co!)!.value as Structure;
+    const mid = (co.positions[0]![2] + co.positions[1]![2]) / 2;
+    assert.ok(Math.abs(mid - 6) < 1e-9);
+  });
+
+  it('write_report: the report and one claim artifact per claim, each with its citation as input', async () => {
+    const base = await alLatticeBase();
+    const out = await ok(base.provenance, 'write_report', { title: 'Al', text: 'a = 4.05 Å', claims: [{ quantity: 'lattice_constant', value: 4.05, unit: 'Å', cites: base.names.lattice }] });
+    assert.deepEqual(out.map((a) => a.name), ['report', 'report_claim']);
+    assert.deepEqual(out[1]!.inputs, [base.names.lattice]);
+  });
+
+  it('a body that needs an absent service fails with what to configure', async () => {
+    const base = await alLatticeBase();
+    const out = await guardedCall(registry.get('run_pw')!, call('run_pw', { input: base.names.eosInput, backend: 'local' }), ctxFor(base.provenance));
+    assert.equal(out.status, 'failed');
+    assert.match((out as { error: string }).error, /run_pw needs the jobs service, which this run was not given/);
+  });
+});

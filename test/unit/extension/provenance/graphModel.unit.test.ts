@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import type { CanvasEvent } from '../../../../src/core/canvas/types';
+import { ProvenanceFold } from '../../../../src/extension/provenance/graphModel';
+import { transitiveReduction } from '../../../../webview-ui/provenance/transitiveReduction';
+import { syntheticRunEvents } from '../../../harness/syntheticRun';
+
+const asEvents = (inputs: ReturnType<typeof syntheticRunEvents>): CanvasEvent[] =>
+  inputs.map((e, i) => ({ ...e, v: 1, seq: i + 1, ts: '', crc: '' }) as CanvasEvent);
+
+describe('provenance graph model', () => {
+  it('leaves out exactly the edges implied by a longer path, and keeps every reachability', () => {
+    const nodes = ['s', 'c1', 'a1', 'c2', 'a2'];
+    const edges = [
+      { from: 's', to: 'c1' }, { from: 'c1', to: 'a1' }, { from: 'a1', to: 'c2' }, { from: 's', to: 'c2' }, { from: 'c2', to: 'a2' },
+    ];
+    const { kept, omitted } = transitiveReduction(nodes, edges);
+    assert.deepEqual(omitted, [3], 's→c2 is implied by s→c1→a1→c2');
+    assert.equal(kept.length, 4);
+  });
+
+  it('keeps edges on a cycle rather than looping (a damaged log must still draw)', () => {
+    const { kept, omitted } = transitiveReduction(['a', 'b'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }]);
+    assert.equal(kept.length, 2);
+    assert.equal(omitted.length, 0);
+  });
+
+  it('folds calls, artifacts, verdicts, concerns and status into nodes with flags and reveal targets', () => {
+    const g = new ProvenanceFold().applyAll(asEvents(syntheticRunEvents({ nodes: 1200 }))).graph();
+    const calls = g.nodes.filter((n) => n.type === 'call');
+    const arts = g.nodes.filter((n) => n.type === 'artifact');
+    assert.ok(calls.length > 50 && arts.length > 150);
+    assert.ok(g.nodes.some((n) => n.stale), 'no stale node');
+    assert.ok(g.nodes.some((n) => n.warned && n.verdict === 'warn'), 'no warned node');
+    assert.ok(calls.some((n) => n.failed), 'no failed call');
+    // run_scf carries a tier-1 pass and an unjudged tier-2 verdict: "not judged" must win over "pass".
+    assert.ok(calls.filter((n) => n.label === 'run_scf' && !n.failed && !n.warned).every((n) => n.verdict === 'not-judged'));
+    assert.ok(calls.filter((n) => n.label === 'select_converged').every((n) => n.verdict === 'pass'));
+    const input = arts.find((n) => n.kind === 'qe-input')!;
+    assert.match(input.file!, /^files\/c-\d+\/pw\.in$/);
+    assert.equal(input.cell, `artifacts/${input.id}`);
+    for (const e of g.edges) assert.ok(g.nodes.some((n) => n.id === e.from) && g.nodes.some((n) => n.id === e.to));
+  });
+
+  it('scopes to the upstream of an artifact: its creator and the inputs behind it, nothing downstream', () => {
+    const fold = new ProvenanceFold().applyAll(asEvents(syntheticRunEvents({ nodes: 1200 })));
+    const whole = fold.graph();
+    const chosen = whole.nodes.find((n) => n.label === 'chosen_settings')!;
+    const up = fold.graph({ kind: 'upstream', of: chosen.id });
+    const ids = new Set(up.nodes.map((n) => n.id));
+    assert.ok(ids.has(chosen.id) && ids.has('a-1'), 'the structure at the root is upstream');
+    assert.ok(up.nodes.length < whole.nodes.length);
+    assert.ok(!up.nodes.some((n) => n.label === 'pw_output'), 'a pw output is a sibling, not an input, of a selection');
+  });
+});
