@@ -20,6 +20,31 @@ export interface Structure {
   fixed?: boolean[];
   /** Free-form info carried to extxyz comment line (e.g. bravais lattice, site info). */
   info?: Record<string, string | number | boolean>;
+  /**
+   * Per-atom species labels where the file tells atoms of one element apart (pw.x's Fe1/Fe2);
+   * `symbols` stay chemical symbols.
+   */
+  labels?: string[];
+  /**
+   * Per-direction constraints where some atom is fixed along only some directions (pw.x if_pos
+   * 0 0 1, POSCAR selective dynamics F F T): true = fixed. `frame` says what the three
+   * directions are: Cartesian x y z (pw.x, extxyz) or the lattice vectors (POSCAR).
+   */
+  fixedComponents?: { frame: 'cartesian' | 'lattice'; mask: [boolean, boolean, boolean][] };
+  /** The file the structure was read from (absent for structures built in code). */
+  source?: StructureSource;
+}
+
+export type StructureFormat = 'cif' | 'poscar' | 'pwx-in' | 'pwx-out' | 'extxyz' | 'xsf';
+
+export interface StructureSource {
+  /** The path as given. */
+  file: string;
+  /** sha256 of the file's bytes, hex. */
+  sha256: string;
+  format: StructureFormat;
+  /** CIF data block name. */
+  block?: string;
 }
 
 export type BravaisKind = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' | 'other';
