@@ -3,29 +3,10 @@
  * Implementation: guardedCall.ts, rules/*.ts, judges.ts, reportJudge.ts, approvals.ts.
  */
 import type { AgentRole } from '../canvas/types';
-import type { Ref } from '../provenance/types';
+import type { Ref, Verdict, VerdictLevel } from '../provenance/types';
 
-export type VerdictLevel = 'pass' | 'warn' | 'fail';
-export type VerdictTier = 'schema' | 'tier1' | 'tier2' | 'tier3' | 'report' | 'user';
-
-export interface Verdict {
-  tier: VerdictTier;
-  /** Tier 1: the rule's name. Judges: the rule text's id and version ("param-judge@3"). */
-  rule: string;
-  /** The parameter judged (tier 2), or undefined for whole-call verdicts. */
-  parameter?: string;
-  level: VerdictLevel;
-  reasons: string[];
-  /**
-   * false when no judge looked (offline provider, or a judge tier not configured):
-   * recorded as "not judged", never as a pass.
-   */
-  judged: boolean;
-  /** Set when the judge itself failed (network, malformed answer): fails open, counted apart. */
-  infraError?: string;
-  /** Judge model, when a model judged. */
-  model?: string;
-}
+// Verdicts are recorded with each tool call, so provenance holds their type; the guard makes them.
+export type { Verdict, VerdictLevel, VerdictTier } from '../provenance/types';
 
 /** A tool call as an agent proposes it, before the guard. */
 export interface ProposedCall {

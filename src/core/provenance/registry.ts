@@ -21,7 +21,7 @@ import { EventLogError, type EventLog } from '../canvas/eventLog';
 import { jsonValueProblem } from '../canvas/jsonValue';
 import { oneLine, summarizeValue } from '../canvas/summarize';
 import type { Actor, CanvasEvent } from '../canvas/types';
-import type { Verdict } from '../guard/types';
+import type { Verdict } from './types';
 import { hashValue } from './contentHash';
 import { storeFile } from './fileStore';
 import { artifactIdOf, resolveRef, type Resolution } from './references';

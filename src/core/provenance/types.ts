@@ -4,7 +4,29 @@
  * artifact whose recorded value equals it. Implementation: registry.ts, queries.ts.
  */
 import type { AgentRole } from '../canvas/types';
-import type { Verdict } from '../guard/types';
+
+/** A guard verdict on a call or one of its parameters, recorded with the call (guard/types.ts). */
+export type VerdictLevel = 'pass' | 'warn' | 'fail';
+export type VerdictTier = 'schema' | 'tier1' | 'tier2' | 'tier3' | 'report' | 'user';
+
+export interface Verdict {
+  tier: VerdictTier;
+  /** Tier 1: the rule's name. Judges: the rule text's id and version ("param-judge@3"). */
+  rule: string;
+  /** The parameter judged (tier 2), or undefined for whole-call verdicts. */
+  parameter?: string;
+  level: VerdictLevel;
+  reasons: string[];
+  /**
+   * false when no judge looked (offline provider, or a judge tier not configured):
+   * recorded as "not judged", never as a pass.
+   */
+  judged: boolean;
+  /** Set when the judge itself failed (network, malformed answer): fails open, counted apart. */
+  infraError?: string;
+  /** Judge model, when a model judged. */
+  model?: string;
+}
 
 export type ArtifactKind =
   | 'scalar' // a number with a unit

@@ -4,7 +4,7 @@
  */
 import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, Ref, ToolCallRecord, ArtifactDraft } from './types';
-import type { Verdict } from '../guard/types';
+import type { Verdict } from './types';
 import { resolveRef as resolveReference, type Resolution } from './references';
 
 /** Read side of the provenance registry. */
