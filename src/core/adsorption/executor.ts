@@ -6,7 +6,8 @@
  * calculator directly.
  */
 import type { Calculator } from '../calculators/types';
-import { DEFAULT_RELAX, relaxWithFire, type RelaxResult } from '../calculators/optimizers/fire';
+import { DEFAULT_RELAX, relaxWithFire } from '../calculators/optimizers/fire';
+import { type RelaxResult } from '../calculators/types';
 import type { Structure } from '../dft/types';
 import type { Adsorbate } from './adsorbate';
 import type { Hypothesis } from './hypothesis';

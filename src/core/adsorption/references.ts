@@ -7,7 +7,7 @@
  * configuration of one search shares them, so the ranking does not depend on them at all;
  * the absolute value matters only for the strong-binding bond criterion (E_ads < −0.5 eV).
  */
-import type { RelaxResult } from '../calculators/optimizers/fire';
+import type { RelaxResult } from '../calculators/types';
 import type { Structure, Vec3 } from '../dft/types';
 import type { Adsorbate } from './adsorbate';
 import type { ConfigurationExecutor } from './executor';

@@ -10,7 +10,7 @@ import type { ScreenedPlacement } from '../adsorption/executor';
 import type { Hypothesis } from '../adsorption/hypothesis';
 import type { AdsorptionSite, SurfaceSites } from '../adsorption/sites';
 import type { StandardisedSlab } from '../adsorption/slab';
-import type { RelaxResult } from '../calculators/optimizers/fire';
+import type { RelaxResult } from '../calculators/types';
 import type { Structure } from '../dft/types';
 import type { ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';

@@ -13,7 +13,7 @@ import { parsePwOutput, physicalSettingsOf, pwInputFromStructure, type KPointsSp
 import type { PwOutput } from '../dft/qe/output/types';
 import type { PhysicalSettings, Structure, Vec3 } from '../dft/types';
 import { BOHR_IN_ANGSTROM, EV_PER_ANGSTROM3_IN_GPA, KBAR_IN_GPA, RY_IN_EV } from '../units';
-import type { RelaxResult } from './optimizers/fire';
+import type { RelaxResult } from './types';
 import { maxFreeForce } from './optimizers/fire';
 import { CalculatorError, type CalculateOptions, type Calculator, type CalculatorResult, type CalculatorSettings } from './types';
 

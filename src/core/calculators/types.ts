@@ -4,7 +4,6 @@
  * Energies in eV, forces in eV/Å, stress in eV/Å^3; units are in the names.
  */
 import type { Structure, Vec3 } from '../dft/types';
-import type { RelaxResult } from './optimizers/fire';
 
 export interface CalculatorResult {
   energyEv: number;
@@ -45,6 +44,20 @@ export interface Calculator {
 }
 
 /** A calculator refused or failed a structure: what, for which input, and what to do. */
+/** A relaxed structure and how it got there (FIRE here, or pw.x's own BFGS). */
+export interface RelaxResult {
+  structure: Structure;
+  energyEv: number;
+  forcesEvPerAngstrom: Vec3[];
+  fmaxEvPerAngstrom: number;
+  /** Force evaluations after the first (0 when the start was already converged). */
+  steps: number;
+  converged: boolean;
+  /** Energy after each evaluation, eV. */
+  energyTraceEv: number[];
+  optimizer: 'FIRE' | 'pw.x BFGS';
+}
+
 export class CalculatorError extends Error {
   constructor(
     readonly calculator: string,

@@ -18,7 +18,7 @@ import { readPwOutcome } from './pwProgress';
 import { describePwInputSize, suggestResourcesWithin } from './resources';
 import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
-import type { SchedulerStatus } from './schedulers/common';
+import type { SchedulerStatus } from './types';
 import { shellQuote } from './shellQuote';
 import { ConnectionLostError, type ClusterConnection } from './ssh/connection';
 import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter } from './types';

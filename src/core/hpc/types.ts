@@ -3,8 +3,6 @@
  * PBS/LSF), persisted through the canvas so a restart resumes without resubmitting.
  * Implementation: jobModel.ts, localRunner.ts, ssh/*.ts, schedulers/*.ts, jobService.ts.
  */
-import type { SchedulerStatus } from './schedulers/common';
-
 export type JobState = 'draft' | 'validated' | 'submitted' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** How a job's error begins when its pw.x ended while no DREAMS process was watching it (the advisor reads it as interrupted). */
@@ -117,6 +115,19 @@ export interface ClusterProfile {
   pollSeconds?: number;
   /** Further scheduler options, one per batch-script directive line (e.g. "--constraint=haswell"). */
   batchOptions?: string[];
+}
+
+/** A job's state as its scheduler reports it. */
+export interface SchedulerStatus {
+  state: JobState;
+  reason?: string;
+  exitCode?: number;
+  /**
+   * Set on a pending job the scheduler will not start as it was asked for (its request is
+   * beyond a limit of the partition, QOS or account, or names an invalid account): what the
+   * scheduler said, what it means and what to change. Waiting does not help such a job.
+   */
+  neverStarts?: string;
 }
 
 /** A scheduler as the remote runner drives it (SLURM now; PBS and LSF slot in). */

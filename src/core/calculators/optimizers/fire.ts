@@ -5,7 +5,7 @@
  * Unit masses; steps capped at maxStepAngstrom; fixed atoms never move.
  */
 import type { Structure, Vec3 } from '../../dft/types';
-import type { Calculator, CalculatorResult } from '../types';
+import type { Calculator, CalculatorResult, RelaxResult } from '../types';
 
 export interface RelaxOptions {
   /** Converged when the largest force on a free atom is below this, eV/Å. */
@@ -15,19 +15,6 @@ export interface RelaxOptions {
   signal?: AbortSignal;
   /** Called after each force evaluation (step 0 is the starting structure). */
   onStep?: (step: number, energyEv: number, fmaxEvPerAngstrom: number) => void;
-}
-
-export interface RelaxResult {
-  structure: Structure;
-  energyEv: number;
-  forcesEvPerAngstrom: Vec3[];
-  fmaxEvPerAngstrom: number;
-  /** Force evaluations after the first (0 when the start was already converged). */
-  steps: number;
-  converged: boolean;
-  /** Energy after each evaluation, eV. */
-  energyTraceEv: number[];
-  optimizer: 'FIRE' | 'pw.x BFGS';
 }
 
 export const DEFAULT_RELAX = { fmaxEvPerAngstrom: 0.1, maxSteps: 200, maxStepAngstrom: 0.2 } as const;

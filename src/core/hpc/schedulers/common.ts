@@ -1,17 +1,3 @@
-import type { JobState } from '../types';
-
-export interface SchedulerStatus {
-  state: JobState;
-  reason?: string;
-  exitCode?: number;
-  /**
-   * Set on a pending job the scheduler will not start as it was asked for (its request is
-   * beyond a limit of the partition, QOS or account, or names an invalid account): what the
-   * scheduler said, what it means and what to change. Waiting does not help such a job.
-   */
-  neverStarts?: string;
-}
-
 /** The scheduler printed something its adapter cannot read: say what and what was expected. */
 export class SchedulerOutputError extends Error {
   constructor(readonly command: string, readonly output: string, expected: string) {

@@ -7,7 +7,8 @@ import { outputNameFor, errorNameFor } from '../localRunner';
 import { shellQuote } from '../shellQuote';
 import { removeWavefunctionsCommand } from '../wavefunctions';
 import type { ClusterProfile, JobRecord, JobState, PartitionLimits, SchedulerAdapter } from '../types';
-import { batchDirectiveValue, SchedulerOutputError, type SchedulerStatus } from './common';
+import { batchDirectiveValue, SchedulerOutputError } from './common';
+import { type SchedulerStatus } from '../types';
 
 const STATE_MAP: Record<string, JobState> = {
   PENDING: 'queued',

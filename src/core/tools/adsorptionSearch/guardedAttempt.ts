@@ -9,7 +9,7 @@
  */
 import type { AttemptOutcome, HypothesisAttempt } from '../../adsorption/loop';
 import { validateHypothesis } from '../../adsorption/validator';
-import type { RelaxResult } from '../../calculators/optimizers/fire';
+import type { RelaxResult } from '../../calculators/types';
 import type { Structure } from '../../dft/types';
 import type { ProvenanceView } from '../../provenance/view';
 import type { GuardedOutcome, ProposedCall } from '../../guard/types';

@@ -5,7 +5,7 @@
  * force threshold gives provisional results, never final ones.
  */
 import { directRelax } from '../../adsorption/executor';
-import type { RelaxResult } from '../../calculators/optimizers/fire';
+import type { RelaxResult } from '../../calculators/types';
 import type { Calculator } from '../../calculators/types';
 import { formatExtxyz } from '../../dft/io/extxyz';
 import { cellVolume } from '../../dft/structure/cell';

@@ -4,7 +4,7 @@
  * came from.
  */
 import type { EnergyReferences } from '../../adsorption/references';
-import type { RelaxResult } from '../../calculators/optimizers/fire';
+import type { RelaxResult } from '../../calculators/types';
 import type { CalculatorSettings } from '../../calculators/types';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ProvenanceView } from '../../provenance/view';
