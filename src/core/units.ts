@@ -87,3 +87,10 @@ export function sameDimension(a: Unit, b: Unit): boolean {
   const y = TO_BASE[b];
   return !!x && !!y && x.base === y.base;
 }
+
+/** Every unit that measures the same kind of thing as `u` (itself included), e.g. eV → eV, meV, Ry, Ha. */
+export function unitsLike(u: Unit): Unit[] {
+  const base = TO_BASE[u]?.base;
+  if (!base) return [u];
+  return (Object.keys(TO_BASE) as Unit[]).filter((x) => TO_BASE[x]!.base === base);
+}

@@ -11,6 +11,7 @@ import type { JudgeToolInfo } from '../guard/judges/judgePrompt';
 import type { EventLogPort } from '../provenance/view';
 import { judgeReport, type ReportJudgement } from '../guard/reportJudge';
 import type { ReportClaim } from '../guard/claimChecks';
+import { REFERENCES_FIELD } from '../guard/referenceRule';
 import { REF_REGEX_SOURCE, stripAnnotations } from '../guard/schemaAnnotations';
 import type { GuardedOutcome, ProposedCall } from '../guard/types';
 import type { LlmToolDef, ToolResultBlock, ToolUseBlock } from '../llm/types';
@@ -42,7 +43,7 @@ function wrapSchema(spec: GuardedToolSpec): object {
       arguments: stripAnnotations(spec.schema),
       references: {
         type: 'object',
-        description: 'For each argument whose value you took from an artifact: the reference, "a-<n>" or "a-<n>.<path>".',
+        description: REFERENCES_FIELD,
         additionalProperties: { type: 'string', pattern: REF_REGEX_SOURCE },
       },
       reasons: { type: 'object', description: 'For each argument: why this value.', additionalProperties: { type: 'string' } },

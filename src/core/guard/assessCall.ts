@@ -7,7 +7,9 @@ import type { ToolSpec } from '../plan/types';
 import { judgeCombination } from './judges/crossJudge';
 import { judgeParameters, notJudged } from './judges/paramJudge';
 import type { JudgeConfig } from './judges/askJudge';
-import { resolveRef, type ProvenanceView } from '../provenance/view';
+import { valueDifference } from '../provenance/references';
+import { isRef, resolveRef, type ProvenanceView } from '../provenance/view';
+import { admitsString, artifactArguments } from './schemaAnnotations';
 import { latestRuleText } from './rule-texts';
 import { REFERENCE_RULES, TIER_ONE_RULES } from './rules';
 import { checkArguments } from './schemaCheck';
@@ -25,7 +27,7 @@ export interface GuardedToolSpec extends ToolSpec {
 }
 
 export interface Assessment {
-  /** The call with referenced values filled in where the agent gave only the reference. */
+  /** The call in its one reference form (normaliseReferences): referenced values filled in. */
   call: ProposedCall;
   schemaProblems: string[];
   tier1: Verdict[];
@@ -39,15 +41,51 @@ export interface AssessOptions {
   judge?: JudgeConfig;
 }
 
-/** Arguments the agent gave only as a reference get the referenced value, so the schema and the body see it. */
-export function fillReferencedValues(call: ProposedCall, provenance: ProvenanceView): ProposedCall {
+/**
+ * The one reference rule (docs/notes/guard.md "References"): a value taken from an artifact is
+ * given by its reference, in `references`, as the argument's value, or in both (then the same
+ * reference). Here every call is put in the one form the rules, the tool body and the registry read:
+ *  - an argument that takes an artifact (x-artifact) holds the reference as its value; a
+ *    `references` entry naming the same reference says nothing more and is dropped;
+ *  - any other argument holds the recorded value, its reference in `refs`: a reference given
+ *    as the value of an argument that cannot be a string (a number, a list) moves to `refs`, and
+ *    a value equal to its record up to floating-point noise becomes the record itself.
+ * What contradicts itself (a value and a references entry naming different artifacts for an
+ * argument that takes an artifact) is left for reference-values-match, which says which form it takes.
+ */
+export function normaliseReferences(call: ProposedCall, schema: object, provenance: ProvenanceView): ProposedCall {
   const args = { ...call.args };
-  for (const [p, ref] of Object.entries(call.refs)) {
-    if (args[p] !== undefined) continue;
-    const r = resolveRef(provenance, ref);
-    if (r.ok) args[p] = r.value;
+  const refs = { ...call.refs };
+  const artifactArgs = artifactArguments(schema);
+  for (const [p, { list }] of artifactArgs) {
+    const ref = refs[p];
+    if (ref === undefined) continue;
+    if (args[p] === undefined && !list) args[p] = ref;
+    const value = args[p];
+    if (value === ref || (list && Array.isArray(value) && value.includes(ref))) delete refs[p];
   }
-  return { ...call, args };
+  const unresolvable = new Set<string>();
+  for (const [p, value] of Object.entries(args)) {
+    if (artifactArgs.has(p) || !isRef(value) || admitsString(schema, p)) continue;
+    // A reference as the value of a number (or list) argument: the recorded value, by that reference.
+    if (refs[p] === undefined) refs[p] = value;
+    const r = resolveRef(provenance, value);
+    if (r.ok) {
+      args[p] = r.value;
+    } else {
+      delete args[p];
+      unresolvable.add(p);
+    }
+  }
+  for (const [p, ref] of Object.entries(refs)) {
+    if (artifactArgs.has(p) || unresolvable.has(p)) continue;
+    const r = resolveRef(provenance, ref);
+    if (!r.ok) continue;
+    // Left out: the recorded value. Given equal up to floating-point noise: the recorded value
+    // too, so what the tool and every later rule see is exactly the record.
+    if (args[p] === undefined || valueDifference(args[p], r.value) === undefined) args[p] = r.value;
+  }
+  return { ...call, args, refs };
 }
 
 export function runTierOne(spec: ToolSpec, call: ProposedCall, provenance: ProvenanceView): Verdict[] {
@@ -74,7 +112,7 @@ export const worstLevel = (vs: Verdict[]): Verdict['level'] =>
   vs.some((v) => v.level === 'fail') ? 'fail' : vs.some((v) => v.level === 'warn') ? 'warn' : 'pass';
 
 export async function assessCall(spec: GuardedToolSpec, proposed: ProposedCall, opts: AssessOptions): Promise<Assessment> {
-  const call = fillReferencedValues(proposed, opts.provenance);
+  const call = normaliseReferences(proposed, spec.schema, opts.provenance);
   const schema = checkArguments(spec.schema, spec.name, call.args);
   const empty: Assessment = { call, schemaProblems: [], tier1: [], tier2: [], tier3: [] };
   if (!schema.ok) return { ...empty, schemaProblems: schema.problems };

@@ -3,10 +3,13 @@
  * resolves, the artifact is the right kind of source for the quantity, the value and unit
  * agree with the record (to the precision the claim states), and the artifact is final.
  */
+import { allowedDifference } from '../provenance/references';
 import { convert, sameDimension, type Unit } from '../units';
 import { CLAIM_SOURCES } from './claimSources';
 import { parseRef, resolveRef, type ProvenanceView } from '../provenance/view';
-import { unitFromName } from './rules/unitsMatch';
+import { unitFromName } from './rules/unitNames';
+import { halfLastDigit } from './statedPrecision';
+import { mislabelledUnit } from './unitMislabel';
 import { upstreamPath } from '../provenance/upstream';
 import type { Verdict } from './types';
 
@@ -27,24 +30,8 @@ function claimVerdict(name: string, level: Verdict['level'], reasons: string[], 
   return { tier: 'report', rule: rule(name), level, reasons, judged: true, parameter };
 }
 
-/** Decimal places the claim states: 4.04 -> 2, 4 -> 0, 1.2e-3 -> 4. */
-export function statedDecimals(x: number): number {
-  const s = String(x);
-  const [mant, exp] = s.toLowerCase().split('e');
-  const dec = mant!.includes('.') ? mant!.split('.')[1]!.length : 0;
-  return Math.max(0, dec - Number(exp ?? 0));
-}
-
-/**
- * Decimals a claim is checked to: those it states, but never fewer than three significant
- * figures, because a JSON number cannot say "4.00" (it arrives as 4) and a claim of 4 Å
- * for 4.049 Å must not pass as "rounded".
- */
-export function checkedDecimals(x: number): number {
-  if (x === 0) return statedDecimals(x);
-  const forThreeFigures = 2 - Math.floor(Math.log10(Math.abs(x)));
-  return Math.max(statedDecimals(x), forThreeFigures);
-}
+// The precision a claim states and is checked to (statedPrecision.ts); re-exported for the report writers.
+export { checkedDecimals, statedDecimals } from './statedPrecision';
 
 /**
  * A value as a report should state it: `decimals` places, but never fewer than the claim
@@ -121,16 +108,27 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
     }
     recorded = convert(recorded, recordedUnit as Unit, claim.unit as Unit);
   }
-  out.push(claimVerdict('unit', 'pass', [`${claim.unit} agrees with ${recordedUnit ?? 'the record'}`], label));
-  const halfLastDigit = 0.5 * 10 ** -checkedDecimals(claim.value);
-  const tol = Math.max(halfLastDigit * (1 + 1e-9), a.tolerance?.abs ?? 0, (a.tolerance?.rel ?? 0) * Math.abs(recorded));
-  if (Math.abs(claim.value - recorded) > tol) {
-    out.push(claimVerdict('value', 'fail', [
-      `${label} states ${claim.value} ${claim.unit} but ${claim.cites} records ${Number(recorded.toPrecision(8))} ${claim.unit}. ` +
-        'State the recorded value (rounded as you like) or cite the artifact that holds yours.',
+  // Rounding to the stated precision, never tighter than floating-point noise (or the artifact's tolerance).
+  const tol = Math.max(halfLastDigit(claim.value), allowedDifference(recorded, a.tolerance));
+  const trueUnit = Math.abs(claim.value - recorded) > tol && recordedUnit
+    ? mislabelledUnit(claim.value, claim.unit as Unit, r.value, recordedUnit as Unit)
+    : undefined;
+  if (trueUnit) {
+    // The unit is what is wrong; the value is not judged apart.
+    out.push(claimVerdict('unit', 'fail', [
+      `${label} states ${claim.value} ${claim.unit}, but ${claim.value} is ${claim.cites} in ${trueUnit}: the number is the record, its unit label is wrong ` +
+        `(${Number(recorded.toPrecision(8))} ${claim.unit}). State it in ${trueUnit}, or convert it to ${claim.unit}.`,
     ], label));
   } else {
-    out.push(claimVerdict('value', 'pass', [`${claim.value} ${claim.unit} is ${claim.cites} rounded to the stated precision`], label));
+    out.push(claimVerdict('unit', 'pass', [`${claim.unit} agrees with ${recordedUnit ?? 'the record'}`], label));
+    if (Math.abs(claim.value - recorded) > tol) {
+      out.push(claimVerdict('value', 'fail', [
+        `${label} states ${claim.value} ${claim.unit} but ${claim.cites} records ${Number(recorded.toPrecision(8))} ${claim.unit}. ` +
+          'State the recorded value (rounded as you like) or cite the artifact that holds yours.',
+      ], label));
+    } else {
+      out.push(claimVerdict('value', 'pass', [`${claim.value} ${claim.unit} is ${claim.cites} rounded to the stated precision`], label));
+    }
   }
   if (a.status !== 'final') {
     out.push(claimVerdict('status', 'fail', [`${label} cites ${a.id}, which is ${a.status}: a provisional or stale value cannot support a claim.`], label));

@@ -12,7 +12,7 @@ import { assessCall, worstLevel, type GuardedToolSpec } from './assessCall';
 import { invalidateAfterCutoffChange } from './invalidation';
 import type { JudgeConfig } from './judges/askJudge';
 import { isRef, resolveRef, type ProvenanceWriter } from '../provenance/view';
-import { artifactArguments } from './schemaAnnotations';
+import { artifactArguments, seedArgumentNames } from './schemaAnnotations';
 import { upstreamPath } from '../provenance/upstream';
 import type { ApprovalPolicy, GuardedOutcome, ProposedCall, Verdict } from './types';
 
@@ -43,14 +43,9 @@ function concernsOf(verdicts: Verdict[], approval: string | undefined): Concern[
   }));
 }
 
-/** Arguments that only seed the calculation (schema: seedOnly): read, but not inputs of its outputs. */
-function seedArguments(schema: object): Set<string> {
-  return new Set([...artifactArguments(schema)].filter(([, a]) => a.expect.seedOnly).map(([name]) => name));
-}
-
 /** References the call reads as inputs: its references map and its reference-valued arguments, seeds apart. */
 function artifactReferences(schema: object, call: ProposedCall): string[] {
-  const seeds = seedArguments(schema);
+  const seeds = seedArgumentNames(schema);
   const out = Object.entries(call.refs).filter(([name]) => !seeds.has(name)).map(([, ref]) => ref);
   for (const [name, { list }] of artifactArguments(schema)) {
     if (seeds.has(name)) continue;
@@ -86,7 +81,7 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
   const call = a.call;
 
   if (a.schemaProblems.length) {
-    const unresolved = Object.entries(proposed.refs)
+    const unresolved = Object.entries(call.refs)
       .map(([p, ref]) => ({ p, r: resolveRef(provenance, ref) }))
       .filter(({ r }) => !r.ok)
       .map(({ p, r }) => `${p}: ${(r as { problem: string }).problem}`);
@@ -94,13 +89,13 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
     return { status: 'refused', call: '', verdicts, message: `${spec.name}: invalid arguments:\n- ${[...a.schemaProblems, ...unresolved].join('\n- ')}\nCorrect them and call again.` };
   }
 
-  const seeds = seedArguments(spec.schema);
+  const seeds = seedArgumentNames(spec.schema);
   const record = await provenance.recordCall({
     tool: spec.name,
     // An argument whose value is itself a reference names the artifact the tool reads: it is
     // recorded as given (the registry compares `ref` with a copied value), and becomes an input
     // of every output below.
-    // A seed (schemaAnnotations: seedOnly) is recorded as such and is an input of nothing.
+    // A seed (schemaAnnotations: seedOnlySchema / seedOnly) is recorded as such and is an input of nothing.
     args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => [k, { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}), ...(seeds.has(k) ? { seed: true as const } : {}) }])),
     reasons: call.reasons,
     context: call.context,

@@ -1,6 +1,7 @@
 /**
  * Annotations a tool's JSON schema carries for the guard: which arguments are artifact
- * references (and of what kind and name), and the unit a numeric argument is in.
+ * references (and of what kind and name), the unit a numeric argument is in, and which
+ * arguments only seed a calculation (a provisional value may be given there, with why).
  * They are ajv keywords here and are stripped from the schema a model sees.
  */
 import type { ArtifactKind } from '../provenance/types';
@@ -8,6 +9,8 @@ import type { Unit } from '../units';
 
 export const ARTIFACT_KEYWORD = 'x-artifact';
 export const UNIT_KEYWORD = 'x-unit';
+/** On any argument: it only seeds the calculation (the value is why, in words the guard shows). */
+export const SEED_KEYWORD = 'x-seed';
 
 export interface ArtifactExpectation {
   /** Kinds the referenced artifact may have. */
@@ -57,6 +60,42 @@ function propertiesOf(schema: object): Record<string, Schema> {
   return props && typeof props === 'object' ? (props as Record<string, Schema>) : {};
 }
 
+/**
+ * An argument (of any type) that only seeds a calculation whose result does not depend on it,
+ * such as a starting lattice constant that an EOS or a vc-relax moves away from: a
+ * provisional value may be given, and it is recorded as a seed, an input of nothing.
+ */
+export function seedOnlySchema(schema: object, why: string): object {
+  return { ...schema, [SEED_KEYWORD]: why };
+}
+
+/** Why an argument only seeds the calculation, when its schema says so (either annotation). */
+export function seedOnlyReason(schema: object, name: string): string | undefined {
+  const prop = propertiesOf(schema)[name];
+  if (!prop) return undefined;
+  const own = prop[SEED_KEYWORD];
+  if (typeof own === 'string') return own;
+  const artifact = (prop[ARTIFACT_KEYWORD] ?? (prop.items as Schema | undefined)?.[ARTIFACT_KEYWORD]) as ArtifactExpectation | undefined;
+  return artifact?.seedOnly;
+}
+
+/** Arguments that only seed the calculation. */
+export function seedArgumentNames(schema: object): Set<string> {
+  return new Set(Object.keys(propertiesOf(schema)).filter((name) => seedOnlyReason(schema, name) !== undefined));
+}
+
+/**
+ * Whether a top-level argument may hold a string: if not, a reference "a-12.x" given as its
+ * value can only mean "the recorded value behind this reference".
+ */
+export function admitsString(schema: object, name: string): boolean {
+  const prop = propertiesOf(schema)[name];
+  if (!prop) return true;
+  const type = prop.type;
+  if (type === undefined) return true;
+  return Array.isArray(type) ? type.includes('string') : type === 'string';
+}
+
 /** Top-level arguments whose value is a reference (or a list of references), with what they expect. */
 export function artifactArguments(schema: object): Map<string, { list: boolean; expect: ArtifactExpectation }> {
   const found = new Map<string, { list: boolean; expect: ArtifactExpectation }>();
@@ -79,7 +118,7 @@ export function stripAnnotations<T>(schema: T): T {
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema as Schema)) {
-    if (k === ARTIFACT_KEYWORD || k === UNIT_KEYWORD) continue;
+    if (k === ARTIFACT_KEYWORD || k === UNIT_KEYWORD || k === SEED_KEYWORD) continue;
     out[k] = stripAnnotations(v);
   }
   return out as T;

@@ -1,8 +1,9 @@
 /**
  * References into artifacts: "a-12" names an artifact, "a-12.chosen.ecutwfcRy" or
  * "a-7.points.3.energyEv" a value inside it (array elements by index). Resolution and
- * the equality a referenced argument must satisfy (exact, unless the artifact declares
- * a tolerance) live here so the registry and the guard's tier-1 rule agree.
+ * the equality a referenced argument must satisfy (equal up to floating-point noise,
+ * NOISE_TOLERANCE, or within a wider tolerance the artifact declares) live here so the
+ * registry, the guard's tier-1 rule and the report judge agree.
  */
 import type { ArtifactRecord, Ref } from './types';
 
@@ -66,14 +67,32 @@ export function resolveRef(lookup: (id: string) => ArtifactRecord | undefined, r
 export type Tolerance = { abs?: number; rel?: number };
 
 /**
+ * Floating-point noise: two numbers this close are the same value written twice
+ * (-4.192128890000001 and -4.19212889, a value that went through a unit conversion and
+ * back). Relative 1e-9 of the recorded value, with an absolute floor of 1e-12 for values
+ * at or near zero. Rounding to 8 significant figures moves a value by up to 5e-9 of it, so a
+ * copied and rounded number is still refused unless rounding left it the same number.
+ * docs/notes/guard.md states it.
+ */
+export const NOISE_TOLERANCE: Readonly<Required<Tolerance>> = { rel: 1e-9, abs: 1e-12 };
+
+/** The largest difference from `recorded` that still counts as equal: noise, or the artifact's own wider tolerance. */
+export function allowedDifference(recorded: number, tolerance?: Tolerance): number {
+  return Math.max(NOISE_TOLERANCE.abs, tolerance?.abs ?? 0, Math.max(NOISE_TOLERANCE.rel, tolerance?.rel ?? 0) * Math.abs(recorded));
+}
+
+/** Equal up to noise (or the artifact's declared tolerance). */
+export function sameNumber(supplied: number, recorded: number, tolerance?: Tolerance): boolean {
+  return supplied === recorded || Math.abs(supplied - recorded) <= allowedDifference(recorded, tolerance);
+}
+
+/**
  * Where `supplied` differs from `recorded`, or undefined when they are equal. Numbers
- * are compared exactly unless a tolerance is given: |s - r| <= max(abs, rel·|r|).
+ * are equal up to noise, or within the artifact's tolerance: |s - r| <= max(abs, rel·|r|).
  */
 export function valueDifference(supplied: unknown, recorded: unknown, tolerance?: Tolerance, at = ''): string | undefined {
   if (typeof supplied === 'number' && typeof recorded === 'number') {
-    if (supplied === recorded) return undefined;
-    const allowed = Math.max(tolerance?.abs ?? 0, (tolerance?.rel ?? 0) * Math.abs(recorded));
-    return Math.abs(supplied - recorded) <= allowed ? undefined : `${at || 'the value'}: ${supplied} ≠ ${recorded}`;
+    return sameNumber(supplied, recorded, tolerance) ? undefined : `${at || 'the value'}: ${supplied} ≠ ${recorded}`;
   }
   if (Array.isArray(supplied) && Array.isArray(recorded)) {
     if (supplied.length !== recorded.length) return `${at || 'the value'}: ${supplied.length} items ≠ ${recorded.length} items`;

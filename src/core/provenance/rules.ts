@@ -8,10 +8,10 @@
  *   references exist    every reference names an existing artifact (and a path inside it)
  *   acyclic             the data plane (artifact → its inputs) has no cycle
  *   values match        an argument that carries a reference equals the recorded value
- *                       (exact, unless the artifact declares a tolerance); a bare reference
+ *                       (up to floating-point noise, or the artifact's tolerance); a bare reference
  *                       to a file-backed artifact may also carry its location or content hash
  */
-import { artifactIdOf, brief, resolveRef, valueDifference } from './references';
+import { artifactIdOf, brief, NOISE_TOLERANCE, resolveRef, valueDifference } from './references';
 import { ProvenanceError, type ArgumentRecord, type ArtifactRecord, type Ref, type ToolCallRecord } from './types';
 
 export interface ProvenanceLookup {
@@ -109,7 +109,7 @@ export function argumentProblems(state: ProvenanceLookup, args: Record<string, A
     const diff = namesFile ? undefined : valueDifference(arg.value, r.value, r.artifact.tolerance);
     if (diff) {
       const unit = r.artifact.unit ? ` ${r.artifact.unit}` : '';
-      const tol = r.artifact.tolerance ? `within tolerance ${JSON.stringify(r.artifact.tolerance)}` : 'exactly';
+      const tol = r.artifact.tolerance ? `within tolerance ${JSON.stringify(r.artifact.tolerance)}` : `up to floating-point noise, ${NOISE_TOLERANCE.rel} of its value`;
       const where = diff.startsWith('the value') ? '' : `; differs at ${diff}`;
       problems.push({
         parameter,

@@ -89,6 +89,35 @@ describe('guard on a real run (event log, provenance registry, canvas)', () => {
     assert.deepEqual(r.report!.calls.map((c) => c.tool), ['build_bulk', 'run_pw', 'run_pw', 'run_pw', 'run_pw', 'run_pw', 'fit_eos', 'lattice_constant_from_volume']);
   });
 
+  it('accepts an artifact given as the value and repeated in references (the form a model writes first), and records it once', async () => {
+    run = await createRun(root, { objective: 'guard test', slug: 'guard-both-ways' });
+    const ctx = ctxOf(run, 'auto-approve');
+    const bulk = await registry.call(use('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 }), 'dft', ctx);
+    const id = (bulk.outcome as { outputs: string[] }).outputs[0]!;
+    // No EOS fit yet (eosFit names the structure too): the refusal shows which problems the guard sees.
+    const r = await registry.call({ type: 'tool_use', id: 'tu_lc', name: 'lattice_constant_from_volume', input: {
+      arguments: { eosFit: id, structure: id, bravais: 'fcc' }, references: { structure: id }, reasons: {}, context: 'real run test' } }, 'dft', ctx);
+    assert.equal(r.outcome.status, 'refused');
+    assert.doesNotMatch(r.toolResult.content, /reference-values-match/, 'the structure given both ways is not a contradiction');
+    assert.match(r.toolResult.content, /reference-kinds · eosFit/, 'only the real problem is reported');
+    const call = run.registry.call((r.outcome as { call: string }).call)!;
+    assert.deepEqual(call.args.structure, { value: id }, 'the reference is recorded once, as the value');
+  });
+
+  it('records a provisional starting lattice constant given to build_bulk as a seed, an input of nothing', async () => {
+    run = await createRun(root, { objective: 'guard test', slug: 'guard-seed' });
+    const ctx = ctxOf(run, 'auto-approve');
+    const c = await run.registry.recordCall({ tool: 'lattice_constant_from_volume', args: {}, reasons: {}, context: 'seeded', verdicts: [], agent: { role: 'dft' } });
+    const [lc] = await run.registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'lattice_constant', value: 4.0412, unit: 'Å', status: 'provisional' }]);
+    await run.registry.endCall(c.id, { status: 'ok' });
+    const r = await registry.call({ type: 'tool_use', id: 'tu_seed', name: 'build_bulk', input: {
+      arguments: { elements: ['Al'], bravais: 'fcc' }, references: { latticeConstantAngstrom: lc!.id }, reasons: {}, context: 'a tighter EOS from the provisional a' } }, 'dft', ctx);
+    assert.equal(r.outcome.status, 'ok', r.toolResult.content);
+    const made = (r.outcome as { call: string; outputs: string[] });
+    assert.deepEqual(run.registry.call(made.call)!.args.latticeConstantAngstrom, { value: 4.0412, ref: lc!.id, seed: true });
+    assert.deepEqual(run.registry.artifact(made.outputs[0]!)!.inputs, [], 'a seed is an input of nothing: a claim built on the structure does not rest on it');
+  });
+
   it('refuses a tier-1 failure and keeps the refused call traceable in the registry', async () => {
     run = await createRun(root, { objective: 'guard test', slug: 'guard-refuse' });
     const ctx = ctxOf(run, 'auto-approve');

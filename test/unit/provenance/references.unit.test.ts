@@ -36,8 +36,20 @@ describe('references', () => {
     }
   });
 
-  it('compares numbers exactly unless a tolerance is declared', () => {
+  it('compares numbers up to floating-point noise (relative 1e-9, absolute floor 1e-12) unless a wider tolerance is declared', () => {
     assert.equal(valueDifference(45, 45), undefined);
+    // The same number written twice: passes.
+    assert.equal(valueDifference(-4.192128890000001, -4.19212889), undefined);
+    // A difference of 2e-9 on a value of 4.19 is noise (4.8e-10 of it): passes.
+    assert.equal(valueDifference(-4.192128891, -4.192128889), undefined);
+    // The boundary, both sides: 0.9 and 1.1 of the allowed 1e-9 relative.
+    assert.equal(valueDifference(100 * (1 + 0.9e-9), 100), undefined);
+    assert.match(valueDifference(100 * (1 + 1.1e-9), 100) ?? '', /≠ 100/);
+    // A real difference (a value rounded to 6 decimals) fails.
+    assert.match(valueDifference(-4.192129, -4.19212889) ?? '', /-4\.192129 ≠ -4\.19212889/);
+    // The absolute floor near zero: 1e-13 from 0 passes, 1e-11 does not.
+    assert.equal(valueDifference(1e-13, 0), undefined);
+    assert.match(valueDifference(1e-11, 0) ?? '', /1e-11 ≠ 0/);
     assert.match(valueDifference(45.0000001, 45) ?? '', /45\.0000001 ≠ 45/);
     assert.equal(valueDifference(45.0000001, 45, { abs: 1e-6 }), undefined);
     assert.equal(valueDifference(101, 100, { rel: 0.02 }), undefined);

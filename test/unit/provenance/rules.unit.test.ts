@@ -60,7 +60,7 @@ describe('provenance insert rules', () => {
     checkReferencedValues(g, { ecutwfc: { value: 45, ref: 'a-1.chosen.ecutwfcRy' }, degauss: { value: 0.02 } }, 'call c-1');
     checkReferencedValues(g, { alat: { value: 4.0397, ref: 'a-2' } }, 'call c-1');
     assert.throws(() => checkReferencedValues(g, { ecutwfc: { value: 40, ref: 'a-1.chosen.ecutwfcRy' } }, 'call c-1'), (e: unknown) =>
-      rule('value-mismatch')(e) && /call c-1: argument "ecutwfc" = 40 but a-1\.chosen\.ecutwfcRy records 45 Ry \(cutoff\) \(must match exactly\)\. Pass the recorded value/.test((e as Error).message));
+      rule('value-mismatch')(e) && /call c-1: argument "ecutwfc" = 40 but a-1\.chosen\.ecutwfcRy records 45 Ry \(cutoff\) \(must match up to floating-point noise, 1e-9 of its value\)\. Pass the recorded value/.test((e as Error).message));
     assert.throws(() => checkReferencedValues(g, { alat: { value: 4.04, ref: 'a-2' } }, 'call c-1'), /within tolerance \{"abs":0\.0001\}/);
     assert.deepEqual(argumentProblems(g, { x: { value: 1, ref: 'a-9' }, y: { value: 1, ref: 'a-2' } }).map((p) => [p.parameter, p.rule]),
       [['x', 'unknown-reference'], ['y', 'value-mismatch']]);

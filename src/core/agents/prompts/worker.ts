@@ -4,16 +4,14 @@
  * message (stepBrief.ts).
  */
 import type { AgentRole } from '../../canvas/types';
+import { REFERENCE_RULE } from '../../guard/referenceRule';
 
 const CALL_FORMAT = `Every tool takes one JSON object:
 {"arguments": {...the tool's own arguments...},
  "references": {"<argument>": "a-<n>[.<path>]", ...},
  "reasons": {"<argument>": "why this value", ...},
  "context": "step <id>: what this call is for"}
-- Artifacts are the run's recorded values ("a-12"). An argument whose value comes from an artifact must
-  name it in "references" (e.g. "ecutwfcRy": "a-12.chosen.ecutwfcRy"); the guard checks the value against the record.
-  Never type a number you read from an artifact without its reference. Arguments that take an artifact
-  (structure, input, energies, template) take the reference itself as the value.
+- ${REFERENCE_RULE}
 - Give a reason for every argument: the guard's judges read them, and a person reviews them.
 - The guard may refuse a call (with reasons) or raise a warning for the user to approve. Read a refusal,
   fix the call and try again; do not repeat a refused call unchanged.`;

@@ -5,7 +5,7 @@ import { placeAdsorbate, type Orientation } from '../../dft/structure/placement'
 import type { SiteKind } from '../../dft/structure/sites';
 import { FACETS, slab, type Facet } from '../../dft/structure/surface';
 import type { Structure, Vec3 } from '../../dft/types';
-import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
+import { artifactRefSchema, quantitySchema, seedOnlySchema } from '../../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../../guard/assessCall';
 
 const formula = (s: Structure): string => {
@@ -25,7 +25,8 @@ export const buildBulkTool: GuardedToolSpec = {
     properties: {
       elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, maxItems: 2, description: 'One element, or cation and anion for rocksalt.' },
       bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
-      latticeConstantAngstrom: quantitySchema('Starting lattice constant a', 'Å', { exclusiveMinimum: 0 }),
+      latticeConstantAngstrom: seedOnlySchema(quantitySchema('Starting lattice constant a', 'Å', { exclusiveMinimum: 0 }),
+        'it is the starting lattice constant: the EOS series scales it and the fit finds the minimum (eos-brackets-minimum checks it is bracketed), and a vc-relax moves the cell to its own minimum'),
       cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only (default ideal √(8/3)).' },
       cubic: { type: 'boolean', description: 'The conventional cubic cell instead of the primitive one.' },
     },

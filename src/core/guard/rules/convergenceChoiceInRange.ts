@@ -3,6 +3,7 @@
  * and must not be the finest value tested: at the finest value there is nothing finer
  * to show it is converged.
  */
+import { sameNumber } from '../../provenance/references';
 import type { ArtifactRecord } from '../../provenance/types';
 import { ARTIFACT, finestTested, type ConvergenceSelectionValue, type SweptParameter } from '../../artifacts/shapes';
 import { parseRef } from '../../provenance/view';
@@ -45,12 +46,12 @@ export const convergenceChoiceInRange: TierOneRule = (input) => {
     const hi = Math.max(...tested);
     const finest = finestTested(table);
     const list = tested.map((t) => fmt(t)).join(', ');
-    if (value < lo || value > hi) {
+    if ((value < lo && !sameNumber(value, lo)) || (value > hi && !sameNumber(value, hi))) {
       out.push(verdict(RULE, 'fail', [
         `${argument} = ${fmt(value)} ${unit} lies outside the range tested in ${sel.id} (${fmt(lo)}–${fmt(hi)} ${unit}: ${list}). ` +
           `Use a tested value (the selection chose ${fmt(table.chosenValue)} ${unit}) or extend the convergence sweep to cover it.`,
       ], argument));
-    } else if (value === finest) {
+    } else if (sameNumber(value, finest)) {
       out.push(verdict(RULE, 'fail', [
         `${argument} = ${fmt(value)} ${unit} is the finest value tested in ${sel.id} (${list}), so nothing shows it is converged. ` +
           'Extend the sweep beyond it, or choose the value the selection found converged.',

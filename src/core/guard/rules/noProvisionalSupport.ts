@@ -1,11 +1,13 @@
 /**
  * A provisional value (an unconverged or failed calculation, a result waiting for
  * approval) or a stale one (its inputs changed) cannot support anything built on it.
- * The one exception is an argument that only seeds an iterative calculation (the starting
- * geometry of a relaxation, taken from an interrupted one), whatever the seed's status: its
- * schema says so and why.
+ * The one exception is an argument that only seeds a calculation whose result does not depend
+ * on it (the starting lattice constant of an EOS series or a vc-relax, the starting geometry
+ * of a relaxation taken from an interrupted one), whatever the seed's status: its schema says
+ * so and why (schemaAnnotations: seedOnlySchema, or seedOnly on an artifact argument), whether
+ * the value is the reference itself or a number given by its reference.
  */
-import { artifactArguments } from '../schemaAnnotations';
+import { seedOnlyReason } from '../schemaAnnotations';
 import { label, referencesOf, verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'no-provisional-support';
@@ -16,7 +18,7 @@ export const noProvisionalSupport: TierOneRule = (input) => {
     if (!r.resolution.ok) continue;
     const a = r.resolution.artifact;
     if (a.status === 'final') continue;
-    const seedOnly = r.expect?.seedOnly ?? artifactArguments(input.schema).get(r.parameter)?.expect.seedOnly;
+    const seedOnly = r.expect?.seedOnly ?? seedOnlyReason(input.schema, r.parameter);
     // A seed may be provisional (the interrupted run) or stale by the time a report is judged
     // (the input it came from was made again from the seed): neither changes what it seeded.
     if (seedOnly) {

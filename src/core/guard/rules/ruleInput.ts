@@ -35,10 +35,14 @@ export interface CallReference {
 export function referencesOf(input: RuleInput): CallReference[] {
   const out: CallReference[] = [];
   const { call, provenance } = input;
+  const artifactArgs = artifactArguments(input.schema);
   for (const [parameter, ref] of Object.entries(call.refs)) {
+    // An argument that takes an artifact is read through its value; a references entry left
+    // beside it names another artifact (assessCall drops one that repeats it): see conflictingReferences.
+    if (artifactArgs.has(parameter)) continue;
     out.push({ parameter, ref, asArtifact: false, resolution: resolveRef(provenance, ref) });
   }
-  for (const [parameter, { list, expect }] of artifactArguments(input.schema)) {
+  for (const [parameter, { list, expect }] of artifactArgs) {
     const value = call.args[parameter];
     if (list && Array.isArray(value)) {
       value.forEach((ref, index) => {
@@ -49,6 +53,17 @@ export function referencesOf(input: RuleInput): CallReference[] {
     }
   }
   return out;
+}
+
+/**
+ * References entries that contradict the value of an argument taking an artifact: the value
+ * names one artifact, `references` another (a repeat of the value is dropped before the rules).
+ */
+export function conflictingReferences(input: RuleInput): { parameter: string; ref: Ref; value: unknown; list: boolean }[] {
+  const artifactArgs = artifactArguments(input.schema);
+  return Object.entries(input.call.refs)
+    .filter(([parameter]) => artifactArgs.has(parameter))
+    .map(([parameter, ref]) => ({ parameter, ref, value: input.call.args[parameter], list: artifactArgs.get(parameter)!.list }));
 }
 
 export const label = (r: CallReference): string => (r.index === undefined ? r.parameter : `${r.parameter}[${r.index}]`);

@@ -6,6 +6,7 @@
  */
 import { physicalSettingsDifferences as dftDifferences } from '../../dft/settingsComparison';
 import type { PhysicalSettings } from '../../dft/types';
+import { sameNumber } from '../../provenance/references';
 
 export interface SettingsDifference {
   field: string;
@@ -19,7 +20,7 @@ export function physicalSettingsDifferences(a: PhysicalSettings, b: PhysicalSett
   const out: SettingsDifference[] = dftDifferences(a, b, ['kSpacingPerAngstrom', 'kMesh', 'kShift'])
     .map((d) => ({ field: d.setting, a: d.a, b: d.b }));
   if (a.kSpacingPerAngstrom !== undefined && b.kSpacingPerAngstrom !== undefined) {
-    if (a.kSpacingPerAngstrom !== b.kSpacingPerAngstrom) out.push({ field: 'kSpacingPerAngstrom', a: a.kSpacingPerAngstrom, b: b.kSpacingPerAngstrom });
+    if (!sameNumber(a.kSpacingPerAngstrom, b.kSpacingPerAngstrom)) out.push({ field: 'kSpacingPerAngstrom', a: a.kSpacingPerAngstrom, b: b.kSpacingPerAngstrom });
   } else if (opts.sameCell && !same(a.kMesh, b.kMesh)) {
     out.push({ field: 'kMesh', a: a.kMesh, b: b.kMesh });
   }

@@ -3,6 +3,7 @@
  * input uses differs from it, the k-point test must be redone at the new cutoff before
  * its spacing is used.
  */
+import { sameNumber } from '../../provenance/references';
 import type { PhysicalSettings } from '../../dft/types';
 import { governingSelection, isConvergenceTest } from './convergenceChoiceInRange';
 import { fmt, numberArg, verdict, type TierOneRule } from './ruleInput';
@@ -23,7 +24,7 @@ export const testsRedoneAfterCutoffChange: TierOneRule = (input) => {
         `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,
     ], 'kSpacingPerAngstrom')];
   }
-  if (testedAt !== ecut) {
+  if (!sameNumber(ecut, testedAt)) {
     return [verdict(RULE, 'fail', [
       `the k-point convergence ${kTest.id} was tested at ecutwfc ${fmt(testedAt)} Ry but this call uses ${fmt(ecut)} Ry. ` +
         `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,

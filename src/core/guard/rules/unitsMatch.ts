@@ -1,49 +1,51 @@
 /**
  * A value taken from an artifact must be in the unit the argument takes: 7.6 bohr
- * passed where Å is expected is refused, not silently reinterpreted.
+ * passed where Å is expected is refused, not silently reinterpreted; and a number given
+ * beside its reference that is the record in another unit (its Ry value where eV is
+ * taken) is refused as the unit error it is, not as a different value.
  */
 import { sameDimension, type Unit } from '../../units';
 import { parseRef } from '../../provenance/view';
 import { unitOfArgument } from '../schemaAnnotations';
-import { label, referencesOf, verdict, type TierOneRule } from './ruleInput';
+import { mislabelledUnit } from '../unitMislabel';
+import { label, referencesOf, verdict, type CallReference, type RuleInput, type TierOneRule } from './ruleInput';
+import { normaliseUnit, unitFromName } from './unitNames';
 
 export const RULE = 'units-match';
 
-/** Unit suffixes of field and argument names ("ecutwfcRy", "energyEv", "v0Angstrom3"), longest first. */
-const NAME_SUFFIXES: [RegExp, Unit][] = [
-  [/MevPerAtom$/, 'meV/atom'],
-  [/EvPerAtom$/, 'eV/atom'],
-  [/PerAngstrom$/, '1/Å'],
-  [/Angstrom3$/, 'Å^3'],
-  [/Angstrom$/, 'Å'],
-  [/Bohr3$/, 'bohr^3'],
-  [/Bohr$/, 'bohr'],
-  [/Mev$/, 'meV'],
-  [/Ev$/, 'eV'],
-  [/Ry$/, 'Ry'],
-  [/GPa$/, 'GPa'],
-  [/Kbar$/, 'kbar'],
-];
+// Units from names live in unitNames.ts; re-exported for the claim checks and tools.
+export { unitFromName } from './unitNames';
 
-export function unitFromName(name: string): Unit | undefined {
-  return NAME_SUFFIXES.find(([re]) => re.test(name))?.[1];
+/** The unit of a referenced value: from the last field name of its path, else the artifact's. */
+export function recordedUnitOf(r: CallReference): string | undefined {
+  if (!r.resolution.ok) return undefined;
+  const path = parseRef(r.ref)?.path ?? [];
+  const a = r.resolution.artifact;
+  return path.length ? unitFromName(path[path.length - 1]!) ?? (typeof r.resolution.value === 'number' ? a.unit : undefined) : a.unit;
 }
 
-const normalise = (u: string): string => (u === 'Ry (cutoff)' ? 'Ry' : u);
+/**
+ * The unit a literal given beside its reference is really in, when it is the recorded number
+ * in another unit of the argument's kind (the Ry value of an energy the argument takes in eV).
+ */
+export function mislabelledUnitOf(input: RuleInput, r: CallReference, given: unknown, recorded: string | undefined): Unit | undefined {
+  if (!r.resolution.ok || typeof given !== 'number' || typeof r.resolution.value !== 'number' || !recorded) return undefined;
+  const declared = unitOfArgument(input.schema, r.parameter) ?? unitFromName(r.parameter) ?? recorded;
+  if (normaliseUnit(declared) !== normaliseUnit(recorded)) return undefined; // the reference itself is in another unit: reported below
+  return mislabelledUnit(given, normaliseUnit(declared) as Unit, r.resolution.value, normaliseUnit(recorded) as Unit);
+}
 
 export const unitsMatch: TierOneRule = (input) => {
   const out = [];
   let checked = 0;
   for (const r of referencesOf(input)) {
     if (!r.resolution.ok) continue;
-    const a = r.resolution.artifact;
-    const path = parseRef(r.ref)?.path ?? [];
-    const recorded = path.length ? unitFromName(path[path.length - 1]!) ?? (typeof r.resolution.value === 'number' ? a.unit : undefined) : a.unit;
+    const recorded = recordedUnitOf(r);
     if (r.asArtifact) {
       const wanted = r.expect?.unit;
       if (!wanted || !recorded) continue;
       checked++;
-      if (!sameDimension(normalise(recorded) as Unit, wanted)) {
+      if (!sameDimension(normaliseUnit(recorded) as Unit, wanted)) {
         out.push(verdict(RULE, 'fail', [`${label(r)} needs a quantity in ${wanted} (or a convertible unit) but ${r.ref} is in ${recorded}.`], r.parameter));
       }
       continue;
@@ -51,12 +53,21 @@ export const unitsMatch: TierOneRule = (input) => {
     const declared = unitOfArgument(input.schema, r.parameter) ?? unitFromName(r.parameter);
     if (!declared || !recorded) continue;
     checked++;
-    if (normalise(declared) !== normalise(recorded)) {
+    if (normaliseUnit(declared) !== normaliseUnit(recorded)) {
       out.push(verdict(RULE, 'fail', [
         `${r.parameter} takes ${declared} but its reference ${r.ref} is in ${recorded}. ` +
-          (sameDimension(normalise(declared) as Unit, normalise(recorded) as Unit)
+          (sameDimension(normaliseUnit(declared) as Unit, normaliseUnit(recorded) as Unit)
             ? `Reference a value in ${declared}, or give the converted number as a literal with the conversion as its reason.`
             : 'The two measure different things: reference the quantity this argument needs.'),
+      ], r.parameter));
+      continue;
+    }
+    const given = input.call.args[r.parameter];
+    const trueUnit = mislabelledUnitOf(input, r, given, recorded);
+    if (trueUnit) {
+      out.push(verdict(RULE, 'fail', [
+        `${r.parameter} = ${String(given)} is ${r.ref} in ${trueUnit}, but ${r.parameter} takes ${declared} (the record is ${String(r.resolution.value)} ${recorded}): ` +
+          `a unit error. Give the value in ${declared} (leave it out and the guard fills in the recorded one).`,
       ], r.parameter));
     }
   }
