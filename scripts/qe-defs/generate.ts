@@ -1,7 +1,8 @@
 /**
  * Generates the pw.x input descriptions (src/core/dft/qe/defs/pw-<version>.json) and the
  * TextMate grammar (syntaxes/qe-input.tmLanguage.json) from QE's definition files in
- * scripts/qe-defs/source/.
+ * scripts/qe-defs/source/, with the names and values pw.x's source accepts
+ * (pw-namelists-<version>.json, written by namelists.ts from a QE checkout).
  *
  *   node --import tsx scripts/qe-defs/generate.ts          write the files
  *   node --import tsx scripts/qe-defs/generate.ts --check  exit 1 if a committed file is out of date
@@ -13,6 +14,8 @@ import type { QeDefinitions, QeVersion } from '../../src/core/dft/qe/definitionT
 import { extractDefinitions } from './extract';
 import { qeInputGrammar } from './grammar';
 import { parseHelpdoc } from './helpdoc';
+import { mergeSourceFacts } from './merge';
+import { NAMELIST_FILES, type PwNamelists } from './namelists';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 const SOURCE_DIR = path.join(PROJECT_ROOT, 'scripts/qe-defs/source');
@@ -26,11 +29,14 @@ export const DEF_FILES: Record<QeVersion, string> = {
 export function definitionsFromSource(version: QeVersion): QeDefinitions {
   const file = DEF_FILES[version];
   const text = fs.readFileSync(path.join(SOURCE_DIR, file), 'utf8');
-  return extractDefinitions(parseHelpdoc(text, file), version, {
+  const defs = extractDefinitions(parseHelpdoc(text, file), version, {
     file,
     sha256: createHash('sha256').update(text).digest('hex'),
     licence: 'Quantum ESPRESSO input definition, GPL-2.0-or-later (see scripts/qe-defs/source/NOTICE.md)',
   });
+  // What pw.x's source accepts (names, spellings), read by namelists.ts from a QE checkout.
+  const facts = JSON.parse(fs.readFileSync(path.join(SOURCE_DIR, NAMELIST_FILES[version]), 'utf8')) as PwNamelists;
+  return mergeSourceFacts(defs, facts);
 }
 
 /** Every generated file: path relative to the project root -> content. */

@@ -48,6 +48,33 @@ export interface QeVariable {
   see: string[];
   /** Label of the definition group the variable belongs to (e.g. "keywords used only in BFGS calculations"). */
   group?: string;
+  /*
+   * What QE's source says beyond the .def (scripts/qe-defs/namelists.ts reads it). Absent
+   * fields mean the usual case: documented, listed in the NAMELIST statement, used by pw.x.
+   */
+  /** false: pw.x's NAMELIST statement accepts the name but INPUT_PW.def does not describe it. */
+  documented?: false;
+  /** false: documented, but pw.x's NAMELIST statement does not list it, so pw.x stops ("bad line in namelist"). */
+  inNamelist?: false;
+  /** false (undocumented names only): no code of pw.x uses it; pw.x reads it and ignores it (a cp.x variable). */
+  usedByPw?: false;
+  /** true: the namelist still lists it, but pw.x stops when it is set ("The input parameter X is obsolete"). */
+  obsolete?: true;
+  /** Values pw.x's source accepts that the definition does not list (other spellings: 'tetrahedra-opt'). */
+  alsoAccepted?: string[];
+  /** Values (documented or not) whose branch in pw.x's source stops the run, with pw.x's message. */
+  refused?: Record<string, string>;
+  /** Checks pw.x makes on the value as it reads the namelist (the *_checkin routines): it stops when any condition holds. */
+  checks?: QeValueCheck[];
+  /** 'warns': for a value outside the accepted ones pw.x prints a warning and runs without it (vdw_corr). */
+  unknownValue?: 'warns';
+}
+
+/** One check of read_namelists.f90: pw.x stops with `message` when the value (element `index`, if given) meets any condition. */
+export interface QeValueCheck {
+  index?: number;
+  stopsWhen: { op: '<' | '<=' | '>' | '>=' | '==' | '/='; value: number }[];
+  message: string;
 }
 
 export interface QeNamelist {
@@ -91,6 +118,8 @@ export interface QeDefinitions {
   qeVersion: QeVersion;
   /** The .def file this was generated from and its licence. */
   source: { file: string; sha256: string; licence: string };
+  /** The QE source the accepted names and values were read from (scripts/qe-defs/namelists.ts). */
+  namelistSource?: { ref: string; commit: string };
   namelists: QeNamelist[];
   cards: QeCard[];
 }

@@ -225,8 +225,9 @@ export function readOccupations(input: PwInput): Read<number[]> | undefined {
   const value: number[] = [];
   for (const line of card.lines) {
     for (const f of line.fields) {
-      const v = parseFortranNumber(f.text);
-      if (v === undefined) problems.push({ code: 'occupation-not-number', range: f.range, message: `occupation "${f.text}" is not a number.` });
+      // read_cards.f90 evaluates each field with feval_infix, as it does atomic coordinates ("4/3", "1+1/3").
+      const v = evaluateCoordinate(f.text);
+      if (v === undefined) problems.push({ code: 'occupation-not-number', range: f.range, message: `occupation "${f.text}" is neither a number nor an expression pw.x evaluates (+ - * / ^ and parentheses, e.g. 4/3); pw.x stops with "Error parsing occupation".` });
       else value.push(v);
     }
   }

@@ -11,6 +11,8 @@ export function variableSignature(v: QeVariable): string {
 export function describeVariable(v: QeVariable, namelist: string, version: string): string {
   const lines = [`**${v.name}**${v.dimensions.length ? `(${v.dimensions.map((d) => d.index).join(',')})` : ''} — ${v.type} in &${namelist}` +
     `${v.required ? ' — **required**' : ''} (pw.x ${version})`];
+  if (v.documented === false) lines.push(v.usedByPw === false ? 'Not documented for pw.x; pw.x reads it and ignores it.' : 'Not documented in INPUT_PW; pw.x reads it.');
+  if (v.inNamelist === false) lines.push('Documented, but pw.x\'s namelist does not list it: pw.x stops with "bad line in namelist".');
   if (v.dimensions.length) lines.push(`Indices: ${v.dimensions.map((d) => `${d.index} = ${d.start}..${d.end}`).join(', ')}`);
   if (v.default !== undefined) lines.push(`Default: \`${v.default.replace(/\s+/g, ' ')}\``);
   if (v.status) lines.push(`Status: ${v.status.replace(/\s+/g, ' ')}`);
@@ -28,7 +30,7 @@ export function describeOption(v: QeVariable, o: QeOption): string {
 }
 
 export function describeNamelist(n: QeNamelist, version: string): string {
-  return [`**&${n.name}** — ${n.required ? 'always read by' : 'optional for'} pw.x ${version}; ${n.variables.length} variables`,
+  return [`**&${n.name}** — ${n.required ? 'always read by' : 'optional for'} pw.x ${version}; ${n.variables.filter((v) => v.documented !== false).length} variables`,
     n.description ? `\n${n.description}` : ''].join('\n');
 }
 

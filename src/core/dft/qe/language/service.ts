@@ -73,7 +73,9 @@ export function completionsAt(text: string, position: Position, opts: LanguageOp
       const def = q.namelist(ctx.namelist.name);
       if (!def) return [];
       const set = new Set(ctx.namelist.assignments.filter((a) => a.indices.length === 0).map((a) => a.name.toLowerCase()));
-      return def.variables.filter((v) => v.dimensions.length > 0 || !set.has(v.name.toLowerCase())).map((v, i) => ({
+      // Offer what INPUT_PW documents and pw.x reads; undocumented namelist names stay out of the list.
+      return def.variables.filter((v) => v.documented !== false && v.inNamelist !== false && !v.obsolete)
+        .filter((v) => v.dimensions.length > 0 || !set.has(v.name.toLowerCase())).map((v, i) => ({
         label: v.dimensions.length ? `${v.name}(${v.dimensions.map((d) => d.index).join(',')})` : v.name,
         kind: 'variable',
         detail: `${variableSignature(v)}${v.default !== undefined ? ` = ${oneParagraph(v.default)}` : ''}${v.required ? ' (required)' : ''}`,

@@ -7,7 +7,7 @@ import {
   readAtomicPositions, readAtomicSpecies, readCellParameters, readConstraints, readHubbard, readKPoints, readOccupations,
   type Read,
 } from '../input/cards';
-import { setVariableEdit } from '../input/edit';
+import { serializePwInput, setVariableEdit } from '../input/edit';
 import type { Range } from '../input/model';
 import { cardOf, namelistOf, numberIn, stringIn, valueOf } from '../input/query';
 import { occupationsOf, type ValidationContext } from './context';
@@ -83,7 +83,7 @@ function checkCounts(c: ValidationContext): void {
   const posCard = cardOf(c.input, 'ATOMIC_POSITIONS');
   const specCard = cardOf(c.input, 'ATOMIC_SPECIES');
   const calculation = stringIn(c.input, 'control', 'calculation') ?? 'scf';
-  if (positions && posCard && nat !== undefined && system && calculation !== 'bands' && calculation !== 'nscf' && positions.unit !== 'crystal_sg' && positions.atoms.length !== nat) {
+  if (positions && posCard && nat !== undefined && system && calculation !== 'bands' && calculation !== 'nscf' && positions.unit !== 'crystal_sg' && nat >= 0 && positions.atoms.length !== nat) {
     const fewer = positions.atoms.length < nat;
     c.report({ code: 'nat-mismatch', severity: 'error', range: rangeOfNamelistKey(c, 'nat') ?? posCard.nameRange,
       message: `nat = ${nat} but ATOMIC_POSITIONS lists ${positions.atoms.length} atom${positions.atoms.length === 1 ? '' : 's'}; ` +
@@ -191,8 +191,30 @@ function checkOtherCards(c: ValidationContext): void {
   if (hubbard && c.defs.card('HUBBARD')) reportRead(c, readHubbard(c.input));
 }
 
+/**
+ * pw.x reads an ATOMIC_POSITIONS label with get_field (Modules/parser.f90), which splits at blanks
+ * and TABs but strips only leading blanks: a TAB before the label becomes part of it, and pw.x
+ * stops with "species <TAB>Fe in ATOMIC_POSITIONS is nonexistent". TABs between fields are fine.
+ */
+function checkTabBeforeLabel(c: ValidationContext): void {
+  const card = cardOf(c.input, 'ATOMIC_POSITIONS');
+  if (!card?.lines.length) return;
+  const text = serializePwInput(c.input).split(/\r?\n/);
+  for (const line of card.lines) {
+    const first = line.fields[0];
+    if (!first) continue;
+    const lead = (text[first.range.start.line] ?? '').slice(0, first.range.start.character);
+    if (!lead.includes('\t')) continue;
+    const range = { start: { line: first.range.start.line, character: 0 }, end: first.range.start };
+    c.report({ code: 'tab-before-label', severity: 'error', range,
+      message: `a TAB precedes the species label ${first.text} in ATOMIC_POSITIONS; pw.x keeps the TAB as part of the label and stops with "species ${first.text} in ATOMIC_POSITIONS is nonexistent". Indent with spaces.`,
+      fixes: [{ title: 'Indent with spaces', edits: [{ range, newText: '  ' }] }] });
+  }
+}
+
 export function checkCards(c: ValidationContext): void {
   checkCardHeaders(c);
+  checkTabBeforeLabel(c);
   checkCounts(c);
   checkCell(c);
   checkOtherCards(c);

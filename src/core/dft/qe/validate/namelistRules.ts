@@ -10,11 +10,6 @@ import { assignedOf, assignedValues, logicalIn, namelistOf, numberIn, valueOf } 
 import { calculationOf, type ValidationContext } from './context';
 import { closestName } from './suggest';
 
-/** Values pw.x accepts that its definition file does not list (checked against pw.x 6.7). */
-const ALSO_ACCEPTED: Record<string, string[]> = {
-  // BEEF-vdW ensemble energies: pw.x 6.7 runs calculation='ensemble' (an SCF followed by the ensemble).
-  calculation: ['ensemble'],
-};
 /** Variables whose value pw.x compares case-sensitively (calculation='SCF' is refused by pw.x 6.7). */
 const CASE_SENSITIVE = new Set(['calculation']);
 
@@ -145,11 +140,18 @@ function checkIndices(c: ValidationContext, a: Assignment, v: QeVariable): void 
 }
 
 function checkOptions(c: ValidationContext, v: QeVariable, item: ValueItem): void {
-  if (!v.optionsClosed) return;
-  const allowed = [...v.options.flatMap((o) => o.values), ...(ALSO_ACCEPTED[v.name.toLowerCase()] ?? [])];
   const value = String(item.value.value);
-  if (allowed.includes(value)) return;
   const quote = (s: string) => (v.type === 'CHARACTER' ? `'${s}'` : s);
+  const refused = v.refused?.[value];
+  if (refused !== undefined) {
+    c.report({ code: 'value-refused', severity: 'error', range: item.range,
+      message: `pw.x ${c.version} stops on ${v.name} = ${quote(value)}: "${refused}". Choose another value.` });
+    return;
+  }
+  if (!v.optionsClosed) return;
+  const documented = v.options.flatMap((o) => o.values);
+  const allowed = [...documented, ...(v.alsoAccepted ?? [])];
+  if (allowed.includes(value)) return;
   const caseMatch = allowed.find((x) => x.toLowerCase() === value.toLowerCase());
   if (caseMatch) {
     const strict = CASE_SENSITIVE.has(v.name.toLowerCase());
@@ -161,10 +163,92 @@ function checkOptions(c: ValidationContext, v: QeVariable, item: ValueItem): voi
     return;
   }
   const guess = closestName(value, allowed);
-  c.report({ code: 'value-not-allowed', severity: 'error', range: item.range,
-    message: `${v.name} = ${quote(value)} is not a value pw.x ${c.version} accepts` +
-      (guess ? `; did you mean ${quote(guess)}?` : '.') + ` Allowed: ${[...new Set(allowed)].map(quote).join(', ')}.`,
+  // pw.x's source says what an unknown value does: most stop the run; a few (vdw_corr) print a warning and go on without it.
+  const warns = v.unknownValue === 'warns';
+  c.report({ code: 'value-not-allowed', severity: warns ? 'warning' : 'error', range: item.range,
+    message: `${v.name} = ${quote(value)} is not a value pw.x ${c.version} knows` +
+      (warns ? "; pw.x prints a warning and runs as if it were not set" : '') +
+      (guess ? `; did you mean ${quote(guess)}?` : '.') + ` Allowed: ${[...new Set(documented)].map(quote).join(', ')}.`,
     ...(guess ? { fixes: [{ title: `Change to ${quote(guess)}`, edits: [{ range: item.range, newText: quote(guess) }] }] } : {}) });
+}
+
+const HOLDS: Record<string, (x: number, y: number) => boolean> = {
+  '<': (x, y) => x < y, '<=': (x, y) => x <= y, '>': (x, y) => x > y, '>=': (x, y) => x >= y,
+  '==': (x, y) => x === y, '/=': (x, y) => x !== y,
+};
+
+/**
+ * Whether pw.x reads this namelist for this input (read_namelists.f90): &IONS except for
+ * nscf/bands, &CELL for variable-cell runs, &FCP with lfcp, &RISM with trism. A value in a
+ * namelist pw.x skips is never checked.
+ */
+function namelistRead(c: ValidationContext, name: string): boolean {
+  const calc = calculationOf(c);
+  switch (name) {
+    case 'IONS': return calc !== 'nscf' && calc !== 'bands';
+    case 'CELL': return calc === 'vc-relax' || calc === 'vc-md';
+    case 'FCP': return logicalIn(c.input, 'control', 'lfcp') === true;
+    case 'RISM': return logicalIn(c.input, 'control', 'trism') === true;
+    default: return true;
+  }
+}
+
+/** The checks pw.x makes on a value while reading it (generated from read_namelists.f90's *_checkin). */
+function checkValueRange(c: ValidationContext, nl: Namelist, a: Assignment, v: QeVariable): void {
+  if (!v.checks || !namelistRead(c, nl.name)) return;
+  a.values.forEach((item, k) => {
+    if (item.value.type !== 'integer' && item.value.type !== 'real') return;
+    const x = item.value.value;
+    const index = (a.indices[0] ?? 1) + k;
+    for (const check of v.checks!) {
+      if (check.index !== undefined && check.index !== index) continue;
+      if (!check.stopsWhen.some((w) => HOLDS[w.op]!(x, w.value))) continue;
+      const allowed = check.stopsWhen.map((w) => `${w.op === '/=' ? '=' : { '<': '≥', '<=': '>', '>': '≤', '>=': '<', '==': '≠' }[w.op]} ${w.value}`).join(' and ');
+      c.report({ code: 'value-out-of-range', severity: 'error', range: item.range,
+        message: `${a.key} = ${item.raw}: pw.x ${c.version} stops with "${check.message}" while reading &${nl.name}; it needs ${v.name} ${allowed}.` });
+      return;
+    }
+  });
+}
+
+/** A name pw.x's namelist accepts or documents, but which is not a plain, documented, read variable. */
+function sourceNotes(c: ValidationContext, nl: Namelist, a: Assignment, v: QeVariable): 'stop' | undefined {
+  if (v.inNamelist === false) {
+    c.report({ code: 'variable-not-read', severity: 'error', range: a.nameRange,
+      message: `${v.name} is described in INPUT_PW for pw.x ${c.version}, but pw.x's namelist &${nl.name} does not list it, so pw.x stops with ` +
+        `"bad line in namelist &${nl.name.toLowerCase()}". Remove it.`,
+      fixes: [{ title: `Remove ${a.key}`, edits: removeEditsFor(nl, a) }] });
+    return 'stop';
+  }
+  if (v.obsolete) {
+    if (a.values.some((x) => !isObsoleteDefault(x))) {
+      c.report({ code: 'variable-not-in-version', severity: 'error', range: a.nameRange,
+        message: `${a.name} is obsolete in pw.x ${c.version}: pw.x stops with "DFT+Hubbard input syntax has changed since v7.1". ` +
+          'From QE 7.0 on, DFT+U is set with the HUBBARD card (e.g. "HUBBARD {ortho-atomic}" then "U Fe-3d 4.0").' });
+    } else {
+      c.report({ code: 'variable-obsolete', severity: 'warning', range: a.nameRange,
+        message: `${a.name} is obsolete in pw.x ${c.version} (DFT+U is set with the HUBBARD card); at this value pw.x ignores it. Remove it.`,
+        fixes: [{ title: `Remove ${a.key}`, edits: removeEditsFor(nl, a) }] });
+    }
+    return 'stop';
+  }
+  if (v.documented === false) {
+    c.report(v.usedByPw === false
+      ? { code: 'variable-ignored', severity: 'warning', range: a.nameRange,
+        message: `${a.name} is accepted by pw.x's namelist &${nl.name} but no code of pw.x ${c.version} uses it (it is a cp.x variable): pw.x ignores it.` }
+      : { code: 'variable-undocumented', severity: 'info', range: a.nameRange,
+        message: `${a.name} is read by pw.x ${c.version} (its namelist &${nl.name} declares it) but INPUT_PW does not document it; check QE's source for its meaning.` });
+  }
+  return undefined;
+}
+
+/** The values at which an obsolete DFT+U variable leaves pw.x 7.x running (its read_namelists tests "set and not zero"). */
+function isObsoleteDefault(item: ValueItem): boolean {
+  const x = item.value;
+  if (x.type === 'logical') return x.value === false;
+  if (x.type === 'string') return String(x.value).trim() === '';
+  if (x.type === 'integer' || x.type === 'real') return Number(x.value) <= 0;
+  return false;
 }
 
 function unknownVariable(c: ValidationContext, nl: Namelist, a: Assignment): void {
@@ -179,7 +263,10 @@ function unknownVariable(c: ValidationContext, nl: Namelist, a: Assignment): voi
       ...(edits.length > 1 ? { fixes: [{ title: `Move ${a.key} to &${target}`, edits }] } : {}) });
     return;
   }
-  const other = c.otherDefs.find((d) => d.variable(nl.name, a.name));
+  const other = c.otherDefs.find((d) => {
+    const x = d.variable(nl.name, a.name);
+    return x && x.documented !== false && x.inNamelist !== false;
+  });
   if (other) {
     const hubbard = /^(lda_plus_u|lda_plus_u_kind|u_projection_type|hubbard_)/i.test(a.name);
     c.report({ code: 'variable-not-in-version', severity: 'error', range: a.nameRange,
@@ -217,6 +304,7 @@ function checkAssignments(c: ValidationContext, nl: Namelist, def: QeNamelist): 
         fixes: [{ title: `Remove the earlier ${a.key}`, edits: removeEditsFor(nl, prior) }] });
     }
     firstByKey.set(a.key, a);
+    if (sourceNotes(c, nl, a, v) === 'stop') continue;
     checkIndices(c, a, v);
     for (const item of a.values) {
       const problem = typeProblem(v, item);
@@ -228,6 +316,7 @@ function checkAssignments(c: ValidationContext, nl: Namelist, def: QeNamelist): 
       }
       checkOptions(c, v, item);
     }
+    checkValueRange(c, nl, a, v);
   }
   const assigned = assignedValues(nl);
   for (const v of def.variables) {

@@ -6,7 +6,8 @@
  */
 import { elementOfSpeciesLabel, readAtomicPositions, readAtomicSpecies } from '../input/cards';
 import { setVariableEdit } from '../input/edit';
-import { assignedOf, cardOf, namelistOf, numberIn, stringIn } from '../input/query';
+import type { Range } from '../input/model';
+import { assignedOf, cardOf, logicalIn, namelistOf, numberIn, stringIn } from '../input/query';
 import { nspinOf, noncollinear, occupationsOf, type ValidationContext } from './context';
 
 /** Below this ratio ecutrho/ecutwfc the augmentation charges of US/PAW pseudopotentials are usually under-resolved (QE's documentation: "8 to 12 times ecutwfc, typically"). */
@@ -28,15 +29,17 @@ export function checkPseudopotentials(c: ValidationContext): void {
   const ecutrho = numberIn(c.input, 'system', 'ecutrho') ?? (ecutwfc !== undefined ? 4 * ecutwfc : undefined);
   const wfcAt = assignedOf(c.input, 'system', 'ecutwfc')?.assignment.range ?? namelistOf(c.input, 'system')?.headerRange;
   const rhoAt = assignedOf(c.input, 'system', 'ecutrho')?.assignment.range ?? wfcAt;
-  if (ecutwfc !== undefined && wfcAt) {
-    const needWfc = Math.max(...known.map((p) => p.header!.suggestedEcutwfcRy ?? 0));
-    if (needWfc > ecutwfc) {
-      const who = known.filter((p) => (p.header!.suggestedEcutwfcRy ?? 0) > ecutwfc).map((p) => `${p.file} (${p.header!.suggestedEcutwfcRy!.toFixed(0)} Ry)`);
+  // A cutoff pw.x refuses (negative, zero) is reported by its own rule; comparing it with the files' suggestions says nothing more.
+  if (ecutwfc !== undefined && ecutwfc > 0 && wfcAt) {
+    const suggesting = known.filter((p) => p.header!.suggestedEcutwfcRy !== undefined && p.header!.suggestedEcutwfcRy > ecutwfc);
+    const needWfc = Math.max(0, ...suggesting.map((p) => p.header!.suggestedEcutwfcRy!));
+    if (suggesting.length) {
+      const who = suggesting.map((p) => `${p.file} (${p.header!.suggestedEcutwfcRy!.toFixed(0)} Ry)`);
       c.report({ code: 'ecutwfc-below-suggested', severity: 'warning', range: wfcAt,
         message: `ecutwfc = ${ecutwfc} Ry is below the minimum the pseudopotential files suggest: ${who.join(', ')}. Raise it to at least ${Math.ceil(needWfc)} Ry and converge from there.` });
     }
-    const needRho = Math.max(...known.map((p) => p.header!.suggestedEcutrhoRy ?? 0));
-    if (ecutrho !== undefined && rhoAt && needRho > ecutrho) {
+    const needRho = Math.max(0, ...known.map((p) => p.header!.suggestedEcutrhoRy ?? 0));
+    if (ecutrho !== undefined && ecutrho > 0 && rhoAt && needRho > ecutrho) {
       c.report({ code: 'ecutrho-below-suggested', severity: 'warning', range: rhoAt,
         message: `ecutrho = ${ecutrho} Ry is below the ${Math.ceil(needRho)} Ry the pseudopotential files suggest for the density; raise it.` });
     }
@@ -62,7 +65,35 @@ export function checkPseudopotentials(c: ValidationContext): void {
         message: `species ${p.label} uses ${p.file}, a pseudopotential for ${p.header!.element}; check the ATOMIC_SPECIES line.` });
     }
   }
+  fullyRelativistic(c, rangeOf);
   oddElectrons(c);
+}
+
+/**
+ * Spin-orbit (fully relativistic) pseudopotentials in a run without lspinorb: pw.x averages
+ * them into scalar-relativistic ones (PW/src/average_pp.f90), except an ultrasoft or PAW one,
+ * for which it stops ("FR-PP please use lspinorb=.true." in 6.x and 7.0-7.2; "Fully relativistic
+ * PPs, need spin-orbit calc." from 7.3), and, in the development version (7.4 on), any of them
+ * with DFT+U.
+ */
+function fullyRelativistic(c: ValidationContext, rangeOf: (label: string) => Range | undefined): void {
+  if (logicalIn(c.input, 'system', 'lspinorb') === true) return;
+  const hubbard = c.version === 'develop' && cardOf(c.input, 'HUBBARD') !== undefined;
+  for (const p of c.pseudos ?? []) {
+    if (!p.header?.spinOrbit) continue;
+    const augmented = p.header.type === 'US' || p.header.type === 'PAW';
+    const at = rangeOf(p.label);
+    if (!at) continue;
+    if (augmented || hubbard) {
+      c.report({ code: 'fr-pseudo-needs-lspinorb', severity: 'error', range: at,
+        message: `${p.file} is fully relativistic (spin-orbit)${augmented ? ` and ${p.header.type === 'US' ? 'ultrasoft' : 'PAW'}` : ''}; without lspinorb = .true. pw.x ${c.version} stops ` +
+          `(${c.version === 'develop' ? '"Fully relativistic PPs, need spin-orbit calc."' : '"FR-PP please use lspinorb=.true."'}${hubbard && !augmented ? ', with DFT+U' : ''}). ` +
+          'Set noncolin = .true. and lspinorb = .true. for spin-orbit, or use the scalar-relativistic pseudopotential.' });
+    } else {
+      c.report({ code: 'fr-pseudo-averaged', severity: 'info', range: at,
+        message: `${p.file} is fully relativistic (spin-orbit) and norm-conserving; without lspinorb pw.x averages it into a scalar-relativistic pseudopotential and runs.` });
+    }
+  }
 }
 
 function oddElectrons(c: ValidationContext): void {
