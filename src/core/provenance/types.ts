@@ -72,7 +72,7 @@ export interface ArtifactRecord {
   inputs: Ref[];
   concerns: Concern[];
   status: ArtifactStatus;
-  /** Comparison tolerance for references that carry a value (default: exact). */
+  /** Comparison tolerance for references that carry a value (default: floating-point noise, references.ts NOISE_TOLERANCE). */
   tolerance?: { abs?: number; rel?: number };
   /**
    * Domain metadata, e.g. for energies the physical settings they were computed with
