@@ -4,7 +4,7 @@
  * counts depend on prompt sizes, not on the energies, and a Pt slab relaxation would
  * take hours on this machine.
  */
-import type { GuardedToolSpec } from '../../../src/core/guard/assessCall';
+import type { GuardedToolSpec } from '../../../src/core/guard/toolSpec';
 import { runPwTool } from '../../../src/core/tools/runPw';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../../../src/core/artifacts/shapes';
 import { cellVolume } from '../../../src/core/dft/structure/cell';

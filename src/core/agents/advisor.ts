@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import type { ProvenanceView } from '../provenance/view';
 import type { LlmProvider } from '../llm/types';
 import { screenSuggestions, type Suggestion } from './advice/accuracyCheck';

@@ -6,7 +6,7 @@
  */
 import type { AgentRole } from '../canvas/types';
 import { guardedCall, type GuardContext } from '../guard/guardedCall';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import type { JudgeToolInfo } from '../guard/judges/judgePrompt';
 import type { EventLogPort } from '../provenance/view';
 import { judgeReport, type ReportJudgement } from '../guard/reportJudge';

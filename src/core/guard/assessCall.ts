@@ -3,7 +3,7 @@
  * nothing and runs nothing, so the scenario harness and the report judge use it too.
  * Deterministic first: the judges are asked only when tier 1 finds nothing fatal.
  */
-import type { ToolSpec } from '../plan/types';
+import type { GuardedToolSpec, ToolSpec } from './toolSpec';
 import { judgeCombination } from './judges/crossJudge';
 import { judgeParameters, notJudged } from './judges/paramJudge';
 import type { JudgeConfig } from './judges/askJudge';
@@ -14,17 +14,6 @@ import { latestRuleText } from './rule-texts';
 import { REFERENCE_RULES, TIER_ONE_RULES } from './rules';
 import { checkArguments } from './schemaCheck';
 import type { ProposedCall, Verdict } from './types';
-
-/** Tool-spec fields the guard reads beyond the agents contract. */
-export interface GuardedToolSpec extends ToolSpec {
-  /** false for tools with nothing to judge (canvas reads); default true. */
-  parameterJudge?: boolean;
-  /**
-   * A call a stopped process left open is run again under its own call id on resume (its
-   * body finds the work it had recorded), instead of being ended as interrupted.
-   */
-  resumable?: boolean;
-}
 
 export interface Assessment {
   /** The call in its one reference form (normaliseReferences): referenced values filled in. */

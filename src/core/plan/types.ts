@@ -1,59 +1,8 @@
 /**
- * The agent contract: tools (the only way an agent acts), and the plan the supervisor
- * keeps. Implementation: toolRegistry.ts, tools/*.ts, supervisor.ts, worker.ts, advisor.ts.
+ * The plan contract: the plan the supervisor keeps, its steps and the edits it may make.
+ * Implementation: edits.ts, store.ts, stepHints.ts, stepArguments.ts, stepRecords.ts.
  */
 import type { AgentRole } from '../canvas/types';
-import type { ArtifactDraft } from '../provenance/types';
-
-/**
- * A tool: JSON-schema'd arguments (checked with ajv before the guard sees the call),
- * a description a model can use, the tier-1 rules that apply, and a body that returns
- * artifacts to register. No tool runs arbitrary shell commands or writes arbitrary files.
- */
-export interface ToolSpec<A = Record<string, unknown>> {
-  name: string;
-  description: string;
-  /** JSON schema of the arguments (draft 2020-12 subset ajv supports). */
-  schema: object;
-  /** Roles allowed to call it. */
-  roles: AgentRole[];
-  /** Tier-1 rule names (guard/rules) that check this tool's calls. */
-  rules: string[];
-  /** Whether the tier-3 cross-parameter judge looks at its calls. */
-  crossParameterJudge?: boolean;
-  /** Per-parameter notes for the tier-2 judge: what a good value looks like. */
-  parameterNotes?: Record<string, string>;
-  run(args: A, ctx: ToolRunContext): Promise<ToolOutput>;
-}
-
-export interface ToolOutput {
-  artifacts: ArtifactDraft[];
-  /** A short result a model reads (large outputs become artifacts and are summarised). */
-  summary: string;
-}
-
-/**
- * What a tool body may use. Services are injected so tools stay testable and so no tool
- * reaches past them (no shell, no arbitrary file writes).
- */
-export interface ToolRunContext {
-  /** The tool call id being executed. */
-  callId: string;
-  runId: string;
-  /** Directory of the run (files/, jobs/ live under it). */
-  runDir: string;
-  signal: AbortSignal;
-  progress(message: string): void;
-  /** Resolve a reference "a-12[.path]" to its value. */
-  resolve(ref: string): unknown;
-  /** Services, present when the host configured them. */
-  services: ToolServices;
-}
-
-/** Services tools may use; each is an interface owned by its module. */
-export interface ToolServices {
-  [name: string]: unknown;
-}
 
 export type StepStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 

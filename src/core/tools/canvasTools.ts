@@ -1,6 +1,6 @@
 /** canvas_inspect, canvas_read, canvas_write: the agents' shared memory (canvas/). */
 import type { AgentRole } from '../canvas/types';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { service } from './services';
 
 const ALL: AgentRole[] = ['supervisor', 'dft', 'hpc', 'advisor'];

@@ -1,6 +1,6 @@
 /** Reading referenced total energies (value, settings, cell) inside tool bodies. */
 import type { ArtifactRecord } from '../provenance/types';
-import type { ToolRunContext } from '../plan/types';
+import type { ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT, type EnergyMeta } from '../artifacts/shapes';
 import { service } from './services';
 

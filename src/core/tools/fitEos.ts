@@ -1,7 +1,7 @@
 /** fit_eos: an equation of state through total energies at several volumes (dft/eos.ts). */
 import { EOS_FORMS, fitEos, type EosForm } from '../dft/eos';
 import { artifactRefListSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type EosFitValue } from '../artifacts/shapes';
 import { energyInputs } from './energyInputs';
 

@@ -1,5 +1,5 @@
 /** The allow-listed tool catalogue the workers use. */
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { adsorptionSearchTool } from './adsorptionSearch/adsorptionSearchTool';
 import { evaluateHypothesisTool } from './adsorptionSearch/evaluateHypothesisTool';
 import { relaxStructureTool } from './adsorptionSearch/relaxStructureTool';

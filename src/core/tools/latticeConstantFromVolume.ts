@@ -3,7 +3,7 @@ import { latticeConstantFromVolume } from '../dft/lattice';
 import type { BravaisKind, Structure } from '../dft/types';
 import { cellShape } from '../guard/rules/latticeUsesCellSymmetry';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type EosFitValue } from '../artifacts/shapes';
 
 interface Args {

@@ -12,7 +12,7 @@
  */
 import type { Structure, Vec3 } from '../dft/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { parseRef } from '../provenance/view';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { inputRefOfRun } from './runPw';

@@ -1,7 +1,7 @@
 /** select_converged_settings: the cheapest converged cutoff or k-spacing of a sweep (dft/convergence.ts). */
 import { selectConvergedValue } from '../dft/convergence';
 import { artifactRefListSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type ConvergenceSelectionValue, type SweptParameter } from '../artifacts/shapes';
 import { energyInputs } from './energyInputs';
 

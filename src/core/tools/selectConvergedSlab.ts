@@ -7,7 +7,7 @@
  */
 import type { Structure } from '../dft/types';
 import { artifactRefListSchema, artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { parseRef } from '../provenance/view';
 import { upstreamPath } from '../provenance/upstream';
 import { selectConvergedSlab, type SlabDimension, type SlabSelection, type SlabVariant } from '../dft/slabSelection';

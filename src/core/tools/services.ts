@@ -7,7 +7,7 @@ import type { ProvenanceView } from '../provenance/view';
 import type { JobService } from '../hpc/jobService';
 import type { ClusterProfile } from '../hpc/types';
 import type { QeVersion } from '../dft/qe/definitions';
-import type { ToolRunContext } from '../plan/types';
+import type { ToolRunContext } from '../guard/toolSpec';
 
 /** The three canvas operations agents have. */
 export interface CanvasService {

@@ -5,7 +5,7 @@
 import { CLAIM_QUANTITIES } from '../guard/claimSources';
 import type { ReportClaim } from '../guard/claimChecks';
 import { REF_REGEX_SOURCE } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/assessCall';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 
 interface Args {

@@ -6,7 +6,7 @@ import type { SiteKind } from '../../dft/structure/sites';
 import { FACETS, slab, type Facet } from '../../dft/structure/surface';
 import type { Structure, Vec3 } from '../../dft/types';
 import { artifactRefSchema, quantitySchema, seedOnlySchema } from '../../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../../guard/assessCall';
+import type { GuardedToolSpec } from '../../guard/toolSpec';
 
 const formula = (s: Structure): string => {
   const counts = new Map<string, number>();

@@ -13,7 +13,7 @@ import { parsePwOutput } from '../../dft/qe/output';
 import { outputNameFor } from '../../hpc/localRunner';
 import { describePwInputSize, suggestResources } from '../../hpc/resources';
 import type { ClusterProfile } from '../../hpc/types';
-import type { ToolRunContext } from '../../plan/types';
+import type { ToolRunContext } from '../../guard/toolSpec';
 import type { PseudopotentialTableValue } from '../../artifacts/shapes';
 import { jobIdForCall } from '../runPw';
 import { service } from '../services';

@@ -4,7 +4,7 @@
  * call, so the guard checks them here like any pw.x input.
  */
 import type { Structure } from '../../dft/types';
-import type { GuardedToolSpec } from '../../guard/assessCall';
+import type { GuardedToolSpec } from '../../guard/toolSpec';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED, type CalculatorArgs } from './calculatorArgs';
 import { relaxationDrafts, relaxationSummary, relaxWithArgs } from './relaxation';

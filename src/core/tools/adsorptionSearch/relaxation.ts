@@ -11,7 +11,7 @@ import { formatExtxyz } from '../../dft/io/extxyz';
 import { cellVolume } from '../../dft/structure/cell';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
-import type { ToolRunContext } from '../../plan/types';
+import type { ToolRunContext } from '../../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
 import { calculatorFor, energySettings, identityOf, misplacedArguments, type CalculatorArgs } from './calculatorArgs';
 import { pwJobRunner, type PwJobLog } from './pwJobRunner';

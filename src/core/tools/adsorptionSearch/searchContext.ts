@@ -8,7 +8,7 @@ import type { RelaxResult } from '../../calculators/types';
 import type { CalculatorSettings } from '../../calculators/types';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ProvenanceView } from '../../provenance/view';
-import type { ToolRunContext } from '../../plan/types';
+import type { ToolRunContext } from '../../guard/toolSpec';
 import type { EnergyMeta } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
 import type { CalculatorArgs } from './calculatorArgs';

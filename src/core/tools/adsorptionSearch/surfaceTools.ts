@@ -10,7 +10,7 @@ import { MIN_LATERAL_ANGSTROM, MIN_VACUUM_ANGSTROM, standardiseSlab } from '../.
 import { formatExtxyz } from '../../dft/io/extxyz';
 import { MOLECULE_NAMES } from '../../dft/structure/molecules';
 import type { Structure } from '../../dft/types';
-import type { GuardedToolSpec } from '../../guard/assessCall';
+import type { GuardedToolSpec } from '../../guard/toolSpec';
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import { SEARCH_ARTIFACT, type SurfaceValue } from '../../artifacts/adsorptionSearch';
 

@@ -3,7 +3,8 @@
 // writes is accepted or refused with the form the argument takes; a seed-only argument may
 // take a provisional value whatever its type; float noise is not a different value.
 import assert from 'node:assert/strict';
-import { assessCall, normaliseReferences, worstLevel, type GuardedToolSpec } from '../../../../src/core/guard/assessCall';
+import { assessCall, normaliseReferences, worstLevel } from '../../../../src/core/guard/assessCall';
+import { type GuardedToolSpec } from '../../../../src/core/guard/toolSpec';
 import { artifactRefListSchema, artifactRefSchema, quantitySchema, seedOnlySchema } from '../../../../src/core/guard/schemaAnnotations';
 import type { Verdict } from '../../../../src/core/guard/types';
 import { MemoryProvenance } from './support/memoryProvenance';
