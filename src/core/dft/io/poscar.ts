@@ -10,6 +10,7 @@
  */
 import type { Cell, Structure, Vec3 } from '../types';
 import { signedVolume, toCartesian, toFractional } from '../structure/cell';
+import { convertMask } from '../structure/constraints';
 import { isChemicalSymbol, normaliseSymbol } from './elements';
 import { StructureFileError } from './errors';
 
@@ -121,9 +122,12 @@ export function latticeMasks(structure: Structure): [boolean, boolean, boolean][
   if (fc) {
     if (fc.frame === 'lattice') return fc.mask;
     return fc.mask.map((m, i) => {
-      if (m.every((x) => x === m[0])) return m;
-      throw new Error(`cannot write atom ${i + 1}'s constraint (fixed along Cartesian ${m.map((x, k) => (x ? 'xyz'[k] : '')).join('')} only) as POSCAR flags, which fix lattice directions; ` +
-        'a partial Cartesian constraint has no POSCAR equivalent in this cell. Write pw.x or extxyz instead.');
+      const l = convertMask(m, 'cartesian', 'lattice', structure.cell);
+      if (!l) {
+        throw new Error(`cannot write atom ${i + 1}'s constraint (fixed along Cartesian ${m.map((x, k) => (x ? 'xyz'[k] : '')).join('')} only) as POSCAR flags, ` +
+          'which fix lattice directions: no lattice mask leaves the same directions free in this cell. Write pw.x or extxyz instead.');
+      }
+      return l;
     });
   }
   if (structure.fixed?.some(Boolean)) return structure.fixed.map((f) => [f, f, f]);

@@ -11,6 +11,7 @@ import { elementOfSpeciesLabel, LatticeError, latticeOfInput, numberIn, parsePwI
 import type { PwInput } from '../qe/input';
 import { parsePwOutput } from '../qe/output';
 import { toCartesian } from '../structure/cell';
+import { convertMask } from '../structure/constraints';
 import type { Structure, Vec3 } from '../types';
 import { elementOf } from '../../../shared/elements';
 import { isChemicalSymbol, normaliseSymbol } from './elements';
@@ -109,7 +110,12 @@ export function readPwxOutput(text: string): Structure {
   const out = parsePwOutput(text);
   const nat = out.settings.nat;
   const complete = out.ionicSteps.filter((s) => nat === undefined || s.positionsAngstrom.length === nat);
-  const step = complete[complete.length - 1];
+  // The final SCF of a relaxation prints the geometry of the "final coordinates" block again, rounded
+  // (axes to 6 decimals of alat); when the last two geometries agree to that rounding, the earlier has the digits.
+  const last = complete[complete.length - 1];
+  const before = complete[complete.length - 2];
+  const agree = (a: Vec3[], b: Vec3[]) => a.length === b.length && a.every((v, i) => v.every((x, k) => Math.abs(x - b[i]![k]!) < 1e-4));
+  const step = last && before && agree(last.cellAngstrom, before.cellAngstrom) && agree(last.positionsAngstrom, before.positionsAngstrom) ? before : last;
   if (!step) {
     failOut(undefined, out.lineCount < 20
       ? 'this does not look like a pw.x output (no "Program PWSCF" header or geometry); give the file pw.x wrote to standard output.'
@@ -146,15 +152,16 @@ export function formatPwxCards(structure: Structure, options: PwxCardsOptions = 
   const species = [...new Set(labels)];
   const elementOfSpecies = new Map(labels.map((l, i) => [l, structure.symbols[i]!]));
   const fc = structure.fixedComponents;
-  if (fc && fc.frame === 'lattice') {
-    fc.mask.forEach((m, i) => {
-      if (!m.every((x) => x === m[0]) && structure.cell.some((row, r) => row.some((x, k) => r !== k && Math.abs(x) > 1e-12))) {
-        throw new Error(`cannot write atom ${i + 1}'s constraint (fixed along some lattice vectors only) as pw.x if_pos, which fixes Cartesian directions, ` +
-          'in a cell whose vectors are not along x, y and z; constrain whole atoms, or write POSCAR instead.');
+  const masks = fc
+    ? fc.mask.map((m, i) => {
+      const c = convertMask(m, fc.frame, 'cartesian', structure.cell);
+      if (!c) {
+        throw new Error(`cannot write atom ${i + 1}'s constraint (fixed along lattice vectors ${m.map((x, k) => (x ? k + 1 : '')).join('')} only) as pw.x if_pos, ` +
+          'which fixes Cartesian directions: no Cartesian mask leaves the same directions free in this cell. Constrain whole atoms, or write POSCAR instead.');
       }
-    });
-  }
-  const masks = fc ? fc.mask : structure.fixed?.some(Boolean) ? structure.fixed.map((f) => [f, f, f] as [boolean, boolean, boolean]) : undefined;
+      return c;
+    })
+    : structure.fixed?.some(Boolean) ? structure.fixed.map((f) => [f, f, f] as [boolean, boolean, boolean]) : undefined;
   const f = (x: number) => x.toFixed(10).padStart(16);
   const lines = [
     ...(options.comment ? options.comment.split('\n').map((l) => `! ${l}`) : []),
