@@ -18,3 +18,10 @@ export function fixtureInputs(): string[] {
 export function fixtureOutputs(): string[] {
   return walk(FIXTURES).filter((f) => f.endsWith('.out'));
 }
+
+/** QE's qe-7.2 test-suite inputs kept as fixtures, as paths relative to their folder ("pw_scf/scf.in"). */
+export const QE_TEST_SUITE = path.join(FIXTURES, 'qe-7.2-test-suite');
+export function qeTestSuiteInputs(): string[] {
+  return fs.readdirSync(QE_TEST_SUITE).filter((d) => d.startsWith('pw_')).sort()
+    .flatMap((d) => fs.readdirSync(path.join(QE_TEST_SUITE, d)).filter((f) => f.endsWith('.in')).sort().map((f) => path.join(d, f)));
+}

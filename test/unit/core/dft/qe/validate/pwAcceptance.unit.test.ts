@@ -7,10 +7,9 @@ import path from 'node:path';
 import { applyTextEdits } from '../../../../../../src/core/dft/qe/input';
 import { readUpfHeader } from '../../../../../../src/core/dft/qe/upf';
 import { validatePwInput, type Diagnostic, type ValidateOptions } from '../../../../../../src/core/dft/qe/validate';
-import { FIXTURES } from '../fixtures';
+import { FIXTURES, QE_TEST_SUITE as SUITE, qeTestSuiteInputs as suiteInputs } from '../fixtures';
 
 const BASE = fs.readFileSync(path.join(FIXTURES, 'al-fcc-scf.in'), 'utf8');
-const SUITE = path.join(FIXTURES, 'qe-7.2-test-suite');
 
 function edit(text: string, from: string | RegExp, to: string): string {
   const out = text.replace(from, to);
@@ -21,11 +20,6 @@ const diagnose = (text: string, opts: ValidateOptions = {}): Diagnostic[] => val
 const codes = (text: string, opts: ValidateOptions = {}) => diagnose(text, opts).filter((d) => d.severity !== 'info').map((d) => `${d.severity} ${d.code}`);
 const withSystem = (lines: string) => edit(BASE, '  degauss = 0.02\n', `  degauss = 0.02\n${lines}`);
 const withElectrons = (lines: string) => edit(BASE, '  conv_thr = 1.0d-8\n', `  conv_thr = 1.0d-8\n${lines}`);
-
-export function suiteInputs(): string[] {
-  return fs.readdirSync(SUITE).filter((d) => d.startsWith('pw_')).sort()
-    .flatMap((d) => fs.readdirSync(path.join(SUITE, d)).filter((f) => f.endsWith('.in')).sort().map((f) => path.join(d, f)));
-}
 
 describe('the validator accepts what pw.x accepts and refuses what it refuses', () => {
   it('accepts names pw.x\'s NAMELIST declares though INPUT_PW does not document them (tbeta_smoothing, n_proj)', () => {
