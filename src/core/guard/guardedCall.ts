@@ -4,12 +4,11 @@
  * concerns stamped. A fail refuses the call with reasons the agent can act on.
  */
 import { RunStopped } from '../run/checkpoint';
-import type { ToolRunContext } from './toolSpec';
+import { type GuardedToolSpec, type ToolRunContext } from './toolSpec';
 import { LlmError } from '../llm/types';
 import type { Concern } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
 import { assessCall, worstLevel } from './assessCall';
-import { type GuardedToolSpec } from './toolSpec';
 import { invalidateAfterCutoffChange } from './invalidation';
 import type { JudgeConfig } from './judges/askJudge';
 import { isRef, resolveRef, type ProvenanceWriter } from '../provenance/view';

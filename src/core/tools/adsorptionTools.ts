@@ -2,8 +2,7 @@
 import { adsorptionEnergy, sitePreference, type AdsorptionInputs, type SettledEnergy } from '../dft/adsorption';
 import { ensembleDeltaBindingEnergy, ensembleStatistics } from '../dft/beef';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
-import type { ToolRunContext } from '../guard/toolSpec';
+import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 import { energyInputs } from './energyInputs';
 import { service } from './services';

@@ -1,13 +1,12 @@
 /** make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
 import { artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
+import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import path from 'node:path';
 import type { QeVersion } from '../dft/qe/definitions';
 import type { UpfHeader } from '../dft/qe/upf';
 import { readUpfHeaderFile } from '../dft/qe/upfFiles';
 import { validatePwInput } from '../dft/qe/validate';
 import { cellVolume } from '../dft/structure/cell';
-import type { ToolRunContext } from '../guard/toolSpec';
 import type { Structure } from '../dft/types';
 import type { ArtifactDraft } from '../provenance/types';
 import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from '../artifacts/shapes';

@@ -12,12 +12,11 @@ import { parsePwOutput } from '../dft/qe/output';
 import { describePwInputSize, overrideResources, suggestResources } from '../hpc/resources';
 import type { ClusterProfile, JobResources } from '../hpc/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
+import type { GuardedToolSpec, ToolOutput } from '../guard/toolSpec';
 import { ryToEv } from '../units';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';
-import type { ToolOutput } from '../guard/toolSpec';
 import type { EarlierRunSource } from '../run/session';
 import { service } from './services';
 

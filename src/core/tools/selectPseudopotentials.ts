@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readUpfHeaderFile } from '../dft/qe/upfFiles';
 import type { UpfHeader } from '../dft/qe/upf';
-import type { GuardedToolSpec } from '../guard/toolSpec';
-import type { ToolRunContext } from '../guard/toolSpec';
+import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialEntry, type PseudopotentialTableValue } from '../artifacts/shapes';
 import { service } from './services';
 

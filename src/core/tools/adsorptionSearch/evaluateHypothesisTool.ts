@@ -12,9 +12,8 @@ import { HYPOTHESIS_SCHEMA, type Hypothesis } from '../../adsorption/hypothesis'
 import { validateHypothesis } from '../../adsorption/validator';
 import { formatExtxyz } from '../../dft/io/extxyz';
 import type { Structure, Vec3 } from '../../dft/types';
-import type { GuardedToolSpec } from '../../guard/toolSpec';
+import type { GuardedToolSpec, ToolRunContext } from '../../guard/toolSpec';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
-import type { ToolRunContext } from '../../guard/toolSpec';
 import { ARTIFACT } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED, energySettings, type CalculatorArgs } from './calculatorArgs';
