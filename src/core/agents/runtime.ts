@@ -1,7 +1,7 @@
 /**
  * What the supervisor and the workers work with during a run: the run's log, canvas and
  * provenance, the tool registry and guard context, the model provider and models, and
- * the run control. runSession.ts builds it; tests may build it from the same parts.
+ * the run's checkpoints. run/session.ts builds it; tests may build it from the same parts.
  */
 import type { CanvasEvent, Actor } from '../canvas/types';
 import type { ApprovalBook } from '../guard/approvals';
@@ -11,7 +11,6 @@ import type { ApprovalPolicy } from '../guard/types';
 import type { RoleModels } from '../llm/models';
 import type { LlmProvider, LlmStreamEvent } from '../llm/types';
 import type { PlanCanvas } from '../plan/store';
-import type { RunControl } from '../run/checkpoint';
 import type { RunProvenance } from '../plan/stepArguments';
 import type { ToolRegistry } from './toolRegistry';
 import type { WorkflowTemplate } from '../workflows/types';
@@ -23,7 +22,18 @@ export interface RunLog {
   append(e: { kind: string; actor: Actor; key?: string; payload: unknown }): Promise<CanvasEvent>;
 }
 
-export interface AgentRuntime {
+/**
+ * The run's pause, stop and cancel as the loops obey them; run/checkpoint.ts (RunControl)
+ * implements it, and the run room drives it.
+ */
+export interface LoopControl {
+  /** Aborted when the run is cancelled. */
+  readonly signal: AbortSignal;
+  /** Waits while paused; throws RunStopped (guard/interruption.ts) when stopped, cancelled or over a budget. */
+  checkpoint(): Promise<void>;
+}
+
+export interface AgentRuntime<Control extends LoopControl = LoopControl> {
   runId: string;
   runDir: string;
   log: RunLog;
@@ -42,7 +52,7 @@ export interface AgentRuntime {
   settings: Record<string, unknown>;
   objective: Objective;
   workflow?: { template: WorkflowTemplate; inputs: Record<string, unknown> };
-  control: RunControl;
+  control: Control;
   limits: AgentLimits;
   /** pw.x jobs the budget still allows (Infinity without a job limit). */
   jobAllowance?: () => number;

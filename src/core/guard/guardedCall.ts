@@ -3,12 +3,11 @@
  * approvals for warnings, the tool body, and registration of its outputs with the
  * concerns stamped. A fail refuses the call with reasons the agent can act on.
  */
-import { RunStopped } from '../run/checkpoint';
 import { type GuardedToolSpec, type ToolRunContext } from './toolSpec';
-import { LlmError } from '../llm/types';
 import type { Concern } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
 import { assessCall, worstLevel } from './assessCall';
+import { isRunInterruption } from './interruption';
 import { invalidateAfterCutoffChange } from './invalidation';
 import type { JudgeConfig } from './judges/askJudge';
 import { isRef, resolveRef, type ProvenanceWriter } from '../provenance/view';
@@ -69,10 +68,6 @@ function settleOnAnswer(ctx: GuardContext, approval: string, outputs: string[]):
   }).catch(() => {
     // the run was cancelled before an answer came: nothing to settle
   });
-}
-
-function isRunInterruption(e: unknown): boolean {
-  return e instanceof RunStopped || (e instanceof LlmError && (e.kind === 'cancelled' || e.kind === 'budget'));
 }
 
 export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall, ctx: GuardContext): Promise<GuardedOutcome> {

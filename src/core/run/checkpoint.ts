@@ -4,13 +4,7 @@
  * a tool call in flight (a pw.x job) finishes first; a cancel aborts the model call in
  * flight and stops at the next checkpoint.
  */
-
-export class RunStopped extends Error {
-  constructor(readonly why: 'cancelled' | 'budget' | 'stopped', message: string) {
-    super(message);
-    this.name = 'RunStopped';
-  }
-}
+import { RunStopped } from '../guard/interruption';
 
 export interface RunControlHooks {
   /** The loop reached a checkpoint while a pause was asked for: it is now waiting. */

@@ -11,7 +11,7 @@ import type { CanvasEvent, RunState } from '../canvas/types';
 import { BudgetExceededError } from '../llm/budget';
 import { LlmError } from '../llm/types';
 import { progressLine, runProgress, type RunProgress } from './progress';
-import { RunStopped } from './checkpoint';
+import { RunStopped } from '../guard/interruption';
 import { openSession, SETTINGS_EVENT, type RunSession, type RunSettings, type SessionEnvironment } from './session';
 import { settleInterruptedCalls } from './interruptedCalls';
 import { watchInbox } from './answerInbox';

@@ -137,7 +137,7 @@ export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
 
 export interface RunSession {
   run: Run;
-  runtime: AgentRuntime;
+  runtime: AgentRuntime<RunControl>;
   jobs: JobService;
   ledger: UsageLedger;
   budget: RunBudget;
@@ -171,7 +171,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   const registry = new ToolRegistry([...TOOL_CATALOGUE, consultAdvisorTool]);
   const models = resolveRoleModels(settings.models);
   const control = new RunControl();
-  let runtime: AgentRuntime | undefined;
+  let runtime: AgentRuntime<RunControl> | undefined;
   let provider: LlmProvider;
   if (settings.offline) {
     provider = new OfflineProvider(() => ({

@@ -3,7 +3,8 @@
 // finish; a stop holds back the steps not yet started and ends the pool once those in flight
 // have ended. Steps here end when the test says so; order of events, not time, is checked.
 import assert from 'node:assert/strict';
-import { RunControl, RunStopped } from '../../../../src/core/run/checkpoint';
+import { RunControl } from '../../../../src/core/run/checkpoint';
+import { RunStopped } from '../../../../src/core/guard/interruption';
 import { runStepPool, type StepResult } from '../../../../src/core/agents/stepPool';
 
 interface Step { id: string }

@@ -3,7 +3,8 @@
 // jobs not yet started while those in flight finish. The registry is a stand-in whose calls end
 // when the test says so; order of events, not time, is what is checked.
 import assert from 'node:assert/strict';
-import { RunControl, RunStopped } from '../../../../src/core/run/checkpoint';
+import { RunControl } from '../../../../src/core/run/checkpoint';
+import { RunStopped } from '../../../../src/core/guard/interruption';
 import type { AgentRuntime } from '../../../../src/core/agents/runtime';
 import { runToolUses } from '../../../../src/core/agents/worker';
 import type { ToolUseBlock } from '../../../../src/core/llm/types';
