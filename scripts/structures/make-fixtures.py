@@ -70,7 +70,7 @@ def answer(lattice, positions, numbers, symprec):
     a, b, c = (np.linalg.norm(v) for v in std[0])
     ang = lambda u, v: float(np.degrees(np.arccos(np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v))))
     return dict(symprec=symprec, number=int(d['number']), international=d['international'], hallNumber=int(d['hall_number']),
-                wyckoffs=list(d['wyckoffs']), equivalentAtoms=[int(x) for x in d['equivalent_atoms']],
+                wyckoffs=list(d['wyckoffs']), siteSymmetry=list(d['site_symmetry_symbols']), equivalentAtoms=[int(x) for x in d['equivalent_atoms']],
                 conventional=dict(natoms=len(std[2]), cellpar=[float(a), float(b), float(c), ang(std[0][1], std[0][2]), ang(std[0][0], std[0][2]), ang(std[0][0], std[0][1])],
                                   volume=float(abs(np.linalg.det(std[0])))),
                 primitiveNatoms=len(prim[2]))

@@ -102,6 +102,31 @@ function structureOfMoyoCell(c: MoyoCellJson, symbolOf: Map<number, string>): St
   };
 }
 
+/**
+ * moyo may return a monoclinic conventional cell with β far from 90° (e.g. 164° where 104° is
+ * the same lattice): shorten a and c in their plane, keeping the centring (c by multiples of a;
+ * a by even multiples of c), and make β obtuse, as the standard cell has it. Unique axis b.
+ */
+function reduceMonoclinic(s: Structure): void {
+  let [a, b, c] = s.cell.map((v) => [...v] as Vec3) as [Vec3, Vec3, Vec3];
+  const dot3 = (u: Vec3, v: Vec3) => u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+  const comb = (u: Vec3, v: Vec3, n: number): Vec3 => [u[0] - n * v[0], u[1] - n * v[1], u[2] - n * v[2]];
+  for (let k = 0; k < 50; k++) {
+    const n = Math.round(dot3(a, c) / dot3(a, a));
+    const m = 2 * Math.round(dot3(a, c) / (2 * dot3(c, c)));
+    if (n !== 0 && dot3(comb(c, a, n), comb(c, a, n)) < dot3(c, c) - 1e-12) c = comb(c, a, n);
+    else if (m !== 0 && dot3(comb(a, c, m), comb(a, c, m)) < dot3(a, a) - 1e-12) a = comb(a, c, m);
+    else break;
+  }
+  if (dot3(a, c) > 1e-12) {
+    a = [-a[0], -a[1], -a[2]];
+    b = [-b[0], -b[1], -b[2]];
+  }
+  const cell: Cell = [a, b, c];
+  s.positions = s.positions.map((p) => toCartesian(cell, toFractional(cell, p).map((x) => x - Math.floor(x + 1e-12)) as Vec3));
+  s.cell = cell;
+}
+
 /** The space group and standardised cells of a periodic structure. */
 export function analyseSymmetry(structure: Structure, options: SymmetryOptions = {}): SymmetryInfo {
   const symprec = options.symprecAngstrom ?? DEFAULT_SYMPREC_ANGSTROM;
@@ -128,6 +153,7 @@ export function analyseSymmetry(structure: Structure, options: SymmetryOptions =
   }
   const type = moyo.space_group_type(d.number);
   const conventional = structureOfMoyoCell(d.std_cell as MoyoCellJson, symbolOf);
+  if (type.crystal_system === 'Monoclinic') reduceMonoclinic(conventional);
   const p = parametersOfCell(conventional.cell);
   return {
     symprecAngstrom: symprec,
