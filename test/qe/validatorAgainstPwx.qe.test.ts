@@ -65,7 +65,7 @@ function validate(text: string) {
   return validatePwInput(input, { qeVersion: '6.7', upfHeaders: upfHeadersForInput(input) });
 }
 
-const STOPS: { name: string; code: string; text: string }[] = [
+const STOPS: { name: string; code: string; text: string; pwSays?: RegExp }[] = [
   { name: 'relax without &IONS', code: 'missing-namelist', text: variant([["'scf'", "'relax'"]]) },
   { name: 'vc-relax without &CELL', code: 'missing-namelist', text: variant([["'scf'", "'vc-relax'"], ['&ELECTRONS\n/\n', '&ELECTRONS\n/\n&IONS\n/\n']]) },
   { name: "calculation='SCF'", code: 'value-case', text: variant([["'scf'", "'SCF'"]]) },
@@ -97,6 +97,35 @@ const STOPS: { name: string; code: string; text: string }[] = [
   { name: 'crystal_sg without space_group', code: 'crystal-sg-needs-space-group', text: variant([['ATOMIC_POSITIONS {alat}', 'ATOMIC_POSITIONS {crystal_sg}']]) },
   { name: 'CELL_PARAMETERS {alat} without alat', code: 'cell-alat-without-alat',
     text: `${variant([['  ibrav = 2\n  celldm(1) = 7.5\n', '  ibrav = 0\n']])}CELL_PARAMETERS {alat}\n -0.5 0 0.5\n 0 0.5 0.5\n -0.5 0.5 0\n` },
+  // Claims read from QE's source (scripts/qe-defs/namelists.ts) and the rules added with them.
+  { name: 'a documented variable the namelist does not list', code: 'variable-not-read', pwSays: /bad line in namelist &system/,
+    text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  ensemble_energies = .true.\n']]) },
+  { name: 'a negative ecutwfc', code: 'value-out-of-range', pwSays: /ecutwfc out of range/, text: variant([['ecutwfc = 12.0', 'ecutwfc = -5']]) },
+  { name: 'nspin = 3', code: 'value-out-of-range', pwSays: /nspin out of range/, text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  nspin = 3\n']]) },
+  { name: 'ecutwfc = 0', code: 'ecutwfc-zero', pwSays: /ecutwfc not set/, text: variant([['ecutwfc = 12.0', 'ecutwfc = 0']]) },
+  { name: 'ecutrho equal to ecutwfc', code: 'ecutrho-not-above-ecutwfc', pwSays: /ecutrho <= ecutwfc/, text: variant([['ecutwfc = 12.0', 'ecutwfc = 12.0\n  ecutrho = 12.0']]) },
+  { name: 'potential mixing', code: 'value-refused', pwSays: /potential mixing no longer implemented/, text: variant([['&ELECTRONS\n', "&ELECTRONS\n  mixing_mode = 'potential'\n"]]) },
+  { name: 'a TAB before an ATOMIC_POSITIONS label', code: 'tab-before-label', pwSays: /in ATOMIC_POSITIONS is nonexistent/, text: variant([['  Al 0.0 0.0 0.0', '\tAl 0.0 0.0 0.0']]) },
+  { name: 'tot_magnetization without nspin = 2', code: 'tot-magnetization-needs-nspin', pwSays: /tot_magnetization requires nspin=2/,
+    text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  tot_magnetization = 2\n']]) },
+  { name: 'a negative tot_magnetization', code: 'tot-magnetization-negative', pwSays: /tot_magnetization only takes positive values/,
+    text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  nspin = 2\n  tot_magnetization = -1.5\n']]) },
+  { name: 'fixed occupations with nspin = 2 and no tot_magnetization', code: 'fixed-occupations-need-tot-magnetization', pwSays: /fixed occupations and lsda need tot_magnetization/,
+    text: variant([["occupations = 'smearing'", "occupations = 'fixed'\n  nspin = 2"], ["  smearing = 'mv'\n  degauss = 0.02\n", '']]) },
+  { name: 'fixed occupations with a fractional tot_magnetization', code: 'fixed-occupations-need-integer-magnetization', pwSays: /fixed occupations requires integer tot_magnetization/,
+    text: variant([["occupations = 'smearing'", "occupations = 'fixed'\n  nspin = 2\n  tot_magnetization = 1.5"], ["  smearing = 'mv'\n  degauss = 0.02\n", '']]) },
+  { name: 'a fully relativistic ultrasoft pseudopotential without lspinorb', code: 'fr-pseudo-needs-lspinorb', pwSays: /FR-PP please use lspinorb=.true./,
+    text: variant([['Al 26.98 Al.pz-vbc.UPF', 'Al 58.69 Ni.rel-pbe-nd-rrkjus.UPF']]) },
+];
+
+/** Inputs the validator once called errors and pw.x 6.7 runs (QE's source accepts them); a run of about a second each. */
+const RUNS: { name: string; text: string; noErrorsIn?: string }[] = [
+  { name: 'tbeta_smoothing and n_proj, declared in pw.x\'s namelist but not in INPUT_PW.def',
+    text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  n_proj = 0\n'], ['&ELECTRONS\n', '&ELECTRONS\n  tbeta_smoothing = .true.\n']]) },
+  { name: "occupations = 'tetrahedra-opt' (set_occupations.f90 accepts - and _)",
+    text: variant([["occupations = 'smearing'", "occupations = 'tetrahedra-opt'"], ["  smearing = 'mv'\n  degauss = 0.02\n", '']]) },
+  { name: 'nspin = 2 with an explicit starting_magnetization of 0', text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  nspin = 2\n  starting_magnetization(1) = 0.0\n']]) },
+  { name: 'nspin = 2 with tot_magnetization and no starting_magnetization', text: variant([['  degauss = 0.02\n', '  degauss = 0.02\n  nspin = 2\n  tot_magnetization = 1\n']]) },
 ];
 
 describe('validator errors agree with pw.x 6.7', function () {
@@ -110,8 +139,28 @@ describe('validator errors agree with pw.x 6.7', function () {
       // pw.x stops with its error block, or (occupations='from_input' without the card) dies without one
       assert.equal(out.jobDone, false, `pw.x finished the job for ${c.name}`);
       if (c.code !== 'occupations-card-missing') assert.ok(out.error, `pw.x did not stop with an error block for ${c.name}`);
+      if (c.pwSays) assert.match(out.error!.message, c.pwSays);
     });
   }
+
+  for (const c of RUNS) {
+    it(`${c.name}: the validator reports no error and pw.x runs it`, () => {
+      const r = validate(c.text);
+      assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), []);
+      const out = parsePwOutput(runPw(c.text));
+      assert.equal(out.jobDone, true, out.error?.message);
+      assert.equal(out.scfConverged, true);
+    });
+  }
+
+  it("an unknown vdw_corr: the validator warns, and pw.x prints its warning and runs without a correction", () => {
+    const text = variant([['  degauss = 0.02\n', "  degauss = 0.02\n  vdw_corr = 'dft-d2'\n"]]);
+    const d = validate(text).diagnostics.find((x) => x.code === 'value-not-allowed');
+    assert.equal(d?.severity, 'warning');
+    const out = parsePwOutput(runPw(text));
+    assert.equal(out.jobDone, true);
+    assert.ok(out.warnings.some((w) => /unknown vdw correction/.test(w)), out.warnings.join('; '));
+  });
 
   it('the unchanged input passes the validator and pw.x runs it', () => {
     assert.equal(validate(BASE).errorCount, 0);

@@ -117,7 +117,10 @@ function readV1(text: string, file: string): UpfHeader {
   if (/Fully-Relativistic/i.test(info)) h.relativistic = 'full';
   else if (/Scalar-Relativistic/i.test(info)) h.relativistic = 'scalar';
   else if (/Non-Relativistic/i.test(info)) h.relativistic = 'no';
-  h.spinOrbit = /<PP_ADDINFO>/.test(text);
+  // pw.x's has_so: a v1 file carries spin-orbit data in PP_ADDINFO, after PP_RHOATOM near its end.
+  // Without that far into the text (only its head was read) it is not known.
+  if (/<PP_ADDINFO>/.test(text)) h.spinOrbit = true;
+  else if (/<\/PP_RHOATOM>/.test(text)) h.spinOrbit = false;
   return h;
 }
 

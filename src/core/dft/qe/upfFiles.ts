@@ -29,7 +29,10 @@ export function readUpfHeaderFile(file: string): UpfHeader {
     const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
     const head = buf.subarray(0, n).toString('utf8');
     try {
-      return readUpfHeader(head, path.basename(file));
+      const h = readUpfHeader(head, path.basename(file));
+      // A UPF v1 file says whether it has spin-orbit data only near its end (PP_ADDINFO).
+      if (h.spinOrbit === undefined && n === HEAD_BYTES) return readUpfHeader(fs.readFileSync(file, 'utf8'), path.basename(file));
+      return h;
     } catch (e) {
       if (n < HEAD_BYTES) throw e;
       return readUpfHeader(fs.readFileSync(file, 'utf8'), path.basename(file));

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { readUpfHeader, UpfReadError } from '../../../../../src/core/dft/qe/upf';
 import { functionalName } from '../../../../../src/core/dft/qe/functional';
+import { readUpfHeaderFile } from '../../../../../src/core/dft/qe/upfFiles';
 import { FIXTURES } from './fixtures';
 
 const head = (name: string) => readUpfHeader(fs.readFileSync(path.join(FIXTURES, 'upf', name), 'utf8'), name);
@@ -46,6 +48,21 @@ describe('UPF header reader', () => {
     assert.deepEqual([ni.type, ni.functional, ni.zValence, ni.relativistic], ['US', 'PBE', 10, 'full']);
     assert.ok(Math.abs(ni.suggestedEcutwfcRy! - 23.557) < 1e-9);
     assert.ok(Math.abs(ni.suggestedEcutrhoRy! - 371.902) < 1e-9);
+  });
+
+  it('reads a UPF v1 file to its end for spin-orbit data (PP_ADDINFO), which a header alone cannot show', () => {
+    const text = fs.readFileSync(path.join(FIXTURES, 'upf', 'Ni.rel-pbe-nd-rrkjus.UPF'), 'utf8');
+    assert.equal(readUpfHeader(text).spinOrbit, undefined);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-upf-'));
+    try {
+      const body = `${text}\n<PP_MESH>\n${'  1.0E+00  2.0E+00  3.0E+00  4.0E+00\n'.repeat(10_000)}</PP_MESH>\n<PP_RHOATOM>\n</PP_RHOATOM>\n`;
+      fs.writeFileSync(path.join(dir, 'so.UPF'), `${body}<PP_ADDINFO>\n</PP_ADDINFO>\n`);
+      fs.writeFileSync(path.join(dir, 'sr.UPF'), body);
+      assert.equal(readUpfHeaderFile(path.join(dir, 'so.UPF')).spinOrbit, true);
+      assert.equal(readUpfHeaderFile(path.join(dir, 'sr.UPF')).spinOrbit, false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses text that is not UPF, saying what to do', () => {
