@@ -132,8 +132,16 @@ function writeThirdPartyNotices(results) {
   return packages.size;
 }
 
+// The symmetry library (moyo) is WebAssembly: its .wasm file ships beside the node bundles, which
+// load it from there (src/core/dft/structure/moyo.ts), never from a URL.
+function copyMoyoWasm() {
+  fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'node_modules/@spglib/moyo-wasm/moyo_wasm_bg.wasm'), path.join(root, 'dist/moyo_wasm_bg.wasm'));
+}
+
 const t0 = Date.now();
 copyQeDefinitions();
+copyMoyoWasm();
 if (watch) {
   for (const t of existing) (await esbuild.context(t)).watch();
   console.log('build: watching for changes');
