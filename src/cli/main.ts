@@ -6,6 +6,7 @@ import './commands/resume';
 import './commands/report';
 import './commands/approve';
 import './commands/jobs';
+import './commands/structure';
 
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
