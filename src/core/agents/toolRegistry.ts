@@ -8,7 +8,7 @@ import type { AgentRole } from '../canvas/types';
 import { guardedCall, type GuardContext } from '../guard/guardedCall';
 import type { GuardedToolSpec } from '../guard/toolSpec';
 import type { JudgeToolInfo } from '../guard/judges/judgePrompt';
-import type { EventLogPort } from '../provenance/view';
+import type { EventLogPort } from '../guard/approvals';
 import { judgeReport, type ReportJudgement } from '../guard/reportJudge';
 import type { ReportClaim } from '../guard/claimChecks';
 import { REFERENCES_FIELD } from '../guard/referenceRule';

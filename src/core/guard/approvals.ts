@@ -3,9 +3,16 @@
  * under the key approvals/<id>. The book is a fold over the log, so it is the same after a
  * reopen. An answer to an already-answered request is refused with who answered and when.
  */
-import type { Actor, CanvasEvent } from '../canvas/types';
-import type { EventLogPort, ProvenanceWriter } from '../provenance/view';
+import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
+import type { ProvenanceWriter } from '../provenance/view';
 import type { ApprovalAnswer, ApprovalRequest } from './types';
+
+/** The event log as the approval store uses it. */
+export interface EventLogPort {
+  events(): readonly CanvasEvent[];
+  subscribe(listener: (e: CanvasEvent) => void): () => void;
+  append(e: { kind: EventKind; actor: Actor; key?: string; payload: unknown }): Promise<CanvasEvent>;
+}
 
 export type AnswerResult = { ok: true; answer: ApprovalAnswer; alsoApproved?: string[] } | { ok: false; message: string };
 

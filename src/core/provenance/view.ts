@@ -1,10 +1,9 @@
 /**
- * What the guard needs from the modules around it, stated narrowly so the guard can be
- * tested on its own and wired to the provenance registry and event log of a run.
+ * The provenance a guarded call and a tool body see: the read view and the write side of a
+ * run's registry (registry.ts implements both), and references resolved against a view.
+ * Stated narrowly so the guard and the tools can be tested against an in-memory stand-in.
  */
-import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
-import type { ArtifactRecord, ArtifactStatus, Concern, Ref, ToolCallRecord, ArtifactDraft } from './types';
-import type { Verdict } from './types';
+import type { ArtifactDraft, ArtifactRecord, ArtifactStatus, Concern, Ref, ToolCallRecord, Verdict } from './types';
 import { resolveRef as resolveReference, type Resolution } from './references';
 
 /** Read side of the provenance registry. */
@@ -23,13 +22,6 @@ export interface ProvenanceWriter extends ProvenanceView {
   registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[]): Promise<ArtifactRecord[]>;
   addConcern(artifactId: string, concern: Concern): Promise<void>;
   markStatus(ids: string[], status: ArtifactStatus, reason: string): Promise<void>;
-}
-
-/** The event log as the approval store uses it. */
-export interface EventLogPort {
-  events(): readonly CanvasEvent[];
-  subscribe(listener: (e: CanvasEvent) => void): () => void;
-  append(e: { kind: EventKind; actor: Actor; key?: string; payload: unknown }): Promise<CanvasEvent>;
 }
 
 // References are parsed and resolved by provenance/references.ts, the same code the

@@ -11,8 +11,8 @@ import { EVENT_LOG_FILE, openRun, type Run } from './directory';
 import type { CanvasEvent, RunStartPayload } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
-import type { ProvenanceView } from '../provenance/view';
-import type { ApprovalPolicy } from '../guard/types';
+import type { EarlierRunSource } from '../tools/services';
+import type { ApprovalPolicy, ProposedCall } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
 import { CanvasJobStore } from '../hpc/canvasJobStore';
 import { JobService } from '../hpc/jobService';
@@ -35,13 +35,13 @@ import { PlanStore } from '../plan/store';
 import { pwVersionsOfSession } from './pwVersions';
 import { RunControl } from './checkpoint';
 import { jobsMeter, wallTimeMeter } from './meters';
+import { LlmPlanner } from '../agents/adsorptionPlanner';
 import { DEFAULT_AGENT_LIMITS, type AgentLimits, type AgentRuntime } from '../agents/runtime';
 import { stepContext } from '../agents/supervisor';
 import { TOOL_CATALOGUE } from '../tools';
 import { jobIdForCall } from '../tools/runPw';
 import { ToolRegistry } from '../agents/toolRegistry';
 import { registryContext } from '../agents/worker';
-import type { ProposedCall } from '../guard/types';
 
 /** What a run was started with (run.start settings), and what a resume may change. */
 export interface RunSettings {
@@ -73,13 +73,6 @@ export interface RunSettings {
    * rerun with one setting changed. Only with reuseIdenticalRuns.
    */
   reuseFrom?: string[];
-}
-
-/** An earlier run open for reading, whose pw.x results run_pw may reuse. */
-export interface EarlierRunSource {
-  runId: string;
-  dir: string;
-  view: ProvenanceView;
 }
 
 /** The directories named in reuseFrom that hold no run (no event log): a new run refuses them before it starts. */
@@ -214,7 +207,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     if (!spec) throw new Error(`no tool ${proposed.tool} in the catalogue`);
     return registry.callProposed(spec, proposed, registryContext(runtime!));
   };
-  if (!settings.offline) services.plannerModel = { provider, model: models.planner };
+  if (!settings.offline) services.modelPlanner = () => new LlmPlanner({ provider, model: models.planner });
   // Long tool bodies (a search of many relaxations) pause, stop and meet budgets between their own calls.
   services.checkpoint = () => runtime!.control.checkpoint();
   const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;

@@ -17,8 +17,7 @@ import { ryToEv } from '../units';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';
-import type { EarlierRunSource } from '../run/session';
-import { service } from './services';
+import { type EarlierRunSource, service } from './services';
 
 interface Args {
   input: string;

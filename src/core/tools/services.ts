@@ -31,6 +31,13 @@ export interface CatalogueServices {
   clusterProfiles?: Record<string, ClusterProfile>;
 }
 
+/** An earlier run open for reading, whose pw.x results run_pw may reuse. */
+export interface EarlierRunSource {
+  runId: string;
+  dir: string;
+  view: ProvenanceView;
+}
+
 /** A missing service is a host configuration problem: say which and what to configure. */
 export class ToolSetupError extends Error {
   override readonly name = 'ToolSetupError';

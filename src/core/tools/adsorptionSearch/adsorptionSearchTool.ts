@@ -9,7 +9,6 @@
  */
 import crypto from 'node:crypto';
 import { FULL_LOOP, runClosedLoop, type Ablations } from '../../adsorption/loop';
-import { LlmPlanner } from '../../agents/adsorptionPlanner';
 import { OfflinePlanner } from '../../adsorption/offlinePlanner';
 import type { Planner } from '../../adsorption/planner';
 import { ScreenAndRelaxExecutor } from '../../adsorption/executor';
@@ -18,7 +17,6 @@ import type { Structure } from '../../dft/types';
 import type { GuardedToolSpec, ToolRunContext } from '../../guard/toolSpec';
 import type { ProvenanceView } from '../../provenance/view';
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
-import type { LlmProvider } from '../../llm/types';
 import { ARTIFACT } from '../../artifacts/shapes';
 import { ToolSetupError } from '../services';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED, identityOf, PW_ONLY_ARGUMENTS, type CalculatorArgs } from './calculatorArgs';
@@ -35,8 +33,8 @@ import { reportedBest, resultIterations, searchOutputDrafts, type SearchResultVa
 export interface AdsorptionSearchServices {
   /** A catalogue tool as a guarded call of its own (registry, guard, approvals of the run). */
   childCall?: ChildCall;
-  /** The model planner's provider and model, when the run has a model. */
-  plannerModel?: { provider: LlmProvider; model: string };
+  /** A planner asking the run's model (agents/adsorptionPlanner.ts), when the run has a model. */
+  modelPlanner?: () => Planner;
   /** The run's checkpoint: pause, stop and budgets between hypotheses. */
   checkpoint?: () => Promise<void>;
 }
@@ -69,9 +67,9 @@ export function searchKey(step: string | undefined, a: SearchArgs): string {
 
 function plannerFor(a: SearchArgs, ctx: ToolRunContext, screen: ScreenAndRelaxExecutor, surface: SurfaceValue): Planner {
   if (a.planner === 'llm') {
-    const model = (ctx.services as unknown as AdsorptionSearchServices).plannerModel;
-    if (!model) throw new ToolSetupError('adsorption_search: the LLM planner needs a model, and this run has none (offline). Run with a model (ANTHROPIC_API_KEY, no --offline), or set planner: offline-heuristic.');
-    return new LlmPlanner({ provider: model.provider, model: model.model });
+    const modelPlanner = (ctx.services as unknown as AdsorptionSearchServices).modelPlanner;
+    if (!modelPlanner) throw new ToolSetupError('adsorption_search: the LLM planner needs a model, and this run has none (offline). Run with a model (ANTHROPIC_API_KEY, no --offline), or set planner: offline-heuristic.');
+    return modelPlanner();
   }
   return new OfflinePlanner({ ...(a.plannerScreen ? { screen: screen.siteScreen(surface.slab, surface.adsorbate) } : {}), ...(a.patience ? { patience: a.patience } : {}) });
 }

@@ -1,6 +1,6 @@
 /** An in-memory event log with the EventLogPort shape, for guard unit tests. */
 import type { CanvasEvent } from '../../../../../src/core/canvas/types';
-import type { EventLogPort } from '../../../../../src/core/provenance/view';
+import type { EventLogPort } from '../../../../../src/core/guard/approvals';
 
 export class MemoryEventLog implements EventLogPort {
   readonly list: CanvasEvent[] = [];
