@@ -6,7 +6,7 @@
  */
 import Ajv from 'ajv';
 import type { AgentRole } from '../canvas/types';
-import { describeSchemaErrors } from '../workflows/objective';
+import { describeSchemaErrors } from '../schemaErrors';
 import { hintedSteps } from './stepHints';
 import type { Plan, PlanEdit, PlanStep } from './types';
 

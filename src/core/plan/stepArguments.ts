@@ -7,10 +7,9 @@ import type { CanvasEvent } from '../canvas/types';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import { artifactArguments } from '../guard/schemaAnnotations';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
-import type { ComposeContext, Composer } from '../workflows/types';
+import type { ComposeContext, Composer, Plan, PlanStep } from './types';
 import { allHintList, eachArgument, looksLikeHint, parseHint } from './stepHints';
 import { latestAttempt } from './stepRecords';
-import type { Plan, PlanStep } from './types';
 
 /** The provenance a run exposes to its agents: the guard's view plus the list of calls. */
 export interface RunProvenance extends ProvenanceView {

@@ -3,6 +3,7 @@
  * Implementation: edits.ts, store.ts, stepHints.ts, stepArguments.ts, stepRecords.ts.
  */
 import type { AgentRole } from '../canvas/types';
+import type { ProvenanceView } from '../provenance/view';
 
 export type StepStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 
@@ -46,3 +47,17 @@ export interface SupervisorState {
   response?: string;
   next?: string;
 }
+
+/** A `{ "$compose": name }` hint is built by the template's composer of that name (workflows/types.ts). The artifacts a composer may read: the latest final artifact of a name made by a step. */
+export interface ComposeContext {
+  provenance: ProvenanceView;
+  /** Reference ("a-<n>") of the latest artifact of `name` made by step `stepId`, if any. */
+  ref(stepId: string, name: string): string | undefined;
+  /** Every such artifact of the step's latest attempt. */
+  refs(stepId: string, name: string): string[];
+  /** The value at a reference ("a-12.chosen.ecutwfcRy"). */
+  value(ref: string): unknown;
+  inputs: Record<string, unknown>;
+}
+
+export type Composer = (ctx: ComposeContext) => unknown;

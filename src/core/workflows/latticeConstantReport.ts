@@ -3,7 +3,7 @@
  * artifact the number comes from, composed from the run's artifacts (the offline
  * provider's report; a model writes its own and is held to the same claims).
  */
-import type { Composer } from './types';
+import type { Composer } from '../plan/types';
 import { claimValue } from '../guard/claimChecks';
 import { finestTested, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { latticeShiftFromPressure } from '../dft/convergence';

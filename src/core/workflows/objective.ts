@@ -19,9 +19,10 @@
  *     reuseFrom: [runs/20260101-120000-copt111-pbe]    # identical pw.x inputs there are not run again
  */
 import path from 'node:path';
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv from 'ajv';
 import { closest } from 'fastest-levenshtein';
 import { parseDocument } from 'yaml';
+import { describeSchemaErrors } from '../schemaErrors';
 import { workflowTemplate, workflowTemplates } from './index';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment, type WorkflowTemplate } from './types';
 
@@ -78,39 +79,6 @@ export const OBJECTIVE_FILE_SCHEMA = {
 
 // verbose: errors carry their schema, so a message can list the fields that are known.
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-
-/** One readable line per ajv error: "inputs.structure: must be one of fcc, bcc, ... (got "FCC")". */
-export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, data: unknown, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const e of errors ?? []) {
-    const parts = e.instancePath.split('/').filter(Boolean);
-    const at = [prefix, ...parts].filter(Boolean).join('.') || prefix || '(top level)';
-    const got = parts.reduce<unknown>((v, p) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined), data);
-    switch (e.keyword) {
-      case 'required':
-        out.push(`${at}: ${String((e.params as { missingProperty: string }).missingProperty)} is missing; add it.`);
-        break;
-      case 'additionalProperties': {
-        const extra = String((e.params as { additionalProperty: string }).additionalProperty);
-        const known = Object.keys(((e.parentSchema as { properties?: object })?.properties) ?? {});
-        const guess = known.length ? closest(extra, known) : undefined;
-        out.push(`${at}: "${extra}" is not a known field${guess ? ` (did you mean "${guess}"?)` : ''}; known fields: ${known.join(', ')}.`);
-        break;
-      }
-      case 'enum':
-        out.push(`${at}: must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')} (got ${JSON.stringify(got)}).`);
-        break;
-      default:
-        out.push(`${at}: ${e.message ?? 'is not valid'} (got ${JSON.stringify(got)})${describeHint(e)}.`);
-    }
-  }
-  return [...new Set(out)];
-}
-
-function describeHint(e: ErrorObject): string {
-  const d = (e.parentSchema as { description?: string } | undefined)?.description;
-  return d ? `; expected: ${d}` : '';
-}
 
 /** Validate a template's inputs against its schema; throws ObjectiveError listing every problem. */
 export function checkInputs(template: WorkflowTemplate, inputs: unknown, where: string): Record<string, unknown> {

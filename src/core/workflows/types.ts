@@ -21,8 +21,7 @@
  * A step is done when its tool's call(s) ended ok and none of their outputs is provisional;
  * a write_report step is done when the report judge accepted the report.
  */
-import type { PlanStep } from '../plan/types';
-import type { ProvenanceView } from '../provenance/view';
+import type { Composer, PlanStep } from '../plan/types';
 
 export type TemplateStep = Omit<PlanStep, 'status' | 'summary'>;
 
@@ -40,20 +39,6 @@ export interface PseudopotentialInfo {
   suggestedEcutwfcRy?: number;
   suggestedEcutrhoRy?: number;
 }
-
-/** The artifacts a composer may read: the latest final artifact of a name made by a step. */
-export interface ComposeContext {
-  provenance: ProvenanceView;
-  /** Reference ("a-<n>") of the latest artifact of `name` made by step `stepId`, if any. */
-  ref(stepId: string, name: string): string | undefined;
-  /** Every such artifact of the step's latest attempt. */
-  refs(stepId: string, name: string): string[];
-  /** The value at a reference ("a-12.chosen.ecutwfcRy"). */
-  value(ref: string): unknown;
-  inputs: Record<string, unknown>;
-}
-
-export type Composer = (ctx: ComposeContext) => unknown;
 
 export interface WorkflowTemplate {
   id: string;

@@ -6,7 +6,7 @@
  */
 import type { SearchResultValue } from '../../tools/adsorptionSearch/searchOutputs';
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
-import type { ComposeContext, Composer } from '../types';
+import type { ComposeContext, Composer } from '../../plan/types';
 import type { AdsorptionSearchInputs } from './inputs';
 import { searchObjective, slabLabel } from './objectiveText';
 

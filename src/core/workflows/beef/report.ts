@@ -3,7 +3,7 @@
  * the share of members favouring fcc), the self-consistent BEEF-vdW ΔBE, and the site
  * preference with the relaxation functional when it was computed.
  */
-import type { ComposeContext, Composer } from '../types';
+import type { ComposeContext, Composer } from '../../plan/types';
 import { claimValue } from '../../guard/claimChecks';
 import { round, type SitePreferenceInputs } from '../sitePreference/inputs';
 import { need, relaxedSiteLine, siteClaims, siteText, type ReportClaimDraft } from '../sitePreference/report';

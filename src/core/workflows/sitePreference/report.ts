@@ -7,7 +7,7 @@ import type { EnergyMeta } from '../../artifacts/shapes';
 import type { Structure } from '../../dft/types';
 import { claimValue } from '../../guard/claimChecks';
 import type { SlabSelection } from '../../dft/slabSelection';
-import type { ComposeContext, Composer } from '../types';
+import type { ComposeContext, Composer } from '../../plan/types';
 import { BULK_PREFIX } from './bulkSteps';
 import { round, sitePreferenceObjective, type SitePreferenceInputs } from './inputs';
 import { adsorbateGeometry } from './relaxedGeometry';
