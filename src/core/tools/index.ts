@@ -14,7 +14,7 @@ import { interruptedGeometryTool, relaxedStructureTool } from './relaxedStructur
 import { runPwTool } from './runPw';
 import { selectConvergedSettingsTool } from './selectConvergedSettings';
 import { selectConvergedSlabTool } from './selectConvergedSlab';
-import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } from '../agents/tools/structureTools';
+import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } from './structureTools';
 import { writeReportTool } from './writeReport';
 
 export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { atomicMassAmu } from '../../../src/core/agents/tools/atomicMasses';
+import { atomicMassAmu } from '../../../src/core/dft/structure/atomicMasses';
 import { CHEMICAL_SYMBOLS as IO_SYMBOLS } from '../../../src/core/dft/io/elements';
 import { covalentRadiusAngstrom } from '../../../src/core/dft/structure/covalentRadii';
 import { allElements, CHEMICAL_SYMBOLS, elementOf } from '../../../src/shared/elements';

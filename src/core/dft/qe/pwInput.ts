@@ -7,7 +7,7 @@ import { meshFromSpacing } from '../kpoints';
 import { pwInputFromStructure, type NamelistValue } from './input/build';
 import type { PhysicalSettings, Structure } from '../types';
 import { convert } from '../../units';
-import { atomicMassAmu } from '../../agents/tools/atomicMasses';
+import { atomicMassAmu } from '../structure/atomicMasses';
 
 export interface PwInputOptions {
   /** A convergence-test input varies settings on purpose; only production inputs may feed results. */

@@ -14,7 +14,7 @@ import type { NamelistValue } from '../../dft/qe/input/build';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
-import { atomicMassAmu } from '../../agents/tools/atomicMasses';
+import { atomicMassAmu } from '../../dft/structure/atomicMasses';
 
 export type CalculatorKind = 'emt' | 'pw.x';
 

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRun, openRun, type Run } from '../../../src/core/run/directory';
-import { ApprovalBook } from '../../../src/core/guard/approvals';
-import type { GuardContext } from '../../../src/core/guard/guardedCall';
-import { ToolRegistry, type RegistryContext } from '../../../src/core/agents/toolRegistry';
-import type { ToolUseBlock } from '../../../src/core/llm/types';
-import { paramVerdicts, startJudgeRig, type JudgeRig } from '../core/guard/support/judgeRig';
+import { createRun, openRun, type Run } from '../../../../src/core/run/directory';
+import { ApprovalBook } from '../../../../src/core/guard/approvals';
+import type { GuardContext } from '../../../../src/core/guard/guardedCall';
+import { ToolRegistry, type RegistryContext } from '../../../../src/core/agents/toolRegistry';
+import type { ToolUseBlock } from '../../../../src/core/llm/types';
+import { paramVerdicts, startJudgeRig, type JudgeRig } from './support/judgeRig';
 
 const registry = new ToolRegistry();
 const use = (name: string, args: Record<string, unknown>, reasons: Record<string, string> = {}): ToolUseBlock =>

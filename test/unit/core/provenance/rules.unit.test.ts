@@ -7,8 +7,8 @@ import {
   checkReferencesExist,
   checkSingleCreator,
   type ProvenanceLookup,
-} from '../../../src/core/provenance/rules';
-import { ProvenanceError, type ArtifactRecord, type ToolCallRecord } from '../../../src/core/provenance/types';
+} from '../../../../src/core/provenance/rules';
+import { ProvenanceError, type ArtifactRecord, type ToolCallRecord } from '../../../../src/core/provenance/types';
 
 function graph(artifacts: Partial<ArtifactRecord>[], calls: Partial<ToolCallRecord>[]): ProvenanceLookup {
   const a = new Map(artifacts.map((x) => [x.id!, { kind: 'scalar', name: x.id, contentHash: 'h', creator: 'c-1', inputs: [], concerns: [], status: 'final', createdAt: 't', ...x } as ArtifactRecord]));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseRef, resolveRef, valueDifference } from '../../../src/core/provenance/references';
-import type { ArtifactRecord } from '../../../src/core/provenance/types';
+import { parseRef, resolveRef, valueDifference } from '../../../../src/core/provenance/references';
+import type { ArtifactRecord } from '../../../../src/core/provenance/types';
 
 const artifact = (id: string, value: unknown, extra: Partial<ArtifactRecord> = {}): ArtifactRecord => ({
   id, kind: 'table', name: 'eos_points', value, contentHash: 'h', creator: 'c-1', inputs: [], concerns: [], status: 'final', createdAt: 't', ...extra,

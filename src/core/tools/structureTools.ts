@@ -1,12 +1,12 @@
 /** build_bulk, build_slab, place_adsorbate, build_molecule: structures as plain data (dft/structure). */
-import { bulk, type BulkKind } from '../../dft/structure/bulk';
-import { MOLECULE_NAMES, molecule } from '../../dft/structure/molecules';
-import { placeAdsorbate, type Orientation } from '../../dft/structure/placement';
-import type { SiteKind } from '../../dft/structure/sites';
-import { FACETS, slab, type Facet } from '../../dft/structure/surface';
-import type { Structure, Vec3 } from '../../dft/types';
-import { artifactRefSchema, quantitySchema, seedOnlySchema } from '../../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../../guard/toolSpec';
+import { bulk, type BulkKind } from '../dft/structure/bulk';
+import { MOLECULE_NAMES, molecule } from '../dft/structure/molecules';
+import { placeAdsorbate, type Orientation } from '../dft/structure/placement';
+import type { SiteKind } from '../dft/structure/sites';
+import { FACETS, slab, type Facet } from '../dft/structure/surface';
+import type { Structure, Vec3 } from '../dft/types';
+import { artifactRefSchema, quantitySchema, seedOnlySchema } from '../guard/schemaAnnotations';
+import type { GuardedToolSpec } from '../guard/toolSpec';
 
 const formula = (s: Structure): string => {
   const counts = new Map<string, number>();
