@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConvergenceSelectionValue, EnergyMeta } from '../../src/core/artifacts/shapes';
+import type { BeefStatsValue, ConvergenceSelectionValue, EnergyMeta } from '../../src/core/artifacts/shapes';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { Structure } from '../../src/core/dft/types';
 import type { JobRecord } from '../../src/core/hpc/types';
 import type { ArtifactRecord, ToolCallRecord } from '../../src/core/provenance/types';
-import type { BeefStatsValue } from '../../src/core/report/sections/beefHistogram';
 import { adsorbateGeometry } from '../../src/core/workflows/sitePreference/relaxedGeometry';
 import type { SlabSelection } from '../../src/core/dft/slabSelection';
 import { pwCpuSeconds } from '../bench/sol27/measure';

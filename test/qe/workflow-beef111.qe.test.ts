@@ -6,11 +6,10 @@
 // geometries and continued (coptToyRuns; workflow-interrupted-relax checks the continuation).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { PwInputValue } from '../../src/core/artifacts/shapes';
+import type { BeefStatsValue, PwInputValue } from '../../src/core/artifacts/shapes';
 import { parsePwInput, stringIn } from '../../src/core/dft/qe/input';
 import type { Structure } from '../../src/core/dft/types';
 import { writeRunOutputs } from '../../src/core/run/outputs';
-import type { BeefStatsValue } from '../../src/core/report/sections/beefHistogram';
 import { studyOf, toyRuns, type KilledRelaxation, type StudyProvenance, type ToyRun } from './support/coptToyRuns';
 
 describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings (offline, real pw.x)', function () {

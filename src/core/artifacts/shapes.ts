@@ -97,3 +97,15 @@ export interface EosFitValue {
   points: { volumeAngstrom3: number; energyEv: number }[];
   rmsResidualEv: number;
 }
+
+/** beef_ensemble_stats: ΔBE = E_ads(ontop) − E_ads(fcc) over the BEEF-vdW ensemble members, eV. */
+export interface BeefStatsValue {
+  count: number;
+  meanEv: number;
+  sigmaEv: number;
+  minEv: number;
+  maxEv: number;
+  fractionPositive: number;
+  selfConsistentDeltaBeEv?: number;
+  deltaBeEv: number[];
+}

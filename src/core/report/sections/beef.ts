@@ -3,7 +3,8 @@
  * plots/beef-ensemble.svg, and one line with the statistics and where zero lies.
  */
 import type { ArtifactRecord } from '../../provenance/types';
-import { beefHistogramSvg, type BeefStatsValue } from './beefHistogram';
+import { beefHistogramSvg } from './beefHistogram';
+import { type BeefStatsValue } from '../../artifacts/shapes';
 import { BEEF_HISTOGRAM_FILE } from '../../workflows/beef/report';
 
 export function beefReportSection(artifacts: readonly ArtifactRecord[]): { markdown: string[]; plots: Record<string, string> } | undefined {

@@ -3,18 +3,8 @@
  * the ensemble mean, and ΔBE = 0, right of which a member favours the fcc hollow.
  */
 import { histogram } from '../../dft/beef';
+import type { BeefStatsValue } from '../../artifacts/shapes';
 import { renderChart } from '../svg';
-
-export interface BeefStatsValue {
-  count: number;
-  meanEv: number;
-  sigmaEv: number;
-  minEv: number;
-  maxEv: number;
-  fractionPositive: number;
-  selfConsistentDeltaBeEv?: number;
-  deltaBeEv: number[];
-}
 
 export function beefHistogramSvg(stats: BeefStatsValue, artifactId: string, bins = 40): string {
   const lo = Math.min(stats.minEv, 0);

@@ -8,7 +8,7 @@ import { claimValue } from '../../guard/claimChecks';
 import { round, type SitePreferenceInputs } from '../sitePreference/inputs';
 import { need, relaxedSiteLine, siteClaims, siteText, type ReportClaimDraft } from '../sitePreference/report';
 import { SITES } from '../sitePreference/steps';
-import type { BeefStatsValue } from '../../report/sections/beefHistogram';
+import type { BeefStatsValue } from '../../artifacts/shapes';
 
 export const BEEF_HISTOGRAM_FILE = 'beef-ensemble.svg';
 
