@@ -5,7 +5,7 @@
  * The slab side must agree in every physical setting; the gas-phase reference in all but
  * k-sampling (settings-comparable's criteria).
  */
-import { energySettings, type CalculatorArgs } from '../../tools/adsorptionSearch/calculatorArgs';
+import { energySettings, type CalculatorArgs } from '../../calculators/fromArguments';
 import type { PseudopotentialTableValue } from '../../artifacts/shapes';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import { physicalSettingsDifferences } from './settingsDifferences';

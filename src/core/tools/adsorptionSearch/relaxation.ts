@@ -5,15 +5,14 @@
  * force threshold gives provisional results, never final ones.
  */
 import { directRelax } from '../../adsorption/executor';
-import type { RelaxResult } from '../../calculators/types';
-import type { Calculator } from '../../calculators/types';
+import type { Calculator, RelaxResult } from '../../calculators/types';
 import { formatExtxyz } from '../../dft/io/extxyz';
 import { cellVolume } from '../../dft/structure/cell';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
 import type { ToolRunContext } from '../../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
-import { calculatorFor, energySettings, identityOf, misplacedArguments, type CalculatorArgs } from './calculatorArgs';
+import { calculatorFor, energySettings, identityOf, misplacedArguments, type CalculatorArgs } from '../../calculators/fromArguments';
 import { pwJobRunner, type PwJobLog } from './pwJobRunner';
 
 const formula = (symbols: string[]): string => {

@@ -4,14 +4,13 @@
  * came from.
  */
 import type { EnergyReferences } from '../../adsorption/references';
-import type { RelaxResult } from '../../calculators/types';
-import type { CalculatorSettings } from '../../calculators/types';
+import type { CalculatorSettings, RelaxResult } from '../../calculators/types';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ProvenanceView } from '../../provenance/view';
 import type { ToolRunContext } from '../../guard/toolSpec';
 import type { EnergyMeta } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
-import type { CalculatorArgs } from './calculatorArgs';
+import type { CalculatorArgs } from '../../calculators/fromArguments';
 
 export function referencesOf(ctx: ToolRunContext, view: ProvenanceView, a: Pick<CalculatorArgs, 'calculator' | 'kMesh' | 'kSpacingPerAngstrom' | 'fmaxEvPerAngstrom'> & { cleanSlabEnergy: string; gasPhaseEnergy: string }, adsorbate: string): { references: EnergyReferences; metas: [EnergyMeta, EnergyMeta] } {
   const [clean, gas] = energyInputs(ctx, [a.cleanSlabEnergy, a.gasPhaseEnergy], 'adsorption_search');
