@@ -1,4 +1,4 @@
-/** Pending approvals of every open run: a tree view and a status-bar count. */
+/** Pending approvals of every open run: a tree view with a badge, and a status-bar count. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../core/guard/types';
@@ -19,12 +19,25 @@ export class ApprovalsView implements vscode.TreeDataProvider<PendingApproval>, 
   /** How many times the tree was redrawn (for tests: a busy run must not redraw it). */
   redraws = 0;
   private readonly sub: vscode.Disposable;
+  private view: vscode.TreeView<PendingApproval> | undefined;
 
   constructor(private readonly runs: RunRegistry) {
     this.status.name = 'DREAMS approvals';
     this.status.command = 'dreams.approvals.focus';
     this.sub = runs.onDidChange(() => void this.refresh());
     void this.refresh();
+  }
+
+  /** The tree view whose badge carries the count (on the view and the DREAMS activity-bar icon). */
+  attach(view: vscode.TreeView<PendingApproval>): void {
+    this.view = view;
+    this.updateBadge();
+  }
+
+  private updateBadge(): void {
+    if (!this.view) return;
+    const n = this.pending.length;
+    this.view.badge = n ? { value: n, tooltip: `${n} guard warning${n === 1 ? '' : 's'} waiting for your answer` } : undefined;
   }
 
   async refresh(): Promise<void> {
@@ -43,6 +56,7 @@ export class ApprovalsView implements vscode.TreeDataProvider<PendingApproval>, 
     this.pending = out;
     this.redraws++;
     this.changed.fire();
+    this.updateBadge();
     if (out.length) {
       this.status.text = `$(shield) ${out.length} approval${out.length === 1 ? '' : 's'} pending`;
       this.status.tooltip = 'DREAMS: guard warnings waiting for your answer. Click to list them.';

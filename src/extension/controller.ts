@@ -1,15 +1,33 @@
 /**
  * The "DREAMS agents" notebook controller: executing an objective cell starts the run of
  * the canvas (or continues it); the notebook's interrupt cancels it. The agent runner is
- * plugged in through AgentRunStarter so the controller only executes.
+ * plugged in through AgentRunStarter so the controller only executes. A canvas that is not
+ * saved as a file does not run (its run would have no place next to it). While a run goes
+ * on, a status-bar item shows its progress (not a notification that stays up for hours).
  */
 import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE, OBJECTIVE_LANGUAGE } from './serializer';
 import { UNTRUSTED_MESSAGE } from './trust';
 import { runErrorNotice, runOutcomeNotice, type RunNotice } from './runNotice';
+import { RunProgressItem } from './runProgress';
 
 export const CONTROLLER_ID = 'dreams-agents';
+
+/** Lines of at most `width` characters, broken at spaces: notebook outputs do not wrap. */
+export function wrap(text: string, width = 110): string {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = `  ${word}`;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out.join('\n');
+}
 const SHOW_CANVAS = 'Show Canvas';
+const SAVE_AS = 'Save Canvas As…';
 const canvasName = (nb: vscode.NotebookDocument) => nb.uri.path.split('/').pop() ?? nb.uri.path;
 
 export interface RunRequest {
@@ -19,8 +37,10 @@ export interface RunRequest {
   runLog?: string;
   objective: string;
   signal: AbortSignal;
-  /** Progress lines for the cell's output and a notification. */
+  /** Progress lines for the cell's output and the status bar. */
   progress(message: string): void;
+  /** Something the user must read before the run's record (a setting of the canvas that was ignored): kept at the top of the cell's output. */
+  notice(message: string): void;
   /** Called once the run exists, before it does anything: the canvas follows it live from then on. */
   linked(run: { runLog: string; runId: string }): Promise<void>;
 }
@@ -40,6 +60,8 @@ export interface AgentRunStarter {
 export class AgentsController implements vscode.Disposable {
   private readonly controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, 'DREAMS agents');
   private order = 0;
+  /** One status-bar item per run in progress in this window. */
+  readonly statusItems = new Set<RunProgressItem>();
   starter: AgentRunStarter | undefined;
   /** Called with the outcome so the canvas can link its run. */
   onRunLinked: ((canvas: vscode.NotebookDocument, outcome: RunOutcome) => Promise<void>) | undefined;
@@ -59,8 +81,10 @@ export class AgentsController implements vscode.Disposable {
       const exec = this.controller.createNotebookCellExecution(cell);
       exec.executionOrder = ++this.order;
       exec.start(Date.now());
+      const notices: string[] = [];
+      const noticeOutput = () => (notices.length ? [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(notices.map((n) => wrap(`⚠ ${n}`)).join('\n'))])] : []);
       const fail = async (text: string) => {
-        await exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'DREAMS', message: text })]));
+        await exec.replaceOutput([...noticeOutput(), new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'DREAMS', message: text })])]);
         exec.end(false, Date.now());
       };
       const objective = cell.document.getText().trim();
@@ -70,6 +94,13 @@ export class AgentsController implements vscode.Disposable {
       }
       if (!vscode.workspace.isTrusted) {
         await fail(UNTRUSTED_MESSAGE);
+        continue;
+      }
+      if (nb.uri.scheme !== 'file' || nb.isUntitled) {
+        await fail('This canvas is not saved yet, and a run lives next to its canvas file (<name>.dreams → <name>.run/). Save the canvas (File: Save As, a .dreams file in your workspace), then run the cell again.');
+        void Promise.resolve(vscode.window.showWarningMessage('DREAMS: save the canvas before running it: its run is kept next to the .dreams file.', SAVE_AS)).then(async (pick) => {
+          if (pick === SAVE_AS) await vscode.commands.executeCommand('workbench.action.files.saveAs');
+        }, () => undefined);
         continue;
       }
       if (!objective) {
@@ -83,29 +114,33 @@ export class AgentsController implements vscode.Disposable {
       const abort = new AbortController();
       exec.token.onCancellationRequested(() => abort.abort());
       const lines: string[] = [];
-      // The latest lines only: the canvas cells below hold the record.
-      const show = () => exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(
-        (lines.length > 12 ? [`… ${lines.length - 12} earlier lines`, ...lines.slice(-12)] : lines).join('\n'), 'text/plain')]));
+      // Notices first (they say what the run does not do as the canvas asked), then the latest
+      // progress lines only: the canvas cells below hold the record.
+      const show = () => exec.replaceOutput([
+        ...noticeOutput(),
+        new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(
+          (lines.length > 12 ? [`… ${lines.length - 12} earlier lines`, ...lines.slice(-12)] : lines).join('\n'), 'text/plain')]),
+      ]);
+      const status = new RunProgressItem(nb.uri, canvasName(nb));
+      this.statusItems.add(status);
       try {
         const runLog = (nb.metadata?.run as { log?: string } | undefined)?.log;
-        const outcome = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: 'DREAMS', cancellable: true },
-          (progress, token) => {
-            token.onCancellationRequested(() => abort.abort());
-            return this.starter!.start({
-              canvas: nb.uri,
-              ...(runLog ? { runLog } : {}),
-              objective,
-              signal: abort.signal,
-              linked: (r) => this.onRunLinked?.(nb, { ...r, state: 'running', summary: '' }) ?? Promise.resolve(),
-              progress: (m) => {
-                progress.report({ message: m });
-                lines.push(m);
-                void show();
-              },
-            });
+        const outcome = await this.starter.start({
+          canvas: nb.uri,
+          ...(runLog ? { runLog } : {}),
+          objective,
+          signal: abort.signal,
+          linked: (r) => this.onRunLinked?.(nb, { ...r, state: 'running', summary: '' }) ?? Promise.resolve(),
+          progress: (m) => {
+            status.report(m);
+            lines.push(m);
+            void show();
           },
-        );
+          notice: (m) => {
+            notices.push(m);
+            void show();
+          },
+        });
         await this.onRunLinked?.(nb, outcome);
         lines.push(`Run ${outcome.runId}: ${outcome.state}. ${outcome.summary}`);
         await show();
@@ -114,6 +149,9 @@ export class AgentsController implements vscode.Disposable {
       } catch (e) {
         await fail(abort.signal.aborted ? 'The run was cancelled from the notebook; its log keeps everything done so far. Run the cell again to continue.' : (e as Error).message);
         if (!abort.signal.aborted) this.notify(runErrorNotice((e as Error).message, canvasName(nb)), nb);
+      } finally {
+        this.statusItems.delete(status);
+        status.dispose();
       }
     }
   }
@@ -129,6 +167,7 @@ export class AgentsController implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const s of this.statusItems) s.dispose();
     this.noticeEmitter.dispose();
     this.controller.dispose();
   }

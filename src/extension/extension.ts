@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CanvasSerializer, NOTEBOOK_TYPE } from './serializer';
 import { registerCommands } from './commands';
+import { LATE_COMMANDS } from './lateCommands';
 import type { DreamsWorkbench } from './workbench';
 
 /** The provenance panel's view type (kept here so activation needs no other module). */
@@ -32,6 +33,9 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   // The rest is loaded after activate() returns: a canvas opens without waiting for it.
   const workbench = loadWorkbench().then((m) => m.startWorkbench(context));
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));
+  for (const id of LATE_COMMANDS) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await workbench).commands[id](...args)));
+  }
   // VS Code revives panels only through a serializer registered during activation.
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel, state) => {

@@ -17,7 +17,12 @@ import type { ArtifactRecord } from '../core/provenance/types';
 import { RunRegistry } from './runs';
 import { RunSummaryItem } from './runSummary';
 import { NOTEBOOK_TYPE } from './serializer';
+import type { LateCommand } from './lateCommands';
 import { trustStatusItem } from './trust';
+import { DreamsLog } from './log';
+import { IgnoredSettingsWatcher } from './settings';
+import { addClusterProfileCommand, testConnectionCommand } from './clusterTest';
+import { checkPw, choosePseudoDir, openDemoCanvas, useOffline, WALKTHROUGH_ID } from './walkthrough';
 
 export interface DreamsWorkbench {
   runs: RunRegistry;
@@ -27,6 +32,10 @@ export interface DreamsWorkbench {
   approvals: ApprovalsView;
   jobs: JobsView;
   qeDiagnostics: vscode.DiagnosticCollection;
+  log: DreamsLog;
+  ignoredSettings: IgnoredSettingsWatcher;
+  approvalsTree: vscode.TreeView<unknown>;
+  commands: Record<LateCommand, (...args: unknown[]) => unknown>;
 }
 
 async function revealCell(canvas: LiveCanvas, logPath: string, cellId: string): Promise<boolean> {
@@ -42,11 +51,13 @@ async function revealCell(canvas: LiveCanvas, logPath: string, cellId: string): 
 }
 
 export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbench {
+  const log = new DreamsLog();
   const runs = new RunRegistry();
   const canvas = new LiveCanvas(runs);
   const controller = new AgentsController();
   // The agent runtime (SDK, tools, guard) loads on the first run, not at start-up.
-  controller.starter = { start: async (req) => new (await import('./agentRunner')).VsCodeAgentRunner(context.secrets).start(req) };
+  controller.starter = { start: async (req) => new (await import('./agentRunner')).VsCodeAgentRunner(context.secrets, log).start(req) };
+  const ignoredSettings = new IgnoredSettingsWatcher(log.logger.scoped('settings'));
   const jobs = new JobsView(runs);
   const approvals = new ApprovalsView(runs);
   const summary = new RunSummaryItem();
@@ -56,6 +67,8 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   });
   const jobsTree = vscode.window.createTreeView('dreams.jobs', { treeDataProvider: jobs, showCollapseAll: true });
   jobs.attach(jobsTree);
+  const approvalsTree = vscode.window.createTreeView('dreams.approvals', { treeDataProvider: approvals });
+  approvals.attach(approvalsTree);
   const qeDiagnostics = registerQeLanguage(context);
 
   registerTemplateEditing(context, async (runDir, artifactId) => {
@@ -95,8 +108,7 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
     return e;
   };
   context.subscriptions.push(
-    runs, canvas, controller, jobs, approvals, summary, provenance, jobsTree, trustStatusItem(),
-    vscode.window.registerTreeDataProvider('dreams.approvals', approvals),
+    runs, canvas, controller, jobs, approvals, summary, provenance, jobsTree, approvalsTree, trustStatusItem(), log, ignoredSettings,
     runs.onDidChange(updateSummary),
     vscode.window.onDidChangeActiveNotebookEditor(updateSummary),
     vscode.commands.registerCommand('dreams.showProvenance', async (target?: vscode.Uri | string) => {
@@ -114,5 +126,17 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
     vscode.commands.registerCommand('dreams.jobs.cancel', (e?: JobEntry) => jobs.cancel(jobEntry(e))),
     vscode.commands.registerCommand('dreams.jobs.resubmit', (e?: JobEntry) => jobs.resubmit(jobEntry(e))),
   );
-  return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics };
+  // Registered at activation (extension.ts LATE_COMMANDS) and answered here once the workbench is up:
+  // a walkthrough button can be the very thing that activates the extension.
+  const commands: Record<LateCommand, (...args: unknown[]) => unknown> = {
+    'dreams.showLog': () => log.channel.show(true),
+    'dreams.testClusterConnection': (name) => testConnectionCommand(log.logger, () => log.channel.show(true), typeof name === 'string' ? name : undefined),
+    'dreams.addClusterProfile': () => addClusterProfileCommand(),
+    'dreams.checkPw': () => checkPw(),
+    'dreams.choosePseudoDir': () => choosePseudoDir(),
+    'dreams.useOffline': () => useOffline(),
+    'dreams.openDemoCanvas': () => openDemoCanvas(),
+    'dreams.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+  };
+  return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands };
 }
