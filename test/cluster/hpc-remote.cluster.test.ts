@@ -7,7 +7,7 @@ import { JobBackends } from '../../src/core/hpc/backends';
 import { JobService } from '../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { outputNameFor } from '../../src/core/hpc/localRunner';
-import { readPwOutcome } from '../../src/core/hpc/pwProgress';
+import { readPwOutcome } from '../../src/core/dft/qe/jobFacts';
 import { SlurmAdapter } from '../../src/core/hpc/schedulers/slurm';
 import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
 import type { ClusterProfile, JobRecord } from '../../src/core/hpc/types';

@@ -11,7 +11,7 @@ import { openEventLog } from '../../src/core/canvas/eventLog';
 import { CanvasJobStore } from '../../src/core/hpc/canvasJobStore';
 import { JobService } from '../../src/core/hpc/jobService';
 import { LocalRunner } from '../../src/core/hpc/localRunner';
-import { readPwOutcome } from '../../src/core/hpc/pwProgress';
+import { readPwOutcome } from '../../src/core/dft/qe/jobFacts';
 import type { JobRecord } from '../../src/core/hpc/types';
 
 const fixtures = path.resolve(__dirname, '../fixtures/hpc');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { JobService } from '../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { LocalRunner, outputNameFor } from '../../src/core/hpc/localRunner';
-import { readPwOutcome } from '../../src/core/hpc/pwProgress';
+import { readPwOutcome } from '../../src/core/dft/qe/jobFacts';
 import type { JobRecord } from '../../src/core/hpc/types';
 
 const fixtures = path.resolve(__dirname, '../fixtures/hpc');

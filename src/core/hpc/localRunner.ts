@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
 import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
-import { PwProgressReader, readPwOutcome } from './pwProgress';
+import { PwProgressReader, readPwOutcome } from '../dft/qe/jobFacts';
 import { sha256File } from './fileHash';
 import { removeWavefunctions } from './wavefunctions';
 import { UNWATCHED_EXIT, type JobFile, type JobRecord } from './types';

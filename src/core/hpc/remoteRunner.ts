@@ -14,14 +14,13 @@ import type { JobBackend, JobUpdates } from './backend';
 import { sha256File } from './fileHash';
 import { canTransition, isTerminal } from './jobModel';
 import { errorNameFor, outputNameFor } from './localRunner';
-import { readPwOutcome } from './pwProgress';
-import { describePwInputSize, suggestResourcesWithin } from './resources';
+import { describePwInputSize, readPwOutcome } from '../dft/qe/jobFacts';
+import { suggestResourcesWithin } from './resources';
 import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
-import type { SchedulerStatus } from './types';
+import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter, SchedulerStatus } from './types';
 import { shellQuote } from './shellQuote';
 import { ConnectionLostError, type ClusterConnection } from './ssh/connection';
-import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter } from './types';
 
 export const BATCH_SCRIPT_NAME = 'dreams-job.sh';
 const REMOTE_PSEUDO_LINKS = 'pseudo';

@@ -8,17 +8,8 @@
  * V ≈ 135 bohr³ (20 Å³) per atom; bands ≈ 4·nat + 4; cost ∝ Npw·nbnd·log2(Npw).
  * k-points: the automatic mesh's product (an upper bound: symmetry reduces it).
  */
-import { numberIn, parsePwInput, readKPoints, stringIn } from '../dft/qe/input';
+import type { PwJobSize } from '../dft/qe/jobFacts';
 import type { ClusterProfile, JobResources, PartitionLimits } from './types';
-
-export interface PwJobSize {
-  atoms: number;
-  kPoints: number;
-  ecutwfcRy: number;
-  /** scf, relax, vc-relax, md, ... (geometry runs repeat the SCF). */
-  calculation: string;
-  nspin: number;
-}
 
 const BOHR3_PER_ATOM = 135;
 const SECONDS_PER_UNIT = 1e-8; // calibrated on fcc Al, 15 Ry, 6×6×6: ~0.4 s serial
@@ -27,24 +18,6 @@ const GEOMETRY_STEPS = 25;
 const SAFETY = 3;
 const DEFAULT_MAX_NTASKS = 64;
 const WORK_PER_TASK_SECONDS = 600;
-
-export function describePwInputSize(text: string): PwJobSize {
-  const input = parsePwInput(text);
-  const atoms = numberIn(input, 'system', 'nat');
-  const ecut = numberIn(input, 'system', 'ecutwfc');
-  if (atoms === undefined || ecut === undefined) {
-    throw new Error(`cannot size the job: the input does not give ${atoms === undefined ? 'nat' : 'ecutwfc'} in &SYSTEM. Give resources (ntasks, nodes, walltime) explicitly, or fix the input.`);
-  }
-  const k = readKPoints(input)?.value;
-  const kPoints = !k || k.kind === 'gamma' ? 1 : k.kind === 'automatic' ? k.mesh[0] * k.mesh[1] * k.mesh[2] : k.points.length;
-  return {
-    atoms,
-    kPoints: Math.max(1, kPoints),
-    ecutwfcRy: ecut,
-    calculation: stringIn(input, 'control', 'calculation') ?? 'scf',
-    nspin: numberIn(input, 'system', 'nspin') ?? 1,
-  };
-}
 
 export function suggestResources(size: PwJobSize, profile: Pick<ClusterProfile, 'limits' | 'partition' | 'account' | 'qos'>): JobResources {
   const limits = profile.limits ?? {};

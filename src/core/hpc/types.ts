@@ -3,6 +3,7 @@
  * PBS/LSF), persisted through the canvas so a restart resumes without resubmitting.
  * Implementation: jobModel.ts, localRunner.ts, ssh/*.ts, schedulers/*.ts, jobService.ts.
  */
+import type { PwProgress } from '../dft/qe/jobFacts';
 export type JobState = 'draft' | 'validated' | 'submitted' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** How a job's error begins when its pw.x ended while no DREAMS process was watching it (the advisor reads it as interrupted). */
@@ -25,14 +26,8 @@ export interface JobResources {
 }
 
 /** Live progress parsed from pw.x output. */
-export interface PwProgress {
-  scfIteration?: number;
-  estimatedAccuracyRy?: number;
-  totalEnergyRy?: number;
-  bfgsStep?: number;
-  lastLine?: string;
-  updatedAt: string;
-}
+/** pw.x's live progress, as its output is read (dft/qe/jobFacts.ts). */
+export type { PwProgress } from '../dft/qe/jobFacts';
 
 export interface JobFile {
   /** File name inside the job directory (no path separators). */

@@ -8,15 +8,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parsePwInput, stringIn } from '../dft/qe/input';
+import { scratchPlace } from '../dft/qe/jobFacts';
 import { shellQuote } from './shellQuote';
 import type { WavefunctionPlace } from './types';
 
 /** Where a pw.x input's wavefunctions go, or undefined when that is not inside its job directory. */
 export function wavefunctionPlace(inputText: string): WavefunctionPlace | undefined {
-  const input = parsePwInput(inputText);
-  const given = stringIn(input, 'control', 'outdir');
-  const prefix = stringIn(input, 'control', 'prefix') ?? 'pwscf';
+  const { outdir: given, prefix } = scratchPlace(inputText);
   const outdir = path.posix.normalize(given ?? './');
   if (path.posix.isAbsolute(outdir) || outdir === '..' || outdir.startsWith('../') || prefix.includes('/') || prefix === '') return undefined;
   return { outdir: outdir.replace(/\/+$/, '') || '.', prefix, outdirDefaulted: given === undefined };

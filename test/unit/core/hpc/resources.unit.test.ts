@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describePwInputSize, overrideResources, suggestResources, suggestResourcesWithin } from '../../../../src/core/hpc/resources';
+import { overrideResources, suggestResources, suggestResourcesWithin } from '../../../../src/core/hpc/resources';
+import { describePwInputSize } from '../../../../src/core/dft/qe/jobFacts';
 
 const al = fs.readFileSync(path.resolve(__dirname, '../../../fixtures/hpc/al-fcc-scf.in'), 'utf8');
 const limits = { maxNtasks: 128, maxNodes: 4, maxWalltimeMinutes: 2880, maxMemoryMb: 256_000, coresPerNode: 64 };
