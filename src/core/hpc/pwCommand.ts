@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'shell-quote';
-import { pwBannerVersion } from '../dft/qe/output';
+import { pwBannerVersion } from '../dft/qe/jobFacts';
 
 export function parsePwCommand(command: string): string[] {
   const variables: string[] = [];

@@ -8,6 +8,9 @@
 import { numberIn, parsePwInput, readAtomicSpecies, readKPoints, stringIn } from './input';
 import { parsePwOutput, PwProgressParser } from './output';
 
+/** The version pw.x prints in its banner ("6.7", "7.2"), as a version probe reads it. */
+export { pwBannerVersion } from './output';
+
 /** pw.x's progress as a job record carries it (hpc/types.ts JobRecord.progress). */
 export interface PwProgress {
   scfIteration?: number;
