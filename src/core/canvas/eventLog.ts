@@ -21,8 +21,10 @@
  *
  * On open, a writer checks every line; the first bad one (torn, bad checksum, invalid
  * JSON, wrong shape, sequence gap, oversized) and everything after it is cut, after the
- * whole file was copied aside (RecoveryReport.damage.backup). A reader reports the same
- * damage but changes nothing (backup is ''). A log written by a newer format is refused, and so
+ * whole file was copied aside (RecoveryReport.damage.backup), unless the writer asked for
+ * onDamage 'refuse' (then nothing changes and the open fails with the damage). A reader
+ * reports the same damage but changes nothing (backup is ''), and a last line without its
+ * line end as `unfinishedTail`. A log written by a newer format is refused, and so
  * is a file with no good event that does not begin like an event line (not ours: nothing is cut).
  */
 import fs from 'node:fs';
@@ -49,6 +51,14 @@ export interface OpenEventLogOptions {
   durability?: DurabilityPolicy;
   /** A longer line is damage, and a longer append is refused. Default 16 MiB. */
   maxLineBytes?: number;
+  /**
+   * Writers only: what a damaged log gets. 'cut' (default, the run's own process): copy the
+   * whole file aside and cut it back to the last good event. 'refuse': change nothing and
+   * throw EventLogError 'damaged'. 'cut-last-line': cut only what a crash leaves (the last
+   * line alone is torn or damaged, and good events stay before it), refuse anything else; a
+   * command that only adds to a run (an approval) uses it, so it never empties a log.
+   */
+  onDamage?: 'cut' | 'refuse' | 'cut-last-line';
 }
 
 export interface AppendInput {
@@ -114,6 +124,7 @@ export class EventLog implements EventSource {
       const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes);
       const recovery: RecoveryReport = { eventsRead: scan.events.length };
       if (scan.damage) recovery.damage = readerDamage(logPath, scan.damage);
+      else if (scan.partialBytes > 0) recovery.unfinishedTail = { line: scan.next.line, byteOffset: scan.next.offset, bytes: scan.partialBytes };
       return { log: new EventLog(logPath, 'reader', durability, maxLineBytes, scan.next, undefined, undefined, scan.events), recovery };
     }
 
@@ -142,6 +153,13 @@ export class EventLog implements EventSource {
           detail: `the last line has no line end (${scan.partialBytes} bytes): the writer stopped in the middle of it`,
         }
         : undefined);
+      const crashTail = damage !== undefined && scan.events.length > 0 && countLinesFrom(logPath, damage.byteOffset) === 1;
+      if (damage && (options.onDamage === 'refuse' || (options.onDamage === 'cut-last-line' && !crashTail))) {
+        const found = readerDamage(logPath, damage);
+        throw new EventLogError('damaged',
+          `${logPath} is damaged at line ${found.line} (byte ${found.byteOffset}, ${found.problem}): ${damage.detail}; ` +
+            `${found.linesDropped} line(s) from there on cannot be read. Nothing was changed.`, { ...found, detail: damage.detail });
+      }
       if (damage) recovery.damage = cutDamagedTail(logPath, damage);
       const file = await fs.promises.open(logPath, 'a');
       holdLock(lock);

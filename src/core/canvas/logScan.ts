@@ -1,6 +1,7 @@
 /**
  * Reading a log file from a byte offset: complete lines are checked one by one and the
- * scan stops at the first line that is not a good event. Reading is chunked, so an
+ * scan stops at the first line that is not a good event. A line ends with LF or CR LF (a
+ * log copied through Windows is read, not treated as damage). Reading is chunked, so an
  * absurdly long line costs at most `maxLineBytes` of memory before it is reported.
  */
 import fs from 'node:fs';
@@ -68,7 +69,9 @@ function scanOpenLog(fd: number, start: ScanStart, maxLineBytes: number): ScanRe
     let from = 0;
     for (let nl = data.indexOf(10, from); nl !== -1; nl = data.indexOf(10, from)) {
       if (nl - from > maxLineBytes) return result({ damage: oversized(line, offset, nl - from, maxLineBytes) });
-      const check = checkEventLine(data.subarray(from, nl), seq);
+      // A log copied through Windows ends its lines with CR LF: the CR is part of the line end.
+      const end = nl > from && data[nl - 1] === 13 ? nl - 1 : nl;
+      const check = checkEventLine(data.subarray(from, end), seq);
       if (!check.ok) {
         if (check.problem === 'newer-format') return result({ newerFormat: { version: check.version, line } });
         return result({ damage: { line, byteOffset: offset, problem: check.problem, detail: check.detail } });

@@ -127,6 +127,11 @@ export interface RecoveryReport {
   };
   /** Set when a writer took over the lock of a process that no longer runs on this host. */
   staleLock?: { pid: number; host: string; startedAt: string };
+  /**
+   * Readers: bytes after the last complete line (no line end yet). A live writer may still be
+   * writing them; with no live writer they are a torn last line (see recoveryReport.ts).
+   */
+  unfinishedTail?: { line: number; byteOffset: number; bytes: number };
 }
 
 /** Durability: when an append's promise resolves, the event is on disk (see eventLog.ts). */

@@ -5,7 +5,10 @@
  * sees a half-written holder.
  *
  * A lock whose pid no longer runs on this host is stale (its process crashed) and is
- * taken over. A lock from another host cannot be checked and is never taken over.
+ * taken over; so is one whose pid now belongs to another process (the number was reused
+ * after the holder died): on Linux the lock records the holder's start time in clock ticks
+ * since boot (/proc/<pid>/stat), and a live pid with another start time is not the holder.
+ * A lock from another host cannot be checked and is never taken over.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -16,6 +19,8 @@ export interface LockHolder {
   pid: number;
   host: string;
   startedAt: string;
+  /** Linux: the holder process's start time, clock ticks after boot (field 22 of /proc/<pid>/stat). */
+  processStart?: string;
 }
 
 export interface WriterLock {
@@ -26,10 +31,17 @@ export interface WriterLock {
 }
 
 export function acquireWriterLock(lockPath: string): WriterLock {
-  const holder: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
+  const processStart = processStartOf(process.pid);
+  const holder: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), ...(processStart ? { processStart } : {}) };
   const text = JSON.stringify(holder) + '\n';
   const staging = `${lockPath}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
-  fs.writeFileSync(staging, text, { flag: 'wx' });
+  try {
+    fs.writeFileSync(staging, text, { flag: 'wx' });
+  } catch (err) {
+    // A full disk creates the file and then refuses its bytes: leave nothing behind.
+    fs.rmSync(staging, { force: true });
+    throw lockWriteError(lockPath, err as NodeJS.ErrnoException);
+  }
   try {
     let staleHolder: LockHolder | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -37,7 +49,7 @@ export function acquireWriterLock(lockPath: string): WriterLock {
         fs.linkSync(staging, lockPath);
         return { holder, staleHolder, release: () => releaseIfOurs(lockPath, text) };
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw lockWriteError(lockPath, err as NodeJS.ErrnoException);
       }
       const current = readLock(lockPath);
       if (current === 'gone') continue;
@@ -91,11 +103,71 @@ function isStale(holder: LockHolder): boolean {
   if (holder.host !== os.hostname()) return false;
   try {
     process.kill(holder.pid, 0);
-    return false;
   } catch (err) {
     // EPERM: the pid runs under another user, so it is alive.
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
+  return pidReused(holder);
+}
+
+/** Linux: the start time of a process, in clock ticks after boot; undefined elsewhere or when it is gone. */
+export function processStartOf(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = fields[19]; // field 22 of the whole line
+    return start && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seconds since the epoch at which the system booted (Linux), or undefined. */
+function bootTime(): number | undefined {
+  try {
+    const m = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** /proc reports start times in USER_HZ, which Linux fixes at 100 per second for user space. */
+const USER_HZ = 100;
+
+/**
+ * The live process with the holder's pid is not the holder: its start time differs from the
+ * one the lock recorded, or (a lock written without it) it started after the lock was taken.
+ */
+function pidReused(holder: LockHolder): boolean {
+  const now = processStartOf(holder.pid);
+  if (now === undefined) return false; // not Linux, or it just ended: cannot tell, so it counts as alive
+  if (holder.processStart !== undefined) return holder.processStart !== now;
+  const boot = bootTime();
+  const lockedAt = Date.parse(holder.startedAt);
+  if (boot === undefined || Number.isNaN(lockedAt)) return false;
+  const startedMs = (boot + Number(now) / USER_HZ) * 1000;
+  // A margin for the clock's resolution: the holder started before it wrote the lock.
+  return startedMs > lockedAt + 2000;
+}
+
+function lockWriteError(lockPath: string, err: NodeJS.ErrnoException): EventLogError {
+  const why = err.code === 'ENOSPC' ? 'the disk is full'
+    : err.code === 'EDQUOT' ? 'the disk quota is used up'
+    : err.code === 'EACCES' || err.code === 'EPERM' ? 'the run directory is not writable'
+    : err.code === 'EROFS' ? 'the file system is read-only'
+    : (err.message || String(err));
+  return new EventLogError('broken',
+    `could not take the writer lock ${lockPath}: ${why} (${err.code ?? 'error'}). Nothing in the run was changed and no file was left behind. ` +
+      `${err.code === 'ENOSPC' || err.code === 'EDQUOT' ? `Free space on the disk that holds ${lockPath.replace(/\/[^/]*$/, '')}` : 'Fix that'}, then try again.`);
+}
+
+/** The holder of a lock that is live (its process runs on this host, or it is another host's), or undefined. */
+export function liveHolder(lockPath: string): LockHolder | undefined {
+  const current = readLock(lockPath);
+  if (current === 'gone' || !current.holder) return undefined;
+  return isStale(current.holder) ? undefined : current.holder;
 }
 
 function restore(aside: string, lockPath: string): void {

@@ -49,6 +49,8 @@ export interface OpenRunOptions {
   mode: 'writer' | 'reader';
   durability?: DurabilityPolicy;
   canvas?: Omit<CanvasOptions, 'views'>;
+  /** Writers: what a damaged log gets (eventLog.ts OpenEventLogOptions.onDamage); default 'cut'. */
+  onDamage?: 'cut' | 'refuse' | 'cut-last-line';
 }
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -90,7 +92,7 @@ export async function setRunState(run: Run, state: RunState, reason?: string, ac
 }
 
 async function openRunDir(dir: string, fallbackId: string, options: OpenRunOptions): Promise<Run> {
-  const { log, recovery } = await openEventLog(path.join(dir, EVENT_LOG_FILE), { mode: options.mode, durability: options.durability });
+  const { log, recovery } = await openEventLog(path.join(dir, EVENT_LOG_FILE), { mode: options.mode, durability: options.durability, ...(options.onDamage ? { onDamage: options.onDamage } : {}) });
   const registry = new ProvenanceRegistry(log, dir);
   const canvas = new Canvas(log, { ...options.canvas, views: registry.views() });
   const start = log.events().find((e) => e.kind === 'run.start')?.payload as RunStartPayload | undefined;
