@@ -7,10 +7,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { postAnswer, waitForOutcome } from '../../core/run/answerInbox';
-import { openRun } from '../../core/run/directory';
 import { EventLogError } from '../../core/canvas/eventLogError';
 import { answerApproval, ApprovalBook, standingNote } from '../../core/guard/approvals';
 import { registerCliCommand } from '../cli';
+import { DAMAGED_LOG_ADVICE, openRunLog, partialReadNote } from './runLog';
 import { resolveRunDir, UsageError } from './runOptions';
 
 const USAGE = `Usage: dreams approve <run> <request> [--reject] [--all-like-this] [--comment TEXT] [--runs-dir DIR]
@@ -45,8 +45,14 @@ export async function approveCommand(argv: string[]): Promise<number> {
     if (standing && decision === 'reject') throw new UsageError('--all-like-this approves; a rejection answers one request only.');
     let run;
     try {
-      run = await openRun(runDir, { mode: 'writer' });
+      // An answer only adds to the run: only a crash's torn last line is cut here (with a backup);
+      // other damage leaves the log untouched, so an answer can never empty it.
+      ({ run } = await openRunLog('approve', runDir, { mode: 'writer', onDamage: 'cut-last-line' }));
     } catch (e) {
+      if (e instanceof EventLogError && e.code === 'damaged') {
+        console.error(`dreams approve: ${e.message} ${id} was not answered. ${DAMAGED_LOG_ADVICE}`);
+        return 1;
+      }
       if (!(e instanceof EventLogError) || e.code !== 'locked') throw e;
       // The run is live in another process: it records the answer for us.
       const name = postAnswer(runDir, { id, decision, by: 'user@cli', ...(comment ? { comment } : {}), ...(standing ? { standing } : {}) });
@@ -79,8 +85,9 @@ export async function approveCommand(argv: string[]): Promise<number> {
 }
 
 async function listRequests(runDir: string): Promise<number> {
-  const run = await openRun(runDir, { mode: 'reader' });
+  const { run, health } = await openRunLog('approve', runDir, { mode: 'reader' });
   try {
+    if (health.damaged) console.error(`dreams approve: ${partialReadNote(health)}`);
     const book = new ApprovalBook(run.log);
     const requests = book.requests();
     if (!requests.length) console.log('no approval requests in this run');
@@ -88,7 +95,7 @@ async function listRequests(runDir: string): Promise<number> {
       const a = book.answerOf(r.id);
       console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}${a.standing ? ' (standing: also for later requests of this concern)' : ''}${a.under ? ` (standing approval of ${a.under})` : ''}` : 'OPEN'}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
     }
-    return 0;
+    return health.damaged ? 1 : 0;
   } finally {
     await run.close();
   }

@@ -3,16 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runProgress } from '../../core/run/progress';
-import { openRun } from '../../core/run/directory';
 import { foldJobEvents } from '../../core/hpc/jobStore';
 import { registerCliCommand } from '../cli';
+import { openRunLog, partialReadNote } from './runLog';
 import { resolveRunDir, UsageError } from './runOptions';
 
 const USAGE = `Usage: dreams jobs [<run>] [--runs-dir DIR] [--json]
 
 Without <run>: each run under the runs directory with its state and job counts.
 With <run> (directory, id or "latest"): its jobs with backend, scheduler id, state, run time
-and error. Reads the event log only, so it is safe while the run is going.`;
+and error. Reads the event log only, so it is safe while the run is going.
+Exit status: 0, or 1 when a log is damaged (what it says is from the events before the damage).`;
 
 const dur = (a?: string, b?: string): string => {
   if (!a) return '';
@@ -38,29 +39,33 @@ export async function jobsCommand(argv: string[]): Promise<number> {
         return 0;
       }
       const rows = [];
+      let damaged = 0;
       for (const r of runs) {
-        const run = await openRun(path.join(runsDir, r), { mode: 'reader' });
+        const { run, health } = await openRunLog('jobs', path.join(runsDir, r), { mode: 'reader' });
         const p = runProgress(run.log.events());
         await run.close();
-        rows.push({ run: r, state: p.state, jobs: p.jobs });
+        if (health.damaged) damaged++;
+        rows.push({ run: r, state: p.state, jobs: p.jobs, ...(health.damaged ? { damagedAtLine: health.line } : {}) });
       }
       if (values.json) console.log(JSON.stringify(rows, null, 1));
-      else for (const x of rows) console.log(`${x.run}  ${x.state.padEnd(10)} jobs ${x.jobs.total}: ${x.jobs.completed} done, ${x.jobs.running} running, ${x.jobs.queued} queued, ${x.jobs.failed} failed, ${x.jobs.cancelled} cancelled`);
-      return 0;
+      else for (const x of rows) console.log(`${x.run}  ${x.state.padEnd(10)} jobs ${x.jobs.total}: ${x.jobs.completed} done, ${x.jobs.running} running, ${x.jobs.queued} queued, ${x.jobs.failed} failed, ${x.jobs.cancelled} cancelled${x.damagedAtLine ? `  (log damaged at line ${x.damagedAtLine}: counts from the events before it)` : ''}`);
+      return damaged ? 1 : 0;
     }
     const runDir = resolveRunDir(positionals[0], runsDir);
-    const run = await openRun(runDir, { mode: 'reader' });
+    const { run, health } = await openRunLog('jobs', runDir, { mode: 'reader' });
     try {
+      if (health.damaged) console.error(`dreams jobs: ${partialReadNote(health)}`);
+      const status = health.damaged ? 1 : 0;
       const jobs = foldJobEvents(run.log.events());
       if (values.json) {
         console.log(JSON.stringify(jobs, null, 1));
-        return 0;
+        return status;
       }
       if (!jobs.length) console.log('this run has no jobs yet');
       for (const j of jobs) {
         console.log(`${j.id.padEnd(16)} ${j.backend.padEnd(10)} ${j.state.padEnd(10)} ${(j.schedulerId ?? '').padEnd(8)} ${dur(j.startedAt, j.endedAt).padStart(9)}${j.progress?.scfIteration && !j.endedAt ? `  scf #${j.progress.scfIteration}` : ''}${j.error ? `  ${j.error.split('\n')[0]}` : ''}`);
       }
-      return 0;
+      return status;
     } finally {
       await run.close();
     }

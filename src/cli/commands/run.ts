@@ -10,6 +10,7 @@ import { prepareWorkflow } from '../../core/workflows/objective';
 import { ObjectiveError } from '../../core/workflows/types';
 import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
+import { openRunLog } from './runLog';
 import { LOG_LEVEL_USAGE, parseLogLevel, runLogFile } from './logFile';
 import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, qeVersionFor, readObjective, sshConfigOption, UsageError } from './runOptions';
 
@@ -93,6 +94,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     const notARun = notRuns(reuseFrom)[0];
     if (notARun) throw new UsageError(`--reuse-from: ${notARun} is not a DREAMS run (it has no events.jsonl); name a run directory, e.g. runs/20260101-120000-al-lattice.`);
     if (reuseFrom.length && values['rerun-identical']) throw new UsageError('--reuse-from and --rerun-identical contradict each other: drop one.');
+    for (const dir of reuseFrom) {
+      // An earlier run's log is read for its results: damage there is said, and refused.
+      const { run: earlier, health } = await openRunLog('run', dir, { mode: 'reader' });
+      await earlier.close();
+      if (health.damaged) throw new UsageError(`--reuse-from: the event log of ${dir} is damaged (above), so results recorded after line ${health.line} would not be found. Restore its events.jsonl from a copy, or leave it out.`);
+    }
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
     const apiKey = process.env.ANTHROPIC_API_KEY;

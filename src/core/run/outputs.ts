@@ -27,7 +27,11 @@ export function notebookFor(run: Pick<Run, 'runId'>, objective: string): CanvasF
   return { dreams: CANVAS_FILE_FORMAT, run: { id: run.runId, log: EVENT_LOG_FILE }, cells: [{ kind: 'objective', id: 'objective-1', text: objective }] };
 }
 
-export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudoDirs?: string[] } = {}): Promise<RunOutputs> {
+/**
+ * `notice`: a sentence report.md opens with (the log it was written from is damaged), so a
+ * reader of the file later sees it too.
+ */
+export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudoDirs?: string[]; notice?: string } = {}): Promise<RunOutputs> {
   const events = run.log.events();
   const rendered = renderRunReport({
     runId: run.runId,
@@ -47,7 +51,7 @@ export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudo
     return file;
   });
   const report = path.join(run.dir, 'report.md');
-  fs.writeFileSync(report, rendered.markdown + '\n');
+  fs.writeFileSync(report, (opts.notice ? `> **${opts.notice}**\n\n` : '') + rendered.markdown + '\n');
   const notebook = path.join(run.dir, 'canvas.dreams');
   const objective = (events.find((e) => e.kind === 'run.start')?.payload as { objective?: string } | undefined)?.objective ?? '';
   if (!fs.existsSync(notebook)) fs.writeFileSync(notebook, serializeCanvasFile(notebookFor(run, objective)));
