@@ -1,6 +1,6 @@
 /**
  * Canvas drawing of a laid-out provenance graph. SVG with 5,000 nodes, 6,000 edges and
- * their labels is too many DOM nodes to pan smoothly (see docs/notes/ui.md); one canvas
+ * their labels is too many DOM nodes to pan smoothly (see docs/notes/extension.md); one canvas
  * redraws only what is in view, batches fills by colour and drops labels when zoomed out.
  */
 import type { ProvenanceGraph, GraphFilters } from '../../src/shared/provenanceGraph';

@@ -4,7 +4,7 @@
  *
  * Why ELK: maintained (Eclipse), a full layered pipeline with edge routes, runs in a
  * worker out of the box. Measured on a 5,000-node provenance-shaped DAG (see
- * docs/notes/ui.md): dagre took ~110 s, d3-dag's sugiyama did not finish in 90 s, ELK
+ * docs/notes/extension.md): dagre took ~110 s, d3-dag's sugiyama did not finish in 90 s, ELK
  * with defaults ~10 s and, with thoroughness 1, polyline routing and the transitive
  * reduction below, ~2 s.
  */

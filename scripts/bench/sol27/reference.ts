@@ -129,7 +129,7 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
     nspin: (magnetic ? 2 : 1) as 1 | 2, ...(magnetic ? { startingMagnetization: { [s.element]: 0.5 } } : {}),
   };
   // one k-mesh for the whole series, the mesh of the central cell (the workflow's EOS keeps the spacing instead, so its
-  // mesh changes over ±5 % where the spacing is fine: docs/notes/science-workflows.md, "Ir, fourth sitting")
+  // mesh changes over ±5 % where the spacing is fine: docs/notes/workflows.md, "Ir, fourth sitting")
   const pseudos = { [s.element]: { file: s.pseudopotential, sha256: '' } };
   const { settings } = renderPwInput(base, options, pseudos);
   const mesh = settings.kMesh!;

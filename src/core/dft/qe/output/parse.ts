@@ -100,7 +100,7 @@ export function outputFromReader(r: PwOutputReader): PwOutput {
   if (r.relaxation) out.relaxation = r.relaxation;
   // pw.x prints the BEEFens deviations in Ry: libbeef forms each as a dot product of random
   // coefficients with the 32 xc contributions pw.x computed (in Ry), and converts nothing. Read as
-  // eV they are 13.6× too narrow (docs/notes/science-workflows.md, the production ensemble).
+  // eV they are 13.6× too narrow (docs/notes/workflows.md, the production ensemble).
   if (r.beefEnsemble) out.beefEnsembleEv = r.beefEnsemble.map((e) => e * RY_IN_EV);
   if (r.pseudopotentials.length) {
     out.pseudopotentials = Object.fromEntries(r.pseudopotentials.map((p) => [p.element, p.path.split('/').pop() ?? p.path]));

@@ -175,7 +175,7 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
       assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`), [], f);
       for (const d of r.diagnostics) if (d.severity === 'warning') warnings.push(`${f} ${d.code}`);
     }
-    // What remains is what pw.x itself prints or silently ignores (docs/notes/qe-io.md explains each).
+    // What remains is what pw.x itself prints or silently ignores (docs/notes/dft-qe.md explains each).
     assert.deepEqual(warnings, [
       'pw_pawatom/paw-vcbfgs.in magnetization-needs-nspin',
       'pw_scf/gth.in value-not-allowed',
