@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadClusterProfiles } from '../../core/hpc/clusterProfile';
 import { loadSshConfig, type SshConfigSource } from '../../core/hpc/ssh/sshConfig';
 import type { ClusterProfile } from '../../core/hpc/types';
-import { parseObjectiveFile, parseObjectiveText, type Objective, type RunPreferences } from '../../core/workflows/objective';
+import { parseObjectiveBytes, parseObjectiveText, type Objective, type RunPreferences } from '../../core/workflows/objective';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -47,7 +47,7 @@ export function parseBudget(text: string): Budget {
 export function readObjective(arg: string, opts: { forModel?: boolean } = {}): Objective {
   if (/\.(ya?ml|json)$/i.test(arg)) {
     if (!fs.existsSync(arg)) throw new UsageError(`no objective file ${arg}; give the path of a YAML objective (see examples/) or the objective as a sentence in quotes.`);
-    return parseObjectiveFile(fs.readFileSync(arg, 'utf8'), arg);
+    return parseObjectiveBytes(fs.readFileSync(arg), arg);
   }
   return parseObjectiveText(arg, opts);
 }

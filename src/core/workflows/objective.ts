@@ -24,7 +24,11 @@ import { closest } from 'fastest-levenshtein';
 import { parseDocument } from 'yaml';
 import { describeSchemaErrors } from '../schemaErrors';
 import { workflowTemplate, workflowTemplates } from './index';
+import { boundProblems, firstInvalidUtf8, MAX_OBJECTIVE_FILE_BYTES, MAX_OBJECTIVE_TEXT_CHARS, nonFiniteNumbers } from './objectiveBounds';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment, type WorkflowTemplate } from './types';
+
+/** YAML aliases (*name) an objective may expand (the YAML library's own default). */
+const MAX_ALIAS_COUNT = 100;
 
 export interface RunPreferences {
   backend?: string;
@@ -80,14 +84,39 @@ export const OBJECTIVE_FILE_SCHEMA = {
 // verbose: errors carry their schema, so a message can list the fields that are known.
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 
-/** Validate a template's inputs against its schema; throws ObjectiveError listing every problem. */
+/**
+ * Validate a template's inputs: the sanity bounds every workflow shares (objectiveBounds.ts),
+ * then its schema; throws ObjectiveError listing every problem.
+ */
 export function checkInputs(template: WorkflowTemplate, inputs: unknown, where: string): Record<string, unknown> {
+  const bounds = boundProblems(inputs);
+  if (bounds.length) throw new ObjectiveError(`${where}: the inputs of workflow ${template.id} need fixing:\n- ${bounds.join('\n- ')}`, bounds);
   const validate = ajv.compile(template.inputSchema);
   if (!validate(inputs)) {
     const problems = describeSchemaErrors(validate.errors, inputs, 'inputs');
     throw new ObjectiveError(`${where}: the inputs of workflow ${template.id} need fixing:\n- ${problems.join('\n- ')}`, problems);
   }
   return inputs as Record<string, unknown>;
+}
+
+/**
+ * Read an objective file's bytes: at most MAX_OBJECTIVE_FILE_BYTES, UTF-8 (a byte that is not
+ * is refused with its offset, line and column, not replaced), then parseObjectiveFile.
+ */
+export function parseObjectiveBytes(bytes: Uint8Array, file: string): Objective {
+  if (bytes.length > MAX_OBJECTIVE_FILE_BYTES) {
+    throw new ObjectiveError(`${file} is ${bytes.length} bytes, over the ${MAX_OBJECTIVE_FILE_BYTES} bytes (${MAX_OBJECTIVE_FILE_BYTES / 1024} KiB) an objective file may have: ` +
+      'no study needs more. Put structures in their own files and name them in the objective.');
+  }
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== undefined) {
+    const before = Buffer.from(bytes.subarray(0, bad)).toString('utf8');
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    throw new ObjectiveError(`${file} is not UTF-8 text: byte ${bad} (0x${bytes[bad]!.toString(16).padStart(2, '0')}, line ${line}, column ${column}) is not valid UTF-8. ` +
+      'Save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).');
+  }
+  return parseObjectiveFile(Buffer.from(bytes).toString('utf8'), file);
 }
 
 /** Read an objective file's text (YAML or JSON). `file` names it in messages. */
@@ -97,7 +126,16 @@ export function parseObjectiveFile(text: string, file: string): Objective {
     const problems = doc.errors.map((e) => `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ''}${e.message.split('\n')[0]}`);
     throw new ObjectiveError(`${file} is not valid YAML:\n- ${problems.join('\n- ')}`, problems);
   }
-  const data = doc.toJS() as unknown;
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    // The YAML library refuses a document whose aliases (*name) expand without end (an "alias bomb").
+    throw new ObjectiveError(`${file}: its YAML could not be read: ${(e as Error).message}. ` +
+      `An objective needs no more than ${MAX_ALIAS_COUNT} alias (*name) expansions: write the values out.`);
+  }
+  const notNumbers = nonFiniteNumbers(data);
+  if (notNumbers.length) throw new ObjectiveError(`${file} has numbers that are not numbers:\n- ${notNumbers.join('\n- ')}`, notNumbers);
   const validate = ajv.compile(OBJECTIVE_FILE_SCHEMA);
   if (!validate(data)) {
     const problems = describeSchemaErrors(validate.errors, data);
@@ -122,6 +160,10 @@ export function parseObjectiveFile(text: string, file: string): Objective {
 export function parseObjectiveText(text: string, opts: { forModel?: boolean } = {}): Objective {
   const trimmed = text.trim();
   if (!trimmed) throw new ObjectiveError('the objective is empty: say what to compute, e.g. "lattice constant of fcc Al, a0 = 4.05 Å, LDA", or give an objective file.');
+  if (trimmed.length > MAX_OBJECTIVE_TEXT_CHARS) {
+    throw new ObjectiveError(`the objective is ${trimmed.length} characters long, over the ${MAX_OBJECTIVE_TEXT_CHARS} an objective may have (the supervisor reads it in every turn): ` +
+      'say what to compute in a few sentences, and put inputs in an objective file.');
+  }
   for (const template of workflowTemplates()) {
     const inputs = template.inputsFromText?.(trimmed);
     if (!inputs) continue;
