@@ -1,7 +1,7 @@
 /**
  * The planner contract: given the surface, the adsorbate and the history of the search,
  * propose the next configuration or stop. The offline planner (offlinePlanner.ts) is a
- * deterministic heuristic; the LLM planner (llmPlanner.ts) asks a model through the
+ * deterministic heuristic; the LLM planner (agents/adsorptionPlanner.ts) asks a model through the
  * LlmProvider with the hypothesis schema as a forced tool.
  */
 import type { Adsorbate } from './adsorbate';

@@ -1,6 +1,6 @@
 /**
  * Everything a run needs, opened from its directory: the event log, canvas and
- * provenance (canvas/run.ts), the job service with its backends, approvals, the usage
+ * provenance (directory.ts), the job service with its backends, approvals, the usage
  * ledger and budget, the model provider (Anthropic, or offline) and the agent runtime.
  * The CLI and the VS Code controller both open runs through here, so a run started in
  * one can be resumed in the other.

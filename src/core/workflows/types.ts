@@ -4,7 +4,7 @@
  * worker, the one tool whose call must succeed, and argument hints.
  *
  * Argument hints (strings inside `args`, resolved against the run's provenance when the
- * step runs; see agents/stepArguments.ts):
+ * step runs; see plan/stepArguments.ts):
  *   "$step.<stepId>.<artifact name>"          reference to the latest such artifact made by
  *                                             that step, e.g. "$step.structure.bulk_structure"
  *   "$step.<stepId>.<artifact name>.<path>"   a field of it, passed by reference, e.g.
