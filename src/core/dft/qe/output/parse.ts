@@ -1,6 +1,7 @@
 /** pw.x output text -> PwOutput. Never throws: a truncated or garbled output gives what could be read. */
 import { RY_IN_EV } from '../../../units';
 import type { Cell, Vec3 } from '../../types';
+import { classifyFailure, type FailureOptions } from './failure';
 import { PwOutputReader, type RawGeometry, type RawStep } from './reader';
 import type { IonicStep, PwOutput } from './types';
 
@@ -40,8 +41,13 @@ function ionicStep(raw: RawStep): IonicStep | undefined {
 
 function calculationOf(r: PwOutputReader): string | undefined {
   if (r.sawBeef) return 'ensemble';
-  if (r.sawBfgs) return r.sawVariableCell ? 'vc-relax' : 'relax';
+  if (r.sawBfgs || r.sawDamped) return r.sawVariableCell ? 'vc-relax' : 'relax';
   if (r.sawMd) return r.sawVariableCell ? 'vc-md' : 'md';
+  // The summary prints nstep and the convergence thresholds only for relaxations and MD: a
+  // relaxation whose first SCF failed has no BFGS header yet (an MD run that fails there reads as one too).
+  if (r.settings.nstep !== undefined) {
+    return r.settings.pressConvThrKbar !== undefined ? 'vc-relax' : 'relax';
+  }
   if (r.sawBands) {
     const last = r.scfCycles[r.scfCycles.length - 1];
     return last?.fermiEnergyEv !== undefined || last?.highestOccupiedEv !== undefined ? 'nscf' : 'bands';
@@ -49,8 +55,10 @@ function calculationOf(r: PwOutputReader): string | undefined {
   return r.scfCycles.length ? 'scf' : undefined;
 }
 
+export type ParseOptions = FailureOptions;
+
 /** Builds the result from a reader that has seen every line. */
-export function outputFromReader(r: PwOutputReader): PwOutput {
+export function outputFromReader(r: PwOutputReader, opts: ParseOptions = {}): PwOutput {
   r.finish();
   const lastScf = r.scfCycles[r.scfCycles.length - 1];
   const lastWithEnergy = [...r.scfCycles].reverse().find((c) => c.totalEnergyRy !== undefined);
@@ -74,6 +82,14 @@ export function outputFromReader(r: PwOutputReader): PwOutput {
     out.totalEnergyRy = lastWithEnergy.totalEnergyRy;
     out.totalEnergyEv = lastWithEnergy.totalEnergyRy * RY_IN_EV;
   }
+  const withMakovPayne = [...r.scfCycles].reverse().find((c) => c.makovPayneEnergyRy !== undefined);
+  if (withMakovPayne) out.totalEnergyMakovPayneRy = withMakovPayne.makovPayneEnergyRy!;
+  const withTerms = [...r.scfCycles].reverse().find((c) => c.energyTermsRy);
+  if (withTerms) out.energyTermsRy = withTerms.energyTermsRy!;
+  const withHubbard = [...r.scfCycles].reverse().find((c) => c.hubbardOccupations);
+  if (withHubbard) out.hubbardOccupations = withHubbard.hubbardOccupations!;
+  const withMoments = [...r.scfCycles].reverse().find((c) => c.siteMoments?.length);
+  if (withMoments) out.siteMoments = withMoments.siteMoments!;
   if (lastScf) {
     const n = lastScf.iterationCount ?? (lastScf.iterations.length || undefined);
     if (n !== undefined) out.scfIterations = n;
@@ -105,11 +121,17 @@ export function outputFromReader(r: PwOutputReader): PwOutput {
   if (r.pseudopotentials.length) {
     out.pseudopotentials = Object.fromEntries(r.pseudopotentials.map((p) => [p.element, p.path.split('/').pop() ?? p.path]));
   }
+  const failure = classifyFailure(r, out, opts, r.lastText !== undefined ? { line: r.lastLineNo, text: r.lastText } : undefined);
+  if (failure) out.failure = failure;
   return out;
 }
 
-/** Parses a whole pw.x output. */
-export function parsePwOutput(text: string): PwOutput {
+/**
+ * Parses a whole pw.x output. Give the text of the CRASH file pw.x left in its working
+ * directory (readPwOutputFile does) to read an error the output lacks, and the input's press
+ * to judge the final SCF of a vc-relax against its target pressure.
+ */
+export function parsePwOutput(text: string, opts: ParseOptions = {}): PwOutput {
   const r = new PwOutputReader();
   let start = 0;
   const n = text.length;
@@ -120,5 +142,5 @@ export function parsePwOutput(text: string): PwOutput {
     r.line(text.slice(start, stop));
     start = end + 1;
   }
-  return outputFromReader(r);
+  return outputFromReader(r, opts);
 }

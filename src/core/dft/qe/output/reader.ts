@@ -7,7 +7,11 @@
  */
 import type { Cell, Vec3 } from '../../types';
 import { parseQeDuration } from './qeTime';
-import type { IonicStep, PseudopotentialUsed, Relaxation, RunSettingsPrinted, ScfCycle, ScfIteration } from './types';
+import { continueBlock, type Block } from './blocks';
+import { FAILURE_MARKERS, errorOfBlock, numberAfter, numbers, pwBannerVersion, type Mark } from './lineText';
+import type { HubbardOccupation, IonicStep, PseudopotentialUsed, Relaxation, RunSettingsPrinted, ScfCycle, ScfIteration } from './types';
+
+export { errorOfBlock, FAILURE_MARKERS, pwBannerVersion, type Mark } from './lineText';
 
 /** A geometry as printed, before conversion to Å (needs the cell of its step). */
 export interface RawGeometry {
@@ -25,36 +29,10 @@ export interface RawStep extends Omit<IonicStep, 'symbols' | 'positionsAngstrom'
   geometry?: RawGeometry;
 }
 
-type Block =
-  | { kind: 'none' }
-  | { kind: 'axes'; rows: Vec3[] }
-  | { kind: 'sites'; symbols: string[]; positions: Vec3[]; unit: string }
-  | { kind: 'positions'; symbols: string[]; positions: Vec3[]; unit: string }
-  | { kind: 'cell'; rows: Vec3[]; unit: string; alatBohr?: number }
-  | { kind: 'forces'; forces: Vec3[]; seenAtom: boolean }
-  | { kind: 'stress'; rows: Vec3[] }
-  | { kind: 'error'; lines: string[] }
-  | { kind: 'banner' }
-  | { kind: 'message'; lines: string[] }
-  | { kind: 'beef'; values: number[] }
-  | { kind: 'pseudo'; entry: PseudopotentialUsed };
 
-const BOHR_IN_ANGSTROM = 0.529177210903;
-const NUM = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eEdD][-+]?\d+)?/g;
 
-function numbers(s: string): number[] {
-  const m = s.match(NUM);
-  // "+ 0" turns pw.x's printed "-0.00" into 0.
-  return m ? m.map((x) => Number(x.replace(/[dD]/, 'e')) + 0) : [];
-}
 
-/** The number after "=" (or after a given marker) in a line. */
-function numberAfter(line: string, marker = '='): number | undefined {
-  const k = line.indexOf(marker);
-  if (k < 0) return undefined;
-  const m = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eEdD][-+]?\d+)?/.exec(line.slice(k + marker.length));
-  return m ? Number(m[0].replace(/[dD]/, 'e')) : undefined;
-}
+
 
 export class PwOutputReader {
   codeVersion?: string;
@@ -74,18 +52,40 @@ export class PwOutputReader {
   sawBfgs = false;
   sawVariableCell = false;
   sawMd = false;
+  /** Damped (quick-min) dynamics: a relaxation, though it prints MD's lines. */
+  sawDamped = false;
   sawBands = false;
   sawBeef = false;
   lines = 0;
+  /** Lines that show how the run ended: the time limit, nstep, BFGS giving up, an error. */
+  marks: { timeLimit?: Mark; stepsExhausted?: Mark; bfgsFailed?: Mark; failureLine?: Mark; error?: Mark; finalScf?: Mark } = {};
+  /** The last non-blank line and its number (the evidence of an output that stops mid-run). */
+  lastText?: string;
+  lastLineNo = 0;
+  /** The cell volume the run started from (a vc-relax prints the final one again). */
+  initialCellVolumeBohr3?: number;
+  /** Where each SCF that did not converge said so. */
+  notConverged = new Map<ScfCycle, Mark>();
   /** The latest BFGS report: its step number and the energy (or enthalpy) it accepted; `seq` counts reports. */
   bfgs?: { step?: number; scfCycles?: number; energyRy?: number; enthalpyRy?: number; seq: number };
   /** The geometry the next SCF runs at. */
-  private pendingGeometry?: RawGeometry;
-  private cellAngstrom?: Cell;
-  private block: Block = { kind: 'none' };
-  private scf?: ScfCycle;
-  private iteration?: ScfIteration;
-  private step?: RawStep;
+  /** @internal (blocks.ts) */
+  pendingGeometry?: RawGeometry;
+  /** @internal (blocks.ts) */
+  cellAngstrom?: Cell;
+  /** @internal (blocks.ts) */
+  block: Block = { kind: 'none' };
+  /** @internal (blocks.ts) */
+  scf?: ScfCycle;
+  /** @internal (blocks.ts) */
+  iteration?: ScfIteration;
+  /** @internal (blocks.ts) */
+  step?: RawStep;
+  /** "Final scf calculation at the relaxed structure" was printed: the next SCF is the final one. */
+  private finalNext = false;
+  /** The DFT+U occupations being printed (between write_ns's markers), if any. */
+  private hubbard?: HubbardOccupation[];
+  private hubbardEnd?: 'exit' | 'rule';
 
   get currentScf(): ScfCycle | undefined {
     return this.scf;
@@ -97,7 +97,8 @@ export class PwOutputReader {
     return this.step;
   }
 
-  private warn(message: string): void {
+  /** @internal (blocks.ts) */
+  warn(message: string): void {
     const m = message.trim();
     if (!m) return;
     if (!(m in this.warningCounts)) {
@@ -112,6 +113,11 @@ export class PwOutputReader {
     this.scfCycles.push(this.scf);
     this.iteration = undefined;
     this.step = { scfCycle: this.scfCycles.length - 1 };
+    if (this.finalNext) {
+      this.scf.final = true;
+      (this.relaxation ??= { converged: false }).finalScfCycle = this.scfCycles.length - 1;
+      this.finalNext = false;
+    }
     if (this.pendingGeometry) {
       const cell = this.pendingGeometry.cellAngstrom ?? this.cellAngstrom;
       this.step.geometry = cell ? { ...this.pendingGeometry, cellAngstrom: cell } : { ...this.pendingGeometry };
@@ -119,172 +125,18 @@ export class PwOutputReader {
     this.steps.push(this.step);
   }
 
-  private ensureScf(): ScfCycle {
+  /** @internal (blocks.ts) */
+  ensureScf(): ScfCycle {
     if (!this.scf) this.startScf();
     return this.scf!;
   }
 
-  private ensureStep(): RawStep {
+  /** @internal (blocks.ts) */
+  ensureStep(): RawStep {
     if (!this.step) this.startScf();
     return this.step!;
   }
 
-  /** Ends a multi-line block; returns true when the line was consumed by it. */
-  private continueBlock(t: string): boolean {
-    const b = this.block;
-    switch (b.kind) {
-      case 'none':
-        return false;
-      case 'axes': {
-        if (/^[ab]\(\d\)\s*=/.test(t)) {
-          const v = numbers(t.slice(t.indexOf('=') + 1));
-          if (t[0] === 'a') b.rows.push([v[0]!, v[1]!, v[2]!]);
-          if (b.rows.length === 3) {
-            const alat = (this.settings.alatBohr ?? 0) * BOHR_IN_ANGSTROM;
-            this.cellAngstrom = b.rows.map((r) => r.map((x) => x * alat)) as Cell;
-            if (this.pendingGeometry) this.pendingGeometry.cellAngstrom = this.cellAngstrom;
-            this.block = { kind: 'none' };
-          }
-          return true;
-        }
-        this.block = { kind: 'none' };
-        return false;
-      }
-      case 'sites': {
-        const m = /^\d+\s+(\S+)\s+tau\(\s*\d+\)\s*=\s*\((.*)\)/.exec(t);
-        if (m) {
-          const v = numbers(m[2]!);
-          b.symbols.push(m[1]!);
-          b.positions.push([v[0]!, v[1]!, v[2]!]);
-          return true;
-        }
-        this.setPendingGeometry(b.symbols, b.positions, b.unit);
-        return false;
-      }
-      case 'positions': {
-        if (t !== '' && !t.startsWith('End') && /^[A-Za-z]/.test(t)) {
-          const parts = t.split(/\s+/);
-          const v = parts.slice(1, 4).map((x) => Number(x.replace(/[dD]/, 'e')));
-          if (v.length === 3 && v.every((x) => Number.isFinite(x))) {
-            b.symbols.push(parts[0]!);
-            b.positions.push(v as Vec3);
-            return true;
-          }
-        }
-        this.setPendingGeometry(b.symbols, b.positions, b.unit);
-        return t === '';
-      }
-      case 'cell': {
-        const v = numbers(t);
-        if (v.length === 3 && b.rows.length < 3) {
-          b.rows.push(v as Vec3);
-          if (b.rows.length === 3) {
-            const f = b.unit === 'angstrom' ? 1 : b.unit === 'bohr' ? BOHR_IN_ANGSTROM
-              : (b.alatBohr ?? this.settings.alatBohr ?? 0) * BOHR_IN_ANGSTROM;
-            this.cellAngstrom = b.rows.map((r) => r.map((x) => x * f)) as Cell;
-            this.block = { kind: 'none' };
-          }
-          return true;
-        }
-        this.block = { kind: 'none' };
-        return false;
-      }
-      case 'forces': {
-        if (t.startsWith('atom')) {
-          const k = t.indexOf('force =');
-          if (k < 0) return false;
-          const v = numbers(t.slice(k + 7));
-          b.forces.push([v[0]!, v[1]!, v[2]!]);
-          b.seenAtom = true;
-          return true;
-        }
-        if (t === '' && !b.seenAtom) return true;
-        this.ensureStep().forcesRyPerBohr = b.forces;
-        this.block = { kind: 'none' };
-        return false;
-      }
-      case 'stress': {
-        const v = numbers(t);
-        if (v.length === 6) {
-          b.rows.push([v[3]!, v[4]!, v[5]!]);
-          if (b.rows.length === 3) {
-            this.ensureStep().stressKbar = b.rows as [Vec3, Vec3, Vec3];
-            this.block = { kind: 'none' };
-          }
-          return true;
-        }
-        this.block = { kind: 'none' };
-        return false;
-      }
-      case 'banner':
-        if (t.startsWith('%%%%')) this.block = { kind: 'none' };
-        return true;
-      case 'error': {
-        // A framed notice (the vdW-DF citation request) looks like the error frame but every line starts with "%".
-        if (b.lines.length === 0 && t.startsWith('%') && !t.startsWith('%%%%')) {
-          this.block = { kind: 'banner' };
-          return true;
-        }
-        if (t.startsWith('%%%%')) {
-          const [head = '', ...rest] = b.lines;
-          const m = /Error in routine\s+(\S+)\s*\(\s*(-?\d+)\s*\)/.exec(head);
-          this.error = m
-            ? { routine: m[1]!, code: Number(m[2]), message: rest.join('\n').trim() }
-            : { routine: '', message: b.lines.join('\n').trim() };
-          this.block = { kind: 'none' };
-        } else {
-          b.lines.push(t);
-        }
-        return true;
-      }
-      case 'message': {
-        if (t === '' || t.startsWith('%%%%')) {
-          this.warn(b.lines.join(' '));
-          this.block = { kind: 'none' };
-          return t === '';
-        }
-        b.lines.push(t);
-        return true;
-      }
-      case 'beef': {
-        if (t === '') {
-          if (b.values.length) {
-            this.beefEnsemble = b.values;
-            this.block = { kind: 'none' };
-          }
-          return true;
-        }
-        const v = Number(t.replace(/[dD]/, 'e'));
-        if (Number.isFinite(v) && /^[-+.\d]/.test(t)) {
-          b.values.push(v);
-          return true;
-        }
-        this.beefEnsemble = b.values;
-        this.block = { kind: 'none' };
-        return false;
-      }
-      case 'pseudo': {
-        const e = b.entry;
-        if (!e.path && t !== '') {
-          e.path = t;
-          return true;
-        }
-        if (t.startsWith('MD5 check sum:')) {
-          e.md5 = t.slice(14).trim();
-          return true;
-        }
-        const pseudo = /^Pseudo is ([^,]+),\s*Zval\s*=\s*([\d.]+)/.exec(t);
-        if (pseudo) {
-          e.kind = pseudo[1]!.trim();
-          e.zValence = Number(pseudo[2]);
-          this.block = { kind: 'none' };
-          return true;
-        }
-        if (t === '' || t.startsWith('Generated') || t.startsWith('Using') || t.startsWith('l(') || t.startsWith('Q(r)')) return false;
-        return false;
-      }
-    }
-  }
 
   line(line: string): void {
     this.lines++;
@@ -292,11 +144,19 @@ export class PwOutputReader {
     const n = line.length;
     while (i < n && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
     const t = i === 0 && n > 0 && line.charCodeAt(n - 1) > 32 ? line : line.trim();
-    if (this.block.kind !== 'none' && this.continueBlock(t)) return;
-    if (t === '') return;
+    if (t === '') {
+      if (this.block.kind !== 'none') continueBlock(this, t);
+      return;
+    }
+    this.lastText = t;
+    this.lastLineNo = this.lines;
+    if (this.block.kind !== 'none' && continueBlock(this, t)) return;
     switch (t.charCodeAt(0)) {
       case 33: // !
-        if (t.includes('total energy')) {
+        if (t.includes('Makov-Payne energy')) {
+          const e = numberAfter(t);
+          if (e !== undefined) this.ensureScf().makovPayneEnergyRy = e;
+        } else if (t.includes('total energy')) {
           const e = numberAfter(t);
           const scf = this.ensureScf();
           if (e !== undefined) {
@@ -307,6 +167,36 @@ export class PwOutputReader {
         return;
       case 37: // %
         if (t.startsWith('%%%%')) this.block = { kind: 'error', lines: [] };
+        return;
+      case 40: // (
+        if (t.startsWith('(criteria:')) {
+          const v = numbers(t);
+          const r = (this.relaxation ??= { converged: false });
+          if (v.length >= 2) r.criteria = { energyRy: v[0]!, forceRyPerBohr: v[1]!, ...(v.length >= 3 ? { cellKbar: v[2]! } : {}) };
+        }
+        return;
+      case 45: // -
+        if (/^--- enter write_nsg? ---/.test(t)) this.startHubbard('exit');
+        else if (/^--- exit write_nsg? ---/.test(t)) this.endHubbard();
+        return;
+      case 68: // D
+        if (t.startsWith('Damped Dynamics Calculation')) this.sawDamped = true;
+        return;
+      case 71: // G
+        if (t.startsWith('Gradient error')) {
+          const v = numberAfter(t);
+          const s = this.steps[this.steps.length - 1];
+          if (v !== undefined && s) s.gradientErrorRyPerBohr = v;
+        }
+        return;
+      case 78: // N
+        if (t.startsWith('Non-local corr. energy')) {
+          const v = numberAfter(t);
+          if (v !== undefined && this.scf) this.scf.energyTermsRy = { ...this.scf.energyTermsRy, nonLocalCorrelation: v };
+        }
+        return;
+      case 91: // [
+        if (FAILURE_MARKERS.some((re) => re.test(t))) this.marks.failureLine ??= { line: this.lines, text: t };
         return;
       case 65: // A
         if (t.startsWith('ATOMIC_POSITIONS')) {
@@ -322,7 +212,16 @@ export class PwOutputReader {
         } else if (t.startsWith('Band Structure Calculation')) this.sawBands = true;
         return;
       case 67: // C
-        if (t.startsWith('CELL_PARAMETERS')) {
+        if (t.startsWith('Calculation stopped in scf loop')) {
+          const m = /iteration #\s*(\d+)/.exec(t);
+          const scf = this.ensureScf();
+          scf.stoppedByTimeLimit = true;
+          if (m) scf.iterationCount = Number(m[1]);
+        } else if (t.startsWith('Cell gradient error')) {
+          const v = numberAfter(t);
+          const s = this.steps[this.steps.length - 1];
+          if (v !== undefined && s) s.cellGradientErrorKbar = v;
+        } else if (t.startsWith('CELL_PARAMETERS')) {
           const alat = /alat\s*=\s*([\d.]+)/.exec(t);
           const unit = alat ? 'alat' : (/[({]\s*(\w+)/.exec(t)?.[1]?.toLowerCase() ?? 'alat');
           this.block = alat ? { kind: 'cell', rows: [], unit, alatBohr: Number(alat[1]) } : { kind: 'cell', rows: [], unit };
@@ -331,6 +230,12 @@ export class PwOutputReader {
       case 69: // E
         if (t.startsWith('Exchange-correlation')) {
           this.settings.exchangeCorrelation = t.slice(t.indexOf('=') + 1).replace(/\(.*$/, '').trim();
+        } else if (t.startsWith('Entering Dynamics') && !this.sawDamped) {
+          this.sawMd = true;
+        } else if (t.startsWith('Energy error')) {
+          const v = numberAfter(t);
+          const s = this.steps[this.steps.length - 1];
+          if (v !== undefined && s) s.energyErrorRy = v;
         } else if (t.startsWith('End of BFGS')) {
           this.relaxation ??= { converged: false };
         } else if (t.startsWith('End of self-consistent') || t.startsWith('End of band structure')) {
@@ -339,6 +244,10 @@ export class PwOutputReader {
         return;
       case 70: // F
         if (t.startsWith('Forces acting on atoms')) this.block = { kind: 'forces', forces: [], seenAtom: false };
+        else if (t.startsWith('Final scf calculation at the relaxed structure')) {
+          this.finalNext = true;
+          this.marks.finalScf = { line: this.lines, text: t };
+        }
         else if (t.startsWith('Final energy')) {
           (this.relaxation ??= { converged: false }).finalEnergyRy = numberAfter(t);
         } else if (t.startsWith('Final enthalpy')) {
@@ -347,7 +256,12 @@ export class PwOutputReader {
         }
         return;
       case 77: // M
-        if (t.startsWith('Message from routine')) this.block = { kind: 'message', lines: [t.replace(/:$/, ':')] };
+        if (t.startsWith('Message from routine')) this.block = { kind: 'message', lines: [t] };
+        else if (t.startsWith('Maximum CPU time exceeded')) this.marks.timeLimit ??= { line: this.lines, text: t };
+        else if (t.startsWith('Magnetic moment per site')) {
+          const scf = this.ensureScf();
+          scf.siteMoments = [];
+        }
         else if (t.startsWith('MPI processes distributed')) return;
         else if (t.startsWith('Molecular Dynamics Calculation')) this.sawMd = true;
         return;
@@ -388,13 +302,21 @@ export class PwOutputReader {
         if (t.startsWith('absolute magnetization')) {
           const v = numberAfter(t);
           if (v !== undefined) this.magnetization(undefined, v);
-        } else if (t.startsWith('atomic species') || t.startsWith('atom ')) return;
+        } else if (t.startsWith('atom')) {
+          if (this.hubbard && t.includes('Tr[ns(')) this.hubbardLine(t, Number(/^atom\s+(\d+)/.exec(t)?.[1]));
+          else this.siteMoment(t);
+        }
         return;
       case 98: // b
-        if (t.startsWith('bfgs converged')) {
-          const m = /in\s+(\d+)\s+scf cycles and\s+(\d+)\s+bfgs steps/.exec(t);
+        if (t.startsWith('bfgs converged') || t.startsWith('bfgs failed')) {
+          const m = /(?:in|after)\s+(\d+)\s+scf cycles and\s+(\d+)\s+bfgs steps/.exec(t);
           const r = (this.relaxation ??= { converged: true });
-          r.converged = true;
+          // 6.x prints "bfgs converged" after giving up on a twice-reset history: that is not convergence.
+          r.converged = t.startsWith('bfgs converged') && !r.failed;
+          if (t.startsWith('bfgs failed')) {
+            r.failed = true;
+            this.marks.bfgsFailed = { line: this.lines, text: t };
+          }
           if (m) {
             r.scfCycles = Number(m[1]);
             r.bfgsSteps = Number(m[2]);
@@ -412,6 +334,7 @@ export class PwOutputReader {
         } else if (t.startsWith('convergence NOT achieved')) {
           const scf = this.ensureScf();
           scf.converged = false;
+          if (!this.notConverged.has(scf)) this.notConverged.set(scf, { line: this.lines, text: t });
           const m = /after\s+(\d+)\s+iterations/.exec(t);
           if (m) scf.iterationCount = Number(m[1]);
           this.warn(t);
@@ -430,7 +353,8 @@ export class PwOutputReader {
             if (this.iteration && this.scf && this.scf.totalEnergyRy === undefined) this.iteration.estimatedAccuracyRy = v;
             else if (this.scf) this.scf.estimatedAccuracyRy = v;
           }
-        } else if (t.startsWith('enthalpy new')) {
+        } else if (t.startsWith('energy convergence thresh')) this.settings.energyConvThrRy = numberAfter(t);
+        else if (/^enthalpy\s+new\s*=/.test(t)) {
           const v = numberAfter(t);
           if (v !== undefined) {
             this.sawVariableCell = true;
@@ -438,7 +362,7 @@ export class PwOutputReader {
             if (s) s.enthalpyRy = v;
             if (this.bfgs) this.bfgs.enthalpyRy = v;
           }
-        } else if (t.startsWith('energy   new') || t.startsWith('energy new')) {
+        } else if (/^energy\s+new\s*=/.test(t)) {
           const v = numberAfter(t);
           if (v !== undefined && this.bfgs) this.bfgs.energyRy = v;
         }
@@ -488,6 +412,7 @@ export class PwOutputReader {
         else if (t.startsWith('new unit-cell volume')) this.sawVariableCell = true;
         else if (t.startsWith('number of scf cycles')) this.bfgs = { scfCycles: numberAfter(t), seq: (this.bfgs?.seq ?? 0) + 1 };
         else if (t.startsWith('number of bfgs steps') && this.bfgs) this.bfgs.step = numberAfter(t);
+        else if (/^nstep\s+=/.test(t)) this.settings.nstep = numberAfter(t);
         return;
       case 115: // s
         if (t.startsWith('site n.')) {
@@ -496,6 +421,7 @@ export class PwOutputReader {
           const unit = word === 'cryst' ? 'crystal' : word;
           this.block = { kind: 'sites', symbols: [], positions: [], unit };
         } else if (t.startsWith('scf convergence threshold')) this.settings.convThrRy = numberAfter(t);
+        else if (t.startsWith('small trust_radius: resetting bfgs history')) this.historyReset();
         else if (t.startsWith('smearing contrib.')) {
           const v = numberAfter(t);
           if (v !== undefined && this.scf) this.scf.smearingContributionRy = v;
@@ -525,26 +451,103 @@ export class PwOutputReader {
         }
         return;
       case 84: // T
-        if (t.startsWith('Total force')) {
+        if (this.hubbard && t.startsWith('Tr[ns(')) this.hubbardLine(t, undefined);
+        else if (t.startsWith('The total energy is')) this.block = { kind: 'terms', terms: {} };
+        else if (t.startsWith('The maximum number of steps has been reached')) {
+          (this.relaxation ??= { converged: false }).stepsExhausted = true;
+          this.marks.stepsExhausted ??= { line: this.lines, text: t };
+        } else if (t.startsWith('Total force')) {
           const v = numberAfter(t);
           if (v !== undefined) this.ensureStep().totalForceRyPerBohr = v;
         }
         return;
       case 117: // u
-        if (t.startsWith('unit-cell volume')) this.settings.cellVolumeBohr3 = numberAfter(t);
+        if (t.startsWith('unit-cell volume')) {
+          this.settings.cellVolumeBohr3 = numberAfter(t);
+          this.initialCellVolumeBohr3 ??= this.settings.cellVolumeBohr3;
+        }
         return;
       case 74: // J
         if (t.startsWith('JOB DONE')) this.jobDone = true;
         return;
       case 61: // =
         if (t.includes('JOB DONE')) this.jobDone = true;
+        else if (t.includes('HUBBARD OCCUPATIONS')) this.startHubbard('rule');
+        else if (this.hubbardEnd === 'rule' && /^=+$/.test(t)) this.endHubbard();
+        return;
+      case 102: // f
+        if (t.startsWith('force convergence thresh')) this.settings.forceConvThrRyPerBohr = numberAfter(t);
+        return;
+      case 112: // p
+        if (t.startsWith('press convergence thresh')) this.settings.pressConvThrKbar = numberAfter(t);
+        else if (FAILURE_MARKERS.some((re) => re.test(t))) this.marks.failureLine ??= { line: this.lines, text: t };
+        return;
+      case 114: // r
+        if (t.startsWith('resetting bfgs history')) this.historyReset();
         return;
       default:
         if (/warning/i.test(t) && t.length < 200) this.warn(t);
     }
   }
 
-  private setPendingGeometry(symbols: string[], positions: Vec3[], unit: string): void {
+  /** @internal (blocks.ts) */
+  closeError(lines: string[], start: number | undefined): void {
+    const e = errorOfBlock(lines);
+    if (!e) return;
+    this.error = e;
+    this.marks.error = { line: start ?? this.lines, text: lines.find((l) => l.trim())?.trim() ?? '' };
+  }
+
+  /** A message of infomsg ("Message from routine X:" and its line) becomes one warning. */
+  /** @internal (blocks.ts) */
+  message(lines: string[]): void {
+    const text = lines.join(' ');
+    this.warn(text);
+    // BFGS gives up after resetting its history twice; 6.x then still prints "bfgs converged".
+    if (/history already reset at previous step/.test(text)) {
+      const r = (this.relaxation ??= { converged: false });
+      r.failed = true;
+      r.converged = false;
+      // In 6.x the first of these messages may let BFGS try once more: the last one is where it stopped.
+      if (!this.marks.bfgsFailed?.text.startsWith('bfgs failed')) this.marks.bfgsFailed = { line: this.lines, text: lines[lines.length - 1]! };
+    }
+  }
+
+  private historyReset(): void {
+    const r = (this.relaxation ??= { converged: false });
+    r.historyResets = (r.historyResets ?? 0) + 1;
+  }
+
+  private startHubbard(end: 'exit' | 'rule'): void {
+    this.hubbard = [];
+    this.hubbardEnd = end;
+  }
+
+  private endHubbard(): void {
+    if (this.hubbard?.length) this.ensureScf().hubbardOccupations = this.hubbard;
+    this.hubbard = undefined;
+    this.hubbardEnd = undefined;
+  }
+
+  /** "Tr[ns(  1)] (up, down, total) =  a b c" (7.x), "atom  1  Tr[ns(na)] (up, down, total) = a b c" or "... Tr[ns(na)]= a" (6.x). */
+  private hubbardLine(t: string, atom: number | undefined): void {
+    const at = atom ?? Number(/Tr\[ns\(\s*(\d+)\s*\)\]/.exec(t)?.[1]);
+    const v = numbers(t.slice(t.lastIndexOf('=') + 1));
+    if (!Number.isInteger(at) || !v.length) return;
+    this.hubbard!.push(v.length >= 3 ? { atom: at, up: v[0]!, down: v[1]!, total: v[2]! } : { atom: at, total: v[0]! });
+  }
+
+  /** "atom:    1    charge:   13.6389    magn:    2.2315    constr:    0.0000" (6.x) or "atom   1 (R=0.206)  charge= 13.6401  magn=  0.1780" (7.x). */
+  private siteMoment(t: string): void {
+    const list = this.scf?.siteMoments;
+    if (!list) return;
+    const m = /^atom:?\s+(\d+)\b.*?charge[:=]\s*([-+\d.]+)\s+magn[:=]\s*([-+\d.]+)(?:\s+constr[:=]\s*([-+\d.]+))?/.exec(t);
+    if (!m) return;
+    list.push({ atom: Number(m[1]), charge: Number(m[2]), magnetization: Number(m[3]) + 0, ...(m[4] !== undefined ? { constraint: Number(m[4]) } : {}) });
+  }
+
+  /** @internal (blocks.ts) */
+  setPendingGeometry(symbols: string[], positions: Vec3[], unit: string): void {
     this.pendingGeometry = { symbols, positions, positionUnit: unit };
     if (this.cellAngstrom) this.pendingGeometry.cellAngstrom = this.cellAngstrom;
     if (this.settings.alatBohr !== undefined) this.pendingGeometry.alatBohr = this.settings.alatBohr;
@@ -562,20 +565,12 @@ export class PwOutputReader {
 
   /** Ends any block still open at the end of the text. */
   finish(): void {
-    if (this.block.kind !== 'none') this.continueBlock('');
+    if (this.block.kind !== 'none') continueBlock(this, '');
+    if (this.hubbard) this.endHubbard();
     if (this.block.kind === 'error') {
-      const [head = '', ...rest] = this.block.lines;
-      const m = /Error in routine\s+(\S+)\s*\(\s*(-?\d+)\s*\)/.exec(head);
-      this.error = m ? { routine: m[1]!, code: Number(m[2]), message: rest.join('\n').trim() } : { routine: '', message: this.block.lines.join('\n').trim() };
+      this.closeError(this.block.lines, this.block.start);
       this.block = { kind: 'none' };
     }
   }
 }
 
-/**
- * The version in pw.x's banner line ("Program PWSCF v.6.7MaX starts on ..." gives "6.7MaX",
- * "v.6.4.1" gives "6.4.1"): the one reading of it, for parsed outputs and for the version probe.
- */
-export function pwBannerVersion(text: string): string | undefined {
-  return /Program PWSCF\s+v\.?\s*(\S+)\s+starts/.exec(text)?.[1];
-}

@@ -54,7 +54,7 @@ describe('pw.x output parser', () => {
     const text = run('si-relax.out');
     const o = parsePwOutput(text);
     assert.equal(o.calculation, 'relax');
-    assert.deepEqual(o.relaxation, { converged: true, scfCycles: 7, bfgsSteps: 6, finalEnergyRy: -15.7367090803 });
+    assert.deepEqual(o.relaxation, { converged: true, scfCycles: 7, bfgsSteps: 6, finalEnergyRy: -15.7367090803, criteria: { energyRy: 1e-4, forceRyPerBohr: 1e-3 } });
     const bang = grepNumbers(text, /^!/);
     assert.equal(o.ionicSteps.length, bang.length);
     assert.deepEqual(o.ionicSteps.map((s) => s.energyRy), bang);
