@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
 import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
-import { PwProgressReader, readPwOutcome } from '../dft/qe/jobFacts';
+import { PwProgressReader, readCrashBeside, readPwOutcome } from '../dft/qe/jobFacts';
 import { sha256File } from './fileHash';
 import { removeWavefunctions } from './wavefunctions';
 import { UNWATCHED_EXIT, type JobFile, type JobRecord } from './types';
@@ -223,7 +223,7 @@ export class LocalRunner implements JobBackend {
         this.readNew(id, outFile, w); // the last lines may have landed after the last poll
       }
       const output = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
-      const outcome = readPwOutcome(output);
+      const outcome = readPwOutcome(output, readCrashBeside(outFile));
       const outputs = await describeOutputs(dir, [outputNameFor(job.input), errorNameFor(job.input)]);
       const exitCode = exit.code ?? undefined;
       if (w?.cancelling) {

@@ -8,6 +8,9 @@
 import { numberIn, parsePwInput, readAtomicSpecies, readKPoints, stringIn } from './input';
 import { parsePwOutput, PwProgressParser } from './output';
 
+/** The CRASH file pw.x leaves in its working directory when it stops with an error. */
+export { readCrashBeside } from './outputFiles';
+
 /** The version pw.x prints in its banner ("6.7", "7.2"), as a version probe reads it. */
 export { pwBannerVersion } from './output';
 
@@ -93,8 +96,9 @@ export class PwProgressReader {
 }
 
 /** The error block, completion mark and final energy of a whole pw.x output. */
-export function readPwOutcome(output: string): { error?: string; jobDone: boolean; totalEnergyRy?: number } {
-  const parsed = parsePwOutput(output);
+export function readPwOutcome(output: string, crash?: string): { error?: string; jobDone: boolean; totalEnergyRy?: number } {
+  // pw.x's CRASH file (from the job's directory) holds its error when the output was cut or lost.
+  const parsed = parsePwOutput(output, crash !== undefined ? { crash } : {});
   return {
     jobDone: parsed.jobDone,
     ...(parsed.error ? { error: formatPwError(parsed.error) } : {}),
