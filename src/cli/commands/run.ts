@@ -12,7 +12,7 @@ import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
 import { openRunLog } from './runLog';
 import { LOG_LEVEL_USAGE, parseLogLevel, runLogFile } from './logFile';
-import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, qeVersionFor, readObjective, sshConfigOption, UsageError } from './runOptions';
+import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, pwCommandArgv, pwProgramMissing, qeVersionFor, runsDirProblem, readObjective, sshConfigOption, UsageError } from './runOptions';
 
 export const RUN_USAGE = `Usage: dreams run <objective.yaml | "objective text"> [options]
 
@@ -107,12 +107,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!offline && !apiKey) {
       throw new UsageError('no Anthropic API key: set it with  export ANTHROPIC_API_KEY=sk-ant-...  (the key is never written to the run), or run the built-in workflow without a model with --offline.');
     }
-    const pwVersion = backend === 'local' ? localPwVersion(pwCommand) : undefined;
+    // A command that cannot be parsed (a ';', a '$VAR') is refused with the parser's reason; a program
+    // that is not there, with that.
+    const pwProblem = backend === 'local' ? pwProgramMissing(pwCommand, pwCommandArgv(pwCommand)[0]!) : undefined;
+    const pwVersion = backend === 'local' && !pwProblem ? localPwVersion(pwCommand) : undefined;
+    const runsDirTooLong = backend === 'local' ? runsDirProblem((values['runs-dir'] as string | undefined) ?? 'runs') : undefined;
     const template = objective.workflow ? workflowTemplate(objective.workflow) : undefined;
     const needsPwx = !template?.usesPwx || template.usesPwx(objective.inputs ?? {});
     if (backend === 'local' && !pwVersion && needsPwx) {
-      throw new UsageError(`"${pwCommand}" does not run here. Install Quantum ESPRESSO (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data), pass --pw-command, or run on a cluster with --cluster NAME.`);
+      throw new UsageError(`"${pwCommand}" does not run here (${pwProblem ?? 'it ran but printed no pw.x banner within 20 s: is it pw.x?'}). Install Quantum ESPRESSO (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data), pass --pw-command, or run on a cluster with --cluster NAME.`);
     }
+    if (runsDirTooLong && needsPwx) throw new UsageError(runsDirTooLong);
     const qeVersion = qeVersionFor(pwVersion);
     const settings: RunSettings = {
       objective, offline, backend, approval: approval as ApprovalPolicy, pseudoDir, pwCommand, localConcurrency: localJobs,

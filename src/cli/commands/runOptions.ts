@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadClusterProfiles } from '../../core/hpc/clusterProfile';
+import { loadClusterProfiles, PW_DIRECTORY_MAX_BYTES } from '../../core/hpc/clusterProfile';
+import { parsePwCommand } from '../../core/hpc/pwCommand';
 import { loadSshConfig, type SshConfigSource } from '../../core/hpc/ssh/sshConfig';
 import type { ClusterProfile } from '../../core/hpc/types';
 import { parseObjectiveBytes, parseObjectiveText, type Objective, type RunPreferences } from '../../core/workflows/objective';
@@ -65,7 +66,11 @@ export function loadClusters(file?: string): ClusterProfile[] {
     if (file) throw new UsageError(`no cluster profiles file ${file}; write one as in the README ("clusters": [{ "name", "sshHost", "scheduler", "workRoot", "pwCommand" }]).`);
     return [];
   }
-  return loadClusterProfiles(chosen);
+  try {
+    return loadClusterProfiles(chosen);
+  } catch (e) {
+    throw new UsageError((e as Error).message); // a profile to fix (exit 2), with its file and field named
+  }
 }
 
 /** An ssh config other than ~/.ssh/config, for the session environment. */
@@ -76,6 +81,49 @@ export function sshConfigOption(file: string | undefined): { sshConfig?: SshConf
 }
 
 export { localPwVersion } from '../../core/hpc/pwCommand';
+
+/**
+ * A local pw.x command split into its program and arguments, or the parser's own reason it
+ * cannot be (an operator such as ";", a "$VARIABLE"): it runs without a shell.
+ */
+export function pwCommandArgv(command: string): string[] {
+  try {
+    return parsePwCommand(command);
+  } catch (e) {
+    throw new UsageError(`--pw-command: ${(e as Error).message}`);
+  }
+}
+
+/** Why the program of a pw.x command cannot run here (not on PATH, not executable), or undefined when it is there. */
+export function pwProgramMissing(command: string, program: string): string | undefined {
+  const executable = (p: string) => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) return executable(path.resolve(program)) ? undefined : `${program}, which "${command}" runs, is not an executable file`;
+  const found = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).some((d) => executable(path.join(d, program)));
+  return found ? undefined : `"${program}", which "${command}" runs, is not on PATH`;
+}
+
+/** Bytes a local job adds under the runs directory: "/<runId>/jobs/<jobId>/pseudo" at their longest. */
+const LOCAL_JOB_PSEUDO_SUFFIX_BYTES = '/'.length + 60 + '/jobs/'.length + 40 + '/pseudo'.length;
+
+/**
+ * Why pw.x could not run under this runs directory, or undefined: it reads a job's
+ * pseudopotential directory (<runs>/<run>/jobs/<job>/pseudo) only up to 255 characters
+ * (trimcheck, "input name too long"), so a longer runs directory fails every job.
+ */
+export function runsDirProblem(runsDir: string): string | undefined {
+  const bytes = Buffer.byteLength(path.resolve(runsDir));
+  if (bytes + LOCAL_JOB_PSEUDO_SUFFIX_BYTES <= PW_DIRECTORY_MAX_BYTES) return undefined;
+  return `the runs directory ${path.resolve(runsDir)} is ${bytes} bytes long: a pw.x job's pseudopotential directory under it (<runs>/<run>/jobs/<job>/pseudo, ` +
+    `up to ${bytes + LOCAL_JOB_PSEUDO_SUFFIX_BYTES} bytes) would be over the ${PW_DIRECTORY_MAX_BYTES} characters pw.x reads for a directory name. ` +
+    `Use a runs directory of at most ${PW_DIRECTORY_MAX_BYTES - LOCAL_JOB_PSEUDO_SUFFIX_BYTES} bytes (--runs-dir).`;
+}
 
 /** QE definitions the validator checks inputs against, for a pw.x version. */
 export function qeVersionFor(pwVersion: string | undefined): string | undefined {

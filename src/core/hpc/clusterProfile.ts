@@ -53,9 +53,42 @@ function describe(e: ErrorObject, where: string): string {
   return `${at}: ${e.message}`;
 }
 
+/** pw.x keeps a directory name (pseudo_dir, outdir) in 256 characters with its final "/" (trimcheck). */
+export const PW_DIRECTORY_MAX_BYTES = 255;
+/** What a job adds under the work root: "/job-YYYYMMDDHHMMSS-xxxxxxxx/pseudo" (jobModel.newJobId). */
+const JOB_PSEUDO_SUFFIX_BYTES = '/job-20260101000000-00000000/pseudo'.length;
+
+/**
+ * Why a work root cannot work, or undefined. SLURM and LSF expand "%" patterns (%j, %u, %x …)
+ * in the job's output path, which lies under the work root, and read a backslash there as an
+ * escape: the job fails to launch (SLURM: "JobLaunchFailure", tried on the test cluster).
+ * pw.x reads the job's pseudopotential directory
+ * (<workRoot>/<job>/pseudo) only up to 255 characters.
+ */
+export function workRootProblem(profile: Pick<ClusterProfile, 'workRoot' | 'scheduler'>): string | undefined {
+  const w = profile.workRoot;
+  if (profile.scheduler !== 'pbs') {
+    const c = /[%\\]/.exec(w)?.[0];
+    if (c) {
+      return `workRoot ${JSON.stringify(w)} contains "${c}": ${profile.scheduler === 'slurm' ? 'SLURM' : 'LSF'} ${c === '%' ? 'expands "%" patterns (%j, %u, …) in the job\'s output path, which lies under the work root' : 'reads "\\" in the job\'s output path as an escape'}, ` +
+        'so the job would fail to launch. Choose a work root without "%" and "\\".';
+    }
+  }
+  const literal = Buffer.byteLength(w.replace(/^~\/?/, '').replace(/\/+$/, ''));
+  if (literal + JOB_PSEUDO_SUFFIX_BYTES > PW_DIRECTORY_MAX_BYTES) {
+    return `workRoot ${JSON.stringify(w.length > 60 ? `${w.slice(0, 57)}…` : w)} is ${literal} bytes long; a job's pseudopotential directory under it (<workRoot>/<job>/pseudo) ` +
+      `would be over the ${PW_DIRECTORY_MAX_BYTES} characters pw.x reads for a directory name (its "input name too long" error). Choose a shorter work root.`;
+  }
+  return undefined;
+}
+
 /** Check one profile; throws with every problem listed. */
 export function checkClusterProfile(value: unknown, where = 'cluster profile'): ClusterProfile {
-  if (validateProfile(value)) return value;
+  if (validateProfile(value)) {
+    const problem = workRootProblem(value);
+    if (!problem) return value;
+    throw new Error(`${where} is not valid:\n  ${where}.workRoot: ${problem}\nFix this in the profile and try again.`);
+  }
   const problems = (validateProfile.errors ?? []).map((e) => describe(e, where));
   throw new Error(`${where} is not valid:\n  ${problems.join('\n  ')}\nFix these in the profile and try again.`);
 }

@@ -3,6 +3,7 @@
  * from its header (element, functional, suggested cutoffs) and hashed, so the cutoffs can
  * be checked against the suggestion and energies compared by the exact files used.
  */
+import { pseudoFileNameProblem } from '../dft/pseudoFileName';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,11 +24,17 @@ const HEADER_FUNCTIONAL: Record<Args['functional'], string> = { PBE: 'PBE', PZ: 
 
 interface Candidate { file: string; header: UpfHeader }
 
-function candidates(dir: string, element: string): { ok: Candidate[]; unreadable: string[] } {
+function candidates(dir: string, element: string): { ok: Candidate[]; unreadable: string[]; unusable: string[] } {
   const ok: Candidate[] = [];
   const unreadable: string[] = [];
+  const unusable: string[] = [];
   for (const file of fs.readdirSync(dir).sort()) {
-    if (!/\.upf$/i.test(file) || !new RegExp(`^${element}[._-]`, 'i').test(file)) continue;
+    if (!/\.upf$/i.test(file) || !new RegExp(`^${element}[._\\s,-]`, 'i').test(file)) continue;
+    const nameProblem = pseudoFileNameProblem(file);
+    if (nameProblem) {
+      unusable.push(nameProblem);
+      continue;
+    }
     try {
       const header = readUpfHeaderFile(path.join(dir, file));
       if (header.element.toLowerCase() === element.toLowerCase()) ok.push({ file, header });
@@ -35,7 +42,7 @@ function candidates(dir: string, element: string): { ok: Candidate[]; unreadable
       unreadable.push(file);
     }
   }
-  return { ok, unreadable };
+  return { ok, unreadable, unusable };
 }
 
 function entryOf(dir: string, c: Candidate): PseudopotentialEntry {
@@ -50,10 +57,12 @@ function entryOf(dir: string, c: Candidate): PseudopotentialEntry {
 
 function choose(ctx: ToolRunContext, dir: string, element: string, args: Args): { entry: PseudopotentialEntry; alternatives: string[] } {
   const want = HEADER_FUNCTIONAL[args.functional];
-  const { ok, unreadable } = candidates(dir, element);
+  const { ok, unreadable, unusable } = candidates(dir, element);
   const pinned = args.prefer?.[element];
   if (pinned !== undefined) {
     if (pinned.includes('/') || pinned.includes('\\')) throw new Error(`prefer.${element} must be a file name in the pseudopotential library, not a path (got "${pinned}").`);
+    const nameProblem = pseudoFileNameProblem(pinned);
+    if (nameProblem) throw new Error(`prefer.${element}: ${nameProblem}.`);
     const c = ok.find((x) => x.file === pinned);
     if (!c) throw new Error(`prefer.${element} = "${pinned}" is not a readable ${element} UPF file in ${dir}; available: ${ok.map((x) => x.file).join(', ') || 'none'}.`);
     if (c.header.functional.toUpperCase() !== want) ctx.progress(`${pinned} was generated with ${c.header.functional}, not ${want}`);
@@ -63,7 +72,7 @@ function choose(ctx: ToolRunContext, dir: string, element: string, args: Args): 
   if (matching.length === 0) {
     throw new Error(`no ${element} pseudopotential for ${args.functional} in ${dir}: ` +
       (ok.length ? `found ${ok.map((c) => `${c.file} (${c.header.functional})`).join(', ')}` : 'no UPF file for the element') +
-      `${unreadable.length ? `; unreadable: ${unreadable.join(', ')}` : ''}. Add a ${want} pseudopotential for ${element} to the library, or pin one with prefer.`);
+      `${unreadable.length ? `; unreadable: ${unreadable.join(', ')}` : ''}${unusable.length ? `; not usable: ${unusable.join('; ')}` : ''}. Add a ${want} pseudopotential for ${element} to the library, or pin one with prefer.`);
   }
   // Files whose authors state the cutoffs they need are preferred: the guard can then check them.
   const ranked = [...matching].sort((a, b) => Number(b.header.suggestedEcutwfcRy !== undefined) - Number(a.header.suggestedEcutwfcRy !== undefined) || a.file.localeCompare(b.file));

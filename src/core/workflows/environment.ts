@@ -5,9 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { pseudoFileNameProblem } from '../dft/pseudoFileName';
 import { readUpfHeaderFile } from '../dft/qe/upfFiles';
 import type { UpfHeader } from '../dft/qe/upf';
-import type { PseudopotentialInfo, WorkflowEnvironment } from './types';
+import { ObjectiveError, type PseudopotentialInfo, type WorkflowEnvironment } from './types';
 
 function info(file: string, h: UpfHeader): PseudopotentialInfo {
   return {
@@ -32,13 +33,19 @@ export function findPseudopotential(dir: string, req: { element: string; functio
     try { return readUpfHeaderFile(path.join(dir, f)); } catch { return undefined; }
   };
   if (req.file) {
+    const problem = pseudoFileNameProblem(req.file);
+    if (problem) throw new ObjectiveError(`pseudopotential for ${req.element}: ${problem}.`);
     const h = fs.existsSync(path.join(dir, req.file)) ? read(req.file) : undefined;
     return h ? info(req.file, h) : undefined;
   }
   if (!fs.existsSync(dir)) return undefined;
-  const candidates = fs.readdirSync(dir)
-    .filter((f) => /\.upf$/i.test(f) && new RegExp(`^${req.element}[._-]`, 'i').test(f))
-    .sort()
+  const named = fs.readdirSync(dir).filter((f) => /\.upf$/i.test(f) && new RegExp(`^${req.element}[._\\s,-]`, 'i').test(f)).sort();
+  // A file pw.x could not read by its name is never chosen; if it was the only one, say why.
+  const unusable = named.map(pseudoFileNameProblem).filter((p): p is string => p !== undefined);
+  if (unusable.length === named.length && unusable.length > 0) {
+    throw new ObjectiveError(`no usable ${req.element} pseudopotential in ${dir}: ${unusable.join('; ')}.`);
+  }
+  const candidates = named.filter((f) => !pseudoFileNameProblem(f))
     .map((f) => ({ f, h: read(f) }))
     .filter((c): c is { f: string; h: UpfHeader } => !!c.h && c.h.element === req.element && sameFunctional(c.h.functional, req.functional));
   // As select_pseudopotentials ranks them: files that state their suggested cutoffs first (the

@@ -6,6 +6,7 @@ import { guardedCall, type GuardContext } from '../../../../src/core/guard/guard
 import type { GuardedOutcome, ProposedCall } from '../../../../src/core/guard/types';
 import { numberIn, parsePwInput, readKPoints, stringIn } from '../../../../src/core/dft/qe/input';
 import type { Structure } from '../../../../src/core/dft/types';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MemoryProvenance } from '../guard/support/memoryProvenance';
@@ -69,6 +70,20 @@ describe('tool bodies', () => {
     assert.match(summary, /^Pt: Pt\.pz-n-rrkjus_psl\.1\.0\.0\.UPF \(PZ, suggests ≥ \d+(\.\d)? Ry \/ \d+(\.\d)? Ry\) \[a-1 pseudopotentials\]$/);
     const entry = (p.artifact(outputs[0]!)!.value as { byElement: Record<string, { suggestedEcutwfcRy: number }> }).byElement.Pt!;
     assert.ok(summary.includes(`≥ ${Number(entry.suggestedEcutwfcRy.toFixed(1))} Ry`), summary);
+  });
+
+  it('select_pseudopotentials never chooses a file whose name pw.x cannot read (a blank, a comma), and says why', async () => {
+    const p = new MemoryProvenance();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-upf-names-'));
+    fs.copyFileSync('/usr/share/espresso/pseudo/Al.pz-vbc.UPF', path.join(dir, 'Al pz-vbc.UPF'));
+    const ctx = ctxFor(p);
+    ctx.run.services = { pseudoDir: dir };
+    const out = await guardedCall(registry.get('select_pseudopotentials')!, call('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' }), ctx);
+    assert.equal(out.status, 'failed');
+    assert.match((out as { error: string }).error, /not usable: the file name "Al pz-vbc\.UPF" has a blank, which ends the name where pw\.x reads ATOMIC_SPECIES/);
+    const pinned = await guardedCall(registry.get('select_pseudopotentials')!, call('select_pseudopotentials', { elements: ['Al'], functional: 'PZ', prefer: { Al: 'Al,pz.UPF' } }), ctx);
+    assert.match((pinned as { error: string }).error, /prefer\.Al: the file name "Al,pz\.UPF" has a comma/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('make_pw_input refuses an input pw.x could not run (the QE validator), saying why', async () => {
