@@ -82,18 +82,24 @@ export function suggestResourcesWithin(size: PwJobSize, profile: Pick<ClusterPro
 export function overrideResources(suggested: JobResources, override: Partial<Omit<JobResources, 'reason' | 'suggested'>>, reason: string, profile: Pick<ClusterProfile, 'limits' | 'name'>): JobResources {
   if (!reason.trim()) throw new Error('overriding the suggested resources needs a reason (e.g. "the previous run hit the walltime at 28 min"); it is recorded with the job.');
   const next = { ...suggested, ...override };
-  const limits = profile.limits ?? {};
-  const over: string[] = [];
-  if (limits.maxNtasks !== undefined && next.ntasks > limits.maxNtasks) over.push(`ntasks ${next.ntasks} > ${limits.maxNtasks}`);
-  if (limits.maxNodes !== undefined && next.nodes > limits.maxNodes) over.push(`nodes ${next.nodes} > ${limits.maxNodes}`);
-  if (limits.maxWalltimeMinutes !== undefined && next.walltimeMinutes > limits.maxWalltimeMinutes) over.push(`walltime ${next.walltimeMinutes} min > ${limits.maxWalltimeMinutes} min`);
-  if (limits.maxMemoryMb !== undefined && next.memoryMb !== undefined && next.memoryMb > limits.maxMemoryMb) over.push(`memory ${next.memoryMb} MB > ${limits.maxMemoryMb} MB`);
+  const over = beyondLimits(next, profile);
   if (over.length > 0) throw new Error(`the override exceeds the limits of cluster profile "${profile.name}": ${over.join(', ')}. Ask for less, or raise the limits in the profile if the cluster allows it.`);
   for (const k of ['ntasks', 'nodes', 'walltimeMinutes'] as const) {
     if (!Number.isInteger(next[k]) || next[k] < 1) throw new Error(`${k} must be a whole number ≥ 1; the override gave ${next[k]}.`);
   }
   const { suggested: _drop, ...plain } = suggested;
   return { ...next, reason: `override: ${reason.trim()}`, suggested: plain };
+}
+
+/** What in `resources` exceeds the profile's limits ("memory 2400 MB > 1500 MB"), empty when nothing does. */
+export function beyondLimits(resources: Omit<JobResources, 'reason'>, profile: Pick<ClusterProfile, 'limits'>): string[] {
+  const limits = profile.limits ?? {};
+  const over: string[] = [];
+  if (limits.maxNtasks !== undefined && resources.ntasks > limits.maxNtasks) over.push(`ntasks ${resources.ntasks} > ${limits.maxNtasks}`);
+  if (limits.maxNodes !== undefined && resources.nodes > limits.maxNodes) over.push(`nodes ${resources.nodes} > ${limits.maxNodes}`);
+  if (limits.maxWalltimeMinutes !== undefined && resources.walltimeMinutes > limits.maxWalltimeMinutes) over.push(`walltime ${resources.walltimeMinutes} min > ${limits.maxWalltimeMinutes} min`);
+  if (limits.maxMemoryMb !== undefined && resources.memoryMb !== undefined && resources.memoryMb > limits.maxMemoryMb) over.push(`memory ${resources.memoryMb} MB > ${limits.maxMemoryMb} MB`);
+  return over;
 }
 
 function roundUpMinutes(m: number): number {

@@ -11,7 +11,7 @@ import { EVENT_LOG_FILE, openRun, type Run } from './directory';
 import type { CanvasEvent, RunStartPayload } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
-import type { EarlierRunSource } from '../tools/services';
+import type { CatalogueServices, EarlierRunSource } from '../tools/services';
 import type { ApprovalPolicy, ProposedCall } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
 import { CanvasJobStore } from '../hpc/canvasJobStore';
@@ -33,6 +33,7 @@ import { consultAdvisorTool, modelAdvisor } from '../agents/advisor';
 import { OfflineProvider } from '../agents/offlineProvider';
 import { PlanStore } from '../plan/store';
 import { pwVersionsOfSession } from './pwVersions';
+import { definitionsVersionFor } from '../dft/qe/definitions';
 import { RunControl } from './checkpoint';
 import { jobsMeter, wallTimeMeter } from './meters';
 import { LlmPlanner } from '../agents/adsorptionPlanner';
@@ -186,13 +187,16 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     throw new Error(`the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
   }
   const earlier = await openEarlierRuns(settings.reuseIdenticalRuns === false ? [] : settings.reuseFrom ?? [], run.dir, env.onWarning ?? (() => {}));
-  const services: Record<string, unknown> = {
+  // the description the validator uses for the pw.x version the run was started with (7.3 reads 'develop')
+  const qeVersion = settings.qeVersion ? definitionsVersionFor(settings.qeVersion) : undefined;
+  // Typed where the catalogue declares a service (tools/services.ts), so a service given in the wrong shape does not compile.
+  const services: Partial<CatalogueServices> & Record<string, unknown> = {
     canvas: run.canvas,
     jobs,
     pseudoDir: settings.pseudoDir,
     backends: ['local', ...(env.clusters ?? []).map((c) => c.name)],
     clusterProfiles: env.clusters ?? [],
-    ...(settings.qeVersion ? { qeVersion: settings.qeVersion } : {}),
+    ...(qeVersion ? { qeVersion } : {}),
     inputToolSchema: registry.get('make_pw_input')?.schema,
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),
     reuseIdenticalRuns: settings.reuseIdenticalRuns !== false,

@@ -11,14 +11,14 @@ import { outputNameFor } from '../hpc/localRunner';
 import { parsePwOutput } from '../dft/qe/output';
 import { overrideResources, suggestResources } from '../hpc/resources';
 import { describePwInputSize } from '../dft/qe/jobFacts';
-import type { ClusterProfile, JobResources } from '../hpc/types';
+import type { JobResources } from '../hpc/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
 import type { GuardedToolSpec, ToolOutput } from '../guard/toolSpec';
 import { ryToEv } from '../units';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';
-import { type EarlierRunSource, service } from './services';
+import { backendsOf, clusterProfileOf, type EarlierRunSource, service } from './services';
 
 interface Args {
   input: string;
@@ -82,13 +82,12 @@ export const runPwTool: GuardedToolSpec = {
     const args = raw as unknown as Args;
     const jobs = service(ctx, 'jobs', 'run_pw', 'the host opens the job service of the run');
     const pseudoDir = service(ctx, 'pseudoDir', 'run_pw', 'set the pseudopotential directory (dreams.pseudoDir)');
-    const profiles = (ctx.services as { clusterProfiles?: Record<string, ClusterProfile> }).clusterProfiles ?? {};
-    const backends = (ctx.services as { backends?: string[] }).backends ?? ['local', ...Object.keys(profiles)];
+    const backends = backendsOf(ctx);
     if (!backends.includes(args.backend)) {
       throw new Error(`run_pw: backend "${args.backend}" is not configured; use one of ${backends.join(', ')}.`);
     }
     const input = ctx.resolve(args.input) as PwInputValue;
-    const profile: Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> = profiles[args.backend] ?? { name: args.backend };
+    const profile = clusterProfileOf(ctx, args.backend, 'run_pw');
     const suggested = suggestResources(describePwInputSize(input.text), profile);
     const resources: JobResources = args.resources
       ? overrideResources(suggested, (({ reason: _r, ...rest }) => rest)(args.resources), args.resources.reason, profile)

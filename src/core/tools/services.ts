@@ -27,8 +27,11 @@ export interface CatalogueServices {
   backends?: string[];
   /** The QE version inputs are validated for (detected from pw.x by the host); default the validator's. */
   qeVersion?: QeVersion;
-  /** Cluster profiles by name: their limits bound the suggested resources and any override. */
-  clusterProfiles?: Record<string, ClusterProfile>;
+  /**
+   * The cluster profiles the run was given, the same list its job backends use: their limits
+   * bound the suggested resources and any override. Look one up with clusterProfileOf.
+   */
+  clusterProfiles?: readonly ClusterProfile[];
 }
 
 /** An earlier run open for reading, whose pw.x results run_pw may reuse. */
@@ -49,4 +52,24 @@ export function service<K extends keyof CatalogueServices>(ctx: ToolRunContext, 
     throw new ToolSetupError(`${tool} needs the ${String(name)} service, which this run was not given: ${hint}`);
   }
   return s as NonNullable<CatalogueServices[K]>;
+}
+
+/** The backends a tool may send pw.x to: those the host configured, else 'local' and every cluster profile. */
+export function backendsOf(ctx: ToolRunContext): string[] {
+  const services = ctx.services as Partial<CatalogueServices>;
+  return services.backends ?? ['local', ...(services.clusterProfiles ?? []).map((p) => p.name)];
+}
+
+/**
+ * The profile of a backend, the one look-up every tool uses: 'local' has none (no limits); a
+ * cluster backend must have its profile, since its limits bound what a job may ask for, and
+ * a job sized without them is refused by the scheduler.
+ */
+export function clusterProfileOf(ctx: ToolRunContext, backend: string, tool: string): Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> {
+  if (backend === 'local') return { name: 'local' };
+  const profile = ((ctx.services as Partial<CatalogueServices>).clusterProfiles ?? []).find((p) => p.name === backend);
+  if (!profile) {
+    throw new ToolSetupError(`${tool}: backend "${backend}" has no cluster profile in this run, so the limits of that cluster are unknown; add "${backend}" to the cluster profiles file (or dreams.clusters) and resume.`);
+  }
+  return profile;
 }

@@ -13,11 +13,10 @@ import { parsePwOutput } from '../../dft/qe/output';
 import { outputNameFor } from '../../hpc/localRunner';
 import { suggestResources } from '../../hpc/resources';
 import { describePwInputSize } from '../../dft/qe/jobFacts';
-import type { ClusterProfile } from '../../hpc/types';
 import type { ToolRunContext } from '../../guard/toolSpec';
 import type { PseudopotentialTableValue } from '../../artifacts/shapes';
 import { jobIdForCall } from '../runPw';
-import { service } from '../services';
+import { backendsOf, clusterProfileOf, service } from '../services';
 
 export interface PwJobLog {
   /** Job ids in the order they ran. */
@@ -29,10 +28,9 @@ export interface PwJobLog {
 export function pwJobRunner(ctx: ToolRunContext, tool: string, backend: string, table: PseudopotentialTableValue, log: PwJobLog): PwRunner {
   const jobs = service(ctx, 'jobs', tool, 'the host opens the job service of the run');
   const pseudoDir = table.directory || service(ctx, 'pseudoDir', tool, 'set the pseudopotential directory (dreams.pseudoDir)');
-  const profiles = (ctx.services as { clusterProfiles?: Record<string, ClusterProfile> }).clusterProfiles ?? {};
-  const backends = (ctx.services as { backends?: string[] }).backends ?? ['local', ...Object.keys(profiles)];
+  const backends = backendsOf(ctx);
   if (!backends.includes(backend)) throw new Error(`${tool}: backend "${backend}" is not configured; use one of ${backends.join(', ')}.`);
-  const profile = profiles[backend] ?? { name: backend };
+  const profile = clusterProfileOf(ctx, backend, tool);
   const base = jobIdForCall(ctx.runId, ctx.callId);
   return async (input, job) => {
     const named = (readAtomicSpecies(parsePwInput(input))?.value ?? []).map((s) => s.pseudopotential);
