@@ -1,6 +1,7 @@
 // The remote runner against the real test cluster: SSH (sshd on 127.0.0.1:2222) → SLURM →
 // pw.x. Jobs and remote directories carry a per-run id; everything is cleaned up after.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { JobBackends } from '../../src/core/hpc/backends';
@@ -180,6 +181,49 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       assert.ok(readPwOutcome(fs.readFileSync(path.join(service.jobDir(job.id), 'al.out'), 'utf8')).jobDone);
     } finally {
       await close();
+      await relay.stop();
+      c2.cleanup();
+    }
+  });
+
+  it('fails the jobs of a cluster whose host key changed during the run, with both fingerprints and the ssh-keygen -R advice, instead of polling forever; a resumed service too', async () => {
+    const relay = await LinkRelay.start();
+    const c2 = makeTestCluster([relay.port]);
+    const profile = c2.profile({ sshHost: `relay${relay.port}` });
+    const withTimeout = <T>(p: Promise<T>, what: string) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after 60 s`)), 60_000))]);
+    // the key the cluster offers from now on is not the one known_hosts records (a reinstalled login node, or someone in between)
+    const recorded = crypto.generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+    const blob = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), recorded]);
+    const expectRefusal = (j: JobRecord) => {
+      assert.equal(j.state, 'failed');
+      assert.match(j.error!, /HOST KEY MISMATCH for \[127\.0\.0\.1\]:\d+ \(testcluster\): the server offered ssh-ed25519 SHA256:\S+, but .*known_hosts line 1 records SHA256:\S+/);
+      assert.match(j.error!, /ssh-keygen -R '\[127\.0\.0\.1\]:\d+'/);
+      assert.match(j.error!, new RegExp(`may still be running there.*scancel ${j.schedulerId}`));
+    };
+    const input = { name: 'al.in', text: readInput('al-fcc-medium.in') };
+    const live = await openService(c2, profile, path.join(c2.dir, 'live'));
+    const laterStore = new MemoryJobStore();
+    try {
+      // a job whose process stops following it before the key changes (dreams resume opens it after)
+      const earlier = await openService(c2, profile, path.join(c2.dir, 'later'), laterStore);
+      const other = await earlier.service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo });
+      await earlier.service.submit(other.id);
+      await earlier.close();
+      // a job followed while the key changes
+      const job = await live.service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo });
+      await live.service.submit(job.id);
+      await until('the job to be seen by the scheduler', () => ['queued', 'running'].includes(live.service.get(job.id)!.state), 60_000);
+      fs.writeFileSync(c2.knownHosts, `[127.0.0.1]:${relay.port} ssh-ed25519 ${blob.toString('base64')}\n`);
+      assert.ok(relay.cut() >= 1, 'there was a live link to cut');
+      expectRefusal(await withTimeout(live.service.waitFor(job.id), 'the job followed while the host key changed'));
+      const resumed = await openService(c2, profile, path.join(c2.dir, 'later'), laterStore);
+      try {
+        expectRefusal(await withTimeout(resumed.service.waitFor(other.id), 'the job resumed after the host key changed'));
+      } finally {
+        await resumed.close();
+      }
+    } finally {
+      await live.close();
       await relay.stop();
       c2.cleanup();
     }

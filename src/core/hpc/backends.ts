@@ -35,7 +35,10 @@ export class JobBackends {
       const known = ['local', ...this.options.profiles.map((p) => p.name)];
       throw new Error(`no cluster profile named "${name}"; jobs can run on: ${known.join(', ')}. Add the cluster to the profiles file, or pick one of these.`);
     }
-    const runner = new RemoteRunner(updates, { profile, connection: this.connection(profile), ...(this.options.pollSeconds ? { pollSeconds: this.options.pollSeconds } : {}) });
+    const runner = new RemoteRunner(updates, {
+      profile, connection: this.connection(profile),
+      ...(this.options.pollSeconds ? { pollSeconds: this.options.pollSeconds } : {}), ...(this.options.logger ? { logger: this.options.logger } : {}),
+    });
     this.runners.set(name, runner);
     return runner;
   };

@@ -15,12 +15,13 @@ import { sha256File } from './fileHash';
 import { canTransition, isTerminal } from './jobModel';
 import { errorNameFor, outputNameFor } from './localRunner';
 import { describePwInputSize, readPwOutcome } from '../dft/qe/jobFacts';
-import { suggestResourcesWithin } from './resources';
+import { beyondLimits, suggestResourcesWithin } from './resources';
 import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
 import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter, SchedulerStatus } from './types';
 import { shellQuote } from './shellQuote';
-import { ConnectionLostError, type ClusterConnection } from './ssh/connection';
+import { ConnectionLostError, SshRefusedError, type ClusterConnection } from './ssh/connection';
+import { silentLogger, type Logger } from '../logger';
 
 export const BATCH_SCRIPT_NAME = 'dreams-job.sh';
 const REMOTE_PSEUDO_LINKS = 'pseudo';
@@ -31,6 +32,8 @@ export interface RemoteRunnerOptions {
   scheduler?: SchedulerAdapter;
   /** Overrides profile.pollSeconds (default 30 s). */
   pollSeconds?: number;
+  /** Poll cycles that failed (the connection logs its own commands). */
+  logger?: Logger;
 }
 
 export interface RemoteRunnerStats {
@@ -54,8 +57,11 @@ export class RemoteRunner implements JobBackend {
   private disposed = false;
   private partitions: Promise<PartitionLimits[] | undefined> | undefined;
 
+  private readonly log: Logger;
+
   constructor(private readonly updates: JobUpdates, private readonly options: RemoteRunnerOptions) {
     this.name = options.profile.name;
+    this.log = (options.logger ?? silentLogger).scoped(`jobs ${options.profile.name}`);
     this.scheduler = options.scheduler ?? schedulerFor(options.profile.scheduler);
   }
 
@@ -69,6 +75,13 @@ export class RemoteRunner implements JobBackend {
       const input = fs.readFileSync(path.join(this.updates.localDir(job.id), job.input), 'utf8');
       const partition = await this.partition(this.options.profile.partition);
       current = await this.updates.update(job.id, { resources: suggestResourcesWithin(describePwInputSize(input), this.options.profile, partition) });
+    }
+    // Whoever sized the job, the profile's limits hold: a request beyond them is refused here
+    // with the limit, not sent to be refused by the scheduler in its own words.
+    const over = current.resources ? beyondLimits(current.resources, this.options.profile) : [];
+    if (over.length > 0) {
+      throw new Error(`job ${job.id} asks for more than cluster profile "${this.name}" allows (${over.join(', ')}); nothing was submitted. ` +
+        'Size it within the profile\'s limits, or raise them in the profile if the cluster allows it.');
     }
     if (!current.submitRequestedAt) current = await this.updates.update(job.id, { submitRequestedAt: new Date().toISOString() });
     const { work } = await this.roots();
@@ -157,13 +170,33 @@ export class RemoteRunner implements JobBackend {
     this.timer = setTimeout(async () => {
       try {
         await this.pollOnce();
-      } catch {
+      } catch (e) {
+        if (e instanceof SshRefusedError) await this.abandonRefused(e);
         // a dropped link or a scheduler hiccup: the jobs keep their state until the next cycle
+        else this.log.warn(`polling the jobs of ${this.name} failed (${(e as Error).message}); trying again in ${seconds} s`);
       }
       this.timer = undefined;
       const active = [...this.watched].some((id) => !isTerminal(this.updates.get(id)?.state ?? 'completed'));
       if (active && !this.disposed) this.schedulePoll();
     }, seconds * 1000);
+  }
+
+  /**
+   * The cluster refused the connection for good (its host key changed, the login is no longer
+   * accepted): no job of it can be followed, so each fails with the refusal, which says what
+   * changed (the fingerprints) and what to do (ssh-keygen -R). Polling on would wait forever.
+   */
+  private async abandonRefused(refusal: SshRefusedError): Promise<void> {
+    for (const id of [...this.watched]) {
+      const job = this.updates.get(id);
+      this.watched.delete(id);
+      if (!job || isTerminal(job.state)) continue;
+      const sid = job.schedulerId;
+      await this.updates.transition(id, 'failed', {
+        error: `${this.name} refused the connection, so this job can no longer be followed: ${refusal.message}` +
+          (sid ? ` The job (${this.scheduler.name.toUpperCase()} id ${sid}) may still be running there: once you can log in again, check it and cancel it if it is not needed (${this.scheduler.cancelCommand(sid)}).` : ''),
+      }).catch((e: Error) => this.log.error(`could not record job ${id} as failed: ${e.message}`));
+    }
   }
 
   /**
