@@ -7,6 +7,7 @@
 // CR LF is read, not damage. A log cut exactly at a line end is a valid shorter log, which no
 // format can tell from a run that stopped there: those copies must simply work.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -135,6 +136,17 @@ describe('every command that opens a log, on damaged copies of a real run', func
     report = fs.readFileSync(path.join(source, 'report.md'));
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('says when it took over the lock of a writer that no longer runs (approve, on an undamaged log)', async () => {
+    const dir = path.join(root, 'stale', path.basename(source));
+    fs.cpSync(source, dir, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    fs.writeFileSync(path.join(dir, 'events.lock'), JSON.stringify({ pid: Number(dead), host: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z' }));
+    const a = await capture(() => approveCommand([dir, 'ap-1']));
+    assert.equal(a.code, 0, a.err);
+    assert.match(a.err, new RegExp(`took over the writer lock \\S+events\\.lock of process ${dead} on ${os.hostname()} \\(since 2026-01-01T00:00:00\\.000Z\\), which no longer runs`));
+    assert.doesNotMatch(a.err, /damaged/);
+  });
 
   it(`names the damage, never crashes, changes nothing it only reads, never empties a log (seed ${SEED})`, async () => {
     const copies = damages(original, prng(SEED));
