@@ -88,6 +88,20 @@ describe('dreams validate / dreams parse (built CLI)', function () {
     assert.match(text.out, /error\s+readpp \(1\): file .*Al\.no-such-file\.UPF not found/);
   });
 
+  it('parse names why a run failed with the line that shows it, and reads the CRASH file beside the output', () => {
+    const walltime = dreams('parse', path.join(FIXTURES, 'runs/si-walltime.out'));
+    assert.equal(walltime.code, 0, walltime.err);
+    assert.match(walltime.out, /failure\s+time-limit: the run reached its time limit \(max_seconds\)/);
+    assert.match(walltime.out, /evidence\s+line \d+: Maximum CPU time exceeded/);
+    const cut = path.join(dir, 'cut.out');
+    fs.writeFileSync(cut, fs.readFileSync(path.join(FIXTURES, 'runs/al-missing-pseudo.out'), 'utf8').split('\n').slice(0, 10).join('\n'));
+    fs.copyFileSync(path.join(FIXTURES, 'runs/al-missing-pseudo.CRASH'), path.join(dir, 'CRASH'));
+    const crash = dreams('parse', cut);
+    assert.match(crash.out, /failure\s+pw-error: pw\.x stopped in readpp: file .*Al\.no-such-file\.UPF not found \(from its CRASH file\)/);
+    assert.match(crash.out, /evidence\s+CRASH: from readpp : error #\s+1/);
+    assert.equal(dreams('parse', cut, '--press', 'high').code, 2);
+  });
+
   it('lists both commands in its help', () => {
     const r = dreams('--help');
     assert.match(r.out, /validate\s+check pw\.x input files/);
