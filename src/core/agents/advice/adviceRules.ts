@@ -184,6 +184,12 @@ function stoppedFromOutside(ev: FailureEvidence, text: string): Diagnosis | unde
     const at = n ? ` at SCF iteration ${n} of at most ${ev.input.electronMaxstep ?? PW_DEFAULTS.electronMaxstep}` : '';
     return { kind: 'killed', finding: `pw.x ended while no DREAMS process was watching it${at}, with no error from pw.x and no "convergence NOT achieved": the run was interrupted, not failed, so it can be repeated unchanged.` };
   }
+  if (!ev.output?.error && (ev.jobState === 'cancelled' || /\bcancell?ed\b/i.test(ev.errorText))) {
+    // Cancelled (scancel on the cluster, DREAMS or the user stopping it): the SCF was cut short
+    // wherever it stood, so its last iteration says nothing about how it converges.
+    const why = ev.errorText.split('\n').find((l) => /cancel/i.test(l))?.trim();
+    return { kind: 'killed', finding: `the job was cancelled from outside${why ? ` (${why})` : ''}, not stopped by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
+  }
   if (!ev.output?.error && /ended by SIG(KILL|TERM|INT|HUP)|\bkilled\b|PREEMPTED|NODE_FAIL|CANCELLED by/i.test(text)) {
     return { kind: 'killed', finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
   }

@@ -71,6 +71,22 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.deepEqual(advice.suggestions, []);
   });
 
+  it('reads a job cancelled from outside (scancel, a cancel in DREAMS) as stopped from outside, however far its SCF had got', async () => {
+    // the remote runner's words for a job SLURM reports CANCELLED, on a real output cut mid-SCF
+    const onCluster = evidence('killed', ['cancelled on the cluster'], 'cancelled');
+    const d = diagnose(onCluster);
+    assert.equal(d.kind, 'killed');
+    assert.match(d.finding, /cancelled from outside \(cancelled on the cluster\)/);
+    const advice = await adviseOnEvidence(onCluster, 'c-5', makePwInputTool.schema);
+    assert.equal(advice.rerun, true);
+    assert.deepEqual(advice.suggestions, []);
+    // cancelled while still queued: no output at all; and the error alone, with no job record at hand
+    assert.equal(diagnose(failureEvidence(read('killed.in'), undefined, ['cancelled (scancel 41)'], 'cancelled')).kind, 'killed');
+    assert.equal(diagnose(evidence('killed', ['job j-3 cancelled: cancelled while running (pw.x ended by SIGTERM)'])).kind, 'killed');
+    // pw.x's own error still wins over the job's state
+    assert.equal(diagnose(evidence('nspin-without-magnetization', ['cancelled on the cluster'], 'cancelled')).kind, 'missing-starting-magnetization');
+  });
+
   it('reads a kill as a kill when the last lines of the output happen to hold a pw.x warning', () => {
     // pw.x prints "negative rho" as it starts the SCF of each new geometry; a kill landing just
     // after it puts the line in the runner's tail of the output. The input is not at fault.
