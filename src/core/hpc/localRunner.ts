@@ -63,7 +63,25 @@ export class LocalRunner implements JobBackend {
   }
 
   async resume(job: JobRecord): Promise<void> {
-    if (job.state === 'submitted' || job.state === 'queued') return this.enqueue(job.id);
+    if (job.state === 'submitted' || job.state === 'queued') {
+      // The process that started pw.x may have died between the spawn and recording 'running'
+      // (a kill at that instant): the pw.x it started carries this job's id; follow it rather
+      // than start a second one.
+      const pid = findJobProcess(job.id);
+      const dir = this.updates.localDir(job.id);
+      if (pid !== undefined) {
+        this.watch(await this.updates.transition(job.id, 'running', { pid, workDir: dir }), undefined);
+        return;
+      }
+      // ...or that pw.x has ended meanwhile: its output is opened just before the spawn, so any
+      // output at all is pw.x's, and it tells how the run went. Running it again would repeat it.
+      const out = path.join(dir, outputNameFor(job.input));
+      if (fs.existsSync(out) && fs.statSync(out).size > 0) {
+        await this.finish(job.id, { code: null, signal: null, unobserved: true });
+        return;
+      }
+      return this.enqueue(job.id);
+    }
     if (job.state !== 'running') return;
     if (job.pid !== undefined && isOurProcess(job.pid, job.id)) {
       this.watch(job, undefined);
@@ -284,6 +302,33 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
+}
+
+/**
+ * The live process started for `jobId` (pw.x, or the mpirun that runs it), found by the
+ * DREAMS_JOB_ID in its environment: of the processes that carry it, the one whose parent does
+ * not (ranks and Open MPI's helpers inherit it from the launch). Undefined when there is none,
+ * or no /proc to look in.
+ */
+function findJobProcess(jobId: string): number | undefined {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return undefined;
+  }
+  const carrying = new Map<number, number>(); // pid → parent pid
+  for (const p of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      if (fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`DREAMS_JOB_ID=${jobId}`)) carrying.set(Number(p), Number(ppid));
+    } catch {
+      // gone meanwhile, or another user's process
+    }
+  }
+  return [...carrying].filter(([, parent]) => !carrying.has(parent)).map(([pid]) => pid).sort((a, b) => a - b)[0];
 }
 
 /** True when `pid` is alive and is the process started for `jobId` (not a reused pid). */
