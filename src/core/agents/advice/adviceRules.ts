@@ -8,6 +8,7 @@ import { MAGNETIC_ELEMENTS } from '../../workflows/latticeConstantInputs';
 import { UNWATCHED_EXIT } from '../../hpc/types';
 import type { Suggestion } from './accuracyCheck';
 import { PW_DEFAULTS, type FailureEvidence } from './failureEvidence';
+import { diagnoseFromOutput, outputFailureSuggestions } from './outputFailure';
 
 export type FailureKind =
   | 'missing-starting-magnetization'
@@ -18,6 +19,10 @@ export type FailureKind =
   | 'no-smearing'
   | 'scheduler-limit'
   | 'walltime'
+  /** The relaxation ran out of ionic steps (nstep) or BFGS gave up (the parsed output says which). */
+  | 'relaxation-not-converged'
+  /** The geometry converged, the final SCF at the relaxed structure did not meet the thresholds. */
+  | 'final-scf-above-thresholds'
   | 'memory'
   | 'killed'
   | 'unknown';
@@ -82,6 +87,10 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   }
   const outside = stoppedFromOutside(ev, text);
   if (outside) return outside;
+  // The output parser's failure kind tells the time limit from an unconverged SCF and sees
+  // relaxations that stopped without an error (dft/qe/output/failure.ts).
+  const fromOutput = diagnoseFromOutput(ev);
+  if (fromOutput) return fromOutput;
   const cycle = ev.output?.scfCycles.at(-1);
   if (/convergence NOT achieved/i.test(text) || (cycle && !cycle.converged) || (ev.output && !ev.output.scfConverged && ev.output.jobDone)) {
     const acc = (cycle?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a): a is number => a !== undefined);
@@ -132,6 +141,10 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
       else out.push({ parameter: 'cluster profile', newValue: 'a valid account, QOS and partition', reason: `${reason}: the job's account, QOS or partition is not accepted` });
       break;
     }
+    case 'relaxation-not-converged':
+    case 'final-scf-above-thresholds':
+      out.push(...outputFailureSuggestions(ev, d.kind));
+      break;
     case 'walltime':
       out.push({ parameter: 'resources.walltimeMinutes', newValue: 'twice the previous allowance', reason: 'the run needs more time; the other settings were fine' });
       break;

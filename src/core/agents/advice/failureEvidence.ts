@@ -15,6 +15,8 @@ export interface InputSettings {
   mixingBeta?: number;
   mixingMode?: string;
   electronMaxstep?: number;
+  /** Ionic steps of a relaxation or MD (nstep). */
+  nstep?: number;
   diagonalization?: string;
   occupations?: string;
   smearing?: string;
@@ -34,7 +36,7 @@ export interface FailureEvidence {
 }
 
 /** pw.x defaults (6.7) for the variables the advisor reasons about. */
-export const PW_DEFAULTS = { mixingBeta: 0.7, electronMaxstep: 100, convThrRy: 1e-6, diagonalization: 'david', mixingMode: 'plain' };
+export const PW_DEFAULTS = { mixingBeta: 0.7, electronMaxstep: 100, convThrRy: 1e-6, diagonalization: 'david', mixingMode: 'plain', nstep: 50 };
 
 export function inputSettings(text: string): InputSettings {
   const input = parsePwInput(text);
@@ -57,6 +59,7 @@ export function inputSettings(text: string): InputSettings {
     ...opt('mixingBeta', numberIn(input, 'electrons', 'mixing_beta')),
     ...opt('mixingMode', stringIn(input, 'electrons', 'mixing_mode')),
     ...opt('electronMaxstep', numberIn(input, 'electrons', 'electron_maxstep')),
+    ...opt('nstep', numberIn(input, 'control', 'nstep')),
     ...opt('diagonalization', stringIn(input, 'electrons', 'diagonalization')),
     ...opt('occupations', stringIn(input, 'system', 'occupations')),
     ...opt('smearing', stringIn(input, 'system', 'smearing')),
@@ -65,8 +68,15 @@ export function inputSettings(text: string): InputSettings {
   };
 }
 
-export function failureEvidence(inputText: string, outputText: string | undefined, errors: (string | undefined)[], jobState?: string): FailureEvidence {
-  const output = outputText ? parsePwOutput(outputText) : undefined;
+/**
+ * `crashText` is pw.x's CRASH file from the run's directory when there is one: its error counts
+ * when the output lacks one. The input's press lets the parser judge a vc-relax's final SCF.
+ */
+export function failureEvidence(inputText: string, outputText: string | undefined, errors: (string | undefined)[], jobState?: string, crashText?: string): FailureEvidence {
+  const press = numberIn(parsePwInput(inputText), 'cell', 'press');
+  const output = outputText || crashText !== undefined
+    ? parsePwOutput(outputText ?? '', { ...(crashText !== undefined ? { crash: crashText } : {}), ...(press !== undefined ? { pressKbar: press } : {}) })
+    : undefined;
   const pwError = output?.error ? `Error in routine ${output.error.routine}: ${output.error.message}` : undefined;
   const errorText = [pwError, ...errors].filter((e): e is string => !!e && e.trim() !== '').join('\n');
   return { input: inputSettings(inputText), ...(output ? { output } : {}), errorText, ...(jobState ? { jobState } : {}) };
@@ -79,6 +89,7 @@ const CURRENT: Record<string, (s: InputSettings) => unknown> = {
   mixing_beta: (s) => s.mixingBeta ?? PW_DEFAULTS.mixingBeta,
   mixing_mode: (s) => s.mixingMode ?? PW_DEFAULTS.mixingMode,
   electron_maxstep: (s) => s.electronMaxstep ?? PW_DEFAULTS.electronMaxstep,
+  nstep: (s) => s.nstep ?? PW_DEFAULTS.nstep,
   diagonalization: (s) => s.diagonalization ?? PW_DEFAULTS.diagonalization,
   degauss: (s) => s.degaussRy,
   nspin: (s) => s.nspin ?? 1,
