@@ -166,7 +166,7 @@ function checkOptions(c: ValidationContext, v: QeVariable, item: ValueItem): voi
   // pw.x's source says what an unknown value does: most stop the run; a few (vdw_corr) print a warning and go on without it.
   const warns = v.unknownValue === 'warns';
   c.report({ code: 'value-not-allowed', severity: warns ? 'warning' : 'error', range: item.range,
-    message: `${v.name} = ${quote(value)} is not a value pw.x ${c.version} knows` +
+    message: `${v.name} = ${quote(value)} is not a value pw.x ${c.version} ${warns ? 'knows' : 'accepts'}` +
       (warns ? "; pw.x prints a warning and runs as if it were not set" : '') +
       (guess ? `; did you mean ${quote(guess)}?` : '.') + ` Allowed: ${[...new Set(documented)].map(quote).join(', ')}.`,
     ...(guess ? { fixes: [{ title: `Change to ${quote(guess)}`, edits: [{ range: item.range, newText: quote(guess) }] }] } : {}) });
