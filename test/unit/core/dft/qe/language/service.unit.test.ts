@@ -72,6 +72,17 @@ describe('pw.x language service', () => {
     assert.deepEqual(labels(comment.text, comment.position), []);
   });
 
+  it('offers only documented names pw.x reads, and says on hover what an undocumented one is', () => {
+    const { text, position } = at(BASE.replace('  conv_thr = 1.0d-8\n', '  conv_thr = 1.0d-8\n  |\n'));
+    const names = labels(text, position, '7.2');
+    assert.ok(names.includes('mixing_beta'));
+    for (const hidden of ['tbeta_smoothing', 'emass', 'diago_ppcg_maxiter']) assert.ok(!names.includes(hidden), `${hidden} offered`);
+    const used = at(BASE.replace('  conv_thr = 1.0d-8\n', '  conv_thr = 1.0d-8\n  tbeta_smo|othing = .true.\n'));
+    assert.match(hoverAt(used.text, used.position, { qeVersion: '7.2' })!.markdown, /Not documented in INPUT_PW; pw\.x reads it\./);
+    const cp = at(BASE.replace('  conv_thr = 1.0d-8\n', '  conv_thr = 1.0d-8\n  ema|ss = 400\n'));
+    assert.match(hoverAt(cp.text, cp.position, { qeVersion: '7.2' })!.markdown, /pw\.x reads it and ignores it/);
+  });
+
   it('shows hover with type, default, allowed values and description', () => {
     const name = at(BASE.replace('  occupations', '  occu|pations'));
     const h = hoverAt(name.text, name.position, { qeVersion: '6.7' })!;
