@@ -1,42 +1,46 @@
 /**
  * Choosing converged settings from sweeps, as DREAMS does it:
  *
- * 1. the plane-wave cutoff is swept at the finest k spacing of the study;
+ * 1. the plane-wave cutoff is swept at one k spacing of the study (for a difference
+ *    quantity such as the pressure the k error cancels between cutoffs);
  * 2. the k spacing is swept at the cutoff chosen in step 1.
  *
- * In each sweep the error of a run is |E/N − E_ref/N_ref| in meV/atom, where the reference
- * is the most converged run of that same sweep (highest cutoff, smallest k spacing). The
- * chosen value is the cheapest tested value whose error is below the threshold and whose
- * finer values are all below it too (a value that dips under the threshold by accident
- * between two that do not is not converged). When that is the finest value tested, the
- * sweep has not shown convergence: the choice is refused and a finer sweep is asked for,
- * with values that continue the sweep's own last step.
+ * Each run is judged against the most converged run of the same sweep (highest cutoff,
+ * smallest k spacing) by the criterion the study chose:
+ *
+ * - energy: |E/N − E_ref/N_ref| in meV/atom;
+ * - pressure: the shift of the lattice constant the run's pressure error implies,
+ *   |P − P_ref|/(3·B) in % of a (B from a probe of strained cells, convergencePressure.ts),
+ *   where a cutoff sweep's P includes the Pulay term a constant-cutoff EOS sees;
+ * - both: each within its own tolerance.
+ *
+ * The chosen value is the cheapest tested value that meets the criterion and whose finer values
+ * all meet it too (a value that dips under the tolerance by accident between two that do not is
+ * not converged). When that is the finest value tested, the sweep has not shown convergence: the
+ * choice is refused and the next value is asked for (convergenceExtension.ts), one at a time.
  */
+import { nextSweepValue } from './convergenceExtension';
+import { latticeShiftPercent, pressureForLatticeShift, pulayPressuresKbar } from './convergencePressure';
 import { DftScienceError } from './scienceError';
 import { settingsDifferences } from './qe/settings';
 import type { SettingName } from './settingsComparison';
-import type { PhysicalSettings } from './types';
+import type { Cell, PhysicalSettings } from './types';
+
+export { latticeShiftFromPressure } from './convergencePressure';
 
 export type SweptSetting = 'ecutwfc' | 'kspacing';
 
-/**
- * What a sweep's choice costs in the lattice constant, read from the pressures of the same
- * runs: the chosen value's pressure differs from the finest value's by ΔP at the same cell,
- * so the equilibrium volume moves by about ΔP/B0 and the lattice constant by ΔP/(3·B0).
- * An a-posteriori check, not a criterion: B0 is known only after the EOS fit.
- */
-export function latticeShiftFromPressure(
-  tested: { value: number; pressureKbar?: number }[],
-  chosenValue: number,
-  finestValue: number,
-  b0GPa: number,
-): { chosenKbar: number; finestKbar: number; deltaKbar: number; shiftPercent: number } | undefined {
-  const chosen = tested.find((t) => t.value === chosenValue)?.pressureKbar;
-  const finest = tested.find((t) => t.value === finestValue)?.pressureKbar;
-  if (chosen === undefined || finest === undefined || !(b0GPa > 0)) return undefined;
-  const deltaKbar = chosen - finest;
-  // 1 GPa = 10 kbar
-  return { chosenKbar: chosen, finestKbar: finest, deltaKbar, shiftPercent: (100 * Math.abs(deltaKbar)) / (3 * b0GPa * 10) };
+export type CriterionKind = 'energy' | 'pressure' | 'both';
+
+/** What a sweep is judged by, with the tolerances in the quantities a user states. */
+export interface SweepCriterion {
+  kind: CriterionKind;
+  /** energy and both: tolerated |ΔE| per atom against the finest run, meV/atom. */
+  toleranceMevPerAtom?: number;
+  /** pressure and both: tolerated shift of the lattice constant, % of a. */
+  toleranceLatticePercent?: number;
+  /** pressure and both: the bulk modulus that turns a pressure error into a lattice shift, GPa. */
+  bulkModulusGPa?: number;
 }
 
 export interface ConvergenceRun {
@@ -46,6 +50,10 @@ export interface ConvergenceRun {
   natoms: number;
   /** The settings the energy was computed with; the swept value is read from here. */
   settings: PhysicalSettings;
+  /** The pressure pw.x printed, kbar (the pressure criterion needs it for every run). */
+  pressureKbar?: number;
+  /** The cell's volume, Å³ (the pressure criterion of a cutoff sweep needs it for the Pulay term). */
+  volumeAngstrom3?: number;
   /** Optional label (artifact reference, job id) carried into the table. */
   label?: string;
 }
@@ -57,6 +65,14 @@ export interface ConvergenceRow {
   energyEv: number;
   energyPerAtomEv: number;
   errorMevPerAtom: number;
+  pressureKbar?: number;
+  /** Cutoff sweeps judged by pressure: the Pulay term (2/3)(Ecut/V)|dE/dEcut| a constant-cutoff EOS adds to pw.x's pressure, kbar. */
+  pulayKbar?: number;
+  /** (P + Pulay) − (P_ref + Pulay_ref), kbar. */
+  pressureErrorKbar?: number;
+  /** |P − P_ref|/(3·B), % of a (with a bulk modulus). */
+  latticeShiftPercent?: number;
+  /** Meets every part of the criterion. */
   underThreshold: boolean;
   isReference: boolean;
   isChosen: boolean;
@@ -65,7 +81,9 @@ export interface ConvergenceRow {
 export interface SweepSelection {
   setting: SweptSetting;
   unit: 'Ry' | '1/Å';
-  thresholdMevPerAtom: number;
+  criterion: SweepCriterion;
+  /** The energy tolerance when the criterion has one (kept for readers of the energy-only table). */
+  thresholdMevPerAtom?: number;
   /** Rows from the cheapest to the most converged value. */
   table: ConvergenceRow[];
   referenceValue: number;
@@ -83,22 +101,59 @@ function sweptValue(setting: SweptSetting, s: PhysicalSettings): number | undefi
   return setting === 'ecutwfc' ? s.ecutwfcRy : s.kSpacingPerAngstrom;
 }
 
-/** One sweep: the cheapest value that stays under the threshold, or a request for a finer sweep. */
-export function selectConvergedValue(setting: SweptSetting, runs: ConvergenceRun[], thresholdMevPerAtom: number): SweepSelection {
-  const spec = SWEEP[setting];
-  if (!Number.isFinite(thresholdMevPerAtom) || thresholdMevPerAtom <= 0) {
+/** A bare number is the energy criterion in meV/atom, as before criteria had names. */
+export function normaliseCriterion(c: number | SweepCriterion): SweepCriterion {
+  const criterion: SweepCriterion = typeof c === 'number' ? { kind: 'energy', toleranceMevPerAtom: c } : c;
+  const positive = (x: number | undefined) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+  if (!['energy', 'pressure', 'both'].includes(criterion.kind)) {
+    throw new DftScienceError(`convergence criterion "${String(criterion.kind)}" is not one of energy, pressure, both.`, { criterion });
+  }
+  if (criterion.kind !== 'pressure' && !positive(criterion.toleranceMevPerAtom)) {
     throw new DftScienceError(
-      `convergence threshold ${thresholdMevPerAtom} meV/atom is not a positive number. Pass the tolerated error per atom in meV/atom (1 is usual).`,
-      { thresholdMevPerAtom },
+      `convergence threshold ${criterion.toleranceMevPerAtom} meV/atom is not a positive number. Pass the tolerated error per atom in meV/atom (1 is usual).`,
+      { thresholdMevPerAtom: criterion.toleranceMevPerAtom },
     );
   }
+  if (criterion.kind !== 'energy') {
+    if (!positive(criterion.toleranceLatticePercent)) {
+      throw new DftScienceError(
+        `lattice-constant tolerance ${criterion.toleranceLatticePercent} % is not a positive number. Pass the tolerated shift of a in % (0.05 is usual for a lattice constant).`,
+        { toleranceLatticePercent: criterion.toleranceLatticePercent },
+      );
+    }
+    if (!positive(criterion.bulkModulusGPa)) {
+      throw new DftScienceError(
+        `the pressure criterion needs a bulk modulus to turn a pressure error into a shift of a; got ${criterion.bulkModulusGPa} GPa. ` +
+          'Estimate it from a probe of strained cells (bulkModulusFromPressures) or give one with its source.',
+        { bulkModulusGPa: criterion.bulkModulusGPa },
+      );
+    }
+  }
+  return criterion;
+}
+
+/** The criterion in words: "within 1 meV/atom", "within 0.05 % of a by pressure (B ≈ 140 GPa)". */
+export function describeCriterion(c: SweepCriterion): string {
+  const energy = `within ${c.toleranceMevPerAtom} meV/atom`;
+  const pressure = c.toleranceLatticePercent !== undefined && c.bulkModulusGPa !== undefined
+    ? `within ${c.toleranceLatticePercent} % of a by pressure (|ΔP| ≤ ${pressureForLatticeShift(c.toleranceLatticePercent, c.bulkModulusGPa).toPrecision(3)} kbar at B ≈ ${c.bulkModulusGPa.toPrecision(3)} GPa)`
+    : '';
+  return c.kind === 'energy' ? energy : c.kind === 'pressure' ? pressure : `${energy} and ${pressure}`;
+}
+
+/** One sweep: the cheapest value that meets the criterion with every finer one, or a request for the next value. */
+export function selectConvergedValue(
+  setting: SweptSetting, runs: ConvergenceRun[], criterionOrThreshold: number | SweepCriterion, opts: { cellAngstrom?: Cell } = {},
+): SweepSelection {
+  const spec = SWEEP[setting];
+  const criterion = normaliseCriterion(criterionOrThreshold);
   if (!Array.isArray(runs) || runs.length < 3) {
     throw new DftScienceError(
       `a ${spec.label} sweep needs at least 3 runs (one reference and two to compare); got ${Array.isArray(runs) ? runs.length : typeof runs}. Add runs to the sweep.`,
       { count: Array.isArray(runs) ? runs.length : undefined },
     );
   }
-  runs.forEach((r, i) => checkRun(setting, r, i));
+  runs.forEach((r, i) => checkRun(setting, r, i, criterion));
   const values = runs.map((r) => sweptValue(setting, r.settings)!);
   const dup = values.find((v, i) => values.indexOf(v) !== i);
   if (dup !== undefined) {
@@ -120,37 +175,62 @@ export function selectConvergedValue(setting: SweptSetting, runs: ConvergenceRun
   const order = runs.map((_, i) => i).sort((i, j) => (spec.finerIsHigher ? values[i] - values[j] : values[j] - values[i]));
   const ref = runs[order[order.length - 1]];
   const refPerAtom = ref.energyEv / ref.natoms;
+  const usesPressure = criterion.kind !== 'energy';
+  const usesEnergy = criterion.kind !== 'pressure';
+  // a cutoff sweep's pressures as a constant-cutoff EOS sees them; in a k sweep the term is the same for every run
+  const pulay = usesPressure && setting === 'ecutwfc'
+    ? pulayPressuresKbar(runs.map((r) => ({ ecutwfcRy: r.settings.ecutwfcRy, energyEv: r.energyEv, volumeAngstrom3: r.volumeAngstrom3! })))
+    : undefined;
+  const effective = (i: number) => (runs[i].pressureKbar === undefined ? undefined : runs[i].pressureKbar! + (pulay?.[i] ?? 0));
+  const refIndex = order[order.length - 1];
   const table: ConvergenceRow[] = order.map((i, k) => {
     const perAtom = runs[i].energyEv / runs[i].natoms;
     const err = Math.abs(perAtom - refPerAtom) * 1000;
+    const p = runs[i].pressureKbar;
+    const pRef = effective(refIndex);
+    const dp = p !== undefined && pRef !== undefined ? effective(i)! - pRef : undefined;
+    const shift = dp !== undefined && criterion.bulkModulusGPa ? latticeShiftPercent(dp, criterion.bulkModulusGPa) : undefined;
+    const energyOk = !usesEnergy || err < criterion.toleranceMevPerAtom!;
+    const pressureOk = !usesPressure || (shift !== undefined && shift < criterion.toleranceLatticePercent!);
     return {
       value: values[i],
       ...(runs[i].label !== undefined ? { label: runs[i].label } : {}),
       energyEv: runs[i].energyEv,
       energyPerAtomEv: perAtom,
       errorMevPerAtom: err,
-      underThreshold: err < thresholdMevPerAtom,
+      ...(p !== undefined ? { pressureKbar: p } : {}),
+      ...(pulay ? { pulayKbar: pulay[i] } : {}),
+      ...(dp !== undefined ? { pressureErrorKbar: dp } : {}),
+      ...(shift !== undefined ? { latticeShiftPercent: shift } : {}),
+      underThreshold: energyOk && pressureOk,
       isReference: k === order.length - 1,
       isChosen: false,
     };
   });
 
-  // the cheapest row from which every finer row is under the threshold
+  // the cheapest row from which every finer row meets the criterion
   let first = table.length - 1;
   while (first > 0 && table[first - 1].underThreshold) first--;
-  const base = { setting, unit: spec.unit, thresholdMevPerAtom, table, referenceValue: table[table.length - 1].value };
+  const base = {
+    setting, unit: spec.unit, criterion, ...(criterion.toleranceMevPerAtom !== undefined && usesEnergy ? { thresholdMevPerAtom: criterion.toleranceMevPerAtom } : {}),
+    table, referenceValue: table[table.length - 1].value,
+  };
   if (first === table.length - 1) {
-    const suggestedValues = continueSweep(table.map((r) => r.value), spec.finerIsHigher);
+    const next = nextSweepValue(setting, values, setting === 'kspacing' ? opts.cellAngstrom : undefined);
     const worst = table[table.length - 2];
+    const off = [
+      usesEnergy ? `${worst.errorMevPerAtom.toFixed(3)} meV/atom` : '',
+      usesPressure && worst.latticeShiftPercent !== undefined ? `${worst.latticeShiftPercent.toFixed(3)} % of a (ΔP = ${worst.pressureErrorKbar!.toFixed(2)} kbar)` : '',
+    ].filter(Boolean).join(' and ');
     return {
       ...base,
       outcome: {
         status: 'needs-finer-sweep',
         message:
-          `no tested ${spec.label} below the finest (${base.referenceValue} ${spec.unit}) is within ${thresholdMevPerAtom} meV/atom of it ` +
-          `(${worst.value} ${spec.unit} is off by ${worst.errorMevPerAtom.toFixed(3)} meV/atom), so convergence is not shown. ` +
-          `Extend the sweep to ${suggestedValues.join(', ')} ${spec.unit} and select again.`,
-        suggestedValues,
+          `no tested ${spec.label} below the finest (${base.referenceValue} ${spec.unit}) is ${describeCriterion(criterion)} of it ` +
+          `(${worst.value} ${spec.unit} is off by ${off}), so convergence is not shown. ` +
+          `Extend the sweep to ${next} ${spec.unit} and select again.`,
+        suggestedValues: [next],
       },
     };
   }
@@ -159,7 +239,7 @@ export function selectConvergedValue(setting: SweptSetting, runs: ConvergenceRun
 }
 
 export interface ConvergedSettings {
-  thresholdMevPerAtom: number;
+  criterion: SweepCriterion;
   cutoff: SweepSelection;
   kspacing?: SweepSelection;
   /** Present only when both sweeps converged. */
@@ -167,29 +247,33 @@ export interface ConvergedSettings {
 }
 
 /**
- * Both steps. Checks the protocol: the cutoff sweep ran at (or below) the finest k spacing
- * of the k sweep, and the k sweep ran at the chosen cutoff. The k sweep may be omitted
- * when the cutoff sweep still needs extending.
+ * Both steps. Checks the protocol: the cutoff sweep ran at one of the k spacings the k sweep
+ * tested (within its range, so the cutoff test speaks for the meshes in use), and the k sweep ran at
+ * the chosen cutoff. The k sweep may be omitted when the cutoff sweep still needs extending.
  */
 export function selectConvergedSettings(input: {
   cutoffRuns: ConvergenceRun[];
   kspacingRuns?: ConvergenceRun[];
-  thresholdMevPerAtom: number;
+  criterion?: SweepCriterion;
+  /** The energy criterion in meV/atom, when no criterion is given. */
+  thresholdMevPerAtom?: number;
 }): ConvergedSettings {
-  const cutoff = selectConvergedValue('ecutwfc', input.cutoffRuns, input.thresholdMevPerAtom);
-  const result: ConvergedSettings = { thresholdMevPerAtom: input.thresholdMevPerAtom, cutoff };
+  const criterion = normaliseCriterion(input.criterion ?? input.thresholdMevPerAtom ?? NaN);
+  const cutoff = selectConvergedValue('ecutwfc', input.cutoffRuns, criterion);
+  const result: ConvergedSettings = { criterion, cutoff };
   if (cutoff.outcome.status !== 'converged' || !input.kspacingRuns) return result;
   const chosenCutoff = cutoff.outcome.chosenValue;
 
-  const kspacing = selectConvergedValue('kspacing', input.kspacingRuns, input.thresholdMevPerAtom);
+  const kspacing = selectConvergedValue('kspacing', input.kspacingRuns, criterion);
   result.kspacing = kspacing;
   const cutoffSweepSpacing = input.cutoffRuns[0].settings.kSpacingPerAngstrom;
-  const finestSpacing = kspacing.referenceValue;
-  if (cutoffSweepSpacing === undefined || cutoffSweepSpacing > finestSpacing * (1 + 1e-9)) {
+  const spacings = kspacing.table.map((r) => r.value);
+  const [finest, coarsest] = [Math.min(...spacings), Math.max(...spacings)];
+  if (cutoffSweepSpacing === undefined || cutoffSweepSpacing < finest * (1 - 1e-9) || cutoffSweepSpacing > coarsest * (1 + 1e-9)) {
     throw new DftScienceError(
-      `the cutoff sweep ran at k spacing ${cutoffSweepSpacing ?? '(none recorded)'} 1/Å, coarser than the finest spacing of the k sweep ` +
-        `(${finestSpacing} 1/Å). Sweep the cutoff at the finest k spacing of the study, then sweep k at the chosen cutoff.`,
-      { cutoffSweepSpacing, finestSpacing },
+      `the cutoff sweep ran at k spacing ${cutoffSweepSpacing ?? '(none recorded)'} 1/Å, outside the spacings the k sweep tested ` +
+        `(${coarsest}–${finest} 1/Å). Sweep the cutoff at a k spacing the k sweep tests, then sweep k at the chosen cutoff.`,
+      { cutoffSweepSpacing, finestSpacing: finest, coarsestSpacing: coarsest },
     );
   }
   const wrongCutoff = input.kspacingRuns.findIndex((r) => r.settings.ecutwfcRy !== chosenCutoff);
@@ -207,7 +291,7 @@ export function selectConvergedSettings(input: {
   return result;
 }
 
-function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number): void {
+function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number, criterion: SweepCriterion): void {
   const v = r?.settings ? sweptValue(setting, r.settings) : undefined;
   if (v === undefined || !Number.isFinite(v) || v <= 0) {
     throw new DftScienceError(
@@ -224,16 +308,18 @@ function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number): void {
   if (!Number.isInteger(r.natoms) || r.natoms < 1) {
     throw new DftScienceError(`run ${i} (${v} ${SWEEP[setting].unit}) has natoms ${r.natoms}: pass the number of atoms in the cell.`, { index: i });
   }
-}
-
-/** Two more values beyond the finest, continuing the sweep's last step (k spacings stay positive). */
-function continueSweep(values: number[], finerIsHigher: boolean): number[] {
-  const n = values.length;
-  const step = Math.abs(values[n - 1] - values[n - 2]);
-  const round = (x: number) => Number(x.toPrecision(6));
-  if (finerIsHigher) return [round(values[n - 1] + step), round(values[n - 1] + 2 * step)];
-  const last = values[n - 1];
-  const next = last - step > 0 ? last - step : last * 0.8;
-  const after = next - step > 0 ? next - step : next * 0.8;
-  return [round(next), round(after)];
+  if (criterion.kind !== 'energy' && setting === 'ecutwfc' && !(typeof r.volumeAngstrom3 === 'number' && r.volumeAngstrom3 > 0)) {
+    throw new DftScienceError(
+      `run ${i} (${v} Ry) has no cell volume, which the ${criterion.kind} criterion of a cutoff sweep needs for the Pulay term (2/3)(Ecut/V)|dE/dEcut|. ` +
+        'Pass the volume of the cell in Å³ with each run.',
+      { index: i },
+    );
+  }
+  if (criterion.kind !== 'energy' && !Number.isFinite(r.pressureKbar)) {
+    throw new DftScienceError(
+      `run ${i} (${v} ${SWEEP[setting].unit}) has no pressure, which the ${criterion.kind} criterion judges it by. ` +
+        'Run the sweep with pw.x printing the stress (tstress), or choose the energy criterion.',
+      { index: i },
+    );
+  }
 }

@@ -69,13 +69,13 @@ describe('convergence selection', () => {
     assert.deepEqual(sel.outcome, { status: 'converged', chosenValue: 35 });
   });
 
-  it('refuses when only the finest tested value qualifies, and continues the sweep', () => {
+  it('refuses when only the finest tested value qualifies, and asks for one more value a step past it', () => {
     const runs = [cutoffRun(40, -214.9), cutoffRun(50, -214.95), cutoffRun(60, -215.0)];
     const sel = selectConvergedValue('ecutwfc', runs, 1);
     assert.equal(sel.outcome.status, 'needs-finer-sweep');
     if (sel.outcome.status !== 'needs-finer-sweep') return;
-    assert.deepEqual(sel.outcome.suggestedValues, [70, 80]);
-    assert.match(sel.outcome.message, /finest \(60 Ry\).*50 Ry is off by 25\.000 meV\/atom.*Extend the sweep to 70, 80 Ry/);
+    assert.deepEqual(sel.outcome.suggestedValues, [70]);
+    assert.match(sel.outcome.message, /finest \(60 Ry\).*50 Ry is off by 25\.000 meV\/atom.*Extend the sweep to 70 Ry/);
     assert.equal(sel.table.some((r) => r.isChosen), false);
   });
 
@@ -106,10 +106,11 @@ describe('convergence selection', () => {
     assert.deepEqual(sel.outcome, { status: 'converged', chosenValue: 0.3 });
     const refused = selectConvergedValue('kspacing', [kRun(0.4, -215.2), kRun(0.3, -215.1), kRun(0.25, -215.0)], 1);
     assert.equal(refused.outcome.status, 'needs-finer-sweep');
-    if (refused.outcome.status === 'needs-finer-sweep') assert.deepEqual(refused.outcome.suggestedValues, [0.2, 0.15]);
+    // the sweep's last ratio (0.25/0.3), gentler than 0.8: one value
+    if (refused.outcome.status === 'needs-finer-sweep') assert.deepEqual(refused.outcome.suggestedValues, [0.208]);
   });
 
-  it('runs both steps: cutoff at the finest k spacing, then k at the chosen cutoff', () => {
+  it('runs both steps: cutoff at a k spacing the k sweep tests, then k at the chosen cutoff', () => {
     const cutoffRuns = [cutoffRun(20, -214.95), cutoffRun(30, -214.9995), cutoffRun(40, -215.0)].map((r) => ({
       ...r,
       settings: { ...r.settings, kSpacingPerAngstrom: 0.1 },
@@ -118,9 +119,12 @@ describe('convergence selection', () => {
     const res = selectConvergedSettings({ cutoffRuns, kspacingRuns, thresholdMevPerAtom: 1 });
     assert.deepEqual(res.chosen, { ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.3 });
 
-    // the cutoff sweep was run at a coarser spacing than the k sweep's finest
-    const coarse = cutoffRuns.map((r) => ({ ...r, settings: { ...r.settings, kSpacingPerAngstrom: 0.2 } }));
-    assert.throws(() => selectConvergedSettings({ cutoffRuns: coarse, kspacingRuns, thresholdMevPerAtom: 1 }), /coarser than the finest spacing of the k sweep \(0\.1/);
+    // at a spacing the k sweep tests (0.2 of 0.4-0.1): a cutoff test of differences speaks for it
+    const within = cutoffRuns.map((r) => ({ ...r, settings: { ...r.settings, kSpacingPerAngstrom: 0.2 } }));
+    assert.deepEqual(selectConvergedSettings({ cutoffRuns: within, kspacingRuns, thresholdMevPerAtom: 1 }).chosen, { ecutwfcRy: 30, ecutrhoRy: 240, kSpacingPerAngstrom: 0.3 });
+    // outside the tested spacings: the cutoff test says nothing for the meshes in use
+    const coarse = cutoffRuns.map((r) => ({ ...r, settings: { ...r.settings, kSpacingPerAngstrom: 0.5 } }));
+    assert.throws(() => selectConvergedSettings({ cutoffRuns: coarse, kspacingRuns, thresholdMevPerAtom: 1 }), /k spacing 0\.5 1\/Å, outside the spacings the k sweep tested \(0\.4–0\.1/);
     // the k sweep was run at a cutoff other than the chosen one
     const wrong = kspacingRuns.map((r) => ({ ...r, settings: { ...r.settings, ecutwfcRy: 40, ecutrhoRy: 320 } }));
     assert.throws(() => selectConvergedSettings({ cutoffRuns, kspacingRuns: wrong, thresholdMevPerAtom: 1 }), /used ecutwfc 40 Ry, not the chosen cutoff 30 Ry/);
