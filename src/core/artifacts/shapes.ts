@@ -29,15 +29,33 @@ export type SweptParameter = 'ecutwfc' | 'kspacing';
 
 export interface ConvergenceSelectionValue {
   parameter: SweptParameter;
-  /** Every tested value of the swept parameter (Ry for ecutwfc, 1/Å for kspacing), its energy, and its pressure when pw.x printed one. */
-  tested: { value: number; energyEvPerAtom: number; deltaMevPerAtom: number; pressureKbar?: number }[];
+  /**
+   * Every tested value of the swept parameter (Ry for ecutwfc, 1/Å for kspacing), its energy, and its pressure when pw.x
+   * printed one; with a bulk modulus, the pressure error against the finest run (kbar; a cutoff sweep's with the Pulay term
+   * a constant-cutoff EOS adds, pulayKbar) and the shift of a it implies (%);
+   * the mesh and pw.x's time (s) of the run where known.
+   */
+  tested: {
+    value: number; energyEvPerAtom: number; deltaMevPerAtom: number; pressureKbar?: number;
+    pulayKbar?: number; deltaPressureKbar?: number; latticeShiftPercent?: number; kMesh?: [number, number, number]; seconds?: number;
+  }[];
   /** The chosen value of the swept parameter, in the same unit. */
   chosenValue: number;
   /** The chosen settings as they go into an input. */
   chosen: { ecutwfcRy?: number; ecutrhoRy?: number; kSpacingPerAngstrom?: number };
-  toleranceMevPerAtom: number;
+  /** The energy tolerance, meV/atom (absent when the sweep was judged by pressure alone). */
+  toleranceMevPerAtom?: number;
+  /** What the sweep was judged by (absent in selections made before criteria had names: energy). */
+  criterion?: { kind: 'energy' | 'pressure' | 'both'; toleranceMevPerAtom?: number; toleranceLatticePercent?: number; bulkModulusGPa?: number };
+  /** Where the bulk modulus of the pressure criterion came from: a probe of strained cells, or a value given with its reference. */
+  bulkModulus?: { valueGPa: number; note: string; from: string[]; atCellGPa?: number; pressureGPa?: number };
   /** False when no tested value met the tolerance against the finest one. */
   converged: boolean;
+  /** When not converged: the next value to try, its mesh, its predicted pw.x time and whether that is within the budget. */
+  extension?: {
+    value: number; kMesh?: [number, number, number]; predictedSeconds?: number; predictedFrom?: string;
+    budgetSeconds?: number; withinBudget: boolean;
+  };
 }
 
 /** The finest value is the most accurate one tested: the highest cutoff, the smallest spacing. */

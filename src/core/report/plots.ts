@@ -13,15 +13,19 @@ const SWEEP_AXIS: Record<string, { x: string; title: string }> = {
   kspacing: { x: 'k-point spacing (1/Å)', title: 'k-point convergence' },
 };
 
+/** The quantity a sweep was judged by: the lattice shift its pressure error implies (pressure, both), else the energy per atom. */
 export function convergenceSvg(sel: ConvergenceSelectionValue, artifactId: string): string {
   const axis = SWEEP_AXIS[sel.parameter] ?? { x: sel.parameter, title: `${sel.parameter} convergence` };
-  const points = [...sel.tested].sort((a, b) => a.value - b.value).map((t) => ({ x: t.value, y: Math.abs(t.deltaMevPerAtom) }));
+  const sorted = [...sel.tested].sort((a, b) => a.value - b.value);
+  const byPressure = sel.criterion && sel.criterion.kind !== 'energy' && sel.criterion.toleranceLatticePercent !== undefined && sorted.every((t) => t.latticeShiftPercent !== undefined);
+  const points = sorted.map((t) => ({ x: t.value, y: byPressure ? t.latticeShiftPercent! : Math.abs(t.deltaMevPerAtom) }));
+  const tolerance = byPressure ? sel.criterion!.toleranceLatticePercent! : sel.toleranceMevPerAtom ?? sel.criterion?.toleranceMevPerAtom ?? 0;
   return renderChart({
     title: `${axis.title} (${artifactId})`,
     xLabel: axis.x,
-    yLabel: '|E − E(finest)| (meV/atom)',
+    yLabel: byPressure ? '|P − P(finest)|/3B (% of a)' : '|E − E(finest)| (meV/atom)',
     series: [{ label: 'tested', points, markers: true, color: '#1565c0' }],
-    band: { from: 0, to: sel.toleranceMevPerAtom, label: `tolerance ${sel.toleranceMevPerAtom} meV/atom` },
+    band: { from: 0, to: tolerance, label: `tolerance ${tolerance} ${byPressure ? '% of a' : 'meV/atom'}` },
     marker: { x: sel.chosenValue, label: `chosen ${sel.chosenValue}${sel.converged ? '' : ' (not converged)'}` },
   });
 }

@@ -118,9 +118,19 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       const name = `convergence-${parameter}.svg`;
       plots[name] = convergenceSvg(sel, a.id);
       const unit = parameter === 'ecutwfc' ? 'Ry' : '1/Å';
+      const byPressure = sel.criterion !== undefined && sel.criterion.kind !== 'energy';
+      const within = [
+        sel.criterion?.kind !== 'pressure' && sel.toleranceMevPerAtom !== undefined ? `${sel.toleranceMevPerAtom} meV/atom` : '',
+        byPressure ? `${sel.criterion!.toleranceLatticePercent} % of a by pressure (B ≈ ${sel.criterion!.bulkModulusGPa?.toPrecision(3)} GPa${sel.bulkModulus ? `, ${sel.bulkModulus.note}` : ''})` : '',
+      ].filter(Boolean).join(' and ');
+      const rows = [...sel.tested].sort((x, y) => x.value - y.value);
       md.push(`![${parameter} convergence](plots/${name})`, '',
-        `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${sel.toleranceMevPerAtom} meV/atom of the finest run.`, '',
-        ...table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'], [...sel.tested].sort((x, y) => x.value - y.value).map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)])), '');
+        `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${within} of the finest run.`, '',
+        ...(byPressure
+          ? table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)', 'P (kbar)', ...(rows.some((t) => t.pulayKbar !== undefined) ? ['Pulay (kbar)'] : []), 'ΔP vs finest (kbar)', 'Δa (% of a)'], rows.map((t) => [
+            t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3), t.pressureKbar?.toFixed(2) ?? '—', ...(rows.some((x) => x.pulayKbar !== undefined) ? [t.pulayKbar?.toFixed(2) ?? '—'] : []),
+            t.deltaPressureKbar?.toFixed(2) ?? '—', t.latticeShiftPercent?.toFixed(4) ?? '—']))
+          : table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'], rows.map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)]))), '');
     }
   }
 
@@ -148,7 +158,7 @@ export function renderRunReport(src: ReportSource): RenderedReport {
         `${lattice ? `; a = **${(lattice.value as number).toFixed(4)} Å** (${lattice.id})` : ''}.`, '',
       ...table(['V (Å³)', 'E (eV)'], v.points.map((p) => [p.volumeAngstrom3.toFixed(4), p.energyEv.toFixed(6)])), '');
     const settings = fit.meta?.settings as PhysicalSettings | undefined;
-    if (settings) md.push('### Physical settings of the EOS energies', '', ...table(['Setting', 'Value'], settingsRows(settings, settings.kSpacingPerAngstrom !== undefined ? ' at the first volume (the spacing is kept, so the mesh follows the cell)' : '')), '');
+    if (settings) md.push('### Physical settings of the EOS energies', '', ...table(['Setting', 'Value'], settingsRows(settings, settings.kSpacingPerAngstrom !== undefined ? ' (the mesh of the spacing on the series\' template cell, kept for every volume)' : '')), '');
   }
 
   if (plan) {

@@ -1,63 +1,137 @@
-/** select_converged_settings: the cheapest converged cutoff or k-spacing of a sweep (dft/convergence.ts). */
-import { selectConvergedValue } from '../dft/convergence';
+/**
+ * select_converged_settings: the cheapest converged cutoff or k-spacing of a sweep (dft/convergence.ts),
+ * judged by energy (meV/atom), by pressure (the shift of a it implies, % of a) or both; when not converged,
+ * the next value to try with its predicted pw.x time against the extension budget (dft/convergenceExtension.ts).
+ */
+import { describeCriterion, selectConvergedValue, type CriterionKind, type SweepCriterion } from '../dft/convergence';
+import { kPointsAt, predictRunSeconds, type MeasuredRun } from '../dft/convergenceExtension';
+import { bulkModulusFromPressures } from '../dft/convergencePressure';
+import type { Cell } from '../dft/types';
 import { artifactRefListSchema, quantitySchema } from '../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type ConvergenceSelectionValue, type SweptParameter } from '../artifacts/shapes';
-import { energyInputs } from './energyInputs';
+import { energyInputs, type EnergyInput } from './energyInputs';
 
 interface Args {
   parameter: SweptParameter;
   energies: string[];
-  toleranceMevPerAtom: number;
+  criterion?: CriterionKind;
+  toleranceMevPerAtom?: number;
+  toleranceLatticePercent?: number;
+  bulkModulusFrom?: string[];
+  bulkModulusGPa?: number;
+  extensionBudgetSeconds?: number;
 }
+
+/** pw.x's own time for a run: its wall clock as printed, else its CPU time. */
+const secondsOf = (e: EnergyInput): number | undefined => {
+  const m = e.meta as { wallTimeSeconds?: number; cpuTimeSeconds?: number };
+  return m.wallTimeSeconds ?? m.cpuTimeSeconds;
+};
+
+const meshProduct = (m: [number, number, number] | undefined): number | undefined => (m ? m[0] * m[1] * m[2] : undefined);
 
 export const selectConvergedSettingsTool: GuardedToolSpec = {
   name: 'select_converged_settings',
   description:
-    'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc, swept at the finest k-spacing) or the k-spacing ' +
-    '(swept at the chosen cutoff). The error of each run is its energy per atom against the finest run of the sweep; the ' +
-    'choice is the cheapest value from which every finer value is within the tolerance. If only the finest value qualifies, ' +
-    'the result is provisional and the summary suggests values that extend the sweep.',
+    'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc) or the k-spacing (swept at the chosen cutoff). Each run ' +
+    'is judged against the finest run of the sweep by the criterion: energy (|ΔE| per atom, meV/atom), pressure (the shift of the ' +
+    'lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given), or both. The ' +
+    'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
+    'and names the next value to run, with its predicted pw.x time against the extension budget.',
   roles: ['dft'],
   schema: {
     type: 'object',
     properties: {
       parameter: { type: 'string', enum: ['ecutwfc', 'kspacing'], description: 'The swept setting.' },
       energies: artifactRefListSchema('Total energies of the sweep (run_pw outputs), one per tested value.', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' }, { minItems: 3 }),
-      toleranceMevPerAtom: quantitySchema('Largest tolerated error per atom against the finest run', 'meV/atom', { exclusiveMinimum: 0 }),
+      criterion: { type: 'string', enum: ['energy', 'pressure', 'both'], description: 'What each run is judged by against the finest: energy (default), pressure, or both.' },
+      toleranceMevPerAtom: quantitySchema('Largest tolerated energy error per atom against the finest run (energy, both)', 'meV/atom', { exclusiveMinimum: 0 }),
+      toleranceLatticePercent: quantitySchema('Largest tolerated shift of the lattice constant its pressure error implies, in percent of a (pressure, both)', '1', { exclusiveMinimum: 0, maximum: 5 }),
+      bulkModulusFrom: artifactRefListSchema('Pressure criterion: total energies of the same crystal at two or more strained cells and one setting (a probe); B = −dP/dlnV from their pressures.', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' }, { minItems: 2 }),
+      bulkModulusGPa: quantitySchema('Pressure criterion: the bulk modulus, when it is known (e.g. from an earlier selection\'s probe)', 'GPa', { exclusiveMinimum: 0 }),
+      extensionBudgetSeconds: quantitySchema('When the sweep must be extended: the largest predicted pw.x time of the next run that may be started without asking', 's', { exclusiveMinimum: 0 }),
     },
-    required: ['parameter', 'energies', 'toleranceMevPerAtom'],
+    required: ['parameter', 'energies'],
+    // the energy criterion (the default) needs its tolerance in meV/atom; pressure and both need the tolerance on a
+    allOf: [
+      { if: { type: 'object', required: ['criterion'], properties: { criterion: { enum: ['pressure', 'both'] } } }, then: { required: ['toleranceLatticePercent'] } },
+      { if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'pressure' } } }, else: { required: ['toleranceMevPerAtom'] } },
+    ],
     additionalProperties: false,
   },
   rules: ['settings-comparable'],
   crossParameterJudge: true,
   parameterNotes: {
-    toleranceMevPerAtom: '1 meV/atom or tighter for lattice constants and bulk moduli; for adsorption energies, well below the energy differences reported.',
+    toleranceMevPerAtom: '1 meV/atom or tighter when total energies are compared; for adsorption energies, well below the energy differences reported.',
+    toleranceLatticePercent: 'for a lattice constant, well below the accuracy the study wants (0.05 % of a per sweep for a 0.2 % target).',
+    criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
     energies: 'every run of one sweep, differing only in the swept setting, all converged SCF runs.',
   },
   async run(raw, ctx) {
     const args = raw as unknown as Args;
+    const kind = args.criterion ?? 'energy';
     const inputs = energyInputs(ctx, args.energies, 'select_converged_settings');
+    let bulkModulus: ConvergenceSelectionValue['bulkModulus'];
+    if (kind !== 'energy') {
+      if (args.bulkModulusFrom?.length) {
+        const probe = energyInputs(ctx, args.bulkModulusFrom, 'select_converged_settings');
+        const b = bulkModulusFromPressures(probe.map((p) => ({ volumeAngstrom3: p.meta.volumeAngstrom3, pressureKbar: p.meta.pressureKbar ?? NaN })));
+        bulkModulus = { valueGPa: b.gpa, note: b.note, from: probe.map((p) => p.ref), atCellGPa: b.atCellGPa, pressureGPa: b.pressureGPa };
+      } else if (args.bulkModulusGPa !== undefined) {
+        bulkModulus = { valueGPa: args.bulkModulusGPa, note: `B = ${args.bulkModulusGPa} GPa as given`, from: [] };
+      } else {
+        throw new Error('select_converged_settings: the pressure criterion turns a pressure error into a shift of a with the bulk modulus: give bulkModulusFrom (the energies of a probe of strained cells) or bulkModulusGPa.');
+      }
+    }
+    const criterion: SweepCriterion = {
+      kind,
+      ...(kind !== 'pressure' ? { toleranceMevPerAtom: args.toleranceMevPerAtom } : {}),
+      ...(kind !== 'energy' ? { toleranceLatticePercent: args.toleranceLatticePercent, bulkModulusGPa: bulkModulus!.valueGPa } : {}),
+    };
+    const cell = inputs[0]?.meta.cellAngstrom as Cell | undefined;
     const sel = selectConvergedValue(args.parameter, inputs.map((e) => ({
       energyEv: e.energyEv, natoms: e.meta.natoms, settings: e.meta.settings, label: e.ref,
-    })), args.toleranceMevPerAtom);
+      ...(typeof e.meta.pressureKbar === 'number' ? { pressureKbar: e.meta.pressureKbar } : {}),
+      ...(typeof e.meta.volumeAngstrom3 === 'number' ? { volumeAngstrom3: e.meta.volumeAngstrom3 } : {}),
+    })), criterion, cell ? { cellAngstrom: cell } : {});
     const converged = sel.outcome.status === 'converged';
     const chosenValue = converged ? (sel.outcome as { chosenValue: number }).chosenValue : sel.referenceValue;
-    const atChosen = inputs.find((e) => (args.parameter === 'ecutwfc' ? e.meta.settings.ecutwfcRy : e.meta.settings.kSpacingPerAngstrom) === chosenValue)!;
+    const swept = (e: EnergyInput) => (args.parameter === 'ecutwfc' ? e.meta.settings.ecutwfcRy : e.meta.settings.kSpacingPerAngstrom);
+    const atChosen = inputs.find((e) => swept(e) === chosenValue)!;
+    const byRef = new Map(inputs.map((e) => [e.ref, e]));
     const value: ConvergenceSelectionValue = {
       parameter: args.parameter,
       tested: sel.table.map((r) => {
-        const pressure = inputs.find((e) => e.ref === r.label)?.meta.pressureKbar;
-        return { value: r.value, energyEvPerAtom: r.energyPerAtomEv, deltaMevPerAtom: r.errorMevPerAtom, ...(typeof pressure === 'number' ? { pressureKbar: pressure } : {}) };
+        const e = byRef.get(r.label!);
+        const seconds = e && secondsOf(e);
+        return {
+          value: r.value, energyEvPerAtom: r.energyPerAtomEv, deltaMevPerAtom: r.errorMevPerAtom,
+          ...(r.pressureKbar !== undefined ? { pressureKbar: r.pressureKbar } : {}),
+          ...(r.pulayKbar !== undefined ? { pulayKbar: r.pulayKbar } : {}),
+          ...(r.pressureErrorKbar !== undefined ? { deltaPressureKbar: r.pressureErrorKbar } : {}),
+          ...(r.latticeShiftPercent !== undefined ? { latticeShiftPercent: r.latticeShiftPercent } : {}),
+          ...(e?.meta.settings.kMesh ? { kMesh: e.meta.settings.kMesh } : {}),
+          ...(seconds !== undefined ? { seconds } : {}),
+        };
       }),
       chosenValue,
       chosen: args.parameter === 'ecutwfc'
         ? { ecutwfcRy: chosenValue, ecutrhoRy: atChosen.meta.settings.ecutrhoRy }
         : { kSpacingPerAngstrom: chosenValue },
-      toleranceMevPerAtom: args.toleranceMevPerAtom,
+      ...(sel.thresholdMevPerAtom !== undefined ? { toleranceMevPerAtom: sel.thresholdMevPerAtom } : {}),
+      criterion: { kind, ...(criterion.toleranceMevPerAtom !== undefined ? { toleranceMevPerAtom: criterion.toleranceMevPerAtom } : {}),
+        ...(criterion.toleranceLatticePercent !== undefined ? { toleranceLatticePercent: criterion.toleranceLatticePercent, bulkModulusGPa: criterion.bulkModulusGPa } : {}) },
+      ...(bulkModulus ? { bulkModulus } : {}),
       converged,
     };
+    if (sel.outcome.status === 'needs-finer-sweep') value.extension = extensionOf(args, sel.outcome.suggestedValues[0]!, inputs, cell);
     const unit = sel.unit;
+    const ext = value.extension;
+    const extText = ext
+      ? ` The next run (${ext.value} ${unit}${ext.kMesh ? `, ${ext.kMesh.join('×')}` : ''}) is predicted to take ${ext.predictedSeconds !== undefined ? `~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})` : 'an unknown time (no run of the sweep has a measured time)'}` +
+        (ext.budgetSeconds !== undefined ? (ext.withinBudget ? `, within the budget of ${ext.budgetSeconds} s.` : `, over the budget of ${ext.budgetSeconds} s: ask before running it.`) : '.')
+      : '';
     return {
       artifacts: [{
         kind: 'table', name: ARTIFACT.convergedSettings, value,
@@ -65,8 +139,33 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
         meta: { settings: atChosen.meta.settings, unit },
       }],
       summary: converged
-        ? `${args.parameter} converged at ${chosenValue} ${unit} (within ${args.toleranceMevPerAtom} meV/atom of ${sel.referenceValue} ${unit}; tested ${sel.table.map((r) => r.value).join(', ')})`
-        : (sel.outcome as { message: string }).message,
+        ? `${args.parameter} converged at ${chosenValue} ${unit} (${describeCriterion(criterion)} of ${sel.referenceValue} ${unit}; tested ${sel.table.map((r) => r.value).join(', ')})` +
+          (bulkModulus?.from.length ? `; B from the probe: ${bulkModulus.note}` : '')
+        : (sel.outcome as { message: string }).message + extText,
     };
   },
 };
+
+/** The next value's mesh, predicted time (plane waves × k-points from the sweep's measured runs) and whether it is within the budget. */
+function extensionOf(args: Args, next: number, inputs: EnergyInput[], cell: Cell | undefined): NonNullable<ConvergenceSelectionValue['extension']> {
+  const measured: MeasuredRun[] = inputs.flatMap((e) => {
+    const seconds = secondsOf(e);
+    const k = meshProduct(e.meta.settings.kMesh);
+    return seconds !== undefined && k !== undefined ? [{ ecutwfcRy: e.meta.settings.ecutwfcRy, kPoints: k, seconds }] : [];
+  });
+  const sample = inputs[0]!.meta.settings;
+  const mesh = args.parameter === 'kspacing' && cell ? kPointsAt(cell, next).mesh : undefined;
+  const kPoints = mesh ? meshProduct(mesh) : meshProduct(sample.kMesh);
+  const prediction = kPoints !== undefined ? predictRunSeconds(measured, { ecutwfcRy: args.parameter === 'ecutwfc' ? next : sample.ecutwfcRy, kPoints }) : undefined;
+  const budget = args.extensionBudgetSeconds;
+  return {
+    value: next,
+    ...(mesh ? { kMesh: mesh } : {}),
+    ...(prediction ? {
+      predictedSeconds: prediction.seconds,
+      predictedFrom: `${prediction.workRatio.toPrecision(3)} × the ${Math.round(prediction.from.seconds)} s of the run at ${prediction.from.ecutwfcRy} Ry, ${prediction.from.kPoints} k-points, by plane waves × k-points`,
+    } : {}),
+    ...(budget !== undefined ? { budgetSeconds: budget } : {}),
+    withinBudget: budget === undefined || (prediction !== undefined && prediction.seconds <= budget),
+  };
+}

@@ -1,12 +1,15 @@
 /**
- * A cutoff or k-spacing backed by a convergence test must lie inside the tested range
- * and must not be the finest value tested: at the finest value there is nothing finer
- * to show it is converged.
+ * A cutoff or k-spacing backed by a convergence test must lie inside the tested range,
+ * must not be the finest value tested (at the finest value there is nothing finer to show
+ * it is converged), and must not be coarser than the value the test chose: by the test's
+ * own criterion (energy per atom, the shift of a a pressure error implies, or both) a
+ * coarser value is not shown converged.
  */
 import { sameNumber } from '../../provenance/references';
 import type { ArtifactRecord } from '../../provenance/types';
 import { ARTIFACT, finestTested, type ConvergenceSelectionValue, type SweptParameter } from '../../artifacts/shapes';
 import { parseRef } from '../../provenance/view';
+import { describeCriterion, type SweepCriterion } from '../../dft/convergence';
 import { fmt, numberArg, verdict, type RuleInput, type TierOneRule } from './ruleInput';
 
 export const RULE = 'convergence-choice-in-range';
@@ -30,6 +33,28 @@ export function governingSelection(input: RuleInput, parameter: SweptParameter, 
 }
 
 export const isConvergenceTest = (input: RuleInput): boolean => input.call.args.purpose === 'convergence-test';
+
+/** The selection's criterion in words (selections made before criteria had names were judged by energy). */
+function criterionOf(table: ConvergenceSelectionValue): string {
+  const c: SweepCriterion = table.criterion ?? { kind: 'energy', toleranceMevPerAtom: table.toleranceMevPerAtom };
+  try {
+    return describeCriterion(c);
+  } catch {
+    return `by its ${c.kind} criterion`;
+  }
+}
+
+/** How far the selection's table puts a tested value from the finest, by its criterion. */
+function offBy(table: ConvergenceSelectionValue, value: number): string {
+  const row = table.tested.find((t) => sameNumber(t.value, value));
+  if (!row) return '';
+  const kind = table.criterion?.kind ?? 'energy';
+  const parts = [
+    kind !== 'pressure' ? `${row.deltaMevPerAtom.toFixed(3)} meV/atom` : '',
+    kind !== 'energy' && row.latticeShiftPercent !== undefined ? `${row.latticeShiftPercent.toFixed(3)} % of a` : '',
+  ].filter(Boolean);
+  return parts.length ? ` (${fmt(value)} is ${parts.join(' and ')} from the finest)` : '';
+}
 
 export const convergenceChoiceInRange: TierOneRule = (input) => {
   if (isConvergenceTest(input)) return [verdict(RULE, 'pass', ['a convergence-test input: its cutoff and spacing are the test\'s own'])];
@@ -55,6 +80,11 @@ export const convergenceChoiceInRange: TierOneRule = (input) => {
       out.push(verdict(RULE, 'fail', [
         `${argument} = ${fmt(value)} ${unit} is the finest value tested in ${sel.id} (${list}), so nothing shows it is converged. ` +
           'Extend the sweep beyond it, or choose the value the selection found converged.',
+      ], argument));
+    } else if (table.converged && !sameNumber(value, table.chosenValue) && (parameter === 'ecutwfc' ? value < table.chosenValue : value > table.chosenValue)) {
+      out.push(verdict(RULE, 'fail', [
+        `${argument} = ${fmt(value)} ${unit} is coarser than ${fmt(table.chosenValue)} ${unit}, the cheapest value ${sel.id} found ${criterionOf(table)} of the finest` +
+          `${offBy(table, value)}: it is not shown converged. Use ${fmt(table.chosenValue)} ${unit} or a finer tested value.`,
       ], argument));
     } else {
       out.push(verdict(RULE, 'pass', [`${argument} = ${fmt(value)} ${unit} lies inside the range tested in ${sel.id} and is not the finest value`], argument));

@@ -35,6 +35,21 @@ describe('tier-1 rule convergence-choice-in-range', () => {
     assert.equal(convergenceChoiceInRange({ call: proposed('t', { kSpacingPerAngstrom: 0.2 }), schema, provenance: q })[0]!.level, 'pass');
     assert.equal(convergenceChoiceInRange({ call: proposed('t', { kSpacingPerAngstrom: 0.15 }), schema, provenance: q })[0]!.level, 'fail');
   });
+  it('fails a tested value coarser than the one the selection chose, by the selection\'s own criterion', () => {
+    // 25 Ry is inside the range and not the finest, but the energy criterion put it 1.5 meV/atom off
+    const [v] = convergenceChoiceInRange({ call: proposed('t', { ecutwfcRy: 25 }), schema, provenance: p() });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /25 Ry is coarser than 30 Ry, the cheapest value a-1 found within 1 meV\/atom of the finest \(25 is 1\.500 meV\/atom from the finest\)/);
+    assert.equal(convergenceChoiceInRange({ call: proposed('t', { ecutwfcRy: 35 }), schema, provenance: p() })[0]!.level, 'pass', 'a finer tested value is fine');
+    // judged by pressure: the message speaks of the shift of a
+    const sel = kSelection('a-1', [0.3, 0.25, 0.2, 0.15], 0.2, 30);
+    const value = sel.value as { tested: { latticeShiftPercent?: number }[]; criterion?: unknown };
+    value.criterion = { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 348 };
+    value.tested.forEach((t, i) => (t.latticeShiftPercent = [0.016, 0.063, 0.015, 0][i]));
+    const [k] = convergenceChoiceInRange({ call: proposed('t', { kSpacingPerAngstrom: 0.25 }), schema, provenance: new MemoryProvenance([sel]) });
+    assert.equal(k!.level, 'fail');
+    assert.match(k!.reasons[0]!, /0\.25 1\/Å is coarser than 0\.2 1\/Å, the cheapest value a-1 found within 0\.05 % of a by pressure \(\|ΔP\| ≤ 5\.22 kbar at B ≈ 348 GPa\) of the finest \(0\.25 is 0\.063 % of a from the finest\)/);
+  });
   it('ignores a provisional selection when no reference names it (an unconverged sweep is being extended)', () => {
     const q = new MemoryProvenance([cutoffSelection('a-1', [20, 25, 30], 30, { status: 'provisional' })]);
     assert.equal(convergenceChoiceInRange({ call: proposed('t', { ecutwfcRy: 45 }), schema, provenance: q })[0]!.level, 'pass');
