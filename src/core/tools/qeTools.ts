@@ -116,14 +116,14 @@ export const generateSeriesTool: GuardedToolSpec = {
   name: 'generate_series',
   description:
     'From a template pw.x input, make a series varying one thing: ecutwfc (Ry, ecutrho scaled with it), k-spacing (1/Å), ' +
-    'or the lattice (scale factors of the lattice constant, for an EOS). All other settings stay those of the template.',
+    'or the lattice (scale factors of the lattice constant, for an EOS, with the template\'s k-mesh at every volume). All other settings stay those of the template.',
   roles: ['dft'],
   schema: {
     type: 'object',
     properties: {
       template: artifactRefSchema('The template input (make_pw_input output).', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
       kind: { type: 'string', enum: ['ecutwfc', 'kspacing', 'eos'] },
-      values: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 3, maxItems: 15, uniqueItems: true },
+      values: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 1, maxItems: 15, uniqueItems: true, description: 'The values of the series; one is enough to extend a sweep by its next value.' },
     },
     required: ['template', 'kind', 'values'],
     additionalProperties: false,
@@ -146,7 +146,10 @@ export const generateSeriesTool: GuardedToolSpec = {
         return inputDraft(t.structure, { ...rest, purpose: 'convergence-test', kSpacingPerAngstrom: v }, t.pseudos!, dc, { series: kind, seriesValue: v });
       }
       const scaled: Structure = { ...t.structure, cell: t.structure.cell.map((r) => r.map((x) => x * v)) as Structure['cell'], positions: t.structure.positions.map((r) => r.map((x) => x * v)) as Structure['positions'] };
-      return inputDraft(scaled, t.options!, t.pseudos!, dc, { series: kind, seriesValue: v });
+      // One k-mesh for every volume, the template's: a mesh that changed with the cell would put jumps of
+      // the k error into E(V) (fcc Al at 0.25 1/Å: 12³ to 11³ inside ±5 %, a0 0.3 % off). The spacing is
+      // recorded as the template's, whose cell the mesh was made for.
+      return inputDraft(scaled, { ...t.options!, kMesh: t.settings.kMesh ?? t.options!.kMesh }, t.pseudos!, dc, { series: kind, seriesValue: v });
     });
     return { artifacts: drafts, summary: `${values.length} ${kind} input(s) from ${template}: ${values.join(', ')}` };
   },

@@ -105,8 +105,10 @@ describe('tool bodies', () => {
     const eos = await ok(base.provenance, 'generate_series', { template: tpl!.id, kind: 'eos', values: [0.98, 1.0, 1.02] });
     const vols = eos.map((a) => a.meta!.volumeAngstrom3 as number);
     assert.ok(Math.abs(vols[2]! / vols[1]! - 1.02 ** 3) < 1e-12);
-    const settings = eos.map((a) => JSON.stringify({ ...(a.value as PwInputValue).settings, kMesh: undefined }));
-    assert.equal(new Set(settings).size, 1, 'an EOS series keeps every physical setting');
+    const settings = eos.map((a) => JSON.stringify((a.value as PwInputValue).settings));
+    assert.equal(new Set(settings).size, 1, 'an EOS series keeps every physical setting, the k-mesh included');
+    assert.deepEqual((eos[0]!.value as PwInputValue).settings.kMesh, (tpl!.value as PwInputValue).settings.kMesh, 'the template\'s mesh at every volume');
+    assert.equal(new Set(eos.map((a) => /K_POINTS \{automatic\}\n(.*)/.exec((a.value as PwInputValue).text)![1])).size, 1, "one K_POINTS line");
   });
 
   it('fit_eos and lattice_constant_from_volume: V0 and a from the series, a through the fcc primitive relation', async () => {
