@@ -13,7 +13,7 @@ import { ADVICE_ARTIFACT, type AdviceValue } from './advisor';
 import type { Objective } from '../workflows/objective';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
 import { EDIT_PLAN, START_WORKFLOW } from './supervisorTools';
-import { sweepExtensionEdits } from './sweepExtension';
+import { extensionRefusal, sweepExtensionEdits } from './sweepExtension';
 import { ARTIFACT, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import type { Plan, PlanStep } from '../plan/types';
 
@@ -202,7 +202,12 @@ export class OfflineProvider implements LlmProvider {
   private extendSweep(view: OfflineView, plan: Plan, failed: PlanStep, outputs: string[]): LlmResponse {
     const sel = outputs.map((id) => view.provenance.artifact(id)).find((a) => a?.name === 'converged_settings');
     const value = sel?.value as ConvergenceSelectionValue | undefined;
-    const edits = value && !value.converged ? sweepExtensionEdits(plan, failed, value, `no tested value was within ${value.toleranceMevPerAtom} meV/atom of the finest (${sel!.id})`) : undefined;
+    const refused = value && !value.converged ? extensionRefusal(value) : undefined;
+    if (refused) return this.reply([this.text(`Step ${failed.id} failed (${sel!.id} shows no converged ${value!.parameter}) and ${refused} The run stops here.`)]);
+    const within = value?.criterion && value.criterion.kind !== 'energy'
+      ? `${value.criterion.toleranceLatticePercent} % of a${value.criterion.kind === 'both' ? ` and ${value.toleranceMevPerAtom} meV/atom` : ''}`
+      : `${value?.toleranceMevPerAtom} meV/atom`;
+    const edits = value && !value.converged ? sweepExtensionEdits(plan, failed, value, `no tested value was within ${within} of the finest (${sel!.id})`) : undefined;
     if (!edits) return this.reply([this.text(`Step ${failed.id} failed and its sweep cannot be extended offline. The run stops here.`)]);
     return this.reply(edits.map((e) => this.use(EDIT_PLAN, { ...e, reason: `extend the sweep: ${sel!.id} shows no converged ${value!.parameter}` })));
   }

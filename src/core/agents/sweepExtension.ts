@@ -1,39 +1,45 @@
 /**
  * Extending a convergence sweep that showed no converged value: a second series from the
- * same template with further values, its runs, and the selection taking the energies of
- * both. The runs already made are kept: only the new points are computed.
+ * same template with the next value, its run, and the selection taking the energies of
+ * both. The runs already made are kept: only the new point is computed. One value at a
+ * time (the selection names it: dft/convergenceExtension.ts), so the sweep stops as soon as
+ * two successive values agree; a value whose predicted pw.x time is over the selection's
+ * budget is not run without asking.
  */
 import type { ConvergenceSelectionValue } from '../artifacts/shapes';
+import { nextSweepValue } from '../dft/convergenceExtension';
 import { parseHint } from '../plan/stepHints';
 import type { Plan, PlanEdit, PlanStep } from '../plan/types';
 
-/** Three further values past the finest (a series has at least three), continuing the sweep's last step. */
-export function furtherSweepValues(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'tested'>): number[] {
-  const higherIsFiner = sel.parameter === 'ecutwfc';
-  const values = [...sel.tested.map((t) => t.value)].sort((a, b) => (higherIsFiner ? a - b : b - a));
-  const n = values.length;
-  const round = (x: number) => Number(x.toPrecision(6));
-  const last = values[n - 1]!;
-  if (higherIsFiner) {
-    const step = Math.abs(last - values[n - 2]!);
-    return [1, 2, 3].map((k) => round(last + k * step));
-  }
-  // Spacings shrink by the sweep's last ratio, so they stay positive and the mesh grows steadily.
-  const ratio = Math.min(0.9, last / values[n - 2]!);
-  return [1, 2, 3].map((k) => round(last * ratio ** k));
+/** The value to run next: the one the selection named, else one step past the finest tested. */
+export function furtherSweepValues(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'tested' | 'extension'>): number[] {
+  if (sel.extension) return [sel.extension.value];
+  return [nextSweepValue(sel.parameter, sel.tested.map((t) => t.value))];
+}
+
+/** Why an extension is not run without asking, or undefined when it may run. */
+export function extensionRefusal(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'extension'>): string | undefined {
+  const ext = sel.extension;
+  if (!ext || ext.withinBudget) return undefined;
+  const unit = sel.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
+  const cost = ext.predictedSeconds !== undefined ? `is predicted to take ~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})` : 'has no predicted time (no run of the sweep has a measured time)';
+  return `extending the ${sel.parameter} sweep to ${ext.value} ${unit}${ext.kMesh ? ` (${ext.kMesh.join('×')})` : ''} ${cost}, over the extension budget of ${ext.budgetSeconds} s. ` +
+    'It is not run without asking: raise extensionBudgetSeconds in the objective (or loosen the tolerance knowingly) and run the study again with --reuse-from this run, which reuses every pw.x run it finished.';
 }
 
 const hintsOf = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
 
-/** The plan edits that extend the sweep a failed selection step reads; undefined when its plan does not have that shape. */
+/** The plan edits that extend the sweep a failed selection step reads (with its next value); undefined when its plan does not have that shape. */
 export function sweepExtensionEdits(plan: Plan, selection: PlanStep, sel: ConvergenceSelectionValue, reason: string): PlanEdit[] | undefined {
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
   const energies = selection.args?.energies;
   const runSteps = hintsOf(energies).map(parseHint).filter((h) => h?.kind === 'all').map((h) => byId.get((h as { step: string }).step)).filter((s): s is PlanStep => !!s);
-  const runs = runSteps.at(-1);
+  // the sweep's first series and runs name the extensions (-2, -3, ...), inserted after its latest runs
+  const runs = runSteps[0];
+  const last = runSteps.at(-1);
   const each = runs && Object.values(runs.args ?? {}).map(parseHint).find((h) => h?.kind === 'each') as { step: string } | undefined;
   const series = each && byId.get(each.step);
-  if (!runs || !series || series.tool !== 'generate_series') return undefined;
+  if (!runs || !last || !series || series.tool !== 'generate_series') return undefined;
   const values = furtherSweepValues(sel);
   let n = 2;
   while (byId.has(`${series.id}-${n}`) || byId.has(`${runs.id}-${n}`)) n++;
@@ -41,11 +47,11 @@ export function sweepExtensionEdits(plan: Plan, selection: PlanStep, sel: Conver
   const newRuns = `${runs.id}-${n}`;
   return [
     {
-      op: 'insert', after: runs.id,
+      op: 'insert', after: last.id,
       step: {
         id: newSeries, title: `Extend the ${sel.parameter} sweep: ${values.join(', ')}`, worker: series.worker, tool: 'generate_series',
         args: { ...(series.args ?? {}), values },
-        reasons: { ...(series.reasons ?? {}), values: `further values past the finest tested, because ${reason}` },
+        reasons: { ...(series.reasons ?? {}), values: `the next value past the finest tested, because ${reason}` },
         ...(series.dependsOn ? { dependsOn: series.dependsOn } : {}),
       },
     },

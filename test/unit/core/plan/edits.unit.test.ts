@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyPlanEdit, dependentsOf } from '../../../../src/core/plan/edits';
 import { nextReadyStep } from '../../../../src/core/plan/store';
-import { sweepExtensionEdits, furtherSweepValues } from '../../../../src/core/agents/sweepExtension';
+import { extensionRefusal, sweepExtensionEdits, furtherSweepValues } from '../../../../src/core/agents/sweepExtension';
 import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
 import type { Plan, PlanStep } from '../../../../src/core/plan/types';
 import { prepareWorkflow } from '../../../../src/core/workflows/objective';
@@ -60,22 +60,40 @@ describe('plan edits', () => {
     assert.equal(nextReadyStep(r.plan)!.id, 'eos-input');
   });
 
-  it('extends an unconverged sweep with a second series whose runs the selection also reads', () => {
-    const plan = withStatus(latticePlan(), { structure: 'done', pseudopotentials: 'done', 'cutoff-input': 'done', 'cutoff-series': 'done', 'cutoff-runs': 'done', 'cutoff-choice': 'failed' });
-    const sel = { parameter: 'ecutwfc' as const, tested: [20, 25, 30, 35, 45].map((value) => ({ value, energyEvPerAtom: -57, deltaMevPerAtom: 5 })), chosenValue: 45, chosen: {}, toleranceMevPerAtom: 1, converged: false };
-    assert.deepEqual(furtherSweepValues(sel), [55, 65, 75]);
-    assert.deepEqual(furtherSweepValues({ parameter: 'kspacing', tested: [0.4, 0.3, 0.2].map((value) => ({ value, energyEvPerAtom: 0, deltaMevPerAtom: 0 })) }), [0.133333, 0.0888889, 0.0592593]);
-    let p = plan;
-    for (const edit of sweepExtensionEdits(plan, plan.steps.find((s) => s.id === 'cutoff-choice')!, sel, 'not converged')!) {
-      const r = applyPlanEdit(p, edit, roles);
-      assert.ok(r.ok, (r as { reason?: string }).reason);
-      p = r.plan;
-    }
+  it('extends an unconverged sweep by one value at a time, each a series whose run the selection also reads', () => {
+    const plan = withStatus(latticePlan(), { structure: 'done', pseudopotentials: 'done', 'cutoff-input': 'done', 'cutoff-series': 'done', 'cutoff-runs': 'done', 'bulk-modulus-input': 'done', 'bulk-modulus-series': 'done', 'bulk-modulus-runs': 'done', 'cutoff-choice': 'failed' });
+    const sel = { parameter: 'ecutwfc' as const, tested: [20, 30, 40, 50].map((value) => ({ value, energyEvPerAtom: -57, deltaMevPerAtom: 5 })), chosenValue: 50, chosen: {}, toleranceMevPerAtom: 1, converged: false };
+    // the sweep's own last step, one value; the value the selection named when it named one
+    assert.deepEqual(furtherSweepValues(sel), [60]);
+    assert.deepEqual(furtherSweepValues({ ...sel, extension: { value: 65, withinBudget: true } }), [65]);
+    assert.deepEqual(furtherSweepValues({ parameter: 'kspacing', tested: [0.4, 0.3, 0.2].map((value) => ({ value, energyEvPerAtom: 0, deltaMevPerAtom: 0 })) }), [0.16]);
+    const extend = (p: Plan, s: typeof sel): Plan => {
+      for (const edit of sweepExtensionEdits(p, p.steps.find((x) => x.id === 'cutoff-choice')!, s, 'not converged')!) {
+        const r = applyPlanEdit(p, edit, roles);
+        assert.ok(r.ok, (r as { reason?: string }).reason);
+        p = r.plan;
+      }
+      return p;
+    };
+    let p = extend(plan, sel);
     const choice = p.steps.find((s) => s.id === 'cutoff-choice')!;
     assert.deepEqual(choice.args!.energies, ['$all.cutoff-runs.total_energy', '$all.cutoff-runs-2.total_energy']);
     assert.equal(choice.status, 'pending');
-    assert.deepEqual(p.steps.find((s) => s.id === 'cutoff-series-2')!.args!.values, [55, 65, 75]);
+    assert.deepEqual(p.steps.find((s) => s.id === 'cutoff-series-2')!.args!.values, [60]);
     assert.equal(p.steps.find((s) => s.id === 'cutoff-runs')!.status, 'done', 'the runs already made are kept');
     assert.equal(nextReadyStep(p)!.id, 'cutoff-series-2');
+    // still not converged at 60: the next extension is named after the sweep, after the latest runs
+    p = extend(withStatus(p, { 'cutoff-series-2': 'done', 'cutoff-runs-2': 'done', 'cutoff-choice': 'failed' }), { ...sel, tested: [20, 30, 40, 50, 60].map((value) => ({ value, energyEvPerAtom: -57, deltaMevPerAtom: 5 })) });
+    assert.deepEqual(p.steps.find((s) => s.id === 'cutoff-choice')!.args!.energies, ['$all.cutoff-runs.total_energy', '$all.cutoff-runs-2.total_energy', '$all.cutoff-runs-3.total_energy']);
+    assert.deepEqual(p.steps.find((s) => s.id === 'cutoff-series-3')!.args!.values, [70]);
+    const ids = p.steps.map((s) => s.id);
+    assert.ok(ids.indexOf('cutoff-series-3') > ids.indexOf('cutoff-runs-2'));
+  });
+
+  it('does not extend past the budget without asking: the refusal names the value, its predicted time and the budget', () => {
+    const sel = { parameter: 'kspacing' as const, extension: { value: 0.081, kMesh: [36, 36, 36] as [number, number, number], predictedSeconds: 2400, predictedFrom: '2.6 × the 923 s of the run at 135 Ry', budgetSeconds: 1800, withinBudget: false } };
+    assert.match(extensionRefusal(sel)!, /extending the kspacing sweep to 0\.081 1\/Å \(36×36×36\) is predicted to take ~2400 s of pw\.x \(2\.6 × the 923 s .*\), over the extension budget of 1800 s\. It is not run without asking: raise extensionBudgetSeconds/);
+    assert.equal(extensionRefusal({ ...sel, extension: { ...sel.extension, predictedSeconds: 900, withinBudget: true } }), undefined);
+    assert.equal(extensionRefusal({ parameter: 'ecutwfc' }), undefined, 'an old selection without an extension: no budget to hold it to');
   });
 });
