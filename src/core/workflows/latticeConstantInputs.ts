@@ -26,6 +26,18 @@ export const SCF_CONTROL_SCHEMA = {
 
 export const SCF_CONTROL_REASON = 'SCF control given with the study (it does not change the energies)';
 
+export type ConvergenceCriterionKind = 'energy' | 'pressure' | 'both';
+export type ElectronicKind = 'metal' | 'insulator';
+
+/**
+ * Elements whose crystal is an insulator in the functionals offered here (diamond C and Si). Ge and
+ * α-Sn close their small gaps in PBE and LDA, and every other element of the tables is a metal.
+ */
+const INSULATORS: ReadonlySet<string> = new Set(['C', 'Si']);
+
+export const defaultElectronic = (element: string, structure: string): ElectronicKind =>
+  structure === 'diamond' && INSULATORS.has(element) ? 'insulator' : 'metal';
+
 export interface LatticeConstantInputs {
   element: string;
   structure: (typeof STRUCTURES)[number];
@@ -42,7 +54,19 @@ export interface LatticeConstantInputs {
    */
   dual: number;
   kSpacingsPerAngstrom: number[];
+  /** The k spacing the cutoff sweep (and the bulk-modulus probe) runs at: one the k sweep tests. */
+  cutoffSweepKSpacingPerAngstrom: number;
+  /**
+   * What the sweeps are judged by. Default: energy when the objective states only an energy tolerance
+   * (as objectives did before there was a choice), both when it states both, pressure otherwise.
+   */
+  criterion: ConvergenceCriterionKind;
   toleranceMevPerAtom: number;
+  /** Tolerated shift of the lattice constant per sweep, % of a (pressure and both). */
+  toleranceLatticePercent: number;
+  electronic: ElectronicKind;
+  /** The largest predicted pw.x time (s) of one extension run started without asking. */
+  extensionBudgetSeconds: number;
   eos: { points: number; rangePercent: number; form: string };
   smearing: { kind: 'mv' | 'mp' | 'gaussian' | 'fd'; degaussRy: number };
   spinPolarized: boolean;
@@ -62,8 +86,13 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     pseudopotential: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$', description: 'UPF file name in the pseudopotential directory; default: the library\'s file for the element and functional.' },
     cutoffsRy: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'ecutwfc values of the cutoff sweep, Ry.' },
     dual: { type: 'number', minimum: 4, maximum: 16, description: "ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials, or higher where the file's suggested density cutoff needs it at the sweep's lowest cutoff." },
-    kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 2 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'k-point spacings of the k sweep, 1/Å (with 2π).' },
-    toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Convergence tolerance per atom against the finest run, meV/atom. Default 1.' },
+    kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 2 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'k-point spacings of the k sweep, 1/Å (with 2π). Default: metals 0.3, 0.25, 0.2, 0.15; insulators 0.5, 0.4, 0.3, 0.25.' },
+    cutoffSweepKSpacingPerAngstrom: { type: 'number', minimum: 0.02, maximum: 2, description: 'k spacing of the cutoff sweep, 1/Å; one of kSpacingsPerAngstrom (default: the middle one).' },
+    criterion: { type: 'string', enum: ['energy', 'pressure', 'both'], description: 'What each sweep run is judged by against the finest: the shift of a its pressure implies (pressure), the energy per atom (energy), or both. Default pressure, or energy when only toleranceMevPerAtom is given.' },
+    toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Energy tolerance per atom against the finest run, meV/atom (energy, both). Default 1.' },
+    toleranceLatticePercent: { type: 'number', minimum: 0.001, maximum: 5, description: 'Tolerated shift of the lattice constant per sweep, % of a, from the pressure (pressure, both). Default 0.05.' },
+    electronic: { type: 'string', enum: ['metal', 'insulator'], description: 'Where the k sweep starts. Default insulator for diamond C and Si, metal otherwise.' },
+    extensionBudgetSeconds: { type: 'number', exclusiveMinimum: 0, description: 'A sweep extension whose run is predicted to take longer than this (s of pw.x) is not started without asking. Default 1800.' },
     eos: {
       type: 'object',
       properties: {
@@ -105,17 +134,31 @@ export function defaultDual(norm: boolean, lowestCutoffRy: number | undefined, s
   return Math.ceil(suggestedEcutrhoRy / lowest);
 }
 
-/** Cutoffs from the pseudopotential's suggestion upward: the cheapest ones are the candidates. */
+/**
+ * Cutoffs from the pseudopotential's suggestion upward in 10-Ry steps: the suggestion is where the
+ * file's author found it converged, so the cheapest values are the candidates; an extension adds
+ * one more step at a time.
+ */
 export function defaultCutoffsRy(suggestedEcutwfcRy: number | undefined): number[] {
   const start = Math.max(15, Math.ceil((suggestedEcutwfcRy ?? 20) / 5) * 5);
-  return [start, start + 5, start + 10, start + 15, start + 25];
+  return [start, start + 10, start + 20, start + 30];
 }
 
 /**
- * Coarse to fine. A metal at 1 meV/atom converges near 0.15 1/Å; 0.11 is there to show it, so the
- * sweep seldom needs extending (each extension point costs about 2.4× the one before it).
+ * Coarse to fine, where convergence is likely. A metal's lattice constant within 0.05 % needs about
+ * 0.2 1/Å (Ir: 15³), an insulator's a coarser mesh; an extension adds one finer value at a time.
  */
-export const DEFAULT_K_SPACINGS = [0.3, 0.25, 0.2, 0.15, 0.11];
+export const DEFAULT_K_SPACINGS: Record<ElectronicKind, number[]> = { metal: [0.3, 0.25, 0.2, 0.15], insulator: [0.5, 0.4, 0.3, 0.25] };
+
+/** The middle of a k sweep (coarse to fine): where the cutoff sweep runs unless told otherwise. */
+export const middleSpacing = (coarseToFine: number[]): number => coarseToFine[Math.floor(coarseToFine.length / 2)]!;
+
+/** A stated energy tolerance alone keeps the energy criterion; a lattice tolerance alone or none, pressure; both, both. */
+export function defaultCriterion(raw: Record<string, unknown>): ConvergenceCriterionKind {
+  const energy = raw.toleranceMevPerAtom !== undefined;
+  const lattice = raw.toleranceLatticePercent !== undefined;
+  return energy && lattice ? 'both' : energy ? 'energy' : 'pressure';
+}
 
 /** Lattice scale factors spanning ±rangePercent in `points` equal steps. */
 export function eosScaleFactors(points: number, rangePercent: number): number[] {
@@ -148,7 +191,13 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
       `${round(rho, 1)} Ry density cutoff ${pseudo!.file} suggests, and the guard refuses such inputs. Use dual ≥ ${Math.ceil(rho / lowest)}, ` +
       `start cutoffsRy at ${Math.ceil(rho / givenDual)} Ry or above, or leave dual out to have it chosen.`);
   }
-  const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS)].sort((a, b) => b - a);
+  const electronic = (raw.electronic as ElectronicKind | undefined) ?? defaultElectronic(element, structure);
+  const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS[electronic])].sort((a, b) => b - a);
+  const cutoffSweepK = (raw.cutoffSweepKSpacingPerAngstrom as number | undefined) ?? middleSpacing(kSpacingsPerAngstrom);
+  if (!kSpacingsPerAngstrom.some((k) => Math.abs(k - cutoffSweepK) < 1e-9)) {
+    throw new ObjectiveError(`inputs.cutoffSweepKSpacingPerAngstrom: ${cutoffSweepK} 1/Å is not one of the k sweep's spacings (${kSpacingsPerAngstrom.join(', ')}); ` +
+      'use one of them, so the cutoff sweep shares a run with the k sweep and its k error is one the k sweep measures.');
+  }
   const eos = (raw.eos ?? {}) as Partial<LatticeConstantInputs['eos']>;
   const points = eos.points ?? 5;
   if (points % 2 === 0) {
@@ -169,7 +218,12 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     cutoffsRy,
     dual: givenDual ?? defaultDual(norm, lowest, rho),
     kSpacingsPerAngstrom,
+    cutoffSweepKSpacingPerAngstrom: cutoffSweepK,
+    criterion: (raw.criterion as ConvergenceCriterionKind | undefined) ?? defaultCriterion(raw),
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
+    toleranceLatticePercent: (raw.toleranceLatticePercent as number | undefined) ?? 0.05,
+    electronic,
+    extensionBudgetSeconds: (raw.extensionBudgetSeconds as number | undefined) ?? 1800,
     eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },
     smearing: { kind: smearing.kind ?? 'mv', degaussRy: smearing.degaussRy ?? 0.02 },
     spinPolarized: (raw.spinPolarized as boolean | undefined) ?? MAGNETIC_ELEMENTS.has(element),

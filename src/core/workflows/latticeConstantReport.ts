@@ -16,15 +16,17 @@ interface ReportNumbers {
   k: { ref: string; spacing: number; sweep: ConvergenceSelectionValue };
 }
 
-/** The pressure check of both sweeps, as one sentence; empty when the runs printed no pressure. */
-function pressureCheck(n: ReportNumbers): string {
+/** The pressure check of both sweeps with the fitted B0, as one sentence; empty when the runs printed no pressure. */
+function pressureCheck(n: ReportNumbers, criterion: LatticeConstantInputs['criterion']): string {
   const parts = ([['cutoff', n.cut], ['k-spacing', n.k]] as const).map(([what, s]) => {
     const shift = latticeShiftFromPressure(s.sweep.tested, s.sweep.chosenValue, finestTested(s.sweep), n.fit.b0);
     return shift && `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`;
   }).filter((x): x is string => !!x);
   return parts.length
     ? `Pressure check of the convergence choices (same cell, from the sweeps' own runs): ${parts.join('; ')}. ` +
-      'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
+      (criterion === 'energy'
+        ? 'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
+        : `The sweeps were chosen on this shift with B ≈ ${claimValue(n.cut.sweep.criterion?.bulkModulusGPa ?? NaN, 1)} GPa from the probe; here it is recomputed with the fitted B0.`)
     : '';
 }
 
@@ -54,13 +56,16 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
   text: (ctx) => {
     const n = reportNumbers(ctx);
     const i = ctx.inputs as unknown as LatticeConstantInputs;
-    const pressure = pressureCheck(n);
+    const pressure = pressureCheck(n, i.criterion ?? 'energy');
+    const within = (i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
+      : i.criterion === 'pressure' ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
+      : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`;
     return [
       `The ${i.functional} lattice constant of ${i.structure} ${i.element} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref}), ` +
         `from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
         `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.`,
       '',
-      `Settings chosen by convergence tests within ${i.toleranceMevPerAtom} meV/atom: ecutwfc = ${n.cut.ecutwfc} Ry` +
+      `Settings chosen by convergence tests within ${within}: ecutwfc = ${n.cut.ecutwfc} Ry` +
         `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +
         `${i.smearing.kind} smearing ${i.smearing.degaussRy} Ry${i.spinPolarized ? ', spin-polarized' : ''}.`,
       ...(pressure ? ['', pressure] : []),

@@ -14,22 +14,50 @@ describe('lattice-constant workflow template', () => {
     checkTemplateSteps(steps, { quantity: 'lattice_constant', value: 4.04, unit: 'Å' });
   });
 
-  it('sweeps the cutoff at the finest k, then k at the chosen cutoff, then the EOS at both chosen settings', () => {
+  it('sweeps the cutoff at the middle of the k sweep with a bulk-modulus probe, then k at the chosen cutoff, then the EOS at both chosen settings', () => {
     const { steps, inputs } = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, kSpacingsPerAngstrom: [0.2, 0.3, 0.15] }, env);
     const byId = new Map(steps.map((s) => [s.id, s]));
-    assert.equal(byId.get('cutoff-input')!.args!.kSpacingPerAngstrom, 0.15);
+    assert.equal(byId.get('cutoff-input')!.args!.kSpacingPerAngstrom, 0.2);
+    assert.equal(byId.get('k-input')!.args!.kSpacingPerAngstrom, 0.2, 'the k sweep template shares the cutoff sweep\'s spacing');
     assert.deepEqual(byId.get('k-series')!.args!.values, [0.3, 0.2, 0.15]);
-    assert.deepEqual(prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04 }, env).inputs.kSpacingsPerAngstrom, [0.3, 0.25, 0.2, 0.15, 0.11]);
     assert.equal(byId.get('cutoff-input')!.args!.purpose, 'convergence-test');
     assert.equal(byId.get('k-input')!.args!.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
     assert.equal(byId.get('eos-input')!.args!.purpose, 'production');
     assert.equal(byId.get('eos-input')!.args!.kSpacingPerAngstrom, '$step.k-choice.converged_settings.chosen.kSpacingPerAngstrom');
     assert.deepEqual(byId.get('eos-series')!.args!.values, [0.95, 0.975, 1, 1.025, 1.05]);
     assert.deepEqual(byId.get('report')!.reportQuantities, ['lattice_constant', 'bulk_modulus', 'equilibrium_volume', 'converged_cutoff', 'converged_kspacing']);
-    // Ultrasoft: ecutrho = 8 × ecutwfc; cutoffs start at the header's suggestion, rounded up to 5 Ry.
+    // Ultrasoft: ecutrho = 8 × ecutwfc; cutoffs start at the header's suggestion, rounded up to 5 Ry, in 10-Ry steps.
     assert.equal(inputs.dual, 8);
-    assert.deepEqual(inputs.cutoffsRy, [35, 40, 45, 50, 60]);
-    assert.equal(byId.get('cutoff-input')!.args!.ecutrhoRy, 480);
+    assert.deepEqual(inputs.cutoffsRy, [35, 45, 55, 65]);
+    assert.equal(byId.get('cutoff-input')!.args!.ecutrhoRy, 520);
+    // no tolerance stated: the pressure criterion at 0.05 % of a, B from a probe at the lowest cutoff and the sweep's spacing
+    assert.equal(inputs.criterion, 'pressure');
+    assert.deepEqual(byId.get('bulk-modulus-input')!.args!.ecutwfcRy, 35);
+    assert.deepEqual(byId.get('bulk-modulus-input')!.args!.kSpacingPerAngstrom, 0.2);
+    assert.deepEqual(byId.get('bulk-modulus-series')!.args!.values, [0.99, 1, 1.01]);
+    assert.deepEqual(byId.get('cutoff-choice')!.args, {
+      parameter: 'ecutwfc', energies: '$all.cutoff-runs.total_energy', criterion: 'pressure', toleranceLatticePercent: 0.05,
+      bulkModulusFrom: '$all.bulk-modulus-runs.total_energy', extensionBudgetSeconds: 1800,
+    });
+    assert.deepEqual(byId.get('cutoff-choice')!.dependsOn, ['cutoff-runs', 'bulk-modulus-runs']);
+    assert.equal(byId.get('k-choice')!.args!.bulkModulusGPa, '$step.cutoff-choice.converged_settings.criterion.bulkModulusGPa');
+  });
+
+  it('starts the k sweep where a metal or an insulator converges, and keeps the energy criterion when only an energy tolerance is stated', () => {
+    const metal = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04 }, env).inputs;
+    assert.deepEqual(metal.kSpacingsPerAngstrom, [0.3, 0.25, 0.2, 0.15]);
+    assert.equal(metal.cutoffSweepKSpacingPerAngstrom, 0.2);
+    const si = prepareWorkflow('lattice-constant', { element: 'Si', structure: 'diamond', latticeConstantAngstrom: 5.43 }, env).inputs;
+    assert.deepEqual([si.electronic, si.kSpacingsPerAngstrom, si.cutoffSweepKSpacingPerAngstrom], ['insulator', [0.5, 0.4, 0.3, 0.25], 0.3]);
+    // Ge closes its gap in PBE: a metal's sweep
+    assert.equal(prepareWorkflow('lattice-constant', { element: 'Ge', structure: 'diamond', latticeConstantAngstrom: 5.66 }, env).inputs.electronic, 'metal');
+    const energy = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, toleranceMevPerAtom: 3 }, env);
+    assert.equal(energy.inputs.criterion, 'energy');
+    assert.equal(energy.steps.some((s) => s.id.startsWith('bulk-modulus')), false, 'no probe without the pressure criterion');
+    assert.deepEqual(energy.steps.find((s) => s.id === 'k-choice')!.args, { parameter: 'kspacing', energies: '$all.k-runs.total_energy', criterion: 'energy', toleranceMevPerAtom: 3, extensionBudgetSeconds: 1800 });
+    assert.equal(prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, toleranceMevPerAtom: 3, toleranceLatticePercent: 0.1 }, env).inputs.criterion, 'both');
+    assert.throws(() => prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, cutoffSweepKSpacingPerAngstrom: 0.17 }, env),
+      /cutoffSweepKSpacingPerAngstrom: 0\.17 1\/Å is not one of the k sweep's spacings \(0\.3, 0\.25, 0\.2, 0\.15\)/);
   });
 
   it("raises the default dual where the file's suggested density cutoff needs it at the sweep's lowest cutoff (V: 48/645 Ry)", () => {
@@ -37,11 +65,11 @@ describe('lattice-constant workflow template', () => {
     const prepared = prepareWorkflow('lattice-constant', { element: 'V', structure: 'bcc', latticeConstantAngstrom: 3.03 }, v);
     const { steps } = prepared;
     const inputs = prepared.inputs as unknown as LatticeConstantInputs;
-    assert.deepEqual(inputs.cutoffsRy, [50, 55, 60, 65, 75]);
+    assert.deepEqual(inputs.cutoffsRy, [50, 60, 70, 80]);
     // 8 × 50 = 400 Ry would be below 645 Ry at every cutoff of the sweep up to 80 Ry: 645/50 = 12.9 → 13
     assert.equal(inputs.dual, 13);
     assert.ok(inputs.cutoffsRy.every((c) => inputs.dual * c >= 645.077));
-    assert.equal(steps.find((s) => s.id === 'cutoff-input')!.args!.ecutrhoRy, 975);
+    assert.equal(steps.find((s) => s.id === 'cutoff-input')!.args!.ecutrhoRy, 1040);
     assert.match(String(steps.find((s) => s.id === 'cutoff-input')!.reasons!.ecutrhoRy), /suggested density cutoff/);
     // the usual ratio where it is enough, and the user's own dual as given
     assert.equal(defaultDual(false, 35, 240), 8);
@@ -70,7 +98,7 @@ describe('lattice-constant workflow template', () => {
     assert.equal(inputs.dual, 4);
     assert.equal(inputs.functional, 'PZ');
     assert.equal(steps.find((s) => s.id === 'structure')!.args!.cOverA, 1.632993);
-    assert.deepEqual(defaultCutoffsRy(undefined), [20, 25, 30, 35, 45]);
+    assert.deepEqual(defaultCutoffsRy(undefined), [20, 30, 40, 50]);
   });
 
   it('refuses inputs a person must fix, saying what to write', () => {
