@@ -102,6 +102,18 @@ describe('local pw.x runner', () => {
     await service.dispose();
   });
 
+  it('splits an mpirun job into k-point pools from its k-points (-nk)', async () => {
+    // 6×6×6 fcc Al: 16 irreducible k-points, two processes: two pools (about 2 s)
+    const { service } = await open(runDir, 'mpirun -np 2 pw.x');
+    const job = await service.create({ backend: 'local', input: input('al-fcc-scf.in'), pseudopotentials: alPseudo });
+    await service.submit(job.id);
+    const done = await service.waitFor(job.id);
+    assert.equal(done.state, 'completed', done.error);
+    const out = fs.readFileSync(path.join(runDir, 'jobs', job.id, outputNameFor('al.in')), 'utf8');
+    assert.match(out, /K-points division:\s+npool\s+=\s+2/);
+    await service.dispose();
+  });
+
   it('reports a pw.x failure on bad input with pw.x\'s own error text', async () => {
     const { service } = await open(runDir, 'pw.x');
     const job = await service.create({ backend: 'local', input: input('al-fcc-bad.in'), pseudopotentials: alPseudo });

@@ -1,6 +1,7 @@
 /** `dreams run <objective.yaml | "text">`: plan and run a DFT study, then write its notebook, report and bundle. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { autoLocalJobs } from '../../core/hpc/kPools';
 import { RunController } from '../../core/run/controller';
 import { notRuns, type RunSettings } from '../../core/run/session';
 import type { ApprovalPolicy } from '../../core/guard/types';
@@ -31,7 +32,8 @@ reproducibility bundle into the run directory.
   --pseudo-dir DIR       pseudopotential (UPF) library (default: the objective file's run.pseudoDir,
                          $DREAMS_PSEUDO_DIR, $ESPRESSO_PSEUDO, /usr/share/espresso/pseudo)
   --pw-command CMD       how to run pw.x here (default "pw.x"; e.g. "mpirun -np 2 pw.x")
-  --local-jobs N         pw.x runs at a time on this machine (default 1)
+  --local-jobs N|auto    pw.x runs at a time on this machine (default 1; auto: one per core). Under
+                         --pw-command "mpirun -np N pw.x" each run gets k-point pools (-nk) from its k-points
   --model ROLE=ID        model for a role (supervisor, dft, hpc, advisor, param-judge, cross-judge,
                          report-judge); repeatable
   --no-judges            with a model: no LLM judge tiers (tier 1 only, recorded as not judged)
@@ -74,8 +76,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     const approval = (values.approval as string | undefined) ?? prefs.approval ?? 'continue';
     if (!POLICIES.includes(approval as ApprovalPolicy)) throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${approval}").`);
     const budget = { ...prefs.budget, ...(values.budget ? parseBudget(values.budget as string) : {}) };
-    const localJobs = Number(values['local-jobs'] ?? 1);
-    if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 (got "${values['local-jobs']}").`);
+    const localJobs = values['local-jobs'] === 'auto' ? autoLocalJobs() : Number(values['local-jobs'] ?? 1);
+    if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${values['local-jobs']}").`);
     const models: Record<string, string> = {};
     for (const m of (values.model as string[] | undefined) ?? []) {
       const [role, id] = m.split('=');

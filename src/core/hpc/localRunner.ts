@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
+import { kSetsAtLeast, withKPools } from './kPools';
 import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
+import { describePwInputSize } from '../dft/qe/jobFacts';
 import { PwProgressReader, readCrashBeside, readPwOutcome } from '../dft/qe/jobFacts';
 import { sha256File } from './fileHash';
 import { removeWavefunctions } from './wavefunctions';
@@ -152,7 +154,8 @@ export class LocalRunner implements JobBackend {
     const err = fs.openSync(path.join(dir, errorNameFor(job.input)), 'w');
     let child: ChildProcess;
     try {
-      child = spawn(this.argv[0]!, [...this.argv.slice(1), '-in', job.input], {
+      const argv = this.argvFor(dir, job.input);
+      child = spawn(argv[0]!, [...argv.slice(1), '-in', job.input], {
         cwd: dir,
         detached: true, // own process group: cancel ends mpirun and every rank together
         stdio: ['ignore', out, err],
@@ -177,6 +180,16 @@ export class LocalRunner implements JobBackend {
     const running = await this.updates.transition(id, 'running', { pid: child.pid, workDir: dir });
     this.watch(running, { child, exited });
     return true;
+  }
+
+  /** The pw.x command for this job: under an MPI launcher with several processes, k-point pools (-nk) from its k-points. */
+  private argvFor(dir: string, input: string): string[] {
+    try {
+      const size = describePwInputSize(fs.readFileSync(path.join(dir, input), 'utf8'));
+      return withKPools(this.argv, kSetsAtLeast(size.kPoints, size.nspin));
+    } catch {
+      return [...this.argv]; // an input the sizer cannot read runs as configured
+    }
   }
 
   private environment(job: JobRecord, dir: string): NodeJS.ProcessEnv {
