@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import {
-  CanvasCell,
-  CanvasCellKind,
-  CanvasFile,
-  CanvasOutputItem,
+  type CanvasCell,
+  type CanvasCellKind,
+  type CanvasFile,
+  type CanvasOutputItem,
   CANVAS_FILE_FORMAT,
   parseCanvasFile,
   serializeCanvasFile,

@@ -7,7 +7,7 @@
  */
 import type { Calculator } from '../calculators/types';
 import { DEFAULT_RELAX, relaxWithFire } from '../calculators/optimizers/fire';
-import { type RelaxResult } from '../calculators/types';
+import type { RelaxResult } from '../calculators/types';
 import type { Structure } from '../dft/types';
 import type { Adsorbate } from './adsorbate';
 import type { Hypothesis } from './hypothesis';

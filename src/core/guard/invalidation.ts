@@ -21,7 +21,7 @@ export async function invalidateAfterCutoffChange(provenance: ProvenanceWriter, 
   if (outdated.length === 0) return [];
   const ids = outdated.map((a) => a.id);
   const stale = [...ids, ...downstreamArtifacts(provenance, ids)].filter((id) => provenance.artifact(id)?.status === 'final');
-  const at = outdated.map((a) => `${a.id} at ${(a.meta?.settings as PhysicalSettings).ecutwfcRy} Ry`).join(', ');
+  const at = outdated.map((a) => `${a.id} at ${(a.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy} Ry`).join(', ');
   await provenance.markStatus(stale, 'stale',
     `the cutoff changed to ${ecut} Ry (${newCutoff.id}); k-point tests ${at} must be redone at the new cutoff`);
   return stale;

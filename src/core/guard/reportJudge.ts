@@ -8,7 +8,7 @@
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
 import { runTierOne, worstLevel } from './assessCall';
-import { type GuardedToolSpec } from './toolSpec';
+import type { GuardedToolSpec } from './toolSpec';
 import { checkClaim, type ReportClaim } from './claimChecks';
 import { askJudge, type JudgeConfig } from './judges/askJudge';
 import { describeParameters } from './judges/describeCall';

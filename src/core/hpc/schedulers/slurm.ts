@@ -8,7 +8,7 @@ import { shellQuote } from '../shellQuote';
 import { removeWavefunctionsCommand } from '../wavefunctions';
 import type { ClusterProfile, JobRecord, JobState, PartitionLimits, SchedulerAdapter } from '../types';
 import { batchDirectiveValue, SchedulerOutputError } from './common';
-import { type SchedulerStatus } from '../types';
+import type { SchedulerStatus } from '../types';
 
 const STATE_MAP: Record<string, JobState> = {
   PENDING: 'queued',
@@ -102,6 +102,7 @@ export class SlurmAdapter implements SchedulerAdapter {
       '',
       'cd "$SLURM_SUBMIT_DIR" || exit 1',
       ...(job.pseudopotentials.length > 0 ? ['export ESPRESSO_PSEUDO="$SLURM_SUBMIT_DIR/pseudo"'] : []),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion in the batch script
       'export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"',
       ...(profile.prelude ?? []),
       `${profile.pwCommand} -in ${shellQuote(job.input)} > ${shellQuote(outputNameFor(job.input))} 2> ${shellQuote(errorNameFor(job.input))}`,

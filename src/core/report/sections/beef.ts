@@ -4,7 +4,7 @@
  */
 import type { ArtifactRecord } from '../../provenance/types';
 import { beefHistogramSvg } from './beefHistogram';
-import { type BeefStatsValue } from '../../artifacts/shapes';
+import type { BeefStatsValue } from '../../artifacts/shapes';
 import { BEEF_HISTOGRAM_FILE } from '../../workflows/beef/report';
 
 export function beefReportSection(artifacts: readonly ArtifactRecord[]): { markdown: string[]; plots: Record<string, string> } | undefined {

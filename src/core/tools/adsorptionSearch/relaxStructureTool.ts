@@ -7,7 +7,7 @@ import type { Structure } from '../../dft/types';
 import type { GuardedToolSpec } from '../../guard/toolSpec';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED } from './calculatorArgs';
-import { type CalculatorArgs } from '../../calculators/fromArguments';
+import type { CalculatorArgs } from '../../calculators/fromArguments';
 import { relaxationDrafts, relaxationSummary, relaxWithArgs } from './relaxation';
 
 export const CALCULATOR_RULES = ['cutoff-above-pseudopotential-suggestion', 'metals-have-smearing', 'kmesh-matches-spacing', 'convergence-choice-in-range', 'adsorption-search-standards'];

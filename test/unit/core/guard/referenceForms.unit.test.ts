@@ -4,7 +4,7 @@
 // take a provisional value whatever its type; float noise is not a different value.
 import assert from 'node:assert/strict';
 import { assessCall, normaliseReferences, worstLevel } from '../../../../src/core/guard/assessCall';
-import { type GuardedToolSpec } from '../../../../src/core/guard/toolSpec';
+import type { GuardedToolSpec } from '../../../../src/core/guard/toolSpec';
 import { artifactRefListSchema, artifactRefSchema, quantitySchema, seedOnlySchema } from '../../../../src/core/guard/schemaAnnotations';
 import type { Verdict } from '../../../../src/core/guard/types';
 import { MemoryProvenance } from './support/memoryProvenance';
