@@ -150,7 +150,7 @@ if (watch) {
     // The product bundles record what they contain, for the third-party notices.
     const results = await Promise.all(existing.map((t) => esbuild.build({ ...t, metafile: t.outdir !== 'out/test/vscode' })));
     writeThirdPartyNotices(results.filter((_, i) => existing[i].outdir !== 'out/test/vscode'));
-  } catch (e) {
+  } catch {
     console.error('build failed: fix the errors above and run `npm run build` again.');
     process.exit(1);
   }
