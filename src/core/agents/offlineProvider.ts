@@ -13,7 +13,7 @@ import { ADVICE_ARTIFACT, type AdviceValue } from './advisor';
 import type { Objective } from '../workflows/objective';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
 import { EDIT_PLAN, START_WORKFLOW } from './supervisorTools';
-import { extensionRefusal, sweepExtensionEdits } from './sweepExtension';
+import { extensionRefusal, extensionsSoFar, sweepExtensionEdits } from './sweepExtension';
 import { ARTIFACT, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import type { Plan, PlanStep } from '../plan/types';
 
@@ -181,15 +181,16 @@ export class OfflineProvider implements LlmProvider {
       const why = !value ? 'the advisor gave no advice' : !applicable.length ? `the advisor found "${value.diagnosis.finding}" but no change the input tool can make` : `no step upstream of ${failed.id} writes its input`;
       return this.reply([this.text(`Step ${failed.id} cannot be fixed offline: ${why}. The run stops here.`)]);
     }
-    const args: Record<string, unknown> = { ...(inputStep.args ?? {}) };
-    const reasons: Record<string, string> = { ...(inputStep.reasons ?? {}) };
+    // modify merges: only the arguments named change, null removes one (plan/edits.ts)
+    const args: Record<string, unknown> = {};
+    const reasons: Record<string, string | null> = {};
     for (const s of applicable) {
       const { argument, value: v } = s.apply!;
-      args[argument] = argument === 'startingMagnetization' ? { ...((args[argument] as object) ?? {}), ...(v as object) } : v;
+      args[argument] = argument === 'startingMagnetization' ? { ...((inputStep.args?.[argument] as object) ?? {}), ...((args[argument] as object) ?? {}), ...(v as object) } : v;
       reasons[argument] = `convergence advisor ${advice.id}: ${s.reason}`;
       if (argument === 'nspin' && v === 1) {
-        delete args.startingMagnetization;
-        delete reasons.startingMagnetization;
+        args.startingMagnetization = null;
+        reasons.startingMagnetization = null;
       }
     }
     return this.reply([this.use(EDIT_PLAN, {
@@ -202,7 +203,7 @@ export class OfflineProvider implements LlmProvider {
   private extendSweep(view: OfflineView, plan: Plan, failed: PlanStep, outputs: string[]): LlmResponse {
     const sel = outputs.map((id) => view.provenance.artifact(id)).find((a) => a?.name === 'converged_settings');
     const value = sel?.value as ConvergenceSelectionValue | undefined;
-    const refused = value && !value.converged ? extensionRefusal(value) : undefined;
+    const refused = value && !value.converged ? extensionRefusal(value, extensionsSoFar(failed)) : undefined;
     if (refused) return this.reply([this.text(`Step ${failed.id} failed (${sel!.id} shows no converged ${value!.parameter}) and ${refused} The run stops here.`)]);
     const within = value?.criterion && value.criterion.kind !== 'energy'
       ? `${value.criterion.toleranceLatticePercent} % of a${value.criterion.kind === 'both' ? ` and ${value.toleranceMevPerAtom} meV/atom` : ''}`

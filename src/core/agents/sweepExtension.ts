@@ -11,23 +11,36 @@ import { nextSweepValue } from '../dft/convergenceExtension';
 import { parseHint } from '../plan/stepHints';
 import type { Plan, PlanEdit, PlanStep } from '../plan/types';
 
+const hintsOf = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+
 /** The value to run next: the one the selection named, else one step past the finest tested. */
 export function furtherSweepValues(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'tested' | 'extension'>): number[] {
   if (sel.extension) return [sel.extension.value];
   return [nextSweepValue(sel.parameter, sel.tested.map((t) => t.value))];
 }
 
+/** Extensions of one sweep made without asking: a sweep that needs more has a noise floor above its tolerance, or a wrong start. */
+export const MAX_EXTENSIONS = 6;
+
+/** How many times a selection step's sweep has been extended (its energies name one series per extension after the first). */
+export function extensionsSoFar(selection: PlanStep): number {
+  return Math.max(0, hintsOf(selection.args?.energies).filter((h) => parseHint(h)?.kind === 'all').length - 1);
+}
+
 /** Why an extension is not run without asking, or undefined when it may run. */
-export function extensionRefusal(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'extension'>): string | undefined {
+export function extensionRefusal(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'extension'>, extensionsMade = 0): string | undefined {
   const ext = sel.extension;
+  if (extensionsMade >= MAX_EXTENSIONS) {
+    return `the ${sel.parameter} sweep has been extended ${extensionsMade} times without showing convergence, so it is not extended again without asking: ` +
+      'look at its table (a noise floor above the tolerance, or a start far from convergence), then loosen the tolerance knowingly or give the sweep ' +
+      'values of your own, and run the study again with --reuse-from this run, which reuses every pw.x run it finished.';
+  }
   if (!ext || ext.withinBudget) return undefined;
   const unit = sel.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
   const cost = ext.predictedSeconds !== undefined ? `is predicted to take ~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})` : 'has no predicted time (no run of the sweep has a measured time)';
   return `extending the ${sel.parameter} sweep to ${ext.value} ${unit}${ext.kMesh ? ` (${ext.kMesh.join('×')})` : ''} ${cost}, over the extension budget of ${ext.budgetSeconds} s. ` +
     'It is not run without asking: raise extensionBudgetSeconds in the objective (or loosen the tolerance knowingly) and run the study again with --reuse-from this run, which reuses every pw.x run it finished.';
 }
-
-const hintsOf = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
 
 /** The plan edits that extend the sweep a failed selection step reads (with its next value); undefined when its plan does not have that shape. */
 export function sweepExtensionEdits(plan: Plan, selection: PlanStep, sel: ConvergenceSelectionValue, reason: string): PlanEdit[] | undefined {
