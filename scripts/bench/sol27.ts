@@ -31,7 +31,17 @@
  * (identical pw.in, a pw.out with JOB DONE) and runs only the rest (reference.resumedRuns).
  *
  * The reference uses k-spacing min(ref-kspacing, ref-k-factor × chosen) and ecutwfc
- * max(chosen + ref-extra-cutoff, highest tested) with the workflow's dual.
+ * max(chosen + ref-extra-cutoff, highest tested) with the workflow's dual. A reference measured
+ * earlier (the output file, or --baseline) at least as tight — the same file and dual, a cutoff at
+ * least that high and a k spacing at least that fine — is taken instead: the same yardstick for a
+ * workflow that now chooses coarser settings.
+ *
+ * --baseline FILE (default bench/results/sol27-baseline.json, the 27 elements measured with the
+ * energy criterion of 1 meV/atom and the earlier sweeps) is set beside the results in sol27.md,
+ * element by element: CPU, runs, chosen settings and error then and now.
+ *
+ * --criterion energy|pressure|both (default: the workflow's own, pressure) and --tolerance-mev /
+ * --tolerance-percent pass the criterion to the objective, to measure the others.
  *
  * The pseudopotential directory defaults to ../shared/data/pseudo when present (scalar-
  * relativistic PBE ultrasoft files for all 27 elements), else $DREAMS_PSEUDO_DIR or
@@ -70,6 +80,10 @@ const refExtraCutoff = Number(option('ref-extra-cutoff') ?? 30);
 const runsDir = option('runs-dir') ?? (flag('table-only') ? '' : fs.mkdtempSync(path.join(os.tmpdir(), 'sol27-runs-')));
 const outFile = option('out') ?? path.join(ROOT, 'bench/results/sol27.json');
 const freshReferences = flag('fresh-references');
+const baselineFile = option('baseline') ?? path.join(ROOT, 'bench/results/sol27-baseline.json');
+const criterionOption = option('criterion');
+const toleranceMev = option('tolerance-mev');
+const tolerancePercent = option('tolerance-percent');
 const referenceOnlyMode = flag('reference-only');
 
 /** References measured earlier (the output file as it was when the bench started), by element. */
@@ -113,6 +127,14 @@ interface ElementResult {
   measuredAt?: string;
   /** The values the sweeps tested (extensions included). */
   tested?: { ecutwfcRy: number[]; kSpacingPerAngstrom: number[] };
+  /** What the sweeps were judged by, and the bulk modulus the probe gave (pressure, both). */
+  criterion?: ConvergenceSelectionValue['criterion'];
+  probeBulkModulusGPa?: number;
+  /**
+   * The energy criterion (1 meV/atom) replayed on the same recorded sweeps: the value it would choose, or
+   * "finer" where it would have had to extend them. How the criteria compare on one element's numbers.
+   */
+  energyReplay?: { ecutwfcRy: number | 'finer'; kSpacingPerAngstrom: number | 'finer' };
 }
 
 function settingsFor(e: Sol27Element, file: string): RunSettings {
@@ -120,7 +142,12 @@ function settingsFor(e: Sol27Element, file: string): RunSettings {
     objective: {
       text: `Lattice constant of ${e.structure} ${e.element} with PBE (${file})`,
       workflow: 'lattice-constant',
-      inputs: { element: e.element, structure: e.structure, latticeConstantAngstrom: e.aExpAngstrom, functional: 'PBE', pseudopotential: file },
+      inputs: {
+      element: e.element, structure: e.structure, latticeConstantAngstrom: e.aExpAngstrom, functional: 'PBE', pseudopotential: file,
+      ...(criterionOption ? { criterion: criterionOption } : {}),
+      ...(toleranceMev ? { toleranceMevPerAtom: Number(toleranceMev) } : {}),
+      ...(tolerancePercent ? { toleranceLatticePercent: Number(tolerancePercent) } : {}),
+    },
     },
     offline: true, backend: 'local', approval: 'auto-approve', pseudoDir, pwCommand: 'pw.x', localConcurrency: jobs,
     models: {}, judges: false, budget: {}, qeVersion: '6.7', limits: { maxParallelJobs: Math.max(1, jobs) },
@@ -190,6 +217,9 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
       ...(cutShift !== undefined ? { cutoffPercent: cutShift } : {}), ...(kShift !== undefined ? { kPercent: kShift } : {}), sumPercent: (cutShift ?? 0) + (kShift ?? 0),
     } } : {}),
     ...(cut && k ? { tested: { ecutwfcRy: cut.tested.map((t) => t.value), kSpacingPerAngstrom: k.tested.map((t) => t.value) } } : {}),
+    ...(cut?.criterion ? { criterion: cut.criterion } : {}),
+    ...(cut?.bulkModulus ? { probeBulkModulusGPa: cut.bulkModulus.valueGPa } : {}),
+    ...(cut && k ? { energyReplay: { ecutwfcRy: energyReplay(cut), kSpacingPerAngstrom: energyReplay(k) } } : {}),
     workflow: runCost(wf.runDir, events), runDir: wf.runDir, measuredAt: events.at(-1)?.ts ?? new Date().toISOString(),
   };
   await wf.close();
@@ -198,6 +228,17 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
     out.errorVsReferencePercent = (100 * (a - out.reference.aAngstrom)) / out.reference.aAngstrom;
   }
   return out;
+}
+
+/**
+ * The energy criterion (1 meV/atom against the finest) on a sweep's recorded energies: the cheapest value
+ * from which every finer one is within it, or 'finer' when only the finest is (the sweep would be extended).
+ */
+function energyReplay(sel: ConvergenceSelectionValue, toleranceMev = 1): number | 'finer' {
+  const rows = [...sel.tested].sort((a, b) => (sel.parameter === 'ecutwfc' ? a.value - b.value : b.value - a.value));
+  let first = rows.length - 1;
+  while (first > 0 && rows[first - 1]!.deltaMevPerAtom < toleranceMev) first--;
+  return first === rows.length - 1 ? 'finer' : rows[first]!.value;
 }
 
 /**
@@ -216,10 +257,12 @@ async function referenceFor(e: Sol27Element, file: string, chosen: { ecutwfcRy: 
   // in the runs directory, so that a reference stopped part-way goes on from its finished points when run again with the same --runs-dir
   const workDir = path.join(runsDir, `reference-${e.element}-${spec.ecutwfcRy}Ry-k${spec.kSpacingPerAngstrom}`);
   const earlier = earlierReferences.get(e.element);
-  const same = !freshReferences && earlier && earlier.pseudopotential === file && earlier.reference.ecutwfcRy === spec.ecutwfcRy &&
-    earlier.reference.ecutrhoRy === spec.ecutrhoRy && earlier.reference.kSpacingPerAngstrom === spec.kSpacingPerAngstrom;
+  const r = earlier?.reference;
+  // the same file and dual, at least this cutoff and at least this k density: at least as tight a yardstick
+  const same = !freshReferences && r && earlier.pseudopotential === file && Math.abs(r.ecutrhoRy / r.ecutwfcRy - spec.ecutrhoRy / spec.ecutwfcRy) < 1e-6 &&
+    r.ecutwfcRy >= spec.ecutwfcRy && r.kSpacingPerAngstrom <= spec.kSpacingPerAngstrom + 1e-9;
   if (same) {
-    console.log(`${e.element}: tight reference (${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, same settings`);
+    console.log(`${e.element}: tight reference (${r.ecutwfcRy} Ry, ${r.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, at least as tight as ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å`);
     return { ...earlier.reference, reusedFrom: earlier.reference.reusedFrom ?? { ...(earlier.date ? { date: earlier.date } : {}), ...(earlier.command ? { command: earlier.command } : {}) } };
   }
   console.log(`${e.element}: tight reference at ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å (5 pw.x runs) in ${workDir}`);
@@ -260,6 +303,53 @@ function table(rows: ElementResult[]): string {
   return [head, `|${'---|'.repeat(13)}`, ...lines].join('\n');
 }
 
+/** The baseline's rows (the same elements measured before), by element; empty when there is none. */
+function baselineRows(): Map<string, ElementResult> {
+  if (!fs.existsSync(baselineFile) || path.resolve(baselineFile) === path.resolve(outFile)) return new Map();
+  const base = JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as { elements?: ElementResult[] };
+  return new Map((base.elements ?? []).map((r) => [r.element, r]));
+}
+
+/** Element by element, the baseline beside this measurement: CPU, runs, chosen settings, error against the reference. */
+function comparison(rows: ElementResult[]): string[] {
+  const before = baselineRows();
+  if (!before.size) return [];
+  const order = readSol27().map((e) => e.element);
+  const sorted = [...rows].filter((r) => before.has(r.element)).sort((a, b) => order.indexOf(a.element) - order.indexOf(b.element));
+  if (!sorted.length) return [];
+  const signed = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`);
+  const replay = (r: ElementResult) => (r.energyReplay ? `${r.energyReplay.ecutwfcRy} / ${r.energyReplay.kSpacingPerAngstrom}` : '—');
+  const lines = sorted.map((r) => {
+    const b = before.get(r.element)!;
+    return `| ${r.element} | ${f(b.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow?.pwCpuSeconds, 0)} | ${b.workflow?.pwRuns ?? '—'} | ${r.workflow?.pwRuns ?? '—'} | ` +
+      `${f(b.ecutwfcRy, 0)} / ${f(b.kSpacingPerAngstrom, 3)} | ${f(r.ecutwfcRy, 0)} / ${f(r.kSpacingPerAngstrom, 3)} | ${signed(b.errorVsReferencePercent, 3)} | ${signed(r.errorVsReferencePercent, 3)} | ${f(r.probeBulkModulusGPa, 0)} | ${replay(r)} |`;
+  });
+  const sum = (xs: (number | undefined)[]) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
+  const cpuBefore = sum(sorted.map((r) => before.get(r.element)!.workflow?.pwCpuSeconds));
+  const cpuNow = sum(sorted.map((r) => r.workflow?.pwCpuSeconds));
+  const errs = (xs: ElementResult[]) => xs.map((r) => Math.abs(r.errorVsReferencePercent ?? NaN)).filter(Number.isFinite);
+  const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
+  const nowErr = errs(sorted);
+  const beforeErr = errs(sorted.map((r) => before.get(r.element)!));
+  return [
+    `## Before and after (${sorted.length} elements)`,
+    '',
+    `Before: \`${path.relative(ROOT, baselineFile)}\`, the energy criterion (1 meV/atom against the finest run), the cutoff swept at the finest k, ` +
+      'extensions three values at a time. After: this measurement. Settings are ecutwfc (Ry) / k-spacing (1/Å); errors against the same tight reference ' +
+      '(or one at least as tight). B is the probe\'s bulk modulus the pressure tolerance was converted with; "energy would choose" replays 1 meV/atom on ' +
+      'this measurement\'s own sweeps ("finer": it would have extended them).',
+    '',
+    '| Element | CPU before (s) | CPU now (s) | runs before | runs now | settings before | settings now | err before (%) | err now (%) | B probe (GPa) | energy would choose |',
+    `|${'---|'.repeat(11)}`,
+    ...lines,
+    '',
+    `pw.x CPU: ${cpuBefore.toFixed(0)} s before, ${cpuNow.toFixed(0)} s now (${(100 * cpuNow / cpuBefore).toFixed(0)} %; target ≤ 15,000 s for all 27). ` +
+      `Mean |error| vs reference ${meanOf(beforeErr).toFixed(3)} % before, ${meanOf(nowErr).toFixed(3)} % now; largest ${Math.max(...beforeErr).toFixed(3)} % before, ` +
+      `${Math.max(...nowErr).toFixed(3)} % now (target: every element ≤ 0.2 %).`,
+    '',
+  ];
+}
+
 /** sol27.md: the table, the summary line and how each element was measured. */
 function markdown(rows: ElementResult[], summary: ReturnType<typeof write> | undefined, date: string): string {
   const s = summary;
@@ -274,7 +364,7 @@ function markdown(rows: ElementResult[], summary: ReturnType<typeof write> | und
     '',
     table(rows),
     '',
-    '¹ tight reference taken from an earlier measurement with identical settings (`reference.reusedFrom` in the JSON). ' +
+    '¹ tight reference taken from an earlier measurement with the same or tighter settings (`reference.reusedFrom` in the JSON). ' +
       '"reused" counts energies taken from an identical earlier pw.x input in the same run (no pw.x started); they are not in the run count.',
     '',
     ...(s ? [
@@ -284,6 +374,7 @@ function markdown(rows: ElementResult[], summary: ReturnType<typeof write> | und
         `orchestration overhead ${pct(100 * s.overheadFraction, 2)} of wall time.`,
       '',
     ] : []),
+    ...comparison(rows),
     'Commands:',
     '',
     ...commands.map((c) => `- \`${c}\``),
@@ -302,6 +393,15 @@ async function main(): Promise<void> {
   const rows: ElementResult[] = [];
   const earlierRows: ElementResult[] = [];
   if (referenceOnlyMode && !flag('merge')) throw new Error('--reference-only completes rows of the output file: give --merge too, so the other elements are kept.');
+  // references of the baseline first, then of the output file (which wins where both have one)
+  if (fs.existsSync(baselineFile) && path.resolve(baselineFile) !== path.resolve(outFile)) {
+    const base = JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as { date?: string; command?: string; elements?: ElementResult[] };
+    for (const r of base.elements ?? []) {
+      const date = r.measuredAt ?? base.date;
+      const command = r.command ?? base.command;
+      if (r.reference) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(date ? { date } : {}), ...(command ? { command } : {}) });
+    }
+  }
   if (fs.existsSync(outFile)) {
     const before = JSON.parse(fs.readFileSync(outFile, 'utf8')) as { date?: string; command?: string; elements?: ElementResult[] };
     for (const r of before.elements ?? []) {
@@ -360,6 +460,7 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
   const summary = {
     elements: rows.length, completed: done.length, skipped: skipped.length,
     meanAbsErrorVsReferencePercent: mean(vsRef), targetMeanAbsErrorVsReferencePercent: 0.2,
+    maxAbsErrorVsReferencePercent: vsRef.length ? Math.max(...vsRef) : NaN, targetMaxAbsErrorVsReferencePercent: 0.2,
     meanAbsErrorVsExperimentPercent: mean(done.map((r) => Math.abs(r.errorVsExpPercent!))),
     // elements measured since the report's pressure check exists: its estimate beside the measured error
     pressureEstimateVsReference: done.filter((r) => r.pressureEstimate && r.errorVsReferencePercent !== undefined).map((r) => ({
@@ -368,7 +469,11 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
     meanAbsErrorDreamsVsExperimentPercent: mean(done.map((r) => Math.abs((100 * (r.aDreamsAngstrom - r.aExpAngstrom)) / r.aExpAngstrom))),
     pwRunsPerElementMean: mean(runs), pwRunsTotal: runs.reduce((s, x) => s + x, 0),
     reusedRunsTotal: done.reduce((s, r) => s + (r.workflow?.reusedRuns ?? 0), 0),
-    defaultSweeps: { kSpacingsPerAngstrom: DEFAULT_K_SPACINGS, cutoffSweepAt: 'the finest k-spacing', identicalInputs: 'reused (run_pw), not run again' },
+    defaultSweeps: {
+      kSpacingsPerAngstrom: DEFAULT_K_SPACINGS, cutoffsRy: 'the file\'s suggestion rounded up to 5 Ry, then 10, 20, 30 Ry above', cutoffSweepAt: 'the middle of the k sweep',
+      criterion: criterionOption ?? 'pressure (0.05 % of a per sweep, B from a probe at 0.99/1/1.01 × a)', extension: 'one value at a time', identicalInputs: 'reused (run_pw), not run again',
+    },
+    targetWorkflowCpuSeconds: 15000,
     fixedSweepRunsPerElement: FIXED_SWEEP_RUNS, fixedSweep: FIXED_SWEEP,
     referenceRunsTotal: done.reduce((s, r) => s + (r.reference?.pwRuns ?? 0), 0),
     workflowCpuSeconds: rows.reduce((s, r) => s + (r.workflow?.pwCpuSeconds ?? 0), 0),
