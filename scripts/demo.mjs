@@ -1,6 +1,7 @@
-// npm run demo: the fcc Al lattice constant, offline, with pw.x on this machine, through
-// the same agent loop, guard and provenance as a model-driven run. Prints the lattice
-// constant and where the notebook and report are.
+// npm run demo: the fcc Al lattice constant, offline, with pw.x on this machine (one run per
+// core side by side), through the same agent loop, guard and provenance as a model-driven run.
+// Prints the lattice constant, the time the build and the study took, and where the notebook
+// and report are.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,7 @@ if (!fs.existsSync(path.join(pseudoDir, 'Al.pz-vbc.UPF'))) {
     '  sudo apt-get install -y quantum-espresso-data\n(or set DREAMS_PSEUDO_DIR to a folder holding Al.pz-vbc.UPF)');
 }
 
+const started = Date.now();
 console.log('building ...');
 if (spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' }).status !== 0) fail('the build failed (see above).');
 
@@ -30,7 +32,7 @@ const runsDir = path.join(root, 'runs');
 const before = new Set(fs.existsSync(runsDir) ? fs.readdirSync(runsDir) : []);
 const t0 = Date.now();
 const run = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', path.join(root, 'examples/al-lattice-constant.yaml'),
-  '--offline', '--runs-dir', runsDir, '--pseudo-dir', pseudoDir], { cwd: root, stdio: 'inherit' });
+  '--offline', '--runs-dir', runsDir, '--pseudo-dir', pseudoDir, '--local-jobs', 'auto'], { cwd: root, stdio: 'inherit' });
 const minutes = ((Date.now() - t0) / 60000).toFixed(1);
 const made = (fs.existsSync(runsDir) ? fs.readdirSync(runsDir) : []).filter((d) => !before.has(d)).sort().at(-1);
 if (!made) fail('the run did not start (see above).');
@@ -44,7 +46,7 @@ console.log('');
 if (lattice) {
   console.log(`fcc Al (LDA, Al.pz-vbc.UPF): a = ${lattice.value.toFixed(4)} Å  [${lattice.id}; report ${judged?.accepted ? 'accepted' : 'not accepted'} by the report judge]`);
 }
-console.log(`took ${minutes} min`);
+console.log(`took ${minutes} min (${((Date.now() - started) / 1000).toFixed(1)} s with the build)`);
 console.log(`notebook: ${path.relative(process.cwd(), path.join(dir, 'canvas.dreams'))}  (open it in VS Code with the DREAMS extension)`);
 console.log(`report:   ${path.relative(process.cwd(), path.join(dir, 'report.md'))}`);
 process.exit(run.status ?? 1);
