@@ -63,10 +63,13 @@ const targets = [
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
+    // The 3-D viewer (3Dmol.js) is its own chunk, loaded when a structure first comes into view.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
   },
   {
     ...common,
-    entryPoints: { provenance: 'webview-ui/provenance/index.ts' },
+    entryPoints: { provenance: 'webview-ui/provenance/index.ts', structure: 'webview-ui/structure-editor/index.ts' },
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'iife',
