@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { CanvasSerializer, NOTEBOOK_TYPE } from './serializer';
 import { registerCommands } from './commands';
 import { LATE_COMMANDS } from './lateCommands';
+import { registerStructureEditor } from './structureEditorRegistration';
 import type { DreamsWorkbench } from './workbench';
 
 /** The provenance panel's view type (kept here so activation needs no other module). */
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   for (const id of LATE_COMMANDS) {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await workbench).commands[id](...args)));
   }
+  registerStructureEditor(context, workbench.then((w) => w.structureEditor));
   // VS Code revives panels only through a serializer registered during activation.
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel, state) => {

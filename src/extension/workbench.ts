@@ -22,6 +22,7 @@ import { trustStatusItem } from './trust';
 import { DreamsLog } from './log';
 import { IgnoredSettingsWatcher } from './settings';
 import { addClusterProfileCommand, testConnectionCommand } from './clusterTest';
+import { StructureEditorProvider } from './structureEditor';
 import { checkPw, choosePseudoDir, openDemoCanvas, useOffline, WALKTHROUGH_ID } from './walkthrough';
 
 export interface DreamsWorkbench {
@@ -36,6 +37,7 @@ export interface DreamsWorkbench {
   ignoredSettings: IgnoredSettingsWatcher;
   approvalsTree: vscode.TreeView<unknown>;
   commands: Record<LateCommand, (...args: unknown[]) => unknown>;
+  structureEditor: StructureEditorProvider;
 }
 
 async function revealCell(canvas: LiveCanvas, logPath: string, cellId: string): Promise<boolean> {
@@ -138,5 +140,7 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
     'dreams.openDemoCanvas': () => openDemoCanvas(),
     'dreams.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
   };
-  return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands };
+  const structureEditor = new StructureEditorProvider(context.extensionUri);
+  context.subscriptions.push(structureEditor);
+  return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands, structureEditor };
 }

@@ -93,6 +93,24 @@ export interface StructureData {
   site?: { position: [number, number, number]; kind: string };
   title?: string;
   artifact?: string;
+  /** Periodic directions (all three when absent). */
+  pbc?: [boolean, boolean, boolean];
+  /** Species labels where they differ from the element (pw.x's Fe1/Fe2). */
+  labels?: string[];
+  /** Space group, e.g. "Fm-3m (225)", when known. */
+  spaceGroup?: string;
+  /** Relaxation steps, oldest first, when the view has them. */
+  frames?: StructureFrameData[];
+  /** The host can read the relaxation steps behind this structure (the pw.x output of its run). */
+  trajectory?: boolean;
+}
+
+/** One geometry of a relaxation: Cartesian Å; energy in eV, force in eV/Å. */
+export interface StructureFrameData {
+  positions: [number, number, number][];
+  cell?: [[number, number, number], [number, number, number], [number, number, number]];
+  energyEv?: number;
+  maxForceEvPerAngstrom?: number;
 }
 
 export interface PlanData {
@@ -118,7 +136,9 @@ export interface ReportData {
 
 export type RendererToHostMessage =
   | { type: 'approval-answer'; requestId: string; decision: 'approve' | 'reject'; comment?: string; standing?: boolean }
-  | { type: 'show-provenance'; id: string };
+  | { type: 'show-provenance'; id: string }
+  | { type: 'structure-trajectory'; artifact: string };
 
 export type HostToRendererMessage =
-  | { type: 'approval-result'; requestId: string; ok: boolean; message: string; answer?: ApprovalAnswerData };
+  | { type: 'approval-result'; requestId: string; ok: boolean; message: string; answer?: ApprovalAnswerData }
+  | { type: 'structure-trajectory'; artifact: string; frames?: StructureFrameData[]; error?: string };

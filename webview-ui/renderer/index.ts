@@ -17,13 +17,14 @@ import { renderArtifactCard, renderJob, renderPlan, renderReport } from './artif
 import { h } from './dom';
 import { renderPlot } from './plots';
 import { ensureStyles } from './styles';
-import { renderStructure } from './structureView';
+import { onTrajectoryReply, renderStructure } from './structureView';
 
 export const activate: ActivationFunction = (context) => {
   const messaging: Messaging = context.postMessage ? { post: (m: RendererToHostMessage) => context.postMessage!(m) } : {};
   const pending = new Map<string, (ok: boolean, message: string, answer?: ApprovalCardData['answer']) => void>();
   context.onDidReceiveMessage?.((m: HostToRendererMessage) => {
     if (m.type === 'approval-result') pending.get(m.requestId)?.(m.ok, m.message, m.answer);
+    else if (m.type === 'structure-trajectory') onTrajectoryReply(m);
   });
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement) {

@@ -1,11 +1,14 @@
 /**
- * A structure as two projections drawn with d3: top (x–y, looking down c) and side
- * (x–z), atoms by element colour and covalent radius, the cell outline, fixed atoms
- * crossed, and the adsorption site starred. Far atoms are drawn first so near ones cover them.
- * d3 rather than a 3D viewer: the two views a surface scientist checks, in a few kB.
+ * A structure card in the notebook: a 3-D view (3Dmol.js through ../structure3d, loaded when
+ * the first structure comes into view) with repeat, cell, keyboard control and, for a relaxed
+ * structure, its relaxation played step by step from the run's pw.x output (asked of the host).
+ * Where WebGL is missing the card falls back to two projections drawn with d3: top (x–y, looking
+ * down c) and side (x–z), atoms by element colour and covalent radius, the cell outline, fixed
+ * atoms crossed, and the adsorption site starred. Far atoms are drawn first so near ones cover them.
  */
 import { scaleLinear, select, symbol, symbolStar, type Selection } from 'd3';
-import type { StructureData } from '../../src/shared/canvasOutputs';
+import type { HostToRendererMessage, StructureData } from '../../src/shared/canvasOutputs';
+import type { StructurePanel } from '../structure3d/panel';
 import { elementOf as elementData, UNKNOWN_ELEMENT_COLOUR } from '../../src/shared/elements';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
@@ -74,25 +77,124 @@ function projection(
   }
 }
 
-export function renderStructure(s: StructureData, element: HTMLElement, messaging: Messaging): void {
-  const counts = new Map<string, number>();
-  for (const e of s.symbols) counts.set(e, (counts.get(e) ?? 0) + 1);
-  const formula = [...counts].map(([e, n]) => `${e}${n > 1 ? n : ''}`).join('');
-  const card = h('section', { class: 'dreams-card structure' }, h('h3', {}, s.title ?? formula, ' ', h('span', { class: 'muted' }, `${s.symbols.length} atoms`)));
-  const views = select(card).append('div').attr('class', 'views');
+/** Replies to trajectory requests, by artifact id (index.ts routes host messages here). */
+const trajectoryWaiters = new Map<string, ((m: Extract<HostToRendererMessage, { type: 'structure-trajectory' }>) => void)[]>();
+
+export function onTrajectoryReply(m: Extract<HostToRendererMessage, { type: 'structure-trajectory' }>): void {
+  const waiters = trajectoryWaiters.get(m.artifact) ?? [];
+  trajectoryWaiters.delete(m.artifact);
+  for (const w of waiters) w(m);
+}
+
+/** A page holds only a few WebGL contexts: at most this many live views; others wait until seen again. */
+const MAX_LIVE_VIEWS = 6;
+const live: { panel: StructurePanel; host: HTMLElement; restore: () => void }[] = [];
+let panelModule: Promise<typeof import('../structure3d/panel')> | undefined;
+let webgl: boolean | undefined;
+
+function hasWebgl(): boolean {
+  if (webgl === undefined) {
+    try {
+      const c = document.createElement('canvas');
+      webgl = Boolean(c.getContext('webgl2') ?? c.getContext('webgl'));
+    } catch {
+      webgl = false;
+    }
+  }
+  return webgl;
+}
+
+export function renderProjections(s: StructureData, parent: HTMLElement): void {
+  const views = select(parent).append('div').attr('class', 'views');
   const [a, b] = s.cell;
   const top: [number, number][] = [[0, 0], [a[0], a[1]], [a[0] + b[0], a[1] + b[1]], [b[0], b[1]]];
   projection(views as unknown as Selection<HTMLElement, unknown, null, undefined>, s, 'top (x–y)', [0, 1], 2, top);
   projection(views as unknown as Selection<HTMLElement, unknown, null, undefined>, s, 'side (x–z)', [0, 2], 1, []);
+}
+
+/** The 3-D view in `host`, made when it first comes into view and released when far out of view. */
+function mount3d(s: StructureData, host: HTMLElement, messaging: Messaging, fallback: () => void): void {
+  let entry: (typeof live)[number] | undefined;
+  let frames = s.frames;
+  const make = async () => {
+    if (entry) return;
+    let mod: typeof import('../structure3d/panel');
+    try {
+      mod = await (panelModule ??= import('../structure3d/panel'));
+    } catch (e) {
+      host.replaceChildren(h('div', { class: 'muted' }, `The 3-D view could not load (${(e as Error).message}); showing projections.`));
+      fallback();
+      return;
+    }
+    if (entry) return;
+    host.replaceChildren();
+    const panel = new mod.StructurePanel(host, { symbols: s.symbols, positions: s.positions, cell: s.cell, ...(s.pbc ? { pbc: s.pbc } : {}), ...(s.fixed ? { fixed: s.fixed } : {}), ...(s.labels ? { labels: s.labels } : {}), ...(frames ? { frames } : {}) } as never,
+      { height: 340, onRendered: (info) => host.setAttribute('data-rendered', JSON.stringify(info)) });
+    entry = { panel, host, restore: () => undefined };
+    live.push(entry);
+    while (live.length > MAX_LIVE_VIEWS) {
+      const old = live.shift()!;
+      old.restore();
+    }
+    entry.restore = () => {
+      panel.dispose();
+      entry = undefined;
+      host.replaceChildren(h('div', { class: 'muted' }, '3-D view released to save graphics memory; scroll to it again to show it.'));
+    };
+    if (s.trajectory && !frames && s.artifact && messaging.post) {
+      const id = s.artifact;
+      const list = trajectoryWaiters.get(id) ?? [];
+      list.push((m) => {
+        if (m.frames?.length) {
+          frames = m.frames;
+          entry?.panel.setFrames(m.frames);
+        } else if (m.error) host.setAttribute('data-trajectory-error', m.error);
+      });
+      trajectoryWaiters.set(id, list);
+      messaging.post({ type: 'structure-trajectory', artifact: id });
+    }
+  };
+  if (typeof IntersectionObserver === 'undefined') {
+    void make();
+    return;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!host.isConnected) {
+      observer.disconnect();
+      const i = live.findIndex((l) => l.host === host);
+      if (i >= 0) live.splice(i, 1)[0]!.panel.dispose();
+      return;
+    }
+    if (entries.some((e) => e.isIntersecting)) void make();
+  }, { rootMargin: '200px' });
+  observer.observe(host);
+}
+
+export function renderStructure(s: StructureData, element: HTMLElement, messaging: Messaging): void {
+  const counts = new Map<string, number>();
+  for (const e of s.symbols) counts.set(e, (counts.get(e) ?? 0) + 1);
+  const formula = [...counts].map(([e, n]) => `${e}${n > 1 ? n : ''}`).join('');
+  const card = h('section', { class: 'dreams-card structure' }, h('h3', {}, s.title ?? formula, ' ', h('span', { class: 'muted' }, `${s.symbols.length} atoms${s.spaceGroup ? ` · ${s.spaceGroup}` : ''}`)));
+  const host = h('div', { class: 'structure3d-host' });
+  card.append(host);
   const legend = h('div', { class: 'legend' });
   for (const e of counts.keys()) {
-    const sw = h('span', { style: `display:inline-block;width:10px;height:10px;border-radius:50%;border:1px solid #333;background:${elementOf(e)[0]}` });
+    const sw = h('span', { class: 'swatch' });
+    sw.style.background = elementOf(e)[0];
     legend.append(h('span', {}, sw, ` ${e}`));
   }
   const nFixed = s.fixed?.filter(Boolean).length ?? 0;
-  if (nFixed) legend.append(h('span', {}, `× fixed (${nFixed})`));
+  if (nFixed) legend.append(h('span', {}, `fixed: ${nFixed}`));
   if (s.site) legend.append(h('span', {}, `★ ${s.site.kind} site`));
   card.append(legend);
   if (s.artifact) card.append(h('div', { class: 'row' }, h('span', { class: 'muted' }, 'artifact'), provenanceLinks([s.artifact], messaging)));
   element.replaceChildren(card);
+  // The adsorption site is drawn in the projections only: show them for a placed adsorbate too.
+  if (!hasWebgl()) {
+    host.append(h('div', { class: 'muted' }, 'No WebGL here: projections instead of the 3-D view.'));
+    renderProjections(s, host);
+    return;
+  }
+  mount3d(s, host, messaging, () => renderProjections(s, host));
+  if (s.site) renderProjections(s, card);
 }

@@ -41,6 +41,8 @@ const CSS = `
 .dreams-card svg .grid line { stroke: var(--vscode-panel-border, #8883); }
 .dreams-card .views { display: flex; gap: 16px; flex-wrap: wrap; }
 .dreams-card .legend { display: flex; gap: 12px; flex-wrap: wrap; font-size: 0.9em; }
+.dreams-card .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; border: 1px solid #333; }
+.dreams-card .structure3d-host { margin: 6px 0; }
 .dreams-card ol.steps { margin: 4px 0; padding-left: 22px; }
 `;
 
