@@ -33,10 +33,19 @@ export async function driveRun(controller: RunController, opts: DriveOptions): P
     }
   };
   process.on('SIGINT', onSigint);
+  // Node ends a process whose event loop is empty even with the run unfinished: that would be
+  // a run left waiting on nothing that can wake it. Never report that as an ending: record the
+  // run as stopped, say so, and exit non-zero.
+  const onIdle = () => {
+    view.print(`the run is waiting on nothing that can wake it (a fault in DREAMS); its state is saved and dreams resume ${ref} continues it.`);
+    void controller.abandon('stopped: the run was waiting on nothing that could wake it').finally(() => process.exit(1));
+  };
+  process.once('beforeExit', onIdle);
   let result: RunResult;
   try {
     result = await controller.run();
   } finally {
+    process.off('beforeExit', onIdle);
     process.off('SIGINT', onSigint);
     off();
     view.end();

@@ -43,8 +43,11 @@ export function eventLine(e: CanvasEvent, p: RunProgress, runRef: string): strin
     }
     case 'approval.answer':
       return `✓ ${pl.id} ${pl.decision === 'approve' ? 'approved' : 'rejected'} by ${pl.by}`;
-    case 'run.state':
-      return `■ run ${pl.state}${pl.reason ? `: ${pl.reason}` : ''}`;
+    case 'run.state': {
+      const line = `■ run ${pl.state}${pl.reason ? `: ${pl.reason}` : ''}`;
+      const awaited = pl.state === 'waiting-approval' ? /\bap-\d+\b/.exec(String(pl.reason ?? ''))?.[0] : undefined;
+      return awaited ? `${line}\n  the run waits here until it is answered: dreams approve ${runRef} ${awaited}   (or --reject)` : line;
+    }
     case 'run.recovered':
       return `↺ picked up calls left running: ${JSON.stringify(pl)}`;
     default:

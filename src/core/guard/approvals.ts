@@ -1,11 +1,13 @@
 /**
  * Approval requests and answers, as canvas events ('approval.request', 'approval.answer')
- * under the key approvals/<id>. The book is a fold over the log, so it is the same after a
- * reopen. An answer to an already-answered request is refused with who answered and when.
+ * under the key approvals/<id>, and 'approval.proceeded' once the call a request held goes on
+ * to its tool. The book is a fold over the log, so it is the same after a reopen. An answer
+ * to an already-answered request is refused with who answered and when.
  */
 import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
 import type { ProvenanceWriter } from '../provenance/view';
 import type { ApprovalAnswer, ApprovalRequest } from './types';
+import { RunStopped } from './interruption';
 
 /** The event log as the approval store uses it. */
 export interface EventLogPort {
@@ -105,13 +107,29 @@ export class ApprovalBook {
     });
   }
 
+  /**
+   * The call a request held goes on to run its tool (approved, or not held: 'continue'). Until
+   * this is on record the tool has not started, so a run stopped while the call waited can
+   * pick the call up on resume instead of failing it (run/interruptedCalls.ts).
+   */
+  async proceeded(id: string, call: string): Promise<void> {
+    // no key: the canvas's approvals/<id> stays the request and its answer
+    await this.log.append({ kind: 'approval.proceeded', actor: { kind: 'framework', id: 'guard' }, payload: { id, call } });
+  }
+
+  /** Whether the call held by this request went on to run its tool (see proceeded). */
+  hasProceeded(id: string): boolean {
+    return this.log.events().some((e) => e.kind === 'approval.proceeded' && (e.payload as { id: string }).id === id);
+  }
+
   /** Resolves with the answer once there is one (at once if answered already). */
   waitFor(id: string, signal?: AbortSignal): Promise<ApprovalAnswer> {
     const now = this.answerOf(id);
     if (now) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
       const done = () => { unsubscribe(); signal?.removeEventListener('abort', onAbort); };
-      const onAbort = () => { done(); reject(new Error(`stopped waiting for approval ${id}: the run was cancelled`)); };
+      // the run's own reason when it gives one (a RunStopped: the call stays open for a resume)
+      const onAbort = () => { done(); reject(signal?.reason instanceof RunStopped ? signal.reason : new Error(`stopped waiting for approval ${id}: the run was cancelled`)); };
       const unsubscribe = this.log.subscribe((e: CanvasEvent) => {
         if (e.kind === 'approval.answer' && (e.payload as ApprovalAnswer).id === id) {
           done();

@@ -135,6 +135,8 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
     }
   }
 
+  // from here the tool runs: a call stopped before this line never started it (interruptedCalls.ts)
+  if (approvalId) await ctx.approvals.proceeded(approvalId, record.id);
   let output;
   try {
     output = await spec.run(call.args, {

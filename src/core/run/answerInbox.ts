@@ -64,6 +64,7 @@ export function watchInbox(runDir: string, record: (a: PostedAnswer) => Promise<
     if (busy || stopped) return;
     busy = true;
     try {
+      fs.mkdirSync(dir, { recursive: true }); // removed by hand meanwhile: answers can still be posted
       for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.endsWith('.result.json')).sort()) {
         const file = path.join(dir, f);
         let outcome: AnswerOutcome;
@@ -79,9 +80,12 @@ export function watchInbox(runDir: string, record: (a: PostedAnswer) => Promise<
       busy = false;
     }
   };
-  const timer = setInterval(() => void drain(), intervalMs);
-  timer.unref();
-  void drain();
+  // Not unref'ed: while a run is driven its process must stay alive, and a call waiting for an
+  // approval holds no other handle (the answer comes through here, or the log). A drain that
+  // cannot read the inbox (a file system hiccup) leaves the answers there for the next tick;
+  // each answer's own failure is written back to its poster above.
+  const timer = setInterval(() => void drain().catch(() => undefined), intervalMs);
+  void drain().catch(() => undefined);
   return () => {
     stopped = true;
     clearInterval(timer);

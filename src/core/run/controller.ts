@@ -178,8 +178,10 @@ export class RunController {
     });
     try {
       budget.check('before-call');
-      const settled = await settleInterruptedCalls(runtime);
-      if (settled.reattached.length || settled.failed.length || settled.finished?.length) {
+      const settled = await settleInterruptedCalls(runtime, {
+        waiting: (approval, call) => setRunState(run, 'waiting-approval', `waiting for an answer to ${approval} (${call}, held when the run stopped)`),
+      });
+      if (settled.reattached.length || settled.failed.length || settled.finished?.length || settled.rejected?.length) {
         await run.log.append({ kind: 'run.recovered', key: 'run/recovery', actor: { kind: 'framework', id: 'runner' }, payload: settled });
       }
       const supervised = new Supervisor(runtime).run();

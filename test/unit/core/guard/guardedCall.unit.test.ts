@@ -113,7 +113,7 @@ describe('guardedCall', () => {
       const made = provenance.artifact((out as { outputs: string[] }).outputs[0]!)!;
       assert.equal(made.concerns.length, 1);
       assert.deepEqual([made.concerns[0]!.source, made.concerns[0]!.parameter, made.concerns[0]!.approval], ['tier2', 'toleranceMevPerAtom', 'ap-1']);
-      assert.deepEqual(log.list.map((e) => e.kind), ['approval.request', 'approval.answer']);
+      assert.deepEqual(log.list.map((e) => e.kind), ['approval.request', 'approval.answer', 'approval.proceeded']);
       assert.equal((log.list[1]!.payload as { by: string }).by, 'policy');
       assert.deepEqual((out as { pendingApprovals: string[] }).pendingApprovals, []);
     });

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { approveCommand } from '../../../../src/cli/commands/approve';
 import { RunController } from '../../../../src/core/run/controller';
+import { settleInterruptedCalls } from '../../../../src/core/run/interruptedCalls';
 import { createRun, openRun } from '../../../../src/core/run/directory';
 import { ApprovalBook } from '../../../../src/core/guard/approvals';
 import type { RunSettings } from '../../../../src/core/run/session';
@@ -76,6 +77,30 @@ describe('approvals of a running run', () => {
     const second = await capture(() => approveCommand([controller.runDir, 'ap-1', '--reject']));
     assert.equal(second.code, 1);
     assert.match(second.out, /ap-1 was already answered: approved by user@cli at \d{4}-\d\d-\d\dT[\d:.]+Z \("intended: testing the upper bracket"\)/);
+  });
+
+  it('a call held at its approval when its process stopped is refused on resume by a rejection given meanwhile, its tool never run', async () => {
+    const { api, controller, done } = await waitingRun(steps, 'one-crystal');
+    const runDir = controller.runDir;
+    const call = controller.session.run.registry.calls().find((c) => c.tool === 'build_bulk')!.id;
+    // the process goes while the call waits (the terminal is closed)
+    await controller.abandon('the terminal was closed');
+    await done.catch(() => undefined);
+    await controller.close().catch(() => undefined);
+    const r = await capture(() => approveCommand([runDir, 'ap-1', '--reject', '--comment', 'start from 4.05 Å']));
+    assert.equal(r.code, 0, r.out);
+
+    const again = await RunController.resume(runDir, { provider: new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL }) });
+    try {
+      const settled = await settleInterruptedCalls(again.session.runtime);
+      assert.deepEqual(settled, { reattached: [], failed: [], rejected: [call] });
+      const record = again.session.run.registry.call(call)!;
+      assert.deepEqual([record.status, record.error], ['refused', 'rejected by user@cli']);
+      assert.deepEqual(again.session.run.registry.artifacts().filter((a) => a.creator === call), [], 'the tool did not run');
+    } finally {
+      await again.close();
+      await api.stop();
+    }
   });
 
   it('a standing approval posted through the inbox of a running run answers its later request of the same concern', async () => {
