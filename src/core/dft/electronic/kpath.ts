@@ -235,6 +235,12 @@ export function samplePath(path: Pick<BandPath, 'points' | 'segments'>, cell: Ce
       nodes.push({ label, k, count });
     });
   }
+  return pathFromNodes(nodes, cell);
+}
+
+/** The k-points pw.x generates from crystal_b nodes on `cell`, with their path coordinates and ticks. */
+export function pathFromNodes(nodes: PathNode[], cell: Cell): SampledPath {
+  if (nodes.length === 0) throw new DftScienceError('a band path needs at least one point.', {});
   const kpoints: Vec3[] = [];
   const x: number[] = [];
   const ticks: SampledPath['ticks'] = [];

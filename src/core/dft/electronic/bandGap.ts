@@ -1,0 +1,108 @@
+/**
+ * The band gap of an insulator from its bands: the valence-band maximum (highest energy of
+ * the highest occupied band over all k), the conduction-band minimum, whether they sit at
+ * the same k (direct) and the smallest direct gap. Refused, with the reason, where no gap
+ * exists to claim: an odd electron count per cell (a half-filled band), overlapping bands,
+ * a Fermi level of a smeared run inside a band, or no empty band computed. Energies in eV.
+ */
+import { DftScienceError } from '../scienceError';
+
+export interface BandGapInput {
+  /** energiesEv[k][band], eV, bands sorted by energy at each k. */
+  energiesEv: number[][];
+  /** Valence electrons per cell (pw.x's "number of electrons"). */
+  electrons: number;
+  /** pw.x's occupations of the SCF that made the charge density ('fixed', 'smearing', 'tetrahedra', ...). */
+  occupations: string;
+  /** The SCF's Fermi energy (smeared and tetrahedra runs), eV. */
+  fermiEnergyEv?: number;
+  /** 1 (unpolarised) or 2; a spin-polarised gap needs both channels' bands, given as energiesDownEv. */
+  nspin?: 1 | 2;
+  energiesDownEv?: number[][];
+}
+
+export interface BandEdge {
+  energyEv: number;
+  /** Index into the k-points of the bands. */
+  kIndex: number;
+  /** 0-based band index. */
+  band: number;
+}
+
+export interface BandGap {
+  gapEv: number;
+  direct: boolean;
+  vbm: BandEdge;
+  cbm: BandEdge;
+  /** The smallest gap at one k-point, and where. */
+  directGapEv: number;
+  directGapKIndex: number;
+  occupiedBands: number;
+}
+
+/** Bands in one list per k with both spin channels merged (for a spin-polarised insulator). */
+function merged(input: BandGapInput): number[][] {
+  if ((input.nspin ?? 1) === 1) return input.energiesEv;
+  if (!input.energiesDownEv || input.energiesDownEv.length !== input.energiesEv.length) {
+    throw new DftScienceError('a spin-polarised band gap needs the bands of both spin channels on the same k-points (run bands.x with spin_component 1 and 2).', {});
+  }
+  return input.energiesEv.map((up, k) => [...up, ...input.energiesDownEv![k]!].sort((a, b) => a - b));
+}
+
+export function bandGap(input: BandGapInput): BandGap {
+  const bands = merged(input);
+  if (bands.length === 0) throw new DftScienceError('no k-points: the band file holds no bands to take a gap from.', {});
+  // electrons per band: 2 unpolarised; 1 per state when both channels are merged
+  const perBand = (input.nspin ?? 1) === 1 ? 2 : 1;
+  const occ = input.electrons / perBand;
+  if (Math.abs(occ - Math.round(occ)) > 1e-6) {
+    throw new DftScienceError(
+      `no band gap: ${input.electrons} electrons per cell leave a band ${perBand === 2 ? 'half' : 'partly'} filled, so the system is a metal in this calculation` +
+        `${perBand === 2 ? ' (or needs spin polarisation)' : ''}; a gap cannot be claimed.`,
+      { electrons: input.electrons },
+    );
+  }
+  const occupied = Math.round(occ);
+  const nbnd = Math.min(...bands.map((b) => b.length));
+  if (occupied < 1 || nbnd <= occupied) {
+    throw new DftScienceError(`no empty band was computed (${nbnd} bands for ${occupied} occupied): rerun the bands with nbnd of at least ${occupied + 4}.`, { nbnd, occupied });
+  }
+  let vbm: BandEdge = { energyEv: -Infinity, kIndex: -1, band: occupied - 1 };
+  let cbm: BandEdge = { energyEv: Infinity, kIndex: -1, band: occupied };
+  let directGapEv = Infinity;
+  let directGapKIndex = -1;
+  bands.forEach((e, k) => {
+    const v = e[occupied - 1]!;
+    const c = e[occupied]!;
+    if (v > vbm.energyEv) vbm = { energyEv: v, kIndex: k, band: occupied - 1 };
+    if (c < cbm.energyEv) cbm = { energyEv: c, kIndex: k, band: occupied };
+    if (c - v < directGapEv) {
+      directGapEv = c - v;
+      directGapKIndex = k;
+    }
+  });
+  const gapEv = cbm.energyEv - vbm.energyEv;
+  if (gapEv <= 0) {
+    throw new DftScienceError(
+      `no band gap: the highest occupied band reaches ${vbm.energyEv.toFixed(3)} eV, above the lowest empty one at ${cbm.energyEv.toFixed(3)} eV, so the bands overlap (a metal or semimetal).`,
+      { vbmEv: vbm.energyEv, cbmEv: cbm.energyEv },
+    );
+  }
+  const smeared = /smearing/i.test(input.occupations);
+  if (smeared && input.fermiEnergyEv !== undefined && (input.fermiEnergyEv < vbm.energyEv - 1e-3 || input.fermiEnergyEv > cbm.energyEv + 1e-3)) {
+    throw new DftScienceError(
+      `no band gap: the SCF smeared its occupations and put the Fermi level at ${input.fermiEnergyEv.toFixed(3)} eV, inside a band (the gap would be ${vbm.energyEv.toFixed(3)}–${cbm.energyEv.toFixed(3)} eV); ` +
+        'the run describes a metal. Compute the gap of an insulator with occupations=\'fixed\', or report the DOS at the Fermi level instead.',
+      { fermiEnergyEv: input.fermiEnergyEv },
+    );
+  }
+  return {
+    gapEv,
+    direct: Math.abs(directGapEv - gapEv) < 1e-6,
+    vbm,
+    cbm,
+    directGapEv,
+    directGapKIndex,
+    occupiedBands: occupied,
+  };
+}
