@@ -1,4 +1,5 @@
 import { runCli } from './cli';
+import { reportCliError } from './errors';
 import './commands/validate';
 import './commands/parse';
 import './commands/run';
@@ -8,10 +9,8 @@ import './commands/approve';
 import './commands/jobs';
 import './commands/structure';
 
-runCli(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(`dreams: ${(e as Error)?.message ?? String(e)}`);
-    process.exit(1);
-  },
-);
+const fail = (e: unknown): never => process.exit(reportCliError(e, (line) => console.error(line)));
+// An error thrown outside a command's promise (a timer, a stream) ends the same way: no stack trace.
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+runCli(process.argv.slice(2)).then((code) => process.exit(code), fail);

@@ -1,4 +1,5 @@
 /** Workspace Trust: in an untrusted workspace DREAMS shows, but never executes. */
+import { DreamsError } from '../core/errors';
 import * as vscode from 'vscode';
 
 export const UNTRUSTED_MESSAGE =
@@ -10,9 +11,9 @@ export function requireTrust(action: string): void {
   if (!vscode.workspace.isTrusted) throw new UntrustedError(`${action}: ${UNTRUSTED_MESSAGE}`);
 }
 
-export class UntrustedError extends Error {
+export class UntrustedError extends DreamsError<'untrusted-workspace'> {
   constructor(message: string) {
-    super(message);
+    super('untrusted-workspace', message);
     this.name = 'UntrustedError';
   }
 }

@@ -3,6 +3,7 @@
  * profiles, the pseudopotential directory, the local pw.x's version, and finding a run
  * directory from what the user typed.
  */
+import { DreamsError } from '../../core/errors';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,11 @@ import { loadSshConfig, type SshConfigSource } from '../../core/hpc/ssh/sshConfi
 import type { ClusterProfile } from '../../core/hpc/types';
 import { parseObjectiveBytes, parseObjectiveText, type Objective, type RunPreferences } from '../../core/workflows/objective';
 
-export class UsageError extends Error {
+export class UsageError extends DreamsError<'usage'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 export type Budget = NonNullable<RunPreferences['budget']>;

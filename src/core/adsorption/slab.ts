@@ -5,6 +5,7 @@
  * shorter than 6 Å is repeated; a vacuum below 15 Å is widened; the bottom third of the
  * slab (by height) is fixed. Every change is reported in words.
  */
+import { DreamsError } from '../errors';
 import type { Cell, Structure, Vec3 } from '../dft/types';
 import { completeCell, fractionalMatrix } from '../calculators/cellMath';
 import { add, cross, dot, norm, scale, unit } from './geometry';
@@ -33,9 +34,9 @@ export interface StandardisedSlab {
   changes: string[];
 }
 
-export class SlabError extends Error {
+export class SlabError extends DreamsError<'science'> {
   constructor(message: string) {
-    super(message);
+    super('science', message);
     this.name = 'SlabError';
   }
 }

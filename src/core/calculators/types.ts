@@ -3,6 +3,7 @@
  * structure (EMT in TypeScript, pw.x, an external engine over the i-PI socket).
  * Energies in eV, forces in eV/Å, stress in eV/Å^3; units are in the names.
  */
+import { DreamsError } from '../errors';
 import type { Structure, Vec3 } from '../dft/types';
 
 export interface CalculatorResult {
@@ -58,12 +59,12 @@ export interface RelaxResult {
   optimizer: 'FIRE' | 'pw.x BFGS';
 }
 
-export class CalculatorError extends Error {
+export class CalculatorError extends DreamsError<'science'> {
   constructor(
     readonly calculator: string,
     message: string,
   ) {
-    super(`${calculator}: ${message}`);
+    super('science', `${calculator}: ${message}`);
     this.name = 'CalculatorError';
   }
 }

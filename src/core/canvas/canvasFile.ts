@@ -7,6 +7,7 @@
  * log, so a save from the editor cannot lose anything an agent or tool wrote.
  */
 
+import { DreamsError } from '../errors';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export const CANVAS_FILE_FORMAT = 1;
@@ -50,12 +51,12 @@ export interface CanvasFile {
   cells: CanvasCell[];
 }
 
-export class CanvasFileError extends Error {
+export class CanvasFileError extends DreamsError<'bad-input'> {
   constructor(
     message: string,
     readonly line?: number,
   ) {
-    super(message);
+    super('bad-input', message);
     this.name = 'CanvasFileError';
   }
 }

@@ -3,12 +3,13 @@
  * adsorption). The message says what was wrong, the offending input and what to do;
  * `input` carries the offending values so an agent or a UI can show them.
  */
-export class DftScienceError extends Error {
+import { DreamsError } from '../errors';
+export class DftScienceError extends DreamsError<'science'> {
   override readonly name = 'DftScienceError';
   constructor(
     message: string,
     readonly input: Record<string, unknown> = {},
   ) {
-    super(message);
+    super('science', message);
   }
 }

@@ -5,6 +5,7 @@
  * slab, lies within the tolerance of the largest: one lucky thin slab does not count.
  * When only the largest qualifies, the sweep has not shown convergence and no slab is chosen.
  */
+import { DreamsError } from '../errors';
 
 export type SlabDimension = 'layers' | 'vacuum';
 
@@ -35,8 +36,11 @@ export interface SlabSelection {
 
 const sizeOf = (v: SlabVariant, d: SlabDimension): number => (d === 'layers' ? v.layers : v.vacuumAngstrom);
 
-export class SlabSelectionError extends Error {
+export class SlabSelectionError extends DreamsError<'science'> {
   override readonly name = 'SlabSelectionError';
+  constructor(message: string) {
+    super('science', message);
+  }
 }
 
 export function selectConvergedSlab(variants: SlabVariant[], dimension: SlabDimension, toleranceEv: number): SlabSelection {

@@ -3,6 +3,7 @@
  * table does not allow is refused, so a late or duplicated scheduler report can never
  * resurrect a finished job or skip it backwards.
  */
+import { DreamsError } from '../errors';
 import crypto from 'node:crypto';
 import { TERMINAL_JOB_STATES, type JobRecord, type JobState } from './types';
 
@@ -21,10 +22,11 @@ export const JOB_TRANSITIONS: Readonly<Record<JobState, readonly JobState[]>> = 
   cancelled: [],
 };
 
-export class IllegalJobTransitionError extends Error {
+export class IllegalJobTransitionError extends DreamsError<'illegal-transition'> {
   constructor(readonly jobId: string, readonly from: JobState, readonly to: JobState) {
     const allowed = JOB_TRANSITIONS[from];
     super(
+      'illegal-transition',
       `job ${jobId} cannot go from '${from}' to '${to}': ` +
         (allowed.length === 0
           ? `'${from}' is final. Create a new job to run it again.`

@@ -172,7 +172,7 @@ export class AnthropicProvider implements LlmProvider {
 
   #final(f: AttemptFailure, ctx: { role: string; model: string; baseURL: string }, attempts: number): LlmError {
     const e = toLlmError(f, { ...ctx, attempts });
-    const clean = new LlmError(e.kind, redact(e.message, this.#apiKey), e.status);
+    const clean = new LlmError(e.code, redact(e.message, this.#apiKey), e.status);
     if (f.kind !== 'cancelled') this.#log.error(`${ctx.role} (${ctx.model}): gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${clean.message}`);
     return clean;
   }

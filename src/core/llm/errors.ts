@@ -2,6 +2,7 @@
  * What went wrong with one attempt, in terms a caller can act on: the LlmError kind,
  * whether another attempt may succeed, and how long the server asked us to wait.
  */
+import { DreamsError } from '../errors';
 import {
   APIConnectionError,
   APIError,
@@ -10,14 +11,14 @@ import {
 import { serverWaitMs } from './retry';
 import { LlmError } from './types';
 
-export type ErrorKind = LlmError['kind'];
+export type ErrorKind = LlmError['code'];
 
 export const SET_KEY_HINT = "set ANTHROPIC_API_KEY or store the key with the 'DREAMS: Set API Key' command";
 
 /** The stream ended or stalled before message_stop: the partial message is discarded. */
-export class IncompleteStreamError extends Error {
+export class IncompleteStreamError extends DreamsError<'incomplete-stream'> {
   constructor(readonly detail: string) {
-    super(detail);
+    super('incomplete-stream', detail);
     this.name = 'IncompleteStreamError';
   }
 }

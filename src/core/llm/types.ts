@@ -3,6 +3,7 @@
  * LlmProvider; SDK stream chunks are normalised into these types before anything
  * else sees them. Implementations: anthropic.ts (the official SDK), offline.ts.
  */
+import { DreamsError } from '../errors';
 import type { LlmRole } from '../canvas/types';
 
 export interface TextBlock {
@@ -140,13 +141,13 @@ export interface UsageRecord {
 }
 
 /** A provider error a caller can act on. */
-export class LlmError extends Error {
+export class LlmError extends DreamsError<'auth' | 'rate-limit' | 'overloaded' | 'server' | 'network' | 'bad-request' | 'cancelled' | 'budget'> {
   constructor(
-    readonly kind: 'auth' | 'rate-limit' | 'overloaded' | 'server' | 'network' | 'bad-request' | 'cancelled' | 'budget',
+    code: LlmError['code'],
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'LlmError';
   }
 }

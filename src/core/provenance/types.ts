@@ -3,6 +3,7 @@
  * them; an argument is either a literal the agent reasons about or a reference to an
  * artifact whose recorded value equals it. Implementation: registry.ts, queries.ts.
  */
+import { DreamsError } from '../errors';
 import type { AgentRole } from '../canvas/types';
 
 /** A guard verdict on a call or one of its parameters, recorded with the call (guard/types.ts). */
@@ -132,12 +133,9 @@ export interface ArtifactDraft {
 }
 
 /** A violated insert rule: which, and what to do about it. */
-export class ProvenanceError extends Error {
-  constructor(
-    readonly rule: 'single-creator' | 'unknown-reference' | 'cycle' | 'value-mismatch' | 'unknown-call' | 'immutable',
-    message: string,
-  ) {
-    super(message);
+export class ProvenanceError extends DreamsError<'single-creator' | 'unknown-reference' | 'cycle' | 'value-mismatch' | 'unknown-call' | 'immutable' | 'undeclared-artifact'> {
+  constructor(code: ProvenanceError['code'], message: string) {
+    super(code, message);
     this.name = 'ProvenanceError';
   }
 }

@@ -216,7 +216,7 @@ export class RunController {
 function stopReason(e: unknown): string | undefined {
   if (e instanceof BudgetExceededError) return e.message;
   if (e instanceof RunStopped) return e.message;
-  if (e instanceof LlmError && e.kind === 'cancelled') return 'cancelled by the user';
+  if (e instanceof LlmError && e.code === 'cancelled') return 'cancelled by the user';
   return undefined;
 }
 

@@ -2,6 +2,7 @@
  * The services tool bodies use, injected through ToolRunContext.services so that no tool
  * reaches past them: no shell, no arbitrary file writes.
  */
+import { DreamsError } from '../errors';
 import type { Actor, KeySummary, ReadResult, WriteResult } from '../canvas/types';
 import type { ProvenanceView } from '../provenance/view';
 import type { JobService } from '../hpc/jobService';
@@ -42,8 +43,11 @@ export interface EarlierRunSource {
 }
 
 /** A missing service is a host configuration problem: say which and what to configure. */
-export class ToolSetupError extends Error {
+export class ToolSetupError extends DreamsError<'setup'> {
   override readonly name = 'ToolSetupError';
+  constructor(message: string) {
+    super('setup', message);
+  }
 }
 
 export function service<K extends keyof CatalogueServices>(ctx: ToolRunContext, name: K, tool: string, hint: string): NonNullable<CatalogueServices[K]> {

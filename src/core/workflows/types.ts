@@ -21,6 +21,7 @@
  * A step is done when its tool's call(s) ended ok and none of their outputs is provisional;
  * a write_report step is done when the report judge accepted the report.
  */
+import { DreamsError } from '../errors';
 import type { Composer, PlanStep } from '../plan/types';
 
 export type TemplateStep = Omit<PlanStep, 'status' | 'summary'>;
@@ -66,9 +67,9 @@ export interface WorkflowTemplate {
 }
 
 /** A template input a person must fix: where, what is wrong, what to write instead. */
-export class ObjectiveError extends Error {
+export class ObjectiveError extends DreamsError<'bad-input'> {
   constructor(message: string, readonly problems: string[] = []) {
-    super(message);
+    super('bad-input', message);
     this.name = 'ObjectiveError';
   }
 }

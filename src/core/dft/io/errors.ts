@@ -1,7 +1,8 @@
 /** A structure file that cannot be read: which format, where, what was wrong, and what to do. */
+import { DreamsError } from '../../errors';
 import type { StructureFormat } from '../types';
 
-export class StructureFileError extends Error {
+export class StructureFileError extends DreamsError<'bad-input'> {
   /** The problem and what to do, without the location. */
   readonly detail: string;
   /** The file, when the text was read from one (set by readStructureFile). */
@@ -13,7 +14,7 @@ export class StructureFileError extends Error {
     readonly line: number | undefined,
     message: string,
   ) {
-    super(`${format}${line !== undefined ? ` line ${line}` : ''}: ${message}`);
+    super('bad-input', `${format}${line !== undefined ? ` line ${line}` : ''}: ${message}`);
     this.name = 'StructureFileError';
     this.detail = message;
   }

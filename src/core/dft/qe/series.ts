@@ -5,6 +5,7 @@
  * byte (comments, spacing, other values) is identical; each records the template's
  * hash and its changes for provenance.
  */
+import { DreamsError } from '../../errors';
 import { createHash } from 'node:crypto';
 import { meshFromSpacing, type KMesh, type Periodicity } from '../kpoints';
 import { readAtomicPositions, readCellParameters, readKPoints } from './input/cards';
@@ -42,10 +43,10 @@ export interface SeriesMember {
   warnings: Diagnostic[];
 }
 
-export class SeriesError extends Error {
+export class SeriesError extends DreamsError<'bad-input'> {
   override readonly name = 'SeriesError';
   constructor(message: string, readonly diagnostics: Diagnostic[] = []) {
-    super(message);
+    super('bad-input', message);
   }
 }
 

@@ -5,6 +5,7 @@
  * startingwfc, startingpot, conv_thr when tight, ...) are left out, so two energies that
  * differ only in how their SCF was driven compare equal.
  */
+import { DreamsError } from '../../errors';
 import { physicalSettingsDifferences, type SettingDifference, type SettingName } from '../settingsComparison';
 import type { PhysicalSettings } from '../types';
 import { QE_VERSIONS, qeDefinitions } from './definitions';
@@ -75,8 +76,11 @@ export interface SettingsOptions {
   kSpacingPerAngstrom?: number;
 }
 
-export class SettingsError extends Error {
+export class SettingsError extends DreamsError<'bad-input'> {
   override readonly name = 'SettingsError';
+  constructor(message: string) {
+    super('bad-input', message);
+  }
 }
 
 /** The physical settings an input's energies are computed with. */

@@ -3,6 +3,7 @@
  * pseudopotential type, valence, relativistic treatment and the cutoffs the generator
  * suggests, where the file states them (a stated 0 means "not stated").
  */
+import { DreamsError } from '../../errors';
 import { functionalName } from './functional';
 
 export type PseudopotentialType = 'NC' | 'US' | 'PAW' | 'SL' | 'other';
@@ -23,8 +24,11 @@ export interface UpfHeader {
   suggestedEcutrhoRy?: number;
 }
 
-export class UpfReadError extends Error {
+export class UpfReadError extends DreamsError<'bad-input'> {
   override readonly name = 'UpfReadError';
+  constructor(message: string) {
+    super('bad-input', message);
+  }
 }
 
 const num = (s: string | undefined) => (s === undefined ? NaN : Number(s.trim().replace(/[dD]/, 'e')));

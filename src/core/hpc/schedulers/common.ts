@@ -1,7 +1,8 @@
 /** The scheduler printed something its adapter cannot read: say what and what was expected. */
-export class SchedulerOutputError extends Error {
+import { DreamsError } from '../../errors';
+export class SchedulerOutputError extends DreamsError<'scheduler-output'> {
   constructor(readonly command: string, readonly output: string, expected: string) {
-    super(`could not read the output of ${command}: expected ${expected}, got:\n${output.trim().slice(0, 500) || '(nothing)'}\nCheck that the scheduler commands work in a login shell on the cluster.`);
+    super('scheduler-output', `could not read the output of ${command}: expected ${expected}, got:\n${output.trim().slice(0, 500) || '(nothing)'}\nCheck that the scheduler commands work in a login shell on the cluster.`);
     this.name = 'SchedulerOutputError';
   }
 }

@@ -5,6 +5,7 @@
  * A refusal (host key mismatch, unconfirmed host, authentication failure) is final:
  * retrying cannot fix it, so it is reported instead.
  */
+import { DreamsError } from '../../errors';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import SftpClient from 'ssh2-sftp-client';
@@ -68,15 +69,19 @@ export interface ExecResult {
 }
 
 /** The server or the user said no; reconnecting will not help. */
-export class SshRefusedError extends Error {
+export class SshRefusedError extends DreamsError<'ssh-refused'> {
   constructor(message: string) {
-    super(message);
+    super('ssh-refused', message);
     this.name = 'SshRefusedError';
   }
 }
 
 /** The server would not open one more channel right now. */
-class ChannelRefusedError extends Error {}
+class ChannelRefusedError extends DreamsError<'channel-refused'> {
+  constructor(message: string) {
+    super('channel-refused', message);
+  }
+}
 
 /** At most `size` holders at once; the rest wait in order. */
 class Slots {
@@ -98,9 +103,9 @@ class Slots {
 }
 
 /** The link dropped (or is down) while a command needed it; worth retrying. */
-export class ConnectionLostError extends Error {
+export class ConnectionLostError extends DreamsError<'connection-lost'> {
   constructor(message: string) {
-    super(message);
+    super('connection-lost', message);
     this.name = 'ConnectionLostError';
   }
 }

@@ -15,7 +15,7 @@ describe('Anthropic provider: the API key', () => {
     rig = await startRig({ script: { steps: [] } });
     const p = new AnthropicProvider({ apiKey: '  ', baseURL: rig.api.baseURL });
     await assert.rejects(p.complete(request()), (e: LlmError) => {
-      assert.equal(e.kind, 'auth');
+      assert.equal(e.code, 'auth');
       assert.match(e.message, /no Anthropic API key.*set ANTHROPIC_API_KEY or store the key with the 'DREAMS: Set API Key' command/);
       return true;
     });
@@ -26,7 +26,7 @@ describe('Anthropic provider: the API key', () => {
     rig = await startRig({ script: { steps: [] } });
     const p = new AnthropicProvider({ apiKey: 'sk-ant-wrong-key-000000', baseURL: rig.api.baseURL });
     await assert.rejects(p.complete(request()), (e: LlmError) => {
-      assert.equal(e.kind, 'auth');
+      assert.equal(e.code, 'auth');
       assert.equal(e.status, 401);
       assert.match(e.message, /rejected the API key.*'DREAMS: Set API Key'/);
       assert.ok(!e.message.includes('sk-ant-wrong-key-000000'));

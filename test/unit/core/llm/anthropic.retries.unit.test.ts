@@ -7,7 +7,7 @@ const TOOLS = [{ name: 'run_cutoff_sweep', description: 'Run a cutoff sweep.', i
 const isLlmError = (kind: string, pattern?: RegExp) => (e: unknown) => {
   const err = e as LlmError;
   assert.equal(err.name, 'LlmError', `expected an LlmError, got ${String(e)}`);
-  assert.equal(err.kind, kind, err.message);
+  assert.equal(err.code, kind, err.message);
   if (pattern) assert.match(err.message, pattern);
   return true;
 };

@@ -114,7 +114,7 @@ describe('Anthropic provider: streaming and tool use through the real SDK', () =
     rig.api.load({ steps: [{ reply: { content: [{ type: 'text', text: 'unreachable' }] } }] });
     await assert.rejects(
       rig.provider.complete(request({ model: 'claude-opus-5-5', messages: stripped, tools: [CUTOFF_TOOL] })),
-      (e: Error & { kind?: string }) => e.kind === 'bad-request' && /thinking.*cannot be modified/.test(e.message),
+      (e: Error & { code?: string }) => e.code === 'bad-request' && /thinking.*cannot be modified/.test(e.message),
     );
   });
 

@@ -6,7 +6,7 @@ import { request, startRig, type Rig } from './fakeApiHarness';
 
 const budgetError = (meter: string, pattern: RegExp) => (e: unknown) => {
   assert.ok(e instanceof BudgetExceededError, `expected BudgetExceededError, got ${String(e)}`);
-  assert.equal(e.kind, 'budget');
+  assert.equal(e.code, 'budget');
   assert.equal(e.meter, meter);
   assert.match(e.message, pattern);
   return true;

@@ -8,7 +8,7 @@ import { call, useRuns } from './fixtures';
 
 const newRun = useRuns();
 const sha256 = (x: string | Buffer) => crypto.createHash('sha256').update(x).digest('hex');
-const rule = (name: string) => (e: unknown) => e instanceof ProvenanceError && e.rule === name;
+const rule = (name: string) => (e: unknown) => e instanceof ProvenanceError && e.code === name;
 
 describe('provenance registry: calls and artifacts', () => {
   it('records a call, registers its outputs with their hash and inputs, and ends it', async () => {

@@ -20,7 +20,7 @@ function graph(artifacts: Partial<ArtifactRecord>[], calls: Partial<ToolCallReco
   };
 }
 
-const rule = (name: string) => (e: unknown) => e instanceof ProvenanceError && e.rule === name;
+const rule = (name: string) => (e: unknown) => e instanceof ProvenanceError && e.code === name;
 
 describe('provenance insert rules', () => {
   it('single creator: an existing artifact id is never created again', () => {

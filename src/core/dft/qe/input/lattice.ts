@@ -3,6 +3,7 @@
  * cosAB, cosAC, cosBC (the lattice vectors QE's latgen builds, as listed in INPUT_PW
  * under ibrav), or from CELL_PARAMETERS for ibrav = 0.
  */
+import { DreamsError } from '../../../errors';
 import { BOHR_IN_ANGSTROM } from '../../../units';
 import type { Cell, Vec3 } from '../../types';
 import { readCellParameters } from './cards';
@@ -16,8 +17,11 @@ export interface InputLattice {
   ibrav: number;
 }
 
-export class LatticeError extends Error {
+export class LatticeError extends DreamsError<'bad-input'> {
   override readonly name = 'LatticeError';
+  constructor(message: string) {
+    super('bad-input', message);
+  }
 }
 
 /** celldm(1..6) from A, B, C, cosAB, cosAC, cosBC as pw.x converts them (abc2celldm). */
