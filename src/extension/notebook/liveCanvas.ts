@@ -12,6 +12,7 @@ import type { HostToRendererMessage, RendererToHostMessage } from '../../shared/
 import type { RunRegistry, RunView } from '../runs';
 import { cellToNotebookCellData, NOTEBOOK_TYPE } from '../serializer';
 import { CanvasProjection, PROJECTED_KINDS } from './projection';
+import { trajectoryOf } from './structureTrajectory';
 
 export const RENDERER_ID = 'dreams-canvas-renderer';
 
@@ -220,8 +221,14 @@ export class LiveCanvas implements vscode.Disposable {
       this.onRevealProvenance?.(editor.notebook, m.id);
       return;
     }
-    if (m.type !== 'approval-answer') return;
     const reply = (r: HostToRendererMessage) => void this.messaging.postMessage(r, editor);
+    if (m.type === 'structure-trajectory') {
+      const b = this.bindings.get(editor.notebook.uri.toString());
+      const t = b ? trajectoryOf(b.run.events(), b.run.runDir, m.artifact) : { error: 'this canvas is not linked to a run.' };
+      reply({ type: 'structure-trajectory', artifact: m.artifact, ...t });
+      return;
+    }
+    if (m.type !== 'approval-answer') return;
     if (!vscode.workspace.isTrusted) {
       reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: 'This workspace is not trusted, so DREAMS records no answers here. Trust the workspace to answer approvals.' });
       return;

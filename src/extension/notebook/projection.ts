@@ -20,6 +20,7 @@ import {
   type ReportData,
   type StructureData,
 } from '../../shared/canvasOutputs';
+import { RELAXATION_STRUCTURES } from './structureTrajectory';
 
 /** Cell kinds the projection owns: the user cannot edit them in place. */
 export const PROJECTED_KINDS: ReadonlySet<CanvasCellKind> = new Set(['plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event']);
@@ -85,6 +86,9 @@ function structureView(a: ArtifactRecord): StructureData | undefined {
   const view: StructureData = { symbols: s.symbols, positions: s.positions, cell: s.cell, title: `${a.name} (${a.id})`, artifact: a.id };
   if (s.fixed) view.fixed = s.fixed;
   if (s.tags) view.tags = s.tags;
+  const pbc = (a.value as { pbc?: [boolean, boolean, boolean] }).pbc;
+  if (pbc) view.pbc = pbc;
+  if (RELAXATION_STRUCTURES.has(a.name)) view.trajectory = true;
   const site = a.meta?.site as { kind?: string; position?: [number, number, number] } | string | undefined;
   if (site && typeof site === 'object' && site.position) view.site = { position: site.position, kind: site.kind ?? 'adsorption' };
   else if (typeof site === 'string' && s.tags) {

@@ -29,7 +29,7 @@ describe('structure scene (what the 3-D view draws)', () => {
   it('colours and sizes atoms from the one element table and marks fixed atoms', () => {
     const scene = buildScene({ symbols: ['Fe', 'O'], positions: [[0, 0, 0], [1, 1, 1]], cell: [[10, 0, 0], [0, 10, 0], [0, 0, 10]], fixed: [true, false] }, { boundaryImages: false });
     assert.equal(scene.atoms[0]!.colour, elementOf('Fe')!.colour);
-    assert.equal(scene.atoms[1]!.radius, elementOf('O')!.covalentRadiusAngstrom * 0.5);
+    assert.equal(scene.atoms[1]!.radius, elementOf("O")!.covalentRadiusAngstrom! * 0.5);
     assert.deepEqual(scene.atoms.map((a) => a.fixed), [true, false]);
   });
 
