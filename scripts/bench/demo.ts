@@ -44,7 +44,7 @@ function oneRun(base: string, i: number): DemoRun {
   const r = spawnSync('npm', ['run', 'demo'], { cwd: clone, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
   const seconds = (Date.now() - t0) / 1000;
   const out = `${r.stdout}${r.stderr}`;
-  const a = /a = (\d+\.\d+) Å/.exec(out);
+  const a = /fcc Al \([^)]*\): a = (\d+\.\d+) Å/.exec(out);
   const runDir = fs.readdirSync(path.join(clone, 'runs')).map((d) => path.join(clone, 'runs', d)).at(-1);
   const events = runDir && fs.existsSync(path.join(runDir, 'events.jsonl'))
     ? fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; payload: Record<string, unknown> })
