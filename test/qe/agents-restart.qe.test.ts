@@ -45,7 +45,7 @@ function assertNoDuplicateJobs(events: CanvasEvent[]): void {
   const jobs = jobStates(events);
   const runId = (events.find((e) => e.kind === 'run.start')!.payload as { runId: string }).runId;
   const reusing = reusingCalls(events);
-  assert.equal(reusing.size, 2, 'the k sweep\'s run at the finest spacing and the EOS middle point reuse earlier runs');
+  assert.equal(reusing.size, 2, 'the k sweep\'s run at the cutoff sweep\'s spacing and the EOS middle point reuse earlier runs');
   assert.deepEqual(jobs.map((j) => j.id).sort(), runPwCalls(events).filter((c) => !reusing.has(c)).map((c) => jobIdForCall(runId, c)).sort());
 }
 
