@@ -13,7 +13,8 @@ import { checkJobFileName, isTerminal, JOB_ID_PATTERN, newJobId, transitionJob, 
 import { LOCAL_PSEUDO_DIR } from './localRunner';
 import { checkPwInputForJob } from './inputChecks';
 import { wavefunctionPlace } from './wavefunctions';
-import type { JobFile, JobRecord, JobResources, JobState, PwProgress } from './types';
+import { continuation } from './continuation';
+import { JOB_PROGRAMS, type JobFile, type JobProgram, type JobRecord, type JobResources, type JobState, type PwProgress } from './types';
 
 export interface JobSpec {
   /** 'local' or a cluster profile name. */
@@ -31,6 +32,15 @@ export interface JobSpec {
    * outside the job directory.
    */
   discardWavefunctions?: boolean;
+  /** The program to run (default pw.x). */
+  program?: JobProgram;
+  /**
+   * Continue a completed job of the same backend: its <outdir>/<prefix>.save is copied into
+   * this job's outdir before the program runs (the prefix must be the same).
+   */
+  parent?: { job: string };
+  /** Further output files to bring back: names or patterns with '*' ("al.pdos_*"). */
+  collect?: string[];
 }
 
 export interface JobServiceOptions {
@@ -126,13 +136,17 @@ export class JobService {
       fs.symlinkSync(source, link);
       pseudopotentials.push({ name: p.name, source, sha256: await sha256File(source), ...(p.artifact ? { artifact: p.artifact } : {}) });
     }
-    const discard = spec.discardWavefunctions ? wavefunctionPlace(spec.input.text) : undefined;
+    const program = spec.program ?? 'pw.x';
+    if (!JOB_PROGRAMS.includes(program)) throw new Error(`job program ${JSON.stringify(program)} is not one DREAMS runs; use one of ${JOB_PROGRAMS.join(', ')}.`);
+    for (const c of spec.collect ?? []) checkJobFileName(c.replace(/\*/g, 'x'), 'collected output pattern');
+    const parent = spec.parent ? continuation(this.require(spec.parent.job), program, spec.input.text, spec.backend, (id) => this.jobDir(id)) : undefined;
+    const discard = spec.discardWavefunctions && program === 'pw.x' ? wavefunctionPlace(spec.input.text) : undefined;
     const now = new Date().toISOString();
     const job: JobRecord = {
       id,
       backend: spec.backend,
       state: 'draft',
-      program: 'pw.x',
+      program,
       input: spec.input.name,
       files: [{ name: spec.input.name, sha256: sha256Text(spec.input.text), ...(spec.input.artifact ? { artifact: spec.input.artifact } : {}) }],
       pseudopotentials,
@@ -142,6 +156,8 @@ export class JobService {
       ...(spec.resources ? { resources: spec.resources } : {}),
       ...(spec.call ? { call: spec.call } : {}),
       ...(discard ? { discardWavefunctions: discard } : {}),
+      ...(parent ? { parent } : {}),
+      ...(spec.collect?.length ? { collect: [...spec.collect] } : {}),
     };
     await this.serial(id, async () => {
       await this.options.store.recordTransition(job);

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
 import { kSetsAtLeast, withKPools } from './kPools';
-import { mpiRootEnvironment, parsePwCommand } from './pwCommand';
+import { mpiRootEnvironment, parsePwCommand, programArgv } from './pwCommand';
+import { copyParentScratch, matchesCollected } from './continuation';
 import { describePwInputSize } from '../dft/qe/jobFacts';
 import { PwProgressReader, readCrashBeside, readPwOutcome } from '../dft/qe/jobFacts';
 import { sha256File } from './fileHash';
@@ -150,11 +151,18 @@ export class LocalRunner implements JobBackend {
   private async spawnJob(id: string): Promise<boolean> {
     const job = this.updates.get(id)!;
     const dir = this.updates.localDir(id);
+    let argv: string[];
+    try {
+      argv = this.argvFor(dir, job);
+      if (job.parent) copyParentScratch(job.parent, this.updates.localDir(job.parent.job), dir);
+    } catch (e) {
+      await this.updates.transition(id, 'failed', { error: (e as Error).message });
+      return false;
+    }
     const out = fs.openSync(path.join(dir, outputNameFor(job.input)), 'w');
     const err = fs.openSync(path.join(dir, errorNameFor(job.input)), 'w');
     let child: ChildProcess;
     try {
-      const argv = this.argvFor(dir, job.input);
       child = spawn(argv[0]!, [...argv.slice(1), '-in', job.input], {
         cwd: dir,
         detached: true, // own process group: cancel ends mpirun and every rank together
@@ -171,7 +179,7 @@ export class LocalRunner implements JobBackend {
     });
     if (spawned || child.pid === undefined) {
       await this.updates.transition(id, 'failed', {
-        error: `could not start "${this.options.pwCommand}" (${spawned?.message ?? 'no pid'}); check that the program is installed and on PATH, or set the pw.x command to its full path.`,
+        error: `could not start "${argv.join(' ')}" (${spawned?.message ?? 'no pid'}); check that the program is installed and on PATH, or set the pw.x command to its full path.`,
       });
       return false;
     }
@@ -182,8 +190,13 @@ export class LocalRunner implements JobBackend {
     return true;
   }
 
-  /** The pw.x command for this job: under an MPI launcher with several processes, k-point pools (-nk) from its k-points. */
-  private argvFor(dir: string, input: string): string[] {
+  /**
+   * The command for this job: the configured one with its program (bands.x, dos.x, projwfc.x
+   * beside pw.x); for pw.x under an MPI launcher with several processes, k-point pools (-nk) from its k-points.
+   */
+  private argvFor(dir: string, job: JobRecord): string[] {
+    if (job.program !== 'pw.x') return programArgv(this.argv, job.program);
+    const input = job.input;
     try {
       const size = describePwInputSize(fs.readFileSync(path.join(dir, input), 'utf8'));
       return withKPools(this.argv, kSetsAtLeast(size.kPoints, size.nspin));
@@ -255,7 +268,8 @@ export class LocalRunner implements JobBackend {
       }
       const output = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
       const outcome = readPwOutcome(output, readCrashBeside(outFile));
-      const outputs = await describeOutputs(dir, [outputNameFor(job.input), errorNameFor(job.input)]);
+      const collected = job.collect?.length ? fs.readdirSync(dir).filter((n) => matchesCollected(n, job.collect!)).sort() : [];
+      const outputs = await describeOutputs(dir, [outputNameFor(job.input), errorNameFor(job.input), ...collected]);
       const exitCode = exit.code ?? undefined;
       if (w?.cancelling) {
         await this.updates.transition(id, 'cancelled', { outputs, exitCode, error: `cancelled while running${exit.signal ? ` (pw.x ended by ${exit.signal})` : ''}` });

@@ -34,6 +34,34 @@ export function parsePwCommand(command: string): string[] {
 const MPI_LAUNCHERS = new Set(['mpirun', 'mpiexec', 'orterun']);
 
 /**
+ * The configured pw.x command with pw.x replaced by another program of the same QE
+ * installation (bands.x, dos.x, projwfc.x): the same launcher and directory
+ * ("mpirun -np 2 /opt/qe/bin/pw.x" → "mpirun -np 2 /opt/qe/bin/dos.x").
+ */
+export function programArgv(argv: readonly string[], program: string): string[] {
+  if (program === 'pw.x') return [...argv];
+  const at = argv.findIndex((t) => path.posix.basename(t) === 'pw.x');
+  if (at < 0) {
+    throw new Error(`the pw.x command "${argv.join(' ')}" does not name pw.x, so the ${program} of the same installation cannot be found from it; ` +
+      'set the pw.x command to one that names pw.x (e.g. "mpirun -np 2 /opt/qe/bin/pw.x"), with the other QE programs beside it.');
+  }
+  const out = [...argv];
+  out[at] = argv[at]!.slice(0, argv[at]!.length - 'pw.x'.length) + program;
+  return out;
+}
+
+/** programArgv on a command line as a cluster profile writes it (run by the batch script's shell): the pw.x word replaced. */
+export function programCommandLine(command: string, program: string): string {
+  if (program === 'pw.x') return command;
+  const re = /(^|[\s/'"])pw\.x(?=[\s'"]|$)/;
+  if (!re.test(command)) {
+    throw new Error(`the cluster's pw.x command "${command}" does not name pw.x, so the ${program} of the same installation cannot be found from it; ` +
+      'set pwCommand in the cluster profile to one that names pw.x (e.g. "srun pw.x"), with the other QE programs beside it.');
+  }
+  return command.replace(re, `$1${program}`);
+}
+
+/**
  * Open MPI refuses to start as root unless both variables are set. They are set only when
  * this process is root and the command is an MPI launcher, never for ordinary users.
  */

@@ -20,6 +20,7 @@ import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
 import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter, SchedulerStatus } from './types';
 import { shellQuote } from './shellQuote';
+import { matchesCollected } from './continuation';
 import { ConnectionLostError, SshRefusedError, type ClusterConnection } from './ssh/connection';
 import { silentLogger, type Logger } from '../logger';
 
@@ -74,7 +75,13 @@ export class RemoteRunner implements JobBackend {
     if (!current.resources) {
       const input = fs.readFileSync(path.join(this.updates.localDir(job.id), job.input), 'utf8');
       const partition = await this.partition(this.options.profile.partition);
-      current = await this.updates.update(job.id, { resources: suggestResourcesWithin(describePwInputSize(input), this.options.profile, partition) });
+      const sizedLike = job.parent ? this.updates.get(job.parent.job)?.resources : undefined;
+      current = await this.updates.update(job.id, {
+        resources: job.program !== 'pw.x'
+          // a post-processing program works on the run it continues: sized like it (or one task)
+          ? (sizedLike ? { ...sizedLike, reason: `sized like job ${job.parent!.job}, whose files it reads` } : { ntasks: 1, nodes: 1, walltimeMinutes: 30, reason: `${job.program} on one task` })
+          : suggestResourcesWithin(describePwInputSize(input), this.options.profile, partition),
+      });
     }
     // Whoever sized the job, the profile's limits hold: a request beyond them is refused here
     // with the limit, not sent to be refused by the scheduler in its own words.
@@ -272,7 +279,10 @@ export class RemoteRunner implements JobBackend {
 
   /** Copy the job's outputs (those that exist) back into its local directory. */
   private async download(job: JobRecord, dir: string, schedulerId: string | undefined): Promise<JobFile[]> {
-    const names = [outputNameFor(job.input), errorNameFor(job.input), ...(schedulerId ? [`slurm-${schedulerId}.out`] : [])];
+    const collected = job.collect?.length
+      ? await this.connection.sftp(async (sftp) => ((await sftp.exists(dir)) ? (await sftp.list(dir)).map((e) => e.name).filter((n) => matchesCollected(n, job.collect!)).sort() : []))
+      : [];
+    const names = [outputNameFor(job.input), errorNameFor(job.input), ...(schedulerId ? [`slurm-${schedulerId}.out`] : []), ...collected];
     const localDir = this.updates.localDir(job.id);
     fs.mkdirSync(localDir, { recursive: true });
     const files: JobFile[] = [];

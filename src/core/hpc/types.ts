@@ -39,13 +39,32 @@ export interface JobFile {
   source?: string;
 }
 
+/** The Quantum ESPRESSO programs a job runs: pw.x, or a post-processing program on an earlier job's files. */
+export const JOB_PROGRAMS = ['pw.x', 'bands.x', 'dos.x', 'projwfc.x'] as const;
+export type JobProgram = typeof JOB_PROGRAMS[number];
+
+/**
+ * The earlier job whose QE scratch a job continues (an NSCF or bands run after its SCF, bands.x,
+ * dos.x or projwfc.x after those): its <outdir>/<prefix>.save is copied into this job's own
+ * directory before the program starts, so the earlier job's files are never changed.
+ */
+export interface JobParent {
+  job: string;
+  /** The save directory, relative to the parent's job directory ("out/si.save"). */
+  save: string;
+  /** Where the copy goes, relative to this job's directory. */
+  into: string;
+  /** The parent's directory where it ran (a remote path for a cluster job), at the time this job was created. */
+  workDir?: string;
+}
+
 export interface JobRecord {
   /** Stable id, carried into the scheduler (job name / comment) so a retry finds it. */
   id: string;
   /** 'local' or a cluster profile name. */
   backend: string;
   state: JobState;
-  program: 'pw.x';
+  program: JobProgram;
   /** Main input file name within the job directory. */
   input: string;
   /** Input files (the pw.x input) and pseudopotentials, by name. */
@@ -76,6 +95,13 @@ export interface JobRecord {
    * read again): the local runner does it, or the batch script on a cluster. See wavefunctions.ts.
    */
   discardWavefunctions?: WavefunctionPlace;
+  /** The earlier job whose scratch this one continues. */
+  parent?: JobParent;
+  /**
+   * Output files the program writes besides its standard output, brought back and hashed with
+   * it: names, or patterns where '*' stands for any run of characters ("al.pdos_*").
+   */
+  collect?: string[];
 }
 
 /** Where a pw.x run in a job directory writes its wavefunctions. */

@@ -65,6 +65,22 @@ export function scratchPlace(text: string): { outdir?: string; prefix: string } 
   return { ...(outdir !== undefined ? { outdir } : {}), prefix: stringIn(input, 'control', 'prefix') ?? 'pwscf' };
 }
 
+/** The namelist holding outdir and prefix in each program's input. */
+const SCRATCH_NAMELIST: Record<string, string> = { 'pw.x': 'control', 'bands.x': 'bands', 'dos.x': 'dos', 'projwfc.x': 'projwfc' };
+
+/**
+ * Where a QE program's input says the scratch is: outdir as given (undefined when left to the
+ * program) and prefix ('pwscf' by default) — for pw.x from &CONTROL, for bands.x, dos.x and
+ * projwfc.x from their own namelist.
+ */
+export function scratchPlaceOf(program: string, text: string): { outdir?: string; prefix: string } {
+  const namelist = SCRATCH_NAMELIST[program];
+  if (!namelist) throw new Error(`no scratch place is known for the program ${JSON.stringify(program)}; use one of ${Object.keys(SCRATCH_NAMELIST).join(', ')}.`);
+  const input = parsePwInput(text);
+  const outdir = stringIn(input, namelist, 'outdir');
+  return { ...(outdir !== undefined ? { outdir } : {}), prefix: stringIn(input, namelist, 'prefix') ?? 'pwscf' };
+}
+
 /** pw.x's error block as pw.x prints it: routine, code, message. */
 export function formatPwError(e: { routine: string; code?: number; message: string }): string {
   const head = e.routine ? `Error in routine ${e.routine}${e.code !== undefined && Number.isFinite(e.code) ? ` (${e.code})` : ''}:` : 'pw.x error:';

@@ -6,6 +6,8 @@
 import { outputNameFor, errorNameFor } from '../localRunner';
 import { shellQuote } from '../shellQuote';
 import { removeWavefunctionsCommand } from '../wavefunctions';
+import { copyParentScratchCommand } from '../continuation';
+import { programCommandLine } from '../pwCommand';
 import type { ClusterProfile, JobRecord, JobState, PartitionLimits, SchedulerAdapter } from '../types';
 import { batchDirectiveValue, SchedulerOutputError } from './common';
 import type { SchedulerStatus } from '../types';
@@ -105,7 +107,9 @@ export class SlurmAdapter implements SchedulerAdapter {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion in the batch script
       'export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"',
       ...(profile.prelude ?? []),
-      `${profile.pwCommand} -in ${shellQuote(job.input)} > ${shellQuote(outputNameFor(job.input))} 2> ${shellQuote(errorNameFor(job.input))}`,
+      // a continuation starts from its own copy of the earlier job's saved files
+      ...(job.parent ? copyParentScratchCommand(job.parent) : []),
+      `${programCommandLine(profile.pwCommand, job.program ?? 'pw.x')} -in ${shellQuote(job.input)} > ${shellQuote(outputNameFor(job.input))} 2> ${shellQuote(errorNameFor(job.input))}`,
       // pw.x's exit status stays the job's; a convergence test's wavefunctions go once it succeeded
       ...(job.discardWavefunctions ? ['status=$?', `if [ "$status" -eq 0 ]; then ${removeWavefunctionsCommand(job.discardWavefunctions)}; fi`, 'exit "$status"'] : []),
       '',
