@@ -18,6 +18,7 @@ export const ARTIFACT = {
   convergedSettings: 'converged_settings',
   eosFit: 'eos_fit',
   latticeConstant: 'lattice_constant',
+  latticeParameters: 'lattice_parameters',
   adsorptionEnergy: 'adsorption_energy',
   deltaBe: 'delta_be',
   beefStats: 'beef_ensemble_stats',
@@ -114,6 +115,27 @@ export interface EosFitValue {
   natoms: number;
   points: { volumeAngstrom3: number; energyEv: number }[];
   rmsResidualEv: number;
+}
+
+/**
+ * lattice_parameters: the crystal at the EOS V0, read through the symmetry of the computed cell:
+ * the standardised conventional cell's a, b, c (Å), angles (degrees), c/a, its volume and the
+ * computed cell's (Å³), how many computed cells make it, the space group, and the relation used.
+ */
+export interface LatticeParametersValue {
+  aAngstrom: number;
+  bAngstrom: number;
+  cAngstrom: number;
+  alphaDegrees: number;
+  betaDegrees: number;
+  gammaDegrees: number;
+  cOverA: number;
+  volumePerCellAngstrom3: number;
+  conventionalVolumeAngstrom3: number;
+  cellsPerConventional: number;
+  spaceGroup: { number: number; symbol: string; crystalSystem: string };
+  cubic: boolean;
+  relation: string;
 }
 
 /** beef_ensemble_stats: ΔBE = E_ads(ontop) − E_ads(fcc) over the BEEF-vdW ensemble members, eV. */

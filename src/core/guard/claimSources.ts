@@ -25,6 +25,10 @@ export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
     names: [ARTIFACT.latticeConstant], tools: ['lattice_constant_from_volume'], derivedFrom: ARTIFACT.eosFit,
     description: 'a lattice constant derived from an EOS fit (lattice_constant_from_volume)',
   },
+  lattice_parameters: {
+    names: [ARTIFACT.latticeParameters], tools: ['lattice_constant_from_volume'], derivedFrom: ARTIFACT.eosFit,
+    description: 'a lattice parameter (a, c, c/a, the volume) of a crystal at its EOS V0 (lattice_constant_from_volume)',
+  },
   equilibrium_volume: { names: [ARTIFACT.eosFit], tools: ['fit_eos'], description: 'the V0 of an EOS fit' },
   bulk_modulus: { names: [ARTIFACT.eosFit], tools: ['fit_eos'], description: 'the B0 of an EOS fit' },
   adsorption_energy: { names: [ARTIFACT.adsorptionEnergy], tools: ['adsorption_energy'], description: 'an adsorption energy combined from total energies' },

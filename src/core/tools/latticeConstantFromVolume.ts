@@ -1,51 +1,62 @@
-/** lattice_constant_from_volume: a from the EOS V0 through the cell's symmetry (dft/lattice.ts). */
-import { latticeConstantFromVolume } from '../dft/lattice';
-import type { BravaisKind, Structure } from '../dft/types';
-import { cellShape } from '../guard/rules/latticeUsesCellSymmetry';
+/**
+ * lattice_constant_from_volume: the lattice parameters at the EOS V0 through the symmetry of the
+ * cell the series scaled (dft/latticeFromCell.ts): a (Å) for every crystal, and the full set (a, b,
+ * c, angles, c/a, volumes, space group) as lattice_parameters, which a non-cubic crystal reports.
+ */
+import { latticeAtVolume } from '../dft/latticeFromCell';
+import type { Structure } from '../dft/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../guard/toolSpec';
-import { ARTIFACT, type EosFitValue } from '../artifacts/shapes';
+import { ARTIFACT, type EosFitValue, type LatticeParametersValue } from '../artifacts/shapes';
 
 interface Args {
   eosFit: string;
   structure: string;
-  bravais: BravaisKind;
+  bravais?: string;
   cOverA?: number;
 }
 
 export const latticeConstantFromVolumeTool: GuardedToolSpec = {
   name: 'lattice_constant_from_volume',
   description:
-    'Turn the equilibrium volume V0 of an EOS fit into the lattice constant a (Å), using the Bravais lattice and the cell ' +
-    'the EOS series was computed on (primitive or conventional is read from that structure).',
+    'Turn the equilibrium volume V0 of an EOS fit into lattice parameters, through the symmetry of the cell the EOS series ' +
+    'scaled (its standardised conventional cell): a (Å) for a cubic crystal, a, c/a (and b, c, angles) and the volume for any ' +
+    'other. Works for compounds and any cell (primitive, conventional, from a file); bravais and cOverA, when given, are checked against the cell.',
   roles: ['dft'],
   schema: {
     type: 'object',
     properties: {
       eosFit: artifactRefSchema('The EOS fit (fit_eos output).', { names: [ARTIFACT.eosFit], kinds: ['table'] }),
-      structure: artifactRefSchema('The structure the EOS series scaled (its cell decides the V–a relation).', { kinds: ['structure'] }),
-      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'rocksalt', 'sc', 'hcp'], description: 'Bravais lattice of the crystal.' },
-      cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only: the c/a ratio held fixed in the series.' },
+      structure: artifactRefSchema('The structure the EOS series scaled (its symmetry decides the V–a relation).', { kinds: ['structure'] }),
+      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'rocksalt', 'sc', 'hcp'], description: 'Optional: the Bravais lattice you expect; checked against the symmetry of the cell.' },
+      cOverA: { type: 'number', exclusiveMinimum: 0, description: 'Optional: the c/a of the cell the series scaled; checked against the cell.' },
     },
-    required: ['eosFit', 'structure', 'bravais'],
+    required: ['eosFit', 'structure'],
     additionalProperties: false,
   },
   rules: ['lattice-uses-cell-symmetry'],
-  parameterNotes: { bravais: 'the lattice the structure was built as.' },
+  parameterNotes: { bravais: 'leave it out: the symmetry of the cell decides.' },
   async run(raw, ctx) {
     const args = raw as unknown as Args;
     const fit = ctx.resolve(args.eosFit) as EosFitValue;
     const structure = ctx.resolve(args.structure) as Structure;
-    const shape = cellShape(structure.cell);
-    const cell = shape === 'cubic' ? 'conventional' : 'primitive';
-    const a = latticeConstantFromVolume(fit.v0Angstrom3, { bravais: args.bravais, cell, ...(args.cOverA ? { cOverA: args.cOverA } : {}) });
+    const l = latticeAtVolume(structure, fit.v0Angstrom3);
+    const sg = `${l.spaceGroup.symbol} (${l.spaceGroup.number})`;
+    const parameters: LatticeParametersValue = {
+      aAngstrom: l.aAngstrom, bAngstrom: l.bAngstrom, cAngstrom: l.cAngstrom,
+      alphaDegrees: l.alphaDegrees, betaDegrees: l.betaDegrees, gammaDegrees: l.gammaDegrees, cOverA: l.cOverA,
+      volumePerCellAngstrom3: l.volumePerCellAngstrom3, conventionalVolumeAngstrom3: l.conventionalVolumeAngstrom3,
+      cellsPerConventional: l.cellsPerConventional, spaceGroup: l.spaceGroup, cubic: l.cubic, relation: l.relation,
+    };
+    const meta = { relation: l.relation, spaceGroup: sg, crystalSystem: l.spaceGroup.crystalSystem, v0Angstrom3: fit.v0Angstrom3, ...(args.bravais ? { bravais: args.bravais } : {}) };
     return {
-      artifacts: [{
-        kind: 'scalar', name: ARTIFACT.latticeConstant, value: a.aAngstrom, unit: 'Å',
-        inputs: [args.eosFit, args.structure],
-        meta: { relation: a.relation, ...(a.cAngstrom ? { cAngstrom: a.cAngstrom } : {}), bravais: args.bravais, v0Angstrom3: fit.v0Angstrom3 },
-      }],
-      summary: `a = ${a.aAngstrom.toFixed(4)} Å from V0 = ${fit.v0Angstrom3.toFixed(4)} Å^3 (${a.relation})`,
+      artifacts: [
+        { kind: 'scalar', name: ARTIFACT.latticeConstant, value: l.aAngstrom, unit: 'Å', inputs: [args.eosFit, args.structure], meta: { ...meta, ...(l.cubic ? {} : { cAngstrom: l.cAngstrom, cOverA: l.cOverA }) } },
+        { kind: 'table', name: ARTIFACT.latticeParameters, value: parameters, inputs: [args.eosFit, args.structure], meta },
+      ],
+      summary: l.cubic
+        ? `a = ${l.aAngstrom.toFixed(4)} Å from V0 = ${fit.v0Angstrom3.toFixed(4)} Å^3 (${sg}; ${l.relation})`
+        : `a = ${l.aAngstrom.toFixed(4)} Å, c = ${l.cAngstrom.toFixed(4)} Å, c/a = ${l.cOverA.toFixed(4)}, V = ${l.conventionalVolumeAngstrom3.toFixed(4)} Å^3 per conventional cell (${sg})`,
     };
   },
 };

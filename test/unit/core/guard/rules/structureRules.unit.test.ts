@@ -6,6 +6,10 @@ import { cellShape, latticeUsesCellSymmetry } from '../../../../../src/core/guar
 import { meshFromSpacing } from '../../../../../src/core/dft/kpoints';
 import { artifactRefListSchema, artifactRefSchema } from '../../../../../src/core/guard/schemaAnnotations';
 import type { Structure } from '../../../../../src/core/dft/types';
+import { readStructureFile } from '../../../../../src/core/dft/io/structureFile';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../../../..');
 import { MemoryProvenance } from '../support/memoryProvenance';
 import { energy, fccAl, proposed, structureArtifact } from '../support/domain';
 
@@ -87,14 +91,37 @@ describe('tier-1 rule lattice-uses-cell-symmetry', () => {
     assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'fcc' }), schema, provenance: p })[0]!.level, 'pass');
     assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', bravais: 'fcc' }), schema, provenance: p })[0]!.level, 'pass');
   });
-  it('fails sc declared for an fcc-built structure', () => {
+  it('fails sc declared for an fcc cell, reading the lattice from its symmetry', () => {
     const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'sc' }), schema, provenance: p });
     assert.equal(v!.level, 'fail');
-    assert.match(v!.reasons[0]!, /built as "fcc"/);
+    assert.match(v!.reasons[0]!, /symmetry is Fm-3m \(225\), cubic, not primitive cubic/);
   });
   it('fails fcc declared for a bcc primitive cell', () => {
     const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-3', bravais: 'fcc' }), schema, provenance: p });
     assert.equal(v!.level, 'fail');
-    assert.match(v!.reasons[0]!, /bcc-primitive cell/);
+    assert.match(v!.reasons[0]!, /Im-3m \(229\).*bcc-primitive cell/);
+  });
+  it('decides from the symmetry, not from the name a structure carries', () => {
+    const misnamed = { ...cubicAl, info: { bravais: 'sc' } };
+    const q = new MemoryProvenance([structureArtifact('a-1', misnamed)]);
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'fcc' }), schema, provenance: q })[0]!.level, 'pass');
+    const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1' }), schema, provenance: q });
+    assert.equal(v!.level, 'pass');
+    assert.match(v!.reasons[0]!, /Fm-3m \(225\), cubic; 1 computed cell\(s\) per conventional cell/);
+  });
+  it('passes a compound and a non-cubic crystal with no name, and fails a c/a other than the cell\'s', () => {
+    const nacl = readStructureFile(path.join(ROOT, 'examples/NaCl.cif'));
+    const mg = readStructureFile(path.join(ROOT, 'examples/Mg-hcp.cif'));
+    const q = new MemoryProvenance([structureArtifact('a-1', nacl), structureArtifact('a-2', mg)]);
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1' }), schema, provenance: q })[0]!.level, 'pass');
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', bravais: 'hcp' }), schema, provenance: q })[0]!.level, 'pass');
+    const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', cOverA: 1.633 }), schema, provenance: q });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /cOverA = 1\.633 but the cell the series scaled has c\/a = 1\.62/);
+  });
+  it('fails a slab: a bulk lattice constant needs a bulk crystal', () => {
+    const slab = { ...cubicAl, pbc: [true, true, false] as [boolean, boolean, boolean] };
+    const q = new MemoryProvenance([structureArtifact('a-1', slab)]);
+    assert.match(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1' }), schema, provenance: q })[0]!.reasons[0]!, /not periodic in three directions/);
   });
 });
