@@ -145,7 +145,8 @@ export function latticeCorrespondence(cell: Cell, target: Cell, relTol = 2e-3): 
   }
   const candidates = lengths.map((l) => vectors.filter((c) => Math.abs(c.len - l) <= relTol * l));
   const close = (x: number, y: number, scale: number) => Math.abs(x - y) <= relTol * scale;
-  let improper: M3 | undefined;
+  // of the isometries, the one closest to the identity: a cell already in the canonical setting keeps its coordinates
+  let best: { m: M3; proper: boolean; distance: number } | undefined;
   for (const c0 of candidates[0]!) {
     for (const c1 of candidates[1]!) {
       if (!close(dot(c0.v, c1.v), dot(target[0], target[1]), lengths[0]! * lengths[1]!)) continue;
@@ -153,16 +154,16 @@ export function latticeCorrespondence(cell: Cell, target: Cell, relTol = 2e-3): 
         if (!close(dot(c0.v, c2.v), dot(target[0], target[2]), lengths[0]! * lengths[2]!)) continue;
         if (!close(dot(c1.v, c2.v), dot(target[1], target[2]), lengths[1]! * lengths[2]!)) continue;
         const n: M3 = [c0.n, c1.n, c2.n];
-        const d = Math.round(det3(n));
-        if (Math.abs(d) !== 1) continue;
+        if (Math.abs(Math.round(det3(n))) !== 1) continue;
         const m = n.map((row) => combine(row, u)) as M3;
         // a proper rotation keeps the handedness; an improper one is a proper one times inversion (k → −k, the same bands)
-        if (Math.sign(det3(m)) * Math.sign(signedVolume(cell)) === Math.sign(signedVolume(target))) return m;
-        improper ??= m;
+        const proper = Math.sign(det3(m)) * Math.sign(signedVolume(cell)) === Math.sign(signedVolume(target));
+        const distance = m.reduce((sum, row, i) => sum + row.reduce((t, x, j) => t + Math.abs(x - (i === j ? 1 : 0)), 0), 0);
+        if (!best || (proper && !best.proper) || (proper === best.proper && distance < best.distance)) best = { m, proper, distance };
       }
     }
   }
-  return improper;
+  return best?.m;
 }
 
 /** The standard band path of a periodic structure, on its own cell. */

@@ -41,6 +41,13 @@ describe('standard band path (Setyawan–Curtarolo)', () => {
     });
   }
 
+  it('keeps the canonical coordinates for a cell already in the Setyawan–Curtarolo setting (diamond Si: X = (½, 0, ½))', () => {
+    const si = cases.find((c) => c.name === 'Si-diamond' && c.variant === 'standard')!;
+    const bp = standardBandPath(structureOf(si));
+    assert.deepEqual(bp.points.X, [0.5, 0, 0.5]);
+    assert.deepEqual(bp.points.K, [0.375, 0.375, 0.75]);
+  });
+
   it('refuses a conventional cubic cell of an fcc crystal, saying it holds 4 primitive cells', () => {
     const a = 4.05;
     const s: Structure = {
