@@ -22,6 +22,12 @@ export const ARTIFACT = {
   adsorptionEnergy: 'adsorption_energy',
   deltaBe: 'delta_be',
   beefStats: 'beef_ensemble_stats',
+  bandPath: 'band_path',
+  nscfOutput: 'nscf_output',
+  bandStructure: 'band_structure',
+  bandGap: 'band_gap',
+  dos: 'dos',
+  pdos: 'pdos',
   report: 'report',
   reportClaim: 'report_claim',
 } as const;
