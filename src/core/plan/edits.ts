@@ -3,6 +3,10 @@
  * schema and then against the plan (ids, dependencies, the tool's allowed workers,
  * hints naming steps it depends on); a refused edit says why and what to do, and the
  * plan is unchanged. A modified step, and every step that depends on it, runs again.
+ *
+ * modify merges: `changes.args` and `changes.reasons` change only the arguments they name
+ * (a value replaces that argument's, null removes it, the others stay as they were); every
+ * other field given (title, worker, tool, dependsOn, reportQuantities) replaces the step's.
  */
 import Ajv from 'ajv';
 import type { AgentRole } from '../canvas/types';
@@ -39,7 +43,12 @@ export const PLAN_EDIT_SCHEMA = {
       properties: {
         op: { const: 'modify' },
         id: { type: 'string', pattern: STEP_ID },
-        changes: { type: 'object', properties: stepFields, additionalProperties: false, minProperties: 1 },
+        changes: {
+          type: 'object',
+          properties: { ...stepFields, reasons: { type: 'object', additionalProperties: { type: ['string', 'null'] } } },
+          additionalProperties: false,
+          minProperties: 1,
+        },
       },
       required: ['op', 'id', 'changes'],
       additionalProperties: false,
@@ -151,7 +160,13 @@ export function applyPlanEdit(plan: Plan, edit: unknown, toolRoles: ToolRoles): 
     return { ok: true, plan: { ...plan, steps: steps.filter((s) => s.id !== e.id), version: plan.version + 1 }, message: `deleted step ${e.id}: ${e.reason}` };
   }
 
-  const changed: Omit<PlanStep, 'status'> = { ...target, ...e.changes, id: target.id };
+  const { reasons: _namedReasons, ...replaced } = e.changes;
+  const changed: Omit<PlanStep, 'status'> = { ...target, ...replaced, id: target.id };
+  // args and reasons merge: only the arguments named change, null removes one
+  if (e.changes.args) changed.args = mergeNamed(target.args, e.changes.args);
+  if (e.changes.reasons) changed.reasons = mergeNamed(target.reasons, e.changes.reasons) as Record<string, string>;
+  if (changed.args && !Object.keys(changed.args).length) delete changed.args;
+  if (changed.reasons && !Object.keys(changed.reasons).length) delete changed.reasons;
   const why = checkStep(changed, { ...plan, steps: steps.filter((s) => s.id !== target.id) }, toolRoles) ??
     ((changed.dependsOn ?? []).some((d) => dependentsOf(plan, target.id).includes(d)) ? `step ${e.id} would depend on a step that depends on it (a cycle).` : undefined);
   if (why) return refuse(why);
@@ -169,6 +184,31 @@ export function applyPlanEdit(plan: Plan, edit: unknown, toolRoles: ToolRoles): 
   return {
     ok: true,
     plan: { ...plan, steps: next, version: plan.version + 1 },
-    message: `modified step ${e.id} (${Object.keys(e.changes).join(', ')})${reopened.length ? `; to run again: ${reopened.join(', ')}` : ''}.`,
+    message: `modified step ${e.id} (${describeChanges(target, e.changes)})${reopened.length ? `; to run again: ${reopened.join(', ')}` : ''}.`,
   };
+}
+
+/** The step's arguments (or reasons) with those named changed: a value replaces, null removes. */
+function mergeNamed(base: Record<string, unknown> | undefined, named: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(base ?? {}) };
+  for (const [k, v] of Object.entries(named)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** What a modify changed, in words: "args.mixingBeta 0.7 → 0.3, args.electronMaxstep removed, title". */
+function describeChanges(step: Omit<PlanStep, 'status'>, changes: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
+  for (const [field, value] of Object.entries(changes)) {
+    if ((field === 'args' || field === 'reasons') && value && typeof value === 'object') {
+      const before = (step[field] ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        parts.push(v === null ? `${field}.${k} removed` : field === 'args' ? `${field}.${k} ${show(before[k])} → ${show(v)}` : `${field}.${k}`);
+      }
+    } else parts.push(field);
+  }
+  return parts.join(', ');
 }
