@@ -19,8 +19,21 @@ export function furtherSweepValues(sel: Pick<ConvergenceSelectionValue, 'paramet
   return [nextSweepValue(sel.parameter, sel.tested.map((t) => t.value))];
 }
 
-/** Extensions of one sweep made without asking: a sweep that needs more has a noise floor above its tolerance, or a wrong start. */
-export const MAX_EXTENSIONS = 6;
+/**
+ * Extensions of one sweep made without asking: a sweep that needs more has a noise floor above its
+ * tolerance, or a wrong start. (K's cutoff sweep at 0.05 % of a, B 3.9 GPa, tolerance 0.06 kbar,
+ * needs about five 10-Ry steps past the file's suggestion + 30 Ry.)
+ */
+export const MAX_EXTENSIONS = 8;
+
+/**
+ * How many replanning rounds a failed step gets: a selection step is extended one value per round,
+ * bounded by MAX_EXTENSIONS and the budget, so it gets one round more than that; other steps the
+ * supervisor's own limit.
+ */
+export function replanLimitFor(step: Pick<PlanStep, 'tool'>, maxReplansPerStep: number): number {
+  return step.tool === 'select_converged_settings' ? Math.max(maxReplansPerStep, MAX_EXTENSIONS + 1) : maxReplansPerStep;
+}
 
 /** How many times a selection step's sweep has been extended (its energies name one series per extension after the first). */
 export function extensionsSoFar(selection: PlanStep): number {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyPlanEdit, dependentsOf } from '../../../../src/core/plan/edits';
 import { nextReadyStep } from '../../../../src/core/plan/store';
-import { extensionRefusal, extensionsSoFar, MAX_EXTENSIONS, sweepExtensionEdits, furtherSweepValues } from '../../../../src/core/agents/sweepExtension';
+import { extensionRefusal, extensionsSoFar, MAX_EXTENSIONS, replanLimitFor, sweepExtensionEdits, furtherSweepValues } from '../../../../src/core/agents/sweepExtension';
 import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
 import type { Plan, PlanStep } from '../../../../src/core/plan/types';
 import { prepareWorkflow } from '../../../../src/core/workflows/objective';
@@ -95,8 +95,11 @@ describe('plan edits', () => {
     assert.match(extensionRefusal(sel)!, /extending the kspacing sweep to 0\.081 1\/Å \(36×36×36\) is predicted to take ~2400 s of pw\.x \(2\.6 × the 923 s .*\), over the extension budget of 1800 s\. It is not run without asking: raise extensionBudgetSeconds/);
     assert.equal(extensionRefusal({ ...sel, extension: { ...sel.extension, predictedSeconds: 900, withinBudget: true } }), undefined);
     assert.equal(extensionRefusal({ parameter: 'ecutwfc' }), undefined, 'an old selection without an extension: no budget to hold it to');
-    // a sweep extended six times without converging is not extended a seventh time without asking
-    assert.match(extensionRefusal({ ...sel, extension: { ...sel.extension, withinBudget: true } }, MAX_EXTENSIONS)!, /extended 6 times without showing convergence/);
+    // a sweep extended eight times without converging is not extended a ninth time without asking
+    assert.match(extensionRefusal({ ...sel, extension: { ...sel.extension, withinBudget: true } }, MAX_EXTENSIONS)!, /extended 8 times without showing convergence/);
+    // so a selection step gets a replanning round per extension, other steps the supervisor's own limit
+    assert.equal(replanLimitFor({ tool: 'select_converged_settings' }, 2), MAX_EXTENSIONS + 1);
+    assert.equal(replanLimitFor({ tool: 'run_pw' }, 2), 2);
     assert.equal(extensionsSoFar({ id: 'k-choice', title: 't', worker: 'dft', tool: 'select_converged_settings', status: 'failed', args: { energies: ['$all.k-runs.total_energy', '$all.k-runs-2.total_energy', '$all.k-runs-3.total_energy'] } }), 2);
   });
 });
