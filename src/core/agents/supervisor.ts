@@ -21,6 +21,7 @@ import { runToolUses, runWorker, textOf } from './worker';
 import { workflowEnvironment } from '../workflows/environment';
 import { reopenStaleSteps } from './invalidation/staleSteps';
 import { supersedeChangedResults } from './invalidation/supersession';
+import { replanLimitFor } from './sweepExtension';
 
 export const RESPONSE_KEY = 'notes/response';
 export const PLANNED_EVENT = 'supervisor.planned';
@@ -161,7 +162,7 @@ export class Supervisor {
   private async replanRound(step: PlanStep, reason: string): Promise<boolean> {
     const rt = this.rt;
     const replans = rt.log.events().filter((e) => e.kind === REPLAN_EVENT && (e.payload as { step: string }).step === step.id).length + 1;
-    if (replans > rt.limits.maxReplansPerStep) return false;
+    if (replans > replanLimitFor(step, rt.limits.maxReplansPerStep)) return false;
     const failed = failedCallOf(step, stepContext(rt));
     await rt.log.append({ kind: REPLAN_EVENT, key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, reason, round: replans, ...(failed ? { call: failed.id } : {}) } });
     const message = replanMessage({
