@@ -21,7 +21,8 @@ Answers an approval request the guard raised (e.g. ap-3): approve it, or --rejec
 request is answered once; a second answer is refused with who answered first and when.
 --all-like-this approves, with this one, every open and later request of the run with the
 same concern (same parameter and value, warned by the same rules), recorded as such.
---list shows the run's requests and their answers.`;
+--list shows the run's requests and their answers, and those closed without one because a
+rerun superseded the result they were raised on.`;
 
 export async function approveCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -93,7 +94,10 @@ async function listRequests(runDir: string): Promise<number> {
     if (!requests.length) console.log('no approval requests in this run');
     for (const r of requests) {
       const a = book.answerOf(r.id);
-      console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}${a.standing ? ' (standing: also for later requests of this concern)' : ''}${a.under ? ` (standing approval of ${a.under})` : ''}` : 'OPEN'}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
+      const closed = a ? undefined : book.closedOf(r.id);
+      const state = a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}${a.standing ? ' (standing: also for later requests of this concern)' : ''}${a.under ? ` (standing approval of ${a.under})` : ''}`
+        : closed ? `closed at ${closed.at}, ${closed.reason}` : 'OPEN';
+      console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${state}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
     }
     return health.damaged ? 1 : 0;
   } finally {

@@ -1,8 +1,10 @@
 /**
  * Approval requests and answers, as canvas events ('approval.request', 'approval.answer')
- * under the key approvals/<id>, and 'approval.proceeded' once the call a request held goes on
- * to its tool. The book is a fold over the log, so it is the same after a reopen. An answer
- * to an already-answered request is refused with who answered and when.
+ * under the key approvals/<id>, 'approval.proceeded' once the call a request held goes on
+ * to its tool, and 'approval.closed' when a request no longer asks anything of a person (the
+ * result it was raised on was superseded by a rerun). The book is a fold over the log, so it
+ * is the same after a reopen. An answer to an already-answered or closed request is refused
+ * with who answered and when, or why it was closed.
  */
 import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
 import type { ProvenanceWriter } from '../provenance/view';
@@ -17,6 +19,16 @@ export interface EventLogPort {
 }
 
 export type AnswerResult = { ok: true; answer: ApprovalAnswer; alsoApproved?: string[] } | { ok: false; message: string };
+
+/** A request closed without an answer: the result it held is no longer the run's. */
+export interface ApprovalClosed {
+  id: string;
+  /** Why, in words: "superseded: step cutoff-choice ran again (c-45 made a-80)". */
+  reason: string;
+  /** The call whose results took the place of the one the request was raised on, when one did. */
+  supersededBy?: string;
+  at: string;
+}
 
 const warnRules = (r: ApprovalRequest) => [...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].sort().join(',');
 
@@ -48,8 +60,29 @@ export class ApprovalBook {
     return e?.payload as ApprovalAnswer | undefined;
   }
 
+  /** Why the request was closed without an answer, if it was. */
+  closedOf(id: string): ApprovalClosed | undefined {
+    const e = this.log.events().find((ev) => ev.kind === 'approval.closed' && (ev.payload as ApprovalClosed).id === id);
+    return e?.payload as ApprovalClosed | undefined;
+  }
+
+  /** Requests waiting for a person: neither answered nor closed. */
   pending(): ApprovalRequest[] {
-    return this.requests().filter((r) => !this.answerOf(r.id));
+    return this.requests().filter((r) => !this.answerOf(r.id) && !this.closedOf(r.id));
+  }
+
+  /**
+   * Close an open request that no longer asks anything (its result was superseded): recorded
+   * with the reason, shown in the notebook and `dreams approve --list`, and no longer open.
+   * A request already answered or closed is left as it is.
+   */
+  async close(id: string, reason: string, supersededBy?: string): Promise<ApprovalClosed | undefined> {
+    return this.serialised(async () => {
+      if (!this.request(id) || this.answerOf(id) || this.closedOf(id)) return undefined;
+      const closed: ApprovalClosed = { id, reason, ...(supersededBy ? { supersededBy } : {}), at: new Date().toISOString() };
+      await this.log.append({ kind: 'approval.closed', key: `approvals/${id}`, actor: { kind: 'framework', id: 'runner' }, payload: closed });
+      return closed;
+    });
   }
 
   async raise(draft: Omit<ApprovalRequest, 'id' | 'createdAt'>): Promise<ApprovalRequest> {
@@ -89,6 +122,8 @@ export class ApprovalBook {
         const open = this.pending().map((r) => r.id);
         return { ok: false, message: `no approval request ${id} in this run` + (open.length ? `; open requests: ${open.join(', ')}` : '; none is open') + '.' };
       }
+      const closed = this.closedOf(id);
+      if (closed) return { ok: false, message: `${id} was closed without an answer at ${closed.at}: ${closed.reason}. Nothing is left to answer.` };
       const earlier = this.answerOf(id);
       if (earlier) {
         return {
