@@ -6,6 +6,7 @@
 import type { GuardedToolSpec, ToolSpec } from './toolSpec';
 import { judgeCombination } from './judges/crossJudge';
 import { judgeParameters, notJudged } from './judges/paramJudge';
+import { spareParameterJudge } from './judges/judgeEconomy';
 import type { JudgeConfig } from './judges/askJudge';
 import { valueDifference } from '../provenance/references';
 import { isRef, resolveRef, type ProvenanceView } from '../provenance/view';
@@ -122,8 +123,20 @@ export async function assessCall(spec: GuardedToolSpec, proposed: ProposedCall, 
   }
   const judge = opts.judge!;
   const [tier2, tier3] = await Promise.all([
-    judged ? judgeParameters(call, opts.provenance, tier1, judge) : Promise.resolve([]),
+    judged ? judgeParametersSparingly(call, spec.schema, opts.provenance, tier1, judge) : Promise.resolve([]),
     spec.crossParameterJudge ? judgeCombination(call, opts.provenance, tier1, judge).then((v) => [v]) : Promise.resolve([]),
   ]);
   return { ...empty, tier1, tier2, tier3 };
+}
+
+/** The per-parameter judge, unless judgeEconomy spares it (the verdicts then say why it was not asked). */
+async function judgeParametersSparingly(call: ProposedCall, schema: object, provenance: ProvenanceView, tier1: Verdict[], judge: JudgeConfig): Promise<Verdict[]> {
+  const spared = await spareParameterJudge(call, schema, provenance, judge.memo);
+  if (spared && 'verdicts' in spared) return spared.verdicts;
+  const verdicts = await judgeParameters(call, provenance, tier1, judge).catch((e: unknown) => {
+    if (spared) spared.settle(undefined);
+    throw e;
+  });
+  if (spared) spared.settle(verdicts);
+  return verdicts;
 }

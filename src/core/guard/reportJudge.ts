@@ -1,9 +1,12 @@
 /**
  * The report judge: after a report is written, each claim is checked against its cited
- * artifact, then the provenance graph is walked upstream and every parameter of every
- * contributing call is judged again (deterministically first, then, with a model, in one
- * batched request). Its verdict decides whether the report is accepted. Call-time
- * verdicts are kept beside the report-time ones.
+ * artifact, then the provenance graph is walked upstream from the claims (only the calls
+ * they depend on) and every contributing call is checked again: deterministically, all of
+ * them; with a model, the calls that hold values of an agent's own. A call with references
+ * only is left to tier 1; a call identical to another, or one of a series of one step, is
+ * summarised under the call judged for it; and the audit is split into requests that fit.
+ * Its verdict decides whether the report is accepted. Call-time verdicts are kept beside
+ * the report-time ones.
  */
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
@@ -14,6 +17,7 @@ import { askJudge, type JudgeConfig } from './judges/askJudge';
 import { describeParameters } from './judges/describeCall';
 import { REPORT_VERDICT_TOOL } from './judges/judgePrompt';
 import { judgeInfraVerdicts, notJudged } from './judges/paramJudge';
+import { callIdentity, callShape, handedOn, referencesOnly } from './judges/judgeEconomy';
 import { parseRef, type ProvenanceView } from '../provenance/view';
 import { latestRuleText } from './rule-texts';
 import { contributingCalls, upstreamPath } from '../provenance/upstream';
@@ -105,29 +109,117 @@ interface ReportVerdicts {
   verdicts: { call: string; parameter: string; level: VerdictLevel; reasons: string[] }[];
 }
 
-async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], judge: JudgeConfig): Promise<Map<string, Verdict[]>> {
-  const rule = latestRuleText('report-judge').id;
-  const sections = calls.map((c) => [`## ${c.id} ${c.tool}`, `Context: ${c.context || '(none)'}`,
-    ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'))].join('\n'));
-  const text = ['Claims:', ...claims.map((c, i) => `- claims[${i}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
-    'Contributing calls:', ...sections, '', 'Give one verdict for every parameter of every call above.'].join('\n');
-  // One verdict (~40 tokens) per parameter of every call, with room to think.
-  const pairs = calls.reduce((n, c) => n + Object.keys(c.args).length, 0);
-  const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 48 * pairs) });
-  const out = new Map<string, Verdict[]>();
+/** How many parameters one audit request judges at most, and how long its call list may be. */
+export const AUDIT_LIMITS = { parameters: 60, chars: 24_000 };
+
+/** The contributing calls as the model audits them: which it judges, and which stand under another. */
+export interface AuditPlan {
+  /** Calls the model judges, each with the calls that take its verdicts (identical, or of its series). */
+  judged: { call: ToolCallRecord; standsFor: { call: ToolCallRecord; why: string }[] }[];
+  /** Calls holding references only (tier 1 re-checked them; nothing of an agent's own to judge). */
+  referencesOnly: ToolCallRecord[];
+}
+
+export function auditPlan(calls: ToolCallRecord[], view: ProvenanceView, specOf: (tool: string) => GuardedToolSpec | undefined): AuditPlan {
+  const out: AuditPlan = { judged: [], referencesOnly: [] };
+  const byIdentity = new Map<string, AuditPlan['judged'][number]>();
+  const byShape = new Map<string, AuditPlan['judged'][number]>();
   for (const c of calls) {
-    const params = Object.keys(c.args);
-    if (!answer.ok) {
-      out.set(c.id, judgeInfraVerdicts('tier2', rule, answer.error, params, answer.model).map((v) => ({ ...v, tier: 'report' as const })));
+    const schema = specOf(c.tool)?.schema;
+    const proposed = proposedFromRecord(c);
+    if (!schema) {
+      out.judged.push({ call: c, standsFor: [] });
       continue;
     }
-    out.set(c.id, params.map((p) => {
-      const v = answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p);
-      if (!v) return { ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!, tier: 'report' as const };
-      return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
-    }));
+    if (referencesOnly(proposed, schema, view)) {
+      out.referencesOnly.push(c);
+      continue;
+    }
+    const identity = callIdentity(proposed, schema, view);
+    const shape = callShape({ ...proposed, ...(c.step ? { step: c.step } : {}) }, schema, view);
+    const same = byIdentity.get(identity);
+    if (same) {
+      same.standsFor.push({ call: c, why: `identical arguments to ${same.call.id}` });
+      continue;
+    }
+    const series = c.step ? byShape.get(shape) : undefined;
+    if (series) {
+      series.standsFor.push({ call: c, why: `one of the series of step ${c.step}, the same shape as ${series.call.id}` });
+      continue;
+    }
+    const entry = { call: c, standsFor: [] };
+    out.judged.push(entry);
+    byIdentity.set(identity, entry);
+    if (c.step) byShape.set(shape, entry);
   }
   return out;
+}
+
+function section(entry: AuditPlan['judged'][number], view: ProvenanceView): string {
+  const c = entry.call;
+  return [`## ${c.id} ${c.tool}${entry.standsFor.length ? ` (its verdicts also stand for ${entry.standsFor.map((s) => `${s.call.id}: ${s.why}`).join('; ')})` : ''}`,
+    `Context: ${c.context || '(none)'}`, ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'))].join('\n');
+}
+
+/** The judged calls split into requests of at most AUDIT_LIMITS parameters and characters each. */
+export function auditChunks(plan: AuditPlan, view: ProvenanceView): { entries: AuditPlan['judged']; text: string[] }[] {
+  const chunks: { entries: AuditPlan['judged']; text: string[] }[] = [];
+  let cur: { entries: AuditPlan['judged']; text: string[] } = { entries: [], text: [] };
+  let params = 0;
+  let chars = 0;
+  for (const entry of plan.judged) {
+    const text = section(entry, view);
+    const n = Object.keys(entry.call.args).length;
+    if (cur.entries.length && (params + n > AUDIT_LIMITS.parameters || chars + text.length > AUDIT_LIMITS.chars)) {
+      chunks.push(cur);
+      cur = { entries: [], text: [] };
+      params = 0;
+      chars = 0;
+    }
+    cur.entries.push(entry);
+    cur.text.push(text);
+    params += n;
+    chars += text.length;
+  }
+  if (cur.entries.length) chunks.push(cur);
+  return chunks;
+}
+
+async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], judge: JudgeConfig, specOf: (tool: string) => GuardedToolSpec | undefined): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
+  const rule = latestRuleText('report-judge').id;
+  const plan = auditPlan(calls, view, specOf);
+  const chunks = auditChunks(plan, view);
+  const out = new Map<string, Verdict[]>();
+  const refsOnly = plan.referencesOnly.map((c) => c.id);
+  for (const [i, chunk] of chunks.entries()) {
+    const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
+    const text = ['Claims:', ...claims.map((c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
+      `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
+        `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
+        `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`, '',
+      'Calls to judge:', ...chunk.text, '', 'Give one verdict for every parameter of every call above.'].join('\n');
+    // One verdict (~40 tokens) per parameter of every call, with room to think.
+    const pairs = chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0);
+    const tools = [...new Set(chunk.entries.map((e) => e.call.tool))];
+    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 48 * pairs), tools });
+    for (const { call: c, standsFor } of chunk.entries) {
+      const params = Object.keys(c.args);
+      const verdicts: Verdict[] = !answer.ok
+        ? judgeInfraVerdicts('tier2', rule, answer.error, params, answer.model).map((v) => ({ ...v, tier: 'report' as const }))
+        : params.map((p) => {
+          const v = answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p);
+          if (!v) return { ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!, tier: 'report' as const };
+          return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
+        });
+      out.set(c.id, verdicts);
+      for (const s of standsFor) out.set(s.call.id, handedOn(verdicts, `(as judged for ${c.id}: ${s.why})`));
+    }
+  }
+  for (const c of plan.referencesOnly) {
+    out.set(c.id, Object.keys(c.args).map((parameter) => ({ tier: 'report' as const, rule: 'judge-economy', parameter, level: 'pass' as const, judged: false,
+      reasons: ['not asked: every parameter is a reference to a final artifact, re-checked by tier 1 against its record'] })));
+  }
+  return { byCall: out, requests: chunks.length, plan };
 }
 
 /**
@@ -160,10 +252,14 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
 
   const judge = opts.judge;
   let modelJudged = false;
+  let audit = '';
   if (judge?.provider.judges && calls.length) {
-    const byCall = await modelVerdicts(calls, view, claims, judge);
+    const { byCall, requests, plan } = await modelVerdicts(calls, view, claims, judge, opts.specOf);
     for (const j of judgements) j.reportTime.push(...(byCall.get(j.call) ?? []));
     modelJudged = true;
+    const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);
+    audit = ` (${plan.judged.length} judged by the model in ${requests} request(s)${standing ? `, ${standing} identical or of a series under them` : ''}` +
+      `${plan.referencesOnly.length ? `, ${plan.referencesOnly.length} with references only` : ''})`;
   } else {
     const why = !judge ? 'no judge model is configured' : `provider ${judge.provider.name} does not judge`;
     const rule = latestRuleText('report-judge').id;
@@ -179,7 +275,7 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   const warns = all.filter((v) => v.level === 'warn').length;
   const summary = claims.length === 0
     ? 'the report states no claims: cite at least one artifact for each quantity it reports'
-    : `${claims.length} claim(s), ${calls.length} contributing call(s): ${fails} fail, ${warns} warn` +
+    : `${claims.length} claim(s), ${calls.length} contributing call(s)${audit}: ${fails} fail, ${warns} warn` +
       `${modelJudged ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
   return { level, accepted: level === 'pass', claims: claimResults, upstream, calls: judgements, infraErrors, modelJudged, summary };
 }

@@ -11,6 +11,7 @@ import { EVENT_LOG_FILE, openRun, type Run } from './directory';
 import type { CanvasEvent, RunStartPayload } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
+import { JudgeMemo } from '../guard/judges/judgeEconomy';
 import type { CatalogueServices, EarlierRunSource } from '../tools/services';
 import type { ApprovalPolicy, ProposedCall } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
@@ -181,7 +182,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   }
   if (env.wrapProvider) provider = env.wrapProvider(provider);
   const judge: JudgeConfig | undefined = provider.judges && settings.judges
-    ? { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096 }
+    ? { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096, memo: new JudgeMemo() }
     : undefined;
   if (settings.pseudoDir && !fs.existsSync(settings.pseudoDir)) {
     throw new Error(`the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
@@ -195,6 +196,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     jobs,
     pseudoDir: settings.pseudoDir,
     backends: ['local', ...(env.clusters ?? []).map((c) => c.name)],
+    runBackend: settings.backend,
     clusterProfiles: env.clusters ?? [],
     ...(qeVersion ? { qeVersion } : {}),
     inputToolSchema: registry.get('make_pw_input')?.schema,

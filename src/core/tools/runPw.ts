@@ -22,6 +22,7 @@ import { backendsOf, clusterProfileOf, type EarlierRunSource, service } from './
 
 interface Args {
   input: string;
+  /** Default: the backend the run was started with. */
   backend: string;
   resources?: Omit<JobResources, 'reason'> & { reason: string };
 }
@@ -50,7 +51,7 @@ export function inputRefOfRun(call: { args: Record<string, { value: unknown; ref
 export const runPwTool: GuardedToolSpec = {
   name: 'run_pw',
   description:
-    "Run pw.x on an input (make_pw_input or generate_series output) on 'local' or a configured cluster profile, wait for it, " +
+    "Run pw.x on an input (make_pw_input or generate_series output) where the run runs (or on 'local' or a configured cluster profile named as backend), wait for it, " +
     'and return its total energy (eV) with the physical settings it was computed with. Resources default to a suggestion ' +
     'for the cell size; override them with a reason. An unconverged or failed run gives a provisional result.',
   roles: ['hpc', 'dft'],
@@ -58,7 +59,7 @@ export const runPwTool: GuardedToolSpec = {
     type: 'object',
     properties: {
       input: artifactRefSchema('The pw.x input to run.', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
-      backend: { type: 'string', minLength: 1, description: "'local' or a cluster profile name." },
+      backend: { type: 'string', minLength: 1, description: "'local' or a cluster profile name; leave it out to run where the run was started to run (the user's choice)." },
       resources: {
         type: 'object',
         properties: {
@@ -70,7 +71,7 @@ export const runPwTool: GuardedToolSpec = {
         additionalProperties: false,
       },
     },
-    required: ['input', 'backend'],
+    required: ['input'],
     additionalProperties: false,
   },
   rules: [],
@@ -79,10 +80,12 @@ export const runPwTool: GuardedToolSpec = {
     resources: 'no more tasks than k-points × bands warrant; walltime with margin but not hours for a seconds-long SCF.',
   },
   async run(raw, ctx) {
-    const args = raw as unknown as Args;
+    const given = raw as unknown as Partial<Args> & { input: string };
+    const backends = backendsOf(ctx);
+    // no backend named: where the user started the run
+    const args: Args = { ...given, backend: given.backend ?? (ctx.services as { runBackend?: string }).runBackend ?? backends[0] ?? 'local' };
     const jobs = service(ctx, 'jobs', 'run_pw', 'the host opens the job service of the run');
     const pseudoDir = service(ctx, 'pseudoDir', 'run_pw', 'set the pseudopotential directory (dreams.pseudoDir)');
-    const backends = backendsOf(ctx);
     if (!backends.includes(args.backend)) {
       throw new Error(`run_pw: backend "${args.backend}" is not configured; use one of ${backends.join(', ')}.`);
     }

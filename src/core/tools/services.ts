@@ -26,6 +26,8 @@ export interface CatalogueServices {
   pseudoDir?: string;
   /** Backends run_pw may use: default 'local' and the configured cluster profile names. */
   backends?: string[];
+  /** The backend the run was started with: where run_pw sends pw.x when a call names none. */
+  runBackend?: string;
   /** The QE version inputs are validated for (detected from pw.x by the host); default the validator's. */
   qeVersion?: QeVersion;
   /**

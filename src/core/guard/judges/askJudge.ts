@@ -7,6 +7,7 @@ import type { LlmProvider, LlmRequest, UsageCategory } from '../../llm/types';
 import type { JudgeRole } from '../../canvas/types';
 import { checkArguments } from '../schemaCheck';
 import { judgeSystem, VERDICT_TOOLS, type JudgeToolInfo } from './judgePrompt';
+import type { JudgeMemo } from './judgeEconomy';
 
 export interface JudgeConfig {
   provider: LlmProvider;
@@ -17,6 +18,8 @@ export interface JudgeConfig {
   /** Output budget per judge request (thinking counts against it on current models); default 4096. */
   maxTokens?: number;
   signal?: AbortSignal;
+  /** The run's memory of judged call shapes (judgeEconomy.ts): a series is judged once per step. */
+  memo?: JudgeMemo;
 }
 
 const DEFAULT_MAX_TOKENS = 4096;
@@ -29,15 +32,16 @@ export async function askJudge<T>(
   category: UsageCategory,
   tool: string,
   userText: string,
-  opts: { maxTokens?: number } = {},
+  opts: { maxTokens?: number; tools?: readonly string[] } = {},
 ): Promise<JudgeAnswer<T>> {
   const req: LlmRequest = {
     role,
     category,
     model: config.models[role],
-    system: judgeSystem(config.catalogue),
+    // only this judge's rules and the documentation of the tools it judges
+    system: judgeSystem(role, config.catalogue, opts.tools),
     messages: [{ role: 'user', content: userText }],
-    tools: VERDICT_TOOLS,
+    tools: VERDICT_TOOLS.filter((t) => t.name === tool),
     cacheTools: true,
     maxTokens: Math.max(opts.maxTokens ?? 0, config.maxTokens ?? DEFAULT_MAX_TOKENS),
     // Judging a stated value against its reason needs little deliberation; the verdict tool's schema carries the rest.

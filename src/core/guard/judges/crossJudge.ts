@@ -26,7 +26,7 @@ export async function judgeCombination(call: ProposedCall, provenance: Provenanc
   const inputs = referencedInputs(call, provenance);
   const text = [describeCall(call, provenance, tier1), ...(inputs.length ? ['', 'Referenced inputs:', ...inputs] : []), '',
     'Judge how these parameters fit together.'].join('\n');
-  const answer = await askJudge<{ level: VerdictLevel; reasons: string[] }>(config, 'cross-judge', 'judge-cross', CROSS_VERDICT_TOOL, text);
+  const answer = await askJudge<{ level: VerdictLevel; reasons: string[] }>(config, 'cross-judge', 'judge-cross', CROSS_VERDICT_TOOL, text, { tools: [call.tool] });
   if (!answer.ok) return judgeInfraVerdicts('tier3', rule, answer.error, [undefined], answer.model)[0]!;
   return { tier: 'tier3', rule, level: answer.input.level, reasons: answer.input.reasons, judged: true, model: answer.model };
 }

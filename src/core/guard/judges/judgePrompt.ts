@@ -1,8 +1,10 @@
 /**
- * What every judge request shares: one system prefix (the three rule texts and the tool
- * catalogue) and one set of verdict tools, so the prefix is cached once and read by
- * every judge request of a run, whichever judge asks.
+ * What a judge request is told: its own role's rule text and the documentation of the tools
+ * it judges (one tool for a call; the tools of the audited calls for a report), as a cached
+ * system prefix, and its own verdict tool. A judge of a run_pw call is not sent the rules of
+ * the report judge or the documentation of twenty other tools.
  */
+import type { JudgeRole } from '../../canvas/types';
 import type { LlmToolDef, SystemPart } from '../../llm/types';
 import { latestRuleText } from '../rule-texts';
 
@@ -20,6 +22,8 @@ const REASONS = { type: 'array', items: { type: 'string' }, minItems: 1 };
 export const PARAM_VERDICT_TOOL = 'record_parameter_verdicts';
 export const CROSS_VERDICT_TOOL = 'record_cross_verdict';
 export const REPORT_VERDICT_TOOL = 'record_report_verdicts';
+
+export type JudgeRoleName = JudgeRole;
 
 export const VERDICT_TOOLS: LlmToolDef[] = [
   {
@@ -72,10 +76,21 @@ export function renderCatalogue(tools: JudgeToolInfo[]): string {
   return lines.join('\n');
 }
 
-/** The shared, cached system prefix. */
-export function judgeSystem(tools: JudgeToolInfo[]): SystemPart[] {
-  const rules = (['param-judge', 'cross-judge', 'report-judge'] as const).map((j) => latestRuleText(j).text).join('\n\n');
-  return [{ text: `${rules}\n\n${renderCatalogue(tools)}`, cache: true }];
+/** The verdict tool each judge answers with. */
+export const VERDICT_TOOL_OF: Record<JudgeRoleName, string> = {
+  'param-judge': PARAM_VERDICT_TOOL,
+  'cross-judge': CROSS_VERDICT_TOOL,
+  'report-judge': REPORT_VERDICT_TOOL,
+};
+
+/**
+ * The cached system prefix of one judge: its rule text and the documentation of the named
+ * tools (all of the catalogue when none is named). The same for every request of that judge on
+ * that tool, so a series of calls reads it from the cache.
+ */
+export function judgeSystem(role: JudgeRoleName, catalogue: JudgeToolInfo[], tools?: readonly string[]): SystemPart[] {
+  const shown = tools ? catalogue.filter((t) => tools.includes(t.name)) : catalogue;
+  return [{ text: `${latestRuleText(role).text}\n\n${renderCatalogue(shown)}`, cache: true }];
 }
 
 /** A value shown to a judge: JSON, cut short so one large artifact cannot swamp the request. */

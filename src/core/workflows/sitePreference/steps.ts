@@ -84,8 +84,9 @@ export function pwInputStep(id: string, title: string, structure: string, calcul
 export function runStep(id: string, inputStep: string, what: string): TemplateStep {
   return {
     id, title: `Run pw.x: ${what}`, worker: 'hpc', tool: 'run_pw',
-    args: { input: `$step.${inputStep}.pw_input`, backend: '$run.backend' },
-    reasons: { input: `the input of ${what}`, backend: 'the backend this run was started with' },
+    // no backend: run_pw runs where the run was started (the user's choice, nothing for a judge to weigh)
+    args: { input: `$step.${inputStep}.pw_input` },
+    reasons: { input: `the input of ${what}` },
     dependsOn: [inputStep],
   };
 }

@@ -55,7 +55,7 @@ describe('report judge', () => {
     const calls = (await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t) })).calls;
     const pairs = calls.flatMap((c) => Object.keys(base.provenance.call(c.call)!.args).map((parameter) => ({ call: c.call, parameter })));
     const fitCall = calls.find((c) => c.tool === 'fit_eos')!.call;
-    rig = await startJudgeRig({ steps: [{ name: 'report', match: { lastUser: 'Contributing calls' }, reply: { content: [{ type: 'tool_use', name: 'record_report_verdicts', input: {
+    rig = await startJudgeRig({ steps: [{ name: 'report', match: { lastUser: 'Calls to judge' }, reply: { content: [{ type: 'tool_use', name: 'record_report_verdicts', input: {
       verdicts: pairs.map((p) => ({ ...p, level: p.call === fitCall && p.parameter === 'form' ? 'warn' : 'pass', reasons: [p.call === fitCall && p.parameter === 'form' ? 'state why Birch–Murnaghan' : 'fine'] })),
     } }] } }] });
     const j = await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge });

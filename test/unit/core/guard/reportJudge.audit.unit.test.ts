@@ -1,0 +1,64 @@
+// The report judge's model audit: only the calls the claims depend on, a call identical to one
+// judged (or of its series) summarised under it, references-only calls left to tier 1, and a
+// large audit split into requests that fit.
+import assert from 'node:assert/strict';
+import { AUDIT_LIMITS, judgeReport } from '../../../../src/core/guard/reportJudge';
+import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
+import { alLatticeBase, closeAllBases } from './support/scenarioBases';
+import { startJudgeRig, type JudgeRig } from './support/judgeRig';
+
+const registry = new ToolRegistry();
+
+/** A report judge that passes every parameter it is asked about, in as many requests as come. */
+function passingReportJudge(times: number) {
+  return { name: 'report', times, match: { lastUser: 'Calls to judge' }, reply: { content: [{ type: 'tool_use' as const, name: 'record_report_verdicts', input: { verdicts: [] as unknown[] } }] } };
+}
+
+type Body = { messages: { content: string }[]; system: { text: string }[] };
+
+describe('report judge: the audit a model is asked for', function () {
+  this.timeout(60_000); // the scenario base is built once, by the real tool bodies
+  let rig: JudgeRig | undefined;
+  afterEach(async () => { await rig?.stop(); rig = undefined; });
+  after(closeAllBases);
+
+  it('lists each call once: identical runs are summarised under the one judged, and the counts agree with the prompt', async () => {
+    const base = await alLatticeBase();
+    const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];
+    const offline = await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t) });
+    // the verdicts the judge gives: a pass for every parameter of the calls it is shown
+    const shown = new Set<string>();
+    rig = await startJudgeRig({ steps: [{ ...passingReportJudge(1) }] });
+    const j = await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge });
+    const body = rig.api.requests[0]!.body as unknown as Body;
+    const text = body.messages[0]!.content;
+    for (const m of text.matchAll(/^## (c-\d+) /gm)) shown.add(m[1]!);
+    assert.equal(j.calls.length, offline.calls.length, 'the same contributing calls');
+    assert.ok(shown.size < j.calls.length, `${shown.size} of ${j.calls.length} calls listed`);
+    assert.match(text, new RegExp(`The claims depend on ${j.calls.length} call\\(s\\)\\. This request judges the ${shown.size} below \\(their verdicts also stand for ${j.calls.length - shown.size} identical call`));
+    assert.match(j.summary, new RegExp(`${j.calls.length} contributing call\\(s\\) \\(${shown.size} judged by the model in 1 request\\(s\\), ${j.calls.length - shown.size} identical or of a series under them\\)`));
+    // a call not listed takes the verdicts of the one it stands under, saying so
+    const summarised = j.calls.find((c) => !shown.has(c.call))!;
+    assert.ok(summarised.reportTime.filter((v) => v.tier === 'report' && v.parameter).every((v) => /\(as judged for c-\d+: identical arguments to c-\d+\)/.test(v.reasons.join(' '))));
+    // only the tools of the listed calls are documented, with the report judge's rules alone
+    assert.match(body.system[0]!.text, /^# Report judge/);
+    assert.doesNotMatch(body.system[0]!.text, /## write_report|## adsorption_energy/);
+  });
+
+  it('splits a large audit into requests that fit, each saying which part it is', async () => {
+    const base = await alLatticeBase();
+    const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];
+    const saved = { ...AUDIT_LIMITS };
+    AUDIT_LIMITS.parameters = 8;
+    try {
+      rig = await startJudgeRig({ steps: [{ ...passingReportJudge(20) }] });
+      const j = await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge });
+      const n = rig.api.requests.length;
+      assert.ok(n >= 3, `${n} requests`);
+      rig.api.requests.forEach((r, i) => assert.match((r.body as unknown as Body).messages[0]!.content, new RegExp(`This is request ${i + 1} of ${n}`)));
+      assert.match(j.summary, new RegExp(`judged by the model in ${n} request\\(s\\)`));
+    } finally {
+      Object.assign(AUDIT_LIMITS, saved);
+    }
+  });
+});
