@@ -7,7 +7,7 @@ import type { PseudoChoice, PwInputOptions } from '../dft/qe/pwInput';
 
 /** Artifact names the catalogue uses, so producers, rules and the report judge agree. */
 export const ARTIFACT = {
-  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule', 'relaxed_structure', 'restart_structure'],
+  structure: ['bulk_structure', 'slab', 'slab_with_adsorbate', 'molecule', 'relaxed_structure', 'restart_structure', 'magnetic_structure'],
   relaxedStructure: 'relaxed_structure',
   restartStructure: 'restart_structure',
   convergedSlab: 'converged_slab',
@@ -28,6 +28,11 @@ export const ARTIFACT = {
   bandGap: 'band_gap',
   dos: 'dos',
   pdos: 'pdos',
+  relaxation: 'relaxation',
+  magnetization: 'magnetization',
+  energyDifference: 'energy_difference',
+  magneticStructure: 'magnetic_structure',
+  structureFile: 'structure_file',
   report: 'report',
   reportClaim: 'report_claim',
 } as const;

@@ -36,6 +36,14 @@ export interface PwInputOptions {
    * is 0.0257 eV/Å); etot_conv_thr follows it in pw.x's ratio of the two defaults.
    */
   forceThresholdEvPerAngstrom?: number;
+  /** vc-relax: the cell has converged when the stress is within this of the target pressure, kbar (press_conv_thr; QE default 0.5). */
+  pressureThresholdKbar?: number;
+  /** vc-relax: the target pressure, kbar (press; QE default 0). */
+  targetPressureKbar?: number;
+  /** vc-relax: which cell components may change (cell_dofree; QE default 'all'). */
+  cellDofree?: string;
+  /** Relaxations: most ionic steps (nstep; QE default 50). */
+  maxIonicSteps?: number;
 }
 
 /** pw.x's own ratio of its default energy and force thresholds: 1e-4 Ry to 1e-3 Ry/bohr. */
@@ -49,6 +57,10 @@ export interface PseudoChoice {
 
 export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: Record<string, PseudoChoice>): { text: string; settings: PhysicalSettings } {
   const elements = [...new Set(structure.symbols)];
+  // pw.x species: the structure's labels where it has them (Fe1 up, Fe2 down), else its elements
+  const labelled = structure.labels && structure.labels.length === structure.symbols.length ? structure.labels : undefined;
+  const species = [...new Set(labelled ?? structure.symbols)];
+  const elementOf = (label: string): string => structure.symbols[(labelled ?? structure.symbols).indexOf(label)]!;
   const missing = elements.filter((el) => !pseudos[el]);
   if (missing.length) {
     throw new Error(`no pseudopotential chosen for ${missing.join(', ')}; select_pseudopotentials for every element of the structure (${elements.join(', ')}).`);
@@ -61,8 +73,9 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
     if (o.smearing) system.smearing = o.smearing;
     if (o.degaussRy !== undefined) system.degauss = o.degaussRy;
   }
-  elements.forEach((el, i) => {
-    const m = o.startingMagnetization?.[el];
+  // by species label first (Fe1, Fe2), else by element
+  species.forEach((label, i) => {
+    const m = o.startingMagnetization?.[label] ?? o.startingMagnetization?.[elementOf(label)];
     if (o.nspin === 2 && m !== undefined) system[`starting_magnetization(${i + 1})`] = m;
   });
   const electrons: Record<string, NamelistValue> = { conv_thr: o.convThrRy ?? 1e-8 * structure.symbols.length };
@@ -87,10 +100,17 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
     // the forces' convergence.
     if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.CONTROL!.etot_conv_thr = Number((forc * ETOT_PER_FORCE_BOHR).toPrecision(6));
   }
-  if (o.calculation === 'vc-relax') namelists.CELL = {};
+  if ((o.calculation === 'relax' || o.calculation === 'vc-relax') && o.maxIonicSteps !== undefined) namelists.CONTROL!.nstep = o.maxIonicSteps;
+  if (o.calculation === 'vc-relax') {
+    namelists.CELL = {
+      ...(o.cellDofree !== undefined ? { cell_dofree: o.cellDofree } : {}),
+      ...(o.targetPressureKbar !== undefined ? { press: o.targetPressureKbar } : {}),
+      ...(o.pressureThresholdKbar !== undefined ? { press_conv_thr: o.pressureThresholdKbar } : {}),
+    };
+  }
   const text = pwInputFromStructure(structure, {
     namelists,
-    species: Object.fromEntries(elements.map((el) => [el, { massAmu: atomicMassAmu(el), pseudopotential: pseudos[el]!.file }])),
+    species: Object.fromEntries(species.map((label) => [label, { massAmu: atomicMassAmu(elementOf(label)), pseudopotential: pseudos[elementOf(label)]!.file }])),
     kPoints: { kind: 'automatic', mesh, shift: [0, 0, 0] },
   });
   const functionals = [...new Set(elements.map((el) => pseudos[el]!.functional).filter((f): f is string => !!f))];

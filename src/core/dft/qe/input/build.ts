@@ -107,7 +107,9 @@ export function fixedSpeciesLabel(element: string): string {
  * (starting_magnetization(i), ...) are repeated for the added species.
  */
 export function pwInputFromStructure(structure: Structure, options: StructureInputOptions): string {
-  const labels = [...new Set(structure.symbols)];
+  // Species are the structure's labels where it has them (Fe1/Fe2 of an antiferromagnet), else its elements.
+  const speciesOf = structure.labels && structure.labels.length === structure.symbols.length ? structure.labels : structure.symbols;
+  const labels = [...new Set(speciesOf)];
   for (const l of labels) {
     if (!options.species[l]) {
       throw new Error(`no mass and pseudopotential given for ${l}; pass species: { ${l}: { massAmu, pseudopotential } }.`);
@@ -116,7 +118,7 @@ export function pwInputFromStructure(structure: Structure, options: StructureInp
   const anyFixed = structure.fixed?.some(Boolean) ?? false;
   const isFixed = (i: number) => !!structure.fixed?.[i];
   const split = anyFixed
-    ? labels.filter((l) => structure.symbols.some((s, i) => s === l && isFixed(i)) && structure.symbols.some((s, i) => s === l && !isFixed(i)))
+    ? labels.filter((l) => speciesOf.some((s, i) => s === l && isFixed(i)) && speciesOf.some((s, i) => s === l && !isFixed(i)))
     : [];
   for (const l of split) {
     if (labels.includes(fixedSpeciesLabel(l))) throw new Error(`the structure already has a species ${fixedSpeciesLabel(l)}, the label kept for the fixed ${l} atoms; rename it.`);
@@ -139,7 +141,7 @@ export function pwInputFromStructure(structure: Structure, options: StructureInp
     cell: { unit: 'angstrom', vectors: structure.cell },
     positions: {
       unit: 'angstrom',
-      atoms: structure.symbols.map((symbol, i) => {
+      atoms: speciesOf.map((symbol, i) => {
         const label = split.includes(symbol) && isFixed(i) ? fixedSpeciesLabel(symbol) : symbol;
         const atom: { label: string; position: Vec3; ifPos?: [number, number, number] } = { label, position: structure.positions[i]! };
         if (anyFixed) atom.ifPos = isFixed(i) ? [0, 0, 0] : [1, 1, 1];
