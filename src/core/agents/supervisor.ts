@@ -9,12 +9,13 @@ import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '.
 import { workflowTemplates } from '../workflows';
 import { prepareWorkflow } from '../workflows/objective';
 import { nextBatch, nextReadyStep, PlanStore, readySteps, SUPERVISOR_ACTOR, RUNNER_ACTOR } from '../plan/store';
-import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM } from './prompts/supervisor';
+import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM, type ObjectiveReading } from './prompts/supervisor';
 import { stepBrief } from './prompts/stepBrief';
 import type { AgentRuntime } from './runtime';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
 import { attemptsOf, latestAttempt, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from '../plan/stepRecords';
-import { EDIT_PLAN, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
+import { EDIT_PLAN, READ_WORKFLOW, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
+import { stepFailure } from './stepFailure';
 import type { Plan, PlanStep, SupervisorState } from '../plan/types';
 import { runStepPool } from './stepPool';
 import { runToolUses, runWorker, textOf } from './worker';
@@ -22,6 +23,7 @@ import { workflowEnvironment } from '../workflows/environment';
 import { reopenStaleSteps } from './invalidation/staleSteps';
 import { supersedeChangedResults } from './invalidation/supersession';
 import { replanLimitFor } from './sweepExtension';
+import { closeSupersededApprovals } from './invalidation/supersededApprovals';
 
 export const RESPONSE_KEY = 'notes/response';
 export const PLANNED_EVENT = 'supervisor.planned';
@@ -85,7 +87,10 @@ export class Supervisor {
         first: batch.steps,
         run: (step) => this.runStep(step, continuing.has(step.id)),
         ended: async (step, result) => {
-          if (result.ok) await supersedeChangedResults(this.rt, step.id, step.tool);
+          if (!result.ok) return;
+          await supersedeChangedResults(this.rt, step.id, step.tool);
+          // a request raised on a result this step's rerun replaced asks nothing any more
+          await closeSupersededApprovals(this.rt, stepContext(this.rt));
         },
         more: (inFlight) => {
           if (!pooled) return [];
@@ -116,7 +121,10 @@ export class Supervisor {
       plan = await this.store.save({ objective: prepared.objective, workflow: prepared.template.id, steps: prepared.steps.map((s) => ({ ...s, status: 'pending' })), version: 1 },
         `plan from the ${prepared.template.id} template named in the objective`, SUPERVISOR_ACTOR);
     }
-    const text = await this.converse('plan', planRoundMessage(rt.objective.text, plan, workflowTemplates()), true);
+    const reading = !plan || plan.steps.length === 0 ? objectiveReading(rt.objective.text) : undefined;
+    // The round ends once a plan exists after a turn whose calls all went through: the model's words in that turn are its summary.
+    const text = await this.converse('plan', planRoundMessage(rt.objective.text, plan, workflowTemplates(), reading), true,
+      () => (this.store.current()?.steps.length ?? 0) > 0);
     const after = this.store.current();
     if (!after || after.steps.length === 0) {
       throw new Error(`the supervisor made no plan for "${rt.objective.text}": ${text || 'it gave no reason'}. Name a built-in workflow in the objective (see examples/) or say more about what to compute.`);
@@ -141,19 +149,20 @@ export class Supervisor {
     const ctx = stepContext(rt);
     const brief = stepBrief({
       objective: rt.objective.text, step, index: plan.steps.findIndex((s) => s.id === step.id) + 1, total: plan.steps.length,
-      calls: pendingStepCalls(step, spec.schema, ctx), ctx, pastSteps: pastSteps(ctx.events),
+      calls: pendingStepCalls(step, spec.schema, ctx), ctx, plan,
     });
-    const worker = await runWorker(rt, step, brief);
+    // The step ends as soon as the provenance shows it done: no turn is spent on a summary the tool already gave.
+    const worker = await runWorker(rt, step, brief, { done: () => assessStep(step, spec.schema, stepContext(rt)).state === 'done' });
     const after = assessStep(step, spec.schema, stepContext(rt));
     if (after.state === 'done') return this.endStep(step, true, worker.summary);
     const reason = after.state === 'failed' ? after.reason
-      : `${worker.incomplete ?? 'the worker stopped'} with ${after.remaining} call(s) of ${step.tool} still to make. Worker: ${worker.summary}`;
-    return this.endStep(step, false, reason);
+      : `${worker.incomplete ?? 'the worker stopped'} with ${after.remaining} call(s) of ${step.tool} still to make`;
+    return this.endStep(step, false, reason, worker.summary);
   }
 
-  private async endStep(step: PlanStep, ok: boolean, summary: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+  private async endStep(step: PlanStep, ok: boolean, summary: string, workerSaid?: string): Promise<{ ok: true } | { ok: false; reason: string }> {
     const attempt = attemptsOf(this.rt.log.events(), step.id);
-    const end: StepEndPayload = { id: step.id, attempt, ok, summary };
+    const end: StepEndPayload = { id: step.id, attempt, ok, summary, ...(workerSaid ? { worker: workerSaid } : {}) };
     await this.rt.log.append({ kind: STEP_END_EVENT, key: stepKey(step.id), actor: RUNNER_ACTOR, payload: end });
     await this.store.setStatus(step.id, ok ? 'done' : 'failed', ok ? `step ${step.id} done` : `step ${step.id} failed`, summary);
     return ok ? { ok: true } : { ok: false, reason: summary };
@@ -163,13 +172,14 @@ export class Supervisor {
     const rt = this.rt;
     const replans = rt.log.events().filter((e) => e.kind === REPLAN_EVENT && (e.payload as { step: string }).step === step.id).length + 1;
     if (replans > replanLimitFor(step, rt.limits.maxReplansPerStep)) return false;
-    const failed = failedCallOf(step, stepContext(rt));
+    const ctx = stepContext(rt);
+    const failed = failedCallOf(step, ctx);
     await rt.log.append({ kind: REPLAN_EVENT, key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, reason, round: replans, ...(failed ? { call: failed.id } : {}) } });
-    const message = replanMessage({
-      objective: rt.objective.text, plan: this.store.require(), stepId: step.id, reason, ...(failed ? { failedCall: `${failed.id} (${failed.tool})` } : {}),
-      pastSteps: pastSteps(rt.log.events()), replans, maxReplans: rt.limits.maxReplansPerStep,
-    });
-    const text = await this.converse('plan', message, true);
+    const plan = this.store.require();
+    const workerSaid = latestAttempt(rt.log.events(), step.id)?.end?.worker;
+    const message = replanMessage({ objective: rt.objective.text, plan, failure: stepFailure(plan, step, reason, ctx, workerSaid), replans, maxReplans: rt.limits.maxReplansPerStep });
+    // The round ends once the failed step is planned again after a turn whose calls all went through.
+    const text = await this.converse('plan', message, true, () => this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending');
     await rt.log.append({ kind: 'supervisor.replanned', key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, summary: text } });
     return this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending';
   }
@@ -181,8 +191,9 @@ export class Supervisor {
       await this.respond(response);
       return { state: 'failed', response };
     }
+    await closeSupersededApprovals(this.rt, stepContext(this.rt));
     const report = this.reportLine(plan);
-    const text = await this.converse('summarise', responseMessage({ objective: this.rt.objective.text, plan, pastSteps: pastSteps(this.rt.log.events()), ...(report ? { report } : {}) }), false);
+    const text = await this.converse('summarise', responseMessage({ objective: this.rt.objective.text, plan, ...(report ? { report } : {}), openApprovals: this.rt.approvals.pending() }), false);
     const response = text || 'The plan is done.';
     await this.respond(response);
     return { state: 'completed', response };
@@ -202,8 +213,12 @@ export class Supervisor {
     await this.rt.canvas.write(RESPONSE_KEY, text, 'the supervisor\'s final response', SUPERVISOR_ACTOR);
   }
 
-  /** One supervisor conversation: model turns until it answers without a tool call. */
-  private async converse(category: UsageCategory, userText: string, withTools: boolean): Promise<string> {
+  /**
+   * One supervisor conversation: model turns until it answers without a tool call, or until
+   * `done` holds after a turn whose tool calls all went through (the model's words in that turn
+   * are then its answer).
+   */
+  private async converse(category: UsageCategory, userText: string, withTools: boolean, done?: () => boolean): Promise<string> {
     const rt = this.rt;
     const model = rt.models.supervisor;
     const catalogue = rt.registry.definitionsFor('supervisor').filter((d) => SUPERVISOR_CATALOGUE_TOOLS.includes(d.name));
@@ -220,7 +235,7 @@ export class Supervisor {
       if (!uses.length) return textOf(res.content);
       const results: ToolResultBlock[] = [];
       for (const use of uses) {
-        if (use.name === START_WORKFLOW || use.name === EDIT_PLAN) {
+        if (use.name === START_WORKFLOW || use.name === EDIT_PLAN || use.name === READ_WORKFLOW) {
           await rt.control.checkpoint();
           results.push(await runSupervisorTool(rt, use));
         } else {
@@ -228,7 +243,20 @@ export class Supervisor {
         }
       }
       messages.push({ role: 'user', content: results });
+      const changedPlan = uses.some((u) => u.name === START_WORKFLOW || u.name === EDIT_PLAN);
+      if (done && changedPlan && !results.some((r) => r.isError) && done()) return textOf(res.content) || results.map((r) => r.content).join(' ');
     }
     return `the supervisor used its ${rt.limits.maxSupervisorTurns} turns in this round without finishing`;
   }
+}
+
+/** What a template reads from an objective sentence that names no workflow outright, and the inputs it still needs. */
+export function objectiveReading(text: string): ObjectiveReading | undefined {
+  for (const template of workflowTemplates()) {
+    const inputs = template.inputsFromText?.(text);
+    if (!inputs) continue;
+    const missing = ((template.inputSchema as { required?: string[] }).required ?? []).filter((r) => inputs[r] === undefined);
+    return { template, inputs, missing };
+  }
+  return undefined;
 }

@@ -1,14 +1,14 @@
 /**
- * The supervisor's own tools: start_workflow (the plan from a template) and edit_plan
- * (one validated insert, modify or delete). They change the plan, not the science, so
- * they are not guarded calls; every change is a version of the canvas key 'plan' with
- * its reason. consult_convergence_advisor and the canvas tools are guarded catalogue
- * tools the supervisor also has.
+ * The supervisor's own tools: read_workflow (one template's inputs in full), start_workflow
+ * (the plan from a template) and edit_plan (one validated insert, modify or delete). They
+ * change the plan, not the science, so they are not guarded calls; every change is a
+ * version of the canvas key 'plan' with its reason. consult_convergence_advisor and the
+ * canvas tools are guarded catalogue tools the supervisor also has.
  */
 import type { LlmToolDef, ToolResultBlock, ToolUseBlock } from '../llm/types';
 import { ObjectiveError } from '../workflows/types';
 import { prepareWorkflow } from '../workflows/objective';
-import { workflowTemplates } from '../workflows';
+import { workflowTemplate, workflowTemplates } from '../workflows';
 import { applyPlanEdit } from '../plan/edits';
 import { PlanStore, SUPERVISOR_ACTOR } from '../plan/store';
 import type { AgentRuntime } from './runtime';
@@ -17,18 +17,28 @@ import { workflowEnvironment } from '../workflows/environment';
 
 export const START_WORKFLOW = 'start_workflow';
 export const EDIT_PLAN = 'edit_plan';
+export const READ_WORKFLOW = 'read_workflow';
 
 export function supervisorToolDefs(): LlmToolDef[] {
   return [
     {
+      name: READ_WORKFLOW,
+      description: 'Read one built-in workflow in full: what it computes and the JSON schema of its inputs (names, units, defaults).',
+      inputSchema: {
+        type: 'object',
+        properties: { workflow: { type: 'string', enum: workflowTemplates().map((t) => t.id) } },
+        required: ['workflow'],
+      },
+    },
+    {
       name: START_WORKFLOW,
-      description: 'Start the plan from a built-in workflow template with its inputs (validated against the template\'s input schema). ' +
-        `Only while the plan is empty or untouched. Templates: ${workflowTemplates().map((t) => `${t.id} (${t.title})`).join('; ')}.`,
+      description: 'Start the plan from a built-in workflow template with its inputs (validated against the template\'s input schema; ' +
+        'read_workflow shows it). Only while the plan is empty or untouched.',
       inputSchema: {
         type: 'object',
         properties: {
           workflow: { type: 'string', enum: workflowTemplates().map((t) => t.id) },
-          inputs: { type: 'object', description: 'The template\'s inputs (see its input schema in the objective message).' },
+          inputs: { type: 'object', description: 'The template\'s inputs, as its input schema names them.' },
         },
         required: ['workflow', 'inputs'],
       },
@@ -36,9 +46,11 @@ export function supervisorToolDefs(): LlmToolDef[] {
     {
       name: EDIT_PLAN,
       description: 'Edit the plan with one operation. insert: {op, after?, step: {id, title, worker, tool, args?, reasons?, dependsOn?, reportQuantities?}}; ' +
-        'modify: {op, id, changes: {...fields to change}} — the step and every step depending on it run again; delete: {op, id, reason}. ' +
+        'modify: {op, id, changes}: changes.args and changes.reasons change only the arguments they name (a value replaces that argument\'s, ' +
+        'null removes it, the rest stay as planned); any other field given (title, worker, tool, dependsOn, reportQuantities) replaces the step\'s. ' +
+        'The step and every step depending on it run again. delete: {op, id, reason}. ' +
         'Arguments may use hints: "$step.<id>.<artifact name>[.path]", "$all.<id>.<name>", "$each.<id>.<name>", "$run.backend". ' +
-        'An invalid edit is refused with the reason and the plan is unchanged.',
+        'canvas_read of the key "plan" shows every step with its arguments. An invalid edit is refused with the reason and the plan is unchanged.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -61,6 +73,11 @@ export async function runSupervisorTool(rt: AgentRuntime, use: ToolUseBlock): Pr
   if (use.inputError) return result(use, `the input to ${use.name} was not valid JSON (${use.inputError}); send one JSON object.`, true);
   const store = new PlanStore(rt.canvas);
   const input = (use.input ?? {}) as Record<string, unknown>;
+  if (use.name === READ_WORKFLOW) {
+    const t = workflowTemplate(String(input.workflow));
+    if (!t) return result(use, `no workflow "${String(input.workflow)}"; one of ${workflowTemplates().map((x) => x.id).join(', ')}.`, true);
+    return result(use, `${t.id}: ${t.title}. ${t.description}\nInput schema: ${JSON.stringify(t.inputSchema)}`);
+  }
   if (use.name === START_WORKFLOW) {
     const plan = store.current();
     if (plan && plan.steps.some((s) => s.status !== 'pending')) {

@@ -54,6 +54,25 @@ function wrapSchema(spec: GuardedToolSpec): object {
   };
 }
 
+/** Tools every worker keeps whatever its plan: reading the run's shared memory. */
+const ALWAYS_OFFERED = ['canvas_inspect', 'canvas_read'];
+
+const WRAPPER_FIELDS = ['arguments', 'references', 'reasons', 'context'];
+
+/** What is wrong with a tool use's wrapper, or undefined: the fields the call format requires, and no others. */
+function wrapperProblem(tool: string, input: unknown): string | undefined {
+  const form = `{"arguments": {...}, "references": {...}, "reasons": {...}, "context": "step <id>: ..."}`;
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return `${tool}: send the call as one JSON object ${form}.`;
+  const given = input as Record<string, unknown>;
+  const unknown = Object.keys(given).filter((k) => !WRAPPER_FIELDS.includes(k));
+  if (unknown.length) return `${tool}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} beside arguments, references, reasons and context: put the tool's own arguments inside "arguments" (${form}).`;
+  if (!given.arguments || typeof given.arguments !== 'object' || Array.isArray(given.arguments)) return `${tool}: the tool's arguments go in "arguments", an object (${form}).`;
+  if (typeof given.context !== 'string' || !given.context.trim()) return `${tool}: "context" is missing: say, inside the call's input, which plan step and goal the call serves ("step eos-input: the production input"); the judges read it.`;
+  if (!given.reasons || typeof given.reasons !== 'object' || Array.isArray(given.reasons)) return `${tool}: "reasons" is missing: give, inside the call's input, a reason for each argument ({"<argument>": "why this value"}); the judges read them.`;
+  if (given.references !== undefined && (typeof given.references !== 'object' || Array.isArray(given.references) || given.references === null)) return `${tool}: "references" must be an object {"<argument>": "a-<n>[.<path>]"}.`;
+  return undefined;
+}
+
 export class ToolRegistry {
   private readonly byName: Map<string, GuardedToolSpec>;
 
@@ -73,9 +92,15 @@ export class ToolRegistry {
     return this.all().filter((s) => s.roles.includes(role));
   }
 
-  /** The tools a model in this role is offered. */
-  definitionsFor(role: AgentRole): LlmToolDef[] {
-    return this.forRole(role).map((s) => ({ name: s.name, description: s.description, inputSchema: wrapSchema(s) }));
+  /**
+   * The tools a model in this role is offered: every tool of the role, or, given the plan, only
+   * those its steps for this role name, and the canvas reads (a worker of a lattice-constant
+   * study is not shown the adsorption tools). The list is the same for every step of one plan,
+   * so it stays a cached prefix.
+   */
+  definitionsFor(role: AgentRole, opts: { plan?: { steps: readonly { worker: string; tool: string }[] } } = {}): LlmToolDef[] {
+    const planned = opts.plan ? new Set([...ALWAYS_OFFERED, ...opts.plan.steps.filter((s) => s.worker === role).map((s) => s.tool)]) : undefined;
+    return this.forRole(role).filter((s) => !planned || planned.has(s.name)).map((s) => ({ name: s.name, description: s.description, inputSchema: wrapSchema(s) }));
   }
 
   /** The catalogue as the judges see it in their cached system prefix. */
@@ -98,16 +123,15 @@ export class ToolRegistry {
       return { ok: false, message: `tool ${use.name} is not available to the ${role} agent; it belongs to ${spec.roles.join(', ')}.` };
     }
     if (use.inputError) return { ok: false, message: `the input to ${use.name} was not valid JSON (${use.inputError}). Send {arguments, references, reasons, context} as one JSON object.` };
-    const input = use.input as Partial<WrappedInput> | undefined;
-    if (!input || typeof input !== 'object' || !input.arguments || typeof input.arguments !== 'object') {
-      return { ok: false, message: `${use.name}: wrap the tool's arguments as {"arguments": {...}, "references": {...}, "reasons": {...}, "context": "..."}.` };
-    }
+    const problem = wrapperProblem(use.name, use.input);
+    if (problem) return { ok: false, message: problem };
+    const input = use.input as WrappedInput;
     return {
       ok: true,
       spec,
       proposed: {
-        tool: use.name, args: input.arguments, refs: input.references ?? {}, reasons: input.reasons ?? {},
-        context: typeof input.context === 'string' ? input.context : '', agent: { role, ...(model ? { model } : {}) }, ...(step ? { step } : {}),
+        tool: use.name, args: input.arguments, refs: input.references ?? {}, reasons: input.reasons,
+        context: input.context, agent: { role, ...(model ? { model } : {}) }, ...(step ? { step } : {}),
       },
     };
   }

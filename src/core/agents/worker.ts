@@ -2,8 +2,10 @@
  * A worker (DFT or HPC) as a tool-using loop on one plan step: the model sees the tools
  * its role is allowed, every tool use goes through the registry and the guard, and a
  * malformed tool use (bad JSON, unknown tool, schema violation) comes back as an error
- * the model can correct. The loop ends when the model answers without a tool call; the
+ * the model can correct. The loop ends when the provenance shows the step done (the tools'
+ * own summaries are the step's), or when the model answers without a tool call; the
  * supervisor then checks the step against the provenance, not against the model's word.
+ * The model is offered only the tools its role may call in the current plan.
  */
 import type { AgentRole } from '../canvas/types';
 import type { ContentBlock, LlmMessage, ToolResultBlock, ToolUseBlock } from '../llm/types';
@@ -11,6 +13,7 @@ import type { RegistryContext } from './toolRegistry';
 import { workerSystemPrompt } from './prompts/worker';
 import type { AgentRuntime } from './runtime';
 import type { PlanStep } from '../plan/types';
+import { PlanStore } from '../plan/store';
 
 export interface WorkerResult {
   summary: string;
@@ -120,10 +123,10 @@ async function runJobs(rt: AgentRuntime, jobs: ToolUseBlock[], runOne: (use: Too
   }
 }
 
-export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string): Promise<WorkerResult> {
+export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string, opts: { done?: () => boolean } = {}): Promise<WorkerResult> {
   const role = step.worker as Exclude<AgentRole, 'supervisor'>;
   const model = rt.models[role];
-  const tools = rt.registry.definitionsFor(role);
+  const tools = rt.registry.definitionsFor(role, { plan: new PlanStore(rt.canvas).current() ?? { steps: [step] } });
   const system = [{ text: workerSystemPrompt(role), cache: true }];
   const messages: LlmMessage[] = [{ role: 'user', content: brief }];
   let toolCalls = 0;
@@ -144,7 +147,12 @@ export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string)
       return { summary: text || `the ${role} worker ended the step without a summary`, turns: turn, toolCalls };
     }
     toolCalls += uses.length;
-    messages.push({ role: 'user', content: await runToolUses(rt, uses, role, model, step.id) });
+    const results = await runToolUses(rt, uses, role, model, step.id);
+    messages.push({ role: 'user', content: results });
+    if (opts.done?.()) {
+      const said = results.filter((r) => !r.isError).map((r) => r.content).join(' ');
+      return { summary: said || `step ${step.id} done`, turns: turn, toolCalls };
+    }
   }
   return { summary: `the ${role} worker used its ${rt.limits.maxWorkerTurns} turns without finishing step ${step.id}`, turns: rt.limits.maxWorkerTurns, toolCalls, incomplete: 'out of turns' };
 }

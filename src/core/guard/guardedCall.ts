@@ -161,13 +161,14 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
   const read = artifactReferences(spec.schema, call);
   const drafts = output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...read, ...(d.inputs ?? [])])] }));
   const registered = await provenance.registerArtifacts(record.id, drafts, concernsOf(verdicts, approvalId));
-  await provenance.endCall(record.id, { status: 'ok' });
+  const said = `${output.summary}${registered.length ? ` [${registered.map((r) => `${r.id} ${r.name}${r.status !== 'final' ? ` (${r.status})` : ''}`).join(', ')}]` : ''}`;
+  // the tool's own words are kept with the call: a replanning after a provisional result reads them
+  await provenance.endCall(record.id, { status: 'ok', summary: said });
   await invalidateAfterCutoffChange(provenance, registered);
   const pending = approvalId && !ctx.approvals.answerOf(approvalId) ? [approvalId] : [];
   if (pending.length) settleOnAnswer(ctx, approvalId!, registered.map((r) => r.id));
   return {
     status: 'ok', call: record.id, outputs: registered.map((r) => r.id), verdicts, pendingApprovals: pending,
-    summary: `${output.summary}${registered.length ? ` [${registered.map((r) => `${r.id} ${r.name}${r.status !== 'final' ? ` (${r.status})` : ''}`).join(', ')}]` : ''}` +
-      (pending.length ? ` Approval ${pending[0]} is open: the result counts only once it is approved.` : ''),
+    summary: said + (pending.length ? ` Approval ${pending[0]} is open: the result counts only once it is approved.` : ''),
   };
 }

@@ -13,7 +13,5 @@ export const REFERENCE_RULE =
   "references" is allowed. Never type a number you read from an artifact without its reference; a value of your own has no
   reference, only its reason.`;
 
-/** The description of the `references` field in every tool definition. */
-export const REFERENCES_FIELD =
-  'For each argument whose value comes from an artifact: its reference, "a-<n>" or "a-<n>.<path>" (the guard fills in or checks the value). ' +
-  'Optional for an argument that already holds the reference as its value.';
+/** The description of the `references` field in every tool definition: it names the rule, which the system prompt states once. */
+export const REFERENCES_FIELD = 'Argument name → "a-<n>[.<path>]", as the reference rule says.';

@@ -22,6 +22,8 @@ export interface StepEndPayload {
   attempt: number;
   ok: boolean;
   summary: string;
+  /** A step not done: the worker's own words at the end of its turn (its explanation). */
+  worker?: string;
 }
 
 export const stepKey = (id: string): string => `run/steps/${id}`;

@@ -60,6 +60,8 @@ interface CallEndPayload {
   status: ToolCallRecord['status'];
   endedAt: string;
   error?: string;
+  /** What the tool said of its result (the text its caller read). */
+  summary?: string;
   outputs: string[];
 }
 
@@ -178,7 +180,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
     await this.log.append({ kind: 'guard.verdict', payload: { call: callId, verdicts }, actor: { kind: 'framework', id: 'guard' } });
   }
 
-  async endCall(callId: string, end: { status: 'ok' | 'failed' | 'refused'; error?: string }): Promise<ToolCallRecord> {
+  async endCall(callId: string, end: { status: 'ok' | 'failed' | 'refused'; error?: string; summary?: string }): Promise<ToolCallRecord> {
     const call = this.callsById.get(callId);
     if (!call) throw new ProvenanceError('unknown-call', `no tool call ${callId} in this run: end the call id that recordCall returned.`);
     if (call.status !== 'running') {
@@ -187,6 +189,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
     if (end.status === 'ok') checkReferencedValues(this, call.args, `call ${callId} (${call.tool}) cannot end ok`);
     const payload: CallEndPayload = { id: callId, status: end.status, endedAt: new Date().toISOString(), outputs: [...call.outputs] };
     if (end.error !== undefined) payload.error = end.error;
+    if (end.summary !== undefined) payload.summary = end.summary;
     await this.log.append({ kind: 'provenance.call.end', key: `calls/${callId}`, payload, actor: { kind: 'tool', id: call.tool } });
     return structuredClone(this.callsById.get(callId)!);
   }
@@ -298,6 +301,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         c.status = p.status;
         c.endedAt = p.endedAt;
         if (p.error !== undefined) c.error = p.error;
+        if (p.summary !== undefined) c.summary = p.summary;
         this.lastSeqOf.set(c.id, e.seq);
         return;
       }

@@ -113,6 +113,8 @@ export interface ToolCallRecord {
   endedAt?: string;
   status: ToolCallStatus;
   error?: string;
+  /** What the tool said of its result when it ended ok (the text the agent read). */
+  summary?: string;
   /** Artifact ids this call created. */
   outputs: string[];
 }

@@ -18,7 +18,7 @@ export interface ProvenanceView {
 export interface ProvenanceWriter extends ProvenanceView {
   recordCall(call: Omit<ToolCallRecord, 'id' | 'outputs' | 'status' | 'startedAt'>): Promise<ToolCallRecord>;
   recordVerdicts(callId: string, verdicts: Verdict[]): Promise<void>;
-  endCall(callId: string, end: { status: 'ok' | 'failed' | 'refused'; error?: string }): Promise<unknown>;
+  endCall(callId: string, end: { status: 'ok' | 'failed' | 'refused'; error?: string; summary?: string }): Promise<unknown>;
   registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[]): Promise<ArtifactRecord[]>;
   addConcern(artifactId: string, concern: Concern): Promise<void>;
   markStatus(ids: string[], status: ArtifactStatus, reason: string): Promise<void>;

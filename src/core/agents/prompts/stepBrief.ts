@@ -1,20 +1,18 @@
 /**
- * The user message that hands a worker its step: the objective, the step, its arguments
- * with every plan hint already resolved to an artifact reference (or why it cannot be),
- * the calls the step has made so far, and the earlier steps' summaries.
+ * The user message that hands a worker its step: the objective, the step, the planned call
+ * in full as the tool input to send (every plan hint resolved to an artifact reference, or
+ * why it cannot be; nothing cut, so a report's text and claims arrive whole), the calls the
+ * step has made so far, and the earlier steps once each in their latest state.
  */
-import type { PlanStep } from '../../plan/types';
+import type { Plan, PlanStep } from '../../plan/types';
 import type { StepCalls, StepContext, WrappedCall } from '../../plan/stepArguments';
 import { attemptCalls } from '../../plan/stepArguments';
 import { eachArgument } from '../../plan/stepHints';
+import { earlierSteps } from './supervisor';
 
-function describeCall(c: WrappedCall): string[] {
-  return Object.entries(c.arguments).map(([k, v]) => {
-    const ref = c.references[k];
-    const shown = JSON.stringify(v);
-    const value = shown !== undefined && shown.length > 160 ? `${shown.slice(0, 157)}...` : shown;
-    return `  ${k}: ${value}${ref ? `   (reference ${ref})` : ''}${c.reasons[k] ? ` — ${c.reasons[k]}` : ''}`;
-  });
+/** A planned call as the JSON a model sends: references only where they add to the value. */
+function callJson(c: WrappedCall): string {
+  return JSON.stringify({ arguments: c.arguments, ...(Object.keys(c.references).length ? { references: c.references } : {}), reasons: c.reasons, context: c.context });
 }
 
 export function stepBrief(opts: {
@@ -24,7 +22,7 @@ export function stepBrief(opts: {
   total: number;
   calls: StepCalls;
   ctx: StepContext;
-  pastSteps: { id: string; summary: string; ok: boolean }[];
+  plan: Plan;
 }): string {
   const { step, calls } = opts;
   const lines = [
@@ -39,18 +37,18 @@ export function stepBrief(opts: {
     lines.push('', `The planned arguments cannot be resolved yet: ${calls.problem}`, 'Say so in your answer unless you can make the call from the artifacts that exist.');
   } else if (calls.calls.length === 0) {
     lines.push('', 'Every call this step needs has been made. Answer with the summary.');
-  } else if (each) {
-    lines.push('', `Call ${step.tool} once for each of these ${calls.calls.length} ${each.name} artifact(s): ${calls.calls.map((c) => c.arguments[each.argument]).join(', ')}.`,
-      'Planned arguments (the same for each call but the one that varies):', ...describeCall(calls.calls[0]!));
   } else {
-    lines.push('', 'Planned arguments (references resolved; use them unless you have a reason not to, and say it):', ...describeCall(calls.calls[0]!));
+    const n = calls.calls.length;
+    lines.push('', each
+      ? `The planned calls, one ${step.tool} for each of these ${n} ${each.name} artifact(s) (send them in one answer; change a value only with a reason you give):`
+      : `The planned call, in full, as the ${step.tool} input to send (every plan hint resolved; change a value only with a reason you give):`,
+    ...calls.calls.map(callJson));
   }
   const made = attemptCalls(step, opts.ctx);
   if (made.length) {
-    lines.push('', 'Calls this step has made so far:', ...made.map((c) => `  ${c.id} ${c.tool} ${c.status}${c.error ? `: ${c.error.slice(0, 200)}` : ''}${c.outputs.length ? ` → ${c.outputs.join(', ')}` : ''}`));
+    lines.push('', 'Calls this step has made so far:', ...made.map((c) => `  ${c.id} ${c.tool} ${c.status}${c.error ? `: ${c.error.slice(0, 400)}` : ''}${c.outputs.length ? ` → ${c.outputs.join(', ')}` : ''}`));
   }
-  if (opts.pastSteps.length) {
-    lines.push('', 'Earlier steps:', ...opts.pastSteps.slice(-12).map((p) => `  ${p.id} ${p.ok ? 'done' : 'FAILED'}: ${p.summary.slice(0, 300)}`));
-  }
+  const earlier = earlierSteps(opts.plan).filter((l) => !l.startsWith(`  ${step.id} `));
+  if (earlier.length) lines.push('', 'Earlier steps (latest state):', ...earlier);
   return lines.join('\n');
 }

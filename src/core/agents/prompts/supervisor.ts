@@ -1,14 +1,22 @@
-/** The supervisor's system prompt and the messages of its three rounds: plan, replan, respond. */
+/**
+ * The supervisor's system prompt and the messages of its three rounds: plan, replan, respond.
+ * Lean on purpose: workflows are listed in a line each (read_workflow gives one in full), the
+ * plan is a table, earlier steps appear once each in their latest state, and a failed step
+ * comes with what the tool said, what the worker said and what the tool suggests.
+ */
 import type { WorkflowTemplate } from '../../workflows/types';
 import { planTable } from '../../plan/store';
 import type { Plan } from '../../plan/types';
+import type { ApprovalRequest } from '../../guard/types';
 
 export const SUPERVISOR_SYSTEM = `You are the supervisor of DREAMS, a team of agents that runs density-functional-theory studies
 with Quantum ESPRESSO (pw.x). You keep the plan: steps, each naming the worker (dft or hpc), the one tool call
 that must succeed, argument hints, and for report steps the quantities the report must state. Workers carry out
 the steps; a guard checks every tool call; every number in a report must cite the artifact it comes from.
 
-- Start from a built-in workflow when one fits (start_workflow); change the plan only with edit_plan.
+- Start from a built-in workflow when one fits (start_workflow; read_workflow shows its inputs in full); change
+  the plan only with edit_plan. A round ends once the plan is made or the failed step is planned again: say in
+  the same answer, in a sentence or two, what you did and why.
 - When a step fails, find out why before changing anything: for a failed or unconverged pw.x run, consult the
   convergence advisor (consult_convergence_advisor with the failed run_pw call id), then modify the step that
   writes the input (make_pw_input) with the suggested argument values, citing the advice in the reason.
@@ -19,37 +27,95 @@ the steps; a guard checks every tool call; every number in a report must cite th
 - If the run cannot succeed, say so plainly and why; do not edit the plan to hide a failure.
 - Be brief. Answer without a tool call when your round is done.`;
 
-function templateCatalogue(templates: WorkflowTemplate[]): string {
-  return templates.map((t) => `- ${t.id}: ${t.title}. ${t.description}\n  inputs schema: ${JSON.stringify(t.inputSchema)}`).join('\n');
+/** One line per workflow: what to choose from. read_workflow gives the inputs in full. */
+function workflowList(templates: WorkflowTemplate[]): string {
+  return templates.map((t) => `- ${t.id}: ${t.title}. ${t.description}`).join('\n');
 }
 
-export function planRoundMessage(objective: string, plan: Plan | undefined, templates: WorkflowTemplate[]): string {
+/** What a template read from the objective's words, and what it still needs. */
+export interface ObjectiveReading {
+  template: WorkflowTemplate;
+  inputs: Record<string, unknown>;
+  missing: string[];
+}
+
+export function planRoundMessage(objective: string, plan: Plan | undefined, templates: WorkflowTemplate[], reading?: ObjectiveReading): string {
   if (!plan || plan.steps.length === 0) {
-    return [`Objective: ${objective}`, '', 'There is no plan yet. Built-in workflows:', templateCatalogue(templates), '',
-      'Start the plan from the workflow that fits (start_workflow), or build it with edit_plan inserts. Then answer with one paragraph on the plan.'].join('\n');
+    const lines = [`Objective: ${objective}`, '', 'There is no plan yet. Built-in workflows (read_workflow shows one\'s inputs in full):', workflowList(templates)];
+    if (reading) {
+      lines.push('', `The objective reads as ${reading.template.id}, with ${JSON.stringify(reading.inputs)}` +
+        `${reading.missing.length ? `; it does not state ${reading.missing.join(', ')}` : ''}. Its input schema:`, JSON.stringify(reading.template.inputSchema));
+    }
+    lines.push('', 'Start the plan from the workflow that fits (start_workflow with its inputs), or build it with edit_plan inserts, ' +
+      'and say in the same answer, in one paragraph, what the plan does and which inputs you chose and why.');
+    return lines.join('\n');
   }
   return [`Objective: ${objective}`, '', `The plan (v${plan.version}${plan.workflow ? `, from the ${plan.workflow} template` : ''}):`, planTable(plan), '',
     'Review it against the objective. Edit it only if something the objective asks for is missing or wrong; then answer with one paragraph on the plan.'].join('\n');
 }
 
-export function replanMessage(opts: { objective: string; plan: Plan; stepId: string; reason: string; failedCall?: string; pastSteps: { id: string; summary: string; ok: boolean }[]; replans: number; maxReplans: number }): string {
+/** A text cut at a sentence end (or a clause end) before `max` characters, never mid-word. */
+export function clipAtSentence(text: string, max: number): string {
+  const t = text.trim();
+  if (t.length <= max) return t;
+  const head = t.slice(0, max);
+  const stop = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf(') '));
+  const cut = stop > max / 3 ? head.slice(0, stop + 1) : head.slice(0, head.lastIndexOf(' ') > 0 ? head.lastIndexOf(' ') : max);
+  return `${cut.trimEnd()} …`;
+}
+
+/** Each step that has ended, once, in plan order and its latest state: "  k-runs done: ...". */
+export function earlierSteps(plan: Plan, max = 260): string[] {
+  return plan.steps.filter((s) => s.status === 'done' || s.status === 'failed' || (s.status === 'pending' && s.summary))
+    .map((s) => `  ${s.id} ${s.status === 'done' ? 'done' : s.status === 'failed' ? 'FAILED' : 'to run again'}: ${clipAtSentence(s.summary ?? '', max)}`);
+}
+
+/** Why a step failed, from every side: its tool, its worker, what the tool suggests; and the step as planned. */
+export interface StepFailure {
+  stepId: string;
+  /** The reason the step is not done (the provenance's view). */
+  reason: string;
+  /** The call that failed or gave provisional results: "c-33 select_converged_settings". */
+  call?: string;
+  /** What that call's tool said (its summary, or its error). */
+  toolSaid?: string;
+  /** The worker's own words at the end of its turn. */
+  workerSaid?: string;
+  /** What the tool suggests next, as stored on its provisional result. */
+  suggestion?: string;
+  /** The failed step and the step that writes its input, as planned (JSON). */
+  planned: string[];
+}
+
+export function replanMessage(opts: { objective: string; plan: Plan; failure: StepFailure; replans: number; maxReplans: number }): string {
+  const f = opts.failure;
   return [
     `Objective: ${opts.objective}`, '',
-    `Step ${opts.stepId} failed: ${opts.reason}`,
-    ...(opts.failedCall ? [`The failed call: ${opts.failedCall}.`] : []),
+    `Step ${f.stepId} failed: ${f.reason}`,
+    ...(f.call ? [`- the call: ${f.call}`] : []),
+    ...(f.toolSaid ? [`- the tool said: ${f.toolSaid}`] : []),
+    ...(f.workerSaid ? [`- the worker said: ${f.workerSaid}`] : []),
+    ...(f.suggestion ? [`- the tool suggests: ${f.suggestion}`] : []),
     `Replanning round ${opts.replans} of at most ${opts.maxReplans} for this step.`, '',
+    'As planned (edit_plan modify changes only the arguments it names; null removes one):', ...f.planned, '',
     `The plan (v${opts.plan.version}):`, planTable(opts.plan), '',
-    'Earlier steps:', ...opts.pastSteps.slice(-12).map((p) => `  ${p.id} ${p.ok ? 'done' : 'FAILED'}: ${p.summary.slice(0, 300)}`), '',
+    'Earlier steps:', ...earlierSteps(opts.plan), '',
     'Decide how the run goes on: diagnose (the advisor for pw.x failures), then edit the plan so the failed step runs again with the fix. ' +
       'If nothing can fix it, answer without editing and say why; the run then stops with its state saved.',
   ].join('\n');
 }
 
-export function responseMessage(opts: { objective: string; plan: Plan; pastSteps: { id: string; summary: string; ok: boolean }[]; report?: string }): string {
+/** An open approval in a line: what it holds and why. */
+export function approvalLine(r: ApprovalRequest): string {
+  return `  ${r.id} on ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => `[${v.rule}] ${clipAtSentence(v.reasons.join(' '), 200)}`).join(' ')}`;
+}
+
+export function responseMessage(opts: { objective: string; plan: Plan; report?: string; openApprovals: ApprovalRequest[] }): string {
   return [
     `Objective: ${opts.objective}`, '', 'Every step of the plan is done:', planTable(opts.plan), '',
-    'Step summaries:', ...opts.pastSteps.filter((p) => p.ok).map((p) => `  ${p.id}: ${p.summary.slice(0, 400)}`), '',
+    'Step summaries:', ...earlierSteps(opts.plan, 400), '',
     ...(opts.report ? [opts.report, ''] : []),
-    'Write the final response for the user in two to five sentences: the result with its artifact reference, the settings it rests on, and anything that needs their attention (open approvals, warnings).',
+    ...(opts.openApprovals.length ? ['Open approvals (a person answers them: dreams approve <run> <id>):', ...opts.openApprovals.map(approvalLine), ''] : ['No approval is open.', '']),
+    'Write the final response for the user in two to five sentences: the result with its artifact reference, the settings it rests on, and anything that needs their attention (the open approvals above, warnings).',
   ].join('\n');
 }

@@ -11,7 +11,7 @@ const CALL_FORMAT = `Every tool takes one JSON object:
  "references": {"<argument>": "a-<n>[.<path>]", ...},
  "reasons": {"<argument>": "why this value", ...},
  "context": "step <id>: what this call is for"}
-- ${REFERENCE_RULE}
+- The reference rule: ${REFERENCE_RULE}
 - Give a reason for every argument: the guard's judges read them, and a person reviews them.
 - The guard may refuse a call (with reasons) or raise a warning for the user to approve. Read a refusal,
   fix the call and try again; do not repeat a refused call unchanged.`;
@@ -27,6 +27,7 @@ const ROLE_TEXT: Record<Exclude<AgentRole, 'supervisor'>, string> = {
 };
 
 export function workerSystemPrompt(role: Exclude<AgentRole, 'supervisor'>): string {
-  return `${ROLE_TEXT[role]}\n\n${CALL_FORMAT}\n\nWhen the step's tool call has succeeded (for a series: once per item), stop calling tools and answer ` +
-    'with a two-sentence summary of what the step produced, naming the artifacts. If the step cannot be done, say why in one paragraph, without calling tools.';
+  return `${ROLE_TEXT[role]}\n\n${CALL_FORMAT}\n\nThe step's brief gives its planned call(s) in full: send them (a series' calls together, in one answer) ` +
+    'unless you have a reason to change a value, and say the reason. The step ends as soon as its call has succeeded (for a series: every call); ' +
+    'no summary is needed. If the step cannot be done, say why in one paragraph, without calling tools.';
 }
