@@ -35,6 +35,10 @@ export type Unit =
   | 'eV/Å'
   | 'Ry/bohr'
   | 'μB'
+  | 'μB/atom'
+  | 'eV/Å^2'
+  | 'meV/Å^2'
+  | 'J/m^2'
   | 's'
   | 'Ry (cutoff)'
   | '1' // dimensionless (counts, fractions, scale factors)
@@ -66,6 +70,12 @@ const TO_BASE: Partial<Record<Unit, { base: Unit; factor: number }>> = {
   GPa: { base: 'GPa', factor: 1 },
   kbar: { base: 'GPa', factor: KBAR_IN_GPA },
   'eV/Å': { base: 'eV/Å', factor: 1 },
+  'μB': { base: 'μB', factor: 1 },
+  'μB/atom': { base: 'μB/atom', factor: 1 },
+  // surface energies: 1 eV/Å² = 16.02176634 J/m² (exact since 2019)
+  'eV/Å^2': { base: 'eV/Å^2', factor: 1 },
+  'meV/Å^2': { base: 'eV/Å^2', factor: 1e-3 },
+  'J/m^2': { base: 'eV/Å^2', factor: 1 / 16.02176634 },
   'Ry/bohr': { base: 'eV/Å', factor: RY_IN_EV / BOHR_IN_ANGSTROM },
 };
 

@@ -9,6 +9,13 @@ import type { Unit } from '../../units';
 const NAME_SUFFIXES: [RegExp, Unit][] = [
   [/MevPerAtom$/, 'meV/atom'],
   [/EvPerAtom$/, 'eV/atom'],
+  [/MevPerAngstrom2$/, 'meV/Å^2'],
+  [/EvPerAngstrom2$/, 'eV/Å^2'],
+  [/EvPerAngstrom$/, 'eV/Å'],
+  [/JPerM2$/, 'J/m^2'],
+  [/BohrMagnetonPerAtom$/, 'μB/atom'],
+  [/BohrMagnetonPerCell$/, 'μB'],
+  [/BohrMagneton$/, 'μB'],
   [/PerAngstrom$/, '1/Å'],
   [/Angstrom3$/, 'Å^3'],
   [/Angstrom$/, 'Å'],
