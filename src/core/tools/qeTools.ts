@@ -130,7 +130,8 @@ export const generateSeriesTool: GuardedToolSpec = {
   },
   rules: [],
   parameterNotes: {
-    values: 'cutoffs in steps of 5–10 Ry from the UPF suggestion upward; spacings from 0.4 down to 0.1 1/Å; EOS lattice scale factors spanning ±3 % (volumes ±10 %).',
+    values: 'cutoffs in steps of 5–10 Ry from the UPF suggestion (when the file states one) upward; spacings from 0.4 down to 0.1 1/Å; ' +
+      'EOS lattice scale factors spanning ±3 to ±5 % of a (volumes ±9 to ±15 %; the lattice-constant workflow plans ±5 % in five points), wide enough to bracket the minimum from a starting guess.',
   },
   async run(raw, ctx) {
     const { template, kind, values } = raw as { template: string; kind: 'ecutwfc' | 'kspacing' | 'eos'; values: number[] };
