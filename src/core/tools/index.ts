@@ -16,6 +16,8 @@ import { selectConvergedSettingsTool } from './selectConvergedSettings';
 import { selectConvergedSlabTool } from './selectConvergedSlab';
 import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } from './structureTools';
 import { writeReportTool } from './writeReport';
+import { bandPathTool, makeNscfInputTool, runNscfTool } from './bandStructure';
+import { bandGapTool, runBandsXTool, runDosXTool, runProjwfcTool } from './postProcessing';
 
 export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   canvasInspectTool, canvasReadTool, canvasWriteTool,
@@ -25,5 +27,6 @@ export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   selectConvergedSettingsTool, selectConvergedSlabTool, fitEosTool, latticeConstantFromVolumeTool,
   adsorptionEnergyTool, deltaBeTool, beefEnsembleStatsTool,
   importStructureTool, prepareAdsorptionSurfaceTool, relaxStructureTool, evaluateHypothesisTool, adsorptionSearchTool,
+  bandPathTool, makeNscfInputTool, runNscfTool, runBandsXTool, bandGapTool, runDosXTool, runProjwfcTool,
   writeReportTool,
 ];

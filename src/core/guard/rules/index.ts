@@ -14,6 +14,9 @@ import { referenceKinds, RULE as KINDS } from './referenceKinds';
 import { referencesExist, RULE as EXIST } from './referencesExist';
 import { referenceValuesMatch, RULE as VALUES } from './referenceValuesMatch';
 import type { TierOneRule } from './ruleInput';
+import { dosMeshAtLeastScf, RULE as DOS_MESH } from './dosMeshAtLeastScf';
+import { noGapFromMetal, RULE as NO_GAP } from './noGapFromMetal';
+import { nscfUsesScfDensity, RULE as NSCF } from './nscfUsesScfDensity';
 import { settingsComparable, RULE as SETTINGS } from './settingsComparable';
 import { testsRedoneAfterCutoffChange, RULE as REDONE } from './testsRedoneAfterCutoffChange';
 import { unitsMatch, RULE as UNITS } from './unitsMatch';
@@ -36,6 +39,9 @@ export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [HYPOTHESIS]: adsorptionHypothesisValid,
   [CALCULATOR]: calculatorMatchesReferences,
   [STANDARDS]: adsorptionSearchStandards,
+  [NSCF]: nscfUsesScfDensity,
+  [DOS_MESH]: dosMeshAtLeastScf,
+  [NO_GAP]: noGapFromMetal,
 };
 
 /** Rules every call that makes references gets, whatever the tool lists. */

@@ -1,0 +1,97 @@
+/**
+ * The values of the band-structure and DOS artifacts (names in shapes.ts ARTIFACT): the band
+ * path, the NSCF run's output, bands along the path, the band gap, the DOS and the PDOS. The
+ * plotted ones carry the shapes of src/shared/electronicStructure.ts so renderers draw them
+ * as they are. Energies in eV, k in 1/Å or fractional reciprocal coordinates as named.
+ */
+import type { PhysicalSettings, Vec3 } from '../dft/types';
+import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
+
+/** band_path: a standard path on one cell and the crystal_b nodes pw.x is given. */
+export interface BandPathValue {
+  convention: string;
+  /** "FCC", "BCT2", ... */
+  lattice: string;
+  spaceGroup: { number: number; symbol: string };
+  /** Fractional coordinates in the reciprocal lattice of `cellAngstrom`. */
+  points: Record<string, Vec3>;
+  segments: string[][];
+  nodes: { label: string; k: Vec3; count: number }[];
+  /** The k-points pw.x generates from the nodes. */
+  kpointCount: number;
+  pointsPerInverseAngstrom: number;
+  cellAngstrom: [Vec3, Vec3, Vec3];
+}
+
+/** meta of an nscf_output (the pw.x output of a bands or nscf run). */
+export interface NscfMeta {
+  job: string;
+  backend: string;
+  calculation: 'bands' | 'nscf';
+  /** The SCF's total_energy artifact whose charge density the run used. */
+  scf: string;
+  settings: PhysicalSettings;
+  /** The SCF's occupations and Fermi energy (eV) where it printed one; for an insulator its highest occupied level. */
+  scfOccupations: string;
+  scfFermiEnergyEv?: number;
+  scfHighestOccupiedEv?: number;
+  /** This run's Fermi energy (a tetrahedra or smeared nscf prints one), eV. */
+  fermiEnergyEv?: number;
+  electrons: number;
+  nspin: number;
+  nbnd: number;
+  alatBohr: number;
+  kpointCount: number;
+  /** The band path it followed (bands runs). */
+  path?: string;
+  [key: string]: unknown;
+}
+
+/** band_structure: bands.x's energies along the path, as a plot draws them, and what a gap needs. */
+export interface BandStructureValue extends BandStructurePlotData {
+  /** Fractional reciprocal coordinates of each k-point. */
+  kpoints: Vec3[];
+  electrons: number;
+  nspin: number;
+  /** Of the SCF that made the charge density. */
+  occupations: string;
+  fermiEnergyEv?: number;
+  lattice: string;
+  convention: string;
+}
+
+export interface BandEdgeValue {
+  energyEv: number;
+  k: Vec3;
+  /** Path coordinate, 1/Å. */
+  x: number;
+  /** "Γ", "0.85 of Γ–X (near X)". */
+  location: string;
+  nearest: string;
+}
+
+/** band_gap: the gap of an insulator from its band structure. */
+export interface BandGapValue {
+  gapEv: number;
+  direct: boolean;
+  vbm: BandEdgeValue;
+  cbm: BandEdgeValue;
+  /** The smallest gap at one k-point, and where. */
+  directGapEv: number;
+  directGapLocation: string;
+  occupiedBands: number;
+}
+
+/** dos: dos.x's total DOS. */
+export interface DosValue extends DosPlotData {
+  /** Integrated DOS, electrons per cell. */
+  integrated: number[];
+  occupations: string;
+  kMesh?: [number, number, number];
+}
+
+/** pdos: projwfc.x's projections per species and angular momentum, with the Löwdin charges. */
+export interface PdosValue extends DosPlotData {
+  lowdin: { atom: number; total: number; byL: Partial<Record<'s' | 'p' | 'd' | 'f', number>>; polarization?: number }[];
+  spilling?: number;
+}
