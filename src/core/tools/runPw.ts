@@ -19,6 +19,7 @@ import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shape
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';
 import { backendsOf, clusterProfileOf, type EarlierRunSource, service } from './services';
+import { runFactsMeta } from './runFacts';
 
 interface Args {
   input: string;
@@ -322,12 +323,16 @@ function runArtifacts(
   const natoms = input.structure.symbols.length;
   const out = parsePwOutput(text);
   const relaxing = input.calculation === 'relax' || input.calculation === 'vc-relax';
+  // relaxation convergence (forces, stress against the output's thresholds), magnetization, k-point count
+  const facts = runFactsMeta(input, out);
   const problems = [
     done.state !== 'completed' ? `the job ${done.state}${done.error ? `: ${done.error}` : ''}` : '',
     out.error ? `pw.x stopped in ${out.error.routine}: ${out.error.message}` : '',
     !out.jobDone ? 'pw.x did not reach JOB DONE' : '',
     !out.scfConverged ? 'the SCF did not converge' : '',
     relaxing && out.relaxation && !out.relaxation.converged ? 'the relaxation did not converge' : '',
+    // BFGS converged, but the last forces or stress printed are above the output's thresholds (final-scf-above-thresholds)
+    relaxing && out.relaxation?.converged && facts.relaxation && !facts.relaxation.converged ? `the relaxation is not converged: ${facts.relaxation.problems.join('; ')}` : '',
   ].filter(Boolean);
   const converged = problems.length === 0 && out.totalEnergyRy !== undefined;
   const last = out.ionicSteps.at(-1);
@@ -341,6 +346,7 @@ function runArtifacts(
     ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
     ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
     ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
+    ...facts,
   };
   const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) } }];
   if (out.totalEnergyRy === undefined) {
