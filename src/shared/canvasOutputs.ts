@@ -43,6 +43,8 @@ export interface ApprovalCardData {
   /** The context the agent declared for the call. */
   context?: string;
   answer?: ApprovalAnswerData;
+  /** Closed without an answer: the result it was raised on was superseded (nothing is left to decide). */
+  closed?: { reason: string; at: string; supersededBy?: string };
 }
 
 export interface ArtifactCardData {

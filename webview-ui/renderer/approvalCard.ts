@@ -113,7 +113,12 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
   reject.addEventListener('click', () => send('reject'));
 
   if (data.answer) showAnswered(data.answer);
-  else card.append(actions);
+  else if (data.closed) {
+    // superseded by a rerun: shown, with why, but there is nothing to answer
+    card.classList.add('closed');
+    heading.textContent = 'Closed';
+    outcome.textContent = `Closed without an answer: ${data.closed.reason}`;
+  } else card.append(actions);
   card.append(outcome);
   element.replaceChildren(card);
   return { onResult };

@@ -113,7 +113,7 @@ export class CanvasProjection {
   private readonly cellsById = new Map<string, CanvasCell>();
   private readonly calls = new Map<string, ToolCallRecord>();
   private readonly artifacts = new Map<string, ArtifactState>();
-  private readonly approvals = new Map<string, { request: ApprovalRequest; answer?: ApprovalAnswer }>();
+  private readonly approvals = new Map<string, { request: ApprovalRequest; answer?: ApprovalAnswer; closed?: { reason: string; at: string; supersededBy?: string } }>();
   private readonly reportVerdicts = new Map<string, Verdict>();
   private last = 0;
   runId: string | undefined;
@@ -173,6 +173,14 @@ export class CanvasProjection {
         entry.answer = a;
         return this.approvalCell(a.id, e.seq);
       }
+      case 'approval.closed': {
+        // a rerun superseded the result it was raised on: nothing is left to decide
+        const c = e.payload as { id: string; reason: string; at: string; supersededBy?: string };
+        const entry = this.approvals.get(c.id);
+        if (!entry || entry.answer || entry.closed) return [];
+        entry.closed = { reason: c.reason, at: c.at, ...(c.supersededBy ? { supersededBy: c.supersededBy } : {}) };
+        return this.approvalCell(c.id, e.seq);
+      }
       case 'job.transition':
         return this.jobCell(e.payload as JobRecord, e.seq);
       case 'report.judged': {
@@ -210,7 +218,7 @@ export class CanvasProjection {
   }
 
   pendingApprovals(): ApprovalRequest[] {
-    return [...this.approvals.values()].filter((a) => !a.answer).map((a) => a.request);
+    return [...this.approvals.values()].filter((a) => !a.answer && !a.closed).map((a) => a.request);
   }
 
   private put(cell: CanvasCell): string[] {
@@ -288,7 +296,9 @@ export class CanvasProjection {
       const a = entry.answer;
       data.answer = { decision: a.decision, by: a.by, at: a.at, ...(a.comment ? { comment: a.comment } : {}), ...(a.standing ? { standing: true } : {}), ...(a.under ? { under: a.under } : {}) };
     }
-    const state = entry.answer ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}` : 'waiting for your answer';
+    if (entry.closed && !entry.answer) data.closed = entry.closed;
+    const state = entry.answer ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}`
+      : entry.closed ? `closed, ${entry.closed.reason}` : 'waiting for your answer';
     return this.put({ kind: 'approval', id: `approvals/${id}`, text: `Approval ${id}: ${r.tool}${r.parameter ? `.${r.parameter}` : ''} — ${state}`, seq,
       outputs: [{ mime: CANVAS_MIME.approval, data }] });
   }
