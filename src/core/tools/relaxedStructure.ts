@@ -138,7 +138,9 @@ export const relaxedStructureTool: GuardedToolSpec = {
     }
     const cell = (meta.cellAngstrom as Structure['cell'] | undefined) ?? start.cell;
     const { maxFree, fixedMoved } = movement(start, final);
-    const structure: Structure = { ...start, positions: final.map((p) => [...p] as Vec3), cell };
+    // Not the user's file any more: the file it started from stays upstream in the provenance.
+    const { source: _file, ...startAtoms } = start;
+    const structure: Structure = { ...startAtoms, positions: final.map((p) => [...p] as Vec3), cell };
     return {
       artifacts: [{
         kind: 'structure', name: ARTIFACT.relaxedStructure, value: structure, inputs: [inputRef],

@@ -1,4 +1,9 @@
-/** build_bulk, build_slab, place_adsorbate, build_molecule: structures as plain data (dft/structure). */
+/** build_bulk, build_slab, place_adsorbate, build_molecule: structures as plain data (dft/structure), or read from the user's file (dft/io). */
+import fs from 'node:fs';
+import path from 'node:path';
+import { StructureFileError } from '../dft/io/errors';
+import { readStructureFile } from '../dft/io/structureFile';
+import { analyseSymmetry } from '../dft/structure/symmetry';
 import { bulk, type BulkKind } from '../dft/structure/bulk';
 import { MOLECULE_NAMES, molecule } from '../dft/structure/molecules';
 import { placeAdsorbate, type Orientation } from '../dft/structure/placement';
@@ -14,15 +19,38 @@ const formula = (s: Structure): string => {
   return [...counts].map(([el, n]) => (n === 1 ? el : `${el}${n}`)).join('');
 };
 
+/** Read a structure file for build_bulk's `from`: the structure, with its source, and the file's bytes. */
+function readFrom(file: string, sha256: string | undefined): { structure: Structure; bytes: Buffer } {
+  let structure: Structure;
+  try {
+    structure = readStructureFile(file);
+  } catch (e) {
+    const located = e instanceof StructureFileError ? e.located() : (e as Error).message;
+    throw new Error(`build_bulk: ${located}`);
+  }
+  const bytes = fs.readFileSync(file);
+  if (sha256 && structure.source?.sha256 !== sha256) {
+    throw new Error(`build_bulk: ${file} changed since the objective was read (sha256 ${structure.source?.sha256?.slice(0, 12)}…, the objective recorded ${sha256.slice(0, 12)}…). ` +
+      'Start a new run to compute the structure as it is now, or restore the file.');
+  }
+  if (!structure.pbc.every(Boolean)) {
+    throw new Error(`build_bulk: ${file} is not periodic in three directions (a slab or molecule); give a bulk crystal, or use it as a slab.`);
+  }
+  return { structure, bytes };
+}
+
 export const buildBulkTool: GuardedToolSpec = {
   name: 'build_bulk',
   description:
     'Build a bulk crystal: element(s), Bravais lattice and lattice constant (Å); the primitive cell unless cubic is true. ' +
-    'The structure records its Bravais lattice, which later decides how an EOS volume becomes a lattice constant.',
+    'Or read it from the user\'s structure file (from: CIF, POSCAR, pw.x input or output, extxyz, XSF) as it is, cell and atoms, ' +
+    'recording the file and its sha256 (and keeping a copy in the run). The symmetry of the cell later decides how an EOS volume becomes lattice parameters.',
   roles: ['dft'],
   schema: {
     type: 'object',
     properties: {
+      from: { type: 'string', minLength: 1, description: 'A structure file to read the crystal from (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF); absolute, or relative to the working directory.' },
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'With from: the sha256 the objective recorded; the call is refused if the file changed since.' },
       elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, maxItems: 2, description: 'One element, or cation and anion for rocksalt.' },
       bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
       latticeConstantAngstrom: seedOnlySchema(quantitySchema('Starting lattice constant a', 'Å', { exclusiveMinimum: 0 }),
@@ -30,19 +58,41 @@ export const buildBulkTool: GuardedToolSpec = {
       cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only (default ideal √(8/3)).' },
       cubic: { type: 'boolean', description: 'The conventional cubic cell instead of the primitive one.' },
     },
-    required: ['elements', 'bravais', 'latticeConstantAngstrom'],
+    oneOf: [{ required: ['from'] }, { required: ['elements', 'bravais', 'latticeConstantAngstrom'] }],
     additionalProperties: false,
   },
   rules: [],
   parameterNotes: {
     latticeConstantAngstrom: 'an experimental or tabulated value as the starting point of an EOS series; it is not the result.',
     bravais: 'the ground-state structure of the element at ambient conditions.',
+    from: 'the user\'s own structure file, read as it is.',
   },
   async run(raw) {
-    const a = raw as { elements: string[]; bravais: BulkKind; latticeConstantAngstrom: number; cOverA?: number; cubic?: boolean };
+    const a = raw as { from?: string; sha256?: string; elements?: string[]; bravais?: BulkKind; latticeConstantAngstrom?: number; cOverA?: number; cubic?: boolean };
+    if (a.from) {
+      const { structure, bytes } = readFrom(a.from, a.sha256);
+      const src = structure.source!;
+      const sym = (() => {
+        try {
+          const r = analyseSymmetry(structure, structure.labels ? { byLabel: true } : {});
+          return { spaceGroup: `${r.spaceGroup.symbol} (${r.spaceGroup.number})`, crystalSystem: r.spaceGroup.crystalSystem };
+        } catch {
+          return undefined;
+        }
+      })();
+      const name = path.basename(src.file);
+      return {
+        artifacts: [{
+          kind: 'structure', name: 'bulk_structure', value: structure,
+          file: { name, bytes },
+          meta: { formula: formula(structure), natoms: structure.symbols.length, sourceFile: src.file, sha256: src.sha256, format: src.format, ...(sym ?? {}) },
+        }],
+        summary: `${formula(structure)} read from ${name} (${src.format}, sha256 ${src.sha256.slice(0, 12)}…): ${structure.symbols.length} atom(s)${sym ? `, ${sym.spaceGroup}` : ''}`,
+      };
+    }
     const s = bulk({
-      kind: a.bravais, symbols: a.elements, aAngstrom: a.latticeConstantAngstrom,
-      ...(a.cOverA ? { cAngstrom: a.cOverA * a.latticeConstantAngstrom } : {}),
+      kind: a.bravais!, symbols: a.elements!, aAngstrom: a.latticeConstantAngstrom!,
+      ...(a.cOverA ? { cAngstrom: a.cOverA * a.latticeConstantAngstrom! } : {}),
       cell: a.cubic && a.bravais !== 'hcp' ? 'conventional' : 'primitive',
     });
     return {

@@ -1,41 +1,19 @@
 /**
- * The lattice constant of an elemental crystal, Sol27LC style: structure, pseudopotential,
+ * The lattice constant of any bulk crystal, Sol27LC style: structure (an element named with its
+ * lattice, or any crystal from the user's file), pseudopotentials,
  * a cutoff sweep at one k-spacing of the k sweep, a k sweep at the chosen cutoff, an EOS series
  * at the chosen settings, the fit, the lattice constant through the cell's symmetry, and a
  * report whose every number cites its artifact. The sweeps are judged by what the lattice
  * constant depends on, the pressure (the shift of a its error implies, with B from a probe of
- * the crystal at 0.99, 1 and 1.01 × a), by the energy per atom, or by both.
+ * the crystal at 0.99, 1 and 1.01 × a), by the energy per atom, or by both. A non-cubic crystal's
+ * shape is relaxed first (vc-relax) and the EOS scales the relaxed cell (latticeConstantCrystal.ts).
  */
 import { LATTICE_REPORT_COMPOSERS } from './latticeConstantReport';
 import { latticeInputsFromText } from './latticeConstantText';
-import { eosScaleFactors, LATTICE_CONSTANT_INPUT_SCHEMA, objective, resolveLatticeInputs, round, SCF_CONTROL_REASON, type LatticeConstantInputs } from './latticeConstantInputs';
+import { electronicArgs, electronicReasons, eosStructureRef, latticeArgs, pseudopotentialStep, PSEUDO_REF, relaxSteps, STRUCTURE_REF, structureStep } from './latticeConstantCrystalSteps';
+import { eosScaleFactors, LATTICE_CONSTANT_INPUT_SCHEMA, round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { loadLatticeStructureFile, resolveStudyInputs, studyObjective } from './latticeConstantStudy';
 import type { TemplateStep, WorkflowTemplate } from './types';
-
-function electronicArgs(i: LatticeConstantInputs): Record<string, unknown> {
-  return {
-    calculation: 'scf',
-    occupations: 'smearing',
-    smearing: i.smearing.kind,
-    degaussRy: i.smearing.degaussRy,
-    nspin: i.spinPolarized ? 2 : 1,
-    ...(i.spinPolarized ? { startingMagnetization: { [i.element]: i.startingMagnetization } } : {}),
-    ...(i.scf ?? {}),
-  };
-}
-
-function electronicReasons(i: LatticeConstantInputs): Record<string, string> {
-  return {
-    occupations: `${i.element} is treated as a metal: smeared occupations converge the Brillouin-zone sum`,
-    smearing: `${i.smearing.kind} smearing, as set for the study`,
-    degaussRy: `${i.smearing.degaussRy} Ry, the study's smearing width, the same in every run so energies compare`,
-    nspin: i.spinPolarized ? `${i.element} is magnetic: spin-polarized` : `${i.element} is not magnetic: no spin polarization`,
-    ...(i.spinPolarized ? { startingMagnetization: `a starting moment on ${i.element} so the SCF can find the magnetic state` } : {}),
-    ...Object.fromEntries(Object.keys(i.scf ?? {}).map((k) => [k, SCF_CONTROL_REASON])),
-  };
-}
-
-const STRUCTURE_REF = '$step.structure.bulk_structure';
-const PSEUDO_REF = '$step.pseudopotentials.pseudopotentials';
 
 /** The probe the pressure criterion reads B from: the crystal at 0.99, 1 and 1.01 × a at the lowest cutoff (its middle point is the cutoff sweep's). */
 export const PROBE_SCALES = [0.99, 1, 1.01];
@@ -111,20 +89,8 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
     dependsOn: [seriesStep],
   });
   return [
-    {
-      id: 'structure', title: `Build ${i.structure} ${i.element} at the starting lattice constant`, worker: 'dft', tool: 'build_bulk',
-      args: { elements: [i.element], bravais: i.structure, latticeConstantAngstrom: i.latticeConstantAngstrom, ...(i.cOverA ? { cOverA: i.cOverA } : {}) },
-      reasons: {
-        elements: `the element of the study`, bravais: `${i.element} is studied in the ${i.structure} structure`,
-        latticeConstantAngstrom: 'the starting value given with the objective; the EOS series is centred on it',
-        ...(i.cOverA ? { cOverA: 'c/a held fixed through the series' } : {}),
-      },
-    },
-    {
-      id: 'pseudopotentials', title: `Choose the ${i.functional} pseudopotential for ${i.element}`, worker: 'dft', tool: 'select_pseudopotentials',
-      args: { elements: [i.element], functional: i.functional, ...(i.pseudopotential ? { prefer: { [i.element]: i.pseudopotential } } : {}) },
-      reasons: { elements: 'the element of the study', functional: `the study asks for ${i.functional}`, ...(i.pseudopotential ? { prefer: 'the file named with the objective' } : {}) },
-    },
+    structureStep(i),
+    pseudopotentialStep(i),
     {
       id: 'cutoff-input', title: `Sweep template at the highest cutoff (${highestCut} Ry) and k-spacing ${sweepK} 1/Å`, worker: 'dft', tool: 'make_pw_input',
       args: { structure: STRUCTURE_REF, pseudopotentials: PSEUDO_REF, purpose: 'convergence-test', ...electronicArgs(i), ecutwfcRy: highestCut, ecutrhoRy: round(i.dual * highestCut, 6), kSpacingPerAngstrom: sweepK },
@@ -174,15 +140,16 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
       reasons: { parameter: 'the k-point sweep', energies: 'every energy of the k sweep', ...criterionReasons('cutoff-choice') },
       dependsOn: ['k-runs'],
     },
+    ...relaxSteps(i, { cut: chosenCut, rho: chosenRho, k: chosenK }),
     {
       id: 'eos-input', title: 'Production input at the chosen cutoff and k-spacing', worker: 'dft', tool: 'make_pw_input',
-      args: { structure: STRUCTURE_REF, pseudopotentials: PSEUDO_REF, purpose: 'production', ...electronicArgs(i), ecutwfcRy: chosenCut, ecutrhoRy: chosenRho, kSpacingPerAngstrom: chosenK },
+      args: { structure: eosStructureRef(i), pseudopotentials: PSEUDO_REF, purpose: 'production', ...electronicArgs(i), ecutwfcRy: chosenCut, ecutrhoRy: chosenRho, kSpacingPerAngstrom: chosenK },
       reasons: {
-        structure: 'the crystal at the starting lattice constant; the series scales it', pseudopotentials: 'the chosen pseudopotential', purpose: 'its energies give the result',
+        structure: i.cellMethod === 'vc-relax' ? 'the relaxed cell; the series scales it isotropically around its volume' : 'the crystal at the starting lattice constant; the series scales it', pseudopotentials: 'the chosen pseudopotential', purpose: 'its energies give the result',
         calculation: 'single-point energies', ...electronicReasons(i),
         ecutwfcRy: 'the converged cutoff', ecutrhoRy: 'the charge-density cutoff that goes with it', kSpacingPerAngstrom: 'the converged k-spacing',
       },
-      dependsOn: ['k-choice'],
+      dependsOn: [i.cellMethod === 'vc-relax' ? 'relaxed' : 'k-choice'],
     },
     {
       id: 'eos-series', title: `EOS series: a × ${scales.join(', ')}`, worker: 'dft', tool: 'generate_series',
@@ -198,16 +165,15 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
       dependsOn: ['eos-runs'],
     },
     {
-      id: 'lattice', title: 'Lattice constant from V0 through the cell symmetry', worker: 'dft', tool: 'lattice_constant_from_volume',
-      args: { eosFit: '$step.eos-fit.eos_fit', structure: STRUCTURE_REF, bravais: i.structure, ...(i.cOverA ? { cOverA: i.cOverA } : {}) },
-      reasons: { eosFit: 'the EOS fit', structure: 'the cell the series scaled', bravais: `the crystal is ${i.structure}`, ...(i.cOverA ? { cOverA: 'the c/a held fixed' } : {}) },
+      id: 'lattice', title: i.crystal && !i.crystal.cubic ? 'Lattice parameters (a, c/a, volume) from V0 through the cell symmetry' : 'Lattice constant from V0 through the cell symmetry', worker: 'dft', tool: 'lattice_constant_from_volume',
+      ...latticeArgs(i),
       dependsOn: ['eos-fit'],
     },
     {
       id: 'report', title: 'Report the lattice constant, bulk modulus and the converged settings', worker: 'dft', tool: 'write_report',
       args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
       reasons: { title: 'names the study', text: 'the result with the settings behind it', claims: 'one claim per reported number, each citing its artifact' },
-      reportQuantities: ['lattice_constant', 'bulk_modulus', 'equilibrium_volume', 'converged_cutoff', 'converged_kspacing'],
+      reportQuantities: ['lattice_constant', ...(i.crystal && !i.crystal.cubic ? ['lattice_parameters'] : []), 'bulk_modulus', 'equilibrium_volume', 'converged_cutoff', 'converged_kspacing'],
       dependsOn: ['lattice'],
     },
   ];
@@ -218,15 +184,18 @@ export const LATTICE_CONSTANT: WorkflowTemplate = {
   id: 'lattice-constant',
   title: 'Lattice constant (Sol27LC style)',
   description:
-    'The equilibrium lattice constant of an elemental crystal: cutoff sweep at one k-spacing, k sweep at the chosen cutoff, ' +
+    'The equilibrium lattice constant of any bulk crystal, an element named with its lattice or a compound or non-cubic cell read from a structure file ' +
+    '(structure: { file: NaCl.cif }): cutoff sweep at one k-spacing, k sweep at the chosen cutoff, ' +
     'each judged by the shift of a its pressure error implies (default 0.05 % of a, B from a probe at ±1 % of a), by the energy ' +
     'per atom, or both; sweeps extended one value at a time within a time budget; a ±5 % equation-of-state series at the chosen ' +
-    'settings, a Birch–Murnaghan fit and the lattice constant from V0 through the cell symmetry; Fe, Co and Ni run spin-polarized. ' +
-    'Inputs: element, structure, starting lattice constant (Å), functional, optionally the pseudopotential file, the sweeps and the criterion.',
+    'settings (a non-cubic crystal\'s shape relaxed first by a vc-relax, the EOS around its volume), a Birch–Murnaghan fit and the lattice ' +
+    'parameters from V0 through the symmetry of the cell (a; a, c/a and the volume for non-cubic crystals); crystals with Cr, Mn, Fe, Co, Ni run spin-polarized. ' +
+    'Inputs: element, structure and starting lattice constant (Å), or structure: { file }; functional, optionally the pseudopotential file(s), the sweeps and the criterion.',
   inputSchema: LATTICE_CONSTANT_INPUT_SCHEMA,
   inputsFromText: latticeInputsFromText,
-  resolveInputs: (inputs, env) => resolveLatticeInputs(inputs, env) as unknown as Record<string, unknown>,
+  loadInputFiles: loadLatticeStructureFile,
+  resolveInputs: (inputs, env) => resolveStudyInputs(inputs, env) as unknown as Record<string, unknown>,
   steps,
-  objective,
+  objective: studyObjective,
   composers: LATTICE_REPORT_COMPOSERS,
 };

@@ -1,6 +1,8 @@
 /** Inputs of the lattice-constant workflow: their schema, defaults and the study's name. */
 import { EOS_FORMS } from '../dft/eos';
 import { isChemicalSymbol, normaliseSymbol } from '../dft/io/elements';
+import type { CellMethod, StudyCrystal } from './latticeConstantCrystal';
+import { STRUCTURE_FILE_SCHEMA, type StructureFileInput } from './structureFileInput';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
 /** Elements whose ground state is magnetic at ambient conditions: run spin-polarized. */
@@ -40,10 +42,20 @@ export const defaultElectronic = (element: string, structure: string): Electroni
 
 export interface LatticeConstantInputs {
   element: string;
-  structure: (typeof STRUCTURES)[number];
+  /** The lattice of an element, or the crystal read from a file (then `crystal` describes it). */
+  structure: (typeof STRUCTURES)[number] | StructureFileInput;
   /** Starting lattice constant, Å: the centre of the EOS series, not the result. */
   latticeConstantAngstrom: number;
   cOverA?: number;
+  /** A crystal read from the user's file (structure: { file }), its species and symmetry (latticeConstantCrystal.ts). */
+  structureFile?: StructureFileInput;
+  crystal?: StudyCrystal;
+  /** UPF file per species, where the library (or the objective) names one. */
+  pseudopotentials?: Record<string, string>;
+  /** Starting magnetization per species of a spin-polarized study. */
+  startingMagnetizations?: Record<string, number>;
+  /** 'vc-relax' for a non-cubic crystal from a file (its shape relaxed before the EOS), else 'isotropic'. */
+  cellMethod?: CellMethod;
   functional: (typeof FUNCTIONALS)[number];
   /** UPF file name in the pseudopotential directory. */
   pseudopotential?: string;
@@ -78,9 +90,16 @@ export interface LatticeConstantInputs {
 export const LATTICE_CONSTANT_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    element: { type: 'string', description: "Chemical symbol, e.g. 'Al'." },
-    structure: { type: 'string', enum: [...STRUCTURES], description: 'Crystal structure (Bravais lattice and basis).' },
-    latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value): the centre of the EOS series.' },
+    element: { type: 'string', description: "Chemical symbol, e.g. 'Al' (with a named structure)." },
+    structure: {
+      oneOf: [
+        { type: 'string', enum: [...STRUCTURES], description: 'Crystal structure of an element (Bravais lattice and basis).' },
+        { ...STRUCTURE_FILE_SCHEMA, description: 'Any bulk crystal from a structure file: { file: NaCl.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file. Compounds and non-cubic cells are fine.' },
+      ],
+    },
+    latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value): the centre of the EOS series. With a structure file, the file\'s cell is the start.' },
+    pseudopotentials: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' }, description: 'UPF file per species, e.g. { Na: Na.pbe.UPF, Cl: Cl.pbe.UPF }; default: the library\'s file for each species and the functional.' },
+    cellShape: { type: 'string', enum: ['relax', 'fixed'], description: 'Non-cubic crystals from a file: relax the shape (c/a, angles, internal coordinates) with a vc-relax before the EOS (relax, default), or keep the shape of the file (fixed).' },
     cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only: c/a, held fixed (default ideal 1.633).' },
     functional: { type: 'string', enum: [...FUNCTIONALS, 'LDA'], description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE." },
     pseudopotential: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$', description: 'UPF file name in the pseudopotential directory; default: the library\'s file for the element and functional.' },
@@ -111,10 +130,19 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
       additionalProperties: false,
     },
     spinPolarized: { type: 'boolean', description: 'Default: true for Fe, Co and Ni.' },
-    startingMagnetization: { type: 'number', minimum: -1, maximum: 1, description: 'Spin-polarized runs: starting magnetization of the element (default 0.5).' },
+    startingMagnetization: {
+      oneOf: [
+        { type: 'number', minimum: -1, maximum: 1 },
+        { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 } },
+      ],
+      description: 'Spin-polarized runs: starting magnetization of each magnetic species (one number), or per species ({ Fe: 0.6, O: 0 }); default 0.5.',
+    },
     scf: SCF_CONTROL_SCHEMA,
   },
-  required: ['element', 'structure', 'latticeConstantAngstrom'],
+  required: ['structure'],
+  // A structure named by its lattice needs the element and a starting lattice constant; a file has both.
+  if: { properties: { structure: { type: 'string' } } },
+  then: { required: ['element', 'structure', 'latticeConstantAngstrom'] },
   additionalProperties: false,
 } as const;
 
@@ -171,7 +199,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   if (!isChemicalSymbol(element)) {
     throw new ObjectiveError(`inputs.element: "${String(raw.element)}" is not a chemical symbol; write one such as 'Al', 'Fe' or 'Si'.`);
   }
-  const structure = raw.structure as LatticeConstantInputs['structure'];
+  const structure = raw.structure as (typeof STRUCTURES)[number];
   const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as LatticeConstantInputs['functional'] | undefined)) ?? 'PBE';
   const pseudoFile = raw.pseudopotential as string | undefined;
   const pseudo = env.pseudopotential?.({ element, functional, ...(pseudoFile ? { file: pseudoFile } : {}) });

@@ -7,10 +7,15 @@ import type { Composer } from '../plan/types';
 import { claimValue } from '../guard/claimChecks';
 import { finestTested, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { latticeShiftFromPressure } from '../dft/convergence';
-import { objective, round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { cellMethodSentence, crystalName } from './latticeConstantCrystal';
+import { studyObjective } from './latticeConstantStudy';
+import type { LatticeParametersValue } from '../artifacts/shapes';
 
 interface ReportNumbers {
   a: { ref: string; value: number };
+  /** The full lattice parameters (runs made before they existed have none). */
+  lp?: { ref: string; value: LatticeParametersValue };
   fit: { ref: string; v0: number; b0: number; b0Prime: number; form: string; natoms: number };
   cut: { ref: string; ecutwfc: number; ecutrho?: number; sweep: ConvergenceSelectionValue };
   k: { ref: string; spacing: number; sweep: ConvergenceSelectionValue };
@@ -43,8 +48,10 @@ function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
   const fitValue = ctx.value(fit) as { v0Angstrom3: number; b0GPa: number; b0Prime: number; form: string; natoms: number };
   const cutValue = ctx.value(cut) as ConvergenceSelectionValue & { chosen: { ecutwfcRy: number; ecutrhoRy?: number } };
   const kValue = ctx.value(k) as ConvergenceSelectionValue & { chosen: { kSpacingPerAngstrom: number } };
+  const lp = ctx.ref('lattice', 'lattice_parameters');
   return {
     a: { ref: a, value: ctx.value(a) as number },
+    ...(lp ? { lp: { ref: lp, value: ctx.value(lp) as LatticeParametersValue } } : {}),
     fit: { ref: fit, v0: fitValue.v0Angstrom3, b0: fitValue.b0GPa, b0Prime: fitValue.b0Prime, form: fitValue.form, natoms: fitValue.natoms },
     cut: { ref: cut, ecutwfc: cutValue.chosen.ecutwfcRy, ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}), sweep: cutValue },
     k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom, sweep: kValue },
@@ -52,7 +59,7 @@ function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
 }
 
 export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
-  title: (ctx) => `${objective(ctx.inputs)}`,
+  title: (ctx) => `${studyObjective(ctx.inputs)}`,
   text: (ctx) => {
     const n = reportNumbers(ctx);
     const i = ctx.inputs as unknown as LatticeConstantInputs;
@@ -60,23 +67,37 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
     const within = (i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
       : i.criterion === 'pressure' ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
       : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`;
+    const name = i.crystal ? crystalName(i.crystal, String(i.structure)) : `${String(i.structure)} ${i.element}`;
+    const lp = n.lp?.value;
+    const headline = lp && !lp.cubic
+      ? `The ${i.functional} lattice parameters of ${name} are **a = ${round(lp.aAngstrom, 4)} Å, c = ${round(lp.cAngstrom, 4)} Å, c/a = ${round(lp.cOverA, 4)}** ` +
+        `(${n.a.ref}, ${n.lp!.ref}), with V = ${round(lp.conventionalVolumeAngstrom3, 4)} Å³ per conventional ${lp.spaceGroup.symbol} cell`
+      : `The ${i.functional} lattice constant of ${name} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref})`;
+    const method = i.crystal ? cellMethodSentence(i.cellMethod ?? 'isotropic', i.crystal) : '';
+    const eosAround = i.cellMethod === 'vc-relax' ? 'the relaxed cell' : i.crystal?.source ? `the cell of ${i.crystal.source.name}` : `the starting lattice constant ${i.latticeConstantAngstrom} Å`;
     return [
-      `The ${i.functional} lattice constant of ${i.structure} ${i.element} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref}), ` +
-        `from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
-        `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.`,
+      `${headline}, from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
+        `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.` + (lp ? ` ${lp.relation}.` : ''),
+      ...(method ? ['', `Method: ${method}`] : []),
+      ...(i.crystal?.source ? ['', `Structure: ${i.crystal.source.name} (${i.crystal.source.format}, sha256 ${i.crystal.source.sha256}), ${i.crystal.natoms} atoms, ${i.crystal.spaceGroup}.`] : []),
       '',
       `Settings chosen by convergence tests within ${within}: ecutwfc = ${n.cut.ecutwfc} Ry` +
         `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +
         `${i.smearing.kind} smearing ${i.smearing.degaussRy} Ry${i.spinPolarized ? ', spin-polarized' : ''}.`,
       ...(pressure ? ['', pressure] : []),
       '',
-      `The EOS series spans ±${i.eos.rangePercent} % of the starting lattice constant ${i.latticeConstantAngstrom} Å in ${i.eos.points} points.`,
+      `The EOS series spans ±${i.eos.rangePercent} % of the lattice of ${eosAround} in ${i.eos.points} points.`,
     ].join('\n');
   },
   claims: (ctx) => {
     const n = reportNumbers(ctx);
     return [
       { quantity: 'lattice_constant', value: claimValue(n.a.value, 4), unit: 'Å', cites: n.a.ref, statement: `a = ${claimValue(n.a.value, 4)} Å` },
+      ...(n.lp && !n.lp.value.cubic ? [
+        { quantity: 'lattice_parameters', value: claimValue(n.lp.value.cAngstrom, 4), unit: 'Å', cites: `${n.lp.ref}.cAngstrom`, statement: `c = ${claimValue(n.lp.value.cAngstrom, 4)} Å` },
+        { quantity: 'lattice_parameters', value: claimValue(n.lp.value.cOverA, 4), unit: '1', cites: `${n.lp.ref}.cOverA`, statement: `c/a = ${claimValue(n.lp.value.cOverA, 4)}` },
+        { quantity: 'lattice_parameters', value: claimValue(n.lp.value.conventionalVolumeAngstrom3, 4), unit: 'Å^3', cites: `${n.lp.ref}.conventionalVolumeAngstrom3`, statement: `V = ${claimValue(n.lp.value.conventionalVolumeAngstrom3, 4)} Å³ per conventional cell` },
+      ] : []),
       { quantity: 'bulk_modulus', value: claimValue(n.fit.b0, 1), unit: 'GPa', cites: `${n.fit.ref}.b0GPa`, statement: `B0 = ${claimValue(n.fit.b0, 1)} GPa` },
       { quantity: 'equilibrium_volume', value: claimValue(n.fit.v0, 4), unit: 'Å^3', cites: `${n.fit.ref}.v0Angstrom3`, statement: `V0 = ${claimValue(n.fit.v0, 4)} Å³` },
       { quantity: 'converged_cutoff', value: n.cut.ecutwfc, unit: 'Ry', cites: `${n.cut.ref}.chosen.ecutwfcRy`, statement: `ecutwfc = ${n.cut.ecutwfc} Ry` },

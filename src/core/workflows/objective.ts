@@ -120,7 +120,11 @@ export function parseObjectiveBytes(bytes: Uint8Array, file: string): Objective 
 }
 
 /** Read an objective file's text (YAML or JSON). `file` names it in messages. */
-export function parseObjectiveFile(text: string, file: string): Objective {
+/**
+ * `baseDir`: where files the objective names are relative to (default: the objective file's
+ * directory; a notebook passes its canvas's).
+ */
+export function parseObjectiveFile(text: string, file: string, baseDir?: string): Objective {
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length) {
     const problems = doc.errors.map((e) => `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ''}${e.message.split('\n')[0]}`);
@@ -148,7 +152,7 @@ export function parseObjectiveFile(text: string, file: string): Objective {
     throw new ObjectiveError(`${file}: workflow "${obj.workflow}" is not a built-in workflow${ids.length ? ` (did you mean "${closest(obj.workflow, ids)}"?)` : ''}; use one of ${ids.join(', ')}.`);
   }
   const checked = checkInputs(template, obj.inputs, file);
-  const inputs = template.loadInputFiles ? template.loadInputFiles(checked, path.dirname(path.resolve(file))) : checked;
+  const inputs = template.loadInputFiles ? template.loadInputFiles(checked, baseDir ?? path.dirname(path.resolve(file))) : checked;
   return { text: obj.objective ?? template.objective(inputs), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
 }
 
@@ -167,7 +171,7 @@ export function parseObjectiveText(text: string, opts: { forModel?: boolean } = 
   for (const template of workflowTemplates()) {
     const inputs = template.inputsFromText?.(trimmed);
     if (!inputs) continue;
-    const required = ((template.inputSchema as { required?: string[] }).required ?? []).filter((r) => inputs[r] === undefined);
+    const required = requiredInputs(template.inputSchema, inputs).filter((r) => inputs[r] === undefined);
     if (required.length) {
       if (opts.forModel) return { text: trimmed };
       throw new ObjectiveError(
@@ -179,6 +183,13 @@ export function parseObjectiveText(text: string, opts: { forModel?: boolean } = 
     return { text: trimmed, workflow: template.id, inputs: checkInputs(template, inputs, 'the objective') };
   }
   return { text: trimmed };
+}
+
+/** The inputs a schema requires of these inputs: its `required`, and its `then.required` where its `if` holds. */
+function requiredInputs(schema: object, inputs: Record<string, unknown>): string[] {
+  const s = schema as { required?: string[]; if?: object; then?: { required?: string[] } };
+  const conditional = s.if && s.then?.required && ajv.validate(s.if, inputs) ? s.then.required : [];
+  return [...new Set([...(s.required ?? []), ...conditional])];
 }
 
 export interface PreparedWorkflow {

@@ -1,0 +1,103 @@
+/**
+ * The lattice-constant study's inputs for any bulk crystal: an element named with its lattice
+ * goes through resolveLatticeInputs as before; a crystal from a file (structure: { file }) is
+ * read when the objective is loaded, and its species, symmetry and cell decide the defaults:
+ * pseudopotentials, suggested cutoffs and dual over all species, spin and starting
+ * magnetization per species, the k sweep's start (compounds with an anion: insulator), and the
+ * cell method (cubic: isotropic EOS; otherwise vc-relax, then the EOS around the relaxed volume).
+ */
+import { normaliseSymbol } from '../dft/io/elements';
+import { compoundIsInsulator, crystalOfFile, crystalOfName, defaultSpin, startingMagnetizations, type CellMethod } from './latticeConstantCrystal';
+import { defaultCutoffsRy, defaultDual, resolveLatticeInputs, round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from './structureFileInput';
+import { ObjectiveError, type WorkflowEnvironment } from './types';
+
+/** Objective loading: read `structure: { file }` relative to the objective's directory. */
+export function loadLatticeStructureFile(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+  if (!isStructureFileInput(inputs.structure)) return inputs;
+  const loaded = loadStructureFileInput(inputs.structure as { file: string; name?: string }, baseDir, 'inputs.structure');
+  if (!loaded.structure.pbc.every(Boolean)) {
+    throw new ObjectiveError(`inputs.structure.file: ${loaded.file} is not periodic in three directions (a slab or molecule); a lattice constant needs a bulk crystal.`);
+  }
+  return { ...inputs, structure: loaded };
+}
+
+function fileInputOf(raw: Record<string, unknown>): StructureFileInput | undefined {
+  const s = raw.structure;
+  if (!isStructureFileInput(s)) return undefined;
+  const f = s as Partial<StructureFileInput> & { file: string };
+  if (!f.structure || !f.sha256) {
+    // Inputs that were not loaded from an objective file (a plan built in code): read the file now.
+    return loadStructureFileInput(f, process.cwd(), 'inputs.structure');
+  }
+  return f as StructureFileInput;
+}
+
+export function resolveStudyInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): LatticeConstantInputs {
+  const file = fileInputOf(raw);
+  if (!file) {
+    const named = resolveLatticeInputs(raw, env);
+    const crystal = crystalOfName(named.element, named.structure as string, named.latticeConstantAngstrom, named.cOverA);
+    return {
+      ...named, crystal, cellMethod: 'isotropic',
+      ...(named.spinPolarized ? { startingMagnetizations: { [named.element]: named.startingMagnetization } } : {}),
+    };
+  }
+  const crystal = crystalOfFile(file);
+  const species = crystal.species;
+  const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as LatticeConstantInputs['functional'] | undefined)) ?? 'PBE';
+  const prefer = (raw.pseudopotentials ?? {}) as Record<string, string>;
+  for (const sp of Object.keys(prefer)) {
+    if (!species.includes(normaliseSymbol(sp))) {
+      throw new ObjectiveError(`inputs.pseudopotentials.${sp}: ${file.name} has no ${sp}; its species are ${species.join(', ')}.`);
+    }
+  }
+  const pseudos = species.map((sp) => {
+    const p = env.pseudopotential?.({ element: sp, functional, ...(prefer[sp] ? { file: prefer[sp] } : {}) });
+    if (prefer[sp] && env.pseudopotential && !p) {
+      throw new ObjectiveError(`inputs.pseudopotentials.${sp}: ${prefer[sp]} is not in the pseudopotential directory; name a UPF file that is there, or leave it out to use the library's file for ${sp}.`);
+    }
+    return [sp, p] as const;
+  });
+  const found = pseudos.filter(([, p]) => p);
+  const suggested = Math.max(0, ...found.map(([, p]) => p!.suggestedEcutwfcRy ?? 0));
+  const rho = Math.max(0, ...found.map(([, p]) => p!.suggestedEcutrhoRy ?? 0));
+  const norm = found.length > 0 && found.every(([, p]) => p!.type === 'NC' || p!.type === 'SL');
+  const cutoffsRy = (raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(suggested || undefined);
+  const lowest = Math.max(Math.min(...cutoffsRy), suggested);
+  const dual = (raw.dual as number | undefined) ?? defaultDual(norm, lowest, rho || undefined);
+  if (raw.dual !== undefined && rho && dual * lowest < rho) {
+    throw new ObjectiveError(`inputs.dual: ${dual} × ${round(lowest, 1)} Ry = ${round(dual * lowest, 1)} Ry is below the ${round(rho, 1)} Ry density cutoff the pseudopotentials suggest; use dual ≥ ${Math.ceil(rho / lowest)}, or leave dual out to have it chosen.`);
+  }
+  const spinPolarized = (raw.spinPolarized as boolean | undefined) ?? defaultSpin(species);
+  const magnetizations = startingMagnetizations(species, raw.startingMagnetization as number | Record<string, number> | undefined);
+  const electronic = (raw.electronic as LatticeConstantInputs['electronic'] | undefined) ?? (compoundIsInsulator(species) ? 'insulator' : 'metal');
+  const cellMethod: CellMethod = !crystal.cubic && raw.cellShape !== 'fixed' ? 'vc-relax' : 'isotropic';
+  // The shared defaults (sweeps, criterion, EOS, smearing) through the element path, with the first species standing in.
+  const base = resolveLatticeInputs({
+    ...raw, element: species[0], structure: crystal.cubic ? 'sc' : 'hcp', latticeConstantAngstrom: crystal.aAngstrom,
+    cutoffsRy, dual, electronic, spinPolarized, startingMagnetization: magnetizations[species[0]!] ?? 0.5,
+    ...(crystal.cubic ? {} : { cOverA: crystal.cOverA }),
+    pseudopotential: undefined, pseudopotentials: undefined, cellShape: undefined,
+  }, {});
+  const pseudoFiles = Object.fromEntries(found.map(([sp, p]) => [sp, p!.file]));
+  const { pseudopotential: _one, cOverA: _c, ...rest } = base;
+  return {
+    ...rest,
+    element: species[0]!,
+    structure: raw.structure as never,
+    structureFile: file,
+    crystal,
+    latticeConstantAngstrom: crystal.aAngstrom,
+    ...(Object.keys(pseudoFiles).length ? { pseudopotentials: pseudoFiles } : {}),
+    ...(spinPolarized ? { startingMagnetizations: magnetizations } : {}),
+    cellMethod,
+  };
+}
+
+export const studyObjective = (raw: Record<string, unknown>): string => {
+  const i = raw as unknown as LatticeConstantInputs;
+  if (!i.crystal?.source) return `Lattice constant of ${i.structure} ${i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
+  const c = i.crystal;
+  return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${i.crystal.source.name} (${i.functional})`;
+};

@@ -1,0 +1,87 @@
+// The lattice-constant study for any bulk crystal: objectives naming a structure file, and the
+// plan the crystal's species and symmetry give (compounds, non-cubic cells, spin per species).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
+import { workflowEnvironment } from '../../../../src/core/workflows/environment';
+import type { TemplateStep } from '../../../../src/core/workflows/types';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const EXAMPLES = path.join(ROOT, 'examples');
+const NC = path.join(ROOT, 'test/fixtures/workflows/pseudo-nc');
+const step = (steps: TemplateStep[], id: string) => steps.find((s) => s.id === id);
+
+/** The objective as if written in `dir` (files it names are relative to it); nothing is written there. */
+function objectiveIn(dir: string, yaml: string) {
+  return parseObjectiveFile(yaml, path.join(dir, 'objective.yaml'));
+}
+
+describe('lattice-constant study of a crystal from a file', () => {
+  it('reads structure: { file } relative to the objective, with the file\'s sha256, and plans from its species and symmetry', () => {
+    const o = objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: NaCl.cif }\n  functional: PZ\n  cutoffsRy: [20, 25, 30]\n');
+    const s = o.inputs!.structure as { file: string; sha256: string; structure: { symbols: string[] } };
+    assert.equal(s.file, path.join(EXAMPLES, 'NaCl.cif'));
+    assert.match(s.sha256, /^[0-9a-f]{64}$/);
+    assert.equal(s.structure.symbols.length, 8);
+    const p = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC }));
+    assert.equal(p.objective, 'Lattice constant of NaCl (Fm-3m (225)) from NaCl.cif (PZ)');
+    assert.deepEqual(step(p.steps, 'structure')!.args, { from: s.file, sha256: s.sha256 });
+    assert.deepEqual(step(p.steps, 'pseudopotentials')!.args!.elements, ['Na', 'Cl']);
+    assert.deepEqual(step(p.steps, 'pseudopotentials')!.args!.prefer, { Na: 'Na.pz-n-tm.UPF', Cl: 'Cl.pz-tm.UPF' });
+    assert.equal(step(p.steps, 'relax-input'), undefined, 'a cubic crystal has no shape to relax');
+    assert.deepEqual(Object.keys(step(p.steps, 'lattice')!.args!).sort(), ['eosFit', 'structure'], 'no Bravais name: the symmetry of the cell decides');
+    assert.equal(step(p.steps, 'cutoff-input')!.args!.nspin, 1);
+    assert.match(step(p.steps, 'cutoff-input')!.reasons!.nspin!, /no magnetic species in NaCl/);
+    assert.equal(p.inputs.electronic, 'insulator', 'a compound with an anion starts the k sweep as an insulator');
+  });
+
+  it('relaxes the shape of a non-cubic crystal before the EOS and reports its lattice parameters', () => {
+    const o = objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n');
+    const p = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: '/usr/share/espresso/pseudo' }));
+    assert.equal(p.objective, 'Lattice parameters of Mg (P6_3/mmc (194)) from Mg-hcp.cif (PZ)');
+    assert.equal(step(p.steps, 'relax-input')!.args!.calculation, 'vc-relax');
+    assert.equal(step(p.steps, 'relax-input')!.args!.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
+    assert.equal(step(p.steps, 'relaxed')!.tool, 'relaxed_structure');
+    assert.equal(step(p.steps, 'eos-input')!.args!.structure, '$step.relaxed.relaxed_structure');
+    assert.deepEqual(step(p.steps, 'eos-input')!.dependsOn, ['relaxed']);
+    assert.equal(step(p.steps, 'lattice')!.args!.structure, '$step.relaxed.relaxed_structure');
+    assert.ok(step(p.steps, 'report')!.reportQuantities!.includes('lattice_parameters'));
+    const fixed = objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  cellShape: fixed\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n');
+    assert.equal(step(prepareWorkflow('lattice-constant', fixed.inputs!, {}).steps, 'relax-input'), undefined);
+  });
+
+  it('spins up a crystal with a magnetic species, with a starting magnetization per species', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-fe-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'FeO.cif'), fs.readFileSync(path.join(EXAMPLES, 'NaCl.cif'), 'utf8').replace(/\bNa\b/g, 'Fe').replace(/\bCl\b/g, 'O'));
+      const o = objectiveIn(dir, 'workflow: lattice-constant\ninputs:\n  structure: { file: FeO.cif }\n  startingMagnetization: { Fe: 0.7 }\n  cutoffsRy: [30, 40, 50]\n');
+      const p = prepareWorkflow('lattice-constant', o.inputs!, {});
+      const args = step(p.steps, 'cutoff-input')!.args!;
+      assert.equal(args.nspin, 2);
+      assert.deepEqual(args.startingMagnetization, { Fe: 0.7 });
+      const plain = objectiveIn(dir, 'workflow: lattice-constant\ninputs:\n  structure: { file: FeO.cif }\n  cutoffsRy: [30, 40, 50]\n');
+      assert.deepEqual(step(prepareWorkflow('lattice-constant', plain.inputs!, {}).steps, 'cutoff-input')!.args!.startingMagnetization, { Fe: 0.5 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a file it cannot read with the file and line, a missing file with where paths start, and a slab', () => {
+    assert.throws(() => objectiveIn(path.join(ROOT, 'test/fixtures/structures'), 'workflow: lattice-constant\ninputs:\n  structure: { file: partial-occupancy.cif }\n'),
+      /inputs\.structure\.file: .*partial-occupancy\.cif:\d+: CIF: /);
+    assert.throws(() => objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: nowhere.cif }\n'), /no such file.*relative to the objective file/);
+  });
+
+  it('still needs the element and a starting lattice constant for a named structure, and a sentence without them stays for the model', () => {
+    assert.throws(() => objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: fcc\n  element: Al\n'), /latticeConstantAngstrom/);
+    assert.deepEqual(parseObjectiveText('lattice constant of fcc Al with PBE', { forModel: true }), { text: 'lattice constant of fcc Al with PBE' });
+    assert.throws(() => parseObjectiveText('lattice constant of fcc Al with PBE'), /does not state latticeConstantAngstrom/);
+  });
+
+  it('reads files a notebook cell names relative to the canvas', () => {
+    const o = parseObjectiveFile('workflow: lattice-constant\ninputs:\n  structure: { file: GaAs.cif }\n', 'the objective cell', EXAMPLES);
+    assert.equal((o.inputs!.structure as { file: string }).file, path.join(EXAMPLES, 'GaAs.cif'));
+  });
+});
