@@ -11,6 +11,7 @@ import type { Structure } from '../dft/types';
 import type { ArtifactDraft } from '../provenance/types';
 import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from '../artifacts/shapes';
 import { renderPwInput, type PseudoChoice, type PwInputOptions } from '../dft/qe/pwInput';
+import { CELL_DOFREE } from '../dft/relaxation';
 
 /** Headers of the files the input names, for the validator's pseudopotential rules. */
 function headersFor(pseudos: Record<string, PseudoChoice>, dir: string | undefined): Record<string, UpfHeader | { error: string }> | undefined {
@@ -70,13 +71,17 @@ export const makePwInputTool: GuardedToolSpec = {
       smearing: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
       degaussRy: quantitySchema('Smearing width', 'Ry', { exclusiveMinimum: 0 }),
       nspin: { type: 'integer', enum: [1, 2] },
-      startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 } },
+      startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 }, description: 'nspin 2: starting magnetization (−1 to 1) by element, or by species label of a magnetic_configuration structure ({ Fe1: 0.5, Fe2: -0.5 } for an antiferromagnet).' },
       convThrRy: quantitySchema('SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
       mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'SCF control: mixing factor of the new density (mixing_beta; pw.x default 0.7).' },
       mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'], description: "SCF control: density mixing (mixing_mode; 'local-TF' for slabs and other inhomogeneous systems)." },
       electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000, description: 'SCF control: most SCF iterations (electron_maxstep; pw.x default 100).' },
       diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'], description: "SCF control: eigensolver (diagonalization; 'cg' is slower but robust where Davidson fails)." },
       forceThresholdEvPerAngstrom: quantitySchema('Relaxations stop when every force component is below this (forc_conv_thr; QE default 0.0257)', 'eV/Å', { exclusiveMinimum: 0, maximum: 0.5 }),
+      pressureThresholdKbar: quantitySchema('vc-relax: the cell has converged when every free stress component is this close to the target pressure (press_conv_thr; QE default 0.5)', 'kbar', { exclusiveMinimum: 0, maximum: 50 }),
+      targetPressureKbar: quantitySchema('vc-relax: the target pressure (press; QE default 0)', 'kbar', { minimum: -1000, maximum: 10000 }),
+      cellDofree: { type: 'string', enum: [...CELL_DOFREE], description: "vc-relax: which cell components may change (cell_dofree; 'all' by default, 'ibrav' keeps the Bravais lattice, 'shape' the volume, '2Dxy' relaxes a slab in plane only)." },
+      maxIonicSteps: { type: 'integer', minimum: 1, maximum: 1000, description: 'Relaxations: most ionic steps (nstep; QE default 50).' },
     },
     required: ['structure', 'pseudopotentials', 'purpose', 'calculation', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin'],
     anyOf: [{ required: ['kSpacingPerAngstrom'] }, { required: ['kMesh'] }],
@@ -91,6 +96,8 @@ export const makePwInputTool: GuardedToolSpec = {
     degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
     nspin: '2 with a starting magnetization for Fe, Co, Ni and other magnetic systems; 1 otherwise.',
     forceThresholdEvPerAngstrom: '0.01–0.03 eV/Å for adsorption geometries; looser only for screening.',
+    pressureThresholdKbar: '0.5 kbar (QE default) or tighter for lattice parameters; a Pulay stress of a few kbar at a low cutoff needs a higher one rather than a looser threshold.',
+    cellDofree: "'all' for a bulk crystal; 'ibrav' to keep its lattice type; '2Dxy' for a slab (the vacuum must not relax).",
     mixingBeta: 'SCF control, never the result: 0.7 by default; 0.1–0.3 when the SCF sloshes (slabs, magnetic systems); the convergence advisor suggests it.',
     mixingMode: "SCF control: 'plain' for bulk; 'local-TF' for slabs and surfaces.",
     electronMaxstep: 'SCF control: 100 by default; more only for a slow but steady SCF; fewer never helps.',
