@@ -88,7 +88,7 @@ describe('dreams run --cluster: the lattice-constant workflow on SLURM over SSH'
     assert.deepEqual(advice[0]!.suggestions, []);
     assert.equal(jobs.get(cancelled!.id)!.state, 'cancelled');
     // no input run twice to completion: the completed jobs of the sweep were kept, and a later input
-    // byte-identical to a finished run (the k sweep's finest point, the EOS middle point) reused its result
+    // byte-identical to a finished run (the k sweep's run at the cutoff sweep's spacing, the EOS middle point) reused its result
     const inputOf = (j: JobRecord) => j.files[0]!.sha256!;
     const completed = [...jobs.values()].filter((j) => j.state === 'completed');
     assert.equal(new Set(completed.map(inputOf)).size, completed.length, 'an input was run to completion twice');
