@@ -51,6 +51,7 @@ export const buildBulkTool: GuardedToolSpec = {
     properties: {
       from: { type: 'string', minLength: 1, description: 'A structure file to read the crystal from (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF); absolute, or relative to the working directory.' },
       sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'With from: the sha256 the objective recorded; the call is refused if the file changed since.' },
+      cell: { type: 'string', enum: ['as-given', 'primitive'], description: "With from: the cell as the file gives it (default), or the crystal's standardised primitive cell (fewest atoms; the same crystal)." },
       elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, maxItems: 2, description: 'One element, or cation and anion for rocksalt.' },
       bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
       latticeConstantAngstrom: seedOnlySchema(quantitySchema('Starting lattice constant a', 'Å', { exclusiveMinimum: 0 }),
@@ -68,26 +69,31 @@ export const buildBulkTool: GuardedToolSpec = {
     from: 'the user\'s own structure file, read as it is.',
   },
   async run(raw) {
-    const a = raw as { from?: string; sha256?: string; elements?: string[]; bravais?: BulkKind; latticeConstantAngstrom?: number; cOverA?: number; cubic?: boolean };
+    const a = raw as { from?: string; sha256?: string; cell?: 'as-given' | 'primitive'; elements?: string[]; bravais?: BulkKind; latticeConstantAngstrom?: number; cOverA?: number; cubic?: boolean };
     if (a.from) {
-      const { structure, bytes } = readFrom(a.from, a.sha256);
-      const src = structure.source!;
-      const sym = (() => {
+      const read = readFrom(a.from, a.sha256);
+      const src = read.structure.source!;
+      const analysis = (() => {
         try {
-          const r = analyseSymmetry(structure, structure.labels ? { byLabel: true } : {});
-          return { spaceGroup: `${r.spaceGroup.symbol} (${r.spaceGroup.number})`, crystalSystem: r.spaceGroup.crystalSystem };
+          return analyseSymmetry(read.structure, read.structure.labels ? { byLabel: true } : {});
         } catch {
           return undefined;
         }
       })();
+      const sym = analysis ? { spaceGroup: `${analysis.spaceGroup.symbol} (${analysis.spaceGroup.number})`, crystalSystem: analysis.spaceGroup.crystalSystem } : undefined;
+      if (a.cell === 'primitive' && !analysis) throw new Error(`build_bulk: the symmetry of ${a.from} cannot be found, so it has no standardised primitive cell; use cell: 'as-given'.`);
+      // Species labels (Fe1/Fe2 of an antiferromagnet) tell atoms apart that the primitive cell of the elements would merge.
+      const primitive = a.cell === 'primitive' && !read.structure.labels;
+      const structure: Structure = primitive ? { ...analysis!.primitive, source: src, info: { ...(analysis!.primitive.info ?? {}), cell: 'primitive (standardised)' } } : read.structure;
+      const bytes = read.bytes;
       const name = path.basename(src.file);
       return {
         artifacts: [{
           kind: 'structure', name: 'bulk_structure', value: structure,
           file: { name, bytes },
-          meta: { formula: formula(structure), natoms: structure.symbols.length, sourceFile: src.file, sha256: src.sha256, format: src.format, ...(sym ?? {}) },
+          meta: { formula: formula(structure), natoms: structure.symbols.length, sourceFile: src.file, sha256: src.sha256, format: src.format, cell: primitive ? 'primitive' : 'as-given', ...(sym ?? {}) },
         }],
-        summary: `${formula(structure)} read from ${name} (${src.format}, sha256 ${src.sha256.slice(0, 12)}…): ${structure.symbols.length} atom(s)${sym ? `, ${sym.spaceGroup}` : ''}`,
+        summary: `${formula(structure)} read from ${name} (${src.format}, sha256 ${src.sha256.slice(0, 12)}…): ${structure.symbols.length} atom(s)${primitive ? ` in the standardised primitive cell (${read.structure.symbols.length} in the file)` : ''}${sym ? `, ${sym.spaceGroup}` : ''}`,
       };
     }
     const s = bulk({

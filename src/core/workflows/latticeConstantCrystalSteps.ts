@@ -50,10 +50,13 @@ export function structureStep(i: LatticeConstantInputs): TemplateStep {
   if (file && i.crystal) {
     return {
       id: 'structure', title: `Read ${crystalName(i.crystal)}`, worker: 'dft', tool: 'build_bulk',
-      args: { from: file.file, sha256: file.sha256 },
+      args: { from: file.file, sha256: file.sha256, cell: i.cell ?? 'primitive' },
       reasons: {
-        from: `the user's structure file named with the objective (${file.name}), read as it is: cell, species and positions`,
+        from: `the user's structure file named with the objective (${file.name}): its species, positions and cell`,
         sha256: 'the sha256 recorded when the objective was read: the call is refused if the file changed since',
+        cell: (i.cell ?? 'primitive') === 'primitive'
+          ? 'the standardised primitive cell: the same crystal in the fewest atoms per pw.x run; the lattice parameters still come from the conventional cell'
+          : 'the cell as the file gives it, as the objective asked',
       },
     };
   }

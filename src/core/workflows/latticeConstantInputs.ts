@@ -54,6 +54,8 @@ export interface LatticeConstantInputs {
   pseudopotentials?: Record<string, string>;
   /** Starting magnetization per species of a spin-polarized study. */
   startingMagnetizations?: Record<string, number>;
+  /** A crystal from a file: its standardised primitive cell (default) or the cell as given. */
+  cell?: 'primitive' | 'as-given';
   /** 'vc-relax' for a non-cubic crystal from a file (its shape relaxed before the EOS), else 'isotropic'. */
   cellMethod?: CellMethod;
   functional: (typeof FUNCTIONALS)[number];
@@ -99,6 +101,7 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     },
     latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value): the centre of the EOS series. With a structure file, the file\'s cell is the start.' },
     pseudopotentials: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' }, description: 'UPF file per species, e.g. { Na: Na.pbe.UPF, Cl: Cl.pbe.UPF }; default: the library\'s file for each species and the functional.' },
+    cell: { type: 'string', enum: ['primitive', 'as-given'], description: "A crystal from a file: compute on its standardised primitive cell (default: fewest atoms, the same crystal) or on the cell as the file gives it." },
     cellShape: { type: 'string', enum: ['relax', 'fixed'], description: 'Non-cubic crystals from a file: relax the shape (c/a, angles, internal coordinates) with a vc-relax before the EOS (relax, default), or keep the shape of the file (fixed).' },
     cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only: c/a, held fixed (default ideal 1.633).' },
     functional: { type: 'string', enum: [...FUNCTIONALS, 'LDA'], description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE." },

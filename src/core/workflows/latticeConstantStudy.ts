@@ -78,7 +78,7 @@ export function resolveStudyInputs(raw: Record<string, unknown>, env: WorkflowEn
     ...raw, element: species[0], structure: crystal.cubic ? 'sc' : 'hcp', latticeConstantAngstrom: crystal.aAngstrom,
     cutoffsRy, dual, electronic, spinPolarized, startingMagnetization: magnetizations[species[0]!] ?? 0.5,
     ...(crystal.cubic ? {} : { cOverA: crystal.cOverA }),
-    pseudopotential: undefined, pseudopotentials: undefined, cellShape: undefined,
+    pseudopotential: undefined, pseudopotentials: undefined, cellShape: undefined, cell: undefined,
   }, {});
   const pseudoFiles = Object.fromEntries(found.map(([sp, p]) => [sp, p!.file]));
   const { pseudopotential: _one, cOverA: _c, ...rest } = base;
@@ -89,6 +89,7 @@ export function resolveStudyInputs(raw: Record<string, unknown>, env: WorkflowEn
     structureFile: file,
     crystal,
     latticeConstantAngstrom: crystal.aAngstrom,
+    cell: (raw.cell as LatticeConstantInputs['cell'] | undefined) ?? 'primitive',
     ...(Object.keys(pseudoFiles).length ? { pseudopotentials: pseudoFiles } : {}),
     ...(spinPolarized ? { startingMagnetizations: magnetizations } : {}),
     cellMethod,

@@ -45,6 +45,19 @@ describe('build_bulk from a structure file', () => {
     assert.equal(fs.readFileSync(path.join(run.dir, a.location!), 'utf8'), fs.readFileSync(cif, 'utf8'));
   });
 
+  it('computes the standardised primitive cell of the crystal when asked, still recording the file', async () => {
+    run = await createRun(root, { objective: 't', slug: 't' });
+    const cif = path.join(ROOT, 'examples/NaCl.cif');
+    const r = await registry.call(use({ from: cif, cell: 'primitive' }), 'dft', ctxOf(run));
+    assert.equal(r.outcome.status, 'ok', r.toolResult.content);
+    const a = run.registry.artifact((r.outcome as { outputs: string[] }).outputs[0]!)!;
+    const s = a.value as Structure;
+    assert.deepEqual([...s.symbols].sort(), ['Cl', 'Na']);
+    assert.equal(s.source?.sha256, sha(cif));
+    assert.equal(a.meta?.cell, 'primitive');
+    assert.match(r.toolResult.content, /2 atom\(s\) in the standardised primitive cell \(8 in the file\)/);
+  });
+
   it('refuses a file changed since the objective recorded it, a slab, and a file it cannot read, saying what to do', async () => {
     run = await createRun(root, { objective: 't', slug: 't' });
     const copy = path.join(root, 'NaCl.cif');

@@ -27,7 +27,7 @@ describe('lattice-constant study of a crystal from a file', () => {
     assert.equal(s.structure.symbols.length, 8);
     const p = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC }));
     assert.equal(p.objective, 'Lattice constant of NaCl (Fm-3m (225)) from NaCl.cif (PZ)');
-    assert.deepEqual(step(p.steps, 'structure')!.args, { from: s.file, sha256: s.sha256 });
+    assert.deepEqual(step(p.steps, 'structure')!.args, { from: s.file, sha256: s.sha256, cell: 'primitive' });
     assert.deepEqual(step(p.steps, 'pseudopotentials')!.args!.elements, ['Na', 'Cl']);
     assert.deepEqual(step(p.steps, 'pseudopotentials')!.args!.prefer, { Na: 'Na.pz-n-tm.UPF', Cl: 'Cl.pz-tm.UPF' });
     assert.equal(step(p.steps, 'relax-input'), undefined, 'a cubic crystal has no shape to relax');
