@@ -37,6 +37,13 @@ export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
   converged_cutoff: { names: [ARTIFACT.convergedSettings], tools: ['select_converged_settings'], description: 'a cutoff chosen by a convergence test' },
   converged_kspacing: { names: [ARTIFACT.convergedSettings], tools: ['select_converged_settings'], description: 'a k-spacing chosen by a convergence test' },
   beef_ensemble: { names: [ARTIFACT.beefStats], tools: ['beef_ensemble_stats'], description: 'BEEF-vdW ensemble statistics' },
+  band_gap: { names: [ARTIFACT.bandGap], tools: ['band_gap'], derivedFrom: ARTIFACT.bandStructure, description: 'the gap of an insulator from its band structure (band_gap)' },
+  direct_gap: { names: [ARTIFACT.bandGap], tools: ['band_gap'], derivedFrom: ARTIFACT.bandStructure, description: 'the smallest direct gap of an insulator from its band structure (band_gap)' },
+  fermi_energy: {
+    names: [ARTIFACT.dos, ARTIFACT.bandStructure, ARTIFACT.pdos], tools: ['run_dos_x', 'run_bands_x', 'run_projwfc'],
+    description: 'the Fermi energy dos.x read (run_dos_x), or the SCF\'s carried with its band structure or PDOS',
+  },
+  kpoint_count: { names: [ARTIFACT.bandPath], tools: ['band_path'], description: 'the number of k-points along a band path (band_path)' },
   screening_adsorption_energy: {
     names: [ARTIFACT.adsorptionEnergy], tools: ['adsorption_energy'], production: false,
     description: 'an adsorption energy from a screening model (EMT): it ranks configurations, it is not a DFT number',

@@ -15,6 +15,7 @@ import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
 import { beefReportSection } from './sections/beef';
 import { adsorptionSearchReportSection } from './sections/adsorptionSearch';
+import { electronicStructureReportSection } from './sections/electronicStructure';
 
 export interface ReportSource {
   runId: string;
@@ -138,6 +139,12 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   if (beef) {
     Object.assign(plots, beef.plots);
     md.push(...beef.markdown);
+  }
+
+  const electronic = electronicStructureReportSection(artifacts);
+  if (electronic) {
+    Object.assign(plots, electronic.plots);
+    md.push(...electronic.markdown);
   }
 
   const calls = src.calls();

@@ -3,9 +3,11 @@ import { ADSORPTION_SEARCH } from './adsorptionSearch';
 import { ADSORPTION_SITE_PREFERENCE } from './adsorptionSitePreference';
 import { BEEF_ENSEMBLE } from './beefEnsemble';
 import { LATTICE_CONSTANT } from './latticeConstant';
+import { BAND_STRUCTURE } from './bandStructure';
+import { DENSITY_OF_STATES } from './dos';
 import type { WorkflowTemplate } from './types';
 
-const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH].map((t) => [t.id, t]));
+const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH, BAND_STRUCTURE, DENSITY_OF_STATES].map((t) => [t.id, t]));
 
 export function registerWorkflow(template: WorkflowTemplate): void {
   TEMPLATES.set(template.id, template);
@@ -24,3 +26,5 @@ export { LATTICE_CONSTANT } from './latticeConstant';
 export { ADSORPTION_SITE_PREFERENCE } from './adsorptionSitePreference';
 export { BEEF_ENSEMBLE } from './beefEnsemble';
 export { ADSORPTION_SEARCH } from './adsorptionSearch';
+export { BAND_STRUCTURE } from './bandStructure';
+export { DENSITY_OF_STATES } from './dos';

@@ -1,0 +1,108 @@
+/**
+ * The run report's band-structure and DOS sections: the bands along the path (E − E_ref, eV,
+ * against the path coordinate, with the labelled points, the valence-band maximum and the
+ * conduction-band minimum marked) as plots/band-structure.svg, the total DOS with the PDOS per
+ * species and angular momentum (E − E_F) as plots/dos.svg, and a line each with the numbers.
+ */
+import type { ArtifactRecord } from '../../provenance/types';
+import type { BandGapValue, BandStructureValue, DosValue, PdosValue } from '../../artifacts/electronic';
+import { niceTicks, renderChart } from '../svg';
+
+export const BAND_STRUCTURE_FILE = 'band-structure.svg';
+export const DOS_FILE = 'dos.svg';
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const COLOURS = ['#c62828', '#2e7d32', '#6a1b9a', '#ef6c00', '#00838f', '#5d4037'];
+
+/** Bands as lines over the path, E − E_ref between `window` eV around the reference. */
+export function bandStructureSvg(bs: BandStructureValue, id: string, gap?: BandGapValue, window: [number, number] = [-12, 8]): string {
+  const W = 640;
+  const H = 440;
+  const m = { left: 64, right: 16, top: 40, bottom: 40 };
+  const ref = bs.reference.energyEv;
+  const [y0, y1] = window;
+  const x0 = bs.x[0] ?? 0;
+  const x1 = bs.x.at(-1) ?? 1;
+  const px = (x: number) => m.left + ((x - x0) / (x1 - x0 || 1)) * (W - m.left - m.right);
+  const py = (e: number) => H - m.bottom - ((e - y0) / (y1 - y0)) * (H - m.top - m.bottom);
+  const zero = bs.reference.kind === 'vbm' ? 'E − E_VBM (eV)' : 'E − E_F (eV)';
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<title>${esc(`Band structure (${id})`)}</title>`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${W / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${esc(`${bs.title ?? 'Band structure'} — ${bs.lattice} path (${id})`)}</text>`,
+    `<clipPath id="plot"><rect x="${m.left}" y="${m.top}" width="${W - m.left - m.right}" height="${H - m.top - m.bottom}"/></clipPath>`,
+  ];
+  for (const t of niceTicks(y0, y1)) {
+    parts.push(`<line x1="${m.left - 5}" y1="${py(t).toFixed(1)}" x2="${m.left}" y2="${py(t).toFixed(1)}" stroke="black"/>`);
+    parts.push(`<text x="${m.left - 8}" y="${(py(t) + 4).toFixed(1)}" text-anchor="end">${t}</text>`);
+  }
+  for (const t of bs.ticks) {
+    parts.push(`<line x1="${px(t.x).toFixed(1)}" y1="${m.top}" x2="${px(t.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#9e9e9e" stroke-width="${t.label.includes('|') ? 1.5 : 0.8}"/>`);
+    parts.push(`<text x="${px(t.x).toFixed(1)}" y="${H - m.bottom + 18}" text-anchor="middle">${esc(t.label)}</text>`);
+  }
+  parts.push(`<line x1="${m.left}" y1="${py(0).toFixed(1)}" x2="${W - m.right}" y2="${py(0).toFixed(1)}" stroke="#1565c0" stroke-dasharray="5 4"/>`);
+  const lines = bs.bandsEv.map((band) => {
+    // a break (two points at one x) starts a new stroke
+    const d = band.map((e, k) => `${k > 0 && bs.x[k] === bs.x[k - 1] ? 'M' : k ? 'L' : 'M'}${px(bs.x[k]!).toFixed(1)} ${py(e - ref).toFixed(1)}`).join(' ');
+    return `<path d="${d}" fill="none" stroke="black" stroke-width="1.2"/>`;
+  });
+  parts.push(`<g clip-path="url(#plot)">`, ...lines, '</g>');
+  if (gap) {
+    for (const [edge, colour, name] of [[gap.vbm, '#c62828', 'VBM'], [gap.cbm, '#2e7d32', 'CBM']] as const) {
+      parts.push(`<circle cx="${px(edge.x).toFixed(1)}" cy="${py(edge.energyEv - ref).toFixed(1)}" r="4.5" fill="${colour}"><title>${esc(`${name} ${edge.energyEv.toFixed(3)} eV at ${edge.location}`)}</title></circle>`);
+    }
+    parts.push(`<text x="${m.left + 6}" y="${m.top - 6}" fill="#2e7d32">${esc(`${gap.direct ? 'direct' : 'indirect'} gap ${gap.gapEv.toFixed(3)} eV`)}</text>`);
+  }
+  parts.push(`<rect x="${m.left}" y="${m.top}" width="${W - m.left - m.right}" height="${H - m.top - m.bottom}" fill="none" stroke="black"/>`);
+  parts.push(`<text transform="translate(16 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(zero)}</text>`);
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+/** Total DOS and the projections, E − E_F. */
+export function dosSvg(dos: DosValue, id: string, pdos?: { value: PdosValue; id: string }): string {
+  const ef = dos.fermiEnergyEv ?? 0;
+  const points = (values: number[], energies: number[]) => energies.map((e, i) => ({ x: e - ef, y: values[i]! }));
+  return renderChart({
+    title: `Density of states (${id}${pdos ? `, ${pdos.id}` : ''})`,
+    xLabel: dos.fermiEnergyEv !== undefined ? 'E − E_F (eV)' : 'E (eV)',
+    yLabel: 'DOS (states/eV per cell)',
+    series: [
+      { label: 'total', points: points(dos.total, dos.energiesEv), color: 'black' },
+      ...(pdos?.value.projections ?? []).map((p, i) => ({ label: `PDOS ${p.label}`, points: points(p.dos, pdos!.value.energiesEv), color: COLOURS[i % COLOURS.length]! })),
+    ],
+    ...(dos.fermiEnergyEv !== undefined ? { marker: { x: 0, label: `E_F = ${dos.fermiEnergyEv} eV` } } : {}),
+  });
+}
+
+const latest = (artifacts: readonly ArtifactRecord[], name: string) => artifacts.filter((a) => a.name === name && a.status !== 'stale').at(-1);
+
+export function electronicStructureReportSection(artifacts: readonly ArtifactRecord[]): { markdown: string[]; plots: Record<string, string> } | undefined {
+  const bands = latest(artifacts, 'band_structure');
+  const gap = latest(artifacts, 'band_gap');
+  const dos = latest(artifacts, 'dos');
+  const pdos = latest(artifacts, 'pdos');
+  if (!bands && !dos) return undefined;
+  const md: string[] = [];
+  const plots: Record<string, string> = {};
+  if (bands) {
+    const v = bands.value as BandStructureValue;
+    const g = gap?.value as BandGapValue | undefined;
+    plots[BAND_STRUCTURE_FILE] = bandStructureSvg(v, bands.id, g);
+    md.push('## Band structure', '', `![Band structure](plots/${BAND_STRUCTURE_FILE})`, '',
+      `${v.bandsEv.length} bands at ${v.x.length} k-points along ${v.ticks.map((t) => t.label).join('–')} (${v.convention}, ${v.lattice}; ${bands.id}); ` +
+        `zero at the ${v.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${v.reference.energyEv.toFixed(3)} eV).` +
+        (g ? ` ${g.direct ? 'Direct' : 'Indirect'} gap **${g.gapEv.toFixed(3)} eV** (${gap!.id}): valence maximum at ${g.vbm.location}, conduction minimum at ${g.cbm.location}` +
+          `${g.direct ? '' : `; smallest direct gap ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.` : ''), '');
+  }
+  if (dos) {
+    const v = dos.value as DosValue;
+    plots[DOS_FILE] = dosSvg(v, dos.id, pdos ? { value: pdos.value as PdosValue, id: pdos.id } : undefined);
+    md.push('## Density of states', '', `![DOS](plots/${DOS_FILE})`, '',
+      `Total DOS (${dos.id}) on ${v.energiesEv.length} energies, ${v.occupations}${v.kMesh ? ` on a ${v.kMesh.join('×')} mesh` : ''}` +
+        `${v.fermiEnergyEv !== undefined ? `; Fermi energy **${v.fermiEnergyEv} eV**` : ''}` +
+        `${pdos ? `; projections ${((pdos.value as PdosValue).projections ?? []).map((p) => p.label).join(', ')} (${pdos.id})` : ''}.`, '');
+  }
+  return { markdown: md, plots };
+}

@@ -1,0 +1,103 @@
+/**
+ * The band-structure and DOS reports: text and one claim per number (band gap, direct gap,
+ * Fermi energy, k-point count of the path, converged settings), each citing its artifact.
+ * The plots come with the run report (report/sections/electronicStructure.ts).
+ */
+import type { Composer, ComposeContext } from '../../plan/types';
+import type { ReportClaim } from '../../guard/claimChecks';
+import { claimValue } from '../../guard/claimChecks';
+import type { ConvergenceSelectionValue } from '../../artifacts/shapes';
+import type { BandGapValue, BandPathValue, BandStructureValue, DosValue, PdosValue } from '../../artifacts/electronic';
+import type { ElectronicInputs } from './inputs';
+
+const crystal = (i: ElectronicInputs) => (i.structureFile ? `the crystal of ${i.structureFile}` : `${i.structure} ${i.species.join('')}${i.latticeConstantAngstrom ? ` (a = ${i.latticeConstantAngstrom} Å)` : ''}`);
+
+function settingsClaims(ctx: ComposeContext): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs as unknown as ElectronicInputs;
+  const claims: ReportClaim[] = [];
+  const parts: string[] = [];
+  const cut = ctx.ref('cutoff-choice', 'converged_settings');
+  if (cut) {
+    const v = ctx.value(cut) as ConvergenceSelectionValue;
+    claims.push({ quantity: 'converged_cutoff', value: v.chosen.ecutwfcRy!, unit: 'Ry', cites: `${cut}.chosen.ecutwfcRy`, statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry` });
+    parts.push(`ecutwfc = ${v.chosen.ecutwfcRy} Ry chosen within ${i.toleranceMevPerAtom} meV/atom (${cut})`);
+  } else parts.push(`ecutwfc = ${i.ecutwfcRy} Ry as given`);
+  const k = ctx.ref('k-choice', 'converged_settings');
+  if (k) {
+    const v = ctx.value(k) as ConvergenceSelectionValue;
+    claims.push({ quantity: 'converged_kspacing', value: v.chosen.kSpacingPerAngstrom!, unit: '1/Å', cites: `${k}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å` });
+    parts.push(`SCF k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${i.toleranceMevPerAtom} meV/atom (${k})`);
+  } else parts.push(`SCF k-spacing ${i.kSpacingPerAngstrom} 1/Å as given`);
+  const occ = i.occupations === 'smearing' ? `${i.smearing} smearing ${i.degaussRy} Ry` : 'fixed occupations';
+  return { text: `Settings: ${i.functional}, ${parts.join('; ')}; ${occ}.`, claims };
+}
+
+const need = (ctx: ComposeContext, step: string, name: string): string => {
+  const r = ctx.ref(step, name);
+  if (!r) throw new Error(`the report needs the ${name} of step ${step}, which the run has not made yet; run that step first.`);
+  return r;
+};
+
+export const BAND_STRUCTURE_COMPOSERS: Record<string, Composer> = {
+  title: (ctx) => `Band structure of ${crystal(ctx.inputs as unknown as ElectronicInputs)} with ${(ctx.inputs as unknown as ElectronicInputs).functional}`,
+  text: (ctx) => {
+    const bs = need(ctx, 'bands-x', 'band_structure');
+    const path = need(ctx, 'band-path', 'band_path');
+    const v = ctx.value(bs) as BandStructureValue;
+    const p = ctx.value(path) as BandPathValue;
+    const gapRef = ctx.ref('gap', 'band_gap');
+    const g = gapRef ? (ctx.value(gapRef) as BandGapValue) : undefined;
+    return [
+      g
+        ? `The ${(ctx.inputs as unknown as ElectronicInputs).functional} band gap is **${g.gapEv.toFixed(3)} eV, ${g.direct ? 'direct' : 'indirect'}** (${gapRef}): ` +
+          `the valence-band maximum lies at ${g.vbm.location}, the conduction-band minimum at ${g.cbm.location}` +
+          `${g.direct ? '' : `; the smallest direct gap is ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.`
+        : `The bands cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`,
+      '',
+      `Path: ${p.segments.map((s) => s.join('–')).join(' | ')} (${p.convention}, ${p.lattice} lattice of ${p.spaceGroup.symbol}; ${path}), ${p.kpointCount} k-points; ` +
+        `${v.bandsEv.length} bands from bands.x (${bs}) on the charge density of the SCF.`,
+      '',
+      settingsClaims(ctx).text,
+    ].join('\n');
+  },
+  claims: (ctx) => {
+    const path = need(ctx, 'band-path', 'band_path');
+    const p = ctx.value(path) as BandPathValue;
+    const claims: ReportClaim[] = [];
+    const gapRef = ctx.ref('gap', 'band_gap');
+    if (gapRef) {
+      const g = ctx.value(gapRef) as BandGapValue;
+      claims.push({ quantity: 'band_gap', value: claimValue(g.gapEv, 3), unit: 'eV', cites: `${gapRef}.gapEv`, statement: `E_g = ${claimValue(g.gapEv, 3)} eV (${g.direct ? 'direct' : 'indirect'})` });
+      if (!g.direct) claims.push({ quantity: 'direct_gap', value: claimValue(g.directGapEv, 3), unit: 'eV', cites: `${gapRef}.directGapEv`, statement: `smallest direct gap ${claimValue(g.directGapEv, 3)} eV` });
+    }
+    claims.push({ quantity: 'kpoint_count', value: p.kpointCount, unit: 'count', cites: `${path}.kpointCount`, statement: `${p.kpointCount} k-points along the path` });
+    return [...claims, ...settingsClaims(ctx).claims];
+  },
+};
+
+export const DOS_COMPOSERS: Record<string, Composer> = {
+  title: (ctx) => `Density of states of ${crystal(ctx.inputs as unknown as ElectronicInputs)} with ${(ctx.inputs as unknown as ElectronicInputs).functional}`,
+  text: (ctx) => {
+    const i = ctx.inputs as unknown as ElectronicInputs;
+    const dos = need(ctx, 'dos-x', 'dos');
+    const v = ctx.value(dos) as DosValue;
+    const pdosRef = ctx.ref('projwfc', 'pdos');
+    const p = pdosRef ? (ctx.value(pdosRef) as PdosValue) : undefined;
+    return [
+      `Total DOS (${dos}) from dos.x on a ${v.kMesh?.join('×') ?? '?'} mesh (${i.dosMeshFactor}× the SCF's in each direction) with ${v.occupations}` +
+        `${v.fermiEnergyEv !== undefined ? `; the Fermi energy is **${v.fermiEnergyEv} eV**` : ''}.`,
+      ...(p ? ['', `Projected DOS (${pdosRef}) per species and angular momentum: ${(p.projections ?? []).map((x) => x.label).join(', ')}; ` +
+        `Löwdin charges ${p.lowdin.map((l) => `atom ${l.atom} ${l.total.toFixed(3)} e`).join(', ')}${p.spilling !== undefined ? ` (spilling ${p.spilling})` : ''}.`] : []),
+      '',
+      settingsClaims(ctx).text,
+    ].join('\n');
+  },
+  claims: (ctx) => {
+    const dos = need(ctx, 'dos-x', 'dos');
+    const v = ctx.value(dos) as DosValue;
+    return [
+      ...(v.fermiEnergyEv !== undefined ? [{ quantity: 'fermi_energy', value: v.fermiEnergyEv, unit: 'eV', cites: `${dos}.fermiEnergyEv`, statement: `E_F = ${v.fermiEnergyEv} eV` }] : []),
+      ...settingsClaims(ctx).claims,
+    ];
+  },
+};

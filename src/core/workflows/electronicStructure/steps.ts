@@ -1,0 +1,148 @@
+/**
+ * The steps a band structure and a DOS share: the crystal, its pseudopotentials, the SCF
+ * settings (given, or a cutoff sweep then a k sweep at the chosen cutoff, each choosing the
+ * cheapest value within the tolerance), and the production SCF whose charge density (kept in
+ * its job directory) the non-self-consistent run continues.
+ */
+import type { TemplateStep } from '../types';
+import type { ElectronicInputs } from './inputs';
+
+export const STRUCTURE = '$step.structure.bulk_structure';
+export const PSEUDOS = '$step.pseudopotentials.pseudopotentials';
+export const SCF_ENERGY = '$step.scf.total_energy';
+
+const name = (i: ElectronicInputs): string => (i.structureFile ? `the crystal of ${i.structureFile}` : `${i.structure} ${i.species.join('')}`);
+
+function occupationArgs(i: ElectronicInputs): { args: Record<string, unknown>; reasons: Record<string, string> } {
+  return i.occupations === 'smearing'
+    ? {
+      args: { occupations: 'smearing', smearing: i.smearing, degaussRy: i.degaussRy },
+      reasons: {
+        occupations: i.metal ? `${i.species.join(', ')} is a metal: smeared occupations` : 'smeared occupations, as the study asks',
+        smearing: `${i.smearing} smearing`, degaussRy: `${i.degaussRy} Ry, the same in every run so energies compare`,
+      },
+    }
+    : {
+      args: { occupations: 'fixed' },
+      reasons: { occupations: `${i.species.join(', ')} is not a metal: fixed occupations, so the gap is that of an insulator and no smearing moves the Fermi level` },
+    };
+}
+
+/** make_pw_input arguments every SCF of the study shares. */
+function scfArgs(i: ElectronicInputs, purpose: 'production' | 'convergence-test'): { args: Record<string, unknown>; reasons: Record<string, string> } {
+  const occ = occupationArgs(i);
+  return {
+    args: { structure: STRUCTURE, pseudopotentials: PSEUDOS, purpose, calculation: 'scf', nspin: 1, ...occ.args },
+    reasons: { structure: `the primitive cell of ${name(i)}`, pseudopotentials: 'the chosen pseudopotentials', calculation: 'a self-consistent charge density', nspin: 'no magnetic species', ...occ.reasons },
+  };
+}
+
+export function crystalSteps(i: ElectronicInputs): TemplateStep[] {
+  const structure: TemplateStep = i.structureFile
+    ? {
+      id: 'structure', title: `Read ${i.structureFile}`, worker: 'dft', tool: 'build_bulk',
+      args: { from: i.structureFile }, reasons: { from: "the user's structure file, read as it is" },
+    }
+    : {
+      id: 'structure', title: `Build the primitive cell of ${name(i)} (a = ${i.latticeConstantAngstrom} Å)`, worker: 'dft', tool: 'build_bulk',
+      args: { elements: i.elements ?? [i.element], bravais: i.structure, latticeConstantAngstrom: i.latticeConstantAngstrom, ...(i.cOverA ? { cOverA: i.cOverA } : {}) },
+      reasons: {
+        elements: 'the species of the study', bravais: `${i.species.join('')} in the ${i.structure} structure`,
+        latticeConstantAngstrom: 'the lattice constant the band structure is computed at', ...(i.cOverA ? { cOverA: 'the c/a of the crystal' } : {}),
+      },
+    };
+  const prefer = i.pseudopotentials && Object.keys(i.pseudopotentials).length ? { prefer: i.pseudopotentials } : {};
+  return [
+    structure,
+    {
+      id: 'pseudopotentials', title: `Choose the ${i.functional} pseudopotentials for ${i.species.join(', ')}`, worker: 'dft', tool: 'select_pseudopotentials',
+      args: { elements: i.species, functional: i.functional, ...prefer },
+      reasons: { elements: 'the species of the crystal', functional: `the study asks for ${i.functional}`, ...(prefer.prefer ? { prefer: 'the files named with the objective' } : {}) },
+    },
+  ];
+}
+
+/** The SCF settings: given, or chosen by sweeps. The cutoff and k-spacing as hints for the production input. */
+export function settingsSteps(i: ElectronicInputs): { steps: TemplateStep[]; cut: unknown; rho: unknown; k: unknown; reasons: Record<string, string> } {
+  const steps: TemplateStep[] = [];
+  let cut: unknown = i.ecutwfcRy;
+  let rho: unknown = i.ecutwfcRy !== undefined ? Number((i.dual * i.ecutwfcRy).toFixed(6)) : undefined;
+  let k: unknown = i.kSpacingPerAngstrom;
+  const reasons: Record<string, string> = {
+    ecutwfcRy: 'the cutoff given with the objective', ecutrhoRy: `${i.dual} × ecutwfc for these pseudopotentials`, kSpacingPerAngstrom: 'the k-spacing given with the objective',
+  };
+  const sweepK = i.kSpacingPerAngstrom ?? Math.min(...i.kSpacingsPerAngstrom);
+  const within = `${i.toleranceMevPerAtom} meV/atom`;
+  if (cut === undefined) {
+    const highest = Math.max(...i.cutoffsRy);
+    const base = scfArgs(i, 'convergence-test');
+    steps.push(
+      {
+        id: 'cutoff-input', title: `Cutoff sweep template at ${highest} Ry`, worker: 'dft', tool: 'make_pw_input',
+        args: { ...base.args, ecutwfcRy: highest, ecutrhoRy: Number((i.dual * highest).toFixed(6)), kSpacingPerAngstrom: sweepK },
+        reasons: { ...base.reasons, purpose: 'the template of the cutoff sweep', ecutwfcRy: 'the highest cutoff of the sweep', ecutrhoRy: `${i.dual} × ecutwfc`, kSpacingPerAngstrom: 'the finest spacing of the study, fixed through the sweep' },
+        dependsOn: ['structure', 'pseudopotentials'],
+      },
+      {
+        id: 'cutoff-series', title: `Cutoff series ${i.cutoffsRy.join(', ')} Ry`, worker: 'dft', tool: 'generate_series',
+        args: { template: '$step.cutoff-input.pw_input', kind: 'ecutwfc', values: i.cutoffsRy },
+        reasons: { template: 'the sweep template', kind: 'a cutoff sweep', values: 'the cutoffs of the study' }, dependsOn: ['cutoff-input'],
+      },
+      { id: 'cutoff-runs', title: 'Run the cutoff series', worker: 'hpc', tool: 'run_pw', args: { input: '$each.cutoff-series.pw_input' }, reasons: { input: 'each input of the cutoff series' }, dependsOn: ['cutoff-series'] },
+      {
+        id: 'cutoff-choice', title: `Choose the cheapest cutoff within ${within}`, worker: 'dft', tool: 'select_converged_settings',
+        args: { parameter: 'ecutwfc', energies: '$all.cutoff-runs.total_energy', toleranceMevPerAtom: i.toleranceMevPerAtom },
+        reasons: { parameter: 'the cutoff sweep', energies: 'every energy of the cutoff sweep', toleranceMevPerAtom: `${within} against the finest run` }, dependsOn: ['cutoff-runs'],
+      },
+    );
+    cut = '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy';
+    rho = '$step.cutoff-choice.converged_settings.chosen.ecutrhoRy';
+    reasons.ecutwfcRy = 'the converged cutoff';
+    reasons.ecutrhoRy = 'the charge-density cutoff that goes with it';
+  }
+  if (k === undefined) {
+    const base = scfArgs(i, 'convergence-test');
+    steps.push(
+      {
+        id: 'k-input', title: 'k-sweep template at the cutoff', worker: 'dft', tool: 'make_pw_input',
+        args: { ...base.args, ecutwfcRy: cut, ecutrhoRy: rho, kSpacingPerAngstrom: sweepK },
+        reasons: { ...base.reasons, purpose: 'the template of the k sweep', ecutwfcRy: reasons.ecutwfcRy!, ecutrhoRy: reasons.ecutrhoRy!, kSpacingPerAngstrom: 'the series varies it' },
+        dependsOn: i.ecutwfcRy === undefined ? ['cutoff-choice'] : ['structure', 'pseudopotentials'],
+      },
+      {
+        id: 'k-series', title: `k-spacing series ${i.kSpacingsPerAngstrom.join(', ')} 1/Å`, worker: 'dft', tool: 'generate_series',
+        args: { template: '$step.k-input.pw_input', kind: 'kspacing', values: i.kSpacingsPerAngstrom },
+        reasons: { template: 'the k-sweep template', kind: 'a k-point sweep', values: 'from coarse to fine' }, dependsOn: ['k-input'],
+      },
+      { id: 'k-runs', title: 'Run the k series', worker: 'hpc', tool: 'run_pw', args: { input: '$each.k-series.pw_input' }, reasons: { input: 'each input of the k series' }, dependsOn: ['k-series'] },
+      {
+        id: 'k-choice', title: `Choose the coarsest k-spacing within ${within}`, worker: 'dft', tool: 'select_converged_settings',
+        args: { parameter: 'kspacing', energies: '$all.k-runs.total_energy', toleranceMevPerAtom: i.toleranceMevPerAtom },
+        reasons: { parameter: 'the k-point sweep', energies: 'every energy of the k sweep', toleranceMevPerAtom: `${within} against the finest run` }, dependsOn: ['k-runs'],
+      },
+    );
+    k = '$step.k-choice.converged_settings.chosen.kSpacingPerAngstrom';
+    reasons.kSpacingPerAngstrom = 'the converged k-spacing';
+  }
+  return { steps, cut, rho, k, reasons };
+}
+
+/** The production SCF at the study's settings, and its run. */
+export function scfSteps(i: ElectronicInputs, s: ReturnType<typeof settingsSteps>): TemplateStep[] {
+  const base = scfArgs(i, 'production');
+  const after = s.steps.length ? [s.steps.at(-1)!.id] : ['structure', 'pseudopotentials'];
+  return [
+    {
+      id: 'scf-input', title: 'Production SCF input', worker: 'dft', tool: 'make_pw_input',
+      args: { ...base.args, ecutwfcRy: s.cut, ecutrhoRy: s.rho, kSpacingPerAngstrom: s.k },
+      reasons: { ...base.reasons, purpose: 'its charge density is the one the bands and DOS are computed from', ...s.reasons },
+      dependsOn: after,
+    },
+    { id: 'scf', title: 'Run the SCF (its charge density is kept)', worker: 'hpc', tool: 'run_pw', args: { input: '$step.scf-input.pw_input' }, reasons: { input: 'the production SCF' }, dependsOn: ['scf-input'] },
+  ];
+}
+
+/** The quantities the settings steps let a report claim. */
+export const settingsQuantities = (i: ElectronicInputs): string[] => [
+  ...(i.ecutwfcRy === undefined ? ['converged_cutoff'] : []), ...(i.kSpacingPerAngstrom === undefined ? ['converged_kspacing'] : []),
+];
