@@ -95,7 +95,9 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
   }
 
   const path = parseRef(claim.cites)?.path ?? [];
-  const recordedUnit = (path.length ? unitFromName(path[path.length - 1]!) : undefined) ?? a.unit;
+  // the unit of the nearest named field: stressKbar.0.0 is in kbar
+  const named = path.filter((p) => !/^\d+$/.test(p));
+  const recordedUnit = (named.length ? unitFromName(named[named.length - 1]!) : undefined) ?? a.unit;
   if (typeof r.value !== 'number') {
     out.push(claimVerdict('value', 'fail', [`${label} cites ${claim.cites}, which is not a number (${JSON.stringify(r.value)?.slice(0, 80)}): cite the numeric field.`], label));
     return out;

@@ -18,6 +18,10 @@ import { buildBulkTool, buildMoleculeTool, buildSlabTool, placeAdsorbateTool } f
 import { writeReportTool } from './writeReport';
 import { bandPathTool, makeNscfInputTool, runNscfTool } from './bandStructure';
 import { bandGapTool, runBandsXTool, runDosXTool, runProjwfcTool } from './postProcessing';
+import { relaxationResultTool } from './relaxationResult';
+import { magnetizationTool } from './magnetizationTool';
+import { energyDifferenceTool } from './energyDifferenceTool';
+import { magneticConfigurationTool, writeStructureFilesTool } from './structureOutputs';
 
 export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   canvasInspectTool, canvasReadTool, canvasWriteTool,
@@ -28,5 +32,6 @@ export const TOOL_CATALOGUE: readonly GuardedToolSpec[] = [
   adsorptionEnergyTool, deltaBeTool, beefEnsembleStatsTool,
   importStructureTool, prepareAdsorptionSurfaceTool, relaxStructureTool, evaluateHypothesisTool, adsorptionSearchTool,
   bandPathTool, makeNscfInputTool, runNscfTool, runBandsXTool, bandGapTool, runDosXTool, runProjwfcTool,
+  relaxationResultTool, magnetizationTool, energyDifferenceTool, magneticConfigurationTool, writeStructureFilesTool,
   writeReportTool,
 ];

@@ -129,7 +129,7 @@ export const relaxedStructureTool: GuardedToolSpec = {
     required: ['relaxation'],
     additionalProperties: false,
   },
-  rules: [],
+  rules: ['relaxation-under-thresholds'],
   async run(raw, ctx) {
     const { relaxation } = raw as { relaxation: string };
     const { start, final, printed, meta, inputRef } = relaxationOf(relaxation, ctx, 'relaxed_structure');

@@ -20,6 +20,11 @@ import { nscfUsesScfDensity, RULE as NSCF } from './nscfUsesScfDensity';
 import { settingsComparable, RULE as SETTINGS } from './settingsComparable';
 import { testsRedoneAfterCutoffChange, RULE as REDONE } from './testsRedoneAfterCutoffChange';
 import { unitsMatch, RULE as UNITS } from './unitsMatch';
+import { relaxationUnderThresholds, RULE as RELAXED } from './relaxationUnderThresholds';
+import { magnetizationNeedsSpin, RULE as SPIN } from './magnetizationNeedsSpin';
+import { energyFormulaBalanced, RULE as BALANCED } from './energyFormulaBalanced';
+import { formationReferencesElemental, RULE as FORMATION } from './formationReferencesElemental';
+import { surfaceEnergyBulkMatches, RULE as SURFACE } from './surfaceEnergyBulkMatches';
 
 export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [EXIST]: referencesExist,
@@ -42,6 +47,11 @@ export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [NSCF]: nscfUsesScfDensity,
   [DOS_MESH]: dosMeshAtLeastScf,
   [NO_GAP]: noGapFromMetal,
+  [RELAXED]: relaxationUnderThresholds,
+  [SPIN]: magnetizationNeedsSpin,
+  [BALANCED]: energyFormulaBalanced,
+  [FORMATION]: formationReferencesElemental,
+  [SURFACE]: surfaceEnergyBulkMatches,
 };
 
 /** Rules every call that makes references gets, whatever the tool lists. */

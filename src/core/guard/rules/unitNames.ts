@@ -25,6 +25,7 @@ const NAME_SUFFIXES: [RegExp, Unit][] = [
   [/Ev$/, 'eV'],
   [/Ry$/, 'Ry'],
   [/GPa$/, 'GPa'],
+  [/Count$/, 'count'],
   [/Kbar$/, 'kbar'],
 ];
 

@@ -11,9 +11,10 @@ describe('tool catalogue', () => {
   it('lists the tools the workers need', () => {
     assert.deepEqual(registry.all().map((t) => t.name).sort(), [
       'adsorption_energy', 'adsorption_search', 'band_gap', 'band_path', 'beef_ensemble_stats', 'build_bulk', 'build_molecule', 'build_slab', 'canvas_inspect', 'canvas_read', 'canvas_write',
-      'delta_be', 'evaluate_adsorption_hypothesis', 'fit_eos', 'generate_series', 'import_structure', 'interrupted_geometry', 'lattice_constant_from_volume', 'make_nscf_input', 'make_pw_input', 'place_adsorbate',
-      'prepare_adsorption_surface', 'relax_structure', 'relaxed_structure', 'run_bands_x', 'run_dos_x', 'run_nscf', 'run_projwfc', 'run_pw',
-      'select_converged_settings', 'select_converged_slab', 'select_pseudopotentials', 'write_report']);
+      'delta_be', 'energy_difference', 'evaluate_adsorption_hypothesis', 'fit_eos', 'generate_series', 'import_structure', 'interrupted_geometry', 'lattice_constant_from_volume',
+      'magnetic_configuration', 'magnetization', 'make_nscf_input', 'make_pw_input', 'place_adsorbate',
+      'prepare_adsorption_surface', 'relax_structure', 'relaxation_result', 'relaxed_structure', 'run_bands_x', 'run_dos_x', 'run_nscf', 'run_projwfc', 'run_pw',
+      'select_converged_settings', 'select_converged_slab', 'select_pseudopotentials', 'write_report', 'write_structure_files']);
   });
 
   for (const spec of new ToolRegistry().all()) {
