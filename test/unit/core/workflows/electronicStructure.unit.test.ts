@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { BAND_STRUCTURE } from '../../../../src/core/workflows/bandStructure';
+import { DENSITY_OF_STATES } from '../../../../src/core/workflows/dos';
+import { ObjectiveError, workflowTemplate, type WorkflowEnvironment } from '../../../../src/core/workflows';
+
+const env: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: element === 'Si' || element === 'Al' ? 'NC' : 'US' }) };
+const plan = (t: typeof BAND_STRUCTURE, inputs: Record<string, unknown>) => t.steps(t.resolveInputs(inputs, env));
+
+describe('band-structure and dos templates', () => {
+  it('are registered and read a sentence objective: "band structure of Si with PBE"', () => {
+    assert.equal(workflowTemplate('band-structure'), BAND_STRUCTURE);
+    assert.equal(workflowTemplate('dos'), DENSITY_OF_STATES);
+    assert.deepEqual(BAND_STRUCTURE.inputsFromText!('band structure of Si with PBE'), { element: 'Si', functional: 'PBE' });
+    assert.deepEqual(DENSITY_OF_STATES.inputsFromText!('density of states of fcc Al with LDA'), { element: 'Al', structure: 'fcc', functional: 'PZ' });
+    assert.equal(BAND_STRUCTURE.inputsFromText!('lattice constant of Al'), undefined);
+  });
+
+  it('takes an element\'s ground-state crystal and fixed occupations for an insulator, with cutoff and k sweeps when no settings are given', () => {
+    const i = BAND_STRUCTURE.resolveInputs({ element: 'Si' }, env) as Record<string, unknown>;
+    assert.equal(i.structure, 'diamond');
+    assert.equal(i.latticeConstantAngstrom, 5.431);
+    assert.equal(i.occupations, 'fixed');
+    assert.equal(i.dual, 4);
+    const steps = BAND_STRUCTURE.steps(i);
+    assert.deepEqual(steps.map((s) => s.id), [
+      'structure', 'pseudopotentials', 'cutoff-input', 'cutoff-series', 'cutoff-runs', 'cutoff-choice', 'k-input', 'k-series', 'k-runs', 'k-choice',
+      'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'gap', 'report']);
+    const scfInput = steps.find((s) => s.id === 'scf-input')!;
+    assert.equal(scfInput.args.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
+    assert.equal(scfInput.args.purpose, 'production');
+    assert.deepEqual(steps.at(-1)!.reportQuantities, ['band_gap', 'direct_gap', 'kpoint_count', 'converged_cutoff', 'converged_kspacing']);
+  });
+
+  it('skips the sweeps for given settings, and the gap for a metal (smeared occupations)', () => {
+    const steps = plan(BAND_STRUCTURE, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
+    assert.deepEqual(steps.map((s) => s.id), ['structure', 'pseudopotentials', 'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'report']);
+    assert.equal(steps.find((s) => s.id === 'scf-input')!.args.occupations, 'smearing');
+  });
+
+  it('refuses fixed occupations for a metal and an element it has no crystal for, saying what to give', () => {
+    assert.throws(() => BAND_STRUCTURE.resolveInputs({ element: 'Al', occupations: 'fixed' }, env), (e: unknown) => e instanceof ObjectiveError && /Al is a metal/.test(e.message));
+    assert.throws(() => BAND_STRUCTURE.resolveInputs({ element: 'Xe' }, env), /give its structure and lattice constant/);
+  });
+
+  it('plans a DOS on a mesh twice the SCF\'s with tetrahedra, dos.x and projwfc.x', () => {
+    const steps = plan(DENSITY_OF_STATES, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
+    assert.deepEqual(steps.map((s) => s.tool), ['build_bulk', 'select_pseudopotentials', 'make_pw_input', 'run_pw', 'make_nscf_input', 'run_nscf', 'run_dos_x', 'run_projwfc', 'write_report']);
+    const nscf = steps.find((s) => s.id === 'nscf-input')!;
+    assert.deepEqual(nscf.args.kMesh, { $compose: 'dosMesh' });
+    assert.equal(nscf.args.occupations, 'tetrahedra_opt');
+    assert.ok(DENSITY_OF_STATES.composers!.dosMesh);
+  });
+});
