@@ -21,7 +21,7 @@ export const ADSORPTION_SEARCH: WorkflowTemplate = {
     'planner) proposes hypotheses (site type, surface atoms, binding atoms, orientation); the guard refuses invalid, repeated or ' +
     'forbidden ones before any relaxation; each valid one is screened by single points, relaxed and analysed for geometric and ' +
     'chemical slip and dissociation; slipped sites are FORBIDDEN; the search stops when a relaxation reproduces the best ' +
-    'configuration (TERMINATE), when the planner stops, or at the attempt budget. Inputs: slab (generated metal facet, or an extxyz/XSF ' +
+    'configuration (TERMINATE), when the planner stops, or at the attempt budget. Inputs: slab (generated metal facet, or a slab file: extxyz, XSF, CIF, POSCAR, pw.x ' +
     "file), adsorbate (name or SMILES from the molecule table), calculator (EMT for testing, or pw.x with its settings), planner, budget, ablations.",
   inputSchema: ADSORPTION_SEARCH_INPUT_SCHEMA,
   inputsFromText: searchInputsFromText,

@@ -6,6 +6,7 @@
  * resumed run and a reviewer all see the file that was computed, and build_bulk refuses it if
  * it changed since.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { StructureFileError } from '../dft/io/errors';
 import { readStructureFile } from '../dft/io/structureFile';
@@ -42,12 +43,13 @@ export const isStructureFileInput = (v: unknown): v is { file: string } =>
 /** Read `{ file }` (relative to baseDir) into a StructureFileInput; an ObjectiveError names the input, the file, the line and what to do. */
 export function loadStructureFileInput(value: { file: string; name?: string }, baseDir: string, where: string): StructureFileInput {
   const file = path.resolve(baseDir, value.file);
+  if (!fs.existsSync(file)) throw new ObjectiveError(`${where}.file: ${file} does not exist; the path is relative to the objective file (for a notebook cell, to the canvas).`);
   let structure: Structure;
   try {
     structure = readStructureFile(file);
   } catch (e) {
     const detail = e instanceof StructureFileError ? e.located() : (e as Error).message;
-    throw new ObjectiveError(`${where}.file: ${detail}${e instanceof StructureFileError && /no such file/.test(detail) ? ' The path is relative to the objective file (or the canvas).' : ''}`);
+    throw new ObjectiveError(`${where}.file: ${detail}`);
   }
   return { file, name: value.name ?? value.file, sha256: structure.source!.sha256, format: structure.source!.format, structure };
 }

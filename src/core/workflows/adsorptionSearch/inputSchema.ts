@@ -21,7 +21,7 @@ export interface GeneratedSlab {
 }
 
 export interface FileSlab {
-  /** Absolute path of the extxyz or XSF file. */
+  /** Absolute path of the slab file (any structure format DREAMS reads). */
   file: string;
   /** The structure read from it when the objective was loaded. */
   structure: Structure;
@@ -71,7 +71,7 @@ export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
   type: 'object',
   properties: {
     slab: {
-      description: 'The slab: generate: {metal, facet, size, layers, vacuumAngstrom, latticeConstantAngstrom}, or file: an extxyz or XSF file (relative to the objective file).',
+      description: 'The slab: generate: {metal, facet, size, layers, vacuumAngstrom, latticeConstantAngstrom}, or file: a slab in any structure file (extxyz, XSF, CIF, POSCAR, pw.x input or output), relative to the objective file.',
       oneOf: [
         {
           type: 'object',
@@ -97,7 +97,7 @@ export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
         {
           type: 'object',
           properties: {
-            file: { type: 'string', minLength: 1, description: 'An extxyz (.extxyz, .xyz) or XSF (.xsf) slab file, relative to the objective file.' },
+            file: { type: 'string', minLength: 1, description: 'A slab file (extxyz, XSF, CIF, POSCAR/CONTCAR, pw.x input or output), relative to the objective file.' },
             structure: STRUCTURE,
             sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
           },

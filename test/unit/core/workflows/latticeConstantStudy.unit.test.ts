@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
+import { parseObjectiveBytes, parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
 import { workflowEnvironment } from '../../../../src/core/workflows/environment';
 import type { TemplateStep } from '../../../../src/core/workflows/types';
 
@@ -71,7 +71,7 @@ describe('lattice-constant study of a crystal from a file', () => {
   it('refuses a file it cannot read with the file and line, a missing file with where paths start, and a slab', () => {
     assert.throws(() => objectiveIn(path.join(ROOT, 'test/fixtures/structures'), 'workflow: lattice-constant\ninputs:\n  structure: { file: partial-occupancy.cif }\n'),
       /inputs\.structure\.file: .*partial-occupancy\.cif:\d+: CIF: /);
-    assert.throws(() => objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: nowhere.cif }\n'), /no such file.*relative to the objective file/);
+    assert.throws(() => objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: nowhere.cif }\n'), /nowhere\.cif does not exist; the path is relative to the objective file/);
   });
 
   it('still needs the element and a starting lattice constant for a named structure, and a sentence without them stays for the model', () => {
@@ -83,5 +83,14 @@ describe('lattice-constant study of a crystal from a file', () => {
   it('reads files a notebook cell names relative to the canvas', () => {
     const o = parseObjectiveFile('workflow: lattice-constant\ninputs:\n  structure: { file: GaAs.cif }\n', 'the objective cell', EXAMPLES);
     assert.equal((o.inputs!.structure as { file: string }).file, path.join(EXAMPLES, 'GaAs.cif'));
+  });
+
+  it('plans the example objectives that start from files: NaCl and GaAs lattice constants, a search on a CIF slab', () => {
+    for (const [file, workflow, first] of [['nacl-lattice-constant.yaml', 'lattice-constant', 'build_bulk'], ['gaas-lattice-constant.yaml', 'lattice-constant', 'build_bulk'], ['pt111-cif-search.yaml', 'adsorption-search', 'import_structure']] as const) {
+      const o = parseObjectiveBytes(fs.readFileSync(path.join(EXAMPLES, file)), path.join(EXAMPLES, file));
+      assert.equal(o.workflow, workflow, file);
+      const p = prepareWorkflow(o.workflow!, o.inputs!, {});
+      assert.equal(p.steps[0]!.tool, first, file);
+    }
   });
 });
