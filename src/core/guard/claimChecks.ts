@@ -83,7 +83,12 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
     const nameOk = source.names.includes(a.name) && (!maker || source.tools.includes(maker));
     const derivedOk = !source.derivedFrom ||
       upstreamPath(view, [a.id]).some((id) => view.artifact(id)?.name === source.derivedFrom);
-    if (!nameOk || !derivedOk) {
+    const required = source.requires ? (a.value as Record<string, unknown> | undefined)?.[source.requires.field] : undefined;
+    if (nameOk && derivedOk && source.requires && required !== source.requires.equals) {
+      out.push(claimVerdict('source-kind', 'fail', [
+        `${label} (${claim.quantity}) cites ${claim.cites}, whose ${source.requires.field} is ${JSON.stringify(required)}, not ${JSON.stringify(source.requires.equals)}: ${source.requires.why}.`,
+      ], label));
+    } else if (!nameOk || !derivedOk) {
       out.push(claimVerdict('source-kind', 'fail', [
         `${label} (${claim.quantity}) cites ${claim.cites}, a "${a.name}" made by ${maker ?? 'an unknown call'}` +
           `${nameOk && !derivedOk ? ` with no ${source.derivedFrom} upstream` : ''}; a ${claim.quantity} must cite ${source.description}.`,

@@ -17,8 +17,18 @@ export interface ClaimSource {
    * Default true; false for quantities that say they are screening results.
    */
   production?: boolean;
+  /** A field of the cited artifact's value that must hold this value (an energy_difference's quantity, a magnetization's nspin). */
+  requires?: { field: string; equals: string | number | boolean; why: string };
   description: string;
 }
+
+/** Quantities an energy_difference artifact may back: its own `quantity` must be the claim's. */
+const energyDifference = (quantity: string, what: string): ClaimSource => ({
+  names: [ARTIFACT.energyDifference], tools: ['energy_difference'],
+  requires: { field: 'quantity', equals: quantity, why: `the energy difference must have been computed as a ${what}, with that quantity's checks` },
+  description: `a ${what} from energy_difference (quantity ${quantity})`,
+});
+const RELAXATION = { names: [ARTIFACT.relaxation], tools: ['relaxation_result'] };
 
 export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
   lattice_constant: {
@@ -43,7 +53,24 @@ export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
     names: [ARTIFACT.dos, ARTIFACT.bandStructure, ARTIFACT.pdos], tools: ['run_dos_x', 'run_bands_x', 'run_projwfc'],
     description: 'the Fermi energy dos.x read (run_dos_x), or the SCF\'s carried with its band structure or PDOS',
   },
-  kpoint_count: { names: [ARTIFACT.bandPath], tools: ['band_path'], description: 'the number of k-points along a band path (band_path)' },
+  formation_energy: energyDifference('formation_energy', 'formation energy'),
+  surface_energy: energyDifference('surface_energy', 'surface energy'),
+  vacancy_energy: energyDifference('vacancy_energy', 'vacancy formation energy'),
+  magnetic_ordering_energy: energyDifference('magnetic_ordering_energy', 'magnetic ordering energy'),
+  energy_difference: { names: [ARTIFACT.energyDifference], tools: ['energy_difference'], description: 'an energy difference from energy_difference' },
+  force: { ...RELAXATION, description: 'a force (the largest component or one atom\'s) at the end of a converged relaxation (relaxation_result)' },
+  stress: { ...RELAXATION, description: 'the stress or pressure at the end of a converged relaxation (relaxation_result)' },
+  volume: { ...RELAXATION, description: 'the volume of a converged relaxation\'s cell (relaxation_result)' },
+  relaxed_energy: { ...RELAXATION, description: 'the final energy of a converged relaxation (relaxation_result)' },
+  magnetization: {
+    names: [ARTIFACT.magnetization], tools: ['magnetization'],
+    requires: { field: 'nspin', equals: 2, why: 'a magnetization needs a spin-polarised run (nspin = 2)' },
+    description: 'a total, absolute or site magnetization of a spin-polarised run (magnetization)',
+  },
+  kpoint_count: {
+    names: [ARTIFACT.bandPath, ARTIFACT.relaxation, ARTIFACT.magnetization], tools: ['band_path', 'relaxation_result', 'magnetization'],
+    description: 'the number of k-points along a band path (band_path), or the irreducible k-points pw.x used, as a relaxation or magnetization result records them (kpointCount)',
+  },
   screening_adsorption_energy: {
     names: [ARTIFACT.adsorptionEnergy], tools: ['adsorption_energy'], production: false,
     description: 'an adsorption energy from a screening model (EMT): it ranks configurations, it is not a DFT number',

@@ -21,6 +21,7 @@ import { createRun, openRun, type Run } from '../../../../../src/core/run/direct
 import type { EventLog } from '../../../../../src/core/canvas/eventLog';
 import type { ProvenanceRegistry } from '../../../../../src/core/provenance/registry';
 import { seedCall } from './seedCall';
+import { buildEveryday } from './everydayBase';
 
 export interface ScenarioBase {
   /** The run's own provenance registry, over its event log on disk. */
@@ -160,7 +161,7 @@ async function buildCoPt(r: Run): Promise<Record<string, string>> {
   return names as Record<string, string>;
 }
 
-const BUILDERS: Record<string, (r: Run) => Promise<Record<string, string>>> = { 'al-lattice': buildAlLattice, 'co-pt': buildCoPt };
+const BUILDERS: Record<string, (r: Run) => Promise<Record<string, string>>> = { 'al-lattice': buildAlLattice, 'co-pt': buildCoPt, everyday: buildEveryday };
 const templates = new Map<string, Promise<{ dir: string; names: Record<string, string> }>>();
 const opened: { run: Run; root: string }[] = [];
 let templateRoot: string | undefined;
@@ -205,4 +206,5 @@ export async function closeAllBases(): Promise<void> {
 
 export const alLatticeBase = () => openBase('al-lattice');
 export const coPtBase = () => openBase('co-pt');
-export const SCENARIO_BASES: Record<string, () => Promise<ScenarioBase>> = { 'al-lattice': alLatticeBase, 'co-pt': coPtBase };
+export const everydayBase = () => openBase('everyday');
+export const SCENARIO_BASES: Record<string, () => Promise<ScenarioBase>> = { 'al-lattice': alLatticeBase, 'co-pt': coPtBase, everyday: everydayBase };
