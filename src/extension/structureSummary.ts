@@ -99,10 +99,17 @@ export function objectiveFromStructure(fileName: string, view: StructureFileView
     `# The equilibrium lattice of ${view.summary.formula}${sg} from ${fileName}: cutoff and k sweeps, an equation of state and`,
     '# the lattice parameters of the standardised cell. Edit the functional or the settings, then run this cell.',
     'workflow: lattice-constant',
-    `objective: Lattice constant of ${view.summary.formula}${sg} from ${fileName}`,
+    `objective: ${view.summary.spaceGroup && view.summary.spaceGroup.crystalSystem !== 'Cubic' ? 'Lattice parameters' : 'Lattice constant'} of ${view.summary.formula}${sg} from ${fileName}`,
     'inputs:',
     `  structure: { file: ${name} }`,
     '  functional: PBE',
     '',
   ].join('\n');
+}
+
+/** What dropping `file` into a cell holding `cellText` inserts, for a canvas in `canvasDir`. */
+export function dropText(file: string, cellText: string, canvasDir: string): string {
+  const rel = path.relative(canvasDir, file).split(path.sep).join('/');
+  if (cellText.trim() === '') return objectiveFromStructure(rel, viewOfStructureFile(file, rel));
+  return `{ file: ${JSON.stringify(rel)} }`;
 }

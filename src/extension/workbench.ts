@@ -23,6 +23,7 @@ import { DreamsLog } from './log';
 import { IgnoredSettingsWatcher } from './settings';
 import { addClusterProfileCommand, testConnectionCommand } from './clusterTest';
 import { StructureEditorProvider } from './structureEditor';
+import { registerStructureDrop } from './structureDrop';
 import { checkPw, choosePseudoDir, openDemoCanvas, useOffline, WALKTHROUGH_ID } from './walkthrough';
 
 export interface DreamsWorkbench {
@@ -142,5 +143,6 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   };
   const structureEditor = new StructureEditorProvider(context.extensionUri);
   context.subscriptions.push(structureEditor);
+  registerStructureDrop(context);
   return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands, structureEditor };
 }

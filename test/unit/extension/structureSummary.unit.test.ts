@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { StructureFileError } from '../../../src/core/dft/io/errors';
-import { formulaOf, objectiveFromStructure, viewOfStructureFile } from '../../../src/extension/structureSummary';
+import { dropText, formulaOf, objectiveFromStructure, viewOfStructureFile } from '../../../src/extension/structureSummary';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -50,5 +50,19 @@ describe('structure file summary (the "Show structure" editor)', () => {
   it('writes reduced formulas', () => {
     assert.equal(formulaOf(['Zn', 'Zn', 'O', 'O']), 'ZnO');
     assert.equal(formulaOf(['Fe', 'Fe', 'O', 'O', 'O']), 'Fe2O3');
+  });
+});
+
+describe('dropping a structure file into an objective cell', () => {
+  it('fills an empty cell with an objective reading the file, relative to the canvas', () => {
+    const text = dropText(path.join(ROOT, 'examples/Mg-hcp.cif'), '  \n', ROOT);
+    const o = parse(text);
+    assert.equal(o.workflow, 'lattice-constant');
+    assert.deepEqual(o.inputs.structure, { file: 'examples/Mg-hcp.cif' });
+    assert.match(text, /Mg \(P6_3\/mmc\)/);
+  });
+
+  it('inserts { file } into a cell that already holds an objective', () => {
+    assert.equal(dropText(path.join(ROOT, 'examples/NaCl.cif'), 'workflow: lattice-constant\ninputs:\n  structure: ', path.join(ROOT, 'docs')), '{ file: "../examples/NaCl.cif" }');
   });
 });
