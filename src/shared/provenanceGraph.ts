@@ -58,7 +58,8 @@ export type GraphToHostMessage =
   | { type: 'upstream'; id: string }
   | { type: 'edit-template'; id: string }
   | { type: 'whole-run' }
-  | { type: 'rendered'; nodes: number; edges: number; layoutMs: number; renderMs: number; layout: 'worker' | 'main-thread' }
+  /** Drawn: first with the provisional layout (phase 'quick'), then with the refined one that replaces it. */
+  | { type: 'rendered'; nodes: number; edges: number; layoutMs: number; renderMs: number; layout: 'worker' | 'main-thread'; phase?: 'quick' | 'refined' }
   | { type: 'error'; text: string };
 
 /** Persisted by the webview (setState) so the panel comes back after a restart. */

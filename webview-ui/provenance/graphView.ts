@@ -1,6 +1,8 @@
 /**
  * The provenance panel's page: toolbar (scope, filters, fit), the canvas with pan and
- * zoom (d3-zoom), hit-testing (d3-quadtree) and a details pane for the selected node.
+ * zoom (d3-zoom), hit-testing (d3-quadtree), keyboard navigation along the edges, and a
+ * details pane for the selected node. A graph is drawn as soon as its provisional layout
+ * arrives and redrawn when the refined one replaces it (layout.ts).
  * Talks to the host only through the typed messages in src/shared/provenanceGraph.ts.
  */
 import { select, zoom, zoomIdentity, quadtree, type ZoomBehavior, type Quadtree } from 'd3';
@@ -60,6 +62,12 @@ export class GraphView {
   private readonly zoomer: ZoomBehavior<HTMLCanvasElement, unknown>;
   private readonly layouter: GraphLayouter;
   private pendingSelect: string | undefined;
+  private readonly announcer: HTMLElement;
+  /** Edges by node index, both ways (laid-out and implied edges alike), for keyboard moves. */
+  private outEdges: number[][] = [];
+  private inEdges: number[][] = [];
+  /** The user panned, zoomed or moved the selection since the graph was fitted. */
+  private moved = false;
   /** Last full draw, for the responsiveness figure in bench:ui. */
   lastDrawMs = 0;
 
@@ -93,22 +101,33 @@ export class GraphView {
     this.status = el('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
     toolbar.append(filterBox, fit, this.status);
     const main = el('div', { class: 'main' });
-    this.canvas = el('canvas', { class: 'graph', role: 'img', 'aria-label': 'Provenance graph' }) as HTMLCanvasElement;
+    this.canvas = el('canvas', {
+      class: 'graph', tabindex: '0', role: 'application', 'aria-roledescription': 'provenance graph',
+      'aria-label': 'Provenance graph. Arrow keys move the selection: Right to what was made from it, Left to what it was made from, Up and Down to the node above or below. Enter opens it; Escape clears the selection.',
+    }) as HTMLCanvasElement;
     this.details = el('aside', { class: 'details', 'aria-label': 'Selected node', hidden: '' });
-    main.append(this.canvas, this.details);
+    this.announcer = el('div', { class: 'sr-only', 'aria-live': 'polite' });
+    main.append(this.canvas, this.details, this.announcer);
     root.append(toolbar, main);
     this.ctx = this.canvas.getContext('2d', { alpha: false })!;
     this.palette = themePalette();
 
     this.zoomer = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.01, 4])
-      .on('zoom', (e: { transform: ViewTransform }) => {
+      .on('zoom', (e: { transform: ViewTransform; sourceEvent?: unknown }) => {
         this.transform = { x: e.transform.x, y: e.transform.y, k: e.transform.k };
+        if (e.sourceEvent) this.moved = true;
         this.schedule();
       });
     select(this.canvas).call(this.zoomer).on('dblclick.zoom', null);
     this.canvas.addEventListener('click', (ev) => this.onClick(ev));
-    new ResizeObserver(() => this.resize()).observe(main);
+    this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.canvas.addEventListener('focus', () => {
+      if (this.selected === undefined && this.graph?.nodes.length) this.moveTo(this.startNode());
+    });
+    this.layouter.warm();
+    // the canvas, not its container: the details pane opening narrows the canvas alone
+    new ResizeObserver(() => this.resize()).observe(this.canvas);
     // Theme changes arrive as a class change on body.
     new MutationObserver(() => {
       this.palette = themePalette();
@@ -142,35 +161,68 @@ export class GraphView {
     this.status.classList.remove('error');
     this.scopeLabel.textContent = graph.scope.kind === 'run' ? `Run ${graph.runId}` : `Upstream of ${graph.scope.of}`;
     this.wholeRun.hidden = graph.scope.kind === 'run';
-    let layout: GraphLayout;
+    // A new graph is drawn from its provisional layout at once; a live update of the graph on
+    // screen keeps the current drawing until its refined layout is ready.
+    const quick = firstOfRun || !this.layout;
+    let placedBefore = false;
     try {
-      layout = await this.layouter.layout(graph);
+      await this.layouter.layout(graph, { quick }, (layout) => {
+        if (gen !== this.generation) return;
+        const fitNow = firstOfRun && !placedBefore;
+        this.place(graph, layout, { fit: fitNow || (layout.phase === 'refined' && firstOfRun && !this.moved), want: selectId ?? this.pendingSelect ?? previousSelection });
+        placedBefore = true;
+      });
     } catch (e) {
+      if (gen !== this.generation) return; // a newer graph arrived while this one was laid out
       const text = `Could not lay out the graph (${graph.nodes.length} nodes): ${(e as Error).message}. Reopen the panel; if it persists, report the run's events.jsonl.`;
       this.status.textContent = text;
       this.status.classList.add('error');
       this.host.postMessage({ type: 'error', text });
-      return;
     }
-    if (gen !== this.generation) return; // a newer graph arrived while this one was laid out
+  }
+
+  /** Draw `graph` with `layout` (the provisional one, or the refined one replacing it). */
+  private place(graph: ProvenanceGraph, layout: GraphLayout, opts: { fit: boolean; want: string | undefined }): void {
+    // the same graph, newly laid out: the selection stays (and, unless the view is refitted, where it was on screen)
+    const keptIndex = this.graph === graph ? this.selected : undefined;
+    const keep = !opts.fit && keptIndex !== undefined ? this.screenOf(keptIndex) : undefined;
     this.graph = graph;
     this.layout = layout;
     this.tree = quadtree<number>()
       .x((i) => layout.nodes[i]!.x + layout.nodes[i]!.w / 2)
       .y((i) => layout.nodes[i]!.y + layout.nodes[i]!.h / 2)
       .addAll(graph.nodes.map((_, i) => i));
+    const index = new Map(graph.nodes.map((n, i) => [n.id, i]));
+    this.outEdges = graph.nodes.map(() => []);
+    this.inEdges = graph.nodes.map(() => []);
+    for (const e of graph.edges) {
+      const a = index.get(e.from), b = index.get(e.to);
+      if (a === undefined || b === undefined) continue;
+      this.outEdges[a]!.push(b);
+      this.inEdges[b]!.push(a);
+    }
     this.matches = filterMatches(graph, this.filters);
     this.updateCounts();
-    this.selected = undefined;
-    const want = selectId ?? this.pendingSelect ?? previousSelection;
-    this.pendingSelect = undefined;
     const t0 = performance.now();
     this.resize(false);
-    if (firstOfRun) this.fit(false);
-    if (want) this.selectById(want, false);
+    if (opts.fit) {
+      this.moved = false;
+      this.fit(false);
+    }
+    if (keptIndex !== undefined) {
+      if (keep) {
+        const p = layout.nodes[keptIndex]!;
+        select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(keep.x - (p.x + p.w / 2) * this.transform.k, keep.y - (p.y + p.h / 2) * this.transform.k).scale(this.transform.k));
+      }
+      this.selectIndex(keptIndex, false);
+    } else {
+      this.selected = undefined;
+      this.pendingSelect = undefined;
+      if (opts.want) this.selectById(opts.want, false);
+    }
     this.drawNow();
     const renderMs = performance.now() - t0;
-    this.status.textContent = `${graph.nodes.length.toLocaleString()} nodes · ${graph.edges.length.toLocaleString()} edges`;
+    this.status.textContent = `${graph.nodes.length.toLocaleString()} nodes · ${graph.edges.length.toLocaleString()} edges${layout.phase === 'quick' ? ' · refining the layout…' : ''}`;
     this.host.postMessage({
       type: 'rendered',
       nodes: graph.nodes.length,
@@ -178,7 +230,14 @@ export class GraphView {
       layoutMs: Math.round(layout.ms),
       renderMs: Math.round(renderMs * 10) / 10,
       layout: layout.where,
+      phase: layout.phase,
     });
+  }
+
+  private screenOf(i: number): { x: number; y: number } | undefined {
+    const p = this.layout?.nodes[i];
+    if (!p) return undefined;
+    return { x: (p.x + p.w / 2) * this.transform.k + this.transform.x, y: (p.y + p.h / 2) * this.transform.k + this.transform.y };
   }
 
   private updateCounts(): void {
@@ -226,6 +285,10 @@ export class GraphView {
     if (!this.graph || !this.layout) return;
     const t0 = performance.now();
     const r = this.canvas.getBoundingClientRect();
+    // The canvas may have changed size since the last resize event (the details pane opened):
+    // a buffer of the old size would show the drawing squeezed next to stale pixels.
+    const dpr = window.devicePixelRatio || 1;
+    if (this.canvas.width !== Math.max(1, Math.round(r.width * dpr)) || this.canvas.height !== Math.max(1, Math.round(r.height * dpr))) this.resize(false);
     const state = this.selected === undefined
       ? { filters: this.filters, ...(this.matches ? { matches: this.matches } : {}) }
       : { filters: this.filters, selected: this.selected, ...(this.matches ? { matches: this.matches } : {}) };
@@ -278,6 +341,123 @@ export class GraphView {
     const r = this.canvas.getBoundingClientRect();
     const k = Math.max(this.transform.k, 0.6);
     select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k));
+  }
+
+  /** Where keyboard navigation starts: the first source (a node nothing points to), top left. */
+  private startNode(): number {
+    const l = this.layout!;
+    let best = 0;
+    for (let i = 0; i < l.nodes.length; i++) {
+      const a = l.nodes[i]!, b = l.nodes[best]!;
+      if (this.inEdges[i]!.length === 0 && (this.inEdges[best]!.length > 0 || a.x < b.x || (a.x === b.x && a.y < b.y))) best = i;
+    }
+    return best;
+  }
+
+  /** Of `candidates`, the one nearest the selected node's height (then the leftmost). */
+  private nearest(candidates: readonly number[], from: number): number | undefined {
+    const l = this.layout!;
+    const y = l.nodes[from]!.y;
+    let best: number | undefined;
+    for (const c of candidates) {
+      if (best === undefined) best = c;
+      else {
+        const dc = Math.abs(l.nodes[c]!.y - y), db = Math.abs(l.nodes[best]!.y - y);
+        if (dc < db || (dc === db && l.nodes[c]!.x < l.nodes[best]!.x)) best = c;
+      }
+    }
+    return best;
+  }
+
+  /** The node directly above or below in the same layer (same column). */
+  private neighbourInColumn(from: number, direction: 1 | -1): number | undefined {
+    const l = this.layout!;
+    const me = l.nodes[from]!;
+    let best: number | undefined;
+    for (let i = 0; i < l.nodes.length; i++) {
+      const p = l.nodes[i]!;
+      if (i === from || Math.abs(p.x - me.x) > 1 || (p.y - me.y) * direction <= 0) continue;
+      if (best === undefined || Math.abs(p.y - me.y) < Math.abs(l.nodes[best]!.y - me.y)) best = i;
+    }
+    return best;
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (!this.graph || !this.layout) return;
+    const cur = this.selected;
+    let next: number | undefined;
+    switch (ev.key) {
+      case 'ArrowRight':
+        next = cur === undefined ? this.startNode() : this.nearest(this.outEdges[cur]!, cur);
+        break;
+      case 'ArrowLeft':
+        next = cur === undefined ? this.startNode() : this.nearest(this.inEdges[cur]!, cur);
+        break;
+      case 'ArrowDown':
+        next = cur === undefined ? this.startNode() : this.neighbourInColumn(cur, 1);
+        break;
+      case 'ArrowUp':
+        next = cur === undefined ? this.startNode() : this.neighbourInColumn(cur, -1);
+        break;
+      case 'Home':
+        next = this.startNode();
+        break;
+      case 'Enter': {
+        if (cur === undefined) return;
+        ev.preventDefault();
+        const node = this.graph.nodes[cur]!;
+        const target = defaultTarget(node);
+        if (target) this.host.postMessage({ type: 'reveal', id: node.id, target });
+        else this.announce(`${node.label} (${node.id}) has no cell, file or job to open.`);
+        return;
+      }
+      case 'Escape':
+        if (cur === undefined) return;
+        ev.preventDefault();
+        this.selected = undefined;
+        this.details.hidden = true;
+        this.schedule();
+        return;
+      default:
+        return;
+    }
+    ev.preventDefault();
+    if (next === undefined) {
+      const where = ev.key === 'ArrowRight' ? 'nothing was made from it' : ev.key === 'ArrowLeft' ? 'it was made from nothing in this graph' : `no node ${ev.key === 'ArrowUp' ? 'above' : 'below'} it`;
+      this.announce(`${this.graph.nodes[cur!]!.label}: ${where}.`);
+      return;
+    }
+    this.moveTo(next);
+  }
+
+  /** Select a node from the keyboard: in view, described to a screen reader. */
+  private moveTo(i: number): void {
+    this.moved = true;
+    this.selectIndex(i, false);
+    this.ensureVisible(i);
+    const n = this.graph!.nodes[i]!;
+    this.announce(`${n.type === 'call' ? 'tool call' : n.kind} ${n.label} (${n.id}): ${n.detail}; ${n.verdict === 'not-judged' ? 'not judged' : n.verdict}. ${this.outEdges[i]!.length} made from it, made from ${this.inEdges[i]!.length}.`);
+    this.schedule();
+  }
+
+  private ensureVisible(i: number): void {
+    const s = this.screenOf(i);
+    const r = this.canvas.getBoundingClientRect();
+    const p = this.layout!.nodes[i]!;
+    const margin = 40;
+    const w = p.w * this.transform.k, h = p.h * this.transform.k;
+    if (!s || (s.x - w / 2 >= margin && s.x + w / 2 <= r.width - margin && s.y - h / 2 >= margin && s.y + h / 2 <= r.height - margin)) return;
+    const k = Math.max(this.transform.k, 0.45); // labels show from this scale on
+    select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k));
+  }
+
+  private announce(text: string): void {
+    this.announcer.textContent = text;
+  }
+
+  /** The selected node's id (tests and bench:ui read it). */
+  get selectedId(): string | undefined {
+    return this.selected !== undefined ? this.graph?.nodes[this.selected]?.id : undefined;
   }
 
   private selectIndex(i: number, redraw = true): void {

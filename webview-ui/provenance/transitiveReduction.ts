@@ -13,17 +13,27 @@ export interface ReducedEdges {
 
 /** `edges` index into `nodeIds`; returns indices into `edges`. Cycles are kept as they are. */
 export function transitiveReduction(nodeIds: readonly string[], edges: readonly { from: string; to: string }[]): ReducedEdges {
-  const n = nodeIds.length;
   const index = new Map(nodeIds.map((id, i) => [id, i]));
-  const succ: { to: number; edge: number }[][] = nodeIds.map(() => []);
-  const indeg = new Int32Array(n);
+  const from = new Int32Array(edges.length);
+  const to = new Int32Array(edges.length);
   edges.forEach((e, k) => {
-    const a = index.get(e.from);
-    const b = index.get(e.to);
-    if (a === undefined || b === undefined) return;
+    from[k] = index.get(e.from) ?? -1;
+    to[k] = index.get(e.to) ?? -1;
+  });
+  return transitiveReductionIndexed(nodeIds.length, from, to);
+}
+
+/** The same over node indices (edge k: from[k] → to[k]; -1 for an end that is not a node), as the layout worker holds them. */
+export function transitiveReductionIndexed(n: number, from: Int32Array, to: Int32Array): ReducedEdges {
+  const succ: { to: number; edge: number }[][] = Array.from({ length: n }, () => []);
+  const indeg = new Int32Array(n);
+  for (let k = 0; k < from.length; k++) {
+    const a = from[k]!;
+    const b = to[k]!;
+    if (a < 0 || b < 0) continue;
     succ[a]!.push({ to: b, edge: k });
     indeg[b]!++;
-  });
+  }
   // Kahn's order; nodes left over sit on a cycle and keep all their edges.
   const order: number[] = [];
   const queue: number[] = [];
