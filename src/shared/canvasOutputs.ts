@@ -4,6 +4,8 @@
  * lengths in Å, volumes in Å³: the same units as the core.
  */
 
+import type { BandStructurePlotData, DosPlotData } from './electronicStructure';
+
 export const CANVAS_MIME = {
   approval: 'application/vnd.dreams.approval+json',
   artifact: 'application/vnd.dreams.artifact+json',
@@ -81,7 +83,9 @@ export type PlotData =
       thresholdMeVPerAtom?: number;
       chosen?: number;
       artifact?: string;
-    };
+    }
+  | { kind: 'band-structure'; title: string; data: BandStructurePlotData; artifact?: string }
+  | { kind: 'dos'; title: string; data: DosPlotData; artifact?: string };
 
 export interface StructureData {
   symbols: string[];

@@ -3,6 +3,7 @@ import { axisBottom, axisLeft, extent, line, scaleLinear, scaleLog, select } fro
 import type { PlotData } from '../../src/shared/canvasOutputs';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
+import { drawBandStructure, drawDos } from './electronicPlots';
 
 const W = 520, H = 300, M = { top: 16, right: 20, bottom: 44, left: 72 };
 
@@ -18,7 +19,15 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
   const colour = 'var(--vscode-charts-blue)';
   const accent = 'var(--vscode-charts-orange)';
 
-  if (p.kind === 'eos') {
+  if (p.kind === 'band-structure') {
+    const facts = drawBandStructure(g, p.data, iw, ih);
+    axisLabels('', p.data.reference.kind === 'vbm' ? 'E − E_VBM (eV)' : 'E − E_F (eV)');
+    card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
+  } else if (p.kind === 'dos') {
+    drawDos(g, p.data, iw, ih);
+    axisLabels(p.data.fermiEnergyEv !== undefined ? 'E − E_F (eV)' : 'E (eV)', 'DOS (states/eV per cell)');
+    if (p.data.fermiEnergyEv !== undefined) card.append(h('div', { class: 'legend' }, h('span', {}, `E_F = ${formatNumber(p.data.fermiEnergyEv)} eV`)));
+  } else if (p.kind === 'eos') {
     const vs = [...p.points.map((q) => q.volumeA3), ...(p.fit?.curve.map((q) => q.volumeA3) ?? [])];
     const es = [...p.points.map((q) => q.energyEv), ...(p.fit?.curve.map((q) => q.energyEv) ?? [])];
     const [v0, v1] = extent(vs) as [number, number];

@@ -3,6 +3,7 @@
  * what each one's outputs are. A fold over events, so a reopen shows the same cells, and
  * incremental, so a live run adds and updates cells as its events arrive. Pure: no VS Code API.
  */
+import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../../core/canvas/canvasFile';
 import type { CanvasEvent, KeyWritePayload, RunStartPayload } from '../../core/canvas/types';
 import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../../core/dft/eosForms';
@@ -78,6 +79,14 @@ function convergencePlot(a: ArtifactRecord): PlotData | undefined {
   if (v.toleranceMevPerAtom !== undefined) plot.thresholdMeVPerAtom = v.toleranceMevPerAtom;
   if (v.chosenValue !== undefined) plot.chosen = v.chosenValue;
   return plot;
+}
+
+/** Band structures, DOS and PDOS: their values are the plot data (src/shared/electronicStructure.ts). */
+function electronicPlot(a: ArtifactRecord): PlotData | undefined {
+  const v = a.value as { bandsEv?: unknown; energiesEv?: unknown } | undefined;
+  if (a.name === 'band_structure' && Array.isArray(v?.bandsEv)) return { kind: 'band-structure', title: `Band structure (${a.id})`, data: a.value as BandStructurePlotData, artifact: a.id };
+  if ((a.name === 'dos' || a.name === 'pdos') && Array.isArray(v?.energiesEv)) return { kind: 'dos', title: `${a.name === 'pdos' ? 'Projected DOS' : 'Density of states'} (${a.id})`, data: a.value as DosPlotData, artifact: a.id };
+  return undefined;
 }
 
 function structureView(a: ArtifactRecord): StructureData | undefined {
