@@ -26,15 +26,15 @@ describe('band-structure and dos templates', () => {
       'structure', 'pseudopotentials', 'cutoff-input', 'cutoff-series', 'cutoff-runs', 'cutoff-choice', 'k-input', 'k-series', 'k-runs', 'k-choice',
       'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'gap', 'report']);
     const scfInput = steps.find((s) => s.id === 'scf-input')!;
-    assert.equal(scfInput.args.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
-    assert.equal(scfInput.args.purpose, 'production');
+    assert.equal(scfInput.args!.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
+    assert.equal(scfInput.args!.purpose, 'production');
     assert.deepEqual(steps.at(-1)!.reportQuantities, ['band_gap', 'direct_gap', 'kpoint_count', 'converged_cutoff', 'converged_kspacing']);
   });
 
   it('skips the sweeps for given settings, and the gap for a metal (smeared occupations)', () => {
     const steps = plan(BAND_STRUCTURE, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
     assert.deepEqual(steps.map((s) => s.id), ['structure', 'pseudopotentials', 'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'report']);
-    assert.equal(steps.find((s) => s.id === 'scf-input')!.args.occupations, 'smearing');
+    assert.equal(steps.find((s) => s.id === 'scf-input')!.args!.occupations, 'smearing');
   });
 
   it('refuses fixed occupations for a metal and an element it has no crystal for, saying what to give', () => {
@@ -46,8 +46,8 @@ describe('band-structure and dos templates', () => {
     const steps = plan(DENSITY_OF_STATES, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
     assert.deepEqual(steps.map((s) => s.tool), ['build_bulk', 'select_pseudopotentials', 'make_pw_input', 'run_pw', 'make_nscf_input', 'run_nscf', 'run_dos_x', 'run_projwfc', 'write_report']);
     const nscf = steps.find((s) => s.id === 'nscf-input')!;
-    assert.deepEqual(nscf.args.kMesh, { $compose: 'dosMesh' });
-    assert.equal(nscf.args.occupations, 'tetrahedra_opt');
+    assert.deepEqual(nscf.args!.kMesh, { $compose: 'dosMesh' });
+    assert.equal(nscf.args!.occupations, 'tetrahedra_opt');
     assert.ok(DENSITY_OF_STATES.composers!.dosMesh);
   });
 });
