@@ -129,5 +129,10 @@ describe('lattice constants of crystals from CIF files, through the workflow wit
     const report = fs.readFileSync(path.join(mg.runDir, 'report.md'), 'utf8');
     assert.match(report, /Method: Mg is hexagonal \(P6_3\/mmc \(194\)\).*variable-cell relaxation \(vc-relax\)/);
     assert.match(report, new RegExp(`sha256 ${sha(mg.cif)}`));
+    // still pictures of the crystal read from the file and of the relaxed cell
+    for (const id of [last(mg, 'bulk_structure').id, last(mg, 'relaxed_structure').id]) {
+      assert.match(report, new RegExp(`plots/structure-${id}\\.svg`));
+      assert.match(fs.readFileSync(path.join(mg.runDir, 'plots', `structure-${id}.svg`), 'utf8'), /^<svg xmlns=/);
+    }
   });
 });

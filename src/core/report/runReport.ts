@@ -13,6 +13,7 @@ import { foldJobEvents } from '../hpc/jobStore';
 import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
+import { structuresReportSection } from './sections/structures';
 import { beefReportSection } from './sections/beef';
 import { adsorptionSearchReportSection } from './sections/adsorptionSearch';
 import { electronicStructureReportSection } from './sections/electronicStructure';
@@ -166,6 +167,12 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       ...table(['V (Å³)', 'E (eV)'], v.points.map((p) => [p.volumeAngstrom3.toFixed(4), p.energyEv.toFixed(6)])), '');
     const settings = fit.meta?.settings as PhysicalSettings | undefined;
     if (settings) md.push('### Physical settings of the EOS energies', '', ...table(['Setting', 'Value'], settingsRows(settings, settings.kSpacingPerAngstrom !== undefined ? ' (the mesh of the spacing on the series\' template cell, kept for every volume)' : '')), '');
+  }
+
+  const structures = structuresReportSection(artifacts);
+  if (structures) {
+    Object.assign(plots, structures.plots);
+    md.push(...structures.markdown);
   }
 
   if (plan) {
