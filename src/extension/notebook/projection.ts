@@ -271,7 +271,7 @@ export class CanvasProjection {
     if (r.unit) card.unit = r.unit;
     if (r.location) card.location = r.location;
     const outputs: CanvasOutputItem[] = [{ mime: CANVAS_MIME.artifact, data: card }];
-    const plot = r.name === 'eos_fit' ? eosPlot(r) : r.name === 'converged_settings' ? convergencePlot(r) : undefined;
+    const plot = r.name === 'eos_fit' ? eosPlot(r) : r.name === 'converged_settings' ? convergencePlot(r) : electronicPlot(r);
     if (plot) outputs.push({ mime: CANVAS_MIME.plot, data: plot });
     if (r.kind === 'structure') {
       const s = structureView(r);
