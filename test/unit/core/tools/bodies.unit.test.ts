@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
-import type { PwInputValue } from '../../../../src/core/artifacts/shapes';
+import type { ConvergenceSelectionValue, PwInputValue } from '../../../../src/core/artifacts/shapes';
 import { ApprovalBook } from '../../../../src/core/guard/approvals';
 import { guardedCall, type GuardContext } from '../../../../src/core/guard/guardedCall';
 import type { GuardedOutcome, ProposedCall } from '../../../../src/core/guard/types';
@@ -13,6 +13,8 @@ import { MemoryProvenance } from '../guard/support/memoryProvenance';
 import { seedCall } from '../guard/support/seedCall';
 import { MemoryEventLog } from '../guard/support/memoryEventLog';
 import { alLatticeBase, closeAllBases, coPtBase } from '../guard/support/scenarioBases';
+import { energy } from '../guard/support/domain';
+import type { SeedArtifact } from '../guard/support/memoryProvenance';
 import type { ProvenanceWriter } from '../../../../src/core/provenance/view';
 
 const registry = new ToolRegistry();
@@ -109,6 +111,38 @@ describe('tool bodies', () => {
     assert.equal(new Set(settings).size, 1, 'an EOS series keeps every physical setting, the k-mesh included');
     assert.deepEqual((eos[0]!.value as PwInputValue).settings.kMesh, (tpl!.value as PwInputValue).settings.kMesh, 'the template\'s mesh at every volume');
     assert.equal(new Set(eos.map((a) => /K_POINTS \{automatic\}\n(.*)/.exec((a.value as PwInputValue).text)![1])).size, 1, "one K_POINTS line");
+  });
+
+  it('select_converged_settings by pressure: B from the probe\'s pressures, the Pulay term in the cutoff table, and the next value with its predicted time against the budget', async () => {
+    // fcc Al, Al.pz-vbc, 14³, a = 4.05 Å: pw.x's energies (eV) and pressures (kbar) as measured (docs/notes/dft.md); the probe's
+    // pressures at 0.99 and 1.01 × a are set for B ≈ 59 GPa (the value the qe-tier probe measured) to test the arithmetic
+    const V = 4.05 ** 3 / 4;
+    const cell = [[0, 2.025, 2.025], [2.025, 0, 2.025], [2.025, 2.025, 0]];
+    const run = (id: string, ecut: number, ev: number, p: number, seconds: number, volume = V): SeedArtifact => {
+      const e = energy(id, ev, { settings: { ecutwfcRy: ecut, ecutrhoRy: 4 * ecut, kMesh: [14, 14, 14] }, volume, cell });
+      return { ...e, meta: { ...e.meta!, pressureKbar: p, wallTimeSeconds: seconds } };
+    };
+    const sweep = [run('a-1', 15, -56.95001, -57.75, 1.0), run('a-2', 20, -56.97639, -50.8, 1.2), run('a-3', 25, -56.98386, -51.5, 1.5), run('a-4', 30, -56.98918, -51.29, 1.7)];
+    const probe = [run('a-5', 15, -56.9496, -57.75 + 590 * 3 * Math.log(1 / 0.99), 1.0, V * 0.99 ** 3), run('a-6', 15, -56.9497, -57.75 - 590 * 3 * Math.log(1.01), 1.0, V * 1.01 ** 3)];
+    const p = new MemoryProvenance([...sweep, ...probe]);
+    const args = { parameter: 'ecutwfc', criterion: 'pressure', toleranceLatticePercent: 0.05, bulkModulusFrom: ['a-5', 'a-1', 'a-6'], extensionBudgetSeconds: 1 };
+    const [sel] = await ok(p, 'select_converged_settings', { ...args, energies: ['a-1', 'a-2', 'a-3', 'a-4'] });
+    const v = sel!.value as ConvergenceSelectionValue;
+    assert.equal(v.converged, true);
+    assert.equal(v.chosenValue, 25);
+    assert.ok(Math.abs(v.bulkModulus!.valueGPa - 59) < 0.5, `B ${v.bulkModulus!.valueGPa} GPa`);
+    assert.deepEqual(v.bulkModulus!.from, ['a-5', 'a-1', 'a-6']);
+    assert.deepEqual(v.criterion, { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: v.bulkModulus!.valueGPa });
+    const at20 = v.tested.find((t) => t.value === 20)!;
+    assert.ok(at20.pulayKbar! > 4 && at20.latticeShiftPercent! > 0.05 && at20.seconds === 1.2, JSON.stringify(at20));
+    // stopped at 25 Ry, the sweep shows nothing converged: the next value (30 Ry) is named with its predicted time, over the budget
+    const [open] = await ok(p, 'select_converged_settings', { ...args, energies: ['a-1', 'a-2', 'a-3'] });
+    const o = open!.value as ConvergenceSelectionValue;
+    assert.equal(o.converged, false);
+    assert.equal(open!.status, 'provisional');
+    assert.equal(o.extension!.value, 30);
+    assert.ok(Math.abs(o.extension!.predictedSeconds! - 1.5 * (30 / 25) ** 1.5) < 1e-9, `${o.extension!.predictedSeconds} s`);
+    assert.equal(o.extension!.withinBudget, false);
   });
 
   it('fit_eos and lattice_constant_from_volume: V0 and a from the series, a through the fcc primitive relation', async () => {
