@@ -9,6 +9,8 @@ import type { BandStructurePlotData, DosPlotData } from './electronicStructure';
 export const CANVAS_MIME = {
   approval: 'application/vnd.dreams.approval+json',
   artifact: 'application/vnd.dreams.artifact+json',
+  /** The artifacts of one tool call, as one output (ArtifactListData). */
+  artifacts: 'application/vnd.dreams.artifacts+json',
   plan: 'application/vnd.dreams.plan+json',
   report: 'application/vnd.dreams.report+json',
   structure: 'application/vnd.dreams.structure+json',
@@ -62,6 +64,11 @@ export interface ArtifactCardData {
   tool?: string;
   inputs: string[];
   location?: string;
+}
+
+/** Every artifact a tool call made, in the order it made them: one output for the call's cell. */
+export interface ArtifactListData {
+  cards: ArtifactCardData[];
 }
 
 export type PlotData =

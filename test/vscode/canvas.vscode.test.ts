@@ -29,21 +29,21 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     await workbench();
     const nb = await vscode.workspace.openNotebookDocument(canvas);
     await recordScalar(run, 'fit_eos', 'lattice_constant', 4.0396, 'Å');
-    await until('the artifact cell of a-1', () => cellIds(nb).includes('artifacts/a-1'));
-    const cell = nb.getCells().find((c) => c.metadata.dreams.id === 'artifacts/a-1')!;
+    await until('the cell of c-1, which made a-1', () => cellIds(nb).includes('calls/c-1'));
+    const cell = nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1')!;
     assert.equal(cell.document.getText(), 'lattice_constant = 4.0396 Å');
-    const item = cell.outputs[0]!.items.find((i) => i.mime === 'application/vnd.dreams.artifact+json')!;
-    const data = JSON.parse(new TextDecoder().decode(item.data));
+    const item = cell.outputs[0]!.items.find((i) => i.mime === 'application/vnd.dreams.artifacts+json')!;
+    const data = JSON.parse(new TextDecoder().decode(item.data)).cards[0];
     assert.equal(data.value, 4.0396);
     assert.equal(data.creator, 'c-1');
     // a status change arriving later updates the same cell in place
     await run.registry.markStatus(['a-1'], 'stale', 'cutoff changed');
-    await until('the stale mark on a-1', () => nb.getCells().find((c) => c.metadata.dreams.id === 'artifacts/a-1')?.document.getText().includes('(stale)'));
-    assert.equal(cellIds(nb).filter((id) => id === 'artifacts/a-1').length, 1);
+    await until('the stale mark on a-1', () => nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1')?.document.getText().includes('(stale)'));
+    assert.equal(cellIds(nb).filter((id) => id === 'calls/c-1').length, 1);
     // the projection file follows the log; the log is never written by the notebook
     await until('the canvas file to be saved', () => !nb.isDirty);
     const saved = parseCanvasFile(fs.readFileSync(canvas.fsPath, 'utf8'));
-    assert.ok(saved.cells.some((c) => c.id === 'artifacts/a-1'));
+    assert.ok(saved.cells.some((c) => c.id === 'calls/c-1'));
     await run.close();
   });
 
@@ -67,7 +67,8 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     }
     const nb = await opened;
     await until('the last plan version', () => nb.getCells().some((c) => c.document.getText().startsWith('Plan, version 40:')));
-    await until('the last energy', () => cellIds(nb).includes('artifacts/a-9'));
+    // every run_pw call in a row is a line of one cell: c-1 (the table) to c-9 (the last energy)
+    await until('the last energy (a-9, made by c-9)', () => nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1')?.document.getText().includes('c-9: total_energy'));
     await new Promise((r) => setTimeout(r, 500));
     const ids = cellIds(nb);
     assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], `cells: ${ids.join(', ')}`);
@@ -80,7 +81,7 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     await workbench();
     const nb = await vscode.workspace.openNotebookDocument(canvas);
     await recordScalar(run, 'fit_eos', 'bulk_modulus', 88.1, 'GPa');
-    const cell = await until('the artifact cell', () => nb.getCells().find((c) => c.metadata.dreams.id === 'artifacts/a-1'));
+    const cell = await until('the artifact cell', () => nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1'));
     const original = cell.document.getText();
     const linesBefore = fs.readFileSync(logPath, 'utf8').split('\n').length;
     const edit = new vscode.WorkspaceEdit();

@@ -126,11 +126,14 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       assert.match(out, /completed/);
       const run = nb.metadata.run as { id: string; log: string };
       assert.ok(run?.log, 'the canvas is linked to its run');
-      await until('the lattice constant cell', () => nb.getCells().some((cell) => /^lattice_constant = \d\.\d+ Å/.test(cell.document.getText())), 30_000);
+      await until('the lattice constant cell', () => nb.getCells().some((cell) => /lattice_constant = \d\.\d+ Å/.test(cell.document.getText())), 30_000);
       const events = fs.readFileSync(path.resolve(workspaceDir(), run.log), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       const a0 = events.find((e) => e.kind === 'provenance.artifact' && e.payload.name === 'lattice_constant').payload;
-      const cell = nb.getCells().find((x) => x.metadata.dreams?.id === `artifacts/${a0.id}`)!;
-      const shown = JSON.parse(new TextDecoder().decode(cell.outputs[0]!.items[0]!.data));
+      // shown in the cell of the call that made it (with its other artifacts), as a card of the cell's first output
+      const cardsOf = (x: vscode.NotebookCell) => (x.outputs[0]?.items[0]?.mime === 'application/vnd.dreams.artifacts+json' ? JSON.parse(new TextDecoder().decode(x.outputs[0].items[0].data)).cards as { id: string; value: number }[] : []);
+      const cell = nb.getCells().find((x) => cardsOf(x).some((d) => d.id === a0.id))!;
+      assert.match(String(cell.metadata.dreams?.id), /^calls\/c-\d+$/);
+      const shown = cardsOf(cell).find((d) => d.id === a0.id)!;
       assert.equal(shown.value, a0.value, 'the cell shows the recorded value');
       assert.ok(a0.value > 3.85 && a0.value < 4.1, `a0 = ${a0.value} Å for LDA Al`);
 

@@ -4,6 +4,7 @@ import {
   CANVAS_MIME,
   type ApprovalCardData,
   type ArtifactCardData,
+  type ArtifactListData,
   type HostToRendererMessage,
   type JobCardData,
   type PlanData,
@@ -14,6 +15,7 @@ import {
 } from '../../src/shared/canvasOutputs';
 import { renderApprovalCard, type Messaging } from './approvalCard';
 import { renderArtifactCard, renderJob, renderPlan, renderReport } from './artifactCard';
+import { renderArtifactList } from './artifactList';
 import { h } from './dom';
 import { renderPlot } from './plots';
 import { ensureStyles } from './styles';
@@ -39,6 +41,9 @@ export const activate: ActivationFunction = (context) => {
           }
           case CANVAS_MIME.artifact:
             renderArtifactCard(item.json() as ArtifactCardData, element, messaging);
+            break;
+          case CANVAS_MIME.artifacts:
+            renderArtifactList(item.json() as ArtifactListData, element, messaging);
             break;
           case CANVAS_MIME.plot:
             renderPlot(item.json() as PlotData, element, messaging);

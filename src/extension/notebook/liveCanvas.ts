@@ -25,6 +25,8 @@ interface Binding {
   timer?: ReturnType<typeof setTimeout>;
   /** The flush in progress: the next one waits for it, so it sees the cells it inserted. */
   flushing?: Promise<void>;
+  /** Cells of an older projection (one per artifact, before cells were per call) have been removed. */
+  pruned?: boolean;
 }
 
 const metaOf = (cell: vscode.NotebookCell) => cell.metadata?.dreams as { kind?: string; id?: string } | undefined;
@@ -140,6 +142,10 @@ export class LiveCanvas implements vscode.Disposable {
     b.pending.clear();
     const nb = b.notebook;
     const wasDirty = nb.isDirty;
+    if (!b.pruned) {
+      b.pruned = true;
+      await this.pruneOutdated(b);
+    }
     const at = new Map<string, number>();
     nb.getCells().forEach((c, i) => {
       const id = metaOf(c)?.id;
@@ -174,6 +180,28 @@ export class LiveCanvas implements vscode.Disposable {
     }
     // Keep the projection file in step with the log, unless the user has unsaved work in it.
     if (!wasDirty && nb.isDirty) await nb.save();
+  }
+
+  /**
+   * Record cells the projection no longer makes (a canvas saved by an older version, which had
+   * a cell per artifact) are removed: the same records come back in the projection's cells.
+   */
+  private async pruneOutdated(b: Binding): Promise<void> {
+    const nb = b.notebook;
+    const outdated: number[] = [];
+    nb.getCells().forEach((c, i) => {
+      const meta = metaOf(c);
+      if (meta?.id && PROJECTED_KINDS.has(meta.kind as never) && !b.projection.cell(meta.id)) outdated.push(i);
+    });
+    if (!outdated.length) return;
+    const we = new vscode.WorkspaceEdit();
+    we.set(nb.uri, outdated.reverse().map((i) => vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(i, i + 1))));
+    this.applying++;
+    try {
+      await vscode.workspace.applyEdit(we);
+    } finally {
+      this.applying--;
+    }
   }
 
   private onChange(e: vscode.NotebookDocumentChangeEvent): void {

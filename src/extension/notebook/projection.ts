@@ -2,9 +2,16 @@
  * The canvas notebook as a projection of a run's event log: which cells a run shows and
  * what each one's outputs are. A fold over events, so a reopen shows the same cells, and
  * incremental, so a live run adds and updates cells as its events arrive. Pure: no VS Code API.
+ *
+ * Artifacts are shown by the tool calls that made them: the calls of one tool in a row (a
+ * sweep, an EOS series) share a cell (callGroups.ts), one line per call in the cell, their
+ * artifacts' cards as one output and their plots and structures as outputs of their own. A
+ * call is the unit that creates data, and a cell per batch of calls rather than per artifact
+ * keeps a run of thousands of artifacts quick to open (bench:ui).
  */
 import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../../core/canvas/canvasFile';
+import { CallGroups } from './callGroups';
 import type { CanvasEvent, KeyWritePayload, RunStartPayload } from '../../core/canvas/types';
 import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../../core/dft/eosForms';
 import { EV_PER_ANGSTROM3_IN_GPA } from '../../core/units';
@@ -15,6 +22,7 @@ import {
   CANVAS_MIME,
   type ApprovalCardData,
   type ArtifactCardData,
+  type ArtifactListData,
   type JobCardData,
   type PlanData,
   type PlotData,
@@ -36,6 +44,11 @@ function summaryOf(a: ArtifactRecord): string {
   }
   if (a.location) return `${a.name}: ${a.location}`;
   return `${a.name} (${a.kind})`;
+}
+
+/** An artifact in a line of a batch: its value where it is a number, else its name. */
+function briefOf(a: ArtifactRecord): string {
+  return typeof a.value === 'number' ? `${a.name} = ${fmt(a.value)}${a.unit ? ' ' + a.unit : ''}` : a.name;
 }
 
 /** The recorded fit drawn from its own parameters (no refit): closed forms for BM, Murnaghan, Vinet. */
@@ -122,6 +135,9 @@ export class CanvasProjection {
   private readonly cellsById = new Map<string, CanvasCell>();
   private readonly calls = new Map<string, ToolCallRecord>();
   private readonly artifacts = new Map<string, ArtifactState>();
+  /** Artifact ids by the call that created them, in creation order. */
+  private readonly byCall = new Map<string, string[]>();
+  private readonly groups = new CallGroups();
   private readonly approvals = new Map<string, { request: ApprovalRequest; answer?: ApprovalAnswer; closed?: { reason: string; at: string; supersededBy?: string } }>();
   private readonly reportVerdicts = new Map<string, Verdict>();
   private last = 0;
@@ -146,11 +162,20 @@ export class CanvasProjection {
       case 'key.write':
       case 'user.edit':
         return this.keyWrite(e);
-      case 'provenance.call':
-        this.calls.set((e.payload as ToolCallRecord).id, e.payload as ToolCallRecord);
+      case 'provenance.call': {
+        const c = e.payload as ToolCallRecord;
+        this.calls.set(c.id, c);
+        this.groups.call(c.id, c.tool);
         return [];
+      }
       case 'provenance.artifact': {
         const r = e.payload as ArtifactRecord;
+        if (!this.artifacts.has(r.id)) {
+          this.groups.artifact(r.creator);
+          const list = this.byCall.get(r.creator);
+          if (list) list.push(r.id);
+          else this.byCall.set(r.creator, [r.id]);
+        }
         this.artifacts.set(r.id, { record: r, status: r.status, concerns: [...(r.concerns ?? [])] });
         return this.artifactCell(r.id, e.seq);
       }
@@ -226,6 +251,11 @@ export class CanvasProjection {
     return this.cellsById.get(id);
   }
 
+  /** The cell that shows an artifact (its creator's), or a call's cell; undefined when there is none. */
+  cellIdOf(id: string): string | undefined {
+    return this.groups.groupOf(this.artifacts.get(id)?.record.creator ?? id);
+  }
+
   pendingApprovals(): ApprovalRequest[] {
     return [...this.approvals.values()].filter((a) => !a.answer && !a.closed).map((a) => a.request);
   }
@@ -258,8 +288,8 @@ export class CanvasProjection {
     return [];
   }
 
-  private artifactCell(id: string, seq: number): string[] {
-    const a = this.artifacts.get(id)!;
+  /** One artifact's card. */
+  private card(a: ArtifactState): ArtifactCardData {
     const r = a.record;
     const card: ArtifactCardData = {
       id: r.id, kind: r.kind, name: r.name, status: a.status, creator: r.creator, inputs: r.inputs ?? [],
@@ -270,7 +300,13 @@ export class CanvasProjection {
     if (r.value !== undefined && r.kind !== 'structure') card.value = r.value;
     if (r.unit) card.unit = r.unit;
     if (r.location) card.location = r.location;
-    const outputs: CanvasOutputItem[] = [{ mime: CANVAS_MIME.artifact, data: card }];
+    return card;
+  }
+
+  /** An artifact's plot, structure or report, where it has one: outputs of their own (other renderers). */
+  private extraOutputs(a: ArtifactState): CanvasOutputItem[] {
+    const r = a.record;
+    const outputs: CanvasOutputItem[] = [];
     const plot = r.name === 'eos_fit' ? eosPlot(r) : r.name === 'converged_settings' ? convergencePlot(r) : electronicPlot(r);
     if (plot) outputs.push({ mime: CANVAS_MIME.plot, data: plot });
     if (r.kind === 'structure') {
@@ -283,7 +319,24 @@ export class CanvasProjection {
       if (verdict) data.verdict = { level: verdict.level, reasons: verdict.reasons };
       outputs.push({ mime: CANVAS_MIME.report, data });
     }
-    return this.put({ kind: 'artifact', id: `artifacts/${id}`, text: summaryOf(r) + (a.status !== 'final' ? ` (${a.status})` : ''), seq, outputs });
+    return outputs;
+  }
+
+  /** The cell of the calls that created artifact `id`: one line per call (per artifact for a single call). */
+  private artifactCell(id: string, seq: number): string[] {
+    const group = this.groups.groupOf(this.artifacts.get(id)!.record.creator)!;
+    const calls = this.groups.callsOf(group);
+    const statesOf = (call: string) => (this.byCall.get(call) ?? []).map((x) => this.artifacts.get(x)!);
+    const mark = (a: ArtifactState) => (a.status !== 'final' ? ` (${a.status})` : '');
+    const states = calls.flatMap(statesOf);
+    const text = calls.length === 1
+      ? states.map((a) => summaryOf(a.record) + mark(a)).join('\n')
+      : [`${this.calls.get(calls[0]!)?.tool ?? 'tool'} × ${calls.length}`,
+        ...calls.map((c) => `${c}: ${statesOf(c).map((a) => briefOf(a.record) + mark(a)).join(' · ')}`)].join('\n');
+    // the cards as one output: every output costs the notebook as much as a small cell does
+    const cards: ArtifactListData = { cards: states.map((a) => this.card(a)) };
+    const outputs: CanvasOutputItem[] = [{ mime: CANVAS_MIME.artifacts, data: cards }, ...states.flatMap((a) => this.extraOutputs(a))];
+    return this.put({ kind: 'artifact', id: group, text, seq, outputs });
   }
 
   private approvalCell(id: string, seq: number): string[] {

@@ -7,6 +7,7 @@ import type { CanvasEvent } from '../../core/canvas/types';
 import type { Verdict } from '../../core/guard/types';
 import type { JobRecord } from '../../core/hpc/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord, ToolCallStatus } from '../../core/provenance/types';
+import { CallGroups } from '../notebook/callGroups';
 import type {
   GraphScope,
   NodeVerdict,
@@ -57,6 +58,8 @@ interface ArtifactState {
 export class ProvenanceFold {
   private readonly calls = new Map<string, CallState>();
   private readonly artifacts = new Map<string, ArtifactState>();
+  /** The canvas cell of each call that created artifacts (the projection groups them the same way). */
+  private readonly groups = new CallGroups();
   private runId = '';
   private lastSeq = 0;
 
@@ -70,6 +73,7 @@ export class ProvenanceFold {
       case 'provenance.call': {
         const r = e.payload as ToolCallRecord;
         this.calls.set(r.id, { record: r, status: r.status, verdicts: [...(r.verdicts ?? [])] });
+        this.groups.call(r.id, r.tool);
         break;
       }
       case 'provenance.call.end': {
@@ -89,6 +93,7 @@ export class ProvenanceFold {
       case 'provenance.artifact': {
         const r = e.payload as ArtifactRecord;
         this.artifacts.set(r.id, { record: r, status: r.status, concerns: [...(r.concerns ?? [])] });
+        this.groups.artifact(r.creator);
         break;
       }
       case 'provenance.status': {
@@ -154,6 +159,9 @@ export class ProvenanceFold {
         failed,
       };
       if (c.job) node.job = c.job;
+      // the canvas shows a call's artifacts in one cell (notebook/projection.ts)
+      const cell = this.groups.groupOf(id);
+      if (cell) node.cell = cell;
       nodes.push(node);
     }
     for (const [id, a] of this.artifacts) {
@@ -171,7 +179,7 @@ export class ProvenanceFold {
         stale: a.status === 'stale',
         warned: a.concerns.some((x) => x.level === 'warn'),
         failed: a.concerns.some((x) => x.level === 'fail'),
-        cell: `artifacts/${id}`,
+        cell: this.groups.groupOf(a.record.creator)!,
       };
       if (a.record.location) node.file = a.record.location;
       const job = this.calls.get(a.record.creator)?.job;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CanvasEvent } from '../../../../src/core/canvas/types';
+import { CanvasProjection } from '../../../../src/extension/notebook/projection';
 import { ProvenanceFold } from '../../../../src/extension/provenance/graphModel';
 import { transitiveReduction } from '../../../../webview-ui/provenance/transitiveReduction';
 import { syntheticRunEvents } from '../../../harness/syntheticRun';
@@ -37,7 +38,10 @@ describe('provenance graph model', () => {
     assert.ok(calls.filter((n) => n.label === 'select_converged').every((n) => n.verdict === 'pass'));
     const input = arts.find((n) => n.kind === 'qe-input')!;
     assert.match(input.file!, /^files\/c-\d+\/pw\.in$/);
-    assert.equal(input.cell, `artifacts/${input.id}`);
+    // the canvas shows an artifact in the cell of the call that made it (shared with that call's batch)
+    const creator = g.edges.find((e) => e.kind === 'create' && e.to === input.id)!.from;
+    assert.match(input.cell!, /^calls\/c-\d+$/);
+    assert.equal(calls.find((c) => c.id === creator)!.cell, input.cell);
     for (const e of g.edges) assert.ok(g.nodes.some((n) => n.id === e.from) && g.nodes.some((n) => n.id === e.to));
   });
 
@@ -50,5 +54,17 @@ describe('provenance graph model', () => {
     assert.ok(ids.has(chosen.id) && ids.has('a-1'), 'the structure at the root is upstream');
     assert.ok(up.nodes.length < whole.nodes.length);
     assert.ok(!up.nodes.some((n) => n.label === 'pw_output'), 'a pw output is a sibling, not an input, of a selection');
+  });
+
+  it('reveals every artifact in the very cell the canvas shows it in', () => {
+    const events = asEvents(syntheticRunEvents({ nodes: 600 }));
+    const g = new ProvenanceFold().applyAll(events).graph();
+    const p = new CanvasProjection();
+    p.applyAll(events);
+    const cells = new Set(p.cells().map((c) => c.id));
+    for (const n of g.nodes.filter((x) => x.type === 'artifact')) {
+      assert.equal(n.cell, p.cellIdOf(n.id), n.id);
+      assert.ok(cells.has(n.cell!), `${n.id}: no cell ${n.cell}`);
+    }
   });
 });
