@@ -34,6 +34,8 @@ reproducibility bundle into the run directory.
   --pw-command CMD       how to run pw.x here (default "pw.x"; e.g. "mpirun -np 2 pw.x")
   --local-jobs N|auto    pw.x runs at a time on this machine (default 1; auto: one per core). Under
                          --pw-command "mpirun -np N pw.x" each run gets k-point pools (-nk) from its k-points
+  --parallel-jobs N      run_pw calls (and pw.x plan steps) in flight at once (default 4); 1 takes them one
+                         at a time, so the run's artifacts are numbered the same however long a model takes
   --model ROLE=ID        model for a role (supervisor, dft, hpc, advisor, param-judge, cross-judge,
                          report-judge); repeatable
   --no-judges            with a model: no LLM judge tiers (tier 1 only, recorded as not judged)
@@ -61,7 +63,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       options: {
         offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, approval: { type: 'string' },
         budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
-        'local-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
+        'local-jobs': { type: 'string' }, 'parallel-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
         'rerun-identical': { type: 'boolean' }, 'reuse-from': { type: 'string', multiple: true }, 'log-level': { type: 'string' },
       },
     }));
@@ -78,6 +80,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     const budget = { ...prefs.budget, ...(values.budget ? parseBudget(values.budget as string) : {}) };
     const localJobs = values['local-jobs'] === 'auto' ? autoLocalJobs() : Number(values['local-jobs'] ?? 1);
     if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${values['local-jobs']}").`);
+    const parallelJobs = values['parallel-jobs'] === undefined ? undefined : Number(values['parallel-jobs']);
+    if (parallelJobs !== undefined && (!Number.isInteger(parallelJobs) || parallelJobs < 1)) throw new UsageError(`--parallel-jobs must be a whole number ≥ 1 (got "${values['parallel-jobs']}").`);
     const models: Record<string, string> = {};
     for (const m of (values.model as string[] | undefined) ?? []) {
       const [role, id] = m.split('=');
@@ -124,6 +128,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const settings: RunSettings = {
       objective, offline, backend, approval: approval as ApprovalPolicy, pseudoDir, pwCommand, localConcurrency: localJobs,
       models, judges: !values['no-judges'], budget, ...(qeVersion ? { qeVersion } : {}),
+      ...(parallelJobs !== undefined ? { limits: { maxParallelJobs: parallelJobs } } : {}),
       ...(values['rerun-identical'] ? { reuseIdenticalRuns: false } : {}),
       ...(reuseFrom.length ? { reuseFrom } : {}),
     };

@@ -7,7 +7,8 @@
  */
 import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '../llm/types';
 import { workflowTemplates } from '../workflows';
-import { prepareWorkflow } from '../workflows/objective';
+import { checkInputs, prepareWorkflow } from '../workflows/objective';
+import { ObjectiveError } from '../workflows/types';
 import { nextBatch, nextReadyStep, PlanStore, readySteps, SUPERVISOR_ACTOR, RUNNER_ACTOR } from '../plan/store';
 import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM, type ObjectiveReading } from './prompts/supervisor';
 import { stepBrief } from './prompts/stepBrief';
@@ -250,12 +251,18 @@ export class Supervisor {
   }
 }
 
-/** What a template reads from an objective sentence that names no workflow outright, and the inputs it still needs. */
+/** What a template reads from an objective sentence that names no workflow outright, and what its inputs still need (the schema's words). */
 export function objectiveReading(text: string): ObjectiveReading | undefined {
   for (const template of workflowTemplates()) {
     const inputs = template.inputsFromText?.(text);
     if (!inputs) continue;
-    const missing = ((template.inputSchema as { required?: string[] }).required ?? []).filter((r) => inputs[r] === undefined);
+    let missing: string[] = [];
+    try {
+      checkInputs(template, inputs, 'the objective');
+    } catch (e) {
+      // the schema's own words, without ajv's note on the conditional branch that carried them
+      missing = (e instanceof ObjectiveError ? e.problems : [(e as Error).message]).filter((p) => !/must match "(then|else)" schema/.test(p));
+    }
     return { template, inputs, missing };
   }
   return undefined;

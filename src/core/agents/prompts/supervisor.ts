@@ -43,8 +43,8 @@ export function planRoundMessage(objective: string, plan: Plan | undefined, temp
   if (!plan || plan.steps.length === 0) {
     const lines = [`Objective: ${objective}`, '', 'There is no plan yet. Built-in workflows (read_workflow shows one\'s inputs in full):', workflowList(templates)];
     if (reading) {
-      lines.push('', `The objective reads as ${reading.template.id}, with ${JSON.stringify(reading.inputs)}` +
-        `${reading.missing.length ? `; it does not state ${reading.missing.join(', ')}` : ''}. Its input schema:`, JSON.stringify(reading.template.inputSchema));
+      lines.push('', `The objective reads as ${reading.template.id}, with ${JSON.stringify(reading.inputs)}.` +
+        `${reading.missing.length ? ` Still to give: ${reading.missing.join(' ')}` : ''} Its input schema:`, JSON.stringify(reading.template.inputSchema));
     }
     lines.push('', 'Start the plan from the workflow that fits (start_workflow with its inputs), or build it with edit_plan inserts, ' +
       'and say in the same answer, in one paragraph, what the plan does and which inputs you chose and why.');

@@ -36,6 +36,7 @@ export function describeCall(call: ProposedCall, provenance: ProvenanceView, tie
   const wholeCall = tier1.filter((v) => v.parameter === undefined).map((v) => `${v.rule} ${v.level}`);
   return [
     `Tool: ${call.tool}`,
+    ...(call.step ? [`Plan step: ${call.step}`] : []),
     `Context: ${call.context || '(none declared)'}`,
     'Parameters:',
     ...describeParameters(call, provenance, tier1),
