@@ -7,9 +7,9 @@ import { approveCommand } from '../../src/cli/commands/approve';
 import { reportCommand } from '../../src/cli/commands/report';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { ToolCallRecord } from '../../src/core/provenance/types';
-import type { ScriptStep } from '../fixtures/fake-anthropic/script';
 import { FakeAnthropicApi } from '../fixtures/fake-anthropic/server';
 import { freshDir, recordOfflineRun, scriptFromRecording, startModelRun, TEST_KEY } from '../fixtures/agents/scriptedLattice';
+import { passingJudges } from '../fixtures/agents/passingJudges';
 import { captureConsole as quietly } from '../fixtures/captureConsole';
 
 const judgements = (events: readonly CanvasEvent[]) => events.filter((e) => e.kind === 'report.judged').map((e) => e.payload as { accepted: boolean; level: string; summary: string; upstream: { rule: string; level: string }[] });
@@ -23,14 +23,10 @@ describe('a report held back for review, approved and judged again (real pw.x, f
     assert.equal(rec.result.state, 'completed', rec.result.reason);
     const eosInput = rec.events.map((e) => e.payload as ToolCallRecord).find((c) => c.step === 'eos-input' && c.tool === 'make_pw_input')!;
     const script = scriptFromRecording(rec, { judges: true });
-    const judgeStep = script.steps.find((s) => s.name === `param-judge ${eosInput.id}`)!;
-    const input = judgeStep.reply!.content[0] as unknown as { input: { verdicts: { parameter: string; level: string; reasons: string[] }[] } };
-    const warned = input.input.verdicts.find((v) => v.parameter === 'degaussRy')!;
-    warned.level = 'warn';
-    warned.reasons = ['0.05 Ry of Marzari–Vanderbilt smearing is wide for Al; check that the lattice constant does not depend on it'];
-    const reportJudge: ScriptStep = structuredClone(script.steps.find((s) => s.name === 'report-judge')!);
+    // the per-parameter judge warns on the production input's smearing; every other verdict passes
+    const warnings = [{ step: 'eos-input', tool: 'make_pw_input', parameter: 'degaussRy', reasons: ['0.05 Ry of Marzari–Vanderbilt smearing is wide for Al; check that the lattice constant does not depend on it'] }];
 
-    const run = await startModelRun(`${root}/model`, script, { judges: true });
+    const run = await startModelRun(`${root}/model`, script, { judges: true, warnings });
     let events: CanvasEvent[];
     try {
       const result = await run.controller.run();
@@ -53,7 +49,7 @@ describe('a report held back for review, approved and judged again (real pw.x, f
     const approved = await quietly(() => approveCommand([run.controller.runDir, 'ap-1', '--comment', 'checked: a(Al) moves < 0.005 Å between 0.02 and 0.05 Ry']));
     assert.equal(approved.code, 0, approved.out);
 
-    const judgeApi = await FakeAnthropicApi.start({ apiKey: TEST_KEY, script: { steps: [reportJudge] } });
+    const judgeApi = await FakeAnthropicApi.start({ apiKey: TEST_KEY, answer: passingJudges() });
     const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
     process.env.ANTHROPIC_API_KEY = TEST_KEY;
     process.env.ANTHROPIC_BASE_URL = judgeApi.baseURL;
@@ -61,7 +57,7 @@ describe('a report held back for review, approved and judged again (real pw.x, f
       const again = await quietly(() => reportCommand([run.controller.runDir, '--rejudge', '--no-bundle']));
       assert.equal(again.code, 0, again.out);
       assert.match(again.out, /report a-\d+: accepted by the report judge/);
-      judgeApi.assertScriptDone();
+      assert.ok(judgeApi.requests.length >= 1 && judgeApi.requests.every((r) => r.outcome === 'reply'), 'the report judge audited the report again');
     } finally {
       for (const [name, value] of [['ANTHROPIC_API_KEY', saved.key], ['ANTHROPIC_BASE_URL', saved.url]] as const) {
         if (value === undefined) delete process.env[name];
