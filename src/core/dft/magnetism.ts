@@ -7,6 +7,7 @@
  * part of the moment outside the spheres (bcc Fe, PBE: 2.38 μB in pw.x's sphere, 2.30 μB per cell).
  */
 import type { PwOutput } from './qe/output/types';
+import { toFractional } from './structure/cell';
 import type { Structure } from './types';
 
 /** Below this |moment| (μB) a site counts as non-magnetic. */
@@ -96,4 +97,51 @@ export function magnetizationOf(out: PwOutput, structure: Pick<Structure, 'symbo
     ...(siteSource ? { siteSource } : {}),
     order,
   };
+}
+
+/**
+ * Labels for a collinear order: per element, one label per distinct starting moment in order
+ * of first appearance (Fe with +0.5 → Fe1, Fe with −0.5 → Fe2). An element whose atoms all start
+ * alike keeps its symbol. Returns the labels and the starting magnetization of each label.
+ */
+export function magneticLabels(symbols: readonly string[], moments: readonly number[]): { labels: string[]; startingMagnetization: Record<string, number> } {
+  const byElement = new Map<string, number[]>();
+  symbols.forEach((el, i) => {
+    const seen = byElement.get(el) ?? [];
+    if (!seen.includes(moments[i]!)) seen.push(moments[i]!);
+    byElement.set(el, seen);
+  });
+  const startingMagnetization: Record<string, number> = {};
+  const labels = symbols.map((el, i) => {
+    const values = byElement.get(el)!;
+    const label = values.length === 1 ? el : `${el}${values.indexOf(moments[i]!) + 1}`;
+    startingMagnetization[label] = moments[i]!;
+    return label;
+  });
+  return { labels, startingMagnetization };
+}
+
+/**
+ * A two-sublattice antiferromagnetic start: the magnetic atoms (those `start` gives a moment)
+ * split into layers along c (then b, then a) by their fractional coordinate, below ½ up and from
+ * ½ down, with as many up as down of every magnetic element (bcc in its cubic cell: corner up,
+ * body centre down; fcc cubic: the L1₀ layering). Undefined when no axis splits them evenly
+ * (one magnetic atom per cell: a supercell is needed).
+ */
+export function layeredAntiferromagneticMoments(s: Pick<Structure, 'symbols' | 'positions' | 'cell'>, start: Readonly<Record<string, number>>): number[] | undefined {
+  const frac = s.positions.map((r) => toFractional(s.cell, r));
+  for (const axis of [2, 1, 0]) {
+    const moments = s.symbols.map((el, i) => {
+      const m = Math.abs(start[el] ?? 0);
+      if (!m) return 0;
+      const x = ((frac[i]![axis]! % 1) + 1) % 1;
+      return x < 0.5 - 1e-6 ? m : -m;
+    });
+    const balanced = [...new Set(s.symbols)].every((el) => {
+      const of = moments.filter((_, i) => s.symbols[i] === el && moments[i] !== 0);
+      return of.filter((m) => m > 0).length === of.filter((m) => m < 0).length;
+    });
+    if (balanced && moments.some((m) => m > 0)) return moments;
+  }
+  return undefined;
 }

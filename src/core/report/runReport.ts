@@ -17,6 +17,7 @@ import { structuresReportSection } from './sections/structures';
 import { beefReportSection } from './sections/beef';
 import { adsorptionSearchReportSection } from './sections/adsorptionSearch';
 import { electronicStructureReportSection } from './sections/electronicStructure';
+import { everydayReportSection } from './sections/everyday';
 
 export interface ReportSource {
   runId: string;
@@ -146,6 +147,12 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   if (electronic) {
     Object.assign(plots, electronic.plots);
     md.push(...electronic.markdown);
+  }
+
+  const everyday = everydayReportSection(artifacts);
+  if (everyday) {
+    Object.assign(plots, everyday.plots);
+    md.push(...everyday.markdown);
   }
 
   const calls = src.calls();

@@ -13,6 +13,9 @@ import { artifactRefSchema } from '../guard/schemaAnnotations';
 import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 import { formulaOf } from './runOutput';
+import { magneticLabels } from '../dft/magnetism';
+
+export { magneticLabels };
 
 export const STRUCTURE_FORMATS: Record<string, { format: WritableFormat; extension: string }> = {
   cif: { format: 'cif', extension: 'cif' },
@@ -21,28 +24,6 @@ export const STRUCTURE_FORMATS: Record<string, { format: WritableFormat; extensi
   xsf: { format: 'xsf', extension: 'xsf' },
   pwx: { format: 'pwx-in', extension: 'pwi' },
 };
-
-/**
- * Labels for a collinear order: per element, one label per distinct starting moment in order
- * of first appearance (Fe with +0.5 → Fe1, Fe with −0.5 → Fe2). An element whose atoms all start
- * alike keeps its symbol. Returns the labels and the starting magnetization of each label.
- */
-export function magneticLabels(symbols: readonly string[], moments: readonly number[]): { labels: string[]; startingMagnetization: Record<string, number> } {
-  const byElement = new Map<string, number[]>();
-  symbols.forEach((el, i) => {
-    const seen = byElement.get(el) ?? [];
-    if (!seen.includes(moments[i]!)) seen.push(moments[i]!);
-    byElement.set(el, seen);
-  });
-  const startingMagnetization: Record<string, number> = {};
-  const labels = symbols.map((el, i) => {
-    const values = byElement.get(el)!;
-    const label = values.length === 1 ? el : `${el}${values.indexOf(moments[i]!) + 1}`;
-    startingMagnetization[label] = moments[i]!;
-    return label;
-  });
-  return { labels, startingMagnetization };
-}
 
 export const magneticConfigurationTool: GuardedToolSpec = {
   name: 'magnetic_configuration',

@@ -5,9 +5,14 @@ import { BEEF_ENSEMBLE } from './beefEnsemble';
 import { LATTICE_CONSTANT } from './latticeConstant';
 import { BAND_STRUCTURE } from './bandStructure';
 import { DENSITY_OF_STATES } from './dos';
+import { RELAX } from './everyday/relax';
+import { MAGNETIC_ORDERING } from './everyday/magneticOrdering';
+import { FORMATION_ENERGY } from './everyday/formationEnergy';
+import { SURFACE_ENERGY } from './everyday/surfaceEnergy';
 import type { WorkflowTemplate } from './types';
 
-const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH, BAND_STRUCTURE, DENSITY_OF_STATES].map((t) => [t.id, t]));
+const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH, BAND_STRUCTURE, DENSITY_OF_STATES,
+  RELAX, MAGNETIC_ORDERING, FORMATION_ENERGY, SURFACE_ENERGY].map((t) => [t.id, t]));
 
 export function registerWorkflow(template: WorkflowTemplate): void {
   TEMPLATES.set(template.id, template);

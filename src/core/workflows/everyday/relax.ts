@@ -1,0 +1,178 @@
+/**
+ * The relax template: a crystal relaxed with pw.x's BFGS, atoms only (relax) or atoms and cell
+ * (vc-relax, with cell_dofree and a target pressure), at thresholds given with their units
+ * (forces in eV/Å, stress in kbar), at settings given or chosen by sweeps; then the relaxed
+ * geometry (written in every structure format DREAMS writes), and the result: final energy,
+ * forces, stress, volume and the trajectory. A run cut short continues from its last geometry
+ * (the convergence advisor and the supervisor's replan, as for any relaxation).
+ */
+import { claimValue, type ReportClaim } from '../../guard/claimChecks';
+import type { RelaxationValue } from '../../artifacts/relaxation';
+import { CELL_DOFREE } from '../../dft/relaxation';
+import type { Composer } from '../../plan/types';
+import type { TemplateStep, WorkflowTemplate } from '../types';
+import {
+  CRYSTAL_SCHEMA, crystalStep, electronicArgs, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
+  elementsInText, settingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+} from './common';
+
+export interface RelaxInputs {
+  crystal: Crystal;
+  settings: StudySettings;
+  calculation: 'relax' | 'vc-relax';
+  forceThresholdEvPerAngstrom: number;
+  pressureThresholdKbar: number;
+  targetPressureKbar?: number;
+  cellDofree?: string;
+  maxIonicSteps?: number;
+  structureFormats?: string[];
+}
+
+const STRUCTURE = '$step.structure.bulk_structure';
+
+const INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    ...CRYSTAL_SCHEMA,
+    ...SETTINGS_SCHEMA,
+    calculation: { type: 'string', enum: ['relax', 'vc-relax'], description: 'relax: atoms in a fixed cell; vc-relax: atoms and cell (default).' },
+    forceThresholdEvPerAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'Every force component below this, eV/Å (forc_conv_thr; default 0.01).' },
+    pressureThresholdKbar: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'vc-relax: every free stress component within this of the target, kbar (press_conv_thr; default 0.5).' },
+    targetPressureKbar: { type: 'number', minimum: -1000, maximum: 10000, description: 'vc-relax: the target pressure, kbar (default 0).' },
+    cellDofree: { type: 'string', enum: [...CELL_DOFREE], description: "vc-relax: which cell components may change (default 'all')." },
+    maxIonicSteps: { type: 'integer', minimum: 1, maximum: 1000, description: 'Most BFGS steps (nstep; default 50).' },
+    structureFormats: { type: 'array', items: { type: 'string', enum: ['cif', 'poscar', 'extxyz', 'xsf', 'pwx'] }, minItems: 1, uniqueItems: true, description: 'Formats the relaxed structure is written in (default all).' },
+  },
+  additionalProperties: false,
+} as const;
+
+function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate['resolveInputs']>[1]): RelaxInputs {
+  const crystal = resolveCrystal(raw, 'a relaxation');
+  return {
+    crystal, settings: resolveSettings(raw, crystal.species, env),
+    calculation: (raw.calculation as RelaxInputs['calculation'] | undefined) ?? 'vc-relax',
+    forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
+    pressureThresholdKbar: (raw.pressureThresholdKbar as number | undefined) ?? 0.5,
+    ...(raw.targetPressureKbar !== undefined ? { targetPressureKbar: raw.targetPressureKbar as number } : {}),
+    ...(raw.cellDofree !== undefined ? { cellDofree: raw.cellDofree as string } : {}),
+    ...(raw.maxIonicSteps !== undefined ? { maxIonicSteps: raw.maxIonicSteps as number } : {}),
+    ...(raw.structureFormats ? { structureFormats: raw.structureFormats as string[] } : {}),
+  };
+}
+
+function steps(raw: Record<string, unknown>): TemplateStep[] {
+  const i = raw as unknown as RelaxInputs;
+  const vc = i.calculation === 'vc-relax';
+  const e = electronicArgs(i.settings);
+  const s = settingsSteps(i.settings, STRUCTURE, 'structure', e);
+  const thresholds = {
+    forceThresholdEvPerAngstrom: i.forceThresholdEvPerAngstrom,
+    ...(vc ? { pressureThresholdKbar: i.pressureThresholdKbar } : {}),
+    ...(vc && i.targetPressureKbar !== undefined ? { targetPressureKbar: i.targetPressureKbar } : {}),
+    ...(vc && i.cellDofree ? { cellDofree: i.cellDofree } : {}),
+    ...(i.maxIonicSteps ? { maxIonicSteps: i.maxIonicSteps } : {}),
+  };
+  return [
+    crystalStep('structure', i.crystal, 'the geometry to relax'),
+    pseudopotentialsStep(i.settings, i.crystal.species),
+    ...s.steps,
+    {
+      id: 'relax-input', title: `${i.calculation} input at ${i.forceThresholdEvPerAngstrom} eV/Å${vc ? ` and ${i.pressureThresholdKbar} kbar` : ''}`, worker: 'dft', tool: 'make_pw_input',
+      args: { structure: STRUCTURE, pseudopotentials: PSEUDOS, purpose: 'production', calculation: i.calculation, ...e.args, ecutwfcRy: s.cut, ecutrhoRy: s.rho, kSpacingPerAngstrom: s.k, ...thresholds },
+      reasons: {
+        structure: 'the starting geometry', pseudopotentials: 'the chosen pseudopotentials', purpose: 'its geometry and energy are the result',
+        calculation: vc ? 'atoms and cell relax (BFGS) to zero force and the target stress' : 'the atoms relax (BFGS) in the fixed cell',
+        ...e.reasons, ...s.reasons,
+        forceThresholdEvPerAngstrom: `${i.forceThresholdEvPerAngstrom} eV/Å, the study's force threshold`,
+        ...(vc ? { pressureThresholdKbar: `${i.pressureThresholdKbar} kbar, the study's stress threshold` } : {}),
+        ...(thresholds.targetPressureKbar !== undefined ? { targetPressureKbar: `${thresholds.targetPressureKbar} kbar, the study's target pressure` } : {}),
+        ...(thresholds.cellDofree ? { cellDofree: `${thresholds.cellDofree}: the cell components the study frees` } : {}),
+        ...(thresholds.maxIonicSteps ? { maxIonicSteps: `${thresholds.maxIonicSteps} BFGS steps at most` } : {}),
+      },
+      dependsOn: s.after,
+    },
+    { id: 'relax-run', title: `Run the ${i.calculation}`, worker: 'hpc', tool: 'run_pw', args: { input: '$step.relax-input.pw_input' }, reasons: { input: `the ${i.calculation}` }, dependsOn: ['relax-input'] },
+    {
+      id: 'relaxed', title: 'The relaxed geometry', worker: 'dft', tool: 'relaxed_structure',
+      args: { relaxation: '$step.relax-run.total_energy' }, reasons: { relaxation: `the energy of the ${i.calculation}: its last geometry` }, dependsOn: ['relax-run'],
+    },
+    {
+      id: 'result', title: 'Final energy, forces, stress, volume and the trajectory', worker: 'dft', tool: 'relaxation_result',
+      args: { relaxation: '$step.relax-run.total_energy' }, reasons: { relaxation: `the ${i.calculation}: its output read against the thresholds it states` }, dependsOn: ['relax-run'],
+    },
+    {
+      id: 'structure-files', title: 'Write the relaxed structure', worker: 'dft', tool: 'write_structure_files',
+      args: { structure: '$step.relaxed.relaxed_structure', ...(i.structureFormats ? { formats: i.structureFormats } : {}), name: 'relaxed' },
+      reasons: { structure: 'the relaxed geometry', ...(i.structureFormats ? { formats: 'the formats the objective asks for' } : {}), name: 'relaxed.<format>' }, dependsOn: ['relaxed'],
+    },
+    reportStep(`Report the relaxed ${vc ? 'cell' : 'geometry'}`, ['relaxed_energy', 'force', 'volume', ...(vc ? ['stress'] : []), 'kpoint_count', ...s.quantities], ['result', 'structure-files']),
+  ];
+}
+
+function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs as unknown as RelaxInputs;
+  const ref = need(ctx, 'result', 'relaxation');
+  const v = ctx.value(ref) as RelaxationValue;
+  const vc = v.calculation === 'vc-relax';
+  const claims: ReportClaim[] = [
+    { quantity: 'relaxed_energy', value: claimValue(v.finalEnergyEv, 6), unit: 'eV', cites: `${ref}.finalEnergyEv`, statement: `E = ${claimValue(v.finalEnergyEv, 6)} eV` },
+    { quantity: 'force', value: claimValue(v.maxForceEvPerAngstrom!, 4), unit: 'eV/Å', cites: `${ref}.maxForceEvPerAngstrom`, statement: `largest force component ${claimValue(v.maxForceEvPerAngstrom!, 4)} eV/Å` },
+    { quantity: 'volume', value: claimValue(v.volumeAngstrom3, 4), unit: 'Å^3', cites: `${ref}.volumeAngstrom3`, statement: `V = ${claimValue(v.volumeAngstrom3, 4)} Å³` },
+    ...(vc && v.pressureKbar !== undefined ? [{ quantity: 'stress', value: v.pressureKbar, unit: 'kbar', cites: `${ref}.pressureKbar`, statement: `P = ${v.pressureKbar} kbar` }] : []),
+    ...(v.kpointCount !== undefined ? [{ quantity: 'kpoint_count', value: v.kpointCount, unit: 'count', cites: `${ref}.kpointCount`, statement: `${v.kpointCount} irreducible k-points` }] : []),
+  ];
+  const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
+  const files = ctx.refs('structure-files', 'structure_file');
+  const lengths = v.cellLengthsAngstrom.map((x) => shown(x, 6)).join(', ');
+  const text = [
+    `The ${v.calculation} of ${i.crystal.name} (${v.formula}, ${v.natoms} atoms) converged in ${v.steps.length} geometries (${ref}): ${v.checks.map((c) => c.statement).join('; ')}.`,
+    '',
+    `Final energy ${shown(v.finalEnergyEv, 10)} eV; largest force component ${shown(v.maxForceEvPerAngstrom!, 3)} eV/Å` +
+      (vc ? `; pressure ${v.pressureKbar} kbar (target ${v.targetPressureKbar ?? 0} kbar, cell_dofree ${v.cellDofree ?? 'all'}); volume ${shown(v.volumeAngstrom3, 6)} Å³ from ${shown(v.startVolumeAngstrom3, 6)} Å³ ` +
+        `(${shown(100 * (v.volumeAngstrom3 / v.startVolumeAngstrom3 - 1), 3)} %); cell vector lengths ${lengths} Å.` : `; volume ${shown(v.volumeAngstrom3, 6)} Å³ (fixed); the atoms moved by up to ${shown(v.maxDisplacementAngstrom ?? 0, 3)} Å.`),
+    '',
+    `The relaxed structure: ${need(ctx, 'relaxed', 'relaxed_structure')}${files.length ? `, written as ${files.join(', ')}` : ''}.`,
+    '',
+    settings.text,
+  ].join('\n');
+  return { text, claims: [...claims, ...settings.claims] };
+}
+
+export const RELAX: WorkflowTemplate = {
+  id: 'relax',
+  title: 'Relax a crystal (relax or vc-relax)',
+  description:
+    'Relax the atoms (relax) or the atoms and the cell (vc-relax, with cell_dofree and a target pressure) of a crystal with pw.x BFGS, to force ' +
+    '(eV/Å) and stress (kbar) thresholds, at settings given or chosen by a cutoff and a k sweep. Reports the final energy, forces, stress, volume ' +
+    'and the trajectory, converged only when the output shows the thresholds met, and writes the relaxed structure as CIF, POSCAR, extxyz, XSF ' +
+    'and pw.x cards. Inputs: element (its ground-state crystal) or bravais and lattice constant, or structure: { file }.',
+  inputSchema: INPUT_SCHEMA,
+  inputsFromText: (text) => {
+    const m = /\b(vc-relax|variable[- ]cell relax\w*|relax\w*)\b/i.exec(text);
+    if (!m) return undefined;
+    const out: Record<string, unknown> = { calculation: /vc|variable/i.test(m[1]!) ? 'vc-relax' : 'relax' };
+    const symbol = elementsInText(text)[0];
+    // without an element there is nothing to build: the sentence stays for a model to plan
+    if (!symbol) return undefined;
+    out.element = symbol;
+    const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
+    if (functional) out.functional = functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase();
+    return out;
+  },
+  loadInputFiles: (inputs, baseDir) => loadCrystalFile(inputs, baseDir),
+  resolveInputs: (raw, env) => resolve(raw, env) as unknown as Record<string, unknown>,
+  steps,
+  objective: (raw) => {
+    // called on resolved inputs, and on an objective file's inputs as read
+    const i = (raw.crystal ? raw : resolve(raw, {})) as unknown as RelaxInputs;
+    return `${i.calculation} of ${i.crystal.name} with ${i.settings.functional}`;
+  },
+  composers: {
+    title: (ctx) => {
+      const i = ctx.inputs as unknown as RelaxInputs;
+      return `${i.calculation === 'vc-relax' ? 'Variable-cell relaxation' : 'Relaxation'} of ${i.crystal.name} (${i.settings.functional})`;
+    },
+    text: (ctx) => claimsAndText(ctx).text,
+    claims: (ctx) => claimsAndText(ctx).claims,
+  },
+};

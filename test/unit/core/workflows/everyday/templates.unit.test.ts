@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ObjectiveError, workflowTemplate, type WorkflowEnvironment } from '../../../../../src/core/workflows';
+import { parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../../src/core/workflows/objective';
+import { RELAX } from '../../../../../src/core/workflows/everyday/relax';
+import { MAGNETIC_ORDERING } from '../../../../../src/core/workflows/everyday/magneticOrdering';
+import { FORMATION_ENERGY } from '../../../../../src/core/workflows/everyday/formationEnergy';
+import { SURFACE_ENERGY } from '../../../../../src/core/workflows/everyday/surfaceEnergy';
+import { elementsInText } from '../../../../../src/core/workflows/everyday/common';
+import { checkTemplateSteps } from '../templateSteps';
+
+const env: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: ['Si', 'Al', 'Mg'].includes(element) ? 'NC' : 'US' }) };
+const plan = (t: typeof RELAX, inputs: Record<string, unknown>) => t.steps(t.resolveInputs(inputs, env));
+const claim = { quantity: 'relaxed_energy', value: -1, unit: 'eV' };
+
+describe('the everyday templates: relax, magnetic-ordering, formation-energy, surface-energy', () => {
+  it('are registered and read sentence objectives', () => {
+    for (const id of ['relax', 'magnetic-ordering', 'formation-energy', 'surface-energy']) assert.ok(workflowTemplate(id), id);
+    assert.deepEqual(parseObjectiveText('vc-relax Si with PBE').inputs, { calculation: 'vc-relax', element: 'Si', functional: 'PBE' });
+    assert.equal(parseObjectiveText('magnetic moment of bcc Fe with PBE').workflow, 'magnetic-ordering');
+    assert.deepEqual(parseObjectiveText('formation energy of MgO with LDA').inputs, { elements: ['Mg', 'O'], bravais: 'rocksalt', functional: 'LDA' });
+    assert.deepEqual(parseObjectiveText('surface energy of Al(111) with LDA').inputs, { element: 'Al', facet: 'fcc111', functional: 'LDA' });
+    // a sentence naming no element stays for a model to plan
+    assert.equal(parseObjectiveText('relax the structure', { forModel: true }).workflow, undefined);
+    assert.deepEqual(elementsInText('In PBE, the NaCl and O2 of CO (BFGS)'), ['Na', 'Cl', 'O', 'C']);
+  });
+
+  it('relax: a vc-relax with its thresholds, the sweeps when no settings are given, the relaxed structure written and reported', () => {
+    const steps = plan(RELAX, { element: 'Si', pressureThresholdKbar: 0.2, cellDofree: 'ibrav' });
+    checkTemplateSteps(steps, claim);
+    assert.deepEqual(steps.map((s) => s.id), ['structure', 'pseudopotentials', 'cutoff-input', 'cutoff-series', 'cutoff-runs', 'cutoff-choice', 'k-input', 'k-series', 'k-runs', 'k-choice',
+      'relax-input', 'relax-run', 'relaxed', 'result', 'structure-files', 'report']);
+    const input = steps.find((s) => s.id === 'relax-input')!.args!;
+    assert.equal(input.calculation, 'vc-relax');
+    assert.equal(input.pressureThresholdKbar, 0.2);
+    assert.equal(input.cellDofree, 'ibrav');
+    assert.equal(input.forceThresholdEvPerAngstrom, 0.01);
+    assert.equal(input.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
+    assert.deepEqual(steps.at(-1)!.reportQuantities, ['relaxed_energy', 'force', 'volume', 'stress', 'kpoint_count', 'converged_cutoff', 'converged_kspacing']);
+    const relax = plan(RELAX, { element: 'Si', calculation: 'relax', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
+    assert.equal(relax.find((s) => s.id === 'relax-input')!.args!.pressureThresholdKbar, undefined);
+    assert.ok(!relax.some((s) => s.id === 'cutoff-input'));
+  });
+
+  it('relax reads the crystal from a file named in a YAML objective, as given, with its sha256', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-relax-'));
+    fs.writeFileSync(path.join(dir, 'si.xyz'), '2\nLattice="0 2.7 2.7 2.7 0 2.7 2.7 2.7 0" Properties=species:S:1:pos:R:3 pbc="T T T"\nSi 0 0 0\nSi 1.40 1.35 1.35\n');
+    fs.writeFileSync(path.join(dir, 'relax.yaml'), 'workflow: relax\ninputs:\n  structure: { file: si.xyz }\n  calculation: relax\n  ecutwfcRy: 20\n  kSpacingPerAngstrom: 0.4\n');
+    const o = parseObjectiveFile(fs.readFileSync(path.join(dir, 'relax.yaml'), 'utf8'), path.join(dir, 'relax.yaml'));
+    const p = prepareWorkflow(o.workflow!, o.inputs!, env);
+    checkTemplateSteps(p.steps, claim);
+    const s = p.steps[0]!;
+    assert.equal(s.args!.from, path.join(dir, 'si.xyz'));
+    assert.match(String(s.args!.sha256), /^[0-9a-f]{64}$/);
+    assert.equal(s.args!.cell, 'as-given');
+    assert.match(p.objective, /relax of the crystal of si\.xyz/);
+  });
+
+  it('magnetic-ordering: bcc Fe in its cubic cell, ferromagnetic and antiferromagnetic starts by species label, E_AFM − E_FM per magnetic atom', () => {
+    const steps = plan(MAGNETIC_ORDERING, { element: 'Fe', ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 });
+    checkTemplateSteps(steps, { quantity: 'magnetization', value: 2.2, unit: 'μB' });
+    assert.equal(steps[0]!.args!.cubic, true);
+    assert.deepEqual(steps.find((s) => s.id === 'afm-configuration')!.args!.startingMagnetization, [0.5, -0.5]);
+    assert.deepEqual(steps.find((s) => s.id === 'afm-input')!.args!.startingMagnetization, { Fe1: 0.5, Fe2: -0.5 });
+    assert.deepEqual(steps.find((s) => s.id === 'fm-input')!.args!.startingMagnetization, { Fe: 0.5 });
+    assert.equal(steps.find((s) => s.id === 'fm-input')!.args!.nspin, 2);
+    const ordering = steps.find((s) => s.id === 'afm-ordering')!.args!;
+    assert.deepEqual([ordering.quantity, ordering.coefficients, ordering.per, ordering.count], ['magnetic_ordering_energy', [1, -1], 'magnetic-atom', 2]);
+    // fcc Ni: the L1₀ layering of its 4-atom cubic cell
+    assert.deepEqual(plan(MAGNETIC_ORDERING, { element: 'Ni', ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 }).find((s) => s.id === 'afm-configuration')!.args!.startingMagnetization, [0.5, -0.5, -0.5, 0.5]);
+    assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Al' }, env), (e: unknown) => e instanceof ObjectiveError && /none of Al is magnetic/.test(e.message));
+    assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Fe', orders: { ferri: [0.5] } }, env), /1 moments for the 2 atoms/);
+  });
+
+  it('formation-energy: MgO against hcp Mg and triplet O2 in a box, all spin-polarised and relaxed, per formula unit and per atom', () => {
+    const steps = plan(FORMATION_ENERGY, { elements: ['Mg', 'O'], functional: 'LDA', ecutwfcRy: 30, kSpacingPerAngstrom: 0.3 });
+    checkTemplateSteps(steps, { quantity: 'formation_energy', value: -6, unit: 'eV' });
+    const per = steps.find((s) => s.id === 'formation-per-formula-unit')!.args!;
+    assert.deepEqual(per.coefficients, [1, -0.5, -0.5]);
+    assert.equal(per.count, 1);
+    assert.equal(steps.find((s) => s.id === 'formation-per-atom')!.args!.count, 2);
+    assert.equal(steps.find((s) => s.id === 'ref-o')!.tool, 'build_molecule');
+    assert.deepEqual(steps.find((s) => s.id === 'ref-o-input')!.args!.kMesh, [1, 1, 1]);
+    assert.deepEqual(steps.find((s) => s.id === 'ref-o-input')!.args!.startingMagnetization, { O: 0.5 });
+    assert.equal(steps.find((s) => s.id === 'ref-o-input')!.args!.calculation, 'relax');
+    assert.equal(steps.find((s) => s.id === 'ref-mg-input')!.args!.calculation, 'vc-relax');
+    assert.equal(steps.find((s) => s.id === 'ref-mg')!.args!.bravais, 'hcp');
+    assert.equal(steps.find((s) => s.id === 'compound-input')!.args!.nspin, 2);
+    assert.equal(steps.find((s) => s.id === 'compound')!.args!.latticeConstantAngstrom, 4.212);
+    assert.throws(() => FORMATION_ENERGY.resolveInputs({ element: 'Al', ecutwfcRy: 20 }, env), /holds one element/);
+  });
+
+  it('surface-energy: Al(111) slabs of 3, 5 and 7 layers against the bulk at its settings, γ per area of two faces', () => {
+    const steps = plan(SURFACE_ENERGY, { element: 'Al', functional: 'LDA', ecutwfcRy: 15, kSpacingPerAngstrom: 0.3 });
+    checkTemplateSteps(steps, { quantity: 'surface_energy', value: 0.05, unit: 'eV/Å^2' });
+    const g5 = steps.find((s) => s.id === 'gamma-5')!.args!;
+    assert.deepEqual([g5.quantity, g5.coefficients, g5.per, g5.surfaces], ['surface_energy', [1, -5], 'area', 2]);
+    assert.equal(steps.find((s) => s.id === 'slab-5-input')!.args!.kSpacingPerAngstrom, 0.3);
+    assert.equal(steps.find((s) => s.id === 'bulk-input')!.args!.kSpacingPerAngstrom, 0.3);
+    assert.equal(steps.find((s) => s.id === 'slab-3')!.args!.facet, 'fcc111');
+    assert.throws(() => SURFACE_ENERGY.resolveInputs({ element: 'Al', facet: 'bcc110' }, env), /Al is fcc, but bcc110 is a bcc surface/);
+  });
+});
