@@ -4,7 +4,7 @@
  * a 'bands' pw.x run on a copy of the SCF's charge density, bands.x, the band gap of an insulator
  * (direct or indirect, and where), and a report whose every number cites its artifact.
  */
-import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, resolveElectronicInputs, type ElectronicInputs } from './electronicStructure/inputs';
+import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs, type ElectronicInputs } from './electronicStructure/inputs';
 import { BAND_STRUCTURE_COMPOSERS } from './electronicStructure/report';
 import { crystalSteps, SCF_ENERGY, scfSteps, settingsQuantities, settingsSteps, STRUCTURE } from './electronicStructure/steps';
 import type { WorkflowTemplate } from './types';
@@ -19,6 +19,7 @@ export const BAND_STRUCTURE: WorkflowTemplate = {
     'structure and lattice constant, functional, cutoffs and k-spacing (or sweeps), occupations (fixed for insulators), points per 1/Å of path.',
   inputSchema: ELECTRONIC_INPUT_SCHEMA,
   inputsFromText: (text) => electronicInputsFromText(text, 'bands'),
+  loadInputFiles: loadElectronicStructureFile,
   resolveInputs: (raw, env) => resolveElectronicInputs(raw, env) as unknown as Record<string, unknown>,
   steps: (raw) => {
     const i = raw as unknown as ElectronicInputs;

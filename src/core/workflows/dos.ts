@@ -4,7 +4,7 @@
  * direction (optimised tetrahedra or the SCF's smearing) on a copy of its charge density, dos.x
  * (total DOS, Fermi energy), projwfc.x (PDOS per species and l, Löwdin charges), and a report.
  */
-import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, resolveElectronicInputs, type ElectronicInputs } from './electronicStructure/inputs';
+import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs, type ElectronicInputs } from './electronicStructure/inputs';
 import { DOS_COMPOSERS } from './electronicStructure/report';
 import { crystalSteps, SCF_ENERGY, scfSteps, settingsQuantities, settingsSteps } from './electronicStructure/steps';
 import type { TemplateStep, WorkflowTemplate } from './types';
@@ -18,6 +18,7 @@ export const DENSITY_OF_STATES: WorkflowTemplate = {
     'dos.x and projwfc.x. Inputs: element or structure, functional, cutoffs and k-spacing (or sweeps), dosMeshFactor, dosOccupations, pdos.',
   inputSchema: ELECTRONIC_INPUT_SCHEMA,
   inputsFromText: (text) => electronicInputsFromText(text, 'dos'),
+  loadInputFiles: loadElectronicStructureFile,
   resolveInputs: (raw, env) => resolveElectronicInputs(raw, env) as unknown as Record<string, unknown>,
   steps: (raw) => {
     const i = raw as unknown as ElectronicInputs;

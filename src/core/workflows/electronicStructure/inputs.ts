@@ -7,6 +7,7 @@
  * cutoffs in Ry, energies in eV.
  */
 import { isMetallic } from '../../guard/rules/metalsHaveSmearing';
+import { loadStructureFileInput } from '../structureFileInput';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 /**
@@ -33,7 +34,9 @@ export const ELECTRONIC_INPUT_SCHEMA = {
     structure: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
     latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, description: 'Lattice constant a, Å (the experimental one by default).' },
     cOverA: { type: 'number', exclusiveMinimum: 0 },
-    structureFile: { type: 'string', minLength: 1, description: "The user's structure file (primitive cell), read as it is." },
+    structureFile: { type: 'string', minLength: 1, description: "The user's structure file (CIF, POSCAR, pw.x, extxyz, XSF), relative to the objective file; computed on its standardised primitive cell." },
+    structureSha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Recorded when the objective is loaded: the file\'s sha256.' },
+    structureSpecies: { type: 'array', items: { type: 'string' }, description: 'Recorded when the objective is loaded: the species of the file.' },
     functional: { type: 'string', enum: ['PBE', 'PZ', 'PBEsol'], description: 'Default PBE.' },
     pseudopotentials: { type: 'object', additionalProperties: { type: 'string' }, description: 'UPF file per element (default: the library\'s for the functional).' },
     ecutwfcRy: { type: 'number', exclusiveMinimum: 0, description: 'Wavefunction cutoff, Ry; absent: chosen by a cutoff sweep.' },
@@ -63,6 +66,7 @@ export interface ElectronicInputs {
   latticeConstantAngstrom?: number;
   cOverA?: number;
   structureFile?: string;
+  structureSha256?: string;
   functional: 'PBE' | 'PZ' | 'PBEsol';
   pseudopotentials?: Record<string, string>;
   /** Given settings, or undefined where a sweep chooses them. */
@@ -86,9 +90,10 @@ export interface ElectronicInputs {
 
 /** Inputs after defaults, or an ObjectiveError naming each problem. */
 export function resolveElectronicInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): ElectronicInputs {
-  const r = raw as Partial<ElectronicInputs> & { structure?: Bravais; ecutrhoRy?: number };
+  const r = raw as Partial<ElectronicInputs> & { structure?: Bravais; ecutrhoRy?: number; structureSpecies?: string[] };
   const problems: string[] = [];
-  const element = r.element ?? r.elements?.[0];
+  const fileSpecies = r.structureFile ? r.structureSpecies : undefined;
+  const element = r.element ?? r.elements?.[0] ?? fileSpecies?.[0];
   if (!element) problems.push(`inputs.element: name the element (e.g. "Si")${r.structureFile ? ', or inputs.elements, the species of the structure file' : ''}`);
   const table = element ? ELEMENT_CRYSTALS[element] : undefined;
   const structure = r.structureFile ? undefined : r.structure ?? table?.structure;
@@ -97,7 +102,7 @@ export function resolveElectronicInputs(raw: Record<string, unknown>, env: Workf
     problems.push(`inputs.structure and inputs.latticeConstantAngstrom: ${element} is not in the table of ground-state crystals (${Object.keys(ELEMENT_CRYSTALS).join(', ')}); give its structure and lattice constant`);
   }
   if (structure === 'rocksalt' && r.elements?.length !== 2) problems.push('inputs.elements: rocksalt needs a cation and an anion, e.g. ["Mg", "O"]');
-  const species = r.elements ?? (element ? [element] : []);
+  const species = fileSpecies ?? r.elements ?? (element ? [element] : []);
   const functional = r.functional ?? 'PBE';
   // the pseudopotential's type sets the density cutoff's ratio: 4 for norm-conserving, 8 for ultrasoft and PAW
   const types = species.map((el) => env.pseudopotential?.({ element: el, functional, ...(r.pseudopotentials?.[el] ? { file: r.pseudopotentials[el] } : {}) })?.type);
@@ -110,7 +115,7 @@ export function resolveElectronicInputs(raw: Record<string, unknown>, env: Workf
     species, element: element ?? '', ...(r.elements ? { elements: r.elements } : {}),
     ...(structure ? { structure } : {}), ...(a !== undefined ? { latticeConstantAngstrom: a } : {}),
     ...(r.cOverA ?? (structure === 'hcp' ? table?.cOverA : undefined) ? { cOverA: r.cOverA ?? table?.cOverA } : {}),
-    ...(r.structureFile ? { structureFile: r.structureFile } : {}),
+    ...(r.structureFile ? { structureFile: r.structureFile, ...(r.structureSha256 ? { structureSha256: r.structureSha256 } : {}) } : {}),
     functional, ...(r.pseudopotentials ? { pseudopotentials: r.pseudopotentials } : {}),
     ...(r.ecutwfcRy !== undefined ? { ecutwfcRy: r.ecutwfcRy } : {}),
     dual: r.ecutrhoRy !== undefined && r.ecutwfcRy !== undefined ? r.ecutrhoRy / r.ecutwfcRy : dual,
@@ -128,6 +133,16 @@ export function resolveElectronicInputs(raw: Record<string, unknown>, env: Workf
     pdos: r.pdos ?? true,
     deltaEEv: r.deltaEEv ?? 0.02,
   };
+}
+
+/** Reads the structure file an objective names (relative to its directory): its absolute path, sha256 and species. */
+export function loadElectronicStructureFile(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+  if (typeof inputs.structureFile !== 'string') return inputs;
+  const loaded = loadStructureFileInput({ file: inputs.structureFile }, baseDir, 'inputs.structureFile');
+  if (!loaded.structure.pbc.every(Boolean)) {
+    throw new ObjectiveError(`inputs.structureFile: ${loaded.file} is not periodic in three directions (a slab or molecule); a band structure or DOS needs a bulk crystal.`);
+  }
+  return { ...inputs, structureFile: loaded.file, structureSha256: loaded.sha256, structureSpecies: [...new Set(loaded.structure.symbols)] };
 }
 
 /** "band structure of Si with PBE", "DOS of fcc Al" → inputs; undefined when the text asks for something else. */

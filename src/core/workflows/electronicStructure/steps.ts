@@ -41,7 +41,11 @@ export function crystalSteps(i: ElectronicInputs): TemplateStep[] {
   const structure: TemplateStep = i.structureFile
     ? {
       id: 'structure', title: `Read ${i.structureFile}`, worker: 'dft', tool: 'build_bulk',
-      args: { from: i.structureFile }, reasons: { from: "the user's structure file, read as it is" },
+      args: { from: i.structureFile, cell: 'primitive', ...(i.structureSha256 ? { sha256: i.structureSha256 } : {}) },
+      reasons: {
+        from: "the user's structure file named with the objective", cell: 'bands of the standardised primitive cell, not folded ones of a larger cell',
+        ...(i.structureSha256 ? { sha256: 'the sha256 recorded when the objective was read: the call is refused if the file changed since' } : {}),
+      },
     }
     : {
       id: 'structure', title: `Build the primitive cell of ${name(i)} (a = ${i.latticeConstantAngstrom} Å)`, worker: 'dft', tool: 'build_bulk',

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { BAND_STRUCTURE } from '../../../../src/core/workflows/bandStructure';
 import { DENSITY_OF_STATES } from '../../../../src/core/workflows/dos';
 import { ObjectiveError, workflowTemplate, type WorkflowEnvironment } from '../../../../src/core/workflows';
@@ -49,5 +50,15 @@ describe('band-structure and dos templates', () => {
     assert.deepEqual(nscf.args!.kMesh, { $compose: 'dosMesh' });
     assert.equal(nscf.args!.occupations, 'tetrahedra_opt');
     assert.ok(DENSITY_OF_STATES.composers!.dosMesh);
+  });
+
+  it('reads a structure file named with the objective: its path, sha256 and species, computed on its standardised primitive cell', () => {
+    const loaded = BAND_STRUCTURE.loadInputFiles!({ structureFile: 'Mg-hcp.cif' }, path.resolve(__dirname, '../../../../examples'));
+    assert.match(String(loaded.structureSha256), /^[0-9a-f]{64}$/);
+    assert.deepEqual(loaded.structureSpecies, ['Mg']);
+    const steps = plan(BAND_STRUCTURE, { ...loaded, ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
+    assert.deepEqual(steps[0]!.args, { from: loaded.structureFile, cell: 'primitive', sha256: loaded.structureSha256 });
+    assert.equal(steps.find((s) => s.id === 'scf-input')!.args!.occupations, 'smearing', 'Mg is a metal');
+    assert.throws(() => BAND_STRUCTURE.loadInputFiles!({ structureFile: 'nowhere.cif' }, '/tmp'), /does not exist; the path is relative to the objective file/);
   });
 });
