@@ -261,7 +261,7 @@ export function objectiveReading(text: string): ObjectiveReading | undefined {
       checkInputs(template, inputs, 'the objective');
     } catch (e) {
       // the schema's own words, without ajv's note on the conditional branch that carried them
-      missing = (e instanceof ObjectiveError ? e.problems : [(e as Error).message]).filter((p) => !/must match "(then|else)" schema/.test(p));
+      missing = (e instanceof ObjectiveError ? e.problems : [(e as Error).message]).filter((p) => !/must match "(then|else)" schema/.test(p)).map((p) => p.replace(/^inputs: /, ''));
     }
     return { template, inputs, missing };
   }

@@ -8,6 +8,7 @@ import type { WorkflowTemplate } from '../../workflows/types';
 import { planTable } from '../../plan/store';
 import type { Plan } from '../../plan/types';
 import type { ApprovalRequest } from '../../guard/types';
+import { REFERENCE_RULE } from '../../guard/referenceRule';
 
 export const SUPERVISOR_SYSTEM = `You are the supervisor of DREAMS, a team of agents that runs density-functional-theory studies
 with Quantum ESPRESSO (pw.x). You keep the plan: steps, each naming the worker (dft or hpc), the one tool call
@@ -25,6 +26,8 @@ the steps; a guard checks every tool call; every number in a report must cite th
   after its atoms moved continues from the last geometry it reached: insert an interrupted_geometry step on
   the advisor's continueFrom energy and point the input step's structure at its restart_structure.
 - If the run cannot succeed, say so plainly and why; do not edit the plan to hide a failure.
+- The catalogue tools (consult_convergence_advisor, canvas_*) take {"arguments", "references", "reasons", "context"}.
+  The reference rule: ${REFERENCE_RULE}
 - Be brief. Answer without a tool call when your round is done.`;
 
 /** One line per workflow: what to choose from. read_workflow gives the inputs in full. */
