@@ -150,7 +150,7 @@ export class Supervisor {
     const ctx = stepContext(rt);
     const brief = stepBrief({
       objective: rt.objective.text, step, index: plan.steps.findIndex((s) => s.id === step.id) + 1, total: plan.steps.length,
-      calls: pendingStepCalls(step, spec.schema, ctx), ctx, plan,
+      calls: pendingStepCalls(step, spec.schema, ctx), ctx, plan, openApprovals: rt.approvals.pending(),
     });
     // The step ends as soon as the provenance shows it done: no turn is spent on a summary the tool already gave.
     const worker = await runWorker(rt, step, brief, { done: () => assessStep(step, spec.schema, stepContext(rt)).state === 'done' });

@@ -54,8 +54,8 @@ function wrapSchema(spec: GuardedToolSpec): object {
   };
 }
 
-/** Tools every worker keeps whatever its plan: reading the run's shared memory. */
-const ALWAYS_OFFERED = ['canvas_inspect', 'canvas_read'];
+/** What every worker keeps whatever its step: reading the run's shared memory. */
+const ALWAYS_OFFERED = ['canvas_read'];
 
 const WRAPPER_FIELDS = ['arguments', 'references', 'reasons', 'context'];
 
@@ -93,13 +93,14 @@ export class ToolRegistry {
   }
 
   /**
-   * The tools a model in this role is offered: every tool of the role, or, given the plan, only
-   * those its steps for this role name, and the canvas reads (a worker of a lattice-constant
-   * study is not shown the adsorption tools). The list is the same for every step of one plan,
-   * so it stays a cached prefix.
+   * The tools a model in this role is offered: every tool of the role; given the plan, only those
+   * its steps for this role name; given a step, only that step's tool. The canvas read always comes
+   * along. A worker building a structure is not shown the input, sweep, fit and report tools (a
+   * quarter of its prompt), and steps of one tool share their list as a cached prefix.
    */
-  definitionsFor(role: AgentRole, opts: { plan?: { steps: readonly { worker: string; tool: string }[] } } = {}): LlmToolDef[] {
-    const planned = opts.plan ? new Set([...ALWAYS_OFFERED, ...opts.plan.steps.filter((s) => s.worker === role).map((s) => s.tool)]) : undefined;
+  definitionsFor(role: AgentRole, opts: { plan?: { steps: readonly { worker: string; tool: string }[] }; step?: { tool: string } } = {}): LlmToolDef[] {
+    const planned = opts.step ? new Set([...ALWAYS_OFFERED, opts.step.tool])
+      : opts.plan ? new Set([...ALWAYS_OFFERED, ...opts.plan.steps.filter((s) => s.worker === role).map((s) => s.tool)]) : undefined;
     return this.forRole(role).filter((s) => !planned || planned.has(s.name)).map((s) => ({ name: s.name, description: s.description, inputSchema: wrapSchema(s) }));
   }
 

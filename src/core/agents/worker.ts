@@ -5,7 +5,7 @@
  * the model can correct. The loop ends when the provenance shows the step done (the tools'
  * own summaries are the step's), or when the model answers without a tool call; the
  * supervisor then checks the step against the provenance, not against the model's word.
- * The model is offered only the tools its role may call in the current plan.
+ * The model is offered only its step's tool (and the canvas read).
  */
 import type { AgentRole } from '../canvas/types';
 import type { ContentBlock, LlmMessage, ToolResultBlock, ToolUseBlock } from '../llm/types';
@@ -13,7 +13,6 @@ import type { RegistryContext } from './toolRegistry';
 import { workerSystemPrompt } from './prompts/worker';
 import type { AgentRuntime } from './runtime';
 import type { PlanStep } from '../plan/types';
-import { PlanStore } from '../plan/store';
 
 export interface WorkerResult {
   summary: string;
@@ -126,7 +125,8 @@ async function runJobs(rt: AgentRuntime, jobs: ToolUseBlock[], runOne: (use: Too
 export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string, opts: { done?: () => boolean } = {}): Promise<WorkerResult> {
   const role = step.worker as Exclude<AgentRole, 'supervisor'>;
   const model = rt.models[role];
-  const tools = rt.registry.definitionsFor(role, { plan: new PlanStore(rt.canvas).current() ?? { steps: [step] } });
+  // the step's one tool (and the canvas read): the rest of the catalogue is not this step's business
+  const tools = rt.registry.definitionsFor(role, { step });
   const system = [{ text: workerSystemPrompt(role), cache: true }];
   const messages: LlmMessage[] = [{ role: 'user', content: brief }];
   let toolCalls = 0;

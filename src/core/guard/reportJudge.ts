@@ -110,7 +110,7 @@ interface ReportVerdicts {
 }
 
 /** How many parameters one audit request judges at most, and how long its call list may be. */
-export const AUDIT_LIMITS = { parameters: 60, chars: 24_000 };
+export const AUDIT_LIMITS = { parameters: 120, chars: 40_000 };
 
 /** The contributing calls as the model audits them: which it judges, and which stand under another. */
 export interface AuditPlan {
@@ -197,17 +197,18 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
       `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
         `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`, '',
-      'Calls to judge:', ...chunk.text, '', 'Give one verdict for every parameter of every call above.'].join('\n');
-    // One verdict (~40 tokens) per parameter of every call, with room to think.
-    const pairs = chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0);
+      'Calls to judge:', ...chunk.text, '', 'Give one verdict per call above (parameter "*"), and a verdict for a single parameter only where you judge it differently from its call.'].join('\n');
+    // One verdict (~80 tokens) per call and room for the parameters singled out, with room to think.
+    const pairs = chunk.entries.length * 2 + chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0) / 2;
     const tools = [...new Set(chunk.entries.map((e) => e.call.tool))];
-    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 48 * pairs), tools });
+    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 80 * pairs), tools });
     for (const { call: c, standsFor } of chunk.entries) {
       const params = Object.keys(c.args);
       const verdicts: Verdict[] = !answer.ok
         ? judgeInfraVerdicts('tier2', rule, answer.error, params, answer.model).map((v) => ({ ...v, tier: 'report' as const }))
         : params.map((p) => {
-          const v = answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p);
+          // the parameter's own verdict, else its call's ("*")
+          const v = answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p) ?? answer.input.verdicts.find((x) => x.call === c.id && x.parameter === '*');
           if (!v) return { ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!, tier: 'report' as const };
           return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
         });

@@ -142,10 +142,12 @@ export function pendingStepCalls(step: PlanStep, toolSchema: object, ctx: StepCo
     if (each && argument === each.argument) continue;
     const r = resolveHint(step.id, argument, raw, ctx, artifactArgs.has(argument));
     if (!r.ok) return { ok: false, problem: r.problem };
-    base.arguments[argument] = r.value;
+    // A value taken from an artifact is planned by its reference alone (the guard fills the value in):
+    // no 17-digit number for an agent to copy, and its value is said in the reason.
     if (r.ref) base.references[argument] = r.ref;
+    else base.arguments[argument] = r.value;
     const reason = step.reasons?.[argument];
-    base.reasons[argument] = [reason, r.from ? `from ${r.from}` : undefined].filter(Boolean).join('; ') || `as planned in step ${step.id}`;
+    base.reasons[argument] = [reason, r.from ? `from ${r.from}${r.ref ? ` = ${JSON.stringify(r.value)}` : ''}` : undefined].filter(Boolean).join('; ') || `as planned in step ${step.id}`;
   }
   if (!each) return { ok: true, calls: [base] };
   const items = stepArtifacts(each.step, each.name, ctx).map((a) => a.id);

@@ -89,7 +89,7 @@ export const makePwInputTool: GuardedToolSpec = {
   },
   rules: ['cutoff-above-pseudopotential-suggestion', 'kmesh-matches-spacing', 'metals-have-smearing', 'convergence-choice-in-range', 'tests-redone-after-cutoff-change'],
   parameterNotes: {
-    purpose: "'convergence-test' only for sweep templates (run at the finest settings of the study); everything else is production.",
+    purpose: "'convergence-test' for inputs whose energies only test settings (a sweep's template, a bulk-modulus probe at a sweep's lowest cutoff); everything whose energies feed a result is production.",
     ecutwfcRy: 'the converged cutoff (reference the convergence selection) for production; at least the UPF suggestion for a sweep template.',
     ecutrhoRy: '4× ecutwfc for norm-conserving, 8–12× for ultrasoft pseudopotentials.',
     kSpacingPerAngstrom: 'the converged spacing (reference the selection) for production runs.',
@@ -138,7 +138,8 @@ export const generateSeriesTool: GuardedToolSpec = {
   rules: [],
   parameterNotes: {
     values: 'cutoffs in steps of 5–10 Ry from the UPF suggestion (when the file states one) upward; spacings from 0.4 down to 0.1 1/Å; ' +
-      'EOS lattice scale factors spanning ±3 to ±5 % of a (volumes ±9 to ±15 %; the lattice-constant workflow plans ±5 % in five points), wide enough to bracket the minimum from a starting guess.',
+      'EOS lattice scale factors spanning ±3 to ±5 % of a (volumes ±9 to ±15 %; the lattice-constant workflow plans ±5 % in five points), wide enough to bracket the minimum from a starting guess; ' +
+      'a bulk-modulus probe (kind eos on a convergence-test template) uses ±1 % of a, close enough for the pressure to be linear in the volume.',
   },
   async run(raw, ctx) {
     const { template, kind, values } = raw as { template: string; kind: 'ecutwfc' | 'kspacing' | 'eos'; values: number[] };

@@ -19,7 +19,9 @@ export const writeReportTool: GuardedToolSpec = {
   description:
     'Write the final report: a title, Markdown text, and one claim per reported number, each citing the artifact (or field) ' +
     'it comes from, e.g. {quantity: "lattice_constant", value: 4.04, unit: "Å", cites: "a-31"}. Each claim is checked ' +
-    'against its cited artifact and the provenance upstream of it before the report is accepted.',
+    'against its cited artifact and the provenance upstream of it before the report is accepted. Numbers the study computed ' +
+    'are stated as claims; the text may repeat them and may quote outside values (an experimental lattice constant) as context, ' +
+    'which are not claims and are not checked.',
   roles: ['supervisor', 'dft'],
   schema: {
     type: 'object',

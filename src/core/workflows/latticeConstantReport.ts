@@ -58,6 +58,16 @@ function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
   };
 }
 
+/** The k-meshes of the EOS energies, said: one mesh for every volume (a mesh that changed with the cell would put jumps into E(V)). */
+function eosMeshes(ctx: Parameters<Composer>[0]): string {
+  const meshes = [...new Set(ctx.refs('eos-runs', 'total_energy').map((r) => {
+    const m = (ctx.provenance.artifact(r)?.meta as { settings?: { kMesh?: number[] } } | undefined)?.settings?.kMesh;
+    return m ? m.join('×') : '?';
+  }))];
+  if (meshes.length === 1) return meshes[0] === '?' ? 'at one k-spacing' : `with one k-mesh, ${meshes[0]}, at every volume`;
+  return `with k-meshes ${meshes.join(', ')} across the volumes (not one mesh: the fit mixes k errors)`;
+}
+
 export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
   title: (ctx) => `${studyObjective(ctx.inputs)}`,
   text: (ctx) => {
@@ -86,7 +96,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
         `${i.smearing.kind} smearing ${i.smearing.degaussRy} Ry${i.spinPolarized ? ', spin-polarized' : ''}.`,
       ...(pressure ? ['', pressure] : []),
       '',
-      `The EOS series spans ±${i.eos.rangePercent} % of the lattice of ${eosAround} in ${i.eos.points} points.`,
+      `The EOS series scales the lattice by ±${i.eos.rangePercent} % around ${eosAround}, in ${i.eos.points} points, ${eosMeshes(ctx)}.`,
     ].join('\n');
   },
   claims: (ctx) => {

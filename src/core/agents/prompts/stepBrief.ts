@@ -5,6 +5,7 @@
  * step has made so far, and the earlier steps once each in their latest state.
  */
 import type { Plan, PlanStep } from '../../plan/types';
+import type { ApprovalRequest } from '../../guard/types';
 import type { StepCalls, StepContext, WrappedCall } from '../../plan/stepArguments';
 import { attemptCalls } from '../../plan/stepArguments';
 import { eachArgument } from '../../plan/stepHints';
@@ -23,6 +24,8 @@ export function stepBrief(opts: {
   calls: StepCalls;
   ctx: StepContext;
   plan: Plan;
+  /** Approvals waiting for the user: said once, so the worker knows they are not its to act on. */
+  openApprovals?: ApprovalRequest[];
 }): string {
   const { step, calls } = opts;
   const lines = [
@@ -50,5 +53,10 @@ export function stepBrief(opts: {
   }
   const earlier = earlierSteps(opts.plan).filter((l) => !l.startsWith(`  ${step.id} `));
   if (earlier.length) lines.push('', 'Earlier steps (latest state):', ...earlier);
+  const open = opts.openApprovals ?? [];
+  if (open.length) {
+    lines.push('', `Open approvals: ${open.map((r) => `${r.id} (${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''})`).join(', ')}. ` +
+      'They are the user\'s to answer, not yours: carry on with this step; a result they hold counts once it is approved.');
+  }
   return lines.join('\n');
 }

@@ -67,10 +67,15 @@ export function clipAtSentence(text: string, max: number): string {
   return `${cut.trimEnd()} …`;
 }
 
+/** A step's summary as a list reads it: pw.x jobs named by their call ("c-17: E = ..."), not their scheduler name. */
+const compactSummary = (s: string) => s.replace(/job dreams-[0-9a-f]{8}-(c-\d+) completed: /g, '$1: ')
+  // an open approval is listed once, apart (it is the user's to answer), not in every summary
+  .replace(/ ?Approval ap-\d+ is open: the result counts only once it is approved\./g, '');
+
 /** Each step that has ended, once, in plan order and its latest state: "  k-runs done: ...". */
-export function earlierSteps(plan: Plan, max = 260): string[] {
+export function earlierSteps(plan: Plan, max = 320): string[] {
   return plan.steps.filter((s) => s.status === 'done' || s.status === 'failed' || (s.status === 'pending' && s.summary))
-    .map((s) => `  ${s.id} ${s.status === 'done' ? 'done' : s.status === 'failed' ? 'FAILED' : 'to run again'}: ${clipAtSentence(s.summary ?? '', max)}`);
+    .map((s) => `  ${s.id} ${s.status === 'done' ? 'done' : s.status === 'failed' ? 'FAILED' : 'to run again'}: ${clipAtSentence(compactSummary(s.summary ?? ''), max)}`);
 }
 
 /** Why a step failed, from every side: its tool, its worker, what the tool suggests; and the step as planned. */

@@ -32,14 +32,14 @@ export async function askJudge<T>(
   category: UsageCategory,
   tool: string,
   userText: string,
-  opts: { maxTokens?: number; tools?: readonly string[] } = {},
+  opts: { maxTokens?: number; tools?: readonly string[]; parameters?: readonly string[] } = {},
 ): Promise<JudgeAnswer<T>> {
   const req: LlmRequest = {
     role,
     category,
     model: config.models[role],
     // only this judge's rules and the documentation of the tools it judges
-    system: judgeSystem(role, config.catalogue, opts.tools),
+    system: judgeSystem(role, config.catalogue, opts.tools, opts.parameters),
     messages: [{ role: 'user', content: userText }],
     tools: VERDICT_TOOLS.filter((t) => t.name === tool),
     cacheTools: true,

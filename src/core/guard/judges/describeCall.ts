@@ -9,7 +9,9 @@ function origin(ref: string, provenance: ProvenanceView): string {
   const a = r.artifact;
   const maker = provenance.call(a.creator)?.tool ?? a.creator;
   const unit = a.unit ? ` ${a.unit}` : '';
-  return `${ref} = ${shown(r.value, 200)}${unit} [${a.name}, ${a.kind}, by ${maker}, ${a.status}]`;
+  // a concern already raised on it (and the approval it waits for) is said, so a judge does not raise it again unaware
+  const concerns = a.concerns.length ? `; concerns: ${a.concerns.map((c) => `${c.rule ?? c.source}${c.approval ? ` (${c.approval})` : ''}: ${shown(c.message, 160)}`).join(' | ')}` : '';
+  return `${ref} = ${shown(r.value, 200)}${unit} [${a.name}, ${a.kind}, by ${maker}, ${a.status}${concerns}]`;
 }
 
 function describeValue(value: unknown, provenance: ProvenanceView): string {
@@ -24,7 +26,7 @@ export function describeParameters(call: ProposedCall, provenance: ProvenanceVie
   return Object.keys(call.args).map((p) => {
     const parts = [`- ${p} = ${describeValue(call.args[p], provenance)}`];
     if (call.refs[p]) parts.push(`  from ${origin(call.refs[p]!, provenance)}`);
-    else if (!isRef(call.args[p])) parts.push('  literal');
+    else if (!isRef(call.args[p]) && !(Array.isArray(call.args[p]) && (call.args[p] as unknown[]).length > 0 && (call.args[p] as unknown[]).every(isRef))) parts.push('  literal');
     parts.push(`  reason: ${call.reasons[p] ? JSON.stringify(call.reasons[p]) : '(none given)'}`);
     const checks = tier1.filter((v) => v.parameter === p).map((v) => `${v.rule} ${v.level}`);
     if (checks.length) parts.push(`  tier 1: ${checks.join(', ')}`);

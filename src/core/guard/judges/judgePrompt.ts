@@ -47,7 +47,7 @@ export const VERDICT_TOOLS: LlmToolDef[] = [
   },
   {
     name: REPORT_VERDICT_TOOL,
-    description: 'Record one verdict for every listed parameter of every call that contributed to the report.',
+    description: 'Record one verdict per listed call (parameter "*" stands for every parameter of the call), and a verdict for a single parameter only where it differs from its call\'s.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -65,11 +65,12 @@ export const VERDICT_TOOLS: LlmToolDef[] = [
   },
 ];
 
-export function renderCatalogue(tools: JudgeToolInfo[]): string {
+export function renderCatalogue(tools: JudgeToolInfo[], parameters?: readonly string[]): string {
   const lines = ['# Tools the agents call'];
   for (const t of [...tools].sort((a, b) => a.name.localeCompare(b.name))) {
     lines.push('', `## ${t.name}`, t.description);
     for (const [p, { description, note }] of Object.entries(t.parameters)) {
+      if (parameters && !parameters.includes(p)) continue;
       lines.push(`- ${p}: ${description ?? ''}${note ? ` Good value: ${note}` : ''}`.trimEnd());
     }
   }
@@ -85,12 +86,13 @@ export const VERDICT_TOOL_OF: Record<JudgeRoleName, string> = {
 
 /**
  * The cached system prefix of one judge: its rule text and the documentation of the named
- * tools (all of the catalogue when none is named). The same for every request of that judge on
- * that tool, so a series of calls reads it from the cache.
+ * tools (all of the catalogue when none is named), of the parameters under review when they are
+ * named. The same for every request of that judge on calls of one shape, so a series of calls
+ * reads it from the cache.
  */
-export function judgeSystem(role: JudgeRoleName, catalogue: JudgeToolInfo[], tools?: readonly string[]): SystemPart[] {
+export function judgeSystem(role: JudgeRoleName, catalogue: JudgeToolInfo[], tools?: readonly string[], parameters?: readonly string[]): SystemPart[] {
   const shown = tools ? catalogue.filter((t) => tools.includes(t.name)) : catalogue;
-  return [{ text: `${latestRuleText(role).text}\n\n${renderCatalogue(shown)}`, cache: true }];
+  return [{ text: `${latestRuleText(role).text}\n\n${renderCatalogue(shown, parameters)}`, cache: true }];
 }
 
 /** A value shown to a judge: JSON, cut short so one large artifact cannot swamp the request. */

@@ -35,7 +35,7 @@ export async function judgeParameters(call: ProposedCall, provenance: Provenance
   const parameters = Object.keys(call.args);
   if (parameters.length === 0) return [];
   const text = `${describeCall(call, provenance, tier1)}\n\nJudge each of these ${parameters.length} parameters: ${parameters.join(', ')}.`;
-  const answer = await askJudge<ParamVerdicts>(config, 'param-judge', 'judge-param', PARAM_VERDICT_TOOL, text, { tools: [call.tool] });
+  const answer = await askJudge<ParamVerdicts>(config, 'param-judge', 'judge-param', PARAM_VERDICT_TOOL, text, { tools: [call.tool], parameters });
   if (!answer.ok) return infra('tier2', rule, answer.error, parameters, answer.model);
   const byParameter = new Map(answer.input.verdicts.map((v) => [v.parameter, v]));
   return parameters.map((parameter): Verdict => {

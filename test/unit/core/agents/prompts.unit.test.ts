@@ -37,12 +37,13 @@ describe('agent prompts', () => {
   });
 
   it('lists each earlier step once, in its latest state, cut at a sentence end', () => {
-    const long = `${'Job dreams-1-c-5 completed: E = -56.97 eV (Al, 1 atom). '.repeat(8)}The end.`;
+    const long = `${'job dreams-7bceced1-c-5 completed: E = -56.97 eV (Al, 1 atom). '.repeat(12)}The end.`;
     const plan = latticePlan({ structure: 'done', pseudopotentials: 'done', 'cutoff-input': 'failed' }, { structure: 'built a-1', pseudopotentials: long, 'cutoff-input': 'refused twice' });
     const lines = earlierSteps(plan);
     assert.deepEqual(lines.map((l) => l.trim().split(':')[0]), ['structure done', 'pseudopotentials done', 'cutoff-input FAILED']);
+    assert.match(lines[1]!, /^ {2}pseudopotentials done: c-5: E = -56\.97 eV \(Al, 1 atom\)\. c-5: /, 'jobs named by their call');
     assert.match(lines[1]!, /\(Al, 1 atom\)\. …$/);
-    assert.ok(lines[1]!.length < 300);
+    assert.ok(lines[1]!.length < 360);
     assert.equal(clipAtSentence('short.', 100), 'short.');
   });
 
@@ -84,14 +85,16 @@ describe('agent prompts', () => {
     assert.ok(all.length < 900 * workflowTemplates().length, `${all.length} characters for ${workflowTemplates().length} workflows: a paragraph each, no schema`);
   });
 
-  it('offers a worker only the tools its role may call in the plan, and the canvas reads', () => {
+  it('offers a worker only its step\'s tool and the canvas read; given a plan, only the tools its steps name', () => {
     const plan = latticePlan();
     const dft = registry.definitionsFor('dft', { plan }).map((d) => d.name).sort();
-    const hpc = registry.definitionsFor('hpc', { plan }).map((d) => d.name).sort();
-    assert.deepEqual(dft, [...new Set(['canvas_inspect', 'canvas_read', ...plan.steps.filter((s) => s.worker === 'dft').map((s) => s.tool)])].sort());
-    assert.deepEqual(hpc, ['canvas_inspect', 'canvas_read', 'run_pw']);
+    assert.deepEqual(dft, [...new Set(['canvas_read', ...plan.steps.filter((s) => s.worker === 'dft').map((s) => s.tool)])].sort());
     assert.ok(!dft.includes('place_adsorbate') && !dft.includes('adsorption_energy'));
-    assert.ok(registry.definitionsFor('dft').length > dft.length + 8, 'the whole catalogue is much larger');
+    const step = plan.steps.find((s) => s.id === 'structure')!;
+    assert.deepEqual(registry.definitionsFor('dft', { step }).map((d) => d.name).sort(), ['build_bulk', 'canvas_read']);
+    assert.deepEqual(registry.definitionsFor('hpc', { step: { tool: 'run_pw' } }).map((d) => d.name).sort(), ['canvas_read', 'run_pw']);
+    const size = (defs: unknown) => JSON.stringify(defs).length;
+    assert.ok(size(registry.definitionsFor('dft', { step })) * 4 < size(registry.definitionsFor('dft', { plan })), 'a step\'s list is a fraction of the plan\'s');
   });
 
   it('refuses a call whose context is missing from its input, saying where it goes', () => {

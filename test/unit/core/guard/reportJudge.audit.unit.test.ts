@@ -45,6 +45,21 @@ describe('report judge: the audit a model is asked for', function () {
     assert.doesNotMatch(body.system[0]!.text, /## write_report|## adsorption_energy/);
   });
 
+  it('takes one verdict per call for its parameters, and a parameter\'s own verdict where the judge singles it out', async () => {
+    const base = await alLatticeBase();
+    const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];
+    const fitCall = (await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t) })).calls.find((c) => c.tool === 'fit_eos')!.call;
+    rig = await startJudgeRig({ steps: [{ name: 'report', match: { lastUser: 'Calls to judge' }, reply: { content: [{ type: 'tool_use', name: 'record_report_verdicts', input: { verdicts: [
+      { call: fitCall, parameter: '*', level: 'pass', reasons: ['five volumes around the minimum'] },
+      { call: fitCall, parameter: 'form', level: 'warn', reasons: ['state why Birch–Murnaghan'] },
+    ] } }] } }] });
+    const j = await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge });
+    const fit = j.calls.find((c) => c.call === fitCall)!;
+    assert.deepEqual(fit.reportTime.filter((v) => v.rule === 'report-judge@2').map((v) => [v.parameter, v.level, v.reasons[0]]),
+      [['energies', 'pass', 'five volumes around the minimum'], ['form', 'warn', 'state why Birch–Murnaghan']]);
+    assert.match((rig.api.requests[0]!.body as unknown as Body).messages[0]!.content, /Give one verdict per call above \(parameter "\*"\)/);
+  });
+
   it('splits a large audit into requests that fit, each saying which part it is', async () => {
     const base = await alLatticeBase();
     const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];

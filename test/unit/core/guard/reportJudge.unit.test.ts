@@ -65,7 +65,7 @@ describe('report judge', () => {
     assert.equal(j.level, 'warn');
     assert.equal(j.accepted, false, 'a warning needs a person before the report counts');
     const fit = j.calls.find((c) => c.call === fitCall)!;
-    assert.deepEqual(fit.reportTime.filter((v) => v.rule === 'report-judge@1').map((v) => [v.parameter, v.level]), [['energies', 'pass'], ['form', 'warn']]);
+    assert.deepEqual(fit.reportTime.filter((v) => v.rule === 'report-judge@2').map((v) => [v.parameter, v.level]), [['energies', 'pass'], ['form', 'warn']]);
     assert.ok(fit.callTime.length > 0, 'the call-time verdicts are kept beside');
   });
 

@@ -27,7 +27,7 @@ describe('judges (real SDK, fake Messages API)', () => {
     assert.deepEqual(a.tier2.map((v) => [v.parameter, v.level, v.judged]), [['energies', 'pass', true], ['form', 'warn', true]]);
     assert.equal(a.tier2[1]!.reasons[0], 'why not Vinet for a soft metal?');
     assert.equal(a.tier2[0]!.model, 'claude-haiku-5-5');
-    assert.deepEqual(a.tier3.map((v) => [v.tier, v.level, v.rule]), [['tier3', 'pass', 'cross-judge@1']]);
+    assert.deepEqual(a.tier3.map((v) => [v.tier, v.level, v.rule]), [['tier3', 'pass', 'cross-judge@2']]);
     const param = rig.api.requests.find((r) => (r.body as unknown as Body).tool_choice?.name === 'record_parameter_verdicts')!.body as unknown as Body;
     const text = JSON.stringify(param.messages);
     assert.match(text, /- energies = \[a-1 = -57\.\d+ eV \[total_energy, scalar, by run_pw, final\]/);
