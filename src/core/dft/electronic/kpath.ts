@@ -95,11 +95,15 @@ export function canonicalLattice(info: SymmetryInfo): ScCanonical {
         // unique axis b (standardised, β obtuse) becomes a; the oblique pair sorted b ≤ c, α = 180° − β
         return make('MCL', { a: b, b: Math.min(a, c), c: Math.max(a, c), alpha: 180 - beta });
       }
+      // C-centred (on the face of a and the unique b): the unique axis becomes a, the centred face's
+      // other axis b, and c stays; the convention needs b ≤ c
+      if (centring === 'C' && a <= c * (1 + 1e-6)) return make('MCLC', { a: b, b: a, c, alpha: 180 - beta });
       break;
   }
   throw new DftScienceError(
     `no standard band path is defined here for the ${system.toLowerCase()} ${centring}-centred lattice of space group ${info.spaceGroup.symbol} (${info.spaceGroup.number}): ` +
-      'the Setyawan–Curtarolo paths are implemented for cubic, tetragonal, orthorhombic, hexagonal, rhombohedral and primitive monoclinic lattices. ' +
+      'the Setyawan–Curtarolo paths are implemented for cubic, tetragonal, orthorhombic, hexagonal, rhombohedral and monoclinic lattices ' +
+      '(a C-centred monoclinic one only where its centred face\'s other axis is not longer than c). ' +
       'Give the path explicitly as labelled points in crystal coordinates.',
     { spaceGroup: info.spaceGroup.number },
   );

@@ -2,13 +2,14 @@
  * The Setyawan–Curtarolo band paths (Comput. Mater. Sci. 49, 299 (2010)): for each Bravais
  * lattice in its canonical setting, the primitive cell (rows, Å), the high-symmetry points
  * (fractional coordinates of that cell's reciprocal lattice) and the default path, as lists
- * of connected label runs (a break "|" starts a new run). Lattice parameters in Å and degrees.
+ * of connected label runs (a break "|" starts a new run), as ASE writes them where the paper
+ * has misprints (ase.lattice). Lattice parameters in Å and degrees. Triclinic is not here.
  * kpath.ts maps these onto the user's cell.
  */
 import type { Cell, Vec3 } from '../types';
 
 export type ScLatticeType =
-  | 'CUB' | 'FCC' | 'BCC' | 'TET' | 'BCT' | 'ORC' | 'ORCF' | 'ORCI' | 'ORCC' | 'HEX' | 'RHL' | 'MCL';
+  | 'CUB' | 'FCC' | 'BCC' | 'TET' | 'BCT' | 'ORC' | 'ORCF' | 'ORCI' | 'ORCC' | 'HEX' | 'RHL' | 'MCL' | 'MCLC';
 
 export interface ScCanonical {
   type: ScLatticeType;
@@ -125,6 +126,8 @@ export function scPath(l: ScCanonical): ScPath {
       return rhl(a, l.alpha);
     case 'MCL':
       return mcl(a, b, c, l.alpha);
+    case 'MCLC':
+      return mclc(a, b, c, l.alpha);
   }
 }
 
@@ -199,5 +202,72 @@ function mcl(a: number, b: number, c: number, alphaDeg: number): ScPath {
       X: [0, 0.5, 0], Y: [0, 0, 0.5], Y1: [0, 0, -0.5], Z: [0.5, 0, 0],
     },
     segments: path('Γ-Y-H-C-E-M1-A-X-H1|M-D-Z|Y-D'),
+  };
+}
+
+/** The angle (degrees) between the first two reciprocal vectors of a cell. */
+function reciprocalGamma(cell: Cell): number {
+  const [a1, a2, a3] = cell;
+  const cross = (u: Vec3, v: Vec3): Vec3 => [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+  const b1 = cross(a2, a3);
+  const b2 = cross(a3, a1);
+  const dot = b1[0] * b2[0] + b1[1] * b2[1] + b1[2] * b2[2];
+  return Math.acos(dot / (Math.hypot(...b1) * Math.hypot(...b2))) / DEG;
+}
+
+/** C-centred monoclinic (unique axis a, α < 90°, b ≤ c): five variants by the reciprocal angle k_γ and the shape. */
+function mclc(a: number, b: number, c: number, alphaDeg: number): ScPath {
+  const al = alphaDeg * DEG;
+  const cosa = Math.cos(al);
+  const sin2 = Math.sin(al) ** 2;
+  const cell: Cell = [[a / 2, b / 2, 0], [-a / 2, b / 2, 0], [0, c * cosa, c * Math.sin(al)]];
+  const kGamma = reciprocalGamma(cell);
+  const eps = 1e-4;
+  if (Math.abs(kGamma - 90) < eps || kGamma > 90) {
+    const zeta = (2 - (b * cosa) / c) / (4 * sin2);
+    const eta = 0.5 + (2 * zeta * c * cosa) / b;
+    const psi = 0.75 - (a * a) / (4 * b * b * sin2);
+    const phi = psi + ((0.75 - psi) * b * cosa) / c;
+    const points: Record<string, Vec3> = {
+      Γ: G, N: [0.5, 0, 0], N1: [0, -0.5, 0], F: [1 - zeta, 1 - zeta, 1 - eta], F1: [zeta, zeta, eta], F2: [-zeta, -zeta, 1 - eta],
+      F3: [1 - zeta, -zeta, 1 - eta], I: [phi, 1 - phi, 0.5], I1: [1 - phi, phi - 1, 0.5], L: [0.5, 0.5, 0.5], M: [0.5, 0, 0.5],
+      X: [1 - psi, psi - 1, 0], X1: [psi, 1 - psi, 0], X2: [psi - 1, -psi, 0], Y: [0.5, 0.5, 0], Y1: [-0.5, -0.5, 0], Z: [0, 0, 0.5],
+    };
+    return Math.abs(kGamma - 90) < eps
+      ? { variant: 'MCLC2', primitiveCell: cell, points, segments: path('Γ-Y-F-L-I|I1-Z-F1|N-Γ-M') }
+      : { variant: 'MCLC1', primitiveCell: cell, points, segments: path('Γ-Y-F-L-I|I1-Z-F1|Y-X1|X-Γ-N|M-Γ') };
+  }
+  const shape = (b * cosa) / c + (b * b * sin2) / (a * a);
+  if (shape <= 1 + eps) {
+    const mu = (1 + (b * b) / (a * a)) / 4;
+    const delta = (b * c * cosa) / (2 * a * a);
+    const zeta = mu - 0.25 + (1 - (b * cosa) / c) / (4 * sin2);
+    const eta = 0.5 + (2 * zeta * c * cosa) / b;
+    const phi = 1 + zeta - 2 * mu;
+    const psi = eta - 2 * delta;
+    const points: Record<string, Vec3> = {
+      Γ: G, F: [1 - phi, 1 - phi, 1 - psi], F1: [phi, phi - 1, psi], F2: [1 - phi, -phi, 1 - psi], H: [zeta, zeta, eta], H1: [1 - zeta, -zeta, 1 - eta],
+      H2: [-zeta, -zeta, 1 - eta], I: [0.5, -0.5, 0.5], M: [0.5, 0, 0.5], N: [0.5, 0, 0], N1: [0, -0.5, 0], X: [0.5, -0.5, 0],
+      Y: [mu, mu, delta], Y1: [1 - mu, -mu, -delta], Y2: [-mu, -mu, -delta], Y3: [mu, mu - 1, delta], Z: [0, 0, 0.5],
+    };
+    return Math.abs(shape - 1) <= eps
+      ? { variant: 'MCLC4', primitiveCell: cell, points, segments: path('Γ-Y-F-H-Z-I|H1-Y1-X-Γ-N|M-Γ') }
+      : { variant: 'MCLC3', primitiveCell: cell, points, segments: path('Γ-Y-F-H-Z-I-F1|H1-Y1-X-Γ-N|M-Γ') };
+  }
+  const zeta = ((b * b) / (a * a) + (1 - (b * cosa) / c) / sin2) / 4;
+  const eta = 0.5 + (2 * zeta * c * cosa) / b;
+  const mu = eta / 2 + (b * b) / (4 * a * a) - (b * c * cosa) / (2 * a * a);
+  const nu = 2 * mu - zeta;
+  const omega = ((4 * nu - 1 - (b * b * sin2) / (a * a)) * c) / (2 * b * cosa);
+  const delta = (zeta * c * cosa) / b + omega / 2 - 0.25;
+  const rho = 1 - (zeta * a * a) / (b * b);
+  return {
+    variant: 'MCLC5', primitiveCell: cell,
+    points: {
+      Γ: G, F: [nu, nu, omega], F1: [1 - nu, 1 - nu, 1 - omega], F2: [nu, nu - 1, omega], H: [zeta, zeta, eta], H1: [1 - zeta, -zeta, 1 - eta],
+      H2: [-zeta, -zeta, 1 - eta], I: [rho, 1 - rho, 0.5], I1: [1 - rho, rho - 1, 0.5], L: [0.5, 0.5, 0.5], M: [0.5, 0, 0.5], N: [0.5, 0, 0],
+      N1: [0, -0.5, 0], X: [0.5, -0.5, 0], Y: [mu, mu, delta], Y1: [1 - mu, -mu, -delta], Y2: [-mu, -mu, -delta], Y3: [mu, mu - 1, delta], Z: [0, 0, 0.5],
+    },
+    segments: path('Γ-Y-F-L-I|I1-Z-H-F1|H1-Y1-X-Γ-N|M-Γ'),
   };
 }
