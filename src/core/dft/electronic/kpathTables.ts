@@ -2,8 +2,8 @@
  * The Setyawan–Curtarolo band paths (Comput. Mater. Sci. 49, 299 (2010)): for each Bravais
  * lattice in its canonical setting, the primitive cell (rows, Å), the high-symmetry points
  * (fractional coordinates of that cell's reciprocal lattice) and the default path, as lists
- * of connected label runs (a break "|" starts a new run), as ASE writes them where the paper
- * has misprints (ase.lattice). Lattice parameters in Å and degrees. Triclinic is not here.
+ * of connected label runs (a break "|" starts a new run); the MCLC points and paths as ase.lattice
+ * writes them. Lattice parameters in Å and degrees. Triclinic is not here.
  * kpath.ts maps these onto the user's cell.
  */
 import type { Cell, Vec3 } from '../types';
