@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRun, openRun } from '../../src/core/run/directory';
-import type { Actor } from '../../src/core/canvas/types';
+import type { Actor, AppendInput } from '../../src/core/canvas/types';
 import { downstream, upstream } from '../../src/core/provenance/queries';
 import type { ArtifactDraft } from '../../src/core/provenance/types';
 
@@ -36,7 +36,7 @@ const agent: Actor = { kind: 'agent', id: 'dft', model: 'claude-sonnet-4' };
 const mb = (kb: number): number => Math.round(kb / 1024);
 
 /** A mix of what a long run writes: notes, pw.x progress, token usage. */
-function eventFor(i: number): { kind: string; key?: string; payload: unknown; actor: Actor } {
+function eventFor(i: number): AppendInput {
   switch (i % 5) {
     case 0:
     case 1:
@@ -46,9 +46,12 @@ function eventFor(i: number): { kind: string; key?: string; payload: unknown; ac
         payload: { value: { text: `SCF at ecutwfc ${20 + (i % 40)} Ry converged in ${8 + (i % 9)} iterations`, energyEv: -57.2 - i * 1e-6 }, reason: 'record the sweep point', version: 1 + Math.floor(i / 500) },
       };
     case 3:
-      return { kind: 'job.progress', payload: { id: `j-${i % 37}`, progress: { iteration: i % 30, estimatedScfAccuracyRy: 1e-6 * (i % 13), totalEnergyRy: -4.2 } }, actor: { kind: 'framework', id: 'jobs' } };
+      return { kind: 'job.progress', payload: { id: `j-${i % 37}`, progress: { scfIteration: i % 30, estimatedAccuracyRy: 1e-6 * (i % 13), totalEnergyRy: -4.2, updatedAt: '2026-01-01T00:00:00.000Z' } }, actor: { kind: 'framework', id: 'jobs' } };
     default:
-      return { kind: 'llm.usage', payload: { role: 'dft', model: agent.model, inputTokens: 1200 + (i % 300), outputTokens: 180, cacheReadTokens: 900 }, actor: { kind: 'framework', id: 'llm' } };
+      return {
+        kind: 'llm.usage', actor: { kind: 'framework', id: 'llm' },
+        payload: { role: 'dft', category: 'act', model: agent.model!, usage: { inputTokens: 1200 + (i % 300), outputTokens: 180, cacheReadTokens: 900, cacheWriteTokens: 0 }, costUsd: 0.0042, at: '2026-01-01T00:00:00.000Z' },
+      };
   }
 }
 

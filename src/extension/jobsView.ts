@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CanvasEvent } from '../core/canvas/types';
+import { foldJobEvents } from '../core/hpc/jobStore';
 import type { JobRecord } from '../core/hpc/types';
 import type { RunRegistry, RunView } from './runs';
 
@@ -65,16 +65,8 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
   private async refresh(changedRun?: RunView): Promise<void> {
     const byCluster = new Map<string, JobEntry[]>();
     for (const run of await this.runs.all()) {
-      const jobs = new Map<string, JobRecord>();
-      for (const e of run.events() as readonly CanvasEvent[]) {
-        if (e.kind === 'job.transition') jobs.set((e.payload as JobRecord).id, e.payload as JobRecord);
-        else if (e.kind === 'job.progress') {
-          const p = e.payload as { id: string; progress: JobRecord['progress'] };
-          const j = jobs.get(p.id);
-          if (j && p.progress) jobs.set(p.id, { ...j, progress: p.progress });
-        }
-      }
-      for (const job of jobs.values()) {
+      // The core's fold (hpc/jobStore.ts), the one the job service and the CLI read: a job keeps its last progress across transitions.
+      for (const job of foldJobEvents(run.events())) {
         const list = byCluster.get(job.backend) ?? [];
         list.push({ kind: 'job', job, run });
         byCluster.set(job.backend, list);

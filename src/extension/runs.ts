@@ -7,9 +7,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { openEventLog, type EventLog } from '../core/canvas/eventLog';
+import type { EventLog } from '../core/canvas/eventLog';
+import { openRunLog } from '../core/run/directory';
 import { EventLogError } from '../core/canvas/eventLogError';
-import type { CanvasEvent } from '../core/canvas/types';
+import type { CanvasEvent, EventWriter } from '../core/canvas/types';
 import { ApprovalBook, type AnswerResult } from '../core/guard/approvals';
 import { postAnswer, waitForOutcome } from '../core/run/answerInbox';
 
@@ -20,9 +21,7 @@ export interface RunLog {
   subscribe(listener: (e: CanvasEvent) => void): () => void;
 }
 
-export interface WritableRunLog extends RunLog {
-  append(e: { kind: string; actor: { kind: 'agent' | 'judge' | 'tool' | 'user' | 'framework'; id: string }; key?: string; payload: unknown }): Promise<CanvasEvent>;
-}
+export interface WritableRunLog extends RunLog, EventWriter {}
 
 export class RunView implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<CanvasEvent[]>();
@@ -131,7 +130,7 @@ export class RunRegistry implements vscode.Disposable {
     let v = this.views.get(key);
     if (!v) {
       v = (async () => {
-        const { log } = await openEventLog(key, { mode: 'reader' });
+        const { log } = await openRunLog(key, { mode: 'reader' });
         const view = new RunView(key, Object.assign(log, { path: key }) as unknown as RunLog, log, undefined);
         view.onEvents(() => this.changed.fire(view));
         this.changed.fire(view);
@@ -190,7 +189,7 @@ export class RunRegistry implements vscode.Disposable {
     if (view.writer) return new ApprovalBook(view.writer).answer(id, decision, by, comment, opts);
     let writer: EventLog;
     try {
-      ({ log: writer } = await openEventLog(view.logPath, { mode: 'writer' }));
+      ({ log: writer } = await openRunLog(view.logPath, { mode: 'writer' }));
     } catch (e) {
       if (e instanceof EventLogError && e.code === 'locked') return this.answerThroughInbox(view, id, decision, by, comment, opts.standing === true);
       return { ok: false, message: `Could not record the answer to ${id}: ${(e as Error).message}` };

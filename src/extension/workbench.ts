@@ -12,8 +12,8 @@ import { LiveCanvas, runLogOf } from './notebook/liveCanvas';
 import { ProvenancePanels } from './provenance/panel';
 import { registerQeLanguage } from './qe/qeLanguage';
 import { registerTemplateEditing, workingCopyOf } from './qe/templates';
-import { openEventLog } from '../core/canvas/eventLog';
-import type { ArtifactRecord } from '../core/provenance/types';
+import { eventsOf } from '../core/canvas/types';
+import { openRunLog } from '../core/run/directory';
 import { RunRegistry } from './runs';
 import { RunSummaryItem } from './runSummary';
 import { NOTEBOOK_TYPE } from './serializer';
@@ -75,8 +75,8 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   const qeDiagnostics = registerQeLanguage(context);
 
   registerTemplateEditing(context, async (runDir, artifactId) => {
-    const { log } = await openEventLog(path.join(runDir, 'events.jsonl'), { mode: 'reader' });
-    const artifact = log.events().find((e) => e.kind === 'provenance.artifact' && (e.payload as ArtifactRecord).id === artifactId)?.payload as ArtifactRecord | undefined;
+    const { log } = await openRunLog(path.join(runDir, 'events.jsonl'), { mode: 'reader' });
+    const artifact = eventsOf(log.events(), 'provenance.artifact').find((e) => e.payload.id === artifactId)?.payload;
     await log.close();
     if (!artifact) throw new Error(`${artifactId} is not in the run at ${runDir}.`);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(workingCopyOf(runDir, artifact)));

@@ -6,8 +6,6 @@
  */
 import type { CanvasEvent } from '../../core/canvas/types';
 import { progressLine, type RunProgress } from '../../core/run/progress';
-import type { ApprovalRequest } from '../../core/guard/types';
-import type { JobRecord } from '../../core/hpc/types';
 
 export interface Sink {
   write(text: string): void;
@@ -17,39 +15,40 @@ export interface Sink {
 
 /** A line for an event worth keeping in the scrollback, or undefined. */
 export function eventLine(e: CanvasEvent, p: RunProgress, runRef: string): string | undefined {
-  const pl = e.payload as Record<string, unknown>;
   switch (e.kind) {
     case 'step.start': {
       // The started step itself: with steps side by side, the first running one is another.
-      const s = p.started?.id === pl.id ? p.started : undefined;
-      return `▶ step ${s?.index ?? '?'}/${s?.total ?? p.steps.total} ${pl.id}${Number(pl.attempt) > 1 ? ` (attempt ${pl.attempt})` : ''}${s ? `: ${s.title}` : ''}`;
+      const { id, attempt } = e.payload;
+      const s = p.started?.id === id ? p.started : undefined;
+      return `▶ step ${s?.index ?? '?'}/${s?.total ?? p.steps.total} ${id}${attempt > 1 ? ` (attempt ${attempt})` : ''}${s ? `: ${s.title}` : ''}`;
     }
     case 'step.end':
-      return `${pl.ok ? '✓' : '✗'} ${pl.id}: ${String(pl.summary).split('\n')[0]!.slice(0, 240)}`;
+      return `${e.payload.ok ? '✓' : '✗'} ${e.payload.id}: ${e.payload.summary.split('\n')[0]!.slice(0, 240)}`;
     case 'supervisor.replan':
-      return `↻ replanning after ${pl.step} failed (round ${pl.round})`;
+      return `↻ replanning after ${e.payload.step} failed (round ${e.payload.round})`;
     case 'supervisor.replanned':
-      return `↻ ${String(pl.summary).split('\n')[0]!.slice(0, 240)}`;
+      return `↻ ${e.payload.summary.split('\n')[0]!.slice(0, 240)}`;
     case 'job.transition': {
-      const j = e.payload as JobRecord;
+      const j = e.payload;
       if (j.state === 'failed') return `✗ job ${j.id} failed: ${(j.error ?? '').split('\n')[0]}`;
       return undefined;
     }
     case 'provenance.call.end':
-      return pl.status === 'refused' ? `⚠ the guard refused ${pl.id}: ${String(pl.error ?? '')}` : undefined;
+      return e.payload.status === 'refused' ? `⚠ the guard refused ${e.payload.id}: ${e.payload.error ?? ''}` : undefined;
     case 'approval.request': {
-      const r = e.payload as ApprovalRequest;
+      const r = e.payload;
       return `⚠ approval ${r.id} needed for ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => v.reasons.join(' ')).join(' ')}\n  answer: dreams approve ${runRef} ${r.id}   (or --reject, --comment "...")`;
     }
     case 'approval.answer':
-      return `✓ ${pl.id} ${pl.decision === 'approve' ? 'approved' : 'rejected'} by ${pl.by}`;
+      return `✓ ${e.payload.id} ${e.payload.decision === 'approve' ? 'approved' : 'rejected'} by ${e.payload.by}`;
     case 'run.state': {
-      const line = `■ run ${pl.state}${pl.reason ? `: ${pl.reason}` : ''}`;
-      const awaited = pl.state === 'waiting-approval' ? /\bap-\d+\b/.exec(String(pl.reason ?? ''))?.[0] : undefined;
+      const { state, reason } = e.payload;
+      const line = `■ run ${state}${reason ? `: ${reason}` : ''}`;
+      const awaited = state === 'waiting-approval' ? /\bap-\d+\b/.exec(reason ?? '')?.[0] : undefined;
       return awaited ? `${line}\n  the run waits here until it is answered: dreams approve ${runRef} ${awaited}   (or --reject)` : line;
     }
     case 'run.recovered':
-      return `↺ picked up calls left running: ${JSON.stringify(pl)}`;
+      return `↺ picked up calls left running: ${JSON.stringify(e.payload)}`;
     default:
       return undefined;
   }

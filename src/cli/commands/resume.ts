@@ -52,7 +52,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       console.error(`dreams resume: ${refusal}`);
       return 1;
     }
-    const state = [...events].reverse().find((e) => e.kind === 'run.state')?.payload as { state: string } | undefined;
+    const state = [...events].reverse().find((e) => e.kind === 'run.state')?.payload;
     const old = settingsOf(events);
     if (state?.state === 'completed') {
       console.log(`run ${path.basename(runDir)} is already complete; rewrite its report with: dreams report ${positionals[0]}`);

@@ -9,6 +9,7 @@
  */
 import { LlmError, type ContentBlock, type LlmMessage, type LlmProvider, type LlmRequest, type LlmResponse, type ToolResultBlock, type ToolUseBlock } from '../llm/types';
 import type { ProvenanceView } from '../provenance/view';
+import { latestReportVerdict } from '../guard/reportVerdicts';
 import { ADVICE_ARTIFACT, type AdviceValue } from './advisor';
 import type { Objective } from '../workflows/objective';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
@@ -215,7 +216,7 @@ export class OfflineProvider implements LlmProvider {
 
   private response(view: OfflineView): string {
     const events = view.stepContext().events;
-    const judged = [...events].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted?: boolean; level?: string; summary?: string } | undefined;
+    const judged = latestReportVerdict(events);
     const report = judged?.report ? view.provenance.artifact(judged.report) : undefined;
     const claims = ((report?.value as { claims?: { statement?: string; quantity: string; value: number; unit: string; cites: string }[] } | undefined)?.claims ?? [])
       .map((c) => `${c.statement ?? `${c.quantity} = ${c.value} ${c.unit}`} (${c.cites})`);

@@ -3,7 +3,7 @@
  * provenance, the tool registry and guard context, the model provider and models, and
  * the run's checkpoints. run/session.ts builds it; tests may build it from the same parts.
  */
-import type { CanvasEvent, Actor } from '../canvas/types';
+import type { CanvasEvent, EventWriter } from '../canvas/types';
 import type { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
 import type { ProvenanceWriter } from '../provenance/view';
@@ -16,10 +16,8 @@ import type { ToolRegistry } from './toolRegistry';
 import type { WorkflowTemplate } from '../workflows/types';
 import type { Objective } from '../workflows/objective';
 
-export interface RunLog {
-  events(): readonly CanvasEvent[];
+export interface RunLog extends EventWriter {
   subscribe(listener: (e: CanvasEvent) => void): () => void;
-  append(e: { kind: string; actor: Actor; key?: string; payload: unknown }): Promise<CanvasEvent>;
 }
 
 /**

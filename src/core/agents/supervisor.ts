@@ -5,6 +5,8 @@
  * ends with a response. All state lives in the run's canvas and log, so a restarted
  * process continues where the last one stopped.
  */
+import { eventsOf } from '../canvas/types';
+import { latestReportVerdict } from '../guard/reportVerdicts';
 import type { LlmMessage, ToolResultBlock, ToolUseBlock, UsageCategory } from '../llm/types';
 import { workflowTemplates } from '../workflows';
 import { checkInputs, prepareWorkflow } from '../workflows/objective';
@@ -171,7 +173,7 @@ export class Supervisor {
 
   private async replanRound(step: PlanStep, reason: string): Promise<boolean> {
     const rt = this.rt;
-    const replans = rt.log.events().filter((e) => e.kind === REPLAN_EVENT && (e.payload as { step: string }).step === step.id).length + 1;
+    const replans = eventsOf(rt.log.events(), REPLAN_EVENT).filter((e) => e.payload.step === step.id).length + 1;
     if (replans > replanLimitFor(step, rt.limits.maxReplansPerStep)) return false;
     const ctx = stepContext(rt);
     const failed = failedCallOf(step, ctx);
@@ -202,7 +204,7 @@ export class Supervisor {
 
   private reportLine(plan: Plan): string | undefined {
     const step = [...plan.steps].reverse().find((s) => s.tool === 'write_report');
-    const judged = [...this.rt.log.events()].reverse().find((e) => e.kind === 'report.judged')?.payload as { report?: string; accepted: boolean; level?: string; summary: string } | undefined;
+    const judged = latestReportVerdict(this.rt.log.events());
     if (!step || !judged) return undefined;
     const open = this.rt.approvals.pending().map((r) => r.id);
     const verdict = judged.accepted ? 'accepted it' : judged.level === 'warn'

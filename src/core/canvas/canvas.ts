@@ -57,7 +57,6 @@ export interface CanvasSnapshot {
 }
 
 const WRITERS_OF_FRAMEWORK_KEYS: ReadonlySet<Actor['kind']> = new Set(['framework', 'tool']);
-const VALUE_KINDS: ReadonlySet<string> = new Set(['key.write', 'user.edit']);
 
 export class Canvas {
   private readonly state = new Map<string, KeyState>();
@@ -193,22 +192,22 @@ export class Canvas {
   }
 
   private fold(e: CanvasEvent): void {
-    const payload = e.payload as Record<string, unknown> | null;
-    const key = e.key ?? (e.kind === 'user.edit' && typeof payload?.key === 'string' ? payload.key : undefined);
+    const key = e.key ?? (e.kind === 'user.edit' ? e.payload.key : undefined);
     if (key === undefined || this.viewFor(key)) return;
     if (e.kind === 'key.verified') {
       const s = this.state.get(key);
-      if (s) s.verified = { version: Number(payload?.version), seq: e.seq, reason: String(payload?.reason ?? '') };
+      if (s) s.verified = { version: e.payload.version, seq: e.seq, reason: e.payload.reason };
       return;
     }
-    const isValueWrite = VALUE_KINDS.has(e.kind) && payload !== null && typeof payload === 'object';
+    // A key write or a notebook edit carries a value and its reason; any other event under a key is its own value.
+    const write = e.kind === 'key.write' || e.kind === 'user.edit' ? e.payload : undefined;
     const version = {
-      value: isValueWrite ? payload.value : e.payload,
+      value: write ? write.value : e.payload,
       seq: e.seq,
       ts: e.ts,
       actor: e.actor,
       kind: e.kind,
-      ...(isValueWrite && typeof payload.reason === 'string' ? { reason: payload.reason } : {}),
+      ...(write ? { reason: write.reason } : {}),
     };
     const s = this.state.get(key);
     if (s) s.versions.push(version);

@@ -10,7 +10,7 @@
  * reader never depends on how a JSON library orders keys or prints numbers.
  */
 import zlib from 'node:zlib';
-import { EVENT_FORMAT_VERSION, type CanvasEvent, type RecoveryReport } from './types';
+import { EVENT_FORMAT_VERSION, type Actor, type CanvasEvent, type RecoveryReport } from './types';
 
 export type LineProblem = NonNullable<RecoveryReport['damage']>['problem'];
 
@@ -22,8 +22,20 @@ const CLOSING_BRACE = Buffer.from('}');
 
 const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
 
+/** An event before its checksum: the payload was checked against its kind where it was written. */
+export interface UnsealedEvent {
+  v: number;
+  seq: number;
+  ts: string;
+  actor: Actor;
+  /** Any kind: the codec writes lines; append (eventLog.ts) checks kind and payload against the catalogue. */
+  kind: string;
+  key?: string;
+  payload: unknown;
+}
+
 /** The text of one log line (with its newline) for an event that has no crc yet. */
-export function encodeEventLine(event: Omit<CanvasEvent, 'crc'>): { line: string; crc: string } {
+export function encodeEventLine(event: UnsealedEvent): { line: string; crc: string } {
   const { v, seq, ts, actor, kind, key, payload } = event;
   const json = JSON.stringify(key === undefined ? { v, seq, ts, actor, kind, payload } : { v, seq, ts, actor, kind, key, payload });
   const crc = hex8(zlib.crc32(json));

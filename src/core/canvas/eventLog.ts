@@ -26,20 +26,25 @@
  * reports the same damage but changes nothing (backup is ''), and a last line without its
  * line end as `unfinishedTail`. A log written by a newer format is refused, and so
  * is a file with no good event that does not begin like an event line (not ours: nothing is cut).
+ * Opened with a `check` (the event catalogue's, run/eventCatalogue.ts), a well-formed line of an
+ * unknown kind or a malformed payload refuses the log with that line's number; nothing is cut.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { encodeEventLine } from './eventLine';
 import { EventLogError } from './eventLogError';
-import { countLinesFrom, scanLog, type ScanDamage, type ScanStart } from './logScan';
+import { countLinesFrom, scanLog, type EventCheck, type ScanDamage, type ScanStart } from './logScan';
 import { acquireWriterLock, type WriterLock } from './writerLock';
 import {
   EVENT_FORMAT_VERSION,
   type Actor,
+  type AppendInput,
   type CanvasEvent,
   type DurabilityPolicy,
+  type EventCatalogue,
   type EventKind,
   type EventSource,
+  type EventWriter,
   type RecoveryReport,
 } from './types';
 
@@ -59,14 +64,15 @@ export interface OpenEventLogOptions {
    * command that only adds to a run (an approval) uses it, so it never empties a log.
    */
   onDamage?: 'cut' | 'refuse' | 'cut-last-line';
+  /**
+   * The check every well-formed event read from the file passes (its kind is in the catalogue,
+   * its payload has that kind's shape; run/eventCatalogue.ts). A line it refuses refuses the
+   * whole log with the line's number (EventLogError 'unknown-event'): nothing is cut.
+   */
+  check?: EventCheck;
 }
 
-export interface AppendInput {
-  kind: EventKind;
-  key?: string;
-  payload: unknown;
-  actor: Actor;
-}
+export type { AppendInput } from './types';
 
 export type Damage = NonNullable<RecoveryReport['damage']>;
 
@@ -85,7 +91,7 @@ interface Pending {
 const heldLocks = new Set<WriterLock>();
 let exitHookInstalled = false;
 
-export class EventLog implements EventSource {
+export class EventLog implements EventSource, EventWriter {
   private readonly durable: CanvasEvent[] = [];
   private readonly queue: Pending[] = [];
   /** The batch being written now (out of the queue, not yet durable). */
@@ -108,6 +114,7 @@ export class EventLog implements EventSource {
     private readonly file: fs.promises.FileHandle | undefined,
     private readonly lock: WriterLock | undefined,
     initial: CanvasEvent[],
+    private readonly check: EventCheck | undefined,
   ) {
     this.durable.push(...initial);
     this.nextSeq = scanFrom.seq;
@@ -121,11 +128,11 @@ export class EventLog implements EventSource {
       if (!fs.existsSync(logPath)) {
         throw new EventLogError('not-a-log', `no event log at ${logPath}: this is not a run directory, or the run was never started. Check the path.`);
       }
-      const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes);
+      const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes, options.check);
       const recovery: RecoveryReport = { eventsRead: scan.events.length };
       if (scan.damage) recovery.damage = readerDamage(logPath, scan.damage);
       else if (scan.partialBytes > 0) recovery.unfinishedTail = { line: scan.next.line, byteOffset: scan.next.offset, bytes: scan.partialBytes };
-      return { log: new EventLog(logPath, 'reader', durability, maxLineBytes, scan.next, undefined, undefined, scan.events), recovery };
+      return { log: new EventLog(logPath, 'reader', durability, maxLineBytes, scan.next, undefined, undefined, scan.events, options.check), recovery };
     }
 
     const created = !fs.existsSync(logPath);
@@ -135,7 +142,7 @@ export class EventLog implements EventSource {
         fs.closeSync(fs.openSync(logPath, 'a'));
         fsyncDirectory(path.dirname(logPath));
       }
-      const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes);
+      const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes, options.check);
       if (scan.events.length === 0 && !beginsLikeALog(logPath)) {
         // Cutting "damage" from line 1 would empty a file DREAMS did not write (another tool's
         // events.jsonl, a file copied over the log). A log of ours, even one torn in its first
@@ -163,7 +170,7 @@ export class EventLog implements EventSource {
       if (damage) recovery.damage = cutDamagedTail(logPath, damage);
       const file = await fs.promises.open(logPath, 'a');
       holdLock(lock);
-      return { log: new EventLog(logPath, 'writer', durability, maxLineBytes, scan.next, file, lock, scan.events), recovery };
+      return { log: new EventLog(logPath, 'writer', durability, maxLineBytes, scan.next, file, lock, scan.events, options.check), recovery };
     } catch (err) {
       lock.release();
       throw err;
@@ -202,10 +209,10 @@ export class EventLog implements EventSource {
   }
 
   /** Append one event; resolves when it is durable (see the policy above). */
-  append(input: AppendInput): Promise<CanvasEvent>;
-  append(kind: EventKind, key: string | undefined, payload: unknown, actor: Actor): Promise<CanvasEvent>;
-  append(a: AppendInput | EventKind, key?: string, payload?: unknown, actor?: Actor): Promise<CanvasEvent> {
-    const input: AppendInput = typeof a === 'object' ? a : { kind: a, key, payload, actor: actor! };
+  append<K extends EventKind>(input: AppendInput<K>): Promise<CanvasEvent<K>>;
+  append<K extends EventKind>(kind: K, key: string | undefined, payload: EventCatalogue[K], actor: Actor): Promise<CanvasEvent<K>>;
+  append<K extends EventKind>(a: AppendInput<K> | K, key?: string, payload?: EventCatalogue[K], actor?: Actor): Promise<CanvasEvent<K>> {
+    const input: AppendInput<K> = typeof a === 'object' ? a : { kind: a, key, payload: payload!, actor: actor! };
     const refusal = this.refusal(input);
     if (refusal) return Promise.reject(refusal);
     const { line } = encodeEventLine({
@@ -228,8 +235,9 @@ export class EventLog implements EventSource {
     // (undefined members dropped, no aliasing of the caller's objects).
     const event = JSON.parse(line) as CanvasEvent;
     for (const o of this.observers) callSafely(o, event, 'observer');
-    const appended = new Promise<CanvasEvent>((resolve, reject) => {
-      this.queue.push({ line, event, resolve, reject });
+    const appended = new Promise<CanvasEvent<K>>((resolve, reject) => {
+      // The event is the one made above from an input of kind K.
+      this.queue.push({ line, event, resolve: (e) => resolve(e as CanvasEvent<K>), reject });
       if (!this.flushing) this.flushing = this.flushSoon();
     });
     // A caller that does not wait for its append (a usage record, a subscriber's note) must not
@@ -255,7 +263,7 @@ export class EventLog implements EventSource {
         },
       };
     }
-    const scan = scanOrRefuse(this.path, this.scanFrom, this.maxLineBytes);
+    const scan = scanOrRefuse(this.path, this.scanFrom, this.maxLineBytes, this.check);
     this.scanFrom = scan.next;
     for (const e of scan.events) {
       this.durable.push(e);
@@ -342,11 +350,15 @@ export function openEventLog(logPath: string, options: OpenEventLogOptions): Pro
   return EventLog.open(logPath, options);
 }
 
-function scanOrRefuse(logPath: string, start: ScanStart, maxLineBytes: number) {
-  const scan = scanLog(logPath, start, maxLineBytes);
+function scanOrRefuse(logPath: string, start: ScanStart, maxLineBytes: number, check: EventCheck | undefined) {
+  const scan = scanLog(logPath, start, maxLineBytes, check);
   if (scan.newerFormat) {
     throw new EventLogError('newer-format',
       `${logPath} uses event format ${scan.newerFormat.version} (line ${scan.newerFormat.line}), newer than format ${EVENT_FORMAT_VERSION} that this version of DREAMS reads. Update the DREAMS extension or CLI to open this run; the log was not changed.`);
+  }
+  if (scan.undecodable) {
+    throw new EventLogError('unknown-event',
+      `${logPath} line ${scan.undecodable.line}: ${scan.undecodable.detail}. The log was not changed; open the run with the DREAMS that wrote it, or correct that line.`);
   }
   return scan;
 }

@@ -35,23 +35,31 @@ export interface ScanResult {
   damage?: ScanDamage;
   /** A good line of a newer format was found: the log must be refused. */
   newerFormat?: { version: number; line: number };
+  /** A good line whose kind or payload the check refused: the log must be refused, not cut. */
+  undecodable?: { line: number; detail: string };
 }
+
+/**
+ * The check a well-formed event must pass (its kind is known and its payload has that kind's
+ * shape): the problem, or undefined. The run supplies it (run/eventCatalogue.ts eventProblem).
+ */
+export type EventCheck = (event: { kind: string; payload: unknown }) => string | undefined;
 
 /**
  * Scan `path` from `start` to its current end. A trailing line without "\n" is not an
  * event: it is reported through `partialBytes` (a writer is still writing it, or it was
  * torn by a crash; the caller decides which).
  */
-export function scanLog(path: string, start: ScanStart, maxLineBytes: number): ScanResult {
+export function scanLog(path: string, start: ScanStart, maxLineBytes: number, check?: EventCheck): ScanResult {
   const fd = fs.openSync(path, 'r');
   try {
-    return scanOpenLog(fd, start, maxLineBytes);
+    return scanOpenLog(fd, start, maxLineBytes, check);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-function scanOpenLog(fd: number, start: ScanStart, maxLineBytes: number): ScanResult {
+function scanOpenLog(fd: number, start: ScanStart, maxLineBytes: number, checkEvent: EventCheck | undefined): ScanResult {
   const size = fs.fstatSync(fd).size;
   const events: CanvasEvent[] = [];
   let { offset, line, seq } = start;
@@ -76,6 +84,8 @@ function scanOpenLog(fd: number, start: ScanStart, maxLineBytes: number): ScanRe
         if (check.problem === 'newer-format') return result({ newerFormat: { version: check.version, line } });
         return result({ damage: { line, byteOffset: offset, problem: check.problem, detail: check.detail } });
       }
+      const refused = checkEvent?.(check.event);
+      if (refused) return result({ undecodable: { line, detail: refused } });
       events.push(check.event);
       offset += nl - from + 1;
       line += 1;

@@ -19,47 +19,93 @@ export interface Actor {
 export const EVENT_FORMAT_VERSION = 1;
 
 /**
- * One line of the log. `crc` is a checksum over the line's JSON without `crc`
- * (see eventLog.ts for the exact canonical form), so a torn or edited line is found.
+ * The event catalogue: every kind of event a run writes, mapped to its payload. One map,
+ * declared in parts by the room that owns each fact (TypeScript merges them, as the DOM's
+ * WindowEventMap): the canvas's own kinds here, and each room's in its `events.ts`:
+ *   provenance/events.ts  provenance.call, provenance.call.end, provenance.artifact,
+ *                         provenance.status, provenance.concern, guard.verdict
+ *   hpc/events.ts         job.transition, job.progress
+ *   llm/events.ts         llm.usage
+ *   guard/events.ts       approval.request, approval.answer, approval.proceeded, approval.closed,
+ *                         report.judged
+ *   plan/events.ts        step.start, step.end
+ *   workflows/events.ts   workflow.inputs
+ *   agents/events.ts      supervisor.planned, supervisor.replan, supervisor.replanned,
+ *                         workflow.rerun, workflow.stale-remains, workflow.superseded
+ *   run/events.ts         run.settings, run.recovered
+ * Writing a kind that is not in the catalogue, or a payload of the wrong shape, does not
+ * compile. Each events.ts also gives its kinds' payload schemas, which run/eventCatalogue.ts
+ * gathers to check every event read from disk (a log line of an unknown kind or a malformed
+ * payload is refused with its line number, never guessed at).
  */
-export interface CanvasEvent<P = unknown> {
+export interface EventCatalogue {
+  'run.start': RunStartPayload;
+  'run.state': RunStatePayload;
+  /** notes/*, plan, reports/*, ... */
+  'key.write': KeyWritePayload;
+  /** Canvas.markVerified: the key becomes immutable. */
+  'key.verified': { version: number; reason: string };
+  /** A value edited in the notebook. */
+  'user.edit': { key: string; value: unknown; reason: string };
+}
+
+export type EventKind = keyof EventCatalogue;
+
+/** The members every event line has, whatever its kind. */
+interface EventEnvelope {
   v: number;
   /** 1-based, contiguous: a gap means damage. */
   seq: number;
   /** ISO 8601 time of the append. */
   ts: string;
   actor: Actor;
-  kind: EventKind;
   key?: string;
-  payload: P;
   crc: string;
 }
 
+
 /**
- * Event kinds. Modules add their own under their prefix ("job.", "approval.", ...);
- * the canvas treats unknown kinds as opaque but keeps them.
+ * One line of the log, of kind K (any kind by default: a union a reader narrows on `kind`, so
+ * the payload is the catalogue's for that kind and is never cast). `crc` is a checksum over
+ * the line's JSON without `crc` (see eventLine.ts for the exact form), so a torn or edited
+ * line is found.
  */
-export type EventKind =
-  | 'run.start' // payload: RunStartPayload
-  | 'run.state' // payload: { state: RunState; reason?: string }
-  | 'key.write' // payload: KeyWritePayload (notes/*, plan, reports/*, ...)
-  | 'key.verified' // payload: { version: number; reason: string } (Canvas.markVerified; the key becomes immutable)
-  | 'provenance.call' // payload: ToolCallRecord (provenance/types.ts)
-  | 'provenance.call.end' // payload: { id, status, endedAt, error?, outputs: string[] }
-  | 'provenance.artifact' // payload: ArtifactRecord
-  | 'provenance.status' // payload: { ids: string[]; status: ArtifactStatus; reason: string }
-  | 'provenance.concern' // payload: { id: string; concern: Concern }
-  | 'guard.verdict' // payload: { call: string; verdicts: Verdict[] }
-  | 'approval.request' // payload: ApprovalRequest (guard/types.ts)
-  | 'approval.answer' // payload: ApprovalAnswer
-  | 'job.transition' // payload: JobRecord snapshot (hpc/types.ts)
-  | 'job.progress' // payload: { id, progress } (throttled)
-  | 'llm.usage' // payload: UsageRecord (llm/types.ts)
-  | 'objective' // payload: { cellId?: string; text: string }
-  | 'user.edit' // payload: { key, value, reason } from the notebook
-  | (string & {});
+export type CanvasEvent<K extends EventKind = EventKind> = { [P in K]: EventEnvelope & { kind: P; payload: EventCatalogue[P] } }[K];
+
+/** Whether an event is of kind K (for filters and finds that test more than the kind). */
+export function isEventOf<K extends EventKind>(e: CanvasEvent, kind: K): e is CanvasEvent<K> & CanvasEvent {
+  return e.kind === kind;
+}
+
+/** The events of one kind, typed by it. */
+export function eventsOf<K extends EventKind>(events: readonly CanvasEvent[], kind: K): CanvasEvent<K>[] {
+  return events.filter((e): e is CanvasEvent<K> & CanvasEvent => e.kind === kind);
+}
+
+/** What is appended: an event of one kind with its payload (the log adds v, seq, ts and crc). */
+export interface AppendInput<K extends EventKind = EventKind> {
+  kind: K;
+  key?: string;
+  payload: EventCatalogue[K];
+  actor: Actor;
+}
+
+/** The kind and payload of an event, one member per kind (for folds over events of any origin). */
+export type EventBody<K extends EventKind = EventKind> = { [P in K]: { kind: P; payload: EventCatalogue[P] } }[K];
+
+/** Where a room writes its events (the run's EventLog): a typed append and what was written so far. */
+export interface EventWriter {
+  append<K extends EventKind>(input: AppendInput<K>): Promise<CanvasEvent<K>>;
+  events(): readonly CanvasEvent[];
+}
 
 export type RunState = 'created' | 'running' | 'paused' | 'waiting-approval' | 'stopped' | 'completed' | 'failed';
+
+export interface RunStatePayload {
+  state: RunState;
+  /** Why the run stopped, failed or waits. */
+  reason?: string;
+}
 
 export interface RunStartPayload {
   runId: string;

@@ -6,29 +6,50 @@
  * is the same after a reopen. An answer to an already-answered or closed request is refused
  * with who answered and when, or why it was closed.
  */
-import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
+import { eventsOf, isEventOf, type Actor, type CanvasEvent, type EventWriter } from '../canvas/types';
 import type { ProvenanceWriter } from '../provenance/view';
-import type { ApprovalAnswer, ApprovalRequest } from './types';
+import type { ApprovalAnswer, ApprovalClosed, ApprovalRequest } from './types';
 import { RunStopped } from './interruption';
 
 /** The event log as the approval store uses it. */
-export interface EventLogPort {
-  events(): readonly CanvasEvent[];
+export interface EventLogPort extends EventWriter {
   subscribe(listener: (e: CanvasEvent) => void): () => void;
-  append(e: { kind: EventKind; actor: Actor; key?: string; payload: unknown }): Promise<CanvasEvent>;
 }
 
 export type AnswerResult = { ok: true; answer: ApprovalAnswer; alsoApproved?: string[] } | { ok: false; message: string };
 
-/** A request closed without an answer: the result it held is no longer the run's. */
-export interface ApprovalClosed {
-  id: string;
-  /** Why, in words: "superseded: step cutoff-choice ran again (c-45 made a-80)". */
-  reason: string;
-  /** The call whose results took the place of the one the request was raised on, when one did. */
-  supersededBy?: string;
-  at: string;
+export type { ApprovalClosed } from './types';
+
+/** One request as the run's events leave it: its first answer, or why it was closed unanswered. */
+export interface ApprovalState {
+  request: ApprovalRequest;
+  answer?: ApprovalAnswer;
+  closed?: ApprovalClosed;
 }
+
+/**
+ * The approvals of a run as a fold over its events, the one every host reads (the book below,
+ * the run's progress, the CLI and the notebook): each request in order, with its first answer
+ * (a later one lost a race) or its closing. Open: neither.
+ */
+export function foldApprovals(events: readonly CanvasEvent[]): ApprovalState[] {
+  const states = new Map<string, ApprovalState>();
+  for (const e of events) {
+    if (e.kind === 'approval.request') states.set(e.payload.id, { request: e.payload });
+    else if (e.kind === 'approval.answer') {
+      const s = states.get(e.payload.id);
+      if (s && !s.answer && !s.closed) s.answer = e.payload;
+    } else if (e.kind === 'approval.closed') {
+      const s = states.get(e.payload.id);
+      if (s && !s.answer && !s.closed) s.closed = e.payload;
+    }
+  }
+  return [...states.values()];
+}
+
+/** Requests still waiting for a person: neither answered nor closed. */
+export const openApprovals = (events: readonly CanvasEvent[]): ApprovalRequest[] =>
+  foldApprovals(events).filter((s) => !s.answer && !s.closed).map((s) => s.request);
 
 const warnRules = (r: ApprovalRequest) => [...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].sort().join(',');
 
@@ -47,7 +68,7 @@ export class ApprovalBook {
   constructor(private readonly log: EventLogPort) {}
 
   requests(): ApprovalRequest[] {
-    return this.log.events().filter((e) => e.kind === 'approval.request').map((e) => e.payload as ApprovalRequest);
+    return eventsOf(this.log.events(), 'approval.request').map((e) => e.payload);
   }
 
   request(id: string): ApprovalRequest | undefined {
@@ -56,14 +77,12 @@ export class ApprovalBook {
 
   /** The first answer recorded for the request: any later one lost a race and does not count. */
   answerOf(id: string): ApprovalAnswer | undefined {
-    const e = this.log.events().find((ev) => ev.kind === 'approval.answer' && (ev.payload as ApprovalAnswer).id === id);
-    return e?.payload as ApprovalAnswer | undefined;
+    return eventsOf(this.log.events(), 'approval.answer').find((ev) => ev.payload.id === id)?.payload;
   }
 
   /** Why the request was closed without an answer, if it was. */
   closedOf(id: string): ApprovalClosed | undefined {
-    const e = this.log.events().find((ev) => ev.kind === 'approval.closed' && (ev.payload as ApprovalClosed).id === id);
-    return e?.payload as ApprovalClosed | undefined;
+    return eventsOf(this.log.events(), 'approval.closed').find((ev) => ev.payload.id === id)?.payload;
   }
 
   /** Requests waiting for a person: neither answered nor closed. */
@@ -97,9 +116,9 @@ export class ApprovalBook {
 
   /** The standing approval (an answer with `standing`) that covers a request, if any. */
   standingFor(req: ApprovalRequest): ApprovalAnswer | undefined {
-    return this.log.events()
-      .filter((e) => e.kind === 'approval.answer' && (e.payload as ApprovalAnswer).standing)
-      .map((e) => e.payload as ApprovalAnswer)
+    return eventsOf(this.log.events(), 'approval.answer')
+      .map((e) => e.payload)
+      .filter((a) => a.standing)
       .find((a) => a.id !== req.id && a.decision === 'approve' && this.request(a.id) && sameConcern(this.request(a.id)!, req));
   }
 
@@ -154,7 +173,7 @@ export class ApprovalBook {
 
   /** Whether the call held by this request went on to run its tool (see proceeded). */
   hasProceeded(id: string): boolean {
-    return this.log.events().some((e) => e.kind === 'approval.proceeded' && (e.payload as { id: string }).id === id);
+    return eventsOf(this.log.events(), 'approval.proceeded').some((e) => e.payload.id === id);
   }
 
   /** Resolves with the answer once there is one (at once if answered already). */
@@ -166,7 +185,7 @@ export class ApprovalBook {
       // the run's own reason when it gives one (a RunStopped: the call stays open for a resume)
       const onAbort = () => { done(); reject(signal?.reason instanceof RunStopped ? signal.reason : new Error(`stopped waiting for approval ${id}: the run was cancelled`)); };
       const unsubscribe = this.log.subscribe((e: CanvasEvent) => {
-        if (e.kind === 'approval.answer' && (e.payload as ApprovalAnswer).id === id) {
+        if (isEventOf(e, 'approval.answer') && e.payload.id === id) {
           done();
           resolve(this.answerOf(id)!);
         }

@@ -42,6 +42,16 @@ export interface ApprovalRequest {
   createdAt: string;
 }
 
+/** A request closed without an answer: the result it was raised on is no longer the run's. */
+export interface ApprovalClosed {
+  id: string;
+  /** Why, in words: "superseded: step cutoff-choice ran again (c-45 made a-80)". */
+  reason: string;
+  /** The call whose results took the place of the one the request was raised on, when one did. */
+  supersededBy?: string;
+  at: string;
+}
+
 export interface ApprovalAnswer {
   id: string;
   decision: 'approve' | 'reject';

@@ -4,15 +4,12 @@
  * `job.progress` event. The jobs list is a fold over the log, so a restarted process
  * (or a second reader such as the VS Code jobs view) rebuilds exactly the same list.
  */
-import type { Actor, CanvasEvent, EventKind } from '../canvas/types';
+import type { Actor, EventWriter } from '../canvas/types';
 import { foldJobEvents, JOB_PROGRESS_EVENT, JOB_TRANSITION_EVENT, jobKey, type JobStore } from './jobStore';
 import type { JobRecord, PwProgress } from './types';
 
 /** The part of the canvas EventLog (canvas/eventLog.ts) the job store uses. */
-export interface JobEventLog {
-  append(input: { kind: EventKind; key?: string; payload: unknown; actor: Actor }): Promise<CanvasEvent>;
-  events(): readonly CanvasEvent[];
-}
+export type JobEventLog = EventWriter;
 
 export const HPC_ACTOR: Actor = { kind: 'framework', id: 'hpc' };
 

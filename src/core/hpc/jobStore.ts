@@ -3,7 +3,7 @@
  * (canvasJobStore.ts): each transition is a `job.transition` event carrying the whole
  * JobRecord, so the jobs list is a fold over the log and a restart rebuilds it exactly.
  */
-import type { CanvasEvent } from '../canvas/types';
+import type { EventBody } from '../canvas/types';
 import type { JobRecord, PwProgress } from './types';
 
 export interface JobStore {
@@ -19,16 +19,20 @@ export const JOB_TRANSITION_EVENT = 'job.transition';
 export const JOB_PROGRESS_EVENT = 'job.progress';
 export const jobKey = (id: string): string => `jobs/${id}`;
 
-/** The jobs list as a fold over canvas events: the last snapshot wins, progress is laid on top. */
-export function foldJobEvents(events: Iterable<Pick<CanvasEvent, 'kind' | 'payload'>>): JobRecord[] {
+/**
+ * The jobs list as a fold over canvas events, the one every host uses (the job service, the
+ * CLI, the VS Code jobs view): the last snapshot wins, and the latest progress stays on a job
+ * until a snapshot brings its own.
+ */
+export function foldJobEvents(events: Iterable<EventBody>): JobRecord[] {
   const jobs = new Map<string, JobRecord>();
   for (const e of events) {
     if (e.kind === JOB_TRANSITION_EVENT) {
-      const job = e.payload as JobRecord;
+      const job = e.payload;
       const prior = jobs.get(job.id);
       jobs.set(job.id, { ...job, ...(job.progress === undefined && prior?.progress ? { progress: prior.progress } : {}) });
     } else if (e.kind === JOB_PROGRESS_EVENT) {
-      const { id, progress } = e.payload as { id: string; progress: PwProgress };
+      const { id, progress } = e.payload;
       const job = jobs.get(id);
       if (job) jobs.set(id, { ...job, progress });
     }
@@ -38,7 +42,7 @@ export function foldJobEvents(events: Iterable<Pick<CanvasEvent, 'kind' | 'paylo
 
 /** A store held in memory only: for unit tests of the state machine and service logic. */
 export class MemoryJobStore implements JobStore {
-  readonly events: { kind: string; payload: unknown }[] = [];
+  readonly events: EventBody<typeof JOB_TRANSITION_EVENT | typeof JOB_PROGRESS_EVENT>[] = [];
   async recordTransition(job: JobRecord): Promise<void> {
     this.events.push({ kind: JOB_TRANSITION_EVENT, payload: structuredClone(job) });
   }

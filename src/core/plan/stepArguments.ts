@@ -6,6 +6,7 @@
 import type { CanvasEvent } from '../canvas/types';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import { artifactArguments } from '../guard/schemaAnnotations';
+import { latestReportVerdict } from '../guard/reportVerdicts';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import type { ComposeContext, Composer, Plan, PlanStep } from './types';
 import { allHintList, eachArgument, looksLikeHint, parseHint } from './stepHints';
@@ -181,9 +182,6 @@ export type StepAssessment =
   | { state: 'incomplete'; remaining: number }
   | { state: 'failed'; reason: string };
 
-const reportJudgement = (events: readonly CanvasEvent[], call: string) =>
-  [...events].reverse().find((e) => e.kind === 'report.judged' && (e.payload as { call?: string }).call === call)?.payload as
-    { accepted: boolean; level: string; summary: string } | undefined;
 
 /** The advice a provisional result carries in its value (a slab selection's "add slabs with ..."). */
 function adviceOf(value: unknown): string | undefined {
@@ -229,7 +227,7 @@ export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext)
   const ok = calls.filter((c) => callSucceeded(c, ctx.provenance));
   const last = ok.at(-1);
   if (last && step.tool === 'write_report') {
-    const judged = reportJudgement(ctx.events, last.id);
+    const judged = latestReportVerdict(ctx.events, last.id);
     if (!judged) return { state: 'incomplete', remaining: 1 };
     // A report held back for review (open approvals upstream) is written: a person decides the rest.
     return judged.accepted || judged.level === 'warn' ? { state: 'done', calls: [last.id] } : { state: 'failed', reason: `the report judge did not accept report ${last.outputs[0] ?? ''}: ${judged.summary}` };

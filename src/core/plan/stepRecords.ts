@@ -4,8 +4,7 @@
  * attempt's tool calls are the calls recorded for the step after its start, so a step
  * redone after a replan never mixes results of an earlier attempt with the new ones.
  */
-import type { CanvasEvent } from '../canvas/types';
-import type { ToolCallRecord } from '../provenance/types';
+import { eventsOf, type CanvasEvent } from '../canvas/types';
 
 export const STEP_START_EVENT = 'step.start';
 export const STEP_END_EVENT = 'step.end';
@@ -40,10 +39,10 @@ export interface StepAttempt {
 
 /** The latest attempt of a step, or undefined if it never started. */
 export function latestAttempt(events: readonly CanvasEvent[], stepId: string): StepAttempt | undefined {
-  let start: CanvasEvent | undefined;
+  let start: CanvasEvent<typeof STEP_START_EVENT> | undefined;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!;
-    if (e.kind === STEP_START_EVENT && (e.payload as StepStartPayload).id === stepId) {
+    if (e.kind === STEP_START_EVENT && e.payload.id === stepId) {
       start = e;
       break;
     }
@@ -53,22 +52,19 @@ export function latestAttempt(events: readonly CanvasEvent[], stepId: string): S
   let end: StepEndPayload | undefined;
   for (const e of events) {
     if (e.seq <= start.seq) continue;
-    if (e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === stepId) callIds.push((e.payload as ToolCallRecord).id);
-    if (e.kind === STEP_END_EVENT && (e.payload as StepEndPayload).id === stepId) end = e.payload as StepEndPayload;
+    if (e.kind === 'provenance.call' && e.payload.step === stepId) callIds.push(e.payload.id);
+    if (e.kind === STEP_END_EVENT && e.payload.id === stepId) end = e.payload;
   }
-  const p = start.payload as StepStartPayload;
+  const p = start.payload;
   return { id: stepId, attempt: p.attempt, startSeq: start.seq, callIds, ...(end ? { end } : {}) };
 }
 
 /** How many times the step was started. */
 export function attemptsOf(events: readonly CanvasEvent[], stepId: string): number {
-  return events.filter((e) => e.kind === STEP_START_EVENT && (e.payload as StepStartPayload).id === stepId).length;
+  return eventsOf(events, STEP_START_EVENT).filter((e) => e.payload.id === stepId).length;
 }
 
 /** Every finished step attempt, in order: the supervisor's past_steps. */
 export function pastSteps(events: readonly CanvasEvent[]): { id: string; summary: string; ok: boolean }[] {
-  return events.filter((e) => e.kind === STEP_END_EVENT).map((e) => {
-    const p = e.payload as StepEndPayload;
-    return { id: p.id, summary: p.summary, ok: p.ok };
-  });
+  return eventsOf(events, STEP_END_EVENT).map(({ payload: p }) => ({ id: p.id, summary: p.summary, ok: p.ok }));
 }

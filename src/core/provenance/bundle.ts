@@ -94,7 +94,7 @@ export async function writeBundle(run: BundleSource, outDir: string, options: Bu
   }
   fs.mkdirSync(outDir, { recursive: true });
   const events = run.log.events();
-  const start = events.find((e) => e.kind === 'run.start')?.payload as RunStartPayload | undefined;
+  const start = events.find((e) => e.kind === 'run.start')?.payload;
   const problems: string[] = [];
 
   const selected = options.artifact ? upstream(run.registry, options.artifact) : undefined;

@@ -22,6 +22,7 @@ import { jsonValueProblem } from '../canvas/jsonValue';
 import { oneLine, summarizeValue } from '../canvas/summarize';
 import type { Actor, CanvasEvent } from '../canvas/types';
 import type { Verdict } from './types';
+import type { CallEndPayload } from './events';
 import { hashValue } from './contentHash';
 import { storeFile } from './fileStore';
 import { artifactIdOf, resolveRef, type Resolution } from './references';
@@ -55,15 +56,6 @@ export interface StatusChange {
   ts: string;
 }
 
-interface CallEndPayload {
-  id: string;
-  status: ToolCallRecord['status'];
-  endedAt: string;
-  error?: string;
-  /** What the tool said of its result (the text its caller read). */
-  summary?: string;
-  outputs: string[];
-}
 
 const ARTIFACT_KINDS: ReadonlySet<ArtifactKind> = new Set(['scalar', 'vector', 'table', 'structure', 'qe-input', 'qe-output', 'file', 'report-claim']);
 const PROVENANCE: Actor = { kind: 'framework', id: 'provenance' };
@@ -287,7 +279,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
   private fold(e: CanvasEvent): void {
     switch (e.kind) {
       case 'provenance.call': {
-        const c = structuredClone(e.payload as ToolCallRecord);
+        const c = structuredClone(e.payload);
         this.callsById.set(c.id, c);
         this.callOrder.push(c);
         this.lastCallNumber = Math.max(this.lastCallNumber, idNumber(c.id));
@@ -295,7 +287,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         return;
       }
       case 'provenance.call.end': {
-        const p = e.payload as CallEndPayload;
+        const p = e.payload;
         const c = this.callsById.get(p.id);
         if (!c) return;
         c.status = p.status;
@@ -306,7 +298,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         return;
       }
       case 'provenance.artifact': {
-        const a = structuredClone(e.payload as ArtifactRecord);
+        const a = structuredClone(e.payload);
         this.artifactsById.set(a.id, a);
         this.artifactOrder.push(a);
         this.lastArtifactNumber = Math.max(this.lastArtifactNumber, idNumber(a.id));
@@ -321,7 +313,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         return;
       }
       case 'provenance.status': {
-        const p = e.payload as { ids: string[]; status: ArtifactStatus; reason: string };
+        const p = e.payload;
         for (const id of p.ids) {
           const a = this.artifactsById.get(id);
           if (!a) continue;
@@ -335,7 +327,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         return;
       }
       case 'provenance.concern': {
-        const p = e.payload as { id: string; concern: Concern };
+        const p = e.payload;
         const a = this.artifactsById.get(p.id);
         if (!a) return;
         a.concerns.push(structuredClone(p.concern));
@@ -343,7 +335,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         return;
       }
       case 'guard.verdict': {
-        const p = e.payload as { call: string; verdicts: Verdict[] };
+        const p = e.payload;
         const c = this.callsById.get(p.call);
         if (!c) return;
         c.verdicts.push(...structuredClone(p.verdicts));

@@ -6,11 +6,12 @@
  */
 import type { ConvergenceSelectionValue, EosFitValue } from '../artifacts/shapes';
 import type { Plan } from '../plan/types';
-import type { CanvasEvent, RunStartPayload, RunState } from '../canvas/types';
+import { eventsOf, type CanvasEvent, type EventCatalogue, type EventKind } from '../canvas/types';
 import type { PhysicalSettings } from '../dft/types';
-import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../guard/types';
+import { foldApprovals } from '../guard/approvals';
+import { latestReportVerdict } from '../guard/reportVerdicts';
+import type { Verdict } from '../guard/types';
 import { foldJobEvents } from '../hpc/jobStore';
-import type { UsageRecord } from '../llm/types';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
 import { structuresReportSection } from './sections/structures';
@@ -38,8 +39,9 @@ const cell = (s: unknown): string => String(s ?? '').replace(/\|/g, '\\|').repla
 const table = (head: string[], rows: unknown[][]): string[] =>
   [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
 
-const lastPayload = <T>(events: readonly CanvasEvent[], kind: string, key?: string): T | undefined =>
-  [...events].reverse().find((e) => e.kind === kind && (key === undefined || e.key === key))?.payload as T | undefined;
+/** The payload of the last event of a kind (under a key, when given). */
+const lastPayload = <K extends EventKind>(events: readonly CanvasEvent[], kind: K, key?: string): EventCatalogue[K] | undefined =>
+  eventsOf(events, kind).reverse().find((e) => key === undefined || e.key === key)?.payload;
 
 function seconds(a?: string, b?: string): string {
   if (!a || !b) return '';
@@ -82,11 +84,12 @@ function onceEach(md: readonly string[]): string[] {
 
 export function renderRunReport(src: ReportSource): RenderedReport {
   const ev = src.events;
-  const start = lastPayload<RunStartPayload>(ev, 'run.start');
-  const state = lastPayload<{ state: RunState; reason?: string }>(ev, 'run.state');
-  const plan = (lastPayload<{ value: Plan }>(ev, 'key.write', 'plan'))?.value;
-  const response = lastPayload<{ value: string }>(ev, 'key.write', 'notes/response')?.value;
-  const judged = lastPayload<{ report?: string; accepted: boolean; level: string; summary: string; claims: { claim: { quantity: string; value: number; unit: string; cites: string; statement?: string }; verdicts: Verdict[] }[] }>(ev, 'report.judged');
+  const start = lastPayload(ev, 'run.start');
+  const state = lastPayload(ev, 'run.state');
+  // The plan key holds a Plan, notes/response the final answer's text (their writers' schemas check them).
+  const plan = lastPayload(ev, 'key.write', 'plan')?.value as Plan | undefined;
+  const response = lastPayload(ev, 'key.write', 'notes/response')?.value as string | undefined;
+  const judged = latestReportVerdict(ev);
   const artifacts = src.artifacts();
   const byId = new Map(artifacts.map((a) => [a.id, a]));
   const report = judged?.report ? byId.get(judged.report) : undefined;
@@ -212,16 +215,15 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       `Verdicts: tier 1 ${count((v) => v.tier === 'tier1' && v.level === 'pass')} pass, ${count((v) => v.tier === 'tier1' && v.level === 'warn')} warn, ${count((v) => v.tier === 'tier1' && v.level === 'fail')} fail; ` +
       `judges (tiers 2–3) ${count((v) => (v.tier === 'tier2' || v.tier === 'tier3') && v.judged)} judged, ${count((v) => (v.tier === 'tier2' || v.tier === 'tier3') && !v.judged)} not judged` +
       `${count((v) => !!v.infraError) ? `, ${count((v) => !!v.infraError)} judge errors (failed open)` : ''}.`, '');
-  const requests = ev.filter((e) => e.kind === 'approval.request').map((e) => e.payload as ApprovalRequest);
-  if (requests.length) {
-    const answers = new Map(ev.filter((e) => e.kind === 'approval.answer').map((e) => [(e.payload as ApprovalAnswer).id, e.payload as ApprovalAnswer] as const).reverse());
-    md.push('### Approvals', '', ...table(['Request', 'Call', 'Tool', 'Why', 'Answer'], requests.map((r) => {
-      const a = answers.get(r.id);
-      return [r.id, r.call, r.tool, r.verdicts.map((v) => v.reasons.join(' ')).join(' '), a ? `${a.decision} by ${a.by} at ${a.at}${a.comment ? `: ${a.comment}` : ''}` : 'open'];
-    })), '');
+  const approvals = foldApprovals(ev);
+  if (approvals.length) {
+    md.push('### Approvals', '', ...table(['Request', 'Call', 'Tool', 'Why', 'Answer'], approvals.map(({ request: r, answer: a, closed }) => [
+      r.id, r.call, r.tool, r.verdicts.map((v) => v.reasons.join(' ')).join(' '),
+      a ? `${a.decision} by ${a.by} at ${a.at}${a.comment ? `: ${a.comment}` : ''}` : closed ? `closed unanswered at ${closed.at}: ${closed.reason}` : 'open',
+    ])), '');
   }
 
-  const usage = ev.filter((e) => e.kind === 'llm.usage').map((e) => e.payload as UsageRecord);
+  const usage = eventsOf(ev, 'llm.usage').map((e) => e.payload);
   if (usage.length) {
     const byRole = new Map<string, { tokens: number; cost: number | null; calls: number }>();
     for (const u of usage) {

@@ -16,7 +16,6 @@ import { openSession, SETTINGS_EVENT, type RunSession, type RunSettings, type Se
 import { settleInterruptedCalls } from './interruptedCalls';
 import { watchInbox } from './answerInbox';
 import { answerApproval, standingNote } from '../guard/approvals';
-import type { ApprovalRequest } from '../guard/types';
 import { Supervisor } from '../agents/supervisor';
 import { version } from '../../../package.json';
 
@@ -159,11 +158,11 @@ export class RunController {
     const stopWaiting = run.log.subscribe((e) => {
       if (runtime.policy !== 'wait') return;
       // A request a standing approval covers is answered as it is raised: nobody is waited for.
-      if (e.kind === 'approval.request' && !runtime.approvals.standingFor(e.payload as ApprovalRequest)) {
-        setRunState(run, 'waiting-approval', `waiting for an answer to ${(e.payload as { id: string }).id}`).catch(() => undefined);
+      if (e.kind === 'approval.request' && !runtime.approvals.standingFor(e.payload)) {
+        setRunState(run, 'waiting-approval', `waiting for an answer to ${e.payload.id}`).catch(() => undefined);
       }
       if (e.kind === 'approval.answer' && runtime.approvals.pending().length === 0 && runProgress(run.log.events()).state === 'waiting-approval') {
-        setRunState(run, 'running', `${(e.payload as { id: string }).id} answered`).catch(() => undefined);
+        setRunState(run, 'running', `${e.payload.id} answered`).catch(() => undefined);
       }
     });
     // A log that can no longer be written (disk full) ends the run at once: nothing more can be

@@ -14,8 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ProvenanceRegistry } from '../provenance/registry';
 import { Canvas, type CanvasOptions } from '../canvas/canvas';
-import { EventLogError, openEventLog, type EventLog } from '../canvas/eventLog';
+import { EventLogError, openEventLog, type EventLog, type OpenEventLogOptions } from '../canvas/eventLog';
 import type { Actor, DurabilityPolicy, RecoveryReport, RunStartPayload, RunState } from '../canvas/types';
+import { eventProblem } from './eventCatalogue';
 
 export const EVENT_LOG_FILE = 'events.jsonl';
 
@@ -91,11 +92,19 @@ export async function setRunState(run: Run, state: RunState, reason?: string, ac
   await run.log.append({ kind: 'run.state', key: 'run/state', payload: reason ? { state, reason } : { state }, actor });
 }
 
+/**
+ * Open a run's event log with the event catalogue's check: a line of an unknown kind or with a
+ * malformed payload refuses the log with its line number (run/eventCatalogue.ts).
+ */
+export function openRunLog(logPath: string, options: Omit<OpenEventLogOptions, 'check'>): ReturnType<typeof openEventLog> {
+  return openEventLog(logPath, { ...options, check: eventProblem });
+}
+
 async function openRunDir(dir: string, fallbackId: string, options: OpenRunOptions): Promise<Run> {
-  const { log, recovery } = await openEventLog(path.join(dir, EVENT_LOG_FILE), { mode: options.mode, durability: options.durability, ...(options.onDamage ? { onDamage: options.onDamage } : {}) });
+  const { log, recovery } = await openRunLog(path.join(dir, EVENT_LOG_FILE), { mode: options.mode, durability: options.durability, ...(options.onDamage ? { onDamage: options.onDamage } : {}) });
   const registry = new ProvenanceRegistry(log, dir);
   const canvas = new Canvas(log, { ...options.canvas, views: registry.views() });
-  const start = log.events().find((e) => e.kind === 'run.start')?.payload as RunStartPayload | undefined;
+  const start = log.events().find((e) => e.kind === 'run.start')?.payload;
   return {
     runId: start?.runId ?? fallbackId,
     dir,

@@ -3,7 +3,7 @@
  * submitted and wall time spent running (over every session of the run, paused time not
  * counted).
  */
-import type { CanvasEvent, RunState } from '../canvas/types';
+import type { CanvasEvent } from '../canvas/types';
 import type { BudgetMeter } from '../llm/budget';
 
 export function jobsMeter(limit: number, jobsSubmitted: () => number): BudgetMeter {
@@ -22,7 +22,7 @@ export function runningSeconds(events: readonly CanvasEvent[], now = Date.now())
   for (const e of events) {
     const t = Date.parse(e.ts);
     if (e.kind === 'run.state') {
-      const state = (e.payload as { state: RunState }).state;
+      const state = e.payload.state;
       if (since !== undefined) total += ((state === 'running' ? lastTs ?? t : t) - since) / 1000;
       since = state === 'running' ? t : undefined;
     }

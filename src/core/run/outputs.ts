@@ -53,7 +53,7 @@ export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudo
   const report = path.join(run.dir, 'report.md');
   fs.writeFileSync(report, (opts.notice ? `> **${opts.notice}**\n\n` : '') + rendered.markdown + '\n');
   const notebook = path.join(run.dir, 'canvas.dreams');
-  const objective = (events.find((e) => e.kind === 'run.start')?.payload as { objective?: string } | undefined)?.objective ?? '';
+  const objective = events.find((e) => e.kind === 'run.start')?.payload.objective ?? '';
   if (!fs.existsSync(notebook)) fs.writeFileSync(notebook, serializeCanvasFile(notebookFor(run, objective)));
   const out: RunOutputs = { report, plots, notebook, bundleProblems: [] };
   if (opts.bundle !== false) {

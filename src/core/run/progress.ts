@@ -1,11 +1,13 @@
 /**
  * Live progress of a run, as the CLI status line and the VS Code status bar show it:
  * the run state, the step in hand, jobs by state, tokens and cost, open approvals. A
- * fold over the run's events, so a second process reading the log sees the same.
+ * fold over the run's events, so a second process reading the log sees the same; jobs and
+ * approvals come from their own folds (hpc/jobStore.ts, guard/approvals.ts), the ones every
+ * host reads.
  */
 import type { CanvasEvent, RunState } from '../canvas/types';
+import { openApprovals } from '../guard/approvals';
 import { foldJobEvents } from '../hpc/jobStore';
-import type { UsageRecord } from '../llm/types';
 import type { Plan } from '../plan/types';
 import { PLAN_KEY } from '../plan/store';
 
@@ -36,42 +38,31 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
   let tokens = 0;
   let cost = 0;
   let unpriced = false;
-  const requested = new Set<string>();
-  const answered = new Set<string>();
   let lastStarted: string | undefined;
   for (const e of events) {
     switch (e.kind) {
       case 'step.start':
-        lastStarted = (e.payload as { id: string }).id;
+        lastStarted = e.payload.id;
         break;
-      case 'run.start': {
-        const p = e.payload as { runId: string; objective: string };
-        runId = p.runId;
-        objective = p.objective;
+      case 'run.start':
+        runId = e.payload.runId;
+        objective = e.payload.objective;
         break;
-      }
-      case 'run.state': {
-        const p = e.payload as { state: RunState; reason?: string };
-        state = p.state;
-        reason = p.reason;
+      case 'run.state':
+        state = e.payload.state;
+        reason = e.payload.reason;
         break;
-      }
       case 'key.write':
-        if (e.key === PLAN_KEY) plan = (e.payload as { value: Plan }).value;
+        // The plan key holds a Plan (plan/store.ts writes it; its schema checks every write).
+        if (e.key === PLAN_KEY) plan = e.payload.value as Plan;
         break;
       case 'llm.usage': {
-        const r = e.payload as UsageRecord;
+        const r = e.payload;
         tokens += r.usage.inputTokens + r.usage.outputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens;
         if (r.costUsd === null) unpriced = true;
         else cost += r.costUsd;
         break;
       }
-      case 'approval.request':
-        requested.add((e.payload as { id: string }).id);
-        break;
-      case 'approval.answer':
-        answered.add((e.payload as { id: string }).id);
-        break;
     }
   }
   const jobs = { total: 0, queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
@@ -97,7 +88,7 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
     jobs,
     tokens,
     costUsd: unpriced ? null : cost,
-    approvalsOpen: [...requested].filter((id) => !answered.has(id)).length,
+    approvalsOpen: openApprovals(events).length,
   };
 }
 

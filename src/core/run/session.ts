@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EVENT_LOG_FILE, openRun, type Run } from './directory';
-import type { CanvasEvent, RunStartPayload } from '../canvas/types';
+import { eventsOf, type CanvasEvent } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
 import type { JudgeConfig } from '../guard/judges/askJudge';
 import { JudgeMemo } from '../guard/judges/judgeEconomy';
 import type { CatalogueServices, EarlierRunSource } from '../tools/services';
-import type { ApprovalPolicy, ProposedCall } from '../guard/types';
+import type { ProposedCall } from '../guard/types';
 import { JobBackends } from '../hpc/backends';
 import { CanvasJobStore } from '../hpc/canvasJobStore';
 import { JobService } from '../hpc/jobService';
@@ -26,56 +26,26 @@ import { meteredProvider } from '../llm/metered';
 import { resolveRoleModels } from '../llm/models';
 import type { Logger } from '../logger';
 import type { RetryPolicy } from '../llm/retry';
-import type { LlmProvider, UsageRecord } from '../llm/types';
+import type { LlmProvider } from '../llm/types';
 import { UsageLedger } from '../llm/usage';
 import { workflowTemplate } from '../workflows';
-import type { Objective } from '../workflows/objective';
 import { consultAdvisorTool, modelAdvisor } from '../agents/advisor';
 import { OfflineProvider } from '../agents/offlineProvider';
 import { PlanStore } from '../plan/store';
 import { pwVersionsOfSession } from './pwVersions';
+import type { RunSettings } from './settings';
 import { definitionsVersionFor } from '../dft/qe/definitions';
 import { RunControl } from './checkpoint';
 import { jobsMeter, wallTimeMeter } from './meters';
 import { LlmPlanner } from '../agents/adsorptionPlanner';
-import { DEFAULT_AGENT_LIMITS, type AgentLimits, type AgentRuntime } from '../agents/runtime';
+import { DEFAULT_AGENT_LIMITS, type AgentRuntime } from '../agents/runtime';
 import { stepContext } from '../agents/supervisor';
 import { TOOL_CATALOGUE } from '../tools';
 import { jobIdForCall } from '../tools/runPw';
 import { ToolRegistry } from '../agents/toolRegistry';
 import { registryContext } from '../agents/worker';
 
-/** What a run was started with (run.start settings), and what a resume may change. */
-export interface RunSettings {
-  objective: Objective;
-  offline: boolean;
-  backend: string;
-  approval: ApprovalPolicy;
-  pseudoDir: string;
-  pwCommand: string;
-  /** pw.x runs at a time on this machine. */
-  localConcurrency: number;
-  /** Model per role (overrides of the defaults). */
-  models: Partial<Record<string, string>>;
-  /** Tier 2-3 judges with a model (false: tier 1 only, judges recorded as not judged). */
-  judges: boolean;
-  budget: { maxTokens?: number; maxCostUsd?: number; maxJobs?: number; maxWallMinutes?: number };
-  limits?: Partial<AgentLimits>;
-  /** The QE version inputs are validated for (the local pw.x's). */
-  qeVersion?: string;
-  /**
-   * false: run pw.x again for an input this run has already run with the same
-   * pseudopotential files. Default (absent or true): reuse that result, linked in the provenance.
-   */
-  reuseIdenticalRuns?: boolean;
-  /**
-   * Earlier runs (their directories) whose pw.x results this run may take for a byte-identical
-   * input with the same pseudopotential files, instead of running pw.x again: a study that
-   * repeats another's relaxations (the BEEF-vdW ensemble after the PBE site preference), or a
-   * rerun with one setting changed. Only with reuseIdenticalRuns.
-   */
-  reuseFrom?: string[];
-}
+export type { RunSettings } from './settings';
 
 /** The directories named in reuseFrom that hold no run (no event log): a new run refuses them before it starts. */
 export function notRuns(dirs: readonly string[]): string[] {
@@ -123,10 +93,11 @@ export const SETTINGS_EVENT = 'run.settings';
 
 /** The run's settings: run.start's, with every later run.settings change laid over them. */
 export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
-  const start = events.find((e) => e.kind === 'run.start')?.payload as RunStartPayload | undefined;
+  const start = events.find((e) => e.kind === 'run.start')?.payload;
   if (!start) throw new Error('the run has no run.start event: it is not a run DREAMS started.');
+  // run.start's settings are the RunSettings a session writes (createRunSession); the canvas keeps them opaque.
   let s = start.settings as unknown as RunSettings;
-  for (const e of events) if (e.kind === SETTINGS_EVENT) s = { ...s, ...(e.payload as Partial<RunSettings>) };
+  for (const e of events) if (e.kind === SETTINGS_EVENT) s = { ...s, ...e.payload };
   return s;
 }
 
@@ -157,7 +128,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   });
   const jobs = await JobService.open({ store: new CanvasJobStore(run.log), runDir: run.dir, backend: backends.create });
   const stopLoggingJobs = env.logger ? logJobTransitions(jobs, env.logger.scoped('jobs')) : () => undefined;
-  const usage = run.log.events().filter((e) => e.kind === 'llm.usage').map((e) => e.payload as UsageRecord);
+  const usage = eventsOf(run.log.events(), 'llm.usage').map((e) => e.payload);
   const ledger = UsageLedger.fromRecords(usage, { sink: (r) => void run.log.append({ kind: 'llm.usage', key: `usage/${r.role}`, actor: { kind: 'framework', id: 'llm' }, payload: r }) });
   const budget = new RunBudget(llmBudgetMeters(ledger, { ...(settings.budget.maxTokens ? { maxTokens: settings.budget.maxTokens } : {}), ...(settings.budget.maxCostUsd ? { maxCostUsd: settings.budget.maxCostUsd } : {}) }));
   if (settings.budget.maxJobs) budget.add(jobsMeter(settings.budget.maxJobs, () => jobsSubmitted(jobs)));
@@ -216,7 +187,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   if (!settings.offline) services.modelPlanner = () => new LlmPlanner({ provider, model: models.planner });
   // Long tool bodies (a search of many relaxations) pause, stop and meet budgets between their own calls.
   services.checkpoint = () => runtime!.control.checkpoint();
-  const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload as { workflow: string; inputs: Record<string, unknown> } | undefined;
+  const workflowEvent = [...run.log.events()].reverse().find((e) => e.kind === 'workflow.inputs')?.payload;
   const template = workflowEvent ? workflowTemplate(workflowEvent.workflow) : undefined;
   runtime = {
     runId: run.runId,

@@ -12,7 +12,7 @@
 import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../../core/canvas/canvasFile';
 import { CallGroups } from './callGroups';
-import type { CanvasEvent, KeyWritePayload, RunStartPayload } from '../../core/canvas/types';
+import type { CanvasEvent } from '../../core/canvas/types';
 import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../../core/dft/eosForms';
 import { EV_PER_ANGSTROM3_IN_GPA } from '../../core/units';
 import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../../core/guard/types';
@@ -154,7 +154,7 @@ export class CanvasProjection {
     this.last = e.seq;
     switch (e.kind) {
       case 'run.start': {
-        const p = e.payload as RunStartPayload;
+        const p = e.payload;
         this.runId = p.runId;
         this.objective = p.objective;
         return [];
@@ -163,13 +163,13 @@ export class CanvasProjection {
       case 'user.edit':
         return this.keyWrite(e);
       case 'provenance.call': {
-        const c = e.payload as ToolCallRecord;
+        const c = e.payload;
         this.calls.set(c.id, c);
         this.groups.call(c.id, c.tool);
         return [];
       }
       case 'provenance.artifact': {
-        const r = e.payload as ArtifactRecord;
+        const r = e.payload;
         if (!this.artifacts.has(r.id)) {
           this.groups.artifact(r.creator);
           const list = this.byCall.get(r.creator);
@@ -180,7 +180,7 @@ export class CanvasProjection {
         return this.artifactCell(r.id, e.seq);
       }
       case 'provenance.status': {
-        const p = e.payload as { ids: string[]; status: ArtifactStatus };
+        const p = e.payload;
         return p.ids.flatMap((id) => {
           const a = this.artifacts.get(id);
           if (!a) return [];
@@ -189,19 +189,19 @@ export class CanvasProjection {
         });
       }
       case 'provenance.concern': {
-        const p = e.payload as { id: string; concern: Concern };
+        const p = e.payload;
         const a = this.artifacts.get(p.id);
         if (!a) return [];
         a.concerns.push(p.concern);
         return this.artifactCell(p.id, e.seq);
       }
       case 'approval.request': {
-        const r = e.payload as ApprovalRequest;
+        const r = e.payload;
         this.approvals.set(r.id, { request: r });
         return this.approvalCell(r.id, e.seq);
       }
       case 'approval.answer': {
-        const a = e.payload as ApprovalAnswer;
+        const a = e.payload;
         const entry = this.approvals.get(a.id);
         if (!entry || entry.answer) return []; // the first answer stands
         entry.answer = a;
@@ -209,24 +209,24 @@ export class CanvasProjection {
       }
       case 'approval.closed': {
         // a rerun superseded the result it was raised on: nothing is left to decide
-        const c = e.payload as { id: string; reason: string; at: string; supersededBy?: string };
+        const c = e.payload;
         const entry = this.approvals.get(c.id);
         if (!entry || entry.answer || entry.closed) return [];
         entry.closed = { reason: c.reason, at: c.at, ...(c.supersededBy ? { supersededBy: c.supersededBy } : {}) };
         return this.approvalCell(c.id, e.seq);
       }
       case 'job.transition':
-        return this.jobCell(e.payload as JobRecord, e.seq);
+        return this.jobCell(e.payload, e.seq);
       case 'report.judged': {
         // The report judge rules after the report is written: its verdict updates the report's card.
-        const j = e.payload as { call?: string; report?: string; level?: Verdict['level']; accepted?: boolean; summary?: string };
+        const j = e.payload;
         if (!j.call || !j.report || !this.artifacts.has(j.report)) return [];
         const level = j.level ?? (j.accepted ? 'pass' : 'fail');
         this.reportVerdicts.set(j.call, { tier: 'report', rule: 'report-judge', level, reasons: j.summary ? [j.summary] : [], judged: true });
         return this.artifactCell(j.report, e.seq);
       }
       case 'guard.verdict': {
-        const p = e.payload as { call: string; verdicts: Verdict[] };
+        const p = e.payload;
         const report = p.verdicts.find((v) => v.tier === 'report');
         if (!report) return [];
         this.reportVerdicts.set(p.call, report);
@@ -266,18 +266,19 @@ export class CanvasProjection {
     return [cell.id];
   }
 
-  private keyWrite(e: CanvasEvent): string[] {
+  private keyWrite(e: CanvasEvent<'key.write' | 'user.edit'>): string[] {
     const key = e.key ?? '';
-    const p = e.payload as KeyWritePayload;
+    const p = e.payload;
+    const version = 'version' in p ? p.version : undefined;
     if (key === 'plan') {
       const plan = p.value as { objective?: string; version?: number; steps?: { id: string; title: string; status: string; summary?: string }[] };
-      const data: PlanData = { objective: plan.objective ?? this.objective ?? '', version: plan.version ?? p.version ?? 1, steps: plan.steps ?? [] };
+      const data: PlanData = { objective: plan.objective ?? this.objective ?? '', version: plan.version ?? version ?? 1, steps: plan.steps ?? [] };
       return this.put({ kind: 'plan', id: 'plan', text: `Plan, version ${data.version}: ${data.steps.length} steps`, seq: e.seq,
         outputs: [{ mime: CANVAS_MIME.plan, data }] });
     }
     if (key.startsWith('notes/')) {
       const text = typeof p.value === 'string' ? p.value : '```json\n' + JSON.stringify(p.value, null, 2) + '\n```';
-      return this.put({ kind: 'note', id: key, text: `**${key}** (version ${p.version ?? 1}, ${e.actor.id})\n\n${text}`, seq: e.seq });
+      return this.put({ kind: 'note', id: key, text: `**${key}** (version ${version ?? 1}, ${e.actor.id})\n\n${text}`, seq: e.seq });
     }
     if (key.startsWith('reports/')) {
       const v = p.value as { text?: string; markdown?: string } | string;

@@ -19,7 +19,7 @@ const idOf = (ref: string) => ref.split('.')[0]!;
 /** The run-relative location of the pw.x output behind a structure, or undefined. */
 export function relaxationOutputOf(events: readonly CanvasEvent[], artifactId: string): string | undefined {
   const artifacts = new Map<string, ArtifactRecord>();
-  for (const e of events) if (e.kind === 'provenance.artifact') artifacts.set((e.payload as ArtifactRecord).id, e.payload as ArtifactRecord);
+  for (const e of events) if (e.kind === 'provenance.artifact') artifacts.set(e.payload.id, e.payload);
   const start = artifacts.get(artifactId);
   if (!start) return undefined;
   // Breadth first, a few links up: structure → energy (run_pw) → that call's pw_output.

@@ -5,7 +5,6 @@
  */
 import type { CanvasEvent } from '../../core/canvas/types';
 import type { Verdict } from '../../core/guard/types';
-import type { JobRecord } from '../../core/hpc/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord, ToolCallStatus } from '../../core/provenance/types';
 import { CallGroups } from '../notebook/callGroups';
 import type {
@@ -68,16 +67,16 @@ export class ProvenanceFold {
     this.lastSeq = e.seq;
     switch (e.kind) {
       case 'run.start':
-        this.runId = (e.payload as { runId?: string }).runId ?? '';
+        this.runId = e.payload.runId;
         break;
       case 'provenance.call': {
-        const r = e.payload as ToolCallRecord;
+        const r = e.payload;
         this.calls.set(r.id, { record: r, status: r.status, verdicts: [...(r.verdicts ?? [])] });
         this.groups.call(r.id, r.tool);
         break;
       }
       case 'provenance.call.end': {
-        const p = e.payload as { id: string; status: ToolCallStatus; outputs?: string[] };
+        const p = e.payload;
         const c = this.calls.get(p.id);
         if (c) {
           c.status = p.status;
@@ -86,18 +85,18 @@ export class ProvenanceFold {
         break;
       }
       case 'guard.verdict': {
-        const p = e.payload as { call: string; verdicts: Verdict[] };
+        const p = e.payload;
         this.calls.get(p.call)?.verdicts.push(...p.verdicts);
         break;
       }
       case 'provenance.artifact': {
-        const r = e.payload as ArtifactRecord;
+        const r = e.payload;
         this.artifacts.set(r.id, { record: r, status: r.status, concerns: [...(r.concerns ?? [])] });
         this.groups.artifact(r.creator);
         break;
       }
       case 'provenance.status': {
-        const p = e.payload as { ids: string[]; status: ArtifactStatus };
+        const p = e.payload;
         for (const id of p.ids) {
           const a = this.artifacts.get(id);
           if (a) a.status = p.status;
@@ -105,12 +104,12 @@ export class ProvenanceFold {
         break;
       }
       case 'provenance.concern': {
-        const p = e.payload as { id: string; concern: Concern };
+        const p = e.payload;
         this.artifacts.get(p.id)?.concerns.push(p.concern);
         break;
       }
       case 'job.transition': {
-        const j = e.payload as JobRecord;
+        const j = e.payload;
         if (j.call) {
           const c = this.calls.get(j.call);
           if (c) c.job = j.id;

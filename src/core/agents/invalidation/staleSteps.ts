@@ -8,7 +8,7 @@
  * A step that makes one call per item ("$each") reruns only the items whose results went
  * stale: the others keep their pw.x results (stepArguments.ts keeps items across attempts).
  */
-import type { CanvasEvent } from '../../canvas/types';
+import { eventsOf, type CanvasEvent } from '../../canvas/types';
 import type { ArtifactRecord, ToolCallRecord } from '../../provenance/types';
 import { dependentsOf } from '../../plan/edits';
 import { PlanStore, RUNNER_ACTOR } from '../../plan/store';
@@ -64,7 +64,7 @@ export function staleReasons(events: readonly CanvasEvent[], ids: string[]): Rec
   const out: Record<string, string> = {};
   for (const e of events) {
     if (e.kind !== 'provenance.status') continue;
-    const p = e.payload as { ids: string[]; status: string; reason: string };
+    const p = e.payload;
     if (p.status !== 'stale') continue;
     for (const id of p.ids) if (wanted.has(id)) out[id] = p.reason;
   }
@@ -82,8 +82,8 @@ export async function reopenStaleSteps(rt: AgentRuntime, ctx: StepContext): Prom
   const found = staleSteps(plan, ctx);
   // A step rerun for these very results that still stands on them cannot clear them: say so once, do not loop.
   const key = (b: StaleStep) => `${b.step}:${[...b.stale].sort().join(',')}`;
-  const tried = new Set(ctx.events.filter((e) => e.kind === RERUN_EVENT).flatMap((e) => (e.payload as RerunPayload).because.map(key)));
-  const reported = new Set(ctx.events.filter((e) => e.kind === STALE_REMAINS_EVENT).map((e) => key(e.payload as StaleStep)));
+  const tried = new Set(eventsOf(ctx.events, RERUN_EVENT).flatMap((e) => e.payload.because.map(key)));
+  const reported = new Set(eventsOf(ctx.events, STALE_REMAINS_EVENT).map((e) => key(e.payload)));
   for (const b of found.filter((x) => tried.has(key(x)) && !reported.has(key(x)))) {
     await rt.log.append({ kind: STALE_REMAINS_EVENT, key: 'run/workflow', actor: RUNNER_ACTOR, payload: { ...b, message: `step ${b.step} ran again but still stands on stale ${b.stale.join(', ')}; recompute them by hand or edit the step.` } });
   }

@@ -12,7 +12,7 @@ import { ARTIFACT, type ConvergenceSelectionValue } from '../../artifacts/shapes
 import { RUNNER_ACTOR } from '../../plan/store';
 import type { AgentRuntime } from '../runtime';
 import { callSucceeded } from '../../plan/stepArguments';
-import { STEP_END_EVENT, STEP_START_EVENT, type StepEndPayload, type StepStartPayload } from '../../plan/stepRecords';
+import { STEP_END_EVENT, STEP_START_EVENT } from '../../plan/stepRecords';
 import type { CanvasEvent } from '../../canvas/types';
 import { downstreamArtifacts } from '../../provenance/upstream';
 import type { ArtifactRecord, ToolCallRecord } from '../../provenance/types';
@@ -37,11 +37,11 @@ interface Attempt {
 function attemptsOf(events: readonly CanvasEvent[], stepId: string): Attempt[] {
   const out: Attempt[] = [];
   for (const e of events) {
-    if (e.kind === STEP_START_EVENT && (e.payload as StepStartPayload).id === stepId) out.push({ attempt: (e.payload as StepStartPayload).attempt, callIds: [], ok: false });
+    if (e.kind === STEP_START_EVENT && e.payload.id === stepId) out.push({ attempt: e.payload.attempt, callIds: [], ok: false });
     const current = out.at(-1);
     if (!current) continue;
-    if (e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === stepId) current.callIds.push((e.payload as ToolCallRecord).id);
-    if (e.kind === STEP_END_EVENT && (e.payload as StepEndPayload).id === stepId) current.ok = (e.payload as StepEndPayload).ok;
+    if (e.kind === 'provenance.call' && e.payload.step === stepId) current.callIds.push(e.payload.id);
+    if (e.kind === STEP_END_EVENT && e.payload.id === stepId) current.ok = e.payload.ok;
   }
   return out;
 }

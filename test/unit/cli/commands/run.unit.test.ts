@@ -22,7 +22,7 @@ async function captureErrors(fn: () => Promise<number>): Promise<{ code: number;
 }
 
 const ev = (seq: number, kind: string, payload: unknown, ts: string, key?: string): CanvasEvent =>
-  ({ v: 1, seq, ts, actor: { kind: 'framework', id: 't' }, kind, payload, crc: '', ...(key ? { key } : {}) });
+  ({ v: 1, seq, ts, actor: { kind: 'framework', id: 't' }, kind, payload, crc: '', ...(key ? { key } : {}) }) as CanvasEvent;
 
 describe('dreams run options', () => {
   it('reads budgets, wall time in minutes or hours, and refuses what it cannot read', () => {

@@ -106,7 +106,7 @@ describe('agent loop with a model (fake Messages API, no pw.x)', () => {
     assert.match(refused!, /element is missing; add it/);
     const plan = events.filter((e) => e.key === 'plan').at(-1)!.payload as { value: { workflow: string; steps: { id: string }[] } };
     assert.equal(plan.value.workflow, 'bulk-note');
-    assert.ok(events.some((e) => e.kind === 'workflow.inputs' && (e.payload as { inputs: { element: string } }).inputs.element === 'Al'));
+    assert.ok(events.some((e) => e.kind === 'workflow.inputs' && e.payload.inputs.element === 'Al'));
   });
 
   it('stops at a token budget with its state saved, and a resume with a higher budget finishes without repeating a call', async () => {

@@ -3,11 +3,15 @@ import path from 'node:path';
 import { Canvas, DEFAULT_KEY_SPECS, type DerivedKeys } from '../../../../src/core/canvas/canvas';
 import { openEventLog, type EventLog } from '../../../../src/core/canvas/eventLog';
 import type { Actor, KeySpec } from '../../../../src/core/canvas/types';
+import type { JobRecord, JobState } from '../../../../src/core/hpc/types';
 import { useTempDirs } from './tempDir';
 
 const dft: Actor = { kind: 'agent', id: 'dft', model: 'claude-test' };
 const supervisor: Actor = { kind: 'agent', id: 'supervisor', model: 'claude-test' };
 const jobsFramework: Actor = { kind: 'framework', id: 'jobs' };
+const job = (id: string, state: JobState): JobRecord => ({
+  id, backend: 'local', state, program: 'pw.x', input: 'pw.in', files: [], pseudopotentials: [], outputs: [], createdAt: 'now', updatedAt: 'now',
+});
 const judge: Actor = { kind: 'judge', id: 'report-judge', model: 'claude-test' };
 const tempDir = useTempDirs();
 
@@ -55,8 +59,8 @@ describe('canvas: write, read, inspect', () => {
     await canvas.write('plan', { steps: [1, 2, 3] }, 'initial plan for the lattice constant', supervisor);
     await canvas.write('notes/a', 'line one\nline two', 'observation', dft);
     await canvas.write('notes/a', 'second thought', 'revised', dft);
-    await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: { id: 'j-1', state: 'queued' }, actor: jobsFramework });
-    await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: { id: 'j-1', state: 'running' }, actor: jobsFramework });
+    await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: job('j-1', 'queued'), actor: jobsFramework });
+    await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: job('j-1', 'running'), actor: jobsFramework });
     assert.deepEqual(canvas.inspect(), [
       { key: 'jobs/j-1', mode: 'framework', versions: 2, summary: 'state: running', lastSeq: 5 },
       { key: 'notes/a', mode: 'versioned', versions: 2, summary: 'second thought — revised', lastSeq: 3 },
@@ -198,8 +202,11 @@ describe('canvas: reopening rebuilds the same state', () => {
     for (let i = 0; i < 30; i++) await canvas.write(`notes/n${i % 7}`, { i, nested: { list: [i, i * 2] } }, `reason ${i}`, i % 2 ? dft : supervisor);
     await canvas.write('reports/r', { claim: 1 }, 'draft', supervisor);
     await canvas.markVerified('reports/r', 'ok', judge);
-    await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: { state: 'completed' }, actor: jobsFramework });
-    await log.append({ kind: 'llm.usage', payload: { inputTokens: 10 }, actor: jobsFramework });
+    await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: job('j-1', 'completed'), actor: jobsFramework });
+    await log.append({
+      kind: 'llm.usage', actor: jobsFramework,
+      payload: { role: 'dft', category: 'act', model: 'm', usage: { inputTokens: 10, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: null, at: 'now' },
+    });
     const before = canvas.snapshot();
     await log.close();
 

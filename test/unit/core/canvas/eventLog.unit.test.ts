@@ -33,12 +33,16 @@ function spawnHolder(file: string, appends = 0): Promise<{ child: ReturnType<typ
   });
 }
 
+
+/** A notebook edit: an event of a declared kind whose value the log mechanics below never look into. */
+const edit = (value: unknown) => ({ key: 'notes/test', value, reason: 'test' });
+
 describe('event log: append and reopen', () => {
   it('appends contiguous, checksummed lines and reopens to the same events', async () => {
     const file = path.join(tempDir(), 'events.jsonl');
     const { log, recovery } = await openEventLog(file, { mode: 'writer' });
     assert.deepEqual(recovery, { eventsRead: 0 });
-    const a = await log.append({ kind: 'run.start', key: 'run/start', payload: { runId: 'r', objective: 'Al a0' }, actor });
+    const a = await log.append({ kind: 'run.start', key: 'run/start', payload: { runId: 'r', objective: 'Al a0', settings: {}, software: {} }, actor });
     const b = await log.append('key.write', 'notes/x', { value: { ecut: 30 }, reason: 'sweep', version: 1 }, actor);
     assert.equal(a.seq, 1);
     assert.equal(b.seq, 2);
@@ -58,9 +62,9 @@ describe('event log: append and reopen', () => {
   it('keeps no alias to the caller\'s payload and drops undefined members exactly as a reopen would', async () => {
     const file = path.join(tempDir(), 'events.jsonl');
     const { log } = await openEventLog(file, { mode: 'writer' });
-    const payload: Record<string, unknown> = { value: [1, 2], reason: 'r', version: 1, note: undefined };
+    const payload = { value: [1, 2], reason: 'r', version: 1, note: undefined };
     const e = await log.append('key.write', 'notes/a', payload, actor);
-    (payload.value as number[]).push(3);
+    payload.value.push(3);
     await log.close();
     const { log: again } = await openEventLog(file, { mode: 'reader' });
     assert.deepEqual(again.events()[0], e);
@@ -72,7 +76,7 @@ describe('event log: append and reopen', () => {
     const { log } = await openEventLog(file, { mode: 'writer' });
     const big = 'x'.repeat(70_000); // larger than a pipe buffer: interleaving would show
     await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      for (let i = 0; i < 10; i++) await log.append('test.write', undefined, { w, i, big }, actor);
+      for (let i = 0; i < 10; i++) await log.append('user.edit', undefined, edit({ w, i, big }), actor);
     }));
     await log.close();
     const seqs = lines(file).map((l) => (JSON.parse(l) as { seq: number }).seq);
@@ -82,7 +86,7 @@ describe('event log: append and reopen', () => {
   it('group-commit writes the appends of one tick with one write and one fdatasync; fsync-each with one per event', async () => {
     for (const [durability, syncs] of [['group-commit', 1], ['fsync-each', 50]] as const) {
       const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer', durability });
-      await Promise.all(Array.from({ length: 50 }, (_, i) => log.append('test.write', undefined, { i }, actor)));
+      await Promise.all(Array.from({ length: 50 }, (_, i) => log.append('user.edit', undefined, edit({ i }), actor)));
       assert.deepEqual(log.stats(), { appends: 50, writes: syncs, syncs }, durability);
       await log.close();
     }
@@ -96,7 +100,7 @@ describe('event log: append and reopen', () => {
       assert.ok(fs.readFileSync(file, 'utf8').includes(`"seq":${e.seq},`), `seq ${e.seq} is on disk when subscribers hear of it`);
       seen.push(e.seq);
     });
-    const appended = Array.from({ length: 5 }, (_, i) => log.append('test.write', undefined, { i }, actor));
+    const appended = Array.from({ length: 5 }, (_, i) => log.append('user.edit', undefined, edit({ i }), actor));
     assert.equal(log.events().length, 0, 'nothing is reported durable before the write');
     for (const p of appended) {
       const e = await p;
@@ -108,11 +112,11 @@ describe('event log: append and reopen', () => {
 
   it('observers see every event synchronously, in order, including ones appended before they subscribed', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer' });
-    const first = log.append('test.write', undefined, { i: 1 }, actor);
+    const first = log.append('user.edit', undefined, edit({ i: 1 }), actor);
     const seen: number[] = [];
     log.observe((e) => seen.push(e.seq));
     assert.deepEqual(seen, [1], 'the in-flight event is replayed');
-    const second = log.append('test.write', undefined, { i: 2 }, actor);
+    const second = log.append('user.edit', undefined, edit({ i: 2 }), actor);
     assert.deepEqual(seen, [1, 2], 'observed inside append, before durability');
     await Promise.all([first, second]);
     await log.close();
@@ -120,26 +124,26 @@ describe('event log: append and reopen', () => {
 
   it('refuses an event larger than the line limit, saying how to store it', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer', maxLineBytes: 1000 });
-    await assert.rejects(log.append('provenance.artifact', 'artifacts/a-1', { value: 'x'.repeat(2000) }, actor),
+    await assert.rejects(log.append('user.edit', 'notes/a', edit('x'.repeat(2000)), actor),
       (e: unknown) => e instanceof EventLogError && e.code === 'oversized-event' && /file-backed artifact/.test(e.message));
-    const ok = await log.append('test.write', undefined, { small: true }, actor);
+    const ok = await log.append('user.edit', undefined, edit({ small: true }), actor);
     assert.equal(ok.seq, 1, 'a refused append does not use up a sequence number');
     await log.close();
   });
 
   it('a log whose disk write fails refuses every later append and says how to recover', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer' });
-    await log.append('test.write', undefined, { i: 1 }, actor);
+    await log.append('user.edit', undefined, edit({ i: 1 }), actor);
     // Simulate the disk failing under the log: its file descriptor goes away.
     await (log as unknown as { file: fs.promises.FileHandle }).file.close();
-    await assert.rejects(log.append('test.write', undefined, { i: 2 }, actor), (e: unknown) => e instanceof EventLogError && e.code === 'broken');
-    await assert.rejects(log.append('test.write', undefined, { i: 3 }, actor), /reopen the run: it recovers to the last saved event/);
+    await assert.rejects(log.append('user.edit', undefined, edit({ i: 2 }), actor), (e: unknown) => e instanceof EventLogError && e.code === 'broken');
+    await assert.rejects(log.append('user.edit', undefined, edit({ i: 3 }), actor), /reopen the run: it recovers to the last saved event/);
     assert.equal(log.lastSeq(), 1);
   });
 
   it('a failed write tells onBroken listeners once, and an append nobody awaits does not become an unhandled rejection', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer' });
-    await log.append('test.write', undefined, { i: 1 }, actor);
+    await log.append('user.edit', undefined, edit({ i: 1 }), actor);
     const heard: string[] = [];
     log.onBroken((e) => heard.push(e.code));
     const unhandled: unknown[] = [];
@@ -147,7 +151,7 @@ describe('event log: append and reopen', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       await (log as unknown as { file: fs.promises.FileHandle }).file.close();
-      void log.append('test.write', undefined, { i: 2 }, actor); // a fire-and-forget record (usage, a note)
+      void log.append('user.edit', undefined, edit({ i: 2 }), actor); // a fire-and-forget record (usage, a note)
       await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual(heard, ['broken']);
       assert.equal(log.brokenError?.code, 'broken');
@@ -164,7 +168,7 @@ describe('event log: append and reopen', () => {
   it('refuses to append after close', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer' });
     await log.close();
-    await assert.rejects(log.append('test.write', undefined, {}, actor), /was closed/);
+    await assert.rejects(log.append('user.edit', undefined, edit({}), actor), /was closed/);
   });
 });
 
@@ -259,7 +263,7 @@ describe('event log: recovery of a damaged tail', () => {
       assert.equal(fs.readFileSync(recovery.damage!.backup, 'utf8'), before, 'the copy is the damaged file as found');
       assert.equal(recovery.damage!.byteOffset, Buffer.byteLength(before.split(/(?<=\n)/).slice(0, want.line - 1).join('')));
       assert.deepEqual(log.events().map((e) => e.seq), Array.from({ length: want.kept }, (_, i) => i + 1));
-      const next = await log.append('test.write', undefined, { after: 'recovery' }, actor);
+      const next = await log.append('user.edit', undefined, edit({ after: 'recovery' }), actor);
       assert.equal(next.seq, want.kept + 1);
       await log.close();
       const again = await openEventLog(file, { mode: 'writer' });
@@ -336,11 +340,11 @@ describe('event log: read-only tailing', () => {
     const seen: number[] = [];
     reader.subscribe((e) => seen.push(e.seq));
     const { log: writer } = await openEventLog(file, { mode: 'writer' });
-    const e3 = await writer.append('test.write', undefined, { i: 3 }, actor);
+    const e3 = await writer.append('user.edit', undefined, edit({ i: 3 }), actor);
     await writer.close();
     // A fourth line, half written.
     const { line } = await import('../../../../src/core/canvas/eventLine').then((m) =>
-      m.encodeEventLine({ v: 1, seq: 4, ts: 'now', actor, kind: 'test.write', payload: { i: 4 } }));
+      m.encodeEventLine({ v: 1, seq: 4, ts: 'now', actor, kind: 'user.edit', payload: edit({ i: 4 }) }));
     fs.appendFileSync(file, line.slice(0, 20));
     const before = fs.readFileSync(file);
     const r1 = reader.refresh();
@@ -351,7 +355,7 @@ describe('event log: read-only tailing', () => {
     assert.deepEqual(reader.refresh().events.map((e) => e.seq), [4]);
     assert.deepEqual(seen, [3, 4]);
     assert.equal(reader.lastSeq(), 4);
-    await assert.rejects(reader.append('test.write', undefined, {}, actor), (e: unknown) => e instanceof EventLogError && e.code === 'read-only');
+    await assert.rejects(reader.append('user.edit', undefined, edit({}), actor), (e: unknown) => e instanceof EventLogError && e.code === 'read-only');
   });
 
   it('reports damage without cutting, and goes on once the writer has cut it', async () => {
@@ -365,7 +369,7 @@ describe('event log: read-only tailing', () => {
     assert.equal(fs.statSync(file).size, size);
     assert.equal(fs.existsSync(path.join(path.dirname(file), 'events.lock')), false, 'a reader takes no lock');
     const { log: writer } = await openEventLog(file, { mode: 'writer' });
-    await writer.append('test.write', undefined, { i: 3 }, actor);
+    await writer.append('user.edit', undefined, edit({ i: 3 }), actor);
     await writer.close();
     const r = reader.refresh();
     assert.deepEqual(r.events.map((e) => e.seq), [3]);
@@ -390,7 +394,7 @@ describe('event log: following another process', () => {
     try {
       assert.equal(first, 'ready');
       for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
-      assert.deepEqual(seen, ['2:test.tick', '3:test.tick', '4:test.tick']);
+      assert.deepEqual(seen, ['2:user.edit', '3:user.edit', '4:user.edit']);
     } finally {
       stop();
       child.stdin!.end();

@@ -6,7 +6,7 @@ const logPath = process.argv[2]!;
 void openEventLog(logPath, { mode: 'writer' }).then(async ({ log }) => {
   const appendCount = Number(process.argv[3] ?? 0);
   for (let i = 0; i < appendCount; i++) {
-    await log.append({ kind: 'test.tick', payload: { i }, actor: { kind: 'framework', id: 'hold-writer' } });
+    await log.append({ kind: 'user.edit', payload: { key: 'notes/tick', value: { i }, reason: 'tick' }, actor: { kind: 'framework', id: 'hold-writer' } });
   }
   process.stdout.write('ready\n');
   process.stdin.resume();

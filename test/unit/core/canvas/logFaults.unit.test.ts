@@ -43,7 +43,7 @@ describe('event log: a log copied through Windows (CR LF)', () => {
     const w = await openEventLog(file, { mode: 'writer', onDamage: 'refuse' });
     assert.equal(w.recovery.damage, undefined);
     assert.ok(fs.statSync(file).size >= size, 'nothing was cut');
-    await w.log.append('key.write', 'notes/after', { value: 6 }, actor);
+    await w.log.append('key.write', 'notes/after', { value: 6, reason: 'after', version: 1 }, actor);
     await w.log.close();
     const again = await openEventLog(file, { mode: 'reader' });
     assert.equal(again.log.lastSeq(), 6);

@@ -1,5 +1,5 @@
 /** An in-memory event log with the EventLogPort shape, for guard unit tests. */
-import type { CanvasEvent } from '../../../../../src/core/canvas/types';
+import type { AppendInput, CanvasEvent, EventKind } from '../../../../../src/core/canvas/types';
 import type { EventLogPort } from '../../../../../src/core/guard/approvals';
 
 export class MemoryEventLog implements EventLogPort {
@@ -11,8 +11,8 @@ export class MemoryEventLog implements EventLogPort {
   }
   events() { return this.list; }
   subscribe(l: (e: CanvasEvent) => void) { this.listeners.add(l); return () => { this.listeners.delete(l); }; }
-  async append(e: Parameters<EventLogPort['append']>[0]): Promise<CanvasEvent> {
-    const ev: CanvasEvent = { v: 1, seq: this.list.length + 1, ts: new Date().toISOString(), crc: '0', ...e };
+  async append<K extends EventKind>(e: AppendInput<K>): Promise<CanvasEvent<K>> {
+    const ev = { v: 1, seq: this.list.length + 1, ts: new Date().toISOString(), crc: '0', ...e } as unknown as CanvasEvent<K> & CanvasEvent;
     this.list.push(ev);
     for (const l of this.listeners) l(ev);
     return ev;
