@@ -16,7 +16,7 @@ import { diagnose, ruleSuggestions, type Diagnosis } from './advice/adviceRules'
 import { currentValueOf, failureEvidence, type FailureEvidence } from './advice/failureEvidence';
 import type { PwInputValue } from '../artifacts/shapes';
 import { inputRefOfRun } from '../tools/runPw';
-import { movement } from '../tools/relaxedStructure';
+import { cellMoved, continuableFailure, movement } from '../tools/relaxedStructure';
 import type { Vec3 } from '../dft/types';
 
 export const ADVICE_ARTIFACT = 'convergence_advice';
@@ -59,21 +59,24 @@ export interface AdviceValue {
 }
 
 /**
- * The provisional energy of an interrupted relaxation whose atoms had moved, when the
- * diagnosis says it was cut short (stopped, killed, out of wall time) rather than failed.
+ * The provisional energy of a relaxation to continue from its last geometry: one whose atoms (or
+ * cell) had moved when it was cut short (stopped, killed, out of wall time), or that ended at a
+ * geometry only a continuation improves on (its ionic steps ran out; a vc-relax whose final SCF,
+ * in the basis of the final cell, is above its thresholds).
  */
 export function interruptedRelaxation(view: ProvenanceView, callId: string, d: Diagnosis): AdviceValue['continueFrom'] {
-  if (d.kind !== 'killed' && d.kind !== 'walltime') return undefined;
   const call = view.call(callId);
   const energy = call?.outputs.map((id) => view.artifact(id)).find((a) => a?.name === 'total_energy' && a.status === 'provisional');
-  const meta = energy?.meta as { finalPositionsAngstrom?: number[][]; ionicSteps?: number } | undefined;
+  const meta = energy?.meta as { finalPositionsAngstrom?: number[][]; ionicSteps?: number; cellAngstrom?: unknown } | undefined;
+  // cut short, or ended at a geometry only a continuation improves on (steps run out; a vc-relax's final SCF off in the new basis)
+  if (d.kind !== 'killed' && d.kind !== 'walltime' && !continuableFailure(meta)) return undefined;
   const inputRef = inputRefOfRun(call);
   const input = inputRef ? (view.artifact(inputRef.split('.')[0]!)?.value as PwInputValue | undefined) : undefined;
   if (!energy || !meta?.finalPositionsAngstrom || !input?.structure || (input.calculation !== 'relax' && input.calculation !== 'vc-relax')) return undefined;
   const start = input.structure.positions;
   if (meta.finalPositionsAngstrom.length !== start.length) return undefined;
   // the same test interrupted_geometry applies: a free atom moved (fixed atoms do not count)
-  const moved = movement(input.structure, meta.finalPositionsAngstrom as Vec3[]).maxFree > 0;
+  const moved = movement(input.structure, meta.finalPositionsAngstrom as Vec3[]).maxFree > 0 || cellMoved(input.structure.cell, meta.cellAngstrom);
   return moved ? { energy: energy.id, ...(meta.ionicSteps !== undefined ? { ionicSteps: meta.ionicSteps } : {}) } : undefined;
 }
 

@@ -40,6 +40,26 @@ function relaxationOf(relaxation: string, ctx: Parameters<GuardedToolSpec['run']
   return { view, energy, meta, call, inputRef, start, final: final && final.length === start.symbols.length ? final : undefined, printed: final?.length };
 }
 
+/**
+ * Relaxations that ended, unconverged, at a geometry better than their start: continuing from the
+ * last one is the fix. A vc-relax whose final SCF (with the plane waves of the final cell) is above
+ * its thresholds needs one more vc-relax from there, in whose basis the cell hardly changes; one
+ * that ran out of ionic steps, more steps from where it stopped.
+ */
+export const CONTINUABLE_FAILURES: ReadonlySet<string> = new Set(['final-scf-above-thresholds', 'steps-exhausted']);
+
+/** The failure kind run_pw recorded for a relaxation's energy, when it is one a continuation fixes. */
+export function continuableFailure(meta: Record<string, unknown> | undefined): string | undefined {
+  const kind = (meta?.relaxation as { failureKind?: string } | undefined)?.failureKind;
+  return kind && CONTINUABLE_FAILURES.has(kind) ? kind : undefined;
+}
+
+/** Whether a vc-relax changed the cell (any component by more than 1e-6 Å). */
+export function cellMoved(start: Structure['cell'], final: unknown): boolean {
+  const f = final as Structure['cell'] | undefined;
+  return !!f && f.some((v, i) => v.some((x, j) => Math.abs(x - start[i]![j]!) > FIXED_TOLERANCE_ANGSTROM));
+}
+
 /** How far the free atoms moved from the start (the largest), and how many fixed atoms moved at all. */
 export function movement(start: Structure, final: Vec3[]) {
   const moved = final.map((p, i) => Math.hypot(p[0] - start.positions[i]![0], p[1] - start.positions[i]![1], p[2] - start.positions[i]![2]));
@@ -56,7 +76,8 @@ export const interruptedGeometryTool: GuardedToolSpec = {
   description:
     'The last geometry a relax or vc-relax run reached before it was cut short (stopped, killed, out of wall time): reference the ' +
     'provisional total energy run_pw returned for it. Gives a structure (tags, fixed atoms and info of the input structure) to ' +
-    'relax again from, so the ionic steps already done are not repeated. Not for finished relaxations: use relaxed_structure.',
+    'relax again from, so the ionic steps already done are not repeated; also for a relaxation that ran out of ionic steps, or a vc-relax ' +
+    'whose final SCF at the relaxed cell is above its thresholds (one more vc-relax from there). Not for converged relaxations: use relaxed_structure.',
   roles: ['dft'],
   schema: {
     type: 'object',
@@ -76,7 +97,8 @@ export const interruptedGeometryTool: GuardedToolSpec = {
     }
     const outFile = r.call.outputs.map((id) => r.view.artifact(id)).find((a) => a?.name === ARTIFACT.pwOutput);
     const state = (outFile?.meta as { state?: string } | undefined)?.state;
-    if (state === 'completed') {
+    const continuable = continuableFailure(r.meta);
+    if (state === 'completed' && !continuable) {
       throw new Error(`interrupted_geometry: the job of ${r.call.id} completed, so the relaxation was not interrupted but did not converge; ` +
         'consult the convergence advisor on it rather than continuing from where it stopped.');
     }
@@ -85,8 +107,8 @@ export const interruptedGeometryTool: GuardedToolSpec = {
         'it stopped before its first ionic step, so run the relaxation again from its input structure.');
     }
     const { maxFree, fixedMoved } = movement(r.start, r.final);
-    if (maxFree === 0) {
-      throw new Error(`interrupted_geometry: the run behind ${relaxation} stopped before any atom moved; run the relaxation again from its input structure.`);
+    if (maxFree === 0 && !cellMoved(r.start.cell, r.meta.cellAngstrom)) {
+      throw new Error(`interrupted_geometry: the run behind ${relaxation} stopped before any atom or the cell moved; run the relaxation again from its input structure.`);
     }
     if (fixedMoved) {
       throw new Error(`interrupted_geometry: ${fixedMoved} fixed atom(s) moved in the run behind ${relaxation}; check the constraints of its input before continuing it.`);

@@ -208,13 +208,13 @@ describe('convergence advisor: mapping suggestions to the input tool', () => {
 describe('convergence advisor: an interrupted relaxation', () => {
   const relaxText = read('interrupted-relax.in');
   const positions = (moved: boolean) => Array.from({ length: 14 }, (_, i) => [0, 0, i + (moved && i === 12 ? 0.05 : 0)]);
-  async function chain(calculation: string, moved = true, fixed?: boolean[]) {
+  async function chain(calculation: string, moved = true, fixed?: boolean[], extra: Record<string, unknown> = {}) {
     const p = new MemoryProvenance();
     const structure = { symbols: Array(14).fill('Pt'), positions: positions(false), cell: [[5, 0, 0], [0, 5, 0], [0, 0, 16]], pbc: [true, true, true], ...(fixed ? { fixed } : {}) };
     const [input] = await seedCall(p, 'make_pw_input', {}, [{ kind: 'qe-input', name: 'pw_input', value: { text: relaxText, calculation, structure, settings: {} } }]);
     const [, energy] = await seedCall(p, 'run_pw', { input: input!.id }, [
       { kind: 'table', name: 'pw_output', value: {}, status: 'provisional', meta: { state: 'failed' } },
-      { kind: 'scalar', name: 'total_energy', value: -1, unit: 'eV', status: 'provisional', meta: { finalPositionsAngstrom: positions(moved), ionicSteps: 4 } },
+      { kind: 'scalar', name: 'total_energy', value: -1, unit: 'eV', status: 'provisional', meta: { finalPositionsAngstrom: positions(moved), ionicSteps: 4, ...extra } },
     ], { input: input!.id });
     return { p, call: energy!.creator, energy: energy!.id };
   }
@@ -224,6 +224,16 @@ describe('convergence advisor: an interrupted relaxation', () => {
     const { p, call, energy } = await chain('relax');
     assert.deepEqual(interruptedRelaxation(p, call, d('killed')), { energy, ionicSteps: 4 });
     assert.deepEqual(interruptedRelaxation(p, call, d('walltime')), { energy, ionicSteps: 4 });
+  });
+
+  it('continues a relaxation that ran out of steps, and a vc-relax whose final SCF is above its thresholds though only its cell moved', async () => {
+    const steps = await chain('relax', true, undefined, { relaxation: { failureKind: 'steps-exhausted' } });
+    assert.deepEqual(interruptedRelaxation(steps.p, steps.call, d('relaxation-not-converged')), { energy: steps.energy, ionicSteps: 4 });
+    const pulay = await chain('vc-relax', false, undefined, { relaxation: { failureKind: 'final-scf-above-thresholds' }, cellAngstrom: [[5.05, 0, 0], [0, 5.05, 0], [0, 0, 16.1]] });
+    assert.deepEqual(interruptedRelaxation(pulay.p, pulay.call, d('final-scf-above-thresholds')), { energy: pulay.energy, ionicSteps: 4 });
+    // BFGS that gave up wants a tighter SCF, not a continuation
+    const bfgs = await chain('relax', true, undefined, { relaxation: { failureKind: 'bfgs-failed' } });
+    assert.equal(interruptedRelaxation(bfgs.p, bfgs.call, d('relaxation-not-converged')), undefined);
   });
 
   it('does not for a failure of the calculation itself, a run that does not move atoms, or one that stopped before they moved', async () => {

@@ -138,7 +138,7 @@ describe('interrupted_geometry', () => {
     const cases: [Parameters<typeof interrupted>[1], RegExp][] = [
       [{ status: 'final' }, /finished; take its geometry with relaxed_structure/],
       [{ state: 'completed' }, /was not interrupted but did not converge; consult the convergence advisor/],
-      [{ final: copt.positions }, /stopped before any atom moved; run the relaxation again from its input structure/],
+      [{ final: copt.positions }, /stopped before any atom or the cell moved; run the relaxation again from its input structure/],
     ];
     for (const [opts, message] of cases) {
       const p = new MemoryProvenance();
@@ -147,5 +147,23 @@ describe('interrupted_geometry', () => {
       assert.equal(o.status, 'failed', JSON.stringify(o));
       assert.match((o as { error: string }).error, message);
     }
+  });
+});
+
+describe('interrupted_geometry on a vc-relax whose final SCF is above its thresholds', () => {
+  it('continues from the relaxed cell the run ended at, though the job completed and no atom moved', async () => {
+    const { readStructureFile } = await import('../../../../src/core/dft/io/structureFile');
+    const { FIXTURES, runDir, seedRun } = await import('./support/seedRun');
+    const p = new MemoryProvenance();
+    const { source: _s, ...si } = readStructureFile(path.join(FIXTURES, 'qe/runs/si-vc-final.in'));
+    const settings = { code: 'pw.x' as const, functional: 'PBE', ecutwfcRy: 10, ecutrhoRy: 40, pseudopotentials: { Si: { file: 'Si.pbe-rrkj.UPF' } }, kMesh: [3, 3, 3] as [number, number, number], occupations: 'fixed', nspin: 1 as const };
+    const run = await seedRun(p, runDir(), { outputFile: 'qe/runs/si-vc-final.out', structure: si, calculation: 'vc-relax', settings, status: 'provisional' });
+    const use = { tool: 'interrupted_geometry', args: { relaxation: run.energy.id }, refs: {}, reasons: {}, context: 't', agent: { role: 'dft' as const } };
+    const o = await guardedCall(registry.get('interrupted_geometry')!, use, ctxFor(p));
+    assert.equal(o.status, 'ok', JSON.stringify(o));
+    const s = p.artifact((o as { outputs: string[] }).outputs[0]!)!.value as Structure;
+    const out = parsePwOutput(fs.readFileSync(path.join(FIXTURES, 'qe/runs/si-vc-final.out'), 'utf8'));
+    assert.deepEqual(s.cell, out.ionicSteps.at(-1)!.cellAngstrom);
+    assert.notDeepEqual(s.cell, si.cell);
   });
 });
