@@ -60,7 +60,7 @@ export const magnetizationTool: GuardedToolSpec = {
       ...(run.output.settings.kPoints !== undefined ? { kpointCount: run.output.settings.kPoints } : {}),
       title: `Magnetization of ${formula} (${run.call.id})`,
     };
-    const sites = m.sites.length ? `; site moments (${m.siteSource}) ${m.sites.map((s) => `${s.label ?? s.symbol}${s.atom} ${fmt(s.momentBohrMagneton)}`).join(', ')} μB` : '; pw.x printed no site moments';
+    const sites = m.sites.length ? `; site moments (${m.siteSource}) ${m.sites.map((s) => `${s.label ?? s.symbol}(${s.atom}) ${fmt(s.momentBohrMagneton)}`).join(', ')} μB` : '; pw.x printed no site moments';
     return {
       artifacts: [{ kind: 'table', name: ARTIFACT.magnetization, value, status: run.energy.status === 'final' ? 'final' : 'provisional', inputs: [run.outputArtifact.id], meta: { settings: run.meta.settings, natoms: m.natoms, formula } }],
       summary: `${formula}: ${m.order}, total ${fmt(m.totalBohrMagnetonPerCell)} μB/cell (${fmt(m.totalBohrMagnetonPerAtom)} μB/atom), absolute ${fmt(m.absoluteBohrMagnetonPerCell)} μB/cell${sites}`,

@@ -60,7 +60,7 @@ export const magneticConfigurationTool: GuardedToolSpec = {
     const order = up && down ? 'antiferromagnetic or ferrimagnetic' : up || down ? 'ferromagnetic' : 'non-magnetic';
     return {
       artifacts: [{ kind: 'structure', name: ARTIFACT.magneticStructure, value: structure, meta: { formula: formulaOf(s.symbols), natoms: s.symbols.length, startingMagnetization, order } }],
-      summary: `${formulaOf(s.symbols)} with a ${order} start (${up} up, ${down} down): species ${[...new Set(labels)].join(', ')}; ` +
+      summary: `${formulaOf(s.symbols)} with ${/^[aeiou]/.test(order) ? 'an' : 'a'} ${order} start (${up} up, ${down} down): species ${[...new Set(labels)].join(', ')}; ` +
         `make_pw_input startingMagnetization ${JSON.stringify(startingMagnetization)}`,
     };
   },

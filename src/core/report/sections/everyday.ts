@@ -70,7 +70,7 @@ export function everydayReportSection(artifacts: readonly ArtifactRecord[]): Eve
     md.push('## Magnetization', '', ...table(['run', 'order', 'total (μB/cell)', 'absolute (μB/cell)', 'total (μB/atom)', 'site moments (μB)', 'source'], magnetizations.map((a) => {
       const v = a.value as MagnetizationValue;
       return [`${v.formula} (${a.id})`, v.order, num(v.totalBohrMagnetonPerCell, 3), num(v.absoluteBohrMagnetonPerCell, 3), num(v.totalBohrMagnetonPerAtom, 3),
-        v.sites.map((s) => `${s.label ?? s.symbol}${s.atom} ${num(s.momentBohrMagneton, 3)}`).join(', ') || '—', v.siteSource ?? '—'];
+        v.sites.map((s) => `${s.label ?? s.symbol}(${s.atom}) ${num(s.momentBohrMagneton, 3)}`).join(', ') || '—', v.siteSource ?? '—'];
     })), '');
   }
   if (differences.length) {

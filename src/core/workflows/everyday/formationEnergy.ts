@@ -182,7 +182,8 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
       { id: `${id}-run`, title: `Run the ${r.element} reference`, worker: 'hpc', tool: 'run_pw', args: { input: `$step.${id}-input.pw_input` }, reasons: { input: `the ${r.element} reference` }, dependsOn: [`${id}-input`] },
     );
   }
-  const energies = ['$step.compound-run.total_energy', ...i.references.map((r) => `$step.ref-${r.element.toLowerCase()}-run.total_energy`)];
+  // a list takes "$all" hints: each run step makes one energy
+  const energies = ['$all.compound-run.total_energy', ...i.references.map((r) => `$all.ref-${r.element.toLowerCase()}-run.total_energy`)];
   const coefficients = [1, ...i.references.map((r) => r.coefficient)];
   const deps = ['compound-run', ...i.references.map((r) => `ref-${r.element.toLowerCase()}-run`)];
   const why = {

@@ -120,7 +120,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   for (const o of i.orders.filter((x) => x !== reference)) {
     out.push({
       id: `${o.id}-ordering`, title: `E(${o.name}) − E(${reference.name}) per magnetic atom`, worker: 'dft', tool: 'energy_difference',
-      args: { quantity: 'magnetic_ordering_energy', energies: [`$step.${o.id}-run.total_energy`, `$step.${reference.id}-run.total_energy`], coefficients: [1, -1], per: 'magnetic-atom', count: i.magneticAtoms },
+      args: { quantity: 'magnetic_ordering_energy', energies: [`$all.${o.id}-run.total_energy`, `$all.${reference.id}-run.total_energy`], coefficients: [1, -1], per: 'magnetic-atom', count: i.magneticAtoms },
       reasons: {
         quantity: 'the energy of one magnetic order against another', energies: `the ${o.name} and ${reference.name} runs, same cell and settings`, coefficients: 'the same cell: one minus the other',
         per: 'per magnetic atom, as orderings are compared', count: `${i.magneticAtoms} magnetic atoms in the cell`,
@@ -153,7 +153,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
       claims.push({ quantity: 'magnetic_ordering_energy', value: claimValue(d.value, 4), unit: 'eV', cites: `${dRef}.value`, statement: `E(${o.name}) − E(${reference.name}) = ${claimValue(d.value, 4)} eV per magnetic atom` });
       if (d.value < lowest.value) lowest = { name: o.name, value: d.value };
     }
-    const sites = m.sites.map((x) => `${x.label ?? x.symbol}${x.atom} ${shown(x.momentBohrMagneton, 3)}`).join(', ');
+    const sites = m.sites.map((x) => `${x.label ?? x.symbol}(${x.atom}) ${shown(x.momentBohrMagneton, 3)}`).join(', ');
     rows.push(`| ${o.name} | ${o.moments.join(', ')} | ${m.order} | ${shown(m.totalBohrMagnetonPerCell, 3)} | ${shown(m.absoluteBohrMagnetonPerCell, 3)} | ${sites || '—'}${m.siteSource ? ` (${m.siteSource})` : ''} | ${d ? `${shown(d.value, 4)} (${dRef})` : '0 (reference)'} |`);
   }
   const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));

@@ -122,7 +122,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
     ...(v.kpointCount !== undefined ? [{ quantity: 'kpoint_count', value: v.kpointCount, unit: 'count', cites: `${ref}.kpointCount`, statement: `${v.kpointCount} irreducible k-points` }] : []),
   ];
   const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
-  const files = ctx.refs('structure-files', 'structure_file');
+  const files = ctx.refs('structure-files', 'structure_file').map((id) => `${ctx.provenance.artifact(id)?.location?.split('/').pop() ?? 'file'} (${id})`);
   const lengths = v.cellLengthsAngstrom.map((x) => shown(x, 6)).join(', ');
   const text = [
     `The ${v.calculation} of ${i.crystal.name} (${v.formula}, ${v.natoms} atoms) converged in ${v.steps.length} geometries (${ref}): ${v.checks.map((c) => c.statement).join('; ')}.`,

@@ -116,7 +116,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
       { id: `${id}-run`, title: `Run the ${n}-layer slab`, worker: 'hpc', tool: 'run_pw', args: { input: `$step.${id}-input.pw_input` }, reasons: { input: `the ${n}-layer slab` }, dependsOn: [`${id}-input`] },
       {
         id: `gamma-${n}`, title: `γ from the ${n}-layer slab`, worker: 'dft', tool: 'energy_difference',
-        args: { quantity: 'surface_energy', energies: [`$step.${id}-run.total_energy`, '$step.bulk-run.total_energy'], coefficients: [1, -atoms / i.bulkAtoms], per: 'area', surfaces: 2, areaFrom: 0 },
+        args: { quantity: 'surface_energy', energies: [`$all.${id}-run.total_energy`, '$all.bulk-run.total_energy'], coefficients: [1, -atoms / i.bulkAtoms], per: 'area', surfaces: 2, areaFrom: 0 },
         reasons: {
           quantity: 'the energy of the surface', energies: 'the slab, then the bulk at its settings', coefficients: `the slab's ${atoms} atoms against ${shown(atoms / i.bulkAtoms, 6)} bulk cells of ${i.bulkAtoms} atom(s)`,
           per: 'per area of surface', surfaces: 'two equal faces', areaFrom: 'the slab\'s cell gives the area',
