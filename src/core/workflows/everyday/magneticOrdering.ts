@@ -29,6 +29,8 @@ interface Order {
 
 export interface MagneticOrderingInputs {
   crystal: Crystal;
+  /** The conventional cubic cell of a named crystal (its sublattices), or the primitive cell for a ferromagnet alone. */
+  cubic: boolean;
   settings: StudySettings;
   orders: Order[];
   magneticAtoms: number;
@@ -42,31 +44,42 @@ const INPUT_SCHEMA = {
     ...CRYSTAL_SCHEMA,
     ...SETTINGS_SCHEMA,
     orders: {
-      type: 'object', minProperties: 1, maxProperties: 6,
-      additionalProperties: { type: 'array', items: { type: 'number', minimum: -1, maximum: 1 }, minItems: 1, maxItems: 200 },
-      description: 'Orders to compare, by name, each the starting magnetization of every atom of the cell in atom order; default ferromagnetic and a two-sublattice antiferromagnet.',
+      oneOf: [
+        { type: 'array', items: { type: 'string', enum: ['ferromagnetic', 'antiferromagnetic'] }, minItems: 1, uniqueItems: true, description: 'The orders by name: ferromagnetic alone computes the moment in the primitive cell.' },
+        {
+          type: 'object', minProperties: 1, maxProperties: 6,
+          additionalProperties: { type: 'array', items: { type: 'number', minimum: -1, maximum: 1 }, minItems: 1, maxItems: 200 },
+          description: 'Orders by name, each the starting magnetization of every atom of the cell (the file\'s, or a named crystal\'s conventional cell) in atom order.',
+        },
+      ],
+      description: 'Orders to compare; default ferromagnetic and a two-sublattice antiferromagnet.',
     },
   },
   additionalProperties: false,
 } as const;
 
 /** The cell the orders are set on: the conventional cell of a named crystal, the file's cell as given. */
-function cellOf(c: Crystal): Pick<Structure, 'symbols' | 'positions' | 'cell'> {
+function cellOf(c: Crystal, cubic: boolean): Pick<Structure, 'symbols' | 'positions' | 'cell'> {
   if (c.kind === 'file') return c.file!.structure;
-  return bulk({ kind: c.bravais!, symbols: c.bravais === 'rocksalt' ? c.elements! : [c.species[0]!], aAngstrom: c.latticeConstantAngstrom!, ...(c.cOverA ? { cAngstrom: c.cOverA * c.latticeConstantAngstrom! } : {}), cell: c.bravais === 'hcp' ? 'primitive' : 'conventional' });
+  return bulk({ kind: c.bravais!, symbols: c.bravais === 'rocksalt' ? c.elements! : [c.species[0]!], aAngstrom: c.latticeConstantAngstrom!, ...(c.cOverA ? { cAngstrom: c.cOverA * c.latticeConstantAngstrom! } : {}), cell: cubic ? 'conventional' : 'primitive' });
 }
 
 const stepId = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'order';
 
 function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate['resolveInputs']>[1]): MagneticOrderingInputs {
-  const crystal = resolveCrystal(raw, 'a magnetic ordering', true);
+  const named = Array.isArray(raw.orders) ? (raw.orders as string[]) : undefined;
+  // a ferromagnet alone needs no second sublattice: the primitive cell
+  const ferromagnetOnly = named !== undefined && !named.includes('antiferromagnetic');
+  const probe = resolveCrystal(raw, 'a magnetic ordering');
+  const cubic = probe.kind === 'named' && probe.bravais !== 'hcp' && !ferromagnetOnly;
+  const crystal = resolveCrystal(raw, 'a magnetic ordering', cubic);
   const settings = { ...resolveSettings(raw, crystal.species, env), spinPolarized: true };
   const start = settings.startingMagnetization;
   if (!Object.values(start).some((m) => m !== 0)) {
     throw new ObjectiveError(`inputs.startingMagnetization: none of ${crystal.species.join(', ')} is magnetic by default; give the starting moment of the magnetic species, e.g. { ${crystal.species[0]}: 0.5 }.`);
   }
-  const cell = cellOf(crystal);
-  const given = raw.orders as Record<string, number[]> | undefined;
+  const cell = cellOf(crystal, cubic);
+  const given = named ? undefined : raw.orders as Record<string, number[]> | undefined;
   const magneticAtoms = cell.symbols.filter((el) => (start[el] ?? 0) !== 0).length;
   let orders: [string, number[]][];
   if (given) {
@@ -76,14 +89,14 @@ function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate[
     orders = Object.entries(given);
   } else {
     const fm = cell.symbols.map((el) => Math.abs(start[el] ?? 0));
-    const afm = layeredAntiferromagneticMoments(cell, start);
-    if (!afm) {
+    const afm = ferromagnetOnly ? undefined : layeredAntiferromagneticMoments(cell, start);
+    if (!afm && !ferromagnetOnly) {
       throw new ObjectiveError(`the cell of ${crystal.name} has ${magneticAtoms} magnetic atom(s), which no layering splits into two equal sublattices: give a supercell (structure: { file }) or the orders' moments (inputs.orders).`);
     }
-    orders = [['ferromagnetic', fm], ['antiferromagnetic', afm]];
+    orders = [['ferromagnetic', fm], ...(afm ? [['antiferromagnetic', afm] as [string, number[]]] : [])];
   }
   return {
-    crystal, settings, magneticAtoms,
+    crystal, cubic, settings, magneticAtoms,
     orders: orders.map(([name, moments]) => {
       const { labels, startingMagnetization } = magneticLabels(cell.symbols, moments);
       return { id: name === 'ferromagnetic' ? 'fm' : name === 'antiferromagnetic' ? 'afm' : stepId(name), name, moments, labels, startingMagnetization };
@@ -96,7 +109,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   const reference = i.orders.find((o) => o.name === 'ferromagnetic') ?? i.orders[0]!;
   const s = settingsSteps(i.settings, STRUCTURE, 'structure', electronicArgs(i.settings, reference.startingMagnetization));
   const out: TemplateStep[] = [
-    crystalStep('structure', i.crystal, 'the cell that holds every order\'s sublattices', i.crystal.kind === 'named' && i.crystal.bravais !== 'hcp'),
+    crystalStep('structure', i.crystal, i.orders.length > 1 ? 'the cell that holds every order\'s sublattices' : 'the primitive cell of the ferromagnet', i.cubic),
     pseudopotentialsStep(i.settings, i.crystal.species),
     ...s.steps,
   ];
@@ -129,7 +142,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
     });
   }
   const last = i.orders.filter((x) => x !== reference).map((o) => `${o.id}-ordering`);
-  out.push(reportStep('Report the magnetic orders, their moments and energies', ['magnetization', 'magnetic_ordering_energy', 'kpoint_count', ...s.quantities], last.length ? last : [`${reference.id}-magnetization`]));
+  out.push(reportStep(last.length ? 'Report the magnetic orders, their moments and energies' : 'Report the moments', ['magnetization', ...(last.length ? ['magnetic_ordering_energy'] : []), 'kpoint_count', ...s.quantities], last.length ? last : [`${reference.id}-magnetization`]));
   return out;
 }
 
@@ -158,7 +171,9 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
   }
   const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
   const text = [
-    `At these settings the **${lowest.name}** order of ${i.crystal.name} is the lowest in energy of those computed (${i.magneticAtoms} magnetic atoms per cell).`,
+    i.orders.length > 1
+      ? `At these settings the **${lowest.name}** order of ${i.crystal.name} is the lowest in energy of those computed (${i.magneticAtoms} magnetic atoms per cell).`
+      : `The ${reference.name} moment of ${i.crystal.name} (${i.magneticAtoms} magnetic atom(s) per cell):`,
     '',
     ...rows,
     '',

@@ -70,6 +70,13 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.deepEqual([ordering.quantity, ordering.coefficients, ordering.per, ordering.count], ['magnetic_ordering_energy', [1, -1], 'magnetic-atom', 2]);
     // fcc Ni: the L1₀ layering of its 4-atom cubic cell
     assert.deepEqual(plan(MAGNETIC_ORDERING, { element: 'Ni', ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 }).find((s) => s.id === 'afm-configuration')!.args!.startingMagnetization, [0.5, -0.5, -0.5, 0.5]);
+    // a ferromagnet alone: the primitive cell, no ordering energy
+    const fmOnly = plan(MAGNETIC_ORDERING, { element: 'Ni', orders: ['ferromagnetic'], ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 });
+    checkTemplateSteps(fmOnly, { quantity: 'magnetization', value: 0.6, unit: 'μB' });
+    assert.equal(fmOnly[0]!.args!.cubic, undefined);
+    assert.deepEqual(fmOnly.find((s) => s.id === 'fm-configuration')!.args!.startingMagnetization, [0.5]);
+    assert.ok(!fmOnly.some((s) => s.tool === 'energy_difference'));
+    assert.deepEqual(fmOnly.at(-1)!.reportQuantities, ['magnetization', 'kpoint_count']);
     assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Al' }, env), (e: unknown) => e instanceof ObjectiveError && /none of Al is magnetic/.test(e.message));
     assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Fe', orders: { ferri: [0.5] } }, env), /1 moments for the 2 atoms/);
   });
