@@ -1,0 +1,126 @@
+/**
+ * bench:moments — the magnetic moments of bcc Fe, hcp Co and fcc Ni through the magnetic-ordering
+ * workflow (ferromagnet alone, primitive cell), offline, with local pw.x: the moment per atom
+ * (total magnetization per cell over the atoms), pw.x's site moment, the absolute magnetization,
+ * the cutoff and k-spacing the workflow's sweeps chose (1 meV/atom), the wall time, and the
+ * experimental and typical published values. Writes bench/results/moments.json and prints a table.
+ *
+ *   npm run bench:moments -- [--pseudo-dir DIR] [--materials Fe,Co,Ni] [--runs-dir DIR] [--out FILE]
+ *
+ * Pseudopotentials from Debian's quantum-espresso-data (/usr/share/espresso/pseudo, or
+ * $DREAMS_PSEUDO_DIR): Fe.pbe-nd-rrkjus and Ni.pbe-nd-rrkjus (PBE); Debian ships no PBE file for
+ * Co, so Co is computed with PBEsol (Co.pbesol-spn-rrkjus_psl.0.3.1), and the table says so.
+ * Crystals at the experimental lattice constants (Kittel, 8th ed.; Co c/a 1.623).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ConvergenceSelectionValue } from '../../src/core/artifacts/shapes';
+import type { MagnetizationValue } from '../../src/core/artifacts/relaxation';
+import type { ArtifactRecord } from '../../src/core/provenance/types';
+
+const root = path.resolve(__dirname, '../..');
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const pseudoDir = arg('pseudo-dir') ?? process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
+const runsDir = arg('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-moments-'));
+const out = arg('out') ?? path.join(root, 'bench/results/moments.json');
+
+interface Material {
+  element: string;
+  bravais: 'bcc' | 'hcp' | 'fcc';
+  a: number;
+  cOverA?: number;
+  functional: 'PBE' | 'PBEsol';
+  pseudopotential: string;
+  /** Spin moment per atom: experiment (saturation magnetization, orbital part removed where known) and typical PBE. */
+  experiment: number;
+  published: { low: number; high: number; note: string };
+}
+
+const MATERIALS: Material[] = [
+  { element: 'Fe', bravais: 'bcc', a: 2.87, functional: 'PBE', pseudopotential: 'Fe.pbe-nd-rrkjus.UPF', experiment: 2.22, published: { low: 2.15, high: 2.35, note: 'PBE at the experimental a' } },
+  { element: 'Co', bravais: 'hcp', a: 2.507, cOverA: 1.623, functional: 'PBEsol', pseudopotential: 'Co.pbesol-spn-rrkjus_psl.0.3.1.UPF', experiment: 1.72, published: { low: 1.55, high: 1.7, note: 'PBE/PBEsol at the experimental a' } },
+  { element: 'Ni', bravais: 'fcc', a: 3.52, functional: 'PBE', pseudopotential: 'Ni.pbe-nd-rrkjus.UPF', experiment: 0.61, published: { low: 0.6, high: 0.68, note: 'PBE at the experimental a' } },
+];
+
+interface Row {
+  element: string;
+  functional: string;
+  pseudopotential: string;
+  ok: boolean;
+  message: string;
+  wallSeconds: number;
+  momentPerAtom?: number;
+  siteMoment?: number;
+  absolutePerAtom?: number;
+  ecutwfcRy?: number;
+  kSpacingPerAngstrom?: number;
+  kpointCount?: number;
+  experiment: number;
+  published: Material['published'];
+  runDir?: string;
+}
+
+function run(m: Material): Row {
+  const base = { element: m.element, functional: m.functional, pseudopotential: m.pseudopotential, experiment: m.experiment, published: m.published };
+  if (!fs.existsSync(path.join(pseudoDir, m.pseudopotential))) return { ...base, ok: false, message: `${m.pseudopotential} is not in ${pseudoDir}`, wallSeconds: 0 };
+  const dir = path.join(runsDir, m.element);
+  fs.mkdirSync(dir, { recursive: true });
+  const objective = path.join(dir, 'objective.yaml');
+  fs.writeFileSync(objective, [
+    'workflow: magnetic-ordering', `objective: ${m.functional} moment of ${m.bravais} ${m.element}`, 'inputs:',
+    `  element: ${m.element}`, `  bravais: ${m.bravais}`, `  latticeConstantAngstrom: ${m.a}`, ...(m.cOverA ? [`  cOverA: ${m.cOverA}`] : []),
+    `  functional: ${m.functional}`, `  pseudopotentials: { ${m.element}: ${m.pseudopotential} }`, '  orders: [ferromagnetic]', '  dual: 8',
+    '  cutoffsRy: [30, 40, 50, 60]', '  kSpacingsPerAngstrom: [0.3, 0.25, 0.2, 0.15]', '',
+  ].join('\n'));
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', objective, '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 });
+  const wallSeconds = (Date.now() - t0) / 1000;
+  const runDir = fs.existsSync(path.join(dir, 'runs')) ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0] ?? '') : undefined;
+  if (r.status !== 0 || !runDir) return { ...base, ok: false, message: `dreams run exited ${r.status}: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`, wallSeconds };
+  const artifacts = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; payload: unknown })
+    .filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
+  const last = (name: string) => artifacts.filter((a) => a.name === name && a.status === 'final').at(-1);
+  const mag = last('magnetization')?.value as MagnetizationValue | undefined;
+  const selections = artifacts.filter((a) => a.name === 'converged_settings' && a.status === 'final').map((a) => a.value as ConvergenceSelectionValue);
+  if (!mag) return { ...base, ok: false, message: 'no magnetization in the run', wallSeconds, runDir };
+  return {
+    ...base, ok: true, message: 'ok', wallSeconds, runDir,
+    momentPerAtom: mag.totalBohrMagnetonPerAtom, absolutePerAtom: mag.absoluteBohrMagnetonPerCell / mag.natoms,
+    ...(mag.sites[0] ? { siteMoment: mag.sites[0].momentBohrMagneton } : {}),
+    ...(mag.kpointCount !== undefined ? { kpointCount: mag.kpointCount } : {}),
+    ...(selections.find((s) => s.parameter === 'ecutwfc') ? { ecutwfcRy: selections.find((s) => s.parameter === 'ecutwfc')!.chosenValue } : {}),
+    ...(selections.find((s) => s.parameter === 'kspacing') ? { kSpacingPerAngstrom: selections.find((s) => s.parameter === 'kspacing')!.chosenValue } : {}),
+  };
+}
+
+function main(): void {
+  const wanted = (arg('materials') ?? MATERIALS.map((m) => m.element).join(',')).split(',');
+  if (!fs.existsSync(path.join(root, 'dist/cli.js')) || process.argv.includes('--build')) {
+    const b = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+  }
+  const rows: Row[] = [];
+  for (const m of MATERIALS.filter((x) => wanted.includes(x.element))) {
+    process.stdout.write(`${m.element} (${m.functional}, ${m.pseudopotential}) … `);
+    const row = run(m);
+    rows.push(row);
+    console.log(row.ok ? `${row.momentPerAtom!.toFixed(3)} μB/atom in ${row.wallSeconds.toFixed(0)} s` : `failed: ${row.message}`);
+  }
+  const f = (x: number | undefined, d = 3) => (x === undefined ? '—' : x.toFixed(d));
+  console.log('\n| element | functional | μ per atom (μB) | site (μB) | |μ| per atom (μB) | experiment | typical DFT | ecutwfc (Ry) | k (1/Å) | k-points | wall (s) |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    console.log(`| ${r.element} | ${r.functional} | ${f(r.momentPerAtom)} | ${f(r.siteMoment)} | ${f(r.absolutePerAtom)} | ${r.experiment} | ${r.published.low}–${r.published.high} | ${r.ecutwfcRy ?? '—'} | ${r.kSpacingPerAngstrom ?? '—'} | ${r.kpointCount ?? '—'} | ${r.wallSeconds.toFixed(0)} |`);
+  }
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify({ bench: 'moments', date: new Date().toISOString(), pseudoDir, host: os.hostname(), cpus: os.cpus().length, rows }, null, 2)}\n`);
+  console.log(`\nwritten: ${path.relative(process.cwd(), out)}`);
+}
+
+main();
