@@ -168,7 +168,9 @@ export class ToolRegistry {
 
   async judgeWrittenReport(claims: ReportClaim[], call: string, report: string | undefined, ctx: RegistryContext): Promise<ReportJudgement> {
     const judge = ctx.judge && ctx.judge.catalogue.length === 0 ? { ...ctx.judge, catalogue: this.judgeCatalogue() } : ctx.judge;
+    const text = ctx.provenance.call(call)?.args.text?.value;
     const judgement = await judgeReport(claims, {
+      ...(typeof text === 'string' ? { text } : {}),
       provenance: ctx.provenance, approvals: ctx.approvals, specOf: (t) => this.get(t), ...(judge ? { judge } : {}),
     });
     await ctx.events?.append({ kind: 'report.judged', key: report ? `reports/${report}` : undefined, actor: { kind: 'judge', id: 'report-judge' }, payload: { call, report, ...judgement } });

@@ -133,7 +133,7 @@ export async function assessCall(spec: GuardedToolSpec, proposed: ProposedCall, 
 async function judgeParametersSparingly(call: ProposedCall, schema: object, provenance: ProvenanceView, tier1: Verdict[], judge: JudgeConfig): Promise<Verdict[]> {
   const spared = await spareParameterJudge(call, schema, provenance, judge.memo);
   if (spared && 'verdicts' in spared) return spared.verdicts;
-  const verdicts = await judgeParameters(call, provenance, tier1, judge).catch((e: unknown) => {
+  const verdicts = await judgeParameters(call, provenance, tier1, judge, schema).catch((e: unknown) => {
     if (spared) spared.settle(undefined);
     throw e;
   });

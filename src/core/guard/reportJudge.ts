@@ -53,6 +53,8 @@ export interface ReportJudgeOptions {
   /** The tool specs, to re-run each contributing call's tier-1 rules. */
   specOf(tool: string): GuardedToolSpec | undefined;
   judge?: JudgeConfig;
+  /** The report's text, so the judge can weigh what it says around the claims (its caveats included). */
+  text?: string;
 }
 
 const callNumber = (id: string): number => Number(id.replace(/^c-/, ''));
@@ -158,7 +160,8 @@ export function auditPlan(calls: ToolCallRecord[], view: ProvenanceView, specOf:
 function section(entry: AuditPlan['judged'][number], view: ProvenanceView): string {
   const c = entry.call;
   return [`## ${c.id} ${c.tool}${entry.standsFor.length ? ` (its verdicts also stand for ${entry.standsFor.map((s) => `${s.call.id}: ${s.why}`).join('; ')})` : ''}`,
-    `Context: ${c.context || '(none)'}`, ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'))].join('\n');
+    // referenced artifacts by name and status (their content was judged where they were made)
+    `Context: ${c.context || '(none)'}`, ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'), { compact: true })].join('\n');
 }
 
 /** The judged calls split into requests of at most AUDIT_LIMITS parameters and characters each. */
@@ -185,7 +188,7 @@ export function auditChunks(plan: AuditPlan, view: ProvenanceView): { entries: A
   return chunks;
 }
 
-async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], judge: JudgeConfig, specOf: (tool: string) => GuardedToolSpec | undefined): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
+async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], judge: JudgeConfig, specOf: (tool: string) => GuardedToolSpec | undefined, reportText?: string): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
   const rule = latestRuleText('report-judge').id;
   const plan = auditPlan(calls, view, specOf);
   const chunks = auditChunks(plan, view);
@@ -193,7 +196,8 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
   const refsOnly = plan.referencesOnly.map((c) => c.id);
   for (const [i, chunk] of chunks.entries()) {
     const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
-    const text = ['Claims:', ...claims.map((c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
+    const text = [...(reportText && i === 0 ? ['Report text:', reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText, ''] : []),
+      'Claims:', ...claims.map((c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
       `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
         `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`, '',
@@ -201,7 +205,8 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
     // One verdict (~80 tokens) per call and room for the parameters singled out, with room to think.
     const pairs = chunk.entries.length * 2 + chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0) / 2;
     const tools = [...new Set(chunk.entries.map((e) => e.call.tool))];
-    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 80 * pairs), tools });
+    // the tools named and described, not each parameter: the calls carry their own reasons
+    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 80 * pairs), tools, parameters: [] });
     for (const { call: c, standsFor } of chunk.entries) {
       const params = Object.keys(c.args);
       const verdicts: Verdict[] = !answer.ok
@@ -255,7 +260,7 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   let modelJudged = false;
   let audit = '';
   if (judge?.provider.judges && calls.length) {
-    const { byCall, requests, plan } = await modelVerdicts(calls, view, claims, judge, opts.specOf);
+    const { byCall, requests, plan } = await modelVerdicts(calls, view, claims, judge, opts.specOf, opts.text);
     for (const j of judgements) j.reportTime.push(...(byCall.get(j.call) ?? []));
     modelJudged = true;
     const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);

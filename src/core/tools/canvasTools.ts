@@ -21,7 +21,7 @@ export const canvasInspectTool: GuardedToolSpec = {
 
 export const canvasReadTool: GuardedToolSpec = {
   name: 'canvas_read',
-  description: 'Read a canvas key (the latest version, or a given one).',
+  description: 'Read a canvas key (the latest version, or a given one): the plan ("plan"), an artifact ("artifacts/a-26", its whole value), a tool call ("calls/c-7"), a note ("notes/<name>").',
   roles: ALL,
   schema: {
     type: 'object',

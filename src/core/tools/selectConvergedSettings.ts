@@ -36,7 +36,9 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
   description:
     'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc) or the k-spacing (swept at the chosen cutoff). Each run ' +
     'is judged against the finest run of the sweep by the criterion: energy (|ΔE| per atom, meV/atom), pressure (the shift of the ' +
-    'lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given), or both. The ' +
+    'lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given; a cutoff sweep\'s ' +
+    'pressures with the Pulay term (2/3)(Ecut/V)|dE/dEcut| a constant-cutoff EOS also feels added, so they differ from pw.x\'s raw stress, ' +
+    'pulayKbar in the table), or both. The ' +
     'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
     'and names the next value to run, with its predicted pw.x time against the extension budget.',
   roles: ['dft'],

@@ -115,7 +115,7 @@ export function replanMessage(opts: { objective: string; plan: Plan; failure: St
 
 /** An open approval in a line: what it holds and why. */
 export function approvalLine(r: ApprovalRequest): string {
-  return `  ${r.id} on ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => `[${v.rule}] ${clipAtSentence(v.reasons.join(' '), 200)}`).join(' ')}`;
+  return `  ${r.id} on ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => `[${v.rule}] ${clipAtSentence(v.reasons.join(' '), 600)}`).join(' ')}`;
 }
 
 export function responseMessage(opts: { objective: string; plan: Plan; report?: string; openApprovals: ApprovalRequest[] }): string {

@@ -35,7 +35,7 @@ export class JudgeMemo {
     this.shapes.set(key, new Promise((resolve) => (settle = resolve)));
     return (verdicts) => {
       // a failed judgement is not passed on: the next call of the shape asks itself
-      if (!verdicts || verdicts.some((v) => v.infraError || !v.judged)) this.shapes.delete(key);
+      if (!verdicts || verdicts.some((v) => v.infraError || (!v.judged && v.rule !== 'judge-economy'))) this.shapes.delete(key);
       settle(verdicts);
     };
   }
@@ -69,14 +69,29 @@ const artifactOf = (view: ProvenanceView, ref: string): ArtifactRecord | undefin
   return id ? view.artifact(id) : undefined;
 };
 
-/** Whether every parameter is a reference to a final artifact (nothing of the agent's own to judge). */
-export function referencesOnly(call: ProposedCall, schema: object, view: ProvenanceView): boolean {
+/** The parameters that are references to final artifacts: tier 1 checked each against its record. */
+export function finalReferences(call: ProposedCall, schema: object, view: ProvenanceView): string[] {
   const artifactArgs = artifactArguments(schema);
-  const params = Object.keys(call.args);
-  return params.length > 0 && params.every((p) => {
+  return Object.keys(call.args).filter((p) => {
     const refs = referencesOf(call, p, artifactArgs);
     return !!refs && refs.every((r) => artifactOf(view, r)?.status === 'final');
   });
+}
+
+/** The parameters a judge is asked about: values of the agent's own (literals, references to what is not final). */
+export function parametersToJudge(call: ProposedCall, schema: object, view: ProvenanceView): string[] {
+  const refs = new Set(finalReferences(call, schema, view));
+  return Object.keys(call.args).filter((p) => !refs.has(p));
+}
+
+/** Whether every parameter is a reference to a final artifact (nothing of the agent's own to judge). */
+export function referencesOnly(call: ProposedCall, schema: object, view: ProvenanceView): boolean {
+  return Object.keys(call.args).length > 0 && parametersToJudge(call, schema, view).length === 0;
+}
+
+/** The verdict of a parameter the judge was not asked about: a reference to a final artifact. */
+export function notAskedReference(parameter: string, tier: 'tier2' | 'report' = 'tier2'): Verdict {
+  return { tier, rule: 'judge-economy', parameter, level: 'pass', judged: false, reasons: ['not asked: a reference to a final artifact, which tier 1 checked against its record'] };
 }
 
 const digest = (s: string) => crypto.createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -121,7 +136,11 @@ function proposedOf(rec: ToolCallRecord): ProposedCall {
   return { tool: rec.tool, args, refs, reasons: rec.reasons, context: rec.context, agent: { role: 'user' }, ...(rec.step ? { step: rec.step } : {}) };
 }
 
-const judgedWell = (vs: Verdict[]) => vs.length > 0 && vs.every((v) => v.judged && !v.infraError);
+/** A judgement worth passing on: the verdicts a judge gave (those of parameters it was not asked about aside) all came back. */
+const judgedWell = (vs: Verdict[]) => {
+  const asked = vs.filter((v) => v.rule !== 'judge-economy');
+  return asked.length > 0 && asked.every((v) => v.judged && !v.infraError);
+};
 
 /** The tier-2 verdicts of a call, handed on to another with a note saying from where. */
 export function handedOn(verdicts: Verdict[], note: string): Verdict[] {

@@ -8,6 +8,7 @@ import type { ProposedCall, Verdict, VerdictLevel } from '../types';
 import { askJudge, type JudgeConfig } from './askJudge';
 import { describeCall } from './describeCall';
 import { PARAM_VERDICT_TOOL } from './judgePrompt';
+import { notAskedReference, parametersToJudge } from './judgeEconomy';
 
 interface ParamVerdicts {
   verdicts: { parameter: string; level: VerdictLevel; reasons: string[] }[];
@@ -30,17 +31,24 @@ function infra(tier: 'tier2' | 'tier3', rule: string, error: string, parameters:
 
 export { infra as judgeInfraVerdicts };
 
-export async function judgeParameters(call: ProposedCall, provenance: ProvenanceView, tier1: Verdict[], config: JudgeConfig): Promise<Verdict[]> {
+/**
+ * The values of the agent's own in a call (literals, references to what is not final) are judged,
+ * one verdict each; parameters that are references to final artifacts are shown as context and
+ * recorded as not asked (tier 1 checked them against their records).
+ */
+export async function judgeParameters(call: ProposedCall, provenance: ProvenanceView, tier1: Verdict[], config: JudgeConfig, schema: object = {}): Promise<Verdict[]> {
   const rule = latestRuleText('param-judge').id;
-  const parameters = Object.keys(call.args);
-  if (parameters.length === 0) return [];
-  const text = `${describeCall(call, provenance, tier1)}\n\nJudge each of these ${parameters.length} parameters: ${parameters.join(', ')}.`;
+  const all = Object.keys(call.args);
+  if (all.length === 0) return [];
+  const parameters = parametersToJudge(call, schema, provenance);
+  const spared = all.filter((p) => !parameters.includes(p)).map((p) => notAskedReference(p));
+  const text = `${describeCall(call, provenance, tier1, { asked: parameters })}\n\nJudge each of these ${parameters.length} parameters: ${parameters.join(', ')}.`;
   const answer = await askJudge<ParamVerdicts>(config, 'param-judge', 'judge-param', PARAM_VERDICT_TOOL, text, { tools: [call.tool], parameters });
-  if (!answer.ok) return infra('tier2', rule, answer.error, parameters, answer.model);
+  if (!answer.ok) return [...infra('tier2', rule, answer.error, parameters, answer.model), ...spared];
   const byParameter = new Map(answer.input.verdicts.map((v) => [v.parameter, v]));
-  return parameters.map((parameter): Verdict => {
+  return [...spared, ...parameters.map((parameter): Verdict => {
     const v = byParameter.get(parameter);
     if (!v) return infra('tier2', rule, `the judge gave no verdict for ${parameter}`, [parameter], answer.model)[0]!;
     return { tier: 'tier2', rule, parameter, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
-  });
+  })].sort((a, b) => all.indexOf(a.parameter!) - all.indexOf(b.parameter!));
 }

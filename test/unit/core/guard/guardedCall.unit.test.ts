@@ -173,7 +173,7 @@ describe('guardedCall', () => {
       const { ctx } = context(cutoffSweep(1), 'auto-approve', { judge: rig.judge });
       const out = await guardedCall(spec('select_converged_settings'), sweepCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5'], 50), ctx);
       assert.equal(out.status, 'refused');
-      assert.match((out as { message: string }).message, /\[param-judge@1 · toleranceMevPerAtom\] 50 meV\/atom cannot resolve/);
+      assert.match((out as { message: string }).message, /\[param-judge@2 · toleranceMevPerAtom\] 50 meV\/atom cannot resolve/);
     });
   });
 });

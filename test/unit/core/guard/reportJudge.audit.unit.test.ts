@@ -60,6 +60,14 @@ describe('report judge: the audit a model is asked for', function () {
     assert.match((rig.api.requests[0]!.body as unknown as Body).messages[0]!.content, /Give one verdict per call above \(parameter "\*"\)/);
   });
 
+  it('shows the judge the report\'s text, so it can weigh what the report says around its claims', async () => {
+    const base = await alLatticeBase();
+    const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];
+    rig = await startJudgeRig({ steps: [{ ...passingReportJudge(1) }] });
+    await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge, text: 'a = 4.0494 Å. Caveat: the k sweep oscillates; approval ap-1 asks about it.' });
+    assert.match((rig.api.requests[0]!.body as unknown as Body).messages[0]!.content, /^Report text:\na = 4\.0494 Å\. Caveat: the k sweep oscillates; approval ap-1 asks about it\.\n\nClaims:/);
+  });
+
   it('splits a large audit into requests that fit, each saying which part it is', async () => {
     const base = await alLatticeBase();
     const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];

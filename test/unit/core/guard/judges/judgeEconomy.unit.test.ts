@@ -35,18 +35,20 @@ describe('judge economy', () => {
   });
 
   it('judges a series of one step once, in one request: the calls that run beside the first take its verdicts, naming the series', async () => {
-    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'input', level: 'pass' }, { parameter: 'backend', level: 'pass' }])] });
+    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'backend', level: 'pass' }])] });
     const provenance = new MemoryProvenance([1, 2, 3, 4].map((n) => input(`a-${n}`, `&system ecutwfc=${20 + 5 * n} /\n`)));
     const judge = { ...rig.judge, memo: new JudgeMemo() };
     const all = await Promise.all([1, 2, 3, 4].map((n) => assessCall(runPw, run(`a-${n}`, 'cutoff-runs'), { provenance, judge })));
     rig.api.assertScriptDone();
     assert.equal(rig.api.requests.length, 1, 'one request for the series of four');
-    assert.ok(all.every((a) => a.tier2.length === 2 && a.tier2.every((v) => v.judged && v.level === 'pass')));
+    // the literal is judged; the input, a reference to a final artifact, is not asked about
+    assert.ok(all.every((a) => a.tier2.length === 2 && a.tier2.find((v) => v.parameter === 'backend')!.judged && !a.tier2.find((v) => v.parameter === 'input')!.judged));
+    assert.match(JSON.stringify(rig.api.requests[0]!.body), /Judge each of these 1 parameters: backend\./);
     assert.equal(all.filter((a) => a.tier2.some((v) => /judged once for the series of step cutoff-runs/.test(v.reasons.join(' ')))).length, 3);
   });
 
   it('asks again for a call of another shape or another step', async () => {
-    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'input', level: 'pass' }, { parameter: 'backend', level: 'pass' }], {}, 3)] });
+    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'backend', level: 'pass' }], {}, 3)] });
     const provenance = new MemoryProvenance([1, 2, 3].map((n) => input(`a-${n}`, `text ${n}`)));
     const judge = { ...rig.judge, memo: new JudgeMemo() };
     await assessCall(runPw, run('a-1', 'cutoff-runs'), { provenance, judge });
@@ -70,13 +72,14 @@ describe('judge economy', () => {
   });
 
   it('does not pass on a judgement that failed: the next call of the series asks itself', async () => {
-    rig = await startJudgeRig({ steps: [{ fault: { type: 'server_error', status: 500 } }, paramVerdicts([{ parameter: 'input', level: 'pass' }, { parameter: 'backend', level: 'pass' }])] });
+    rig = await startJudgeRig({ steps: [{ fault: { type: 'server_error', status: 500 } }, paramVerdicts([{ parameter: 'backend', level: 'pass' }])] });
     const provenance = new MemoryProvenance([1, 2].map((n) => input(`a-${n}`, `text ${n}`)));
     const judge = { ...rig.judge, memo: new JudgeMemo() };
     const first = await assessCall(runPw, run('a-1', 'runs'), { provenance, judge });
     const second = await assessCall(runPw, run('a-2', 'runs'), { provenance, judge });
-    assert.ok(first.tier2.every((v) => v.infraError));
-    assert.ok(second.tier2.every((v) => v.judged && !v.infraError));
+    const backend = (vs: typeof first.tier2) => vs.find((v) => v.parameter === 'backend')!;
+    assert.ok(backend(first.tier2).infraError);
+    assert.ok(backend(second.tier2).judged && !backend(second.tier2).infraError);
     assert.equal(rig.api.requests.length, 2);
   });
 

@@ -16,7 +16,7 @@ describe('judges (real SDK, fake Messages API)', () => {
   let rig: JudgeRig;
   afterEach(async () => rig?.stop());
 
-  it('judges every parameter of a call in ONE request with one verdict each, and runs the cross judge for tools that declare it', async () => {
+  it('judges the parameters of a call in ONE request with one verdict each (references to final artifacts shown, not asked), and runs the cross judge for tools that declare it', async () => {
     rig = await startJudgeRig({ steps: [
       paramVerdicts([{ parameter: 'energies', level: 'pass' }, { parameter: 'form', level: 'warn', reasons: ['why not Vinet for a soft metal?'] }]),
       crossVerdict('pass', ['five volumes within ±9 % of V0']),
@@ -24,15 +24,16 @@ describe('judges (real SDK, fake Messages API)', () => {
     const a = await assessCall(fitEos, fitCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']), { provenance: new MemoryProvenance(eosSeries(1)), judge: rig.judge });
     rig.api.assertScriptDone();
     assert.equal(rig.api.requests.length, 2, 'one per-parameter request and one cross-parameter request');
-    assert.deepEqual(a.tier2.map((v) => [v.parameter, v.level, v.judged]), [['energies', 'pass', true], ['form', 'warn', true]]);
+    assert.deepEqual(a.tier2.map((v) => [v.parameter, v.level, v.judged, v.rule]), [['energies', 'pass', false, 'judge-economy'], ['form', 'warn', true, 'param-judge@2']]);
     assert.equal(a.tier2[1]!.reasons[0], 'why not Vinet for a soft metal?');
-    assert.equal(a.tier2[0]!.model, 'claude-haiku-5-5');
+    assert.match(a.tier2[0]!.reasons[0]!, /^not asked: a reference to a final artifact/);
+    assert.equal(a.tier2[1]!.model, 'claude-haiku-5-5');
     assert.deepEqual(a.tier3.map((v) => [v.tier, v.level, v.rule]), [['tier3', 'pass', 'cross-judge@2']]);
     const param = rig.api.requests.find((r) => (r.body as unknown as Body).tool_choice?.name === 'record_parameter_verdicts')!.body as unknown as Body;
     const text = JSON.stringify(param.messages);
-    assert.match(text, /- energies = \[a-1 = -57\.\d+ eV \[total_energy, scalar, by run_pw, final\]/);
+    assert.match(text, /no verdict asked\):\\n- energies from \[a-1 = -57\.\d+ eV \[total_energy, by run_pw, final\]/);
     assert.match(text, /reason: \\"the usual form\\"/);
-    assert.match(text, /Judge each of these 2 parameters: energies, form/);
+    assert.match(text, /Judge each of these 1 parameters: form\./);
     assert.ok(param.system.at(-1)!.cache_control, 'the rule texts and catalogue are a cached prefix');
     assert.match(param.system[0]!.text, /# Per-parameter judge[\s\S]*## fit_eos/);
   });
@@ -59,8 +60,8 @@ describe('judges (real SDK, fake Messages API)', () => {
   it('fails open on a judge outage: counted as an infrastructure error, not judged, and the call is not blocked', async () => {
     rig = await startJudgeRig({ steps: [{ fault: { type: 'server_error', status: 500 }, times: 2 }] });
     const a = await assessCall(fitEos, fitCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']), { provenance: new MemoryProvenance(eosSeries(1)), judge: rig.judge });
-    const judged = [...a.tier2, ...a.tier3];
-    assert.equal(judged.length, 3);
+    const judged = [...a.tier2, ...a.tier3].filter((v) => v.rule !== 'judge-economy');
+    assert.equal(judged.length, 2, 'form and the combination');
     assert.ok(judged.every((v) => v.judged === false && v.level === 'pass' && /request failed/.test(v.infraError ?? '')), JSON.stringify(judged));
   });
 
@@ -73,9 +74,9 @@ describe('judges (real SDK, fake Messages API)', () => {
     ] });
     const provenance = new MemoryProvenance(eosSeries(1));
     const bad = await assessCall(fitEos, fitCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']), { provenance, judge: rig.judge });
-    assert.ok(bad.tier2.every((v) => /malformed/.test(v.infraError ?? '')), JSON.stringify(bad.tier2));
+    assert.ok(bad.tier2.filter((v) => v.rule !== 'judge-economy').every((v) => /malformed/.test(v.infraError ?? '')), JSON.stringify(bad.tier2));
     const partial = await assessCall(fitEos, fitCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']), { provenance, judge: rig.judge });
-    assert.deepEqual(partial.tier2.map((v) => [v.parameter, v.judged, v.infraError ?? null]), [['energies', true, null], ['form', false, 'the judge gave no verdict for form']]);
+    assert.deepEqual(partial.tier2.map((v) => [v.parameter, v.judged, v.infraError ?? null]), [['energies', false, null], ['form', false, 'the judge gave no verdict for form']]);
   });
 
   it('records "not judged" and sends nothing with a provider that does not judge (offline)', async () => {
