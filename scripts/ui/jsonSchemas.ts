@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLUSTER_PROFILE_SCHEMA } from '../../src/core/hpc/clusterProfile';
-import { workflowTemplates } from '../../src/core/workflows';
+import { builtInWorkflowTemplates } from '../../src/core/workflows';
 import { OBJECTIVE_FILE_SCHEMA } from '../../src/core/workflows/objective';
 
 export const SCHEMA_DIR = path.resolve(__dirname, '../../media/schemas');
@@ -31,7 +31,7 @@ export function clustersFileSchema(): object {
 }
 
 export function objectiveFileSchema(): object {
-  const templates = workflowTemplates();
+  const templates = builtInWorkflowTemplates();
   const base = OBJECTIVE_FILE_SCHEMA as { properties: Record<string, object> };
   return {
     $schema: DRAFT,

@@ -11,11 +11,17 @@ import { FORMATION_ENERGY } from './everyday/formationEnergy';
 import { SURFACE_ENERGY } from './everyday/surfaceEnergy';
 import type { WorkflowTemplate } from './types';
 
-const TEMPLATES = new Map<string, WorkflowTemplate>([LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH, BAND_STRUCTURE, DENSITY_OF_STATES,
-  RELAX, MAGNETIC_ORDERING, FORMATION_ENERGY, SURFACE_ENERGY].map((t) => [t.id, t]));
+const BUILT_IN: readonly WorkflowTemplate[] = [LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH, BAND_STRUCTURE, DENSITY_OF_STATES,
+  RELAX, MAGNETIC_ORDERING, FORMATION_ENERGY, SURFACE_ENERGY];
+const TEMPLATES = new Map<string, WorkflowTemplate>(BUILT_IN.map((t) => [t.id, t]));
 
 export function registerWorkflow(template: WorkflowTemplate): void {
   TEMPLATES.set(template.id, template);
+}
+
+/** The templates that ship (what the editor's objective schema lists), whatever else registered. */
+export function builtInWorkflowTemplates(): WorkflowTemplate[] {
+  return [...BUILT_IN];
 }
 
 export function workflowTemplates(): WorkflowTemplate[] {

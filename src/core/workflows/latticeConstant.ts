@@ -39,8 +39,8 @@ function probeSteps(i: LatticeConstantInputs, lowestCut: number, sweepK: number)
     },
     {
       id: 'bulk-modulus-runs', title: 'Run pw.x on the probe', worker: 'hpc', tool: 'run_pw',
-      args: { input: '$each.bulk-modulus-series.pw_input', backend: '$run.backend' },
-      reasons: { input: 'each input of the probe', backend: 'the backend this run was started with' },
+      args: { input: '$each.bulk-modulus-series.pw_input' },
+      reasons: { input: 'each input of the probe' },
       dependsOn: ['bulk-modulus-series'],
     },
   ];
@@ -65,7 +65,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   const criterionReasons = (probe: 'probe' | 'cutoff-choice'): Record<string, string> => ({
     criterion: i.criterion === 'energy'
       ? 'the study states an energy tolerance: each run against the finest by its energy per atom'
-      : `a lattice constant depends on the pressure, not on the absolute energy: each run against the finest by the shift of a its pressure error implies${i.criterion === 'both' ? ', and by its energy per atom' : ''}`,
+      : `a lattice constant depends on the pressure, not on the absolute energy: each run against the finest by the shift of the lattice constant that its pressure error implies${i.criterion === 'both' ? ', and by its energy per atom' : ''}`,
     ...(i.criterion !== 'pressure' ? { toleranceMevPerAtom: "the study's energy tolerance" } : {}),
     ...(byPressure ? { toleranceLatticePercent: `the study's tolerance on a per sweep (${i.toleranceLatticePercent} %)` } : {}),
     ...(byPressure ? (probe === 'probe'
@@ -84,13 +84,14 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
     title: `Run pw.x on every input of the ${what}`,
     worker: 'hpc',
     tool: 'run_pw',
-    args: { input: `$each.${seriesStep}.pw_input`, backend: '$run.backend' },
-    reasons: { input: `each input of the ${what}`, backend: 'the backend this run was started with' },
+    // no backend: run_pw runs where the run was started (the user's choice, nothing for a judge to weigh)
+    args: { input: `$each.${seriesStep}.pw_input` },
+    reasons: { input: `each input of the ${what}` },
     dependsOn: [seriesStep],
   });
   return [
     structureStep(i),
-    pseudopotentialStep(i),
+    pseudopotentialStep(i, i.origins?.pseudopotential),
     {
       id: 'cutoff-input', title: `Sweep template at the highest cutoff (${highestCut} Ry) and k-spacing ${sweepK} 1/Å`, worker: 'dft', tool: 'make_pw_input',
       args: { structure: STRUCTURE_REF, pseudopotentials: PSEUDO_REF, purpose: 'convergence-test', ...electronicArgs(i), ecutwfcRy: highestCut, ecutrhoRy: round(i.dual * highestCut, 6), kSpacingPerAngstrom: sweepK },
@@ -105,7 +106,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
     {
       id: 'cutoff-series', title: `Cutoff series ${i.cutoffsRy.join(', ')} Ry`, worker: 'dft', tool: 'generate_series',
       args: { template: '$step.cutoff-input.pw_input', kind: 'ecutwfc', values: i.cutoffsRy },
-      reasons: { template: 'the sweep template', kind: 'a cutoff sweep', values: 'from the pseudopotential\'s suggestion upward' },
+      reasons: { template: 'the sweep template', kind: 'a cutoff sweep', values: i.origins?.cutoffsRy ?? 'the cutoffs of the study' },
       dependsOn: ['cutoff-input'],
     },
     runOn('cutoff-series', 'cutoff series'),
@@ -130,7 +131,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
     {
       id: 'k-series', title: `k-spacing series ${i.kSpacingsPerAngstrom.join(', ')} 1/Å`, worker: 'dft', tool: 'generate_series',
       args: { template: '$step.k-input.pw_input', kind: 'kspacing', values: i.kSpacingsPerAngstrom },
-      reasons: { template: 'the k-sweep template at the chosen cutoff', kind: 'a k-point sweep', values: 'from coarse to fine' },
+      reasons: { template: 'the k-sweep template at the chosen cutoff', kind: 'a k-point sweep', values: `${i.kSpacingsPerAngstrom.length} spacings from coarse to fine; the finest, ${Math.min(...i.kSpacingsPerAngstrom)} 1/Å, is the reference each coarser one is judged against` },
       dependsOn: ['k-input'],
     },
     runOn('k-series', 'k-spacing series'),
@@ -186,7 +187,7 @@ export const LATTICE_CONSTANT: WorkflowTemplate = {
   description:
     'The equilibrium lattice constant of any bulk crystal, an element named with its lattice or a compound or non-cubic cell read from a structure file ' +
     '(structure: { file: NaCl.cif }): cutoff sweep at one k-spacing, k sweep at the chosen cutoff, ' +
-    'each judged by the shift of a its pressure error implies (default 0.05 % of a, B from a probe at ±1 % of a), by the energy ' +
+    'each judged by the shift of the lattice constant that its pressure error implies (default 0.05 % of a, B from a probe at ±1 % of a), by the energy ' +
     'per atom, or both; sweeps extended one value at a time within a time budget; a ±5 % equation-of-state series at the chosen ' +
     'settings (a non-cubic crystal\'s shape relaxed first by a vc-relax, the EOS around its volume), a Birch–Murnaghan fit and the lattice ' +
     'parameters from V0 through the symmetry of the cell (a; a, c/a and the volume for non-cubic crystals); crystals with Cr, Mn, Fe, Co, Ni run spin-polarized. ' +

@@ -87,6 +87,8 @@ export interface LatticeConstantInputs {
   startingMagnetization: number;
   /** SCF control for every input (make_pw_input's arguments); never changes the physics. */
   scf?: ScfControl;
+  /** Where defaulted inputs came from, in words the plan's reasons use (so a reason is true of the case at hand). */
+  origins?: { pseudopotential: string; cutoffsRy: string };
 }
 
 export const LATTICE_CONSTANT_INPUT_SCHEMA = {
@@ -110,7 +112,7 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     dual: { type: 'number', minimum: 4, maximum: 16, description: "ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials, or higher where the file's suggested density cutoff needs it at the sweep's lowest cutoff." },
     kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 2 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'k-point spacings of the k sweep, 1/Å (with 2π). Default: metals 0.3, 0.25, 0.2, 0.15; insulators 0.5, 0.4, 0.3, 0.25.' },
     cutoffSweepKSpacingPerAngstrom: { type: 'number', minimum: 0.02, maximum: 2, description: 'k spacing of the cutoff sweep, 1/Å; one of kSpacingsPerAngstrom (default: the middle one).' },
-    criterion: { type: 'string', enum: ['energy', 'pressure', 'both'], description: 'What each sweep run is judged by against the finest: the shift of a its pressure implies (pressure), the energy per atom (energy), or both. Default pressure, or energy when only toleranceMevPerAtom is given.' },
+    criterion: { type: 'string', enum: ['energy', 'pressure', 'both'], description: 'What each sweep run is judged by against the finest: the shift of the lattice constant that its pressure implies (pressure), the energy per atom (energy), or both. Default pressure, or energy when only toleranceMevPerAtom is given.' },
     toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Energy tolerance per atom against the finest run, meV/atom (energy, both). Default 1.' },
     toleranceLatticePercent: { type: 'number', minimum: 0.001, maximum: 5, description: 'Tolerated shift of the lattice constant per sweep, % of a, from the pressure (pressure, both). Default 0.05.' },
     electronic: { type: 'string', enum: ['metal', 'insulator'], description: 'Where the k sweep starts. Default insulator for diamond C and Si, metal otherwise.' },
@@ -260,6 +262,12 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     spinPolarized: (raw.spinPolarized as boolean | undefined) ?? MAGNETIC_ELEMENTS.has(element),
     startingMagnetization: (raw.startingMagnetization as number | undefined) ?? 0.5,
     ...(raw.scf ? { scf: raw.scf as LatticeConstantInputs['scf'] } : {}),
+    origins: {
+      pseudopotential: pseudoFile ? 'the file named with the objective' : `the library's ${functional} file for ${element} (the objective named none)`,
+      cutoffsRy: raw.cutoffsRy ? 'the cutoffs the objective asked for'
+        : pseudo?.suggestedEcutwfcRy ? `from the ${round(pseudo.suggestedEcutwfcRy, 1)} Ry its file suggests upward, in 10-Ry steps`
+        : `in 10-Ry steps from ${cutoffsRy[0]} Ry: ${pseudo?.file ?? 'the file'} states no suggested cutoff`,
+    },
   };
 }
 

@@ -98,6 +98,13 @@ export function resolveStudyInputs(raw: Record<string, unknown>, env: WorkflowEn
 
 export const studyObjective = (raw: Record<string, unknown>): string => {
   const i = raw as unknown as LatticeConstantInputs;
+  const file = !i.crystal && isStructureFileInput(raw.structure) ? raw.structure as Partial<StructureFileInput> & { file: string } : undefined;
+  if (file) {
+    // Inputs as loaded, not yet resolved (an objective file without an objective line).
+    const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
+    const fn = i.functional ? ` (${String(i.functional) === 'LDA' ? 'PZ' : i.functional})` : '';
+    return c ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}` : `Lattice constant of the crystal in ${file.file}${fn}`;
+  }
   if (!i.crystal?.source) return `Lattice constant of ${i.structure} ${i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
   const c = i.crystal;
   return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${i.crystal.source.name} (${i.functional})`;

@@ -153,7 +153,7 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       const projection = new CanvasProjection();
       projection.applyAll(c.session.run.log.events());
       const best = byName(c.session.run.registry, 'best_adsorption_configuration')[0]!;
-      const cell = projection.cell(`artifacts/${best.id}`)!;
+      const cell = projection.cell(projection.cellIdOf(best.id)!)!;
       const drawn = cell.outputs!.find((o) => o.mime === CANVAS_MIME.structure)!.data as StructureData;
       assert.equal(drawn.symbols.length, 27 + 2);
       assert.match(drawn.site!.kind, new RegExp(value.best!.relaxedSite.split(' over ')[0]!));

@@ -80,6 +80,11 @@ describe('lattice-constant study of a crystal from a file', () => {
     assert.throws(() => parseObjectiveText('lattice constant of fcc Al with PBE'), /does not state latticeConstantAngstrom/);
   });
 
+  it('names the study from the file when the objective file gives no objective line', () => {
+    const o = objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: LDA\n');
+    assert.equal(o.text, 'Lattice parameters of Mg (P6_3/mmc (194)) from Mg-hcp.cif (PZ)');
+  });
+
   it('reads files a notebook cell names relative to the canvas', () => {
     const o = parseObjectiveFile('workflow: lattice-constant\ninputs:\n  structure: { file: GaAs.cif }\n', 'the objective cell', EXAMPLES);
     assert.equal((o.inputs!.structure as { file: string }).file, path.join(EXAMPLES, 'GaAs.cif'));
