@@ -3,23 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
-import { notebookOutputFrame, quickOpen, visibleNotebook } from '../harness/workbench';
+import { notebookOutputFrame, quickOpen, runCommand, runObjectiveCell, visibleNotebook } from '../harness/workbench';
 import { continueRun, runAwaitingApproval, waitForAnswer } from './support/runScript';
 import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Control+Shift+P');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-  await page.keyboard.type(title);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
-}
 
 /** The provenance webview's page: the frame that holds the graph canvas. */
 async function provenanceFrame(page: Page, ms = 60_000): Promise<Frame> {
   const end = Date.now() + ms;
   for (;;) {
     for (const f of page.frames()) {
-      const ok = await f.evaluate(() => !!document.querySelector('canvas.graph') && /^\d+ nodes · /.test(document.querySelector('.status')?.textContent ?? '')).catch(() => false);
+      // drawn with its refined layout (the provisional one says "refining the layout…")
+      const ok = await f.evaluate(() => !!document.querySelector('canvas.graph') && /^\d+ nodes · \d+ edges$/.test(document.querySelector('.status')?.textContent ?? '')).catch(() => false);
       if (ok) return f;
     }
     if (Date.now() > end) throw new Error('no rendered provenance graph webview found');
@@ -108,6 +102,36 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     // the host revealed the artifact's cell in the notebook
     await page.locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: 'slab_with_adsorbate' }).waitFor({ timeout: 15_000 });
     await host.screenshot('e2e-provenance-click');
+
+    // The same with the keyboard. A click on the graph's empty corner gives it the focus (and
+    // clears the selection); Home goes to the first node, arrows walk along the edges, Enter reveals.
+    type Seen = { id: string; type: string; kind: string; file?: string; cell?: string; label: string; into: string[]; outOf: string[] };
+    const selected = () => frame.evaluate(() => {
+      const g = (window as unknown as { dreamsGraph: { selectedId?: string; graph: { nodes: { id: string; type: string; kind: string; file?: string; cell?: string; label: string }[]; edges: { from: string; to: string }[] } } }).dreamsGraph;
+      const n = g.graph.nodes.find((x) => x.id === g.selectedId);
+      return n ? { ...n, into: g.graph.edges.filter((e) => e.to === n.id).map((e) => e.from), outOf: g.graph.edges.filter((e) => e.from === n.id).map((e) => e.to) } : undefined;
+    }) as Promise<Seen | undefined>;
+    await frame.locator('canvas.graph').click({ position: { x: 4, y: 4 } });
+    assert.equal(await selected(), undefined, 'a click on empty space clears the selection');
+    await page.keyboard.press('Home');
+    const first = (await selected())!;
+    assert.deepEqual(first.into, [], `Home went to ${first.id}, which is not a source`);
+    await page.keyboard.press('ArrowRight');
+    const made = (await selected())!;
+    assert.ok(first.outOf.includes(made.id), `ArrowRight went to ${made.id}, which ${first.id} does not lead to`);
+    await page.keyboard.press('ArrowRight');
+    const used = (await selected())!;
+    assert.ok(made.outOf.includes(used.id), `ArrowRight went to ${used.id}, which ${made.id} does not lead to`);
+    await page.keyboard.press('ArrowLeft');
+    const back = (await selected())!;
+    assert.ok(used.into.includes(back.id), `ArrowLeft went to ${back.id}, which does not lead to ${used.id}`);
+    // Enter opens what a click opens: a QE file in an editor, or the record's cell in the canvas
+    const isFile = !!back.file && ['qe-input', 'qe-output', 'file'].includes(back.kind);
+    assert.ok(isFile || back.cell, `${back.id} has nothing to reveal`);
+    await page.keyboard.press('Enter');
+    if (isFile) await page.locator('.tabs-container .tab', { hasText: path.basename(back.file!) }).first().waitFor({ timeout: 15_000 });
+    else await page.locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: back.label }).waitFor({ timeout: 15_000 });
+    await host.screenshot('e2e-provenance-keyboard');
   });
 
   it('runs an objective from its cell with the offline agents on real pw.x, and shows the run as it goes', async function () {
@@ -126,9 +150,10 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-objective-completed');
     // The canvas file follows the log (saved after each batch of projected cells).
     type Saved = { run?: { log: string }; cells: { id: string; text: string }[] };
-    const saved = await savedCanvas<Saved>(page, path.join(workspace, 'al-offline.dreams'), (v) => v.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)));
+    const saved = await savedCanvas<Saved>(page, path.join(workspace, 'al-offline.dreams'), (v) => v.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/m.test(c.text)));
     assert.ok(saved.run?.log, 'the canvas is linked to its run');
-    assert.ok(saved.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/.test(c.text)), 'no lattice constant cell in the canvas');
+    // (in the cell of the call that made it, one line per artifact)
+    assert.ok(saved.cells.some((c) => /^lattice_constant = \d\.\d+ Å$/m.test(c.text)), 'no lattice constant cell in the canvas');
   });
 
   it('runs an objective from its cell; the guard\'s warning waits on an approval card; Approve releases it and the run completes', async function () {
@@ -279,19 +304,6 @@ async function savedCanvas<T>(page: Page, file: string, ready: (v: T) => boolean
   }
   assert.ok(v, `${path.basename(file)} did not parse as JSON within ${ms / 1000} s`);
   return v;
-}
-
-/** Open a canvas alone and run its objective cell with the DREAMS agents kernel, as a user would. */
-async function runObjectiveCell(page: Page, file: string, cellText: string): Promise<Locator> {
-  await runCommand(page, 'View: Close All Editors');
-  await quickOpen(page, file);
-  const nb = visibleNotebook(page);
-  await nb.getByText(cellText).waitFor({ timeout: 60_000 });
-  await nb.getByText(cellText).hover();
-  await nb.locator('.codicon-notebook-execute:visible').first().click();
-  const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
-  if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
-  return nb;
 }
 
 /** The workbench's status bar is 22 px high; anything above this margin from the bottom is clickable. */

@@ -26,6 +26,12 @@ export interface HostOptions {
   env?: Record<string, string>;
   /** User settings merged over the defaults below. */
   settings?: Record<string, unknown>;
+  /**
+   * Settings of the machine the extension host runs on (code-server's remote settings): where
+   * machine-scoped settings (dreams.clusters, dreams.pwCommand, dreams.pseudoDir) are read in
+   * this remote window.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Keep Workspace Trust on (default off, so the workspace is trusted). */
   workspaceTrust?: boolean;
   /** Scratch folder for this host; default test-results/vscode-host/<label>. */
@@ -113,6 +119,10 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
   }
   const settings = { ...DEFAULT_SETTINGS, 'security.workspace.trust.enabled': !!opts.workspaceTrust, ...opts.settings };
   fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'), JSON.stringify(settings, null, 2));
+  if (opts.machineSettings) {
+    fs.mkdirSync(path.join(runDir, 'ud/Machine'), { recursive: true });
+    fs.writeFileSync(path.join(runDir, 'ud/Machine/settings.json'), JSON.stringify(opts.machineSettings, null, 2));
+  }
   if (opts.extension === 'installed') {
     const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
     fs.symlinkSync(PROJECT_ROOT, path.join(runDir, 'exts', `${EXTENSION_ID}-${version}`));

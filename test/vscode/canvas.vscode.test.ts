@@ -47,6 +47,20 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     await run.close();
   });
 
+  it('replaces the per-artifact cells of a canvas saved by an older version with the cells of the calls that made them', async () => {
+    const { run, canvas } = await runWithCanvas('older', 'Lattice constant of fcc Al');
+    await recordScalar(run, 'fit_eos', 'lattice_constant', 4.04, 'Å');
+    const file = JSON.parse(fs.readFileSync(canvas.fsPath, 'utf8'));
+    file.cells.push({ kind: 'artifact', id: 'artifacts/a-1', text: 'lattice_constant = 4.04 Å', seq: 3, outputs: [{ mime: 'application/vnd.dreams.artifact+json', data: { id: 'a-1', kind: 'scalar', name: 'lattice_constant', status: 'final', creator: 'c-1', inputs: [], concerns: [], value: 4.04, unit: 'Å' } }] });
+    fs.writeFileSync(canvas.fsPath, JSON.stringify(file));
+    await workbench();
+    const nb = await vscode.workspace.openNotebookDocument(canvas);
+    await until('the call cell', () => cellIds(nb).includes('calls/c-1'));
+    await until('the older cell to go', () => !cellIds(nb).includes('artifacts/a-1'));
+    assert.deepEqual(cellIds(nb), ['objective-1', 'calls/c-1'], 'the objective stays; the record comes back once');
+    await run.close();
+  });
+
   it('keeps one cell per record while the run writes in bursts (plan versions arriving while the notebook is being filled)', async () => {
     const { run, canvas } = await runWithCanvas('burst', 'Lattice constant of fcc Cu');
     await workbench();

@@ -122,8 +122,13 @@ export class GraphView {
     select(this.canvas).call(this.zoomer).on('dblclick.zoom', null);
     this.canvas.addEventListener('click', (ev) => this.onClick(ev));
     this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
+    // Focus from the keyboard (Tab) starts at the first node; focus from a click leaves the
+    // selection to the click.
+    let pointing = false;
+    this.canvas.addEventListener('pointerdown', () => (pointing = true), { capture: true });
+    window.addEventListener('pointerup', () => setTimeout(() => (pointing = false), 0), { capture: true });
     this.canvas.addEventListener('focus', () => {
-      if (this.selected === undefined && this.graph?.nodes.length) this.moveTo(this.startNode());
+      if (!pointing && this.selected === undefined && this.graph?.nodes.length) this.moveTo(this.startNode());
     });
     this.layouter.warm();
     // the canvas, not its container: the details pane opening narrows the canvas alone
@@ -215,6 +220,7 @@ export class GraphView {
         select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(keep.x - (p.x + p.w / 2) * this.transform.k, keep.y - (p.y + p.h / 2) * this.transform.k).scale(this.transform.k));
       }
       this.selectIndex(keptIndex, false);
+      if (opts.fit) this.ensureVisible(keptIndex);
     } else {
       this.selected = undefined;
       this.pendingSelect = undefined;
@@ -432,7 +438,6 @@ export class GraphView {
 
   /** Select a node from the keyboard: in view, described to a screen reader. */
   private moveTo(i: number): void {
-    this.moved = true;
     this.selectIndex(i, false);
     this.ensureVisible(i);
     const n = this.graph!.nodes[i]!;

@@ -24,6 +24,7 @@ export interface PanelOptions {
 
 const CSS = `
 .dreams-structure3d { display: flex; flex-direction: column; gap: 4px; min-height: 0; }
+.dreams-structure3d [hidden] { display: none !important; }
 .dreams-structure3d .toolbar, .dreams-structure3d .trajectory { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; font-size: 0.9em; }
 .dreams-structure3d .toolbar label { display: inline-flex; gap: 3px; align-items: center; }
 .dreams-structure3d select, .dreams-structure3d button { font: inherit; color: var(--vscode-button-secondaryForeground, inherit);
@@ -133,10 +134,6 @@ export class StructurePanel {
     this.viewport.addEventListener('focus', () => this.viewport.classList.add('focused'));
     this.viewport.addEventListener('blur', () => this.viewport.classList.remove('focused'));
     this.viewport.addEventListener('pointerdown', () => this.viewport.focus({ preventScroll: true }));
-    // The wheel zooms only a view that has focus; otherwise it scrolls the page (the notebook) as usual.
-    this.viewport.addEventListener('wheel', (e) => {
-      if (document.activeElement !== this.viewport && !this.viewport.contains(document.activeElement)) e.stopPropagation();
-    }, { capture: true });
     this.resizeObserver = new ResizeObserver(() => this.viewer.resize());
     this.resizeObserver.observe(this.viewport);
     // VS Code switches the theme by changing the body's class: redraw the colours taken from it.

@@ -4,7 +4,7 @@
  * a wireframe box, any repeat, and the view kept while the structure changes under it (a
  * trajectory frame). Browser code; the geometry comes from scene.ts.
  */
-import { createViewer, type GLViewer } from '3dmol';
+import { createViewer, GLViewer } from '3dmol';
 import { buildScene, fractional, type Cell3, type Scene, type SceneInput, type V3 } from './scene';
 
 export interface ViewSettings {
@@ -12,6 +12,24 @@ export interface ViewSettings {
   showCell: boolean;
   showBonds: boolean;
   boundaryImages: boolean;
+}
+
+/**
+ * The wheel zooms only a view that has keyboard focus (a click gives it); otherwise the event goes
+ * on as if the view were not there, so the page around it (a notebook) scrolls. 3Dmol.js binds its
+ * wheel handler when a viewer is made, so the method is wrapped once, before any viewer exists.
+ */
+let wheelWrapped = false;
+function zoomOnlyWhenFocused(): void {
+  if (wheelWrapped) return;
+  wheelWrapped = true;
+  const proto = GLViewer.prototype as unknown as { _handleMouseScroll(this: { container?: HTMLElement }, ev: WheelEvent): void };
+  const original = proto._handleMouseScroll;
+  proto._handleMouseScroll = function (ev: WheelEvent) {
+    const c = this.container;
+    if (c && document.activeElement !== c && !c.contains(document.activeElement)) return;
+    original.call(this, ev);
+  };
 }
 
 export const DEFAULT_VIEW: ViewSettings = { repeat: [1, 1, 1], showCell: true, showBonds: true, boundaryImages: true };
@@ -64,6 +82,7 @@ export class StructureViewer {
   onHover: ((atom: HoverInfo | undefined) => void) | undefined;
 
   constructor(private readonly container: HTMLElement) {
+    zoomOnlyWhenFocused();
     // The page's background shows through, so the view follows the theme without a redraw.
     this.viewer = createViewer(container, { backgroundAlpha: 0, antialias: true, disableFog: false, orthographic: false });
   }
