@@ -95,6 +95,20 @@ describe('convergence criteria', () => {
     assert.throws(() => bulkModulusFromPressures(probe(1).map((p, i) => ({ ...p, pressureKbar: i }))), /do not fall as the volume grows/);
   });
 
+  it('asks for one finer value at a time and stops once the two finest agree within the tolerance (Ir at 1 meV/atom: 36³ shows 26³ converged)', () => {
+    const cell = bulk({ kind: 'fcc', symbols: ['Ir'], aAngstrom: 3.831, cell: 'primitive' }).cell;
+    const first = selectConvergedValue('kspacing', irRuns(), { kind: 'energy', toleranceMevPerAtom: 1 }, { cellAngstrom: cell });
+    assert.equal(first.outcome.status, 'needs-finer-sweep');
+    if (first.outcome.status !== 'needs-finer-sweep') return;
+    assert.equal(first.outcome.suggestedValues.length, 1, `one value, not ${first.outcome.suggestedValues.join(', ')}`);
+    const next = first.outcome.suggestedValues[0]!;
+    assert.ok(next < 0.11 && next >= 0.11 * 0.8 - 1e-9, `${next} is at most 20 % finer than 0.11`);
+    // the extension's run, as measured at 0.081 1/Å (36³): +0.07 meV/atom against 49³, P 127.67 kbar
+    const extended = [...irRuns(), { energyEv: -1000 + 0.07 / 1000, natoms: 1, pressureKbar: 127.67, settings: { ...settings, kSpacingPerAngstrom: next } }];
+    const second = selectConvergedValue('kspacing', extended, { kind: 'energy', toleranceMevPerAtom: 1 }, { cellAngstrom: cell });
+    assert.deepEqual(second.outcome, { status: 'converged', chosenValue: 0.11 }, '0.11 is 0.87 meV/atom from the finer value: no further extension');
+  });
+
   it('extends a cutoff sweep by its own last step, one value at a time', () => {
     assert.equal(nextSweepValue('ecutwfc', [30, 40, 50, 60]), 70);
     assert.equal(nextSweepValue('ecutwfc', [60, 35, 45, 40, 50]), 70);
