@@ -45,7 +45,7 @@ describe('lattice-constant workflow template', () => {
 
   it('starts the k sweep where a metal or an insulator converges, and keeps the energy criterion when only an energy tolerance is stated', () => {
     const metal = prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04 }, env).inputs;
-    assert.deepEqual(metal.kSpacingsPerAngstrom, [0.3, 0.25, 0.2, 0.15]);
+    assert.deepEqual(metal.kSpacingsPerAngstrom, [0.3, 0.25, 0.2, 0.15, 0.11]);
     assert.equal(metal.cutoffSweepKSpacingPerAngstrom, 0.2);
     const si = prepareWorkflow('lattice-constant', { element: 'Si', structure: 'diamond', latticeConstantAngstrom: 5.43 }, env).inputs;
     assert.deepEqual([si.electronic, si.kSpacingsPerAngstrom, si.cutoffSweepKSpacingPerAngstrom], ['insulator', [0.5, 0.4, 0.3, 0.25], 0.3]);
@@ -57,7 +57,7 @@ describe('lattice-constant workflow template', () => {
     assert.deepEqual(energy.steps.find((s) => s.id === 'k-choice')!.args, { parameter: 'kspacing', energies: '$all.k-runs.total_energy', criterion: 'energy', toleranceMevPerAtom: 3, extensionBudgetSeconds: 1800 });
     assert.equal(prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, toleranceMevPerAtom: 3, toleranceLatticePercent: 0.1 }, env).inputs.criterion, 'both');
     assert.throws(() => prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.04, cutoffSweepKSpacingPerAngstrom: 0.17 }, env),
-      /cutoffSweepKSpacingPerAngstrom: 0\.17 1\/Å is not one of the k sweep's spacings \(0\.3, 0\.25, 0\.2, 0\.15\)/);
+      /cutoffSweepKSpacingPerAngstrom: 0\.17 1\/Å is not one of the k sweep's spacings \(0\.3, 0\.25, 0\.2, 0\.15, 0\.11\)/);
   });
 
   it("raises the default dual where the file's suggested density cutoff needs it at the sweep's lowest cutoff (V: 48/645 Ry)", () => {
