@@ -80,6 +80,8 @@ export interface PseudopotentialEntry {
   file: string;
   sha256: string;
   functional?: string;
+  /** From the UPF header: NC (norm-conserving), US (ultrasoft), PAW, SL (semilocal) or other; a judge checks the dual against it. */
+  type?: string;
   /** From the UPF header (PP_HEADER wfc_cutoff/rho_cutoff, or pslibrary's PP_INFO suggestion). */
   suggestedEcutwfcRy?: number;
   suggestedEcutrhoRy?: number;

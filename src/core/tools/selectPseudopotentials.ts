@@ -45,11 +45,14 @@ function candidates(dir: string, element: string): { ok: Candidate[]; unreadable
   return { ok, unreadable, unusable };
 }
 
+const TYPE_NAME: Record<string, string> = { NC: 'norm-conserving', US: 'ultrasoft', PAW: 'PAW', SL: 'semilocal' };
+
 function entryOf(dir: string, c: Candidate): PseudopotentialEntry {
   return {
     file: c.file,
     sha256: crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, c.file))).digest('hex'),
     functional: c.header.functional,
+    type: c.header.type,
     ...(c.header.suggestedEcutwfcRy !== undefined ? { suggestedEcutwfcRy: c.header.suggestedEcutwfcRy } : {}),
     ...(c.header.suggestedEcutrhoRy !== undefined ? { suggestedEcutrhoRy: c.header.suggestedEcutrhoRy } : {}),
   };
@@ -108,7 +111,7 @@ export const selectPseudopotentialsTool: GuardedToolSpec = {
       const { entry, alternatives } = choose(ctx, dir, el, args);
       byElement[el] = entry;
       const cut = entry.suggestedEcutwfcRy !== undefined ? `suggests ≥ ${ry(entry.suggestedEcutwfcRy)} Ry / ${entry.suggestedEcutrhoRy !== undefined ? ry(entry.suggestedEcutrhoRy) : '?'} Ry` : 'states no cutoffs';
-      notes.push(`${el}: ${entry.file} (${entry.functional}, ${cut})${alternatives.length ? `; also ${alternatives.join(', ')}` : ''}`);
+      notes.push(`${el}: ${entry.file} (${entry.functional}, ${TYPE_NAME[entry.type ?? ''] ?? entry.type}, ${cut})${alternatives.length ? `; also ${alternatives.join(', ')}` : ''}`);
     }
     const value: PseudopotentialTableValue = { directory: dir, byElement };
     return { artifacts: [{ kind: 'table', name: ARTIFACT.pseudopotentials, value }], summary: notes.join('\n') };

@@ -61,7 +61,7 @@ describe('tool bodies', () => {
     assert.deepEqual(inp!.inputs.sort(), [base.names.bulk, base.names.pseudos, `${base.names.cutSel}.chosen.ecutwfcRy`, `${base.names.kSel}.chosen.kSpacingPerAngstrom`].sort());
   });
 
-  it('select_pseudopotentials: the file, and its suggested cutoffs to 0.1 Ry in the summary (exact in the table)', async () => {
+  it('select_pseudopotentials: the file, its kind (ultrasoft) and its suggested cutoffs to 0.1 Ry in the summary (exact in the table)', async () => {
     const p = new MemoryProvenance();
     const dir = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
     const ctx = ctxFor(p);
@@ -69,9 +69,10 @@ describe('tool bodies', () => {
     const out = await guardedCall(registry.get('select_pseudopotentials')!, call('select_pseudopotentials', { elements: ['Pt'], functional: 'PZ' }), ctx);
     assert.equal(out.status, 'ok', JSON.stringify(out));
     const { summary, outputs } = out as { summary: string; outputs: string[] };
-    assert.match(summary, /^Pt: Pt\.pz-n-rrkjus_psl\.1\.0\.0\.UPF \(PZ, suggests ≥ \d+(\.\d)? Ry \/ \d+(\.\d)? Ry\) \[a-1 pseudopotentials\]$/);
+    assert.match(summary, /^Pt: Pt\.pz-n-rrkjus_psl\.1\.0\.0\.UPF \(PZ, ultrasoft, suggests ≥ \d+(\.\d)? Ry \/ \d+(\.\d)? Ry\) \[a-1 pseudopotentials\]$/);
     const entry = (p.artifact(outputs[0]!)!.value as { byElement: Record<string, { suggestedEcutwfcRy: number }> }).byElement.Pt!;
     assert.ok(summary.includes(`≥ ${Number(entry.suggestedEcutwfcRy.toFixed(1))} Ry`), summary);
+    assert.equal((p.artifact(outputs[0]!)!.value as { byElement: Record<string, { type: string }> }).byElement.Pt!.type, 'US');
   });
 
   it('select_pseudopotentials never chooses a file whose name pw.x cannot read (a blank, a comma), and says why', async () => {
