@@ -8,6 +8,7 @@ import './commands/report';
 import './commands/approve';
 import './commands/jobs';
 import './commands/structure';
+import './commands/mcp';
 
 const fail = (e: unknown): never => process.exit(reportCliError(e, (line) => console.error(line)));
 // An error thrown outside a command's promise (a timer, a stream) ends the same way: no stack trace.

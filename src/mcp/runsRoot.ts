@@ -1,0 +1,109 @@
+/**
+ * The runs directory an MCP server was started with, and the only place it acts: a run is
+ * named by its id (or a unique prefix, or "latest") and must be a directory directly under
+ * it; files an objective names must lie inside the workspace. Read-side views of a run
+ * (canvas, approvals, jobs, report, PROV-JSON) come from its event log, opened for reading
+ * unless this server drives it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { EVENT_LOG_FILE, openRun, type Run } from '../core/run/directory';
+import { runProgress, type RunProgress } from '../core/run/progress';
+import { renderRunReport } from '../core/report/runReport';
+import { toProvJson, type ProvDocument } from '../core/provenance/export';
+import { latestReportVerdict } from '../core/guard/reportVerdicts';
+import type { ReportJudgedPayload } from '../core/guard/events';
+import { foldJobEvents } from '../core/hpc/jobStore';
+import type { JobRecord } from '../core/hpc/types';
+
+export class McpUsageError extends Error {
+  override readonly name = 'McpUsageError';
+}
+
+/** Run ids under the runs directory, oldest first. */
+export function runIds(runsDir: string): string[] {
+  if (!fs.existsSync(runsDir)) return [];
+  return fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, EVENT_LOG_FILE))).sort();
+}
+
+/** The directory of a run named by id, unique prefix or "latest"; never a path outside the runs directory. */
+export function runDirOf(runsDir: string, name: string | undefined, fallback?: string): string {
+  const arg = name ?? fallback;
+  if (!arg) throw new McpUsageError('name the run: its id (dreams_runs lists them) or "latest".');
+  if (arg.includes('/') || arg.includes('\\') || arg.includes('..')) {
+    throw new McpUsageError(`"${arg}" is a path; name a run by its id (dreams_runs lists the runs under ${runsDir}, the only directory this server acts in).`);
+  }
+  const ids = runIds(runsDir);
+  if (arg === 'latest') {
+    if (!ids.length) throw new McpUsageError(`there are no runs under ${runsDir}; start one with dreams_start_run.`);
+    return path.join(runsDir, ids.at(-1)!);
+  }
+  if (ids.includes(arg)) return path.join(runsDir, arg);
+  const matches = ids.filter((r) => r.startsWith(arg) || r.endsWith(arg));
+  if (matches.length === 1) return path.join(runsDir, matches[0]!);
+  if (matches.length > 1) throw new McpUsageError(`"${arg}" matches ${matches.length} runs (${matches.slice(0, 5).join(', ')}); give more of the id.`);
+  throw new McpUsageError(`no run "${arg}" under ${runsDir}; dreams_runs lists the runs.`);
+}
+
+/** A path inside `root` (the workspace), or why not. */
+export function insideRoot(root: string, file: string): string {
+  const abs = path.resolve(root, file);
+  const rel = path.relative(path.resolve(root), abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new McpUsageError(`${file} is outside the workspace ${root}; this server reads objective and structure files only inside it.`);
+  }
+  return abs;
+}
+
+/** Every `file` an objective's inputs name (structure and slab files), so each can be checked to lie inside the workspace. */
+export function namedFiles(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(namedFiles);
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (k === 'file' && typeof v === 'string' ? [v] : namedFiles(v)));
+}
+
+/** Open a run for reading, give it to `fn`, close it. */
+export async function readingRun<T>(dir: string, fn: (run: Run) => T | Promise<T>): Promise<T> {
+  const run = await openRun(dir, { mode: 'reader' });
+  try {
+    return await fn(run);
+  } finally {
+    await run.close();
+  }
+}
+
+export interface RunSummary {
+  id: string;
+  state: RunProgress['state'];
+  objective: string;
+  jobs: RunProgress['jobs'];
+}
+
+export function summaryOf(run: Run): RunSummary {
+  const p = runProgress(run.log.events());
+  return { id: run.runId, state: p.state, objective: p.objective, jobs: p.jobs };
+}
+
+export function reportOf(run: Run): { markdown: string; verdict?: ReportJudgedPayload } {
+  const rendered = renderRunReport({
+    runId: run.runId,
+    events: run.log.events(),
+    artifacts: () => run.registry.artifacts(),
+    calls: () => run.registry.calls(),
+    readFile: (location) => {
+      const file = path.resolve(run.dir, location);
+      return file.startsWith(path.resolve(run.dir) + path.sep) && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    },
+  });
+  const verdict = latestReportVerdict(run.log.events());
+  return { markdown: rendered.markdown, ...(verdict ? { verdict } : {}) };
+}
+
+export function provenanceOf(run: Run): ProvDocument {
+  const start = run.log.events().find((e) => e.kind === 'run.start')?.payload;
+  return toProvJson(run.registry, run.runId, start);
+}
+
+export function jobsOf(run: Run): JobRecord[] {
+  return foldJobEvents(run.log.events());
+}
