@@ -1,4 +1,4 @@
-// bench:sol27's tight reference is five pw.x runs that can take hours (Ir). Given a working
+// bench:sol27's tight reference (also bench:crystals', given a crystal's cell) is five pw.x runs that can take hours (Ir). Given a working
 // directory, a reference stopped part-way goes on from the points that finished; a point whose
 // run did not finish, or whose input differs, runs again.
 import assert from 'node:assert/strict';
@@ -6,6 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tightReference, type ReferenceSpec } from '../../scripts/bench/sol27/reference';
+import type { PwInputOptions } from '../../src/core/dft/qe/pwInput';
+import { meshFromSpacing } from '../../src/core/dft/kpoints';
+import type { Structure } from '../../src/core/dft/types';
 
 const PSEUDO = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 
@@ -66,5 +69,36 @@ describe('bench:sol27 tight reference, stopped and run again', function () {
     const r = await tightReference(spec({ workDir: undefined }));
     assert.equal(r.pwRuns, 5);
     assert.deepEqual(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('sol27-ref-Al-')), before);
+  });
+});
+
+describe('bench:crystals tight reference of any crystal (the sol27 machinery given a cell)', function () {
+  this.timeout(180_000);
+
+  it('fits the EOS of a non-cubic cell with its pw.x options and reads a, c, c/a through its symmetry', async () => {
+    // hcp Mg (P6_3/mmc) at toy settings: 2 atoms, 12 Ry, k 0.6 1/Å, five points of about a second each
+    const a = 3.2;
+    const c = 1.62 * a;
+    const mg: Structure = {
+      symbols: ['Mg', 'Mg'], pbc: [true, true, true],
+      cell: [[a, 0, 0], [-a / 2, (a * Math.sqrt(3)) / 2, 0], [0, 0, c]],
+      positions: [[0, a / Math.sqrt(3), c / 4], [a / 2, a / (2 * Math.sqrt(3)), (3 * c) / 4]],
+    };
+    const options: PwInputOptions = { purpose: 'production', calculation: 'scf', ecutwfcRy: 99, ecutrhoRy: 999, occupations: 'smearing', smearing: 'mv', degaussRy: 0.05, nspin: 1, kMesh: [1, 1, 1] };
+    const r = await tightReference({
+      element: 'Mg', structure: 'fcc', aStartAngstrom: a, pseudoDir: PSEUDO, pseudopotential: '',
+      ecutwfcRy: 12, ecutrhoRy: 48, kSpacingPerAngstrom: 0.6, degaussRy: 0.05, eosPoints: 5, eosRangePercent: 5, jobs: 2,
+      input: { structure: mg, options, pseudos: { Mg: { file: 'Mg.pz-n-vbc.UPF', sha256: '' } } },
+    });
+    assert.equal(r.pwRuns, 5);
+    assert.equal(r.ecutwfcRy, 12, 'the reference settings replace the input\'s cutoffs');
+    assert.deepEqual(r.kMesh, meshFromSpacing(mg.cell, 0.6), 'and its mesh (one for the series, from the spacing)');
+    const l = r.lattice!;
+    assert.equal(l.spaceGroup.number, 194);
+    assert.equal(l.cubic, false);
+    assert.ok(Math.abs(l.cOverA - 1.62) < 1e-6, `the shape is kept: c/a = ${l.cOverA}`);
+    assert.ok(Math.abs(l.conventionalVolumeAngstrom3 - r.v0Angstrom3) < 1e-9, 'the hexagonal cell is the computed cell');
+    assert.equal(r.aAngstrom, l.aAngstrom);
+    assert.ok(l.aAngstrom > 2.9 && l.aAngstrom < 3.4, `a = ${l.aAngstrom}`);
   });
 });

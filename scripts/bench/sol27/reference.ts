@@ -1,15 +1,17 @@
 /**
- * The tight reference for one element: the same pseudopotential, smearing, spin and EOS
- * points as the workflow's EOS, but at a cutoff and a k-point density far beyond the
- * ones the convergence tests chose. Its lattice constant tells how much the chosen
- * settings cost in accuracy. pw.x runs directly here: the reference is a yardstick, not
- * part of the workflow.
+ * The tight reference for one element, or for any crystal (a compound, a non-cubic cell: `input`):
+ * the same pseudopotential, smearing, spin and EOS points as the workflow's EOS, but at a cutoff
+ * and a k-point density far beyond the ones the convergence tests chose. Its lattice constant
+ * tells how much the chosen settings cost in accuracy. pw.x runs directly here: the reference is
+ * a yardstick, not part of the workflow.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { renderPwInput } from '../../../src/core/dft/qe/pwInput';
+import { renderPwInput, type PseudoChoice, type PwInputOptions } from '../../../src/core/dft/qe/pwInput';
+import { latticeAtVolume, type CrystalLatticeAtVolume } from '../../../src/core/dft/latticeFromCell';
+import type { Structure } from '../../../src/core/dft/types';
 import { MAGNETIC_ELEMENTS, eosScaleFactors } from '../../../src/core/workflows/latticeConstantInputs';
 import { bulk } from '../../../src/core/dft/structure/bulk';
 import { cellVolume } from '../../../src/core/dft/structure/cell';
@@ -42,6 +44,14 @@ export interface ReferenceSpec {
   workDir?: string;
   /** Progress lines (default: the console). */
   log?: (line: string) => void;
+  /**
+   * Any crystal instead of the element's named lattice: the cell the workflow's EOS scaled, its
+   * pw.x options (occupations, smearing, spin, starting moments) and pseudopotentials per species,
+   * as the workflow's EOS input has them. The cutoffs and k-spacing above replace the input's;
+   * `element`, `structure` and `aStartAngstrom` then only name it. The lattice comes from the
+   * symmetry of the cell (a for a cubic crystal, a, c, c/a … otherwise), as the workflow's does.
+   */
+  input?: { structure: Structure; options: PwInputOptions; pseudos: Record<string, PseudoChoice> };
 }
 
 export interface ReferenceResult {
@@ -60,6 +70,8 @@ export interface ReferenceResult {
   wallSeconds: number;
   /** Taken from an earlier measurement with the same settings (its date and command), not computed by this bench run. */
   reusedFrom?: { date?: string; command?: string };
+  /** The lattice parameters at V0 (every crystal given as `input`). */
+  lattice?: CrystalLatticeAtVolume;
   /** Measured by a bench invocation of its own (--reference-only), after the workflow's: when and by what command. */
   measuredAt?: string;
   command?: string;
@@ -121,16 +133,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult> {
   const t0 = Date.now();
-  const base = bulk({ kind: s.structure, symbols: [s.element], aAngstrom: s.aStartAngstrom, cell: 'primitive' });
+  const base = s.input?.structure ?? bulk({ kind: s.structure, symbols: [s.element], aAngstrom: s.aStartAngstrom, cell: 'primitive' });
   const magnetic = MAGNETIC_ELEMENTS.has(s.element);
-  const options = {
-    purpose: 'production' as const, calculation: 'scf' as const, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
-    kSpacingPerAngstrom: s.kSpacingPerAngstrom, occupations: 'smearing' as const, smearing: 'mv', degaussRy: s.degaussRy,
-    nspin: (magnetic ? 2 : 1) as 1 | 2, ...(magnetic ? { startingMagnetization: { [s.element]: 0.5 } } : {}),
-  };
+  const { kMesh: _mesh, ...inputOptions } = s.input?.options ?? ({} as Partial<PwInputOptions>);
+  const options: PwInputOptions = s.input
+    ? { ...inputOptions, purpose: 'production', calculation: 'scf', ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy, kSpacingPerAngstrom: s.kSpacingPerAngstrom } as PwInputOptions
+    : {
+      purpose: 'production' as const, calculation: 'scf' as const, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
+      kSpacingPerAngstrom: s.kSpacingPerAngstrom, occupations: 'smearing' as const, smearing: 'mv', degaussRy: s.degaussRy,
+      nspin: (magnetic ? 2 : 1) as 1 | 2, ...(magnetic ? { startingMagnetization: { [s.element]: 0.5 } } : {}),
+    };
   // one k-mesh for the whole series, the mesh of the central cell (the workflow's EOS keeps the spacing instead, so its
   // mesh changes over ±5 % where the spacing is fine: docs/notes/workflows.md, "Ir, fourth sitting")
-  const pseudos = { [s.element]: { file: s.pseudopotential, sha256: '' } };
+  const pseudos: Record<string, PseudoChoice> = s.input?.pseudos ?? { [s.element]: { file: s.pseudopotential, sha256: '' } };
   const { settings } = renderPwInput(base, options, pseudos);
   const mesh = settings.kMesh!;
   const temporary = !s.workDir;
@@ -157,7 +172,8 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
     return { volumeA3: cellVolume(cell), energyEv: ryToEv(parsed.totalEnergyRy), cpu: pwCpuSeconds(out) ?? 0, resumed: !!earlier };
   });
   const fit = fitEos(runs.map((r) => ({ volumeA3: r.volumeA3, energyEv: r.energyEv })), 'birch-murnaghan');
-  const a = latticeConstantFromVolume(fit.v0A3, { bravais: s.structure, cell: 'primitive' });
+  const lattice = s.input ? latticeAtVolume(base, fit.v0A3) : undefined;
+  const a = lattice ? { aAngstrom: lattice.aAngstrom } : latticeConstantFromVolume(fit.v0A3, { bravais: s.structure, cell: 'primitive' });
   if (temporary) {
     fs.rmSync(work, { recursive: true, force: true });
     liveWorkDirs.delete(work);
@@ -165,6 +181,6 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
   const resumedRuns = runs.filter((r) => r.resumed).length;
   return {
     aAngstrom: a.aAngstrom, v0Angstrom3: fit.v0A3, b0GPa: fit.b0Gpa, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
-    kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, ...(resumedRuns ? { resumedRuns } : {}), pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
+    kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, ...(resumedRuns ? { resumedRuns } : {}), ...(lattice ? { lattice } : {}), pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
   };
 }
