@@ -12,6 +12,8 @@ export interface DescribeOptions {
   asked?: readonly string[];
   /** Referenced artifacts by name, status and a number's value only, not their content (the report judge's chain). */
   compact?: boolean;
+  /** Literals not asked because an earlier call gave the same value and reason and passed (parameter → that call). */
+  repeated?: ReadonlyMap<string, string>;
 }
 
 function origin(ref: string, provenance: ProvenanceView, compact = false): string {
@@ -48,12 +50,17 @@ export function describeParameters(call: ProposedCall, provenance: ProvenanceVie
     if (checks.length) parts.push(`  tier 1: ${checks.join(', ')}`);
     return parts.join('\n');
   });
-  const context = Object.keys(call.args).filter((p) => !asked.has(p)).map((p) => {
+  const repeated = opts.repeated ?? new Map<string, string>();
+  const again = [...repeated].filter(([p]) => !asked.has(p) && p in call.args)
+    .map(([p, from]) => `- ${p} = ${shown(call.args[p], 80)} (as in ${from}); reason: ${call.reasons[p] ? JSON.stringify(call.reasons[p]) : '(none given)'}`);
+  const context = Object.keys(call.args).filter((p) => !asked.has(p) && !repeated.has(p)).map((p) => {
     const ref = call.refs[p] ?? (isRef(call.args[p]) ? call.args[p] as string : undefined);
     const where = ref ? origin(ref, provenance, true) : describeValue(call.args[p], provenance, true);
     return `- ${p}${call.refs[p] ? ` = ${shown(call.args[p], 80)}` : ''} from ${where}; reason: ${call.reasons[p] ? JSON.stringify(call.reasons[p]) : '(none given)'}`;
   });
-  return [...full, ...(context.length ? ['Given by reference to final artifacts (tier 1 checked each against its record; no verdict asked):', ...context] : [])];
+  return [...full,
+    ...(again.length ? ['Judged already, with the same value and reason in an earlier call, and passed (no verdict asked):', ...again] : []),
+    ...(context.length ? ['Given by reference to final artifacts (tier 1 checked each against its record; no verdict asked):', ...context] : [])];
 }
 
 export function describeCall(call: ProposedCall, provenance: ProvenanceView, tier1: Verdict[], opts: DescribeOptions = {}): string {

@@ -9,6 +9,10 @@
  *    reasons, and references to artifacts of the same names) are judged once, in one request,
  *    for the first of them; the others take its verdicts, naming it. Calls of one turn that run
  *    side by side wait for that first judgement (JudgeMemo).
+ *  - A value already judged: a literal parameter with the same value and the same reason as in an
+ *    earlier call of the same tool, whose judge passed it (the smearing and spin settings every
+ *    pw.x input of a study repeats), keeps that verdict, naming the call; the judge is asked about
+ *    the rest only, and not at all when nothing is left.
  * A judgement that failed (judge unavailable) is never passed on: the next call asks itself.
  */
 import crypto from 'node:crypto';
@@ -87,6 +91,31 @@ export function parametersToJudge(call: ProposedCall, schema: object, view: Prov
 /** Whether every parameter is a reference to a final artifact (nothing of the agent's own to judge). */
 export function referencesOnly(call: ProposedCall, schema: object, view: ProvenanceView): boolean {
   return Object.keys(call.args).length > 0 && parametersToJudge(call, schema, view).length === 0;
+}
+
+/**
+ * The literal parameters of a call that an earlier call of the same tool gave with the same value
+ * and the same reason, and whose judge passed them: the call that judged each, and its verdict.
+ */
+export function alreadyPassed(call: ProposedCall, schema: object, view: ProvenanceView): Map<string, { from: string; verdict: Verdict }> {
+  const out = new Map<string, { from: string; verdict: Verdict }>();
+  const artifactArgs = artifactArguments(schema);
+  const earlier = callsOf(view).filter((c) => c.tool === call.tool && c.status !== 'refused').reverse();
+  for (const p of parametersToJudge(call, schema, view)) {
+    if (referencesOf(call, p, artifactArgs) || isRef(call.args[p])) continue;
+    const value = JSON.stringify(call.args[p]);
+    const reason = call.reasons[p] ?? '';
+    for (const c of earlier) {
+      const a = c.args[p];
+      if (!a || (a.ref && a.ref !== a.value) || JSON.stringify(a.value) !== value || (c.reasons[p] ?? '') !== reason) continue;
+      const v = c.verdicts.find((x) => x.tier === 'tier2' && x.parameter === p);
+      if (v && v.judged && !v.infraError && v.level === 'pass' && v.rule !== 'judge-economy') {
+        out.set(p, { from: c.id, verdict: v });
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** The verdict of a parameter the judge was not asked about: a reference to a final artifact. */

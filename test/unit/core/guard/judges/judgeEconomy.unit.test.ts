@@ -7,7 +7,7 @@ import { JudgeMemo } from '../../../../../src/core/guard/judges/judgeEconomy';
 import { ToolRegistry } from '../../../../../src/core/agents/toolRegistry';
 import type { ProposedCall } from '../../../../../src/core/guard/types';
 import { MemoryProvenance, type SeedArtifact } from '../support/memoryProvenance';
-import { eosSeries, proposed } from '../support/domain';
+import { cutoffSweep, eosSeries, proposed } from '../support/domain';
 import { crossVerdict, paramVerdicts, startJudgeRig, type JudgeRig } from '../support/judgeRig';
 
 const registry = new ToolRegistry();
@@ -69,6 +69,54 @@ describe('judge economy', () => {
     assert.equal(rig.api.requests.length, 0);
     assert.deepEqual(a.tier2.map((v) => [v.parameter, v.judged]), [['input', true], ['backend', true]]);
     assert.match(a.tier2[1]!.reasons.join(' '), new RegExp(`local is fine for one atom \\(judged with ${energy!.creator}: identical arguments\\)`));
+  });
+
+  it('keeps the pass of a value an earlier call of the tool gave with the same reason, asks only about the rest, and asks nothing when nothing is left', async () => {
+    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'toleranceMevPerAtom', level: 'pass' }]), crossVerdict('pass', ['ok'], 2)] });
+    const provenance = new MemoryProvenance(cutoffSweep(1));
+    const select = registry.get('select_converged_settings')!;
+    const reasons = { parameter: 'the cutoff sweep', energies: 'every energy of the sweep', toleranceMevPerAtom: 'the study\'s tolerance' };
+    const earlier = await provenance.recordCall({ tool: 'select_converged_settings', reasons, context: 'an earlier sweep', verdicts: [], agent: { role: 'dft' },
+      args: { parameter: { value: 'ecutwfc' }, energies: { value: ['a-1', 'a-2'] }, toleranceMevPerAtom: { value: 2 } } });
+    await provenance.recordVerdicts(earlier.id, [
+      { tier: 'tier2', rule: 'param-judge@2', parameter: 'parameter', level: 'pass', judged: true, reasons: ['a cutoff sweep'] },
+      { tier: 'tier2', rule: 'param-judge@2', parameter: 'toleranceMevPerAtom', level: 'pass', judged: true, reasons: ['2 meV/atom is enough here'] },
+    ]);
+    await provenance.endCall(earlier.id, { status: 'ok' });
+    const call = (tol: number) => proposed('select_converged_settings', { parameter: 'ecutwfc', energies: ['a-1', 'a-2', 'a-3', 'a-4', 'a-5'], toleranceMevPerAtom: tol }, {}, reasons);
+    const paramRequests = () => rig.api.requests.filter((r) => JSON.stringify(r.body).includes('Judge each of these'));
+
+    const first = await assessCall(select, call(1), { provenance, judge: rig.judge });
+    assert.equal(paramRequests().length, 1);
+    const text = JSON.stringify((paramRequests()[0]!.body as unknown as Body).messages);
+    assert.match(text, /Judge each of these 1 parameters: toleranceMevPerAtom\./);
+    assert.ok(text.includes(`Judged already, with the same value and reason in an earlier call, and passed (no verdict asked):\\n- parameter = \\"ecutwfc\\" (as in ${earlier.id})`), text);
+    const parameter = first.tier2.find((v) => v.parameter === 'parameter')!;
+    assert.deepEqual([parameter.level, parameter.judged], ['pass', true]);
+    assert.ok(parameter.reasons.join(' ').includes(`a cutoff sweep (judged with ${earlier.id}: the same value and reason)`));
+
+    // the same tolerance with the same reason as c-1: nothing of the agent's own is left to ask about
+    const second = await assessCall(select, call(2), { provenance, judge: rig.judge });
+    assert.equal(paramRequests().length, 1, 'no second per-parameter request');
+    assert.deepEqual(second.tier2.map((v) => [v.parameter, v.level]), [['parameter', 'pass'], ['energies', 'pass'], ['toleranceMevPerAtom', 'pass']]);
+    assert.ok(second.tier2[2]!.reasons.join(' ').includes(`2 meV/atom is enough here (judged with ${earlier.id}`));
+    rig.api.assertScriptDone();
+  });
+
+  it('asks again about a value whose reason changed, or whose earlier verdict was not a pass', async () => {
+    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'parameter', level: 'pass' }, { parameter: 'toleranceMevPerAtom', level: 'pass' }]), crossVerdict('pass', ['ok'])] });
+    const provenance = new MemoryProvenance(cutoffSweep(1));
+    const earlier = await provenance.recordCall({ tool: 'select_converged_settings', reasons: { parameter: 'the cutoff sweep', toleranceMevPerAtom: 'the study\'s tolerance' }, context: 'an earlier sweep', verdicts: [], agent: { role: 'dft' },
+      args: { parameter: { value: 'ecutwfc' }, energies: { value: ['a-1', 'a-2'] }, toleranceMevPerAtom: { value: 1 } } });
+    await provenance.recordVerdicts(earlier.id, [
+      { tier: 'tier2', rule: 'param-judge@2', parameter: 'parameter', level: 'pass', judged: true, reasons: ['a cutoff sweep'] },
+      { tier: 'tier2', rule: 'param-judge@2', parameter: 'toleranceMevPerAtom', level: 'warn', judged: true, reasons: ['1 meV/atom may be loose'] },
+    ]);
+    await provenance.endCall(earlier.id, { status: 'ok' });
+    await assessCall(registry.get('select_converged_settings')!, proposed('select_converged_settings', { parameter: 'ecutwfc', energies: ['a-1', 'a-2', 'a-3', 'a-4', 'a-5'], toleranceMevPerAtom: 1 }, {},
+      { parameter: 'the sweep of the wavefunction cutoff', toleranceMevPerAtom: 'the study\'s tolerance' }), { provenance, judge: rig.judge });
+    rig.api.assertScriptDone();
+    assert.match(JSON.stringify(rig.api.requests.map((r) => r.body)), /Judge each of these 2 parameters: parameter, toleranceMevPerAtom\./);
   });
 
   it('does not pass on a judgement that failed: the next call of the series asks itself', async () => {
