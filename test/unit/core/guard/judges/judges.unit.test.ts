@@ -98,4 +98,27 @@ describe('judges (real SDK, fake Messages API)', () => {
     const cross = rig.api.requests.find((r) => JSON.stringify(r.body).includes('Referenced inputs'))!;
     assert.match(JSON.stringify(cross.body), /ecutwfcRy\\":35/);
   });
+
+  it('shows the cross judge of a cutoff sweep judged by pressure the pressures the selection compares (Pulay term added), the shared settings once and no pseudopotential hashes', async () => {
+    rig = await startJudgeRig({ steps: [paramVerdicts([{ parameter: 'parameter', level: 'pass' }, { parameter: 'criterion', level: 'pass' }, { parameter: 'toleranceLatticePercent', level: 'pass' }, { parameter: 'bulkModulusGPa', level: 'pass' }]), crossVerdict('pass', ['ok'])] });
+    const pressures = [-52.25, -52.73, -51.34, -50.86];
+    const sweep = cutoffSweep(1, [20, 30, 40, 50]).map((a, i) => ({ ...a, meta: { ...a.meta, pressureKbar: pressures[i], pseudopotentialSha256: { 'Al.pz-vbc.UPF': 'abdcda76'.repeat(8) } } }));
+    await assessCall(registry.get('select_converged_settings')!, proposed('select_converged_settings',
+      { parameter: 'ecutwfc', energies: ['a-1', 'a-2', 'a-3', 'a-4'], criterion: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 58.5 }), { provenance: new MemoryProvenance(sweep), judge: rig.judge });
+    const body = rig.api.requests.find((r) => JSON.stringify(r.body).includes('Referenced inputs'))!.body as unknown as Body;
+    const text = (body.messages[0]!.content as string);
+    assert.match(text, /Settings every input shares: \{[^\n]*"functional":"PZ"/);
+    assert.doesNotMatch(text, /sha256|abdcda76/i);
+    const lines = text.split('\n').filter((l) => /^- a-\d (\(total_energy\)|at \d+ Ry)/.test(l));
+    assert.ok(lines.filter((l) => l.includes('(total_energy)')).every((l) => /"settings":\{"ecutwfcRy":\d+,"ecutrhoRy":\d+\}/.test(l)), 'each input shows only the settings it does not share');
+    assert.match(text, /Pressures the selection compares \(kbar\): pw\.x's plus the Pulay term/);
+    // the term is (2/3)(Ecut/V)|dE/dEcut| from the sweep's own energies: positive, largest where E still falls fastest
+    const compared = lines.filter((l) => / at \d+ Ry: /.test(l)).map((l) => l.match(/: (-?[\d.]+) \+ ([\d.]+) = (-?[\d.]+)$/)!.slice(1).map(Number));
+    assert.equal(compared.length, 4);
+    compared.forEach(([p, pulay, sum], i) => {
+      assert.equal(p, pressures[i]);
+      assert.ok(pulay! > 0 && Math.abs(p! + pulay! - sum!) < 0.011, `${p} + ${pulay} = ${sum}`);
+    });
+    assert.ok(compared[0]![1]! > compared[3]![1]!, 'the 20 Ry term is the largest');
+  });
 });
