@@ -113,13 +113,15 @@ export class AgentsController implements vscode.Disposable {
       }
       const abort = new AbortController();
       exec.token.onCancellationRequested(() => abort.abort());
-      const lines: string[] = [];
-      // Notices first (they say what the run does not do as the canvas asked), then the latest
-      // progress lines only: the canvas cells below hold the record.
+      // Notices first (they say what the run does not do as the canvas asked), then warnings
+      // (each once), then one progress line that each report replaces: the summary and step
+      // cells below hold the record.
+      const warnings: string[] = [];
+      let line = '';
       const show = () => exec.replaceOutput([
         ...noticeOutput(),
         new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(
-          (lines.length > 12 ? [`… ${lines.length - 12} earlier lines`, ...lines.slice(-12)] : lines).join('\n'), 'text/plain')]),
+          [...(warnings.length > 6 ? [`… ${warnings.length - 6} earlier warnings`, ...warnings.slice(-6)] : warnings), line].filter(Boolean).join('\n'), 'text/plain')]),
       ]);
       const status = new RunProgressItem(nb.uri, canvasName(nb));
       this.statusItems.add(status);
@@ -133,7 +135,9 @@ export class AgentsController implements vscode.Disposable {
           linked: (r) => this.onRunLinked?.(nb, { ...r, state: 'running', summary: '' }) ?? Promise.resolve(),
           progress: (m) => {
             status.report(m);
-            lines.push(m);
+            if (m.startsWith('warning: ')) {
+              if (!warnings.includes(m)) warnings.push(m);
+            } else line = m;
             void show();
           },
           notice: (m) => {
@@ -142,7 +146,7 @@ export class AgentsController implements vscode.Disposable {
           },
         });
         await this.onRunLinked?.(nb, outcome);
-        lines.push(`Run ${outcome.runId}: ${outcome.state}. ${outcome.summary}`);
+        line = `Run ${outcome.runId}: ${outcome.state}. ${outcome.summary}`;
         await show();
         exec.end(outcome.state === 'completed' || outcome.state === 'paused' || outcome.state === 'waiting-approval', Date.now());
         if (!abort.signal.aborted) this.notify(runOutcomeNotice(outcome, canvasName(nb)), nb);

@@ -40,8 +40,8 @@ function fromOutputItem(item: vscode.NotebookCellOutputItem): CanvasOutputItem {
   return { mime: item.mime, data: text };
 }
 
-/** Cells shown as Markdown: the user's own commentary and the agents' notes. */
-const MARKUP_KINDS: ReadonlySet<CanvasCellKind> = new Set(['markdown', 'note']);
+/** Cells shown as Markdown: the user's own commentary, the agents' notes and the run's summary. */
+const MARKUP_KINDS: ReadonlySet<CanvasCellKind> = new Set(['markdown', 'note', 'summary']);
 
 export function cellToNotebookCellData(c: CanvasCell): vscode.NotebookCellData {
   const data = MARKUP_KINDS.has(c.kind)

@@ -43,7 +43,9 @@ export interface DreamsWorkbench {
 
 async function revealCell(canvas: LiveCanvas, logPath: string, cellId: string): Promise<boolean> {
   for (const nb of canvas.notebooksOf(logPath)) {
-    const i = nb.getCells().findIndex((c) => (c.metadata?.dreams as { id?: string } | undefined)?.id === cellId);
+    // an approval, job or artifact id (or an older cell id) is shown in the cell the projection puts it in
+    const id = canvas.bindingOf(nb)?.projection.cellIdOf(cellId) ?? cellId;
+    const i = nb.getCells().findIndex((c) => (c.metadata?.dreams as { id?: string } | undefined)?.id === id);
     if (i < 0) continue;
     const range = new vscode.NotebookRange(i, i + 1);
     const editor = await vscode.window.showNotebookDocument(nb, { viewColumn: vscode.ViewColumn.One, selections: [range], preserveFocus: false });

@@ -145,6 +145,10 @@ export interface JobCardData {
 export interface ReportData {
   markdown: string;
   verdict?: { level: VerdictLevelData; reasons: string[] };
+  /** The report's artifact. */
+  artifact?: string;
+  /** The numbers the report claims, each with the artifact it cites: the renderer links them. */
+  claims?: { quantity: string; value: number; unit?: string; artifact: string }[];
 }
 
 export type RendererToHostMessage =

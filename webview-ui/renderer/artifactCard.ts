@@ -1,5 +1,5 @@
 /** An artifact cell: its value with its unit (or a table), status, concerns and provenance. */
-import type { ArtifactCardData, JobCardData, PlanData, ReportData } from '../../src/shared/canvasOutputs';
+import type { ArtifactCardData, JobCardData, PlanData } from '../../src/shared/canvasOutputs';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, formatValue, h } from './dom';
 
@@ -76,10 +76,3 @@ export function renderJob(j: JobCardData, element: HTMLElement): void {
   element.replaceChildren(card);
 }
 
-export function renderReport(r: ReportData, element: HTMLElement): void {
-  const card = h('section', { class: 'dreams-card report' }, h('h3', {}, 'Report ',
-    r.verdict ? h('span', { class: `badge lv-${r.verdict.level}` }, r.verdict.level === 'pass' ? 'accepted by the report judge' : r.verdict.level) : h('span', { class: 'muted' }, 'not yet judged')));
-  if (r.verdict?.reasons.length) card.append(h('ul', { class: 'reasons' }, ...r.verdict.reasons.map((x) => h('li', {}, x))));
-  card.append(h('pre', { style: 'white-space: pre-wrap' }, r.markdown));
-  element.replaceChildren(card);
-}

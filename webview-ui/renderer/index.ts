@@ -14,7 +14,8 @@ import {
   type StructureData,
 } from '../../src/shared/canvasOutputs';
 import { renderApprovalCard, type Messaging } from './approvalCard';
-import { renderArtifactCard, renderJob, renderPlan, renderReport } from './artifactCard';
+import { renderArtifactCard, renderJob, renderPlan } from './artifactCard';
+import { renderReport } from './reportView';
 import { renderArtifactList } from './artifactList';
 import { h } from './dom';
 import { renderPlot } from './plots';
@@ -58,7 +59,7 @@ export const activate: ActivationFunction = (context) => {
             renderJob(item.json() as JobCardData, element);
             break;
           case CANVAS_MIME.report:
-            renderReport(item.json() as ReportData, element);
+            renderReport(item.json() as ReportData, element, messaging);
             break;
           default:
             element.replaceChildren(h('pre', {}, item.text()));

@@ -34,6 +34,11 @@ const CSS = `
 .dreams-card .outcome { margin-top: 8px; }
 .dreams-card .outcome.refused { color: var(--vscode-errorForeground); }
 .dreams-card table { border-collapse: collapse; margin: 6px 0; font-family: var(--vscode-editor-font-family); }
+.dreams-card.report .markdown { line-height: 1.5; }
+.dreams-card.report .markdown table { font-family: inherit; }
+.dreams-card.report .markdown th, .dreams-card.report .markdown td { border: 1px solid var(--vscode-editorWidget-border, #8884); padding: 2px 8px; }
+.dreams-card.report .markdown pre { white-space: pre-wrap; }
+.dreams-card a.claim { color: var(--vscode-textLink-foreground); text-decoration: underline dotted; cursor: pointer; }
 .dreams-card th, .dreams-card td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding: 2px 10px; text-align: right; }
 .dreams-card th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .dreams-card svg text { fill: var(--vscode-foreground); font-size: 11px; }

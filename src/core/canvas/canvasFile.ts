@@ -15,6 +15,8 @@ export const CANVAS_FILE_FORMAT = 1;
 export type CanvasCellKind =
   | 'objective' // user text the controller executes
   | 'markdown' // user commentary
+  | 'summary' // the run at a glance, rewritten in place
+  | 'step' // one plan step with what its calls made
   | 'plan'
   | 'note'
   | 'artifact'
@@ -62,7 +64,7 @@ export class CanvasFileError extends DreamsError<'bad-input'> {
 }
 
 const CELL_KINDS: ReadonlySet<string> = new Set<CanvasCellKind>([
-  'objective', 'markdown', 'plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event',
+  'objective', 'markdown', 'summary', 'step', 'plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event',
 ]);
 
 /** A fresh canvas: one empty objective cell for the user to fill in. */

@@ -1,6 +1,8 @@
 /**
- * Which canvas cell shows an artifact: the artifacts of consecutive calls of one tool (a
- * convergence sweep, an EOS series, a batch of relaxations) share one cell, `calls/<first
+ * Which canvas cell shows an artifact: a call made for a plan step shows in its step's cell,
+ * `steps/<step id>` (the lab-notebook layout: one cell per step). A call outside any step (a
+ * user's call, a run without a plan) groups as before: the artifacts of consecutive calls of
+ * one tool (a sweep, an EOS series, a batch of relaxations) share one cell, `calls/<first
  * call>`; a call of another tool starts the next cell. A fold over the log's events in order,
  * so the notebook projection and the provenance graph (which reveals an artifact's cell) agree,
  * and a reopen gives the same cells.
@@ -12,13 +14,25 @@
  */
 export class CallGroups {
   private readonly toolOf = new Map<string, string>();
+  private readonly stepOf = new Map<string, string>();
   private readonly groupOfCall = new Map<string, string>();
   private readonly members = new Map<string, string[]>();
   private last: { group: string; tool: string | undefined } | undefined;
 
-  /** A tool call as recorded (before its artifacts). */
-  call(id: string, tool: string): void {
+  /** A tool call as recorded (before its artifacts), with the plan step it serves. */
+  call(id: string, tool: string, step?: string): void {
     this.toolOf.set(id, tool);
+    if (step) this.stepOf.set(id, step);
+  }
+
+  /** The cell id of a plan step. */
+  static stepCell(step: string): string {
+    return `steps/${step}`;
+  }
+
+  /** The step a call serves, if any. */
+  stepOfCall(call: string): string | undefined {
+    return this.stepOf.get(call);
   }
 
   /** The group of the call that created an artifact; the call joins the last group when it ran the same tool. */
@@ -26,8 +40,14 @@ export class CallGroups {
     const known = this.groupOfCall.get(creator);
     if (known) return known;
     const tool = this.toolOf.get(creator);
+    const step = this.stepOf.get(creator);
     let group: string;
-    if (this.last && tool !== undefined && this.last.tool === tool) {
+    if (step) {
+      group = CallGroups.stepCell(step);
+      const members = this.members.get(group);
+      if (members) members.push(creator);
+      else this.members.set(group, [creator]);
+    } else if (this.last && tool !== undefined && this.last.tool === tool) {
       group = this.last.group;
       this.members.get(group)!.push(creator);
     } else {

@@ -5,6 +5,7 @@
  * posted by the renderer. The log is only read here, except for a user's approval answer;
  * saving the notebook writes the projection file, never the log.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CanvasCell } from '../../core/canvas/canvasFile';
@@ -97,7 +98,19 @@ export class LiveCanvas implements vscode.Disposable {
     } finally {
       this.opening.delete(key);
     }
-    const projection = new CanvasProjection();
+    // the report's text is read from the run's files (only below the run directory)
+    const runDir = path.resolve(run.runDir);
+    const projection = new CanvasProjection({
+      readFile: (location) => {
+        const file = path.resolve(runDir, location);
+        if (!file.startsWith(runDir + path.sep)) return undefined;
+        try {
+          return fs.readFileSync(file, 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+    });
     const binding: Binding = { notebook: nb, run, projection, pending: new Set(), sub: { dispose() {} } };
     this.bindings.set(nb.uri.toString(), binding);
     for (const id of projection.applyAll(run.events())) binding.pending.add(id);
@@ -167,7 +180,29 @@ export class LiveCanvas implements vscode.Disposable {
       if ((current.metadata?.dreams as { seq?: number } | undefined)?.seq === cell.seq && current.document.getText() === cell.text) continue;
       edits.push(vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(i, i + 1), [cellToNotebookCellData(cell)]));
     }
-    if (appended.length) edits.push(vscode.NotebookEdit.insertCells(nb.cellCount, appended.map(cellToNotebookCellData)));
+    // New cells go where the projection puts them (the summary first, the report last): before
+    // the first later cell already in the notebook, else at the end. Inserts from the bottom up,
+    // after the in-place replacements, so no index moves under another edit.
+    if (appended.length) {
+      const order = b.projection.cellOrder();
+      const rank = new Map(order.map((id, i) => [id, i]));
+      const inserts = new Map<number, CanvasCell[]>();
+      for (const cell of appended.sort((x, y) => (rank.get(x.id) ?? 0) - (rank.get(y.id) ?? 0))) {
+        const r = rank.get(cell.id) ?? order.length;
+        let index = nb.cellCount;
+        for (let k = r + 1; k < order.length; k++) {
+          const existing = at.get(order[k]!);
+          if (existing !== undefined) {
+            index = existing;
+            break;
+          }
+        }
+        const list = inserts.get(index);
+        if (list) list.push(cell);
+        else inserts.set(index, [cell]);
+      }
+      for (const [index, cells] of [...inserts].sort((x, y) => y[0] - x[0])) edits.push(vscode.NotebookEdit.insertCells(index, cells.map(cellToNotebookCellData)));
+    }
     const metadata = { ...nb.metadata, lastSeq: b.projection.lastSeq };
     edits.push(vscode.NotebookEdit.updateNotebookMetadata(metadata));
     const we = new vscode.WorkspaceEdit();

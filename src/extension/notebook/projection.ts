@@ -1,18 +1,23 @@
 /**
  * The canvas notebook as a projection of a run's event log: which cells a run shows and
  * what each one's outputs are. A fold over events, so a reopen shows the same cells, and
- * incremental, so a live run adds and updates cells as its events arrive. Pure: no VS Code API.
+ * incremental, so a live run adds and updates cells as its events arrive. Pure: no VS Code API
+ * (a report's text is read through the `readFile` it is given).
  *
- * Artifacts are shown by the tool calls that made them: the calls of one tool in a row (a
- * sweep, an EOS series) share a cell (callGroups.ts), one line per call in the cell, their
- * artifacts' cards as one output and their plots and structures as outputs of their own. A
- * call is the unit that creates data, and a cell per batch of calls rather than per artifact
- * keeps a run of thousands of artifacts quick to open (bench:ui).
+ * The layout is a lab notebook: a summary cell (`summary`) that is rewritten in place as the
+ * run goes (objective, state, the result and its artifact, the report judge's verdict, tokens,
+ * cost, jobs, open approvals); then one cell per plan step (`steps/<id>`: title, status,
+ * worker, tool, the verdicts of its calls), whose outputs are the step's artifacts (their cards
+ * as one output, long lists drawn in part), plots and structures, the approvals its calls
+ * raised and its jobs while they run; then the report in full, as Markdown, in a cell of its
+ * own (`report`). Calls outside any step (a user's calls, a run without a plan) keep cells per
+ * batch of calls (callGroups.ts); a call is the unit that creates data, and a cell per step or
+ * batch rather than per artifact keeps a run of thousands of artifacts quick to open (bench:ui).
  */
 import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../../core/canvas/canvasFile';
 import { CallGroups } from './callGroups';
-import type { CanvasEvent } from '../../core/canvas/types';
+import type { CanvasEvent, RunState } from '../../core/canvas/types';
 import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../../core/dft/eosForms';
 import { EV_PER_ANGSTROM3_IN_GPA } from '../../core/units';
 import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../../core/guard/types';
@@ -24,7 +29,6 @@ import {
   type ArtifactCardData,
   type ArtifactListData,
   type JobCardData,
-  type PlanData,
   type PlotData,
   type ReportData,
   type StructureData,
@@ -32,7 +36,23 @@ import {
 import { RELAXATION_STRUCTURES } from './structureTrajectory';
 
 /** Cell kinds the projection owns: the user cannot edit them in place. */
-export const PROJECTED_KINDS: ReadonlySet<CanvasCellKind> = new Set(['plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event']);
+export const PROJECTED_KINDS: ReadonlySet<CanvasCellKind> = new Set(['summary', 'step', 'plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event']);
+
+/** The summary cell's id; the report's. */
+export const SUMMARY_CELL = 'summary';
+export const REPORT_CELL = 'report';
+
+/** Lines of calls a step cell lists before it says how many more there are (their cards are all in the output). */
+const STEP_CALL_LINES = 8;
+
+interface StepView {
+  id: string;
+  title: string;
+  status: string;
+  worker?: string;
+  tool?: string;
+  summary?: string;
+}
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6))));
 
@@ -143,6 +163,26 @@ export class CanvasProjection {
   private last = 0;
   runId: string | undefined;
   objective: string | undefined;
+  // What the summary and the step cells show, kept as events arrive.
+  private planVersion = 0;
+  private readonly steps = new Map<string, StepView>();
+  private readonly stepOrder: string[] = [];
+  private readonly stepAttempts = new Map<string, number>();
+  private state: RunState = 'created';
+  private reason: string | undefined;
+  private tokens = 0;
+  private cost = 0;
+  private unpriced = false;
+  private readonly jobs = new Map<string, JobRecord>();
+  /** Calls by the plan step they serve, in the order they started. */
+  private readonly callsByStep = new Map<string, string[]>();
+  /** Cells whose content is built when asked for (the summary, steps and report change with many events). */
+  private readonly dirty = new Map<string, number>();
+  /** The latest report: its artifact and the call that wrote it. */
+  private report: { artifact: string; call: string } | undefined;
+
+  /** `readFile`: a file of the run by its artifact location (relative to the run directory), for the report's text. */
+  constructor(private readonly opts: { readFile?: (location: string) => string | undefined } = {}) {}
 
   get lastSeq(): number {
     return this.last;
@@ -157,16 +197,49 @@ export class CanvasProjection {
         const p = e.payload;
         this.runId = p.runId;
         this.objective = p.objective;
-        return [];
+        return this.summaryCell(e.seq);
+      }
+      case 'run.state':
+        this.state = e.payload.state;
+        this.reason = e.payload.reason;
+        return this.summaryCell(e.seq);
+      case 'llm.usage': {
+        const r = e.payload;
+        this.tokens += r.usage.inputTokens + r.usage.outputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens;
+        if (r.costUsd === null) this.unpriced = true;
+        else this.cost += r.costUsd;
+        return this.summaryCell(e.seq);
+      }
+      case 'step.start': {
+        const p = e.payload;
+        this.stepAttempts.set(p.id, p.attempt);
+        const s = this.steps.get(p.id);
+        if (s) {
+          s.worker = p.worker;
+          s.tool = p.tool;
+        }
+        return this.steps.has(p.id) ? this.stepCell(p.id, e.seq) : [];
       }
       case 'key.write':
       case 'user.edit':
         return this.keyWrite(e);
       case 'provenance.call': {
         const c = e.payload;
+        if (c.step && !this.calls.has(c.id)) {
+          const list = this.callsByStep.get(c.step);
+          if (list) list.push(c.id);
+          else this.callsByStep.set(c.step, [c.id]);
+        }
         this.calls.set(c.id, c);
-        this.groups.call(c.id, c.tool);
-        return [];
+        this.groups.call(c.id, c.tool, c.step);
+        // a step's cell lists its calls as they start and end
+        return c.step ? this.stepCell(c.step, e.seq) : [];
+      }
+      case 'provenance.call.end': {
+        const c = this.calls.get(e.payload.id);
+        if (!c) return [];
+        c.status = e.payload.status;
+        return c.step ? this.stepCell(c.step, e.seq) : [];
       }
       case 'provenance.artifact': {
         const r = e.payload;
@@ -177,6 +250,10 @@ export class CanvasProjection {
           else this.byCall.set(r.creator, [r.id]);
         }
         this.artifacts.set(r.id, { record: r, status: r.status, concerns: [...(r.concerns ?? [])] });
+        if (r.name === 'report' && r.kind === 'file') {
+          this.report = { artifact: r.id, call: r.creator };
+          return [...this.artifactCell(r.id, e.seq), ...this.reportCell(e.seq), ...this.summaryCell(e.seq)];
+        }
         return this.artifactCell(r.id, e.seq);
       }
       case 'provenance.status': {
@@ -198,14 +275,14 @@ export class CanvasProjection {
       case 'approval.request': {
         const r = e.payload;
         this.approvals.set(r.id, { request: r });
-        return this.approvalCell(r.id, e.seq);
+        return [...this.approvalCell(r.id, e.seq), ...this.summaryCell(e.seq)];
       }
       case 'approval.answer': {
         const a = e.payload;
         const entry = this.approvals.get(a.id);
         if (!entry || entry.answer) return []; // the first answer stands
         entry.answer = a;
-        return this.approvalCell(a.id, e.seq);
+        return [...this.approvalCell(a.id, e.seq), ...this.summaryCell(e.seq)];
       }
       case 'approval.closed': {
         // a rerun superseded the result it was raised on: nothing is left to decide
@@ -213,24 +290,28 @@ export class CanvasProjection {
         const entry = this.approvals.get(c.id);
         if (!entry || entry.answer || entry.closed) return [];
         entry.closed = { reason: c.reason, at: c.at, ...(c.supersededBy ? { supersededBy: c.supersededBy } : {}) };
-        return this.approvalCell(c.id, e.seq);
+        return [...this.approvalCell(c.id, e.seq), ...this.summaryCell(e.seq)];
       }
-      case 'job.transition':
-        return this.jobCell(e.payload, e.seq);
+      case 'job.transition': {
+        const j = e.payload;
+        this.jobs.set(j.id, j);
+        return [...this.jobCell(j, e.seq), ...this.summaryCell(e.seq)];
+      }
       case 'report.judged': {
         // The report judge rules after the report is written: its verdict updates the report's card.
         const j = e.payload;
         if (!j.call || !j.report || !this.artifacts.has(j.report)) return [];
         const level = j.level ?? (j.accepted ? 'pass' : 'fail');
         this.reportVerdicts.set(j.call, { tier: 'report', rule: 'report-judge', level, reasons: j.summary ? [j.summary] : [], judged: true });
-        return this.artifactCell(j.report, e.seq);
+        return this.report?.call === j.call ? [...this.reportCell(e.seq), ...this.summaryCell(e.seq)] : [];
       }
       case 'guard.verdict': {
         const p = e.payload;
+        const call = this.calls.get(p.call);
+        if (call) call.verdicts = p.verdicts;
         const report = p.verdicts.find((v) => v.tier === 'report');
-        if (!report) return [];
-        this.reportVerdicts.set(p.call, report);
-        return [];
+        if (report) this.reportVerdicts.set(p.call, report);
+        return call?.step ? this.stepCell(call.step, e.seq) : [];
       }
       default:
         return [];
@@ -243,16 +324,38 @@ export class CanvasProjection {
     return [...changed];
   }
 
+  /** In notebook order: the summary first, the report last, the rest as they were first made. */
   cells(): CanvasCell[] {
-    return this.order.map((id) => this.cellsById.get(id)!);
+    const rank = (id: string) => (id === SUMMARY_CELL ? 0 : id === REPORT_CELL ? 2 : 1);
+    return [...this.order].sort((a, b) => rank(a) - rank(b)).map((id) => this.cell(id)!);
   }
 
   cell(id: string): CanvasCell | undefined {
+    const seq = this.dirty.get(id);
+    if (seq !== undefined) {
+      this.dirty.delete(id);
+      this.cellsById.set(id, this.build(id, seq));
+    }
     return this.cellsById.get(id);
   }
 
-  /** The cell that shows an artifact (its creator's), or a call's cell; undefined when there is none. */
+  /** The projection's order of cell ids (without building them). */
+  cellOrder(): string[] {
+    const rank = (id: string) => (id === SUMMARY_CELL ? 0 : id === REPORT_CELL ? 2 : 1);
+    return [...this.order].sort((a, b) => rank(a) - rank(b));
+  }
+
+  /**
+   * The cell that shows an artifact (its creator's), a call (its step's or its batch's), an
+   * approval (`ap-3` or `approvals/ap-3`: the cell of the step that raised it) or a job; undefined
+   * when there is none.
+   */
   cellIdOf(id: string): string | undefined {
+    if (this.cellsById.has(id)) return id;
+    const approval = this.approvals.get(id.startsWith('approvals/') ? id.slice('approvals/'.length) : id);
+    if (approval) return this.approvalCellId(approval.request);
+    const job = this.jobs.get(id.startsWith('jobs/') ? id.slice('jobs/'.length) : id);
+    if (job) return this.jobCellId(job);
     return this.groups.groupOf(this.artifacts.get(id)?.record.creator ?? id);
   }
 
@@ -266,15 +369,153 @@ export class CanvasProjection {
     return [cell.id];
   }
 
+  /** A cell built when next asked for: many events change it, one build serves them all. */
+  private later(id: string, seq: number): string[] {
+    if (!this.cellsById.has(id)) {
+      this.order.push(id);
+      this.cellsById.set(id, { kind: 'event', id, text: '' });
+    }
+    this.dirty.set(id, seq);
+    return [id];
+  }
+
+  private build(id: string, seq: number): CanvasCell {
+    if (id === SUMMARY_CELL) return this.buildSummary(seq);
+    if (id === REPORT_CELL) return this.buildReport(seq);
+    return this.buildStep(id.slice('steps/'.length), seq);
+  }
+
+  private summaryCell(seq: number): string[] {
+    return this.runId === undefined ? [] : this.later(SUMMARY_CELL, seq);
+  }
+
+  private stepCell(step: string, seq: number): string[] {
+    return this.later(CallGroups.stepCell(step), seq);
+  }
+
+  private reportCell(seq: number): string[] {
+    return this.report ? this.later(REPORT_CELL, seq) : [];
+  }
+
+  /** The run at a glance, rewritten in place: what was asked, where it stands, what it found and what it cost. */
+  private buildSummary(seq: number): CanvasCell {
+    const steps = this.stepOrder.map((id) => this.steps.get(id)!);
+    const done = steps.filter((st) => st.status === 'done').length;
+    const running = steps.filter((st) => st.status === 'running');
+    const jobs = [...this.jobs.values()];
+    const count = (state: string) => jobs.filter((j) => j.state === state).length;
+    const active = jobs.length - count('completed') - count('failed') - count('cancelled');
+    const open = this.pendingApprovals();
+    const rows: [string, string][] = [
+      ['Objective', this.objective ?? ''],
+      ['State', `**${this.state}**${this.reason ? ` (${this.reason})` : ''}` +
+        (steps.length ? ` · ${done}/${steps.length} steps done${running.length ? `, running: ${running.map((st) => `${st.title} (${st.id})`).join(', ')}` : ''} · plan version ${this.planVersion}` : '')],
+    ];
+    const report = this.report ? this.artifacts.get(this.report.artifact) : undefined;
+    const claims = (report?.record.value as { claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined)?.claims ?? [];
+    if (claims.length) {
+      rows.push(['Result', claims.slice(0, 4).map((c) => `${c.quantity.replace(/_/g, ' ')} = **${fmt(c.value)}${c.unit ? ' ' + c.unit : ''}** (artifact ${c.cites})`).join('; ') +
+        (claims.length > 4 ? `; ${claims.length - 4} more in the report` : '')]);
+    } else {
+      rows.push(['Result', this.state === 'completed' ? 'no report with claims was written' : 'not yet: the report states it when the run is done']);
+    }
+    const verdict = this.report ? this.reportVerdicts.get(this.report.call) : undefined;
+    rows.push(['Report', !this.report ? 'not written yet' : !verdict ? `${this.report.artifact}, not yet judged`
+      : `${this.report.artifact}: ${verdict.level === 'pass' ? 'accepted by the report judge' : `${verdict.level} from the report judge`}${verdict.judged === false ? ' (not judged: no judge model)' : ''}`]);
+    rows.push(['Tokens and cost', `${this.tokens.toLocaleString('en-US')} tokens · ${this.unpriced ? 'cost unknown (a model without a price answered)' : `$${this.cost.toFixed(2)}`}`]);
+    rows.push(['Jobs', jobs.length ? `${count('completed')}/${jobs.length} completed${active ? `, ${active} queued or running` : ''}${count('failed') ? `, ${count('failed')} failed` : ''}${count('cancelled') ? `, ${count('cancelled')} cancelled` : ''}` : 'none']);
+    rows.push(['Open approvals', open.length ? open.map((r) => `${r.id} (${r.tool}${r.parameter ? `.${r.parameter}` : ''}${this.calls.get(r.call)?.step ? `, step ${this.calls.get(r.call)!.step}` : ''})`).join(', ') : 'none']);
+    const cellText = (x: string) => x.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    const text = [`### Run ${this.runId ?? ''}`, '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cellText(v)} |`)].join('\n');
+    return { kind: 'summary', id: SUMMARY_CELL, text, seq };
+  }
+
+  /** One plan step: what it is, where it stands, what its calls made, and what it asks of the user. */
+  private buildStep(stepId: string, seq: number): CanvasCell {
+    const step = this.steps.get(stepId) ?? { id: stepId, title: stepId, status: 'running' };
+    const index = this.stepOrder.indexOf(stepId);
+    const calls = (this.callsByStep.get(stepId) ?? []).map((c) => this.calls.get(c)!);
+    const tool = step.tool ?? calls[0]?.tool;
+    const worker = step.worker ?? calls[0]?.agent.role;
+    const attempt = this.stepAttempts.get(stepId);
+    const lines = [
+      `${index >= 0 ? `Step ${index + 1} of ${this.stepOrder.length}` : 'Step'}: ${step.title} — ${step.status}`,
+      [worker ? `worker ${worker}` : '', tool ? `tool ${tool}` : '', `id ${stepId}${attempt && attempt > 1 ? `, attempt ${attempt}` : ''}`].filter(Boolean).join(' · '),
+    ];
+    const levels = { pass: 0, warn: 0, fail: 0, notJudged: 0 };
+    const flagged = new Set<string>();
+    for (const c of calls) {
+      for (const v of c.verdicts ?? []) {
+        if (v.judged === false) levels.notJudged++;
+        else levels[v.level]++;
+        if (v.level !== 'pass') flagged.add(v.rule);
+      }
+    }
+    if (calls.length) {
+      lines.push(`verdicts: ${[levels.pass ? `${levels.pass} pass` : '', levels.warn ? `${levels.warn} warn` : '', levels.fail ? `${levels.fail} fail` : '', levels.notJudged ? `${levels.notJudged} not judged` : ''].filter(Boolean).join(', ') || 'none yet'}` +
+        (flagged.size ? ` (${[...flagged].join(', ')})` : ''));
+    }
+    if (step.summary) lines.push(step.summary);
+    const states = (call: string) => (this.byCall.get(call) ?? []).map((x) => this.artifacts.get(x)!);
+    const mark = (a: ArtifactState) => (a.status !== 'final' ? ` (${a.status})` : '');
+    for (const c of calls.slice(0, STEP_CALL_LINES)) {
+      const made = states(c.id);
+      lines.push(`${c.id} ${c.status}${made.length ? `: ${made.map((a) => briefOf(a.record) + mark(a)).join(' · ')}` : ''}`);
+    }
+    if (calls.length > STEP_CALL_LINES) lines.push(`… ${calls.length - STEP_CALL_LINES} more calls (every card is in the output)`);
+    const outputs: CanvasOutputItem[] = [];
+    const all = calls.flatMap((c) => states(c.id));
+    if (all.length) outputs.push({ mime: CANVAS_MIME.artifacts, data: { cards: all.map((a) => this.card(a)) } satisfies ArtifactListData });
+    for (const a of all) outputs.push(...this.extraOutputs(a));
+    // approvals inline: the ones its calls raised, in the order raised
+    const callIds = new Set(calls.map((c) => c.id));
+    const approvals = [...this.approvals.values()].filter((x) => callIds.has(x.request.call));
+    const waiting = approvals.filter((x) => !x.answer && !x.closed).length;
+    if (approvals.length) lines.push(`approvals: ${approvals.length}${waiting ? `, ${waiting} waiting for your answer` : ', all answered or closed'}`);
+    for (const x of approvals) outputs.push({ mime: CANVAS_MIME.approval, data: this.approvalData(x) });
+    // jobs: a line for all of them, a card (with live progress) for those not yet completed
+    const jobs = [...this.jobs.values()].filter((j) => j.call && callIds.has(j.call));
+    if (jobs.length) {
+      const completed = jobs.filter((j) => j.state === 'completed').length;
+      lines.push(`jobs: ${completed}/${jobs.length} completed`);
+      for (const j of jobs) if (j.state !== 'completed') outputs.push({ mime: CANVAS_MIME.job, data: this.jobData(j) });
+    }
+    return { kind: 'step', id: CallGroups.stepCell(stepId), text: lines.join('\n'), seq, outputs };
+  }
+
+  /** The latest report in full, with the report judge's verdict and its claims linked to their artifacts. */
+  private buildReport(seq: number): CanvasCell {
+    const r = this.report!;
+    const a = this.artifacts.get(r.artifact)!;
+    const value = a.record.value as { title?: string; claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined;
+    const text = a.record.location ? this.opts.readFile?.(a.record.location) : undefined;
+    const markdown = text ?? `# ${value?.title ?? 'Report'}\n\n(The report's file ${a.record.location ?? ''} could not be read; its claims are below.)`;
+    const data: ReportData = { markdown, artifact: r.artifact, claims: (value?.claims ?? []).map((c) => ({ quantity: c.quantity, value: c.value, ...(c.unit ? { unit: c.unit } : {}), artifact: c.cites })) };
+    const verdict = this.reportVerdicts.get(r.call);
+    if (verdict) data.verdict = { level: verdict.level, reasons: verdict.reasons };
+    const status = a.status !== 'final' ? ` (${a.status})` : '';
+    return { kind: 'report', id: REPORT_CELL, text: `Report ${r.artifact}${status}: ${value?.title ?? ''}`, seq, outputs: [{ mime: CANVAS_MIME.report, data }] };
+  }
+
   private keyWrite(e: CanvasEvent<'key.write' | 'user.edit'>): string[] {
     const key = e.key ?? '';
     const p = e.payload;
     const version = 'version' in p ? p.version : undefined;
     if (key === 'plan') {
-      const plan = p.value as { objective?: string; version?: number; steps?: { id: string; title: string; status: string; summary?: string }[] };
-      const data: PlanData = { objective: plan.objective ?? this.objective ?? '', version: plan.version ?? version ?? 1, steps: plan.steps ?? [] };
-      return this.put({ kind: 'plan', id: 'plan', text: `Plan, version ${data.version}: ${data.steps.length} steps`, seq: e.seq,
-        outputs: [{ mime: CANVAS_MIME.plan, data }] });
+      // One cell per step, made when the plan names it and rewritten as it goes; the summary counts them.
+      const plan = p.value as { objective?: string; version?: number; steps?: { id: string; title: string; status: string; summary?: string; worker?: string; tool?: string }[] };
+      this.planVersion = plan.version ?? version ?? 1;
+      const changed: string[] = [];
+      for (const st of plan.steps ?? []) {
+        const before = this.steps.get(st.id);
+        const view: StepView = { id: st.id, title: st.title, status: st.status, ...(st.worker ? { worker: st.worker } : {}), ...(st.tool ? { tool: st.tool } : {}), ...(st.summary ? { summary: st.summary } : {}) };
+        if (!before) this.stepOrder.push(st.id);
+        if (!before || JSON.stringify(before) !== JSON.stringify(view)) {
+          this.steps.set(st.id, view);
+          changed.push(...this.stepCell(st.id, e.seq));
+        }
+      }
+      return [...changed, ...this.summaryCell(e.seq)];
     }
     if (key.startsWith('notes/')) {
       const text = typeof p.value === 'string' ? p.value : '```json\n' + JSON.stringify(p.value, null, 2) + '\n```';
@@ -305,6 +546,7 @@ export class CanvasProjection {
   }
 
   /** An artifact's plot, structure or report, where it has one: outputs of their own (other renderers). */
+  /** (A report has a cell of its own: the report cell.) */
   private extraOutputs(a: ArtifactState): CanvasOutputItem[] {
     const r = a.record;
     const outputs: CanvasOutputItem[] = [];
@@ -314,18 +556,13 @@ export class CanvasProjection {
       const s = structureView(r);
       if (s) outputs.push({ mime: CANVAS_MIME.structure, data: s });
     }
-    if (r.name === 'report' && r.kind === 'file') {
-      const verdict = this.reportVerdicts.get(r.creator);
-      const data: ReportData = { markdown: String((r.value as { title?: string })?.title ?? r.name) };
-      if (verdict) data.verdict = { level: verdict.level, reasons: verdict.reasons };
-      outputs.push({ mime: CANVAS_MIME.report, data });
-    }
     return outputs;
   }
 
   /** The cell of the calls that created artifact `id`: one line per call (per artifact for a single call). */
   private artifactCell(id: string, seq: number): string[] {
     const group = this.groups.groupOf(this.artifacts.get(id)!.record.creator)!;
+    if (group.startsWith('steps/')) return this.later(group, seq);
     const calls = this.groups.callsOf(group);
     const statesOf = (call: string) => (this.byCall.get(call) ?? []).map((x) => this.artifacts.get(x)!);
     const mark = (a: ArtifactState) => (a.status !== 'final' ? ` (${a.status})` : '');
@@ -340,8 +577,30 @@ export class CanvasProjection {
     return this.put({ kind: 'artifact', id: group, text, seq, outputs });
   }
 
+  private approvalCellId(r: ApprovalRequest): string {
+    const step = this.calls.get(r.call)?.step;
+    return step ? CallGroups.stepCell(step) : `approvals/${r.id}`;
+  }
+
+  private jobCellId(j: JobRecord): string {
+    const step = j.call ? this.calls.get(j.call)?.step : undefined;
+    return step ? CallGroups.stepCell(step) : `jobs/${j.id}`;
+  }
+
+  /** An approval's card: in the cell of the step whose call raised it, or a cell of its own. */
   private approvalCell(id: string, seq: number): string[] {
     const entry = this.approvals.get(id)!;
+    const cellId = this.approvalCellId(entry.request);
+    if (cellId.startsWith('steps/')) return this.later(cellId, seq);
+    const r = entry.request;
+    const data = this.approvalData(entry);
+    const state = entry.answer ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}`
+      : entry.closed ? `closed, ${entry.closed.reason}` : 'waiting for your answer';
+    return this.put({ kind: 'approval', id: `approvals/${id}`, text: `Approval ${id}: ${r.tool}${r.parameter ? `.${r.parameter}` : ''} — ${state}`, seq,
+      outputs: [{ mime: CANVAS_MIME.approval, data }] });
+  }
+
+  private approvalData(entry: { request: ApprovalRequest; answer?: ApprovalAnswer; closed?: { reason: string; at: string; supersededBy?: string } }): ApprovalCardData {
     const r = entry.request;
     const call = this.calls.get(r.call);
     const data: ApprovalCardData = {
@@ -360,13 +619,17 @@ export class CanvasProjection {
       data.answer = { decision: a.decision, by: a.by, at: a.at, ...(a.comment ? { comment: a.comment } : {}), ...(a.standing ? { standing: true } : {}), ...(a.under ? { under: a.under } : {}) };
     }
     if (entry.closed && !entry.answer) data.closed = entry.closed;
-    const state = entry.answer ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}`
-      : entry.closed ? `closed, ${entry.closed.reason}` : 'waiting for your answer';
-    return this.put({ kind: 'approval', id: `approvals/${id}`, text: `Approval ${id}: ${r.tool}${r.parameter ? `.${r.parameter}` : ''} — ${state}`, seq,
-      outputs: [{ mime: CANVAS_MIME.approval, data }] });
+    return data;
   }
 
+  /** A job's card: in its step's cell (while it is not completed), or a cell of its own. */
   private jobCell(j: JobRecord, seq: number): string[] {
+    const cellId = this.jobCellId(j);
+    if (cellId.startsWith('steps/')) return this.later(cellId, seq);
+    return this.put({ kind: 'job', id: `jobs/${j.id}`, text: `Job ${j.id} on ${j.backend}: ${j.state}`, seq, outputs: [{ mime: CANVAS_MIME.job, data: this.jobData(j) }] });
+  }
+
+  private jobData(j: JobRecord): JobCardData {
     const data: JobCardData = { id: j.id, backend: j.backend, state: j.state };
     if (j.schedulerId) data.schedulerId = j.schedulerId;
     if (j.error) data.error = j.error;
@@ -379,6 +642,6 @@ export class CanvasProjection {
       const end = j.endedAt ? Date.parse(j.endedAt) : Date.parse(j.updatedAt);
       data.elapsedSeconds = Math.max(0, (end - Date.parse(j.startedAt)) / 1000);
     }
-    return this.put({ kind: 'job', id: `jobs/${j.id}`, text: `Job ${j.id} on ${j.backend}: ${j.state}`, seq, outputs: [{ mime: CANVAS_MIME.job, data }] });
+    return data;
   }
 }

@@ -72,7 +72,7 @@ export class ProvenanceFold {
       case 'provenance.call': {
         const r = e.payload;
         this.calls.set(r.id, { record: r, status: r.status, verdicts: [...(r.verdicts ?? [])] });
-        this.groups.call(r.id, r.tool);
+        this.groups.call(r.id, r.tool, r.step);
         break;
       }
       case 'provenance.call.end': {

@@ -45,14 +45,14 @@ describe('canvas projection', () => {
     assert.equal(p.cells().length, 1);
   });
 
-  it("updates a report's card when the report judge's verdict arrives after the report", () => {
+  it("updates the report's cell when the report judge's verdict arrives after the report", () => {
     const p = new CanvasProjection();
     p.apply(ev('provenance.call', { id: 'c-5', tool: 'write_report', args: {}, reasons: {}, context: '', verdicts: [], agent: { role: 'dft' }, startedAt: '', status: 'ok', outputs: [] }));
     p.apply(ev('provenance.artifact', { id: 'a-9', kind: 'file', name: 'report', creator: 'c-5', inputs: [], concerns: [], status: 'final', contentHash: 'r', createdAt: '', value: { title: 'Lattice constant of Al', claims: [] } }));
-    const report = () => p.cell('calls/c-5')!.outputs!.find((o) => o.mime === CANVAS_MIME.report)!.data as { verdict?: { level: string; reasons: string[] } };
+    const report = () => p.cell('report')!.outputs!.find((o) => o.mime === CANVAS_MIME.report)!.data as { verdict?: { level: string; reasons: string[] } };
     assert.equal(report().verdict, undefined, 'not judged yet');
     const changed = p.apply(ev('report.judged', { call: 'c-5', report: 'a-9', level: 'pass', accepted: true, claims: [], summary: 'The report judge accepted report a-9.' }, 'reports/a-9'));
-    assert.deepEqual(changed, ['calls/c-5']);
+    assert.deepEqual(changed, ['report'], 'the report cell, not the call\'s');
     assert.deepEqual(report().verdict, { level: 'pass', reasons: ['The report judge accepted report a-9.'] });
   });
 
