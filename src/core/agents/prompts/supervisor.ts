@@ -68,9 +68,20 @@ export function clipAtSentence(text: string, max: number): string {
 }
 
 /** A step's summary as a list reads it: pw.x jobs named by their call ("c-17: E = ..."), not their scheduler name. */
-const compactSummary = (s: string) => s.replace(/job dreams-[0-9a-f]{8}-(c-\d+) completed: /g, '$1: ')
-  // an open approval is listed once, apart (it is the user's to answer), not in every summary
-  .replace(/ ?Approval ap-\d+ is open: the result counts only once it is approved\./g, '');
+/**
+ * A step summary as an earlier step's line: pw.x jobs named by their call, a reused result by the
+ * call that ran it, the output files' references without their name, and a run's "(Al, 1 atom(s))"
+ * said once, so every run of a sweep and its total_energy reference fit on the line.
+ */
+export function compactSummary(s: string): string {
+  const said = new Set<string>();
+  return s.replace(/job dreams-[0-9a-f]{8}-(c-\d+) completed: /g, '$1: ')
+    .replace(/identical input already run by (c-\d+) \(job [^)]*\); its result reused, pw\.x not run again: /g, 'as $1 (result reused): ')
+    .replace(/\[(a-\d+) pw_output, /g, '[$1, ')
+    .replace(/ \([A-Z][A-Za-z0-9]*, \d+ atom\(s\)\)/g, (m) => (said.has(m) ? '' : (said.add(m), m)))
+    // an open approval is listed once, apart (it is the user's to answer), not in every summary
+    .replace(/ ?Approval ap-\d+ is open: the result counts only once it is approved\./g, '');
+}
 
 /** Each step that has ended, once, in plan order and its latest state: "  k-runs done: ...". */
 export function earlierSteps(plan: Plan, max = 320): string[] {

@@ -3,7 +3,7 @@
 // the tools a plan needs.
 import assert from 'node:assert/strict';
 import { stepBrief } from '../../../../src/core/agents/prompts/stepBrief';
-import { clipAtSentence, earlierSteps, planRoundMessage, replanMessage, responseMessage } from '../../../../src/core/agents/prompts/supervisor';
+import { clipAtSentence, compactSummary, earlierSteps, planRoundMessage, replanMessage, responseMessage } from '../../../../src/core/agents/prompts/supervisor';
 import { objectiveReading } from '../../../../src/core/agents/supervisor';
 import { stepFailure } from '../../../../src/core/agents/stepFailure';
 import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
@@ -45,6 +45,18 @@ describe('agent prompts', () => {
     assert.match(lines[1]!, /\(Al, 1 atom\)\. …$/);
     assert.ok(lines[1]!.length < 360);
     assert.equal(clipAtSentence('short.', 100), 'short.');
+  });
+
+  it('shows every run of a five-run sweep with its total_energy reference: a reused result by the call that ran it, the formula once', () => {
+    const runs = [7, 8, 9, 10, 11].map((c, i) => c === 9
+      ? `identical input already run by c-7 (job dreams-606207b7-c-7); its result reused, pw.x not run again: E = -56.969821 eV (Al, 1 atom(s)) [a-${20 + 2 * i} pw_output, a-${21 + 2 * i} total_energy]`
+      : `job dreams-606207b7-c-${c} completed: E = -56.98${c}000 eV (Al, 1 atom(s)) [a-${20 + 2 * i} pw_output, a-${21 + 2 * i} total_energy]`).join(' ');
+    const plan = latticePlan({ structure: 'done' }, { structure: runs });
+    const line = earlierSteps(plan)[0]!;
+    assert.doesNotMatch(line, /…/);
+    for (const n of [21, 23, 25, 27, 29]) assert.ok(line.includes(`a-${n} total_energy]`), `a-${n} on the line: ${line}`);
+    assert.match(line, /c-7: E = -56\.987000 eV \(Al, 1 atom\(s\)\) \[a-20, a-21 total_energy\] c-8: E = -56\.988000 eV \[a-22, a-23 total_energy\] as c-7 \(result reused\): E = -56\.969821 eV \[a-24, a-25 total_energy\]/);
+    assert.equal(compactSummary('fcc Al (Al, 1 atom(s)) [a-1 bulk_structure]'), 'fcc Al (Al, 1 atom(s)) [a-1 bulk_structure]');
   });
 
   it('tells the supervisor why a step failed: the tool\'s words, the worker\'s, the suggestion stored on the provisional result, and the step as planned', () => {
