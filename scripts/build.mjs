@@ -1,6 +1,7 @@
 // One build for every bundle the product ships, plus (with --tests) the bundle of
 // the suites that run inside VS Code.
-//   node scripts/build.mjs [--production] [--tests] [--watch]
+//   node scripts/build.mjs [--production] [--tests] [--watch] [--cli]
+// --cli builds the command-line bundle alone (what `npm run demo` runs), without the notices file.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const withTests = args.has('--tests');
 const watch = args.has('--watch');
+const cliOnly = args.has('--cli');
 
 // ssh2 loads an optional native crypto binding and cpu-features inside try/catch;
 // leaving them out of the bundle makes it fall back to its pure-JS code paths.
@@ -97,9 +99,10 @@ if (withTests) {
   });
 }
 
-const existing = targets.filter((t) => Object.values(t.entryPoints).every((e) => fs.existsSync(path.join(root, e))));
-const skipped = targets.filter((t) => !existing.includes(t)).flatMap((t) => Object.values(t.entryPoints));
+const present = targets.filter((t) => Object.values(t.entryPoints).every((e) => fs.existsSync(path.join(root, e))));
+const skipped = targets.filter((t) => !present.includes(t)).flatMap((t) => Object.values(t.entryPoints));
 if (skipped.length) console.warn(`build: no entry point yet for ${skipped.join(', ')}`);
+const existing = cliOnly ? present.filter((t) => 'cli' in t.entryPoints) : present;
 
 // QE's input definitions are GPL-2.0-or-later data: they ship as separate files with their
 // notice (see src/core/dft/qe/definitions.ts), not inside the MIT-licensed bundles.
@@ -152,10 +155,10 @@ if (watch) {
   try {
     // The product bundles record what they contain, for the third-party notices.
     const results = await Promise.all(existing.map((t) => esbuild.build({ ...t, metafile: t.outdir !== 'out/test/vscode' })));
-    writeThirdPartyNotices(results.filter((_, i) => existing[i].outdir !== 'out/test/vscode'));
+    if (!cliOnly) writeThirdPartyNotices(results.filter((_, i) => existing[i].outdir !== 'out/test/vscode'));
   } catch {
     console.error('build failed: fix the errors above and run `npm run build` again.');
     process.exit(1);
   }
-  console.log(`build: ${existing.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
+  console.log(`build: ${cliOnly ? 'the cli bundle' : `${existing.length} bundles`} in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
 }
