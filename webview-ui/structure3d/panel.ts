@@ -121,7 +121,7 @@ export class StructurePanel {
 
     this.viewer = new StructureViewer(this.viewport);
     this.viewer.onHover = (a) => this.showHover(a);
-    this.repeatSelect.addEventListener('change', () => this.redraw());
+    this.repeatSelect.addEventListener('change', () => this.redraw(false, true));
     this.cellBox.addEventListener('change', () => this.redraw());
     this.bondBox.addEventListener('change', () => this.redraw());
     first.addEventListener('click', () => this.goTo(0));
@@ -162,9 +162,10 @@ export class StructurePanel {
     return { ...this.structure, positions: f.positions as V3[], cell: (f.cell ?? this.structure.cell) as Cell3 };
   }
 
-  private redraw(reframe = false): void {
+  /** Draw the current step; `refit` (another repeat) fits the zoom to it, keeping the orientation. */
+  private redraw(reframe = false, refit = false): void {
     const repeat = this.repeatSelect.value.split('x').map(Number) as V3;
-    this.viewer.show(this.current(), { repeat, showCell: this.cellBox.checked, showBonds: this.bondBox.checked }, reframe || undefined);
+    this.viewer.show(this.current(), { repeat, showCell: this.cellBox.checked, showBonds: this.bondBox.checked }, reframe || undefined, refit);
     this.slider.value = String(this.frame);
     const f = this.frames[this.frame];
     if (f && this.frames.length > 1) {
@@ -211,7 +212,7 @@ export class StructurePanel {
   private cycleRepeat(): void {
     const i = REPEATS.findIndex((r) => r.join('x') === this.repeatSelect.value);
     this.repeatSelect.value = REPEATS[(i + 1) % REPEATS.length]!.join('x');
-    this.redraw();
+    this.redraw(false, true);
   }
 
   private onKey(e: KeyboardEvent): void {

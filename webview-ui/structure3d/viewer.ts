@@ -95,14 +95,22 @@ export class StructureViewer {
     return { ...this.settings, repeat: [...this.settings.repeat] as V3 };
   }
 
-  /** Draw a structure; the camera is kept unless `reframe` (first structure, or a new one). */
-  show(input: SceneInput, settings: Partial<ViewSettings> = {}, reframe = !this.framed): void {
+  /**
+   * Draw a structure; the camera is kept unless `reframe` (first structure, or a new one). `refit`
+   * keeps the orientation but fits the zoom to what is drawn (another repeat of the cell).
+   */
+  show(input: SceneInput, settings: Partial<ViewSettings> = {}, reframe = !this.framed, refit = false): void {
     this.input = input;
     this.settings = { ...this.settings, ...settings };
     const view = this.framed && !reframe ? this.viewer.getView() : undefined;
     this.draw();
-    if (view) this.viewer.setView(view);
-    else {
+    if (view) {
+      this.viewer.setView(view);
+      if (refit) {
+        this.viewer.zoomTo();
+        this.viewer.zoom(0.9);
+      }
+    } else {
       this.obliqueView();
       this.framed = true;
     }
