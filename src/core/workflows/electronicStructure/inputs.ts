@@ -74,6 +74,8 @@ export interface ElectronicInputs {
   dual: number;
   kSpacingPerAngstrom?: number;
   cutoffsRy: number[];
+  /** Where the default cutoff sweep starts from: the largest ecutwfc the species' files suggest, Ry. */
+  cutoffsFromSuggestionRy?: number;
   kSpacingsPerAngstrom: number[];
   toleranceMevPerAtom: number;
   occupations: 'fixed' | 'smearing';
@@ -105,7 +107,11 @@ export function resolveElectronicInputs(raw: Record<string, unknown>, env: Workf
   const species = fileSpecies ?? r.elements ?? (element ? [element] : []);
   const functional = r.functional ?? 'PBE';
   // the pseudopotential's type sets the density cutoff's ratio: 4 for norm-conserving, 8 for ultrasoft and PAW
-  const types = species.map((el) => env.pseudopotential?.({ element: el, functional, ...(r.pseudopotentials?.[el] ? { file: r.pseudopotentials[el] } : {}) })?.type);
+  const files = species.map((el) => env.pseudopotential?.({ element: el, functional, ...(r.pseudopotentials?.[el] ? { file: r.pseudopotentials[el] } : {}) }));
+  const types = files.map((f) => f?.type);
+  // the default sweep starts where the files' authors found them converged (none stated: 20 Ry), in 10-Ry steps
+  const suggested = Math.max(0, ...files.map((f) => f?.suggestedEcutwfcRy ?? 0));
+  const start = suggested ? Math.max(15, Math.ceil(suggested / 5) * 5) : 20;
   const dual = types.every((t) => t === 'NC') ? 4 : 8;
   const metal = isMetallic({ symbols: species, positions: [], cell: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], pbc: [true, true, true] });
   const occupations = r.occupations ?? (metal ? 'smearing' : 'fixed');
@@ -120,7 +126,8 @@ export function resolveElectronicInputs(raw: Record<string, unknown>, env: Workf
     ...(r.ecutwfcRy !== undefined ? { ecutwfcRy: r.ecutwfcRy } : {}),
     dual: r.ecutrhoRy !== undefined && r.ecutwfcRy !== undefined ? r.ecutrhoRy / r.ecutwfcRy : dual,
     ...(r.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: r.kSpacingPerAngstrom } : {}),
-    cutoffsRy: r.cutoffsRy ?? [20, 30, 40, 50, 60],
+    cutoffsRy: r.cutoffsRy ?? [0, 10, 20, 30, 40].map((d) => start + d),
+    ...(!r.cutoffsRy && suggested ? { cutoffsFromSuggestionRy: suggested } : {}),
     kSpacingsPerAngstrom: r.kSpacingsPerAngstrom ?? (metal ? [0.3, 0.25, 0.2, 0.15, 0.11] : [0.5, 0.4, 0.3, 0.25, 0.2]),
     toleranceMevPerAtom: r.toleranceMevPerAtom ?? 1,
     occupations,

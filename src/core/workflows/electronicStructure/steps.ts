@@ -90,7 +90,9 @@ export function settingsSteps(i: ElectronicInputs): { steps: TemplateStep[]; cut
       {
         id: 'cutoff-series', title: `Cutoff series ${i.cutoffsRy.join(', ')} Ry`, worker: 'dft', tool: 'generate_series',
         args: { template: '$step.cutoff-input.pw_input', kind: 'ecutwfc', values: i.cutoffsRy },
-        reasons: { template: 'the sweep template', kind: 'a cutoff sweep', values: 'the cutoffs of the study' }, dependsOn: ['cutoff-input'],
+        reasons: { template: 'the sweep template', kind: 'a cutoff sweep',
+          values: i.cutoffsFromSuggestionRy ? `from the pseudopotential's suggested ${Number(i.cutoffsFromSuggestionRy.toFixed(1))} Ry upward in 10-Ry steps` : 'the cutoffs of the study' },
+        dependsOn: ['cutoff-input'],
       },
       { id: 'cutoff-runs', title: 'Run the cutoff series', worker: 'hpc', tool: 'run_pw', args: { input: '$each.cutoff-series.pw_input' }, reasons: { input: 'each input of the cutoff series' }, dependsOn: ['cutoff-series'] },
       {

@@ -32,6 +32,16 @@ describe('band-structure and dos templates', () => {
     assert.deepEqual(steps.at(-1)!.reportQuantities, ['band_gap', 'direct_gap', 'kpoint_count', 'converged_cutoff', 'converged_kspacing']);
   });
 
+  it('starts the default cutoff sweep at the largest cutoff the files suggest (Si PSL: 43.7 Ry), or at 20 Ry when none states one', () => {
+    const suggesting: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.pbe-nl-rrkjus_psl.1.0.0.UPF`, type: 'US', suggestedEcutwfcRy: 43.7, suggestedEcutrhoRy: 175 }) };
+    const i = BAND_STRUCTURE.resolveInputs({ element: 'Si' }, suggesting) as { cutoffsRy: number[] };
+    assert.deepEqual(i.cutoffsRy, [45, 55, 65, 75, 85]);
+    const series = BAND_STRUCTURE.steps(i as never).find((s) => s.id === 'cutoff-series')!;
+    assert.equal(series.reasons!.values, 'from the pseudopotential\'s suggested 43.7 Ry upward in 10-Ry steps');
+    assert.deepEqual((BAND_STRUCTURE.resolveInputs({ element: 'Si' }, env) as { cutoffsRy: number[] }).cutoffsRy, [20, 30, 40, 50, 60]);
+    assert.deepEqual((BAND_STRUCTURE.resolveInputs({ element: 'Si', cutoffsRy: [20, 25, 30] }, suggesting) as { cutoffsRy: number[] }).cutoffsRy, [20, 25, 30]);
+  });
+
   it('skips the sweeps for given settings, and the gap for a metal (smeared occupations)', () => {
     const steps = plan(BAND_STRUCTURE, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
     assert.deepEqual(steps.map((s) => s.id), ['structure', 'pseudopotentials', 'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'report']);
