@@ -122,7 +122,7 @@ export const buildSlabTool: GuardedToolSpec = {
       latticeConstantAngstrom: quantitySchema('Bulk lattice constant the slab is cut at', 'Å', { exclusiveMinimum: 0 }),
       size: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 8 }, minItems: 2, maxItems: 2 },
       layers: { type: 'integer', minimum: 1, maximum: 20 },
-      vacuumAngstrom: quantitySchema('Vacuum between periodic images', 'Å', { minimum: 0 }),
+      vacuumAngstrom: quantitySchema('Vacuum on each side of the slab (as in ASE): the gap between the slab and its periodic image is twice this', 'Å', { minimum: 0 }),
       fixedLayers: { type: 'integer', minimum: 0 },
     },
     required: ['element', 'facet', 'latticeConstantAngstrom', 'size', 'layers', 'vacuumAngstrom', 'fixedLayers'],
@@ -132,7 +132,7 @@ export const buildSlabTool: GuardedToolSpec = {
   parameterNotes: {
     latticeConstantAngstrom: 'the lattice constant computed with the same functional and settings (reference it), not an experimental value.',
     layers: 'four or more for adsorption energies on close-packed metal surfaces.',
-    vacuumAngstrom: '10–15 Å so the slab does not interact with its image.',
+    vacuumAngstrom: '5–8 Å on each side (a 10–16 Å gap between images) so the slab does not interact with its image.',
     fixedLayers: 'the bottom half of the slab, to mimic bulk.',
   },
   async run(raw) {
@@ -140,7 +140,7 @@ export const buildSlabTool: GuardedToolSpec = {
     const s = slab({ facet: a.facet, symbol: a.element, aAngstrom: a.latticeConstantAngstrom, size: a.size, layers: a.layers, vacuumAngstrom: a.vacuumAngstrom, fixedLayers: a.fixedLayers });
     return {
       artifacts: [{ kind: 'structure', name: 'slab', value: s, meta: { formula: formula(s), natoms: s.symbols.length } }],
-      summary: `${a.element}(${a.facet.replace(/^[a-z]+/, '')}) ${a.size.join('×')} slab, ${a.layers} layers (${a.fixedLayers} fixed), ${a.vacuumAngstrom} Å vacuum, ${s.symbols.length} atoms`,
+      summary: `${a.element}(${a.facet.replace(/^[a-z]+/, '')}) ${a.size.join('×')} slab, ${a.layers} layers (${a.fixedLayers} fixed), ${a.vacuumAngstrom} Å vacuum on each side (${Number((2 * a.vacuumAngstrom).toFixed(3))} Å between images), ${s.symbols.length} atoms`,
     };
   },
 };

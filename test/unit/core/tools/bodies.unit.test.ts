@@ -75,6 +75,19 @@ describe('tool bodies', () => {
     assert.equal((p.artifact(outputs[0]!)!.value as { byElement: Record<string, { type: string }> }).byElement.Pt!.type, 'US');
   });
 
+  it('build_slab says its vacuum is on each side of the slab, as the cell it builds has it (twice the vacuum between images)', async () => {
+    const p = new MemoryProvenance();
+    const out = await guardedCall(registry.get('build_slab')!, call('build_slab', { element: 'Pt', facet: 'fcc111', latticeConstantAngstrom: 3.98, size: [1, 1], layers: 2, vacuumAngstrom: 5, fixedLayers: 1 }), ctxFor(p));
+    assert.equal(out.status, 'ok', JSON.stringify(out));
+    const { summary, outputs } = out as { summary: string; outputs: string[] };
+    assert.match(summary, /5 Å vacuum on each side \(10 Å between images\)/);
+    const cell = (p.artifact(outputs[0]!)!.value as { cell: number[][] }).cell;
+    const d = 3.98 / Math.sqrt(3);
+    assert.ok(Math.abs(cell[2]![2]! - (d + 2 * 5)) < 1e-6, `c = ${cell[2]![2]} = one interlayer spacing + 2 × 5 Å`);
+    const schema = registry.get('build_slab')!.schema as { properties: { vacuumAngstrom: { description: string } } };
+    assert.match(schema.properties.vacuumAngstrom.description, /on each side of the slab/);
+  });
+
   it('select_pseudopotentials never chooses a file whose name pw.x cannot read (a blank, a comma), and says why', async () => {
     const p = new MemoryProvenance();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-upf-names-'));
