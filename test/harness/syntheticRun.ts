@@ -14,6 +14,11 @@ export interface SyntheticRunOptions {
   nodes: number;
   batch?: number;
   runId?: string;
+  /**
+   * Calls serve plan steps (a plan written after run.start: the structure, then a sweep and a
+   * selection step per batch), as a planned run's do: the notebook's lab layout, a cell per step.
+   */
+  steps?: boolean;
 }
 
 export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
@@ -26,12 +31,18 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
   let arts = 0;
   let nodes = 0;
   out.push({ kind: 'run.start', actor: { kind: 'framework', id: 'runner' }, payload: { runId, objective: 'synthetic', settings: {}, software: {} } });
+  let step = 'structure';
+  const plan: { id: string; title: string; worker: 'dft'; tool: string; status: 'done' }[] = [];
   const call = (toolName: string, refs: Record<string, string>, verdicts: Verdict[], status: ToolCallRecord['status'] = 'ok'): string => {
     const id = `c-${++calls}`;
     nodes++;
     const args: ToolCallRecord['args'] = {};
     for (const [k, ref] of Object.entries(refs)) args[k] = { value: 0, ref };
     const rec: ToolCallRecord = { id, tool: toolName, args, reasons: {}, context: 'synthetic', verdicts, agent: { role: 'dft' }, startedAt: at, status, outputs: [] };
+    if (opts.steps) {
+      rec.step = step;
+      if (plan.at(-1)?.id !== step) plan.push({ id: step, title: step === 'structure' ? 'Build the structure' : `${toolName} (${step})`, worker: 'dft', tool: toolName, status: 'done' });
+    }
     out.push({ kind: 'provenance.call', key: `calls/${id}`, actor: tool, payload: rec });
     return id;
   };
@@ -52,6 +63,7 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
   while (nodes < opts.nodes) {
     b++;
     const energies: string[] = [];
+    step = `sweep-${b}`;
     for (let i = 0; i < batch && nodes < opts.nodes; i++) {
       const warned = (b * batch + i) % 97 === 13;
       const failed = (b * batch + i) % 211 === 7;
@@ -66,9 +78,13 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
       energies.push(e);
     }
     if (nodes >= opts.nodes) break;
+    step = `select-${b}`;
     const sel = call('select_converged', Object.fromEntries(energies.map((e, i) => [`e${i}`, e])), [pass]);
     previous = artifact(sel, 'chosen_settings', 'table', { ecutwfcRy: 30 + b }, undefined, energies);
     if (b % 7 === 3) out.push({ kind: 'provenance.status', actor: tool, payload: { ids: [previous], status: 'stale', reason: 'cutoff changed' } });
+  }
+  if (opts.steps) {
+    out.splice(1, 0, { kind: 'key.write', key: 'plan', actor: { kind: 'agent', id: 'supervisor' }, payload: { value: { objective: 'synthetic', version: 1, steps: plan }, reason: 'the synthetic plan', version: 1 } });
   }
   return out;
 }

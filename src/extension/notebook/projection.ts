@@ -382,6 +382,7 @@ export class CanvasProjection {
   private build(id: string, seq: number): CanvasCell {
     if (id === SUMMARY_CELL) return this.buildSummary(seq);
     if (id === REPORT_CELL) return this.buildReport(seq);
+    if (id.startsWith('calls/')) return this.buildCallGroup(id, seq);
     return this.buildStep(id.slice('steps/'.length), seq);
   }
 
@@ -562,7 +563,10 @@ export class CanvasProjection {
   /** The cell of the calls that created artifact `id`: one line per call (per artifact for a single call). */
   private artifactCell(id: string, seq: number): string[] {
     const group = this.groups.groupOf(this.artifacts.get(id)!.record.creator)!;
-    if (group.startsWith('steps/')) return this.later(group, seq);
+    return this.later(group, seq);
+  }
+
+  private buildCallGroup(group: string, seq: number): CanvasCell {
     const calls = this.groups.callsOf(group);
     const statesOf = (call: string) => (this.byCall.get(call) ?? []).map((x) => this.artifacts.get(x)!);
     const mark = (a: ArtifactState) => (a.status !== 'final' ? ` (${a.status})` : '');
@@ -574,7 +578,7 @@ export class CanvasProjection {
     // the cards as one output: every output costs the notebook as much as a small cell does
     const cards: ArtifactListData = { cards: states.map((a) => this.card(a)) };
     const outputs: CanvasOutputItem[] = [{ mime: CANVAS_MIME.artifacts, data: cards }, ...states.flatMap((a) => this.extraOutputs(a))];
-    return this.put({ kind: 'artifact', id: group, text, seq, outputs });
+    return { kind: 'artifact', id: group, text, seq, outputs };
   }
 
   private approvalCellId(r: ApprovalRequest): string {
