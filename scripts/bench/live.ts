@@ -7,7 +7,7 @@
  * prices, whether the report judge accepted the report; for the lattice-constant study also the same
  * transcript with --no-judges, and the guarded/unguarded prompt-token ratio. Targets (the lattice
  * study): ≤ 40 requests, ≤ 300 k prompt tokens, ≤ $0.50, ratio ≤ 1.5.
- * Writes bench/results/live.json.
+ * Writes bench/results/live.json; naming sessions measures those and keeps the others' figures.
  *   npm run bench:live [-- <session> ...]
  */
 import fs from 'node:fs';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const unguarded = lattice ? await replay(t, false, dir) : undefined;
     const ratio = unguarded ? guarded.promptTokens / unguarded.promptTokens : undefined;
     out[s] = {
-      objective: t.objective, recordedAt: t.recordedAt, live: { requests: t.exchanges.length, requestsByRole: liveCounts(t), outcome: t.outcome },
+      objective: t.objective, recordedAt: t.recordedAt, measuredAt: new Date().toISOString(), live: { requests: t.exchanges.length, requestsByRole: liveCounts(t), outcome: t.outcome },
       guarded, ...(unguarded ? { unguarded, promptTokensRatioGuardedOverUnguarded: Number(ratio!.toFixed(3)) } : {}),
       ...(lattice ? { targets: TARGETS, meets: { requests: guarded.requests <= TARGETS.requests, promptTokens: guarded.promptTokens <= TARGETS.promptTokens, costUsd: guarded.costUsd <= TARGETS.costUsd, ratio: ratio! <= TARGETS.ratio } } : {}),
     };
@@ -103,16 +103,19 @@ async function main(): Promise<void> {
       '');
     console.log(lines.slice(-8).join('\n'));
   }
+  // sessions named on the command line replace their own entries; the others' figures are kept
+  const file = path.join(ROOT, 'bench/results/live.json');
+  const kept = wanted.length && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { sessions?: Record<string, unknown> }).sessions ?? {} : {};
   const result = {
     bench: 'live',
     command: 'npm run bench:live',
     measuredAt: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.versions.node },
     method: 'recorded real-model transcripts (hand-answered Messages API, each role answered from its request alone) replayed through the real Anthropic SDK against the fake Messages API; answers matched by role, thread and turn, released in the recorded order; usage from the real request bodies (ceil(bytes/4) per block) with the prompt cache (1024-token minimum); list prices of src/core/llm/pricing.ts for the default model of each role',
-    sessions: out,
+    sessions: { ...Object.fromEntries(Object.entries(kept).filter(([k]) => recordedSessions().includes(k))), ...out },
   };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench/results/live.json'), `${JSON.stringify(result, null, 1)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 1)}\n`);
   console.log('wrote bench/results/live.json');
   fs.rmSync(dir, { recursive: true, force: true });
 }
