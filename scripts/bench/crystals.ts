@@ -6,7 +6,11 @@
  * options) and against experiment. Writes bench/results/crystals.json and prints a table.
  *
  *   npm run bench:crystals -- [--cases NaCl,Mg] [--ref-extra-cutoff 30] [--ref-kspacing 0.12]
- *                             [--ref-k-factor 0.6] [--jobs 2] [--runs-dir DIR] [--out FILE]
+ *                             [--ref-k-factor 0.6] [--jobs 2] [--runs-dir DIR] [--out FILE] [--reuse] [--merge]
+ *
+ * --reuse (with the --runs-dir of an earlier invocation) reads a case's finished workflow run there
+ * instead of running it again, and the reference's finished pw.x runs (the same pw.in, JOB DONE);
+ * only what is missing runs. --merge keeps the rows of the output file for the cases not measured now.
  *
  * NaCl (rocksalt, from examples/NaCl.cif): LDA, the norm-conserving Na and Cl files made with
  * ld1.x for the tests (test/fixtures/workflows/pseudo-nc; Debian ships no Na or Cl). Cubic: the
@@ -45,6 +49,7 @@ const extraCutoff = Number(arg('ref-extra-cutoff') ?? 30);
 const refKSpacing = Number(arg('ref-kspacing') ?? 0.12);
 const refKFactor = Number(arg('ref-k-factor') ?? 0.6);
 const jobs = Number(arg('jobs') ?? 2);
+const reuse = process.argv.includes('--reuse');
 
 interface Case {
   name: string;
@@ -74,7 +79,7 @@ interface Row {
   ok: boolean;
   message: string;
   wallSeconds: number;
-  workflow?: Lattice & { ecutwfcRy: number; ecutrhoRy: number; kSpacingPerAngstrom: number; kMesh?: number[]; method: string; pwRuns: number; pwCpuSeconds: number };
+  workflow?: Lattice & { ecutwfcRy: number; ecutrhoRy: number; kSpacingPerAngstrom: number; kMesh?: number[]; method: string; pwRuns: number; pwCpuSeconds: number; wallSeconds: number };
   reference?: Lattice & Omit<ReferenceResult, 'lattice'> & { relaxPwCpuSeconds?: number };
   errorPercent?: { a: number; c: number; cOverA: number; volume: number };
   experiment: Case['experiment'];
@@ -110,15 +115,31 @@ async function measure(c: Case): Promise<Row> {
   const t0 = Date.now();
   const base: Row = { name: c.name, ok: false, message: '', wallSeconds: 0, experiment: c.experiment };
   const dir = path.join(runsDir, c.name);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(path.join(root, 'examples', c.cif), path.join(dir, c.cif));
-  fs.writeFileSync(path.join(dir, 'objective.yaml'), ['workflow: lattice-constant', 'inputs:', `  structure: { file: ${c.cif} }`, ...c.inputs.map((l) => `  ${l}`), ''].join('\n'));
-  const r = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', 'objective.yaml', '--offline', '--runs-dir', 'runs', '--pseudo-dir', c.pseudoDir],
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 });
-  const runDir = fs.existsSync(path.join(dir, 'runs')) ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0] ?? '') : undefined;
-  if (r.status !== 0 || !runDir) return { ...base, message: `dreams run exited ${r.status}: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`, wallSeconds: (Date.now() - t0) / 1000 };
-  const ev = events(runDir);
+  const objective = ['workflow: lattice-constant', 'inputs:', `  structure: { file: ${c.cif} }`, ...c.inputs.map((l) => `  ${l}`), ''].join('\n');
+  const earlierRun = (): string | undefined => {
+    if (!reuse || !fs.existsSync(path.join(dir, 'runs')) || fs.readFileSync(path.join(dir, 'objective.yaml'), 'utf8') !== objective) return undefined;
+    const run = fs.readdirSync(path.join(dir, 'runs')).sort().at(-1);
+    const log = run ? path.join(dir, 'runs', run, 'events.jsonl') : undefined;
+    return log && fs.existsSync(log) && /"name":"lattice_parameters"/.test(fs.readFileSync(log, 'utf8')) ? path.join(dir, 'runs', run!) : undefined;
+  };
+  let runDir = earlierRun();
+  let status: number | null = 0;
+  let said = '';
+  if (runDir) console.log(`${c.name}: the finished run ${runDir} is read, not run again (--reuse)`);
+  else {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(path.join(root, 'examples', c.cif), path.join(dir, c.cif));
+    fs.writeFileSync(path.join(dir, 'objective.yaml'), objective);
+    const r = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', 'objective.yaml', '--offline', '--runs-dir', 'runs', '--pseudo-dir', c.pseudoDir],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 });
+    status = r.status;
+    said = r.stdout + r.stderr;
+    runDir = fs.existsSync(path.join(dir, 'runs')) ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0] ?? '') : undefined;
+  }
+  if (status !== 0 || !runDir) return { ...base, message: `dreams run exited ${status}: ${said.trim().split('\n').slice(-3).join(' ')}`, wallSeconds: (Date.now() - t0) / 1000 };
+  const ev = events(runDir) as { kind: string; payload: unknown; ts?: string }[];
+  const workflowWallSeconds = (Date.parse(ev.at(-1)?.ts ?? '') - Date.parse(ev[0]?.ts ?? '')) / 1000;
   const artifacts = ev.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
   const calls = ev.filter((e) => e.kind === 'provenance.call').map((e) => e.payload as ToolCallRecord);
   const final = (name: string) => artifacts.filter((a) => a.name === name && a.status === 'final').at(-1);
@@ -148,7 +169,16 @@ async function measure(c: Case): Promise<Row> {
     const { kMesh: _m, ...o } = relaxInput.options;
     const { text } = renderPwInput(relaxInput.structure, { ...o, ecutwfcRy: refEcut, ecutrhoRy: Math.round(dual * refEcut), kSpacingPerAngstrom: refK }, relaxInput.pseudos);
     const relaxDir = path.join(dir, 'reference-vc-relax');
-    const output = await runPw(relaxDir, text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${path.resolve(c.pseudoDir)}'`));
+    const input = text.replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${path.resolve(c.pseudoDir)}'`);
+    const earlier = (() => {
+      try {
+        const o = fs.readFileSync(path.join(relaxDir, 'pw.out'), 'utf8');
+        return reuse && fs.readFileSync(path.join(relaxDir, 'pw.in'), 'utf8') === input && /JOB DONE/.test(o) ? o : undefined;
+      } catch {
+        return undefined;
+      }
+    })();
+    const output = earlier ?? (await runPw(relaxDir, input));
     const parsed = parsePwOutput(output);
     if (!/JOB DONE/.test(output) || parsed.error) return { ...base, message: `the reference vc-relax failed: see ${relaxDir}/pw.out`, wallSeconds: (Date.now() - t0) / 1000, runDir };
     refStructure = readStructureFile(path.join(relaxDir, 'pw.out'), { format: 'pwx-out' });
@@ -167,7 +197,7 @@ async function measure(c: Case): Promise<Row> {
     aAngstrom: lp.aAngstrom, cAngstrom: lp.cAngstrom, cOverA: lp.cOverA, conventionalVolumeAngstrom3: lp.conventionalVolumeAngstrom3,
     spaceGroup: `${lp.spaceGroup.symbol} (${lp.spaceGroup.number})`, ecutwfcRy: ecut, ecutrhoRy: eosInput.options.ecutrhoRy, kSpacingPerAngstrom: kChosen,
     ...(eosInput.options.kMesh ? { kMesh: eosInput.options.kMesh } : {}), method: relaxInput ? 'vc-relax, then the EOS of the relaxed cell' : 'EOS of the primitive cell',
-    pwRuns: jobOutputs.length, pwCpuSeconds: workflowCpu,
+    pwRuns: jobOutputs.length, pwCpuSeconds: workflowCpu, wallSeconds: workflowWallSeconds,
   };
   const reference = {
     ...refRest,
@@ -194,16 +224,21 @@ async function main(): Promise<void> {
     console.log(row.ok ? `${c.name}: a ${row.workflow!.aAngstrom.toFixed(4)} Å vs reference ${row.reference!.aAngstrom.toFixed(4)} Å (${row.errorPercent!.a.toFixed(3)} %) in ${row.wallSeconds.toFixed(0)} s` : `${c.name}: failed: ${row.message}`);
   }
   const f = (x: number | undefined, d = 4) => (x === undefined ? '—' : x.toFixed(d));
-  console.log('\n| crystal | method | settings (Ry, 1/Å) | a (Å) | c (Å) | c/a | reference a, c, c/a (settings) | Δa, Δc, Δ(c/a) vs reference (%) | vs experiment a (%) | pw.x CPU (s) workflow / reference |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('\n| crystal | method | settings (Ry, 1/Å) | a (Å) | c (Å) | c/a | reference a, c, c/a (settings) | Δa, Δc, Δ(c/a) vs reference (%) | vs experiment a (%) | pw.x CPU (s) workflow / reference | workflow wall (s) |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows.filter((x) => x.ok)) {
     const w = r.workflow!;
     const ref = r.reference!;
     console.log(`| ${r.name} ${w.spaceGroup} | ${w.method} | ${w.ecutwfcRy}, ${w.kSpacingPerAngstrom} | ${f(w.aAngstrom)} | ${f(w.cAngstrom)} | ${f(w.cOverA)} | ${f(ref.aAngstrom)}, ${f(ref.cAngstrom)}, ${f(ref.cOverA)} (${ref.ecutwfcRy}, ${f(ref.kSpacingPerAngstrom, 3)}) | ` +
-      `${f(r.errorPercent!.a, 3)}, ${f(r.errorPercent!.c, 3)}, ${f(r.errorPercent!.cOverA, 3)} | ${f(r.vsExperimentPercent!.a, 2)} | ${w.pwCpuSeconds.toFixed(0)} / ${(ref.pwCpuSeconds + (ref.relaxPwCpuSeconds ?? 0)).toFixed(0)} |`);
+      `${f(r.errorPercent!.a, 3)}, ${f(r.errorPercent!.c, 3)}, ${f(r.errorPercent!.cOverA, 3)} | ${f(r.vsExperimentPercent!.a, 2)} | ${w.pwCpuSeconds.toFixed(0)} / ${(ref.pwCpuSeconds + (ref.relaxPwCpuSeconds ?? 0)).toFixed(0)} | ${w.wallSeconds.toFixed(0)} |`);
   }
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify({ bench: 'crystals', date: new Date().toISOString(), command: commandLine('npm run bench:crystals --'), host: os.hostname(), cpus: os.cpus().length, rows }, null, 2)}\n`);
+  const command = commandLine('npm run bench:crystals --');
+  const kept = process.argv.includes('--merge') && fs.existsSync(out)
+    ? (JSON.parse(fs.readFileSync(out, 'utf8')) as { rows: (Row & { command?: string })[]; command?: string }).rows.filter((r) => !rows.some((x) => x.name === r.name)).map((r) => ({ ...r, command: r.command }))
+    : [];
+  const all = [...kept, ...rows.map((r) => ({ ...r, command, measuredAt: new Date().toISOString() }))].sort((a, b) => CASES.findIndex((c) => c.name === a.name) - CASES.findIndex((c) => c.name === b.name));
+  fs.writeFileSync(out, `${JSON.stringify({ bench: 'crystals', date: new Date().toISOString(), command, host: os.hostname(), cpus: os.cpus().length, rows: all }, null, 2)}\n`);
   console.log(`\nwritten: ${path.relative(process.cwd(), out)}`);
   if (rows.some((r) => !r.ok)) process.exitCode = 1;
 }
