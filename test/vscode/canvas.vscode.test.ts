@@ -57,7 +57,7 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     const nb = await vscode.workspace.openNotebookDocument(canvas);
     await until('the call cell', () => cellIds(nb).includes('calls/c-1'));
     await until('the older cell to go', () => !cellIds(nb).includes('artifacts/a-1'));
-    assert.deepEqual(cellIds(nb), ['objective-1', 'calls/c-1'], 'the objective stays; the record comes back once');
+    assert.deepEqual(cellIds(nb), ['objective-1', 'summary', 'calls/c-1'], 'the objective stays; the record comes back once');
     await run.close();
   });
 
@@ -80,13 +80,15 @@ describe('canvas notebook over a run log (real VS Code)', () => {
       await new Promise((r) => setTimeout(r, 5 + (v % 7) * 12)); // around the projection's 50 ms batching
     }
     const nb = await opened;
-    await until('the last plan version', () => nb.getCells().some((c) => c.document.getText().startsWith('Plan, version 40:')));
+    await until('the last plan version', () => nb.getCells().find((c) => c.metadata.dreams.id === 'summary')?.document.getText().includes('plan version 40'));
+    await until('its step done', () => nb.getCells().find((c) => c.metadata.dreams.id === 'steps/s1')?.document.getText().startsWith('Step 1 of 1: EOS — done'));
     // every run_pw call in a row is a line of one cell: c-1 (the table) to c-9 (the last energy)
     await until('the last energy (a-9, made by c-9)', () => nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1')?.document.getText().includes('c-9: total_energy'));
     await new Promise((r) => setTimeout(r, 500));
     const ids = cellIds(nb);
     assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], `cells: ${ids.join(', ')}`);
-    assert.equal(ids.filter((id) => id === 'plan').length, 1);
+    assert.equal(ids.filter((id) => id === 'steps/s1').length, 1);
+    assert.equal(ids.filter((id) => id === 'summary').length, 1);
     await run.close();
   });
 
@@ -136,6 +138,8 @@ describe('approvals (real VS Code)', () => {
 
     // a busy run writes events all the time: the pending list is redrawn only when it changes
     // (a redraw replaces the rows' commands under the user's click)
+    // (once the view has taken the answer: the list's own change is one redraw)
+    await until('the answered request to leave the pending list', () => wb.approvals.count() === 0);
     const redraws = wb.approvals.redraws;
     for (let i = 0; i < 5; i++) await run.canvas.write('notes/progress', `step ${i}`, 'busy run', { kind: 'agent', id: 'supervisor' });
     await new Promise((r) => setTimeout(r, 500));
