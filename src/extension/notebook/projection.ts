@@ -427,7 +427,8 @@ export class CanvasProjection {
     rows.push(['Jobs', jobs.length ? `${count('completed')}/${jobs.length} completed${active ? `, ${active} queued or running` : ''}${count('failed') ? `, ${count('failed')} failed` : ''}${count('cancelled') ? `, ${count('cancelled')} cancelled` : ''}` : 'none']);
     rows.push(['Open approvals', open.length ? open.map((r) => `${r.id} (${r.tool}${r.parameter ? `.${r.parameter}` : ''}${this.calls.get(r.call)?.step ? `, step ${this.calls.get(r.call)!.step}` : ''})`).join(', ') : 'none']);
     const cellText = (x: string) => x.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    const text = [`### Run ${this.runId ?? ''}`, '', '| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${cellText(v)} |`)].join('\n');
+    const [head, ...rest] = rows.map(([k, v]) => `| ${k} | ${cellText(v)} |`);
+    const text = [`### Run ${this.runId ?? ''}`, '', head, '|---|---|', ...rest].join('\n');
     return { kind: 'summary', id: SUMMARY_CELL, text, seq };
   }
 
