@@ -5,7 +5,11 @@
  * the cutoff and k-spacing the workflow's sweeps chose (1 meV/atom), the wall time, and the
  * experimental and typical published values. Writes bench/results/moments.json and prints a table.
  *
- *   npm run bench:moments -- [--pseudo-dir DIR] [--materials Fe,Co,Ni] [--runs-dir DIR] [--out FILE]
+ *   npm run bench:moments -- [--pseudo-dir DIR] [--materials Fe,Co,Ni] [--runs-dir DIR] [--out FILE] [--reuse]
+ *
+ * --reuse (with the --runs-dir of an earlier invocation) reads a material's finished run there (same
+ * objective, a magnetization in its log) instead of running it again; its wall time is then the run's
+ * own, from its log.
  *
  * Pseudopotentials from Debian's quantum-espresso-data (/usr/share/espresso/pseudo, or
  * $DREAMS_PSEUDO_DIR): Fe.pbe-nd-rrkjus and Ni.pbe-nd-rrkjus (PBE); Debian ships no PBE file for
@@ -28,6 +32,7 @@ const arg = (name: string): string | undefined => {
 const pseudoDir = arg('pseudo-dir') ?? process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 const runsDir = arg('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-moments-'));
 const out = arg('out') ?? path.join(root, 'bench/results/moments.json');
+const reuse = process.argv.includes('--reuse');
 
 interface Material {
   element: string;
@@ -71,18 +76,33 @@ function run(m: Material): Row {
   const dir = path.join(runsDir, m.element);
   fs.mkdirSync(dir, { recursive: true });
   const objective = path.join(dir, 'objective.yaml');
-  fs.writeFileSync(objective, [
+  const text = [
     'workflow: magnetic-ordering', `objective: ${m.functional} moment of ${m.bravais} ${m.element}`, 'inputs:',
     `  element: ${m.element}`, `  bravais: ${m.bravais}`, `  latticeConstantAngstrom: ${m.a}`, ...(m.cOverA ? [`  cOverA: ${m.cOverA}`] : []),
     `  functional: ${m.functional}`, `  pseudopotentials: { ${m.element}: ${m.pseudopotential} }`, '  orders: [ferromagnetic]', '  dual: 8',
     '  cutoffsRy: [30, 40, 50, 60]', '  kSpacingsPerAngstrom: [0.3, 0.25, 0.2, 0.15]', '',
-  ].join('\n'));
-  const t0 = Date.now();
-  const r = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', objective, '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir],
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 });
-  const wallSeconds = (Date.now() - t0) / 1000;
-  const runDir = fs.existsSync(path.join(dir, 'runs')) ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0] ?? '') : undefined;
-  if (r.status !== 0 || !runDir) return { ...base, ok: false, message: `dreams run exited ${r.status}: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`, wallSeconds };
+  ].join('\n');
+  const finished = (): string | undefined => {
+    if (!reuse || !fs.existsSync(path.join(dir, 'runs')) || !fs.existsSync(objective) || fs.readFileSync(objective, 'utf8') !== text) return undefined;
+    const run = fs.readdirSync(path.join(dir, 'runs')).sort().at(-1);
+    const log = run ? path.join(dir, 'runs', run, 'events.jsonl') : undefined;
+    return log && fs.existsSync(log) && /"name":"magnetization"/.test(fs.readFileSync(log, 'utf8')) ? path.join(dir, 'runs', run!) : undefined;
+  };
+  let runDir = finished();
+  let wallSeconds: number;
+  if (runDir) {
+    const ts = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => Date.parse((JSON.parse(l) as { ts: string }).ts));
+    wallSeconds = (ts.at(-1)! - ts[0]!) / 1000;
+    process.stdout.write(`(read from ${runDir}) `);
+  } else {
+    fs.writeFileSync(objective, text);
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', objective, '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 });
+    wallSeconds = (Date.now() - t0) / 1000;
+    runDir = fs.existsSync(path.join(dir, 'runs')) ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs')).sort().at(-1) ?? '') : undefined;
+    if (r.status !== 0 || !runDir) return { ...base, ok: false, message: `dreams run exited ${r.status}: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`, wallSeconds };
+  }
   const artifacts = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; payload: unknown })
     .filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
   const last = (name: string) => artifacts.filter((a) => a.name === name && a.status === 'final').at(-1);
