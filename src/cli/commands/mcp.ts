@@ -4,6 +4,7 @@
  * the core or the CLI would print goes to standard error.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -33,8 +34,27 @@ its runs directory, reads objective files only inside the workspace, and runs no
   --pw-command CMD       how to run pw.x here (default "pw.x"; e.g. "mpirun -np 2 pw.x")
   --local-jobs N         pw.x runs at a time on this machine (default 1)
 
+An objective an outside agent sends may name an i-PI calculator ({kind: ipi, command: [...]})
+only when that exact command is listed in your calculators file ($DREAMS_CALCULATORS or
+~/.config/dreams/calculators.json): {"ipi": [{"command": ["python3", "/path/to/client.py", "..."]}]}.
+
 The judges' API key is read from ANTHROPIC_API_KEY (without it tier 2 and 3 are recorded as
 "not judged", never as passes). Exit status: 0 when the client closes the connection.`;
+
+/** The i-PI client commands the user's own calculators file allows an outside agent to start. */
+export function allowedCalculatorCommands(file = process.env.DREAMS_CALCULATORS ?? path.join(os.homedir(), '.config', 'dreams', 'calculators.json')): string[][] {
+  if (!fs.existsSync(file)) return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${file} is not JSON (${(e as Error).message}); write {"ipi": [{"command": ["python3", "client.py", "..."]}]}.`);
+  }
+  const list = (data as { ipi?: unknown }).ipi;
+  const ok = Array.isArray(list) && list.every((x) => Array.isArray((x as { command?: unknown }).command) && ((x as { command: unknown[] }).command).every((a) => typeof a === 'string'));
+  if (!ok) throw new UsageError(`${file}: "ipi" must be a list of {"command": [program, arguments...]} (strings).`);
+  return (list as { command: string[] }[]).map((x) => x.command);
+}
 
 export async function mcpCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -70,7 +90,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     console.log = console.error;
     console.info = console.error;
     const server = new DreamsMcpServer({
-      runsDir, workspace, readOnly, version,
+      runsDir, workspace, readOnly, version, allowedCalculatorCommands: allowedCalculatorCommands(),
       session: {
         ...(apiKey ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
         clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`),

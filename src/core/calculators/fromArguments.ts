@@ -12,6 +12,7 @@ import type { NamelistValue } from '../dft/qe/input/build';
 import { physicalSettingsOf } from '../dft/qe/settings';
 import type { PhysicalSettings, Structure } from '../dft/types';
 import { EmtCalculator } from './emt';
+import { commandSha256, IpiCommandCalculator } from './ipi/clientProcess';
 import { PwCalculator, type PwRunner } from './pwx';
 import type { Calculator } from './types';
 
@@ -20,7 +21,7 @@ export interface PseudopotentialFiles {
   byElement: Record<string, { file: string; sha256: string; functional?: string }>;
 }
 
-export type CalculatorKind = 'emt' | 'pw.x';
+export type CalculatorKind = 'emt' | 'pw.x' | 'ipi';
 
 export interface CalculatorArgs {
   calculator: CalculatorKind;
@@ -40,6 +41,11 @@ export interface CalculatorArgs {
   diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro';
   /** Where pw.x runs: 'local' or a cluster profile. */
   backend?: string;
+  /** i-PI: the client's argument list (started without a shell), and where it connects. */
+  ipiCommand?: string[];
+  ipiPort?: number;
+  ipiUnixSocket?: string;
+  ipiTimeoutSeconds?: number;
   fmaxEvPerAngstrom: number;
   maxSteps: number;
 }
@@ -62,7 +68,27 @@ export const EMT_SETTINGS: PhysicalSettings = {
   extra: { parameters: 'Jacobsen, Stoltze & Nørskov 1996; H, C, N, O as extended in ASE' },
 };
 
-/** What the calculator is, for reports and for the claim check: EMT is a screening model. */
+/** i-PI-only arguments: refused with EMT and pw.x. */
+export const IPI_ONLY_ARGUMENTS = ['ipiCommand', 'ipiPort', 'ipiUnixSocket', 'ipiTimeoutSeconds'] as const;
+
+/**
+ * The settings an energy from an i-PI client carries: the command and its sha256 (with the
+ * script it names), so its energies compare only with the same command's. The name the
+ * calculator reports of itself is recorded beside them (the energy's meta.calculator.name).
+ */
+export function ipiSettings(args: Pick<CalculatorArgs, 'ipiCommand'>): PhysicalSettings {
+  const command = args.ipiCommand ?? [];
+  const sha256 = commandSha256(command);
+  return {
+    code: 'ipi', functional: `i-PI client ${sha256.slice(0, 12)}`, ecutwfcRy: 0, ecutrhoRy: 0, pseudopotentials: {}, occupations: 'none', nspin: 1,
+    extra: { command: command.join(' '), commandSha256: sha256 },
+  };
+}
+
+/** The name an i-PI client's calculator reported of itself, once it has. */
+export const reportedCalculatorName = (c: Calculator): string | undefined => (c instanceof IpiCommandCalculator ? c.calculatorName : undefined);
+
+/** What the calculator is, for reports and for the claim check: EMT and i-PI clients are screening models. */
 export interface CalculatorIdentity {
   method: CalculatorKind;
   production: boolean;
@@ -72,7 +98,9 @@ export const identityOf = (args: Pick<CalculatorArgs, 'calculator'>): Calculator
 
 /** The EMT-irrelevant arguments a call gave with calculator 'emt' (refused: they would suggest a DFT setting that is not used). */
 export function misplacedArguments(args: Record<string, unknown>): string[] {
-  return args.calculator === 'emt' ? PW_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined) : [];
+  if (args.calculator === 'pw.x') return IPI_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined);
+  const pwOnly = PW_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined);
+  return args.calculator === 'emt' ? [...pwOnly, ...IPI_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined)] : pwOnly;
 }
 
 /** A structure without periodicity along some axis still gets one k-point there. */
@@ -125,6 +153,7 @@ export function pwCalculatorFor(args: CalculatorArgs, s: Structure, table: Pseud
  */
 export function energySettings(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, codeVersion?: string): PhysicalSettings {
   if (args.calculator === 'emt') return EMT_SETTINGS;
+  if (args.calculator === 'ipi') return ipiSettings(args);
   const t = checkedTable(table, s);
   const calc = pwCalculatorFor(args, s, t);
   const k = kPointsFor(args, s);
@@ -140,5 +169,12 @@ export function energySettings(args: CalculatorArgs, s: Structure, table: Pseudo
 
 /** The calculator a relaxation runs with. */
 export function calculatorFor(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, runner?: PwRunner): Calculator {
+  if (args.calculator === 'ipi') {
+    if (!args.ipiCommand?.length) throw new Error('calculator ipi needs ipiCommand, the client\'s argument list.');
+    return new IpiCommandCalculator({
+      command: args.ipiCommand, ...(args.ipiPort !== undefined ? { port: args.ipiPort } : {}), ...(args.ipiUnixSocket ? { unixSocket: args.ipiUnixSocket } : {}),
+      ...(args.ipiTimeoutSeconds !== undefined ? { timeoutSeconds: args.ipiTimeoutSeconds } : {}),
+    });
+  }
   return args.calculator === 'emt' ? new EmtCalculator() : pwCalculatorFor(args, s, table, runner);
 }

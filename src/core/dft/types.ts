@@ -57,9 +57,10 @@ export type BravaisKind = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' 
 export interface PhysicalSettings {
   /**
    * 'emt': effective-medium theory, a screening model with no basis, pseudopotentials or
-   * k-points (cutoffs 0, none listed); its energies never compare with pw.x energies.
+   * k-points (cutoffs 0, none listed); its energies never compare with pw.x energies. 'ipi': the
+   * user's own calculator over the i-PI socket (its name and command's sha256 in extra), likewise.
    */
-  code: 'pw.x' | 'emt';
+  code: 'pw.x' | 'emt' | 'ipi';
   codeVersion?: string;
   /** input_dft or the functional read from the pseudopotentials. */
   functional: string;

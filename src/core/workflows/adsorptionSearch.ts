@@ -26,7 +26,7 @@ export const ADSORPTION_SEARCH: WorkflowTemplate = {
   inputSchema: ADSORPTION_SEARCH_INPUT_SCHEMA,
   inputsFromText: searchInputsFromText,
   loadInputFiles: loadSlabFile,
-  usesPwx: (inputs) => (inputs.calculator as { kind?: string } | undefined)?.kind !== 'emt',
+  usesPwx: (inputs) => !['emt', 'ipi'].includes(String((inputs.calculator as { kind?: string } | undefined)?.kind)),
   resolveInputs: (inputs, env) => resolveSearchInputs(inputs, env) as unknown as Record<string, unknown>,
   steps: (raw) => {
     const i = raw as unknown as AdsorptionSearchInputs;

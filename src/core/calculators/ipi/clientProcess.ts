@@ -139,6 +139,11 @@ export class IpiClientCalculator implements Calculator {
     }
   }
 
+  /** Whether this client serves these atoms (the same elements in the same order). */
+  serves(s: Structure): boolean {
+    return !this.#exited && !this.#closed && s.symbols.length === this.symbols.length && s.symbols.every((x, i) => x === this.symbols[i]);
+  }
+
   async calculate(structure: Structure, opts: CalculateOptions = {}): Promise<CalculatorResult> {
     if (this.#exited) throw this.died();
     if (structure.symbols.length !== this.symbols.length || structure.symbols.some((s, i) => s !== this.symbols[i])) {
@@ -182,5 +187,53 @@ export class IpiClientCalculator implements Calculator {
       this.child.kill('SIGKILL');
       await this.#exit;
     }
+  }
+}
+
+/**
+ * The calculator a relaxation or search names by command: the client is started for the
+ * first structure it is asked about and started again when the atoms change (i-PI sends
+ * no species, so one client serves one list of atoms). Close it when done.
+ */
+export class IpiCommandCalculator implements Calculator {
+  readonly name: string;
+  #client?: IpiClientCalculator;
+  #starting?: Promise<IpiClientCalculator>;
+  #reported?: string;
+
+  constructor(private readonly spec: IpiClientSpec) {
+    this.name = `i-PI client ${spec.command.join(' ')}`;
+  }
+
+  get settings(): CalculatorSettings {
+    return this.#client?.settings ?? { method: 'ipi', production: false, details: { command: this.spec.command.join(' '), commandSha256: commandSha256(this.spec.command) } };
+  }
+
+  /** The calculator's own name, once a client has said it (kept after the client stopped). */
+  get calculatorName(): string | undefined {
+    return this.#reported;
+  }
+
+  async calculate(structure: Structure, opts: CalculateOptions = {}): Promise<CalculatorResult> {
+    const client = await this.clientFor(structure, opts.signal);
+    return client.calculate(structure, opts);
+  }
+
+  private async clientFor(s: Structure, signal?: AbortSignal): Promise<IpiClientCalculator> {
+    if (this.#starting) await this.#starting.catch(() => undefined);
+    const c = this.#client;
+    if (c && c.serves(s)) return c;
+    if (c) await c.close();
+    this.#client = undefined;
+    this.#starting = IpiClientCalculator.start(this.spec, s, signal ? { signal } : {});
+    this.#client = await this.#starting;
+    this.#reported = this.#client.calculatorName;
+    return this.#client;
+  }
+
+  async close(): Promise<void> {
+    await this.#starting?.catch(() => undefined);
+    await this.#client?.close();
+    this.#client = undefined;
   }
 }

@@ -35,6 +35,7 @@ export const metalsHaveSmearing: TierOneRule = (input) => {
   const elements = [...new Set(substrateSymbols(structure))].join(', ');
   // Effective-medium theory has no electronic occupations to smear.
   if (input.call.args.calculator === 'emt') return [verdict(RULE, 'pass', ['EMT: a model potential with no occupations'])];
+  if (input.call.args.calculator === 'ipi') return [verdict(RULE, 'pass', ['an i-PI client: the user\'s own calculator, whose occupations (if any) are its own'])];
   if (!isMetallic(structure)) return [verdict(RULE, 'pass', [`${elements}: not a metal by composition`])];
   const occupations = input.call.args.occupations;
   const degauss = numberArg(input.call, 'degaussRy');

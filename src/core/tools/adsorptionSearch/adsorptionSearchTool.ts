@@ -157,7 +157,7 @@ export const adsorptionSearchTool: GuardedToolSpec = {
       onEvent: (e) => ctx.progress(e.type === 'iteration'
         ? `iteration ${e.record.iteration}: ${e.record.plannedSite.kind} → ${e.record.analysis.relaxedSite.kind}, slip ${e.record.analysis.slip}, E_ads ${e.record.adsorptionEnergyEv.toFixed(3)} eV`
         : `hypothesis refused (no relaxation): ${e.rejection.reasons.join(' ')}`),
-    });
+    }).finally(() => calculator.close?.());
     const adsorptionSearch = { slab: surface.slab, surface: surface.surface, adsorbate: surface.adsorbate, references, result };
     const iterations = resultIterations(adsorptionSearch, log);
     const best = reportedBest(iterations);
@@ -181,7 +181,7 @@ export const adsorptionSearchTool: GuardedToolSpec = {
     return {
       artifacts: drafts,
       summary: `adsorption search ${search} with ${planner.name}: ${result.relaxations} relaxation(s), ${refused} refused proposal(s) (no relaxation spent); ` +
-        `stopped (${result.stopReason}): ${result.stopDetail} ${bestText}.` + (a.calculator === 'emt' ? ' EMT energies rank configurations for testing the search; they are not final numbers.' : ''),
+        `stopped (${result.stopReason}): ${result.stopDetail} ${bestText}.` + (a.calculator === 'emt' ? ' EMT energies rank configurations for testing the search; they are not final numbers.' : a.calculator === 'ipi' ? ' Energies from an i-PI client rank configurations; they are not DFT numbers.' : ''),
     };
   },
 };

@@ -4,12 +4,16 @@
  * limit. What the arguments mean (the calculator they build, the settings its energies
  * carry) is calculators/fromArguments.ts.
  */
-import { PW_ONLY_ARGUMENTS } from '../../calculators/fromArguments';
+import { IPI_ONLY_ARGUMENTS, PW_ONLY_ARGUMENTS } from '../../calculators/fromArguments';
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import { ARTIFACT } from '../../artifacts/shapes';
 
 export const CALCULATOR_PROPERTIES = {
-  calculator: { type: 'string', enum: ['emt', 'pw.x'], description: "'emt' (effective-medium theory: fast, for testing a search, not for final numbers) or 'pw.x'." },
+  calculator: { type: 'string', enum: ['emt', 'pw.x', 'ipi'], description: "'emt' (effective-medium theory: fast, for testing a search, not for final numbers), 'pw.x', or 'ipi' (the user's own calculator over the i-PI socket: a screening model, not DFT)." },
+  ipiCommand: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 64, description: 'i-PI: the client\'s argument list, started without a shell (e.g. [python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT]).' },
+  ipiPort: { type: 'integer', minimum: 1, maximum: 65535, description: 'i-PI: TCP port on 127.0.0.1 (default a free one).' },
+  ipiUnixSocket: { type: 'string', pattern: '^[\\w.-]+$', description: 'i-PI: listen on the UNIX socket /tmp/ipi_<name> instead of TCP.' },
+  ipiTimeoutSeconds: { type: 'number', exclusiveMinimum: 0, description: 'i-PI: longest one geometry may take (default 600 s).' },
   pseudopotentials: artifactRefSchema('pw.x: the pseudopotential table (select_pseudopotentials output).', { names: [ARTIFACT.pseudopotentials] }),
   ecutwfcRy: quantitySchema('pw.x: wavefunction cutoff', 'Ry', { exclusiveMinimum: 0 }),
   ecutrhoRy: quantitySchema('pw.x: charge-density cutoff', 'Ry', { exclusiveMinimum: 0 }),
@@ -38,7 +42,11 @@ export const CALCULATOR_CONDITIONS = [
   },
   {
     if: { properties: { calculator: { const: 'emt' } }, required: ['calculator'] },
-    then: { not: { anyOf: PW_ONLY_ARGUMENTS.map((p) => ({ required: [p] })) } },
+    then: { not: { anyOf: [...PW_ONLY_ARGUMENTS, ...IPI_ONLY_ARGUMENTS].map((p) => ({ required: [p] })) } },
+  },
+  {
+    if: { properties: { calculator: { const: 'ipi' } }, required: ['calculator'] },
+    then: { required: ['ipiCommand'], not: { anyOf: PW_ONLY_ARGUMENTS.map((p) => ({ required: [p] })) } },
   },
 ];
 

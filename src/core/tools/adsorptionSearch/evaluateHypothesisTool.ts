@@ -17,7 +17,7 @@ import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import { ARTIFACT } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED } from './calculatorArgs';
-import { energySettings, type CalculatorArgs } from '../../calculators/fromArguments';
+import { energySettings, reportedCalculatorName, type CalculatorArgs } from '../../calculators/fromArguments';
 import { callCalculator, relaxationDrafts, type Relaxed } from './relaxation';
 import type { PwJobLog } from './pwJobRunner';
 import { CALCULATOR_RULES } from './relaxStructureTool';
@@ -107,13 +107,14 @@ export const evaluateHypothesisTool: GuardedToolSpec = {
       ...(a.maxScreenedSites ? { maxSites: a.maxScreenedSites } : {}), ...(a.screenAzimuthsDeg ? { azimuthsDeg: a.screenAzimuthsDeg } : {}),
     });
     const label = `iteration ${a.iteration}: ${a.siteType} [${a.surfaceAtoms.join(', ')}]`;
-    const exec = await executor.execute({ hypothesis, sites: v.sites, slab: surface.slab, adsorbate: surface.adsorbate, label }, ctx.signal);
+    const exec = await executor.execute({ hypothesis, sites: v.sites, slab: surface.slab, adsorbate: surface.adsorbate, label }, ctx.signal).finally(() => calculator.close?.());
     const relaxed = exec.relaxation;
     const adsorptionEnergyEv = relaxed.energyEv - refs.cleanSlabEv - refs.gasPhaseEv;
     const analysis = analyseConfiguration({
       relaxed: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart, frame: surface.slab.frame, sites: surface.surface, plannedSite: exec.placed.site, adsorptionEnergyEv,
     });
-    const r: Relaxed = { result: relaxed, settings: energySettings(a, relaxed.structure, table, log.codeVersion), jobs: log.jobs };
+    const name = reportedCalculatorName(calculator);
+    const r: Relaxed = { result: relaxed, settings: energySettings(a, relaxed.structure, table, log.codeVersion), jobs: log.jobs, ...(name ? { calculatorName: name } : {}) };
     const { structure: _s, forcesEvPerAngstrom: _f, ...relaxation } = relaxed;
     const configuration: ConfigurationValue = {
       search: a.search, iteration: a.iteration, hypothesis, key: v.key, plannedSite: exec.placed.site, screening: exec.screening,

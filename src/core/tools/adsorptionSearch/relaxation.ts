@@ -12,7 +12,7 @@ import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
 import type { ToolRunContext } from '../../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
-import { calculatorFor, energySettings, identityOf, misplacedArguments, type CalculatorArgs } from '../../calculators/fromArguments';
+import { calculatorFor, energySettings, identityOf, misplacedArguments, reportedCalculatorName, type CalculatorArgs } from '../../calculators/fromArguments';
 import { pwJobRunner, type PwJobLog } from './pwJobRunner';
 
 const formula = (symbols: string[]): string => {
@@ -24,8 +24,8 @@ const formula = (symbols: string[]): string => {
 /** The calculator of a call, with its pw.x jobs (if any) recorded in `log`. */
 export function callCalculator(args: CalculatorArgs, s: Structure, ctx: ToolRunContext, tool: string, log: PwJobLog): { calculator: Calculator; table?: PseudopotentialTableValue } {
   const misplaced = misplacedArguments(args as unknown as Record<string, unknown>);
-  if (misplaced.length) throw new Error(`${tool}: ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is a pw.x setting' : 'are pw.x settings'}, but the calculator is EMT; leave ${misplaced.length === 1 ? 'it' : 'them'} out or use calculator 'pw.x'.`);
-  if (args.calculator === 'emt') return { calculator: calculatorFor(args, s, undefined) };
+  if (misplaced.length) throw new Error(`${tool}: ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is not a setting' : 'are not settings'} of calculator ${args.calculator}; leave ${misplaced.length === 1 ? 'it' : 'them'} out or use the calculator ${misplaced.length === 1 ? 'it belongs' : 'they belong'} to.`);
+  if (args.calculator === 'emt' || args.calculator === 'ipi') return { calculator: calculatorFor(args, s, undefined) };
   const table = ctx.resolve(args.pseudopotentials!) as PseudopotentialTableValue;
   return { calculator: calculatorFor(args, s, table, pwJobRunner(ctx, tool, args.backend ?? 'local', table, log)), table };
 }
@@ -34,13 +34,21 @@ export interface Relaxed {
   result: RelaxResult;
   settings: PhysicalSettings;
   jobs: string[];
+  /** What an i-PI client's calculator called itself. */
+  calculatorName?: string;
 }
 
 export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: ToolRunContext, tool: string, label: string): Promise<Relaxed> {
   const log: PwJobLog = { jobs: [] };
   const { calculator, table } = callCalculator(args, s, ctx, tool, log);
-  const result = await directRelax(calculator)({ structure: s, purpose: 'configuration', label, fmaxEvPerAngstrom: args.fmaxEvPerAngstrom, maxSteps: args.maxSteps }, ctx.signal);
-  return { result, settings: energySettings(args, s, table, log.codeVersion), jobs: log.jobs };
+  try {
+    const result = await directRelax(calculator)({ structure: s, purpose: 'configuration', label, fmaxEvPerAngstrom: args.fmaxEvPerAngstrom, maxSteps: args.maxSteps }, ctx.signal);
+    const name = reportedCalculatorName(calculator);
+    return { result, settings: energySettings(args, s, table, log.codeVersion), jobs: log.jobs, ...(name ? { calculatorName: name } : {}) };
+  } finally {
+    // an i-PI client process stops with its relaxation
+    await calculator.close?.();
+  }
 }
 
 /** The relaxed structure and its energy as artifacts (provisional when the relaxation did not converge). */
@@ -61,7 +69,7 @@ export function relaxationDrafts(r: Relaxed, args: CalculatorArgs, extraMeta: Re
       kind: 'scalar', name: ARTIFACT.totalEnergy, value: r.result.energyEv, unit: 'eV', status,
       meta: {
         settings: r.settings, natoms: s.symbols.length, volumeAngstrom3: cellVolume(s.cell), formula: formula(s.symbols),
-        scfConverged: true, cellAngstrom: s.cell, calculator: identityOf(args), relaxation,
+        scfConverged: true, cellAngstrom: s.cell, calculator: { ...identityOf(args), ...(r.calculatorName ? { name: r.calculatorName } : {}) }, relaxation,
         ...(args.calculator === 'pw.x' ? { purpose: 'production' } : {}), ...extraMeta,
       },
     },

@@ -42,7 +42,16 @@ export interface PwCalculatorInputs {
   electronMaxstep?: number;
 }
 
-export type CalculatorInputs = { kind: 'emt' } | PwCalculatorInputs;
+/** The user's own calculator over i-PI: DREAMS starts the client the command names (no shell). */
+export interface IpiCalculatorInputs {
+  kind: 'ipi';
+  command: string[];
+  port?: number;
+  unixSocket?: string;
+  timeoutSeconds?: number;
+}
+
+export type CalculatorInputs = { kind: 'emt' } | PwCalculatorInputs | IpiCalculatorInputs;
 
 export interface AdsorptionSearchInputs {
   slab: { generate: GeneratedSlab } | FileSlab;
@@ -115,9 +124,21 @@ export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
     },
     adsorbateSmiles: { type: 'string' },
     calculator: {
-      description: "{kind: emt} (fast, for testing the search, not for final numbers) or {kind: 'pw.x', functional, ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom or kMesh, smearing}.",
+      description: "{kind: emt} (fast, for testing the search, not for final numbers), {kind: 'pw.x', functional, ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom or kMesh, smearing}, or {kind: ipi, command: [...]} (your own calculator over the i-PI socket, e.g. any ASE calculator through dreams_ase_ipi_client.py; a screening model, not DFT).",
       oneOf: [
         { type: 'object', properties: { kind: { const: 'emt' } }, required: ['kind'], additionalProperties: false },
+        {
+          type: 'object',
+          properties: {
+            kind: { const: 'ipi' },
+            command: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 64, description: 'The i-PI client\'s argument list, started without a shell, e.g. [/usr/bin/python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT].' },
+            port: { type: 'integer', minimum: 1, maximum: 65535, description: 'TCP port on 127.0.0.1 (default a free one).' },
+            unixSocket: { type: 'string', pattern: '^[\\w.-]+$', description: 'Listen on the UNIX socket /tmp/ipi_<name> instead of TCP.' },
+            timeoutSeconds: { type: 'number', exclusiveMinimum: 0, description: 'Longest one geometry may take, s (default 600).' },
+          },
+          required: ['kind', 'command'],
+          additionalProperties: false,
+        },
         {
           type: 'object',
           properties: {

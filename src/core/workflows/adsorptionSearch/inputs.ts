@@ -11,7 +11,7 @@ import { fccLatticeConstantAngstrom } from '../../calculators/emtLattice';
 import { molecule } from '../../dft/structure/molecules';
 import type { Structure } from '../../dft/types';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
-import type { AdsorptionSearchInputs, CalculatorInputs, FileSlab, GeneratedSlab, PwCalculatorInputs } from './inputSchema';
+import type { AdsorptionSearchInputs, CalculatorInputs, FileSlab, GeneratedSlab, IpiCalculatorInputs, PwCalculatorInputs } from './inputSchema';
 import { adsorbateFromSmiles, SMILES_OF } from './smiles';
 
 export * from './inputSchema';
@@ -31,6 +31,10 @@ function resolveAdsorbate(raw: unknown): { name: string; smiles?: string } {
 }
 
 function resolveCalculator(raw: Record<string, unknown>, elements: string[], env: WorkflowEnvironment): CalculatorInputs {
+  if (raw.kind === 'ipi') {
+    const command = raw.command as string[];
+    return { kind: 'ipi', command, ...(raw.port !== undefined ? { port: raw.port as number } : {}), ...(raw.unixSocket ? { unixSocket: raw.unixSocket as string } : {}), ...(raw.timeoutSeconds !== undefined ? { timeoutSeconds: raw.timeoutSeconds as number } : {}) } satisfies IpiCalculatorInputs;
+  }
   if (raw.kind === 'emt') {
     const missing = elements.filter((e) => !EMT_ELEMENTS.includes(e));
     if (missing.length) throw new ObjectiveError(`inputs.calculator: EMT has no parameters for ${missing.join(', ')} (it covers ${EMT_ELEMENTS.join(', ')}); use calculator kind 'pw.x'.`);
@@ -62,7 +66,7 @@ function resolveCalculator(raw: Record<string, unknown>, elements: string[], env
   };
 }
 
-function resolveSlab(raw: Record<string, unknown>, calculator: 'emt' | 'pw.x'): AdsorptionSearchInputs['slab'] {
+function resolveSlab(raw: Record<string, unknown>, calculator: CalculatorInputs['kind']): AdsorptionSearchInputs['slab'] {
   if ('file' in raw) {
     if (!raw.structure || !raw.sha256) throw new ObjectiveError(`inputs.slab.file: ${String(raw.file)} was not read; objective files read their slab files when loaded (dreams run objective.yaml).`);
     return raw as unknown as FileSlab;
@@ -71,7 +75,7 @@ function resolveSlab(raw: Record<string, unknown>, calculator: 'emt' | 'pw.x'): 
   const facet = g.facet ?? 'fcc111';
   let latticeConstantAngstrom = g.latticeConstantAngstrom;
   if (latticeConstantAngstrom === undefined) {
-    if (calculator !== 'emt') throw new ObjectiveError(`inputs.slab.generate.latticeConstantAngstrom is missing: with pw.x give the ${g.metal} lattice constant computed with the same functional (Å).`);
+    if (calculator !== 'emt') throw new ObjectiveError(`inputs.slab.generate.latticeConstantAngstrom is missing: with ${calculator} give the ${g.metal} lattice constant computed with the same functional (Å).`);
     if (!EMT_ELEMENTS.includes(g.metal)) throw new ObjectiveError(`inputs.slab.generate.metal: EMT has no parameters for ${g.metal}; it covers ${EMT_ELEMENTS.join(', ')}.`);
     latticeConstantAngstrom = Number(fccLatticeConstantAngstrom(g.metal).toFixed(4));
   }

@@ -19,7 +19,7 @@ function result(ctx: ComposeContext): { ref: string; value: SearchResultValue } 
 }
 
 /** The quantity a search's best energy is reported as: a DFT number only from pw.x. */
-export const claimQuantity = (i: Pick<AdsorptionSearchInputs, 'calculator'>): string => (i.calculator.kind === 'emt' ? 'screening_adsorption_energy' : 'adsorption_energy');
+export const claimQuantity = (i: Pick<AdsorptionSearchInputs, 'calculator'>): string => (i.calculator.kind === 'pw.x' ? 'adsorption_energy' : 'screening_adsorption_energy');
 
 const round3 = (x: number): number => Number(x.toFixed(3));
 
@@ -31,7 +31,8 @@ function text(ctx: ComposeContext): string {
   if (v.best) {
     lines.push(`The most stable configuration of ${i.adsorbate} on ${slabLabel(i)} found by the search is **${v.best.relaxedSite}** (iteration ${v.best.iteration}), ` +
       `with E_ads = ${round3(v.best.adsorptionEnergyEv)} eV (${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}).` +
-      (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : ''));
+      (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
+      (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${String(v.calculator.settings.extra?.command ?? 'its command')}): they rank the configurations and are not DFT numbers.` : ''));
   } else {
     lines.push(`The search found no valid configuration of ${i.adsorbate} on ${slabLabel(i)} with a converged relaxation.`);
   }

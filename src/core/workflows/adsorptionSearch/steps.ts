@@ -22,6 +22,20 @@ export function calculatorSettings(i: AdsorptionSearchInputs, target: 'slab' | '
       maxSteps: `at most ${i.relaxation.maxSteps} steps per relaxation`,
     },
   };
+  if (i.calculator.kind === 'ipi') {
+    const c = i.calculator;
+    return {
+      args: {
+        calculator: 'ipi', ipiCommand: c.command, ...(c.port !== undefined ? { ipiPort: c.port } : {}), ...(c.unixSocket ? { ipiUnixSocket: c.unixSocket } : {}),
+        ...(c.timeoutSeconds !== undefined ? { ipiTimeoutSeconds: c.timeoutSeconds } : {}), ...relax.args,
+      },
+      reasons: {
+        calculator: "the user's own calculator over i-PI, as the study names it: a screening model, not DFT", ipiCommand: 'the client command given with the study',
+        ...(c.port !== undefined ? { ipiPort: 'the port given with the study' } : {}), ...(c.unixSocket ? { ipiUnixSocket: 'the socket given with the study' } : {}),
+        ...(c.timeoutSeconds !== undefined ? { ipiTimeoutSeconds: 'the time limit given with the study' } : {}), ...relax.reasons,
+      },
+    };
+  }
   if (i.calculator.kind === 'emt') {
     return { args: { calculator: 'emt', ...relax.args }, reasons: { calculator: 'EMT, the built-in screening model: fast, for testing the search, not for final numbers', ...relax.reasons } };
   }

@@ -1,0 +1,77 @@
+// The adsorption search with the user's own calculator over i-PI: `calculator: { kind: ipi,
+// command: [python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT] }` (Debian's
+// python3-ase) finds what the built-in EMT finds on two AA20 cases, to 1 meV, through the
+// real run controller, guard and provenance; its energies carry the calculator's own name
+// and the command's sha256, and the report claims a screening energy, never a DFT one.
+// Costs about a minute per case here (each relaxation is a few hundred socket round trips).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { commandSha256 } from '../../../../src/core/calculators/ipi/clientProcess';
+import type { PhysicalSettings } from '../../../../src/core/dft/types';
+import { RunController } from '../../../../src/core/run/controller';
+import type { SearchResultValue } from '../../../../src/core/tools/adsorptionSearch/searchOutputs';
+import { parseObjectiveFile } from '../../../../src/core/workflows/objective';
+import { byName, emtSearchSettings, freshDir } from './support/adsorptionSearch';
+
+const root = path.resolve(__dirname, '../../../..');
+const AA20 = path.join(root, 'test/fixtures/adsmind/aa20');
+const COMMAND = ['/usr/bin/python3', path.join(root, 'src/core/calculators/ipi/python/dreams_ase_ipi_client.py'), 'ase.calculators.emt:EMT'];
+
+const CASES = [
+  { id: '09', file: '09_Pt_111.xyz', smiles: '[OH]' },
+  { id: '05', file: '05_Cu3Ag_111.xyz', smiles: '[H]' },
+];
+
+async function search(dir: string, c: (typeof CASES)[number], calculator: Record<string, unknown>): Promise<{ run: RunController; value: SearchResultValue; state: string; reason?: string }> {
+  fs.mkdirSync(path.join(dir, 'slabs'), { recursive: true });
+  fs.copyFileSync(path.join(AA20, c.file), path.join(dir, 'slabs', c.file));
+  const file = path.join(dir, 'search.yaml');
+  fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', `  slab: { file: slabs/${c.file} }`, `  adsorbate: { smiles: "${c.smiles}" }`, '  calculator: { kind: emt }', ''].join('\n'));
+  const inputs = { ...parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!, calculator, maxRelaxations: 2, planner: { kind: 'offline', screen: false } };
+  const run = await RunController.start({ runsDir: path.join(dir, 'runs'), settings: emtSearchSettings(inputs) });
+  const r = await run.run();
+  const value = byName(run.session.run.registry, 'adsorption_search_result').at(-1)?.value as SearchResultValue;
+  return { run, value, state: r.state, ...(r.reason ? { reason: r.reason } : {}) };
+}
+
+describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shipped client script)', function () {
+  this.timeout(600_000);
+  before(() => {
+    const probe = spawnSync('/usr/bin/python3', ['-c', 'import ase.calculators.socketio'], { encoding: 'utf8' });
+    if (probe.status !== 0) throw new Error(`this test needs Debian's python3-ase (apt-get install -y python3-ase): ${probe.error?.message ?? probe.stderr.trim()}`);
+  });
+
+  for (const c of CASES) {
+    it(`AA20 case ${c.id} (${c.file}, ${c.smiles}): the same best configuration and adsorption energy as the built-in EMT, within 1 meV`, async () => {
+      const builtIn = await search(freshDir(`dreams-ipi-emt-${c.id}-`), c, { kind: 'emt' });
+      const served = await search(freshDir(`dreams-ipi-${c.id}-`), c, { kind: 'ipi', command: COMMAND });
+      try {
+        assert.equal(builtIn.state, 'completed', builtIn.reason);
+        assert.equal(served.state, 'completed', served.reason);
+        assert.ok(builtIn.value.best && served.value.best);
+        assert.equal(served.value.best.relaxedSite, builtIn.value.best.relaxedSite);
+        assert.ok(Math.abs(served.value.best.adsorptionEnergyEv - builtIn.value.best.adsorptionEnergyEv) < 1e-3,
+          `E_ads ${served.value.best.adsorptionEnergyEv} eV over i-PI vs ${builtIn.value.best.adsorptionEnergyEv} eV built in`);
+
+        const reg = served.run.session.run.registry;
+        const energy = byName(reg, 'total_energy').at(-1)!;
+        const settings = energy.meta!.settings as PhysicalSettings;
+        assert.equal(settings.code, 'ipi');
+        assert.equal(settings.extra?.commandSha256, commandSha256(COMMAND));
+        assert.equal(settings.extra?.command, COMMAND.join(' '));
+        const identity = energy.meta!.calculator as { method: string; production: boolean; name: string };
+        assert.deepEqual([identity.method, identity.production], ['ipi', false]);
+        assert.match(identity.name, /^EMT \(ase 3\.\d+/);
+
+        const judged = [...served.run.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as { accepted: boolean; claims: { claim: { quantity: string } }[] };
+        assert.ok(judged.accepted);
+        assert.equal(judged.claims[0]!.claim.quantity, 'screening_adsorption_energy');
+      } finally {
+        await builtIn.run.close();
+        await served.run.close();
+      }
+    });
+  }
+});
