@@ -145,9 +145,16 @@ function copyMoyoWasm() {
   fs.copyFileSync(path.join(root, 'node_modules/@spglib/moyo-wasm/moyo_wasm_bg.wasm'), path.join(root, 'dist/moyo_wasm_bg.wasm'));
 }
 
+// The ASE i-PI client script a calculator: { kind: ipi } objective can name ships beside the CLI.
+function copyIpiClient() {
+  fs.mkdirSync(path.join(root, 'dist/ipi'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'src/core/calculators/ipi/python/dreams_ase_ipi_client.py'), path.join(root, 'dist/ipi/dreams_ase_ipi_client.py'));
+}
+
 const t0 = Date.now();
 copyQeDefinitions();
 copyMoyoWasm();
+copyIpiClient();
 if (watch) {
   for (const t of existing) (await esbuild.context(t)).watch();
   console.log('build: watching for changes');
