@@ -3,10 +3,10 @@
 // step's planned call from dreams_status and makes it through the step's guarded tool. One
 // call is deliberately wrong (an ecutwfc that is not the value its reference holds) and is
 // refused with the guard's reason; the judges (the real Anthropic SDK against the scripted
-// fake API on loopback) warn on one parameter, and that call's approval is answered through
+// fake API on loopback) warn on the EOS fit's form, and that call's approval is answered through
 // dreams_answer_approval, recorded with the client's name. The report judge accepts the
-// report, and the run's notebook is written like any other run's. About 20 pw.x SCFs at
-// 24-36 Ry: ~40 s here.
+// report, and the run's notebook is written like any other run's. 23 pw.x SCFs at
+// 24-36 Ry: about 1 min here (2 min on a loaded machine).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,8 @@ import { freshDir, leanAlObjective, PSEUDO_DIR, TEST_KEY } from '../fixtures/age
 
 const root = path.resolve(__dirname, '../..');
 const CLIENT = { name: 'mcp-proof-agent', version: '1.2.3' };
-const WARNING = { step: 'eos-input', tool: 'make_pw_input', parameter: 'degaussRy', reasons: ['0.05 Ry of smearing is large for an Al lattice constant: check a moves little at a smaller width.'] };
+// The fit's form is asked of the judge once (an earlier call's passed verdict is not reused for it).
+const WARNING = { step: 'eos-fit', tool: 'fit_eos', parameter: 'form', reasons: ['Five points over ±5 % decide little between forms: check that a Vinet fit gives the same V0.'] };
 
 const text = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
 
@@ -86,8 +87,9 @@ describe('dreams mcp: an outside agent works the fcc Al lattice-constant study t
       made.push(`${step.id}:${step.tool}`);
       const approval = (r.structuredContent as { approval?: { id: string } } | undefined)?.approval;
       if (approval) {
+        assert.equal(step.id, 'eos-fit', `only the judge's warning on the fit: ${text(r)}`);
         warned = r;
-        answered = await call('dreams_answer_approval', { id: approval.id, decision: 'approve', comment: 'a(Al) moves < 0.005 Å between 0.02 and 0.05 Ry in my own tests' });
+        answered = await call('dreams_answer_approval', { id: approval.id, decision: 'approve', comment: 'checked: a Vinet fit of the same five energies gives the same V0 to 0.01 Å³' });
       }
     }
     report = await call('dreams_report');
@@ -134,7 +136,8 @@ describe('dreams mcp: an outside agent works the fcc Al lattice-constant study t
   it('returns the warned call\'s result with the judge\'s concern, and records the client\'s approval as its answer', () => {
     assert.ok(warned, 'a call was warned');
     assert.match(text(warned!), /The guard warned \(approval ap-\d+/);
-    assert.match(text(warned!), /0\.05 Ry of smearing is large/);
+    assert.match(text(warned!), /\[param-judge@\d+ · form\] Five points over ±5 % decide little between forms/);
+    assert.equal((warned!.structuredContent as { call: string }).call, events().filter((e) => e.kind === 'provenance.call').find((e) => (e.payload as ToolCallRecord).tool === 'fit_eos')!.key!.slice('calls/'.length));
     assert.match(text(answered!), /approved by mcp:mcp-proof-agent/);
     const answer = events().find((e) => e.kind === 'approval.answer')!.payload as { decision: string; by: string };
     assert.deepEqual([answer.decision, answer.by], ['approve', 'mcp:mcp-proof-agent']);
