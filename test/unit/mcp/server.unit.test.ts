@@ -1,0 +1,106 @@
+// The MCP server in process (the SDK's client over its in-memory transport), on a finished
+// offline run copied into a runs directory: a read-only server offers only the reading
+// tools and refuses the acting ones with why; a run is named by id, never by a path; an
+// objective file outside the workspace and an i-PI command the user's calculators file does
+// not list are refused before anything starts.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { allowedCalculatorCommands } from '../../../src/cli/commands/mcp';
+import { DreamsMcpServer } from '../../../src/mcp/server';
+import { RunController } from '../../../src/core/run/controller';
+import { emtSearchSettings } from '../core/workflows/support/adsorptionSearch';
+
+const text = (r: CallToolResult) => r.content.map((c) => (c as { text?: string }).text ?? '').join('\n');
+
+async function connect(runsDir: string, readOnly: boolean, allowed: string[][] = []): Promise<{ client: Client; server: DreamsMcpServer }> {
+  const server = new DreamsMcpServer({
+    runsDir, workspace: path.dirname(runsDir), readOnly, version: 'test', allowedCalculatorCommands: allowed,
+    session: {}, defaults: { pseudoDir: '/usr/share/espresso/pseudo', pwCommand: 'pw.x', localConcurrency: 1 },
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'unit-agent', version: '0.1' });
+  await client.connect(b);
+  return { client, server };
+}
+
+describe('dreams mcp server (in process)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let runsDir: string;
+  let runId: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-mcp-unit-'));
+    runsDir = path.join(dir, 'runs');
+    const c = await RunController.start({ runsDir, settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }) });
+    await c.run();
+    runId = c.runId;
+    await c.close();
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('read-only: offers only the reading tools, reads the run, and refuses to start one, saying why', async () => {
+    const { client, server } = await connect(runsDir, true);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      assert.deepEqual(names, ['dreams_approvals', 'dreams_canvas_inspect', 'dreams_canvas_read', 'dreams_jobs', 'dreams_report', 'dreams_runs', 'dreams_status', 'dreams_workflows']);
+      const runs = (await client.callTool({ name: 'dreams_runs', arguments: {} })) as CallToolResult;
+      assert.match(text(runs), new RegExp(`${runId}\\s+completed`));
+      const report = (await client.callTool({ name: 'dreams_report', arguments: { run: runId } })) as CallToolResult;
+      assert.match(text(report), /Report judge: accepted/);
+      const start = (await client.callTool({ name: 'dreams_start_run', arguments: { objective: { workflow: 'lattice-constant', inputs: {} } } })) as CallToolResult;
+      assert.ok(start.isError);
+      assert.match(text(start), /not offered: this server is read-only \(an untrusted workspace\)/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('names runs by id only: a path is refused, and so is an objective file outside the workspace', async () => {
+    const { client, server } = await connect(runsDir, false);
+    try {
+      const byPath = (await client.callTool({ name: 'dreams_canvas_read', arguments: { run: `../runs/${runId}`, key: 'plan' } })) as CallToolResult;
+      assert.ok(byPath.isError);
+      assert.match(text(byPath), /is a path; name a run by its id/);
+      const outside = (await client.callTool({ name: 'dreams_start_run', arguments: { objectiveFile: '../../elsewhere/objective.yaml' } })) as CallToolResult;
+      assert.ok(outside.isError);
+      assert.match(text(outside), /outside the workspace/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('refuses an i-PI command the calculators file does not list, before any run starts', async () => {
+    const { client, server } = await connect(runsDir, false, [['python3', 'allowed.py', 'ase.calculators.emt:EMT']]);
+    try {
+      const before = fs.readdirSync(runsDir).length;
+      const r = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: { objective: { workflow: 'adsorption-search', inputs: { slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } }, adsorbate: 'O', calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] } } } },
+      })) as CallToolResult;
+      assert.ok(r.isError);
+      assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which this server does not start for an outside agent/);
+      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('reads the calculators file: the listed commands, or a clear error for a malformed one', () => {
+    const file = path.join(dir, 'calculators.json');
+    fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: ['python3', 'c.py', 'ase.calculators.emt:EMT'] }] }));
+    assert.deepEqual(allowedCalculatorCommands(file), [['python3', 'c.py', 'ase.calculators.emt:EMT']]);
+    fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: 'python3 c.py' }] }));
+    assert.throws(() => allowedCalculatorCommands(file), /"ipi" must be a list of \{"command": \[program, arguments\.\.\.\]\}/);
+    assert.deepEqual(allowedCalculatorCommands(path.join(dir, 'none.json')), []);
+  });
+});
