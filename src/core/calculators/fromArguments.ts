@@ -12,7 +12,7 @@ import type { NamelistValue } from '../dft/qe/input/build';
 import { physicalSettingsOf } from '../dft/qe/settings';
 import type { PhysicalSettings, Structure } from '../dft/types';
 import { EmtCalculator } from './emt';
-import { commandSha256, IpiCommandCalculator } from './ipi/clientProcess';
+import { IpiCommandCalculator, type IpiClientSpec } from './ipi/clientProcess';
 import { PwCalculator, type PwRunner } from './pwx';
 import type { Calculator } from './types';
 
@@ -41,11 +41,8 @@ export interface CalculatorArgs {
   diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro';
   /** Where pw.x runs: 'local' or a cluster profile. */
   backend?: string;
-  /** i-PI: the client's argument list (started without a shell), and where it connects. */
-  ipiCommand?: string[];
-  ipiPort?: number;
-  ipiUnixSocket?: string;
-  ipiTimeoutSeconds?: number;
+  /** i-PI: the key (ipiCalculatorKey) of a calculator the user declared for the run; never a command. */
+  ipiCalculator?: string;
   fmaxEvPerAngstrom: number;
   maxSteps: number;
 }
@@ -69,24 +66,23 @@ export const EMT_SETTINGS: PhysicalSettings = {
 };
 
 /** i-PI-only arguments: refused with EMT and pw.x. */
-export const IPI_ONLY_ARGUMENTS = ['ipiCommand', 'ipiPort', 'ipiUnixSocket', 'ipiTimeoutSeconds'] as const;
+export const IPI_ONLY_ARGUMENTS = ['ipiCalculator'] as const;
 
 /**
- * The settings an energy from an i-PI client carries: the command and its sha256 (with the
- * script it names), so its energies compare only with the same command's. The name the
- * calculator reports of itself is recorded beside them (the energy's meta.calculator.name).
+ * The settings an energy from an i-PI client carries: the key of the declared calculator, so
+ * its energies compare only with the same calculator's. The name the calculator reports of
+ * itself, the command and its sha256 are recorded beside them (the energy's meta.calculator).
  */
-export function ipiSettings(args: Pick<CalculatorArgs, 'ipiCommand'>): PhysicalSettings {
-  const command = args.ipiCommand ?? [];
-  const sha256 = commandSha256(command);
+export function ipiSettings(args: Pick<CalculatorArgs, 'ipiCalculator'>): PhysicalSettings {
+  const key = args.ipiCalculator ?? '';
   return {
-    code: 'ipi', functional: `i-PI client ${sha256.slice(0, 12)}`, ecutwfcRy: 0, ecutrhoRy: 0, pseudopotentials: {}, occupations: 'none', nspin: 1,
-    extra: { command: command.join(' '), commandSha256: sha256 },
+    code: 'ipi', functional: `i-PI calculator ${key.slice(0, 12)}`, ecutwfcRy: 0, ecutrhoRy: 0, pseudopotentials: {}, occupations: 'none', nspin: 1,
+    extra: { ipiCalculator: key },
   };
 }
 
-/** The name an i-PI client's calculator reported of itself, once it has. */
-export const reportedCalculatorName = (c: Calculator): string | undefined => (c instanceof IpiCommandCalculator ? c.calculatorName : undefined);
+/** What an i-PI client's calculator is (its own name, once it said it; the command and its sha256). */
+export const reportedCalculator = (c: Calculator): ReturnType<IpiCommandCalculator['identity']> | undefined => (c instanceof IpiCommandCalculator ? c.identity() : undefined);
 
 /** What the calculator is, for reports and for the claim check: EMT and i-PI clients are screening models. */
 export interface CalculatorIdentity {
@@ -167,14 +163,11 @@ export function energySettings(args: CalculatorArgs, s: Structure, table: Pseudo
   return { ...settings, functional: functionals.join('+') || settings.functional };
 }
 
-/** The calculator a relaxation runs with. */
-export function calculatorFor(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, runner?: PwRunner): Calculator {
+/** The calculator a relaxation runs with (an i-PI one only from the spec the user declared, `ipi`). */
+export function calculatorFor(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, runner?: PwRunner, ipi?: IpiClientSpec): Calculator {
   if (args.calculator === 'ipi') {
-    if (!args.ipiCommand?.length) throw new Error('calculator ipi needs ipiCommand, the client\'s argument list.');
-    return new IpiCommandCalculator({
-      command: args.ipiCommand, ...(args.ipiPort !== undefined ? { port: args.ipiPort } : {}), ...(args.ipiUnixSocket ? { unixSocket: args.ipiUnixSocket } : {}),
-      ...(args.ipiTimeoutSeconds !== undefined ? { timeoutSeconds: args.ipiTimeoutSeconds } : {}),
-    });
+    if (!ipi) throw new Error(`no i-PI calculator ${args.ipiCalculator ?? '(none named)'} was declared for this run; the user declares one in the objective (calculator: {kind: ipi, command: [...]}).`);
+    return new IpiCommandCalculator(ipi);
   }
   return args.calculator === 'emt' ? new EmtCalculator() : pwCalculatorFor(args, s, table, runner);
 }

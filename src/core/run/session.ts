@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ipiCalculatorKey, type IpiClientSpec } from '../calculators/ipi/clientProcess';
 import { EVENT_LOG_FILE, openRun, type Run } from './directory';
 import { eventsOf, type CanvasEvent } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
@@ -91,6 +92,14 @@ export interface SessionEnvironment {
 
 export const SETTINGS_EVENT = 'run.settings';
 
+/** The i-PI calculator the user declared in the objective (calculator: {kind: ipi, command}), by its key: the only commands a tool may start. */
+function declaredIpiCalculators(calculator: unknown): Record<string, IpiClientSpec> {
+  const c = calculator as { kind?: string; command?: unknown; port?: number; unixSocket?: string; timeoutSeconds?: number } | undefined;
+  if (c?.kind !== 'ipi' || !Array.isArray(c.command) || !c.command.every((a) => typeof a === 'string')) return {};
+  const command = c.command as string[];
+  return { [ipiCalculatorKey(command)]: { command, ...(c.port !== undefined ? { port: c.port } : {}), ...(c.unixSocket ? { unixSocket: c.unixSocket } : {}), ...(c.timeoutSeconds !== undefined ? { timeoutSeconds: c.timeoutSeconds } : {}) } };
+}
+
 /** The run's settings: run.start's, with every later run.settings change laid over them. */
 export function settingsOf(events: readonly CanvasEvent[]): RunSettings {
   const start = events.find((e) => e.kind === 'run.start')?.payload;
@@ -169,6 +178,7 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     backends: ['local', ...(env.clusters ?? []).map((c) => c.name)],
     runBackend: settings.backend,
     clusterProfiles: env.clusters ?? [],
+    ipiCalculators: declaredIpiCalculators(settings.objective?.inputs?.calculator),
     ...(qeVersion ? { qeVersion } : {}),
     inputToolSchema: registry.get('make_pw_input')?.schema,
     jobOfCall: (callId: string) => jobs.get(jobIdForCall(run.runId, callId)),

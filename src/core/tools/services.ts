@@ -7,6 +7,7 @@ import type { Actor, KeySummary, ReadResult, WriteResult } from '../canvas/types
 import type { ProvenanceView } from '../provenance/view';
 import type { JobService } from '../hpc/jobService';
 import type { ClusterProfile } from '../hpc/types';
+import type { IpiClientSpec } from '../calculators/ipi/clientProcess';
 import type { QeVersion } from '../dft/qe/definitions';
 import type { ToolRunContext } from '../guard/toolSpec';
 
@@ -35,6 +36,8 @@ export interface CatalogueServices {
    * bound the suggested resources and any override. Look one up with clusterProfileOf.
    */
   clusterProfiles?: readonly ClusterProfile[];
+  /** The i-PI calculators the user declared for the run (its objective), by ipiCalculatorKey: a tool names one, never a command. */
+  ipiCalculators?: Readonly<Record<string, IpiClientSpec>>;
 }
 
 /** An earlier run open for reading, whose pw.x results run_pw may reuse. */

@@ -35,6 +35,14 @@ export interface IpiClientSpec {
 const NAME_LINE = /^DREAMS_IPI_CALCULATOR (\{.*\})\s*$/m;
 const TAIL_BYTES = 2000;
 
+/**
+ * The name a run gives a calculator the user declared: sha256 of its argument list alone. A tool
+ * call names the calculator by it and never carries a command (tools take no commands).
+ */
+export function ipiCalculatorKey(command: readonly string[]): string {
+  return createHash('sha256').update(command.join('\0')).digest('hex');
+}
+
 /** sha256 of the argument list, with the content of each argument that names a file (a script) hashed in. */
 export function commandSha256(command: readonly string[], cwd = process.cwd()): string {
   const h = createHash('sha256');
@@ -207,6 +215,11 @@ export class IpiCommandCalculator implements Calculator {
 
   get settings(): CalculatorSettings {
     return this.#client?.settings ?? { method: 'ipi', production: false, details: { command: this.spec.command.join(' '), commandSha256: commandSha256(this.spec.command) } };
+  }
+
+  /** What this calculator is, for the energies it gives: its own name (once a client said it), the command and its sha256. */
+  identity(): { name?: string; command: string; commandSha256: string } {
+    return { ...(this.#reported ? { name: this.#reported } : {}), command: this.spec.command.join(' '), commandSha256: commandSha256(this.spec.command) };
   }
 
   /** The calculator's own name, once a client has said it (kept after the client stopped). */

@@ -22,7 +22,7 @@ const drawingFile = (search: string, name: string): string => `adsorption-${sear
 function settingsLine(s: PhysicalSettings | undefined): string {
   if (!s) return 'settings not recorded';
   if (s.code === 'emt') return 'EMT (effective-medium theory; a screening model)';
-  if (s.code === 'ipi') return `the user's own calculator over i-PI (a screening model), command ${String(s.extra?.command ?? '')} (sha256 ${String(s.extra?.commandSha256 ?? '').slice(0, 12)}…)`;
+  if (s.code === 'ipi') return `the user's own calculator over i-PI (a screening model), declared as ${String(s.extra?.ipiCalculator ?? '').slice(0, 12)}…`;
   const pseudos = Object.entries(s.pseudopotentials).map(([el, p]) => `${el} ${p.file}${p.sha256 ? ` (sha256 ${p.sha256.slice(0, 12)}…)` : ''}`).join(', ');
   const k = `${s.kSpacingPerAngstrom !== undefined ? `k spacing ${s.kSpacingPerAngstrom} 1/Å, ` : ''}mesh ${s.kMesh?.join('×') ?? '—'}`;
   return `pw.x${s.codeVersion ? ` ${s.codeVersion}` : ''}, ${s.functional}, ecutwfc/ecutrho ${s.ecutwfcRy}/${s.ecutrhoRy} Ry, ${k}, ${s.occupations}` +

@@ -10,10 +10,7 @@ import { ARTIFACT } from '../../artifacts/shapes';
 
 export const CALCULATOR_PROPERTIES = {
   calculator: { type: 'string', enum: ['emt', 'pw.x', 'ipi'], description: "'emt' (effective-medium theory: fast, for testing a search, not for final numbers), 'pw.x', or 'ipi' (the user's own calculator over the i-PI socket: a screening model, not DFT)." },
-  ipiCommand: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 64, description: 'i-PI: the client\'s argument list, started without a shell (e.g. [python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT]).' },
-  ipiPort: { type: 'integer', minimum: 1, maximum: 65535, description: 'i-PI: TCP port on 127.0.0.1 (default a free one).' },
-  ipiUnixSocket: { type: 'string', pattern: '^[\\w.-]+$', description: 'i-PI: listen on the UNIX socket /tmp/ipi_<name> instead of TCP.' },
-  ipiTimeoutSeconds: { type: 'number', exclusiveMinimum: 0, description: 'i-PI: longest one geometry may take (default 600 s).' },
+  ipiCalculator: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'i-PI: the key of a calculator the user declared for this run (its objective\'s calculator); the command itself is the user\'s, never an argument.' },
   pseudopotentials: artifactRefSchema('pw.x: the pseudopotential table (select_pseudopotentials output).', { names: [ARTIFACT.pseudopotentials] }),
   ecutwfcRy: quantitySchema('pw.x: wavefunction cutoff', 'Ry', { exclusiveMinimum: 0 }),
   ecutrhoRy: quantitySchema('pw.x: charge-density cutoff', 'Ry', { exclusiveMinimum: 0 }),
@@ -46,7 +43,7 @@ export const CALCULATOR_CONDITIONS = [
   },
   {
     if: { properties: { calculator: { const: 'ipi' } }, required: ['calculator'] },
-    then: { required: ['ipiCommand'], not: { anyOf: PW_ONLY_ARGUMENTS.map((p) => ({ required: [p] })) } },
+    then: { required: ['ipiCalculator'], not: { anyOf: PW_ONLY_ARGUMENTS.map((p) => ({ required: [p] })) } },
   },
 ];
 

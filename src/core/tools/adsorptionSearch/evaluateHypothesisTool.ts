@@ -17,7 +17,7 @@ import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import { ARTIFACT } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED } from './calculatorArgs';
-import { energySettings, reportedCalculatorName, type CalculatorArgs } from '../../calculators/fromArguments';
+import { energySettings, reportedCalculator, type CalculatorArgs } from '../../calculators/fromArguments';
 import { callCalculator, relaxationDrafts, type Relaxed } from './relaxation';
 import type { PwJobLog } from './pwJobRunner';
 import { CALCULATOR_RULES } from './relaxStructureTool';
@@ -113,8 +113,8 @@ export const evaluateHypothesisTool: GuardedToolSpec = {
     const analysis = analyseConfiguration({
       relaxed: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart, frame: surface.slab.frame, sites: surface.surface, plannedSite: exec.placed.site, adsorptionEnergyEv,
     });
-    const name = reportedCalculatorName(calculator);
-    const r: Relaxed = { result: relaxed, settings: energySettings(a, relaxed.structure, table, log.codeVersion), jobs: log.jobs, ...(name ? { calculatorName: name } : {}) };
+    const identity = reportedCalculator(calculator);
+    const r: Relaxed = { result: relaxed, settings: energySettings(a, relaxed.structure, table, log.codeVersion), jobs: log.jobs, ...(identity ? { calculatorIdentity: identity } : {}) };
     const { structure: _s, forcesEvPerAngstrom: _f, ...relaxation } = relaxed;
     const configuration: ConfigurationValue = {
       search: a.search, iteration: a.iteration, hypothesis, key: v.key, plannedSite: exec.placed.site, screening: exec.screening,

@@ -12,7 +12,8 @@ import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
 import type { ToolRunContext } from '../../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
-import { calculatorFor, energySettings, identityOf, misplacedArguments, reportedCalculatorName, type CalculatorArgs } from '../../calculators/fromArguments';
+import { calculatorFor, energySettings, identityOf, misplacedArguments, reportedCalculator, type CalculatorArgs } from '../../calculators/fromArguments';
+import type { CatalogueServices } from '../services';
 import { pwJobRunner, type PwJobLog } from './pwJobRunner';
 
 const formula = (symbols: string[]): string => {
@@ -25,7 +26,17 @@ const formula = (symbols: string[]): string => {
 export function callCalculator(args: CalculatorArgs, s: Structure, ctx: ToolRunContext, tool: string, log: PwJobLog): { calculator: Calculator; table?: PseudopotentialTableValue } {
   const misplaced = misplacedArguments(args as unknown as Record<string, unknown>);
   if (misplaced.length) throw new Error(`${tool}: ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is not a setting' : 'are not settings'} of calculator ${args.calculator}; leave ${misplaced.length === 1 ? 'it' : 'them'} out or use the calculator ${misplaced.length === 1 ? 'it belongs' : 'they belong'} to.`);
-  if (args.calculator === 'emt' || args.calculator === 'ipi') return { calculator: calculatorFor(args, s, undefined) };
+  if (args.calculator === 'emt') return { calculator: calculatorFor(args, s, undefined) };
+  if (args.calculator === 'ipi') {
+    // only a calculator the user declared for the run: a tool call names it by key and never carries a command
+    const declared = (ctx.services as Partial<CatalogueServices>).ipiCalculators ?? {};
+    const spec = args.ipiCalculator ? declared[args.ipiCalculator] : undefined;
+    if (!spec) {
+      const keys = Object.keys(declared);
+      throw new Error(`${tool}: ipiCalculator ${args.ipiCalculator ?? '(missing)'} is not a calculator declared for this run (${keys.length ? `declared: ${keys.join(', ')}` : 'none is declared'}); the user declares one in the objective (calculator: {kind: ipi, command: [...]}).`);
+    }
+    return { calculator: calculatorFor(args, s, undefined, undefined, spec) };
+  }
   const table = ctx.resolve(args.pseudopotentials!) as PseudopotentialTableValue;
   return { calculator: calculatorFor(args, s, table, pwJobRunner(ctx, tool, args.backend ?? 'local', table, log)), table };
 }
@@ -34,8 +45,8 @@ export interface Relaxed {
   result: RelaxResult;
   settings: PhysicalSettings;
   jobs: string[];
-  /** What an i-PI client's calculator called itself. */
-  calculatorName?: string;
+  /** What an i-PI client's calculator is: its own name, the command and its sha256. */
+  calculatorIdentity?: { name?: string; command: string; commandSha256: string };
 }
 
 export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: ToolRunContext, tool: string, label: string): Promise<Relaxed> {
@@ -43,8 +54,8 @@ export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: Too
   const { calculator, table } = callCalculator(args, s, ctx, tool, log);
   try {
     const result = await directRelax(calculator)({ structure: s, purpose: 'configuration', label, fmaxEvPerAngstrom: args.fmaxEvPerAngstrom, maxSteps: args.maxSteps }, ctx.signal);
-    const name = reportedCalculatorName(calculator);
-    return { result, settings: energySettings(args, s, table, log.codeVersion), jobs: log.jobs, ...(name ? { calculatorName: name } : {}) };
+    const identity = reportedCalculator(calculator);
+    return { result, settings: energySettings(args, s, table, log.codeVersion), jobs: log.jobs, ...(identity ? { calculatorIdentity: identity } : {}) };
   } finally {
     // an i-PI client process stops with its relaxation
     await calculator.close?.();
@@ -69,7 +80,7 @@ export function relaxationDrafts(r: Relaxed, args: CalculatorArgs, extraMeta: Re
       kind: 'scalar', name: ARTIFACT.totalEnergy, value: r.result.energyEv, unit: 'eV', status,
       meta: {
         settings: r.settings, natoms: s.symbols.length, volumeAngstrom3: cellVolume(s.cell), formula: formula(s.symbols),
-        scfConverged: true, cellAngstrom: s.cell, calculator: { ...identityOf(args), ...(r.calculatorName ? { name: r.calculatorName } : {}) }, relaxation,
+        scfConverged: true, cellAngstrom: s.cell, calculator: { ...identityOf(args), ...r.calculatorIdentity }, relaxation,
         ...(args.calculator === 'pw.x' ? { purpose: 'production' } : {}), ...extraMeta,
       },
     },

@@ -32,7 +32,7 @@ export function referencesOf(ctx: ToolRunContext, view: ProvenanceView, a: Pick<
 
 /** The calculator as the summarizer states it: method, whether it is for final numbers, the settings that matter. */
 export function calculatorSettings(a: Pick<CalculatorArgs, 'calculator' | 'kMesh' | 'kSpacingPerAngstrom' | 'fmaxEvPerAngstrom'> & { cleanSlabEnergy: string; gasPhaseEnergy: string }, settings: PhysicalSettings): CalculatorSettings {
-  if (a.calculator === 'ipi') return { method: 'ipi', production: false, details: { command: String(settings.extra?.command ?? ''), commandSha256: String(settings.extra?.commandSha256 ?? '') } };
+  if (a.calculator === 'ipi') return { method: 'ipi', production: false, details: { calculator: String(settings.extra?.ipiCalculator ?? ''), fmaxEvPerAngstrom: a.fmaxEvPerAngstrom } };
   if (a.calculator === 'emt') return { method: 'emt', production: false, details: { parameters: String(settings.extra?.parameters ?? 'EMT') } };
   return {
     method: 'pw.x', production: true,

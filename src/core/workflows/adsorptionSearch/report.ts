@@ -32,7 +32,7 @@ function text(ctx: ComposeContext): string {
     lines.push(`The most stable configuration of ${i.adsorbate} on ${slabLabel(i)} found by the search is **${v.best.relaxedSite}** (iteration ${v.best.iteration}), ` +
       `with E_ads = ${round3(v.best.adsorptionEnergyEv)} eV (${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}).` +
       (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
-      (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${String(v.calculator.settings.extra?.command ?? 'its command')}): they rank the configurations and are not DFT numbers.` : ''));
+      (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${v.calculator.settings.functional}): they rank the configurations and are not DFT numbers.` : ''));
   } else {
     lines.push(`The search found no valid configuration of ${i.adsorbate} on ${slabLabel(i)} with a converged relaxation.`);
   }

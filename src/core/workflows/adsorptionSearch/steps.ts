@@ -4,6 +4,7 @@
  * molecule, the two references relaxed with the search's calculator, the closed loop
  * itself (each hypothesis a guarded call inside it), and the report.
  */
+import { ipiCalculatorKey } from '../../calculators/ipi/clientProcess';
 import { molecule } from '../../dft/structure/molecules';
 import type { TemplateStep } from '../types';
 import type { AdsorptionSearchInputs, PwCalculatorInputs } from './inputs';
@@ -23,16 +24,11 @@ export function calculatorSettings(i: AdsorptionSearchInputs, target: 'slab' | '
     },
   };
   if (i.calculator.kind === 'ipi') {
-    const c = i.calculator;
     return {
-      args: {
-        calculator: 'ipi', ipiCommand: c.command, ...(c.port !== undefined ? { ipiPort: c.port } : {}), ...(c.unixSocket ? { ipiUnixSocket: c.unixSocket } : {}),
-        ...(c.timeoutSeconds !== undefined ? { ipiTimeoutSeconds: c.timeoutSeconds } : {}), ...relax.args,
-      },
+      args: { calculator: 'ipi', ipiCalculator: ipiCalculatorKey(i.calculator.command), ...relax.args },
       reasons: {
-        calculator: "the user's own calculator over i-PI, as the study names it: a screening model, not DFT", ipiCommand: 'the client command given with the study',
-        ...(c.port !== undefined ? { ipiPort: 'the port given with the study' } : {}), ...(c.unixSocket ? { ipiUnixSocket: 'the socket given with the study' } : {}),
-        ...(c.timeoutSeconds !== undefined ? { ipiTimeoutSeconds: 'the time limit given with the study' } : {}), ...relax.reasons,
+        calculator: "the user's own calculator over i-PI, as the study names it: a screening model, not DFT",
+        ipiCalculator: `the calculator declared with the study (${i.calculator.command.join(' ')})`, ...relax.reasons,
       },
     };
   }

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { commandSha256 } from '../../../../src/core/calculators/ipi/clientProcess';
+import { commandSha256, ipiCalculatorKey } from '../../../../src/core/calculators/ipi/clientProcess';
 import type { PhysicalSettings } from '../../../../src/core/dft/types';
+import { registryContext } from '../../../../src/core/agents/worker';
 import { RunController } from '../../../../src/core/run/controller';
 import type { SearchResultValue } from '../../../../src/core/tools/adsorptionSearch/searchOutputs';
 import { parseObjectiveFile } from '../../../../src/core/workflows/objective';
@@ -59,15 +60,23 @@ describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shi
         const energy = byName(reg, 'total_energy').at(-1)!;
         const settings = energy.meta!.settings as PhysicalSettings;
         assert.equal(settings.code, 'ipi');
-        assert.equal(settings.extra?.commandSha256, commandSha256(COMMAND));
-        assert.equal(settings.extra?.command, COMMAND.join(' '));
-        const identity = energy.meta!.calculator as { method: string; production: boolean; name: string };
-        assert.deepEqual([identity.method, identity.production], ['ipi', false]);
+        assert.equal(settings.extra?.ipiCalculator, ipiCalculatorKey(COMMAND));
+        const identity = energy.meta!.calculator as { method: string; production: boolean; name: string; command: string; commandSha256: string };
+        assert.deepEqual([identity.method, identity.production, identity.command, identity.commandSha256], ['ipi', false, COMMAND.join(' '), commandSha256(COMMAND)]);
         assert.match(identity.name, /^EMT \(ase 3\.\d+/);
 
         const judged = [...served.run.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as { accepted: boolean; claims: { claim: { quantity: string } }[] };
         assert.ok(judged.accepted);
         assert.equal(judged.claims[0]!.claim.quantity, 'screening_adsorption_energy');
+
+        // A call cannot bring a command of its own: it names a declared calculator by key, and any other key is refused.
+        const rt = served.run.session.runtime;
+        const relax = reg.calls().find((x) => x.tool === 'relax_structure')!;
+        const args = { ...Object.fromEntries(Object.entries(relax.args).map(([k, v]) => [k, v.value])), ipiCalculator: ipiCalculatorKey(['sh', '-c', 'echo owned']) };
+        const out = await rt.registry.callProposed(rt.registry.get('relax_structure')!, { tool: 'relax_structure', args, refs: {}, reasons: {}, context: 'test: an undeclared calculator', agent: { role: 'dft' } }, registryContext(rt));
+        assert.equal(out.status, 'failed');
+        assert.match((out as { error: string }).error, /is not a calculator declared for this run \(declared: [0-9a-f]{64}\)/);
+        assert.equal(rt.registry.get('relax_structure')!.schema && JSON.stringify(rt.registry.get('relax_structure')!.schema).includes('ipiCommand'), false);
       } finally {
         await builtIn.run.close();
         await served.run.close();
