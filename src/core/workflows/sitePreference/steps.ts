@@ -30,6 +30,11 @@ function relaxSettings(i: SitePreferenceInputs): StudySettings['relax'] {
   return { args: { forceThresholdEvPerAngstrom: i.forceThresholdEvPerAngstrom }, reasons: { forceThresholdEvPerAngstrom: `${i.forceThresholdEvPerAngstrom} eV/Å, the study's force threshold` } };
 }
 
+/** What a molecule's box does, said truly: 10 Å or more keeps periodic images apart; less is a toy setting. */
+const boxReason = (box: number) => (box >= 10
+  ? `${box} Å: periodic images of the molecule do not interact`
+  : `${box} Å, the box given with the study: below the 10–15 Å that keeps periodic images from interacting (toy settings)`);
+
 export function studySettings(i: SitePreferenceInputs): StudySettings {
   // Smearing, spin and the study's SCF control: the same in every production input.
   const smearing = {
@@ -55,7 +60,7 @@ export function studySettings(i: SitePreferenceInputs): StudySettings {
   return {
     args: { ecutwfcRy: i.ecutwfcRy, ecutrhoRy: i.ecutrhoRy, ...k, ...smearing },
     reasons: {
-      ecutwfcRy: `${i.ecutwfcRy} Ry, the converged cutoff given with the study`, ecutrhoRy: `${i.ecutrhoRy} Ry, at least the pseudopotentials' suggestion`,
+      ecutwfcRy: `${i.ecutwfcRy} Ry, the cutoff given with the study (its convergence is not tested here)`, ecutrhoRy: `${i.ecutrhoRy} Ry, at least the pseudopotentials' suggestion`,
       ...(i.kMesh ? { kMesh: `the ${i.kMesh.join('×')} mesh given with the study` } : { kSpacingPerAngstrom: `${i.kSpacingPerAngstrom} 1/Å given with the study; one point along the surface normal` }),
       ...smearingReasons,
     },
@@ -230,7 +235,7 @@ function gasSteps(i: SitePreferenceInputs, s: StudySettings): TemplateStep[] {
     {
       id: 'gas-molecule', title: `Gas-phase ${i.adsorbate} in a ${i.moleculeBoxAngstrom} Å box`, worker: 'dft', tool: 'build_molecule',
       args: { name: i.adsorbate, boxAngstrom: i.moleculeBoxAngstrom },
-      reasons: { name: 'the adsorbate\'s gas-phase reference', boxAngstrom: `${i.moleculeBoxAngstrom} Å: periodic images do not interact` },
+      reasons: { name: 'the adsorbate\'s gas-phase reference', boxAngstrom: boxReason(i.moleculeBoxAngstrom) },
     },
     pwInputStep('gas-input', `Relax gas-phase ${i.adsorbate}`, '$step.gas-molecule.molecule', 'relax', gasSettings, ['gas-molecule'],
       { reasons: { structure: `gas-phase ${i.adsorbate}`, calculation: 'the bond relaxes to its equilibrium at these settings' } }),

@@ -34,6 +34,12 @@ describe('adsorption-site-preference template', () => {
       assert.equal(s.get(id)!.args!.ecutrhoRy, 402, id);
     }
     assert.deepEqual(s.get('gas-input')!.args!.kMesh, [1, 1, 1]);
+    // given settings are not called converged; a toy box is not said to keep images apart
+    assert.equal(s.get('relax-clean-input')!.reasons!.ecutwfcRy, '47 Ry, the cutoff given with the study (its convergence is not tested here)');
+    const box = s.get('gas-molecule')!;
+    assert.equal(box.reasons!.boxAngstrom, `${box.args!.boxAngstrom} Å: periodic images of the molecule do not interact`);
+    const toyBox = byId(prepareWorkflow('adsorption-site-preference', { ...TOY, moleculeBoxAngstrom: 8 }, env).steps).get('gas-molecule')!;
+    assert.match(toyBox.reasons!.boxAngstrom!, /^8 Å, the box given with the study: below the 10–15 Å .* \(toy settings\)$/);
     assert.equal(s.get('ads-ontop')!.args!.site, 'ontop');
     assert.equal(s.get('ads-fcc')!.args!.site, 'fcc');
     assert.deepEqual(s.get('eads-fcc')!.args, { slabWithAdsorbate: '$step.relax-fcc-run.total_energy', slab: '$step.relax-clean-run.total_energy', adsorbate: '$step.gas-run.total_energy' });
