@@ -8,7 +8,10 @@
  * transcript with --no-judges, and the guarded/unguarded prompt-token ratio. Targets (the lattice
  * study): ≤ 40 requests, ≤ 300 k prompt tokens, ≤ $0.50, ratio ≤ 1.5.
  * Writes bench/results/live.json; naming sessions measures those and keeps the others' figures.
- *   npm run bench:live [-- <session> ...]
+ *   npm run bench:live [-- <session> ...] [--reuse-from <run dir> ...]
+ * --reuse-from takes pw.x results for byte-identical inputs from a run (as `dreams run --reuse-from`),
+ * e.g. the live run of a study whose relaxations take minutes; the token figures do not depend on it,
+ * and the results say which sessions reused what.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,8 +58,8 @@ function figures(r: Replay, snapshot: UsageSnapshot): Figures {
   };
 }
 
-async function replay(t: LiveTranscript, judges: boolean, dir: string): Promise<Figures> {
-  const r = await replayStudy(t, { runsDir: path.join(dir, `${t.session}-${judges ? 'guarded' : 'unguarded'}`), judges });
+async function replay(t: LiveTranscript, judges: boolean, dir: string, reuseFrom: string[]): Promise<Figures> {
+  const r = await replayStudy(t, { runsDir: path.join(dir, `${t.session}-${judges ? 'guarded' : 'unguarded'}`), judges, ...(reuseFrom.length ? { reuseFrom } : {}) });
   try {
     return figures(r, r.controller.session.ledger.snapshot());
   } finally {
@@ -74,7 +77,9 @@ function liveCounts(t: LiveTranscript): Record<string, number> {
 const roleLine = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const reuseFrom = args.flatMap((a, i) => (args[i - 1] === '--reuse-from' ? [path.resolve(a)] : []));
+  const wanted = args.filter((a, i) => a !== '--reuse-from' && args[i - 1] !== '--reuse-from');
   const sessions = (wanted.length ? wanted : recordedSessions());
   if (!sessions.length) throw new Error('no recorded transcripts in test/fixtures/live/: record one (docs/notes/agents.md, "Live sessions")');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-live-'));
@@ -82,12 +87,12 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   for (const s of sessions) {
     const t = loadTranscript(s);
-    const guarded = await replay(t, true, dir);
+    const guarded = await replay(t, true, dir, reuseFrom);
     const lattice = /lattice/i.test(t.session);
-    const unguarded = lattice ? await replay(t, false, dir) : undefined;
+    const unguarded = lattice ? await replay(t, false, dir, reuseFrom) : undefined;
     const ratio = unguarded ? guarded.promptTokens / unguarded.promptTokens : undefined;
     out[s] = {
-      objective: t.objective, recordedAt: t.recordedAt, measuredAt: new Date().toISOString(), live: { requests: t.exchanges.length, requestsByRole: liveCounts(t), outcome: t.outcome },
+      objective: t.objective, recordedAt: t.recordedAt, measuredAt: new Date().toISOString(), ...(reuseFrom.length ? { pwResultsReusedFrom: reuseFrom } : {}), live: { requests: t.exchanges.length, requestsByRole: liveCounts(t), outcome: t.outcome },
       guarded, ...(unguarded ? { unguarded, promptTokensRatioGuardedOverUnguarded: Number(ratio!.toFixed(3)) } : {}),
       ...(lattice ? { targets: TARGETS, meets: { requests: guarded.requests <= TARGETS.requests, promptTokens: guarded.promptTokens <= TARGETS.promptTokens, costUsd: guarded.costUsd <= TARGETS.costUsd, ratio: ratio! <= TARGETS.ratio } } : {}),
     };
