@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../core/guard/types';
-import { CanvasProjection } from './notebook/projection';
+import { CanvasProjection } from '../core/report/canvasProjection';
 import type { RunRegistry, RunView } from './runs';
 
 export interface PendingApproval {

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Run } from './directory';
-import { CANVAS_FILE_FORMAT, serializeCanvasFile, type CanvasFile } from '../canvas/canvasFile';
+import { CANVAS_FILE_FORMAT, parseCanvasFile, serializeCanvasFile, type CanvasFile } from '../canvas/canvasFile';
 import { EVENT_LOG_FILE } from './directory';
 import { writeBundle, type BundleManifest } from '../provenance/bundle';
+import { CanvasProjection, PROJECTED_KINDS } from '../report/canvasProjection';
 import { renderRunReport } from '../report/runReport';
 
 export interface RunOutputs {
@@ -21,7 +22,8 @@ export interface RunOutputs {
 
 /**
  * The notebook links the run's log; VS Code projects the log's events into cells when it
- * opens the file (and keeps them live while the run goes on).
+ * opens the file (and keeps them live while the run goes on). `writeRunOutputs` writes the
+ * same projection's cells into it, so the file reads as the notebook before it is opened.
  */
 export function notebookFor(run: Pick<Run, 'runId'>, objective: string): CanvasFile {
   return { dreams: CANVAS_FILE_FORMAT, run: { id: run.runId, log: EVENT_LOG_FILE }, cells: [{ kind: 'objective', id: 'objective-1', text: objective }] };
@@ -54,7 +56,8 @@ export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudo
   fs.writeFileSync(report, (opts.notice ? `> **${opts.notice}**\n\n` : '') + rendered.markdown + '\n');
   const notebook = path.join(run.dir, 'canvas.dreams');
   const objective = events.find((e) => e.kind === 'run.start')?.payload.objective ?? '';
-  if (!fs.existsSync(notebook)) fs.writeFileSync(notebook, serializeCanvasFile(notebookFor(run, objective)));
+  const projected = projectedNotebook(run, objective, events, notebook);
+  if (projected) fs.writeFileSync(notebook, serializeCanvasFile(projected));
   const out: RunOutputs = { report, plots, notebook, bundleProblems: [] };
   if (opts.bundle !== false) {
     const dir = path.join(run.dir, 'bundle');
@@ -64,4 +67,29 @@ export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudo
     out.bundleProblems = manifest.problems;
   }
   return out;
+}
+
+/**
+ * canvas.dreams with the projection's cells (the lab-notebook layout VS Code shows): the cells a
+ * user wrote in an earlier copy (objective, Markdown) are kept, first and in their order, the
+ * projected ones replaced; a copy that is not a canvas is left alone (undefined).
+ */
+function projectedNotebook(run: Run, objective: string, events: ReturnType<Run['log']['events']>, file: string): CanvasFile | undefined {
+  let base = notebookFor(run, objective);
+  if (fs.existsSync(file)) {
+    try {
+      base = { ...parseCanvasFile(fs.readFileSync(file, 'utf8')), run: base.run! };
+    } catch {
+      return undefined; // someone's broken or foreign file: not written over
+    }
+  }
+  const projection = new CanvasProjection({
+    readFile: (location) => {
+      const f = path.resolve(run.dir, location);
+      return f.startsWith(path.resolve(run.dir) + path.sep) && fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined;
+    },
+  });
+  projection.applyAll(events);
+  const own = base.cells.filter((c) => !PROJECTED_KINDS.has(c.kind));
+  return { ...base, lastSeq: projection.lastSeq, cells: [...own, ...projection.cells()] };
 }

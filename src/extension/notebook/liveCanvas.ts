@@ -12,7 +12,7 @@ import type { CanvasCell } from '../../core/canvas/canvasFile';
 import type { HostToRendererMessage, RendererToHostMessage } from '../../shared/canvasOutputs';
 import type { RunRegistry, RunView } from '../runs';
 import { cellToNotebookCellData, NOTEBOOK_TYPE } from '../serializer';
-import { CanvasProjection, PROJECTED_KINDS } from './projection';
+import { CanvasProjection, PROJECTED_KINDS } from '../../core/report/canvasProjection';
 import { trajectoryOf } from './structureTrajectory';
 
 export const RENDERER_ID = 'dreams-canvas-renderer';

@@ -11,8 +11,6 @@ import { readPwxTrajectory } from '../../core/dft/io/trajectory';
 import type { ArtifactRecord } from '../../core/provenance/types';
 import type { StructureFrameData } from '../../shared/canvasOutputs';
 
-/** Structures made from a relaxation: their view can play it back. */
-export const RELAXATION_STRUCTURES: ReadonlySet<string> = new Set(['relaxed_structure', 'restart_structure']);
 
 const idOf = (ref: string) => ref.split('.')[0]!;
 

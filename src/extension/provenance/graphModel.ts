@@ -6,7 +6,7 @@
 import type { CanvasEvent } from '../../core/canvas/types';
 import type { Verdict } from '../../core/guard/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord, ToolCallStatus } from '../../core/provenance/types';
-import { CallGroups } from '../notebook/callGroups';
+import { CallGroups } from '../../core/report/callGroups';
 import type {
   GraphScope,
   NodeVerdict,

@@ -11,7 +11,7 @@ import { judgeReport } from '../../../../src/core/guard/reportJudge';
 import { upstreamPath } from '../../../../src/core/provenance/upstream';
 import type { GuardedOutcome } from '../../../../src/core/guard/types';
 import { writeRunOutputs } from '../../../../src/core/run/outputs';
-import { CanvasProjection } from '../../../../src/extension/notebook/projection';
+import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
 import { CANVAS_MIME, type StructureData } from '../../../../src/shared/canvasOutputs';
 import { byName, callsOf, creatorOf, emtSearchSettings, freshDir } from './support/adsorptionSearch';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CanvasEvent } from '../../../../src/core/canvas/types';
-import { CanvasProjection } from '../../../../src/extension/notebook/projection';
+import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
 import { ProvenanceFold } from '../../../../src/extension/provenance/graphModel';
 import { transitiveReduction } from '../../../../webview-ui/provenance/transitiveReduction';
 import { syntheticRunEvents } from '../../../harness/syntheticRun';

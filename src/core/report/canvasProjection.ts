@@ -15,14 +15,14 @@
  * batch rather than per artifact keeps a run of thousands of artifacts quick to open (bench:ui).
  */
 import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
-import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../../core/canvas/canvasFile';
+import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../canvas/canvasFile';
 import { CallGroups } from './callGroups';
-import type { CanvasEvent, RunState } from '../../core/canvas/types';
-import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../../core/dft/eosForms';
-import { EV_PER_ANGSTROM3_IN_GPA } from '../../core/units';
-import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../../core/guard/types';
-import type { JobRecord } from '../../core/hpc/types';
-import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord } from '../../core/provenance/types';
+import type { CanvasEvent, RunState } from '../canvas/types';
+import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../dft/eosForms';
+import { EV_PER_ANGSTROM3_IN_GPA } from '../units';
+import type { ApprovalAnswer, ApprovalRequest, Verdict } from '../guard/types';
+import type { JobRecord } from '../hpc/types';
+import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord } from '../provenance/types';
 import {
   CANVAS_MIME,
   type ApprovalCardData,
@@ -33,7 +33,9 @@ import {
   type ReportData,
   type StructureData,
 } from '../../shared/canvasOutputs';
-import { RELAXATION_STRUCTURES } from './structureTrajectory';
+
+/** Structures a relaxation made: the notebook can play the relaxation behind them (its pw.x output's geometries). */
+export const RELAXATION_STRUCTURES: ReadonlySet<string> = new Set(['relaxed_structure', 'restart_structure']);
 
 /** Cell kinds the projection owns: the user cannot edit them in place. */
 export const PROJECTED_KINDS: ReadonlySet<CanvasCellKind> = new Set(['summary', 'step', 'plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event']);
