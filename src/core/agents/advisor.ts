@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GuardedToolSpec } from '../guard/toolSpec';
+import { ARTIFACTS } from '../artifacts/contracts';
+import { defineToolWith } from '../tools/defineTool';
 import type { ProvenanceView } from '../provenance/view';
 import type { LlmProvider } from '../llm/types';
 import { screenSuggestions, type Suggestion } from './advice/accuracyCheck';
@@ -19,7 +20,7 @@ import { inputRefOfRun } from '../tools/runPw';
 import { cellMoved, continuableFailure, movement } from '../tools/relaxedStructure';
 import type { Vec3 } from '../dft/types';
 
-export const ADVICE_ARTIFACT = 'convergence_advice';
+export const ADVICE_ARTIFACT = ARTIFACTS.convergenceAdvice.name;
 
 /** pw.x variable → make_pw_input argument, where the input tool can set it. */
 const TOOL_ARGUMENT: Record<string, string> = {
@@ -155,24 +156,24 @@ export interface AdvisorServices {
   suggestionModel?: SuggestionModel;
 }
 
-export const consultAdvisorTool: GuardedToolSpec = {
+export const consultAdvisorTool = defineToolWith<AdvisorServices>()({
   name: 'consult_convergence_advisor',
   description:
     'Diagnose a failed or unconverged pw.x run (a run_pw call) from its input, output and error text, and get suggestions ' +
     '(parameter, value now, new value, reason) with the tool argument that applies each. Suggestions that would lower ' +
     'accuracy (looser conv_thr, lower cutoff, coarser k) are refused and listed with the reason.',
   roles: ['supervisor', 'advisor'],
-  schema: {
+  input: {
     type: 'object',
     properties: { call: { type: 'string', pattern: '^c-[0-9]+$', description: 'The id of the failed run_pw call.' } },
     required: ['call'],
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.convergenceAdvice],
   parameterJudge: false,
-  async run(raw, ctx) {
-    const { call } = raw as { call: string };
-    const services = ctx.services as Partial<AdvisorServices> & { provenance: ProvenanceView };
+  async run({ call }, ctx) {
+    const services = ctx.services;
     const ev = evidenceOfCall(services.provenance, call, ctx.runDir, services.jobOfCall);
     const advice = await adviseOnEvidence(ev, call, services.inputToolSchema ?? {}, services.suggestionModel);
     const continueFrom = interruptedRelaxation(services.provenance, call, advice.diagnosis);
@@ -187,11 +188,11 @@ export const consultAdvisorTool: GuardedToolSpec = {
         `interrupted_geometry on ${continueFrom.energy}, then the same make_pw_input with that structure`);
     }
     return {
-      artifacts: [{ kind: 'table', name: ADVICE_ARTIFACT, value: advice, inputs }],
+      artifacts: [ctx.artifact(ARTIFACTS.convergenceAdvice, { value: advice, inputs })],
       summary: [`${call}: ${advice.diagnosis.finding}`, ...(lines.length ? lines : [advice.rerun ? '- repeat the run unchanged (modify the step that ran it so it runs again)' : '- no change the advisor can suggest; ask the user']), ...refused].join('\n'),
     };
   },
-};
+});
 
 /** An advisor model: proposes suggestions through a forced tool, from the same evidence as the rules. */
 export function modelAdvisor(provider: LlmProvider, model: string, signal?: AbortSignal): SuggestionModel {

@@ -93,7 +93,7 @@ export interface CalculatorIdentity {
 export const identityOf = (args: Pick<CalculatorArgs, 'calculator'>): CalculatorIdentity => ({ method: args.calculator, production: args.calculator === 'pw.x' });
 
 /** The EMT-irrelevant arguments a call gave with calculator 'emt' (refused: they would suggest a DFT setting that is not used). */
-export function misplacedArguments(args: Record<string, unknown>): string[] {
+export function misplacedArguments(args: CalculatorArgs): string[] {
   if (args.calculator === 'pw.x') return IPI_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined);
   const pwOnly = PW_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined);
   return args.calculator === 'emt' ? [...pwOnly, ...IPI_ONLY_ARGUMENTS.filter((p) => args[p] !== undefined)] : pwOnly;

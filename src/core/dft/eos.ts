@@ -13,7 +13,7 @@ import { evaluateCubicInVolumePower, fitCubicInVolumePower, type CubicInVolumePo
 import { DftScienceError } from './scienceError';
 
 export type EosForm = 'birch-murnaghan' | 'murnaghan' | 'vinet' | 'sj';
-export const EOS_FORMS: readonly EosForm[] = ['birch-murnaghan', 'murnaghan', 'vinet', 'sj'];
+export const EOS_FORMS = ['birch-murnaghan', 'murnaghan', 'vinet', 'sj'] as const satisfies readonly EosForm[];
 
 export interface EosPoint {
   /** Cell volume, Å^3 (the same cell for every point). */

@@ -3,7 +3,7 @@
  * approvals for warnings, the tool body, and registration of its outputs with the
  * concerns stamped. A fail refuses the call with reasons the agent can act on.
  */
-import { type GuardedToolSpec, type ToolRunContext } from './toolSpec';
+import type { GuardedToolSpec, ToolRunContext } from './toolSpec';
 import type { Concern } from '../provenance/types';
 import type { ApprovalBook } from './approvals';
 import { assessCall, worstLevel } from './assessCall';
@@ -160,7 +160,7 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
   // Every artifact the call read is an input of what it made, list arguments included.
   const read = artifactReferences(spec.schema, call);
   const drafts = output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...read, ...(d.inputs ?? [])])] }));
-  const registered = await provenance.registerArtifacts(record.id, drafts, concernsOf(verdicts, approvalId));
+  const registered = await provenance.registerArtifacts(record.id, drafts, concernsOf(verdicts, approvalId), spec.outputs);
   const said = `${output.summary}${registered.length ? ` [${registered.map((r) => `${r.id} ${r.name}${r.status !== 'final' ? ` (${r.status})` : ''}`).join(', ')}]` : ''}`;
   // the tool's own words are kept with the call: a replanning after a provisional result reads them
   await provenance.endCall(record.id, { status: 'ok', summary: said });

@@ -12,6 +12,19 @@ export const UNIT_KEYWORD = 'x-unit';
 /** On any argument: it only seeds the calculation (the value is why, in words the guard shows). */
 export const SEED_KEYWORD = 'x-seed';
 
+/*
+ * The helpers below return their schemas' literal types (not `object`), so a tool's argument
+ * type is inferred from its schema (tools/defineTool.ts): a reference is a string, a list of
+ * references a string[], a quantity a number.
+ */
+/** An artifact reference argument's schema. */
+export interface ArtifactRefSchema {
+  readonly type: 'string';
+  readonly pattern: string;
+  readonly description: string;
+  readonly [ARTIFACT_KEYWORD]: ArtifactExpectation;
+}
+
 export interface ArtifactExpectation {
   /** Kinds the referenced artifact may have. */
   kinds?: ArtifactKind[];
@@ -30,7 +43,7 @@ export interface ArtifactExpectation {
 export const REF_REGEX_SOURCE = '^a-[0-9]+(\\.[A-Za-z0-9_]+)*$';
 
 /** An argument whose value is a reference to an artifact the tool reads. */
-export function artifactRefSchema(description: string, expect: ArtifactExpectation): object {
+export function artifactRefSchema(description: string, expect: ArtifactExpectation): ArtifactRefSchema {
   return { type: 'string', pattern: REF_REGEX_SOURCE, description, [ARTIFACT_KEYWORD]: expect };
 }
 
@@ -39,7 +52,7 @@ export function artifactRefListSchema(
   description: string,
   expect: ArtifactExpectation,
   bounds: { minItems?: number; maxItems?: number } = {},
-): object {
+): { readonly type: 'array'; readonly description: string; readonly items: Omit<ArtifactRefSchema, 'description'>; readonly minItems?: number; readonly maxItems?: number } {
   return {
     type: 'array',
     description,
@@ -48,8 +61,19 @@ export function artifactRefListSchema(
   };
 }
 
+/** A string enum over values listed elsewhere (a table's names, a map's keys): typed as their union, never empty. */
+export function enumSchema<const T extends string>(values: readonly T[]): { readonly type: 'string'; readonly enum: [T, ...T[]] } {
+  const [first, ...rest] = values;
+  if (first === undefined) throw new Error('an enum argument needs at least one value');
+  return { type: 'string', enum: [first, ...rest] };
+}
+
 /** A number in a stated unit. */
-export function quantitySchema(description: string, unit: Unit, bounds: { exclusiveMinimum?: number; minimum?: number; maximum?: number } = {}): object {
+export function quantitySchema(
+  description: string,
+  unit: Unit,
+  bounds: { exclusiveMinimum?: number; minimum?: number; maximum?: number } = {},
+): { readonly type: 'number'; readonly description: string; readonly [UNIT_KEYWORD]: Unit; readonly exclusiveMinimum?: number; readonly minimum?: number; readonly maximum?: number } {
   return { type: 'number', description: `${description} (${unit})`, [UNIT_KEYWORD]: unit, ...bounds };
 }
 
@@ -65,7 +89,7 @@ function propertiesOf(schema: object): Record<string, Schema> {
  * such as a starting lattice constant that an EOS or a vc-relax moves away from: a
  * provisional value may be given, and it is recorded as a seed, an input of nothing.
  */
-export function seedOnlySchema(schema: object, why: string): object {
+export function seedOnlySchema<S extends object>(schema: S, why: string): S & { readonly [SEED_KEYWORD]: string } {
   return { ...schema, [SEED_KEYWORD]: why };
 }
 

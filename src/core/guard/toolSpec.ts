@@ -4,7 +4,7 @@
  * (tools/) implements it; the guard (assessCall.ts, guardedCall.ts) checks and runs it.
  */
 import type { AgentRole } from '../canvas/types';
-import type { ArtifactDraft } from '../provenance/types';
+import type { ArtifactDraft, DeclaredOutputs } from '../provenance/types';
 
 /**
  * A tool: JSON-schema'd arguments (checked with ajv before the guard sees the call),
@@ -56,8 +56,13 @@ export interface ToolServices {
   [name: string]: unknown;
 }
 
-/** Tool-spec fields the guard reads beyond the spec: judging and resuming. */
+/**
+ * Tool-spec fields the guard reads beyond the spec: what the tool may make, judging and
+ * resuming. Tools are written with defineTool (tools/defineTool.ts), which fills them in.
+ */
 export interface GuardedToolSpec extends ToolSpec {
+  /** The artifacts the tool may create, by name (kind and unit): the registry refuses any other. */
+  outputs: DeclaredOutputs;
   /** false for tools with nothing to judge (canvas reads); default true. */
   parameterJudge?: boolean;
   /**

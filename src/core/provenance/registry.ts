@@ -43,6 +43,7 @@ import {
   type ArtifactRecord,
   type ArtifactStatus,
   type Concern,
+  type DeclaredOutputs,
   type Ref,
   type ToolCallRecord,
 } from './types';
@@ -190,7 +191,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
    * Register what a running call produced. File content is stored first (durably), then
    * one provenance.artifact event per draft; `concerns` are stamped on every artifact.
    */
-  async registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[] = []): Promise<ArtifactRecord[]> {
+  async registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[] = [], declared?: DeclaredOutputs): Promise<ArtifactRecord[]> {
     if (this.log.mode === 'reader') {
       throw new EventLogError('read-only', `this run is open read-only (another process is running it); artifacts of ${callId} were not registered.`);
     }
@@ -204,6 +205,7 @@ export class ProvenanceRegistry implements ProvenanceLookup {
     };
     checkCall();
     drafts.forEach((d, i) => checkDraft(d, `${owner}, output ${i + 1}`));
+    if (declared) drafts.forEach((d, i) => checkDeclared(d, declared, `${owner}, output ${i + 1}`));
     for (const [i, d] of drafts.entries()) checkReferencesExist(this, d.inputs ?? [], `${owner}, output ${i + 1} ("${d.name}")`);
 
     const stored = await Promise.all(drafts.map((d) => (d.file ? storeFile(this.runDir, d.file.name, d.file.bytes) : undefined)));
@@ -347,6 +349,22 @@ export class ProvenanceRegistry implements ProvenanceLookup {
 }
 
 const idNumber = (id: string): number => Number(id.slice(id.indexOf('-') + 1)) || 0;
+
+/** A tool makes only the artifacts it declares, of the declared kind and unit. */
+function checkDeclared(d: ArtifactDraft, declared: DeclaredOutputs, owner: string): void {
+  const names = Object.keys(declared);
+  const spec = Object.hasOwn(declared, d.name) ? declared[d.name] : undefined;
+  if (!spec) {
+    throw new ProvenanceError('undeclared-artifact',
+      `${owner} was not registered: the tool does not declare an artifact "${d.name}"; it declares ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}. Declare it in the tool's outputs (defineTool) or do not make it.`);
+  }
+  if (spec.kind !== d.kind) {
+    throw new ProvenanceError('undeclared-artifact', `${owner} was not registered: "${d.name}" is declared a ${spec.kind}, and this one is a ${d.kind}.`);
+  }
+  if (spec.unit !== undefined && d.unit !== spec.unit) {
+    throw new ProvenanceError('undeclared-artifact', `${owner} was not registered: "${d.name}" is declared in ${spec.unit}, and this one is in ${d.unit ?? 'no unit'}.`);
+  }
+}
 
 /** Domain checks on a draft before anything is stored. */
 function checkDraft(d: ArtifactDraft, owner: string): void {

@@ -134,6 +134,13 @@ export interface ArtifactDraft {
   meta?: Record<string, unknown>;
 }
 
+/**
+ * The artifacts a tool may create, by name: each one's kind and unit (a tool's `outputs`,
+ * guard/toolSpec.ts). The registry refuses a draft the declaration does not name, or of
+ * another kind or unit.
+ */
+export type DeclaredOutputs = Readonly<Record<string, { readonly kind: ArtifactKind; readonly unit?: string }>>;
+
 /** A violated insert rule: which, and what to do about it. */
 export class ProvenanceError extends DreamsError<'single-creator' | 'unknown-reference' | 'cycle' | 'value-mismatch' | 'unknown-call' | 'immutable' | 'undeclared-artifact'> {
   constructor(code: ProvenanceError['code'], message: string) {

@@ -3,7 +3,7 @@
  * run's registry (registry.ts implements both), and references resolved against a view.
  * Stated narrowly so the guard and the tools can be tested against an in-memory stand-in.
  */
-import type { ArtifactDraft, ArtifactRecord, ArtifactStatus, Concern, Ref, ToolCallRecord, Verdict } from './types';
+import type { ArtifactDraft, ArtifactRecord, ArtifactStatus, Concern, DeclaredOutputs, Ref, ToolCallRecord, Verdict } from './types';
 import { resolveRef as resolveReference, type Resolution } from './references';
 
 /** Read side of the provenance registry. */
@@ -19,7 +19,8 @@ export interface ProvenanceWriter extends ProvenanceView {
   recordCall(call: Omit<ToolCallRecord, 'id' | 'outputs' | 'status' | 'startedAt'>): Promise<ToolCallRecord>;
   recordVerdicts(callId: string, verdicts: Verdict[]): Promise<void>;
   endCall(callId: string, end: { status: 'ok' | 'failed' | 'refused'; error?: string; summary?: string }): Promise<unknown>;
-  registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[]): Promise<ArtifactRecord[]>;
+  /** `declared`: the tool's outputs; an artifact it does not declare is refused (ProvenanceError 'undeclared-artifact'). */
+  registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[], declared?: DeclaredOutputs): Promise<ArtifactRecord[]>;
   addConcern(artifactId: string, concern: Concern): Promise<void>;
   markStatus(ids: string[], status: ArtifactStatus, reason: string): Promise<void>;
 }

@@ -106,7 +106,7 @@ export async function settleInterruptedCalls(rt: AgentRuntime, hooks: SettleHook
         source: v.tier === 'tier2' || v.tier === 'tier3' ? v.tier : 'tier1', rule: v.rule, level: 'warn', message: v.reasons.join(' '),
         ...(v.parameter ? { parameter: v.parameter } : {}), ...(req ? { approval: req.id } : {}),
       }));
-      await rt.provenance.registerArtifacts(call.id, output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...reads, ...(d.inputs ?? [])])] })), concerns);
+      await rt.provenance.registerArtifacts(call.id, output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...reads, ...(d.inputs ?? [])])] })), concerns, spec.outputs);
       await rt.provenance.endCall(call.id, { status: 'ok' });
       reattached.push(call.id);
     } catch (e) {

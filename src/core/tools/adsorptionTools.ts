@@ -1,26 +1,27 @@
 /** adsorption_energy, delta_be, beef_ensemble_stats: energies combined into adsorption results (dft/adsorption, dft/beef). */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { adsorptionEnergy, sitePreference, type AdsorptionInputs, type SettledEnergy } from '../dft/adsorption';
 import { ensembleDeltaBindingEnergy, ensembleStatistics } from '../dft/beef';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 import { energyInputs } from './energyInputs';
-import { service } from './services';
+import { service, type CatalogueContext } from './services';
 
 const ENERGY = { names: [ARTIFACT.totalEnergy], kinds: ['scalar' as const], unit: 'eV' as const };
 
-function settled(ctx: ToolRunContext, ref: string, tool: string): SettledEnergy {
+function settled(ctx: CatalogueContext, ref: string, tool: string): SettledEnergy {
   const [e] = energyInputs(ctx, [ref], tool);
   return { energyEv: e!.energyEv, settings: e!.meta.settings, label: ref };
 }
 
-export const adsorptionEnergyTool: GuardedToolSpec = {
+export const adsorptionEnergyTool = defineTool({
   name: 'adsorption_energy',
   description:
     'E_ads = E(slab+adsorbate) − E(slab) − E(adsorbate in the gas phase), in eV (negative = bound). The slab energies must ' +
     'share every physical setting; the gas reference all but k-sampling.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       slabWithAdsorbate: artifactRefSchema('Total energy of the relaxed slab with the adsorbate.', ENERGY),
@@ -31,10 +32,10 @@ export const adsorptionEnergyTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable', 'energies-from-production-inputs'],
+  outputs: [ARTIFACTS.adsorptionEnergy],
   crossParameterJudge: true,
   parameterNotes: { adsorbate: 'the molecule itself (CO for CO adsorption), relaxed in a box of at least 10 Å.' },
-  async run(raw, ctx) {
-    const a = raw as { slabWithAdsorbate: string; slab: string; adsorbate: string };
+  async run(a, ctx) {
     const inputs: AdsorptionInputs = {
       slabWithAdsorbate: settled(ctx, a.slabWithAdsorbate, 'adsorption_energy'),
       slab: settled(ctx, a.slab, 'adsorption_energy'),
@@ -47,13 +48,13 @@ export const adsorptionEnergyTool: GuardedToolSpec = {
       summary: `E_ads = ${r.adsorptionEnergyEv.toFixed(4)} eV`,
     };
   },
-};
+});
 
-export const deltaBeTool: GuardedToolSpec = {
+export const deltaBeTool = defineTool({
   name: 'delta_be',
   description: 'ΔBE = E_ads(ontop) − E_ads(fcc), in eV: positive when the fcc hollow binds more strongly. Both adsorption energies must come from comparable calculations.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       ontop: artifactRefSchema('Adsorption energy at the top site (adsorption_energy output).', { names: [ARTIFACT.adsorptionEnergy], unit: 'eV' }),
@@ -63,10 +64,10 @@ export const deltaBeTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable'],
+  outputs: [ARTIFACTS.deltaBe],
   crossParameterJudge: true,
   parameterNotes: { ontop: 'the same adsorbate, slab and settings as fcc, at the top site.' },
-  async run(raw, ctx) {
-    const a = raw as { ontop: string; fcc: string };
+  async run(a, ctx) {
     const view = service(ctx, 'provenance', 'delta_be', 'the guard passes the run provenance to every call');
     const inputsOf = (ref: string): AdsorptionInputs => {
       const art = view.artifact(ref.split('.')[0]!);
@@ -81,13 +82,13 @@ export const deltaBeTool: GuardedToolSpec = {
       summary: `ΔBE = ${r.deltaBindingEnergyEv.toFixed(4)} eV (E_ads ontop ${r.ontopAdsorptionEnergyEv.toFixed(4)}, fcc ${r.fccAdsorptionEnergyEv.toFixed(4)}): ${r.favouredSite} favoured`,
     };
   },
-};
+});
 
 /**
  * pw.x prints each member's deviation from the self-consistent BEEF-vdW energy; a member's
  * total energy is that SCF energy plus its deviation (the total_energy made by the same run).
  */
-function memberTotalsEv(ctx: ToolRunContext, ref: string): { totalsEv: number[]; scfEnergyEv: number; energyRef: string } {
+function memberTotalsEv(ctx: CatalogueContext, ref: string): { totalsEv: number[]; scfEnergyEv: number; energyRef: string } {
   const view = service(ctx, 'provenance', 'beef_ensemble_stats', 'the guard passes the run provenance to every call');
   const id = ref.split('.')[0]!;
   const ensemble = view.artifact(id);
@@ -100,14 +101,14 @@ function memberTotalsEv(ctx: ToolRunContext, ref: string): { totalsEv: number[];
   return { totalsEv: deviations.map((d) => energy.value as number + d), scfEnergyEv: energy.value, energyRef: energy.id };
 }
 
-export const beefEnsembleStatsTool: GuardedToolSpec = {
+export const beefEnsembleStatsTool = defineTool({
   name: 'beef_ensemble_stats',
   description:
     'Member-by-member ΔBE = E_i(ontop) − E_i(fcc) over the BEEF-vdW ensemble from the ensemble runs of the two adsorbed states ' +
     '(each member\'s energy is the run\'s self-consistent BEEF-vdW energy plus its printed deviation; the shared clean slab and gas ' +
     'reference cancel), with mean, σ and the fraction of members favouring fcc (ΔBE > 0).',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       ontopSlabWithAdsorbate: artifactRefSchema('Ensemble energies of the top-site slab+adsorbate (run_pw, calculation ensemble).', { names: ['beef_ensemble'] }),
@@ -117,9 +118,9 @@ export const beefEnsembleStatsTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable'],
+  outputs: [ARTIFACTS.beefStats],
   crossParameterJudge: true,
-  async run(raw, ctx) {
-    const a = raw as { ontopSlabWithAdsorbate: string; fccSlabWithAdsorbate: string };
+  async run(a, ctx) {
     const ontop = memberTotalsEv(ctx, a.ontopSlabWithAdsorbate);
     const fcc = memberTotalsEv(ctx, a.fccSlabWithAdsorbate);
     const delta = ensembleDeltaBindingEnergy({ ontopSlabWithAdsorbateEv: ontop.totalsEv, fccSlabWithAdsorbateEv: fcc.totalsEv });
@@ -135,4 +136,4 @@ export const beefEnsembleStatsTool: GuardedToolSpec = {
         `${(s.fractionPositive * 100).toFixed(1)} % of ${s.count} members favour fcc`,
     };
   },
-};
+});

@@ -4,6 +4,8 @@
  * input is the SCF's own input with calculation 'bands' or 'nscf'; run_nscf runs it on a copy
  * of the SCF job's saved charge density (hpc/continuation.ts). Energies in eV, k in 1/Å.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { samplePath, standardBandPath } from '../dft/electronic/kpath';
@@ -13,24 +15,24 @@ import { parsePwOutput } from '../dft/qe/output';
 import type { Structure } from '../dft/types';
 import { outputNameFor } from '../hpc/localRunner';
 import { artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type PwInputValue } from '../artifacts/shapes';
 import type { BandPathValue, NscfMeta } from '../artifacts/electronic';
 import type { ProvenanceView } from '../provenance/view';
 import { jobIdForCall } from './runPw';
 import { scfSource } from './scfSource';
-import { backendsOf, service } from './services';
+import { backendsOf, service, type CatalogueContext } from './services';
+import { kMeshSchema } from './pwSettings';
 
-const view = (ctx: { services: unknown }): ProvenanceView => (ctx.services as { provenance: ProvenanceView }).provenance;
+const view = (ctx: CatalogueContext): ProvenanceView => ctx.services.provenance;
 
-export const bandPathTool: GuardedToolSpec = {
+export const bandPathTool = defineTool({
   name: 'band_path',
   description:
     'The standard band-structure path of a crystal (Setyawan–Curtarolo convention, from the Bravais lattice of its standardised cell, ' +
     'as ASE and most band-structure figures use): labelled points in the cell\'s reciprocal coordinates and the k-points pw.x will follow. ' +
     'The cell must be primitive (bands of a supercell are folded).',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       structure: artifactRefSchema('The primitive cell the SCF computes.', { kinds: ['structure'] }),
@@ -40,9 +42,9 @@ export const bandPathTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.bandPath],
   parameterNotes: { pointsPerInverseAngstrom: '20–50 per 1/Å; fewer only for tests.' },
-  async run(raw, ctx) {
-    const args = raw as { structure: string; pointsPerInverseAngstrom?: number };
+  async run(args, ctx) {
     const structure = ctx.resolve(args.structure) as Structure;
     const density = args.pointsPerInverseAngstrom ?? 30;
     const bp = standardBandPath(structure);
@@ -57,32 +59,23 @@ export const bandPathTool: GuardedToolSpec = {
       summary: `${bp.lattice} lattice (${bp.spaceGroup.symbol}, ${bp.convention}): ${text}; ${sampled.kpoints.length} k-points at ${density} per 1/Å`,
     };
   },
-};
+});
 
-interface MakeNscfArgs {
-  scf: string;
-  purpose: 'bands' | 'dos';
-  kPoints?: string;
-  kMesh?: [number, number, number];
-  kSpacingPerAngstrom?: number;
-  occupations?: 'tetrahedra_opt' | 'smearing';
-  nbnd?: number;
-}
 
-export const makeNscfInputTool: GuardedToolSpec = {
+export const makeNscfInputTool = defineTool({
   name: 'make_nscf_input',
   description:
     "The pw.x input of a non-self-consistent run on an SCF's charge density: 'bands' along a band_path, or 'dos' on a mesh at least as " +
     "dense as the SCF's (default twice as fine in each direction) with optimised tetrahedra (default) or the SCF's smearing. " +
     "Structure, pseudopotentials, cutoffs, functional and spin are the SCF's; only the k-points, occupations (DOS) and bands change.",
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       scf: artifactRefSchema('The total_energy of the converged SCF (run_pw) whose charge density is used.', { names: [ARTIFACT.totalEnergy] }),
       purpose: { type: 'string', enum: ['bands', 'dos'] },
       kPoints: artifactRefSchema('The band path (band_path), for purpose bands.', { names: [ARTIFACT.bandPath] }),
-      kMesh: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 3, maxItems: 3, description: 'The DOS mesh (purpose dos).' },
+      kMesh: kMeshSchema('The DOS mesh (purpose dos).'),
       kSpacingPerAngstrom: quantitySchema('The DOS mesh as a spacing (with 2π), purpose dos', '1/Å', { exclusiveMinimum: 0 }),
       occupations: { type: 'string', enum: ['tetrahedra_opt', 'smearing'], description: "DOS only: 'tetrahedra_opt' (sharp, default) or 'smearing' (the SCF's)." },
       nbnd: { type: 'integer', minimum: 1, description: 'Bands to compute (default: the occupied ones and at least four, or 20 %, more).' },
@@ -91,12 +84,12 @@ export const makeNscfInputTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['nscf-uses-scf-density', 'dos-mesh-at-least-scf'],
+  outputs: [ARTIFACTS.pwInput],
   parameterNotes: {
     kMesh: "for a DOS at least the SCF's mesh in every direction, typically twice as fine.",
     occupations: "'tetrahedra_opt' for a clean DOS of a metal or an insulator; 'smearing' where tetrahedra are not wanted.",
   },
-  async run(raw, ctx) {
-    const args = raw as unknown as MakeNscfArgs;
+  async run(args, ctx) {
     const scf = scfSource(view(ctx), ctx.runDir, args.scf);
     if (typeof scf === 'string') throw new Error(`make_nscf_input: ${scf}.`);
     const { input } = scf;
@@ -131,21 +124,16 @@ export const makeNscfInputTool: GuardedToolSpec = {
         (args.purpose === 'bands' ? 'along the band path' : `${rendered.settings.kMesh!.join('×')} mesh, ${rendered.settings.occupations}`),
     };
   },
-};
+});
 
-interface RunNscfArgs {
-  input: string;
-  scf: string;
-  backend?: string;
-}
 
-export const runNscfTool: GuardedToolSpec = {
+export const runNscfTool = defineTool({
   name: 'run_nscf',
   description:
     "Run a 'bands' or 'nscf' pw.x input (make_nscf_input) on a copy of the SCF job's saved charge density, on the SCF's backend, " +
     'and return its output with the electrons, Fermi level and k-points it read; bands.x, dos.x and projwfc.x continue from it.',
   roles: ['hpc', 'dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       input: artifactRefSchema('The bands or nscf input (make_nscf_input).', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
@@ -156,8 +144,8 @@ export const runNscfTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['nscf-uses-scf-density', 'dos-mesh-at-least-scf'],
-  async run(raw, ctx) {
-    const args = raw as unknown as RunNscfArgs;
+  outputs: [ARTIFACTS.nscfOutput],
+  async run(args, ctx) {
     const jobs = service(ctx, 'jobs', 'run_nscf', 'the host opens the job service of the run');
     const pseudoDir = service(ctx, 'pseudoDir', 'run_nscf', 'set the pseudopotential directory (dreams.pseudoDir)');
     const scf = scfSource(view(ctx), ctx.runDir, args.scf);
@@ -201,4 +189,4 @@ export const runNscfTool: GuardedToolSpec = {
         : `job ${done.id} ${done.state} — provisional: ${problems}`,
     };
   },
-};
+});

@@ -1,60 +1,63 @@
 /** canvas_inspect, canvas_read, canvas_write: the agents' shared memory (canvas/). */
 import type { AgentRole } from '../canvas/types';
-import type { GuardedToolSpec } from '../guard/toolSpec';
-import { service } from './services';
+import { defineTool } from './defineTool';
 
 const ALL: AgentRole[] = ['supervisor', 'dft', 'hpc', 'advisor'];
 const HINT = 'the host opens the run canvas before agents act';
 
-export const canvasInspectTool: GuardedToolSpec = {
+export const canvasInspectTool = defineTool({
   name: 'canvas_inspect',
   description: 'List canvas keys (optionally under a prefix such as "notes/" or "artifacts/"), one line each: mode, versions, summary.',
   roles: ALL,
-  schema: { type: 'object', properties: { prefix: { type: 'string', maxLength: 200 } }, additionalProperties: false },
+  input: { type: 'object', properties: { prefix: { type: 'string', maxLength: 200 } }, additionalProperties: false },
   rules: [],
+  outputs: [],
+  requires: { canvas: HINT },
   parameterJudge: false,
-  async run(raw, ctx) {
-    const rows = service(ctx, 'canvas', 'canvas_inspect', HINT).inspect((raw as { prefix?: string }).prefix);
+  async run({ prefix }, ctx) {
+    const rows = ctx.services.canvas.inspect(prefix);
     return { artifacts: [], summary: rows.length ? rows.map((r) => `${r.key} [${r.mode}, v${r.versions}] ${r.summary}`).join('\n') : 'no keys' };
   },
-};
+});
 
-export const canvasReadTool: GuardedToolSpec = {
+export const canvasReadTool = defineTool({
   name: 'canvas_read',
   description: 'Read a canvas key (the latest version, or a given one): the plan ("plan"), an artifact ("artifacts/a-26", its whole value), a tool call ("calls/c-7"), a note ("notes/<name>").',
   roles: ALL,
-  schema: {
+  input: {
     type: 'object',
     properties: { key: { type: 'string', minLength: 1, maxLength: 300 }, version: { type: 'integer', minimum: 1 } },
     required: ['key'],
     additionalProperties: false,
   },
   rules: [],
+  outputs: [],
+  requires: { canvas: HINT },
   parameterJudge: false,
-  async run(raw, ctx) {
-    const { key, version } = raw as { key: string; version?: number };
-    const r = service(ctx, 'canvas', 'canvas_read', HINT).read(key, version);
+  async run({ key, version }, ctx) {
+    const r = ctx.services.canvas.read(key, version);
     if (!r.ok) throw new Error(`${r.message}${r.closest.length ? ` Did you mean: ${r.closest.join(', ')}?` : ''}`);
     return { artifacts: [], summary: `${r.key} v${r.version}/${r.versions}: ${JSON.stringify(r.value)}` };
   },
-};
+});
 
-export const canvasWriteTool: GuardedToolSpec = {
+export const canvasWriteTool = defineTool({
   name: 'canvas_write',
   description: 'Write a canvas key (notes/* are versioned; framework keys such as artifacts/* are refused). Give the reason for the write.',
   roles: ALL,
-  schema: {
+  input: {
     type: 'object',
     properties: { key: { type: 'string', minLength: 1, maxLength: 300 }, value: {}, reason: { type: 'string', minLength: 1, maxLength: 2000 } },
     required: ['key', 'value', 'reason'],
     additionalProperties: false,
   },
   rules: [],
+  outputs: [],
+  requires: { canvas: HINT },
   parameterJudge: false,
-  async run(raw, ctx) {
-    const { key, value, reason } = raw as { key: string; value: unknown; reason: string };
-    const r = await service(ctx, 'canvas', 'canvas_write', HINT).write(key, value, reason, { kind: 'tool', id: 'canvas_write' });
+  async run({ key, value, reason }, ctx) {
+    const r = await ctx.services.canvas.write(key, value, reason, { kind: 'tool', id: 'canvas_write' });
     if (!r.ok) throw new Error(r.message);
     return { artifacts: [], summary: r.message };
   },
-};
+});

@@ -9,10 +9,11 @@
  */
 import { energyDifference, surfaceAreaAngstrom2, type EnergyTerm, type Normalisation } from '../dft/energyDifference';
 import { artifactRefListSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { compositionOfSource, energySourceOf, hasVacuum } from '../artifacts/energySource';
 import type { EnergyDifferenceValue } from '../artifacts/relaxation';
 import { ARTIFACT } from '../artifacts/shapes';
+import { ARTIFACTS } from '../artifacts/contracts';
+import { defineTool } from './defineTool';
 import { service } from './services';
 import { formulaOf } from './runOutput';
 
@@ -34,17 +35,8 @@ const ALLOWED_PER: Record<EnergyQuantity, readonly (typeof PER)[number][]> = {
   energy_difference: PER,
 };
 
-interface Args {
-  quantity: EnergyQuantity;
-  energies: string[];
-  coefficients: number[];
-  per: (typeof PER)[number];
-  count?: number;
-  surfaces?: 1 | 2;
-  areaFrom?: number;
-}
 
-export const energyDifferenceTool: GuardedToolSpec = {
+export const energyDifferenceTool = defineTool({
   name: 'energy_difference',
   description:
     'ΔE = (Σ c_i E_i) / N over total energies with stoichiometric coefficients: formation energy (compound minus elemental ground states, ' +
@@ -52,7 +44,7 @@ export const energyDifferenceTool: GuardedToolSpec = {
     'adsorption and magnetic-ordering energies (E_AFM − E_FM per magnetic atom). The coefficients must balance every element and the ' +
     'energies share their physical settings; the artifact states the formula.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       quantity: { type: 'string', enum: [...ENERGY_QUANTITIES], description: 'What the difference is; each has its own checks.' },
@@ -67,13 +59,13 @@ export const energyDifferenceTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable', 'energies-from-production-inputs', 'energy-formula-balanced', 'relaxation-under-thresholds', 'formation-references-elemental', 'surface-energy-bulk-matches', 'magnetization-needs-spin'],
+  outputs: [ARTIFACTS.energyDifference],
   crossParameterJudge: true,
   parameterNotes: {
     coefficients: 'the stoichiometry: a formation energy of MgO from hcp Mg (2 atoms) and O2 is [1, −0.5, −0.5]; a 5-layer slab against a 1-atom bulk is [1, −5].',
     count: 'atoms or formula units in the compound term (times its coefficient), vacancies or adsorbates in the cell, or magnetic atoms of the cell.',
   },
-  async run(raw, ctx) {
-    const a = raw as unknown as Args;
+  async run(a, ctx) {
     const view = service(ctx, 'provenance', 'energy_difference', 'the guard passes the run provenance to every call');
     if (a.coefficients.length !== a.energies.length) {
       throw new Error(`energy_difference: ${a.energies.length} energies but ${a.coefficients.length} coefficients; give one coefficient per energy.`);
@@ -116,4 +108,4 @@ export const energyDifferenceTool: GuardedToolSpec = {
       summary: `${r.formula} = ${shown(r.value)} ${r.unit}${r.valueJPerM2 !== undefined ? ` (${shown(r.valueJPerM2)} J/m²)` : ''}`,
     };
   },
-};
+});

@@ -1,8 +1,7 @@
 /** Reading referenced total energies (value, settings, cell) inside tool bodies. */
 import type { ArtifactRecord } from '../provenance/types';
-import type { ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT, type EnergyMeta } from '../artifacts/shapes';
-import { service } from './services';
+import { service, type CatalogueContext } from './services';
 
 export interface EnergyInput {
   ref: string;
@@ -11,7 +10,7 @@ export interface EnergyInput {
   meta: EnergyMeta;
 }
 
-export function energyInputs(ctx: ToolRunContext, refs: string[], tool: string): EnergyInput[] {
+export function energyInputs(ctx: CatalogueContext, refs: string[], tool: string): EnergyInput[] {
   const view = service(ctx, 'provenance', tool, 'the guard passes the run provenance to every call');
   return refs.map((ref) => {
     const id = ref.split('.')[0]!;

@@ -1,22 +1,18 @@
 /** fit_eos: an equation of state through total energies at several volumes (dft/eos.ts). */
-import { EOS_FORMS, fitEos, type EosForm } from '../dft/eos';
+import { ARTIFACTS } from '../artifacts/contracts';
+import { EOS_FORMS, fitEos } from '../dft/eos';
 import { artifactRefListSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type EosFitValue } from '../artifacts/shapes';
+import { defineTool } from './defineTool';
 import { energyInputs } from './energyInputs';
 
-interface Args {
-  energies: string[];
-  form: EosForm;
-}
-
-export const fitEosTool: GuardedToolSpec = {
+export const fitEosTool = defineTool({
   name: 'fit_eos',
   description:
     'Fit an equation of state E(V) through total energies of one cell at five or more volumes, giving V0 (Å^3), E0 (eV), ' +
     "B0 (GPa) and B0'. The volumes must bracket the minimum; a minimum outside the sampled range is refused.",
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       energies: artifactRefListSchema('Total energies of the EOS series (run_pw outputs), one per volume.', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' }, { minItems: 5 }),
@@ -26,13 +22,13 @@ export const fitEosTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable', 'eos-brackets-minimum', 'energies-from-production-inputs'],
+  outputs: [ARTIFACTS.eosFit],
   crossParameterJudge: true,
   parameterNotes: {
     energies: 'five to nine volumes spanning about ±5–10 % around the expected V0, all with the same converged settings.',
     form: 'birch-murnaghan unless there is a reason to prefer another.',
   },
-  async run(raw, ctx) {
-    const args = raw as unknown as Args;
+  async run(args, ctx) {
     const inputs = energyInputs(ctx, args.energies, 'fit_eos');
     const natoms = inputs[0]!.meta.natoms;
     const fit = fitEos(inputs.map((e) => ({ volumeA3: e.meta.volumeAngstrom3, energyEv: e.energyEv })), args.form);
@@ -42,9 +38,9 @@ export const fitEosTool: GuardedToolSpec = {
       rmsResidualEv: fit.rmsResidualEv,
     };
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.eosFit, value, meta: { settings: inputs[0]!.meta.settings, warnings: fit.warnings } }],
+      artifacts: [ctx.artifact(ARTIFACTS.eosFit, { value, meta: { settings: inputs[0]!.meta.settings, warnings: fit.warnings } })],
       summary: `${fit.form}: V0 = ${fit.v0A3.toFixed(4)} Å^3, B0 = ${fit.b0Gpa.toFixed(1)} GPa, B0' = ${fit.b0Prime.toFixed(2)}, ` +
         `rms residual ${(fit.rmsResidualEv * 1000).toFixed(3)} meV${fit.warnings.length ? `. Note: ${fit.warnings.join(' ')}` : ''}`,
     };
   },
-};
+});

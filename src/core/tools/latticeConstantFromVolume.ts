@@ -3,27 +3,22 @@
  * cell the series scaled (dft/latticeFromCell.ts): a (Å) for every crystal, and the full set (a, b,
  * c, angles, c/a, volumes, space group) as lattice_parameters, which a non-cubic crystal reports.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { latticeAtVolume } from '../dft/latticeFromCell';
 import type { Structure } from '../dft/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type EosFitValue, type LatticeParametersValue } from '../artifacts/shapes';
 
-interface Args {
-  eosFit: string;
-  structure: string;
-  bravais?: string;
-  cOverA?: number;
-}
 
-export const latticeConstantFromVolumeTool: GuardedToolSpec = {
+export const latticeConstantFromVolumeTool = defineTool({
   name: 'lattice_constant_from_volume',
   description:
     'Turn the equilibrium volume V0 of an EOS fit into lattice parameters, through the symmetry of the cell the EOS series ' +
     'scaled (its standardised conventional cell): a (Å) for a cubic crystal, a, c/a (and b, c, angles) and the volume for any ' +
     'other. Works for compounds and any cell (primitive, conventional, from a file); bravais and cOverA, when given, are checked against the cell.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       eosFit: artifactRefSchema('The EOS fit (fit_eos output).', { names: [ARTIFACT.eosFit], kinds: ['table'] }),
@@ -35,9 +30,9 @@ export const latticeConstantFromVolumeTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['lattice-uses-cell-symmetry'],
+  outputs: [ARTIFACTS.latticeConstant, ARTIFACTS.latticeParameters],
   parameterNotes: { bravais: 'leave it out: the symmetry of the cell decides.' },
-  async run(raw, ctx) {
-    const args = raw as unknown as Args;
+  async run(args, ctx) {
     const fit = ctx.resolve(args.eosFit) as EosFitValue;
     const structure = ctx.resolve(args.structure) as Structure;
     const l = latticeAtVolume(structure, fit.v0Angstrom3);
@@ -59,4 +54,4 @@ export const latticeConstantFromVolumeTool: GuardedToolSpec = {
         : `a = ${l.aAngstrom.toFixed(4)} Å, c = ${l.cAngstrom.toFixed(4)} Å, c/a = ${l.cOverA.toFixed(4)}, V = ${l.conventionalVolumeAngstrom3.toFixed(4)} Å^3 per conventional cell (${sg})`,
     };
   },
-};
+});

@@ -4,9 +4,10 @@
  * from its pw.x output. Site moments are pw.x's own (integrated in a sphere around each atom),
  * or the Löwdin moments of a projwfc.x run on the same SCF when one is given.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { magnetizationOf } from '../dft/magnetism';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 import type { MagnetizationValue } from '../artifacts/relaxation';
 import type { PdosValue } from '../artifacts/electronic';
@@ -24,14 +25,14 @@ function lowdinMoments(value: unknown): number[] | undefined {
   return moments.every((m): m is number => typeof m === 'number') ? moments : undefined;
 }
 
-export const magnetizationTool: GuardedToolSpec = {
+export const magnetizationTool = defineTool({
   name: 'magnetization',
   description:
     'The magnetization of a finished collinear spin-polarised run (nspin = 2; reference its total_energy): total and absolute moment per ' +
     'cell and per atom (μB), the moment of every site, and the order they show (ferromagnetic, antiferromagnetic, ferrimagnetic, ' +
     "non-magnetic). Site moments are pw.x's (spheres around the atoms) unless lowdin names a projwfc.x result of the same SCF.",
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       energy: artifactRefSchema('The total energy of an nspin = 2 run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'] }),
@@ -41,9 +42,9 @@ export const magnetizationTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['magnetization-needs-spin'],
+  outputs: [ARTIFACTS.magnetization],
   parameterJudge: false,
-  async run(raw, ctx) {
-    const { energy, lowdin } = raw as { energy: string; lowdin?: string };
+  async run({ energy, lowdin }, ctx) {
     const run = finishedRunOf(ctx, energy, 'magnetization');
     const moments = lowdin ? lowdinMoments(ctx.resolve(lowdin)) : undefined;
     if (lowdin && !moments) throw new Error(`magnetization: ${lowdin} holds no Löwdin polarisation per atom (a spin-polarised projwfc.x run prints it); reference the pdos of run_projwfc on this SCF, or leave lowdin out to use pw.x's site moments.`);
@@ -66,4 +67,4 @@ export const magnetizationTool: GuardedToolSpec = {
       summary: `${formula}: ${m.order}, total ${fmt(m.totalBohrMagnetonPerCell)} μB/cell (${fmt(m.totalBohrMagnetonPerAtom)} μB/atom), absolute ${fmt(m.absoluteBohrMagnetonPerCell)} μB/cell${sites}`,
     };
   },
-};
+});

@@ -4,6 +4,8 @@
  * the bands. Their artifacts carry the plot shapes of src/shared/electronicStructure.ts.
  * Energies in eV, path coordinates in 1/Å, DOS in states/eV per cell.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bandGap } from '../dft/electronic/bandGap';
@@ -18,17 +20,16 @@ import type { JobService } from '../hpc/jobService';
 import { outputNameFor } from '../hpc/localRunner';
 import type { JobProgram, JobRecord } from '../hpc/types';
 import { artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 import type { BandGapValue, BandPathValue, BandStructureValue, DosValue, NscfMeta, PdosValue } from '../artifacts/electronic';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import { jobIdForCall } from './runPw';
-import { service } from './services';
+import { service, type CatalogueContext } from './services';
 
-const viewOf = (ctx: ToolRunContext): ProvenanceView => (ctx.services as { provenance: ProvenanceView }).provenance;
+const viewOf = (ctx: CatalogueContext): ProvenanceView => ctx.services.provenance;
 
 /** The bands or nscf run a post-processing call continues: its meta, its job and the scratch its input names. */
-function nscfRun(ctx: ToolRunContext, jobs: JobService, ref: string, tool: string, want: 'bands' | 'nscf' | 'any'): { meta: NscfMeta; job: JobRecord; outdir: string; prefix: string } {
+function nscfRun(ctx: CatalogueContext, jobs: JobService, ref: string, tool: string, want: 'bands' | 'nscf' | 'any'): { meta: NscfMeta; job: JobRecord; outdir: string; prefix: string } {
   const r = resolveRef(viewOf(ctx), ref);
   if (!r.ok) throw new Error(`${tool}: ${ref} does not resolve: ${r.problem}.`);
   if (r.artifact.name !== ARTIFACT.nscfOutput) throw new Error(`${tool}: ${ref} is a "${r.artifact.name}", not the output of run_nscf.`);
@@ -44,7 +45,7 @@ function nscfRun(ctx: ToolRunContext, jobs: JobService, ref: string, tool: strin
 }
 
 /** Runs a post-processing program as a job continuing `parent`, and returns the finished job with its standard output. */
-async function runProgram(ctx: ToolRunContext, jobs: JobService, parent: JobRecord, program: JobProgram, inputName: string, text: string, collect: string[]): Promise<{ job: JobRecord; stdout: string; file: (n: string) => string }> {
+async function runProgram(ctx: CatalogueContext, jobs: JobService, parent: JobRecord, program: JobProgram, inputName: string, text: string, collect: string[]): Promise<{ job: JobRecord; stdout: string; file: (n: string) => string }> {
   const created = await jobs.create({
     backend: parent.backend, id: jobIdForCall(ctx.runId, ctx.callId), program, input: { name: inputName, text },
     ...(parent.resources ? { resources: { ...parent.resources, reason: `sized like job ${parent.id}, whose files it reads` } } : {}),
@@ -63,13 +64,13 @@ async function runProgram(ctx: ToolRunContext, jobs: JobService, parent: JobReco
 
 const transpose = (m: number[][]): number[][] => (m[0] ?? []).map((_, j) => m.map((row) => row[j]!));
 
-export const runBandsXTool: GuardedToolSpec = {
+export const runBandsXTool = defineTool({
   name: 'run_bands_x',
   description:
     "Run bands.x on a 'bands' run (run_nscf) and return the band structure along its path: energies (eV) per band and k-point, " +
     'the path coordinate (1/Å) and the labelled points, referred to the valence-band maximum of an insulator or the Fermi level of a metal.',
   roles: ['hpc', 'dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       bands: artifactRefSchema("The 'bands' run (run_nscf output).", { names: [ARTIFACT.nscfOutput] }),
@@ -79,8 +80,8 @@ export const runBandsXTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
-  async run(raw, ctx) {
-    const args = raw as { bands: string; kPoints: string };
+  outputs: [ARTIFACTS.bandStructure],
+  async run(args, ctx) {
     const jobs = service(ctx, 'jobs', 'run_bands_x', 'the host opens the job service of the run');
     const run = nscfRun(ctx, jobs, args.bands, 'run_bands_x', 'bands');
     const bp = ctx.resolve(args.kPoints) as BandPathValue;
@@ -105,23 +106,23 @@ export const runBandsXTool: GuardedToolSpec = {
         `zero at the ${reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} ${reference.energyEv.toFixed(3)} eV`,
     };
   },
-};
+});
 
-export const bandGapTool: GuardedToolSpec = {
+export const bandGapTool = defineTool({
   name: 'band_gap',
   description:
     'The band gap of an insulator from its band structure (run_bands_x): the gap (eV), direct or indirect, and where the valence-band maximum ' +
     'and conduction-band minimum lie on the path. Refused for a metal: a half-filled band, overlapping bands, or a smeared run whose Fermi level lies in a band.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: { bands: artifactRefSchema('The band structure (run_bands_x).', { names: [ARTIFACT.bandStructure] }) },
     required: ['bands'],
     additionalProperties: false,
   },
   rules: ['no-gap-from-metal'],
-  async run(raw, ctx) {
-    const args = raw as { bands: string };
+  outputs: [ARTIFACTS.bandGap],
+  async run(args, ctx) {
     const bs = ctx.resolve(args.bands) as BandStructureValue;
     const energies = transpose(bs.bandsEv);
     const gap = bandGap({ energiesEv: energies, electrons: bs.electrons, occupations: bs.occupations, ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}) });
@@ -140,27 +141,27 @@ export const bandGapTool: GuardedToolSpec = {
         (gap.direct ? '' : `; smallest direct gap ${gap.directGapEv.toFixed(3)} eV at ${value.directGapLocation}`),
     };
   },
-};
+});
 
 const dosSchema = (what: string) => ({
-  type: 'object',
+  type: 'object' as const,
   properties: {
     nscf: artifactRefSchema(`The run whose wavefunctions ${what} reads (run_nscf, purpose dos).`, { names: [ARTIFACT.nscfOutput] }),
     deltaEEv: quantitySchema('Energy step of the DOS grid', 'eV', { exclusiveMinimum: 0, maximum: 1 }),
     degaussEv: quantitySchema("Gaussian broadening; absent: the run's own (tetrahedra or its smearing)", 'eV', { exclusiveMinimum: 0, maximum: 2 }),
   },
-  required: ['nscf'],
-  additionalProperties: false,
+  required: ['nscf'] as const,
+  additionalProperties: false as const,
 });
 
-export const runDosXTool: GuardedToolSpec = {
+export const runDosXTool = defineTool({
   name: 'run_dos_x',
   description: 'Run dos.x on an nscf run (run_nscf, purpose dos) and return the total DOS (states/eV per cell), its integral and the Fermi energy (eV).',
   roles: ['hpc', 'dft'],
-  schema: dosSchema('dos.x'),
+  input: dosSchema('dos.x'),
   rules: ['dos-mesh-at-least-scf'],
-  async run(raw, ctx) {
-    const args = raw as { nscf: string; deltaEEv?: number; degaussEv?: number };
+  outputs: [ARTIFACTS.dos],
+  async run(args, ctx) {
     const jobs = service(ctx, 'jobs', 'run_dos_x', 'the host opens the job service of the run');
     const run = nscfRun(ctx, jobs, args.nscf, 'run_dos_x', 'nscf');
     const fildos = `${run.prefix}.dos`;
@@ -178,18 +179,18 @@ export const runDosXTool: GuardedToolSpec = {
         (d.fermiEnergyEv !== undefined ? `; Fermi energy ${d.fermiEnergyEv} eV` : ''),
     };
   },
-};
+});
 
-export const runProjwfcTool: GuardedToolSpec = {
+export const runProjwfcTool = defineTool({
   name: 'run_projwfc',
   description:
     'Run projwfc.x on an nscf run (run_nscf, purpose dos): the DOS projected on atomic orbitals, summed per species and angular momentum ' +
     '(states/eV), with the Löwdin charges per atom and the spilling parameter.',
   roles: ['hpc', 'dft'],
-  schema: dosSchema('projwfc.x'),
+  input: dosSchema('projwfc.x'),
   rules: ['dos-mesh-at-least-scf'],
-  async run(raw, ctx) {
-    const args = raw as { nscf: string; deltaEEv?: number; degaussEv?: number };
+  outputs: [ARTIFACTS.pdos],
+  async run(args, ctx) {
     const jobs = service(ctx, 'jobs', 'run_projwfc', 'the host opens the job service of the run');
     const run = nscfRun(ctx, jobs, args.nscf, 'run_projwfc', 'nscf');
     const text = renderProjwfcxInput({ prefix: run.prefix, outdir: run.outdir, filpdos: run.prefix, deltaEEv: args.deltaEEv ?? 0.02, ...(args.degaussEv !== undefined ? { degaussEv: args.degaussEv } : {}) });
@@ -210,4 +211,4 @@ export const runProjwfcTool: GuardedToolSpec = {
         (lowdin.spilling !== undefined ? `; Löwdin spilling ${lowdin.spilling}` : ''),
     };
   },
-};
+});

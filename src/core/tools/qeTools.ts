@@ -1,6 +1,8 @@
 /** make_pw_input, generate_series: pw.x inputs from structures (dft/qe). */
+import type { CatalogueContext } from './services';
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import path from 'node:path';
 import type { QeVersion } from '../dft/qe/definitions';
 import type { UpfHeader } from '../dft/qe/upf';
@@ -12,6 +14,7 @@ import type { ArtifactDraft } from '../provenance/types';
 import { ARTIFACT, type PseudopotentialTableValue, type PwInputValue } from '../artifacts/shapes';
 import { renderPwInput, type PseudoChoice, type PwInputOptions } from '../dft/qe/pwInput';
 import { CELL_DOFREE } from '../dft/relaxation';
+import { PW_SETTINGS_NOTES, PW_SETTINGS_PROPERTIES } from './pwSettings';
 
 /** Headers of the files the input names, for the validator's pseudopotential rules. */
 function headersFor(pseudos: Record<string, PseudoChoice>, dir: string | undefined): Record<string, UpfHeader | { error: string }> | undefined {
@@ -47,36 +50,23 @@ function inputDraft(structure: Structure, options: PwInputOptions, pseudos: Reco
   };
 }
 
-const qeVersionOf = (ctx: ToolRunContext): QeVersion | undefined => (ctx.services as { qeVersion?: QeVersion }).qeVersion;
+const qeVersionOf = (ctx: CatalogueContext): QeVersion | undefined => ctx.services.qeVersion;
 
-export const makePwInputTool: GuardedToolSpec = {
+export const makePwInputTool = defineTool({
   name: 'make_pw_input',
   description:
     'Write a validated pw.x input for a structure: pseudopotentials, cutoffs (Ry), k-points from a spacing (1/Å, with 2π) or an ' +
     'explicit mesh, occupations and smearing, spin. The input records the physical settings its energies will carry.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       structure: artifactRefSchema('The structure to compute.', { kinds: ['structure'] }),
-      pseudopotentials: artifactRefSchema('The pseudopotential table (select_pseudopotentials output).', { names: [ARTIFACT.pseudopotentials] }),
+      ...PW_SETTINGS_PROPERTIES,
       purpose: { type: 'string', enum: ['production', 'convergence-test'], description: "'convergence-test' for the template of a cutoff or k sweep; 'production' for inputs whose energies feed results." },
       calculation: { type: 'string', enum: ['scf', 'relax', 'vc-relax', 'ensemble'], description: "'ensemble' (with inputDft 'BEEF-vdW'): an SCF followed by the BEEF-vdW error ensemble of 2,000 energies." },
       inputDft: { type: 'string', enum: ['BEEF-vdW'], description: "Functional overriding the pseudopotentials' (input_dft); BEEF-vdW runs on PBE pseudopotentials." },
-      ecutwfcRy: quantitySchema('Wavefunction cutoff', 'Ry', { exclusiveMinimum: 0 }),
-      ecutrhoRy: quantitySchema('Charge-density cutoff', 'Ry', { exclusiveMinimum: 0 }),
-      kSpacingPerAngstrom: quantitySchema('Largest k-point spacing (with 2π)', '1/Å', { exclusiveMinimum: 0 }),
-      kMesh: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 3, maxItems: 3, description: 'Explicit Monkhorst–Pack mesh (e.g. [1,1,1] for a molecule).' },
-      occupations: { type: 'string', enum: ['fixed', 'smearing'] },
-      smearing: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
-      degaussRy: quantitySchema('Smearing width', 'Ry', { exclusiveMinimum: 0 }),
-      nspin: { type: 'integer', enum: [1, 2] },
       startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 }, description: 'nspin 2: starting magnetization (−1 to 1) by element, or by species label of a magnetic_configuration structure ({ Fe1: 0.5, Fe2: -0.5 } for an antiferromagnet).' },
-      convThrRy: quantitySchema('SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
-      mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'SCF control: mixing factor of the new density (mixing_beta; pw.x default 0.7).' },
-      mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'], description: "SCF control: density mixing (mixing_mode; 'local-TF' for slabs and other inhomogeneous systems)." },
-      electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000, description: 'SCF control: most SCF iterations (electron_maxstep; pw.x default 100).' },
-      diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'], description: "SCF control: eigensolver (diagonalization; 'cg' is slower but robust where Davidson fails)." },
       forceThresholdEvPerAngstrom: quantitySchema('Relaxations stop when every force component is below this (forc_conv_thr; QE default 0.0257)', 'eV/Å', { exclusiveMinimum: 0, maximum: 0.5 }),
       pressureThresholdKbar: quantitySchema('vc-relax: the cell has converged when every free stress component is this close to the target pressure (press_conv_thr; QE default 0.5)', 'kbar', { exclusiveMinimum: 0, maximum: 50 }),
       targetPressureKbar: quantitySchema('vc-relax: the target pressure (press; QE default 0)', 'kbar', { minimum: -1000, maximum: 10000 }),
@@ -88,23 +78,15 @@ export const makePwInputTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['cutoff-above-pseudopotential-suggestion', 'kmesh-matches-spacing', 'metals-have-smearing', 'convergence-choice-in-range', 'tests-redone-after-cutoff-change'],
+  outputs: [ARTIFACTS.pwInput],
   parameterNotes: {
+    ...PW_SETTINGS_NOTES,
     purpose: "'convergence-test' for inputs whose energies only test settings (a sweep's template, a bulk-modulus probe at a sweep's lowest cutoff); everything whose energies feed a result is production.",
-    ecutwfcRy: 'the converged cutoff (reference the convergence selection) for production; at least the UPF suggestion for a sweep template.',
-    ecutrhoRy: '4× ecutwfc for norm-conserving, 8–12× for ultrasoft pseudopotentials.',
-    kSpacingPerAngstrom: 'the converged spacing (reference the selection) for production runs.',
-    degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
-    nspin: '2 with a starting magnetization for Fe, Co, Ni and other magnetic systems; 1 otherwise.',
     forceThresholdEvPerAngstrom: '0.01–0.03 eV/Å for adsorption geometries; looser only for screening.',
     pressureThresholdKbar: '0.5 kbar (QE default) or tighter for lattice parameters; a Pulay stress of a few kbar at a low cutoff needs a higher one rather than a looser threshold.',
     cellDofree: "'all' for a bulk crystal; 'ibrav' to keep its lattice type; '2Dxy' for a slab (the vacuum must not relax).",
-    mixingBeta: 'SCF control, never the result: 0.7 by default; 0.1–0.3 when the SCF sloshes (slabs, magnetic systems); the convergence advisor suggests it.',
-    mixingMode: "SCF control: 'plain' for bulk; 'local-TF' for slabs and surfaces.",
-    electronMaxstep: 'SCF control: 100 by default; more only for a slow but steady SCF; fewer never helps.',
-    diagonalization: "SCF control: 'david' by default; 'cg' (or 'ppcg') when Davidson fails (S matrix, too many bands not converged).",
   },
-  async run(raw, ctx) {
-    const { structure: sRef, pseudopotentials: pRef, ...options } = raw as unknown as PwInputOptions & { structure: string; pseudopotentials: string };
+  async run({ structure: sRef, pseudopotentials: pRef, ...options }, ctx) {
     const structure = ctx.resolve(sRef) as Structure;
     const table = ctx.resolve(pRef) as PseudopotentialTableValue;
     const draft = inputDraft(structure, options, table.byElement, { pseudoDirectory: table.directory, qeVersion: qeVersionOf(ctx) });
@@ -117,15 +99,15 @@ export const makePwInputTool: GuardedToolSpec = {
         (warnings.length ? `. Validator warnings: ${warnings.join(' ')}` : ''),
     };
   },
-};
+});
 
-export const generateSeriesTool: GuardedToolSpec = {
+export const generateSeriesTool = defineTool({
   name: 'generate_series',
   description:
     'From a template pw.x input, make a series varying one thing: ecutwfc (Ry, ecutrho scaled with it), k-spacing (1/Å), ' +
     'or the lattice (scale factors of the lattice constant, for an EOS, with the template\'s k-mesh at every volume). All other settings stay those of the template.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       template: artifactRefSchema('The template input (make_pw_input output).', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
@@ -136,13 +118,13 @@ export const generateSeriesTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.pwInput],
   parameterNotes: {
     values: 'cutoffs in steps of 5–10 Ry from the UPF suggestion (when the file states one) upward; spacings from 0.4 down to 0.1 1/Å; ' +
       'EOS lattice scale factors spanning ±3 to ±5 % of a (volumes ±9 to ±15 %; the lattice-constant workflow plans ±5 % in five points), wide enough to bracket the minimum from a starting guess; ' +
       'a bulk-modulus probe (kind eos on a convergence-test template) uses ±1 % of a, close enough for the pressure to be linear in the volume.',
   },
-  async run(raw, ctx) {
-    const { template, kind, values } = raw as { template: string; kind: 'ecutwfc' | 'kspacing' | 'eos'; values: number[] };
+  async run({ template, kind, values }, ctx) {
     const t = ctx.resolve(template) as PwInputValue;
     if (!t.options || !t.pseudos) throw new Error(`generate_series: ${template} was not made by make_pw_input in this catalogue, so it cannot be varied; make the template with make_pw_input.`);
     const dual = t.options.ecutrhoRy / t.options.ecutwfcRy;
@@ -162,4 +144,4 @@ export const generateSeriesTool: GuardedToolSpec = {
     });
     return { artifacts: drafts, summary: `${values.length} ${kind} input(s) from ${template}: ${values.join(', ')}` };
   },
-};
+});

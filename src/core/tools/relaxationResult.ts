@@ -6,18 +6,19 @@
  * components of a vc-relax) within the thresholds the output states; otherwise provisional,
  * with the reasons, so nothing can cite it as a converged geometry.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { summariseRelaxation, type CellDofree } from '../dft/relaxation';
 import { cellVolume } from '../dft/structure/cell';
 import type { Vec3 } from '../dft/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT } from '../artifacts/shapes';
 import type { RelaxationValue } from '../artifacts/relaxation';
 import { finishedRunOf, formulaOf } from './runOutput';
 
 const fmt = (x: number, digits = 6): string => String(Number(x.toPrecision(digits)));
 
-export const relaxationResultTool: GuardedToolSpec = {
+export const relaxationResultTool = defineTool({
   name: 'relaxation_result',
   description:
     'The result of a relax or vc-relax (reference the total_energy run_pw returned for it): final energy (eV), forces (eV/Å), stress and ' +
@@ -25,7 +26,7 @@ export const relaxationResultTool: GuardedToolSpec = {
     'Converged only when BFGS converged and the last forces (and free stress components of a vc-relax) are within the thresholds the ' +
     'output states; otherwise the result is provisional, with the reasons. A relaxation run_pw found unconverged goes to the convergence advisor instead.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       relaxation: artifactRefSchema('The total energy of a relax or vc-relax run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'] }),
@@ -35,9 +36,9 @@ export const relaxationResultTool: GuardedToolSpec = {
   },
   // an unconverged relaxation may be summarised (its result is provisional); using it as converged is what the rule refuses
   rules: [],
+  outputs: [ARTIFACTS.relaxation],
   parameterJudge: false,
-  async run(raw, ctx) {
-    const { relaxation } = raw as { relaxation: string };
+  async run({ relaxation }, ctx) {
     const run = finishedRunOf(ctx, relaxation, 'relaxation_result');
     const { input, output } = run;
     if (input.calculation !== 'relax' && input.calculation !== 'vc-relax') {
@@ -96,4 +97,4 @@ export const relaxationResultTool: GuardedToolSpec = {
         : `${head}; NOT converged (provisional): ${s.problems.join('; ')}`,
     };
   },
-};
+});

@@ -10,19 +10,20 @@
  * positions come from the interrupted run; the structure is derived from that run's
  * input's structure, so nothing provisional sits upstream of the energies computed from it.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import type { Structure, Vec3 } from '../dft/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { parseRef } from '../provenance/view';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { inputRefOfRun } from './runPw';
-import { service } from './services';
+import { service, type CatalogueContext } from './services';
 
 /** Largest displacement of a fixed atom (Å) still read as "did not move": pw.x prints 1e-9 Å digits. */
 const FIXED_TOLERANCE_ANGSTROM = 1e-6;
 
 /** The run_pw call behind a total energy, its input and the positions it printed last. */
-function relaxationOf(relaxation: string, ctx: Parameters<GuardedToolSpec['run']>[1], tool: string) {
+function relaxationOf(relaxation: string, ctx: CatalogueContext, tool: string) {
   const view = service(ctx, 'provenance', tool, 'the guard passes the run provenance to every call');
   const energy = view.artifact(parseRef(relaxation)?.artifactId ?? '');
   const meta = energy?.meta as EnergyMeta | undefined;
@@ -71,7 +72,7 @@ export function movement(start: Structure, final: Vec3[]) {
 
 const SEED_ONLY = 'it is the starting geometry of a relaxation, which converges to the same minimum from any nearby start; the interrupted energy itself is not used';
 
-export const interruptedGeometryTool: GuardedToolSpec = {
+export const interruptedGeometryTool = defineTool({
   name: 'interrupted_geometry',
   description:
     'The last geometry a relax or vc-relax run reached before it was cut short (stopped, killed, out of wall time): reference the ' +
@@ -79,7 +80,7 @@ export const interruptedGeometryTool: GuardedToolSpec = {
     'relax again from, so the ionic steps already done are not repeated; also for a relaxation that ran out of ionic steps, or a vc-relax ' +
     'whose final SCF at the relaxed cell is above its thresholds (one more vc-relax from there). Not for converged relaxations: use relaxed_structure.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       relaxation: artifactRefSchema('The provisional total energy of the interrupted relax or vc-relax run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], seedOnly: SEED_ONLY }),
@@ -88,9 +89,9 @@ export const interruptedGeometryTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.restartStructure],
   parameterJudge: false,
-  async run(raw, ctx) {
-    const { relaxation } = raw as { relaxation: string };
+  async run({ relaxation }, ctx) {
     const r = relaxationOf(relaxation, ctx, 'interrupted_geometry');
     if (r.energy.status === 'final') {
       throw new Error(`interrupted_geometry: the relaxation behind ${relaxation} finished; take its geometry with relaxed_structure.`);
@@ -135,15 +136,15 @@ export const interruptedGeometryTool: GuardedToolSpec = {
         `${maxFree.toFixed(3)} Å from its start at most; relax again from here`,
     };
   },
-};
+});
 
-export const relaxedStructureTool: GuardedToolSpec = {
+export const relaxedStructureTool = defineTool({
   name: 'relaxed_structure',
   description:
     'The final geometry of a finished relax or vc-relax run (reference the total_energy run_pw returned for it) as a structure, ' +
     'with the tags, fixed atoms and info of the input structure.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       relaxation: artifactRefSchema('The total energy of a converged relax or vc-relax run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'] }),
@@ -152,8 +153,8 @@ export const relaxedStructureTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['relaxation-under-thresholds'],
-  async run(raw, ctx) {
-    const { relaxation } = raw as { relaxation: string };
+  outputs: [ARTIFACTS.relaxedStructure],
+  async run({ relaxation }, ctx) {
     const { start, final, printed, meta, inputRef } = relaxationOf(relaxation, ctx, 'relaxed_structure');
     if (!final) {
       throw new Error(`relaxed_structure: the run behind ${relaxation} printed ${printed ?? 'no'} final positions for ${start.symbols.length} atoms; the relaxation output is incomplete, so rerun it.`);
@@ -176,4 +177,4 @@ export const relaxedStructureTool: GuardedToolSpec = {
         `${start.fixed?.filter(Boolean).length ?? 0} fixed atom(s)${fixedMoved ? ` (${fixedMoved} moved: check the constraints)` : ' unmoved'}`,
     };
   },
-};
+});

@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parsePwOutput } from '../dft/qe/output';
 import type { PwOutput } from '../dft/qe/output/types';
-import type { ToolRunContext } from '../guard/toolSpec';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { parseRef, type ProvenanceView } from '../provenance/view';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { inputRefOfRun } from './runPw';
-import { service } from './services';
+import { service, type CatalogueContext } from './services';
 
 export interface FinishedRun {
   view: ProvenanceView;
@@ -26,7 +25,7 @@ export interface FinishedRun {
 }
 
 /** The pw.x run behind `energyRef` (a total_energy run_pw made), with its parsed output; throws a sentence a model can act on. */
-export function finishedRunOf(ctx: ToolRunContext, energyRef: string, tool: string): FinishedRun {
+export function finishedRunOf(ctx: CatalogueContext, energyRef: string, tool: string): FinishedRun {
   const view = service(ctx, 'provenance', tool, 'the guard passes the run provenance to every call');
   const energy = view.artifact(parseRef(energyRef)?.artifactId ?? '');
   const call = energy ? view.call(energy.creator) : undefined;

@@ -3,6 +3,8 @@
  * its total energy back as an artifact carrying the physical settings. A run that did
  * not finish with a converged energy gives provisional results, never final ones.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,12 +15,12 @@ import { overrideResources, suggestResources } from '../hpc/resources';
 import { describePwInputSize } from '../dft/qe/jobFacts';
 import type { JobResources } from '../hpc/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec, ToolOutput } from '../guard/toolSpec';
+import type { ToolOutput } from '../guard/toolSpec';
 import { ryToEv } from '../units';
 import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shapes';
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';
-import { backendsOf, clusterProfileOf, type EarlierRunSource, service } from './services';
+import { backendsOf, clusterProfileOf, service } from './services';
 import { runFactsMeta } from './runFacts';
 
 interface Args {
@@ -49,14 +51,14 @@ export function inputRefOfRun(call: { args: Record<string, { value: unknown; ref
   return arg?.ref ?? (typeof arg?.value === 'string' && /^a-\d+/.test(arg.value) ? arg.value : undefined);
 }
 
-export const runPwTool: GuardedToolSpec = {
+export const runPwTool = defineTool({
   name: 'run_pw',
   description:
     "Run pw.x on an input (make_pw_input or generate_series output) where the run runs (or on 'local' or a configured cluster profile named as backend), wait for it, " +
     'and return its total energy (eV) with the physical settings it was computed with. Resources default to a suggestion ' +
     'for the cell size; override them with a reason. An unconverged or failed run gives a provisional result.',
   roles: ['hpc', 'dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       input: artifactRefSchema('The pw.x input to run.', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
@@ -76,15 +78,15 @@ export const runPwTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.pwOutput, ARTIFACTS.totalEnergy, ARTIFACTS.beefEnsemble],
   parameterNotes: {
     backend: "'local' for small cells and tests; a cluster for slabs and large series.",
     resources: 'no more tasks than k-points × bands warrant; walltime with margin but not hours for a seconds-long SCF.',
   },
-  async run(raw, ctx) {
-    const given = raw as unknown as Partial<Args> & { input: string };
+  async run(given, ctx) {
     const backends = backendsOf(ctx);
     // no backend named: where the user started the run
-    const args: Args = { ...given, backend: given.backend ?? (ctx.services as { runBackend?: string }).runBackend ?? backends[0] ?? 'local' };
+    const args: Args = { ...given, backend: given.backend ?? ctx.services.runBackend ?? backends[0] ?? 'local' };
     const jobs = service(ctx, 'jobs', 'run_pw', 'the host opens the job service of the run');
     const pseudoDir = service(ctx, 'pseudoDir', 'run_pw', 'set the pseudopotential directory (dreams.pseudoDir)');
     if (!backends.includes(args.backend)) {
@@ -97,11 +99,11 @@ export const runPwTool: GuardedToolSpec = {
       ? overrideResources(suggested, (({ reason: _r, ...rest }) => rest)(args.resources), args.resources.reason, profile)
       : suggested;
     const pseudoSha256 = pseudopotentialHashes(pseudoDir, input);
-    const view = (ctx.services as { provenance?: ProvenanceView }).provenance;
-    const reuse = (ctx.services as { reuseIdenticalRuns?: boolean }).reuseIdenticalRuns !== false;
+    const view: ProvenanceView | undefined = ctx.services.provenance;
+    const reuse = ctx.services.reuseIdenticalRuns !== false;
     const key = reuse && view ? runKey(input.text, pseudoSha256) : undefined;
     // the pw.x this backend runs now, asked for only when there is a result to reuse (one probe per backend and session)
-    const pwVersionNow = (ctx.services as { pwVersionOf?: (backend: string) => Promise<string | undefined> }).pwVersionOf;
+    const pwVersionNow = ctx.services.pwVersionOf;
     const versionNow = async (): Promise<string | undefined> => pwVersionNow?.(args.backend);
     const reusable = async (): Promise<ToolOutput | undefined> => {
       const earlier = reuse && view ? await identicalEarlierRunOfVersion(view, input.text, pseudoSha256, versionNow, ctx.progress) : undefined;
@@ -118,7 +120,7 @@ export const runPwTool: GuardedToolSpec = {
         };
       }
       // the same input run by an earlier run this one was told to reuse (reuseFrom)
-      for (const source of reuse ? (ctx.services as { earlierRuns?: EarlierRunSource[] }).earlierRuns ?? [] : []) {
+      for (const source of reuse ? ctx.services.earlierRuns ?? [] : []) {
         const found = await identicalEarlierRunOfVersion(source.view, input.text, pseudoSha256, versionNow, ctx.progress, `run ${source.runId}`);
         const foundJob = String(found?.energy.meta?.job ?? '');
         const out = found && outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
@@ -167,7 +169,7 @@ export const runPwTool: GuardedToolSpec = {
       release?.();
     }
   },
-};
+});
 
 /** Where a reused result was computed: a call of this run, or (with `run`) of an earlier run named in reuseFrom. */
 export interface ReusedFrom {

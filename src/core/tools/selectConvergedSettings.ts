@@ -8,8 +8,9 @@ import { kPointsAt, predictRunSeconds, type MeasuredRun } from '../dft/convergen
 import { bulkModulusFromPressures } from '../dft/convergencePressure';
 import type { Cell } from '../dft/types';
 import { artifactRefListSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { ARTIFACT, type ConvergenceSelectionValue, type SweptParameter } from '../artifacts/shapes';
+import { ARTIFACTS } from '../artifacts/contracts';
+import { defineTool } from './defineTool';
 import { energyInputs, type EnergyInput } from './energyInputs';
 
 interface Args {
@@ -31,7 +32,7 @@ const secondsOf = (e: EnergyInput): number | undefined => {
 
 const meshProduct = (m: [number, number, number] | undefined): number | undefined => (m ? m[0] * m[1] * m[2] : undefined);
 
-export const selectConvergedSettingsTool: GuardedToolSpec = {
+export const selectConvergedSettingsTool = defineTool({
   name: 'select_converged_settings',
   description:
     'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc) or the k-spacing (swept at the chosen cutoff). Each run ' +
@@ -42,7 +43,7 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
     'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
     'and names the next value to run, with its predicted pw.x time against the extension budget.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       parameter: { type: 'string', enum: ['ecutwfc', 'kspacing'], description: 'The swept setting.' },
@@ -63,6 +64,7 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable'],
+  outputs: [ARTIFACTS.convergedSettings],
   crossParameterJudge: true,
   parameterNotes: {
     toleranceMevPerAtom: '1 meV/atom or tighter when total energies are compared; for adsorption energies, well below the energy differences reported.',
@@ -70,8 +72,7 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
     criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
     energies: 'every run of one sweep, differing only in the swept setting, all converged SCF runs.',
   },
-  async run(raw, ctx) {
-    const args = raw as unknown as Args;
+  async run(args, ctx) {
     const kind = args.criterion ?? 'energy';
     const inputs = energyInputs(ctx, args.energies, 'select_converged_settings');
     let bulkModulus: ConvergenceSelectionValue['bulkModulus'];
@@ -146,7 +147,7 @@ export const selectConvergedSettingsTool: GuardedToolSpec = {
         : (sel.outcome as { message: string }).message + extText,
     };
   },
-};
+});
 
 /** The next value's mesh, predicted time (plane waves × k-points from the sweep's measured runs) and whether it is within the budget. */
 function extensionOf(args: Args, next: number, inputs: EnergyInput[], cell: Cell | undefined): NonNullable<ConvergenceSelectionValue['extension']> {

@@ -5,30 +5,25 @@
  * with the wrong slab. The chosen slab is returned as its own structure artifact for the
  * calculations that follow; an unconverged sweep gives provisional results.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import type { Structure } from '../dft/types';
 import { artifactRefListSchema, artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
 import { parseRef } from '../provenance/view';
 import { upstreamPath } from '../provenance/upstream';
-import { selectConvergedSlab, type SlabDimension, type SlabSelection, type SlabVariant } from '../dft/slabSelection';
+import { selectConvergedSlab, type SlabSelection, type SlabVariant } from '../dft/slabSelection';
 import { ARTIFACT } from '../artifacts/shapes';
 import { service } from './services';
 
-interface Args {
-  values: string[];
-  previous?: string;
-  dimension: SlabDimension;
-  toleranceEv: number;
-}
 
-export const selectConvergedSlabTool: GuardedToolSpec = {
+export const selectConvergedSlabTool = defineTool({
   name: 'select_converged_slab',
   description:
     'Choose the slab for adsorption calculations from a sweep of slabs differing in layers (at one vacuum) or in vacuum (at one ' +
     'number of layers): the smallest slab whose ΔBE (or adsorption energy), and that of every larger slab, is within the tolerance ' +
     'of the largest slab tested. Returns the table and the chosen slab.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       values: artifactRefListSchema('One ΔBE (delta_be) or adsorption energy per slab of the sweep.', { names: [ARTIFACT.deltaBe, ARTIFACT.adsorptionEnergy], unit: 'eV' }, { minItems: 1, maxItems: 8 }),
@@ -40,10 +35,10 @@ export const selectConvergedSlabTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['settings-comparable'],
+  outputs: [ARTIFACTS.convergedSlab, ARTIFACTS.slab],
   crossParameterJudge: true,
   parameterNotes: { toleranceEv: 'well below the quantity studied: 0.01–0.02 eV for a ΔBE of ~0.1 eV.' },
-  async run(raw, ctx) {
-    const a = raw as unknown as Args;
+  async run(a, ctx) {
     const view = service(ctx, 'provenance', 'select_converged_slab', 'the guard passes the run provenance to every call');
     const variants: SlabVariant[] = a.values.map((ref) => {
       const id = parseRef(ref)?.artifactId ?? '';
@@ -81,4 +76,4 @@ export const selectConvergedSlabTool: GuardedToolSpec = {
           : `not converged — ${sel.advice}`),
     };
   },
-};
+});

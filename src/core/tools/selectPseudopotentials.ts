@@ -3,15 +3,16 @@
  * from its header (element, functional, suggested cutoffs) and hashed, so the cutoffs can
  * be checked against the suggestion and energies compared by the exact files used.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { pseudoFileNameProblem } from '../dft/pseudoFileName';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readUpfHeaderFile } from '../dft/qe/upfFiles';
 import type { UpfHeader } from '../dft/qe/upf';
-import type { GuardedToolSpec, ToolRunContext } from '../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialEntry, type PseudopotentialTableValue } from '../artifacts/shapes';
-import { service } from './services';
+import { service, type CatalogueContext } from './services';
 
 interface Args {
   elements: string[];
@@ -58,7 +59,7 @@ function entryOf(dir: string, c: Candidate): PseudopotentialEntry {
   };
 }
 
-function choose(ctx: ToolRunContext, dir: string, element: string, args: Args): { entry: PseudopotentialEntry; alternatives: string[] } {
+function choose(ctx: CatalogueContext, dir: string, element: string, args: Args): { entry: PseudopotentialEntry; alternatives: string[] } {
   const want = HEADER_FUNCTIONAL[args.functional];
   const { ok, unreadable, unusable } = candidates(dir, element);
   const pinned = args.prefer?.[element];
@@ -82,13 +83,13 @@ function choose(ctx: ToolRunContext, dir: string, element: string, args: Args): 
   return { entry: entryOf(dir, ranked[0]!), alternatives: ranked.slice(1).map((c) => c.file) };
 }
 
-export const selectPseudopotentialsTool: GuardedToolSpec = {
+export const selectPseudopotentialsTool = defineTool({
   name: 'select_pseudopotentials',
   description:
     "Choose one pseudopotential (UPF) per element from the configured library for a functional, with each file's sha256 and " +
     'the cutoffs its header suggests. Files that state their suggested cutoffs are preferred; prefer pins a file by name.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, uniqueItems: true },
@@ -99,9 +100,9 @@ export const selectPseudopotentialsTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.pseudopotentials],
   parameterNotes: { functional: 'the functional the study asks for; PBE unless stated.' },
-  async run(raw, ctx) {
-    const args = raw as unknown as Args;
+  async run(args, ctx) {
     // The summary is read by people and models: cutoffs to 0.1 Ry (the table keeps the file's values).
     const ry = (x: number) => Number(x.toFixed(1));
     const dir = service(ctx, 'pseudoDir', 'select_pseudopotentials', 'set the pseudopotential directory (dreams.pseudoDir)');
@@ -116,4 +117,4 @@ export const selectPseudopotentialsTool: GuardedToolSpec = {
     const value: PseudopotentialTableValue = { directory: dir, byElement };
     return { artifacts: [{ kind: 'table', name: ARTIFACT.pseudopotentials, value }], summary: notes.join('\n') };
   },
-};
+});

@@ -9,7 +9,7 @@ import type { JobService } from '../hpc/jobService';
 import type { ClusterProfile } from '../hpc/types';
 import type { IpiClientSpec } from '../calculators/ipi/clientProcess';
 import type { QeVersion } from '../dft/qe/definitions';
-import type { ToolRunContext } from '../guard/toolSpec';
+import type { ToolRunContext, ToolServices } from '../guard/toolSpec';
 
 /** The three canvas operations agents have. */
 export interface CanvasService {
@@ -38,6 +38,17 @@ export interface CatalogueServices {
   clusterProfiles?: readonly ClusterProfile[];
   /** The i-PI calculators the user declared for the run (its objective), by ipiCalculatorKey: a tool names one, never a command. */
   ipiCalculators?: Readonly<Record<string, IpiClientSpec>>;
+  /** false: run_pw runs pw.x again even for an input identical to one already run (--rerun-identical). */
+  reuseIdenticalRuns?: boolean;
+  /** The pw.x version a backend runs now: a result is reused only from the same version. */
+  pwVersionOf?: (backend: string) => Promise<string | undefined>;
+  /** Earlier runs whose identical pw.x results run_pw may reuse. */
+  earlierRuns?: EarlierRunSource[];
+}
+
+/** A tool body's context with the catalogue's services typed (defineTool gives every body one). */
+export interface CatalogueContext extends ToolRunContext {
+  services: CatalogueServices & ToolServices;
 }
 
 /** An earlier run open for reading, whose pw.x results run_pw may reuse. */
@@ -55,17 +66,17 @@ export class ToolSetupError extends DreamsError<'setup'> {
   }
 }
 
-export function service<K extends keyof CatalogueServices>(ctx: ToolRunContext, name: K, tool: string, hint: string): NonNullable<CatalogueServices[K]> {
-  const s = (ctx.services as Partial<CatalogueServices>)[name];
+export function service<K extends keyof CatalogueServices>(ctx: CatalogueContext, name: K, tool: string, hint: string): NonNullable<CatalogueServices[K]> {
+  const s = ctx.services[name];
   if (s === undefined || s === null) {
     throw new ToolSetupError(`${tool} needs the ${String(name)} service, which this run was not given: ${hint}`);
   }
-  return s as NonNullable<CatalogueServices[K]>;
+  return s;
 }
 
 /** The backends a tool may send pw.x to: those the host configured, else 'local' and every cluster profile. */
-export function backendsOf(ctx: ToolRunContext): string[] {
-  const services = ctx.services as Partial<CatalogueServices>;
+export function backendsOf(ctx: CatalogueContext): string[] {
+  const services = ctx.services;
   return services.backends ?? ['local', ...(services.clusterProfiles ?? []).map((p) => p.name)];
 }
 
@@ -74,9 +85,9 @@ export function backendsOf(ctx: ToolRunContext): string[] {
  * cluster backend must have its profile, since its limits bound what a job may ask for, and
  * a job sized without them is refused by the scheduler.
  */
-export function clusterProfileOf(ctx: ToolRunContext, backend: string, tool: string): Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> {
+export function clusterProfileOf(ctx: CatalogueContext, backend: string, tool: string): Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> {
   if (backend === 'local') return { name: 'local' };
-  const profile = ((ctx.services as Partial<CatalogueServices>).clusterProfiles ?? []).find((p) => p.name === backend);
+  const profile = (ctx.services.clusterProfiles ?? []).find((p) => p.name === backend);
   if (!profile) {
     throw new ToolSetupError(`${tool}: backend "${backend}" has no cluster profile in this run, so the limits of that cluster are unknown; add "${backend}" to the cluster profiles file (or dreams.clusters) and resume.`);
   }

@@ -7,10 +7,11 @@
  * the structure formats DREAMS writes (CIF, POSCAR, extxyz, XSF, pw.x cards), each a file
  * artifact of the run with what the format could not hold said in its meta.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { formatLosses, formatStructure, type WritableFormat } from '../dft/io/structureFile';
 import type { Structure } from '../dft/types';
-import { artifactRefSchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
+import { artifactRefSchema, enumSchema } from '../guard/schemaAnnotations';
 import { ARTIFACT } from '../artifacts/shapes';
 import { formulaOf } from './runOutput';
 import { magneticLabels } from '../dft/magnetism';
@@ -25,14 +26,14 @@ export const STRUCTURE_FORMATS: Record<string, { format: WritableFormat; extensi
   pwx: { format: 'pwx-in', extension: 'pwi' },
 };
 
-export const magneticConfigurationTool: GuardedToolSpec = {
+export const magneticConfigurationTool = defineTool({
   name: 'magnetic_configuration',
   description:
     'Give a structure the collinear magnetic order a spin-polarised run starts from: a starting magnetization (−1 to 1) per atom, ' +
     "in atom order. Atoms of one element with different starting moments become species of their own (Fe1, Fe2); pass the returned " +
     'startingMagnetization to make_pw_input with nspin 2. An antiferromagnet needs a cell with both sublattices (bcc Fe: the cubic 2-atom cell).',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       structure: artifactRefSchema('The structure (e.g. build_bulk with cubic true).', { kinds: ['structure'] }),
@@ -42,9 +43,9 @@ export const magneticConfigurationTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.magneticStructure],
   parameterNotes: { startingMagnetization: 'opposite signs on the two sublattices for an antiferromagnet, one sign everywhere for a ferromagnet; 0.3–0.6 in magnitude.' },
-  async run(raw, ctx) {
-    const a = raw as { structure: string; startingMagnetization: number[] };
+  async run(a, ctx) {
     const s = ctx.resolve(a.structure) as Structure;
     if (a.startingMagnetization.length !== s.symbols.length) {
       throw new Error(`magnetic_configuration: ${a.startingMagnetization.length} starting moments for ${s.symbols.length} atoms; give one per atom, in atom order.`);
@@ -64,28 +65,28 @@ export const magneticConfigurationTool: GuardedToolSpec = {
         `make_pw_input startingMagnetization ${JSON.stringify(startingMagnetization)}`,
     };
   },
-};
+});
 
-export const writeStructureFilesTool: GuardedToolSpec = {
+export const writeStructureFilesTool = defineTool({
   name: 'write_structure_files',
   description:
     'Write a structure artifact (a relaxed geometry, a crystal) as files in structure formats: cif, poscar, extxyz, xsf and pwx (pw.x cards); ' +
     'each file becomes an artifact of the run, with what the format cannot hold (fixed atoms in CIF, species labels) in its meta.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       structure: artifactRefSchema('The structure to write.', { kinds: ['structure'] }),
-      formats: { type: 'array', items: { type: 'string', enum: Object.keys(STRUCTURE_FORMATS) }, minItems: 1, uniqueItems: true, description: 'Default: every format.' },
+      formats: { type: 'array', items: enumSchema(Object.keys(STRUCTURE_FORMATS)), minItems: 1, uniqueItems: true, description: 'Default: every format.' },
       name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,60}$', description: 'File name without extension (default: the formula).' },
     },
     required: ['structure'],
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.structureFile],
   parameterJudge: false,
-  async run(raw, ctx) {
-    const a = raw as { structure: string; formats?: string[]; name?: string };
+  async run(a, ctx) {
     const s = ctx.resolve(a.structure) as Structure;
     const formula = formulaOf(s.symbols);
     const name = a.name ?? formula;
@@ -110,4 +111,4 @@ export const writeStructureFilesTool: GuardedToolSpec = {
     });
     return { artifacts, summary: `${formula} (${a.structure}) written as ${artifacts.map((x) => x.file.name).join(', ')}${skipped.length ? `; not written: ${skipped.join('; ')}` : ''}` };
   },
-};
+});

@@ -1,4 +1,6 @@
 /** build_bulk, build_slab, place_adsorbate, build_molecule: structures as plain data (dft/structure), or read from the user's file (dft/io). */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StructureFileError } from '../dft/io/errors';
@@ -7,11 +9,9 @@ import { analyseSymmetry } from '../dft/structure/symmetry';
 import { bulk, type BulkKind } from '../dft/structure/bulk';
 import { MOLECULE_NAMES, molecule } from '../dft/structure/molecules';
 import { placeAdsorbate, type Orientation } from '../dft/structure/placement';
-import type { SiteKind } from '../dft/structure/sites';
-import { FACETS, slab, type Facet } from '../dft/structure/surface';
+import { FACETS, slab } from '../dft/structure/surface';
 import type { Structure, Vec3 } from '../dft/types';
-import { artifactRefSchema, quantitySchema, seedOnlySchema } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
+import { artifactRefSchema, enumSchema, quantitySchema, seedOnlySchema } from '../guard/schemaAnnotations';
 
 const formula = (s: Structure): string => {
   const counts = new Map<string, number>();
@@ -39,14 +39,14 @@ function readFrom(file: string, sha256: string | undefined): { structure: Struct
   return { structure, bytes };
 }
 
-export const buildBulkTool: GuardedToolSpec = {
+export const buildBulkTool = defineTool({
   name: 'build_bulk',
   description:
     'Build a bulk crystal: element(s), Bravais lattice and lattice constant (Å); the primitive cell unless cubic is true. ' +
     'Or read it from the user\'s structure file (from: CIF, POSCAR, pw.x input or output, extxyz, XSF) as it is, cell and atoms, ' +
     'recording the file and its sha256 (and keeping a copy in the run). The symmetry of the cell later decides how an EOS volume becomes lattice parameters.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       from: { type: 'string', minLength: 1, description: 'A structure file to read the crystal from (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF); absolute, or relative to the working directory.' },
@@ -63,6 +63,7 @@ export const buildBulkTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.bulkStructure],
   parameterNotes: {
     latticeConstantAngstrom: 'an experimental or tabulated value as the starting point of an EOS series; it is not the result.',
     bravais: 'the ground-state structure of the element at ambient conditions.',
@@ -106,21 +107,24 @@ export const buildBulkTool: GuardedToolSpec = {
       summary: `${a.bravais} ${formula(s)}, a = ${a.latticeConstantAngstrom} Å, ${s.symbols.length} atom(s) in the ${a.cubic ? 'conventional' : 'primitive'} cell`,
     };
   },
-};
+});
 
-export const buildSlabTool: GuardedToolSpec = {
+/** Repeats of the surface cell along each in-plane vector. */
+const LATERAL_REPEAT = { type: 'integer', minimum: 1, maximum: 8 } as const;
+
+export const buildSlabTool = defineTool({
   name: 'build_slab',
   description:
     'Build a slab of a metal surface (facet such as fcc111) at a lattice constant (reference the computed one), with ' +
     'layers, vacuum (Å), lateral size and fixed bottom layers. Atoms are tagged by layer (1 = top).',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       element: { type: 'string', pattern: '^[A-Z][a-z]?$' },
       facet: { type: 'string', enum: [...FACETS] },
       latticeConstantAngstrom: quantitySchema('Bulk lattice constant the slab is cut at', 'Å', { exclusiveMinimum: 0 }),
-      size: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 8 }, minItems: 2, maxItems: 2 },
+      size: { type: 'array', prefixItems: [LATERAL_REPEAT, LATERAL_REPEAT], minItems: 2, maxItems: 2 },
       layers: { type: 'integer', minimum: 1, maximum: 20 },
       vacuumAngstrom: quantitySchema('Vacuum on each side of the slab (as in ASE): the gap between the slab and its periodic image is twice this', 'Å', { minimum: 0 }),
       fixedLayers: { type: 'integer', minimum: 0 },
@@ -129,31 +133,31 @@ export const buildSlabTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.slab],
   parameterNotes: {
     latticeConstantAngstrom: 'the lattice constant computed with the same functional and settings (reference it), not an experimental value.',
     layers: 'four or more for adsorption energies on close-packed metal surfaces.',
     vacuumAngstrom: '5–8 Å on each side (a 10–16 Å gap between images) so the slab does not interact with its image.',
     fixedLayers: 'the bottom half of the slab, to mimic bulk.',
   },
-  async run(raw) {
-    const a = raw as { element: string; facet: Facet; latticeConstantAngstrom: number; size: [number, number]; layers: number; vacuumAngstrom: number; fixedLayers: number };
+  async run(a) {
     const s = slab({ facet: a.facet, symbol: a.element, aAngstrom: a.latticeConstantAngstrom, size: a.size, layers: a.layers, vacuumAngstrom: a.vacuumAngstrom, fixedLayers: a.fixedLayers });
     return {
       artifacts: [{ kind: 'structure', name: 'slab', value: s, meta: { formula: formula(s), natoms: s.symbols.length } }],
       summary: `${a.element}(${a.facet.replace(/^[a-z]+/, '')}) ${a.size.join('×')} slab, ${a.layers} layers (${a.fixedLayers} fixed), ${a.vacuumAngstrom} Å vacuum on each side (${Number((2 * a.vacuumAngstrom).toFixed(3))} Å between images), ${s.symbols.length} atoms`,
     };
   },
-};
+});
 
-export const placeAdsorbateTool: GuardedToolSpec = {
+export const placeAdsorbateTool = defineTool({
   name: 'place_adsorbate',
   description: 'Place an adsorbate from the molecule table (e.g. CO, H, O, OH) at a site of a slab (ontop, bridge, fcc, hcp, ...), upright by default, at a height from covalent radii unless given.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       slab: artifactRefSchema('The slab (build_slab output).', { kinds: ['structure'], names: ['slab'] }),
-      adsorbate: { type: 'string', enum: [...MOLECULE_NAMES] },
+      adsorbate: enumSchema(MOLECULE_NAMES),
       site: { type: 'string', enum: ['ontop', 'bridge', 'fcc', 'hcp', 'hollow', 'longbridge', 'shortbridge'] },
       heightAngstrom: quantitySchema('Height of the binding atom above the top layer', 'Å', { exclusiveMinimum: 0 }),
     },
@@ -161,9 +165,9 @@ export const placeAdsorbateTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.slabWithAdsorbate],
   parameterNotes: { heightAngstrom: 'omit it to use covalent radii; otherwise near a typical bond length (1.8–2.0 Å for C on Pt).' },
-  async run(raw, ctx) {
-    const a = raw as { slab: string; adsorbate: string; site: SiteKind; heightAngstrom?: number };
+  async run(a, ctx) {
     const base = ctx.resolve(a.slab) as Structure;
     const orientation: Orientation = { kind: 'upright' };
     const p = placeAdsorbate(base, { adsorbate: a.adsorbate, site: a.site, orientation, ...(a.heightAngstrom ? { heightAngstrom: a.heightAngstrom } : {}) });
@@ -172,22 +176,23 @@ export const placeAdsorbateTool: GuardedToolSpec = {
       summary: `${a.adsorbate} at ${a.site}, ${p.heightAngstrom.toFixed(2)} Å above the top layer (closest pair ${p.tightestPair.distanceAngstrom.toFixed(2)} Å vs covalent ${p.tightestPair.covalentSumAngstrom.toFixed(2)} Å)`,
     };
   },
-};
+});
 
-export const buildMoleculeTool: GuardedToolSpec = {
+export const buildMoleculeTool = defineTool({
   name: 'build_molecule',
   description: 'A gas-phase molecule from the molecule table, centred in a cubic box (Å), for the reference energy of an adsorbate.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
-      name: { type: 'string', enum: [...MOLECULE_NAMES] },
+      name: enumSchema(MOLECULE_NAMES),
       boxAngstrom: quantitySchema('Edge of the cubic box', 'Å', { minimum: 5 }),
     },
     required: ['name', 'boxAngstrom'],
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.molecule],
   parameterNotes: { boxAngstrom: 'at least 10 Å (12–15 Å for polar molecules) so periodic images do not interact.' },
   async run(raw) {
     const a = raw as { name: string; boxAngstrom: number };
@@ -203,4 +208,4 @@ export const buildMoleculeTool: GuardedToolSpec = {
       summary: `${m.name} in a ${a.boxAngstrom} Å box (${m.source})`,
     };
   },
-};
+});

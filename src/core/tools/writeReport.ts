@@ -2,19 +2,14 @@
  * write_report: the report's text and its claims, each citing the artifact its number
  * comes from. The report judge audits it afterwards; its verdict decides acceptance.
  */
+import { defineTool } from './defineTool';
+import { ARTIFACTS } from '../artifacts/contracts';
 import { CLAIM_QUANTITIES } from '../guard/claimSources';
-import type { ReportClaim } from '../guard/claimChecks';
-import { REF_REGEX_SOURCE } from '../guard/schemaAnnotations';
-import type { GuardedToolSpec } from '../guard/toolSpec';
+import { enumSchema, REF_REGEX_SOURCE } from '../guard/schemaAnnotations';
 import { ARTIFACT } from '../artifacts/shapes';
 
-interface Args {
-  title: string;
-  text: string;
-  claims: ReportClaim[];
-}
 
-export const writeReportTool: GuardedToolSpec = {
+export const writeReportTool = defineTool({
   name: 'write_report',
   description:
     'Write the final report: a title, Markdown text, and one claim per reported number, each citing the artifact (or field) ' +
@@ -23,7 +18,7 @@ export const writeReportTool: GuardedToolSpec = {
     'are stated as claims; the text may repeat them and may quote outside values (an experimental lattice constant) as context, ' +
     'which are not claims and are not checked.',
   roles: ['supervisor', 'dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       title: { type: 'string', minLength: 1, maxLength: 200 },
@@ -34,7 +29,7 @@ export const writeReportTool: GuardedToolSpec = {
         items: {
           type: 'object',
           properties: {
-            quantity: { type: 'string', enum: CLAIM_QUANTITIES },
+            quantity: enumSchema(CLAIM_QUANTITIES),
             value: { type: 'number' },
             unit: { type: 'string', minLength: 1 },
             cites: { type: 'string', pattern: REF_REGEX_SOURCE, description: 'The artifact (or field) the value comes from.' },
@@ -49,9 +44,9 @@ export const writeReportTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.report, ARTIFACTS.reportClaim],
   parameterJudge: false,
-  async run(raw) {
-    const args = raw as unknown as Args;
+  async run(args) {
     return {
       artifacts: [
         { kind: 'file', name: ARTIFACT.report, value: { title: args.title, claims: args.claims }, file: { name: 'report.md', bytes: `# ${args.title}\n\n${args.text}\n` }, inputs: args.claims.map((c) => c.cites) },
@@ -63,4 +58,4 @@ export const writeReportTool: GuardedToolSpec = {
       summary: `report "${args.title}" with ${args.claims.length} claim(s) written; the report judge audits it next`,
     };
   },
-};
+});

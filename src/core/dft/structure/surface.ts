@@ -11,7 +11,7 @@ import { DftScienceError } from '../scienceError';
 import type { Cell, Structure, Vec3 } from '../types';
 
 export type Facet = 'fcc111' | 'fcc100' | 'fcc110' | 'bcc110' | 'bcc100' | 'hcp0001';
-export const FACETS: readonly Facet[] = ['fcc111', 'fcc100', 'fcc110', 'bcc110', 'bcc100', 'hcp0001'];
+export const FACETS = ['fcc111', 'fcc100', 'fcc110', 'bcc110', 'bcc100', 'hcp0001'] as const satisfies readonly Facet[];
 
 export interface SlabSpec {
   facet: Facet;

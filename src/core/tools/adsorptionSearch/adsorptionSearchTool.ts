@@ -7,6 +7,8 @@
  * planner's word or at the attempt budget. The answer, the best configuration and the
  * summarizer's report are this call's outputs.
  */
+import { defineToolWith } from '../defineTool';
+import { ARTIFACTS } from '../../artifacts/contracts';
 import crypto from 'node:crypto';
 import { FULL_LOOP, runClosedLoop, type Ablations } from '../../adsorption/loop';
 import { OfflinePlanner } from '../../adsorption/offlinePlanner';
@@ -14,11 +16,9 @@ import type { Planner } from '../../adsorption/planner';
 import { ScreenAndRelaxExecutor } from '../../adsorption/executor';
 import { GAS_BOX_ANGSTROM } from '../../adsorption/references';
 import type { Structure } from '../../dft/types';
-import type { GuardedToolSpec, ToolRunContext } from '../../guard/toolSpec';
-import type { ProvenanceView } from '../../provenance/view';
 import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import { ARTIFACT } from '../../artifacts/shapes';
-import { ToolSetupError } from '../services';
+import { ToolSetupError, type CatalogueServices } from '../services';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED } from './calculatorArgs';
 import { identityOf, PW_ONLY_ARGUMENTS, type CalculatorArgs } from '../../calculators/fromArguments';
 import { SCREENING_PROPERTIES } from './evaluateHypothesisTool';
@@ -66,16 +66,16 @@ export function searchKey(step: string | undefined, a: SearchArgs): string {
   return `s-${crypto.createHash('sha256').update(JSON.stringify([step ?? '', keyed])).digest('hex').slice(0, 12)}`;
 }
 
-function plannerFor(a: SearchArgs, ctx: ToolRunContext, screen: ScreenAndRelaxExecutor, surface: SurfaceValue): Planner {
+function plannerFor(a: SearchArgs, services: AdsorptionSearchServices, screen: ScreenAndRelaxExecutor, surface: SurfaceValue): Planner {
   if (a.planner === 'llm') {
-    const modelPlanner = (ctx.services as unknown as AdsorptionSearchServices).modelPlanner;
+    const modelPlanner = services.modelPlanner;
     if (!modelPlanner) throw new ToolSetupError('adsorption_search: the LLM planner needs a model, and this run has none (offline). Run with a model (ANTHROPIC_API_KEY, no --offline), or set planner: offline-heuristic.');
     return modelPlanner();
   }
   return new OfflinePlanner({ ...(a.plannerScreen ? { screen: screen.siteScreen(surface.slab, surface.adsorbate) } : {}), ...(a.patience ? { patience: a.patience } : {}) });
 }
 
-export const adsorptionSearchTool: GuardedToolSpec = {
+export const adsorptionSearchTool = defineToolWith<CatalogueServices & AdsorptionSearchServices>()({
   name: 'adsorption_search',
   description:
     'Find the most stable configuration of an adsorbate on a prepared surface with the AdsMind closed loop: a planner (offline ' +
@@ -84,7 +84,7 @@ export const adsorptionSearchTool: GuardedToolSpec = {
     'relaxed configuration gets its adsorption energy from an adsorption_energy call against the given references. Stops when a ' +
     'relaxation reproduces the best configuration (TERMINATE), when the planner stops, or at the attempt budget.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       surface: artifactRefSchema('The prepared surface (prepare_adsorption_surface output).', { names: [SEARCH_ARTIFACT.surface] }),
@@ -112,6 +112,7 @@ export const adsorptionSearchTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['calculator-matches-references', 'settings-comparable', 'energies-from-production-inputs', ...CALCULATOR_RULES],
+  outputs: [ARTIFACTS.searchResult, ARTIFACTS.bestConfiguration, ARTIFACTS.searchReport, ARTIFACTS.searchDrawing],
   // A search interrupted by a stop or a killed process continues on resume from the evaluations it recorded.
   resumable: true,
   parameterNotes: {
@@ -120,9 +121,8 @@ export const adsorptionSearchTool: GuardedToolSpec = {
     terminateToleranceEv: '0.05 eV (AdsMind).',
     planner: "'llm' only with a model; the heuristic is deterministic and needs none.",
   },
-  async run(raw, ctx) {
-    const a = raw as unknown as SearchArgs;
-    const services = ctx.services as unknown as AdsorptionSearchServices & { provenance: ProvenanceView };
+  async run(a, ctx) {
+    const services = ctx.services;
     if (!services.childCall) throw new ToolSetupError('adsorption_search runs each hypothesis as a guarded call of its own and needs the childCall service; run it through a DREAMS run (RunController), which provides it.');
     const surface = ctx.resolve(a.surface) as SurfaceValue;
     const slab = ctx.resolve(a.structure) as Structure;
@@ -137,7 +137,7 @@ export const adsorptionSearchTool: GuardedToolSpec = {
       fmaxEvPerAngstrom: a.fmaxEvPerAngstrom, maxSteps: a.maxSteps,
       ...(a.maxScreenedSites ? { maxSites: a.maxScreenedSites } : {}), ...(a.screenAzimuthsDeg ? { azimuthsDeg: a.screenAzimuthsDeg } : {}),
     });
-    const planner = plannerFor(a, ctx, screen, surface);
+    const planner = plannerFor(a, services, screen, surface);
     const calculatorArgs = Object.fromEntries(Object.entries(a).filter(([k]) => k in CALCULATOR_PROPERTIES || k in SCREENING_PROPERTIES));
     const shared = { surface: a.surface, structure: a.structure, cleanSlabEnergy: a.cleanSlabEnergy, gasPhaseEnergy: a.gasPhaseEnergy, enforceForbid: a.ablations.forbid, ...calculatorArgs };
     const sharedReasons = Object.fromEntries(Object.keys(shared).map((k) => [k, `the setting of the adsorption search ${ctx.callId}`]));
@@ -184,4 +184,4 @@ export const adsorptionSearchTool: GuardedToolSpec = {
         `stopped (${result.stopReason}): ${result.stopDetail} ${bestText}.` + (a.calculator === 'emt' ? ' EMT energies rank configurations for testing the search; they are not final numbers.' : a.calculator === 'ipi' ? ' Energies from an i-PI client rank configurations; they are not DFT numbers.' : ''),
     };
   },
-};
+});

@@ -1,30 +1,17 @@
 /**
  * The calculator arguments of the relaxation and search tools, as JSON schema: EMT, or
- * pw.x with make_pw_input's physical settings, plus the relaxation threshold and step
+ * pw.x with make_pw_input's physical settings (the one vocabulary, ../pwSettings.ts), plus the relaxation threshold and step
  * limit. What the arguments mean (the calculator they build, the settings its energies
  * carry) is calculators/fromArguments.ts.
  */
 import { IPI_ONLY_ARGUMENTS, PW_ONLY_ARGUMENTS } from '../../calculators/fromArguments';
-import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
-import { ARTIFACT } from '../../artifacts/shapes';
+import { quantitySchema } from '../../guard/schemaAnnotations';
+import { PW_SETTINGS_NOTES, PW_SETTINGS_PROPERTIES } from '../pwSettings';
 
 export const CALCULATOR_PROPERTIES = {
   calculator: { type: 'string', enum: ['emt', 'pw.x', 'ipi'], description: "'emt' (effective-medium theory: fast, for testing a search, not for final numbers), 'pw.x', or 'ipi' (the user's own calculator over the i-PI socket: a screening model, not DFT)." },
   ipiCalculator: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'i-PI: the key of a calculator the user declared for this run (its objective\'s calculator); the command itself is the user\'s, never an argument.' },
-  pseudopotentials: artifactRefSchema('pw.x: the pseudopotential table (select_pseudopotentials output).', { names: [ARTIFACT.pseudopotentials] }),
-  ecutwfcRy: quantitySchema('pw.x: wavefunction cutoff', 'Ry', { exclusiveMinimum: 0 }),
-  ecutrhoRy: quantitySchema('pw.x: charge-density cutoff', 'Ry', { exclusiveMinimum: 0 }),
-  kSpacingPerAngstrom: quantitySchema('pw.x: largest k-point spacing (with 2π); the mesh follows each cell', '1/Å', { exclusiveMinimum: 0 }),
-  kMesh: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 3, maxItems: 3, description: 'pw.x: explicit Monkhorst–Pack mesh ([1,1,1] for a molecule in a box).' },
-  occupations: { type: 'string', enum: ['fixed', 'smearing'] },
-  smearing: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
-  degaussRy: quantitySchema('pw.x: smearing width', 'Ry', { exclusiveMinimum: 0 }),
-  nspin: { type: 'integer', enum: [1, 2] },
-  convThrRy: quantitySchema('pw.x: SCF convergence threshold', 'Ry', { exclusiveMinimum: 0 }),
-  mixingBeta: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'pw.x: SCF mixing factor (SCF control).' },
-  mixingMode: { type: 'string', enum: ['plain', 'TF', 'local-TF'], description: 'pw.x: SCF mixing mode (SCF control).' },
-  electronMaxstep: { type: 'integer', minimum: 1, maximum: 1000, description: 'pw.x: most SCF iterations (SCF control).' },
-  diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'], description: 'pw.x: diagonalization method (SCF control).' },
+  ...PW_SETTINGS_PROPERTIES,
   backend: { type: 'string', minLength: 1, description: "pw.x: 'local' or a cluster profile name." },
   fmaxEvPerAngstrom: quantitySchema('Relaxations stop when the largest force on a free atom is below this', 'eV/Å', { exclusiveMinimum: 0 }),
   maxSteps: { type: 'integer', minimum: 1, maximum: 2000, description: 'Most optimizer steps of one relaxation (FIRE for EMT, pw.x BFGS for pw.x).' },
@@ -48,12 +35,9 @@ export const CALCULATOR_CONDITIONS = [
 ];
 
 export const CALCULATOR_NOTES: Record<string, string> = {
+  ...PW_SETTINGS_NOTES,
   calculator: "'emt' only to test a search (its H/C/N/O parameters are not for real numbers); 'pw.x' for results.",
   fmaxEvPerAngstrom: '0.10 eV/Å as in AdsMind for the search; 0.02–0.05 eV/Å for final adsorption geometries.',
   maxSteps: 'about 200 for FIRE (EMT); 50–100 BFGS steps for pw.x.',
   ecutwfcRy: 'the converged cutoff, at least the UPF suggestion.',
-  kSpacingPerAngstrom: 'the converged spacing; a slab gets one k-point along its normal.',
-  degaussRy: '0.01–0.02 Ry with mv or mp smearing for metals.',
-  mixingBeta: 'SCF control: 0.7 default; 0.1–0.3 for slabs that slosh.',
-  electronMaxstep: 'SCF control: 100 default; more for slow but steady SCFs.',
 };

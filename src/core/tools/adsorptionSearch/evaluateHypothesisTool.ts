@@ -6,13 +6,15 @@
  * is placed on up to 8 equivalent sites in 4 azimuths, screened by single points, the best
  * placement relaxed, and the result analysed for slip and dissociation.
  */
+import type { CatalogueContext } from '../services';
+import { defineTool } from '../defineTool';
+import { ARTIFACTS } from '../../artifacts/contracts';
 import { analyseConfiguration } from '../../adsorption/analyzer';
 import { ScreenAndRelaxExecutor } from '../../adsorption/executor';
 import { HYPOTHESIS_SCHEMA, type Hypothesis } from '../../adsorption/hypothesis';
 import { validateHypothesis } from '../../adsorption/validator';
 import { formatExtxyz } from '../../dft/io/extxyz';
 import type { Structure, Vec3 } from '../../dft/types';
-import type { GuardedToolSpec, ToolRunContext } from '../../guard/toolSpec';
 import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import { ARTIFACT } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
@@ -45,7 +47,7 @@ export const SCREENING_PROPERTIES = {
 } as const;
 
 /** The adsorption energy of the configuration and the references it used. */
-function references(ctx: ToolRunContext, a: EvaluateArgs): { cleanSlabEv: number; gasPhaseEv: number } {
+function references(ctx: CatalogueContext, a: EvaluateArgs): { cleanSlabEv: number; gasPhaseEv: number } {
   const [clean, gas] = energyInputs(ctx, [a.cleanSlabEnergy, a.gasPhaseEnergy], 'evaluate_adsorption_hypothesis');
   return { cleanSlabEv: clean!.energyEv, gasPhaseEv: gas!.energyEv };
 }
@@ -53,7 +55,7 @@ function references(ctx: ToolRunContext, a: EvaluateArgs): { cleanSlabEv: number
 const sameSlab = (a: Structure, b: Structure): boolean =>
   a.symbols.length === b.symbols.length && JSON.stringify(a.cell) === JSON.stringify(b.cell) && a.symbols.every((s, i) => s === b.symbols[i]);
 
-export const evaluateHypothesisTool: GuardedToolSpec = {
+export const evaluateHypothesisTool = defineTool({
   name: 'evaluate_adsorption_hypothesis',
   description:
     'One hypothesis of an adsorption search: site type, surface atoms, binding atoms and orientation on the prepared surface. ' +
@@ -61,7 +63,7 @@ export const evaluateHypothesisTool: GuardedToolSpec = {
     'adsorbate is placed on up to 8 equivalent sites in 4 azimuths, screened by single points, the best placement relaxed, and ' +
     'where it ended up (planned vs relaxed site, geometric or chemical slip, dissociation) recorded with its total energy.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       search: { type: 'string', pattern: '^s-[0-9a-f]{12}$', description: 'The search this evaluation belongs to (its history decides repeats and FORBID).' },
@@ -80,19 +82,19 @@ export const evaluateHypothesisTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['adsorption-hypothesis-valid', 'calculator-matches-references', 'settings-comparable', 'energies-from-production-inputs', ...CALCULATOR_RULES],
+  outputs: [ARTIFACTS.adsorptionConfiguration, ARTIFACTS.slipAnalysis, ARTIFACTS.relaxedConfiguration, ARTIFACTS.totalEnergy],
   parameterNotes: {
     ...CALCULATOR_NOTES,
     siteType: 'the coordination the binding atom prefers first (H, O, N, C: hollows; OH: bridge; CO: ontop or hollow), then the alternatives.',
     bindingAtoms: 'heavy atoms with free valence (the C of CO, the O of OH).',
     orientation: 'upright unless two atoms bind (then flat or tilted).',
   },
-  async run(raw, ctx) {
-    const a = raw as unknown as EvaluateArgs;
+  async run(a, ctx) {
     const surface = ctx.resolve(a.surface) as SurfaceValue;
     const clean = ctx.resolve(a.structure) as Structure;
     if (!sameSlab(clean, surface.slab.slab)) throw new Error(`evaluate_adsorption_hypothesis: ${a.structure} is not the standardised slab of ${a.surface}; reference the standardised_slab made with that surface.`);
     const hypothesis: Hypothesis = { action: 'propose', siteType: a.siteType, surfaceAtoms: a.surfaceAtoms, bindingAtoms: a.bindingAtoms, orientation: a.orientation, ...(a.rationale ? { rationale: a.rationale } : {}) };
-    const view = (ctx.services as { provenance: Parameters<typeof searchState>[0] }).provenance;
+    const view = ctx.services.provenance;
     const state = searchState(view, a.search);
     const v = validateHypothesis(hypothesis, {
       adsorbate: surface.adsorbate, surface: surface.surface, slabSymbols: clean.symbols, forbid: a.enforceForbid ? state.forbid : new Set(), tested: state.tested,
@@ -141,4 +143,4 @@ export const evaluateHypothesisTool: GuardedToolSpec = {
         (log.jobs.length ? ` (pw.x jobs ${log.jobs[0]}…${log.jobs.at(-1)})` : ''),
     };
   },
-};
+});

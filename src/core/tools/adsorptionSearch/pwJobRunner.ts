@@ -13,10 +13,9 @@ import { parsePwOutput } from '../../dft/qe/output';
 import { outputNameFor } from '../../hpc/localRunner';
 import { suggestResources } from '../../hpc/resources';
 import { describePwInputSize } from '../../dft/qe/jobFacts';
-import type { ToolRunContext } from '../../guard/toolSpec';
 import type { PseudopotentialTableValue } from '../../artifacts/shapes';
 import { jobIdForCall } from '../runPw';
-import { backendsOf, clusterProfileOf, service } from '../services';
+import { backendsOf, clusterProfileOf, service, type CatalogueContext } from '../services';
 
 export interface PwJobLog {
   /** Job ids in the order they ran. */
@@ -25,7 +24,7 @@ export interface PwJobLog {
   codeVersion?: string;
 }
 
-export function pwJobRunner(ctx: ToolRunContext, tool: string, backend: string, table: PseudopotentialTableValue, log: PwJobLog): PwRunner {
+export function pwJobRunner(ctx: CatalogueContext, tool: string, backend: string, table: PseudopotentialTableValue, log: PwJobLog): PwRunner {
   const jobs = service(ctx, 'jobs', tool, 'the host opens the job service of the run');
   const pseudoDir = table.directory || service(ctx, 'pseudoDir', tool, 'set the pseudopotential directory (dreams.pseudoDir)');
   const backends = backendsOf(ctx);

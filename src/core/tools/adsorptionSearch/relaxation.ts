@@ -4,16 +4,15 @@
  * was computed with and which calculator that was. A relaxation that did not reach the
  * force threshold gives provisional results, never final ones.
  */
+import type { CatalogueContext } from '../services';
 import { directRelax } from '../../adsorption/executor';
 import type { Calculator, RelaxResult } from '../../calculators/types';
 import { formatExtxyz } from '../../dft/io/extxyz';
 import { cellVolume } from '../../dft/structure/cell';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
-import type { ToolRunContext } from '../../guard/toolSpec';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
 import { calculatorFor, energySettings, identityOf, misplacedArguments, reportedCalculator, type CalculatorArgs } from '../../calculators/fromArguments';
-import type { CatalogueServices } from '../services';
 import { pwJobRunner, type PwJobLog } from './pwJobRunner';
 
 const formula = (symbols: string[]): string => {
@@ -23,13 +22,13 @@ const formula = (symbols: string[]): string => {
 };
 
 /** The calculator of a call, with its pw.x jobs (if any) recorded in `log`. */
-export function callCalculator(args: CalculatorArgs, s: Structure, ctx: ToolRunContext, tool: string, log: PwJobLog): { calculator: Calculator; table?: PseudopotentialTableValue } {
-  const misplaced = misplacedArguments(args as unknown as Record<string, unknown>);
+export function callCalculator(args: CalculatorArgs, s: Structure, ctx: CatalogueContext, tool: string, log: PwJobLog): { calculator: Calculator; table?: PseudopotentialTableValue } {
+  const misplaced = misplacedArguments(args);
   if (misplaced.length) throw new Error(`${tool}: ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is not a setting' : 'are not settings'} of calculator ${args.calculator}; leave ${misplaced.length === 1 ? 'it' : 'them'} out or use the calculator ${misplaced.length === 1 ? 'it belongs' : 'they belong'} to.`);
   if (args.calculator === 'emt') return { calculator: calculatorFor(args, s, undefined) };
   if (args.calculator === 'ipi') {
     // only a calculator the user declared for the run: a tool call names it by key and never carries a command
-    const declared = (ctx.services as Partial<CatalogueServices>).ipiCalculators ?? {};
+    const declared = ctx.services.ipiCalculators ?? {};
     const spec = args.ipiCalculator ? declared[args.ipiCalculator] : undefined;
     if (!spec) {
       const keys = Object.keys(declared);
@@ -49,7 +48,7 @@ export interface Relaxed {
   calculatorIdentity?: { name?: string; command: string; commandSha256: string };
 }
 
-export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: ToolRunContext, tool: string, label: string): Promise<Relaxed> {
+export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: CatalogueContext, tool: string, label: string): Promise<Relaxed> {
   const log: PwJobLog = { jobs: [] };
   const { calculator, table } = callCalculator(args, s, ctx, tool, log);
   try {

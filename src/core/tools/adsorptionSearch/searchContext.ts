@@ -3,16 +3,16 @@
  * relaxations beside them, the calculator as the summarizer states it, and where the slab
  * came from.
  */
+import type { CatalogueContext } from '../services';
 import type { EnergyReferences } from '../../adsorption/references';
 import type { CalculatorSettings, RelaxResult } from '../../calculators/types';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ProvenanceView } from '../../provenance/view';
-import type { ToolRunContext } from '../../guard/toolSpec';
 import type { EnergyMeta } from '../../artifacts/shapes';
 import { energyInputs } from '../energyInputs';
 import type { CalculatorArgs } from '../../calculators/fromArguments';
 
-export function referencesOf(ctx: ToolRunContext, view: ProvenanceView, a: Pick<CalculatorArgs, 'calculator' | 'kMesh' | 'kSpacingPerAngstrom' | 'fmaxEvPerAngstrom'> & { cleanSlabEnergy: string; gasPhaseEnergy: string }, adsorbate: string): { references: EnergyReferences; metas: [EnergyMeta, EnergyMeta] } {
+export function referencesOf(ctx: CatalogueContext, view: ProvenanceView, a: Pick<CalculatorArgs, 'calculator' | 'kMesh' | 'kSpacingPerAngstrom' | 'fmaxEvPerAngstrom'> & { cleanSlabEnergy: string; gasPhaseEnergy: string }, adsorbate: string): { references: EnergyReferences; metas: [EnergyMeta, EnergyMeta] } {
   const [clean, gas] = energyInputs(ctx, [a.cleanSlabEnergy, a.gasPhaseEnergy], 'adsorption_search');
   const asRelax = (e: NonNullable<typeof clean>): RelaxResult => {
     const r = (e.meta.relaxation ?? {}) as { steps?: number; converged?: boolean; fmaxEvPerAngstrom?: number; optimizer?: RelaxResult['optimizer'] };

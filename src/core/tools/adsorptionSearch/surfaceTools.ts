@@ -4,14 +4,15 @@
  * adsorbate become the standardised slab and its symmetry-distinct sites, which every
  * later step of the search reads.
  */
+import { defineTool } from '../defineTool';
+import { ARTIFACTS } from '../../artifacts/contracts';
 import { adsorbate as adsorbateByName } from '../../adsorption/adsorbate';
 import { findSites } from '../../adsorption/sites';
 import { MIN_LATERAL_ANGSTROM, MIN_VACUUM_ANGSTROM, standardiseSlab } from '../../adsorption/slab';
 import { formatExtxyz } from '../../dft/io/extxyz';
 import { MOLECULE_NAMES } from '../../dft/structure/molecules';
 import type { Structure } from '../../dft/types';
-import type { GuardedToolSpec } from '../../guard/toolSpec';
-import { artifactRefSchema, quantitySchema } from '../../guard/schemaAnnotations';
+import { artifactRefSchema, enumSchema, quantitySchema } from '../../guard/schemaAnnotations';
 import { SEARCH_ARTIFACT, type SurfaceValue } from '../../artifacts/adsorptionSearch';
 
 const vec3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
@@ -37,13 +38,13 @@ const formula = (symbols: string[]): string => {
   return [...counts].map(([el, n]) => (n === 1 ? el : `${el}${n}`)).join('');
 };
 
-export const importStructureTool: GuardedToolSpec = {
+export const importStructureTool = defineTool({
   name: 'import_structure',
   description:
     'Record a structure given with the objective (a slab the user supplied as an extxyz or XSF file, read when the objective was loaded) ' +
     'as a slab artifact, with where it came from and the sha256 of the file, so every result built on it traces back to it.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       structure: STRUCTURE_SCHEMA,
@@ -53,6 +54,7 @@ export const importStructureTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: [ARTIFACTS.slab],
   parameterNotes: { structure: 'the slab exactly as the objective supplied it; standardisation happens in prepare_adsorption_surface.' },
   async run(raw) {
     const a = raw as { structure: Structure; source: string };
@@ -67,20 +69,20 @@ export const importStructureTool: GuardedToolSpec = {
       summary: `slab ${formula(a.structure.symbols)} (${n} atoms) from ${a.source}`,
     };
   },
-};
+});
 
-export const prepareAdsorptionSurfaceTool: GuardedToolSpec = {
+export const prepareAdsorptionSurfaceTool = defineTool({
   name: 'prepare_adsorption_surface',
   description:
     'Standardise a slab for an adsorption search (surface normal a1 × a2, lateral vectors of at least 6 Å, at least 15 Å of vacuum, ' +
     'the bottom third fixed; every change listed) and find the ontop, bridge and hollow sites (fcc/hcp, 4-fold) of its top layer, ' +
     'grouped into symmetry-distinct classes, for the adsorbate named.',
   roles: ['dft'],
-  schema: {
+  input: {
     type: 'object',
     properties: {
       slab: artifactRefSchema('The slab (build_slab or import_structure output).', { kinds: ['structure'] }),
-      adsorbate: { type: 'string', enum: [...MOLECULE_NAMES], description: 'The adsorbate from the molecule table.' },
+      adsorbate: { ...enumSchema(MOLECULE_NAMES), description: 'The adsorbate from the molecule table.' },
       minLateralAngstrom: quantitySchema('A lateral vector shorter than this is repeated (AdsMind: 6)', 'Å', { exclusiveMinimum: 0 }),
       minVacuumAngstrom: quantitySchema('A vacuum below this is widened (AdsMind: 15)', 'Å', { exclusiveMinimum: 0 }),
       fixedFraction: { type: 'number', minimum: 0, maximum: 0.9, description: 'Fraction of the slab thickness, from the bottom, kept fixed (default 1/3).' },
@@ -89,12 +91,12 @@ export const prepareAdsorptionSurfaceTool: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: ['adsorption-search-standards'],
+  outputs: [ARTIFACTS.standardisedSlab, ARTIFACTS.adsorptionSurface],
   parameterNotes: {
     minLateralAngstrom: '6 Å or more so an adsorbate does not meet its periodic image; less only for tests.',
     minVacuumAngstrom: '15 Å or more so the two surfaces do not interact through the image; less only for tests.',
   },
-  async run(raw, ctx) {
-    const a = raw as { slab: string; adsorbate: string; minLateralAngstrom?: number; minVacuumAngstrom?: number; fixedFraction?: number };
+  async run(a, ctx) {
     const input = ctx.resolve(a.slab) as Structure;
     const slab = standardiseSlab(input, {
       minLateralAngstrom: a.minLateralAngstrom ?? MIN_LATERAL_ANGSTROM, minVacuumAngstrom: a.minVacuumAngstrom ?? MIN_VACUUM_ANGSTROM,
@@ -124,4 +126,4 @@ export const prepareAdsorptionSurfaceTool: GuardedToolSpec = {
         (slab.changes.length ? `. Standardisation: ${slab.changes.join(' ')}` : ''),
     };
   },
-};
+});

@@ -26,6 +26,7 @@ const spec: GuardedToolSpec = {
     additionalProperties: false,
   },
   rules: [],
+  outputs: {},
   async run() {
     return { artifacts: [], summary: 'ran' };
   },
