@@ -67,7 +67,7 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const [bulk] = await run('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
     const [table] = await run('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
     const upf = fs.readFileSync(path.join(pseudoDir, 'Al.pz-vbc.UPF'));
-    assert.deepEqual(table!.value, { directory: pseudoDir, byElement: { Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ' } } });
+    assert.deepEqual(table!.value, { directory: pseudoDir, byElement: { Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ', type: 'NC' } } });
     const [input] = await run('make_pw_input', {
       structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
       kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
