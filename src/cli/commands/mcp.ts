@@ -4,11 +4,11 @@
  * the core or the CLI would print goes to standard error.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { version } from '../../../package.json';
+import { allowedCalculatorCommands } from '../../core/calculators/ipi/allowedCommands';
 import { DreamsMcpServer } from '../../mcp/server';
 import { registerCliCommand } from '../cli';
 import { defaultPseudoDir, loadClusters, localPwVersion, pwCommandArgv, pwProgramMissing, qeVersionFor, runsDirProblem, sshConfigOption, UsageError } from './runOptions';
@@ -41,20 +41,8 @@ only when that exact command is listed in your calculators file ($DREAMS_CALCULA
 The judges' API key is read from ANTHROPIC_API_KEY (without it tier 2 and 3 are recorded as
 "not judged", never as passes). Exit status: 0 when the client closes the connection.`;
 
-/** The i-PI client commands the user's own calculators file allows an outside agent to start. */
-export function allowedCalculatorCommands(file = process.env.DREAMS_CALCULATORS ?? path.join(os.homedir(), '.config', 'dreams', 'calculators.json')): string[][] {
-  if (!fs.existsSync(file)) return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`${file} is not JSON (${(e as Error).message}); write {"ipi": [{"command": ["python3", "client.py", "..."]}]}.`);
-  }
-  const list = (data as { ipi?: unknown }).ipi;
-  const ok = Array.isArray(list) && list.every((x) => Array.isArray((x as { command?: unknown }).command) && ((x as { command: unknown[] }).command).every((a) => typeof a === 'string'));
-  if (!ok) throw new UsageError(`${file}: "ipi" must be a list of {"command": [program, arguments...]} (strings).`);
-  return (list as { command: string[] }[]).map((x) => x.command);
-}
+/** The i-PI client commands the user's own calculators file allows (the core checks every run's against it). */
+export { allowedCalculatorCommands };
 
 export async function mcpCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;

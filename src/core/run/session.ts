@@ -7,7 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { calculatorsFile, isAllowedCalculatorCommand } from '../calculators/ipi/allowedCommands';
 import { ipiCalculatorKey, type IpiClientSpec } from '../calculators/ipi/clientProcess';
+import { DreamsError } from '../errors';
 import { EVENT_LOG_FILE, openRun, type Run } from './directory';
 import { eventsOf, type CanvasEvent } from '../canvas/types';
 import { ApprovalBook } from '../guard/approvals';
@@ -97,6 +99,11 @@ function declaredIpiCalculators(calculator: unknown): Record<string, IpiClientSp
   const c = calculator as { kind?: string; command?: unknown; port?: number; unixSocket?: string; timeoutSeconds?: number } | undefined;
   if (c?.kind !== 'ipi' || !Array.isArray(c.command) || !c.command.every((a) => typeof a === 'string')) return {};
   const command = c.command as string[];
+  // A shared objective names a calculator; the user decides which commands may start.
+  if (!isAllowedCalculatorCommand(command)) {
+    throw new DreamsError('setup', `the objective names the i-PI client command ${JSON.stringify(command)}, which is not in your calculators file (${calculatorsFile()}): ` +
+      `DREAMS starts only the i-PI clients you list there. To allow it, add {"ipi": [{"command": ${JSON.stringify(command)}}]} to that file (or point $DREAMS_CALCULATORS at such a file), then run again.`);
+  }
   return { [ipiCalculatorKey(command)]: { command, ...(c.port !== undefined ? { port: c.port } : {}), ...(c.unixSocket ? { unixSocket: c.unixSocket } : {}), ...(c.timeoutSeconds !== undefined ? { timeoutSeconds: c.timeoutSeconds } : {}) } };
 }
 

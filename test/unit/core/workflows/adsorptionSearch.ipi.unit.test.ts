@@ -39,9 +39,28 @@ async function search(dir: string, c: (typeof CASES)[number], calculator: Record
 
 describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shipped client script)', function () {
   this.timeout(600_000);
+  const saved = process.env.DREAMS_CALCULATORS;
   before(() => {
     const probe = spawnSync('/usr/bin/python3', ['-c', 'import ase.calculators.socketio'], { encoding: 'utf8' });
     if (probe.status !== 0) throw new Error(`this test needs Debian's python3-ase (apt-get install -y python3-ase): ${probe.error?.message ?? probe.stderr.trim()}`);
+    // The user's calculators file lists the client (DREAMS starts no other command).
+    const file = path.join(freshDir('dreams-ipi-allowed-'), 'calculators.json');
+    fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: COMMAND }] }));
+    process.env.DREAMS_CALCULATORS = file;
+  });
+  after(() => {
+    if (saved === undefined) delete process.env.DREAMS_CALCULATORS;
+    else process.env.DREAMS_CALCULATORS = saved;
+  });
+
+  it('refuses to start a run whose objective names an i-PI command the user\'s calculators file does not list, saying how to allow it', async () => {
+    const other = ['/usr/bin/python3', '-c', 'print(1)'];
+    await assert.rejects(search(freshDir('dreams-ipi-unlisted-'), CASES[0]!, { kind: 'ipi', command: other }), (e: Error) => {
+      assert.match(e.message, /names the i-PI client command \["\/usr\/bin\/python3","-c","print\(1\)"\], which is not in your calculators file/);
+      assert.ok(e.message.includes(process.env.DREAMS_CALCULATORS!), 'the message names the file');
+      assert.match(e.message, /add \{"ipi": \[\{"command": /);
+      return true;
+    });
   });
 
   for (const c of CASES) {
