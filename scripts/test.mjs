@@ -110,7 +110,8 @@ const tiers = {
     // or naming files or mocha options, runs the tier as one mocha process.
     const files = fs.readdirSync(path.join(root, 'test/qe'), { recursive: true }).map(String)
       .filter((f) => f.endsWith('.qe.test.ts')).map((f) => path.join('test/qe', f)).sort();
-    const studies = files.filter((f) => /workflow-(beef111|copt111|interrupted-relax)\.qe\.test\.ts$/.test(f));
+    // live-replay reuses the toy site-preference study's pw.x results, so it shares its process.
+    const studies = files.filter((f) => /(workflow-(beef111|copt111|interrupted-relax)|live-replay)\.qe\.test\.ts$/.test(f));
     if (extra.length || process.env.DREAMS_QE_LANES === '1' || !studies.length) return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
     return mochaLanes([files.filter((f) => !studies.includes(f)), studies], { timeout: 600_000 });
   },
