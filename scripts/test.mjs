@@ -91,7 +91,10 @@ function clusterReachable() {
 const tiers = {
   static() {
     console.log('type check (tsc --noEmit)');
-    return run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+    const types = run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+    console.log('lint (biome lint --error-on-warnings, as npm run lint)');
+    const lint = run(process.execPath, [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings', '.']);
+    return types || lint;
   },
   unit() {
     return mocha(['test/unit/**/*.unit.test.ts']);
