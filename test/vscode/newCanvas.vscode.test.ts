@@ -62,7 +62,19 @@ describe('New Canvas and unsaved canvases (real VS Code)', () => {
       const run = nb.metadata.run as { id: string; log: string };
       assert.ok(run?.log.startsWith(`untitled-2.run${path.sep}`), `run log ${run?.log}`);
       assert.ok(fs.existsSync(path.join(ws, run.log)), 'the run is next to its canvas');
-      await until('the run\'s cells in the canvas', () => nb.getCells().some((cell) => (cell.metadata?.dreams as { kind?: string } | undefined)?.kind === 'artifact'), 30_000);
+      // the run's artifacts appear in the cells of the plan steps that made them
+      const cardIds = (x: vscode.NotebookCell) => x.outputs.flatMap((o) => o.items.filter((i) => i.mime === 'application/vnd.dreams.artifacts+json')
+        .flatMap((i) => (JSON.parse(new TextDecoder().decode(i.data)).cards as { id: string }[]).map((d) => d.id)));
+      const stepCells = await until('the run\'s step cells with its artifacts in the canvas', () => {
+        const steps = nb.getCells().filter((cell) => (cell.metadata?.dreams as { kind?: string } | undefined)?.kind === 'step' && cardIds(cell).length > 0);
+        return steps.length > 0 ? steps : undefined;
+      }, 30_000);
+      const recorded = new Set(fs.readFileSync(path.join(ws, run.log), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+        .filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload.id as string));
+      for (const cell of stepCells) {
+        assert.match(String((cell.metadata.dreams as { id?: string }).id), /^steps\/\S+$/);
+        for (const id of cardIds(cell)) assert.ok(recorded.has(id), `${id} in ${(cell.metadata.dreams as { id?: string }).id} is an artifact of the run`);
+      }
     } finally {
       await c.update('provider', undefined, vscode.ConfigurationTarget.Global);
       await c.update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
