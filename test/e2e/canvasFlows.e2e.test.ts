@@ -114,8 +114,21 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await frame.locator('canvas.graph').click({ position: { x: 4, y: 4 } });
     assert.equal(await selected(), undefined, 'a click on empty space clears the selection');
     await page.keyboard.press('Home');
-    const first = (await selected())!;
+    let first = (await selected())!;
     assert.deepEqual(first.into, [], `Home went to ${first.id}, which is not a source`);
+    // Down walks the column of sources to one from which two steps lead on (a call, what it made,
+    // the call that used it): in this run the first call's structure is used by nothing.
+    const leadsOn = (id: string) => frame.evaluate((from) => {
+      const { edges } = (window as unknown as { dreamsGraph: { graph: { edges: { from: string; to: string }[] } } }).dreamsGraph.graph;
+      return edges.some((e) => e.from === from && edges.some((f) => f.from === e.to));
+    }, id);
+    for (let i = 0; i < 20 && !(await leadsOn(first.id)); i++) {
+      await page.keyboard.press('ArrowDown');
+      const below = (await selected())!;
+      assert.notEqual(below.id, first.id, `ArrowDown stayed on ${first.id}; no node in its column leads on by two steps`);
+      first = below;
+    }
+    assert.ok(await leadsOn(first.id), `no node below ${first.id} leads on by two steps`);
     await page.keyboard.press('ArrowRight');
     const made = (await selected())!;
     assert.ok(first.outOf.includes(made.id), `ArrowRight went to ${made.id}, which ${first.id} does not lead to`);
