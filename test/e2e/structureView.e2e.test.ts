@@ -161,9 +161,12 @@ describe('structures in the workbench (e2e)', function () {
     await quickOpen(page, path.basename(runCanvas));
     const nb = visibleNotebook(page);
     await nb.locator('.cell-list-container').waitFor({ timeout: 60_000 });
-    // The keyboard walks the cells (command mode, Down) until the relaxed structure's cell is on
-    // screen, as a user would reach it in a long run; its output renders once it is near the screen.
-    const relaxedCell = nb.locator('.monaco-list-row', { hasText: 'relaxed_structure: 2 atoms' }).first();
+    // The keyboard walks the cells (command mode, Down) until the cell of the step that made the
+    // relaxed structure is on screen, as a user would reach it in a long run (a lab notebook: the
+    // structure is an output of its step's cell); its output renders once it is near the screen.
+    // (\s: the cell's editor draws its spaces as no-break spaces)
+    const relaxedCell = nb.locator('.monaco-list-row').filter({ hasText: /Step\s\d+\sof\s\d+:\sThe\srelaxed\scell/ })
+      .filter({ hasText: /relaxed\sgeometry\sof\sa-\d+:\s2\satoms/ }).filter({ hasText: /c-\d+\sok:\srelaxed_structure/ }).first();
     await nb.locator('.monaco-list-row', { hasText: 'Lattice parameters of Mg' }).first().click();
     await page.keyboard.press('Escape');
     for (let i = 0; i < 80 && !(await relaxedCell.isVisible().catch(() => false)); i++) {
