@@ -39,24 +39,33 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
     const ws = workspaceDir();
     const seen: string[] = [];
     const real = wb.controller.starter;
+    let nb: vscode.NotebookDocument | undefined;
+    let whileRunning = '';
     wb.controller.starter = {
       async start(req) {
         seen.push(req.objective);
         const run = await createRun(path.join(ws, 'scripted.run'), { objective: req.objective, slug: 'scripted' });
         await req.linked({ runLog: path.join(run.dir, 'events.jsonl'), runId: run.runId });
-        req.progress('step 1/1: build_bulk');
+        req.progress('step 1/2: build_bulk');
+        req.progress('step 2/2: run_eos');
+        // while the run goes on, the cell shows the latest progress line only (each replaces the last)
+        whileRunning = await until('the progress line in the cell', () => {
+          const shown = text([...nb!.cellAt(0).outputs]);
+          return /step 2\/2: run_eos/.test(shown) ? shown : undefined;
+        }, 10_000);
         await run.log.append({ kind: 'run.state', key: 'run/state', actor: { kind: 'framework', id: 'run' }, payload: { state: 'completed' } });
         await run.close();
         return { runLog: path.join(run.dir, 'events.jsonl'), runId: run.runId, state: 'completed', summary: 'one step done' };
       },
     };
     try {
-      const nb = await canvasWith('scripted', 'Lattice constant of fcc Al');
+      nb = await canvasWith('scripted', 'Lattice constant of fcc Al');
       const outs = await execute(nb);
       assert.deepEqual(seen, ['Lattice constant of fcc Al']);
       assert.equal(nb.cellAt(0).executionSummary?.success, true);
-      assert.match(text(outs), /step 1\/1: build_bulk/);
-      assert.match(text(outs), /completed\. one step done/);
+      assert.equal(whileRunning.trim(), 'step 2/2: run_eos', 'one progress line, the latest');
+      // at the end the outcome replaces the progress line: the summary and step cells hold the record
+      assert.match(text(outs).trim(), /^Run \S+-scripted: completed\. one step done$/);
       const run = nb.metadata.run as { id: string; log: string };
       assert.match(run.id, /-scripted$/);
       assert.ok(fs.existsSync(path.resolve(ws, run.log)), `the linked log ${run.log} exists`);
@@ -132,7 +141,11 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       // shown in the cell of the call that made it (with its other artifacts), as a card of the cell's first output
       const cardsOf = (x: vscode.NotebookCell) => (x.outputs[0]?.items[0]?.mime === 'application/vnd.dreams.artifacts+json' ? JSON.parse(new TextDecoder().decode(x.outputs[0].items[0].data)).cards as { id: string; value: number }[] : []);
       const cell = nb.getCells().find((x) => cardsOf(x).some((d) => d.id === a0.id))!;
-      assert.match(String(cell.metadata.dreams?.id), /^calls\/c-\d+$/);
+      // the call that made it served a plan step: the artifact is in that step's cell
+      const made = events.find((e) => e.kind === 'provenance.call' && e.payload.id === a0.creator)?.payload as { step?: string } | undefined;
+      assert.ok(made?.step, `the call ${a0.creator} that made ${a0.id} serves a plan step`);
+      assert.equal(cell.metadata.dreams?.id, `steps/${made.step}`);
+      assert.equal(cell.metadata.dreams?.kind, 'step');
       const shown = cardsOf(cell).find((d) => d.id === a0.id)!;
       assert.equal(shown.value, a0.value, 'the cell shows the recorded value');
       assert.ok(a0.value > 3.85 && a0.value < 4.1, `a0 = ${a0.value} Å for LDA Al`);
