@@ -9,6 +9,7 @@
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { MAGNETIC_SPECIES } from '../latticeConstantCrystal';
 import { isStructureFileInput, loadStructureFileInput, STRUCTURE_FILE_SCHEMA, type StructureFileInput } from '../structureFileInput';
+import type { Composer } from '../../plan/types';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import { isChemicalSymbol as isElementSymbol } from '../../dft/io/elements';
 
@@ -233,6 +234,13 @@ export function settingsSteps(s: StudySettings, structure: string, structureStep
 }
 
 /** The converged-settings claims and a sentence, for a report composer. */
+/** The settings sentence of a study whose cutoff and k-spacing may have been chosen by its cutoff-choice and k-choice steps. */
+export function sweptSettingsSentence(s: StudySettings, ctx: Parameters<Composer>[0]): ReturnType<typeof settingsSentence> {
+  const cut = ctx.ref('cutoff-choice', 'converged_settings');
+  const k = ctx.ref('k-choice', 'converged_settings');
+  return settingsSentence(s, { ...(cut ? { cut } : {}), ...(k ? { k } : {}) }, (r) => ctx.value(r));
+}
+
 export function settingsSentence(s: StudySettings, refs: { cut?: string; k?: string }, value: (r: string) => unknown): { text: string; claims: { quantity: string; value: number; unit: string; cites: string; statement: string }[] } {
   const claims = [];
   const parts: string[] = [];

@@ -15,7 +15,7 @@ import { isStructureFileInput, loadStructureFileInput, type StructureFileInput }
 import { ObjectiveError, type TemplateStep, type WorkflowTemplate } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, namedSymbols, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal,
-  resolveSettings, settingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+  resolveSettings, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
 } from './common';
 
 interface Reference {
@@ -208,7 +208,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
     { quantity: 'formation_energy', value: claimValue(fu.value, 4), unit: 'eV', cites: `${fuRef}.value`, statement: `ΔH_f(${i.formula}) = ${claimValue(fu.value, 4)} eV per formula unit` },
     { quantity: 'formation_energy', value: claimValue(at.value, 4), unit: 'eV/atom', cites: `${atRef}.value`, statement: `ΔH_f(${i.formula}) = ${claimValue(at.value, 4)} eV/atom` },
   ];
-  const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
+  const settings = sweptSettingsSentence(i.settings, ctx);
   const text = [
     `The formation energy of ${i.formula} (${i.compound.name}) is **${shown(fu.value, 4)} eV per formula unit** (${fuRef}), ${shown(at.value, 4)} eV/atom (${atRef}).`,
     '',

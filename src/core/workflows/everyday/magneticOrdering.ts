@@ -15,7 +15,7 @@ import type { Composer } from '../../plan/types';
 import { ObjectiveError, type TemplateStep, type WorkflowTemplate } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
-  settingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+  sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
 } from './common';
 
 interface Order {
@@ -169,7 +169,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
     const sites = m.sites.map((x) => `${x.label ?? x.symbol}(${x.atom}) ${shown(x.momentBohrMagneton, 3)}`).join(', ');
     rows.push(`| ${o.name} | ${o.moments.join(', ')} | ${m.order} | ${shown(m.totalBohrMagnetonPerCell, 3)} | ${shown(m.absoluteBohrMagnetonPerCell, 3)} | ${sites || '—'}${m.siteSource ? ` (${m.siteSource})` : ''} | ${d ? `${shown(d.value, 4)} (${dRef})` : '0 (reference)'} |`);
   }
-  const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
+  const settings = sweptSettingsSentence(i.settings, ctx);
   const text = [
     i.orders.length > 1
       ? `At these settings the **${lowest.name}** order of ${i.crystal.name} is the lowest in energy of those computed (${i.magneticAtoms} magnetic atoms per cell).`

@@ -13,7 +13,7 @@ import type { Composer } from '../../plan/types';
 import type { TemplateStep, WorkflowTemplate } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
-  elementsInText, settingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+  elementsInText, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
 } from './common';
 
 export interface RelaxInputs {
@@ -121,7 +121,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
     ...(vc && v.pressureKbar !== undefined ? [{ quantity: 'stress', value: v.pressureKbar, unit: 'kbar', cites: `${ref}.pressureKbar`, statement: `P = ${v.pressureKbar} kbar` }] : []),
     ...(v.kpointCount !== undefined ? [{ quantity: 'kpoint_count', value: v.kpointCount, unit: 'count', cites: `${ref}.kpointCount`, statement: `${v.kpointCount} irreducible k-points` }] : []),
   ];
-  const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
+  const settings = sweptSettingsSentence(i.settings, ctx);
   const files = ctx.refs('structure-files', 'structure_file').map((id) => `${ctx.provenance.artifact(id)?.location?.split('/').pop() ?? 'file'} (${id})`);
   const lengths = v.cellLengthsAngstrom.map((x) => shown(x, 6)).join(', ');
   const text = [

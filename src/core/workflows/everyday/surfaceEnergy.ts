@@ -13,7 +13,7 @@ import type { Composer } from '../../plan/types';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { ObjectiveError, type TemplateStep, type WorkflowTemplate } from '../types';
 import {
-  crystalStep, electronicArgs, elementsInText, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveSettings, settingsSentence, settingsSteps,
+  crystalStep, electronicArgs, elementsInText, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveSettings, sweptSettingsSentence, settingsSteps,
   SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
 } from './common';
 
@@ -145,7 +145,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
     { quantity: 'surface_energy', value: claimValue(best.v.valueJPerM2!, 3), unit: 'J/m^2', cites: `${best.ref}.valueJPerM2`, statement: `γ = ${claimValue(best.v.valueJPerM2!, 3)} J/m² (${best.n} layers)` },
     { quantity: 'surface_energy', value: claimValue(best.v.value, 4), unit: 'eV/Å^2', cites: `${best.ref}.value`, statement: `γ = ${claimValue(best.v.value, 4)} eV/Å² (${best.n} layers)` },
   ];
-  const settings = settingsSentence(i.settings, { ...(ctx.ref('cutoff-choice', 'converged_settings') ? { cut: ctx.ref('cutoff-choice', 'converged_settings')! } : {}), ...(ctx.ref('k-choice', 'converged_settings') ? { k: ctx.ref('k-choice', 'converged_settings')! } : {}) }, (r) => ctx.value(r));
+  const settings = sweptSettingsSentence(i.settings, ctx);
   const text = [
     `The ${i.relax ? 'relaxed' : 'unrelaxed'} surface energy of ${surfaceName(i)} is **${shown(best.v.valueJPerM2!, 3)} J/m²** (${shown(best.v.value, 4)} eV/Å², ${best.n} layers, ${best.ref})` +
       (previous ? `; the ${previous.n}-layer slab gives ${shown(previous.v.valueJPerM2!, 3)} J/m², ${shown(Math.abs(best.v.valueJPerM2! - previous.v.valueJPerM2!), 2)} J/m² away.` : '.'),
