@@ -4,12 +4,12 @@
  * a 'bands' pw.x run on a copy of the SCF's charge density, bands.x, the band gap of an insulator
  * (direct or indirect, and where), and a report whose every number cites its artifact.
  */
-import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs, type ElectronicInputs } from './electronicStructure/inputs';
+import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs } from './electronicStructure/inputs';
 import { BAND_STRUCTURE_COMPOSERS } from './electronicStructure/report';
 import { crystalSteps, SCF_ENERGY, scfSteps, settingsQuantities, settingsSteps, STRUCTURE } from './electronicStructure/steps';
-import type { WorkflowTemplate } from './types';
+import { defineWorkflow } from './defineWorkflow';
 
-export const BAND_STRUCTURE: WorkflowTemplate = {
+export const BAND_STRUCTURE = defineWorkflow({
   id: 'band-structure',
   title: 'Band structure and band gap',
   description:
@@ -20,9 +20,8 @@ export const BAND_STRUCTURE: WorkflowTemplate = {
   inputSchema: ELECTRONIC_INPUT_SCHEMA,
   inputsFromText: (text) => electronicInputsFromText(text, 'bands'),
   loadInputFiles: loadElectronicStructureFile,
-  resolveInputs: (raw, env) => resolveElectronicInputs(raw, env) as unknown as Record<string, unknown>,
-  steps: (raw) => {
-    const i = raw as unknown as ElectronicInputs;
+  resolveInputs: resolveElectronicInputs,
+  steps: (i) => {
     const settings = settingsSteps(i);
     return [
       ...crystalSteps(i),
@@ -52,9 +51,6 @@ export const BAND_STRUCTURE: WorkflowTemplate = {
       },
     ];
   },
-  objective: (raw) => {
-    const i = raw as unknown as ElectronicInputs;
-    return `band structure of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.functional}`;
-  },
+  objective: (i) => `band structure of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.functional}`,
   composers: BAND_STRUCTURE_COMPOSERS,
-};
+});

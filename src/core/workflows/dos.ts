@@ -4,12 +4,13 @@
  * direction (optimised tetrahedra or the SCF's smearing) on a copy of its charge density, dos.x
  * (total DOS, Fermi energy), projwfc.x (PDOS per species and l, Löwdin charges), and a report.
  */
-import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs, type ElectronicInputs } from './electronicStructure/inputs';
+import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs } from './electronicStructure/inputs';
 import { DOS_COMPOSERS } from './electronicStructure/report';
 import { crystalSteps, SCF_ENERGY, scfSteps, settingsQuantities, settingsSteps } from './electronicStructure/steps';
-import type { TemplateStep, WorkflowTemplate } from './types';
+import { defineWorkflow } from './defineWorkflow';
+import type { TemplateStep } from './types';
 
-export const DENSITY_OF_STATES: WorkflowTemplate = {
+export const DENSITY_OF_STATES = defineWorkflow({
   id: 'dos',
   title: 'Density of states and projected DOS',
   description:
@@ -19,9 +20,8 @@ export const DENSITY_OF_STATES: WorkflowTemplate = {
   inputSchema: ELECTRONIC_INPUT_SCHEMA,
   inputsFromText: (text) => electronicInputsFromText(text, 'dos'),
   loadInputFiles: loadElectronicStructureFile,
-  resolveInputs: (raw, env) => resolveElectronicInputs(raw, env) as unknown as Record<string, unknown>,
-  steps: (raw) => {
-    const i = raw as unknown as ElectronicInputs;
+  resolveInputs: resolveElectronicInputs,
+  steps: (i) => {
     const settings = settingsSteps(i);
     const pdos: TemplateStep[] = i.pdos
       ? [{ id: 'projwfc', title: 'projwfc.x: DOS per species and angular momentum', worker: 'hpc', tool: 'run_projwfc', args: { nscf: '$step.nscf.nscf_output', deltaEEv: i.deltaEEv }, reasons: { nscf: 'the nscf run', deltaEEv: `${i.deltaEEv} eV grid` }, dependsOn: ['nscf'] }]
@@ -52,10 +52,7 @@ export const DENSITY_OF_STATES: WorkflowTemplate = {
       },
     ];
   },
-  objective: (raw) => {
-    const i = raw as unknown as ElectronicInputs;
-    return `density of states of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.functional}`;
-  },
+  objective: (i) => `density of states of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.functional}`,
   composers: {
     ...DOS_COMPOSERS,
     // the SCF's mesh, as its energy records it, times the factor
@@ -63,7 +60,7 @@ export const DENSITY_OF_STATES: WorkflowTemplate = {
       const scf = ctx.ref('scf', 'total_energy');
       const mesh = scf ? (ctx.provenance.artifact(scf)?.meta?.settings as { kMesh?: number[] } | undefined)?.kMesh : undefined;
       if (!mesh) throw new Error('the DOS mesh needs the SCF\'s mesh, which its energy does not record yet; run the SCF first.');
-      return mesh.map((n) => n * ((ctx.inputs as unknown as ElectronicInputs).dosMeshFactor));
+      return mesh.map((n) => n * ctx.inputs.dosMeshFactor);
     },
   },
-};
+});

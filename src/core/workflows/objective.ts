@@ -153,7 +153,7 @@ export function parseObjectiveFile(text: string, file: string, baseDir?: string)
   }
   const checked = checkInputs(template, obj.inputs, file);
   const inputs = template.loadInputFiles ? template.loadInputFiles(checked, baseDir ?? path.dirname(path.resolve(file))) : checked;
-  return { text: obj.objective ?? template.objective(inputs), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
+  return { text: obj.objective ?? (template.objectiveBeforeResolving ? template.objectiveBeforeResolving(inputs) : template.objective(inputs)), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
 }
 
 /**

@@ -41,6 +41,7 @@ export interface PseudopotentialInfo {
   suggestedEcutrhoRy?: number;
 }
 
+/** Templates are made with `defineWorkflow` (defineWorkflow.ts), which types their inputs from their schema. */
 export interface WorkflowTemplate {
   id: string;
   title: string;
@@ -61,8 +62,10 @@ export interface WorkflowTemplate {
   resolveInputs(inputs: Record<string, unknown>, env: WorkflowEnvironment): Record<string, unknown>;
   /** The plan for resolved inputs. */
   steps(inputs: Record<string, unknown>): TemplateStep[];
-  /** One line naming the study, for the plan's objective. */
+  /** One line naming the study, for the plan's objective, from resolved inputs. */
   objective(inputs: Record<string, unknown>): string;
+  /** The same line from an objective file's checked inputs, before the machine is known (default: `objective` of them). */
+  objectiveBeforeResolving?(inputs: Record<string, unknown>): string;
   composers?: Record<string, Composer>;
 }
 

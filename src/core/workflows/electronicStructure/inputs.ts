@@ -8,6 +8,7 @@
  */
 import { isMetallic } from '../../guard/rules/metalsHaveSmearing';
 import { loadStructureFileInput } from '../structureFileInput';
+import type { InputsOf } from '../defineWorkflow';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 /**
@@ -58,6 +59,9 @@ export const ELECTRONIC_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** The inputs of an objective, as its schema admits them. */
+export type ElectronicObjectiveInputs = InputsOf<typeof ELECTRONIC_INPUT_SCHEMA>;
+
 export interface ElectronicInputs {
   species: string[];
   element: string;
@@ -91,8 +95,7 @@ export interface ElectronicInputs {
 }
 
 /** Inputs after defaults, or an ObjectiveError naming each problem. */
-export function resolveElectronicInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): ElectronicInputs {
-  const r = raw as Partial<ElectronicInputs> & { structure?: Bravais; ecutrhoRy?: number; structureSpecies?: string[] };
+export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: WorkflowEnvironment): ElectronicInputs {
   const problems: string[] = [];
   const fileSpecies = r.structureFile ? r.structureSpecies : undefined;
   const element = r.element ?? r.elements?.[0] ?? fileSpecies?.[0];
@@ -143,7 +146,7 @@ export function resolveElectronicInputs(raw: Record<string, unknown>, env: Workf
 }
 
 /** Reads the structure file an objective names (relative to its directory): its absolute path, sha256 and species. */
-export function loadElectronicStructureFile(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+export function loadElectronicStructureFile(inputs: ElectronicObjectiveInputs, baseDir: string): ElectronicObjectiveInputs {
   if (typeof inputs.structureFile !== 'string') return inputs;
   const loaded = loadStructureFileInput({ file: inputs.structureFile }, baseDir, 'inputs.structureFile');
   if (!loaded.structure.pbc.every(Boolean)) {

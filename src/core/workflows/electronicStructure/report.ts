@@ -3,17 +3,19 @@
  * Fermi energy, k-point count of the path, converged settings), each citing its artifact.
  * The plots come with the run report (report/sections/electronicStructure.ts).
  */
-import type { Composer, ComposeContext } from '../../plan/types';
+import type { ComposeContextOf, ComposerOf } from '../defineWorkflow';
 import type { ReportClaim } from '../../guard/claimChecks';
 import { claimValue } from '../../guard/claimChecks';
 import type { ConvergenceSelectionValue } from '../../artifacts/shapes';
 import type { BandGapValue, BandPathValue, BandStructureValue, DosValue, PdosValue } from '../../artifacts/electronic';
 import type { ElectronicInputs } from './inputs';
 
+type Context = ComposeContextOf<ElectronicInputs>;
+
 const crystal = (i: ElectronicInputs) => (i.structureFile ? `the crystal of ${i.structureFile}` : `${i.structure} ${i.species.join('')}${i.latticeConstantAngstrom ? ` (a = ${i.latticeConstantAngstrom} Å)` : ''}`);
 
-function settingsClaims(ctx: ComposeContext): { text: string; claims: ReportClaim[] } {
-  const i = ctx.inputs as unknown as ElectronicInputs;
+function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs;
   const claims: ReportClaim[] = [];
   const parts: string[] = [];
   const cut = ctx.ref('cutoff-choice', 'converged_settings');
@@ -32,14 +34,14 @@ function settingsClaims(ctx: ComposeContext): { text: string; claims: ReportClai
   return { text: `Settings: ${i.functional}, ${parts.join('; ')}; ${occ}.`, claims };
 }
 
-const need = (ctx: ComposeContext, step: string, name: string): string => {
+const need = (ctx: Context, step: string, name: string): string => {
   const r = ctx.ref(step, name);
   if (!r) throw new Error(`the report needs the ${name} of step ${step}, which the run has not made yet; run that step first.`);
   return r;
 };
 
-export const BAND_STRUCTURE_COMPOSERS: Record<string, Composer> = {
-  title: (ctx) => `Band structure of ${crystal(ctx.inputs as unknown as ElectronicInputs)} with ${(ctx.inputs as unknown as ElectronicInputs).functional}`,
+export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
+  title: (ctx) => `Band structure of ${crystal(ctx.inputs)} with ${ctx.inputs.functional}`,
   text: (ctx) => {
     const bs = need(ctx, 'bands-x', 'band_structure');
     const path = need(ctx, 'band-path', 'band_path');
@@ -49,7 +51,7 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, Composer> = {
     const g = gapRef ? (ctx.value(gapRef) as BandGapValue) : undefined;
     return [
       g
-        ? `The ${(ctx.inputs as unknown as ElectronicInputs).functional} band gap is **${g.gapEv.toFixed(3)} eV, ${g.direct ? 'direct' : 'indirect'}** (${gapRef}): ` +
+        ? `The ${ctx.inputs.functional} band gap is **${g.gapEv.toFixed(3)} eV, ${g.direct ? 'direct' : 'indirect'}** (${gapRef}): ` +
           `the valence-band maximum lies at ${g.vbm.location}, the conduction-band minimum at ${g.cbm.location}` +
           `${g.direct ? '' : `; the smallest direct gap is ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.`
         : `The bands cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`,
@@ -75,10 +77,10 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, Composer> = {
   },
 };
 
-export const DOS_COMPOSERS: Record<string, Composer> = {
-  title: (ctx) => `Density of states of ${crystal(ctx.inputs as unknown as ElectronicInputs)} with ${(ctx.inputs as unknown as ElectronicInputs).functional}`,
+export const DOS_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
+  title: (ctx) => `Density of states of ${crystal(ctx.inputs)} with ${ctx.inputs.functional}`,
   text: (ctx) => {
-    const i = ctx.inputs as unknown as ElectronicInputs;
+    const i = ctx.inputs;
     const dos = need(ctx, 'dos-x', 'dos');
     const v = ctx.value(dos) as DosValue;
     const pdosRef = ctx.ref('projwfc', 'pdos');
