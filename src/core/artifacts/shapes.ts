@@ -2,7 +2,7 @@
  * The values of the artifacts the tool catalogue creates, as other tools and the guard
  * read them. Units are in the field names.
  */
-import type { PhysicalSettings, Structure } from '../dft/types';
+import type { PhysicalSettings, Structure, Vec3 } from '../dft/types';
 import type { PseudoChoice, PwInputOptions } from '../dft/qe/pwInput';
 
 /** Artifact names the catalogue uses, so producers, rules and the report judge agree. */
@@ -50,6 +50,8 @@ export interface ConvergenceSelectionValue {
   tested: {
     value: number; energyEvPerAtom: number; deltaMevPerAtom: number; pressureKbar?: number;
     pulayKbar?: number; deltaPressureKbar?: number; latticeShiftPercent?: number; kMesh?: [number, number, number]; seconds?: number;
+    /** Shape criterion (non-cubic): the largest principal value of the deviatoric stress error against the finest run (kbar), and the shift of c/a it implies (%). */
+    deviatoricErrorKbar?: number; shapeShiftPercent?: number;
   }[];
   /** The chosen value of the swept parameter, in the same unit. */
   chosenValue: number;
@@ -58,7 +60,11 @@ export interface ConvergenceSelectionValue {
   /** The energy tolerance, meV/atom (absent when the sweep was judged by pressure alone). */
   toleranceMevPerAtom?: number;
   /** What the sweep was judged by (absent in selections made before criteria had names: energy). */
-  criterion?: { kind: 'energy' | 'pressure' | 'both'; toleranceMevPerAtom?: number; toleranceLatticePercent?: number; bulkModulusGPa?: number };
+  criterion?: {
+    kind: 'energy' | 'pressure' | 'both'; toleranceMevPerAtom?: number; toleranceLatticePercent?: number; bulkModulusGPa?: number;
+    /** Non-cubic crystals whose shape is relaxed: the tolerated shift of c/a (%) and the modulus (GPa) that turned stress into shape. */
+    toleranceShapePercent?: number; shapeModulusGPa?: number;
+  };
   /** Where the bulk modulus of the pressure criterion came from: a probe of strained cells, or a value given with its reference. */
   bulkModulus?: { valueGPa: number; note: string; from: string[]; atCellGPa?: number; pressureGPa?: number };
   /** False when no tested value met the tolerance against the finest one. */
@@ -116,6 +122,8 @@ export interface EnergyMeta {
   purpose?: 'production' | 'convergence-test';
   /** The pressure pw.x printed (tstress), kbar. */
   pressureKbar?: number;
+  /** The stress tensor pw.x printed last (tstress), kbar. */
+  stressKbar?: [Vec3, Vec3, Vec3];
   [key: string]: unknown;
 }
 

@@ -12,7 +12,11 @@
  * - pressure: the shift of the lattice constant the run's pressure error implies,
  *   |P − P_ref|/(3·B) in % of a (B from a probe of strained cells, convergencePressure.ts),
  *   where a cutoff sweep's P includes the Pulay term a constant-cutoff EOS sees;
- * - both: each within its own tolerance.
+ * - both: each within its own tolerance;
+ * - and, for a crystal whose shape is relaxed (non-cubic), the shape: the shift of the relaxed shape
+ *   (c/a for a hexagonal or tetragonal cell) that the run's deviatoric stress error implies,
+ *   |Δs|/C in % (C from the bulk modulus, convergenceShape.ts). The pressure fixes the volume; c/a
+ *   follows the stress anisotropy, which converges on a different k-mesh.
  *
  * The chosen value is the cheapest tested value that meets the criterion and whose finer values
  * all meet it too (a value that dips under the tolerance by accident between two that do not is
@@ -21,10 +25,11 @@
  */
 import { nextSweepValue } from './convergenceExtension';
 import { latticeShiftPercent, pressureForLatticeShift, pulayPressuresKbar } from './convergencePressure';
+import { deviatoricStressErrorKbar, shapeShiftPercent, stressForShapeShift } from './convergenceShape';
 import { DftScienceError } from './scienceError';
 import { settingsDifferences } from './qe/settings';
 import type { SettingName } from './settingsComparison';
-import type { Cell, PhysicalSettings } from './types';
+import type { Cell, PhysicalSettings, Vec3 } from './types';
 
 export { latticeShiftFromPressure } from './convergencePressure';
 
@@ -41,6 +46,13 @@ export interface SweepCriterion {
   toleranceLatticePercent?: number;
   /** pressure and both: the bulk modulus that turns a pressure error into a lattice shift, GPa. */
   bulkModulusGPa?: number;
+  /**
+   * A crystal whose shape is relaxed: also judge each run by the shift of the shape (c/a, in %) its
+   * deviatoric stress error implies. Absent for cubic crystals, whose shape is fixed by symmetry.
+   */
+  toleranceShapePercent?: number;
+  /** With toleranceShapePercent: the modulus that turns a deviatoric stress error into a shape strain, GPa. */
+  shapeModulusGPa?: number;
 }
 
 export interface ConvergenceRun {
@@ -52,6 +64,8 @@ export interface ConvergenceRun {
   settings: PhysicalSettings;
   /** The pressure pw.x printed, kbar (the pressure criterion needs it for every run). */
   pressureKbar?: number;
+  /** The stress tensor pw.x printed, kbar (the shape criterion needs it for every run). */
+  stressKbar?: [Vec3, Vec3, Vec3];
   /** The cell's volume, Å³ (the pressure criterion of a cutoff sweep needs it for the Pulay term). */
   volumeAngstrom3?: number;
   /** Optional label (artifact reference, job id) carried into the table. */
@@ -72,6 +86,10 @@ export interface ConvergenceRow {
   pressureErrorKbar?: number;
   /** |P − P_ref|/(3·B), % of a (with a bulk modulus). */
   latticeShiftPercent?: number;
+  /** Shape criterion: the largest principal value of s − s_ref (s the deviatoric stress), kbar. */
+  deviatoricErrorKbar?: number;
+  /** Shape criterion: |Δs|/C, the shift of the relaxed shape (c/a) it implies, %. */
+  shapeShiftPercent?: number;
   /** Meets every part of the criterion. */
   underThreshold: boolean;
   isReference: boolean;
@@ -129,6 +147,21 @@ export function normaliseCriterion(c: number | SweepCriterion): SweepCriterion {
       );
     }
   }
+  if (criterion.toleranceShapePercent !== undefined) {
+    if (!positive(criterion.toleranceShapePercent)) {
+      throw new DftScienceError(
+        `shape tolerance ${criterion.toleranceShapePercent} % is not a positive number. Pass the tolerated shift of c/a (the cell shape) in % (0.05 is usual).`,
+        { toleranceShapePercent: criterion.toleranceShapePercent },
+      );
+    }
+    if (!positive(criterion.shapeModulusGPa)) {
+      throw new DftScienceError(
+        `the shape criterion needs a modulus to turn a deviatoric stress error into a shift of c/a; got ${criterion.shapeModulusGPa} GPa. ` +
+          'Estimate it from the bulk modulus (shapeModulusFromBulk) or give one with its source.',
+        { shapeModulusGPa: criterion.shapeModulusGPa },
+      );
+    }
+  }
   return criterion;
 }
 
@@ -138,7 +171,10 @@ export function describeCriterion(c: SweepCriterion): string {
   const pressure = c.toleranceLatticePercent !== undefined && c.bulkModulusGPa !== undefined
     ? `within ${c.toleranceLatticePercent} % of a by pressure (|ΔP| ≤ ${pressureForLatticeShift(c.toleranceLatticePercent, c.bulkModulusGPa).toPrecision(3)} kbar at B ≈ ${c.bulkModulusGPa.toPrecision(3)} GPa)`
     : '';
-  return c.kind === 'energy' ? energy : c.kind === 'pressure' ? pressure : `${energy} and ${pressure}`;
+  const shape = c.toleranceShapePercent !== undefined && c.shapeModulusGPa !== undefined
+    ? ` and within ${c.toleranceShapePercent} % of c/a by the deviatoric stress (|Δs| ≤ ${stressForShapeShift(c.toleranceShapePercent, c.shapeModulusGPa).toPrecision(3)} kbar at C ≈ ${c.shapeModulusGPa.toPrecision(3)} GPa)`
+    : '';
+  return (c.kind === 'energy' ? energy : c.kind === 'pressure' ? pressure : `${energy} and ${pressure}`) + shape;
 }
 
 /** One sweep: the cheapest value that meets the criterion with every finer one, or a request for the next value. */
@@ -177,6 +213,7 @@ export function selectConvergedValue(
   const refPerAtom = ref.energyEv / ref.natoms;
   const usesPressure = criterion.kind !== 'energy';
   const usesEnergy = criterion.kind !== 'pressure';
+  const usesShape = criterion.toleranceShapePercent !== undefined;
   // a cutoff sweep's pressures as a constant-cutoff EOS sees them; in a k sweep the term is the same for every run
   const pulay = usesPressure && setting === 'ecutwfc'
     ? pulayPressuresKbar(runs.map((r) => ({ ecutwfcRy: r.settings.ecutwfcRy, energyEv: r.energyEv, volumeAngstrom3: r.volumeAngstrom3! })))
@@ -192,6 +229,9 @@ export function selectConvergedValue(
     const shift = dp !== undefined && criterion.bulkModulusGPa ? latticeShiftPercent(dp, criterion.bulkModulusGPa) : undefined;
     const energyOk = !usesEnergy || err < criterion.toleranceMevPerAtom!;
     const pressureOk = !usesPressure || (shift !== undefined && shift < criterion.toleranceLatticePercent!);
+    const ds = usesShape ? deviatoricStressErrorKbar(runs[i].stressKbar!, runs[refIndex].stressKbar!) : undefined;
+    const shapeShift = ds !== undefined ? shapeShiftPercent(ds, criterion.shapeModulusGPa!) : undefined;
+    const shapeOk = !usesShape || shapeShift! < criterion.toleranceShapePercent!;
     return {
       value: values[i],
       ...(runs[i].label !== undefined ? { label: runs[i].label } : {}),
@@ -202,7 +242,8 @@ export function selectConvergedValue(
       ...(pulay ? { pulayKbar: pulay[i] } : {}),
       ...(dp !== undefined ? { pressureErrorKbar: dp } : {}),
       ...(shift !== undefined ? { latticeShiftPercent: shift } : {}),
-      underThreshold: energyOk && pressureOk,
+      ...(ds !== undefined ? { deviatoricErrorKbar: ds, shapeShiftPercent: shapeShift! } : {}),
+      underThreshold: energyOk && pressureOk && shapeOk,
       isReference: k === order.length - 1,
       isChosen: false,
     };
@@ -221,6 +262,7 @@ export function selectConvergedValue(
     const off = [
       usesEnergy ? `${worst.errorMevPerAtom.toFixed(3)} meV/atom` : '',
       usesPressure && worst.latticeShiftPercent !== undefined ? `${worst.latticeShiftPercent.toFixed(3)} % of a (ΔP = ${worst.pressureErrorKbar!.toFixed(2)} kbar)` : '',
+      usesShape && worst.shapeShiftPercent !== undefined ? `${worst.shapeShiftPercent.toFixed(3)} % of c/a (Δs = ${worst.deviatoricErrorKbar!.toFixed(2)} kbar)` : '',
     ].filter(Boolean).join(' and ');
     return {
       ...base,
@@ -312,6 +354,14 @@ function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number, criterion
     throw new DftScienceError(
       `run ${i} (${v} Ry) has no cell volume, which the ${criterion.kind} criterion of a cutoff sweep needs for the Pulay term (2/3)(Ecut/V)|dE/dEcut|. ` +
         'Pass the volume of the cell in Å³ with each run.',
+      { index: i },
+    );
+  }
+  const tensor = r.stressKbar;
+  if (criterion.toleranceShapePercent !== undefined && !(Array.isArray(tensor) && tensor.length === 3 && tensor.every((row) => Array.isArray(row) && row.length === 3 && row.every(Number.isFinite)))) {
+    throw new DftScienceError(
+      `run ${i} (${v} ${SWEEP[setting].unit}) has no stress tensor, which the shape criterion of a non-cubic crystal judges it by. ` +
+        'Run the sweep with pw.x printing the stress (tstress), or leave out the shape tolerance.',
       { index: i },
     );
   }

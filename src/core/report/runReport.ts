@@ -128,14 +128,17 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       const within = [
         sel.criterion?.kind !== 'pressure' && sel.toleranceMevPerAtom !== undefined ? `${sel.toleranceMevPerAtom} meV/atom` : '',
         byPressure ? `${sel.criterion!.toleranceLatticePercent} % of a by pressure (B ≈ ${sel.criterion!.bulkModulusGPa?.toPrecision(3)} GPa${sel.bulkModulus ? `, ${sel.bulkModulus.note}` : ''})` : '',
+        sel.criterion?.toleranceShapePercent !== undefined ? `${sel.criterion.toleranceShapePercent} % of c/a by the deviatoric stress (C ≈ ${sel.criterion.shapeModulusGPa?.toPrecision(3)} GPa)` : '',
       ].filter(Boolean).join(' and ');
+      const byShape = sel.tested.some((t) => t.shapeShiftPercent !== undefined);
       const rows = [...sel.tested].sort((x, y) => x.value - y.value);
       md.push(`![${parameter} convergence](plots/${name})`, '',
         `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${within} of the finest run.`, '',
         ...(byPressure
-          ? table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)', 'P (kbar)', ...(rows.some((t) => t.pulayKbar !== undefined) ? ['Pulay (kbar)'] : []), 'ΔP vs finest (kbar)', 'Δa (% of a)'], rows.map((t) => [
+          ? table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)', 'P (kbar)', ...(rows.some((t) => t.pulayKbar !== undefined) ? ['Pulay (kbar)'] : []), 'ΔP vs finest (kbar)', 'Δa (% of a)', ...(byShape ? ['Δs vs finest (kbar)', 'Δ(c/a) (%)'] : [])], rows.map((t) => [
             t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3), t.pressureKbar?.toFixed(2) ?? '—', ...(rows.some((x) => x.pulayKbar !== undefined) ? [t.pulayKbar?.toFixed(2) ?? '—'] : []),
-            t.deltaPressureKbar?.toFixed(2) ?? '—', t.latticeShiftPercent?.toFixed(4) ?? '—']))
+            t.deltaPressureKbar?.toFixed(2) ?? '—', t.latticeShiftPercent?.toFixed(4) ?? '—',
+            ...(byShape ? [t.deviatoricErrorKbar?.toFixed(2) ?? '—', t.shapeShiftPercent?.toFixed(4) ?? '—'] : [])]))
           : table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'], rows.map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)]))), '');
     }
   }

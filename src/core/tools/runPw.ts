@@ -348,6 +348,7 @@ function runArtifacts(
     ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
     ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
     ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
+    ...(out.stressKbar ? { stressKbar: out.stressKbar } : {}),
     ...facts,
   };
   const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) } }];

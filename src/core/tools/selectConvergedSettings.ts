@@ -2,10 +2,12 @@
  * select_converged_settings: the cheapest converged cutoff or k-spacing of a sweep (dft/convergence.ts),
  * judged by energy (meV/atom), by pressure (the shift of a it implies, % of a) or both; when not converged,
  * the next value to try with its predicted pw.x time against the extension budget (dft/convergenceExtension.ts).
+ * For a crystal whose shape is relaxed, also by the shift of c/a its deviatoric stress error implies (dft/convergenceShape.ts).
  */
 import { describeCriterion, selectConvergedValue, type CriterionKind, type SweepCriterion } from '../dft/convergence';
 import { kPointsAt, predictRunSeconds, type MeasuredRun } from '../dft/convergenceExtension';
 import { bulkModulusFromPressures } from '../dft/convergencePressure';
+import { SHAPE_MODULUS_PER_BULK, shapeModulusFromBulk } from '../dft/convergenceShape';
 import type { Cell } from '../dft/types';
 import { artifactRefListSchema, quantitySchema } from '../guard/schemaAnnotations';
 import { ARTIFACT, type ConvergenceSelectionValue, type SweptParameter } from '../artifacts/shapes';
@@ -21,6 +23,8 @@ interface Args {
   toleranceLatticePercent?: number;
   bulkModulusFrom?: string[];
   bulkModulusGPa?: number;
+  toleranceShapePercent?: number;
+  shapeModulusGPa?: number;
   extensionBudgetSeconds?: number;
 }
 
@@ -39,7 +43,8 @@ export const selectConvergedSettingsTool = defineTool({
     'is judged against the finest run of the sweep by the criterion: energy (|ΔE| per atom, meV/atom), pressure (the shift of the ' +
     'lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given; a cutoff sweep\'s ' +
     'pressures with the Pulay term (2/3)(Ecut/V)|dE/dEcut| a constant-cutoff EOS also feels added, so they differ from pw.x\'s raw stress, ' +
-    'pulayKbar in the table), or both. The ' +
+    'pulayKbar in the table), or both. For a crystal whose shape is relaxed (non-cubic), toleranceShapePercent also judges each run by the ' +
+    'shift of c/a its deviatoric stress error implies (|Δs|/C, C = B/2 unless given), since c/a follows the stress anisotropy, not the pressure. The ' +
     'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
     'and names the next value to run, with its predicted pw.x time against the extension budget.',
   roles: ['dft'],
@@ -53,6 +58,8 @@ export const selectConvergedSettingsTool = defineTool({
       toleranceLatticePercent: quantitySchema('Largest tolerated shift of the lattice constant its pressure error implies, in percent of a (pressure, both)', '1', { exclusiveMinimum: 0, maximum: 5 }),
       bulkModulusFrom: artifactRefListSchema('Pressure criterion: total energies of the same crystal at two or more strained cells and one setting (a probe); B = −dP/dlnV from their pressures.', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' }, { minItems: 2 }),
       bulkModulusGPa: quantitySchema('Pressure criterion: the bulk modulus, when it is known (e.g. from an earlier selection\'s probe)', 'GPa', { exclusiveMinimum: 0 }),
+      toleranceShapePercent: quantitySchema('Non-cubic crystals whose shape is relaxed: largest tolerated shift of c/a (the cell shape) its deviatoric stress error implies, in percent', '1', { exclusiveMinimum: 0, maximum: 5 }),
+      shapeModulusGPa: quantitySchema(`With toleranceShapePercent: the modulus against a change of shape at constant volume, when known (default ${SHAPE_MODULUS_PER_BULK} × the bulk modulus)`, 'GPa', { exclusiveMinimum: 0 }),
       extensionBudgetSeconds: quantitySchema('When the sweep must be extended: the largest predicted pw.x time of the next run that may be started without asking', 's', { exclusiveMinimum: 0 }),
     },
     required: ['parameter', 'energies'],
@@ -69,6 +76,7 @@ export const selectConvergedSettingsTool = defineTool({
   parameterNotes: {
     toleranceMevPerAtom: '1 meV/atom or tighter when total energies are compared; for adsorption energies, well below the energy differences reported.',
     toleranceLatticePercent: 'for a lattice constant, well below the accuracy the study wants (0.05 % of a per sweep for a 0.2 % target).',
+    toleranceShapePercent: 'only for a crystal whose shape a vc-relax sets (hexagonal, tetragonal, …); as tight on c/a as the study is on a. A cubic crystal has no shape to converge.',
     criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
     energies: 'every run of one sweep, differing only in the swept setting, all converged SCF runs.',
   },
@@ -87,15 +95,24 @@ export const selectConvergedSettingsTool = defineTool({
         throw new Error('select_converged_settings: the pressure criterion turns a pressure error into a shift of a with the bulk modulus: give bulkModulusFrom (the energies of a probe of strained cells) or bulkModulusGPa.');
       }
     }
+    let shapeModulusGPa: number | undefined;
+    if (args.toleranceShapePercent !== undefined) {
+      shapeModulusGPa = args.shapeModulusGPa ?? (bulkModulus ? shapeModulusFromBulk(bulkModulus.valueGPa) : undefined);
+      if (shapeModulusGPa === undefined) {
+        throw new Error('select_converged_settings: the shape criterion turns a deviatoric stress error into a shift of c/a with a shape modulus: give shapeModulusGPa, or use the pressure criterion, whose bulk modulus gives one.');
+      }
+    }
     const criterion: SweepCriterion = {
       kind,
       ...(kind !== 'pressure' ? { toleranceMevPerAtom: args.toleranceMevPerAtom } : {}),
       ...(kind !== 'energy' ? { toleranceLatticePercent: args.toleranceLatticePercent, bulkModulusGPa: bulkModulus!.valueGPa } : {}),
+      ...(shapeModulusGPa !== undefined ? { toleranceShapePercent: args.toleranceShapePercent, shapeModulusGPa } : {}),
     };
     const cell = inputs[0]?.meta.cellAngstrom as Cell | undefined;
     const sel = selectConvergedValue(args.parameter, inputs.map((e) => ({
       energyEv: e.energyEv, natoms: e.meta.natoms, settings: e.meta.settings, label: e.ref,
       ...(typeof e.meta.pressureKbar === 'number' ? { pressureKbar: e.meta.pressureKbar } : {}),
+      ...(e.meta.stressKbar ? { stressKbar: e.meta.stressKbar } : {}),
       ...(typeof e.meta.volumeAngstrom3 === 'number' ? { volumeAngstrom3: e.meta.volumeAngstrom3 } : {}),
     })), criterion, cell ? { cellAngstrom: cell } : {});
     const converged = sel.outcome.status === 'converged';
@@ -114,6 +131,7 @@ export const selectConvergedSettingsTool = defineTool({
           ...(r.pulayKbar !== undefined ? { pulayKbar: r.pulayKbar } : {}),
           ...(r.pressureErrorKbar !== undefined ? { deltaPressureKbar: r.pressureErrorKbar } : {}),
           ...(r.latticeShiftPercent !== undefined ? { latticeShiftPercent: r.latticeShiftPercent } : {}),
+          ...(r.deviatoricErrorKbar !== undefined ? { deviatoricErrorKbar: r.deviatoricErrorKbar, shapeShiftPercent: r.shapeShiftPercent! } : {}),
           ...(e?.meta.settings.kMesh ? { kMesh: e.meta.settings.kMesh } : {}),
           ...(seconds !== undefined ? { seconds } : {}),
         };
@@ -124,7 +142,8 @@ export const selectConvergedSettingsTool = defineTool({
         : { kSpacingPerAngstrom: chosenValue },
       ...(sel.thresholdMevPerAtom !== undefined ? { toleranceMevPerAtom: sel.thresholdMevPerAtom } : {}),
       criterion: { kind, ...(criterion.toleranceMevPerAtom !== undefined ? { toleranceMevPerAtom: criterion.toleranceMevPerAtom } : {}),
-        ...(criterion.toleranceLatticePercent !== undefined ? { toleranceLatticePercent: criterion.toleranceLatticePercent, bulkModulusGPa: criterion.bulkModulusGPa } : {}) },
+        ...(criterion.toleranceLatticePercent !== undefined ? { toleranceLatticePercent: criterion.toleranceLatticePercent, bulkModulusGPa: criterion.bulkModulusGPa } : {}),
+        ...(criterion.toleranceShapePercent !== undefined ? { toleranceShapePercent: criterion.toleranceShapePercent, shapeModulusGPa: criterion.shapeModulusGPa } : {}) },
       ...(bulkModulus ? { bulkModulus } : {}),
       converged,
     };

@@ -7,7 +7,7 @@ import type { Composer } from '../plan/types';
 import { claimValue } from '../guard/claimChecks';
 import { finestTested, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { latticeShiftFromPressure } from '../dft/convergence';
-import { round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { DEFAULT_SHAPE_TOLERANCE_PERCENT, round, type LatticeConstantInputs } from './latticeConstantInputs';
 import { cellMethodSentence, crystalName } from './latticeConstantCrystal';
 import { studyObjective } from './latticeConstantStudy';
 import type { LatticeParametersValue } from '../artifacts/shapes';
@@ -74,9 +74,10 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
     const n = reportNumbers(ctx);
     const i = ctx.inputs as unknown as LatticeConstantInputs;
     const pressure = pressureCheck(n, i.criterion ?? 'energy');
-    const within = (i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
+    const within = ((i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
       : i.criterion === 'pressure' ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
-      : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`;
+      : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`) +
+      (i.criterion !== 'energy' && i.cellMethod === 'vc-relax' ? ` and ${i.toleranceShapePercent ?? DEFAULT_SHAPE_TOLERANCE_PERCENT} % of c/a (from the deviatoric stress)` : '');
     const name = i.crystal ? crystalName(i.crystal, String(i.structure)) : `${String(i.structure)} ${i.element}`;
     const lp = n.lp?.value;
     const headline = lp && !lp.cubic

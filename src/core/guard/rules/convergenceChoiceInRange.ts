@@ -52,6 +52,7 @@ function offBy(table: ConvergenceSelectionValue, value: number): string {
   const parts = [
     kind !== 'pressure' ? `${row.deltaMevPerAtom.toFixed(3)} meV/atom` : '',
     kind !== 'energy' && row.latticeShiftPercent !== undefined ? `${row.latticeShiftPercent.toFixed(3)} % of a` : '',
+    row.shapeShiftPercent !== undefined ? `${row.shapeShiftPercent.toFixed(3)} % of c/a` : '',
   ].filter(Boolean);
   return parts.length ? ` (${fmt(value)} is ${parts.join(' and ')} from the finest)` : '';
 }

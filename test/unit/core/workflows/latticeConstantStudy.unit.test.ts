@@ -98,4 +98,33 @@ describe('lattice-constant study of a crystal from a file', () => {
       assert.equal(p.steps[0]!.tool, first, file);
     }
   });
+
+  it('judges a non-cubic crystal\'s sweeps also by the shape its stress anisotropy implies, and leaves cubic crystals\' choices as they were', () => {
+    const choiceArgs = (yaml: string, env = {}) => {
+      const p = prepareWorkflow('lattice-constant', objectiveIn(EXAMPLES, `workflow: lattice-constant\ninputs:\n${yaml}`).inputs!, env);
+      return [step(p.steps, 'cutoff-choice')!, step(p.steps, 'k-choice')!];
+    };
+    for (const s of choiceArgs('  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n')) {
+      assert.equal(s.args!.toleranceShapePercent, 0.15, s.id);
+      assert.match(s.reasons!.toleranceShapePercent!, /Mg is hexagonal: the vc-relax sets c\/a from the stress anisotropy/);
+      assert.match(s.title, /within 0\.05 % of a and 0\.15 % of c\/a/);
+    }
+    const [, k] = choiceArgs('  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n  toleranceShapePercent: 0.3\n');
+    assert.equal(k!.args!.toleranceShapePercent, 0.3, 'the objective may set it');
+    // cubic crystals (a file, a named lattice), a shape the objective fixes, and the energy criterion: the arguments they had
+    const before = ['bulkModulusFrom', 'criterion', 'energies', 'extensionBudgetSeconds', 'parameter', 'toleranceLatticePercent'];
+    for (const yaml of [
+      '  structure: { file: NaCl.cif }\n  functional: PZ\n  cutoffsRy: [20, 25, 30]\n',
+      '  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n',
+      '  element: Mg\n  structure: hcp\n  latticeConstantAngstrom: 3.21\n  cOverA: 1.624\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n',
+      '  structure: { file: Mg-hcp.cif }\n  cellShape: fixed\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n',
+    ]) {
+      const [cut, kc] = choiceArgs(yaml, yaml.includes('NaCl') ? workflowEnvironment({ pseudoDir: NC }) : {});
+      assert.deepEqual(Object.keys(cut!.args!).sort(), before, yaml);
+      assert.deepEqual(Object.keys(kc!.args!).sort(), before.map((a) => (a === 'bulkModulusFrom' ? 'bulkModulusGPa' : a)).sort(), yaml);
+      assert.doesNotMatch(kc!.title, /c\/a/, yaml);
+    }
+    const [, energy] = choiceArgs('  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n  toleranceMevPerAtom: 1\n');
+    assert.equal(energy!.args!.toleranceShapePercent, undefined, 'the energy criterion has no bulk modulus to estimate the shape modulus from');
+  });
 });
