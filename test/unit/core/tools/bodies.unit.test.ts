@@ -159,6 +159,28 @@ describe('tool bodies', () => {
     assert.equal(o.extension!.withinBudget, false);
   });
 
+  it('select_converged_settings with a shape tolerance: each run\'s stress tensor judged by the shift of c/a it implies, C = B/2 (hcp Mg: 30×30×17, where the pressure alone took 12×12×7)', async () => {
+    // hcp Mg, LDA, 15 Ry, a = 3.209 Å: k spacing (1/Å), E (Ry, per 2-atom cell), σ_xx = σ_yy and σ_zz (kbar) as pw.x 6.7 printed them
+    // (test/unit/core/dft/convergenceShape.unit.test.ts has the meshes)
+    const MG: [number, number, number, number][] = [[0.3, -4.29260231, -23.5, -22.45], [0.25, -4.29007093, -26.3, -14.17], [0.2, -4.29039866, -21.29, -27.99],
+      [0.15, -4.29018232, -22.84, -22.94], [0.12, -4.29035634, -23.55, -21.78], [0.1, -4.2905349, -23.83, -21.46], [0.087, -4.29051627, -23.45, -22.28],
+      [0.075, -4.29052351, -23.33, -22.65], [0.063, -4.29051798, -23.4, -22.46], [0.051, -4.290519, -23.31, -22.68]];
+    const runs = MG.map(([k, ry, xx, zz], i): SeedArtifact => {
+      const e = energy(`a-${20 + i}`, ry * 13.605693123, { settings: { ecutwfcRy: 15, ecutrhoRy: 60, kSpacingPerAngstrom: k }, natoms: 2 });
+      return { ...e, meta: { ...e.meta!, pressureKbar: (2 * xx + zz) / 3, stressKbar: [[xx, 0, 0], [0, xx, 0], [0, 0, zz]] } };
+    });
+    const p = new MemoryProvenance(runs);
+    const args = { parameter: 'kspacing', criterion: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 29.9, energies: runs.map((r) => r.id) };
+    const [byPressure] = await ok(p, 'select_converged_settings', args);
+    assert.equal((byPressure!.value as ConvergenceSelectionValue).chosenValue, 0.2);
+    const [sel] = await ok(p, 'select_converged_settings', { ...args, toleranceShapePercent: 0.15 });
+    const v = sel!.value as ConvergenceSelectionValue;
+    assert.equal(v.chosenValue, 0.075);
+    assert.deepEqual(v.criterion, { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 29.9, toleranceShapePercent: 0.15, shapeModulusGPa: 14.95 });
+    const at12 = v.tested.find((t) => t.value === 0.2)!;
+    assert.ok(Math.abs(at12.deviatoricErrorKbar! - (2 / 3) * 7.33) < 1e-9 && at12.shapeShiftPercent! > 3, JSON.stringify(at12));
+  });
+
   it('fit_eos and lattice_constant_from_volume: V0 and a from the series, a through the fcc primitive relation', async () => {
     const base = await alLatticeBase();
     const fit = base.provenance.artifact(base.names.eosFit!)!.value as { v0Angstrom3: number; b0GPa: number };
