@@ -42,8 +42,6 @@ export interface McpServerConfig {
   session: SessionEnvironment;
   /** Settings of the runs this server starts, besides what the client chooses. */
   defaults: Pick<RunSettings, 'pseudoDir' | 'pwCommand' | 'localConcurrency' | 'qeVersion'> & { pwVersion?: string };
-  /** i-PI client commands the user's own calculators file allows (an objective over MCP may name only these). */
-  allowedCalculatorCommands?: string[][];
   version: string;
 }
 
@@ -250,14 +248,7 @@ export class DreamsMcpServer {
       throw new McpUsageError('give the objective: {workflow, inputs[, objective]} as for an objective file (dreams_workflows lists the workflows and their inputs), or objectiveFile, a YAML objective inside the workspace.');
     }
     if (!objective.workflow || !objective.inputs) throw new McpUsageError('an outside agent works the steps of a built-in workflow: name one in the objective (dreams_workflows lists them).');
-    const calc = objective.inputs.calculator as { kind?: string; command?: string[] } | undefined;
-    if (calc?.kind === 'ipi' && calc.command) {
-      const allowed = (this.config.allowedCalculatorCommands ?? []).some((c) => JSON.stringify(c) === JSON.stringify(calc.command));
-      if (!allowed) {
-        throw new McpUsageError(`the objective names the i-PI client command ${JSON.stringify(calc.command)}, which this server does not start for an outside agent: ` +
-          'list it in your calculators file (~/.config/dreams/calculators.json, or $DREAMS_CALCULATORS: {"ipi": [{"command": [...]}]}) to allow it, or run the objective with dreams run.');
-      }
-    }
+    // An i-PI command the user's calculators file does not list is refused by the run's own preflight, as on every route.
     return objective;
   }
 

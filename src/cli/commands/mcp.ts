@@ -8,7 +8,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { version } from '../../../package.json';
-import { allowedCalculatorCommands } from '../../core/calculators/ipi/allowedCommands';
 import { DreamsMcpServer } from '../../mcp/server';
 import { registerCliCommand } from '../cli';
 import { defaultPseudoDir, loadClusters, localPwVersion, pwCommandArgv, pwProgramMissing, qeVersionFor, runsDirProblem, sshConfigOption, UsageError } from './runOptions';
@@ -40,9 +39,6 @@ only when that exact command is listed in your calculators file ($DREAMS_CALCULA
 
 The judges' API key is read from ANTHROPIC_API_KEY (without it tier 2 and 3 are recorded as
 "not judged", never as passes). Exit status: 0 when the client closes the connection.`;
-
-/** The i-PI client commands the user's own calculators file allows (the core checks every run's against it). */
-export { allowedCalculatorCommands };
 
 export async function mcpCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -78,7 +74,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     console.log = console.error;
     console.info = console.error;
     const server = new DreamsMcpServer({
-      runsDir, workspace, readOnly, version, allowedCalculatorCommands: allowedCalculatorCommands(),
+      runsDir, workspace, readOnly, version,
       session: {
         ...(apiKey ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
         clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`),

@@ -12,7 +12,7 @@ import { BudgetExceededError } from '../llm/budget';
 import { LlmError } from '../llm/types';
 import { progressLine, runProgress, type RunProgress } from './progress';
 import { RunStopped } from '../guard/interruption';
-import { openSession, SETTINGS_EVENT, type RunSession, type RunSettings, type SessionEnvironment } from './session';
+import { declaredIpiCalculators, openSession, SETTINGS_EVENT, type RunSession, type RunSettings, type SessionEnvironment } from './session';
 import { settleInterruptedCalls } from './interruptedCalls';
 import { watchInbox } from './answerInbox';
 import { answerApproval, standingNote } from '../guard/approvals';
@@ -221,6 +221,8 @@ function stopReason(e: unknown): string | undefined {
 
 /** What would make the run fail at once: say it before a run directory is made. */
 function preflight(s: RunSettings, env: SessionEnvironment): void {
+  // an i-PI command the user's calculators file does not list: refused before a run directory is made
+  declaredIpiCalculators(s.objective?.inputs?.calculator);
   if (!s.offline && !env.provider && !env.apiKey) {
     throw new Error('no Anthropic API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) or run the built-in workflow without a model (--offline).');
   }

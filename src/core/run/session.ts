@@ -94,8 +94,11 @@ export interface SessionEnvironment {
 
 export const SETTINGS_EVENT = 'run.settings';
 
-/** The i-PI calculator the user declared in the objective (calculator: {kind: ipi, command}), by its key: the only commands a tool may start. */
-function declaredIpiCalculators(calculator: unknown): Record<string, IpiClientSpec> {
+/**
+ * The i-PI calculator the user declared in the objective (calculator: {kind: ipi, command}), by its key: the only commands a tool may start.
+ * Throws when the user's calculators file does not list the command (checked before a run is made, and again when one is opened).
+ */
+export function declaredIpiCalculators(calculator: unknown): Record<string, IpiClientSpec> {
   const c = calculator as { kind?: string; command?: unknown; port?: number; unixSocket?: string; timeoutSeconds?: number } | undefined;
   if (c?.kind !== 'ipi' || !Array.isArray(c.command) || !c.command.every((a) => typeof a === 'string')) return {};
   const command = c.command as string[];

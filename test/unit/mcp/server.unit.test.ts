@@ -10,16 +10,16 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { allowedCalculatorCommands } from '../../../src/cli/commands/mcp';
+import { allowedCalculatorCommands } from '../../../src/core/calculators/ipi/allowedCommands';
 import { DreamsMcpServer } from '../../../src/mcp/server';
 import { RunController } from '../../../src/core/run/controller';
 import { emtSearchSettings } from '../core/workflows/support/adsorptionSearch';
 
 const text = (r: CallToolResult) => r.content.map((c) => (c as { text?: string }).text ?? '').join('\n');
 
-async function connect(runsDir: string, readOnly: boolean, allowed: string[][] = []): Promise<{ client: Client; server: DreamsMcpServer }> {
+async function connect(runsDir: string, readOnly: boolean): Promise<{ client: Client; server: DreamsMcpServer }> {
   const server = new DreamsMcpServer({
-    runsDir, workspace: path.dirname(runsDir), readOnly, version: 'test', allowedCalculatorCommands: allowed,
+    runsDir, workspace: path.dirname(runsDir), readOnly, version: 'test',
     session: {}, defaults: { pseudoDir: '/usr/share/espresso/pseudo', pwCommand: 'pw.x', localConcurrency: 1 },
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -78,8 +78,11 @@ describe('dreams mcp server (in process)', function () {
     }
   });
 
-  it('refuses an i-PI command the calculators file does not list, before any run starts', async () => {
-    const { client, server } = await connect(runsDir, false, [['python3', 'allowed.py', 'ase.calculators.emt:EMT']]);
+  it('refuses an i-PI command the calculators file does not list, before any run starts (the check every route makes)', async () => {
+    const saved = process.env.DREAMS_CALCULATORS;
+    process.env.DREAMS_CALCULATORS = path.join(dir, 'allowed-calculators.json');
+    fs.writeFileSync(process.env.DREAMS_CALCULATORS, JSON.stringify({ ipi: [{ command: ['python3', 'allowed.py', 'ase.calculators.emt:EMT'] }] }));
+    const { client, server } = await connect(runsDir, false);
     try {
       const before = fs.readdirSync(runsDir).length;
       const r = (await client.callTool({
@@ -87,9 +90,12 @@ describe('dreams mcp server (in process)', function () {
         arguments: { objective: { workflow: 'adsorption-search', inputs: { slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } }, adsorbate: 'O', calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] } } } },
       })) as CallToolResult;
       assert.ok(r.isError);
-      assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which this server does not start for an outside agent/);
+      assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which is not in your calculators file/);
+      assert.ok(text(r).includes(process.env.DREAMS_CALCULATORS), 'the message names the file');
       assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
     } finally {
+      if (saved === undefined) delete process.env.DREAMS_CALCULATORS;
+      else process.env.DREAMS_CALCULATORS = saved;
       await client.close();
       await server.close();
     }
