@@ -3,13 +3,16 @@
  * with local pw.x and bands.x: the gap at the settings the workflow's sweeps choose (1 meV/atom),
  * the same gap at tight settings (ecutwfc = max(chosen + 20, highest swept) Ry, SCF k-spacing
  * 0.15 1/Å), the difference (the target is 0.05 eV), typical published PBE values, the band edges
- * and the wall time. GaAs is listed and skipped when the pseudopotential directory has no PBE file
- * for Ga or As. Writes bench/results/gaps.json and prints a table.
+ * and the wall time. Zincblende GaAs is read from examples/GaAs.cif (the structure-file path of the
+ * workflow). Writes bench/results/gaps.json and prints a table.
  *
- *   npm run bench:gaps -- [--pseudo-dir DIR] [--materials Si,C,Ge] [--runs-dir DIR] [--out FILE]
+ *   npm run bench:gaps -- [--pseudo-dir DIR] [--materials Si,C,Ge,GaAs] [--runs-dir DIR] [--out FILE] [--merge]
  *
  * The pseudopotential directory defaults to ../shared/data/pseudo when present (pslibrary 1.0.0
- * PBE ultrasoft files), else $DREAMS_PSEUDO_DIR or Debian's /usr/share/espresso/pseudo.
+ * PBE ultrasoft files), else $DREAMS_PSEUDO_DIR or Debian's /usr/share/espresso/pseudo. An element
+ * with no PBE file there whose ld1.x input is in scripts/pseudo (Ga, As) is generated with ld1.x
+ * into <runs-dir>/pseudo, beside links to the directory's files. --merge keeps the rows of the
+ * materials not run from the existing output file.
  * Crystals at the experimental lattice constant (Kittel, 8th ed.), fixed occupations.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +22,7 @@ import path from 'node:path';
 import type { BandGapValue } from '../../src/core/artifacts/electronic';
 import type { ConvergenceSelectionValue } from '../../src/core/artifacts/shapes';
 import type { ArtifactRecord } from '../../src/core/provenance/types';
+import { availableInputs, generatePseudopotentials, type GeneratedPseudo } from '../pseudo/generate';
 
 const root = path.resolve(__dirname, '../..');
 const arg = (name: string): string | undefined => {
@@ -26,7 +30,7 @@ const arg = (name: string): string | undefined => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const shared = path.resolve(root, '../shared/data/pseudo');
-const pseudoDir = arg('pseudo-dir') ?? (fs.existsSync(shared) ? shared : process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo');
+const libraryDir = arg('pseudo-dir') ?? (fs.existsSync(shared) ? shared : process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo');
 const runsDir = arg('runs-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-gaps-'));
 const out = arg('out') ?? path.join(root, 'bench/results/gaps.json');
 
@@ -35,6 +39,8 @@ interface Material {
   elements: string[];
   structure: 'diamond' | 'zincblende';
   a: number;
+  /** The structure file the workflow reads instead of element, structure and lattice constant (relative to the project). */
+  structureFile?: string;
   /**
    * Typical published PBE gaps, eV, with their spread: they move with the lattice constant (the
    * PBE-relaxed cell is larger than experiment's) and the pseudopotential. Si and C indirect
@@ -47,11 +53,11 @@ const MATERIALS: Material[] = [
   { name: 'Si', elements: ['Si'], structure: 'diamond', a: 5.431, published: { low: 0.5, high: 0.65, note: 'indirect, CBM ~0.85 of Γ–X' } },
   { name: 'C', elements: ['C'], structure: 'diamond', a: 3.567, published: { low: 4.1, high: 4.2, note: 'indirect, CBM ~0.75 of Γ–X' } },
   { name: 'Ge', elements: ['Ge'], structure: 'diamond', a: 5.658, published: { low: 0, high: 0.2, note: 'no or a vanishing gap in PBE' } },
-  { name: 'GaAs', elements: ['Ga', 'As'], structure: 'zincblende', a: 5.653, published: { low: 0.3, high: 0.6, note: 'direct at Γ' } },
+  { name: 'GaAs', elements: ['Ga', 'As'], structure: 'zincblende', a: 5.653, structureFile: 'examples/GaAs.cif', published: { low: 0.3, high: 0.6, note: 'direct at Γ' } },
 ];
 
-function pbeFile(element: string): string | undefined {
-  return fs.readdirSync(pseudoDir).filter((f) => new RegExp(`^${element}[._-].*pbe`, 'i').test(f) && /\.upf$/i.test(f)).sort()[0];
+function pbeFile(dir: string, element: string): string | undefined {
+  return fs.readdirSync(dir).filter((f) => new RegExp(`^${element}[._-].*pbe`, 'i').test(f) && /\.upf$/i.test(f)).sort()[0];
 }
 
 interface RunResult {
@@ -70,7 +76,8 @@ function runStudy(tag: string, m: Material, files: Record<string, string>, input
   const objective = path.join(dir, 'objective.yaml');
   fs.writeFileSync(objective, [
     'workflow: band-structure', `objective: PBE band structure of ${m.name}`, 'inputs:',
-    `  element: ${m.elements[0]}`, `  structure: ${m.structure}`, `  latticeConstantAngstrom: ${m.a}`, '  functional: PBE',
+    ...(m.structureFile ? [`  structureFile: ${JSON.stringify(path.join(root, m.structureFile))}`]
+      : [`  element: ${m.elements[0]}`, `  structure: ${m.structure}`, `  latticeConstantAngstrom: ${m.a}`]), '  functional: PBE',
     `  pseudopotentials: ${JSON.stringify(files)}`, '  occupations: fixed', '  pointsPerInverseAngstrom: 30',
     ...Object.entries(inputs).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`), '',
   ].join('\n'));
@@ -95,15 +102,41 @@ function runStudy(tag: string, m: Material, files: Record<string, string>, input
   };
 }
 
+/**
+ * The directory the runs read: the library itself when it has every element, else <runs-dir>/pseudo
+ * with links to the library's files and the missing ones generated from scripts/pseudo.
+ */
+let pseudoDir = libraryDir;
+const generated: GeneratedPseudo[] = [];
+function pseudoDirFor(elements: string[]): string {
+  const missing = elements.filter((el) => !pbeFile(pseudoDir, el) && availableInputs()[el]);
+  if (!missing.length) return pseudoDir;
+  const dir = path.join(runsDir, 'pseudo');
+  if (pseudoDir !== dir) {
+    fs.mkdirSync(dir, { recursive: true });
+    for (const f of fs.readdirSync(libraryDir).filter((x) => /\.upf$/i.test(x))) {
+      if (!fs.existsSync(path.join(dir, f))) fs.symlinkSync(path.join(libraryDir, f), path.join(dir, f));
+    }
+  }
+  console.log(`generating ${missing.join(', ')} with ld1.x into ${dir} (scripts/pseudo) ...`);
+  for (const g of generatePseudopotentials(dir, missing)) {
+    console.log(`  ${g.file}: ld1.x tests, max |ΔE_AE − ΔE_PS| ${g.maxTestErrorMRy?.toFixed(2) ?? '—'} mRy`);
+    generated.push(g);
+  }
+  pseudoDir = dir;
+  return dir;
+}
+
 function main(): void {
   if (spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
   const wanted = (arg('materials') ?? 'Si,C,Ge,GaAs').split(',');
   const results: Record<string, unknown>[] = [];
   for (const m of MATERIALS.filter((x) => wanted.includes(x.name))) {
-    const files = Object.fromEntries(m.elements.map((el) => [el, pbeFile(el)]));
+    const dir = pseudoDirFor(m.elements);
+    const files = Object.fromEntries(m.elements.map((el) => [el, pbeFile(dir, el)]));
     const missing = m.elements.filter((el) => !files[el]);
-    if (missing.length || m.structure === 'zincblende') {
-      const why = missing.length ? `no PBE pseudopotential for ${missing.join(', ')} in ${pseudoDir}` : 'the zincblende structure is not among build_bulk\'s lattices';
+    if (missing.length) {
+      const why = `no PBE pseudopotential for ${missing.join(', ')} in ${dir}, and no ld1.x input for it in scripts/pseudo`;
       console.log(`${m.name}: skipped (${why})`);
       results.push({ material: m.name, skipped: why, published: m.published });
       continue;
@@ -115,13 +148,23 @@ function main(): void {
     const tight = runStudy(`${m.name}-tight`, m, files as Record<string, string>, { ecutwfcRy: tightCut, kSpacingPerAngstrom: 0.15 });
     const diff = conv.gap && tight.gap ? conv.gap.gapEv - tight.gap.gapEv : undefined;
     results.push({
-      material: m.name, latticeConstantAngstrom: m.a, pseudopotentials: files, published: m.published,
+      material: m.name, latticeConstantAngstrom: m.a, ...(m.structureFile ? { structureFile: m.structureFile } : {}), pseudopotentials: files,
+      ...(generated.some((g) => m.elements.includes(g.element)) ? { generatedPseudopotentials: generated.filter((g) => m.elements.includes(g.element)) } : {}),
+      published: m.published,
       converged: { ecutwfcRy: conv.ecutwfcRy, kSpacingPerAngstrom: conv.kSpacingPerAngstrom, gapEv: conv.gap?.gapEv, direct: conv.gap?.direct, vbm: conv.gap?.vbm.location, cbm: conv.gap?.cbm.location, wallSeconds: conv.wallSeconds, outcome: conv.message },
       tight: { ecutwfcRy: tightCut, kSpacingPerAngstrom: 0.15, gapEv: tight.gap?.gapEv, direct: tight.gap?.direct, vbm: tight.gap?.vbm.location, cbm: tight.gap?.cbm.location, wallSeconds: tight.wallSeconds, outcome: tight.message },
       ...(diff !== undefined ? { convergedMinusTightEv: diff, within005: Math.abs(diff) <= 0.05 } : {}),
     });
   }
-  const doc = { bench: 'gaps', command: `npm run bench:gaps -- ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), host: os.hostname(), cpus: os.cpus().length, pseudoDir, results };
+  if (process.argv.includes('--merge') && fs.existsSync(out)) {
+    // the rows of materials not run this time stay, in the bench's order, with the command and date they were measured with
+    const old = JSON.parse(fs.readFileSync(out, 'utf8')) as { command?: string; date?: string; pseudoDir?: string; results?: Record<string, unknown>[] };
+    const kept = (old.results ?? []).filter((r) => !results.some((x) => x.material === r.material))
+      .map((r): Record<string, unknown> => ({ ...r, measuredWith: r.measuredWith ?? { command: old.command, date: old.date, pseudoDir: old.pseudoDir } }));
+    const order = MATERIALS.map((x) => x.name);
+    results.splice(0, results.length, ...[...kept, ...results].sort((p, q) => order.indexOf(p.material as string) - order.indexOf(q.material as string)));
+  }
+  const doc = { bench: 'gaps', command: `npm run bench:gaps -- ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), host: os.hostname(), cpus: os.cpus().length, libraryDir, pseudoDir, results };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
   console.log('\n| material | converged (Ry, 1/Å) | gap (eV) | tight gap (eV) | Δ (eV) | edges | published PBE (eV) | wall (s) |');
