@@ -6,8 +6,9 @@
  * ΔBE = E_ads(ontop) − E_ads(fcc) (positive: fcc favoured). Run it once per functional
  * (PBE, LDA) to compare them.
  */
-import type { TemplateStep, WorkflowTemplate } from './types';
-import { resolveSitePreferenceInputs, SITE_PREFERENCE_INPUT_SCHEMA, sitePreferenceInputsFromText, sitePreferenceObjective, type SitePreferenceInputs } from './sitePreference/inputs';
+import { defineWorkflow } from './defineWorkflow';
+import type { TemplateStep } from './types';
+import { resolveSitePreferenceInputs, SITE_PREFERENCE_INPUT_SCHEMA, sitePreferenceInputsFromText, sitePreferenceObjective } from './sitePreference/inputs';
 import { SITE_PREFERENCE_COMPOSERS } from './sitePreference/report';
 import { sitePreferenceSteps } from './sitePreference/steps';
 
@@ -19,7 +20,7 @@ export const REPORT_STEP: (quantities: string[], dependsOn: string[]) => Templat
   dependsOn,
 });
 
-export const ADSORPTION_SITE_PREFERENCE: WorkflowTemplate = {
+export const ADSORPTION_SITE_PREFERENCE = defineWorkflow({
   id: 'adsorption-site-preference',
   title: 'Adsorption site preference (CO/Pt(111) style)',
   description:
@@ -30,13 +31,12 @@ export const ADSORPTION_SITE_PREFERENCE: WorkflowTemplate = {
     '(PBE or LDA), lattice constant or bulk.startingLatticeConstantAngstrom, cutoffs and k-sampling (unless computed), slab sweep.',
   inputSchema: SITE_PREFERENCE_INPUT_SCHEMA,
   inputsFromText: sitePreferenceInputsFromText,
-  resolveInputs: (inputs, env) => resolveSitePreferenceInputs(inputs, env) as unknown as Record<string, unknown>,
-  steps: (raw) => {
-    const i = raw as unknown as SitePreferenceInputs;
+  resolveInputs: resolveSitePreferenceInputs,
+  steps: (i) => {
     const { steps } = sitePreferenceSteps(i);
     const quantities = ['delta_be', 'adsorption_energy', ...(i.bulk ? ['lattice_constant', 'converged_cutoff', 'converged_kspacing'] : [])];
     return [...steps, REPORT_STEP(quantities, ['site-preference', 'relaxed-ontop', 'relaxed-fcc'])];
   },
   objective: sitePreferenceObjective,
   composers: SITE_PREFERENCE_COMPOSERS,
-};
+});

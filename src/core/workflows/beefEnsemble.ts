@@ -5,11 +5,12 @@
  * its mean, σ and the share of members on each side of zero — with a histogram.
  */
 import { REPORT_STEP } from './adsorptionSitePreference';
-import { resolveSitePreferenceInputs, SITE_PREFERENCE_INPUT_SCHEMA, type SitePreferenceInputs } from './sitePreference/inputs';
+import { resolveSitePreferenceInputs, SITE_PREFERENCE_INPUT_SCHEMA } from './sitePreference/inputs';
 import { sitePreferenceSteps } from './sitePreference/steps';
 import { BEEF_COMPOSERS } from './beef/report';
-import { beefEnsembleSteps } from './beef/steps';
-import { ObjectiveError, type WorkflowTemplate } from './types';
+import { beefEnsembleSteps, type BeefInputs } from './beef/steps';
+import { defineWorkflow } from './defineWorkflow';
+import { ObjectiveError } from './types';
 
 const { properties, ...schemaRest } = SITE_PREFERENCE_INPUT_SCHEMA;
 
@@ -22,11 +23,7 @@ export const BEEF_INPUT_SCHEMA = {
   },
 } as const;
 
-export interface BeefInputs extends SitePreferenceInputs {
-  adsorptionEnergies: boolean;
-}
-
-export const BEEF_ENSEMBLE: WorkflowTemplate = {
+export const BEEF_ENSEMBLE = defineWorkflow({
   id: 'beef-ensemble',
   title: 'BEEF-vdW ensemble of a site preference',
   description:
@@ -35,24 +32,21 @@ export const BEEF_ENSEMBLE: WorkflowTemplate = {
     'site-preference steps (PBE); each is recomputed with calculation=\'ensemble\' and input_dft=\'BEEF-vdW\' (pw.x 6.7). ' +
     'Inputs: those of adsorption-site-preference, and whether to also compute the PBE adsorption energies.',
   inputSchema: BEEF_INPUT_SCHEMA,
-  resolveInputs: (raw, env) => {
-    const { adsorptionEnergies, ...rest } = raw as { adsorptionEnergies?: boolean };
+  resolveInputs: (raw, env): BeefInputs => {
+    const { adsorptionEnergies, ...rest } = raw;
     const resolved = resolveSitePreferenceInputs(rest, env);
     const withRefs = adsorptionEnergies ?? true;
     if (!withRefs && (resolved.slab.layers.length > 1 || resolved.slab.vacuumAngstrom.length > 1)) {
       throw new ObjectiveError('inputs.adsorptionEnergies is false but inputs.slab sweeps layers or vacuum, which compares ΔBE from adsorption energies; give one layer count and one vacuum, or keep adsorptionEnergies.');
     }
-    return { ...resolved, adsorptionEnergies: withRefs } as unknown as Record<string, unknown>;
+    return { ...resolved, adsorptionEnergies: withRefs };
   },
-  steps: (raw) => {
-    const i = raw as unknown as BeefInputs;
+  steps: (i) => {
     const site = sitePreferenceSteps(i, { withReferences: i.adsorptionEnergies });
     const quantities = ['beef_ensemble', ...(i.adsorptionEnergies ? ['delta_be', 'adsorption_energy'] : [])];
     return [...site.steps, ...beefEnsembleSteps(i, site.relaxed), REPORT_STEP(quantities, ['beef-stats', ...(i.adsorptionEnergies ? ['site-preference'] : [])])];
   },
-  objective: (raw) => {
-    const i = raw as unknown as BeefInputs;
-    return `BEEF-vdW ensemble of ΔBE for ${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) p(${i.size.join('×')}) on ${i.functional}-relaxed geometries`;
-  },
+  objective: (i) =>
+    `BEEF-vdW ensemble of ΔBE for ${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) p(${i.size.join('×')}) on ${i.functional}-relaxed geometries`,
   composers: BEEF_COMPOSERS,
-};
+});

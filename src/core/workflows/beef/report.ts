@@ -3,25 +3,28 @@
  * the share of members favouring fcc), the self-consistent BEEF-vdW ΔBE, and the site
  * preference with the relaxation functional when it was computed.
  */
-import type { ComposeContext, Composer } from '../../plan/types';
+import type { ComposeContextOf, ComposerOf } from '../defineWorkflow';
+import type { BeefInputs } from './steps';
 import { claimValue } from '../../guard/claimChecks';
-import { round, type SitePreferenceInputs } from '../sitePreference/inputs';
+import { round } from '../sitePreference/inputs';
 import { need, relaxedSiteLine, siteClaims, siteText, type ReportClaimDraft } from '../sitePreference/report';
 import { SITES } from '../sitePreference/steps';
 import type { BeefStatsValue } from '../../artifacts/shapes';
 
+type Context = ComposeContextOf<BeefInputs>;
+
 export const BEEF_HISTOGRAM_FILE = 'beef-ensemble.svg';
 
-function beefNumbers(ctx: ComposeContext): { ref: string; v: BeefStatsValue } {
+function beefNumbers(ctx: Context): { ref: string; v: BeefStatsValue } {
   const ref = need(ctx, 'beef-stats', 'beef_ensemble_stats');
   return { ref, v: ctx.value(ref) as BeefStatsValue };
 }
 
-const withReferences = (ctx: ComposeContext): boolean => (ctx.inputs as { adsorptionEnergies?: boolean }).adsorptionEnergies !== false;
+const withReferences = (ctx: Context): boolean => ctx.inputs.adsorptionEnergies !== false;
 
-function beefText(ctx: ComposeContext): string[] {
+function beefText(ctx: Context): string[] {
   const { ref, v } = beefNumbers(ctx);
-  const i = ctx.inputs as unknown as SitePreferenceInputs;
+  const i = ctx.inputs;
   const side = v.fractionPositive >= 0.5 ? 'fcc' : 'top';
   return [
     `**BEEF-vdW ensemble: ΔBE = ${round(v.meanEv, 3)} ± ${round(v.sigmaEv, 3)} eV** (mean ± σ over ${v.count} members, ${ref}); ` +
@@ -36,7 +39,7 @@ function beefText(ctx: ComposeContext): string[] {
   ];
 }
 
-function beefClaims(ctx: ComposeContext): ReportClaimDraft[] {
+function beefClaims(ctx: Context): ReportClaimDraft[] {
   const { ref, v } = beefNumbers(ctx);
   return [
     { quantity: 'beef_ensemble', value: claimValue(v.meanEv, 4), unit: 'eV', cites: `${ref}.meanEv`, statement: `ensemble mean ΔBE = ${claimValue(v.meanEv, 4)} eV` },
@@ -45,9 +48,9 @@ function beefClaims(ctx: ComposeContext): ReportClaimDraft[] {
   ];
 }
 
-export const BEEF_COMPOSERS: Record<string, Composer> = {
+export const BEEF_COMPOSERS: Record<string, ComposerOf<BeefInputs>> = {
   title: (ctx) => {
-    const i = ctx.inputs as unknown as SitePreferenceInputs;
+    const i = ctx.inputs;
     return `${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) BEEF-vdW ensemble of ΔBE = E_ads(ontop) − E_ads(fcc)`;
   },
   text: (ctx) => [

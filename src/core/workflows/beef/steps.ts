@@ -9,6 +9,11 @@ import type { TemplateStep } from '../types';
 import { pwInputStep, runStep, SITES, studySettings, type Site } from '../sitePreference/steps';
 import type { SitePreferenceInputs } from '../sitePreference/inputs';
 
+/** The BEEF ensemble's resolved inputs: the site preference's, and whether to also compute its adsorption energies. */
+export interface BeefInputs extends SitePreferenceInputs {
+  adsorptionEnergies: boolean;
+}
+
 export function beefEnsembleSteps(i: SitePreferenceInputs, relaxed: Record<Site, string>): TemplateStep[] {
   const s = studySettings(i);
   const steps: TemplateStep[] = [];

@@ -8,6 +8,7 @@
 import { isChemicalSymbol, normaliseSymbol } from '../../dft/io/elements';
 import { MOLECULE_NAMES, molecule } from '../../dft/structure/molecules';
 import { defaultDual, SCF_CONTROL_SCHEMA, type ScfControl } from '../latticeConstantInputs';
+import type { InputsOf } from '../defineWorkflow';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 const FACET_BULK = { fcc111: 'fcc', fcc100: 'fcc', fcc110: 'fcc', hcp0001: 'hcp', bcc110: 'bcc', bcc100: 'bcc' } as const;
@@ -123,6 +124,9 @@ export const SITE_PREFERENCE_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** The inputs of an objective, as its schema admits them. */
+export type SitePreferenceObjectiveInputs = InputsOf<typeof SITE_PREFERENCE_INPUT_SCHEMA>;
+
 export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 const list = <T>(v: T | T[] | undefined, fallback: T[]): T[] => (v === undefined ? fallback : Array.isArray(v) ? v : [v]);
 
@@ -161,26 +165,26 @@ function studyPseudopotentials(elements: string[], functional: string, files: Re
   return { files: chosen, wfc, rho };
 }
 
-export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): SitePreferenceInputs {
-  const metal = normaliseSymbol(String(raw.metal ?? ''));
+export function resolveSitePreferenceInputs(raw: SitePreferenceObjectiveInputs, env: WorkflowEnvironment): SitePreferenceInputs {
+  const metal = normaliseSymbol(raw.metal);
   if (!isChemicalSymbol(metal)) throw new ObjectiveError(`inputs.metal: "${String(raw.metal)}" is not a chemical symbol; write one such as 'Pt'.`);
   const facet = (raw.facet as SurfaceFacet | undefined) ?? 'fcc111';
-  const adsorbate = (raw.adsorbate as string | undefined) ?? 'CO';
-  const functional = raw.functional === 'LDA' ? 'PZ' : ((raw.functional as SitePreferenceInputs['functional'] | undefined) ?? 'PBE');
-  const files = (raw.pseudopotentials as Record<string, string> | undefined) ?? {};
+  const adsorbate = raw.adsorbate ?? 'CO';
+  const functional = raw.functional === 'LDA' ? 'PZ' : (raw.functional ?? 'PBE');
+  const files = raw.pseudopotentials ?? {};
   const elements = elementsOf(metal, adsorbate);
   const unknown = Object.keys(files).filter((el) => !elements.includes(el));
   if (unknown.length) throw new ObjectiveError(`inputs.pseudopotentials names ${unknown.join(', ')}, which the study does not contain (${elements.join(', ')}); remove ${unknown.length === 1 ? 'it' : 'them'}.`);
   const suggested = studyPseudopotentials(elements, functional, files, env);
 
-  const given = raw.latticeConstantAngstrom as number | undefined;
-  const bulkRaw = raw.bulk as Partial<BulkInputs> | undefined;
+  const given = raw.latticeConstantAngstrom;
+  const bulkRaw = raw.bulk;
   if ((given === undefined) === (bulkRaw === undefined)) {
     throw new ObjectiveError('give either inputs.latticeConstantAngstrom (a lattice constant computed with the same functional and settings) or inputs.bulk.startingLatticeConstantAngstrom (to compute it here), not ' + (given === undefined ? 'neither.' : 'both.'));
   }
   let bulk: BulkInputs | undefined;
   if (bulkRaw) {
-    for (const k of ['ecutwfcRy', 'ecutrhoRy', 'kSpacingPerAngstrom', 'kMesh']) {
+    for (const k of ['ecutwfcRy', 'ecutrhoRy', 'kSpacingPerAngstrom', 'kMesh'] as const) {
       if (raw[k] !== undefined) throw new ObjectiveError(`inputs.${k}: with inputs.bulk the settings come from the bulk convergence tests; remove ${k}, or give latticeConstantAngstrom instead of bulk.`);
     }
     // Sweep from the highest suggestion of any element upward, so the adsorbate's cutoff is met too.
@@ -188,7 +192,7 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
     const cutoffsRy = [...(bulkRaw.cutoffsRy ?? [start, start + 5, start + 10, start + 15, start + 25])].sort((a, b) => a - b);
     const dual = defaultDual(false, cutoffsRy[0], suggested.rho); // 8, or what the files' density suggestion needs
     bulk = {
-      startingLatticeConstantAngstrom: bulkRaw.startingLatticeConstantAngstrom!,
+      startingLatticeConstantAngstrom: bulkRaw.startingLatticeConstantAngstrom,
       toleranceMevPerAtom: bulkRaw.toleranceMevPerAtom ?? 1,
       ...(bulkRaw.kSpacingsPerAngstrom ? { kSpacingsPerAngstrom: bulkRaw.kSpacingsPerAngstrom } : {}),
       cutoffsRy, dual,
@@ -199,14 +203,14 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
       throw new ObjectiveError('give the slab k-sampling as inputs.kSpacingPerAngstrom or inputs.kMesh (one of them).');
     }
   }
-  const ecutwfcRy = raw.ecutwfcRy as number | undefined;
-  const ecutrhoRy = (raw.ecutrhoRy as number | undefined) ?? (ecutwfcRy !== undefined ? Math.max(8 * ecutwfcRy, Math.ceil(suggested.rho)) : undefined);
+  const ecutwfcRy = raw.ecutwfcRy;
+  const ecutrhoRy = raw.ecutrhoRy ?? (ecutwfcRy !== undefined ? Math.max(8 * ecutwfcRy, Math.ceil(suggested.rho)) : undefined);
 
-  const slabRaw = (raw.slab ?? {}) as { layers?: number | number[]; vacuumAngstrom?: number | number[]; fixedLayers?: number; toleranceEv?: number };
+  const slabRaw = raw.slab ?? {};
   const layers = [...list(slabRaw.layers, [3, 4, 5])].sort((a, b) => a - b);
   const vacuumAngstrom = [...list(slabRaw.vacuumAngstrom, [10])].sort((a, b) => a - b);
   for (const n of layers) fixedLayersFor(n, slabRaw.fixedLayers);
-  const smearing = (raw.smearing ?? {}) as Partial<SitePreferenceInputs['smearing']>;
+  const smearing = raw.smearing ?? {};
   return {
     metal, facet, adsorbate, sites: ['ontop', 'fcc'], functional,
     pseudopotentials: suggested.files,
@@ -214,20 +218,19 @@ export function resolveSitePreferenceInputs(raw: Record<string, unknown>, env: W
     ...(bulk ? { bulk } : {}),
     ...(ecutwfcRy !== undefined ? { ecutwfcRy } : {}),
     ...(ecutrhoRy !== undefined ? { ecutrhoRy } : {}),
-    ...(raw.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: raw.kSpacingPerAngstrom as number } : {}),
+    ...(raw.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: raw.kSpacingPerAngstrom } : {}),
     ...(raw.kMesh !== undefined ? { kMesh: raw.kMesh as [number, number, number] } : {}),
     smearing: { kind: smearing.kind ?? 'mv', degaussRy: smearing.degaussRy ?? 0.02 },
     size: (raw.size as [number, number] | undefined) ?? [2, 2],
     slab: { layers, vacuumAngstrom, ...(slabRaw.fixedLayers !== undefined ? { fixedLayers: slabRaw.fixedLayers } : {}), toleranceEv: slabRaw.toleranceEv ?? 0.02 },
-    moleculeBoxAngstrom: (raw.moleculeBoxAngstrom as number | undefined) ?? 10,
-    ...(raw.forceThresholdEvPerAngstrom !== undefined ? { forceThresholdEvPerAngstrom: raw.forceThresholdEvPerAngstrom as number } : {}),
-    ...(raw.startingHeightsAngstrom !== undefined ? { startingHeightsAngstrom: raw.startingHeightsAngstrom as SitePreferenceInputs['startingHeightsAngstrom'] } : {}),
-    ...(raw.scf !== undefined ? { scf: raw.scf as ScfControl } : {}),
+    moleculeBoxAngstrom: raw.moleculeBoxAngstrom ?? 10,
+    ...(raw.forceThresholdEvPerAngstrom !== undefined ? { forceThresholdEvPerAngstrom: raw.forceThresholdEvPerAngstrom } : {}),
+    ...(raw.startingHeightsAngstrom !== undefined ? { startingHeightsAngstrom: raw.startingHeightsAngstrom } : {}),
+    ...(raw.scf !== undefined ? { scf: raw.scf } : {}),
   };
 }
 
-export function sitePreferenceObjective(raw: Record<string, unknown>): string {
-  const i = raw as unknown as SitePreferenceInputs;
+export function sitePreferenceObjective(i: SitePreferenceInputs): string {
   const fn = i.functional === 'PZ' ? 'LDA' : i.functional;
   return `${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) site preference ΔBE = E_ads(ontop) − E_ads(fcc) (${fn}, p(${i.size.join('×')}))`;
 }

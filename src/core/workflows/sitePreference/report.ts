@@ -7,11 +7,14 @@ import type { EnergyMeta } from '../../artifacts/shapes';
 import type { Structure } from '../../dft/types';
 import { claimValue } from '../../guard/claimChecks';
 import type { SlabSelection } from '../../dft/slabSelection';
-import type { ComposeContext, Composer } from '../../plan/types';
+import type { ComposeContextOf, ComposerOf } from '../defineWorkflow';
 import { BULK_PREFIX } from './bulkSteps';
 import { round, sitePreferenceObjective, type SitePreferenceInputs } from './inputs';
 import { adsorbateGeometry } from './relaxedGeometry';
 import { SITES } from './steps';
+
+/** A composer's context in this study (and the BEEF ensemble's, whose inputs extend it). */
+export type Context = ComposeContextOf<SitePreferenceInputs>;
 
 export interface ReportClaimDraft {
   quantity: string;
@@ -21,7 +24,7 @@ export interface ReportClaimDraft {
   statement: string;
 }
 
-export function need(ctx: ComposeContext, step: string, name: string): string {
+export function need(ctx: Pick<Context, 'ref'>, step: string, name: string): string {
   const r = ctx.ref(step, name);
   if (!r) throw new Error(`the report needs the ${name} of step ${step}, which the run has not made yet; run that step first.`);
   return r;
@@ -30,7 +33,7 @@ export function need(ctx: ComposeContext, step: string, name: string): string {
 const fnName = (i: SitePreferenceInputs): string => (i.functional === 'PZ' ? 'LDA (PZ)' : i.functional);
 
 /** Where the adsorbate of a relaxed structure sits: "C over the fcc site (0.02 Å off), 1.31 Å above the top layer, C–O 1.19 Å". */
-export function relaxedSiteLine(ctx: ComposeContext, site: string, relaxedStep: string): string {
+export function relaxedSiteLine(ctx: Context, site: string, relaxedStep: string): string {
   const ref = ctx.ref(relaxedStep, 'relaxed_structure');
   if (!ref) return `${site}: no relaxed geometry recorded.`;
   const s = ctx.value(ref) as Structure;
@@ -44,7 +47,7 @@ export function relaxedSiteLine(ctx: ComposeContext, site: string, relaxedStep: 
     `largest displacement ${round(meta?.maxDisplacementAngstrom ?? NaN, 3)} Å, ${meta?.fixedAtoms ?? 0} fixed ${meta?.fixedAtoms === 1 ? 'atom' : 'atoms'} ${meta?.fixedAtomsMoved ? `(${meta.fixedAtomsMoved} moved!)` : 'unmoved'}.`;
 }
 
-function settingsLine(ctx: ComposeContext, energyRef: string): string {
+function settingsLine(ctx: Context, energyRef: string): string {
   const meta = ctx.provenance.artifact(energyRef)?.meta as EnergyMeta | undefined;
   const st = meta?.settings;
   if (!st) return '';
@@ -53,7 +56,7 @@ function settingsLine(ctx: ComposeContext, energyRef: string): string {
     `${st.smearing ?? st.occupations} ${st.degaussRy ?? ''} Ry, pseudopotentials ${Object.values(st.pseudopotentials).map((p) => p.file).join(', ')}${st.codeVersion ? `, pw.x ${st.codeVersion}` : ''}.`;
 }
 
-function sweepLines(ctx: ComposeContext): string[] {
+function sweepLines(ctx: Context): string[] {
   const out: string[] = [];
   for (const step of ['layers-choice', 'vacuum-choice']) {
     const ref = ctx.ref(step, 'converged_slab');
@@ -68,15 +71,15 @@ function sweepLines(ctx: ComposeContext): string[] {
   return out;
 }
 
-export function siteNumbers(ctx: ComposeContext) {
+export function siteNumbers(ctx: Context) {
   const dbe = need(ctx, 'site-preference', 'delta_be');
   const eads = Object.fromEntries(SITES.map((s) => [s, need(ctx, `eads-${s}`, 'adsorption_energy')])) as Record<'ontop' | 'fcc', string>;
   return { dbe, dbeValue: ctx.value(dbe) as number, eads, eadsValue: { ontop: ctx.value(eads.ontop) as number, fcc: ctx.value(eads.fcc) as number } };
 }
 
-export function siteClaims(ctx: ComposeContext): ReportClaimDraft[] {
+export function siteClaims(ctx: Context): ReportClaimDraft[] {
   const n = siteNumbers(ctx);
-  const i = ctx.inputs as unknown as SitePreferenceInputs;
+  const i = ctx.inputs;
   const claims: ReportClaimDraft[] = [
     { quantity: 'delta_be', value: claimValue(n.dbeValue, 4), unit: 'eV', cites: n.dbe, statement: `ΔBE = E_ads(ontop) − E_ads(fcc) = ${claimValue(n.dbeValue, 4)} eV (${fnName(i)})` },
     ...SITES.map((s) => ({ quantity: 'adsorption_energy', value: claimValue(n.eadsValue[s], 4), unit: 'eV', cites: n.eads[s], statement: `E_ads(${s}) = ${claimValue(n.eadsValue[s], 4)} eV` })),
@@ -95,9 +98,9 @@ export function siteClaims(ctx: ComposeContext): ReportClaimDraft[] {
   return claims;
 }
 
-export function siteText(ctx: ComposeContext): string[] {
+export function siteText(ctx: Context): string[] {
   const n = siteNumbers(ctx);
-  const i = ctx.inputs as unknown as SitePreferenceInputs;
+  const i = ctx.inputs;
   const favoured = n.dbeValue > 0 ? 'the fcc hollow binds more strongly' : n.dbeValue < 0 ? 'the top site binds more strongly' : 'neither site is favoured';
   const slab = ctx.provenance.artifact(need(ctx, 'relaxed-fcc', 'relaxed_structure'))?.value as Structure | undefined;
   const info = slab?.info ?? {};
@@ -120,7 +123,7 @@ export function siteText(ctx: ComposeContext): string[] {
   ];
 }
 
-export const SITE_PREFERENCE_COMPOSERS: Record<string, Composer> = {
+export const SITE_PREFERENCE_COMPOSERS: Record<string, ComposerOf<SitePreferenceInputs>> = {
   title: (ctx) => sitePreferenceObjective(ctx.inputs),
   text: (ctx) => siteText(ctx).join('\n'),
   claims: (ctx) => siteClaims(ctx),
