@@ -2,15 +2,22 @@
  * What a relaxation did to a planned configuration. Bonds come from covalent radii:
  * within the adsorbate d < 1.35 (r_a + r_b) (a disconnected adsorbate has dissociated);
  * between surface and adsorbate d < 1.30 (r_a + r_s), loosened to 1.45 when the
- * adsorption energy is below -0.5 eV (strong binding stretches the bonds). The relaxed
- * site is named by how many surface atoms the binding atom bonds to. A geometric slip
- * moves the adsorbate to other surface atoms; a chemical slip changes which surface
- * elements it bonds to, which changes the chemistry the hypothesis was about.
+ * adsorption energy is below -0.5 eV (strong binding stretches the bonds). An adsorbate
+ * is desorbed only when no atom of it bonds to the surface *and* its adsorption energy
+ * does not bind it (above -0.5 eV): a model with long adsorbate-metal distances (EMT's H,
+ * 2.43 Å from Pt in the hollows, 1.45 x the covalent sum) still binds H by 3 eV.
+ * The relaxed site is the site of the clean surface (ontop, bridge, hollow) whose centre,
+ * taken at the relaxed positions of its atoms, lies laterally nearest to the binding atom.
+ * Counting the atoms within a bond cutoff does not name a site: at a (111) bridge the two
+ * far atoms of the rhombus are 1.33 x the bridge atoms' distance away and inside any cutoff
+ * loose enough for hollows, and under a (100) 4-fold hollow the second-layer atom is too.
+ * A geometric slip moves the adsorbate to another site; a chemical slip changes which
+ * surface elements it sits on, which changes the chemistry the hypothesis was about.
  */
 import { covalentRadiusAngstrom } from '../dft/structure/covalentRadii';
 import type { Structure, Vec3 } from '../dft/types';
 import { bondsOf, fragments } from './adsorbate';
-import { dot, sub } from './geometry';
+import { dot, mean, sub } from './geometry';
 import { lateralImages } from './surfaceAtoms';
 import type { AdsorptionSite, HollowType, SiteKind, SurfaceSites } from './sites';
 import type { SlabFrame } from './slab';
@@ -24,7 +31,7 @@ export type SlipKind = 'none' | 'geometric' | 'chemical' | 'desorbed';
 export interface RelaxedSite {
   kind: SiteKind | 'desorbed';
   hollowType?: HollowType;
-  /** Home-cell slab indices bonded to the binding atom. */
+  /** Home-cell slab indices of the relaxed site's atoms (for an irregular site: the atoms bonded to the binding atom). */
   surfaceAtoms: number[];
   elements: string[];
   /** The matching site's fingerprint, or a label built from the bonded atoms. */
@@ -84,19 +91,31 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
   const adsSymbols = relaxed.symbols.slice(adsorbateStart);
   const adsPositions = relaxed.positions.slice(adsorbateStart);
   const frags = fragments(nAds, bondsOf(adsSymbols, adsPositions));
-  const factor = adsorptionEnergyEv < STRONG_BINDING_EV ? STRONG_SURFACE_BOND_FACTOR : SURFACE_BOND_FACTOR;
+  const stronglyBound = adsorptionEnergyEv < STRONG_BINDING_EV;
+  const factor = stronglyBound ? STRONG_SURFACE_BOND_FACTOR : SURFACE_BOND_FACTOR;
   const surfaceBonds = adsPositions.map((p, i) => bondedSlabAtoms(relaxed, adsorbateStart, p, adsSymbols[i]!, factor));
+  const anyBond = surfaceBonds.some((b) => b.length > 0);
   let bindingAtom = 0;
-  surfaceBonds.forEach((bonds, i) => {
-    const better = bonds.length > surfaceBonds[bindingAtom]!.length ||
-      (bonds.length === surfaceBonds[bindingAtom]!.length && dot(adsPositions[i]!, frame.normal) < dot(adsPositions[bindingAtom]!, frame.normal) - 1e-6);
-    if (better) bindingAtom = i;
-  });
+  if (anyBond) {
+    surfaceBonds.forEach((bonds, i) => {
+      const better = bonds.length > surfaceBonds[bindingAtom]!.length ||
+        (bonds.length === surfaceBonds[bindingAtom]!.length && dot(adsPositions[i]!, frame.normal) < dot(adsPositions[bindingAtom]!, frame.normal) - 1e-6);
+      if (better) bindingAtom = i;
+    });
+  } else {
+    // Bound by its energy only: the atom nearest to the surface relative to the covalent sum binds.
+    const reach = adsPositions.map((p, i) => nearestSlabDistanceRatio(relaxed, adsorbateStart, p, adsSymbols[i]!));
+    reach.forEach((r, i) => {
+      if (r < reach[bindingAtom]! - 1e-9) bindingAtom = i;
+    });
+  }
   const bonded = surfaceBonds[bindingAtom]!;
-  const relaxedSite = classifyRelaxedSite(relaxed, bonded, sites, adsPositions[bindingAtom]!, frame);
+  const relaxedSite = anyBond || stronglyBound
+    ? classifyRelaxedSite(relaxed, bonded, sites, adsPositions[bindingAtom]!, frame)
+    : { kind: 'desorbed' as const, surfaceAtoms: [], elements: [], siteFingerprint: 'desorbed' };
   const plannedElements = elementSet(relaxed, plannedSite.surfaceAtoms);
-  const relaxedElements = elementSet(relaxed, bonded);
-  const siteChanged = relaxedSite.kind !== plannedSite.kind || relaxedSite.hollowType !== plannedSite.hollowType || !sameSet(bonded, plannedSite.surfaceAtoms);
+  const relaxedElements = elementSet(relaxed, relaxedSite.surfaceAtoms);
+  const siteChanged = relaxedSite.kind !== plannedSite.kind || relaxedSite.hollowType !== plannedSite.hollowType || !sameSet(relaxedSite.surfaceAtoms, plannedSite.surfaceAtoms);
   let slip: SlipKind = 'none';
   if (relaxedSite.kind === 'desorbed') slip = 'desorbed';
   else if (plannedElements.join() !== relaxedElements.join()) slip = 'chemical';
@@ -115,27 +134,55 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
   };
 }
 
+/** Smallest distance from a point to a slab atom (periodic images) over the covalent sum. */
+function nearestSlabDistanceRatio(relaxed: Structure, slabCount: number, p: Vec3, symbol: string): number {
+  const r = covalentRadiusAngstrom(symbol);
+  let best = Infinity;
+  for (const im of lateralImages({ ...relaxed, symbols: relaxed.symbols.slice(0, slabCount), positions: relaxed.positions.slice(0, slabCount) })) {
+    const d = Math.hypot(im.position[0] - p[0], im.position[1] - p[1], im.position[2] - p[2]);
+    best = Math.min(best, d / (r + covalentRadiusAngstrom(relaxed.symbols[im.index]!)));
+  }
+  return best;
+}
+
+/** Beyond this lateral distance (× the nearest-neighbour distance) from every site centre a position is no site of the clean surface. */
+const IRREGULAR_LATERAL_FRACTION = 0.5;
+/** A binding atom this far below its site's atoms (Å) has gone under the surface. */
+const SUBSURFACE_DEPTH_ANGSTROM = 0.5;
+
 function classifyRelaxedSite(relaxed: Structure, bonded: number[], sites: SurfaceSites, at: Vec3, frame: SlabFrame): RelaxedSite {
-  const elements = bonded.map((i) => relaxed.symbols[i]!).sort();
-  if (bonded.length === 0) return { kind: 'desorbed', surfaceAtoms: [], elements, siteFingerprint: 'desorbed' };
-  const kind: SiteKind = bonded.length === 1 ? 'ontop' : bonded.length === 2 ? 'bridge' : 'hollow';
-  // In small cells two sites can share atom indices (through different images): take the one under the binding atom.
+  const lateralImagesOf = (p: Vec3) => lateralImages({ ...relaxed, symbols: ['X'], positions: [p] }).map((im) => im.position);
   const lateral = (p: Vec3) => {
     const d = sub(p, at);
     const up = dot(d, frame.normal);
     return Math.hypot(d[0] - up * frame.normal[0], d[1] - up * frame.normal[1], d[2] - up * frame.normal[2]);
   };
-  const imagesOfCentre = (c: Vec3) => lateralImages({ ...relaxed, symbols: ['X'], positions: [c] }).map((im) => lateral(im.position));
-  const match = sites.sites
-    .filter((s) => s.kind === kind && sameSet(s.surfaceAtoms, bonded))
-    .map((s) => ({ s, d: Math.min(...imagesOfCentre(s.centre)) }))
-    .sort((x, y) => x.d - y.d)[0]?.s;
-  if (match) {
-    return { kind, ...(match.hollowType ? { hollowType: match.hollowType } : {}), surfaceAtoms: bonded, elements, siteFingerprint: match.fingerprint };
+  // Each site's atoms where the relaxation left them (the image next to the clean site's atom).
+  const relaxedCentre = (s: AdsorptionSite): Vec3 => mean(s.surfaceAtoms.map((i, k) => {
+    const clean = s.atomPositions[k]!;
+    return lateralImagesOf(relaxed.positions[i]!).reduce((best, q) =>
+      Math.hypot(q[0] - clean[0], q[1] - clean[1], q[2] - clean[2]) < Math.hypot(best[0] - clean[0], best[1] - clean[1], best[2] - clean[2]) ? q : best);
+  }));
+  let match: { s: AdsorptionSite; d: number; centre: Vec3 } | undefined;
+  for (const s of sites.sites) {
+    const centre = relaxedCentre(s);
+    const d = Math.min(...lateralImagesOf(centre).map(lateral));
+    // Equal distances (symmetric ties): keep the site with fewer atoms, the list's first.
+    if (!match || d < match.d - 1e-6) match = { s, d, centre };
   }
-  // Bonded to atoms that do not form a site of the clean surface (a subsurface atom, or a
-  // hollow of more atoms than any triangle): name it by its atoms.
-  return { kind, surfaceAtoms: bonded, elements, siteFingerprint: `${kind}|${elements.join(',')}|irregular` };
+  const below = match ? dot(match.centre, frame.normal) - dot(at, frame.normal) : 0;
+  if (match && match.d <= IRREGULAR_LATERAL_FRACTION * sites.nearestNeighbourAngstrom && below < SUBSURFACE_DEPTH_ANGSTROM) {
+    const { s } = match;
+    return {
+      kind: s.kind, ...(s.hollowType ? { hollowType: s.hollowType } : {}), surfaceAtoms: [...s.surfaceAtoms].sort((x, y) => x - y),
+      elements: s.surfaceAtoms.map((i) => relaxed.symbols[i]!).sort(), siteFingerprint: s.fingerprint,
+    };
+  }
+  // Under the surface, or over no site of the clean surface (a site the triangulation does
+  // not make, e.g. a trough of an open facet): name it by the atoms it bonds to.
+  const elements = bonded.map((i) => relaxed.symbols[i]!).sort();
+  const kind: SiteKind = bonded.length <= 1 ? 'ontop' : bonded.length === 2 ? 'bridge' : 'hollow';
+  return { kind, surfaceAtoms: bonded, elements, siteFingerprint: `${kind}|${elements.join(',')}|${below >= SUBSURFACE_DEPTH_ANGSTROM ? 'subsurface' : 'irregular'}` };
 }
 
 /** Height of the lowest adsorbate atom above the highest slab atom, Å (negative: it sank into the surface). */

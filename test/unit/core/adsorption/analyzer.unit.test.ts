@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { adsorbate } from '../../../../src/core/adsorption/adsorbate';
 import { analyseConfiguration } from '../../../../src/core/adsorption/analyzer';
+import { ScreenAndRelaxExecutor } from '../../../../src/core/adsorption/executor';
 import { placeOnSite } from '../../../../src/core/adsorption/placement';
+import { computeReferences } from '../../../../src/core/adsorption/references';
+import { prepareSurface } from '../../../../src/core/adsorption/search';
 import { findSites, type AdsorptionSite } from '../../../../src/core/adsorption/sites';
 import { standardiseSlab } from '../../../../src/core/adsorption/slab';
+import { EmtCalculator } from '../../../../src/core/calculators/emt';
+import { readExtxyz } from '../../../../src/core/dft/io/extxyz';
 import type { Structure, Vec3 } from '../../../../src/core/dft/types';
 import { aa20, fcc111 } from './fixtures';
+
+/** Relaxed geometries from a search run (test/fixtures/adsorption/README.md). */
+const RELAXED = path.resolve(__dirname, '../../../fixtures/adsorption');
 
 describe('analyzer', () => {
   const std = standardiseSlab(fcc111('Pt'));
@@ -70,5 +80,65 @@ describe('analyzer', () => {
     assert.equal(strong.slip, 'none');
     assert.equal(strong.relaxedSite.kind, 'ontop');
     assert.equal(strong.surfaceBondFactor, 1.45);
+  });
+});
+
+describe('analyzer on relaxed geometries', function () {
+  this.timeout(60_000);
+  const emt = new EmtCalculator();
+  const relaxOn = async (file: string, name: string, pick: (s: AdsorptionSite) => boolean) => {
+    const p = prepareSurface(aa20(file));
+    const executor = new ScreenAndRelaxExecutor(emt);
+    const a = adsorbate(name);
+    const refs = await computeReferences(executor, p.slab, a);
+    const site = p.surface.sites.find(pick)!;
+    const placed = placeOnSite({ slab: p.slab.slab, frame: p.slab.frame, site, adsorbate: a, bindingAtoms: [0], orientation: 'upright', azimuthDeg: 0 });
+    const r = await executor.relaxReference(placed.structure, 'configuration', name);
+    assert.equal(r.converged, true);
+    const adsorptionEnergyEv = r.energyEv - refs.cleanSlabEv - refs.gasPhaseEv;
+    return { site, adsorptionEnergyEv, analysis: analyseConfiguration({ relaxed: r.structure, adsorbateStart: placed.adsorbateStart, frame: p.slab.frame, sites: p.surface, plannedSite: site, adsorptionEnergyEv }) };
+  };
+
+  it('CO relaxed to the Pt28–Pt31 bridge midpoint on Pt(111) in a search is a bridge, not a four-atom hollow', () => {
+    const read = (f: string) => readExtxyz(fs.readFileSync(path.join(RELAXED, f), 'utf8'));
+    const p = prepareSurface(read('pt111-3x3-standardised.extxyz'));
+    const relaxed = read('co-pt111-bridge-relaxed.extxyz');
+    const bridge = p.surface.sites.find((s) => s.kind === 'bridge' && [...s.surfaceAtoms].sort().join() === '28,31')!;
+    const a = analyseConfiguration({ relaxed, adsorbateStart: 36, frame: p.slab.frame, sites: p.surface, plannedSite: bridge, adsorptionEnergyEv: -0.532 });
+    // The two far atoms of the rhombus (Pt29, Pt30) are inside the bond cutoff: counting bonds named it a hollow.
+    assert.deepEqual(a.surfaceBonds[0], [28, 29, 30, 31]);
+    assert.equal(a.relaxedSite.kind, 'bridge');
+    assert.deepEqual(a.relaxedSite.surfaceAtoms, [28, 31]);
+    assert.equal(a.relaxedSite.siteFingerprint, bridge.fingerprint);
+    assert.equal(a.slip, 'none');
+    assert.equal(a.siteChanged, false);
+  });
+
+  it('CO relaxed with EMT at a bridge of the AdsMind Pt(111) slab stays a bridge', async () => {
+    const { site, analysis } = await relaxOn('09_Pt_111.xyz', 'CO', (s) => s.kind === 'bridge');
+    assert.equal(analysis.surfaceBonds[0]!.length, 4);
+    assert.equal(analysis.relaxedSite.kind, 'bridge');
+    assert.deepEqual(analysis.relaxedSite.surfaceAtoms, [...site.surfaceAtoms].sort((x, y) => x - y));
+    assert.equal(analysis.slip, 'none');
+  });
+
+  it('CO in the 4-fold hollow of the AdsMind Pt(100) slab is that 4-fold hollow, though the Pt under it is within the bond cutoff', async () => {
+    const { site, analysis } = await relaxOn('10_Pt_100.xyz', 'CO', (s) => s.hollowType === '4fold');
+    assert.equal(analysis.surfaceBonds[0]!.length, 5);
+    assert.equal(analysis.relaxedSite.kind, 'hollow');
+    assert.equal(analysis.relaxedSite.hollowType, '4fold');
+    assert.equal(analysis.relaxedSite.siteFingerprint, site.fingerprint);
+    assert.equal(analysis.slip, 'none');
+  });
+
+  it('H in the Pt(111) hollows with EMT (E_ads about −3.2 eV, H–Pt beyond 1.45 × the covalent sum) is bound in its hollow, not desorbed', async () => {
+    for (const hollowType of ['fcc', 'hcp'] as const) {
+      const { site, adsorptionEnergyEv, analysis } = await relaxOn('09_Pt_111.xyz', 'H', (s) => s.hollowType === hollowType);
+      assert.ok(adsorptionEnergyEv < -3, `E_ads ${adsorptionEnergyEv}`);
+      assert.deepEqual(analysis.surfaceBonds[0], []);
+      assert.equal(analysis.slip, 'none');
+      assert.equal(analysis.relaxedSite.hollowType, hollowType);
+      assert.equal(analysis.fingerprint, `H@${site.fingerprint}`);
+    }
   });
 });

@@ -78,23 +78,22 @@ describe('closed loop', function () {
   });
 
   it('a planned site that slipped is FORBIDDEN; without the forbid switch it may be proposed again', async () => {
-    // H on the AA20 Pd3Cu slab: the offline planner's first hollow relaxes onto a bridge
+    // O on the AA20 Pd3Cu slab: on top of Pd63 it relaxes into the fcc hollow Pd53-Pd55-Pd63 (a geometric slip)
     const alloy = prepareSurface(aa20('03_Pd3Cu_111.xyz'));
-    const h = adsorbate('H');
+    const oxygen = adsorbate('O');
     const screenExec = new ScreenAndRelaxExecutor(emt);
-    const references = await computeReferences(screenExec, alloy.slab, h);
-    const first = await new OfflinePlanner({ screen: screenExec.siteScreen(alloy.slab, h) }).decide({
-      adsorbate: h, slab: alloy.slab, surface: alloy.surface, history: [], forbid: [], rejections: [], relaxationsLeft: 5, mayStopOnConvergence: true, toleranceEv: 0.05,
-    });
+    const references = await computeReferences(screenExec, alloy.slab, oxygen);
+    const first = { action: 'propose', siteType: 'ontop', surfaceAtoms: [63], bindingAtoms: [0], orientation: 'upright' };
     const again = () => ({ ...first, orientation: 'tilted' });
     const withForbid = new ScriptedPlanner([() => first, again]);
-    const r1 = await searchAdsorption({ slab: alloy, adsorbate: h, references, planner: withForbid, executor: new ScreenAndRelaxExecutor(emt) });
-    assert.notEqual(r1.result.iterations[0]!.analysis.slip, 'none', 'precondition: the first hypothesis slips under EMT');
+    const r1 = await searchAdsorption({ slab: alloy, adsorbate: oxygen, references, planner: withForbid, executor: new ScreenAndRelaxExecutor(emt) });
+    assert.equal(r1.result.iterations[0]!.analysis.slip, 'geometric', 'precondition: the first hypothesis slips under EMT');
+    assert.equal(r1.result.iterations[0]!.analysis.relaxedSite.hollowType, 'fcc');
     assert.deepEqual(r1.result.forbid, [r1.result.iterations[0]!.plannedSite.fingerprint]);
     assert.deepEqual(withForbid.seen[1]!.forbid, r1.result.forbid);
     assert.equal(r1.result.relaxations, 1);
     assert.match(r1.result.rejections[0]!.reasons.join(' '), /is forbidden/);
-    const noForbid = await searchAdsorption({ slab: alloy, adsorbate: h, references, planner: new ScriptedPlanner([() => first, again]), executor: new ScreenAndRelaxExecutor(emt), options: { ablations: { forbid: false } as Ablations } });
+    const noForbid = await searchAdsorption({ slab: alloy, adsorbate: oxygen, references, planner: new ScriptedPlanner([() => first, again]), executor: new ScreenAndRelaxExecutor(emt), options: { ablations: { forbid: false } as Ablations } });
     assert.equal(noForbid.result.relaxations, 2);
     assert.deepEqual(noForbid.result.forbid, []);
   });

@@ -4,6 +4,8 @@
 // Each proposal is a guarded call: the invalid, the FORBIDDEN and the repeated ones are
 // refused without a relaxation and the refusal reaches the model; TERMINATE ends the loop.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { OfflineProvider } from '../../../../src/core/agents/offlineProvider';
 import { PlanStore } from '../../../../src/core/plan/store';
 import { RunController } from '../../../../src/core/run/controller';
@@ -11,8 +13,8 @@ import { stepContext } from '../../../../src/core/agents/supervisor';
 import type { SearchResultValue } from '../../../../src/core/tools/adsorptionSearch/searchOutputs';
 import { PLANNER_TOOL } from '../../../../src/core/agents/prompts/adsorptionPlanner';
 import { prepareSurface } from '../../../../src/core/adsorption/search';
-import { fccLatticeConstantAngstrom } from '../../../../src/core/calculators/emtLattice';
-import { slab } from '../../../../src/core/dft/structure/surface';
+import { readExtxyz } from '../../../../src/core/dft/io/extxyz';
+import { parseObjectiveFile } from '../../../../src/core/workflows/objective';
 import { AnthropicProvider } from '../../../../src/core/llm/anthropic';
 import type { LlmProvider } from '../../../../src/core/llm/types';
 import { FakeAnthropicApi } from '../../../fixtures/fake-anthropic/server';
@@ -20,21 +22,20 @@ import { byName, callsOf, emtSearchSettings, freshDir } from './support/adsorpti
 
 const KEY = 'sk-ant-test-adsorption-search-0001';
 
-/** The surface the template's steps prepare: Pt(111) 3×3, 3 layers, at EMT's lattice constant, standardised. */
-function ptSurface() {
-  const a = Number(fccLatticeConstantAngstrom('Pt').toFixed(4));
-  return prepareSurface(slab({ facet: 'fcc111', symbol: 'Pt', aAngstrom: a, size: [3, 3], layers: 3, vacuumAngstrom: 8, fixedLayers: 1 }));
-}
+/** The AdsMind Pd3Cu(111) slab: O on top of a Pd of the Pd31/Pd63 class relaxes into a Pd3 fcc hollow under EMT. */
+const SLAB = path.join(__dirname, '../../../fixtures/adsmind/aa20/03_Pd3Cu_111.xyz');
 
 describe('adsorption-search workflow with the LLM planner (real SDK, fake Messages API)', function () {
   this.timeout(120_000);
 
   it('refusals go back to the model and cost no relaxation; a slipped site is FORBIDDEN; TERMINATE when the best configuration comes back', async () => {
-    const { surface } = ptSurface();
-    const bottom = [...Array(27).keys()].find((i) => !surface.topLayer.includes(i))!;
-    const bridges = surface.sites.filter((s) => s.kind === 'bridge');
-    const otherBridge = bridges.find((s) => s.fingerprint === bridges[0]!.fingerprint && s.id !== bridges[0]!.id)!;
-    const hcp = surface.sites.find((s) => s.hollowType === 'hcp')!;
+    const { surface } = prepareSurface(readExtxyz(fs.readFileSync(SLAB, 'utf8')));
+    const bottom = [...Array(64).keys()].find((i) => !surface.topLayer.includes(i))!;
+    const onPd = surface.sites.find((s) => s.kind === 'ontop' && s.surfaceAtoms[0] === 63)!;
+    const otherOnPd = surface.sites.find((s) => s.fingerprint === onPd.fingerprint && s.id !== onPd.id)!;
+    const pd3 = (hollowType: string) => surface.sites.find((s) => s.hollowType === hollowType && s.surfaceAtoms.every((i) => [53, 55, 57, 63].includes(i)))!;
+    const hcp = pd3('hcp');
+    const fcc = pd3('fcc');
     const propose = (siteType: string, surfaceAtoms: number[], orientation: string, rationale: string) =>
       ({ content: [{ type: 'tool_use' as const, name: PLANNER_TOOL, input: { action: 'propose', siteType, surfaceAtoms, bindingAtoms: [0], orientation, rationale } }] });
     const planner = 'adsorption planner';
@@ -42,20 +43,25 @@ describe('adsorption-search workflow with the LLM planner (real SDK, fake Messag
       apiKey: KEY,
       script: {
         steps: [
-          { name: 'below the surface', match: { system: planner }, reply: propose('ontop', [bottom], 'upright', 'N on top of a Pt atom') },
-          { name: 'bridge', match: { system: planner, lastUser: 'not in the top layer' }, reply: propose('bridge', bridges[0]!.surfaceAtoms, 'upright', 'N between two Pt') },
-          { name: 'forbidden bridge', match: { system: planner, lastUser: 'FORBID' }, reply: propose('bridge', otherBridge.surfaceAtoms, 'tilted', 'another bridge') },
-          { name: 'hcp', match: { system: planner, lastUser: 'is forbidden' }, reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'N prefers three-fold hollows') },
+          { name: 'below the surface', match: { system: planner }, reply: propose('ontop', [bottom], 'upright', 'O on top of a metal atom') },
+          { name: 'on top of Pd', match: { system: planner, lastUser: 'not in the top layer' }, reply: propose('ontop', onPd.surfaceAtoms, 'upright', 'O on top of a Pd') },
+          { name: 'forbidden ontop', match: { system: planner, lastUser: 'FORBID' }, reply: propose('ontop', otherOnPd.surfaceAtoms, 'tilted', 'another Pd of the same kind') },
+          { name: 'hcp', match: { system: planner, lastUser: 'is forbidden' }, reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'O prefers three-fold hollows') },
           { name: 'repeat', match: { system: planner, lastUser: 'Relaxations so far' }, reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'once more') },
-          { name: 'hcp tilted', match: { system: planner, lastUser: 'repeats one already relaxed' }, reply: propose('hollow', hcp.surfaceAtoms, 'tilted', 'tilted start, same hollow') },
+          { name: 'fcc tilted', match: { system: planner, lastUser: 'repeats one already relaxed' }, reply: propose('hollow', fcc.surfaceAtoms, 'tilted', 'the Pd3 fcc hollow the first one slipped into') },
         ],
       },
     });
     const anthropic = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } });
     let offline: OfflineProvider | undefined;
     const provider: LlmProvider = { name: 'offline agents, model planner', judges: false, complete: (req, o) => (req.role === 'planner' ? anthropic.complete(req, o) : offline!.complete(req)) };
-    const settings = emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'N', planner: 'llm' }, { offline: false });
-    const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-llm-'), settings }, { provider });
+    const dir = freshDir('dreams-adsearch-llm-');
+    fs.mkdirSync(path.join(dir, 'slabs'));
+    fs.copyFileSync(SLAB, path.join(dir, 'slabs', 'pd3cu.xyz'));
+    const file = path.join(dir, 'search.yaml');
+    fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', '  slab: { file: slabs/pd3cu.xyz }', '  adsorbate: O', '  calculator: { kind: emt }', '  planner: llm', ''].join('\n'));
+    const settings = emtSearchSettings(parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!, { offline: false });
+    const c = await RunController.start({ runsDir: path.join(dir, 'runs'), settings }, { provider });
     offline = new OfflineProvider(() => ({
       plan: () => new PlanStore(c.session.run.canvas).current(), stepContext: () => stepContext(c.session.runtime),
       toolSchema: (t) => c.session.runtime.registry.get(t)?.schema, objective: settings.objective, provenance: c.session.run.registry,
@@ -70,15 +76,16 @@ describe('adsorption-search workflow with the LLM planner (real SDK, fake Messag
       assert.equal(value.relaxations, 3);
       assert.equal(value.stopReason, 'converged');
       assert.equal(value.iterations[0]!.slip, 'geometric');
-      assert.deepEqual(value.forbid, [bridges[0]!.fingerprint]);
-      assert.equal(value.best!.iteration, 2);
+      assert.deepEqual(value.forbid, [onPd.fingerprint]);
+      // The slipped configuration is the best: the Pd3 fcc hollow the third start relaxes into again.
+      assert.equal(value.best!.iteration, 1);
 
       const evaluations = callsOf(reg, 'evaluate_adsorption_hypothesis');
       assert.deepEqual(evaluations.map((e) => e.status), ['refused', 'ok', 'refused', 'ok', 'refused', 'ok']);
       assert.deepEqual(value.rejections.map((r) => r.call), evaluations.filter((e) => e.status === 'refused').map((e) => e.id));
       for (const e of evaluations.filter((x) => x.status === 'refused')) assert.deepEqual(e.outputs, [], `${e.id} made nothing`);
       assert.equal(evaluations[1]!.agent.model, 'llm:claude-opus-5-5');
-      assert.equal(evaluations[1]!.reasons.siteType, 'N between two Pt');
+      assert.equal(evaluations[1]!.reasons.siteType, 'O on top of a Pd');
 
       // What the model was told after each refusal and relaxation.
       const bodies = api.requests.map((r) => r.body as { messages: { content: unknown }[] });

@@ -13,6 +13,7 @@ import type { GuardedOutcome } from '../../../../src/core/guard/types';
 import { writeRunOutputs } from '../../../../src/core/run/outputs';
 import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
 import { CANVAS_MIME, type StructureData } from '../../../../src/shared/canvasOutputs';
+import { parseObjectiveFile } from '../../../../src/core/workflows/objective';
 import { byName, callsOf, creatorOf, emtSearchSettings, freshDir } from './support/adsorptionSearch';
 
 /** A guarded call of the catalogue as a worker would make it, on the finished run. */
@@ -162,17 +163,25 @@ describe('adsorption-search workflow (offline, EMT)', function () {
   });
 
   it('FORBID: a planned site whose configuration slipped is forbidden, recorded, and refused by the guard', async () => {
-    const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'C' }) });
+    // O on the AdsMind Pd3Cu(111) slab: on top of Pd63 it relaxes into the fcc hollow Pd53-Pd55-Pd63.
+    const dir = freshDir('dreams-adsearch-');
+    fs.mkdirSync(path.join(dir, 'slabs'));
+    fs.copyFileSync(path.join(__dirname, '../../../fixtures/adsmind/aa20/03_Pd3Cu_111.xyz'), path.join(dir, 'slabs', 'pd3cu.xyz'));
+    const file = path.join(dir, 'search.yaml');
+    fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', '  slab: { file: slabs/pd3cu.xyz }', '  adsorbate: O', '  calculator: { kind: emt }', ''].join('\n'));
+    const c = await RunController.start({ runsDir: path.join(dir, 'runs'), settings: emtSearchSettings(parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!) });
     try {
       assert.equal((await c.run()).state, 'completed');
       const reg = c.session.run.registry;
-      const value = byName(reg, 'adsorption_search_result').at(-1)!.value as SearchResultValue;
-      const slipped = byName(reg, 'adsorption_slip_analysis').map((a) => a.value as SlipAnalysisValue).filter((s) => s.slip !== 'none');
-      assert.ok(slipped.length > 0, 'a configuration slipped');
-      assert.deepEqual(value.forbid, slipped.map((s) => s.plannedSiteFingerprint));
       const surface = byName(reg, 'adsorption_surface')[0]!.value as SurfaceValue;
+      const slipping = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: 'ontop', surfaceAtoms: [63], bindingAtoms: [0], orientation: 'upright' }));
+      assert.equal(slipping.status, 'ok');
+      const slipped = byName(reg, 'adsorption_slip_analysis').map((a) => a.value as SlipAnalysisValue).filter((s) => s.slip !== 'none');
+      assert.equal(slipped.length, 1, 'the configuration on top of Pd63 slipped');
+      assert.equal(slipped[0]!.slip, 'geometric');
       const other = surface.surface.sites.filter((s) => s.fingerprint === slipped[0]!.plannedSiteFingerprint).at(-1)!;
-      const again = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: other.kind, surfaceAtoms: other.surfaceAtoms, bindingAtoms: [0], orientation: 'tilted' }));
+      assert.deepEqual(other.kind, 'ontop');
+      const again = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: other.kind, surfaceAtoms: other.surfaceAtoms, bindingAtoms: [0], orientation: 'tilted', iteration: 100 }));
       assert.equal(again.status, 'refused');
       assert.match((again as { message: string }).message, /is forbidden: a configuration planned there relaxed away before/);
     } finally {
