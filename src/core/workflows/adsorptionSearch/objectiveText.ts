@@ -15,9 +15,15 @@ export function slabLabel(i: AdsorptionSearchInputs): string {
   return [...counts].map(([el, n]) => `${el}${n > 1 ? n : ''}`).join('');
 }
 
+/** The search's calculator in a few words: "pw.x PBE", "EMT", or "i-PI calculator" (the user's own, e.g. a machine-learned potential). */
+export function calculatorLabel(c: AdsorptionSearchInputs['calculator'] | undefined): string {
+  if (c?.kind === 'pw.x') return `pw.x ${(c as PwCalculatorInputs).functional ?? 'PBE'}`;
+  return c?.kind === 'ipi' ? 'i-PI calculator' : 'EMT';
+}
+
 export function searchObjective(raw: Record<string, unknown>): string {
   const i = raw as unknown as AdsorptionSearchInputs;
-  const calc = i.calculator?.kind === 'pw.x' ? `pw.x ${(i.calculator as PwCalculatorInputs).functional ?? 'PBE'}` : 'EMT';
+  const calc = calculatorLabel(i.calculator);
   const slab = i.slab && 'generate' in i.slab ? `${i.slab.generate.metal}(${(i.slab.generate.facet ?? 'fcc111').replace(/^fcc/, '')})` : i.slab && 'structure' in i.slab && i.slab.structure ? slabLabel(i) : 'the slab';
   return `Most stable adsorption configuration of ${typeof i.adsorbate === 'string' ? i.adsorbate : 'the adsorbate'} on ${slab} (AdsMind closed loop, ${calc})`;
 }

@@ -28,7 +28,14 @@ function text(ctx: ComposeContext): string {
   const { ref, value: v } = result(ctx);
   const lines: string[] = [];
   const emt = i.calculator.kind === 'emt';
-  if (v.best) {
+  if (v.best && v.degenerate) {
+    const others = v.degenerate.configurations.map((d) => `**${d.relaxedSite}** (iteration ${d.iteration}, E_ads = ${round3(d.adsorptionEnergyEv)} eV, ${d.refs.adsorptionEnergy})`);
+    lines.push(`The most stable configurations of ${i.adsorbate} on ${slabLabel(i)} found by the search are degenerate within its resolution ` +
+      `(${v.degenerate.resolutionEv} eV, the search's TERMINATE tolerance), so the search does not rank them: **${v.best.relaxedSite}** (iteration ${v.best.iteration}), ` +
+      `with E_ads = ${round3(v.best.adsorptionEnergyEv)} eV (${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}), and ${others.join(', ')}.` +
+      (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
+      (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${v.calculator.settings.functional}): they rank the configurations and are not DFT numbers.` : ''));
+  } else if (v.best) {
     lines.push(`The most stable configuration of ${i.adsorbate} on ${slabLabel(i)} found by the search is **${v.best.relaxedSite}** (iteration ${v.best.iteration}), ` +
       `with E_ads = ${round3(v.best.adsorptionEnergyEv)} eV (${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}).` +
       (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
@@ -54,7 +61,7 @@ function claims(ctx: ComposeContext): ReportClaim[] {
   const quantity = claimQuantity(i);
   return [{
     quantity, value: claimValue(v.best.adsorptionEnergyEv, 3), unit: 'eV', cites: v.best.refs.adsorptionEnergy,
-    statement: `E_ads(${i.adsorbate}, ${v.best.relaxedSite}) = ${claimValue(v.best.adsorptionEnergyEv, 3)} eV${quantity === 'adsorption_energy' ? '' : ' (EMT screening energy)'}`,
+    statement: `E_ads(${i.adsorbate}, ${v.best.relaxedSite}) = ${claimValue(v.best.adsorptionEnergyEv, 3)} eV${quantity === 'adsorption_energy' ? '' : ` (${i.calculator.kind === 'ipi' ? 'i-PI' : 'EMT'} screening energy)`}`,
   }];
 }
 
