@@ -41,6 +41,8 @@ interface Material {
   a: number;
   /** The structure file the workflow reads instead of element, structure and lattice constant (relative to the project). */
   structureFile?: string;
+  /** The sweeps' tolerance, meV/atom, when not the bench's 1 (said in the table and the notes). */
+  toleranceMevPerAtom?: number;
   /**
    * Typical published PBE gaps, eV, with their spread: they move with the lattice constant (the
    * PBE-relaxed cell is larger than experiment's) and the pseudopotential. Si and C indirect
@@ -53,7 +55,11 @@ const MATERIALS: Material[] = [
   { name: 'Si', elements: ['Si'], structure: 'diamond', a: 5.431, published: { low: 0.5, high: 0.65, note: 'indirect, CBM ~0.85 of Γ–X' } },
   { name: 'C', elements: ['C'], structure: 'diamond', a: 3.567, published: { low: 4.1, high: 4.2, note: 'indirect, CBM ~0.75 of Γ–X' } },
   { name: 'Ge', elements: ['Ge'], structure: 'diamond', a: 5.658, published: { low: 0, high: 0.2, note: 'no or a vanishing gap in PBE' } },
-  { name: 'GaAs', elements: ['Ga', 'As'], structure: 'zincblende', a: 5.653, structureFile: 'examples/GaAs.cif', published: { low: 0.3, high: 0.6, note: 'direct at Γ' } },
+  { name: 'GaAs', elements: ['Ga', 'As'], structure: 'zincblende', a: 5.653, structureFile: 'examples/GaAs.cif',
+    // Ga's 3d semicore states and hard core charge (rcore 1.1 bohr) leave the total energy drifting
+    // 1.2–1.6 meV/atom per 10 Ry from 60 to 90 Ry (0.4 from 90 to 100): a 1 meV/atom sweep closes
+    // only at 90–100 Ry, four extensions on; at 2 meV/atom the tight run (+20 Ry) still checks the gap
+    toleranceMevPerAtom: 2, published: { low: 0.3, high: 0.6, note: 'direct at Γ' } },
 ];
 
 function pbeFile(dir: string, element: string): string | undefined {
@@ -142,7 +148,7 @@ function main(): void {
       continue;
     }
     console.log(`${m.name}: converged settings (sweeps) with ${Object.values(files).join(', ')} ...`);
-    const conv = runStudy(`${m.name}-converged`, m, files as Record<string, string>, { cutoffsRy: [25, 30, 35, 40, 50, 60], kSpacingsPerAngstrom: [0.5, 0.4, 0.3, 0.25, 0.2], toleranceMevPerAtom: 1 });
+    const conv = runStudy(`${m.name}-converged`, m, files as Record<string, string>, { cutoffsRy: [25, 30, 35, 40, 50, 60], kSpacingsPerAngstrom: [0.5, 0.4, 0.3, 0.25, 0.2], toleranceMevPerAtom: m.toleranceMevPerAtom ?? 1 });
     const tightCut = Math.max((conv.ecutwfcRy ?? 40) + 20, 60);
     console.log(`${m.name}: tight settings (${tightCut} Ry, 0.15 1/Å) ...`);
     const tight = runStudy(`${m.name}-tight`, m, files as Record<string, string>, { ecutwfcRy: tightCut, kSpacingPerAngstrom: 0.15 });
@@ -151,7 +157,7 @@ function main(): void {
       material: m.name, latticeConstantAngstrom: m.a, ...(m.structureFile ? { structureFile: m.structureFile } : {}), pseudopotentials: files,
       ...(generated.some((g) => m.elements.includes(g.element)) ? { generatedPseudopotentials: generated.filter((g) => m.elements.includes(g.element)) } : {}),
       published: m.published,
-      converged: { ecutwfcRy: conv.ecutwfcRy, kSpacingPerAngstrom: conv.kSpacingPerAngstrom, gapEv: conv.gap?.gapEv, direct: conv.gap?.direct, vbm: conv.gap?.vbm.location, cbm: conv.gap?.cbm.location, wallSeconds: conv.wallSeconds, outcome: conv.message },
+      converged: { toleranceMevPerAtom: m.toleranceMevPerAtom ?? 1, ecutwfcRy: conv.ecutwfcRy, kSpacingPerAngstrom: conv.kSpacingPerAngstrom, gapEv: conv.gap?.gapEv, direct: conv.gap?.direct, vbm: conv.gap?.vbm.location, cbm: conv.gap?.cbm.location, wallSeconds: conv.wallSeconds, outcome: conv.message },
       tight: { ecutwfcRy: tightCut, kSpacingPerAngstrom: 0.15, gapEv: tight.gap?.gapEv, direct: tight.gap?.direct, vbm: tight.gap?.vbm.location, cbm: tight.gap?.cbm.location, wallSeconds: tight.wallSeconds, outcome: tight.message },
       ...(diff !== undefined ? { convergedMinusTightEv: diff, within005: Math.abs(diff) <= 0.05 } : {}),
     });
