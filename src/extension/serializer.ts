@@ -28,7 +28,7 @@ function toOutputItem(item: CanvasOutputItem): vscode.NotebookCellOutputItem {
   return vscode.NotebookCellOutputItem.text(String(item.data), item.mime);
 }
 
-function fromOutputItem(item: vscode.NotebookCellOutputItem): CanvasOutputItem {
+export function fromOutputItem(item: vscode.NotebookCellOutputItem): CanvasOutputItem {
   const text = decoder.decode(item.data);
   if (item.mime.endsWith('json')) {
     try {

@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import type { CanvasCell } from '../../core/canvas/canvasFile';
 import type { HostToRendererMessage, RendererToHostMessage } from '../../shared/canvasOutputs';
 import type { RunRegistry, RunView } from '../runs';
-import { cellToNotebookCellData, NOTEBOOK_TYPE } from '../serializer';
+import { cellToNotebookCellData, fromOutputItem, NOTEBOOK_TYPE } from '../serializer';
+import { outputsKey, planCellUpdates, type ShownCell } from './cellUpdates';
 import { CanvasProjection, PROJECTED_KINDS } from '../../core/report/canvasProjection';
 import { trajectoryOf } from './structureTrajectory';
 
@@ -39,6 +40,12 @@ export function runLogOf(nb: vscode.NotebookDocument): string | undefined {
   return path.resolve(path.dirname(nb.uri.fsPath), run.log);
 }
 
+export interface CanvasUpdate {
+  notebook: vscode.NotebookDocument;
+  updates: { id: string; kind: 'text' | 'replace' }[];
+  inserted: string[];
+}
+
 export class LiveCanvas implements vscode.Disposable {
   private readonly bindings = new Map<string, Binding>();
   /** Text of projected cells as the projection last wrote them, to revert edits to. */
@@ -48,6 +55,9 @@ export class LiveCanvas implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   onRevealProvenance: ((nb: vscode.NotebookDocument, id: string) => void) | undefined;
+  private readonly updates = new vscode.EventEmitter<CanvasUpdate>();
+  /** Each live update applied to a notebook: the cells changed in place (text only, or whole) and inserted. */
+  readonly onDidUpdate = this.updates.event;
 
   constructor(private readonly runs: RunRegistry) {
     this.disposables.push(
@@ -159,54 +169,47 @@ export class LiveCanvas implements vscode.Disposable {
       b.pruned = true;
       await this.pruneOutdated(b);
     }
-    const at = new Map<string, number>();
-    nb.getCells().forEach((c, i) => {
-      const id = metaOf(c)?.id;
-      if (id) at.set(id, i);
+    const shown = new Map<string, ShownCell>();
+    nb.getCells().forEach((c, index) => {
+      const meta = metaOf(c) as { id?: string; seq?: number } | undefined;
+      if (!meta?.id) return;
+      shown.set(meta.id, { index, text: c.document.getText(), ...(meta.seq !== undefined ? { seq: meta.seq } : {}),
+        outputs: () => outputsKey(c.outputs.flatMap((o) => o.items.map(fromOutputItem))) });
     });
-    const edits: vscode.NotebookEdit[] = [];
-    const appended: CanvasCell[] = [];
     const recorded = this.snapshot(nb);
+    const changed: CanvasCell[] = [];
     for (const id of ids) {
       const cell = b.projection.cell(id);
       if (!cell) continue;
       recorded.set(id, cell.text);
-      const i = at.get(id);
-      if (i === undefined) {
-        appended.push(cell);
+      changed.push(cell);
+    }
+    // Only what changed is touched: a cell's text where its outputs are the same (they stay
+    // drawn), the whole cell where they differ, no other cell; nothing at all (no edit, no
+    // save) when the notebook already shows the run, as on a reopen.
+    const plan = planCellUpdates(changed, shown, b.projection.cellOrder(), nb.cellCount);
+    const lastSeq = b.projection.lastSeq;
+    if (!plan.updates.length && !plan.inserts.length && nb.metadata?.lastSeq === lastSeq) return;
+    const edits: vscode.NotebookEdit[] = [];
+    const we = new vscode.WorkspaceEdit();
+    for (const u of plan.updates) {
+      const data = cellToNotebookCellData(u.cell);
+      if (u.kind === 'replace') {
+        edits.push(vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(u.index, u.index + 1), [data]));
         continue;
       }
-      const current = nb.cellAt(i);
-      if ((current.metadata?.dreams as { seq?: number } | undefined)?.seq === cell.seq && current.document.getText() === cell.text) continue;
-      edits.push(vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(i, i + 1), [cellToNotebookCellData(cell)]));
-    }
-    // New cells go where the projection puts them (the summary first, the report last): before
-    // the first later cell already in the notebook, else at the end. Inserts from the bottom up,
-    // after the in-place replacements, so no index moves under another edit.
-    if (appended.length) {
-      const order = b.projection.cellOrder();
-      const rank = new Map(order.map((id, i) => [id, i]));
-      const inserts = new Map<number, CanvasCell[]>();
-      for (const cell of appended.sort((x, y) => (rank.get(x.id) ?? 0) - (rank.get(y.id) ?? 0))) {
-        const r = rank.get(cell.id) ?? order.length;
-        let index = nb.cellCount;
-        for (let k = r + 1; k < order.length; k++) {
-          const existing = at.get(order[k]!);
-          if (existing !== undefined) {
-            index = existing;
-            break;
-          }
-        }
-        const list = inserts.get(index);
-        if (list) list.push(cell);
-        else inserts.set(index, [cell]);
+      const current = nb.cellAt(u.index);
+      edits.push(vscode.NotebookEdit.updateCellMetadata(u.index, { ...current.metadata, ...data.metadata }));
+      if (current.document.getText() !== u.cell.text) {
+        const doc = current.document;
+        we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), u.cell.text);
       }
-      for (const [index, cells] of [...inserts].sort((x, y) => y[0] - x[0])) edits.push(vscode.NotebookEdit.insertCells(index, cells.map(cellToNotebookCellData)));
     }
-    const metadata = { ...nb.metadata, lastSeq: b.projection.lastSeq };
-    edits.push(vscode.NotebookEdit.updateNotebookMetadata(metadata));
-    const we = new vscode.WorkspaceEdit();
+    // Inserts from the bottom up, after the in-place updates, so no index moves under another edit.
+    for (const { index, cells } of [...plan.inserts].sort((x, y) => y.index - x.index)) edits.push(vscode.NotebookEdit.insertCells(index, cells.map(cellToNotebookCellData)));
+    edits.push(vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, lastSeq }));
     we.set(nb.uri, edits);
+    this.updates.fire({ notebook: nb, updates: plan.updates.map((u) => ({ id: u.cell.id, kind: u.kind })), inserted: plan.inserts.flatMap((i) => i.cells.map((c) => c.id)) });
     this.applying++;
     try {
       await vscode.workspace.applyEdit(we);
@@ -314,5 +317,6 @@ export class LiveCanvas implements vscode.Disposable {
   dispose(): void {
     for (const nb of [...this.bindings.values()].map((b) => b.notebook)) this.unbind(nb);
     for (const d of this.disposables) d.dispose();
+    this.updates.dispose();
   }
 }

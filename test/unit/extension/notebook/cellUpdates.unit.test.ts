@@ -1,0 +1,85 @@
+// Live updates of a canvas notebook touch only what changed: a step that gains a call line or
+// the summary rewritten after an event keep their outputs drawn (text only), a new artifact
+// redraws its own step's outputs and no other cell's, and a reopen changes nothing.
+import assert from 'node:assert/strict';
+import type { CanvasCell } from '../../../../src/core/canvas/canvasFile';
+import type { CanvasEvent } from '../../../../src/core/canvas/types';
+import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
+import { outputsKey, planCellUpdates, type ShownCell } from '../../../../src/extension/notebook/cellUpdates';
+import { syntheticRunEvents } from '../../../harness/syntheticRun';
+
+const asEvents = (inputs: ReturnType<typeof syntheticRunEvents>, from = 1): CanvasEvent[] =>
+  inputs.map((e, i) => ({ v: 1, seq: from + i, ts: '2026-01-01T00:00:00.000Z', crc: '', ...e }) as CanvasEvent);
+
+/** The notebook as a canvas shows it after the projection's cells were written: objective first, then the cells. */
+function notebookOf(cells: CanvasCell[]): Map<string, ShownCell> {
+  const shown = new Map<string, ShownCell>();
+  shown.set('objective-1', { index: 0, text: 'synthetic', outputs: () => outputsKey(undefined) });
+  cells.forEach((c, i) => {
+    const copy = JSON.parse(JSON.stringify(c)) as CanvasCell; // what the notebook holds went through JSON
+    shown.set(c.id, { index: i + 1, text: copy.text, ...(copy.seq !== undefined ? { seq: copy.seq } : {}), outputs: () => outputsKey(copy.outputs) });
+  });
+  return shown;
+}
+
+/** A run with a plan of steps, replayed; then `more` applied. Returns the plan for `more`'s changes. */
+function planAfter(more: (last: number, events: CanvasEvent[]) => CanvasEvent[]) {
+  const events = asEvents(syntheticRunEvents({ nodes: 300, steps: true, runId: 'r1' }));
+  const p = new CanvasProjection();
+  p.applyAll(events);
+  const shown = notebookOf(p.cells());
+  const changedIds = new Set<string>();
+  for (const e of more(events.length, events)) for (const id of p.apply(e)) changedIds.add(id);
+  const changed = [...changedIds].map((id) => p.cell(id)!);
+  return { plan: planCellUpdates(changed, shown, p.cellOrder(), shown.size), shown, p };
+}
+
+const tool = { kind: 'tool' as const, id: 'registry' };
+const at = '2026-01-01T00:00:00.000Z';
+
+describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
+  it('a call starting in a step changes that step\'s text only: its outputs stay drawn and no other cell is touched', () => {
+    const { plan } = planAfter((last) => [{
+      v: 1, seq: last + 1, ts: at, crc: '', kind: 'provenance.call', key: 'calls/c-900', actor: tool,
+      payload: { id: 'c-900', tool: 'run_scf', args: {}, reasons: {}, context: 'more', verdicts: [], agent: { role: 'dft' }, startedAt: at, status: 'running', outputs: [], step: 'sweep-2' },
+    } as CanvasEvent]);
+    assert.deepEqual(plan.updates.map((u) => [u.cell.id, u.kind]), [['steps/sweep-2', 'text']]);
+    assert.match(plan.updates[0]!.cell.text, /sweep-2/);
+    assert.deepEqual(plan.inserts, []);
+  });
+
+  it('a new artifact redraws the outputs of its step\'s cell only, and the summary rewritten after a state change is text only', () => {
+    const { plan } = planAfter((last) => [
+      { v: 1, seq: last + 1, ts: at, crc: '', kind: 'provenance.artifact', key: 'artifacts/a-900', actor: tool,
+        payload: { id: 'a-900', kind: 'scalar', name: 'total_energy', value: -57.2, unit: 'eV', contentHash: 'x', creator: 'c-3', inputs: [], concerns: [], status: 'final', createdAt: at } },
+      { v: 1, seq: last + 2, ts: at, crc: '', kind: 'run.state', actor: { kind: 'framework', id: 'runner' }, payload: { state: 'running' } },
+    ] as CanvasEvent[]);
+    const byId = new Map(plan.updates.map((u) => [u.cell.id, u.kind]));
+    assert.equal(byId.size, 2, `touched: ${[...byId.keys()].join(', ')}`);
+    assert.equal(byId.get('summary'), 'text');
+    const step = [...byId].find(([id]) => id.startsWith('steps/'));
+    assert.ok(step, 'the step of c-3 was updated');
+    assert.equal(step[1], 'replace');
+  });
+
+  it('a step the plan adds gets a new cell, and of the cells shown only the summary\'s text changes with it', () => {
+    const { plan, shown } = planAfter((last, events) => {
+      const order = (events.find((e) => e.kind === 'key.write' && e.key === 'plan')!.payload as { value: { steps: unknown[] } }).value.steps;
+      return [{ v: 1, seq: last + 1, ts: at, crc: '', kind: 'key.write', key: 'plan', actor: { kind: 'agent', id: 'supervisor' },
+        payload: { value: { objective: 'synthetic', version: 2, steps: [...order, { id: 'report-step', title: 'Write the report', worker: 'report', status: 'pending' }] }, reason: 'one more', version: 2 } } as CanvasEvent];
+    });
+    assert.deepEqual(plan.inserts.map((i) => [i.index, i.cells.map((c) => c.id)]), [[shown.size, ['steps/report-step']]]);
+    assert.deepEqual(plan.updates.map((u) => [u.cell.id, u.kind]), [['summary', 'text']], 'the summary counts the new step; nothing else changes');
+  });
+
+  it('reopening a canvas that already shows the run plans no edit', () => {
+    const events = asEvents(syntheticRunEvents({ nodes: 300, steps: true, runId: 'r1' }));
+    const first = new CanvasProjection();
+    first.applyAll(events);
+    const shown = notebookOf(first.cells());
+    const again = new CanvasProjection();
+    const ids = again.applyAll(events);
+    const plan = planCellUpdates(ids.map((id) => again.cell(id)!), shown, again.cellOrder(), shown.size);
+    assert.deepEqual(plan, { updates: [], inserts: [] });
+  });
+});
