@@ -118,6 +118,28 @@ export interface SearchInput {
   onEvent?: (e: { type: 'iteration'; record: IterationRecord } | { type: 'rejection'; rejection: Rejection }) => void;
 }
 
+/**
+ * Configurations of other relaxed sites whose adsorption energy lies within the search's
+ * resolution (its TERMINATE tolerance) of the best one: the search does not rank them
+ * against it (a relaxation to fmax 0.1 eV/Å does not resolve a few meV between basins), so
+ * a report names them as degenerate with the best. One per relaxed configuration (its
+ * lowest), lowest first; `eligible` narrows the candidates (default: valid ones).
+ */
+export function degenerateWithBest(
+  iterations: readonly IterationRecord[], best: IterationRecord | undefined, resolutionEv: number,
+  eligible: (r: IterationRecord) => boolean = (r) => r.valid,
+): IterationRecord[] {
+  if (!best) return [];
+  const lowest = new Map<string, IterationRecord>();
+  for (const r of iterations) {
+    if (!eligible(r) || r.analysis.fingerprint === best.analysis.fingerprint) continue;
+    if (r.adsorptionEnergyEv - best.adsorptionEnergyEv > resolutionEv) continue;
+    const seen = lowest.get(r.analysis.fingerprint);
+    if (!seen || r.adsorptionEnergyEv < seen.adsorptionEnergyEv) lowest.set(r.analysis.fingerprint, r);
+  }
+  return [...lowest.values()].sort((a, b) => a.adsorptionEnergyEv - b.adsorptionEnergyEv);
+}
+
 export const summariseSite = (slab: Structure, s: Pick<AdsorptionSite, 'kind' | 'hollowType' | 'surfaceAtoms' | 'fingerprint'>): SiteSummary => ({
   kind: s.kind,
   ...(s.hollowType ? { hollowType: s.hollowType } : {}),

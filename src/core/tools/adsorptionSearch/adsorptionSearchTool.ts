@@ -28,7 +28,7 @@ import { callCalculator } from './relaxation';
 import { CALCULATOR_RULES } from './relaxStructureTool';
 import { SEARCH_ARTIFACT, searchState, type ConfigurationValue, type SurfaceValue } from '../../artifacts/adsorptionSearch';
 import { calculatorSettings, referencesOf, slabSource } from './searchContext';
-import { reportedBest, resultIterations, searchOutputDrafts, type SearchResultValue } from './searchOutputs';
+import { reportedBest, reportedDegenerate, resultIterations, searchOutputDrafts, type SearchResultValue } from './searchOutputs';
 
 /** What the host gives the search besides the catalogue services. */
 export interface AdsorptionSearchServices {
@@ -161,12 +161,14 @@ export const adsorptionSearchTool = defineToolWith<CatalogueServices & Adsorptio
     const adsorptionSearch = { slab: surface.slab, surface: surface.surface, adsorbate: surface.adsorbate, references, result };
     const iterations = resultIterations(adsorptionSearch, log);
     const best = reportedBest(iterations);
+    const degenerate = reportedDegenerate(adsorptionSearch, iterations, best, a.terminateToleranceEv);
     const settings = metas[0].settings;
     const value: SearchResultValue = {
       search, planner: planner.name, stopReason: result.stopReason, stopDetail: result.stopDetail, relaxations: result.relaxations, forbid: result.forbid,
       rejections: result.rejections.map((r) => ({ proposal: r.proposal, reasons: r.reasons, ...(log.refusedCalls.get(r.reasons) ? { call: log.refusedCalls.get(r.reasons)! } : {}) })),
       iterations,
       best: best ? { iteration: best.iteration, adsorptionEnergyEv: best.adsorptionEnergyEv, relaxedSite: best.relaxedSite, refs: best.refs } : null,
+      ...(degenerate ? { degenerate } : {}),
       references: { cleanSlab: { ref: a.cleanSlabEnergy, energyEv: references.cleanSlabEv }, gasPhase: { ref: a.gasPhaseEnergy, energyEv: references.gasPhaseEv }, description: references.description },
       calculator: { ...identityOf(a), settings },
       ...(jobs.jobs.length ? { planningJobs: jobs.jobs } : {}),
@@ -177,7 +179,10 @@ export const adsorptionSearchTool = defineToolWith<CatalogueServices & Adsorptio
     };
     const drafts = searchOutputDrafts({ value, search: adsorptionSearch, calculator: calculatorSettings(a, settings), slabSource: slabSource(view, a.structure) });
     const refused = value.rejections.length;
-    const bestText = best ? `best: iteration ${best.iteration}, ${best.relaxedSite}, E_ads = ${best.adsorptionEnergyEv.toFixed(3)} eV (${best.refs.adsorptionEnergy})` : 'no valid configuration with a recorded adsorption energy';
+    const bestText = best
+      ? `best: iteration ${best.iteration}, ${best.relaxedSite}, E_ads = ${best.adsorptionEnergyEv.toFixed(3)} eV (${best.refs.adsorptionEnergy})` +
+        (degenerate ? `; degenerate with it within ${degenerate.resolutionEv} eV (not ranked): ${degenerate.configurations.map((d) => `iteration ${d.iteration}, ${d.relaxedSite}, ${d.adsorptionEnergyEv.toFixed(3)} eV (${d.refs.adsorptionEnergy})`).join('; ')}` : '')
+      : 'no valid configuration with a recorded adsorption energy';
     return {
       artifacts: drafts,
       summary: `adsorption search ${search} with ${planner.name}: ${result.relaxations} relaxation(s), ${refused} refused proposal(s) (no relaxation spent); ` +

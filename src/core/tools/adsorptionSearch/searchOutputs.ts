@@ -4,7 +4,7 @@
  * references), the best configuration as a structure the notebook draws, and the
  * summarizer's Markdown with its drawings as files the run report includes.
  */
-import type { IterationRecord } from '../../adsorption/loop';
+import { degenerateWithBest, type IterationRecord } from '../../adsorption/loop';
 import { reportSearch } from '../../adsorption/report';
 import type { AdsorptionSearch } from '../../adsorption/search';
 import type { CalculatorSettings } from '../../calculators/types';
@@ -40,6 +40,11 @@ export interface SearchResultValue {
   iterations: ResultIteration[];
   /** The lowest valid configuration with a recorded (final) adsorption energy. */
   best: { iteration: number; adsorptionEnergyEv: number; relaxedSite: string; refs: IterationRefs } | null;
+  /**
+   * Other relaxed configurations within the search's resolution (its TERMINATE tolerance) of the
+   * best: degenerate with it, not ranked (absent when there are none).
+   */
+  degenerate?: { resolutionEv: number; configurations: { iteration: number; adsorptionEnergyEv: number; relaxedSite: string; refs: IterationRefs }[] };
   references: { cleanSlab: { ref: string; energyEv: number }; gasPhase: { ref: string; energyEv: number }; description: string };
   calculator: { method: string; production: boolean; settings: PhysicalSettings };
   switches: Record<string, unknown>;
@@ -64,6 +69,21 @@ export function resultIterations(search: AdsorptionSearch, log: AttemptLog): Res
       ...(note ? { note } : {}),
     };
   });
+}
+
+/** The reported configurations degenerate with the reported best (see degenerateWithBest). */
+export function reportedDegenerate(search: AdsorptionSearch, iterations: ResultIteration[], best: ResultIteration | undefined, resolutionEv: number): SearchResultValue['degenerate'] {
+  const reported = new Map(iterations.filter((i) => i.valid && i.refs.adsorptionEnergy).map((i) => [i.iteration, i] as const));
+  const bestRecord = best ? search.result.iterations.find((r) => r.iteration === best.iteration) : undefined;
+  const ties = degenerateWithBest(search.result.iterations, bestRecord, resolutionEv, (r) => reported.has(r.iteration));
+  if (ties.length === 0) return undefined;
+  return {
+    resolutionEv,
+    configurations: ties.map((r) => {
+      const i = reported.get(r.iteration)!;
+      return { iteration: i.iteration, adsorptionEnergyEv: i.adsorptionEnergyEv, relaxedSite: i.relaxedSite, refs: i.refs };
+    }),
+  };
 }
 
 /** Only a configuration whose adsorption energy is a final recorded artifact can be reported. */

@@ -28,18 +28,19 @@ function text(ctx: ComposeContext): string {
   const { ref, value: v } = result(ctx);
   const lines: string[] = [];
   const emt = i.calculator.kind === 'emt';
+  const energiesNote = (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
+    (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${v.calculator.settings.functional}): they rank the configurations and are not DFT numbers.` : '');
   if (v.best && v.degenerate) {
     const others = v.degenerate.configurations.map((d) => `**${d.relaxedSite}** (iteration ${d.iteration}, E_ads = ${round3(d.adsorptionEnergyEv)} eV, ${d.refs.adsorptionEnergy})`);
     lines.push(`The most stable configurations of ${i.adsorbate} on ${slabLabel(i)} found by the search are degenerate within its resolution ` +
-      `(${v.degenerate.resolutionEv} eV, the search's TERMINATE tolerance), so the search does not rank them: **${v.best.relaxedSite}** (iteration ${v.best.iteration}), ` +
-      `with E_ads = ${round3(v.best.adsorptionEnergyEv)} eV (${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}), and ${others.join(', ')}.` +
-      (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
-      (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${v.calculator.settings.functional}): they rank the configurations and are not DFT numbers.` : ''));
+      `(${v.degenerate.resolutionEv} eV, the search's TERMINATE tolerance), so the search does not rank them: **${v.best.relaxedSite}** (iteration ${v.best.iteration}, ` +
+      `E_ads = ${round3(v.best.adsorptionEnergyEv)} eV, ${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}${others.length > 1 ? '), ' : ') and '}` +
+      `${others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)}` : others[0]}. The lowest of them, iteration ${v.best.iteration}, is the one drawn and cited below.` +
+      energiesNote);
   } else if (v.best) {
     lines.push(`The most stable configuration of ${i.adsorbate} on ${slabLabel(i)} found by the search is **${v.best.relaxedSite}** (iteration ${v.best.iteration}), ` +
       `with E_ads = ${round3(v.best.adsorptionEnergyEv)} eV (${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}).` +
-      (emt ? ' The energies are EMT energies: they rank the configurations for testing the search and are not DFT numbers.' : '') +
-      (i.calculator.kind === 'ipi' ? ` The energies come from the user's own calculator over i-PI (${v.calculator.settings.functional}): they rank the configurations and are not DFT numbers.` : ''));
+      energiesNote);
   } else {
     lines.push(`The search found no valid configuration of ${i.adsorbate} on ${slabLabel(i)} with a converged relaxation.`);
   }

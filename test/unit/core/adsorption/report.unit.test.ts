@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { adsorbate } from '../../../../src/core/adsorption/adsorbate';
 import { ScreenAndRelaxExecutor } from '../../../../src/core/adsorption/executor';
+import { degenerateWithBest } from '../../../../src/core/adsorption/loop';
 import { OfflinePlanner } from '../../../../src/core/adsorption/offlinePlanner';
 import { reportSearch } from '../../../../src/core/adsorption/report';
 import { searchAdsorption, prepareSurface } from '../../../../src/core/adsorption/search';
@@ -52,5 +53,31 @@ describe('search report', function () {
     const energy = report.artifacts.find((a) => a.name === 'adsorption_energy')!;
     assert.equal(energy.unit, 'eV');
     assert.deepEqual((energy.meta as { calculator: unknown }).calculator, emt.settings);
+  });
+});
+
+describe('degenerate configurations', function () {
+  this.timeout(30_000);
+
+  it('names configurations within the TERMINATE tolerance of the best as degenerate with it, and ranks them under a tighter tolerance', async () => {
+    // H on Pd3Cu(111): three hcp hollows of different environments within 10 meV of each other.
+    const emt = new EmtCalculator();
+    const prepared = prepareSurface(aa20('03_Pd3Cu_111.xyz'));
+    const h = adsorbate('H');
+    const exec = new ScreenAndRelaxExecutor(emt);
+    const search = await searchAdsorption({ slab: prepared, adsorbate: h, planner: new OfflinePlanner({ screen: exec.siteScreen(prepared.slab, h) }), executor: exec });
+    const { result } = search;
+    const best = result.best!;
+    const others = result.iterations.filter((r) => r.valid && r.analysis.fingerprint !== best.analysis.fingerprint);
+    const gaps = others.map((r) => r.adsorptionEnergyEv - best.adsorptionEnergyEv);
+    assert.ok(others.length >= 2 && Math.max(...gaps) < 0.05, `precondition: gaps ${gaps.join(', ')} eV`);
+    const ties = degenerateWithBest(result.iterations, best, 0.05);
+    assert.deepEqual(ties.map((r) => r.iteration), [...others].sort((a, b) => a.adsorptionEnergyEv - b.adsorptionEnergyEv).map((r) => r.iteration));
+    const loose = reportSearch(search, { calculator: emt.settings, planner: 'offline-heuristic', options: { terminateToleranceEv: 0.05 } });
+    assert.match(loose.markdown, new RegExp(`Degenerate with it within the search's resolution \\(0\\.05 eV, its TERMINATE tolerance\\), not ranked against it: iteration ${ties[0]!.iteration}, hollow \\(hcp\\)`));
+
+    const tight = Math.min(...gaps) / 2;
+    assert.deepEqual(degenerateWithBest(result.iterations, best, tight), []);
+    assert.doesNotMatch(reportSearch(search, { calculator: emt.settings, planner: 'offline-heuristic', options: { terminateToleranceEv: tight } }).markdown, /Degenerate/);
   });
 });
