@@ -6,14 +6,14 @@
  * and adsorption energy is a guarded call with its settings checked and its result
  * recorded with provenance (steps.ts, agents/tools/adsorptionSearch/).
  */
-import type { WorkflowTemplate } from './types';
-import { ADSORPTION_SEARCH_INPUT_SCHEMA, resolveSearchInputs, type AdsorptionSearchInputs } from './adsorptionSearch/inputs';
+import { defineWorkflow } from './defineWorkflow';
+import { ADSORPTION_SEARCH_INPUT_SCHEMA, resolveSearchInputs } from './adsorptionSearch/inputs';
 import { searchInputsFromText, searchObjective } from './adsorptionSearch/objectiveText';
 import { ADSORPTION_SEARCH_COMPOSERS, claimQuantity } from './adsorptionSearch/report';
 import { loadSlabFile } from './adsorptionSearch/slabFile';
 import { searchSteps } from './adsorptionSearch/steps';
 
-export const ADSORPTION_SEARCH: WorkflowTemplate = {
+export const ADSORPTION_SEARCH = defineWorkflow({
   id: 'adsorption-search',
   title: 'Most stable adsorption configuration (AdsMind closed loop)',
   description:
@@ -26,10 +26,9 @@ export const ADSORPTION_SEARCH: WorkflowTemplate = {
   inputSchema: ADSORPTION_SEARCH_INPUT_SCHEMA,
   inputsFromText: searchInputsFromText,
   loadInputFiles: loadSlabFile,
-  usesPwx: (inputs) => !['emt', 'ipi'].includes(String((inputs.calculator as { kind?: string } | undefined)?.kind)),
-  resolveInputs: (inputs, env) => resolveSearchInputs(inputs, env) as unknown as Record<string, unknown>,
-  steps: (raw) => {
-    const i = raw as unknown as AdsorptionSearchInputs;
+  usesPwx: (inputs) => !['emt', 'ipi'].includes(inputs.calculator.kind),
+  resolveInputs: resolveSearchInputs,
+  steps: (i) => {
     return [...searchSteps(i), {
       id: 'report', title: 'Report the most stable configuration and how the search found it', worker: 'dft', tool: 'write_report',
       args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
@@ -39,5 +38,7 @@ export const ADSORPTION_SEARCH: WorkflowTemplate = {
     }];
   },
   objective: searchObjective,
+  // resolving reads the machine's pseudopotentials (a pw.x search); the line needs none of it
+  objectiveBeforeResolving: searchObjective,
   composers: ADSORPTION_SEARCH_COMPOSERS,
-};
+});

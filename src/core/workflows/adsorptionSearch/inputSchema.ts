@@ -5,6 +5,8 @@
 import type { Ablations } from '../../adsorption/loop';
 import { MOLECULE_NAMES } from '../../dft/structure/molecules';
 import type { Structure } from '../../dft/types';
+import { enumSchema } from '../../guard/schemaAnnotations';
+import type { InputsOf } from '../defineWorkflow';
 
 export const GENERATED_FACETS = ['fcc111', 'fcc100', 'fcc110'] as const;
 export type GeneratedFacet = (typeof GENERATED_FACETS)[number];
@@ -69,12 +71,12 @@ export interface AdsorptionSearchInputs {
   moleculeBoxAngstrom: number;
 }
 
-const bool = { type: 'boolean' };
+const bool = { type: 'boolean' } as const;
 const STRUCTURE = {
   type: 'object',
   properties: { symbols: { type: 'array' }, positions: { type: 'array' }, cell: { type: 'array' }, pbc: { type: 'array' }, tags: { type: 'array' }, fixed: { type: 'array' }, info: { type: 'object' } },
   required: ['symbols', 'positions', 'cell', 'pbc'],
-};
+} as const;
 
 export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
   type: 'object',
@@ -118,7 +120,7 @@ export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
     adsorbate: {
       description: `A molecule of the table by name (${MOLECULE_NAMES.join(', ')}) or {smiles: "..."}.`,
       oneOf: [
-        { type: 'string', enum: [...MOLECULE_NAMES] },
+        enumSchema(MOLECULE_NAMES),
         { type: 'object', properties: { smiles: { type: 'string', minLength: 1 } }, required: ['smiles'], additionalProperties: false },
       ],
     },
@@ -176,5 +178,8 @@ export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
   },
   required: ['slab', 'adsorbate', 'calculator'],
   additionalProperties: false,
-};
+} as const;
+
+/** The inputs of an objective, as its schema admits them (a slab file's structure and sha256 once the file is read). */
+export type SearchObjectiveInputs = InputsOf<typeof ADSORPTION_SEARCH_INPUT_SCHEMA>;
 

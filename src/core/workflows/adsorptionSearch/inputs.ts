@@ -3,15 +3,14 @@
  * calculator (EMT, or pw.x with cutoffs from the pseudopotentials' suggestion), the slab
  * (EMT's own lattice constant for a generated slab with EMT), and the AdsMind defaults.
  */
-import { FULL_LOOP, type Ablations } from '../../adsorption/loop';
+import { FULL_LOOP } from '../../adsorption/loop';
 import { MIN_LATERAL_ANGSTROM, MIN_VACUUM_ANGSTROM } from '../../adsorption/slab';
 import { DEFAULT_RELAX } from '../../calculators/optimizers/fire';
 import { EMT_ELEMENTS } from '../../calculators/emtParameters';
 import { fccLatticeConstantAngstrom } from '../../calculators/emtLattice';
 import { molecule } from '../../dft/structure/molecules';
-import type { Structure } from '../../dft/types';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
-import type { AdsorptionSearchInputs, CalculatorInputs, FileSlab, GeneratedSlab, IpiCalculatorInputs, PwCalculatorInputs } from './inputSchema';
+import type { AdsorptionSearchInputs, CalculatorInputs, FileSlab, IpiCalculatorInputs, PwCalculatorInputs, SearchObjectiveInputs } from './inputSchema';
 import { adsorbateFromSmiles, SMILES_OF } from './smiles';
 
 export * from './inputSchema';
@@ -20,9 +19,11 @@ const FUNCTIONAL: Record<string, PwCalculatorInputs['functional']> = { PBE: 'PBE
 
 const roundUp = (x: number, step: number): number => Math.ceil(x / step - 1e-9) * step;
 
-function resolveAdsorbate(raw: unknown): { name: string; smiles?: string } {
+type Given = SearchObjectiveInputs;
+
+function resolveAdsorbate(raw: Given['adsorbate']): { name: string; smiles?: string } {
   if (typeof raw === 'string') return { name: raw };
-  const smiles = (raw as { smiles: string }).smiles;
+  const smiles = raw.smiles;
   const name = adsorbateFromSmiles(smiles);
   if (!name) {
     throw new ObjectiveError(`inputs.adsorbate: the SMILES "${smiles}" is not one of the molecules this build has geometries for; use one of ${Object.entries(SMILES_OF).map(([n, s]) => `${s} (${n})`).join(', ')}, or a name.`);
@@ -30,10 +31,10 @@ function resolveAdsorbate(raw: unknown): { name: string; smiles?: string } {
   return { name, smiles };
 }
 
-function resolveCalculator(raw: Record<string, unknown>, elements: string[], env: WorkflowEnvironment): CalculatorInputs {
+function resolveCalculator(raw: Given['calculator'], elements: string[], env: WorkflowEnvironment): CalculatorInputs {
   if (raw.kind === 'ipi') {
-    const command = raw.command as string[];
-    return { kind: 'ipi', command, ...(raw.port !== undefined ? { port: raw.port as number } : {}), ...(raw.unixSocket ? { unixSocket: raw.unixSocket as string } : {}), ...(raw.timeoutSeconds !== undefined ? { timeoutSeconds: raw.timeoutSeconds as number } : {}) } satisfies IpiCalculatorInputs;
+    const command = [...raw.command];
+    return { kind: 'ipi', command, ...(raw.port !== undefined ? { port: raw.port } : {}), ...(raw.unixSocket ? { unixSocket: raw.unixSocket } : {}), ...(raw.timeoutSeconds !== undefined ? { timeoutSeconds: raw.timeoutSeconds } : {}) } satisfies IpiCalculatorInputs;
   }
   if (raw.kind === 'emt') {
     const missing = elements.filter((e) => !EMT_ELEMENTS.includes(e));
@@ -41,7 +42,7 @@ function resolveCalculator(raw: Record<string, unknown>, elements: string[], env
     return { kind: 'emt' };
   }
   const functional = FUNCTIONAL[String(raw.functional ?? 'PBE').toUpperCase()]!;
-  const named = (raw.pseudopotentials ?? {}) as Record<string, string>;
+  const named = raw.pseudopotentials ?? {};
   const pseudopotentials: Record<string, string> = {};
   let suggested = 0;
   let dual = 4;
@@ -56,22 +57,24 @@ function resolveCalculator(raw: Record<string, unknown>, elements: string[], env
     suggested = Math.max(suggested, info.suggestedEcutwfcRy ?? 0);
     if (info.type === 'US' || info.type === 'PAW') dual = 8;
   }
-  const ecutwfcRy = (raw.ecutwfcRy as number | undefined) ?? (suggested > 0 ? roundUp(suggested, 5) : undefined);
+  const ecutwfcRy = raw.ecutwfcRy ?? (suggested > 0 ? roundUp(suggested, 5) : undefined);
   if (ecutwfcRy === undefined) throw new ObjectiveError('inputs.calculator.ecutwfcRy: the pseudopotentials state no suggested cutoff; give ecutwfcRy (Ry).');
-  const k = raw.kMesh ? { kMesh: raw.kMesh as [number, number, number] } : { kSpacingPerAngstrom: (raw.kSpacingPerAngstrom as number | undefined) ?? 0.25 };
+  // the schema's minItems/maxItems make the mesh three integers
+  const k = raw.kMesh ? { kMesh: raw.kMesh as [number, number, number] } : { kSpacingPerAngstrom: raw.kSpacingPerAngstrom ?? 0.25 };
   return {
-    kind: 'pw.x', functional, pseudopotentials: { ...pseudopotentials, ...named }, ecutwfcRy, ecutrhoRy: (raw.ecutrhoRy as number | undefined) ?? dual * ecutwfcRy, ...k,
-    smearing: (raw.smearing as PwCalculatorInputs['smearing'] | undefined) ?? { kind: 'mv', degaussRy: 0.02 }, nspin: (raw.nspin as 1 | 2 | undefined) ?? 1,
-    ...(raw.mixingBeta !== undefined ? { mixingBeta: raw.mixingBeta as number } : {}), ...(raw.electronMaxstep !== undefined ? { electronMaxstep: raw.electronMaxstep as number } : {}),
+    kind: 'pw.x', functional, pseudopotentials: { ...pseudopotentials, ...named }, ecutwfcRy, ecutrhoRy: raw.ecutrhoRy ?? dual * ecutwfcRy, ...k,
+    smearing: raw.smearing ?? { kind: 'mv', degaussRy: 0.02 }, nspin: raw.nspin ?? 1,
+    ...(raw.mixingBeta !== undefined ? { mixingBeta: raw.mixingBeta } : {}), ...(raw.electronMaxstep !== undefined ? { electronMaxstep: raw.electronMaxstep } : {}),
   };
 }
 
-function resolveSlab(raw: Record<string, unknown>, calculator: CalculatorInputs['kind']): AdsorptionSearchInputs['slab'] {
+function resolveSlab(raw: Given['slab'], calculator: CalculatorInputs['kind']): AdsorptionSearchInputs['slab'] {
   if ('file' in raw) {
-    if (!raw.structure || !raw.sha256) throw new ObjectiveError(`inputs.slab.file: ${String(raw.file)} was not read; objective files read their slab files when loaded (dreams run objective.yaml).`);
-    return raw as unknown as FileSlab;
+    if (!raw.structure || !raw.sha256) throw new ObjectiveError(`inputs.slab.file: ${raw.file} was not read; objective files read their slab files when loaded (dreams run objective.yaml).`);
+    // the structure loadSlabFile read from the file (slabFile.ts): the schema checks only its keys
+    return raw as FileSlab;
   }
-  const g = raw.generate as Partial<GeneratedSlab> & { metal: string };
+  const g = raw.generate;
   const facet = g.facet ?? 'fcc111';
   let latticeConstantAngstrom = g.latticeConstantAngstrom;
   if (latticeConstantAngstrom === undefined) {
@@ -82,22 +85,23 @@ function resolveSlab(raw: Record<string, unknown>, calculator: CalculatorInputs[
   const layers = g.layers ?? 4;
   return {
     generate: {
-      metal: g.metal, facet, size: g.size ?? [3, 3], layers, vacuumAngstrom: g.vacuumAngstrom ?? 8, latticeConstantAngstrom,
+      metal: g.metal, facet, size: (g.size as [number, number] | undefined) ?? [3, 3], layers, vacuumAngstrom: g.vacuumAngstrom ?? 8, latticeConstantAngstrom,
       fixedLayers: g.fixedLayers ?? Math.max(1, Math.floor(layers / 3)),
     },
   };
 }
 
-export function resolveSearchInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): AdsorptionSearchInputs {
+export function resolveSearchInputs(raw: SearchObjectiveInputs, env: WorkflowEnvironment): AdsorptionSearchInputs {
   const { name, smiles } = resolveAdsorbate(raw.adsorbate);
-  const calcRaw = raw.calculator as Record<string, unknown>;
-  const slabRaw = raw.slab as Record<string, unknown>;
-  const slabElements = 'file' in slabRaw ? [...new Set(((slabRaw.structure as Structure | undefined)?.symbols ?? []))] : [(slabRaw.generate as { metal: string }).metal];
+  const calcRaw = raw.calculator;
+  const slabRaw = raw.slab;
+  const fileSymbols: unknown = 'file' in slabRaw ? slabRaw.structure?.symbols : undefined;
+  const slabElements = 'file' in slabRaw ? [...new Set(Array.isArray(fileSymbols) ? fileSymbols.map(String) : [])] : [slabRaw.generate.metal];
   const elements = [...new Set([...slabElements, ...molecule(name).symbols])];
   const calculator = resolveCalculator(calcRaw, elements, env);
-  const plannerRaw = typeof raw.planner === 'object' && raw.planner ? raw.planner as { kind: string; screen?: boolean; patience?: number } : { kind: (raw.planner as string | undefined) ?? 'offline' };
-  const relaxation = (raw.relaxation ?? {}) as Partial<AdsorptionSearchInputs['relaxation']>;
-  const standardisation = (raw.standardisation ?? {}) as Partial<AdsorptionSearchInputs['standardisation']>;
+  const plannerRaw = typeof raw.planner === 'object' ? raw.planner : { kind: raw.planner ?? 'offline', screen: undefined, patience: undefined };
+  const relaxation = raw.relaxation ?? {};
+  const standardisation = raw.standardisation ?? {};
   return {
     slab: resolveSlab(slabRaw, calculator.kind),
     adsorbate: name, ...(smiles ? { adsorbateSmiles: smiles } : {}),
@@ -108,13 +112,13 @@ export function resolveSearchInputs(raw: Record<string, unknown>, env: WorkflowE
       screen: plannerRaw.screen ?? calculator.kind === 'emt',
       patience: plannerRaw.patience ?? 2,
     },
-    maxRelaxations: (raw.maxRelaxations as number | undefined) ?? 10,
-    terminateToleranceEv: (raw.terminateToleranceEv as number | undefined) ?? 0.05,
-    ablations: { ...FULL_LOOP, ...(raw.ablations as Partial<Ablations> | undefined) },
+    maxRelaxations: raw.maxRelaxations ?? 10,
+    terminateToleranceEv: raw.terminateToleranceEv ?? 0.05,
+    ablations: { ...FULL_LOOP, ...raw.ablations },
     relaxation: { fmaxEvPerAngstrom: relaxation.fmaxEvPerAngstrom ?? DEFAULT_RELAX.fmaxEvPerAngstrom, maxSteps: relaxation.maxSteps ?? DEFAULT_RELAX.maxSteps },
     standardisation: { minLateralAngstrom: standardisation.minLateralAngstrom ?? MIN_LATERAL_ANGSTROM, minVacuumAngstrom: standardisation.minVacuumAngstrom ?? MIN_VACUUM_ANGSTROM, ...(standardisation.fixedFraction !== undefined ? { fixedFraction: standardisation.fixedFraction } : {}) },
-    screening: (raw.screening ?? {}) as AdsorptionSearchInputs['screening'],
-    moleculeBoxAngstrom: (raw.moleculeBoxAngstrom as number | undefined) ?? 15,
+    screening: raw.screening ?? {},
+    moleculeBoxAngstrom: raw.moleculeBoxAngstrom ?? 15,
   };
 }
 

@@ -3,28 +3,37 @@
  * sentences that name one ("most stable configuration of CO on Pt(111) with EMT").
  */
 import { MOLECULE_NAMES } from '../../dft/structure/molecules';
-import type { AdsorptionSearchInputs, PwCalculatorInputs } from './inputSchema';
+import type { AdsorptionSearchInputs, SearchObjectiveInputs } from './inputSchema';
 
 export function slabLabel(i: AdsorptionSearchInputs): string {
   if ('generate' in i.slab) {
     const g = i.slab.generate;
     return `${g.metal}(${g.facet.replace(/^fcc/, '')})`;
   }
+  return formula(i.slab.structure.symbols);
+}
+
+/** "Cu33Au3": each element in order of first appearance with its count. */
+function formula(symbols: readonly unknown[]): string {
   const counts = new Map<string, number>();
-  for (const s of i.slab.structure.symbols) counts.set(s, (counts.get(s) ?? 0) + 1);
+  for (const s of symbols) counts.set(String(s), (counts.get(String(s)) ?? 0) + 1);
   return [...counts].map(([el, n]) => `${el}${n > 1 ? n : ''}`).join('');
 }
 
 /** The search's calculator in a few words: "pw.x PBE", "EMT", or "i-PI calculator" (the user's own, e.g. a machine-learned potential). */
-export function calculatorLabel(c: AdsorptionSearchInputs['calculator'] | undefined): string {
-  if (c?.kind === 'pw.x') return `pw.x ${(c as PwCalculatorInputs).functional ?? 'PBE'}`;
-  return c?.kind === 'ipi' ? 'i-PI calculator' : 'EMT';
+export function calculatorLabel(c: (AdsorptionSearchInputs | SearchObjectiveInputs)['calculator']): string {
+  if (c.kind === 'pw.x') return `pw.x ${c.functional ?? 'PBE'}`;
+  return c.kind === 'ipi' ? 'i-PI calculator' : 'EMT';
 }
 
-export function searchObjective(raw: Record<string, unknown>): string {
-  const i = raw as unknown as AdsorptionSearchInputs;
+/**
+ * The objective line, of resolved inputs or of an objective file's as read (an adsorbate
+ * perhaps still a SMILES, a slab file's structure read with it).
+ */
+export function searchObjective(i: AdsorptionSearchInputs | SearchObjectiveInputs): string {
   const calc = calculatorLabel(i.calculator);
-  const slab = i.slab && 'generate' in i.slab ? `${i.slab.generate.metal}(${(i.slab.generate.facet ?? 'fcc111').replace(/^fcc/, '')})` : i.slab && 'structure' in i.slab && i.slab.structure ? slabLabel(i) : 'the slab';
+  const symbols: unknown = 'generate' in i.slab ? undefined : i.slab.structure?.symbols;
+  const slab = 'generate' in i.slab ? `${i.slab.generate.metal}(${(i.slab.generate.facet ?? 'fcc111').replace(/^fcc/, '')})` : Array.isArray(symbols) ? formula(symbols) : 'the slab';
   return `Most stable adsorption configuration of ${typeof i.adsorbate === 'string' ? i.adsorbate : 'the adsorbate'} on ${slab} (AdsMind closed loop, ${calc})`;
 }
 

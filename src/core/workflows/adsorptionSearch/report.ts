@@ -6,13 +6,15 @@
  */
 import type { SearchResultValue } from '../../tools/adsorptionSearch/searchOutputs';
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
-import type { ComposeContext, Composer } from '../../plan/types';
+import type { ComposeContextOf, ComposerOf } from '../defineWorkflow';
 import type { AdsorptionSearchInputs } from './inputs';
 import { searchObjective, slabLabel } from './objectiveText';
 
+type Context = ComposeContextOf<AdsorptionSearchInputs>;
+
 const RESULT = 'adsorption_search_result';
 
-function result(ctx: ComposeContext): { ref: string; value: SearchResultValue } {
+function result(ctx: Context): { ref: string; value: SearchResultValue } {
   const ref = ctx.ref('search', RESULT);
   if (!ref) throw new Error('step search has no final adsorption_search_result yet: the report needs the finished search.');
   return { ref, value: ctx.value(ref) as SearchResultValue };
@@ -23,8 +25,8 @@ export const claimQuantity = (i: Pick<AdsorptionSearchInputs, 'calculator'>): st
 
 const round3 = (x: number): number => Number(x.toFixed(3));
 
-function text(ctx: ComposeContext): string {
-  const i = ctx.inputs as unknown as AdsorptionSearchInputs;
+function text(ctx: Context): string {
+  const i = ctx.inputs;
   const { ref, value: v } = result(ctx);
   const lines: string[] = [];
   const emt = i.calculator.kind === 'emt';
@@ -55,8 +57,8 @@ function text(ctx: ComposeContext): string {
   return lines.join('\n');
 }
 
-function claims(ctx: ComposeContext): ReportClaim[] {
-  const i = ctx.inputs as unknown as AdsorptionSearchInputs;
+function claims(ctx: Context): ReportClaim[] {
+  const i = ctx.inputs;
   const { value: v } = result(ctx);
   if (!v.best?.refs.adsorptionEnergy) throw new Error('the search has no valid configuration with a recorded adsorption energy to report; see its iterations and why they were not recorded.');
   const quantity = claimQuantity(i);
@@ -66,7 +68,7 @@ function claims(ctx: ComposeContext): ReportClaim[] {
   }];
 }
 
-export const ADSORPTION_SEARCH_COMPOSERS: Record<string, Composer> = {
+export const ADSORPTION_SEARCH_COMPOSERS: Record<string, ComposerOf<AdsorptionSearchInputs>> = {
   title: (ctx) => searchObjective(ctx.inputs),
   text,
   claims,

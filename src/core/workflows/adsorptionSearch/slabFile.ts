@@ -6,9 +6,10 @@
  * XSF) leaves them to the search's standardisation, which fixes the bottom layers.
  */
 import { isStructureFileInput, loadStructureFileInput } from '../structureFileInput';
+import type { SearchObjectiveInputs } from './inputSchema';
 
-export function loadSlabFile(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown> {
-  const slab = inputs.slab as { file?: string } | undefined;
+export function loadSlabFile(inputs: SearchObjectiveInputs, baseDir: string): SearchObjectiveInputs {
+  const slab = inputs.slab;
   if (!isStructureFileInput(slab)) return inputs;
   const loaded = loadStructureFileInput(slab, baseDir, 'inputs.slab');
   // The slab as atoms, cell and whole-atom constraints: the file and its sha256 travel beside it.

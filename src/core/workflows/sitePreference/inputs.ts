@@ -9,6 +9,7 @@ import { isChemicalSymbol, normaliseSymbol } from '../../dft/io/elements';
 import { MOLECULE_NAMES, molecule } from '../../dft/structure/molecules';
 import { defaultDual, SCF_CONTROL_SCHEMA, type ScfControl } from '../latticeConstantInputs';
 import type { InputsOf } from '../defineWorkflow';
+import { enumSchema } from '../../guard/schemaAnnotations';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 const FACET_BULK = { fcc111: 'fcc', fcc100: 'fcc', fcc110: 'fcc', hcp0001: 'hcp', bcc110: 'bcc', bcc100: 'bcc' } as const;
@@ -75,7 +76,7 @@ export const SITE_PREFERENCE_INPUT_SCHEMA = {
   properties: {
     metal: { type: 'string', description: "The metal of the surface, e.g. 'Pt'." },
     facet: { type: 'string', enum: Object.keys(FACET_BULK), description: 'Surface facet (default fcc111).' },
-    adsorbate: { type: 'string', enum: [...MOLECULE_NAMES], description: "Adsorbate from the molecule table (default 'CO'), bound upright through its first atom." },
+    adsorbate: { ...enumSchema(MOLECULE_NAMES), description: "Adsorbate from the molecule table (default 'CO'), bound upright through its first atom." },
     functional: { type: 'string', enum: [...FUNCTIONALS], description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE." },
     pseudopotentials: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' }, description: 'Element → UPF file name in the pseudopotential directory; default: the library file for each element and the functional.' },
     latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 10, description: 'The bulk lattice constant the slab is cut at, Å, computed earlier with the same functional and settings. Give this or bulk.' },

@@ -2,17 +2,18 @@
 // line (the plan's and the report's title) and the report's one claim name the i-PI calculator,
 // never EMT, and the claim is a screening energy, not a DFT adsorption energy.
 import assert from 'node:assert/strict';
-import type { ComposeContext } from '../../../../src/core/plan/types';
+import type { ComposeContextOf } from '../../../../src/core/workflows/defineWorkflow';
+import { resolveSearchInputs, type AdsorptionSearchInputs, type SearchObjectiveInputs } from '../../../../src/core/workflows/adsorptionSearch/inputs';
 import { ADSORPTION_SEARCH_COMPOSERS } from '../../../../src/core/workflows/adsorptionSearch/report';
 import { searchObjective } from '../../../../src/core/workflows/adsorptionSearch/objectiveText';
 
-const IPI = { kind: 'ipi', command: ['/usr/bin/python3', 'dreams_ase_ipi_client.py', 'mace.calculators:mace_mp'] };
-const inputs = (calculator: Record<string, unknown>) => ({ slab: { generate: { metal: 'Pt', facet: 'fcc111' } }, adsorbate: 'CO', calculator });
+const IPI: SearchObjectiveInputs['calculator'] = { kind: 'ipi', command: ['/usr/bin/python3', 'dreams_ase_ipi_client.py', 'mace.calculators:mace_mp'] };
+const inputs = (calculator: SearchObjectiveInputs['calculator']): SearchObjectiveInputs => ({ slab: { generate: { metal: 'Pt', facet: 'fcc111', latticeConstantAngstrom: 3.92 } }, adsorbate: 'CO', calculator });
 
-function context(calculator: Record<string, unknown>): ComposeContext {
+function context(calculator: SearchObjectiveInputs['calculator']): ComposeContextOf<AdsorptionSearchInputs> {
   const best = { iteration: 2, adsorptionEnergyEv: -1.4567, relaxedSite: 'fcc', refs: { adsorptionEnergy: 'a-9' } };
   return {
-    provenance: {} as ComposeContext['provenance'], inputs: inputs(calculator),
+    provenance: {} as ComposeContextOf<AdsorptionSearchInputs>['provenance'], inputs: resolveSearchInputs(inputs(calculator), {}),
     ref: (step, name) => (step === 'search' && name === 'adsorption_search_result' ? 'a-12' : undefined),
     refs: () => [], value: (ref) => (ref === 'a-12' ? { best } : undefined),
   };
