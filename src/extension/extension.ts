@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { CanvasSerializer, NOTEBOOK_TYPE } from './serializer';
 import { registerCommands } from './commands';
 import { LATE_COMMANDS } from './lateCommands';
+import { registerDreamsMcpServers } from './mcpServerProvider';
 import { registerStructureEditor } from './structureEditorRegistration';
 import type { DreamsWorkbench } from './workbench';
 
@@ -31,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
     }),
   );
   registerCommands(context);
+  // `dreams mcp` for VS Code's agent mode, where VS Code offers the API (1.101+); else .vscode/mcp.json is the route.
+  context.subscriptions.push(...registerDreamsMcpServers(context));
   // The rest is loaded after activate() returns: a canvas opens without waiting for it.
   const workbench = loadWorkbench().then((m) => m.startWorkbench(context));
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));
