@@ -6,7 +6,7 @@
 #
 # Usage: scripts/vscode-host/install-code-server.sh [PREFIX]
 #   PREFIX   default: <project>/.vscode-test/code-server
-# Env:     CS_VERSION (4.100.3: newer releases need Node 22), SKIP_APT=1, NPM_CACHE=dir
+# Env:     CS_VERSION (4.100.3; 4.103.2 also installs and runs on Node 20 though it declares Node 22), SKIP_APT=1, NPM_CACHE=dir
 # Result:  node "$PREFIX/node_modules/code-server/out/node/entry.js" --auth none ...
 # Idempotent: exits at once when that version is installed and its native modules load.
 set -euo pipefail

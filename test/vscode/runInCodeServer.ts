@@ -9,6 +9,8 @@ import path from 'node:path';
 import { PROJECT_ROOT, startVsCodeHost } from '../harness/vscodeHost';
 
 const TIMEOUT_MS = Number(process.env.DREAMS_VSCODE_TIMEOUT_MS ?? 15 * 60_000);
+// Another code-server (DREAMS_CODE_SERVER_DIR) says which VS Code it is.
+const EXPECTED_VERSION = process.env.DREAMS_EXPECT_VSCODE_VERSION ?? '1.100.3';
 
 async function main(): Promise<number> {
   const testsPath = path.join(PROJECT_ROOT, 'out/test/vscode/index.js');
@@ -30,7 +32,7 @@ async function main(): Promise<number> {
     label: 'vscode-tier',
     extensionTestsPath: testsPath,
     env: { DREAMS_TEST_RESULT: resultFile, DREAMS_TEST_GREP: process.env.DREAMS_TEST_GREP ?? '', DREAMS_TEST_WORKSPACE: workspace,
-      DREAMS_EXPECT_VSCODE_VERSION: '1.100.3' },
+      DREAMS_EXPECT_VSCODE_VERSION: EXPECTED_VERSION },
   });
   let code: number | 'timeout';
   try {
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
       const failures = r.results.filter((t) => t.state !== 'passed').map((t) => ({ title: t.title, message: (t.error ?? t.state).split('\n').slice(0, 6).join('\n').trimEnd() }));
       fs.writeFileSync(process.env.DREAMS_TEST_FAILURES_FILE, JSON.stringify(failures, null, 1));
     }
-    console.log(`\nvscode tier: ${r.results.length - failed} passing, ${failed} failing (${((Date.now() - t0) / 1000).toFixed(1)} s in VS Code ${'1.100.3'})`);
+    console.log(`\nvscode tier: ${r.results.length - failed} passing, ${failed} failing (${((Date.now() - t0) / 1000).toFixed(1)} s in VS Code ${EXPECTED_VERSION})`);
   } else {
     console.error(`VS Code exited (${code}) without writing results; see ${runDir}/server.log and browser-console.log`);
   }
