@@ -90,6 +90,7 @@ export function objectiveFromStructure(fileName: string, view: StructureFileView
       `  slab: { file: ${name} }`,
       '  adsorbate: CO',
       '  calculator: { kind: emt }',
+      '  # or { kind: pw.x, functional: PBE } for DFT, or your own over i-PI: { kind: ipi, command: [...] } (a command listed in ~/.config/dreams/calculators.json)',
       '  planner: offline',
       '  maxRelaxations: 6',
       '',

@@ -40,6 +40,8 @@ describe('structure file summary (the "Show structure" editor)', () => {
     const slab = parse(objectiveFromStructure('slab.extxyz', viewOfStructureFile(path.join(ROOT, 'examples/slabs/cuau-surface-alloy-111.extxyz'))));
     assert.equal(slab.workflow, 'adsorption-search');
     assert.deepEqual(slab.inputs.slab, { file: 'slab.extxyz' });
+    assert.deepEqual(slab.inputs.calculator, { kind: 'emt' });
+    assert.match(objectiveFromStructure('slab.extxyz', viewOfStructureFile(path.join(ROOT, 'examples/slabs/cuau-surface-alloy-111.extxyz'))), /# or \{ kind: pw\.x, functional: PBE \} for DFT, or your own over i-PI: \{ kind: ipi, command: \[\.\.\.\] \}/);
   });
 
   it('refuses a file it cannot read with the file, line and what to do', () => {
