@@ -68,6 +68,14 @@ export class AgentsController implements vscode.Disposable {
   private readonly noticeEmitter = new vscode.EventEmitter<RunNotice>();
   /** Each notification about a run's end, as it is shown. */
   readonly onDidNotify = this.noticeEmitter.event;
+  private readonly statusEmitter = new vscode.EventEmitter<void>();
+  /** A run started from a cell here began or ended (its status-bar item came or went). */
+  readonly onDidChangeRunning = this.statusEmitter.event;
+
+  /** Whether a run started from a cell in this window is going on for the canvas `uri`. */
+  isRunning(uri: vscode.Uri): boolean {
+    return [...this.statusItems].some((s) => s.canvas.toString() === uri.toString());
+  }
 
   constructor() {
     this.controller.supportedLanguages = [OBJECTIVE_LANGUAGE];
@@ -125,6 +133,7 @@ export class AgentsController implements vscode.Disposable {
       ]);
       const status = new RunProgressItem(nb.uri, canvasName(nb));
       this.statusItems.add(status);
+      this.statusEmitter.fire();
       try {
         const runLog = (nb.metadata?.run as { log?: string } | undefined)?.log;
         const outcome = await this.starter.start({
@@ -156,6 +165,7 @@ export class AgentsController implements vscode.Disposable {
       } finally {
         this.statusItems.delete(status);
         status.dispose();
+        this.statusEmitter.fire();
       }
     }
   }
@@ -173,6 +183,7 @@ export class AgentsController implements vscode.Disposable {
   dispose(): void {
     for (const s of this.statusItems) s.dispose();
     this.noticeEmitter.dispose();
+    this.statusEmitter.dispose();
     this.controller.dispose();
   }
 }

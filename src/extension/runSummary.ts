@@ -7,11 +7,15 @@ import { runSummaryText } from './runSummaryText';
 export class RunSummaryItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('dreams.runSummary', vscode.StatusBarAlignment.Left, 99);
 
+  /** Whether it is in the status bar now (tests read it). */
+  visible = false;
+
   constructor() {
     this.item.name = 'DREAMS run';
   }
 
   show(events: readonly CanvasEvent[] | undefined): void {
+    this.visible = !!events;
     if (!events) {
       this.item.hide();
       return;

@@ -30,6 +30,8 @@ export interface DreamsWorkbench {
   runs: RunRegistry;
   canvas: LiveCanvas;
   controller: AgentsController;
+  /** The active canvas's run in the status bar (hidden while a run started here shows its progress). */
+  summary: RunSummaryItem;
   provenance: ProvenancePanels;
   approvals: ApprovalsView;
   jobs: JobsView;
@@ -106,7 +108,12 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
     const nb = vscode.window.activeNotebookEditor?.notebook;
     return nb ? canvas.bindingOf(nb)?.run.events() : undefined;
   };
-  const updateSummary = () => summary.show(activeRunEvents());
+  // One status-bar item for a run: while a run started from a cell here goes on, its progress
+  // item (the status line: step, jobs, tokens, cost, approvals) stands for the canvas's summary.
+  const updateSummary = () => {
+    const nb = vscode.window.activeNotebookEditor?.notebook;
+    summary.show(nb && controller.isRunning(nb.uri) ? undefined : activeRunEvents());
+  };
 
   const jobEntry = (e: JobEntry | undefined) => {
     if (!e || e.kind !== 'job') throw new Error('Choose a job in the DREAMS jobs view first.');
@@ -115,6 +122,7 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   context.subscriptions.push(
     runs, canvas, controller, jobs, approvals, summary, provenance, jobsTree, approvalsTree, trustStatusItem(), log, ignoredSettings,
     runs.onDidChange(updateSummary),
+    controller.onDidChangeRunning(updateSummary),
     vscode.window.onDidChangeActiveNotebookEditor(updateSummary),
     vscode.commands.registerCommand('dreams.showProvenance', async (target?: vscode.Uri | string) => {
       const nb = typeof target === 'string' ? undefined : target ? vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeNotebookEditor?.notebook;
@@ -146,5 +154,5 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   const structureEditor = new StructureEditorProvider(context.extensionUri);
   context.subscriptions.push(structureEditor);
   registerStructureDrop(context);
-  return { runs, canvas, controller, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands, structureEditor };
+  return { runs, canvas, controller, summary, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands, structureEditor };
 }

@@ -56,9 +56,21 @@ describe('New Canvas and unsaved canvases (real VS Code)', () => {
       // while it runs: its progress in the status bar, not in a notification
       const status = await until('the run\'s status-bar item', () => [...wb.controller.statusItems].find((s) => s.canvas.toString() === nb.uri.toString()), 30_000);
       assert.match(status.text, /^\$\(sync~spin\) DREAMS: /);
-      await until('the run to finish', () => nb.cellAt(0).executionSummary?.success !== undefined, 110_000);
+      // one status-bar item for the run: while its progress shows, the canvas's summary item stands aside
+      let linkedSamples = 0;
+      let both = 0;
+      await until('the run to finish', () => {
+        if (wb.controller.isRunning(nb.uri) && wb.canvas.bindingOf(nb)) {
+          linkedSamples++;
+          if (wb.summary.visible) both++;
+        }
+        return nb.cellAt(0).executionSummary?.success !== undefined;
+      }, 110_000);
+      assert.ok(linkedSamples > 0, 'the run was never seen running with its canvas linked');
+      assert.equal(both, 0, `two status-bar items for the run in ${both} of ${linkedSamples} looks`);
       assert.equal(nb.cellAt(0).executionSummary?.success, true, text(nb.cellAt(0).outputs));
       assert.equal(wb.controller.statusItems.size, 0, 'the status-bar item went with the run');
+      await until('the canvas summary back in the status bar', () => wb.summary.visible);
       const run = nb.metadata.run as { id: string; log: string };
       assert.ok(run?.log.startsWith(`untitled-2.run${path.sep}`), `run log ${run?.log}`);
       assert.ok(fs.existsSync(path.join(ws, run.log)), 'the run is next to its canvas');
