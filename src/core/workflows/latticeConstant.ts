@@ -12,8 +12,9 @@ import { LATTICE_REPORT_COMPOSERS } from './latticeConstantReport';
 import { latticeInputsFromText } from './latticeConstantText';
 import { electronicArgs, electronicReasons, eosStructureRef, latticeArgs, pseudopotentialStep, PSEUDO_REF, relaxSteps, STRUCTURE_REF, structureStep } from './latticeConstantCrystalSteps';
 import { DEFAULT_SHAPE_TOLERANCE_PERCENT, eosScaleFactors, LATTICE_CONSTANT_INPUT_SCHEMA, round, type LatticeConstantInputs } from './latticeConstantInputs';
-import { loadLatticeStructureFile, resolveStudyInputs, studyObjective } from './latticeConstantStudy';
-import type { TemplateStep, WorkflowTemplate } from './types';
+import { loadLatticeStructureFile, resolveStudyInputs, studyObjective, studyObjectiveBeforeResolving } from './latticeConstantStudy';
+import { defineWorkflow } from './defineWorkflow';
+import type { TemplateStep } from './types';
 
 /** The probe the pressure criterion reads B from: the crystal at 0.99, 1 and 1.01 × a at the lowest cutoff (its middle point is the cutoff sweep's). */
 export const PROBE_SCALES = [0.99, 1, 1.01];
@@ -46,8 +47,7 @@ function probeSteps(i: LatticeConstantInputs, lowestCut: number, sweepK: number)
   ];
 }
 
-function steps(raw: Record<string, unknown>): TemplateStep[] {
-  const i = raw as unknown as LatticeConstantInputs;
+function steps(i: LatticeConstantInputs): TemplateStep[] {
   // The cutoff sweep's run at the chosen cutoff is the k sweep's run at the cutoff sweep's spacing, the EOS
   // middle point the k sweep's run at the chosen spacing, and the probe's middle point the cutoff sweep's
   // lowest cutoff: run_pw reuses identical inputs, so none runs twice.
@@ -187,7 +187,7 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
 }
 
 
-export const LATTICE_CONSTANT: WorkflowTemplate = {
+export const LATTICE_CONSTANT = defineWorkflow({
   id: 'lattice-constant',
   title: 'Lattice constant (Sol27LC style)',
   description:
@@ -201,8 +201,9 @@ export const LATTICE_CONSTANT: WorkflowTemplate = {
   inputSchema: LATTICE_CONSTANT_INPUT_SCHEMA,
   inputsFromText: latticeInputsFromText,
   loadInputFiles: loadLatticeStructureFile,
-  resolveInputs: (inputs, env) => resolveStudyInputs(inputs, env) as unknown as Record<string, unknown>,
+  resolveInputs: resolveStudyInputs,
   steps,
   objective: studyObjective,
+  objectiveBeforeResolving: studyObjectiveBeforeResolving,
   composers: LATTICE_REPORT_COMPOSERS,
-};
+});

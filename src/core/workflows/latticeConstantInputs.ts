@@ -3,6 +3,7 @@ import { EOS_FORMS } from '../dft/eos';
 import { isChemicalSymbol, normaliseSymbol } from '../dft/io/elements';
 import type { CellMethod, StudyCrystal } from './latticeConstantCrystal';
 import { STRUCTURE_FILE_SCHEMA, type StructureFileInput } from './structureFileInput';
+import type { InputsOf } from './defineWorkflow';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
 /** Elements whose ground state is magnetic at ambient conditions: run spin-polarized. */
@@ -154,6 +155,9 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** The inputs of an objective, as its schema admits them (a structure file read when the objective is loaded). */
+export type LatticeObjectiveInputs = InputsOf<typeof LATTICE_CONSTANT_INPUT_SCHEMA>;
+
 export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 /**
@@ -287,8 +291,3 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     },
   };
 }
-
-export const objective = (raw: Record<string, unknown>): string => {
-  const i = raw as unknown as LatticeConstantInputs;
-  return `Lattice constant of ${i.structure} ${i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
-};

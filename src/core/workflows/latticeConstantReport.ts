@@ -3,7 +3,7 @@
  * artifact the number comes from, composed from the run's artifacts (the offline
  * provider's report; a model writes its own and is held to the same claims).
  */
-import type { Composer } from '../plan/types';
+import type { ComposeContextOf, ComposerOf } from './defineWorkflow';
 import { claimValue } from '../guard/claimChecks';
 import { finestTested, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { latticeShiftFromPressure } from '../dft/convergence';
@@ -35,7 +35,7 @@ function pressureCheck(n: ReportNumbers, criterion: LatticeConstantInputs['crite
     : '';
 }
 
-function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
+function reportNumbers(ctx: ComposeContextOf<LatticeConstantInputs>): ReportNumbers {
   const need = (step: string, name: string): string => {
     const r = ctx.ref(step, name);
     if (!r) throw new Error(`the report needs the ${name} of step ${step}, which the run has not made yet; run that step first.`);
@@ -59,7 +59,7 @@ function reportNumbers(ctx: Parameters<Composer>[0]): ReportNumbers {
 }
 
 /** The k-meshes of the EOS energies, said: one mesh for every volume (a mesh that changed with the cell would put jumps into E(V)). */
-function eosMeshes(ctx: Parameters<Composer>[0]): string {
+function eosMeshes(ctx: ComposeContextOf<LatticeConstantInputs>): string {
   const meshes = [...new Set(ctx.refs('eos-runs', 'total_energy').map((r) => {
     const m = (ctx.provenance.artifact(r)?.meta as { settings?: { kMesh?: number[] } } | undefined)?.settings?.kMesh;
     return m ? m.join('×') : '?';
@@ -68,11 +68,11 @@ function eosMeshes(ctx: Parameters<Composer>[0]): string {
   return `with k-meshes ${meshes.join(', ')} across the volumes (not one mesh: the fit mixes k errors)`;
 }
 
-export const LATTICE_REPORT_COMPOSERS: Record<string, Composer> = {
+export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstantInputs>> = {
   title: (ctx) => `${studyObjective(ctx.inputs)}`,
   text: (ctx) => {
     const n = reportNumbers(ctx);
-    const i = ctx.inputs as unknown as LatticeConstantInputs;
+    const i = ctx.inputs;
     const pressure = pressureCheck(n, i.criterion ?? 'energy');
     const within = ((i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
       : i.criterion === 'pressure' ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`

@@ -8,14 +8,14 @@
  */
 import { normaliseSymbol } from '../dft/io/elements';
 import { compoundIsInsulator, crystalOfFile, crystalOfName, defaultSpin, startingMagnetizations, type CellMethod } from './latticeConstantCrystal';
-import { defaultCutoffsRy, defaultDual, resolveLatticeInputs, round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { defaultCutoffsRy, defaultDual, resolveLatticeInputs, round, type LatticeConstantInputs, type LatticeObjectiveInputs } from './latticeConstantInputs';
 import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from './structureFileInput';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
 /** Objective loading: read `structure: { file }` relative to the objective's directory. */
-export function loadLatticeStructureFile(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+export function loadLatticeStructureFile(inputs: LatticeObjectiveInputs, baseDir: string): LatticeObjectiveInputs {
   if (!isStructureFileInput(inputs.structure)) return inputs;
-  const loaded = loadStructureFileInput(inputs.structure as { file: string; name?: string }, baseDir, 'inputs.structure');
+  const loaded = loadStructureFileInput(inputs.structure, baseDir, 'inputs.structure');
   if (!loaded.structure.pbc.every(Boolean)) {
     throw new ObjectiveError(`inputs.structure.file: ${loaded.file} is not periodic in three directions (a slab or molecule); a lattice constant needs a bulk crystal.`);
   }
@@ -33,7 +33,9 @@ function fileInputOf(raw: Record<string, unknown>): StructureFileInput | undefin
   return f as StructureFileInput;
 }
 
-export function resolveStudyInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): LatticeConstantInputs {
+export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: WorkflowEnvironment): LatticeConstantInputs {
+  // the shared defaults below still read their fields one by one
+  const raw: Record<string, unknown> = { ...inputs };
   const file = fileInputOf(raw);
   if (!file) {
     const named = resolveLatticeInputs(raw, env);
@@ -96,16 +98,20 @@ export function resolveStudyInputs(raw: Record<string, unknown>, env: WorkflowEn
   };
 }
 
-export const studyObjective = (raw: Record<string, unknown>): string => {
-  const i = raw as unknown as LatticeConstantInputs;
-  const file = !i.crystal && isStructureFileInput(raw.structure) ? raw.structure as Partial<StructureFileInput> & { file: string } : undefined;
-  if (file) {
-    // Inputs as loaded, not yet resolved (an objective file without an objective line).
-    const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
-    const fn = i.functional ? ` (${String(i.functional) === 'LDA' ? 'PZ' : i.functional})` : '';
-    return c ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}` : `Lattice constant of the crystal in ${file.file}${fn}`;
-  }
+/** The study's line from resolved inputs. */
+export const studyObjective = (i: LatticeConstantInputs): string => {
   if (!i.crystal?.source) return `Lattice constant of ${i.structure} ${i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
   const c = i.crystal;
   return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${i.crystal.source.name} (${i.functional})`;
+};
+
+/** The line from an objective file's inputs as loaded (a structure file read, nothing resolved). */
+export const studyObjectiveBeforeResolving = (raw: LatticeObjectiveInputs): string => {
+  const fn = raw.functional ? ` (${raw.functional === 'LDA' ? 'PZ' : raw.functional})` : '';
+  if (isStructureFileInput(raw.structure)) {
+    const file: { file: string; name?: string; structure?: unknown; sha256?: unknown } = raw.structure;
+    const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
+    return c ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}` : `Lattice constant of the crystal in ${file.file}${fn}`;
+  }
+  return `Lattice constant of ${raw.structure} ${raw.element} (${raw.functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;
 };
