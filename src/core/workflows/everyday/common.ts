@@ -84,9 +84,9 @@ export function namedSymbols(bravais: Bravais, species: string[], cubic = false)
 }
 
 /** Objective loading: read `structure: { file }` (relative to the objective file). */
-export function loadCrystalFile(inputs: Record<string, unknown>, baseDir: string, key = 'structure'): Record<string, unknown> {
-  if (!isStructureFileInput(inputs[key])) return inputs;
-  return { ...inputs, [key]: loadStructureFileInput(inputs[key] as { file: string; name?: string }, baseDir, `inputs.${key}`) };
+export function loadCrystalFile<T extends { structure?: unknown }>(inputs: T, baseDir: string): T {
+  if (!isStructureFileInput(inputs.structure)) return inputs;
+  return { ...inputs, structure: loadStructureFileInput(inputs.structure, baseDir, 'inputs.structure') };
 }
 
 /** The crystal the inputs name, or an ObjectiveError saying what to write. */
@@ -235,7 +235,7 @@ export function settingsSteps(s: StudySettings, structure: string, structureStep
 
 /** The converged-settings claims and a sentence, for a report composer. */
 /** The settings sentence of a study whose cutoff and k-spacing may have been chosen by its cutoff-choice and k-choice steps. */
-export function sweptSettingsSentence(s: StudySettings, ctx: Parameters<Composer>[0]): ReturnType<typeof settingsSentence> {
+export function sweptSettingsSentence(s: StudySettings, ctx: Pick<Parameters<Composer>[0], 'ref' | 'value'>): ReturnType<typeof settingsSentence> {
   const cut = ctx.ref('cutoff-choice', 'converged_settings');
   const k = ctx.ref('k-choice', 'converged_settings');
   return settingsSentence(s, { ...(cut ? { cut } : {}), ...(k ? { k } : {}) }, (r) => ctx.value(r));

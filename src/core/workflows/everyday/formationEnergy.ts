@@ -9,10 +9,10 @@
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { EnergyDifferenceValue } from '../../artifacts/relaxation';
 import { GROUND_STATES } from '../../dft/elementalReferences';
-import type { Composer } from '../../plan/types';
+import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from '../structureFileInput';
-import { ObjectiveError, type TemplateStep, type WorkflowTemplate } from '../types';
+import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, namedSymbols, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal,
   resolveSettings, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
@@ -105,7 +105,9 @@ function referenceOf(el: string, given: Record<string, unknown> | undefined, inC
   return { element: el, kind: 'crystal', bravais, latticeConstantAngstrom: a, ...(cOverA ? { cOverA } : {}), atoms, coefficient: -inCompound / atoms, start, phase: `${bravais}${g?.magnetic ? `, ${g.magnetic}` : ''}` };
 }
 
-function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate['resolveInputs']>[1]): FormationInputs {
+function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): FormationInputs {
+  // the shared crystal and settings resolvers read the fields one by one
+  const raw: Record<string, unknown> = { ...inputs };
   const compound = resolveCrystal(raw, 'a formation energy');
   if (compound.species.length < 2) throw new ObjectiveError(`inputs: ${compound.name} holds one element; a formation energy is of a compound (give elements or a structure file).`);
   const symbols = compound.symbols!;
@@ -127,18 +129,17 @@ function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate[
 }
 
 /** Objective loading: the compound's file and any reference files, relative to the objective. */
-function loadFiles(inputs: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+function loadFiles(inputs: InputsOf<typeof INPUT_SCHEMA>, baseDir: string): InputsOf<typeof INPUT_SCHEMA> {
   const out = loadCrystalFile(inputs, baseDir);
-  const refs = inputs.references as Record<string, Record<string, unknown>> | undefined;
+  const refs = inputs.references;
   if (!refs) return out;
   return {
     ...out,
-    references: Object.fromEntries(Object.entries(refs).map(([el, r]) => [el, isStructureFileInput(r) ? loadStructureFileInput(r as { file: string }, baseDir, `inputs.references.${el}`) : r])),
+    references: Object.fromEntries(Object.entries(refs).map(([el, r]) => [el, isStructureFileInput(r) ? loadStructureFileInput(r, baseDir, `inputs.references.${el}`) : r])),
   };
 }
 
-function steps(raw: Record<string, unknown>): TemplateStep[] {
-  const i = raw as unknown as FormationInputs;
+function steps(i: FormationInputs): TemplateStep[] {
   const s = settingsSteps(i.settings, COMPOUND, 'compound', electronicArgs(i.settings));
   const relaxArgs = (crystal: boolean) => (i.relax
     ? { calculation: crystal ? 'vc-relax' : 'relax', forceThresholdEvPerAngstrom: i.forceThresholdEvPerAngstrom, ...(crystal ? { pressureThresholdKbar: i.pressureThresholdKbar } : {}) }
@@ -198,8 +199,8 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   return out;
 }
 
-function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: ReportClaim[] } {
-  const i = ctx.inputs as unknown as FormationInputs;
+function claimsAndText(ctx: ComposeContextOf<FormationInputs>): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs;
   const fuRef = need(ctx, 'formation-per-formula-unit', 'energy_difference');
   const atRef = need(ctx, 'formation-per-atom', 'energy_difference');
   const fu = ctx.value(fuRef) as EnergyDifferenceValue;
@@ -221,7 +222,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
   return { text, claims: [...claims, ...settings.claims] };
 }
 
-export const FORMATION_ENERGY: WorkflowTemplate = {
+export const FORMATION_ENERGY = defineWorkflow({
   id: 'formation-energy',
   title: 'Formation energy of a compound',
   description:
@@ -242,16 +243,13 @@ export const FORMATION_ENERGY: WorkflowTemplate = {
     };
   },
   loadInputFiles: loadFiles,
-  resolveInputs: (raw, env) => resolve(raw, env) as unknown as Record<string, unknown>,
+  resolveInputs: resolve,
   steps,
-  objective: (raw) => {
-    // called on resolved inputs, and on an objective file's inputs as read
-    const i = (raw.compound ? raw : resolve(raw, {})) as unknown as FormationInputs;
-    return `formation energy of ${i.formula} with ${i.settings.functional}`;
-  },
+  // an objective file's inputs as read get the line of their resolution without a machine (defineWorkflow)
+  objective: (i) => `formation energy of ${i.formula} with ${i.settings.functional}`,
   composers: {
-    title: (ctx) => `Formation energy of ${(ctx.inputs as unknown as FormationInputs).formula} (${(ctx.inputs as unknown as FormationInputs).settings.functional})`,
+    title: (ctx) => `Formation energy of ${ctx.inputs.formula} (${ctx.inputs.settings.functional})`,
     text: (ctx) => claimsAndText(ctx).text,
     claims: (ctx) => claimsAndText(ctx).claims,
   },
-};
+});

@@ -11,8 +11,8 @@ import type { EnergyDifferenceValue, MagnetizationValue } from '../../artifacts/
 import { layeredAntiferromagneticMoments, magneticLabels } from '../../dft/magnetism';
 import { bulk } from '../../dft/structure/bulk';
 import type { Structure } from '../../dft/types';
-import type { Composer } from '../../plan/types';
-import { ObjectiveError, type TemplateStep, type WorkflowTemplate } from '../types';
+import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
+import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
   sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
@@ -66,7 +66,9 @@ function cellOf(c: Crystal, cubic: boolean): Pick<Structure, 'symbols' | 'positi
 
 const stepId = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'order';
 
-function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate['resolveInputs']>[1]): MagneticOrderingInputs {
+function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): MagneticOrderingInputs {
+  // the shared crystal and settings resolvers read the fields one by one
+  const raw: Record<string, unknown> = { ...inputs };
   const named = Array.isArray(raw.orders) ? (raw.orders as string[]) : undefined;
   // a ferromagnet alone needs no second sublattice: the primitive cell
   const ferromagnetOnly = named !== undefined && !named.includes('antiferromagnetic');
@@ -104,8 +106,7 @@ function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate[
   };
 }
 
-function steps(raw: Record<string, unknown>): TemplateStep[] {
-  const i = raw as unknown as MagneticOrderingInputs;
+function steps(i: MagneticOrderingInputs): TemplateStep[] {
   const reference = i.orders.find((o) => o.name === 'ferromagnetic') ?? i.orders[0]!;
   const s = settingsSteps(i.settings, STRUCTURE, 'structure', electronicArgs(i.settings, reference.startingMagnetization));
   const out: TemplateStep[] = [
@@ -146,8 +147,8 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   return out;
 }
 
-function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: ReportClaim[] } {
-  const i = ctx.inputs as unknown as MagneticOrderingInputs;
+function claimsAndText(ctx: ComposeContextOf<MagneticOrderingInputs>): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs;
   const claims: ReportClaim[] = [];
   const rows: string[] = ['| order | started | ended in | total (μB/cell) | absolute (μB/cell) | site moments (μB) | E − E_ref (eV/magnetic atom) |', '| --- | --- | --- | --- | --- | --- | --- |'];
   const reference = i.orders.find((o) => o.name === 'ferromagnetic') ?? i.orders[0]!;
@@ -182,7 +183,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
   return { text, claims: [...claims, ...settings.claims] };
 }
 
-export const MAGNETIC_ORDERING: WorkflowTemplate = {
+export const MAGNETIC_ORDERING = defineWorkflow({
   id: 'magnetic-ordering',
   title: 'Magnetic order: ferromagnetic against antiferromagnetic',
   description:
@@ -199,16 +200,13 @@ export const MAGNETIC_ORDERING: WorkflowTemplate = {
     return { element: symbol, ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}) };
   },
   loadInputFiles: (inputs, baseDir) => loadCrystalFile(inputs, baseDir),
-  resolveInputs: (raw, env) => resolve(raw, env) as unknown as Record<string, unknown>,
+  resolveInputs: resolve,
   steps,
-  objective: (raw) => {
-    // called on resolved inputs, and on an objective file's inputs as read
-    const i = (raw.crystal ? raw : resolve(raw, {})) as unknown as MagneticOrderingInputs;
-    return `magnetic order of ${i.crystal.name} (${i.orders.map((o) => o.name).join(' vs ')}) with ${i.settings.functional}`;
-  },
+  // an objective file's inputs as read get the line of their resolution without a machine (defineWorkflow)
+  objective: (i) => `magnetic order of ${i.crystal.name} (${i.orders.map((o) => o.name).join(' vs ')}) with ${i.settings.functional}`,
   composers: {
-    title: (ctx) => `Magnetic order of ${(ctx.inputs as unknown as MagneticOrderingInputs).crystal.name} (${(ctx.inputs as unknown as MagneticOrderingInputs).settings.functional})`,
+    title: (ctx) => `Magnetic order of ${ctx.inputs.crystal.name} (${ctx.inputs.settings.functional})`,
     text: (ctx) => claimsAndText(ctx).text,
     claims: (ctx) => claimsAndText(ctx).claims,
   },
-};
+});

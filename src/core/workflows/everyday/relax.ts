@@ -9,8 +9,8 @@
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { RelaxationValue } from '../../artifacts/relaxation';
 import { CELL_DOFREE } from '../../dft/relaxation';
-import type { Composer } from '../../plan/types';
-import type { TemplateStep, WorkflowTemplate } from '../types';
+import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
+import type { TemplateStep, WorkflowEnvironment } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
   elementsInText, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
@@ -46,7 +46,9 @@ const INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate['resolveInputs']>[1]): RelaxInputs {
+function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): RelaxInputs {
+  // the shared crystal and settings resolvers read the fields one by one
+  const raw: Record<string, unknown> = { ...inputs };
   const crystal = resolveCrystal(raw, 'a relaxation');
   return {
     crystal, settings: resolveSettings(raw, crystal.species, env),
@@ -60,8 +62,7 @@ function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate[
   };
 }
 
-function steps(raw: Record<string, unknown>): TemplateStep[] {
-  const i = raw as unknown as RelaxInputs;
+function steps(i: RelaxInputs): TemplateStep[] {
   const vc = i.calculation === 'vc-relax';
   const e = electronicArgs(i.settings);
   const s = settingsSteps(i.settings, STRUCTURE, 'structure', e);
@@ -109,8 +110,8 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   ];
 }
 
-function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: ReportClaim[] } {
-  const i = ctx.inputs as unknown as RelaxInputs;
+function claimsAndText(ctx: ComposeContextOf<RelaxInputs>): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs;
   const ref = need(ctx, 'result', 'relaxation');
   const v = ctx.value(ref) as RelaxationValue;
   const vc = v.calculation === 'vc-relax';
@@ -138,7 +139,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
   return { text, claims: [...claims, ...settings.claims] };
 }
 
-export const RELAX: WorkflowTemplate = {
+export const RELAX = defineWorkflow({
   id: 'relax',
   title: 'Relax a crystal (relax or vc-relax)',
   description:
@@ -160,19 +161,16 @@ export const RELAX: WorkflowTemplate = {
     return out;
   },
   loadInputFiles: (inputs, baseDir) => loadCrystalFile(inputs, baseDir),
-  resolveInputs: (raw, env) => resolve(raw, env) as unknown as Record<string, unknown>,
+  resolveInputs: resolve,
   steps,
-  objective: (raw) => {
-    // called on resolved inputs, and on an objective file's inputs as read
-    const i = (raw.crystal ? raw : resolve(raw, {})) as unknown as RelaxInputs;
-    return `${i.calculation} of ${i.crystal.name} with ${i.settings.functional}`;
-  },
+  // an objective file's inputs as read get the line of their resolution without a machine (defineWorkflow)
+  objective: (i) => `${i.calculation} of ${i.crystal.name} with ${i.settings.functional}`,
   composers: {
     title: (ctx) => {
-      const i = ctx.inputs as unknown as RelaxInputs;
+      const i = ctx.inputs;
       return `${i.calculation === 'vc-relax' ? 'Variable-cell relaxation' : 'Relaxation'} of ${i.crystal.name} (${i.settings.functional})`;
     },
     text: (ctx) => claimsAndText(ctx).text,
     claims: (ctx) => claimsAndText(ctx).claims,
   },
-};
+});

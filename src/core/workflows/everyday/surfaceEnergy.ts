@@ -9,9 +9,9 @@
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { EnergyDifferenceValue } from '../../artifacts/relaxation';
 import { FACETS, type Facet } from '../../dft/structure/surface';
-import type { Composer } from '../../plan/types';
+import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
-import { ObjectiveError, type TemplateStep, type WorkflowTemplate } from '../types';
+import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   crystalStep, electronicArgs, elementsInText, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveSettings, sweptSettingsSentence, settingsSteps,
   SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
@@ -51,7 +51,9 @@ const INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate['resolveInputs']>[1]): SurfaceInputs {
+function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): SurfaceInputs {
+  // the shared crystal and settings resolvers read the fields one by one
+  const raw: Record<string, unknown> = { ...inputs };
   const element = raw.element as string;
   const table = ELEMENT_CRYSTALS[element];
   const facet = (raw.facet as Facet | undefined) ?? (table ? DEFAULT_FACET[table.structure] : undefined);
@@ -73,8 +75,7 @@ function resolve(raw: Record<string, unknown>, env: Parameters<WorkflowTemplate[
 
 const surfaceName = (i: SurfaceInputs): string => `${i.element}(${i.facet.replace(/^[a-z]+/, '')})`;
 
-function steps(raw: Record<string, unknown>): TemplateStep[] {
-  const i = raw as unknown as SurfaceInputs;
+function steps(i: SurfaceInputs): TemplateStep[] {
   const e = electronicArgs(i.settings);
   const bulk: Crystal = { kind: 'named', species: [i.element], bravais: i.bravais, latticeConstantAngstrom: i.latticeConstantAngstrom, ...(i.bravais === 'hcp' ? { cOverA: Math.sqrt(8 / 3) } : {}), name: `${i.bravais} ${i.element}` };
   const s = settingsSteps(i.settings, BULK, 'bulk', e);
@@ -129,8 +130,8 @@ function steps(raw: Record<string, unknown>): TemplateStep[] {
   return out;
 }
 
-function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: ReportClaim[] } {
-  const i = ctx.inputs as unknown as SurfaceInputs;
+function claimsAndText(ctx: ComposeContextOf<SurfaceInputs>): { text: string; claims: ReportClaim[] } {
+  const i = ctx.inputs;
   const rows = ['| layers | γ (eV/Å²) | γ (J/m²) | artifact |', '| --- | --- | --- | --- |'];
   const values: { n: number; ref: string; v: EnergyDifferenceValue }[] = [];
   for (const n of i.layers) {
@@ -159,7 +160,7 @@ function claimsAndText(ctx: Parameters<Composer>[0]): { text: string; claims: Re
   return { text, claims: [...claims, ...settings.claims] };
 }
 
-export const SURFACE_ENERGY: WorkflowTemplate = {
+export const SURFACE_ENERGY = defineWorkflow({
   id: 'surface-energy',
   title: 'Surface energy of a metal surface',
   description:
@@ -179,16 +180,13 @@ export const SURFACE_ENERGY: WorkflowTemplate = {
       ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
     };
   },
-  resolveInputs: (raw, env) => resolve(raw, env) as unknown as Record<string, unknown>,
+  resolveInputs: resolve,
   steps,
-  objective: (raw) => {
-    // called on resolved inputs, and on an objective file's inputs as read
-    const i = (raw.settings ? raw : resolve(raw, {})) as unknown as SurfaceInputs;
-    return `surface energy of ${surfaceName(i)} with ${i.settings.functional}`;
-  },
+  // an objective file's inputs as read get the line of their resolution without a machine (defineWorkflow)
+  objective: (i) => `surface energy of ${surfaceName(i)} with ${i.settings.functional}`,
   composers: {
-    title: (ctx) => `Surface energy of ${surfaceName(ctx.inputs as unknown as SurfaceInputs)} (${(ctx.inputs as unknown as SurfaceInputs).settings.functional})`,
+    title: (ctx) => `Surface energy of ${surfaceName(ctx.inputs)} (${ctx.inputs.settings.functional})`,
     text: (ctx) => claimsAndText(ctx).text,
     claims: (ctx) => claimsAndText(ctx).claims,
   },
-};
+});
