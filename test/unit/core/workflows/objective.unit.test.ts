@@ -23,6 +23,22 @@ describe('objectives', () => {
     assert.equal(o.text, 'Lattice constant of fcc Al with LDA (Al.pz-vbc.UPF)');
   });
 
+  it('names the study of every example objective file that has no objective line, from its inputs', () => {
+    const examples = path.resolve(__dirname, '../../../../examples');
+    const lines: Record<string, string> = {};
+    for (const f of fs.readdirSync(examples).filter((n) => n.endsWith('.yaml'))) {
+      const file = path.join(examples, f);
+      lines[f] = parseObjectiveFile(fs.readFileSync(file, 'utf8').replace(/^objective:.*$/m, ''), file).text;
+    }
+    assert.equal(lines['si-band-structure.yaml'], 'band structure of diamond Si with PBE');
+    assert.equal(lines['al-dos.yaml'], 'density of states of fcc Al with PZ');
+    assert.equal(lines['copt111-toy.yaml'], 'CO/Pt(111) site preference ΔBE = E_ads(ontop) − E_ads(fcc) (PBE, p(1×1))');
+    assert.equal(lines['beef-copt111.yaml'], 'BEEF-vdW ensemble of ΔBE for CO/Pt(111) p(2×2) on PBE-relaxed geometries');
+    assert.equal(lines['al-lattice-constant.yaml'], 'Lattice constant of fcc Al (PZ, Al.pz-vbc.UPF)');
+    assert.equal(lines['co-pt111-search-pbe.yaml'], 'Most stable adsorption configuration of CO on Pt(111) (AdsMind closed loop, pw.x PBE)');
+    assert.equal(lines['fe-magnetic-order.yaml'], 'magnetic order of bcc Fe (ferromagnetic vs antiferromagnetic) with PBE');
+  });
+
   it('names the place of a YAML syntax error', () => {
     assert.match(problems(() => parseObjectiveFile('workflow: lattice-constant\ninputs:\n  element: [Al\n', 'a.yaml')), /a\.yaml is not valid YAML:\n- line \d+, column \d+/);
   });
