@@ -168,7 +168,8 @@ export class CanvasProjection {
   // What the summary and the step cells show, kept as events arrive.
   private planVersion = 0;
   private readonly steps = new Map<string, StepView>();
-  private readonly stepOrder: string[] = [];
+  /** Step ids in the latest plan's order; a step a later version dropped stays after its predecessor. */
+  private stepOrder: string[] = [];
   private readonly stepAttempts = new Map<string, number>();
   private state: RunState = 'created';
   private reason: string | undefined;
@@ -328,8 +329,7 @@ export class CanvasProjection {
 
   /** In notebook order: the summary first, the report last, the rest as they were first made. */
   cells(): CanvasCell[] {
-    const rank = (id: string) => (id === SUMMARY_CELL ? 0 : id === REPORT_CELL ? 2 : 1);
-    return [...this.order].sort((a, b) => rank(a) - rank(b)).map((id) => this.cell(id)!);
+    return this.cellOrder().map((id) => this.cell(id)!);
   }
 
   cell(id: string): CanvasCell | undefined {
@@ -344,7 +344,14 @@ export class CanvasProjection {
   /** The projection's order of cell ids (without building them). */
   cellOrder(): string[] {
     const rank = (id: string) => (id === SUMMARY_CELL ? 0 : id === REPORT_CELL ? 2 : 1);
-    return [...this.order].sort((a, b) => rank(a) - rank(b));
+    // Step cells fill the places step cells hold, in the plan's order: a step a later plan
+    // version adds before others (a k sweep extended before the report) shows there, not last.
+    const ids = [...this.order];
+    const planRank = new Map(this.stepOrder.map((id, i) => [`steps/${id}`, i]));
+    const slots = ids.flatMap((id, i) => (planRank.has(id) ? [i] : []));
+    const inPlanOrder = slots.map((i) => ids[i]!).sort((a, b) => planRank.get(a)! - planRank.get(b)!);
+    slots.forEach((slot, k) => (ids[slot] = inPlanOrder[k]!));
+    return ids.sort((a, b) => rank(a) - rank(b));
   }
 
   /**
@@ -510,10 +517,15 @@ export class CanvasProjection {
       const plan = p.value as { objective?: string; version?: number; steps?: { id: string; title: string; status: string; summary?: string; worker?: string; tool?: string }[] };
       this.planVersion = plan.version ?? version ?? 1;
       const changed: string[] = [];
+      const numbered = new Map(this.stepOrder.map((id, i) => [id, i]));
+      this.stepOrder = mergeStepOrder(this.stepOrder, (plan.steps ?? []).map((st) => st.id));
+      // A step whose number moved ("Step 3 of 9") is written again.
+      this.stepOrder.forEach((id, i) => {
+        if (numbered.has(id) && this.steps.has(id) && (numbered.get(id) !== i || numbered.size !== this.stepOrder.length)) changed.push(...this.stepCell(id, e.seq));
+      });
       for (const st of plan.steps ?? []) {
         const before = this.steps.get(st.id);
         const view: StepView = { id: st.id, title: st.title, status: st.status, ...(st.worker ? { worker: st.worker } : {}), ...(st.tool ? { tool: st.tool } : {}), ...(st.summary ? { summary: st.summary } : {}) };
-        if (!before) this.stepOrder.push(st.id);
         if (!before || JSON.stringify(before) !== JSON.stringify(view)) {
           this.steps.set(st.id, view);
           changed.push(...this.stepCell(st.id, e.seq));
@@ -651,4 +663,26 @@ export class CanvasProjection {
     }
     return data;
   }
+}
+
+/**
+ * The steps' order after a new plan version: the plan's own order, and a step it no longer
+ * names (dropped or replaced) kept after the step that preceded it before, so its cell stays.
+ */
+export function mergeStepOrder(before: readonly string[], plan: readonly string[]): string[] {
+  const out = [...new Set(plan)];
+  const inPlan = new Set(out);
+  before.forEach((id, i) => {
+    if (inPlan.has(id)) return;
+    let at = 0;
+    for (let k = i - 1; k >= 0; k--) {
+      const j = out.indexOf(before[k]!);
+      if (j >= 0) {
+        at = j + 1;
+        break;
+      }
+    }
+    out.splice(at, 0, id);
+  });
+  return out;
 }

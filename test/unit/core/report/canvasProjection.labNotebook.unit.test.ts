@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CanvasEvent } from '../../../../src/core/canvas/types';
-import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
+import { CanvasProjection, mergeStepOrder } from '../../../../src/core/report/canvasProjection';
 import { CANVAS_MIME, type ApprovalCardData, type ArtifactListData, type ReportData } from '../../../../src/shared/canvasOutputs';
 
 let seq = 0;
@@ -138,5 +138,24 @@ describe('canvas projection: the lab-notebook layout', () => {
     assert.match(p.cell('summary')!.text, /\| Jobs \| 0\/1 completed, 1 queued or running \|/);
     p.apply(ev('job.transition', { id: 'j-1', backend: 'local', state: 'completed', program: 'pw.x', input: 'pw.in', files: [], pseudopotentials: [], outputs: [], createdAt: '', updatedAt: '', call: 'c-1' }));
     assert.ok(!p.cell('steps/cutoff')!.outputs!.some((o) => o.mime === CANVAS_MIME.job));
+  });
+  it('puts a step a later plan version adds where the plan puts it, not after the report step, and numbers the steps again', () => {
+    const p = new CanvasProjection();
+    run(p, { answer: true });
+    const steps = (ids: { id: string; status: string }[], version: number) => ev('key.write', {
+      value: { objective: 'Lattice constant of fcc Al', version, steps: ids.map((st) => ({ ...st, title: `Step ${st.id}`, worker: 'dft', tool: 'run_pw' })) }, reason: '', version,
+    }, 'plan');
+    p.apply(steps([{ id: 'cutoff', status: 'done' }, { id: 'k-series-2', status: 'running' }, { id: 'eos', status: 'pending' }, { id: 'report', status: 'pending' }], 2));
+    assert.deepEqual(p.cellOrder(), ['summary', 'steps/cutoff', 'steps/k-series-2', 'steps/eos', 'steps/report']);
+    assert.deepEqual(p.cells().map((c) => c.id), p.cellOrder());
+    assert.match(p.cell('steps/k-series-2')!.text, /^Step 2 of 4: /);
+    assert.match(p.cell('steps/eos')!.text, /^Step 3 of 4: /);
+    assert.match(p.cell('steps/report')!.text, /^Step 4 of 4: /);
+  });
+
+  it('keeps a step a later plan version drops after the step that preceded it', () => {
+    assert.deepEqual(mergeStepOrder(['a', 'b', 'c', 'd'], ['a', 'x', 'c', 'd']), ['a', 'b', 'x', 'c', 'd']);
+    assert.deepEqual(mergeStepOrder(['a', 'b'], ['b', 'c']), ['a', 'b', 'c']);
+    assert.deepEqual(mergeStepOrder([], ['a', 'a', 'b']), ['a', 'b']);
   });
 });

@@ -62,14 +62,19 @@ describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
     assert.equal(step[1], 'replace');
   });
 
-  it('a step the plan adds gets a new cell, and of the cells shown only the summary\'s text changes with it', () => {
+  it('a step the plan adds gets a new cell, and the cells shown change their text only (the summary\'s count, each step\'s "of N"), no output redrawn', () => {
     const { plan, shown } = planAfter((last, events) => {
       const order = (events.find((e) => e.kind === 'key.write' && e.key === 'plan')!.payload as { value: { steps: unknown[] } }).value.steps;
       return [{ v: 1, seq: last + 1, ts: at, crc: '', kind: 'key.write', key: 'plan', actor: { kind: 'agent', id: 'supervisor' },
         payload: { value: { objective: 'synthetic', version: 2, steps: [...order, { id: 'report-step', title: 'Write the report', worker: 'report', status: 'pending' }] }, reason: 'one more', version: 2 } } as CanvasEvent];
     });
     assert.deepEqual(plan.inserts.map((i) => [i.index, i.cells.map((c) => c.id)]), [[shown.size, ['steps/report-step']]]);
-    assert.deepEqual(plan.updates.map((u) => [u.cell.id, u.kind]), [['summary', 'text']], 'the summary counts the new step; nothing else changes');
+    assert.ok(plan.updates.some((u) => u.cell.id === 'summary' && u.kind === 'text'), 'the summary counts the new step');
+    assert.deepEqual(plan.updates.filter((u) => u.kind !== 'text').map((u) => u.cell.id), [], 'no cell\'s outputs are drawn again');
+    const stepsNow = [...shown.keys()].filter((id) => id.startsWith('steps/')).length + 1;
+    const outOf = plan.updates.filter((u) => u.cell.id.startsWith('steps/')).map((u) => /^Step \d+ of (\d+): /.exec(u.cell.text)?.[1]);
+    assert.equal(outOf.length, stepsNow - 1, 'every step shown is written again');
+    assert.deepEqual([...new Set(outOf)], [String(stepsNow)], 'each step is numbered out of the new count');
   });
 
   it('reopening a canvas that already shows the run plans no edit', () => {
