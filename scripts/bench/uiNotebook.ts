@@ -2,46 +2,76 @@
  * Notebook open time for bench:ui: a canvas over a run with N artifacts (written through
  * the real event log), opened from Quick Open in real VS Code (code-server). Measures the
  * first open, where every cell is projected from the log, and a reopen, where the cells
- * come from the saved canvas file and the projection finds nothing to change.
+ * come from the saved canvas file and the projection finds nothing to change; each `repeat`
+ * times on a fresh canvas (medians reported, every repetition kept).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRun } from '../../src/core/run/directory';
 import { PROJECT_ROOT, startVsCodeHost } from '../../test/harness/vscodeHost';
-import { quickOpen, visibleNotebook } from '../../test/harness/workbench';
+import { notebookOutputFrame, quickOpen, visibleNotebook } from '../../test/harness/workbench';
 import { syntheticRunEvents } from '../../test/harness/syntheticRun';
 
 /** Text of the first step's cell (the structure step), on screen once the canvas is projected. */
 const FIRST_CELL = 'Build the structure';
 
-export interface NotebookOpenFigures {
-  artifacts: number;
-  events: number;
+/** One first open and reopen of a fresh canvas over the run. */
+export interface NotebookOpenRep {
   /** Cells of the saved canvas (the projection decides how artifacts are grouped). */
   cells: number;
   /** Quick Open → the first projected cell on screen, first open (projection from the log). */
   firstOpenFirstCellMs: number;
+  /** Quick Open → the first artifact card drawn by the renderer, first open. */
+  firstOpenFirstOutputMs: number;
   /** Quick Open → every cell projected and the canvas file saved, first open. */
   firstOpenAllCellsMs: number;
   /** Quick Open → first cell on screen when reopening the saved canvas. */
   reopenFirstCellMs: number;
+  /** Quick Open → the first artifact card drawn, reopening. */
+  reopenFirstOutputMs: number;
+  /** Whether the reopen wrote the canvas file again (nothing had changed in the run). */
+  reopenRewroteCanvas: boolean;
+  /** Quick Open → the cell of a one-cell canvas on screen, right after: VS Code's own floor at that moment. */
+  oneCellCanvasOpenMs?: number;
+  /** Size of the saved canvas file. */
+  canvasBytes: number;
   /**
-   * CPU seconds VS Code's processes (server, extension host, browser) used for the first open
-   * and the reopen, to the same points: less sensitive than wall time to the other work on a
-   * shared machine. Linux only (from /proc).
+   * CPU seconds VS Code's processes used for the first open (to every cell saved) and the reopen
+   * (to the first card drawn), by part (server, extension host, the browser's renderer processes
+   * — workbench and webviews —, other browser processes): less sensitive than wall time to the
+   * other work on a shared machine. Linux only (from /proc).
    */
-  firstOpenCpuSeconds?: number;
-  reopenCpuSeconds?: number;
+  firstOpenCpuSeconds?: Record<string, number>;
+  reopenCpuSeconds?: Record<string, number>;
+}
+
+/** Medians over the repetitions, and each repetition. */
+export interface NotebookOpenFigures extends Omit<NotebookOpenRep, 'firstOpenCpuSeconds' | 'reopenCpuSeconds'> {
+  artifacts: number;
+  events: number;
+  repetitions: number;
+  firstOpenCpuSeconds?: Record<string, number>;
+  reopenCpuSeconds?: Record<string, number>;
+  runs: NotebookOpenRep[];
+}
+
+/** Which part of VS Code a process is, from its command line. */
+function roleOf(cmdline: string): string {
+  if (/--type=extensionHost|extensionHostProcess|bootstrap-fork.*extensionHost/.test(cmdline)) return 'extensionHost';
+  if (/--type=renderer/.test(cmdline)) return 'browserRenderers';
+  if (/chrom/i.test(cmdline)) return 'browserOther';
+  return 'server';
 }
 
 /**
- * CPU seconds (user + system) of the host in `runDir`: the processes started with it (found by
- * its environment) and all their descendants (Chromium's zygote clears the environment).
+ * CPU seconds (user + system) of the host in `runDir`, by part: the processes started with it
+ * (found by its environment) and all their descendants (Chromium's zygote clears the environment).
  */
-function hostCpuSeconds(runDir: string): number | undefined {
+export function hostCpuSeconds(runDir: string): Record<string, number> | undefined {
   if (!fs.existsSync('/proc/self/stat')) return undefined;
   const parent = new Map<number, number>();
   const cpu = new Map<number, number>();
+  const role = new Map<number, string>();
   const roots = new Set<number>();
   for (const d of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
     const pid = Number(d);
@@ -50,87 +80,144 @@ function hostCpuSeconds(runDir: string): number | undefined {
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(pid, Number(f[1]));
       cpu.set(pid, (Number(f[11]) + Number(f[12])) / 100);
+      role.set(pid, roleOf(fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')));
       if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(runDir)) roots.add(pid);
     } catch {
       // gone, or not ours to read
     }
   }
-  let total = 0;
+  const total: Record<string, number> = { all: 0 };
   for (const [pid, seconds] of cpu) {
     for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) {
       if (roots.has(p)) {
-        total += seconds;
+        const r = role.get(pid)!;
+        total[r] = (total[r] ?? 0) + seconds;
+        total.all! += seconds;
         break;
       }
     }
   }
-  return Math.round(total * 100) / 100;
+  return total;
 }
 
-export async function benchNotebookOpen(artifacts: number): Promise<NotebookOpenFigures> {
+/** CPU seconds used between two readings, by part, rounded. */
+export function cpuBetween(a: Record<string, number> | undefined, b: Record<string, number> | undefined): Record<string, number> | undefined {
+  if (!a || !b) return undefined;
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(b)) out[k] = Math.round(((b[k] ?? 0) - (a[k] ?? 0)) * 100) / 100;
+  return out;
+}
+
+export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<NotebookOpenFigures> {
   const ws = path.join(PROJECT_ROOT, 'test-results/bench-ui-notebook');
   fs.rmSync(ws, { recursive: true, force: true });
   fs.mkdirSync(ws, { recursive: true });
   const run = await createRun(path.join(ws, 'big.run'), { objective: 'synthetic run for bench:ui', slug: 'big' });
   // a planned run: a cell per step (the lab-notebook layout)
   const events = syntheticRunEvents({ nodes: Math.ceil(artifacts * 1.37), runId: run.runId, steps: true }).filter((e) => e.kind !== 'run.start');
-  let count = 0;
   for (let i = 0; i < events.length; i += 500) {
     await Promise.all(events.slice(i, i + 500).map((e) => run.log.append(e)));
   }
-  count = run.registry.artifacts().length;
+  const count = run.registry.artifacts().length;
   const logPath = path.join(run.dir, 'events.jsonl');
   await run.close();
-  const canvas = path.join(ws, 'big.dreams');
-  fs.writeFileSync(canvas, JSON.stringify({ dreams: 1, run: { id: run.runId, log: path.relative(ws, logPath) }, cells: [{ kind: 'objective', id: 'objective-1', text: 'synthetic run for bench:ui' }] }) + '\n');
+  // one canvas per repetition, each opened for the first time once (projected from the log), then reopened
+  const canvasOf = (r: number) => path.join(ws, `big${r}.dreams`);
+  for (let r = 1; r <= repeat; r++) {
+    fs.writeFileSync(path.join(ws, `one${r}.dreams`), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: `one-cell canvas ${r}` }] }) + '\n');
+    fs.writeFileSync(canvasOf(r), JSON.stringify({ dreams: 1, run: { id: run.runId, log: path.relative(ws, logPath) }, cells: [{ kind: 'objective', id: 'objective-1', text: 'synthetic run for bench:ui' }] }) + '\n');
+  }
 
   fs.writeFileSync(path.join(ws, 'warm.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: 'warm-up' }] }) + '\n');
   const host = await startVsCodeHost({ workspace: ws, extension: 'installed', label: 'bench-ui-notebook' });
+  const reps: NotebookOpenRep[] = [];
   try {
     const { page } = host;
     const nb = visibleNotebook(page);
     // warm the extension host (activation is measured by bench:activation, not here)
     await quickOpen(page, 'warm.dreams');
     await nb.getByText('warm-up').waitFor({ timeout: 60_000 });
-
-    let c0 = hostCpuSeconds(host.runDir);
-    let t0 = Date.now();
-    await quickOpen(page, 'big.dreams');
-    await nb.getByText(FIRST_CELL).first().waitFor({ timeout: 300_000 });
-    const firstOpenFirstCellMs = Date.now() - t0;
-    let cells = 0;
-    for (;;) {
-      // every artifact's card is in the saved canvas, however cells group them (read again if caught mid-save)
-      let saved: { cells: { outputs?: { mime: string; data: { cards?: unknown[] } }[] }[] } | undefined;
+    const closeAll = async () => {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+W'); // close all editors
+      await page.waitForTimeout(1500);
+    };
+    /** Quick Open → the first step's cell on screen, → its first artifact card drawn by the renderer. */
+    const open = async (name: string) => {
+      const t0 = Date.now();
+      await quickOpen(page, name);
+      await nb.getByText(FIRST_CELL).first().waitFor({ timeout: 300_000 });
+      const cell = Date.now() - t0;
+      await notebookOutputFrame(page).locator('section.dreams-card.artifact').first().waitFor({ timeout: 300_000 });
+      return { t0, cell, output: Date.now() - t0 };
+    };
+    for (let r = 1; r <= repeat; r++) {
+      await closeAll();
+      const canvas = canvasOf(r);
+      let c0 = hostCpuSeconds(host.runDir);
+      const first = await open(path.basename(canvas));
+      let cells = 0;
+      for (;;) {
+        // every artifact's card is in the saved canvas, however cells group them (read again if caught mid-save)
+        let saved: { cells: { outputs?: { mime: string; data: { cards?: unknown[] } }[] }[] } | undefined;
+        try {
+          saved = JSON.parse(fs.readFileSync(canvas, 'utf8'));
+        } catch {
+          saved = undefined;
+        }
+        const cards = saved?.cells.reduce((n, c) => n + (c.outputs ?? []).reduce((m, o) => m + (o.mime === 'application/vnd.dreams.artifact+json' ? 1 : o.mime === 'application/vnd.dreams.artifacts+json' ? o.data.cards?.length ?? 0 : 0), 0), 0) ?? 0;
+        if (saved && cards >= count) {
+          cells = saved.cells.length;
+          break;
+        }
+        if (Date.now() - first.t0 > 600_000) throw new Error('the canvas never held every artifact cell');
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      const allCells = Date.now() - first.t0;
+      const openCpu = cpuBetween(c0, hostCpuSeconds(host.runDir));
+      await closeAll();
+      const savedAt = fs.statSync(canvas).mtimeMs;
+      c0 = hostCpuSeconds(host.runDir);
+      const again = await open(path.basename(canvas));
+      const reopenCpu = cpuBetween(c0, hostCpuSeconds(host.runDir));
+      await page.waitForTimeout(1500); // a save after the reopen would have happened by now
+      const reopenRewroteCanvas = fs.statSync(canvas).mtimeMs !== savedAt;
+      // VS Code's own floor at this moment: Quick Open → the cell of a one-cell canvas on screen
+      await closeAll();
+      let oneCellCanvasOpenMs: number | undefined;
       try {
-        saved = JSON.parse(fs.readFileSync(canvas, 'utf8'));
+        const tw = Date.now();
+        await quickOpen(page, `one${r}.dreams`);
+        await nb.getByText(`one-cell canvas ${r}`).waitFor({ timeout: 30_000 });
+        oneCellCanvasOpenMs = Date.now() - tw;
       } catch {
-        saved = undefined;
+        console.log(`  (repetition ${r}: the one-cell canvas did not show in 30 s; no floor figure)`);
       }
-      const cards = saved?.cells.reduce((n, c) => n + (c.outputs ?? []).reduce((m, o) => m + (o.mime === 'application/vnd.dreams.artifact+json' ? 1 : o.mime === 'application/vnd.dreams.artifacts+json' ? o.data.cards?.length ?? 0 : 0), 0), 0) ?? 0;
-      if (saved && cards >= count) {
-        cells = saved.cells.length;
-        break;
-      }
-      if (Date.now() - t0 > 600_000) throw new Error('the canvas never held every artifact cell');
-      await new Promise((r) => setTimeout(r, 100));
+      const rep: NotebookOpenRep = { cells, firstOpenFirstCellMs: first.cell, firstOpenFirstOutputMs: first.output, firstOpenAllCellsMs: allCells,
+        reopenFirstCellMs: again.cell, reopenFirstOutputMs: again.output, reopenRewroteCanvas, ...(oneCellCanvasOpenMs !== undefined ? { oneCellCanvasOpenMs } : {}), canvasBytes: fs.statSync(canvas).size,
+        ...(openCpu ? { firstOpenCpuSeconds: openCpu } : {}), ...(reopenCpu ? { reopenCpuSeconds: reopenCpu } : {}) };
+      reps.push(rep);
+      console.log(`  notebook repetition ${r}: ${JSON.stringify(rep)}`);
     }
-    const firstOpenAllCellsMs = Date.now() - t0;
-    const c1 = hostCpuSeconds(host.runDir);
-    const firstOpenCpuSeconds = c0 !== undefined && c1 !== undefined ? Math.round((c1 - c0) * 100) / 100 : undefined;
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+W'); // close all editors
-    await page.waitForTimeout(1000);
-    c0 = hostCpuSeconds(host.runDir);
-    t0 = Date.now();
-    await quickOpen(page, 'big.dreams');
-    await nb.getByText(FIRST_CELL).first().waitFor({ timeout: 300_000 });
-    const reopenFirstCellMs = Date.now() - t0;
-    const c2 = hostCpuSeconds(host.runDir);
-    const reopenCpuSeconds = c0 !== undefined && c2 !== undefined ? Math.round((c2 - c0) * 100) / 100 : undefined;
-    return { artifacts: count, events: events.length + 1, cells, firstOpenFirstCellMs, firstOpenAllCellsMs, reopenFirstCellMs,
-      ...(firstOpenCpuSeconds !== undefined ? { firstOpenCpuSeconds } : {}), ...(reopenCpuSeconds !== undefined ? { reopenCpuSeconds } : {}) };
   } finally {
     await host.stop();
   }
+  const med = (f: (r: NotebookOpenRep) => number) => median(reps.map(f));
+  return {
+    artifacts: count, events: events.length + 1, cells: reps[0]!.cells, repetitions: reps.length,
+    firstOpenFirstCellMs: med((r) => r.firstOpenFirstCellMs),
+    firstOpenFirstOutputMs: med((r) => r.firstOpenFirstOutputMs),
+    firstOpenAllCellsMs: med((r) => r.firstOpenAllCellsMs),
+    reopenFirstCellMs: med((r) => r.reopenFirstCellMs),
+    reopenFirstOutputMs: med((r) => r.reopenFirstOutputMs),
+    reopenRewroteCanvas: reps.some((r) => r.reopenRewroteCanvas),
+    ...(reps.some((r) => r.oneCellCanvasOpenMs !== undefined) ? { oneCellCanvasOpenMs: median(reps.flatMap((r) => (r.oneCellCanvasOpenMs !== undefined ? [r.oneCellCanvasOpenMs] : []))) } : {}),
+    canvasBytes: reps[0]!.canvasBytes,
+    ...(reps[0]!.firstOpenCpuSeconds ? { firstOpenCpuSeconds: medianRecord(reps.map((r) => r.firstOpenCpuSeconds!)) } : {}),
+    ...(reps[0]!.reopenCpuSeconds ? { reopenCpuSeconds: medianRecord(reps.map((r) => r.reopenCpuSeconds!)) } : {}),
+    runs: reps,
+  };
 }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const medianRecord = (xs: Record<string, number>[]) => Object.fromEntries(Object.keys(xs[0]!).map((k) => [k, median(xs.map((x) => x[k] ?? 0))]));
