@@ -3,7 +3,7 @@
  * request/answer pairs keyed by role and turn, trimmed, with the objective, the options that matter
  * and what the live run ended with (read from its run directory).
  *   node --import tsx scripts/bench/live/import.ts <hand dir> <session> --objective "..." --run <run dir>
- *        [--pseudo debian|workflows-fixture] [--parallel-jobs 1] [--approval continue]
+ *        [--pseudo debian|workflows-fixture|workflows-fixture-nc] [--parallel-jobs 1] [--approval continue]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,12 +23,12 @@ const { values, positionals } = parseArgs({ allowPositionals: true, options: {
 } });
 const [handDir, session] = positionals;
 if (!handDir || !session || !values.objective || !values.run) {
-  console.error('usage: import.ts <hand dir> <session> --objective "..." --run <run dir> [--pseudo debian|workflows-fixture] [--parallel-jobs 1] [--approval continue]');
+  console.error('usage: import.ts <hand dir> <session> --objective "..." --run <run dir> [--pseudo debian|workflows-fixture|workflows-fixture-nc] [--parallel-jobs 1] [--approval continue]');
   process.exit(2);
 }
 const t = transcriptFromHandSession(handDir, {
   session, objective: values.objective, recordedAt: new Date().toISOString(),
-  options: { pseudoDir: values.pseudo === 'workflows-fixture' ? 'workflows-fixture' : 'debian', parallelJobs: Number(values['parallel-jobs'] ?? 1), approval: values.approval ?? 'continue' },
+  options: { pseudoDir: values.pseudo === 'workflows-fixture' || values.pseudo === 'workflows-fixture-nc' ? values.pseudo : 'debian', parallelJobs: Number(values['parallel-jobs'] ?? 1), approval: values.approval ?? 'continue' },
   outcome: outcomeOf(values.run),
 });
 const file = path.join(FIXTURE_DIR, `${session}.json`);
