@@ -5,6 +5,7 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
 import { notebookOutputFrame, quickOpen, runCommand, runObjectiveCell, visibleNotebook } from '../harness/workbench';
 import { continueRun, runAwaitingApproval, waitForAnswer } from './support/runScript';
+import { looseSearchObjective } from '../fixtures/adsorption/looseSearch';
 import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
 
 /** The provenance webview's page: the frame that holds the graph canvas. */
@@ -21,20 +22,8 @@ async function provenanceFrame(page: Page, ms = 60_000): Promise<Frame> {
   }
 }
 
-/**
- * An AdsMind search with EMT (seconds, no pw.x) whose relaxations stop at 0.2 eV/Å: looser than
- * the search's 0.10 eV/Å, which the guard's adsorption-search-standards rule answers with a warning.
- */
-const LOOSE_SEARCH = `workflow: adsorption-search
-objective: Most stable configuration of CO on Pt(111), quick look (EMT, loose forces)
-inputs:
-  slab:
-    generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 }
-  adsorbate: CO
-  calculator: { kind: emt }
-  planner: offline
-  maxRelaxations: 3
-  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }`;
+/** The loose-forces search: the guard warns on each of its relaxations (test/fixtures/adsorption/looseSearch.ts). */
+const LOOSE_SEARCH = looseSearchObjective();
 
 describe('canvas, approvals and provenance in the workbench (e2e)', function () {
   let host: VsCodeHost;

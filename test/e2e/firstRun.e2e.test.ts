@@ -10,18 +10,9 @@ import path from 'node:path';
 import { makeTestCluster, type TestCluster } from '../cluster/hpc/clusterFixture';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
 import { notebookOutputFrame, runCommand, runObjectiveCell, visibleNotebook } from '../harness/workbench';
+import { looseSearchObjective } from '../fixtures/adsorption/looseSearch';
 
-const LOOSE_SEARCH = `workflow: adsorption-search
-objective: CO on Pt(111), quick look (EMT, loose forces), approved by policy
-inputs:
-  slab:
-    generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 }
-  adsorbate: CO
-  calculator: { kind: emt }
-  planner: offline
-  maxRelaxations: 2
-  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }
-run: { approval: auto-approve }`;
+const LOOSE_SEARCH = looseSearchObjective({ objective: 'CO on Pt(111), quick look (EMT, loose forces), approved by policy', maxRelaxations: 2, run: '{ approval: auto-approve }' });
 
 /** fcc Al on the cluster at lean settings: every pw.x run is a SLURM job of about a second. */
 const ON_THE_CLUSTER = `workflow: lattice-constant

@@ -9,23 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { ToolCallRecord } from '../../src/core/provenance/types';
+import { looseSearchObjective } from '../fixtures/adsorption/looseSearch';
 import { freshDir } from '../fixtures/agents/scriptedLattice';
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'dist/cli.js');
 
 /** Relaxations stopped at 0.2 eV/Å, looser than the search's 0.10: the guard warns on each. */
-const LOOSE_SEARCH = `workflow: adsorption-search
-objective: Most stable configuration of CO on Pt(111), quick look (EMT, loose forces)
-inputs:
-  slab:
-    generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 }
-  adsorbate: CO
-  calculator: { kind: emt }
-  planner: offline
-  maxRelaxations: 3
-  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }
-`;
+const LOOSE_SEARCH = `${looseSearchObjective()}\n`;
 
 interface Running {
   child: ChildProcess;
