@@ -4,8 +4,11 @@
  * whether the cell is conventional or primitive, so a bare cube root of an unnamed cell
  * is refused.
  *
- *   conventional cubic (sc, fcc, bcc, diamond, rocksalt):  a = V0^(1/3)
- *   fcc / diamond / rocksalt primitive (V = a^3/4):        a = (4 V0)^(1/3)
+ *   conventional cubic (sc, fcc, bcc, diamond, rocksalt,
+ *     zincblende, cesiumchloride):                          a = V0^(1/3)
+ *   cesiumchloride primitive (the simple cubic cell):       a = V0^(1/3)
+ *   fcc / diamond / rocksalt / zincblende primitive
+ *     (V = a^3/4):                                          a = (4 V0)^(1/3)
  *   bcc primitive (V = a^3/2):                             a = (2 V0)^(1/3)
  *   hcp (V = (√3/2) a^2 c, c = (c/a) a):                   a = (2 V0 / (√3 c/a))^(1/3)
  */
@@ -30,10 +33,10 @@ export interface LatticeConstant {
   relation: string;
 }
 
-const CUBIC: BravaisKind[] = ['sc', 'fcc', 'bcc', 'diamond', 'rocksalt'];
+const CUBIC: BravaisKind[] = ['sc', 'fcc', 'bcc', 'diamond', 'rocksalt', 'zincblende', 'cesiumchloride'];
 
 /** Lattice points (conventional cell volume / primitive cell volume) for each cubic lattice. */
-const PRIMITIVE_PER_CONVENTIONAL: Partial<Record<BravaisKind, number>> = { sc: 1, fcc: 4, diamond: 4, rocksalt: 4, bcc: 2 };
+const PRIMITIVE_PER_CONVENTIONAL: Partial<Record<BravaisKind, number>> = { sc: 1, cesiumchloride: 1, fcc: 4, diamond: 4, rocksalt: 4, zincblende: 4, bcc: 2 };
 
 export function latticeConstantFromVolume(v0A3: number, spec: LatticeCellSpec): LatticeConstant {
   if (!Number.isFinite(v0A3) || v0A3 <= 0) {

@@ -47,7 +47,8 @@ export interface StructureSource {
   block?: string;
 }
 
-export type BravaisKind = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' | 'other';
+/** Lattices and prototypes by name; two species: rocksalt (B1), zincblende (B3), cesiumchloride (B2), named as ASE names them. */
+export type BravaisKind = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' | 'zincblende' | 'cesiumchloride' | 'other';
 
 /**
  * The physical settings that make two total energies comparable. Two energies may

@@ -23,7 +23,7 @@ export const latticeConstantFromVolumeTool = defineTool({
     properties: {
       eosFit: artifactRefSchema('The EOS fit (fit_eos output).', { names: [ARTIFACT.eosFit], kinds: ['table'] }),
       structure: artifactRefSchema('The structure the EOS series scaled (its symmetry decides the V–a relation).', { kinds: ['structure'] }),
-      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'rocksalt', 'sc', 'hcp'], description: 'Optional: the Bravais lattice you expect; checked against the symmetry of the cell.' },
+      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'rocksalt', 'zincblende', 'cesiumchloride', 'sc', 'hcp'], description: 'Optional: the Bravais lattice you expect; checked against the symmetry of the cell.' },
       cOverA: { type: 'number', exclusiveMinimum: 0, description: 'Optional: the c/a of the cell the series scaled; checked against the cell.' },
     },
     required: ['eosFit', 'structure'],

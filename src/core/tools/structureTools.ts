@@ -42,7 +42,7 @@ function readFrom(file: string, sha256: string | undefined): { structure: Struct
 export const buildBulkTool = defineTool({
   name: 'build_bulk',
   description:
-    'Build a bulk crystal: element(s), Bravais lattice and lattice constant (Å); the primitive cell unless cubic is true. ' +
+    'Build a bulk crystal: element(s), Bravais lattice or binary prototype (rocksalt, zincblende, cesiumchloride) and lattice constant (Å); the primitive cell unless cubic is true. ' +
     'Or read it from the user\'s structure file (from: CIF, POSCAR, pw.x input or output, extxyz, XSF) as it is, cell and atoms, ' +
     'recording the file and its sha256 (and keeping a copy in the run). The symmetry of the cell later decides how an EOS volume becomes lattice parameters.',
   roles: ['dft'],
@@ -52,8 +52,11 @@ export const buildBulkTool = defineTool({
       from: { type: 'string', minLength: 1, description: 'A structure file to read the crystal from (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF); absolute, or relative to the working directory.' },
       sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'With from: the sha256 the objective recorded; the call is refused if the file changed since.' },
       cell: { type: 'string', enum: ['as-given', 'primitive'], description: "With from: the cell as the file gives it (default), or the crystal's standardised primitive cell (fewest atoms; the same crystal)." },
-      elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, maxItems: 2, description: 'One element, or cation and anion for rocksalt.' },
-      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
+      elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, maxItems: 2, description: 'One element, or cation and anion for rocksalt, zincblende and cesiumchloride (e.g. ["Ga", "As"]).' },
+      bravais: {
+        type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt', 'zincblende', 'cesiumchloride'],
+        description: 'The lattice of an element, or the prototype of a binary compound: rocksalt (B1, NaCl, MgO), zincblende (B3, GaAs, SiC: diamond with two species), cesiumchloride (B2, CsCl: simple cubic with the anion at the body centre).',
+      },
       latticeConstantAngstrom: seedOnlySchema(quantitySchema('Starting lattice constant a', 'Å', { exclusiveMinimum: 0 }),
         'it is the starting lattice constant: the EOS series scales it and the fit finds the minimum (eos-brackets-minimum checks it is bracketed), and a vc-relax moves the cell to its own minimum'),
       cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only (default ideal √(8/3)).' },
@@ -66,7 +69,7 @@ export const buildBulkTool = defineTool({
   outputs: [ARTIFACTS.bulkStructure],
   parameterNotes: {
     latticeConstantAngstrom: 'an experimental or tabulated value as the starting point of an EOS series; it is not the result.',
-    bravais: 'the ground-state structure of the element at ambient conditions.',
+    bravais: 'the ground-state structure of the element (or the prototype of the compound) at ambient conditions.',
     from: 'the user\'s own structure file, read as it is.',
   },
   async run(raw) {

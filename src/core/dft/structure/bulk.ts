@@ -11,7 +11,7 @@ export type CellChoice = 'conventional' | 'primitive';
 
 export interface BulkSpec {
   kind: BulkKind;
-  /** One element; two for rocksalt (cation, anion), e.g. ['Na', 'Cl']. */
+  /** One element; two for rocksalt, zincblende and cesiumchloride (cation, anion), e.g. ['Na', 'Cl'], ['Ga', 'As']. */
   symbols: string[];
   aAngstrom: number;
   /** hcp only; defaults to the ideal √(8/3) a. */
@@ -42,12 +42,15 @@ const FCC_BASIS: Vec3[] = [
   [0.5, 0.5, 0],
 ];
 
+/** The prototypes of two species (a cation and an anion). */
+export const TWO_SPECIES_KINDS: readonly BulkKind[] = ['rocksalt', 'zincblende', 'cesiumchloride'];
+
 export function bulk(spec: BulkSpec): Structure {
   const { kind, symbols, aAngstrom: a, cell } = spec;
   if (!Number.isFinite(a) || a <= 0) {
     throw new DftScienceError(`lattice constant a = ${a} Å is not a positive number. Pass a in Å (e.g. 4.05 for Al).`, { spec });
   }
-  const wantSymbols = kind === 'rocksalt' ? 2 : 1;
+  const wantSymbols = TWO_SPECIES_KINDS.includes(kind) ? 2 : 1;
   if (!Array.isArray(symbols) || symbols.length !== wantSymbols) {
     throw new DftScienceError(
       `${kind} needs ${wantSymbols} element symbol${wantSymbols > 1 ? 's (cation, anion)' : ''}; got ${JSON.stringify(symbols)}.`,
@@ -78,15 +81,21 @@ export function bulk(spec: BulkSpec): Structure {
       return conventional
         ? make(cubicCell(a), [x, x], [[0, 0, 0], [a / 2, a / 2, a / 2]])
         : make(bccPrimitiveCell(a), [x], [[0, 0, 0]]);
-    case 'diamond': {
+    case 'diamond':
+    case 'zincblende': {
+      // zincblende (B3, F-43m) is diamond with its two fcc sublattices of different species
+      const other = kind === 'zincblende' ? y : x;
       const quarter: Vec3 = [a / 4, a / 4, a / 4];
-      if (!conventional) return make(fccPrimitiveCell(a), [x, x], [[0, 0, 0], quarter]);
+      if (!conventional) return make(fccPrimitiveCell(a), [x, other], [[0, 0, 0], quarter]);
       const pos = FCC_BASIS.flatMap((f) => {
         const p = toCartesian(cubicCell(a), f);
         return [p, [p[0] + quarter[0], p[1] + quarter[1], p[2] + quarter[2]] as Vec3];
       });
-      return make(cubicCell(a), pos.map(() => x), pos);
+      return make(cubicCell(a), pos.map((_, i) => (i % 2 === 0 ? x : other)), pos);
     }
+    case 'cesiumchloride':
+      // B2 (Pm-3m): simple cubic with a second species at the body centre; one cell, conventional and primitive alike
+      return make(cubicCell(a), [x, y], [[0, 0, 0], [a / 2, a / 2, a / 2]]);
     case 'rocksalt': {
       if (!conventional) return make(fccPrimitiveCell(a), [x, y], [[0, 0, 0], [a / 2, 0, 0]]);
       const pos = FCC_BASIS.flatMap((f) => {
@@ -109,7 +118,7 @@ export function bulk(spec: BulkSpec): Structure {
     }
     default:
       throw new DftScienceError(
-        `unknown bulk kind ${JSON.stringify(kind)}. Use one of sc, fcc, bcc, diamond, hcp, rocksalt.`,
+        `unknown bulk kind ${JSON.stringify(kind)}. Use one of sc, fcc, bcc, diamond, hcp, rocksalt, zincblende, cesiumchloride.`,
         { spec },
       );
   }

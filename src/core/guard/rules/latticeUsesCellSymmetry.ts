@@ -37,6 +37,8 @@ const NAMED: Record<string, { system: string; centring: string; say: string }> =
   fcc: { system: 'Cubic', centring: 'F', say: 'face-centred cubic (F)' },
   diamond: { system: 'Cubic', centring: 'F', say: 'face-centred cubic (F)' },
   rocksalt: { system: 'Cubic', centring: 'F', say: 'face-centred cubic (F)' },
+  zincblende: { system: 'Cubic', centring: 'F', say: 'face-centred cubic (F)' },
+  cesiumchloride: { system: 'Cubic', centring: 'P', say: 'primitive cubic (P)' },
   bcc: { system: 'Cubic', centring: 'I', say: 'body-centred cubic (I)' },
   sc: { system: 'Cubic', centring: 'P', say: 'primitive cubic (P)' },
   hcp: { system: 'Hexagonal', centring: 'P', say: 'hexagonal (P)' },

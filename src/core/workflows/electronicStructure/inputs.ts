@@ -25,14 +25,17 @@ export const ELEMENT_CRYSTALS: Readonly<Record<string, { structure: Bravais; a: 
   Mg: { structure: 'hcp', a: 3.21, cOverA: 1.62 }, Ti: { structure: 'hcp', a: 2.95, cOverA: 1.59 }, Zn: { structure: 'hcp', a: 2.66, cOverA: 1.86 },
 };
 
-export type Bravais = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt';
+export type Bravais = 'fcc' | 'bcc' | 'diamond' | 'hcp' | 'sc' | 'rocksalt' | 'zincblende' | 'cesiumchloride';
+
+/** The prototypes of a binary compound (cation, anion), each with an example for error messages. */
+export const BINARY_EXAMPLE: Readonly<Partial<Record<Bravais, string>>> = { rocksalt: '["Mg", "O"]', zincblende: '["Ga", "As"]', cesiumchloride: '["Cs", "Cl"]' };
 
 export const ELECTRONIC_INPUT_SCHEMA = {
   type: 'object',
   properties: {
     element: { type: 'string', pattern: '^[A-Z][a-z]?$', description: 'The element (with structure and latticeConstantAngstrom, or its ground-state crystal from the table).' },
-    elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'Rocksalt: cation and anion.' },
-    structure: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
+    elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'Rocksalt, zincblende, cesiumchloride: cation and anion.' },
+    structure: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt', 'zincblende', 'cesiumchloride'] },
     latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, description: 'Lattice constant a, Å (the experimental one by default).' },
     cOverA: { type: 'number', exclusiveMinimum: 0 },
     structureFile: { type: 'string', minLength: 1, description: "The user's structure file (CIF, POSCAR, pw.x, extxyz, XSF), relative to the objective file; computed on its standardised primitive cell." },
@@ -106,7 +109,7 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
   if (!r.structureFile && element && (!structure || a === undefined)) {
     problems.push(`inputs.structure and inputs.latticeConstantAngstrom: ${element} is not in the table of ground-state crystals (${Object.keys(ELEMENT_CRYSTALS).join(', ')}); give its structure and lattice constant`);
   }
-  if (structure === 'rocksalt' && r.elements?.length !== 2) problems.push('inputs.elements: rocksalt needs a cation and an anion, e.g. ["Mg", "O"]');
+  if (structure && structure in BINARY_EXAMPLE && r.elements?.length !== 2) problems.push(`inputs.elements: ${structure} needs a cation and an anion, e.g. ${BINARY_EXAMPLE[structure]}`);
   const species = fileSpecies ?? r.elements ?? (element ? [element] : []);
   const functional = r.functional ?? 'PBE';
   // the pseudopotential's type sets the density cutoff's ratio: 4 for norm-conserving, 8 for ultrasoft and PAW

@@ -6,7 +6,7 @@
  * one k-spacing and a k sweep at the chosen cutoff, each the cheapest value within the energy
  * tolerance of the finest (the lattice-constant workflow's energy criterion). Å, Ry, 1/Å (with 2π).
  */
-import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
+import { BINARY_EXAMPLE, ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { MAGNETIC_SPECIES } from '../latticeConstantCrystal';
 import { isStructureFileInput, loadStructureFileInput, STRUCTURE_FILE_SCHEMA, type StructureFileInput } from '../structureFileInput';
 import type { Composer } from '../../plan/types';
@@ -21,8 +21,8 @@ export const KSPACING = '$step.k-choice.converged_settings.chosen.kSpacingPerAng
 /** A crystal: an element (its ground-state crystal by default), a named lattice, or a structure file. */
 export const CRYSTAL_SCHEMA = {
   element: { type: 'string', pattern: '^[A-Z][a-z]?$', description: 'The element: its ground-state crystal at the experimental lattice constant unless bravais and latticeConstantAngstrom say otherwise.' },
-  elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'Rocksalt: cation and anion, e.g. ["Mg", "O"].' },
-  bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt'] },
+  elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'A binary compound: cation and anion, e.g. ["Mg", "O"] (rocksalt), ["Ga", "As"] (zincblende), ["Cs", "Cl"] (cesiumchloride).' },
+  bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt', 'zincblende', 'cesiumchloride'], description: 'The lattice of an element, or the prototype of a binary compound: rocksalt (B1), zincblende (B3), cesiumchloride (B2); default rocksalt with elements.' },
   latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Lattice constant a, Å.' },
   cOverA: { type: 'number', exclusiveMinimum: 0 },
   structure: { ...STRUCTURE_FILE_SCHEMA, description: 'The crystal from a structure file: { file: X.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; its cell as given.' },
@@ -74,13 +74,21 @@ export interface StudySettings {
 /** Rocksalt compounds' lattice constants, Å (room temperature; CRC Handbook): a starting point, never a result. */
 export const ROCKSALT_A: Readonly<Record<string, number>> = { MgO: 4.212, NaCl: 5.640, LiF: 4.027, KCl: 6.293, CaO: 4.811, NiO: 4.177, MnO: 4.445, FeO: 4.307, NaF: 4.634, LiCl: 5.130 };
 
-const ATOMS_PER_PRIMITIVE: Record<Bravais, number> = { fcc: 1, bcc: 1, sc: 1, diamond: 2, hcp: 2, rocksalt: 2 };
-const ATOMS_PER_CONVENTIONAL: Record<Bravais, number> = { fcc: 4, bcc: 2, sc: 1, diamond: 8, hcp: 2, rocksalt: 8 };
+/** Zincblende (B3) and cesium-chloride (B2) compounds' lattice constants, Å (room temperature; CRC Handbook): a starting point, never a result. */
+export const ZINCBLENDE_A: Readonly<Record<string, number>> = { GaAs: 5.653, GaP: 5.451, InAs: 6.058, InP: 5.869, AlAs: 5.661, ZnS: 5.410, ZnSe: 5.668, CdTe: 6.481, SiC: 4.360, BN: 3.615 };
+export const CESIUMCHLORIDE_A: Readonly<Record<string, number>> = { CsCl: 4.123, CsBr: 4.296, CsI: 4.567, NiAl: 2.887 };
+const COMPOUND_A: Partial<Record<Bravais, Readonly<Record<string, number>>>> = { rocksalt: ROCKSALT_A, zincblende: ZINCBLENDE_A, cesiumchloride: CESIUMCHLORIDE_A };
 
-/** The symbols of a named crystal's cell, as build_bulk makes it (rocksalt: cation, anion alternate). */
+const ATOMS_PER_PRIMITIVE: Record<Bravais, number> = { fcc: 1, bcc: 1, sc: 1, diamond: 2, hcp: 2, rocksalt: 2, zincblende: 2, cesiumchloride: 2 };
+const ATOMS_PER_CONVENTIONAL: Record<Bravais, number> = { fcc: 4, bcc: 2, sc: 1, diamond: 8, hcp: 2, rocksalt: 8, zincblende: 8, cesiumchloride: 2 };
+
+/** Whether a named crystal is a binary compound (cation, anion): rocksalt, zincblende, cesiumchloride. */
+export const isBinary = (bravais: Bravais | undefined): boolean => bravais !== undefined && bravais in BINARY_EXAMPLE;
+
+/** The symbols of a named crystal's cell, as build_bulk makes it (a binary compound: cation, anion alternate). */
 export function namedSymbols(bravais: Bravais, species: string[], cubic = false): string[] {
   const n = (cubic ? ATOMS_PER_CONVENTIONAL : ATOMS_PER_PRIMITIVE)[bravais];
-  return bravais === 'rocksalt' ? Array.from({ length: n }, (_, i) => species[i % 2]!) : Array(n).fill(species[0]!);
+  return isBinary(bravais) ? Array.from({ length: n }, (_, i) => species[i % 2]!) : Array(n).fill(species[0]!);
 }
 
 /** Objective loading: read `structure: { file }` (relative to the objective file). */
@@ -104,16 +112,16 @@ export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic
   if (!element) throw new ObjectiveError(`inputs.element: name the element (e.g. "Fe"), or give the crystal as structure: { file: X.cif }.`);
   const table = ELEMENT_CRYSTALS[element];
   const bravais = (raw.bravais as Bravais | undefined) ?? (elements ? 'rocksalt' : table?.structure);
-  const a = (raw.latticeConstantAngstrom as number | undefined) ?? (bravais === 'rocksalt' ? ROCKSALT_A[(elements ?? []).join('')] : bravais === table?.structure ? table?.a : undefined);
+  const a = (raw.latticeConstantAngstrom as number | undefined) ?? (isBinary(bravais) ? COMPOUND_A[bravais!]![(elements ?? []).join('')] : bravais === table?.structure ? table?.a : undefined);
   if (!bravais || a === undefined) {
     throw new ObjectiveError(`inputs.bravais and inputs.latticeConstantAngstrom: ${element} is not in the table of ground-state crystals (${Object.keys(ELEMENT_CRYSTALS).join(', ')}); give its lattice and lattice constant.`);
   }
-  if (bravais === 'rocksalt' && elements?.length !== 2) throw new ObjectiveError('inputs.elements: rocksalt needs a cation and an anion, e.g. ["Mg", "O"].');
-  const species = bravais === 'rocksalt' ? elements! : [element];
+  if (isBinary(bravais) && elements?.length !== 2) throw new ObjectiveError(`inputs.elements: ${bravais} needs a cation and an anion, e.g. ${BINARY_EXAMPLE[bravais]}.`);
+  const species = isBinary(bravais) ? elements! : [element];
   const cOverA = (raw.cOverA as number | undefined) ?? (bravais === 'hcp' ? table?.cOverA ?? Math.sqrt(8 / 3) : undefined);
   return {
-    kind: 'named', species, symbols: namedSymbols(bravais, species, cubic), bravais, ...(bravais === 'rocksalt' ? { elements } : {}), latticeConstantAngstrom: a,
-    ...(cOverA !== undefined ? { cOverA } : {}), name: bravais === 'rocksalt' ? `${species.join('')} (rocksalt)` : `${bravais} ${element}`,
+    kind: 'named', species, symbols: namedSymbols(bravais, species, cubic), bravais, ...(isBinary(bravais) ? { elements } : {}), latticeConstantAngstrom: a,
+    ...(cOverA !== undefined ? { cOverA } : {}), name: isBinary(bravais) ? `${species.join('')} (${bravais})` : `${bravais} ${element}`,
   };
 }
 
@@ -128,7 +136,7 @@ export function crystalStep(id: string, c: Crystal, why: string, cubic = false):
   }
   return {
     id, title: `Build ${c.name} (a = ${c.latticeConstantAngstrom} Å${cubic ? ', cubic cell' : ''})`, worker: 'dft', tool: 'build_bulk',
-    args: { elements: c.bravais === 'rocksalt' ? c.elements : [c.species[0]], bravais: c.bravais, latticeConstantAngstrom: c.latticeConstantAngstrom, ...(c.cOverA ? { cOverA: c.cOverA } : {}), ...(cubic ? { cubic: true } : {}) },
+    args: { elements: isBinary(c.bravais) ? c.elements : [c.species[0]], bravais: c.bravais, latticeConstantAngstrom: c.latticeConstantAngstrom, ...(c.cOverA ? { cOverA: c.cOverA } : {}), ...(cubic ? { cubic: true } : {}) },
     reasons: {
       elements: 'the species of the crystal', bravais: `${c.name}: ${why}`, latticeConstantAngstrom: 'the starting lattice constant (the experimental one unless given)',
       ...(c.cOverA ? { cOverA: 'the c/a of the crystal' } : {}), ...(cubic ? { cubic: 'the conventional cubic cell, which holds both sublattices of an antiferromagnet' } : {}),

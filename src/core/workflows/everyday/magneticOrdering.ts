@@ -61,7 +61,7 @@ const INPUT_SCHEMA = {
 /** The cell the orders are set on: the conventional cell of a named crystal, the file's cell as given. */
 function cellOf(c: Crystal, cubic: boolean): Pick<Structure, 'symbols' | 'positions' | 'cell'> {
   if (c.kind === 'file') return c.file!.structure;
-  return bulk({ kind: c.bravais!, symbols: c.bravais === 'rocksalt' ? c.elements! : [c.species[0]!], aAngstrom: c.latticeConstantAngstrom!, ...(c.cOverA ? { cAngstrom: c.cOverA * c.latticeConstantAngstrom! } : {}), cell: cubic ? 'conventional' : 'primitive' });
+  return bulk({ kind: c.bravais!, symbols: c.elements ?? [c.species[0]!], aAngstrom: c.latticeConstantAngstrom!, ...(c.cOverA ? { cAngstrom: c.cOverA * c.latticeConstantAngstrom! } : {}), cell: cubic ? 'conventional' : 'primitive' });
 }
 
 const stepId = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'order';
