@@ -3,8 +3,9 @@
 // Each must follow its live run request for request (matched by role, thread and turn, so prompt
 // changes are tolerated, flow changes are not) and end as it ended live. The site-preference study
 // takes the pw.x results of the qe tier's own offline toy study (byte-identical inputs), so its
-// replay costs seconds; the lattice constant runs its ~20 SCFs of fcc Al (about a minute). The band
-// structure of Si (ultrasoft sweeps and a 224-point bands run: minutes) is replayed by bench:live only.
+// replay costs seconds; the lattice constant runs its ~20 SCFs of fcc Al (about a minute), NaCl from
+// its CIF its 13 two-atom SCFs (about 40 s). The band structure of Si (ultrasoft sweeps and a
+// 224-point bands run: minutes) is replayed by bench:live only.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
