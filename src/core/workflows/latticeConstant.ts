@@ -47,7 +47,8 @@ function probeSteps(i: LatticeConstantInputs, lowestCut: number, sweepK: number)
   ];
 }
 
-function steps(i: LatticeConstantInputs): TemplateStep[] {
+/** The study's plan for resolved inputs (also the bulk part of the site-preference study, sitePreference/bulkSteps.ts). */
+export function latticeConstantSteps(i: LatticeConstantInputs): TemplateStep[] {
   // The cutoff sweep's run at the chosen cutoff is the k sweep's run at the cutoff sweep's spacing, the EOS
   // middle point the k sweep's run at the chosen spacing, and the probe's middle point the cutoff sweep's
   // lowest cutoff: run_pw reuses identical inputs, so none runs twice.
@@ -202,7 +203,7 @@ export const LATTICE_CONSTANT = defineWorkflow({
   inputsFromText: latticeInputsFromText,
   loadInputFiles: loadLatticeStructureFile,
   resolveInputs: resolveStudyInputs,
-  steps,
+  steps: latticeConstantSteps,
   objective: studyObjective,
   objectiveBeforeResolving: studyObjectiveBeforeResolving,
   composers: LATTICE_REPORT_COMPOSERS,

@@ -3,7 +3,8 @@
  * k sweep, EOS, lattice constant), its step ids prefixed so they cannot clash, its hints
  * rewritten to the prefixed ids, and its report left out (the enclosing study reports).
  */
-import { LATTICE_CONSTANT } from '../latticeConstant';
+import { latticeConstantSteps } from '../latticeConstant';
+import { resolveStudyInputs } from '../latticeConstantStudy';
 import type { TemplateStep } from '../types';
 
 const HINT = /^\$(step|all|each)\.([a-z0-9][a-z0-9-]*)\./;
@@ -29,27 +30,27 @@ export interface BulkStudy {
   element: string;
   structure: 'fcc' | 'bcc' | 'hcp';
   startingLatticeConstantAngstrom: number;
-  functional: string;
+  functional: 'PBE' | 'PZ' | 'PBEsol';
   pseudopotential?: string;
   cutoffsRy: number[];
   dual: number;
   kSpacingsPerAngstrom?: number[];
   toleranceMevPerAtom: number;
-  smearing: { kind: string; degaussRy: number };
+  smearing: { kind: 'mv' | 'mp' | 'gaussian' | 'fd'; degaussRy: number };
 }
 
 export const BULK_PREFIX = 'bulk-';
 
 /** The bulk lattice-constant steps (without their report), prefixed with "bulk-". */
 export function bulkLatticeSteps(b: BulkStudy): TemplateStep[] {
-  const inputs = LATTICE_CONSTANT.resolveInputs({
+  const inputs = resolveStudyInputs({
     element: b.element, structure: b.structure, latticeConstantAngstrom: b.startingLatticeConstantAngstrom, functional: b.functional,
     ...(b.pseudopotential ? { pseudopotential: b.pseudopotential } : {}),
     cutoffsRy: b.cutoffsRy, dual: b.dual, toleranceMevPerAtom: b.toleranceMevPerAtom,
     ...(b.kSpacingsPerAngstrom ? { kSpacingsPerAngstrom: b.kSpacingsPerAngstrom } : {}),
     smearing: b.smearing, spinPolarized: false,
   }, {});
-  const steps = LATTICE_CONSTANT.steps(inputs).filter((s) => s.tool !== 'write_report');
+  const steps = latticeConstantSteps(inputs).filter((s) => s.tool !== 'write_report');
   return prefixedSteps(steps, BULK_PREFIX, 'Bulk: ');
 }
 
