@@ -289,6 +289,15 @@ export const shown = (x: number, digits = 4): string => String(Number(x.toPrecis
 /** Capitalised English words that are also element symbols: not read as elements in a sentence. */
 const WORDS = new Set(['I', 'In', 'As', 'At', 'Be', 'He', 'No', 'Am', 'Es', 'Po', 'Pa']);
 
+/** The prototype a sentence names for a binary compound: zincblende or cesium chloride by word or by the tables above, else rocksalt. */
+export function binaryPrototypeInText(text: string, species: string[]): Bravais {
+  if (/zinc[- ]?blende|sphalerite|\bB3\b/i.test(text)) return 'zincblende';
+  if (/\bca?esium[- ]chloride|\bCsCl[- ](?:structure|type)|\bB2\b/i.test(text)) return 'cesiumchloride';
+  if (/rock[- ]?salt|\bB1\b/i.test(text)) return 'rocksalt';
+  const formula = species.join('');
+  return formula in ZINCBLENDE_A ? 'zincblende' : formula in CESIUMCHLORIDE_A ? 'cesiumchloride' : 'rocksalt';
+}
+
 /** The element symbols a sentence names, in order ("formation energy of MgO" → Mg, O; "relax Si" → Si). */
 export function elementsInText(text: string): string[] {
   const out: string[] = [];

@@ -14,7 +14,7 @@ import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
-  CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, namedSymbols, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal,
+  binaryPrototypeInText, CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, isBinary, loadCrystalFile, namedSymbols, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal,
   resolveSettings, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
 } from './common';
 
@@ -81,26 +81,31 @@ const INPUT_SCHEMA = {
 
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
-function referenceOf(el: string, given: Record<string, unknown> | undefined, inCompound: number, baseDir: string): Reference {
+/** An element's reference as the objective gives it. */
+type GivenReference = InputsOf<typeof REFERENCE_SCHEMA>;
+
+function referenceOf(el: string, given: GivenReference | undefined, inCompound: number, baseDir: string): Reference {
   const g = GROUND_STATES[el];
   const start = MAGNETIC_REFERENCES[el] ?? 0;
   if (given?.file) {
-    const file = given.structure && given.sha256 ? (given as unknown as StructureFileInput) : loadStructureFileInput(given as { file: string }, baseDir, `inputs.references.${el}`);
+    // a file read when the objective was loaded (loadFiles): its structure, sha256 and name recorded with it
+    const file = given.structure && given.sha256 ? (given as StructureFileInput) : loadStructureFileInput({ file: given.file }, baseDir, `inputs.references.${el}`);
     const atoms = file.structure.symbols.filter((s) => s === el).length;
     if (atoms !== file.structure.symbols.length) throw new ObjectiveError(`inputs.references.${el}.file: ${file.name} holds other elements; an elemental reference holds ${el} alone.`);
     return { element: el, kind: 'file', file, atoms, coefficient: -inCompound / atoms, start, phase: `from ${file.name}` };
   }
-  const molecule = (given?.molecule as string | undefined) ?? (!given?.bravais && DIATOMIC.has(el) ? `${el}2` : undefined);
+  const molecule = given?.molecule ?? (!given?.bravais && DIATOMIC.has(el) ? `${el}2` : undefined);
   if (molecule) {
-    return { element: el, kind: 'molecule', molecule, boxAngstrom: (given?.boxAngstrom as number | undefined) ?? 10, atoms: 2, coefficient: -inCompound / 2, start, phase: g?.phase ? `${molecule}, ${g.phase}` : molecule };
+    return { element: el, kind: 'molecule', molecule, boxAngstrom: given?.boxAngstrom ?? 10, atoms: 2, coefficient: -inCompound / 2, start, phase: g?.phase ? `${molecule}, ${g.phase}` : molecule };
   }
   const table = ELEMENT_CRYSTALS[el];
-  const bravais = (given?.bravais as Bravais | undefined) ?? table?.structure;
-  const a = (given?.latticeConstantAngstrom as number | undefined) ?? (bravais === table?.structure ? table?.a : undefined);
+  const bravais = given?.bravais ?? table?.structure;
+  const a = given?.latticeConstantAngstrom ?? (bravais === table?.structure ? table?.a : undefined);
   if (!bravais || a === undefined) {
     throw new ObjectiveError(`inputs.references.${el}: no ground-state crystal of ${el} is on record here; give { bravais, latticeConstantAngstrom } or { file } for its reference.`);
   }
-  const cOverA = (given?.cOverA as number | undefined) ?? (bravais === 'hcp' ? table?.cOverA ?? Math.sqrt(8 / 3) : undefined);
+  if (isBinary(bravais)) throw new ObjectiveError(`inputs.references.${el}.bravais: ${bravais} is a prototype of two species; an elemental reference is one element's lattice (fcc, bcc, hcp, diamond, sc) or { file }.`);
+  const cOverA = given?.cOverA ?? (bravais === 'hcp' ? table?.cOverA ?? Math.sqrt(8 / 3) : undefined);
   const atoms = namedSymbols(bravais, [el]).length;
   return { element: el, kind: 'crystal', bravais, latticeConstantAngstrom: a, ...(cOverA ? { cOverA } : {}), atoms, coefficient: -inCompound / atoms, start, phase: `${bravais}${g?.magnetic ? `, ${g.magnetic}` : ''}` };
 }
@@ -113,7 +118,7 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
   const symbols = compound.symbols!;
   const counts = Object.fromEntries(compound.species.map((el) => [el, symbols.filter((s) => s === el).length]));
   const z = Object.values(counts).reduce(gcd, 0);
-  const given = (raw.references ?? {}) as Record<string, Record<string, unknown>>;
+  const given = inputs.references ?? {};
   for (const el of Object.keys(given)) if (!compound.species.includes(el)) throw new ObjectiveError(`inputs.references.${el}: ${compound.name} holds no ${el}; its species are ${compound.species.join(', ')}.`);
   const references = compound.species.map((el) => referenceOf(el, given[el], counts[el]!, process.cwd()));
   const base = resolveSettings(raw, compound.species, env);
@@ -228,7 +233,7 @@ export const FORMATION_ENERGY = defineWorkflow({
   description:
     'The formation energy of a compound from its elements in their ground states (hcp Mg, O2 as a triplet molecule, bcc Fe ferromagnetic, ...), ' +
     'every energy at one set of settings (spin-polarised throughout when a reference is magnetic), each structure relaxed unless asked not to, ' +
-    'per formula unit and per atom. Inputs: elements with bravais rocksalt and the lattice constant, or structure: { file }; references per ' +
+    'per formula unit and per atom. Inputs: elements with bravais rocksalt, zincblende or cesiumchloride (and the lattice constant unless tabulated), or structure: { file }; references per ' +
     'element when not the default; functional; settings given or chosen by sweeps on the compound.',
   inputSchema: INPUT_SCHEMA,
   inputsFromText: (text) => {
@@ -238,7 +243,7 @@ export const FORMATION_ENERGY = defineWorkflow({
     const a = /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
     const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
     return {
-      elements: species, bravais: 'rocksalt', ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
+      elements: species, bravais: binaryPrototypeInText(text, species), ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
       ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
     };
   },

@@ -7,6 +7,7 @@ import { meshFromSpacing } from '../../../../../src/core/dft/kpoints';
 import { artifactRefListSchema, artifactRefSchema } from '../../../../../src/core/guard/schemaAnnotations';
 import type { Structure } from '../../../../../src/core/dft/types';
 import { readStructureFile } from '../../../../../src/core/dft/io/structureFile';
+import { bulk } from '../../../../../src/core/dft/structure/bulk';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
@@ -118,6 +119,17 @@ describe('tier-1 rule lattice-uses-cell-symmetry', () => {
     const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', cOverA: 1.633 }), schema, provenance: q });
     assert.equal(v!.level, 'fail');
     assert.match(v!.reasons[0]!, /cOverA = 1\.633 but the cell the series scaled has c\/a = 1\.62/);
+  });
+  it('passes zincblende and cesiumchloride on their own cells and fails each named for the other', () => {
+    const gaas = bulk({ kind: 'zincblende', symbols: ['Ga', 'As'], aAngstrom: 5.653, cell: 'primitive' });
+    const cscl = bulk({ kind: 'cesiumchloride', symbols: ['Cs', 'Cl'], aAngstrom: 4.123, cell: 'primitive' });
+    const q = new MemoryProvenance([structureArtifact('a-1', gaas), structureArtifact('a-2', cscl)]);
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'zincblende' }), schema, provenance: q })[0]!.level, 'pass');
+    assert.equal(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', bravais: 'cesiumchloride' }), schema, provenance: q })[0]!.level, 'pass');
+    const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', bravais: 'zincblende' }), schema, provenance: q });
+    assert.equal(v!.level, 'fail');
+    assert.match(v!.reasons[0]!, /Pm-3m \(221\), cubic, not face-centred cubic/);
+    assert.match(latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'cesiumchloride' }), schema, provenance: q })[0]!.reasons[0]!, /F-43m \(216\), cubic, not primitive cubic/);
   });
   it('fails a slab: a bulk lattice constant needs a bulk crystal', () => {
     const slab = { ...cubicAl, pbc: [true, true, false] as [boolean, boolean, boolean] };

@@ -9,6 +9,8 @@ import { MAGNETIC_ORDERING } from '../../../../../src/core/workflows/everyday/ma
 import { FORMATION_ENERGY } from '../../../../../src/core/workflows/everyday/formationEnergy';
 import { SURFACE_ENERGY } from '../../../../../src/core/workflows/everyday/surfaceEnergy';
 import { elementsInText } from '../../../../../src/core/workflows/everyday/common';
+import { buildBulkTool } from '../../../../../src/core/tools/structureTools';
+import type { Structure } from '../../../../../src/core/dft/types';
 import { checkTemplateSteps } from '../templateSteps';
 
 const env: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: ['Si', 'Al', 'Mg'].includes(element) ? 'NC' : 'US' }) };
@@ -97,6 +99,26 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.equal(steps.find((s) => s.id === 'compound-input')!.args!.nspin, 2);
     assert.equal(steps.find((s) => s.id === 'compound')!.args!.latticeConstantAngstrom, 4.212);
     assert.throws(() => FORMATION_ENERGY.resolveInputs({ element: 'Al', ecutwfcRy: 20 }, env), /holds one element/);
+  });
+
+  it('formation-energy: GaAs and SiC are read as zincblende and CsCl as cesium chloride, each built with both species at its tabulated a', async () => {
+    assert.equal(parseObjectiveText('formation energy of GaAs with PBE').inputs!.bravais, 'zincblende');
+    assert.equal(parseObjectiveText('formation energy of SiC with PBE').inputs!.bravais, 'zincblende');
+    assert.equal(parseObjectiveText('formation energy of CsCl with PBE').inputs!.bravais, 'cesiumchloride');
+    assert.equal(parseObjectiveText('formation energy of NaCl in the caesium chloride structure').inputs!.bravais, 'cesiumchloride');
+    assert.equal(parseObjectiveText('formation energy of ZnO in zinc blende').inputs!.bravais, 'zincblende');
+    // bcc Cs is not in the table of element crystals, nor Cl2 among the default molecules: their references are given
+    const csReference = { references: { Cs: { bravais: 'bcc', latticeConstantAngstrom: 6.14 }, Cl: { molecule: 'Cl2' } } };
+    for (const [elements, bravais, a, natoms, extra] of [[['Si', 'C'], 'zincblende', 4.36, 2, {}], [['Cs', 'Cl'], 'cesiumchloride', 4.123, 2, csReference]] as const) {
+      const steps = plan(FORMATION_ENERGY, { elements: [...elements], bravais, ecutwfcRy: 30, kSpacingPerAngstrom: 0.3, ...extra });
+      const build = steps.find((s) => s.id === 'compound')!;
+      assert.deepEqual(build.args, { elements: [...elements], bravais, latticeConstantAngstrom: a });
+      assert.equal(steps.find((s) => s.id === 'formation-per-atom')!.args!.count, natoms);
+      const made = await buildBulkTool.run(build.args as never, {} as never);
+      assert.deepEqual((made.artifacts[0]!.value as Structure).symbols, [...elements]);
+    }
+    assert.throws(() => FORMATION_ENERGY.resolveInputs({ elements: ['Ga'], bravais: 'zincblende', latticeConstantAngstrom: 5.65 }, env), /zincblende needs a cation and an anion, e\.g\. \["Ga", "As"\]/);
+    assert.throws(() => FORMATION_ENERGY.resolveInputs({ elements: ['Si', 'C'], bravais: 'zincblende', references: { Si: { bravais: 'zincblende', latticeConstantAngstrom: 5.43 } } }, env), /references\.Si\.bravais: zincblende is a prototype of two species/);
   });
 
   it('surface-energy: Al(111) slabs of 3, 5 and 7 layers against the bulk at its settings, γ per area of two faces', () => {
