@@ -32,8 +32,8 @@ export function settingsFromConfiguration(objectiveText: string, canvasDir?: str
   const offline = c.get<string>('provider', 'anthropic') === 'offline';
   const qe = c.get<string>('qeVersion', 'auto');
   // An objective cell holds a sentence, or an objective file's YAML (workflow, inputs, run preferences).
-  // Files the cell names (structure: { file: NaCl.cif }) are relative to the canvas.
-  const objective = /^\s*workflow\s*:/m.test(objectiveText) ? parseObjectiveFile(objectiveText, 'the objective cell', canvasDir) : parseObjectiveText(objectiveText, { forModel: !offline });
+  // Files the cell names (structure: { file: NaCl.cif }, or a file a sentence names) are relative to the canvas.
+  const objective = /^\s*workflow\s*:/m.test(objectiveText) ? parseObjectiveFile(objectiveText, 'the objective cell', canvasDir) : parseObjectiveText(objectiveText, { forModel: !offline, ...(canvasDir ? { baseDir: canvasDir } : {}) });
   const prefs = objective.run ?? {};
   const cellPseudoDir = prefs.pseudoDir && canvasDir ? path.resolve(canvasDir, prefs.pseudoDir) : prefs.pseudoDir;
   const pseudoDir = cellPseudoDir || c.get<string>('pseudoDir', '') || process.env.DREAMS_PSEUDO_DIR || DEBIAN_PSEUDO_DIR;

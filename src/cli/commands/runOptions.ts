@@ -50,11 +50,12 @@ export function parseBudget(text: string): Budget {
 
 /** An objective file (YAML/JSON) when the argument names one, else the objective sentence. */
 export function readObjective(arg: string, opts: { forModel?: boolean } = {}): Objective {
+  // a structure file a sentence names is relative to the working directory
   if (/\.(ya?ml|json)$/i.test(arg)) {
     if (!fs.existsSync(arg)) throw new UsageError(`no objective file ${arg}; give the path of a YAML objective (see examples/) or the objective as a sentence in quotes.`);
     return parseObjectiveBytes(fs.readFileSync(arg), arg);
   }
-  return parseObjectiveText(arg, opts);
+  return parseObjectiveText(arg, { ...opts, baseDir: process.cwd() });
 }
 
 /** Where pw.x looks by default, and Debian's package directory. */

@@ -101,7 +101,7 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     structure: {
       oneOf: [
         { type: 'string', enum: [...STRUCTURES], description: 'Crystal structure of an element (Bravais lattice and basis).' },
-        { ...STRUCTURE_FILE_SCHEMA, description: 'Any bulk crystal from a structure file: { file: NaCl.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file. Compounds and non-cubic cells are fine.' },
+        { ...STRUCTURE_FILE_SCHEMA, description: 'Any bulk crystal from a structure file: { file: NaCl.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file (an objective sentence that names a file: the working directory, or the folder of a notebook\'s canvas). Compounds and non-cubic cells are fine.' },
       ],
     },
     latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value): the centre of the EOS series. With a structure file, the file\'s cell is the start.' },
@@ -149,8 +149,10 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     scf: SCF_CONTROL_SCHEMA,
   },
   required: ['structure'],
-  // A structure named by its lattice needs the element and a starting lattice constant; a file has both.
-  if: { properties: { structure: { type: 'string' } } },
+  // A structure named by its lattice needs the element and a starting lattice constant; a file has
+  // both. An element named without a structure is read as the lattice route too (it needs the
+  // lattice and a); inputs with neither need only the structure (a lattice or { file }).
+  if: { anyOf: [{ properties: { structure: { type: 'string' } }, required: ['structure'] }, { not: { required: ['structure'] }, required: ['element'] }] },
   then: { required: ['element', 'structure', 'latticeConstantAngstrom'] },
   additionalProperties: false,
 } as const;

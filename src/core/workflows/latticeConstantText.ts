@@ -1,6 +1,7 @@
 /** Reading a lattice-constant objective written as text. */
 import { isChemicalSymbol } from '../dft/io/elements';
 import type { LatticeConstantInputs } from './latticeConstantInputs';
+import { structureFileNamedIn } from './structureFileInput';
 
 const TEXT_STRUCTURES: [RegExp, LatticeConstantInputs['structure']][] = [
   [/\bfcc\b|face[- ]centred|face[- ]centered/i, 'fcc'],
@@ -10,10 +11,19 @@ const TEXT_STRUCTURES: [RegExp, LatticeConstantInputs['structure']][] = [
   [/\bsc\b|simple cubic/i, 'sc'],
 ];
 
-/** "lattice constant of fcc Al with PBE, a0 = 4.04 Å" → inputs; undefined when the text asks for something else. */
+/**
+ * "lattice constant of fcc Al with PBE, a0 = 4.04 Å" → inputs; "... of NaCl from examples/NaCl.cif with LDA"
+ * → structure: { file } (the file holds the species and the cell); undefined when the text asks for something else.
+ */
 export function latticeInputsFromText(text: string): Record<string, unknown> | undefined {
   if (!/lattice (constant|parameter)/i.test(text)) return undefined;
   const out: Record<string, unknown> = {};
+  // A structure file the sentence names is the crystal (loaded, with its sha256, when the objective is read).
+  const file = structureFileNamedIn(text);
+  if (file) {
+    out.structure = { file };
+    return withFunctional(text, out);
+  }
   // "I" is far more often the pronoun than iodine; write "iodine" objectives in a file.
   const symbol = text.match(/\b[A-Z][a-z]?\b/g)?.find((w) => w !== 'I' && isChemicalSymbol(w));
   if (symbol) out.element = symbol;
@@ -21,6 +31,11 @@ export function latticeInputsFromText(text: string): Record<string, unknown> | u
   const a0 = /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(text) ??
     /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
   if (a0) out.latticeConstantAngstrom = Number(a0[1]);
+  return withFunctional(text, out);
+}
+
+/** The functional and pseudopotential file a sentence names, added to `out`. */
+function withFunctional(text: string, out: Record<string, unknown>): Record<string, unknown> {
   const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
   if (functional) out.functional = functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() === 'LDA' ? 'PZ' : functional.toUpperCase();
   const upf = /([\w.+-]+\.upf)\b/i.exec(text)?.[1];

@@ -18,6 +18,7 @@
  *     budget: { maxTokens: 2000000, maxCostUsd: 20, maxJobs: 60, maxWallMinutes: 120 }
  *     reuseFrom: [runs/20260101-120000-copt111-pbe]    # identical pw.x inputs there are not run again
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { closest } from 'fastest-levenshtein';
@@ -160,8 +161,11 @@ export function parseObjectiveFile(text: string, file: string, baseDir?: string)
  * Read an objective sentence; a sentence no template recognises stays text for a model
  * supervisor to plan. With `forModel`, a sentence that names a workflow but not all its
  * inputs also stays text: the supervisor fills them in (e.g. a starting lattice constant).
+ * A structure file the sentence names ("... from examples/NaCl.cif") is read as the objective
+ * file route reads one, relative to `baseDir` (the working directory; a notebook passes its
+ * canvas's folder).
  */
-export function parseObjectiveText(text: string, opts: { forModel?: boolean } = {}): Objective {
+export function parseObjectiveText(text: string, opts: { forModel?: boolean; baseDir?: string } = {}): Objective {
   const trimmed = text.trim();
   if (!trimmed) throw new ObjectiveError('the objective is empty: say what to compute, e.g. "lattice constant of fcc Al, a0 = 4.05 Å, LDA", or give an objective file.');
   if (trimmed.length > MAX_OBJECTIVE_TEXT_CHARS) {
@@ -180,7 +184,15 @@ export function parseObjectiveText(text: string, opts: { forModel?: boolean } = 
         required.map((r) => `${r} is missing`),
       );
     }
-    return { text: trimmed, workflow: template.id, inputs: checkInputs(template, inputs, 'the objective') };
+    const checked = checkInputs(template, inputs, 'the objective');
+    if (!template.loadInputFiles) return { text: trimmed, workflow: template.id, inputs: checked };
+    const baseDir = path.resolve(opts.baseDir ?? process.cwd());
+    const named = (checked.structure as { file?: unknown } | undefined)?.file;
+    if (typeof named === 'string' && !fs.existsSync(path.resolve(baseDir, named))) {
+      throw new ObjectiveError(`the objective names the structure file ${named}, but ${path.resolve(baseDir, named)} does not exist: a file named in an objective sentence ` +
+        `is relative to ${opts.baseDir ? baseDir : `the working directory (${baseDir})`} (a notebook cell's, to its canvas's folder). Give its path from there or an absolute path.`);
+    }
+    return { text: trimmed, workflow: template.id, inputs: template.loadInputFiles(checked, baseDir) };
   }
   return { text: trimmed };
 }

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StructureFileError } from '../dft/io/errors';
-import { readStructureFile } from '../dft/io/structureFile';
+import { formatFromName, readStructureFile } from '../dft/io/structureFile';
 import type { Structure } from '../dft/types';
 import { ObjectiveError } from './types';
 
@@ -27,7 +27,7 @@ export interface StructureFileInput {
 export const STRUCTURE_FILE_SCHEMA = {
   type: 'object',
   properties: {
-    file: { type: 'string', minLength: 1, description: 'A structure file (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file.' },
+    file: { type: 'string', minLength: 1, description: 'A structure file (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; named in an objective sentence, relative to the working directory (a notebook cell: its canvas\'s folder).' },
     name: { type: 'string' },
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     format: { type: 'string' },
@@ -36,6 +36,17 @@ export const STRUCTURE_FILE_SCHEMA = {
   required: ['file'],
   additionalProperties: false,
 } as const;
+
+/**
+ * The structure file an objective sentence names ("... from examples/NaCl.cif with LDA"): the first
+ * quoted path or word whose name says a format DREAMS reads (.cif, POSCAR/CONTCAR, .vasp, .xyz,
+ * .extxyz, .xsf, .pwi/.pw.in, .pwo/.pw.out); undefined when none does.
+ */
+export function structureFileNamedIn(text: string): string | undefined {
+  const quoted = [...text.matchAll(/["'`\u201c\u2018]([^"'`\u201d\u2019]+)["'`\u201d\u2019]/g)].map((m) => m[1]!.trim());
+  const words = text.split(/\s+/).map((w) => w.replace(/^[("'`\u201c\u2018[]+/, '').replace(/[)"'`\u201d\u2019\].,;:!?]+$/, ''));
+  return [...quoted, ...words].find((w) => w.length > 0 && formatFromName(w) !== undefined);
+}
 
 export const isStructureFileInput = (v: unknown): v is { file: string } =>
   typeof v === 'object' && v !== null && typeof (v as { file?: unknown }).file === 'string';

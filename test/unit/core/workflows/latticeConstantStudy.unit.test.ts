@@ -1,12 +1,14 @@
 // The lattice-constant study for any bulk crystal: objectives naming a structure file, and the
 // plan the crystal's species and symmetry give (compounds, non-cubic cells, spin per species).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseObjectiveBytes, parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
 import { workflowEnvironment } from '../../../../src/core/workflows/environment';
 import type { TemplateStep } from '../../../../src/core/workflows/types';
+import { objectiveReading } from '../../../../src/core/agents/supervisor';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -78,6 +80,32 @@ describe('lattice-constant study of a crystal from a file', () => {
     assert.throws(() => objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  structure: fcc\n  element: Al\n'), /latticeConstantAngstrom/);
     assert.deepEqual(parseObjectiveText('lattice constant of fcc Al with PBE', { forModel: true }), { text: 'lattice constant of fcc Al with PBE' });
     assert.throws(() => parseObjectiveText('lattice constant of fcc Al with PBE'), /does not state latticeConstantAngstrom/);
+  });
+
+  it('reads a structure file a sentence names, relative to the working directory or the canvas, and asks for no element or starting a', () => {
+    const sentence = 'Lattice constant of rocksalt NaCl from examples/NaCl.cif with LDA';
+    for (const opts of [{ forModel: true, baseDir: ROOT }, { baseDir: ROOT }]) {
+      const o = parseObjectiveText(sentence, opts);
+      assert.equal(o.workflow, 'lattice-constant');
+      const s = o.inputs!.structure as { file: string; name: string; sha256: string };
+      assert.equal(s.file, path.join(EXAMPLES, 'NaCl.cif'));
+      assert.equal(s.name, 'examples/NaCl.cif');
+      assert.equal(s.sha256, createHash('sha256').update(fs.readFileSync(path.join(EXAMPLES, 'NaCl.cif'))).digest('hex'));
+      assert.equal(o.inputs!.functional, 'PZ');
+      assert.equal(o.inputs!.element, undefined);
+      assert.equal(o.inputs!.latticeConstantAngstrom, undefined);
+      assert.equal(prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC })).objective, 'Lattice constant of NaCl (Fm-3m (225)) from examples/NaCl.cif (PZ)');
+    }
+    // a notebook cell's sentence: relative to its canvas's folder; a quoted path too
+    assert.equal((parseObjectiveText('lattice parameters of "Mg-hcp.cif", PBE', { forModel: true, baseDir: EXAMPLES }).inputs!.structure as { file: string }).file, path.join(EXAMPLES, 'Mg-hcp.cif'));
+    assert.throws(() => parseObjectiveText('Lattice constant of NaCl from nowhere/NaCl.cif with LDA', { forModel: true, baseDir: ROOT }),
+      new RegExp(`names the structure file nowhere/NaCl\\.cif, but ${ROOT}/nowhere/NaCl\\.cif does not exist: a file named in an objective sentence is relative to ${ROOT}`));
+  });
+
+  it('asks a sentence that names a compound but no file or lattice only for the structure, and an element with no lattice for the lattice and a', () => {
+    assert.deepEqual(objectiveReading('Lattice constant of rocksalt NaCl with LDA')!.missing, ['structure is missing; add it.']);
+    assert.deepEqual(objectiveReading('Lattice constant of Al with LDA')!.missing, ['structure is missing; add it.', 'latticeConstantAngstrom is missing; add it.']);
+    assert.throws(() => objectiveIn(EXAMPLES, 'workflow: lattice-constant\ninputs:\n  functional: PZ\n'), (e: Error) => /structure is missing/.test(e.message) && !/element|latticeConstantAngstrom/.test(e.message));
   });
 
   it('names the study from the file when the objective file gives no objective line', () => {
