@@ -25,9 +25,6 @@ const ALLOWED: Record<string, number> = {
   'src/core/run/controller.ts': 1,
   // a tier-1 rule reading a call's recorded arguments
   'src/core/guard/rules/calculatorMatchesReferences.ts': 1,
-  // workflow templates: their inputs are typed by defineWorkflow (workflows/defineWorkflow.ts); one reference file
-  // the formation-energy resolver reads field by field
-  'src/core/workflows/everyday/formationEnergy.ts': 1,
   // the MCP server: a client's tool input, run settings read back from a start event
   'src/mcp/server.ts': 2,
   // the extension's run views over a read-only log

@@ -89,7 +89,7 @@ function referenceOf(el: string, given: GivenReference | undefined, inCompound: 
   const start = MAGNETIC_REFERENCES[el] ?? 0;
   if (given?.file) {
     // a file read when the objective was loaded (loadFiles): its structure, sha256 and name recorded with it
-    const file = given.structure && given.sha256 ? (given as StructureFileInput) : loadStructureFileInput({ file: given.file }, baseDir, `inputs.references.${el}`);
+    const file = given.structure && given.sha256 ? (given as StructureFileInput) : loadStructureFileInput({ ...given, file: given.file }, baseDir, `inputs.references.${el}`);
     const atoms = file.structure.symbols.filter((s) => s === el).length;
     if (atoms !== file.structure.symbols.length) throw new ObjectiveError(`inputs.references.${el}.file: ${file.name} holds other elements; an elemental reference holds ${el} alone.`);
     return { element: el, kind: 'file', file, atoms, coefficient: -inCompound / atoms, start, phase: `from ${file.name}` };
