@@ -68,6 +68,33 @@ function eosMeshes(ctx: ComposeContextOf<LatticeConstantInputs>): string {
   return `with k-meshes ${meshes.join(', ')} across the volumes (not one mesh: the fit mixes k errors)`;
 }
 
+/**
+ * The crystal of a structure file, said: the file's own cell (atoms, group), the cell computed on
+ * (its standardised primitive cell, or the cell as given) with the fit's atom count, so "8 atoms"
+ * and "V0 per 2-atom cell" read together.
+ */
+function structureSentence(i: LatticeConstantInputs, fitAtoms: number): string {
+  const c = i.crystal!;
+  const src = c.source!;
+  const computedOn = i.cell === 'as-given' ? `computed on the cell as the file gives it (${fitAtoms} atoms)`
+    : fitAtoms === c.natoms ? `computed on its standardised primitive cell (also ${fitAtoms} atoms)` : `computed on its standardised ${fitAtoms}-atom primitive cell (the same crystal)`;
+  return `Structure: ${src.name} (${src.format}, sha256 ${src.sha256}): the file's ${c.natoms}-atom cell, ${c.spaceGroup}, ${computedOn}.`;
+}
+
+/**
+ * The result against the input structure's own lattice parameters (a, and c/a for a non-cubic
+ * crystal, of the file's standardised conventional cell): the first thing one asks of a study
+ * that started from a measured or published cell.
+ */
+function againstFile(i: LatticeConstantInputs, n: ReportNumbers): string {
+  const c = i.crystal!;
+  const a = n.lp?.value.aAngstrom ?? n.a.value;
+  const pct = (x: number, ref: number) => `${x >= ref ? '+' : '−'}${round(Math.abs(100 * (x / ref - 1)), 2)} %`;
+  const shape = n.lp && !n.lp.value.cubic ? `; c/a = ${round(n.lp.value.cOverA, 4)} against the file's ${round(c.cOverA, 4)} (${pct(n.lp.value.cOverA, c.cOverA)})` : '';
+  return `Against the input structure: ${c.source!.name} has a = ${round(c.aAngstrom, 4)} Å (its standardised conventional cell); the ${i.functional} a = ${round(a, 4)} Å is ` +
+    `${pct(a, c.aAngstrom)} from it (Δa = ${a >= c.aAngstrom ? '+' : '−'}${round(Math.abs(a - c.aAngstrom), 4)} Å)${shape}.`;
+}
+
 export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstantInputs>> = {
   title: (ctx) => `${studyObjective(ctx.inputs)}`,
   text: (ctx) => {
@@ -90,7 +117,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstant
       `${headline}, from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
         `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.` + (lp ? ` ${lp.relation}.` : ''),
       ...(method ? ['', `Method: ${method}`] : []),
-      ...(i.crystal?.source ? ['', `Structure: ${i.crystal.source.name} (${i.crystal.source.format}, sha256 ${i.crystal.source.sha256}), ${i.crystal.natoms} atoms, ${i.crystal.spaceGroup}.`] : []),
+      ...(i.crystal?.source ? ['', structureSentence(i, n.fit.natoms), againstFile(i, n)] : []),
       '',
       `Settings chosen by convergence tests within ${within}: ecutwfc = ${n.cut.ecutwfc} Ry` +
         `${n.cut.ecutrho !== undefined ? ` (ecutrho ${n.cut.ecutrho} Ry)` : ''} (${n.cut.ref}), k-spacing ${n.k.spacing} 1/Å (${n.k.ref}); ` +

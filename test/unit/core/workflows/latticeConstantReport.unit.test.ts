@@ -1,0 +1,45 @@
+// The lattice-constant report of a crystal read from a file: the result against the file's own
+// cell, and the file's cell beside the one computed on.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
+import { workflowEnvironment } from '../../../../src/core/workflows/environment';
+import { LATTICE_REPORT_COMPOSERS } from '../../../../src/core/workflows/latticeConstantReport';
+import type { LatticeConstantInputs } from '../../../../src/core/workflows/latticeConstantInputs';
+import type { ComposeContextOf } from '../../../../src/core/workflows/defineWorkflow';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const NC = path.join(ROOT, 'test/fixtures/workflows/pseudo-nc');
+
+/** A run's artifacts as the composer reads them: step and name to reference, reference to value. */
+function context(inputs: LatticeConstantInputs, artifacts: Record<string, [string, unknown]>): ComposeContextOf<LatticeConstantInputs> {
+  const byRef = new Map(Object.values(artifacts));
+  return {
+    provenance: { artifact: () => undefined } as unknown as ComposeContextOf<LatticeConstantInputs>['provenance'],
+    ref: (step, name) => artifacts[`${step}/${name}`]?.[0],
+    refs: (step, name) => (artifacts[`${step}/${name}`] ? [artifacts[`${step}/${name}`]![0]] : []),
+    value: (ref) => byRef.get(ref),
+    inputs,
+  };
+}
+
+const selection = (parameter: 'ecutwfc' | 'kspacing', value: number, chosen: object) => ({
+  parameter, tested: [{ value, energyEvPerAtom: -100, deltaMevPerAtom: 0 }], chosenValue: value, chosen, converged: true,
+});
+
+describe('lattice-constant report of a crystal from a file', () => {
+  it('compares a with the file\'s own a, and says the file\'s 8-atom cell was computed on its 2-atom primitive cell', () => {
+    const o = parseObjectiveText('Lattice constant of rocksalt NaCl from examples/NaCl.cif with LDA', { forModel: true, baseDir: ROOT });
+    const inputs = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC })).inputs as unknown as LatticeConstantInputs;
+    const ctx = context(inputs, {
+      'lattice/lattice_constant': ['a-30', 5.4467],
+      'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 40.3968, b0GPa: 31.2, b0Prime: 4.9, form: 'birch-murnaghan', natoms: 2 }],
+      'cutoff-choice/converged_settings': ['a-12', selection('ecutwfc', 40, { ecutwfcRy: 40, ecutrhoRy: 160 })],
+      'k-choice/converged_settings': ['a-20', selection('kspacing', 0.3, { kSpacingPerAngstrom: 0.3 })],
+    });
+    const text = LATTICE_REPORT_COMPOSERS.text!(ctx) as string;
+    assert.match(text, /Against the input structure: examples\/NaCl\.cif has a = 5\.64 Å \(its standardised conventional cell\); the PZ a = 5\.4467 Å is −3\.43 % from it \(Δa = −0\.1933 Å\)\./);
+    assert.match(text, /Structure: examples\/NaCl\.cif \(cif, sha256 [0-9a-f]{64}\): the file's 8-atom cell, Fm-3m \(225\), computed on its standardised 2-atom primitive cell/);
+    assert.match(text, /V0 = 40\.3968 Å³ per 2-atom cell/);
+  });
+});
