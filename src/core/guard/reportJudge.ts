@@ -188,7 +188,16 @@ export function auditChunks(plan: AuditPlan, view: ProvenanceView): { entries: A
   return chunks;
 }
 
-async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], judge: JudgeConfig, specOf: (tool: string) => GuardedToolSpec | undefined, reportText?: string): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
+/** Deterministic verdicts in a line: the checks that passed by name, what did not with its reasons. */
+export function tierOneLine(verdicts: Verdict[]): string {
+  const open = verdicts.filter((v) => v.level !== 'pass');
+  return open.length ? open.map((v) => `${v.level} (${v.rule}): ${v.reasons.join('; ')}`).join('; ') : `pass (${[...new Set(verdicts.map((v) => v.rule))].join(', ')})`;
+}
+
+/** What the deterministic checks found, as the judge's request shows them: each claim's, then the upstream artifacts'. */
+interface TierOneChecks { claims: Verdict[][]; upstream: Verdict[] }
+
+async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], checks: TierOneChecks, judge: JudgeConfig, specOf: (tool: string) => GuardedToolSpec | undefined, reportText?: string): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
   const rule = latestRuleText('report-judge').id;
   const plan = auditPlan(calls, view, specOf);
   const chunks = auditChunks(plan, view);
@@ -197,7 +206,8 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
   for (const [i, chunk] of chunks.entries()) {
     const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
     const text = [...(reportText && i === 0 ? ['Report text:', reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText, ''] : []),
-      'Claims:', ...claims.map((c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}`), '',
+      'Claims, with the deterministic checks of each (tier 1):', ...claims.map((c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}; tier 1: ${tierOneLine(checks.claims[k] ?? [])}`),
+      `Upstream artifacts (tier 1): ${checks.upstream.map((v) => `${v.level}: ${v.reasons.join('; ')}`).join('; ')}`, '',
       `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
         `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`, '',
@@ -260,7 +270,7 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   let modelJudged = false;
   let audit = '';
   if (judge?.provider.judges && calls.length) {
-    const { byCall, requests, plan } = await modelVerdicts(calls, view, claims, judge, opts.specOf, opts.text);
+    const { byCall, requests, plan } = await modelVerdicts(calls, view, claims, { claims: claimResults.map((c) => c.verdicts), upstream }, judge, opts.specOf, opts.text);
     for (const j of judgements) j.reportTime.push(...(byCall.get(j.call) ?? []));
     modelJudged = true;
     const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);

@@ -65,7 +65,18 @@ describe('report judge: the audit a model is asked for', function () {
     const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }];
     rig = await startJudgeRig({ steps: [{ ...passingReportJudge(1) }] });
     await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge, text: 'a = 4.0494 Å. Caveat: the k sweep oscillates; approval ap-1 asks about it.' });
-    assert.match((rig.api.requests[0]!.body as unknown as Body).messages[0]!.content, /^Report text:\na = 4\.0494 Å\. Caveat: the k sweep oscillates; approval ap-1 asks about it\.\n\nClaims:/);
+    assert.match((rig.api.requests[0]!.body as unknown as Body).messages[0]!.content, /^Report text:\na = 4\.0494 Å\. Caveat: the k sweep oscillates; approval ap-1 asks about it\.\n\nClaims/);
+  });
+
+  it('shows the judge what the deterministic checks found: each claim against its record, and the upstream artifacts', async () => {
+    const base = await alLatticeBase();
+    const claims = [{ quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! }, { quantity: 'lattice_constant', value: 4.1, unit: 'Å', cites: base.names.lattice! }];
+    rig = await startJudgeRig({ steps: [{ ...passingReportJudge(1) }] });
+    await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge });
+    const text = (rig.api.requests[0]!.body as unknown as Body).messages[0]!.content;
+    assert.match(text, /^Claims, with the deterministic checks of each \(tier 1\):\n- claims\[0\] lattice_constant = 4\.0494 Å, cites a-\d+; tier 1: pass \(claim-source-kind, [^)]*claim-value[^)]*\)$/m);
+    assert.match(text, /^- claims\[1\] lattice_constant = 4\.1 Å, cites a-\d+; tier 1: fail \(claim-value\): claims\[1\] states 4\.1 Å but a-\d+ records 4\.049/m);
+    assert.match(text, /^Upstream artifacts \(tier 1\): pass: \d+ upstream artifact\(s\) are final and approved$/m);
   });
 
   it('splits a large audit into requests that fit, each saying which part it is', async () => {
