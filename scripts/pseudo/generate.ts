@@ -49,18 +49,26 @@ export function generatePseudopotentials(outDir: string, elements: string[]): Ge
     const stem = file.replace(/\.UPF$/, '');
     if (!fs.existsSync(path.join(outDir, file))) {
       const work = fs.mkdtempSync(path.join(outDir, `.ld1-${element}-`));
-      ld1(fs.readFileSync(path.join(here, `${stem}.ld1.in`), 'utf8'), work);
-      if (!fs.existsSync(path.join(work, file))) throw new Error(`ld1.x wrote no ${file} in ${work}`);
-      fs.renameSync(path.join(work, file), path.join(outDir, file));
-      fs.rmSync(work, { recursive: true, force: true });
+      try {
+        ld1(fs.readFileSync(path.join(here, `${stem}.ld1.in`), 'utf8'), work);
+        if (!fs.existsSync(path.join(work, file))) throw new Error(`ld1.x wrote no ${file} (its inputs: ${path.join(here, `${stem}.ld1.in`)})`);
+        fs.renameSync(path.join(work, file), path.join(outDir, file));
+      } finally {
+        // a failed generation leaves no scratch beside the library: the error carries ld1.x's last lines
+        fs.rmSync(work, { recursive: true, force: true });
+      }
     }
     const test = path.join(here, `${stem}.test.ld1.in`);
     if (!fs.existsSync(test)) return { element, file };
     // the tests read the file by name and write their wavefunctions and potentials beside it: a scratch folder
     const work = fs.mkdtempSync(path.join(outDir, `.ld1-test-${element}-`));
-    fs.copyFileSync(path.join(outDir, file), path.join(work, file));
-    const out = ld1(fs.readFileSync(test, 'utf8'), work);
-    fs.rmSync(work, { recursive: true, force: true });
+    let out: string;
+    try {
+      fs.copyFileSync(path.join(outDir, file), path.join(work, file));
+      out = ld1(fs.readFileSync(test, 'utf8'), work);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
     const errors = [...out.matchAll(/Delta E=\s*(-?[\d.]+(?:E[-+]?\d+)?)\s*Ry/gi)].map((m) => Math.abs(Number(m[1])) * 1000);
     return { element, file, ...(errors.length ? { maxTestErrorMRy: Math.max(...errors), testConfigurations: errors.length } : {}) };
   });

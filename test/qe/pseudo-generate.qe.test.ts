@@ -41,4 +41,21 @@ describe('pseudopotentials generated with ld1.x from scripts/pseudo', function (
     assert.ok(availableInputs().Co);
     assert.throws(() => generatePseudopotentials(dir, ['Xe']), /no ld1\.x input for Xe .*inputs for: As, Co, Fe, Ga/);
   });
+  it('leaves no scratch folder when ld1.x fails, and says which binary failed', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-pseudo-fail-'));
+    // an ld1.x that reads its input and stops with an error, as ld1.x does on a bad input
+    const failing = path.join(out, '..', `${path.basename(out)}-ld1x.sh`);
+    fs.writeFileSync(failing, '#!/bin/sh\ncat >/dev/null\necho "Error in routine ld1_readin"\nexit 1\n', { mode: 0o755 });
+    const saved = process.env.LD1X;
+    process.env.LD1X = failing;
+    try {
+      assert.throws(() => generatePseudopotentials(out, ['Co']), /ld1\.x failed \(exit 1\)/);
+    } finally {
+      if (saved === undefined) delete process.env.LD1X;
+      else process.env.LD1X = saved;
+    }
+    assert.deepEqual(fs.readdirSync(out), [], 'no .ld1-* scratch and no file');
+    fs.rmSync(out, { recursive: true, force: true });
+    fs.rmSync(failing, { force: true });
+  });
 });
