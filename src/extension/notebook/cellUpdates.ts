@@ -47,7 +47,8 @@ export function planCellUpdates(changed: readonly CanvasCell[], shown: ReadonlyM
       added.push(cell);
       continue;
     }
-    if (now.seq === cell.seq && now.text === cell.text) continue;
+    // the same record and text: nothing changed (without a record number, the outputs decide)
+    if (now.seq !== undefined && now.seq === cell.seq && now.text === cell.text) continue;
     if (now.outputs() !== outputsKey(cell.outputs)) updates.push({ kind: 'replace', index: now.index, cell });
     else if (now.text !== cell.text || now.seq !== cell.seq) updates.push({ kind: 'text', index: now.index, cell });
   }

@@ -87,4 +87,10 @@ describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
     const plan = planCellUpdates(ids.map((id) => again.cell(id)!), shown, again.cellOrder(), shown.size);
     assert.deepEqual(plan, { updates: [], inserts: [] });
   });
+  it('a cell without a record number whose outputs changed is drawn again, and one whose outputs are the same is left alone', () => {
+    const cell = (data: unknown): CanvasCell => ({ kind: 'note', id: 'notes/a', text: 'note', outputs: [{ mime: 'text/markdown', data }] });
+    const shown = new Map<string, ShownCell>([['notes/a', { index: 3, text: 'note', outputs: () => outputsKey(cell('old').outputs) }]]);
+    assert.deepEqual(planCellUpdates([cell('new')], shown, ['notes/a'], 4).updates.map((u) => [u.kind, u.index]), [['replace', 3]]);
+    assert.deepEqual(planCellUpdates([cell('old')], shown, ['notes/a'], 4), { updates: [], inserts: [] });
+  });
 });
