@@ -66,7 +66,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 (got "${values['local-jobs']}").`);
     const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
     // A pw.x that is not there is said when a run needs it (a cluster or an EMT-only search does not).
-    const pwVersion = pwProgramMissing(pwCommand, pwCommandArgv(pwCommand)[0]!) ? undefined : localPwVersion(pwCommand);
+    // A read-only server starts no run, so it does not run pw.x (up to 20 s) to ask its version.
+    const pwVersion = readOnly || pwProgramMissing(pwCommand, pwCommandArgv(pwCommand)[0]!) ? undefined : localPwVersion(pwCommand);
     const qeVersion = qeVersionFor(pwVersion);
     const apiKey = process.env.ANTHROPIC_API_KEY;
     const clusters = loadClusters(values['cluster-profiles'] as string | undefined);
