@@ -7,7 +7,7 @@ import type { ComposeContextOf, ComposerOf } from './defineWorkflow';
 import { claimValue } from '../guard/claimChecks';
 import { finestTested, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { latticeShiftFromPressure } from '../dft/convergence';
-import { DEFAULT_SHAPE_TOLERANCE_PERCENT, round, type LatticeConstantInputs } from './latticeConstantInputs';
+import { round, type LatticeConstantInputs } from './latticeConstantInputs';
 import { cellMethodSentence, crystalName } from './latticeConstantCrystal';
 import { studyObjective } from './latticeConstantStudy';
 import type { LatticeParametersValue } from '../artifacts/shapes';
@@ -33,6 +33,20 @@ function pressureCheck(n: ReportNumbers, criterion: LatticeConstantInputs['crite
         ? 'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
         : `The sweeps were chosen on this shift with B ≈ ${claimValue(n.cut.sweep.criterion?.bulkModulusGPa ?? NaN, 1)} GPa from the probe; here it is recomputed with the fitted B0.`)
     : '';
+}
+
+/**
+ * The c/a tolerance the sweeps were held to, as their selections record it: a run planned before
+ * the shape criterion existed (resumed with its recorded plan), or a choice replanned without the
+ * argument, applied none, and the report says so rather than what the inputs would plan today.
+ */
+function shapeWithin(n: ReportNumbers, i: LatticeConstantInputs): string {
+  const cut = n.cut.sweep.criterion?.toleranceShapePercent;
+  const k = n.k.sweep.criterion?.toleranceShapePercent;
+  if (cut === undefined && k === undefined) return i.cellMethod === 'vc-relax' ? ' (neither sweep judged c/a: no shape tolerance in their choices)' : '';
+  if (cut === k) return ` and ${cut} % of c/a (from the deviatoric stress)`;
+  if (cut === undefined || k === undefined) return ` and ${cut ?? k} % of c/a (from the deviatoric stress) in the ${cut === undefined ? 'k-spacing' : 'cutoff'} sweep only`;
+  return ` and ${cut} % (cutoff) and ${k} % (k-spacing) of c/a (from the deviatoric stress)`;
 }
 
 function reportNumbers(ctx: ComposeContextOf<LatticeConstantInputs>): ReportNumbers {
@@ -104,7 +118,7 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstant
     const within = ((i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
       : i.criterion === 'pressure' ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
       : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`) +
-      (i.criterion !== 'energy' && i.cellMethod === 'vc-relax' ? ` and ${i.toleranceShapePercent ?? DEFAULT_SHAPE_TOLERANCE_PERCENT} % of c/a (from the deviatoric stress)` : '');
+      shapeWithin(n, i);
     const name = i.crystal ? crystalName(i.crystal, String(i.structure)) : `${String(i.structure)} ${i.element}`;
     const lp = n.lp?.value;
     const headline = lp && !lp.cubic

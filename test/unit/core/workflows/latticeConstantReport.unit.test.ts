@@ -2,7 +2,7 @@
 // cell, and the file's cell beside the one computed on.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
+import { parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
 import { workflowEnvironment } from '../../../../src/core/workflows/environment';
 import { LATTICE_REPORT_COMPOSERS } from '../../../../src/core/workflows/latticeConstantReport';
 import type { LatticeConstantInputs } from '../../../../src/core/workflows/latticeConstantInputs';
@@ -41,5 +41,25 @@ describe('lattice-constant report of a crystal from a file', () => {
     assert.match(text, /Against the input structure: examples\/NaCl\.cif has a = 5\.64 Å \(its standardised conventional cell\); the PZ a = 5\.4467 Å is −3\.43 % from it \(Δa = −0\.1933 Å\)\./);
     assert.match(text, /Structure: examples\/NaCl\.cif \(cif, sha256 [0-9a-f]{64}\): the file's 8-atom cell, Fm-3m \(225\), computed on its standardised 2-atom primitive cell/);
     assert.match(text, /V0 = 40\.3968 Å³ per 2-atom cell/);
+  });
+
+  it('states the c/a tolerance the sweeps\' choices record, not the one the inputs would plan today', () => {
+    const o = parseObjectiveFile('workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n', 'the objective', path.join(ROOT, 'examples'));
+    const inputs = prepareWorkflow('lattice-constant', o.inputs!, {}).inputs as unknown as LatticeConstantInputs;
+    assert.equal(inputs.cellMethod, 'vc-relax');
+    const byPressure = (shape?: number) => ({ criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 29.9, ...(shape !== undefined ? { toleranceShapePercent: shape, shapeModulusGPa: 14.95 } : {}) } });
+    const textWith = (cutShape?: number, kShape?: number) => LATTICE_REPORT_COMPOSERS.text!(context(inputs, {
+      'lattice/lattice_constant': ['a-30', 3.1388],
+      'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 23.27, b0GPa: 39.7, b0Prime: 4.1, form: 'birch-murnaghan', natoms: 2 }],
+      'cutoff-choice/converged_settings': ['a-12', { ...selection('ecutwfc', 15, { ecutwfcRy: 15, ecutrhoRy: 60 }), ...byPressure(cutShape) }],
+      'k-choice/converged_settings': ['a-20', { ...selection('kspacing', 0.096, { kSpacingPerAngstrom: 0.096 }), ...byPressure(kShape) }],
+    })) as string;
+    assert.match(textWith(0.15, 0.15), /within 0\.05 % of a \(from the pressure against the finest run\) and 0\.15 % of c\/a \(from the deviatoric stress\): ecutwfc/);
+    // a run planned before the shape criterion, resumed with its recorded plan: its sweeps held c/a to nothing
+    const old = textWith();
+    assert.doesNotMatch(old, /% of c\/a/);
+    assert.match(old, /within 0\.05 % of a \(from the pressure against the finest run\) \(neither sweep judged c\/a: no shape tolerance in their choices\): ecutwfc/);
+    assert.match(textWith(undefined, 0.3), /and 0\.3 % of c\/a \(from the deviatoric stress\) in the k-spacing sweep only: ecutwfc/);
+    assert.match(textWith(0.15, 0.3), /and 0\.15 % \(cutoff\) and 0\.3 % \(k-spacing\) of c\/a/);
   });
 });
