@@ -35,8 +35,23 @@ export interface SearchOptions {
   /** Proposals including rejected ones; defaults to 3 × maxRelaxations. */
   maxProposals?: number;
   terminateToleranceEv: number;
+  /**
+   * Energy resolution of the search: configurations of other sites within it of the best
+   * are reported as degenerate with it, not ranked (default DEFAULT_DEGENERATE_TOLERANCE_EV).
+   * Not the TERMINATE tolerance, which recognises the same basin reached twice.
+   */
+  degenerateToleranceEv?: number;
   ablations: Ablations;
 }
+
+/**
+ * 0.01 eV: what a relaxation to fmax 0.1 eV/Å resolves between two basins. A residual force F
+ * on a mode of stiffness k leaves the energy F²/(2k) above the minimum: 0.005 eV for F = 0.1
+ * eV/Å on a soft adsorbate mode (k ≈ 1 eV/Å², frustrated translation), and a few such modes
+ * sit at once near fmax; two configurations whose energies differ by less than about 0.01 eV
+ * are not ranked by such relaxations. Differences of 50 meV (PBE CO/Pt(111) top vs fcc: 72 meV) are.
+ */
+export const DEFAULT_DEGENERATE_TOLERANCE_EV = 0.01;
 
 export const DEFAULT_SEARCH: SearchOptions = { maxRelaxations: 10, terminateToleranceEv: 0.05, ablations: FULL_LOOP };
 
@@ -120,8 +135,9 @@ export interface SearchInput {
 
 /**
  * Configurations of other relaxed sites whose adsorption energy lies within the search's
- * resolution (its TERMINATE tolerance) of the best one: the search does not rank them
- * against it (a relaxation to fmax 0.1 eV/Å does not resolve a few meV between basins), so
+ * energy resolution (degenerateToleranceEv, not the TERMINATE tolerance) of the best one: the
+ * search does not rank them against it (a relaxation to fmax 0.1 eV/Å does not resolve a few
+ * meV between basins), so
  * a report names them as degenerate with the best. One per relaxed configuration (its
  * lowest), lowest first; `eligible` narrows the candidates (default: valid ones).
  */

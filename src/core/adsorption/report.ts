@@ -6,7 +6,7 @@
 import type { CalculatorSettings } from '../calculators/types';
 import { formatExtxyz } from '../dft/io/extxyz';
 import type { ArtifactDraft } from '../provenance/types';
-import { DEFAULT_SEARCH, degenerateWithBest, type IterationRecord, type SearchOptions } from './loop';
+import { DEFAULT_DEGENERATE_TOLERANCE_EV, degenerateWithBest, type IterationRecord, type SearchOptions } from './loop';
 import type { AdsorptionSearch } from './search';
 import { energyCurveSvg, sideViewSvg, topViewSvg } from './svg';
 
@@ -64,11 +64,11 @@ export function reportSearch(search: AdsorptionSearch, ctx: ReportContext): Sear
     const rs = best.analysis.relaxedSite;
     lines.push('## Best configuration', '');
     lines.push(`Iteration ${best.iteration}: E_ads = ${eV(best.adsorptionEnergyEv)} eV, ${rs.kind === 'desorbed' ? 'desorbed' : `${siteLabel(rs.kind, rs.hollowType)} over ${rs.elements.join('-')}`} (fingerprint \`${best.analysis.fingerprint}\`).`, '');
-    const resolution = ctx.options.terminateToleranceEv ?? DEFAULT_SEARCH.terminateToleranceEv;
+    const resolution = ctx.options.degenerateToleranceEv ?? DEFAULT_DEGENERATE_TOLERANCE_EV;
     const ties = degenerateWithBest(result.iterations, best, resolution);
     if (ties.length > 0) {
       const tie = (r: IterationRecord) => `iteration ${r.iteration}, ${siteLabel(r.analysis.relaxedSite.kind, r.analysis.relaxedSite.hollowType)} over ${r.analysis.relaxedSite.elements.join('-')}, E_ads = ${eV(r.adsorptionEnergyEv)} eV`;
-      lines.push(`Degenerate with it within the search's resolution (${resolution} eV, its TERMINATE tolerance), not ranked against it: ${ties.map(tie).join('; ')}.`, '');
+      lines.push(`Degenerate with it within the search's energy resolution (${resolution} eV), not ranked against it: ${ties.map(tie).join('; ')}.`, '');
     }
     const top = topViewSvg(best.relaxedStructure, best.adsorbateStart, slab.frame, `best ${adsorbate.name} configuration, top view`);
     const side = sideViewSvg(best.relaxedStructure, best.adsorbateStart, slab.frame, `best ${adsorbate.name} configuration, side view`);

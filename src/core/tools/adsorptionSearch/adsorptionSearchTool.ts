@@ -10,7 +10,7 @@
 import { defineToolWith } from '../defineTool';
 import { ARTIFACTS } from '../../artifacts/contracts';
 import crypto from 'node:crypto';
-import { FULL_LOOP, runClosedLoop, type Ablations } from '../../adsorption/loop';
+import { DEFAULT_DEGENERATE_TOLERANCE_EV, FULL_LOOP, runClosedLoop, type Ablations } from '../../adsorption/loop';
 import { OfflinePlanner } from '../../adsorption/offlinePlanner';
 import type { Planner } from '../../adsorption/planner';
 import { ScreenAndRelaxExecutor } from '../../adsorption/executor';
@@ -53,6 +53,7 @@ interface SearchArgs extends CalculatorArgs {
   maxRelaxations: number;
   maxProposals?: number;
   terminateToleranceEv: number;
+  degenerateToleranceEv?: number;
   ablations: Ablations;
   maxScreenedSites?: number;
   screenAzimuthsDeg?: number[];
@@ -97,6 +98,7 @@ export const adsorptionSearchTool = defineToolWith<CatalogueServices & Adsorptio
       maxRelaxations: { type: 'integer', minimum: 1, maximum: 100, description: 'The attempt budget: relaxations the search may spend.' },
       maxProposals: { type: 'integer', minimum: 1, maximum: 300, description: 'Proposals including refused ones (default 3 × maxRelaxations).' },
       terminateToleranceEv: quantitySchema('TERMINATE when a relaxation lands on the best configuration within this energy', 'eV', { exclusiveMinimum: 0, maximum: 1 }),
+      degenerateToleranceEv: quantitySchema(`The search's energy resolution: other sites within this energy of the best are reported as degenerate with it, not ranked (default ${DEFAULT_DEGENERATE_TOLERANCE_EV})`, 'eV', { exclusiveMinimum: 0, maximum: 1 }),
       ablations: {
         type: 'object',
         properties: { slipFeedback: { type: 'boolean' }, forbid: { type: 'boolean' }, terminate: { type: 'boolean' }, oneShot: { type: 'boolean' } },
@@ -119,6 +121,7 @@ export const adsorptionSearchTool = defineToolWith<CatalogueServices & Adsorptio
     ...CALCULATOR_NOTES,
     maxRelaxations: 'AdsMind needs 4–5 relaxations on average; 10 leaves room for slips.',
     terminateToleranceEv: '0.05 eV (AdsMind).',
+    degenerateToleranceEv: `${DEFAULT_DEGENERATE_TOLERANCE_EV} eV: what a relaxation to fmax 0.1 eV/Å resolves; lower it only with a tighter fmax.`,
     planner: "'llm' only with a model; the heuristic is deterministic and needs none.",
   },
   async run(a, ctx) {
@@ -161,7 +164,7 @@ export const adsorptionSearchTool = defineToolWith<CatalogueServices & Adsorptio
     const adsorptionSearch = { slab: surface.slab, surface: surface.surface, adsorbate: surface.adsorbate, references, result };
     const iterations = resultIterations(adsorptionSearch, log);
     const best = reportedBest(iterations);
-    const degenerate = reportedDegenerate(adsorptionSearch, iterations, best, a.terminateToleranceEv);
+    const degenerate = reportedDegenerate(adsorptionSearch, iterations, best, a.degenerateToleranceEv ?? DEFAULT_DEGENERATE_TOLERANCE_EV);
     const settings = metas[0].settings;
     const value: SearchResultValue = {
       search, planner: planner.name, stopReason: result.stopReason, stopDetail: result.stopDetail, relaxations: result.relaxations, forbid: result.forbid,
@@ -173,7 +176,7 @@ export const adsorptionSearchTool = defineToolWith<CatalogueServices & Adsorptio
       calculator: { ...identityOf(a), settings },
       ...(jobs.jobs.length ? { planningJobs: jobs.jobs } : {}),
       switches: {
-        maxRelaxations: a.maxRelaxations, terminateToleranceEv: a.terminateToleranceEv, ablations, gasBoxAngstrom: GAS_BOX_ANGSTROM,
+        maxRelaxations: a.maxRelaxations, terminateToleranceEv: a.terminateToleranceEv, degenerateToleranceEv: a.degenerateToleranceEv ?? DEFAULT_DEGENERATE_TOLERANCE_EV, ablations, gasBoxAngstrom: GAS_BOX_ANGSTROM,
         ...Object.fromEntries(PW_ONLY_ARGUMENTS.filter((k) => a[k as keyof SearchArgs] !== undefined).map((k) => [k, a[k as keyof SearchArgs]])),
       },
     };

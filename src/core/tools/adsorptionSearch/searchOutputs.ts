@@ -41,7 +41,7 @@ export interface SearchResultValue {
   /** The lowest valid configuration with a recorded (final) adsorption energy. */
   best: { iteration: number; adsorptionEnergyEv: number; relaxedSite: string; refs: IterationRefs } | null;
   /**
-   * Other relaxed configurations within the search's resolution (its TERMINATE tolerance) of the
+   * Other relaxed configurations within the search's energy resolution (degenerateToleranceEv) of the
    * best: degenerate with it, not ranked (absent when there are none).
    */
   degenerate?: { resolutionEv: number; configurations: { iteration: number; adsorptionEnergyEv: number; relaxedSite: string; refs: IterationRefs }[] };

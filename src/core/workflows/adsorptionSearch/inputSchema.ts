@@ -64,6 +64,8 @@ export interface AdsorptionSearchInputs {
   planner: { kind: 'offline-heuristic' | 'llm'; screen: boolean; patience: number };
   maxRelaxations: number;
   terminateToleranceEv: number;
+  /** The search's energy resolution: other sites within it of the best are degenerate with it. */
+  degenerateToleranceEv: number;
   ablations: Ablations;
   relaxation: { fmaxEvPerAngstrom: number; maxSteps: number };
   standardisation: { minLateralAngstrom: number; minVacuumAngstrom: number; fixedFraction?: number };
@@ -170,6 +172,7 @@ export const ADSORPTION_SEARCH_INPUT_SCHEMA = {
     },
     maxRelaxations: { type: 'integer', minimum: 1, maximum: 100, description: 'The attempt budget (default 10 relaxations).' },
     terminateToleranceEv: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'TERMINATE tolerance, eV (default 0.05).' },
+    degenerateToleranceEv: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: "The search's energy resolution, eV: configurations of other sites within it of the best are reported as degenerate, not ranked (default 0.01)." },
     ablations: { type: 'object', properties: { slipFeedback: bool, forbid: bool, terminate: bool, oneShot: bool }, additionalProperties: false, description: 'AdsMind switches (all on, oneShot off).' },
     relaxation: { type: 'object', properties: { fmaxEvPerAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 0.5 }, maxSteps: { type: 'integer', minimum: 1, maximum: 2000 } }, additionalProperties: false, description: 'Force threshold (default 0.10 eV/Å) and step limit (default 200).' },
     standardisation: { type: 'object', properties: { minLateralAngstrom: { type: 'number', exclusiveMinimum: 0 }, minVacuumAngstrom: { type: 'number', exclusiveMinimum: 0 }, fixedFraction: { type: 'number', minimum: 0, maximum: 0.9 } }, additionalProperties: false, description: 'Defaults 6 Å, 15 Å, the bottom third fixed.' },

@@ -3,7 +3,7 @@
  * calculator (EMT, or pw.x with cutoffs from the pseudopotentials' suggestion), the slab
  * (EMT's own lattice constant for a generated slab with EMT), and the AdsMind defaults.
  */
-import { FULL_LOOP } from '../../adsorption/loop';
+import { DEFAULT_DEGENERATE_TOLERANCE_EV, FULL_LOOP } from '../../adsorption/loop';
 import { MIN_LATERAL_ANGSTROM, MIN_VACUUM_ANGSTROM } from '../../adsorption/slab';
 import { DEFAULT_RELAX } from '../../calculators/optimizers/fire';
 import { EMT_ELEMENTS } from '../../calculators/emtParameters';
@@ -114,6 +114,7 @@ export function resolveSearchInputs(raw: SearchObjectiveInputs, env: WorkflowEnv
     },
     maxRelaxations: raw.maxRelaxations ?? 10,
     terminateToleranceEv: raw.terminateToleranceEv ?? 0.05,
+    degenerateToleranceEv: raw.degenerateToleranceEv ?? DEFAULT_DEGENERATE_TOLERANCE_EV,
     ablations: { ...FULL_LOOP, ...raw.ablations },
     relaxation: { fmaxEvPerAngstrom: relaxation.fmaxEvPerAngstrom ?? DEFAULT_RELAX.fmaxEvPerAngstrom, maxSteps: relaxation.maxSteps ?? DEFAULT_RELAX.maxSteps },
     standardisation: { minLateralAngstrom: standardisation.minLateralAngstrom ?? MIN_LATERAL_ANGSTROM, minVacuumAngstrom: standardisation.minVacuumAngstrom ?? MIN_VACUUM_ANGSTROM, ...(standardisation.fixedFraction !== undefined ? { fixedFraction: standardisation.fixedFraction } : {}) },

@@ -35,7 +35,7 @@ function text(ctx: Context): string {
   if (v.best && v.degenerate) {
     const others = v.degenerate.configurations.map((d) => `**${d.relaxedSite}** (iteration ${d.iteration}, E_ads = ${round3(d.adsorptionEnergyEv)} eV, ${d.refs.adsorptionEnergy})`);
     lines.push(`The most stable configurations of ${i.adsorbate} on ${slabLabel(i)} found by the search are degenerate within its resolution ` +
-      `(${v.degenerate.resolutionEv} eV, the search's TERMINATE tolerance), so the search does not rank them: **${v.best.relaxedSite}** (iteration ${v.best.iteration}, ` +
+      `(${v.degenerate.resolutionEv} eV), so the search does not rank them: **${v.best.relaxedSite}** (iteration ${v.best.iteration}, ` +
       `E_ads = ${round3(v.best.adsorptionEnergyEv)} eV, ${v.best.refs.adsorptionEnergy}; relaxed structure ${v.best.refs.structure}${others.length > 1 ? '), ' : ') and '}` +
       `${others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)}` : others[0]}. The lowest of them, iteration ${v.best.iteration}, is the one drawn and cited below.` +
       energiesNote);

@@ -136,7 +136,7 @@ export function searchSteps(i: AdsorptionSearchInputs): TemplateStep[] {
       surface: '$step.surface.adsorption_surface', structure: '$step.surface.standardised_slab',
       cleanSlabEnergy: '$step.relax-clean.total_energy', gasPhaseEnergy: '$step.relax-gas.total_energy',
       planner: i.planner.kind, ...(i.planner.kind === 'offline-heuristic' ? { plannerScreen: i.planner.screen, patience: i.planner.patience } : {}),
-      maxRelaxations: i.maxRelaxations, terminateToleranceEv: i.terminateToleranceEv, ablations: a, ...screening, ...slabCalc.args,
+      maxRelaxations: i.maxRelaxations, terminateToleranceEv: i.terminateToleranceEv, degenerateToleranceEv: i.degenerateToleranceEv, ablations: a, ...screening, ...slabCalc.args,
     },
     reasons: {
       surface: 'the surface and its site classes', structure: 'the standardised clean slab',
@@ -147,6 +147,7 @@ export function searchSteps(i: AdsorptionSearchInputs): TemplateStep[] {
         patience: `stop after ${i.planner.patience} relaxations without a lower energy`,
       } : {}),
       maxRelaxations: `the attempt budget: at most ${i.maxRelaxations} relaxations`, terminateToleranceEv: `${i.terminateToleranceEv} eV: the same configuration twice ends the search`,
+      degenerateToleranceEv: `${i.degenerateToleranceEv} eV: the energy a relaxation to fmax ${i.relaxation.fmaxEvPerAngstrom} eV/Å resolves; other sites within it of the best are reported as degenerate`,
       ablations: `slip feedback ${a.slipFeedback ? 'on' : 'off'}, FORBID ${a.forbid ? 'on' : 'off'}, TERMINATE ${a.terminate ? 'on' : 'off'}${a.oneShot ? ', one-shot' : ''}`,
       ...(screening.maxScreenedSites ? { maxScreenedSites: `${screening.maxScreenedSites} equivalent site(s) screened per hypothesis` } : {}),
       ...(screening.screenAzimuthsDeg ? { screenAzimuthsDeg: `azimuths ${screening.screenAzimuthsDeg.join(', ')}°` } : {}),

@@ -97,24 +97,32 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       }
     });
 
-    it('hollows whose energies differ by less than the TERMINATE tolerance are reported as degenerate, not ranked', async () => {
+    it('hollows whose energies differ by less than the search\'s energy resolution (0.01 eV) are reported as degenerate, not ranked; a site 43 meV up, within the TERMINATE tolerance, is ranked', async () => {
       // EMT at fmax 0.1 eV/Å puts CO in the hcp and fcc hollows of Pt(111) well under a meV apart.
       const hollows = value.iterations.filter((i) => i.valid && /^hollow/.test(i.relaxedSite));
       assert.equal(hollows.length, 2, 'precondition: both hollows relaxed');
-      assert.ok(Math.abs(hollows[0]!.adsorptionEnergyEv - hollows[1]!.adsorptionEnergyEv) < 0.05);
+      assert.ok(Math.abs(hollows[0]!.adsorptionEnergyEv - hollows[1]!.adsorptionEnergyEv) < 0.01);
       const other = hollows.find((h) => h.iteration !== value.best!.iteration)!;
-      assert.deepEqual(value.degenerate!.resolutionEv, 0.05);
-      // Every other valid configuration within 0.05 eV of the best (here also the bridge, 43 meV up), lowest first.
-      const within = value.iterations.filter((i) => i.valid && i.iteration !== value.best!.iteration && i.adsorptionEnergyEv - value.best!.adsorptionEnergyEv <= 0.05)
+      const search = callsOf(c.session.run.registry, 'adsorption_search').find((x) => x.status === 'ok')!;
+      assert.equal(search.args.terminateToleranceEv!.value, 0.05);
+      assert.equal(search.args.degenerateToleranceEv!.value, 0.01);
+      assert.deepEqual(value.degenerate!.resolutionEv, 0.01);
+      // The bridge lies between the resolution and the TERMINATE tolerance: it is ranked, not degenerate.
+      const bridge = value.iterations.find((i) => i.valid && /^bridge/.test(i.relaxedSite))!;
+      const gap = bridge.adsorptionEnergyEv - value.best!.adsorptionEnergyEv;
+      assert.ok(gap > 0.01 && gap <= 0.05, `precondition: bridge ${gap} eV above the best`);
+      assert.ok(!value.degenerate!.configurations.some((d) => d.iteration === bridge.iteration));
+      const within = value.iterations.filter((i) => i.valid && i.iteration !== value.best!.iteration && i.adsorptionEnergyEv - value.best!.adsorptionEnergyEv <= 0.01)
         .sort((x, y) => x.adsorptionEnergyEv - y.adsorptionEnergyEv);
       assert.deepEqual(value.degenerate!.configurations.map((d) => d.iteration), within.map((i) => i.iteration));
       assert.equal(value.degenerate!.configurations[0]!.iteration, other.iteration);
       const out = await writeRunOutputs(c.session.run, { bundle: false });
       const md = fs.readFileSync(out.report, 'utf8');
-      assert.match(md, /The most stable configurations of CO on Pt\(111\) found by the search are degenerate within its resolution \(0\.05 eV, the search's TERMINATE tolerance\), so the search does not rank them/);
+      assert.match(md, /The most stable configurations of CO on Pt\(111\) found by the search are degenerate within its resolution \(0\.01 eV\), so the search does not rank them/);
       assert.ok(md.includes(`**${other.relaxedSite}** (iteration ${other.iteration}, E_ads = ${Number(other.adsorptionEnergyEv.toFixed(3))} eV, ${other.refs.adsorptionEnergy})`));
       assert.doesNotMatch(md, /The most stable configuration of CO/);
-      assert.match(md, new RegExp(`Degenerate with it within the search's resolution \\(0\\.05 eV, its TERMINATE tolerance\\), not ranked against it: iteration ${other.iteration}, hollow`));
+      assert.match(md, new RegExp(`Degenerate with it within the search's energy resolution \\(0\\.01 eV\\), not ranked against it: iteration ${other.iteration}, hollow[^\\n]*\\.\\n`));
+      assert.doesNotMatch(md, new RegExp(`Degenerate with it[^\\n]*iteration ${bridge.iteration},`));
     });
 
     it('an invalid or repeated hypothesis is refused by the guard without relaxing anything', async () => {
