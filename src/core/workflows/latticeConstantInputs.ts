@@ -258,6 +258,13 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   if (points % 2 === 0) {
     throw new ObjectiveError(`inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`);
   }
+  const criterion = (raw.criterion as ConvergenceCriterionKind | undefined) ?? defaultCriterion(raw);
+  if (criterion === 'energy' && raw.toleranceShapePercent !== undefined) {
+    // The shape modulus comes from the probe's bulk modulus, which only the pressure criterion runs: refuse rather than ignore it.
+    throw new ObjectiveError(`inputs.toleranceShapePercent: ${String(raw.toleranceShapePercent)} % of c/a needs criterion pressure or both, but the criterion is energy` +
+      `${raw.criterion === undefined ? ' (chosen because only toleranceMevPerAtom is given)' : ''}: the shape modulus is estimated from the bulk modulus of the pressure criterion's probe. ` +
+      'Set criterion: both (keeps the energy tolerance) or criterion: pressure, or leave toleranceShapePercent out.');
+  }
   const smearing = (raw.smearing ?? {}) as Partial<LatticeConstantInputs['smearing']>;
   if (structure === 'hcp' && raw.cOverA === undefined) {
     // The ideal ratio is the template's choice; say so rather than decide silently.
@@ -274,7 +281,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     dual: givenDual ?? defaultDual(norm, lowest, rho),
     kSpacingsPerAngstrom,
     cutoffSweepKSpacingPerAngstrom: cutoffSweepK,
-    criterion: (raw.criterion as ConvergenceCriterionKind | undefined) ?? defaultCriterion(raw),
+    criterion,
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
     toleranceLatticePercent: (raw.toleranceLatticePercent as number | undefined) ?? 0.05,
     ...(raw.toleranceShapePercent !== undefined ? { toleranceShapePercent: raw.toleranceShapePercent as number } : {}),

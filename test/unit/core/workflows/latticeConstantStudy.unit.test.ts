@@ -155,4 +155,13 @@ describe('lattice-constant study of a crystal from a file', () => {
     const [, energy] = choiceArgs('  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n  toleranceMevPerAtom: 1\n');
     assert.equal(energy!.args!.toleranceShapePercent, undefined, 'the energy criterion has no bulk modulus to estimate the shape modulus from');
   });
+
+  it('refuses a c/a tolerance with the energy criterion, which could not apply it, and says to use pressure or both', () => {
+    const plan = (yaml: string) => prepareWorkflow('lattice-constant', objectiveIn(EXAMPLES, `workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n${yaml}`).inputs!, {});
+    assert.throws(() => plan('  criterion: energy\n  toleranceShapePercent: 0.3\n'),
+      /inputs\.toleranceShapePercent: 0\.3 % of c\/a needs criterion pressure or both, but the criterion is energy: .*Set criterion: both \(keeps the energy tolerance\) or criterion: pressure/);
+    assert.throws(() => plan('  toleranceMevPerAtom: 1\n  toleranceShapePercent: 0.3\n'), /the criterion is energy \(chosen because only toleranceMevPerAtom is given\)/);
+    const [both] = plan('  criterion: both\n  toleranceMevPerAtom: 1\n  toleranceShapePercent: 0.3\n').steps.filter((s) => s.id === 'k-choice');
+    assert.equal(both!.args!.toleranceShapePercent, 0.3, 'criterion both applies it');
+  });
 });
