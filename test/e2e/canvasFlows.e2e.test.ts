@@ -140,8 +140,10 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     this.timeout(600_000);
     const { page } = host;
     await runObjectiveCell(page, 'al-offline.dreams', 'workflow: lattice-constant');
-    // live: the run's state and its jobs show while it goes on
-    await page.locator('.statusbar-item', { hasText: /running · .* tokens · .* jobs?/ }).waitFor({ timeout: 120_000 });
+    // live: the run's state and step show while it goes on, in one status-bar item (its progress;
+    // the canvas summary item stands aside until the run ends)
+    await page.locator('.statusbar-item', { hasText: /DREAMS: \[running\] step \d+\/\d+/ }).waitFor({ timeout: 120_000 });
+    assert.equal(await page.locator('.statusbar-item', { hasText: /running · .* tokens · .* jobs?/ }).count(), 0, 'a second status-bar item for the run');
     await host.screenshot('e2e-objective-running');
     await notebookOutputFrame(page).getByText(/Run \S+-lattice-constant\S*: completed/).waitFor({ timeout: 540_000 });
     await page.locator('.statusbar-item', { hasText: /completed · .* tokens · \$0\.00 · \d+ jobs/ }).waitFor({ timeout: 30_000 });
