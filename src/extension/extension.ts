@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   );
   registerCommands(context);
   // `dreams mcp` for VS Code's agent mode, where VS Code offers the API (1.101+); else .vscode/mcp.json is the route.
-  context.subscriptions.push(...registerDreamsMcpServers(context));
+  context.subscriptions.push(...registerDreamsMcpServers(context, vscode));
   // The rest is loaded after activate() returns: a canvas opens without waiting for it.
   const workbench = loadWorkbench().then((m) => m.startWorkbench(context));
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));

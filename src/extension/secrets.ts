@@ -1,7 +1,8 @@
 /** The Anthropic API key lives in VS Code's SecretStorage, never in settings or files. */
 import * as vscode from 'vscode';
+import { API_KEY_SECRET } from './apiKeySecret';
 
-export const API_KEY_SECRET = 'dreams.anthropic.apiKey';
+export { API_KEY_SECRET };
 
 export async function setApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
   const key = await vscode.window.showInputBox({

@@ -24,6 +24,21 @@ describe('the dreams mcp launch the extension registers with VS Code', () => {
     assert.equal(al!.version, '0.3.0-read-only');
   });
 
+  it('passes the user\'s pw.x command, pseudopotential directory and cluster profiles in a trusted workspace only', () => {
+    const settings = { pwCommand: 'mpirun -np 2 pw.x', pseudoDir: '/opt/upf', clusterProfiles: '/store/mcp-cluster-profiles.json' };
+    const [al] = mcpServerLaunches('/ext', '0.3.0', folders, true, '/usr/bin/node', settings);
+    assert.deepEqual(al!.args.slice(2), ['--runs-dir', '/home/u/al-study/runs', '--workspace', '/home/u/al-study',
+      '--pw-command', 'mpirun -np 2 pw.x', '--pseudo-dir', '/opt/upf', '--cluster-profiles', '/store/mcp-cluster-profiles.json']);
+    const [untrusted] = mcpServerLaunches('/ext', '0.3.0', folders, false, '/usr/bin/node', settings);
+    assert.deepEqual(untrusted!.args.slice(2), ['--runs-dir', '/home/u/al-study/runs', '--workspace', '/home/u/al-study', '--read-only']);
+  });
+
+  it('labels two folders of one name apart by their parent folder, and by a number when that is shared too', () => {
+    const same = [{ name: 'app', fsPath: '/home/u/a/app' }, { name: 'app', fsPath: '/home/u/b/app' }, { name: 'cu', fsPath: '/home/u/cu' }, { name: 'app', fsPath: '/srv/a/app' }];
+    assert.deepEqual(mcpServerLaunches('/ext', '0.3.0', same, true).map((l) => l.label), ['DREAMS (a/app 1)', 'DREAMS (b/app)', 'DREAMS (cu)', 'DREAMS (a/app 2)']);
+    assert.deepEqual(mcpServerLaunches('/ext', '0.3.0', same.slice(0, 2), false).map((l) => l.label), ['DREAMS (a/app) (read-only)', 'DREAMS (b/app) (read-only)']);
+  });
+
   it('offers nothing without a workspace folder', () => {
     assert.deepEqual(mcpServerLaunches('/ext', '0.3.0', [], true), []);
   });
