@@ -17,11 +17,13 @@ import type { Vec3 } from './types';
 type Tensor = [Vec3, Vec3, Vec3];
 
 /**
- * C ≈ B/2, on the safe side for hcp Mg: measured (LDA, Mg.pz-n-vbc, 15 Ry, 30×30×17, the bench's sweep
- * cell) C_s = 24.1 GPa from c/a strained by ±1 % at constant volume, where the probe's B is 29.9 GPa
- * (docs/notes/workflows.md, "c/a of a non-cubic crystal"). A crystal whose shape is softer than B/2
- * gets a c/a error up to (B/2)/C times the tolerance; the table shows the deviatoric stress error in
- * kbar for that reason, and shapeModulusGPa takes a known modulus.
+ * C ≈ B/2: a nominal modulus, not a bound. It is on the safe side for hcp Mg, measured (LDA,
+ * Mg.pz-n-vbc, 15 Ry, 30×30×17, the bench's sweep cell) C_s = 24.1 GPa = 0.81 B from c/a strained by
+ * ±1 % at constant volume, where the probe's B is 29.9 GPa (docs/notes/workflows.md, "c/a of a
+ * non-cubic crystal"), and for Ti; not for hcp Zn or Cd, whose C_s from published elastic constants is
+ * about 0.37–0.46 B. A crystal whose shape is softer than B/2 gets a c/a error up to (B/2)/C times the
+ * tolerance (about 1.35× for Zn); the table shows the deviatoric stress error in kbar for that reason,
+ * and shapeModulusGPa takes a known modulus.
  */
 export const SHAPE_MODULUS_PER_BULK = 0.5;
 
