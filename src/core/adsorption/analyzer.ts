@@ -5,7 +5,10 @@
  * adsorption energy is below -0.5 eV (strong binding stretches the bonds). An adsorbate
  * is desorbed only when no atom of it bonds to the surface *and* its adsorption energy
  * does not bind it (above -0.5 eV): a model with long adsorbate-metal distances (EMT's H,
- * 2.43 Å from Pt in the hollows, 1.45 x the covalent sum) still binds H by 3 eV.
+ * 2.43 Å from Pt in the hollows, 1.45 x the covalent sum) still binds H by 3 eV. An energy
+ * binds only an adsorbate near the surface: with no bond, its nearest slab atom must be within
+ * 2 x the bond cutoff and it must be above the top layer, or it is desorbed (an atom 6 Å up,
+ * or carried across the vacuum to the next image's bottom face, is on no site of this surface).
  * The relaxed site is the site of the clean surface (ontop, bridge, hollow) whose centre,
  * taken at the relaxed positions of its atoms, lies laterally nearest to the binding atom.
  * Counting the atoms within a bond cutoff does not name a site: at a (111) bridge the two
@@ -25,6 +28,10 @@ import type { SlabFrame } from './slab';
 export const SURFACE_BOND_FACTOR = 1.3;
 export const STRONG_SURFACE_BOND_FACTOR = 1.45;
 export const STRONG_BINDING_EV = -0.5;
+/** With no surface bond, an adsorbate bound by its energy is on the surface only within this multiple of the bond cutoff. */
+export const ENERGY_BOUND_REACH = 2;
+/** Atoms within this multiple of the nearest one's distance ratio name an energy-bound atom's site when it is over no site of the clean surface. */
+const NEAREST_SHELL = 1.1;
 
 export type SlipKind = 'none' | 'geometric' | 'chemical' | 'desorbed';
 
@@ -96,6 +103,9 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
   const surfaceBonds = adsPositions.map((p, i) => bondedSlabAtoms(relaxed, adsorbateStart, p, adsSymbols[i]!, factor));
   const anyBond = surfaceBonds.some((b) => b.length > 0);
   let bindingAtom = 0;
+  // The atoms that name an irregular site: the bonded ones, or (bound by its energy only) the nearest shell.
+  let siteAtoms: number[] = [];
+  let onSurface = anyBond;
   if (anyBond) {
     surfaceBonds.forEach((bonds, i) => {
       const better = bonds.length > surfaceBonds[bindingAtom]!.length ||
@@ -108,11 +118,16 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
     reach.forEach((r, i) => {
       if (r < reach[bindingAtom]! - 1e-9) bindingAtom = i;
     });
+    // Only near the surface, and above it: not 6 Å up, not on the next image's bottom face.
+    const p = adsPositions[bindingAtom]!;
+    const topLayer = mean(sites.topLayer.map((k) => relaxed.positions[k]!));
+    onSurface = stronglyBound && reach[bindingAtom]! <= ENERGY_BOUND_REACH * factor && dot(sub(p, topLayer), frame.normal) > 0;
+    if (onSurface) siteAtoms = bondedSlabAtoms(relaxed, adsorbateStart, p, adsSymbols[bindingAtom]!, NEAREST_SHELL * reach[bindingAtom]!);
   }
-  const bonded = surfaceBonds[bindingAtom]!;
-  const relaxedSite = anyBond || stronglyBound
-    ? classifyRelaxedSite(relaxed, bonded, sites, adsPositions[bindingAtom]!, frame)
-    : { kind: 'desorbed' as const, surfaceAtoms: [], elements: [], siteFingerprint: 'desorbed' };
+  if (anyBond) siteAtoms = surfaceBonds[bindingAtom]!;
+  const relaxedSite = onSurface
+    ? classifyRelaxedSite(relaxed, siteAtoms, sites, adsPositions[bindingAtom]!, frame)
+    : desorbed();
   const plannedElements = elementSet(relaxed, plannedSite.surfaceAtoms);
   const relaxedElements = elementSet(relaxed, relaxedSite.surfaceAtoms);
   const siteChanged = relaxedSite.kind !== plannedSite.kind || relaxedSite.hollowType !== plannedSite.hollowType || !sameSet(relaxedSite.surfaceAtoms, plannedSite.surfaceAtoms);
@@ -133,6 +148,8 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
     fingerprint: `${adsSymbols[bindingAtom]}@${relaxedSite.siteFingerprint}${dissociated ? '|dissociated' : ''}`,
   };
 }
+
+const desorbed = (): RelaxedSite => ({ kind: 'desorbed', surfaceAtoms: [], elements: [], siteFingerprint: 'desorbed' });
 
 /** Smallest distance from a point to a slab atom (periodic images) over the covalent sum. */
 function nearestSlabDistanceRatio(relaxed: Structure, slabCount: number, p: Vec3, symbol: string): number {
@@ -179,9 +196,10 @@ function classifyRelaxedSite(relaxed: Structure, bonded: number[], sites: Surfac
     };
   }
   // Under the surface, or over no site of the clean surface (a site the triangulation does
-  // not make, e.g. a trough of an open facet): name it by the atoms it bonds to.
+  // not make, e.g. a trough of an open facet): name it by the atoms it bonds to; with none, it is on no site.
+  if (bonded.length === 0) return desorbed();
   const elements = bonded.map((i) => relaxed.symbols[i]!).sort();
-  const kind: SiteKind = bonded.length <= 1 ? 'ontop' : bonded.length === 2 ? 'bridge' : 'hollow';
+  const kind: SiteKind = bonded.length === 1 ? 'ontop' : bonded.length === 2 ? 'bridge' : 'hollow';
   return { kind, surfaceAtoms: bonded, elements, siteFingerprint: `${kind}|${elements.join(',')}|${below >= SUBSURFACE_DEPTH_ANGSTROM ? 'subsurface' : 'irregular'}` };
 }
 

@@ -81,6 +81,54 @@ describe('analyzer', () => {
     assert.equal(strong.relaxedSite.kind, 'ontop');
     assert.equal(strong.surfaceBondFactor, 1.45);
   });
+
+  /** The slab with one O atom at `at` (a relaxed structure in which only the adsorbate moved). */
+  const withO = (at: Vec3): Structure => ({ ...std.slab, symbols: [...std.slab.symbols, 'O'], positions: [...std.slab.positions, at] });
+  const up = (site: AdsorptionSite, h: number): Vec3 => {
+    const c = site.centre;
+    return [c[0] + h * std.frame.normal[0], c[1] + h * std.frame.normal[1], c[2] + h * std.frame.normal[2]];
+  };
+
+  it('an adsorbate bound by its energy but 6 Å above the fcc hollow is desorbed, not in the hollow', () => {
+    // 6 Å up: 6.2 Å from the hollow's Pt, 3.1 × the covalent sum (bound by energy only up to 2 × 1.45).
+    const far = analyse(withO(up(fcc, 6)), fcc, -1.5);
+    assert.deepEqual(far.surfaceBonds[0], []);
+    assert.equal(far.relaxedSite.kind, 'desorbed');
+    assert.equal(far.slip, 'desorbed');
+    assert.equal(far.fingerprint, 'O@desorbed');
+    // 3 Å up (1.7 × the covalent sum, no bond by the cutoff): still bound in its hollow by the energy.
+    const near = analyse(withO(up(fcc, 3)), fcc, -1.5);
+    assert.deepEqual(near.surfaceBonds[0], []);
+    assert.equal(near.slip, 'none');
+    assert.equal(near.relaxedSite.siteFingerprint, fcc.fingerprint);
+  });
+
+  it('an adsorbate carried across the vacuum, under the next image\'s bottom face or below the slab, is desorbed, not on a site of the top surface', () => {
+    const h = (p: Vec3) => p[0] * std.frame.normal[0] + p[1] * std.frame.normal[1] + p[2] * std.frame.normal[2];
+    const heights = std.slab.positions.map(h);
+    const c = h(std.slab.cell[2]);
+    const bottom = Math.min(...heights);
+    // 2 Å under the bottom face of the image above, over the fcc hollow's lateral position.
+    const underNext = analyse(withO(up(fcc, bottom + c - 2 - h(fcc.centre))), fcc, -1.5);
+    assert.equal(underNext.relaxedSite.kind, 'desorbed');
+    assert.equal(underNext.slip, 'desorbed');
+    // Wrapped into the home cell: 3.5 Å below the bottom layer (no bond by the cutoff, near by distance).
+    const below = analyse(withO(up(fcc, bottom - 3.5 - h(fcc.centre))), fcc, -1.5);
+    assert.deepEqual(below.surfaceBonds[0], []);
+    assert.equal(below.relaxedSite.kind, 'desorbed');
+    assert.equal(below.slip, 'desorbed');
+  });
+
+  it('an adsorbate bound by its energy over no site of the given sites is named by its nearest atoms, never an ontop of no atom', () => {
+    // Only the ontop sites: the fcc hollow's centre is 0.58 × the Pt–Pt distance from every one of them.
+    const ontops = { ...surface, sites: surface.sites.filter((s) => s.kind === 'ontop') };
+    const a = analyse(withO(up(fcc, 3)), fcc, -1.5, std, ontops);
+    assert.deepEqual(a.surfaceBonds[0], []);
+    assert.equal(a.relaxedSite.kind, 'hollow');
+    assert.deepEqual(a.relaxedSite.surfaceAtoms, [...fcc.surfaceAtoms].sort((x, y) => x - y));
+    assert.equal(a.relaxedSite.siteFingerprint, 'hollow|Pt,Pt,Pt|irregular');
+    assert.equal(a.slip, 'geometric');
+  });
 });
 
 describe('analyzer on relaxed geometries', function () {
