@@ -187,7 +187,8 @@ export function parseObjectiveText(text: string, opts: { forModel?: boolean; bas
     const checked = checkInputs(template, inputs, 'the objective');
     if (!template.loadInputFiles) return { text: trimmed, workflow: template.id, inputs: checked };
     const baseDir = path.resolve(opts.baseDir ?? process.cwd());
-    const named = (checked.structure as { file?: unknown } | undefined)?.file;
+    // structure: { file } (lattice constant, relax, magnetic order, formation energy) or structureFile (band structure, DOS)
+    const named = (checked.structure as { file?: unknown } | undefined)?.file ?? checked.structureFile;
     if (typeof named === 'string' && !fs.existsSync(path.resolve(baseDir, named))) {
       throw new ObjectiveError(`the objective names the structure file ${named}, but ${path.resolve(baseDir, named)} does not exist: a file named in an objective sentence ` +
         `is relative to ${opts.baseDir ? baseDir : `the working directory (${baseDir})`} (a notebook cell's, to its canvas's folder). Give its path from there or an absolute path.`);

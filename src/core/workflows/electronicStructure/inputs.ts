@@ -7,7 +7,7 @@
  * cutoffs in Ry, energies in eV.
  */
 import { isMetallic } from '../../guard/rules/metalsHaveSmearing';
-import { loadStructureFileInput } from '../structureFileInput';
+import { loadStructureFileInput, structureFileNamedIn } from '../structureFileInput';
 import type { InputsOf } from '../defineWorkflow';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
@@ -158,16 +158,22 @@ export function loadElectronicStructureFile(inputs: ElectronicObjectiveInputs, b
   return { ...inputs, structureFile: loaded.file, structureSha256: loaded.sha256, structureSpecies: [...new Set(loaded.structure.symbols)] };
 }
 
-/** "band structure of Si with PBE", "DOS of fcc Al" → inputs; undefined when the text asks for something else. */
+/**
+ * "band structure of Si with PBE", "DOS of fcc Al" → inputs; "band structure of examples/GaAs.cif with PBE" →
+ * structureFile (the file holds the species and the cell; read when the objective is); undefined when the
+ * text asks for something else.
+ */
 export function electronicInputsFromText(text: string, kind: 'bands' | 'dos'): Record<string, unknown> | undefined {
   const asks = kind === 'bands' ? /band[- ]?structure|\bbands?\b.*\b(along|path)\b|band gap/i : /\bDOS\b|density of states|\bPDOS\b/i;
   if (!asks.test(text)) return undefined;
   const out: Record<string, unknown> = {};
-  const symbol = text.match(/\b[A-Z][a-z]?\b/g)?.find((w) => w !== 'I' && w !== 'DOS' && ELEMENT_CRYSTALS[w] !== undefined);
+  const file = structureFileNamedIn(text);
+  if (file) out.structureFile = file;
+  const symbol = file ? undefined : text.match(/\b[A-Z][a-z]?\b/g)?.find((w) => w !== 'I' && w !== 'DOS' && ELEMENT_CRYSTALS[w] !== undefined);
   if (symbol) out.element = symbol;
-  const structure = /\b(fcc|bcc|diamond|hcp|sc)\b/i.exec(text)?.[1]?.toLowerCase();
+  const structure = file ? undefined : /\b(fcc|bcc|diamond|hcp|sc)\b/i.exec(text)?.[1]?.toLowerCase();
   if (structure) out.structure = structure;
-  const a = /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
+  const a = file ? undefined : /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
   if (a) out.latticeConstantAngstrom = Number(a[1]);
   const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
   if (functional) out.functional = functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() === 'LDA' ? 'PZ' : functional.toUpperCase();

@@ -11,7 +11,7 @@ import type { EnergyDifferenceValue } from '../../artifacts/relaxation';
 import { GROUND_STATES } from '../../dft/elementalReferences';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
-import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from '../structureFileInput';
+import { isStructureFileInput, loadStructureFileInput, structureFileNamedIn, type StructureFileInput } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   binaryPrototypeInText, CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, isBinary, loadCrystalFile, namedSymbols, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal,
@@ -238,10 +238,13 @@ export const FORMATION_ENERGY = defineWorkflow({
   inputSchema: INPUT_SCHEMA,
   inputsFromText: (text) => {
     if (!/\bformation (energy|enthalpy)\b/i.test(text)) return undefined;
+    const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
+    // a structure file the sentence names is the compound (any number of species), read when the objective is
+    const file = structureFileNamedIn(text);
+    if (file) return { structure: { file }, ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}) };
     const species = elementsInText(text);
     if (species.length !== 2) return undefined;
     const a = /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
-    const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
     return {
       elements: species, bravais: binaryPrototypeInText(text, species), ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
       ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),

@@ -12,6 +12,7 @@ import { layeredAntiferromagneticMoments, magneticLabels } from '../../dft/magne
 import { bulk } from '../../dft/structure/bulk';
 import type { Structure } from '../../dft/types';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
+import { structureFileNamedIn } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
@@ -194,10 +195,12 @@ export const MAGNETIC_ORDERING = defineWorkflow({
   inputSchema: INPUT_SCHEMA,
   inputsFromText: (text) => {
     if (!/\b(magneti[sz](ation|m)|magnetic (order|moment)|antiferromagnet\w*|ferromagnet\w*)\b/i.test(text)) return undefined;
-    const symbol = elementsInText(text)[0];
-    if (!symbol) return undefined;
+    // a structure file the sentence names is the crystal, read when the objective is
+    const file = structureFileNamedIn(text);
+    const symbol = file ? undefined : elementsInText(text)[0];
+    if (!file && !symbol) return undefined;
     const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
-    return { element: symbol, ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}) };
+    return { ...(file ? { structure: { file } } : { element: symbol }), ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}) };
   },
   loadInputFiles: (inputs, baseDir) => loadCrystalFile(inputs, baseDir),
   resolveInputs: resolve,

@@ -10,6 +10,7 @@ import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { RelaxationValue } from '../../artifacts/relaxation';
 import { CELL_DOFREE } from '../../dft/relaxation';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
+import { structureFileNamedIn } from '../structureFileInput';
 import type { TemplateStep, WorkflowEnvironment } from '../types';
 import {
   CRYSTAL_SCHEMA, crystalStep, electronicArgs, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
@@ -152,10 +153,13 @@ export const RELAX = defineWorkflow({
     const m = /\b(vc-relax|variable[- ]cell relax\w*|relax\w*)\b/i.exec(text);
     if (!m) return undefined;
     const out: Record<string, unknown> = { calculation: /vc|variable/i.test(m[1]!) ? 'vc-relax' : 'relax' };
-    const symbol = elementsInText(text)[0];
-    // without an element there is nothing to build: the sentence stays for a model to plan
-    if (!symbol) return undefined;
-    out.element = symbol;
+    // a structure file the sentence names ("relax POSCAR with PBE") is the crystal, read when the objective is
+    const file = structureFileNamedIn(text);
+    const symbol = file ? undefined : elementsInText(text)[0];
+    // without a file or an element there is nothing to build: the sentence stays for a model to plan
+    if (file) out.structure = { file };
+    else if (symbol) out.element = symbol;
+    else return undefined;
     const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
     if (functional) out.functional = functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase();
     return out;

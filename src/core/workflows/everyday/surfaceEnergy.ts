@@ -11,6 +11,7 @@ import type { EnergyDifferenceValue } from '../../artifacts/relaxation';
 import { FACETS, type Facet } from '../../dft/structure/surface';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
+import { structureFileNamedIn } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   crystalStep, electronicArgs, elementsInText, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveSettings, sweptSettingsSentence, settingsSteps,
@@ -170,6 +171,9 @@ export const SURFACE_ENERGY = defineWorkflow({
   inputSchema: INPUT_SCHEMA,
   inputsFromText: (text) => {
     if (!/\bsurface energy\b/i.test(text)) return undefined;
+    // the slabs are cut from the element's own lattice: a sentence naming a structure file is not read as
+    // this template's (its file would be ignored); it stays text for a model to plan
+    if (structureFileNamedIn(text)) return undefined;
     const element = elementsInText(text)[0];
     if (!element) return undefined;
     const facet = /\((\d{3,4})\)/.exec(text)?.[1];
