@@ -1,6 +1,6 @@
 /**
  * The lattice constant of any bulk crystal, Sol27LC style: structure (an element named with its
- * lattice, or any crystal from the user's file), pseudopotentials,
+ * lattice, a binary compound with its prototype, or any crystal from the user's file), pseudopotentials,
  * a cutoff sweep at one k-spacing of the k sweep, a k sweep at the chosen cutoff, an EOS series
  * at the chosen settings, the fit, the lattice constant through the cell's symmetry, and a
  * report whose every number cites its artifact. The sweeps are judged by what the lattice
@@ -192,13 +192,14 @@ export const LATTICE_CONSTANT = defineWorkflow({
   id: 'lattice-constant',
   title: 'Lattice constant (Sol27LC style)',
   description:
-    'The equilibrium lattice constant of any bulk crystal, an element named with its lattice or a compound or non-cubic cell read from a structure file ' +
+    'The equilibrium lattice constant of any bulk crystal: an element named with its lattice, a binary compound named with its prototype ' +
+    '(elements: [Ga, As], structure: zincblende; rocksalt, cesiumchloride; a of the conventional cubic cell), or a compound or non-cubic cell read from a structure file ' +
     '(structure: { file: NaCl.cif }): cutoff sweep at one k-spacing, k sweep at the chosen cutoff, ' +
     'each judged by the shift of the lattice constant that its pressure error implies (default 0.05 % of a, B from a probe at ±1 % of a), by the energy ' +
     'per atom, or both; sweeps extended one value at a time within a time budget; a ±5 % equation-of-state series at the chosen ' +
     'settings (a non-cubic crystal\'s shape relaxed first by a vc-relax, the EOS around its volume), a Birch–Murnaghan fit and the lattice ' +
     'parameters from V0 through the symmetry of the cell (a; a, c/a and the volume for non-cubic crystals); crystals with Cr, Mn, Fe, Co, Ni run spin-polarized. ' +
-    'Inputs: element, structure and starting lattice constant (Å), or structure: { file }; functional, optionally the pseudopotential file(s), the sweeps and the criterion.',
+    'Inputs: element (or two elements), structure and starting lattice constant (Å), or structure: { file }; functional, optionally the pseudopotential file(s), the sweeps and the criterion.',
   inputSchema: LATTICE_CONSTANT_INPUT_SCHEMA,
   inputsFromText: latticeInputsFromText,
   loadInputFiles: loadLatticeStructureFile,

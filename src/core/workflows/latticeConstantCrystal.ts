@@ -62,12 +62,20 @@ export function crystalOfFile(input: StructureFileInput): StudyCrystal {
   };
 }
 
-const NAMED_GROUPS: Record<string, string> = { fcc: 'Fm-3m (225)', bcc: 'Im-3m (229)', diamond: 'Fd-3m (227)', sc: 'Pm-3m (221)', hcp: 'P6_3/mmc (194)' };
+const NAMED_GROUPS: Record<string, string> = {
+  fcc: 'Fm-3m (225)', bcc: 'Im-3m (229)', diamond: 'Fd-3m (227)', sc: 'Pm-3m (221)', hcp: 'P6_3/mmc (194)',
+  rocksalt: 'Fm-3m (225)', zincblende: 'F-43m (216)', cesiumchloride: 'Pm-3m (221)',
+};
 
-/** The crystal of an element named with its lattice (fcc Al at 4.05 Å). */
-export function crystalOfName(element: string, kind: string, aAngstrom: number, cOverA?: number): StudyCrystal {
+/**
+ * The crystal named with its lattice: an element (fcc Al at 4.05 Å), or a binary compound in a
+ * two-species prototype (zincblende GaAs at 5.653 Å, `element` a list of cation and anion), whose
+ * primitive cell has one of each. `aAngstrom` is of the conventional cell.
+ */
+export function crystalOfName(element: string | string[], kind: string, aAngstrom: number, cOverA?: number): StudyCrystal {
+  const species = typeof element === 'string' ? [element] : element;
   return {
-    species: [element], formula: element, natoms: kind === 'hcp' || kind === 'diamond' ? 2 : 1,
+    species, formula: species.join(''), natoms: kind === 'hcp' || kind === 'diamond' || species.length === 2 ? 2 : 1,
     spaceGroup: NAMED_GROUPS[kind] ?? kind, crystalSystem: kind === 'hcp' ? 'Hexagonal' : 'Cubic', cubic: kind !== 'hcp',
     aAngstrom, cOverA: kind === 'hcp' ? cOverA ?? Math.sqrt(8 / 3) : 1,
   };

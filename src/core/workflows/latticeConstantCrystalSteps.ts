@@ -60,12 +60,14 @@ export function structureStep(i: LatticeConstantInputs): TemplateStep {
       },
     };
   }
+  const elements = i.elements ?? [i.element];
   return {
-    id: 'structure', title: `Build ${i.structure} ${i.element} at the starting lattice constant`, worker: 'dft', tool: 'build_bulk',
-    args: { elements: [i.element], bravais: i.structure, latticeConstantAngstrom: i.latticeConstantAngstrom, ...(i.cOverA ? { cOverA: i.cOverA } : {}) },
+    id: 'structure', title: `Build ${i.structure} ${elements.join('')} at the starting lattice constant`, worker: 'dft', tool: 'build_bulk',
+    args: { elements, bravais: i.structure, latticeConstantAngstrom: i.latticeConstantAngstrom, ...(i.cOverA ? { cOverA: i.cOverA } : {}) },
     reasons: {
-      elements: 'the element of the study', bravais: `${i.element} is studied in the ${i.structure} structure`,
-      latticeConstantAngstrom: 'the starting value given with the objective; the EOS series is centred on it',
+      elements: i.elements ? `the cation and anion of ${elements.join('')}, in that order` : 'the element of the study',
+      bravais: i.elements ? `${elements.join('')} is studied in the ${String(i.structure)} structure (${i.crystal?.spaceGroup ?? ''}): its primitive cell, one ${elements[0]} and one ${elements[1]}` : `${i.element} is studied in the ${i.structure} structure`,
+      latticeConstantAngstrom: i.elements ? `a of the conventional cubic cell: ${i.origins?.latticeConstant ?? 'the starting value given with the objective; the EOS series is centred on it'}` : 'the starting value given with the objective; the EOS series is centred on it',
       ...(i.cOverA ? { cOverA: 'c/a held fixed through the series' } : {}),
     },
   };
@@ -73,13 +75,14 @@ export function structureStep(i: LatticeConstantInputs): TemplateStep {
 
 export function pseudopotentialStep(i: LatticeConstantInputs, preferReason?: string): TemplateStep {
   const species = speciesOf(i);
-  const prefer = i.crystal?.source ? i.pseudopotentials : i.pseudopotential ? { [i.element]: i.pseudopotential } : undefined;
+  const perSpecies = Boolean(i.crystal?.source || i.elements);
+  const prefer = perSpecies ? i.pseudopotentials : i.pseudopotential ? { [i.element]: i.pseudopotential } : undefined;
   return {
     id: 'pseudopotentials', title: `Choose the ${i.functional} pseudopotential${species.length > 1 ? 's' : ''} for ${species.join(', ')}`, worker: 'dft', tool: 'select_pseudopotentials',
     args: { elements: species, functional: i.functional, ...(prefer && Object.keys(prefer).length ? { prefer } : {}) },
     reasons: {
       elements: species.length > 1 ? `the species of ${nameOf(i)}` : 'the element of the study', functional: `the study asks for ${i.functional}`,
-      ...(prefer && Object.keys(prefer).length ? { prefer: preferReason ?? (i.crystal?.source ? 'the library\'s file for each species (or the one the objective named)' : 'the file named with the objective') } : {}),
+      ...(prefer && Object.keys(prefer).length ? { prefer: preferReason ?? (perSpecies ? 'the library\'s file for each species (or the one the objective named)' : 'the file named with the objective') } : {}),
     },
   };
 }
@@ -128,6 +131,6 @@ export function latticeArgs(i: LatticeConstantInputs): { args: Record<string, un
   }
   return {
     args: { eosFit: '$step.eos-fit.eos_fit', structure, bravais: i.structure, ...(i.cOverA ? { cOverA: round(i.cOverA, 12) } : {}) },
-    reasons: { eosFit: 'the EOS fit', structure: 'the cell the series scaled', bravais: `the crystal is ${String(i.structure)}: checked against the symmetry of the cell`, ...(i.cOverA ? { cOverA: 'the c/a held fixed' } : {}) },
+    reasons: { eosFit: 'the EOS fit', structure: 'the cell the series scaled', bravais: `the crystal is ${String(i.structure)}: checked against the symmetry of the cell${i.elements ? ', and a is that of its conventional cubic cell' : ''}`, ...(i.cOverA ? { cOverA: 'the c/a held fixed' } : {}) },
   };
 }

@@ -10,6 +10,10 @@ import { ObjectiveError, type WorkflowEnvironment } from './types';
 export const MAGNETIC_ELEMENTS: ReadonlySet<string> = new Set(['Fe', 'Co', 'Ni']);
 
 const STRUCTURES = ['fcc', 'bcc', 'diamond', 'hcp', 'sc'] as const;
+/** Two-species prototypes built by name (build_bulk): rocksalt (B1), zincblende (B3), cesium chloride (B2). */
+export const BINARY_STRUCTURES = ['rocksalt', 'zincblende', 'cesiumchloride'] as const;
+export type BinaryStructure = (typeof BINARY_STRUCTURES)[number];
+export const isBinaryStructure = (s: unknown): s is BinaryStructure => (BINARY_STRUCTURES as readonly unknown[]).includes(s);
 const FUNCTIONALS = ['PBE', 'PZ', 'PBEsol'] as const;
 
 /** SCF control given with a study: how pw.x gets to self-consistency, not where (the energies do not change). */
@@ -43,8 +47,10 @@ export const defaultElectronic = (element: string, structure: string): Electroni
 
 export interface LatticeConstantInputs {
   element: string;
-  /** The lattice of an element, or the crystal read from a file (then `crystal` describes it). */
-  structure: (typeof STRUCTURES)[number] | StructureFileInput;
+  /** The lattice of an element, a two-species prototype (then `elements`), or the crystal read from a file (then `crystal` describes it). */
+  structure: (typeof STRUCTURES)[number] | BinaryStructure | StructureFileInput;
+  /** A binary compound built by name: cation and anion, in build_bulk's order. */
+  elements?: string[];
   /** Starting lattice constant, Å: the centre of the EOS series, not the result. */
   latticeConstantAngstrom: number;
   cOverA?: number;
@@ -91,20 +97,21 @@ export interface LatticeConstantInputs {
   /** SCF control for every input (make_pw_input's arguments); never changes the physics. */
   scf?: ScfControl;
   /** Where defaulted inputs came from, in words the plan's reasons use (so a reason is true of the case at hand). */
-  origins?: { pseudopotential: string; cutoffsRy: string };
+  origins?: { pseudopotential: string; cutoffsRy: string; latticeConstant?: string };
 }
 
 export const LATTICE_CONSTANT_INPUT_SCHEMA = {
   type: 'object',
   properties: {
     element: { type: 'string', description: "Chemical symbol, e.g. 'Al' (with a named structure)." },
+    elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'A binary compound built by name: cation and anion, e.g. ["Ga", "As"] with structure zincblende, ["Na", "Cl"] rocksalt, ["Cs", "Cl"] cesiumchloride.' },
     structure: {
       oneOf: [
-        { type: 'string', enum: [...STRUCTURES], description: 'Crystal structure of an element (Bravais lattice and basis).' },
+        { type: 'string', enum: [...STRUCTURES, ...BINARY_STRUCTURES], description: 'Crystal structure of an element (fcc, bcc, diamond, hcp, sc), or the prototype of a binary compound given as elements (rocksalt B1, zincblende B3, cesiumchloride B2).' },
         { ...STRUCTURE_FILE_SCHEMA, description: 'Any bulk crystal from a structure file: { file: NaCl.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file (an objective sentence that names a file: the working directory, or the folder of a notebook\'s canvas). Compounds and non-cubic cells are fine.' },
       ],
     },
-    latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value): the centre of the EOS series. With a structure file, the file\'s cell is the start.' },
+    latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value; of the conventional cubic cell for the binary prototypes): the centre of the EOS series. With a structure file, the file\'s cell is the start.' },
     pseudopotentials: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' }, description: 'UPF file per species, e.g. { Na: Na.pbe.UPF, Cl: Cl.pbe.UPF }; default: the library\'s file for each species and the functional.' },
     cell: { type: 'string', enum: ['primitive', 'as-given'], description: "A crystal from a file: compute on its standardised primitive cell (default: fewest atoms, the same crystal) or on the cell as the file gives it." },
     cellShape: { type: 'string', enum: ['relax', 'fixed'], description: 'Non-cubic crystals from a file: relax the shape (c/a, angles, internal coordinates) with a vc-relax before the EOS (relax, default), or keep the shape of the file (fixed).' },
@@ -149,11 +156,16 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
     scf: SCF_CONTROL_SCHEMA,
   },
   required: ['structure'],
-  // A structure named by its lattice needs the element and a starting lattice constant; a file has
-  // both. An element named without a structure is read as the lattice route too (it needs the
-  // lattice and a); inputs with neither need only the structure (a lattice or { file }).
-  if: { anyOf: [{ properties: { structure: { type: 'string' } }, required: ['structure'] }, { not: { required: ['structure'] }, required: ['element'] }] },
-  then: { required: ['element', 'structure', 'latticeConstantAngstrom'] },
+  // A structure named by its lattice needs a starting lattice constant, and the element (an element's
+  // lattice) or the two elements (a binary prototype); a file has all of them. An element or a pair
+  // named without a structure is read as the lattice route too (it needs the lattice and a); inputs
+  // with neither need only the structure (a lattice, a prototype or { file }).
+  if: { anyOf: [{ properties: { structure: { type: 'string' } }, required: ['structure'] }, { not: { required: ['structure'] }, anyOf: [{ required: ['element'] }, { required: ['elements'] }] }] },
+  then: { required: ['structure', 'latticeConstantAngstrom'] },
+  allOf: [
+    { if: { properties: { structure: { enum: [...BINARY_STRUCTURES] } }, required: ['structure'] }, then: { required: ['elements'] } },
+    { if: { properties: { structure: { enum: [...STRUCTURES] } }, required: ['structure'] }, then: { required: ['element'] } },
+  ],
   additionalProperties: false,
 } as const;
 

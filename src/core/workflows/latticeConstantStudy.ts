@@ -1,14 +1,16 @@
 /**
  * The lattice-constant study's inputs for any bulk crystal: an element named with its lattice
  * goes through resolveLatticeInputs as before; a crystal from a file (structure: { file }) is
- * read when the objective is loaded, and its species, symmetry and cell decide the defaults:
+ * read when the objective is loaded, and a binary compound named with its prototype (zincblende
+ * GaAs) is built by name; their species, symmetry and cell decide the defaults:
  * pseudopotentials, suggested cutoffs and dual over all species, spin and starting
  * magnetization per species, the k sweep's start (compounds with an anion: insulator), and the
  * cell method (cubic: isotropic EOS; otherwise vc-relax, then the EOS around the relaxed volume).
  */
-import { normaliseSymbol } from '../dft/io/elements';
-import { compoundIsInsulator, crystalOfFile, crystalOfName, defaultSpin, startingMagnetizations, type CellMethod } from './latticeConstantCrystal';
-import { defaultCutoffsRy, defaultDual, resolveLatticeInputs, round, type LatticeConstantInputs, type LatticeObjectiveInputs } from './latticeConstantInputs';
+import { isChemicalSymbol, normaliseSymbol } from '../dft/io/elements';
+import { compoundLatticeConstant } from './everyday/common';
+import { compoundIsInsulator, crystalOfFile, crystalOfName, defaultSpin, startingMagnetizations, type CellMethod, type StudyCrystal } from './latticeConstantCrystal';
+import { defaultCutoffsRy, defaultDual, isBinaryStructure, resolveLatticeInputs, round, type LatticeConstantInputs, type LatticeObjectiveInputs } from './latticeConstantInputs';
 import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from './structureFileInput';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
@@ -37,7 +39,7 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   // the shared defaults below still read their fields one by one
   const raw: Record<string, unknown> = { ...inputs };
   const file = fileInputOf(raw);
-  if (!file) {
+  if (!file && !isBinaryStructure(raw.structure)) {
     const named = resolveLatticeInputs(raw, env);
     const crystal = crystalOfName(named.element, named.structure as string, named.latticeConstantAngstrom, named.cOverA);
     return {
@@ -45,13 +47,14 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
       ...(named.spinPolarized ? { startingMagnetizations: { [named.element]: named.startingMagnetization } } : {}),
     };
   }
-  const crystal = crystalOfFile(file);
+  const crystal = file ? crystalOfFile(file) : binaryCrystal(raw);
   const species = crystal.species;
+  const source = file ? file.name : crystal.formula;
   const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as LatticeConstantInputs['functional'] | undefined)) ?? 'PBE';
   const prefer = (raw.pseudopotentials ?? {}) as Record<string, string>;
   for (const sp of Object.keys(prefer)) {
     if (!species.includes(normaliseSymbol(sp))) {
-      throw new ObjectiveError(`inputs.pseudopotentials.${sp}: ${file.name} has no ${sp}; its species are ${species.join(', ')}.`);
+      throw new ObjectiveError(`inputs.pseudopotentials.${sp}: ${source} has no ${sp}; its species are ${species.join(', ')}.`);
     }
   }
   const pseudos = species.map((sp) => {
@@ -74,7 +77,7 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   const spinPolarized = (raw.spinPolarized as boolean | undefined) ?? defaultSpin(species);
   const magnetizations = startingMagnetizations(species, raw.startingMagnetization as number | Record<string, number> | undefined);
   const electronic = (raw.electronic as LatticeConstantInputs['electronic'] | undefined) ?? (compoundIsInsulator(species) ? 'insulator' : 'metal');
-  const cellMethod: CellMethod = !crystal.cubic && raw.cellShape !== 'fixed' ? 'vc-relax' : 'isotropic';
+  const cellMethod: CellMethod = file && !crystal.cubic && raw.cellShape !== 'fixed' ? 'vc-relax' : 'isotropic';
   // The shared defaults (sweeps, criterion, EOS, smearing) through the element path, with the first species standing in.
   const base = resolveLatticeInputs({
     ...raw, element: species[0], structure: crystal.cubic ? 'sc' : 'hcp', latticeConstantAngstrom: crystal.aAngstrom,
@@ -84,23 +87,40 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   }, {});
   const pseudoFiles = Object.fromEntries(found.map(([sp, p]) => [sp, p!.file]));
   const { pseudopotential: _one, cOverA: _c, ...rest } = base;
+  const tabulated = !file && compoundLatticeConstant(raw.structure as never, species) === crystal.aAngstrom;
   return {
     ...rest,
     element: species[0]!,
     structure: raw.structure as never,
-    structureFile: file,
+    ...(file ? { structureFile: file, cell: (raw.cell as LatticeConstantInputs['cell'] | undefined) ?? 'primitive' } : { elements: species }),
     crystal,
     latticeConstantAngstrom: crystal.aAngstrom,
-    cell: (raw.cell as LatticeConstantInputs['cell'] | undefined) ?? 'primitive',
+    origins: {
+      pseudopotential: Object.keys(prefer).length ? 'the files named with the objective (the library\'s for any other species)' : `the library's ${functional} file for each species (the objective named none)`,
+      cutoffsRy: raw.cutoffsRy ? 'the cutoffs the objective asked for'
+        : suggested ? `from the ${round(suggested, 1)} Ry the species' files suggest (the largest) upward, in 10-Ry steps` : `in 10-Ry steps from ${cutoffsRy[0]} Ry: no file states a suggested cutoff`,
+      ...(file ? {} : { latticeConstant: tabulated ? `the room-temperature experimental a of ${crystal.formula} (CRC Handbook table), a starting point only; the EOS series is centred on it` : 'the starting value given with the objective; the EOS series is centred on it' }),
+    },
     ...(Object.keys(pseudoFiles).length ? { pseudopotentials: pseudoFiles } : {}),
     ...(spinPolarized ? { startingMagnetizations: magnetizations } : {}),
     cellMethod,
   };
 }
 
+/** A binary compound named with its prototype: its two species and the conventional cell's starting a. */
+function binaryCrystal(raw: Record<string, unknown>): StudyCrystal {
+  const given = (raw.elements as string[] | undefined) ?? [];
+  const elements = given.map((e) => normaliseSymbol(e));
+  const bad = elements.find((e) => !isChemicalSymbol(e));
+  if (elements.length !== 2 || bad !== undefined || elements[0] === elements[1]) {
+    throw new ObjectiveError(`inputs.elements: ${String(raw.structure)} needs two different elements, cation first (e.g. [Ga, As]); got ${JSON.stringify(given)}${bad !== undefined ? ` (${bad} is not a chemical symbol)` : ''}.`);
+  }
+  return crystalOfName(elements, String(raw.structure), raw.latticeConstantAngstrom as number);
+}
+
 /** The study's line from resolved inputs. */
 export const studyObjective = (i: LatticeConstantInputs): string => {
-  if (!i.crystal?.source) return `Lattice constant of ${i.structure} ${i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
+  if (!i.crystal?.source) return `Lattice constant of ${i.structure} ${i.elements?.join('') ?? i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
   const c = i.crystal;
   return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${i.crystal.source.name} (${i.functional})`;
 };
@@ -113,5 +133,5 @@ export const studyObjectiveBeforeResolving = (raw: LatticeObjectiveInputs): stri
     const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
     return c ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}` : `Lattice constant of the crystal in ${file.file}${fn}`;
   }
-  return `Lattice constant of ${raw.structure} ${raw.element} (${raw.functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;
+  return `Lattice constant of ${raw.structure} ${raw.elements?.join('') ?? raw.element} (${raw.functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;
 };

@@ -1,5 +1,6 @@
 /** Reading a lattice-constant objective written as text. */
 import { isChemicalSymbol } from '../dft/io/elements';
+import { binaryPrototypeNamedIn, compoundLatticeConstant, elementsInText } from './everyday/common';
 import type { LatticeConstantInputs } from './latticeConstantInputs';
 import { structureFileNamedIn } from './structureFileInput';
 
@@ -11,9 +12,27 @@ const TEXT_STRUCTURES: [RegExp, LatticeConstantInputs['structure']][] = [
   [/\bsc\b|simple cubic/i, 'sc'],
 ];
 
+/** A binary formula written as one word of two element symbols (GaAs, NaCl, SiC, CsCl), file names aside. */
+function binaryFormulaIn(text: string): string[] | undefined {
+  for (const word of text.replace(/[\w.+-]+\.upf\b/gi, ' ').match(/\b[A-Z][a-z]?[A-Z][a-z]?\b/g) ?? []) {
+    const species = elementsInText(word);
+    if (species.length === 2) return species;
+  }
+  return undefined;
+}
+
+/** The starting lattice constant a sentence states (a0 = 4.05 Å, starting at 5.65 Å, 4.05 Å). */
+function statedLatticeConstant(text: string): number | undefined {
+  const a0 = /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(text) ??
+    /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
+  return a0 ? Number(a0[1]) : undefined;
+}
+
 /**
  * "lattice constant of fcc Al with PBE, a0 = 4.04 Å" → inputs; "... of NaCl from examples/NaCl.cif with LDA"
- * → structure: { file } (the file holds the species and the cell); undefined when the text asks for something else.
+ * → structure: { file } (the file holds the species and the cell); "... of GaAs with PBE" → elements, the
+ * prototype (a word such as zincblende, or the tables of everyday/common.ts) and its tabulated starting a;
+ * undefined when the text asks for something else.
  */
 export function latticeInputsFromText(text: string): Record<string, unknown> | undefined {
   if (!/lattice (constant|parameter)/i.test(text)) return undefined;
@@ -24,13 +43,22 @@ export function latticeInputsFromText(text: string): Record<string, unknown> | u
     out.structure = { file };
     return withFunctional(text, out);
   }
+  // A binary compound: a formula the tables or a prototype word place (else the structure is asked for).
+  const pair = binaryFormulaIn(text);
+  if (pair) {
+    out.elements = pair;
+    const prototype = binaryPrototypeNamedIn(text, pair);
+    if (prototype) out.structure = prototype;
+    const a = statedLatticeConstant(text) ?? (prototype ? compoundLatticeConstant(prototype, pair) : undefined);
+    if (a !== undefined) out.latticeConstantAngstrom = a;
+    return withFunctional(text, out);
+  }
   // "I" is far more often the pronoun than iodine; write "iodine" objectives in a file.
   const symbol = text.match(/\b[A-Z][a-z]?\b/g)?.find((w) => w !== 'I' && isChemicalSymbol(w));
   if (symbol) out.element = symbol;
   for (const [re, s] of TEXT_STRUCTURES) if (re.test(text)) { out.structure = s; break; }
-  const a0 = /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(text) ??
-    /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
-  if (a0) out.latticeConstantAngstrom = Number(a0[1]);
+  const a0 = statedLatticeConstant(text);
+  if (a0 !== undefined) out.latticeConstantAngstrom = a0;
   return withFunctional(text, out);
 }
 

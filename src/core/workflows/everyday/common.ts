@@ -291,12 +291,20 @@ const WORDS = new Set(['I', 'In', 'As', 'At', 'Be', 'He', 'No', 'Am', 'Es', 'Po'
 
 /** The prototype a sentence names for a binary compound: zincblende or cesium chloride by word or by the tables above, else rocksalt. */
 export function binaryPrototypeInText(text: string, species: string[]): Bravais {
+  return binaryPrototypeNamedIn(text, species) ?? 'rocksalt';
+}
+
+/** The prototype a sentence names by word (zincblende, rocksalt, ...) or the tables know the formula in; undefined when neither. */
+export function binaryPrototypeNamedIn(text: string, species: string[]): Bravais | undefined {
   if (/zinc[- ]?blende|sphalerite|\bB3\b/i.test(text)) return 'zincblende';
   if (/\bca?esium[- ]chloride|\bCsCl[- ](?:structure|type)|\bB2\b/i.test(text)) return 'cesiumchloride';
   if (/rock[- ]?salt|\bB1\b/i.test(text)) return 'rocksalt';
   const formula = species.join('');
-  return formula in ZINCBLENDE_A ? 'zincblende' : formula in CESIUMCHLORIDE_A ? 'cesiumchloride' : 'rocksalt';
+  return formula in ZINCBLENDE_A ? 'zincblende' : formula in CESIUMCHLORIDE_A ? 'cesiumchloride' : formula in ROCKSALT_A ? 'rocksalt' : undefined;
 }
+
+/** The tabulated room-temperature lattice constant (Å) of a binary compound in a prototype, if the tables have it: a starting point only. */
+export const compoundLatticeConstant = (bravais: Bravais, species: string[]): number | undefined => COMPOUND_A[bravais]?.[species.join('')];
 
 /** The element symbols a sentence names, in order ("formation energy of MgO" → Mg, O; "relax Si" → Si). */
 export function elementsInText(text: string): string[] {

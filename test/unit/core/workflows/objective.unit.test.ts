@@ -51,7 +51,7 @@ describe('objectives', () => {
       '  structure: FCC',
       '  latticeConstant: 4.05',
     ].join('\n'), 'al.yaml'));
-    assert.match(msg, /inputs\.structure: must be one of fcc, bcc, diamond, hcp, sc \(got "FCC"\)/);
+    assert.match(msg, /inputs\.structure: must be one of fcc, bcc, diamond, hcp, sc, rocksalt, zincblende, cesiumchloride \(got "FCC"\)/);
     assert.match(msg, /inputs: "latticeConstant" is not a known field \(did you mean "latticeConstantAngstrom"\?\)/);
     assert.match(msg, /inputs: latticeConstantAngstrom is missing; add it/);
   });
