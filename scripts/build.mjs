@@ -81,7 +81,8 @@ const targets = [
 
 if (withTests) {
   // Each suite is its own bundle next to the runner, which adds every *.vscode.test.js it finds.
-  const suites = fs.readdirSync(path.join(root, 'test/vscode'), { recursive: true })
+  const suites = fs
+    .readdirSync(path.join(root, 'test/vscode'), { recursive: true })
     .filter((f) => String(f).endsWith('.vscode.test.ts'))
     .map((f) => [path.basename(String(f), '.ts'), path.join('test/vscode', String(f))]);
   targets.push({
@@ -125,16 +126,20 @@ function writeThirdPartyNotices(results) {
       if (m) packages.set(m[2], path.join(root, m[1], m[2]));
     }
   }
-  const sections = [...packages.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    const licenceFile = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
-    const text = licenceFile ? fs.readFileSync(path.join(dir, licenceFile), 'utf8').trim() : undefined;
-    const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'see the package';
-    if (!text) console.warn(`build: ${name} has no licence file; THIRD_PARTY_NOTICES.md names its licence (${licence}) only`);
-    return `## ${name} ${pkg.version}\n\nLicence: ${licence}\n\n${text ? '```\n' + text + '\n```' : '(no licence file in the package)'}\n`;
-  });
-  fs.writeFileSync(path.join(root, 'dist/THIRD_PARTY_NOTICES.md'),
-    `# Third-party notices\n\nThe bundles in dist/ contain these npm packages (${packages.size}), each under its own licence.\n\n${sections.join('\n')}`);
+  const sections = [...packages.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, dir]) => {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      const licenceFile = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
+      const text = licenceFile ? fs.readFileSync(path.join(dir, licenceFile), 'utf8').trim() : undefined;
+      const licence = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'see the package');
+      if (!text) console.warn(`build: ${name} has no licence file; THIRD_PARTY_NOTICES.md names its licence (${licence}) only`);
+      return `## ${name} ${pkg.version}\n\nLicence: ${licence}\n\n${text ? '```\n' + text + '\n```' : '(no licence file in the package)'}\n`;
+    });
+  fs.writeFileSync(
+    path.join(root, 'dist/THIRD_PARTY_NOTICES.md'),
+    `# Third-party notices\n\nThe bundles in dist/ contain these npm packages (${packages.size}), each under its own licence.\n\n${sections.join('\n')}`,
+  );
   return packages.size;
 }
 
@@ -148,7 +153,10 @@ function copyMoyoWasm() {
 // The ASE i-PI client script a calculator: { kind: ipi } objective can name ships beside the CLI.
 function copyIpiClient() {
   fs.mkdirSync(path.join(root, 'dist/ipi'), { recursive: true });
-  fs.copyFileSync(path.join(root, 'src/core/calculators/ipi/python/dreams_ase_ipi_client.py'), path.join(root, 'dist/ipi/dreams_ase_ipi_client.py'));
+  fs.copyFileSync(
+    path.join(root, 'src/core/calculators/ipi/python/dreams_ase_ipi_client.py'),
+    path.join(root, 'dist/ipi/dreams_ase_ipi_client.py'),
+  );
 }
 
 const t0 = Date.now();
@@ -167,5 +175,7 @@ if (watch) {
     console.error('build failed: fix the errors above and run `npm run build` again.');
     process.exit(1);
   }
-  console.log(`build: ${cliOnly ? 'the cli bundle' : `${existing.length} bundles`} in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
+  console.log(
+    `build: ${cliOnly ? 'the cli bundle' : `${existing.length} bundles`} in ${Date.now() - t0} ms${production ? ' (production)' : ''}`,
+  );
 }

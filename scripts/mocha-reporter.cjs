@@ -12,7 +12,11 @@ class TierReporter extends Base {
     super(runner, options);
     const failures = [];
     runner.on('fail', (test, err) => {
-      const message = String((err && (err.message || err)) || 'unknown error').split('\n').slice(0, 6).join('\n').trimEnd();
+      const message = String((err && (err.message || err)) || 'unknown error')
+        .split('\n')
+        .slice(0, 6)
+        .join('\n')
+        .trimEnd();
       failures.push({ title: test.fullTitle(), file: test.file, message: message.slice(0, 1500) });
     });
     // Wall time per test file, hooks included (a study run in a before() shows in no test's
@@ -28,8 +32,11 @@ class TierReporter extends Base {
     runner.once('end', () => {
       const out = process.env.DREAMS_TEST_FAILURES_FILE;
       if (out) fs.writeFileSync(out, JSON.stringify(failures, null, 1));
-      const slow = [...fileTimes].map(([file, t]) => [path.relative(process.cwd(), file), (t.end - t.start) / 1000])
-        .filter(([, s]) => s >= 10).sort((a, b) => b[1] - a[1]).slice(0, 10);
+      const slow = [...fileTimes]
+        .map(([file, t]) => [path.relative(process.cwd(), file), (t.end - t.start) / 1000])
+        .filter(([, s]) => s >= 10)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10);
       if (slow.length) {
         console.log('\n  slowest files (wall time, hooks included):');
         for (const [file, s] of slow) console.log(`  ${s.toFixed(1).padStart(8)} s  ${file}`);

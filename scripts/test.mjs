@@ -22,10 +22,19 @@ const quiet = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' 
 const has = (cmd) => quiet('sh', ['-c', `command -v ${cmd}`]).status === 0;
 // Each mocha tier writes what failed to this file (scripts/mocha-reporter.cjs); the summary repeats it.
 const failuresFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-tests-')), 'failures.json');
-const mochaArgs = (globs, opts) => [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--node-option', 'import=tsx',
-  '--timeout', String(opts.timeout ?? 10_000), '--reporter', path.join(root, 'scripts/mocha-reporter.cjs'),
+const mochaArgs = (globs, opts) => [
+  path.join(root, 'node_modules/mocha/bin/mocha.js'),
+  '--node-option',
+  'import=tsx',
+  '--timeout',
+  String(opts.timeout ?? 10_000),
+  '--reporter',
+  path.join(root, 'scripts/mocha-reporter.cjs'),
   // A failing test can leave a connection or timer open; the tier must still end and report.
-  '--exit', ...globs, ...extra];
+  '--exit',
+  ...globs,
+  ...extra,
+];
 const mocha = (globs, opts = {}) =>
   run(process.execPath, mochaArgs(globs, opts), { ...opts, env: { ...opts.env, DREAMS_TEST_FAILURES_FILE: failuresFile } });
 /**
@@ -36,29 +45,47 @@ const mocha = (globs, opts = {}) =>
  */
 async function mochaLanes(lanes, opts = {}) {
   const dir = path.dirname(failuresFile);
-  const codes = await Promise.all(lanes.map((files, i) => new Promise((resolve) => {
-    const log = i === 0 ? undefined : path.join(dir, `lane-${i + 1}.log`);
-    const out = log ? fs.openSync(log, 'w') : 'inherit';
-    if (log) console.log(`(lane ${i + 1}: ${files.map((f) => path.basename(f)).join(', ')} — its output follows the tier's; live in ${log})`);
-    const child = spawn(process.execPath, mochaArgs(files, opts), {
-      cwd: root, stdio: ['ignore', out, out],
-      env: { ...process.env, ...opts.env, DREAMS_TEST_FAILURES_FILE: i === 0 ? failuresFile : `${failuresFile}.${i}` },
-    });
-    child.on('error', (e) => { console.error(`could not start mocha: ${e.message}`); resolve(1); });
-    child.on('exit', (code, signal) => {
-      if (log) {
-        fs.closeSync(out);
-        console.log(`\n--- lane ${i + 1} (ran alongside): ${files.map((f) => path.basename(f)).join(', ')} ---`);
-        process.stdout.write(fs.readFileSync(log, 'utf8'));
-      }
-      resolve(code ?? (signal ? 1 : 0));
-    });
-  })));
+  const codes = await Promise.all(
+    lanes.map(
+      (files, i) =>
+        new Promise((resolve) => {
+          const log = i === 0 ? undefined : path.join(dir, `lane-${i + 1}.log`);
+          const out = log ? fs.openSync(log, 'w') : 'inherit';
+          if (log)
+            console.log(
+              `(lane ${i + 1}: ${files.map((f) => path.basename(f)).join(', ')} — its output follows the tier's; live in ${log})`,
+            );
+          const child = spawn(process.execPath, mochaArgs(files, opts), {
+            cwd: root,
+            stdio: ['ignore', out, out],
+            env: { ...process.env, ...opts.env, DREAMS_TEST_FAILURES_FILE: i === 0 ? failuresFile : `${failuresFile}.${i}` },
+          });
+          child.on('error', (e) => {
+            console.error(`could not start mocha: ${e.message}`);
+            resolve(1);
+          });
+          child.on('exit', (code, signal) => {
+            if (log) {
+              fs.closeSync(out);
+              console.log(`\n--- lane ${i + 1} (ran alongside): ${files.map((f) => path.basename(f)).join(', ')} ---`);
+              process.stdout.write(fs.readFileSync(log, 'utf8'));
+            }
+            resolve(code ?? (signal ? 1 : 0));
+          });
+        }),
+    ),
+  );
   return codes.every((c) => c === 0) ? 0 : 1;
 }
 process.on('exit', () => fs.rmSync(path.dirname(failuresFile), { recursive: true, force: true }));
 function takeFailures() {
-  const files = [failuresFile, ...fs.readdirSync(path.dirname(failuresFile)).filter((f) => /^failures\.json\.\d+$/.test(f)).map((f) => path.join(path.dirname(failuresFile), f))];
+  const files = [
+    failuresFile,
+    ...fs
+      .readdirSync(path.dirname(failuresFile))
+      .filter((f) => /^failures\.json\.\d+$/.test(f))
+      .map((f) => path.join(path.dirname(failuresFile), f)),
+  ];
   return files.flatMap((file) => {
     if (!fs.existsSync(file)) return [];
     try {
@@ -92,8 +119,8 @@ const tiers = {
   static() {
     console.log('type check (tsc --noEmit)');
     const types = run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
-    console.log('lint (biome lint --error-on-warnings, as npm run lint)');
-    const lint = run(process.execPath, [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings', '.']);
+    console.log('format and lint (biome ci --error-on-warnings, as npm run lint; npm run format rewrites)');
+    const lint = run(process.execPath, [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--error-on-warnings', '.']);
     return types || lint;
   },
   unit() {
@@ -101,28 +128,39 @@ const tiers = {
   },
   qe() {
     if (!has('pw.x')) {
-      return fail('qe tier: pw.x not found. Install Quantum ESPRESSO 6.7 and its pseudopotentials:\n' +
-        '  sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data');
+      return fail(
+        'qe tier: pw.x not found. Install Quantum ESPRESSO 6.7 and its pseudopotentials:\n' +
+          '  sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data',
+      );
     }
     if (!fs.existsSync('/usr/share/espresso/pseudo') && !process.env.DREAMS_PSEUDO_DIR) {
-      return fail('qe tier: no pseudopotentials in /usr/share/espresso/pseudo. Install them with:\n' +
-        '  sudo apt-get install -y quantum-espresso-data   (or set DREAMS_PSEUDO_DIR)');
+      return fail(
+        'qe tier: no pseudopotentials in /usr/share/espresso/pseudo. Install them with:\n' +
+          '  sudo apt-get install -y quantum-espresso-data   (or set DREAMS_PSEUDO_DIR)',
+      );
     }
     // The CO/Pt(111) toy studies keep two pw.x running (coptToyRuns); every other file runs
     // one at a time. Both lanes at once use the two cores a CI machine has; DREAMS_QE_LANES=1,
     // or naming files or mocha options, runs the tier as one mocha process.
-    const files = fs.readdirSync(path.join(root, 'test/qe'), { recursive: true }).map(String)
-      .filter((f) => f.endsWith('.qe.test.ts')).map((f) => path.join('test/qe', f)).sort();
+    const files = fs
+      .readdirSync(path.join(root, 'test/qe'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.qe.test.ts'))
+      .map((f) => path.join('test/qe', f))
+      .sort();
     // live-replay reuses the toy site-preference study's pw.x results, so it shares its process.
     const studies = files.filter((f) => /(workflow-(beef111|copt111|interrupted-relax)|live-replay)\.qe\.test\.ts$/.test(f));
-    if (extra.length || process.env.DREAMS_QE_LANES === '1' || !studies.length) return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
+    if (extra.length || process.env.DREAMS_QE_LANES === '1' || !studies.length)
+      return mocha(['test/qe/**/*.qe.test.ts'], { timeout: 600_000 });
     return mochaLanes([files.filter((f) => !studies.includes(f)), studies], { timeout: 600_000 });
   },
   cluster() {
     if (!clusterReachable()) {
       if (!isRoot) {
-        return fail('cluster tier: no test cluster answers on 127.0.0.1:2222. Start it (installs munge, SLURM and sshd) with:\n' +
-          '  sudo npm run setup:cluster');
+        return fail(
+          'cluster tier: no test cluster answers on 127.0.0.1:2222. Start it (installs munge, SLURM and sshd) with:\n' +
+            '  sudo npm run setup:cluster',
+        );
       }
       console.log('starting the test cluster (scripts/cluster/setup-cluster.sh) ...');
       if (run('bash', ['scripts/cluster/setup-cluster.sh']) !== 0 || !clusterReachable()) {
@@ -134,7 +172,9 @@ const tiers = {
   vscode() {
     if (ensureVsCodeHost() !== 0) return fail('vscode tier: could not install code-server (see above).');
     if (run(process.execPath, ['scripts/build.mjs', '--tests']) !== 0) return 1;
-    return run(process.execPath, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts'], { env: { DREAMS_TEST_FAILURES_FILE: failuresFile } });
+    return run(process.execPath, ['--import', 'tsx', 'test/vscode/runInCodeServer.ts'], {
+      env: { DREAMS_TEST_FAILURES_FILE: failuresFile },
+    });
   },
   'vscode-electron'() {
     if (run(process.execPath, ['scripts/build.mjs', '--tests']) !== 0) return 1;
@@ -149,7 +189,11 @@ const tiers = {
 
 const order = ['static', 'unit', 'qe', 'cluster', 'vscode', 'e2e'];
 const selected = tierArg === 'all' ? order : [tierArg];
-for (const t of selected) if (!tiers[t]) { console.error(`unknown tier "${t}"; tiers: ${Object.keys(tiers).join(', ')}, all`); process.exit(2); }
+for (const t of selected)
+  if (!tiers[t]) {
+    console.error(`unknown tier "${t}"; tiers: ${Object.keys(tiers).join(', ')}, all`);
+    process.exit(2);
+  }
 
 // Tests work in scratch directories. A program run from the project root leaves files
 // there (pw.x writes CRASH and input_tmp.in into its working directory), so a tier that

@@ -50,8 +50,12 @@ async function main(): Promise<void> {
     fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
     const report = path.join(PROJECT_ROOT, `test-results/activation-${i}.json`);
     fs.rmSync(report, { force: true });
-    const host = await startVsCodeHost({ workspace, extension: 'installed', label: `bench-activation-${i}`,
-      env: { DREAMS_ACTIVATION_REPORT: report } });
+    const host = await startVsCodeHost({
+      workspace,
+      extension: 'installed',
+      label: `bench-activation-${i}`,
+      env: { DREAMS_ACTIVATION_REPORT: report },
+    });
     try {
       await quickOpen(host.page, 'al-lattice.dreams'); // activation by onNotebook, as for a user
       await visibleNotebook(host.page).locator('.cell-list-container').waitFor({ timeout: 60_000 });
@@ -60,8 +64,10 @@ async function main(): Promise<void> {
       const { activationMs } = JSON.parse(fs.readFileSync(report, 'utf8')) as { activationMs: number };
       const reported = await vscodeReportedMs(host.page);
       runs.push(reported === undefined ? { activationMs } : { activationMs, vscodeReportedMs: reported });
-      console.log(`run ${i + 1}/${RUNS}: bundle load -> activate() done ${activationMs} ms` +
-        (reported !== undefined ? `; VS Code reports ${reported} ms` : ''));
+      console.log(
+        `run ${i + 1}/${RUNS}: bundle load -> activate() done ${activationMs} ms` +
+          (reported !== undefined ? `; VS Code reports ${reported} ms` : ''),
+      );
     } finally {
       await host.stop();
     }
@@ -83,7 +89,9 @@ async function main(): Promise<void> {
   };
   fs.mkdirSync(path.join(PROJECT_ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(PROJECT_ROOT, 'bench/results/activation.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log(`\nactivation: median ${median} ms, max ${result.maxActivationMs} ms over ${RUNS} runs (target < ${TARGET_MS} ms: ${result.meetsTarget ? 'met' : 'NOT met'})`);
+  console.log(
+    `\nactivation: median ${median} ms, max ${result.maxActivationMs} ms over ${RUNS} runs (target < ${TARGET_MS} ms: ${result.meetsTarget ? 'met' : 'NOT met'})`,
+  );
   for (const [f, b] of Object.entries(bundles)) console.log(`  ${f.padEnd(32)} ${(b / 1024).toFixed(1)} KiB`);
   console.log('written: bench/results/activation.json');
 }

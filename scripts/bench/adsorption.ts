@@ -41,10 +41,28 @@ interface CaseRow {
   topLayerAtoms: number;
   sites: number;
   siteClasses: number;
-  loop: { relaxations: number; singlePoints: number; bestEv: number | null; bestFingerprint: string | null; stopReason: string; chemicalSlips: number; geometricSlips: number; dissociated: number; seconds: number };
+  loop: {
+    relaxations: number;
+    singlePoints: number;
+    bestEv: number | null;
+    bestFingerprint: string | null;
+    stopReason: string;
+    chemicalSlips: number;
+    geometricSlips: number;
+    dissociated: number;
+    seconds: number;
+  };
   oneShot: { bestEv: number | null; valid: boolean };
   ablations?: Record<string, { relaxations: number; bestEv: number | null }>;
-  enumeration: { relaxations: number; bestEv: number | null; bestFingerprint: string | null; chemicalSlips: number; geometricSlips: number; dissociated: number; seconds: number };
+  enumeration: {
+    relaxations: number;
+    bestEv: number | null;
+    bestFingerprint: string | null;
+    chemicalSlips: number;
+    geometricSlips: number;
+    dissociated: number;
+    seconds: number;
+  };
   success: boolean;
   withinTolerance: boolean;
   gapEv: number | null;
@@ -56,7 +74,9 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const { cases, excluded, dataDir } = loadCases(ROOT);
   const selected = FILTER ? cases.filter((c) => FILTER.test(c.id)) : cases;
-  console.log(`bench:adsorption — ${selected.length} cases (data: ${path.relative(ROOT, dataDir) || dataDir}); ${excluded.length} dataset cases excluded`);
+  console.log(
+    `bench:adsorption — ${selected.length} cases (data: ${path.relative(ROOT, dataDir) || dataDir}); ${excluded.length} dataset cases excluded`,
+  );
   const rows: CaseRow[] = [];
   for (const c of selected) {
     const emt = new EmtCalculator();
@@ -64,21 +84,46 @@ async function main(): Promise<void> {
     const ads = adsorbateNamed(c.adsorbate);
     const loopExecutor = new ScreenAndRelaxExecutor(emt);
     const tl = performance.now();
-    const search = await searchAdsorption({ slab: prepared, adsorbate: ads, planner: new OfflinePlanner({ screen: loopExecutor.siteScreen(prepared.slab, ads), patience: PATIENCE }), executor: loopExecutor });
+    const search = await searchAdsorption({
+      slab: prepared,
+      adsorbate: ads,
+      planner: new OfflinePlanner({ screen: loopExecutor.siteScreen(prepared.slab, ads), patience: PATIENCE }),
+      executor: loopExecutor,
+    });
     const loopSeconds = (performance.now() - tl) / 1000;
     const oneShotExecutor = new ScreenAndRelaxExecutor(emt);
-    const oneShot = await searchAdsorption({ slab: prepared, adsorbate: ads, references: search.references, planner: new OfflinePlanner({ screen: oneShotExecutor.siteScreen(prepared.slab, ads) }), executor: oneShotExecutor, options: { ablations: { slipFeedback: true, forbid: true, terminate: true, oneShot: true } } });
+    const oneShot = await searchAdsorption({
+      slab: prepared,
+      adsorbate: ads,
+      references: search.references,
+      planner: new OfflinePlanner({ screen: oneShotExecutor.siteScreen(prepared.slab, ads) }),
+      executor: oneShotExecutor,
+      options: { ablations: { slipFeedback: true, forbid: true, terminate: true, oneShot: true } },
+    });
     const ablations: CaseRow['ablations'] = {};
     if (ABLATIONS) {
       for (const [name, sw] of Object.entries(SWITCHES)) {
         const ex = new ScreenAndRelaxExecutor(emt);
-        const r = await searchAdsorption({ slab: prepared, adsorbate: ads, references: search.references, planner: new OfflinePlanner({ screen: ex.siteScreen(prepared.slab, ads), patience: PATIENCE }), executor: ex, options: { ablations: sw as Ablations } });
+        const r = await searchAdsorption({
+          slab: prepared,
+          adsorbate: ads,
+          references: search.references,
+          planner: new OfflinePlanner({ screen: ex.siteScreen(prepared.slab, ads), patience: PATIENCE }),
+          executor: ex,
+          options: { ablations: sw as Ablations },
+        });
         ablations[name] = { relaxations: r.result.relaxations, bestEv: r.result.best?.adsorptionEnergyEv ?? null };
       }
     }
     const enumExecutor = new ScreenAndRelaxExecutor(emt);
     const te = performance.now();
-    const en = await enumerateSites({ slab: prepared.slab, surface: prepared.surface, adsorbate: ads, references: search.references, executor: enumExecutor });
+    const en = await enumerateSites({
+      slab: prepared.slab,
+      surface: prepared.surface,
+      adsorbate: ads,
+      references: search.references,
+      executor: enumExecutor,
+    });
     const enumSeconds = (performance.now() - te) / 1000;
     const loopBest = search.result.best;
     const gap = loopBest && en.best ? loopBest.adsorptionEnergyEv - en.best.adsorptionEnergyEv : null;
@@ -90,15 +135,26 @@ async function main(): Promise<void> {
       sites: prepared.surface.sites.length,
       siteClasses: new Set(prepared.surface.sites.map((s) => s.fingerprint)).size,
       loop: {
-        relaxations: search.result.relaxations, singlePoints: loopExecutor.singlePoints, bestEv: loopBest?.adsorptionEnergyEv ?? null, bestFingerprint: loopBest?.analysis.fingerprint ?? null,
-        stopReason: search.result.stopReason, chemicalSlips: slips(search.result.iterations, 'chemical'), geometricSlips: slips(search.result.iterations, 'geometric'),
-        dissociated: search.result.iterations.filter((r) => r.analysis.dissociated).length, seconds: loopSeconds,
+        relaxations: search.result.relaxations,
+        singlePoints: loopExecutor.singlePoints,
+        bestEv: loopBest?.adsorptionEnergyEv ?? null,
+        bestFingerprint: loopBest?.analysis.fingerprint ?? null,
+        stopReason: search.result.stopReason,
+        chemicalSlips: slips(search.result.iterations, 'chemical'),
+        geometricSlips: slips(search.result.iterations, 'geometric'),
+        dissociated: search.result.iterations.filter((r) => r.analysis.dissociated).length,
+        seconds: loopSeconds,
       },
       oneShot: { bestEv: oneShot.result.best?.adsorptionEnergyEv ?? null, valid: !!oneShot.result.best },
       ...(ABLATIONS ? { ablations } : {}),
       enumeration: {
-        relaxations: en.relaxations, bestEv: en.best?.adsorptionEnergyEv ?? null, bestFingerprint: en.best?.analysis.fingerprint ?? null,
-        chemicalSlips: slips(en.records, 'chemical'), geometricSlips: slips(en.records, 'geometric'), dissociated: en.records.filter((r) => r.analysis.dissociated).length, seconds: enumSeconds,
+        relaxations: en.relaxations,
+        bestEv: en.best?.adsorptionEnergyEv ?? null,
+        bestFingerprint: en.best?.analysis.fingerprint ?? null,
+        chemicalSlips: slips(en.records, 'chemical'),
+        geometricSlips: slips(en.records, 'geometric'),
+        dissociated: en.records.filter((r) => r.analysis.dissociated).length,
+        seconds: enumSeconds,
       },
       success: !!loopBest,
       withinTolerance: gap !== null && gap <= TOLERANCE_EV,
@@ -117,33 +173,67 @@ async function main(): Promise<void> {
   const summarise = (rs: CaseRow[]) => ({
     cases: rs.length,
     successRate: rs.length ? rs.filter((r) => r.success).length / rs.length : null,
-    withinToleranceFraction: rs.filter((r) => r.enumeration.bestEv !== null).length ? rs.filter((r) => r.withinTolerance).length / rs.filter((r) => r.enumeration.bestEv !== null).length : null,
+    withinToleranceFraction: rs.filter((r) => r.enumeration.bestEv !== null).length
+      ? rs.filter((r) => r.withinTolerance).length / rs.filter((r) => r.enumeration.bestEv !== null).length
+      : null,
     oneShotWithinToleranceFraction: rs.filter((r) => r.enumeration.bestEv !== null).length
-      ? rs.filter((r) => r.oneShot.bestEv !== null && r.enumeration.bestEv !== null && r.oneShot.bestEv - r.enumeration.bestEv <= TOLERANCE_EV).length / rs.filter((r) => r.enumeration.bestEv !== null).length
+      ? rs.filter(
+          (r) => r.oneShot.bestEv !== null && r.enumeration.bestEv !== null && r.oneShot.bestEv - r.enumeration.bestEv <= TOLERANCE_EV,
+        ).length / rs.filter((r) => r.enumeration.bestEv !== null).length
       : null,
     meanLoopRelaxations: rs.length ? sum(rs.map((r) => r.loop.relaxations)) / rs.length : null,
     meanEnumerationRelaxations: rs.length ? sum(rs.map((r) => r.enumeration.relaxations)) / rs.length : null,
-    relaxationFraction: sum(rs.map((r) => r.enumeration.relaxations)) ? sum(rs.map((r) => r.loop.relaxations)) / sum(rs.map((r) => r.enumeration.relaxations)) : null,
-    loopChemicalSlipRate: sum(rs.map((r) => r.loop.relaxations)) ? sum(rs.map((r) => r.loop.chemicalSlips)) / sum(rs.map((r) => r.loop.relaxations)) : null,
-    loopGeometricSlipRate: sum(rs.map((r) => r.loop.relaxations)) ? sum(rs.map((r) => r.loop.geometricSlips)) / sum(rs.map((r) => r.loop.relaxations)) : null,
-    enumerationChemicalSlipRate: sum(rs.map((r) => r.enumeration.relaxations)) ? sum(rs.map((r) => r.enumeration.chemicalSlips)) / sum(rs.map((r) => r.enumeration.relaxations)) : null,
+    relaxationFraction: sum(rs.map((r) => r.enumeration.relaxations))
+      ? sum(rs.map((r) => r.loop.relaxations)) / sum(rs.map((r) => r.enumeration.relaxations))
+      : null,
+    loopChemicalSlipRate: sum(rs.map((r) => r.loop.relaxations))
+      ? sum(rs.map((r) => r.loop.chemicalSlips)) / sum(rs.map((r) => r.loop.relaxations))
+      : null,
+    loopGeometricSlipRate: sum(rs.map((r) => r.loop.relaxations))
+      ? sum(rs.map((r) => r.loop.geometricSlips)) / sum(rs.map((r) => r.loop.relaxations))
+      : null,
+    enumerationChemicalSlipRate: sum(rs.map((r) => r.enumeration.relaxations))
+      ? sum(rs.map((r) => r.enumeration.chemicalSlips)) / sum(rs.map((r) => r.enumeration.relaxations))
+      : null,
     meanLoopSinglePoints: rs.length ? sum(rs.map((r) => r.loop.singlePoints)) / rs.length : null,
   });
   const overall = summarise(rows);
   const ablationSummary = ABLATIONS
-    ? Object.fromEntries(Object.keys(SWITCHES).map((name) => {
-        const rs = rows.filter((r) => r.enumeration.bestEv !== null);
-        const within = rs.filter((r) => { const b = r.ablations![name]!.bestEv; return b !== null && b - r.enumeration.bestEv! <= TOLERANCE_EV; }).length;
-        return [name, { withinToleranceFraction: rs.length ? within / rs.length : null, meanRelaxations: sum(rows.map((r) => r.ablations![name]!.relaxations)) / rows.length }];
-      }))
+    ? Object.fromEntries(
+        Object.keys(SWITCHES).map((name) => {
+          const rs = rows.filter((r) => r.enumeration.bestEv !== null);
+          const within = rs.filter((r) => {
+            const b = r.ablations![name]!.bestEv;
+            return b !== null && b - r.enumeration.bestEv! <= TOLERANCE_EV;
+          }).length;
+          return [
+            name,
+            {
+              withinToleranceFraction: rs.length ? within / rs.length : null,
+              meanRelaxations: sum(rows.map((r) => r.ablations![name]!.relaxations)) / rows.length,
+            },
+          ];
+        }),
+      )
     : undefined;
   const wallSeconds = (performance.now() - t0) / 1000;
   const results = {
     benchmark: 'adsorption',
     calculator: 'EMT (Jacobsen, Stoltze & Nørskov 1996; H, C, N, O as extended in ASE)',
-    settings: { fmaxEvPerAngstrom: 0.1, maxSteps: 200, optimizer: 'FIRE', toleranceEv: TOLERANCE_EV, loopBudget: 10, patience: PATIENCE, screen: '4 azimuths per site, single points' },
+    settings: {
+      fmaxEvPerAngstrom: 0.1,
+      maxSteps: 200,
+      optimizer: 'FIRE',
+      toleranceEv: TOLERANCE_EV,
+      loopBudget: 10,
+      patience: PATIENCE,
+      screen: '4 azimuths per site, single points',
+    },
     targets: { withinToleranceFraction: TARGET_WITHIN, relaxationFraction: TARGET_RELAX_FRACTION },
-    met: { withinTolerance: (overall.withinToleranceFraction ?? 0) >= TARGET_WITHIN, relaxationFraction: (overall.relaxationFraction ?? 1) <= TARGET_RELAX_FRACTION },
+    met: {
+      withinTolerance: (overall.withinToleranceFraction ?? 0) >= TARGET_WITHIN,
+      relaxationFraction: (overall.relaxationFraction ?? 1) <= TARGET_RELAX_FRACTION,
+    },
     overall,
     ...(ablationSummary ? { ablations: ablationSummary } : {}),
     bySource: Object.fromEntries(['AA20', 'OCD-GMAE62', 'generated'].map((s) => [s, summarise(bySource(s))])),
@@ -159,15 +249,22 @@ async function main(): Promise<void> {
   const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
   console.log('\nsource      cases success within0.05 1-shot  loop/case enum/case fraction chem-slip');
   for (const [name, s] of [['all', overall] as const, ...Object.entries(results.bySource)]) {
-    console.log(`${name.padEnd(11)} ${String(s.cases).padStart(5)} ${pct(s.successRate).padStart(7)} ${pct(s.withinToleranceFraction).padStart(10)} ${pct(s.oneShotWithinToleranceFraction).padStart(7)} ${(s.meanLoopRelaxations ?? NaN).toFixed(2).padStart(9)} ${(s.meanEnumerationRelaxations ?? NaN).toFixed(1).padStart(9)} ${pct(s.relaxationFraction).padStart(8)} ${pct(s.loopChemicalSlipRate).padStart(9)}`);
+    console.log(
+      `${name.padEnd(11)} ${String(s.cases).padStart(5)} ${pct(s.successRate).padStart(7)} ${pct(s.withinToleranceFraction).padStart(10)} ${pct(s.oneShotWithinToleranceFraction).padStart(7)} ${(s.meanLoopRelaxations ?? NaN).toFixed(2).padStart(9)} ${(s.meanEnumerationRelaxations ?? NaN).toFixed(1).padStart(9)} ${pct(s.relaxationFraction).padStart(8)} ${pct(s.loopChemicalSlipRate).padStart(9)}`,
+    );
   }
   if (ablationSummary) {
     console.log('\nablation           within0.05 relaxations/case');
-    console.log(`full loop          ${pct(overall.withinToleranceFraction).padStart(10)} ${(overall.meanLoopRelaxations ?? NaN).toFixed(2).padStart(16)}`);
-    for (const [name, a] of Object.entries(ablationSummary)) console.log(`${name.padEnd(18)} ${pct(a.withinToleranceFraction).padStart(10)} ${a.meanRelaxations.toFixed(2).padStart(16)}`);
+    console.log(
+      `full loop          ${pct(overall.withinToleranceFraction).padStart(10)} ${(overall.meanLoopRelaxations ?? NaN).toFixed(2).padStart(16)}`,
+    );
+    for (const [name, a] of Object.entries(ablationSummary))
+      console.log(`${name.padEnd(18)} ${pct(a.withinToleranceFraction).padStart(10)} ${a.meanRelaxations.toFixed(2).padStart(16)}`);
     console.log(`one-shot           ${pct(overall.oneShotWithinToleranceFraction).padStart(10)} ${'1.00'.padStart(16)}`);
   }
-  console.log(`\ntargets: within 0.05 eV ≥ ${pct(TARGET_WITHIN)} — ${results.met.withinTolerance ? 'met' : 'NOT met'}; relaxations ≤ ${pct(TARGET_RELAX_FRACTION)} of enumeration — ${results.met.relaxationFraction ? 'met' : 'NOT met'}`);
+  console.log(
+    `\ntargets: within 0.05 eV ≥ ${pct(TARGET_WITHIN)} — ${results.met.withinTolerance ? 'met' : 'NOT met'}; relaxations ≤ ${pct(TARGET_RELAX_FRACTION)} of enumeration — ${results.met.relaxationFraction ? 'met' : 'NOT met'}`,
+  );
   console.log(`excluded dataset cases: ${excluded.length} (${[...new Set(excluded.map((e) => e.source))].join(', ')})`);
   console.log(`wall time ${wallSeconds.toFixed(1)} s on ${os.cpus().length} CPUs; wrote bench/results/adsorption.json`);
 }

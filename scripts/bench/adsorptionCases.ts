@@ -38,19 +38,27 @@ export function readCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field); field = '';
+      row.push(field);
+      field = '';
       if (row.some((x) => x !== '')) rows.push(row);
       row = [];
     } else field += c;
   }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   const [head, ...body] = rows;
   return body.map((r) => Object.fromEntries(head!.map((h, k) => [h, r[k] ?? ''])));
 }
@@ -87,13 +95,19 @@ export function emtLatticeConstant(symbol: string): number {
   const emt = new EmtCalculator();
   const energy = (a: number) => {
     const h = a / 2;
-    const cell = [[0, h, h], [h, 0, h], [h, h, 0]] as [Vec3, Vec3, Vec3];
+    const cell = [
+      [0, h, h],
+      [h, 0, h],
+      [h, h, 0],
+    ] as [Vec3, Vec3, Vec3];
     return emt.compute({ symbols: [symbol], positions: [[0, 0, 0]], cell, pbc: [true, true, true] }).energyEv;
   };
-  let lo = 3.0, hi = 4.6;
+  let lo = 3.0,
+    hi = 4.6;
   const g = (Math.sqrt(5) - 1) / 2;
   while (hi - lo > 1e-5) {
-    const x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    const x1 = hi - g * (hi - lo),
+      x2 = lo + g * (hi - lo);
     if (energy(x1) < energy(x2)) hi = x2;
     else lo = x1;
   }
@@ -117,7 +131,8 @@ export function loadCases(root: string): { cases: BenchCase[]; excluded: Exclusi
     const a = emtLatticeConstant(metal);
     for (const facet of ['fcc111', 'fcc100'] as const) {
       const s = slab({ facet, symbol: metal, aAngstrom: a, size: [3, 3], layers: 4, vacuumAngstrom: 8, fixedLayers: 1 });
-      for (const ads of ADSORBATES) cases.push({ id: `gen-${metal}${facet.slice(3)}-${ads}`, source: 'generated', slab: s, adsorbate: ads });
+      for (const ads of ADSORBATES)
+        cases.push({ id: `gen-${metal}${facet.slice(3)}-${ads}`, source: 'generated', slab: s, adsorbate: ads });
     }
   }
   return { cases, excluded, dataDir: useShared ? shared : path.join(root, 'test/fixtures/adsmind') };

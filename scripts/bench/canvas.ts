@@ -42,15 +42,41 @@ function eventFor(i: number): AppendInput {
     case 1:
     case 2:
       return {
-        kind: 'key.write', key: `notes/n${i % 500}`, actor: agent,
-        payload: { value: { text: `SCF at ecutwfc ${20 + (i % 40)} Ry converged in ${8 + (i % 9)} iterations`, energyEv: -57.2 - i * 1e-6 }, reason: 'record the sweep point', version: 1 + Math.floor(i / 500) },
+        kind: 'key.write',
+        key: `notes/n${i % 500}`,
+        actor: agent,
+        payload: {
+          value: { text: `SCF at ecutwfc ${20 + (i % 40)} Ry converged in ${8 + (i % 9)} iterations`, energyEv: -57.2 - i * 1e-6 },
+          reason: 'record the sweep point',
+          version: 1 + Math.floor(i / 500),
+        },
       };
     case 3:
-      return { kind: 'job.progress', payload: { id: `j-${i % 37}`, progress: { scfIteration: i % 30, estimatedAccuracyRy: 1e-6 * (i % 13), totalEnergyRy: -4.2, updatedAt: '2026-01-01T00:00:00.000Z' } }, actor: { kind: 'framework', id: 'jobs' } };
+      return {
+        kind: 'job.progress',
+        payload: {
+          id: `j-${i % 37}`,
+          progress: {
+            scfIteration: i % 30,
+            estimatedAccuracyRy: 1e-6 * (i % 13),
+            totalEnergyRy: -4.2,
+            updatedAt: '2026-01-01T00:00:00.000Z',
+          },
+        },
+        actor: { kind: 'framework', id: 'jobs' },
+      };
     default:
       return {
-        kind: 'llm.usage', actor: { kind: 'framework', id: 'llm' },
-        payload: { role: 'dft', category: 'act', model: agent.model!, usage: { inputTokens: 1200 + (i % 300), outputTokens: 180, cacheReadTokens: 900, cacheWriteTokens: 0 }, costUsd: 0.0042, at: '2026-01-01T00:00:00.000Z' },
+        kind: 'llm.usage',
+        actor: { kind: 'framework', id: 'llm' },
+        payload: {
+          role: 'dft',
+          category: 'act',
+          model: agent.model!,
+          usage: { inputTokens: 1200 + (i % 300), outputTokens: 180, cacheReadTokens: 900, cacheWriteTokens: 0 },
+          costUsd: 0.0042,
+          at: '2026-01-01T00:00:00.000Z',
+        },
       };
   }
 }
@@ -69,8 +95,15 @@ async function appendPhase(root: string, count: number, inFlight: number, durabi
   const stats = run.log.stats();
   await run.close();
   return {
-    durability, inFlight, events: count, seconds: round(seconds, 3), eventsPerSecond: Math.round(count / seconds),
-    fdatasyncs: stats.syncs, meanBatch: round(stats.appends / stats.syncs, 1), logBytes: fs.statSync(path.join(run.dir, 'events.jsonl')).size, dir: run.dir,
+    durability,
+    inFlight,
+    events: count,
+    seconds: round(seconds, 3),
+    eventsPerSecond: Math.round(count / seconds),
+    fdatasyncs: stats.syncs,
+    meanBatch: round(stats.appends / stats.syncs, 1),
+    logBytes: fs.statSync(path.join(run.dir, 'events.jsonl')).size,
+    dir: run.dir,
   };
 }
 
@@ -81,22 +114,42 @@ async function reopenChild(dir: string): Promise<void> {
   const reopenMs = performance.now() - t0;
   const keys = run.canvas.inspect().length;
   await run.close();
-  process.stdout.write(JSON.stringify({ reopenMs: round(reopenMs, 1), events: run.log.lastSeq(), keys, damage: run.recovery.damage ?? null, peakRssKb: process.resourceUsage().maxRSS }));
+  process.stdout.write(
+    JSON.stringify({
+      reopenMs: round(reopenMs, 1),
+      events: run.log.lastSeq(),
+      keys,
+      damage: run.recovery.damage ?? null,
+      peakRssKb: process.resourceUsage().maxRSS,
+    }),
+  );
 }
 
 async function graphPhase(root: string) {
   const run = await createRun(root, { objective: 'bench provenance graph', slug: 'graph' });
   let seed = 42;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const perCall = 100;
   const t0 = performance.now();
   for (let made = 0; made < GRAPH_NODES; made += perCall) {
-    const call = await run.registry.recordCall({ tool: 'pw_scf', args: { ecutwfc: { value: 30 } }, reasons: { ecutwfc: 'converged' }, context: 'bench', verdicts: [], agent: { role: 'dft' } });
+    const call = await run.registry.recordCall({
+      tool: 'pw_scf',
+      args: { ecutwfc: { value: 30 } },
+      reasons: { ecutwfc: 'converged' },
+      context: 'bench',
+      verdicts: [],
+      agent: { role: 'dft' },
+    });
     const drafts: ArtifactDraft[] = [];
     for (let k = 0; k < perCall && made + k < GRAPH_NODES; k++) {
       // Inputs come from the previous call's outputs (a call's outputs cannot name each other).
       const previous = made - perCall;
-      const inputs = previous < 0 ? [] : [...new Set([previous + k + 1, previous + 1 + Math.floor(random() * perCall), previous + 1 + Math.floor(random() * perCall)])].map((x) => `a-${x}`);
+      const inputs =
+        previous < 0
+          ? []
+          : [
+              ...new Set([previous + k + 1, previous + 1 + Math.floor(random() * perCall), previous + 1 + Math.floor(random() * perCall)]),
+            ].map((x) => `a-${x}`);
       drafts.push({ kind: 'scalar', name: 'total_energy', value: -57.2 - (made + k) * 1e-4, unit: 'eV', inputs });
     }
     await run.registry.registerArtifacts(call.id, drafts);
@@ -120,9 +173,16 @@ async function graphPhase(root: string) {
   }
   await run.close();
   return {
-    artifacts: GRAPH_NODES, calls: Math.ceil(GRAPH_NODES / perCall), buildSeconds: round(buildSeconds, 2),
-    upstreamFrom: newest, upstreamReached: reached, upstreamMedianMs: round(median(times), 2), upstreamMaxMs: round(Math.max(...times), 2),
-    downstreamFrom: 'a-1', downstreamReached: dependents, downstreamMedianMs: round(median(down), 2),
+    artifacts: GRAPH_NODES,
+    calls: Math.ceil(GRAPH_NODES / perCall),
+    buildSeconds: round(buildSeconds, 2),
+    upstreamFrom: newest,
+    upstreamReached: reached,
+    upstreamMedianMs: round(median(times), 2),
+    upstreamMaxMs: round(Math.max(...times), 2),
+    downstreamFrom: 'a-1',
+    downstreamReached: dependents,
+    downstreamMedianMs: round(median(down), 2),
   };
 }
 
@@ -137,17 +197,27 @@ async function main(): Promise<void> {
     append.push(await appendPhase(root, Math.min(EVENTS, 2_000), 1, 'fsync-each'));
     for (const w of [1, 64, 1024]) append.push(await appendPhase(root, w === 1 ? Math.min(EVENTS, 5_000) : EVENTS, w, 'group-commit'));
     for (const a of append) {
-      console.log(`append ${a.durability.padEnd(12)} in flight ${String(a.inFlight).padStart(4)}: ${String(a.eventsPerSecond).padStart(7)} events/s (${a.events} events, ${a.fdatasyncs} fdatasyncs, mean batch ${a.meanBatch})`);
+      console.log(
+        `append ${a.durability.padEnd(12)} in flight ${String(a.inFlight).padStart(4)}: ${String(a.eventsPerSecond).padStart(7)} events/s (${a.events} events, ${a.fdatasyncs} fdatasyncs, mean batch ${a.meanBatch})`,
+      );
     }
     const headline = append[append.length - 1]!;
 
-    const child = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--reopen', headline.dir], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const child = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--reopen', headline.dir], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    });
     const reopened = JSON.parse(child) as { reopenMs: number; events: number; keys: number; damage: unknown; peakRssKb: number };
-    if (reopened.events !== headline.events + 1 || reopened.damage) throw new Error(`reopen read ${reopened.events} events (damage ${JSON.stringify(reopened.damage)}); expected ${headline.events + 1}`);
-    console.log(`reopen ${reopened.events} events (${(headline.logBytes / 2 ** 20).toFixed(1)} MiB, ${reopened.keys} keys) in a fresh process: ${reopened.reopenMs} ms, peak RSS ${mb(reopened.peakRssKb)} MB`);
+    if (reopened.events !== headline.events + 1 || reopened.damage)
+      throw new Error(`reopen read ${reopened.events} events (damage ${JSON.stringify(reopened.damage)}); expected ${headline.events + 1}`);
+    console.log(
+      `reopen ${reopened.events} events (${(headline.logBytes / 2 ** 20).toFixed(1)} MiB, ${reopened.keys} keys) in a fresh process: ${reopened.reopenMs} ms, peak RSS ${mb(reopened.peakRssKb)} MB`,
+    );
 
     const walk = await graphPhase(root);
-    console.log(`graph of ${walk.artifacts} artifacts / ${walk.calls} calls built in ${walk.buildSeconds} s; upstream from ${walk.upstreamFrom} reaches ${walk.upstreamReached}: median ${walk.upstreamMedianMs} ms (max ${walk.upstreamMaxMs}); downstream from a-1 reaches ${walk.downstreamReached}: median ${walk.downstreamMedianMs} ms`);
+    console.log(
+      `graph of ${walk.artifacts} artifacts / ${walk.calls} calls built in ${walk.buildSeconds} s; upstream from ${walk.upstreamFrom} reaches ${walk.upstreamReached}: median ${walk.upstreamMedianMs} ms (max ${walk.upstreamMaxMs}); downstream from a-1 reaches ${walk.downstreamReached}: median ${walk.downstreamMedianMs} ms`,
+    );
 
     const benchRssMb = mb(process.resourceUsage().maxRSS);
     const result = {
@@ -155,7 +225,13 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { cores: os.cpus().length, node: process.versions.node, tmpdir: os.tmpdir() },
       append: append.map(({ dir: _dir, ...a }) => a),
-      reopen: { events: reopened.events, logBytes: headline.logBytes, keys: reopened.keys, ms: reopened.reopenMs, peakRssMb: mb(reopened.peakRssKb) },
+      reopen: {
+        events: reopened.events,
+        logBytes: headline.logBytes,
+        keys: reopened.keys,
+        ms: reopened.reopenMs,
+        peakRssMb: mb(reopened.peakRssKb),
+      },
       walk,
       benchProcessPeakRssMb: benchRssMb,
       targets: TARGETS,
@@ -168,10 +244,12 @@ async function main(): Promise<void> {
     };
     fs.mkdirSync(path.join(PROJECT_ROOT, 'bench/results'), { recursive: true });
     fs.writeFileSync(path.join(PROJECT_ROOT, 'bench/results/canvas.json'), JSON.stringify(result, null, 2) + '\n');
-    console.log(`\ntargets: append ${headline.eventsPerSecond}/s (≥ ${TARGETS.appendPerSecond}: ${result.meets.appendPerSecond ? 'met' : 'NOT met'}), ` +
-      `reopen ${reopened.reopenMs} ms (< ${TARGETS.reopenMs}: ${result.meets.reopenMs ? 'met' : 'NOT met'}), ` +
-      `peak RSS ${mb(reopened.peakRssKb)} MB (< ${TARGETS.peakRssMb}: ${result.meets.peakRssMb ? 'met' : 'NOT met'}), ` +
-      `walk ${walk.upstreamMedianMs} ms (< ${TARGETS.walkMs}: ${result.meets.walkMs ? 'met' : 'NOT met'})`);
+    console.log(
+      `\ntargets: append ${headline.eventsPerSecond}/s (≥ ${TARGETS.appendPerSecond}: ${result.meets.appendPerSecond ? 'met' : 'NOT met'}), ` +
+        `reopen ${reopened.reopenMs} ms (< ${TARGETS.reopenMs}: ${result.meets.reopenMs ? 'met' : 'NOT met'}), ` +
+        `peak RSS ${mb(reopened.peakRssKb)} MB (< ${TARGETS.peakRssMb}: ${result.meets.peakRssMb ? 'met' : 'NOT met'}), ` +
+        `walk ${walk.upstreamMedianMs} ms (< ${TARGETS.walkMs}: ${result.meets.walkMs ? 'met' : 'NOT met'})`,
+    );
     console.log('written: bench/results/canvas.json');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -67,15 +67,37 @@ function oneRun(base: string, i: number): DemoRun {
   const loadAfter = os.loadavg();
   const out = `${r.stdout}${r.stderr}`;
   const a = /fcc Al \([^)]*\): a = (\d+\.\d+) Å/.exec(out);
-  const runDir = fs.readdirSync(path.join(clone, 'runs')).map((d) => path.join(clone, 'runs', d)).at(-1);
-  const events = runDir && fs.existsSync(path.join(runDir, 'events.jsonl'))
-    ? fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; payload: Record<string, unknown> })
-    : [];
+  const runDir = fs
+    .readdirSync(path.join(clone, 'runs'))
+    .map((d) => path.join(clone, 'runs', d))
+    .at(-1);
+  const events =
+    runDir && fs.existsSync(path.join(runDir, 'events.jsonl'))
+      ? fs
+          .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { kind: string; payload: Record<string, unknown> })
+      : [];
   const jobs = new Set(events.filter((e) => e.kind === 'job.transition').map((e) => e.payload.id));
-  const reused = events.filter((e) => e.kind === 'provenance.artifact' && e.payload.name === 'total_energy' && (e.payload.meta as { reusedFrom?: unknown } | undefined)?.reusedFrom).length;
+  const reused = events.filter(
+    (e) =>
+      e.kind === 'provenance.artifact' &&
+      e.payload.name === 'total_energy' &&
+      (e.payload.meta as { reusedFrom?: unknown } | undefined)?.reusedFrom,
+  ).length;
   if (r.status !== 0) console.error(out.slice(-3000));
-  return { seconds, exitCode: r.status, ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}), reportAccepted: /report accepted/.test(out), pwJobs: jobs.size, reusedEnergies: reused, loadBefore, loadAfter,
-    ...(cpu0 !== undefined && cpu1 !== undefined ? { cpuSeconds: cpu1 - cpu0 } : {}) };
+  return {
+    seconds,
+    exitCode: r.status,
+    ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
+    reportAccepted: /report accepted/.test(out),
+    pwJobs: jobs.size,
+    reusedEnergies: reused,
+    loadBefore,
+    loadAfter,
+    ...(cpu0 !== undefined && cpu1 !== undefined ? { cpuSeconds: cpu1 - cpu0 } : {}),
+  };
 }
 
 function main(): void {
@@ -85,9 +107,11 @@ function main(): void {
     for (let i = 1; i <= runs; i++) {
       const r = oneRun(base, i);
       results.push(r);
-      console.log(`demo ${i}/${runs}: ${r.seconds.toFixed(1)} s, exit ${r.exitCode}, a = ${r.latticeConstantAngstrom ?? '—'} Å, report ${r.reportAccepted ? 'accepted' : 'NOT accepted'}, ` +
-        `${r.pwJobs} pw.x runs (${r.reusedEnergies} energies reused), ${r.cpuSeconds === undefined ? '' : `${r.cpuSeconds.toFixed(1)} CPU s, `}` +
-        `load ${r.loadBefore[0]!.toFixed(1)} before, ${r.loadAfter[0]!.toFixed(1)} after (1-min average, ${os.cpus().length} cores)`);
+      console.log(
+        `demo ${i}/${runs}: ${r.seconds.toFixed(1)} s, exit ${r.exitCode}, a = ${r.latticeConstantAngstrom ?? '—'} Å, report ${r.reportAccepted ? 'accepted' : 'NOT accepted'}, ` +
+          `${r.pwJobs} pw.x runs (${r.reusedEnergies} energies reused), ${r.cpuSeconds === undefined ? '' : `${r.cpuSeconds.toFixed(1)} CPU s, `}` +
+          `load ${r.loadBefore[0]!.toFixed(1)} before, ${r.loadAfter[0]!.toFixed(1)} after (1-min average, ${os.cpus().length} cores)`,
+      );
     }
   } finally {
     if (!keep) fs.rmSync(base, { recursive: true, force: true });
@@ -95,17 +119,36 @@ function main(): void {
   const times = results.map((r) => r.seconds).sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)]!;
   const ok = results.every((r) => r.exitCode === 0 && r.reportAccepted);
-  const cpus = results.map((r) => r.cpuSeconds).filter((c): c is number => c !== undefined).sort((a, b) => a - b);
+  const cpus = results
+    .map((r) => r.cpuSeconds)
+    .filter((c): c is number => c !== undefined)
+    .sort((a, b) => a - b);
   const medianCpu = cpus.length ? cpus[Math.floor(cpus.length / 2)] : undefined;
-  console.log(`\nnpm run demo from a fresh clone: median ${median.toFixed(1)} s of ${runs} (${times.map((t) => t.toFixed(1)).join(', ')} s)${ok ? '' : ' — a run failed (above)'}; target < 60 s` +
-    `${medianCpu === undefined ? '' : `; median ${medianCpu.toFixed(1)} CPU s (the whole process tree)`}`);
+  console.log(
+    `\nnpm run demo from a fresh clone: median ${median.toFixed(1)} s of ${runs} (${times.map((t) => t.toFixed(1)).join(', ')} s)${ok ? '' : ' — a run failed (above)'}; target < 60 s` +
+      `${medianCpu === undefined ? '' : `; median ${medianCpu.toFixed(1)} CPU s (the whole process tree)`}`,
+  );
   const out = path.join(ROOT, 'bench/results/demo.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify({
-    bench: 'demo', date: new Date().toISOString(), commit: gitHead(), command: commandLine('npm run bench:demo --'),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model },
-    medianSeconds: median, ...(medianCpu !== undefined ? { medianCpuSeconds: medianCpu } : {}), targetSeconds: 60, met: ok && median < 60, runs: results,
-  }, null, 1) + '\n');
+  fs.writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        bench: 'demo',
+        date: new Date().toISOString(),
+        commit: gitHead(),
+        command: commandLine('npm run bench:demo --'),
+        machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model },
+        medianSeconds: median,
+        ...(medianCpu !== undefined ? { medianCpuSeconds: medianCpu } : {}),
+        targetSeconds: 60,
+        met: ok && median < 60,
+        runs: results,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   if (!ok) process.exitCode = 1;
 }
 

@@ -31,7 +31,11 @@ const MIN_CACHEABLE_TOKENS = 1024;
 const pseudoDir = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 
 interface Tokens {
-  requests: number; input: number; cacheRead: number; cacheWrite: number; output: number;
+  requests: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
   /** Every prompt token sent: uncached + cache read + cache write. */
   prompt: number;
   /** Prompt tokens weighted as billed: cache reads at 0.1×, 5-minute cache writes at 1.25×. */
@@ -73,11 +77,33 @@ async function measure(run: ScriptedRun, guarded: boolean) {
     const models = { ...DEFAULT_ROLE_MODELS };
     // The parts of a run the worker loop and the guard use; the supervisor's are not needed here.
     const rt = {
-      runId: dreamsRun.runId, runDir: dreamsRun.dir, log: dreamsRun.log, canvas: dreamsRun.canvas,
-      provenance: dreamsRun.registry, approvals: new ApprovalBook(dreamsRun.log), policy: 'auto-approve', registry, provider, models,
-      ...(guarded ? { judge: { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: registry.judgeCatalogue() } } : {}),
-      services: { pseudoDir, backends: ['local'], canvas: dreamsRun.canvas }, settings: {},
-      control: new RunControl(), limits: DEFAULT_AGENT_LIMITS,
+      runId: dreamsRun.runId,
+      runDir: dreamsRun.dir,
+      log: dreamsRun.log,
+      canvas: dreamsRun.canvas,
+      provenance: dreamsRun.registry,
+      approvals: new ApprovalBook(dreamsRun.log),
+      policy: 'auto-approve',
+      registry,
+      provider,
+      models,
+      ...(guarded
+        ? {
+            judge: {
+              provider,
+              models: {
+                'param-judge': models['param-judge'],
+                'cross-judge': models['cross-judge'],
+                'report-judge': models['report-judge'],
+              },
+              catalogue: registry.judgeCatalogue(),
+            },
+          }
+        : {}),
+      services: { pseudoDir, backends: ['local'], canvas: dreamsRun.canvas },
+      settings: {},
+      control: new RunControl(),
+      limits: DEFAULT_AGENT_LIMITS,
     } as unknown as AgentRuntime;
     const result = await runScripted(run, api, rt, guarded);
     const log = dreamsRun.log;
@@ -101,7 +127,10 @@ async function main(): Promise<void> {
     const unguarded = await measure(run, false);
     const guarded = await measure(run, true);
     runs.push({
-      run: run.name, turns: guarded.turns, unguarded, guarded,
+      run: run.name,
+      turns: guarded.turns,
+      unguarded,
+      guarded,
       ratios: {
         promptTokens: ratio(guarded.all.prompt, unguarded.all.prompt),
         billedInputEquivalent: ratio(guarded.all.billedInputEquivalent, unguarded.all.billedInputEquivalent),
@@ -117,14 +146,17 @@ async function main(): Promise<void> {
     console.log(row('unguarded', r.unguarded.all));
     console.log(row('guarded', r.guarded.all));
     for (const [k, t] of Object.entries(r.guarded.byKind)) if (t.requests) console.log(row(`  of which ${k}`, t));
-    console.log(`  guarded/unguarded: prompt tokens ${r.ratios.promptTokens}×, billed-equivalent input ${r.ratios.billedInputEquivalent}×, ` +
-      `uncached input ${r.ratios.uncachedInputTokens ?? 'n/a (the unguarded run sends every token through the cache)'}${r.ratios.uncachedInputTokens !== null ? '×' : ''}, output ${r.ratios.outputTokens}× (target ≤ ${TARGET_RATIO}× input)`);
+    console.log(
+      `  guarded/unguarded: prompt tokens ${r.ratios.promptTokens}×, billed-equivalent input ${r.ratios.billedInputEquivalent}×, ` +
+        `uncached input ${r.ratios.uncachedInputTokens ?? 'n/a (the unguarded run sends every token through the cache)'}${r.ratios.uncachedInputTokens !== null ? '×' : ''}, output ${r.ratios.outputTokens}× (target ≤ ${TARGET_RATIO}× input)`,
+    );
   }
   const worst = Math.max(...runs.map((r) => r.ratios.promptTokens ?? Infinity));
   const result = {
     bench: 'guard',
     at: new Date().toISOString(),
-    method: 'scripted runs through the agents\' worker loop (one worker conversation per plan step; supervisor turns left out of both sides), the real SDK against the fake Messages API, on a real run (event log, provenance registry); usage from the fake API (token estimate of the real request bodies, prompt cache with a ' +
+    method:
+      "scripted runs through the agents' worker loop (one worker conversation per plan step; supervisor turns left out of both sides), the real SDK against the fake Messages API, on a real run (event log, provenance registry); usage from the fake API (token estimate of the real request bodies, prompt cache with a " +
       `${MIN_CACHEABLE_TOKENS}-token minimum); run_pw replaced by a model energy (token figures do not depend on pw.x); judges answer pass for every parameter`,
     targetRatio: TARGET_RATIO,
     worstPromptTokenRatio: worst,
@@ -133,7 +165,9 @@ async function main(): Promise<void> {
   };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench/results/guard.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log(`\nworst prompt-token ratio ${worst}× (target ≤ ${TARGET_RATIO}×): ${worst <= TARGET_RATIO ? 'met' : 'NOT met'}; wrote bench/results/guard.json`);
+  console.log(
+    `\nworst prompt-token ratio ${worst}× (target ≤ ${TARGET_RATIO}×): ${worst <= TARGET_RATIO ? 'met' : 'NOT met'}; wrote bench/results/guard.json`,
+  );
 }
 
 main().catch((e) => {

@@ -59,7 +59,11 @@ function figures(r: Replay, snapshot: UsageSnapshot): Figures {
 }
 
 async function replay(t: LiveTranscript, judges: boolean, dir: string, reuseFrom: string[]): Promise<Figures> {
-  const r = await replayStudy(t, { runsDir: path.join(dir, `${t.session}-${judges ? 'guarded' : 'unguarded'}`), judges, ...(reuseFrom.length ? { reuseFrom } : {}) });
+  const r = await replayStudy(t, {
+    runsDir: path.join(dir, `${t.session}-${judges ? 'guarded' : 'unguarded'}`),
+    judges,
+    ...(reuseFrom.length ? { reuseFrom } : {}),
+  });
   try {
     return figures(r, r.controller.session.ledger.snapshot());
   } finally {
@@ -74,14 +78,18 @@ function liveCounts(t: LiveTranscript): Record<string, number> {
   return out;
 }
 
-const roleLine = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
+const roleLine = (m: Record<string, number>) =>
+  Object.entries(m)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const reuseFrom = args.flatMap((a, i) => (args[i - 1] === '--reuse-from' ? [path.resolve(a)] : []));
   const wanted = args.filter((a, i) => a !== '--reuse-from' && args[i - 1] !== '--reuse-from');
-  const sessions = (wanted.length ? wanted : recordedSessions());
-  if (!sessions.length) throw new Error('no recorded transcripts in test/fixtures/live/: record one (docs/notes/agents.md, "Live sessions")');
+  const sessions = wanted.length ? wanted : recordedSessions();
+  if (!sessions.length)
+    throw new Error('no recorded transcripts in test/fixtures/live/: record one (docs/notes/agents.md, "Live sessions")');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-live-'));
   const out: Record<string, unknown> = {};
   const lines: string[] = [];
@@ -92,31 +100,59 @@ async function main(): Promise<void> {
     const unguarded = lattice ? await replay(t, false, dir, reuseFrom) : undefined;
     const ratio = unguarded ? guarded.promptTokens / unguarded.promptTokens : undefined;
     out[s] = {
-      objective: t.objective, recordedAt: t.recordedAt, measuredAt: new Date().toISOString(), ...(reuseFrom.length ? { pwResultsReusedFrom: reuseFrom } : {}), live: { requests: t.exchanges.length, requestsByRole: liveCounts(t), outcome: t.outcome },
-      guarded, ...(unguarded ? { unguarded, promptTokensRatioGuardedOverUnguarded: Number(ratio!.toFixed(3)) } : {}),
-      ...(lattice ? { targets: TARGETS, meets: { requests: guarded.requests <= TARGETS.requests, promptTokens: guarded.promptTokens <= TARGETS.promptTokens, costUsd: guarded.costUsd <= TARGETS.costUsd, ratio: ratio! <= TARGETS.ratio } } : {}),
+      objective: t.objective,
+      recordedAt: t.recordedAt,
+      measuredAt: new Date().toISOString(),
+      ...(reuseFrom.length ? { pwResultsReusedFrom: reuseFrom } : {}),
+      live: { requests: t.exchanges.length, requestsByRole: liveCounts(t), outcome: t.outcome },
+      guarded,
+      ...(unguarded ? { unguarded, promptTokensRatioGuardedOverUnguarded: Number(ratio!.toFixed(3)) } : {}),
+      ...(lattice
+        ? {
+            targets: TARGETS,
+            meets: {
+              requests: guarded.requests <= TARGETS.requests,
+              promptTokens: guarded.promptTokens <= TARGETS.promptTokens,
+              costUsd: guarded.costUsd <= TARGETS.costUsd,
+              ratio: ratio! <= TARGETS.ratio,
+            },
+          }
+        : {}),
     };
-    lines.push(`${s}: "${t.objective}"`,
+    lines.push(
+      `${s}: "${t.objective}"`,
       `  live: ${t.exchanges.length} requests (${roleLine(liveCounts(t))}); ${t.outcome.state}, report ${t.outcome.reportAccepted === null ? 'none' : t.outcome.reportAccepted ? 'accepted' : 'not accepted'}`,
       `  replay: ${guarded.state}, report ${guarded.reportAccepted === null ? 'none' : guarded.reportAccepted ? 'accepted' : 'not accepted'}; ${guarded.requests} requests (${roleLine(guarded.requestsByRole)})`,
       `          ${guarded.promptTokens.toLocaleString('en')} prompt tokens (${guarded.cacheReadTokens.toLocaleString('en')} from the cache), ${guarded.outputTokens.toLocaleString('en')} output, $${guarded.costUsd.toFixed(3)} at list prices, ${guarded.seconds} s`,
       ...(guarded.replay.unmatched.length || guarded.replay.unused.length || guarded.replay.outOfOrder.length
-        ? [`          replay drift: ${guarded.replay.unmatched.length} unmatched, ${guarded.replay.unused.length} unused, ${guarded.replay.outOfOrder.length} out of order`] : []),
-      ...(unguarded ? [`  --no-judges: ${unguarded.requests} requests, ${unguarded.promptTokens.toLocaleString('en')} prompt tokens, $${unguarded.costUsd.toFixed(3)}; guarded/unguarded prompt tokens ${ratio!.toFixed(2)}×`,
-        `  targets: requests ${guarded.requests} ≤ ${TARGETS.requests} ${guarded.requests <= TARGETS.requests ? 'met' : 'MISSED'}; prompt ${guarded.promptTokens} ≤ ${TARGETS.promptTokens} ${guarded.promptTokens <= TARGETS.promptTokens ? 'met' : 'MISSED'}; ` +
-        `cost $${guarded.costUsd.toFixed(3)} ≤ $${TARGETS.costUsd} ${guarded.costUsd <= TARGETS.costUsd ? 'met' : 'MISSED'}; ratio ${ratio!.toFixed(2)} ≤ ${TARGETS.ratio} ${ratio! <= TARGETS.ratio ? 'met' : 'MISSED'}`] : []),
-      '');
+        ? [
+            `          replay drift: ${guarded.replay.unmatched.length} unmatched, ${guarded.replay.unused.length} unused, ${guarded.replay.outOfOrder.length} out of order`,
+          ]
+        : []),
+      ...(unguarded
+        ? [
+            `  --no-judges: ${unguarded.requests} requests, ${unguarded.promptTokens.toLocaleString('en')} prompt tokens, $${unguarded.costUsd.toFixed(3)}; guarded/unguarded prompt tokens ${ratio!.toFixed(2)}×`,
+            `  targets: requests ${guarded.requests} ≤ ${TARGETS.requests} ${guarded.requests <= TARGETS.requests ? 'met' : 'MISSED'}; prompt ${guarded.promptTokens} ≤ ${TARGETS.promptTokens} ${guarded.promptTokens <= TARGETS.promptTokens ? 'met' : 'MISSED'}; ` +
+              `cost $${guarded.costUsd.toFixed(3)} ≤ $${TARGETS.costUsd} ${guarded.costUsd <= TARGETS.costUsd ? 'met' : 'MISSED'}; ratio ${ratio!.toFixed(2)} ≤ ${TARGETS.ratio} ${ratio! <= TARGETS.ratio ? 'met' : 'MISSED'}`,
+          ]
+        : []),
+      '',
+    );
     console.log(lines.slice(-8).join('\n'));
   }
   // sessions named on the command line replace their own entries; the others' figures are kept
   const file = path.join(ROOT, 'bench/results/live.json');
-  const kept = wanted.length && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { sessions?: Record<string, unknown> }).sessions ?? {} : {};
+  const kept =
+    wanted.length && fs.existsSync(file)
+      ? ((JSON.parse(fs.readFileSync(file, 'utf8')) as { sessions?: Record<string, unknown> }).sessions ?? {})
+      : {};
   const result = {
     bench: 'live',
     command: 'npm run bench:live',
     measuredAt: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.versions.node },
-    method: 'recorded real-model transcripts (hand-answered Messages API, each role answered from its request alone) replayed through the real Anthropic SDK against the fake Messages API; answers matched by role, thread and turn, released in the recorded order; usage from the real request bodies (ceil(bytes/4) per block) with the prompt cache (1024-token minimum); list prices of src/core/llm/pricing.ts for the default model of each role',
+    method:
+      'recorded real-model transcripts (hand-answered Messages API, each role answered from its request alone) replayed through the real Anthropic SDK against the fake Messages API; answers matched by role, thread and turn, released in the recorded order; usage from the real request bodies (ceil(bytes/4) per block) with the prompt cache (1024-token minimum); list prices of src/core/llm/pricing.ts for the default model of each role',
     sessions: { ...Object.fromEntries(Object.entries(kept).filter(([k]) => recordedSessions().includes(k))), ...out },
   };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });

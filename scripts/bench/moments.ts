@@ -68,9 +68,39 @@ interface Material {
 }
 
 const MATERIALS: Material[] = [
-  { element: 'Fe', bravais: 'bcc', a: 2.87, functional: 'PBE', pseudopotential: 'Fe.pbe-n-rrkjus_psl.1.0.0.UPF', experiment: 2.22, experimentSpin: 2.13, published: { low: 2.15, high: 2.35, note: 'PBE at the experimental a' }, toleranceMevPerAtom: 2 },
-  { element: 'Co', bravais: 'hcp', a: 2.507, cOverA: 1.623, functional: 'PBE', pseudopotential: 'Co.pbe-n-rrkjus_psl.1.0.0.UPF', experiment: 1.72, experimentSpin: 1.57, published: { low: 1.55, high: 1.7, note: 'PBE at the experimental a' }, toleranceMevPerAtom: 2 },
-  { element: 'Ni', bravais: 'fcc', a: 3.52, functional: 'PBE', pseudopotential: 'Ni.pbe-nd-rrkjus.UPF', experiment: 0.61, experimentSpin: 0.56, published: { low: 0.6, high: 0.68, note: 'PBE at the experimental a' } },
+  {
+    element: 'Fe',
+    bravais: 'bcc',
+    a: 2.87,
+    functional: 'PBE',
+    pseudopotential: 'Fe.pbe-n-rrkjus_psl.1.0.0.UPF',
+    experiment: 2.22,
+    experimentSpin: 2.13,
+    published: { low: 2.15, high: 2.35, note: 'PBE at the experimental a' },
+    toleranceMevPerAtom: 2,
+  },
+  {
+    element: 'Co',
+    bravais: 'hcp',
+    a: 2.507,
+    cOverA: 1.623,
+    functional: 'PBE',
+    pseudopotential: 'Co.pbe-n-rrkjus_psl.1.0.0.UPF',
+    experiment: 1.72,
+    experimentSpin: 1.57,
+    published: { low: 1.55, high: 1.7, note: 'PBE at the experimental a' },
+    toleranceMevPerAtom: 2,
+  },
+  {
+    element: 'Ni',
+    bravais: 'fcc',
+    a: 3.52,
+    functional: 'PBE',
+    pseudopotential: 'Ni.pbe-nd-rrkjus.UPF',
+    experiment: 0.61,
+    experimentSpin: 0.56,
+    published: { low: 0.6, high: 0.68, note: 'PBE at the experimental a' },
+  },
 ];
 
 interface Row {
@@ -114,58 +144,129 @@ function pseudoDirFor(m: Material): { dir: string; maxTestErrorMRy?: number } | 
 function run(m: Material): Row {
   const pseudo = pseudoDirFor(m);
   const base = {
-    element: m.element, functional: m.functional, pseudopotential: m.pseudopotential, experiment: m.experiment, experimentSpin: m.experimentSpin, published: m.published,
+    element: m.element,
+    functional: m.functional,
+    pseudopotential: m.pseudopotential,
+    experiment: m.experiment,
+    experimentSpin: m.experimentSpin,
+    published: m.published,
     ...(pseudo?.maxTestErrorMRy !== undefined ? { generatedMaxTestErrorMRy: pseudo.maxTestErrorMRy } : {}),
     ...(m.toleranceMevPerAtom ? { toleranceMevPerAtom: m.toleranceMevPerAtom } : {}),
   };
-  if (!pseudo) return { ...base, ok: false, message: `${m.pseudopotential} is not in ${libraryDir}, and scripts/pseudo has no ld1.x input for it`, wallSeconds: 0 };
+  if (!pseudo)
+    return {
+      ...base,
+      ok: false,
+      message: `${m.pseudopotential} is not in ${libraryDir}, and scripts/pseudo has no ld1.x input for it`,
+      wallSeconds: 0,
+    };
   const pseudoDir = pseudo.dir;
   if (pseudoDir !== libraryDir) Object.assign(base, { pseudoDir });
   const dir = path.join(runsDir, m.element);
   fs.mkdirSync(dir, { recursive: true });
   const objective = path.join(dir, 'objective.yaml');
   const text = [
-    'workflow: magnetic-ordering', `objective: ${m.functional} moment of ${m.bravais} ${m.element}`, 'inputs:',
-    `  element: ${m.element}`, `  bravais: ${m.bravais}`, `  latticeConstantAngstrom: ${m.a}`, ...(m.cOverA ? [`  cOverA: ${m.cOverA}`] : []),
-    `  functional: ${m.functional}`, `  pseudopotentials: { ${m.element}: ${m.pseudopotential} }`, '  orders: [ferromagnetic]', '  dual: 8',
-    '  cutoffsRy: [30, 40, 50, 60]', '  kSpacingsPerAngstrom: [0.3, 0.25, 0.2, 0.15]', ...(m.toleranceMevPerAtom ? [`  toleranceMevPerAtom: ${m.toleranceMevPerAtom}`] : []), '',
+    'workflow: magnetic-ordering',
+    `objective: ${m.functional} moment of ${m.bravais} ${m.element}`,
+    'inputs:',
+    `  element: ${m.element}`,
+    `  bravais: ${m.bravais}`,
+    `  latticeConstantAngstrom: ${m.a}`,
+    ...(m.cOverA ? [`  cOverA: ${m.cOverA}`] : []),
+    `  functional: ${m.functional}`,
+    `  pseudopotentials: { ${m.element}: ${m.pseudopotential} }`,
+    '  orders: [ferromagnetic]',
+    '  dual: 8',
+    '  cutoffsRy: [30, 40, 50, 60]',
+    '  kSpacingsPerAngstrom: [0.3, 0.25, 0.2, 0.15]',
+    ...(m.toleranceMevPerAtom ? [`  toleranceMevPerAtom: ${m.toleranceMevPerAtom}`] : []),
+    '',
   ].join('\n');
   const finished = (): string | undefined => {
-    if (!reuse || !fs.existsSync(path.join(dir, 'runs')) || !fs.existsSync(objective) || fs.readFileSync(objective, 'utf8') !== text) return undefined;
+    if (!reuse || !fs.existsSync(path.join(dir, 'runs')) || !fs.existsSync(objective) || fs.readFileSync(objective, 'utf8') !== text)
+      return undefined;
     const run = fs.readdirSync(path.join(dir, 'runs')).sort().at(-1);
     const log = run ? path.join(dir, 'runs', run, 'events.jsonl') : undefined;
-    return log && fs.existsSync(log) && /"name":"magnetization"/.test(fs.readFileSync(log, 'utf8')) ? path.join(dir, 'runs', run!) : undefined;
+    return log && fs.existsSync(log) && /"name":"magnetization"/.test(fs.readFileSync(log, 'utf8'))
+      ? path.join(dir, 'runs', run!)
+      : undefined;
   };
   let runDir = finished();
   let wallSeconds: number;
   if (runDir) {
-    const ts = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => Date.parse((JSON.parse(l) as { ts: string }).ts));
+    const ts = fs
+      .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Date.parse((JSON.parse(l) as { ts: string }).ts));
     wallSeconds = (ts.at(-1)! - ts[0]!) / 1000;
     process.stdout.write(`(read from ${runDir}) `);
   } else {
     fs.writeFileSync(objective, text);
     const t0 = Date.now();
-    const earlier = reuseFrom && fs.existsSync(path.join(reuseFrom, m.element, 'runs')) ? fs.readdirSync(path.join(reuseFrom, m.element, 'runs')).sort().at(-1) : undefined;
-    const r = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), 'run', objective, '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir,
-      ...(earlier ? ['--reuse-from', path.join(reuseFrom!, m.element, 'runs', earlier)] : [])],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 });
+    const earlier =
+      reuseFrom && fs.existsSync(path.join(reuseFrom, m.element, 'runs'))
+        ? fs
+            .readdirSync(path.join(reuseFrom, m.element, 'runs'))
+            .sort()
+            .at(-1)
+        : undefined;
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(root, 'dist/cli.js'),
+        'run',
+        objective,
+        '--offline',
+        '--runs-dir',
+        path.join(dir, 'runs'),
+        '--pseudo-dir',
+        pseudoDir,
+        ...(earlier ? ['--reuse-from', path.join(reuseFrom!, m.element, 'runs', earlier)] : []),
+      ],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' }, maxBuffer: 64 * 1024 * 1024 },
+    );
     wallSeconds = (Date.now() - t0) / 1000;
-    runDir = fs.existsSync(path.join(dir, 'runs')) ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs')).sort().at(-1) ?? '') : undefined;
-    if (r.status !== 0 || !runDir) return { ...base, ok: false, message: `dreams run exited ${r.status}: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`, wallSeconds };
+    runDir = fs.existsSync(path.join(dir, 'runs'))
+      ? path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs')).sort().at(-1) ?? '')
+      : undefined;
+    if (r.status !== 0 || !runDir)
+      return {
+        ...base,
+        ok: false,
+        message: `dreams run exited ${r.status}: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`,
+        wallSeconds,
+      };
   }
-  const artifacts = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; payload: unknown })
-    .filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
+  const artifacts = fs
+    .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; payload: unknown })
+    .filter((e) => e.kind === 'provenance.artifact')
+    .map((e) => e.payload as ArtifactRecord);
   const last = (name: string) => artifacts.filter((a) => a.name === name && a.status === 'final').at(-1);
   const mag = last('magnetization')?.value as MagnetizationValue | undefined;
-  const selections = artifacts.filter((a) => a.name === 'converged_settings' && a.status === 'final').map((a) => a.value as ConvergenceSelectionValue);
+  const selections = artifacts
+    .filter((a) => a.name === 'converged_settings' && a.status === 'final')
+    .map((a) => a.value as ConvergenceSelectionValue);
   if (!mag) return { ...base, ok: false, message: 'no magnetization in the run', wallSeconds, runDir };
   return {
-    ...base, ok: true, message: 'ok', wallSeconds, runDir,
-    momentPerAtom: mag.totalBohrMagnetonPerAtom, absolutePerAtom: mag.absoluteBohrMagnetonPerCell / mag.natoms,
+    ...base,
+    ok: true,
+    message: 'ok',
+    wallSeconds,
+    runDir,
+    momentPerAtom: mag.totalBohrMagnetonPerAtom,
+    absolutePerAtom: mag.absoluteBohrMagnetonPerCell / mag.natoms,
     ...(mag.sites[0] ? { siteMoment: mag.sites[0].momentBohrMagneton } : {}),
     ...(mag.kpointCount !== undefined ? { kpointCount: mag.kpointCount } : {}),
-    ...(selections.find((s) => s.parameter === 'ecutwfc') ? { ecutwfcRy: selections.find((s) => s.parameter === 'ecutwfc')!.chosenValue } : {}),
-    ...(selections.find((s) => s.parameter === 'kspacing') ? { kSpacingPerAngstrom: selections.find((s) => s.parameter === 'kspacing')!.chosenValue } : {}),
+    ...(selections.find((s) => s.parameter === 'ecutwfc')
+      ? { ecutwfcRy: selections.find((s) => s.parameter === 'ecutwfc')!.chosenValue }
+      : {}),
+    ...(selections.find((s) => s.parameter === 'kspacing')
+      ? { kSpacingPerAngstrom: selections.find((s) => s.parameter === 'kspacing')!.chosenValue }
+      : {}),
   };
 }
 
@@ -184,20 +285,32 @@ function main(): void {
   }
   if (process.argv.includes('--merge') && fs.existsSync(out)) {
     // the rows of elements not run this time stay, in the bench's order, with the date and directory they were measured with
-    const old = JSON.parse(fs.readFileSync(out, 'utf8')) as { date?: string; pseudoDir?: string; rows?: (Row & { measuredWith?: unknown })[] };
-    const kept = (old.rows ?? []).filter((r) => !rows.some((x) => x.element === r.element))
+    const old = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      date?: string;
+      pseudoDir?: string;
+      rows?: (Row & { measuredWith?: unknown })[];
+    };
+    const kept = (old.rows ?? [])
+      .filter((r) => !rows.some((x) => x.element === r.element))
       .map((r) => ({ ...r, measuredWith: r.measuredWith ?? { date: old.date, pseudoDir: old.pseudoDir } }));
     const order = MATERIALS.map((x) => x.element);
     rows.splice(0, rows.length, ...[...kept, ...rows].sort((p, q) => order.indexOf(p.element) - order.indexOf(q.element)));
   }
   const f = (x: number | undefined, d = 3) => (x === undefined ? '—' : x.toFixed(d));
-  console.log('\n| element | functional | μ per atom (μB) | site (μB) | |μ| per atom (μB) | experiment (total / spin) | typical DFT | ecutwfc (Ry) | k (1/Å) | k-points | wall (s) |');
+  console.log(
+    '\n| element | functional | μ per atom (μB) | site (μB) | |μ| per atom (μB) | experiment (total / spin) | typical DFT | ecutwfc (Ry) | k (1/Å) | k-points | wall (s) |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
-    console.log(`| ${r.element} | ${r.functional} | ${f(r.momentPerAtom)} | ${f(r.siteMoment)} | ${f(r.absolutePerAtom)} | ${r.experiment} / ${r.experimentSpin ?? '—'} | ${r.published.low}–${r.published.high} | ${r.ecutwfcRy ?? '—'} | ${r.kSpacingPerAngstrom ?? '—'} | ${r.kpointCount ?? '—'} | ${r.wallSeconds.toFixed(0)} |`);
+    console.log(
+      `| ${r.element} | ${r.functional} | ${f(r.momentPerAtom)} | ${f(r.siteMoment)} | ${f(r.absolutePerAtom)} | ${r.experiment} / ${r.experimentSpin ?? '—'} | ${r.published.low}–${r.published.high} | ${r.ecutwfcRy ?? '—'} | ${r.kSpacingPerAngstrom ?? '—'} | ${r.kpointCount ?? '—'} | ${r.wallSeconds.toFixed(0)} |`,
+    );
   }
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify({ bench: 'moments', date: new Date().toISOString(), pseudoDir: libraryDir, host: os.hostname(), cpus: os.cpus().length, rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({ bench: 'moments', date: new Date().toISOString(), pseudoDir: libraryDir, host: os.hostname(), cpus: os.cpus().length, rows }, null, 2)}\n`,
+  );
   console.log(`\nwritten: ${path.relative(process.cwd(), out)}`);
 }
 

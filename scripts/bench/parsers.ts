@@ -56,15 +56,19 @@ function main(): void {
     parsed = r.result;
   }
   if (parsed.ionicSteps.length !== steps) {
-    throw new Error(`the parser found ${parsed.ionicSteps.length} geometries in the benchmark text, expected ${steps}; the benchmark would measure a broken parse.`);
+    throw new Error(
+      `the parser found ${parsed.ionicSteps.length} geometries in the benchmark text, expected ${steps}; the benchmark would measure a broken parse.`,
+    );
   }
   const streaming: number[] = [];
   for (let i = 0; i < Math.min(RUNS, 3); i++) {
-    streaming.push(time(() => {
-      const p = new PwProgressParser();
-      for (let at = 0; at < text.length; at += 65536) p.push(text.slice(at, at + 65536));
-      return p.end();
-    }).ms);
+    streaming.push(
+      time(() => {
+        const p = new PwProgressParser();
+        for (let at = 0; at < text.length; at += 65536) p.push(text.slice(at, at + 65536));
+        return p.end();
+      }).ms,
+    );
   }
   const beefText = fs.readFileSync(path.join(FIXTURES, 'runs/si-beef-ensemble.out'), 'utf8');
   const beefRuns = 200;
@@ -94,7 +98,12 @@ function main(): void {
       targetMBperS: TARGET_MB_PER_S,
       meetsTarget: mbps(median(batch), bytes) >= TARGET_MB_PER_S,
     },
-    streamingRelaxOutput: { chunkBytes: 65536, runs: streaming.length, medianMs: round(median(streaming)), medianMBperS: round(mbps(median(streaming), bytes)) },
+    streamingRelaxOutput: {
+      chunkBytes: 65536,
+      runs: streaming.length,
+      medianMs: round(median(streaming)),
+      medianMBperS: round(mbps(median(streaming), bytes)),
+    },
     beefOutput: {
       file: 'test/fixtures/qe/runs/si-beef-ensemble.out',
       sizeKB: round(Buffer.byteLength(beefText) / 1024, 1),
@@ -105,10 +114,18 @@ function main(): void {
     },
     validateInput: { file: 'test/fixtures/qe/inputs/hubbard-7x.in', runs: validate.length, medianMs: round(median(validate), 3) },
   };
-  console.log(`pw.x output parser, ${result.relaxOutput.sizeMB} MB relax output (${result.relaxOutput.geometries} geometries, ${result.relaxOutput.lines} lines):`);
-  console.log(`  batch:     median ${result.relaxOutput.medianMs} ms = ${result.relaxOutput.medianMBperS} MB/s (best ${result.relaxOutput.bestMBperS} MB/s; target ≥ ${TARGET_MB_PER_S} MB/s: ${result.relaxOutput.meetsTarget ? 'met' : 'NOT met'})`);
-  console.log(`  streaming: median ${result.streamingRelaxOutput.medianMs} ms = ${result.streamingRelaxOutput.medianMBperS} MB/s (64 kB chunks)`);
-  console.log(`BEEF output with 2,000 ensemble energies (${result.beefOutput.sizeKB} kB): median ${result.beefOutput.medianMs} ms per parse (${result.beefOutput.medianMBperS} MB/s)`);
+  console.log(
+    `pw.x output parser, ${result.relaxOutput.sizeMB} MB relax output (${result.relaxOutput.geometries} geometries, ${result.relaxOutput.lines} lines):`,
+  );
+  console.log(
+    `  batch:     median ${result.relaxOutput.medianMs} ms = ${result.relaxOutput.medianMBperS} MB/s (best ${result.relaxOutput.bestMBperS} MB/s; target ≥ ${TARGET_MB_PER_S} MB/s: ${result.relaxOutput.meetsTarget ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `  streaming: median ${result.streamingRelaxOutput.medianMs} ms = ${result.streamingRelaxOutput.medianMBperS} MB/s (64 kB chunks)`,
+  );
+  console.log(
+    `BEEF output with 2,000 ensemble energies (${result.beefOutput.sizeKB} kB): median ${result.beefOutput.medianMs} ms per parse (${result.beefOutput.medianMBperS} MB/s)`,
+  );
   console.log(`parse + validate a 7.x input with HUBBARD: median ${result.validateInput.medianMs} ms`);
   const out = path.join(ROOT, 'bench/results/parsers.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -71,7 +71,9 @@ const option = (name: string): string | undefined => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 
-const pseudoDir = option('pseudo-dir') ?? [SHARED_PSEUDO, process.env.DREAMS_PSEUDO_DIR, '/usr/share/espresso/pseudo'].find((d): d is string => !!d && fs.existsSync(d))!;
+const pseudoDir =
+  option('pseudo-dir') ??
+  [SHARED_PSEUDO, process.env.DREAMS_PSEUDO_DIR, '/usr/share/espresso/pseudo'].find((d): d is string => !!d && fs.existsSync(d))!;
 const jobs = Number(option('jobs') ?? 2);
 const withReference = !flag('no-reference');
 const refKSpacing = Number(option('ref-kspacing') ?? 0.1);
@@ -143,14 +145,27 @@ function settingsFor(e: Sol27Element, file: string): RunSettings {
       text: `Lattice constant of ${e.structure} ${e.element} with PBE (${file})`,
       workflow: 'lattice-constant',
       inputs: {
-      element: e.element, structure: e.structure, latticeConstantAngstrom: e.aExpAngstrom, functional: 'PBE', pseudopotential: file,
-      ...(criterionOption ? { criterion: criterionOption } : {}),
-      ...(toleranceMev ? { toleranceMevPerAtom: Number(toleranceMev) } : {}),
-      ...(tolerancePercent ? { toleranceLatticePercent: Number(tolerancePercent) } : {}),
+        element: e.element,
+        structure: e.structure,
+        latticeConstantAngstrom: e.aExpAngstrom,
+        functional: 'PBE',
+        pseudopotential: file,
+        ...(criterionOption ? { criterion: criterionOption } : {}),
+        ...(toleranceMev ? { toleranceMevPerAtom: Number(toleranceMev) } : {}),
+        ...(tolerancePercent ? { toleranceLatticePercent: Number(tolerancePercent) } : {}),
+      },
     },
-    },
-    offline: true, backend: 'local', approval: 'auto-approve', pseudoDir, pwCommand: 'pw.x', localConcurrency: jobs,
-    models: {}, judges: false, budget: {}, qeVersion: '6.7', limits: { maxParallelJobs: Math.max(1, jobs) },
+    offline: true,
+    backend: 'local',
+    approval: 'auto-approve',
+    pseudoDir,
+    pwCommand: 'pw.x',
+    localConcurrency: jobs,
+    models: {},
+    judges: false,
+    budget: {},
+    qeVersion: '6.7',
+    limits: { maxParallelJobs: Math.max(1, jobs) },
   };
 }
 
@@ -161,19 +176,27 @@ function settingsFor(e: Sol27Element, file: string): RunSettings {
 function earlierRunOf(e: Sol27Element, file: string): string | undefined {
   if (!fs.existsSync(runsDir)) return undefined;
   const want = JSON.stringify(settingsFor(e, file).objective);
-  return fs.readdirSync(runsDir).sort().reverse().map((d) => path.join(runsDir, d)).find((dir) => {
-    const log = path.join(dir, 'events.jsonl');
-    if (!fs.existsSync(log)) return false;
-    const first = fs.readFileSync(log, 'utf8').split('\n', 1)[0]!;
-    try {
-      const start = JSON.parse(first) as { kind?: string; payload?: { settings?: { objective?: unknown; pseudoDir?: string } } };
-      return start.kind === 'run.start' && JSON.stringify(start.payload?.settings?.objective) === want &&
-        // however the directory was spelled (relative or absolute) when each run started
-        path.resolve(start.payload?.settings?.pseudoDir ?? '') === path.resolve(pseudoDir);
-    } catch {
-      return false;
-    }
-  });
+  return fs
+    .readdirSync(runsDir)
+    .sort()
+    .reverse()
+    .map((d) => path.join(runsDir, d))
+    .find((dir) => {
+      const log = path.join(dir, 'events.jsonl');
+      if (!fs.existsSync(log)) return false;
+      const first = fs.readFileSync(log, 'utf8').split('\n', 1)[0]!;
+      try {
+        const start = JSON.parse(first) as { kind?: string; payload?: { settings?: { objective?: unknown; pseudoDir?: string } } };
+        return (
+          start.kind === 'run.start' &&
+          JSON.stringify(start.payload?.settings?.objective) === want &&
+          // however the directory was spelled (relative or absolute) when each run started
+          path.resolve(start.payload?.settings?.pseudoDir ?? '') === path.resolve(pseudoDir)
+        );
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** The element's workflow run: a new one, or with --resume the earlier one read (finished) or continued (not finished). */
@@ -181,10 +204,20 @@ async function workflowRun(e: Sol27Element, file: string) {
   const earlier = flag('resume') ? earlierRunOf(e, file) : undefined;
   if (earlier) {
     const run = await openRun(earlier, { mode: 'reader' });
-    const state = (run.log.events().filter((x) => x.kind === 'run.state').at(-1)?.payload as { state?: string; reason?: string } | undefined);
+    const state = run.log
+      .events()
+      .filter((x) => x.kind === 'run.state')
+      .at(-1)?.payload as { state?: string; reason?: string } | undefined;
     if (state?.state === 'completed') {
       console.log(`${e.element}: --resume: the workflow run ${earlier} finished; its results are read, not run again`);
-      return { state: 'completed' as const, reason: undefined, runDir: earlier, events: run.log.events(), artifacts: run.registry.artifacts(), close: () => run.close() };
+      return {
+        state: 'completed' as const,
+        reason: undefined,
+        runDir: earlier,
+        events: run.log.events(),
+        artifacts: run.registry.artifacts(),
+        close: () => run.close(),
+      };
     }
     await run.close();
     console.log(`${e.element}: --resume: continuing the workflow run ${earlier} (${state?.state ?? 'no state'})`);
@@ -192,7 +225,14 @@ async function workflowRun(e: Sol27Element, file: string) {
   const controller = earlier ? await RunController.resume(earlier) : await RunController.start({ runsDir, settings: settingsFor(e, file) });
   const result = await controller.run();
   const rt = controller.session.runtime;
-  return { state: result.state, reason: result.reason, runDir: controller.runDir, events: rt.log.events(), artifacts: rt.provenance.artifacts(), close: () => controller.close() };
+  return {
+    state: result.state,
+    reason: result.reason,
+    runDir: controller.runDir,
+    events: rt.log.events(),
+    artifacts: rt.provenance.artifacts(),
+    close: () => controller.close(),
+  };
 }
 
 async function runElement(e: Sol27Element, file: string): Promise<ElementResult> {
@@ -200,31 +240,54 @@ async function runElement(e: Sol27Element, file: string): Promise<ElementResult>
   const result = { state: wf.state, reason: wf.reason };
   const events = wf.events;
   const finals = wf.artifacts.filter((a) => a.status === 'final');
-  const selection = (p: string) => finals.filter((a) => a.name === 'converged_settings' && (a.value as ConvergenceSelectionValue).parameter === p).at(-1)?.value as ConvergenceSelectionValue | undefined;
+  const selection = (p: string) =>
+    finals.filter((a) => a.name === 'converged_settings' && (a.value as ConvergenceSelectionValue).parameter === p).at(-1)?.value as
+      | ConvergenceSelectionValue
+      | undefined;
   const a = finals.filter((x) => x.name === 'lattice_constant').at(-1)?.value as number | undefined;
   const cut = selection('ecutwfc');
   const k = selection('kspacing');
   const b0 = (finals.filter((x) => x.name === 'eos_fit').at(-1)?.value as EosFitValue | undefined)?.b0GPa;
-  const shift = (s: ConvergenceSelectionValue | undefined) => (s && b0 ? latticeShiftFromPressure(s.tested, s.chosenValue, finestTested(s), b0)?.shiftPercent : undefined);
+  const shift = (s: ConvergenceSelectionValue | undefined) =>
+    s && b0 ? latticeShiftFromPressure(s.tested, s.chosenValue, finestTested(s), b0)?.shiftPercent : undefined;
   const [cutShift, kShift] = [shift(cut), shift(k)];
   const out: ElementResult = {
-    element: e.element, structure: e.structure, pseudopotential: file, state: result.state, ...(result.reason ? { reason: result.reason } : {}),
+    element: e.element,
+    structure: e.structure,
+    pseudopotential: file,
+    state: result.state,
+    ...(result.reason ? { reason: result.reason } : {}),
     ...(cut ? { ecutwfcRy: cut.chosen.ecutwfcRy, ecutrhoRy: cut.chosen.ecutrhoRy } : {}),
     ...(k ? { kSpacingPerAngstrom: k.chosen.kSpacingPerAngstrom } : {}),
     ...(a !== undefined ? { aAngstrom: a, errorVsExpPercent: (100 * (a - e.aExpAngstrom)) / e.aExpAngstrom } : {}),
-    aExpAngstrom: e.aExpAngstrom, aDreamsAngstrom: e.aDreamsAngstrom, aExpertAngstrom: e.aExpertAngstrom,
-    ...(cutShift !== undefined || kShift !== undefined ? { pressureEstimate: {
-      ...(cutShift !== undefined ? { cutoffPercent: cutShift } : {}), ...(kShift !== undefined ? { kPercent: kShift } : {}), sumPercent: (cutShift ?? 0) + (kShift ?? 0),
-    } } : {}),
+    aExpAngstrom: e.aExpAngstrom,
+    aDreamsAngstrom: e.aDreamsAngstrom,
+    aExpertAngstrom: e.aExpertAngstrom,
+    ...(cutShift !== undefined || kShift !== undefined
+      ? {
+          pressureEstimate: {
+            ...(cutShift !== undefined ? { cutoffPercent: cutShift } : {}),
+            ...(kShift !== undefined ? { kPercent: kShift } : {}),
+            sumPercent: (cutShift ?? 0) + (kShift ?? 0),
+          },
+        }
+      : {}),
     ...(cut && k ? { tested: { ecutwfcRy: cut.tested.map((t) => t.value), kSpacingPerAngstrom: k.tested.map((t) => t.value) } } : {}),
     ...(cut?.criterion ? { criterion: cut.criterion } : {}),
     ...(cut?.bulkModulus ? { probeBulkModulusGPa: cut.bulkModulus.valueGPa } : {}),
     ...(cut && k ? { energyReplay: { ecutwfcRy: energyReplay(cut), kSpacingPerAngstrom: energyReplay(k) } } : {}),
-    workflow: runCost(wf.runDir, events), runDir: wf.runDir, measuredAt: events.at(-1)?.ts ?? new Date().toISOString(),
+    workflow: runCost(wf.runDir, events),
+    runDir: wf.runDir,
+    measuredAt: events.at(-1)?.ts ?? new Date().toISOString(),
   };
   await wf.close();
   if (withReference && a !== undefined && cut?.chosen.ecutwfcRy && cut.chosen.ecutrhoRy && k?.chosen.kSpacingPerAngstrom) {
-    out.reference = await referenceFor(e, file, { ecutwfcRy: cut.chosen.ecutwfcRy, ecutrhoRy: cut.chosen.ecutrhoRy, kSpacingPerAngstrom: k.chosen.kSpacingPerAngstrom }, Math.max(...cut.tested.map((t) => t.value)));
+    out.reference = await referenceFor(
+      e,
+      file,
+      { ecutwfcRy: cut.chosen.ecutwfcRy, ecutrhoRy: cut.chosen.ecutrhoRy, kSpacingPerAngstrom: k.chosen.kSpacingPerAngstrom },
+      Math.max(...cut.tested.map((t) => t.value)),
+    );
     out.errorVsReferencePercent = (100 * (a - out.reference.aAngstrom)) / out.reference.aAngstrom;
   }
   return out;
@@ -246,24 +309,51 @@ function energyReplay(sel: ConvergenceSelectionValue, toleranceMev = 1): number 
  * ecutwfc max(chosen + ref-extra-cutoff, highest tested) at the chosen dual; taken from the output
  * file when an earlier measurement used the same settings.
  */
-async function referenceFor(e: Sol27Element, file: string, chosen: { ecutwfcRy: number; ecutrhoRy: number; kSpacingPerAngstrom: number }, highestTestedRy: number): Promise<ReferenceResult> {
+async function referenceFor(
+  e: Sol27Element,
+  file: string,
+  chosen: { ecutwfcRy: number; ecutrhoRy: number; kSpacingPerAngstrom: number },
+  highestTestedRy: number,
+): Promise<ReferenceResult> {
   const ecut = Math.max(chosen.ecutwfcRy + refExtraCutoff, highestTestedRy);
   const dual = chosen.ecutrhoRy / chosen.ecutwfcRy;
   const spec = {
-    element: e.element, structure: e.structure, aStartAngstrom: e.aExpAngstrom, pseudoDir, pseudopotential: file,
-    ecutwfcRy: ecut, ecutrhoRy: Math.round(dual * ecut), kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * chosen.kSpacingPerAngstrom).toFixed(4)),
-    degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
+    element: e.element,
+    structure: e.structure,
+    aStartAngstrom: e.aExpAngstrom,
+    pseudoDir,
+    pseudopotential: file,
+    ecutwfcRy: ecut,
+    ecutrhoRy: Math.round(dual * ecut),
+    kSpacingPerAngstrom: Number(Math.min(refKSpacing, refKFactor * chosen.kSpacingPerAngstrom).toFixed(4)),
+    degaussRy: 0.02,
+    eosPoints: 5,
+    eosRangePercent: 5,
+    jobs,
   };
   // in the runs directory, so that a reference stopped part-way goes on from its finished points when run again with the same --runs-dir
   const workDir = path.join(runsDir, `reference-${e.element}-${spec.ecutwfcRy}Ry-k${spec.kSpacingPerAngstrom}`);
   const earlier = earlierReferences.get(e.element);
   const r = earlier?.reference;
   // the same file and dual, at least this cutoff and at least this k density: at least as tight a yardstick
-  const same = !freshReferences && r && earlier.pseudopotential === file && Math.abs(r.ecutrhoRy / r.ecutwfcRy - spec.ecutrhoRy / spec.ecutwfcRy) < 1e-6 &&
-    r.ecutwfcRy >= spec.ecutwfcRy && r.kSpacingPerAngstrom <= spec.kSpacingPerAngstrom + 1e-9;
+  const same =
+    !freshReferences &&
+    r &&
+    earlier.pseudopotential === file &&
+    Math.abs(r.ecutrhoRy / r.ecutwfcRy - spec.ecutrhoRy / spec.ecutwfcRy) < 1e-6 &&
+    r.ecutwfcRy >= spec.ecutwfcRy &&
+    r.kSpacingPerAngstrom <= spec.kSpacingPerAngstrom + 1e-9;
   if (same) {
-    console.log(`${e.element}: tight reference (${r.ecutwfcRy} Ry, ${r.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, at least as tight as ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å`);
-    return { ...earlier.reference, reusedFrom: earlier.reference.reusedFrom ?? { ...(earlier.date ? { date: earlier.date } : {}), ...(earlier.command ? { command: earlier.command } : {}) } };
+    console.log(
+      `${e.element}: tight reference (${r.ecutwfcRy} Ry, ${r.kSpacingPerAngstrom} 1/Å) taken from the earlier measurement, at least as tight as ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å`,
+    );
+    return {
+      ...earlier.reference,
+      reusedFrom: earlier.reference.reusedFrom ?? {
+        ...(earlier.date ? { date: earlier.date } : {}),
+        ...(earlier.command ? { command: earlier.command } : {}),
+      },
+    };
   }
   console.log(`${e.element}: tight reference at ${spec.ecutwfcRy} Ry, ${spec.kSpacingPerAngstrom} 1/Å (5 pw.x runs) in ${workDir}`);
   return tightReference({ ...spec, workDir });
@@ -276,15 +366,27 @@ async function referenceFor(e: Sol27Element, file: string, chosen: { ecutwfcRy: 
  * two. The row keeps its workflow figures and command; the reference records its own.
  */
 async function referenceOnly(e: Sol27Element, row: ElementResult | undefined): Promise<ElementResult> {
-  if (!row) throw new Error(`--reference-only: ${outFile} has no row for ${e.element}; measure its workflow first (npm run bench:sol27 -- --elements ${e.element} --no-reference --merge).`);
+  if (!row)
+    throw new Error(
+      `--reference-only: ${outFile} has no row for ${e.element}; measure its workflow first (npm run bench:sol27 -- --elements ${e.element} --no-reference --merge).`,
+    );
   const { aAngstrom: a, ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom, tested } = row;
   if (a === undefined || !ecutwfcRy || !ecutrhoRy || !kSpacingPerAngstrom || !tested) {
-    throw new Error(`--reference-only: the ${e.element} row of ${outFile} has no finished workflow (state ${row.state}${row.reason ? `: ${row.reason}` : ''}); run its workflow again first.`);
+    throw new Error(
+      `--reference-only: the ${e.element} row of ${outFile} has no finished workflow (state ${row.state}${row.reason ? `: ${row.reason}` : ''}); run its workflow again first.`,
+    );
   }
-  const reference = await referenceFor(e, row.pseudopotential, { ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom }, Math.max(...tested.ecutwfcRy));
+  const reference = await referenceFor(
+    e,
+    row.pseudopotential,
+    { ecutwfcRy, ecutrhoRy, kSpacingPerAngstrom },
+    Math.max(...tested.ecutwfcRy),
+  );
   return {
     ...row,
-    reference: reference.reusedFrom ? reference : { ...reference, measuredAt: new Date().toISOString(), command: commandLine('npm run bench:sol27 --') },
+    reference: reference.reusedFrom
+      ? reference
+      : { ...reference, measuredAt: new Date().toISOString(), command: commandLine('npm run bench:sol27 --') },
     errorVsReferencePercent: (100 * (a - reference.aAngstrom)) / reference.aAngstrom,
   };
 }
@@ -296,10 +398,15 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.l
 function table(rows: ElementResult[]): string {
   const order = readSol27().map((e) => e.element);
   const sorted = [...rows].sort((a, b) => order.indexOf(a.element) - order.indexOf(b.element));
-  const signed = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`);
-  const head = '| Element | Structure | Pseudopotential | ecutwfc (Ry) | k-spacing (1/Å) | a (Å) | a exp (Å) | err vs exp (%) | a ref (Å) | err vs ref (%) | pw.x runs (reused) | CPU (s) | overhead (%) |';
-  const lines = sorted.map((r) => `| ${r.element} | ${r.structure} | ${r.pseudopotential} | ${f(r.ecutwfcRy, 0)} | ${f(r.kSpacingPerAngstrom, 3)} | ${f(r.aAngstrom, 4)} | ${r.aExpAngstrom} | ${signed(r.errorVsExpPercent, 2)} | ` +
-    `${f(r.reference?.aAngstrom, 4)}${r.reference?.reusedFrom ? '¹' : ''} | ${signed(r.errorVsReferencePercent, 3)} | ${r.workflow?.pwRuns ?? '—'} (${r.workflow?.reusedRuns ?? 0}) | ${f(r.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow ? 100 * r.workflow.overheadFraction : undefined, 2)} |`);
+  const signed = (x: number | undefined, d: number) =>
+    x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`;
+  const head =
+    '| Element | Structure | Pseudopotential | ecutwfc (Ry) | k-spacing (1/Å) | a (Å) | a exp (Å) | err vs exp (%) | a ref (Å) | err vs ref (%) | pw.x runs (reused) | CPU (s) | overhead (%) |';
+  const lines = sorted.map(
+    (r) =>
+      `| ${r.element} | ${r.structure} | ${r.pseudopotential} | ${f(r.ecutwfcRy, 0)} | ${f(r.kSpacingPerAngstrom, 3)} | ${f(r.aAngstrom, 4)} | ${r.aExpAngstrom} | ${signed(r.errorVsExpPercent, 2)} | ` +
+      `${f(r.reference?.aAngstrom, 4)}${r.reference?.reusedFrom ? '¹' : ''} | ${signed(r.errorVsReferencePercent, 3)} | ${r.workflow?.pwRuns ?? '—'} (${r.workflow?.reusedRuns ?? 0}) | ${f(r.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow ? 100 * r.workflow.overheadFraction : undefined, 2)} |`,
+  );
   return [head, `|${'---|'.repeat(13)}`, ...lines].join('\n');
 }
 
@@ -317,12 +424,15 @@ function comparison(rows: ElementResult[]): string[] {
   const order = readSol27().map((e) => e.element);
   const sorted = [...rows].filter((r) => before.has(r.element)).sort((a, b) => order.indexOf(a.element) - order.indexOf(b.element));
   if (!sorted.length) return [];
-  const signed = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`);
+  const signed = (x: number | undefined, d: number) =>
+    x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(d)}`;
   const replay = (r: ElementResult) => (r.energyReplay ? `${r.energyReplay.ecutwfcRy} / ${r.energyReplay.kSpacingPerAngstrom}` : '—');
   const lines = sorted.map((r) => {
     const b = before.get(r.element)!;
-    return `| ${r.element} | ${f(b.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow?.pwCpuSeconds, 0)} | ${b.workflow?.pwRuns ?? '—'} | ${r.workflow?.pwRuns ?? '—'} | ` +
-      `${f(b.ecutwfcRy, 0)} / ${f(b.kSpacingPerAngstrom, 3)} | ${f(r.ecutwfcRy, 0)} / ${f(r.kSpacingPerAngstrom, 3)} | ${signed(b.errorVsReferencePercent, 3)} | ${signed(r.errorVsReferencePercent, 3)} | ${f(r.probeBulkModulusGPa, 0)} | ${replay(r)} |`;
+    return (
+      `| ${r.element} | ${f(b.workflow?.pwCpuSeconds, 0)} | ${f(r.workflow?.pwCpuSeconds, 0)} | ${b.workflow?.pwRuns ?? '—'} | ${r.workflow?.pwRuns ?? '—'} | ` +
+      `${f(b.ecutwfcRy, 0)} / ${f(b.kSpacingPerAngstrom, 3)} | ${f(r.ecutwfcRy, 0)} / ${f(r.kSpacingPerAngstrom, 3)} | ${signed(b.errorVsReferencePercent, 3)} | ${signed(r.errorVsReferencePercent, 3)} | ${f(r.probeBulkModulusGPa, 0)} | ${replay(r)} |`
+    );
   });
   const sum = (xs: (number | undefined)[]) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
   const cpuBefore = sum(sorted.map((r) => before.get(r.element)!.workflow?.pwCpuSeconds));
@@ -343,7 +453,7 @@ function comparison(rows: ElementResult[]): string[] {
     `|${'---|'.repeat(11)}`,
     ...lines,
     '',
-    `pw.x CPU: ${cpuBefore.toFixed(0)} s before, ${cpuNow.toFixed(0)} s now (${(100 * cpuNow / cpuBefore).toFixed(0)} %; target ≤ 15,000 s for all 27). ` +
+    `pw.x CPU: ${cpuBefore.toFixed(0)} s before, ${cpuNow.toFixed(0)} s now (${((100 * cpuNow) / cpuBefore).toFixed(0)} %; target ≤ 15,000 s for all 27). ` +
       `Mean |error| vs reference ${meanOf(beforeErr).toFixed(3)} % before, ${meanOf(nowErr).toFixed(3)} % now; largest ${Math.max(...beforeErr).toFixed(3)} % before, ` +
       `${Math.max(...nowErr).toFixed(3)} % now (target: every element ≤ 0.2 %).`,
     '',
@@ -367,13 +477,15 @@ function markdown(rows: ElementResult[], summary: ReturnType<typeof write> | und
     '¹ tight reference taken from an earlier measurement with the same or tighter settings (`reference.reusedFrom` in the JSON). ' +
       '"reused" counts energies taken from an identical earlier pw.x input in the same run (no pw.x started); they are not in the run count.',
     '',
-    ...(s ? [
-      `${s.completed} of 27 elements; mean |error| vs reference ${pct(s.meanAbsErrorVsReferencePercent, 3)} (target ≤ ${s.targetMeanAbsErrorVsReferencePercent} %), ` +
-        `vs experiment ${pct(s.meanAbsErrorVsExperimentPercent, 2)}; ${Number.isFinite(s.pwRunsPerElementMean) ? s.pwRunsPerElementMean.toFixed(1) : '—'} pw.x runs per element ` +
-        `(${s.pwRunsTotal} in all, ${s.reusedRunsTotal} energies reused) vs ${s.fixedSweepRunsPerElement} for a DREAMS-style fixed sweep; ` +
-        `orchestration overhead ${pct(100 * s.overheadFraction, 2)} of wall time.`,
-      '',
-    ] : []),
+    ...(s
+      ? [
+          `${s.completed} of 27 elements; mean |error| vs reference ${pct(s.meanAbsErrorVsReferencePercent, 3)} (target ≤ ${s.targetMeanAbsErrorVsReferencePercent} %), ` +
+            `vs experiment ${pct(s.meanAbsErrorVsExperimentPercent, 2)}; ${Number.isFinite(s.pwRunsPerElementMean) ? s.pwRunsPerElementMean.toFixed(1) : '—'} pw.x runs per element ` +
+            `(${s.pwRunsTotal} in all, ${s.reusedRunsTotal} energies reused) vs ${s.fixedSweepRunsPerElement} for a DREAMS-style fixed sweep; ` +
+            `orchestration overhead ${pct(100 * s.overheadFraction, 2)} of wall time.`,
+          '',
+        ]
+      : []),
     ...comparison(rows),
     'Commands:',
     '',
@@ -385,21 +497,34 @@ function markdown(rows: ElementResult[], summary: ReturnType<typeof write> | und
 async function main(): Promise<void> {
   if (flag('table-only')) return tableOnly();
   const all = readSol27();
-  const wanted = option('elements')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = option('elements')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = wanted?.filter((w) => !all.some((e) => e.element === w)) ?? [];
-  if (unknown.length) throw new Error(`--elements: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in Sol27LC (${all.map((e) => e.element).join(', ')}).`);
+  if (unknown.length)
+    throw new Error(
+      `--elements: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in Sol27LC (${all.map((e) => e.element).join(', ')}).`,
+    );
   const chosen = all.filter((e) => !wanted || wanted.includes(e.element));
   console.log(`bench:sol27 — ${chosen.length} element(s), pseudopotentials from ${pseudoDir}, ${jobs} pw.x at a time, runs in ${runsDir}`);
   const rows: ElementResult[] = [];
   const earlierRows: ElementResult[] = [];
-  if (referenceOnlyMode && !flag('merge')) throw new Error('--reference-only completes rows of the output file: give --merge too, so the other elements are kept.');
+  if (referenceOnlyMode && !flag('merge'))
+    throw new Error('--reference-only completes rows of the output file: give --merge too, so the other elements are kept.');
   // references of the baseline first, then of the output file (which wins where both have one)
   if (fs.existsSync(baselineFile) && path.resolve(baselineFile) !== path.resolve(outFile)) {
     const base = JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as { date?: string; command?: string; elements?: ElementResult[] };
     for (const r of base.elements ?? []) {
       const date = r.measuredAt ?? base.date;
       const command = r.command ?? base.command;
-      if (r.reference) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(date ? { date } : {}), ...(command ? { command } : {}) });
+      if (r.reference)
+        earlierReferences.set(r.element, {
+          pseudopotential: r.pseudopotential,
+          reference: r.reference,
+          ...(date ? { date } : {}),
+          ...(command ? { command } : {}),
+        });
     }
   }
   if (fs.existsSync(outFile)) {
@@ -408,7 +533,13 @@ async function main(): Promise<void> {
       earlierRows.push({ command: before.command, ...r });
       // a reference that was itself reused keeps pointing at its measurement (reusedFrom is carried over where it is used)
       const date = r.measuredAt ?? before.date;
-      if (r.reference) earlierReferences.set(r.element, { pseudopotential: r.pseudopotential, reference: r.reference, ...(date ? { date } : {}), ...(r.command ? { command: r.command } : {}) });
+      if (r.reference)
+        earlierReferences.set(r.element, {
+          pseudopotential: r.pseudopotential,
+          reference: r.reference,
+          ...(date ? { date } : {}),
+          ...(r.command ? { command: r.command } : {}),
+        });
     }
   }
   if (flag('merge') && fs.existsSync(outFile)) {
@@ -424,10 +555,15 @@ async function main(): Promise<void> {
   for (const e of chosen) {
     if (referenceOnlyMode) {
       const t = Date.now();
-      const r = await referenceOnly(e, earlierRows.find((x) => x.element === e.element));
+      const r = await referenceOnly(
+        e,
+        earlierRows.find((x) => x.element === e.element),
+      );
       rows.push(r);
-      console.log(`${e.element}: reference a ${f(r.reference?.aAngstrom, 4)} Å at ${r.reference?.ecutwfcRy} Ry, k ${r.reference?.kSpacingPerAngstrom} 1/Å; ` +
-        `workflow a ${f(r.aAngstrom, 4)} Å: ${f(r.errorVsReferencePercent, 3)} %, ${r.reference?.pwRuns} pw.x runs, ${f(r.reference?.pwCpuSeconds, 0)} s CPU, ${((Date.now() - t) / 60000).toFixed(1)} min`);
+      console.log(
+        `${e.element}: reference a ${f(r.reference?.aAngstrom, 4)} Å at ${r.reference?.ecutwfcRy} Ry, k ${r.reference?.kSpacingPerAngstrom} 1/Å; ` +
+          `workflow a ${f(r.aAngstrom, 4)} Å: ${f(r.errorVsReferencePercent, 3)} %, ${r.reference?.pwRuns} pw.x runs, ${f(r.reference?.pwCpuSeconds, 0)} s CPU, ${((Date.now() - t) / 60000).toFixed(1)} min`,
+      );
       write(rows, skipped, (Date.now() - t0) / 1000, false);
       continue;
     }
@@ -440,9 +576,11 @@ async function main(): Promise<void> {
     const t = Date.now();
     const r = { ...(await runElement(e, file)), command: commandLine('npm run bench:sol27 --') };
     rows.push(r);
-    console.log(`${e.element} (${file}): ${r.state}${r.reason ? ` — ${r.reason}` : ''}; ecutwfc ${f(r.ecutwfcRy, 0)} Ry, k ${f(r.kSpacingPerAngstrom, 2)} 1/Å, a ${f(r.aAngstrom, 4)} Å ` +
-      `(exp ${f(r.errorVsExpPercent, 2)} %, ref ${f(r.errorVsReferencePercent, 3)} %), ${r.workflow?.pwRuns} pw.x runs, ${f(r.workflow?.pwCpuSeconds, 0)} s CPU, ` +
-      `overhead ${f(100 * (r.workflow?.overheadFraction ?? NaN), 2)} %, ${((Date.now() - t) / 60000).toFixed(1)} min`);
+    console.log(
+      `${e.element} (${file}): ${r.state}${r.reason ? ` — ${r.reason}` : ''}; ecutwfc ${f(r.ecutwfcRy, 0)} Ry, k ${f(r.kSpacingPerAngstrom, 2)} 1/Å, a ${f(r.aAngstrom, 4)} Å ` +
+        `(exp ${f(r.errorVsExpPercent, 2)} %, ref ${f(r.errorVsReferencePercent, 3)} %), ${r.workflow?.pwRuns} pw.x runs, ${f(r.workflow?.pwCpuSeconds, 0)} s CPU, ` +
+        `overhead ${f(100 * (r.workflow?.overheadFraction ?? NaN), 2)} %, ${((Date.now() - t) / 60000).toFixed(1)} min`,
+    );
     write(rows, skipped, (Date.now() - t0) / 1000, false);
   }
   const summary = write(rows, skipped, (Date.now() - t0) / 1000, true);
@@ -458,36 +596,74 @@ function write(rows: ElementResult[], skipped: { element: string; reason: string
   const wall = rows.reduce((s, r) => s + (r.workflow?.runWallSeconds ?? 0), 0);
   const overhead = rows.reduce((s, r) => s + (r.workflow?.overheadSeconds ?? 0), 0);
   const summary = {
-    elements: rows.length, completed: done.length, skipped: skipped.length,
-    meanAbsErrorVsReferencePercent: mean(vsRef), targetMeanAbsErrorVsReferencePercent: 0.2,
-    maxAbsErrorVsReferencePercent: vsRef.length ? Math.max(...vsRef) : NaN, targetMaxAbsErrorVsReferencePercent: 0.2,
+    elements: rows.length,
+    completed: done.length,
+    skipped: skipped.length,
+    meanAbsErrorVsReferencePercent: mean(vsRef),
+    targetMeanAbsErrorVsReferencePercent: 0.2,
+    maxAbsErrorVsReferencePercent: vsRef.length ? Math.max(...vsRef) : NaN,
+    targetMaxAbsErrorVsReferencePercent: 0.2,
     meanAbsErrorVsExperimentPercent: mean(done.map((r) => Math.abs(r.errorVsExpPercent!))),
     // elements measured since the report's pressure check exists: its estimate beside the measured error
-    pressureEstimateVsReference: done.filter((r) => r.pressureEstimate && r.errorVsReferencePercent !== undefined).map((r) => ({
-      element: r.element, estimatedPercent: r.pressureEstimate!.sumPercent, measuredAbsPercent: Math.abs(r.errorVsReferencePercent!),
-    })),
+    pressureEstimateVsReference: done
+      .filter((r) => r.pressureEstimate && r.errorVsReferencePercent !== undefined)
+      .map((r) => ({
+        element: r.element,
+        estimatedPercent: r.pressureEstimate!.sumPercent,
+        measuredAbsPercent: Math.abs(r.errorVsReferencePercent!),
+      })),
     meanAbsErrorDreamsVsExperimentPercent: mean(done.map((r) => Math.abs((100 * (r.aDreamsAngstrom - r.aExpAngstrom)) / r.aExpAngstrom))),
-    pwRunsPerElementMean: mean(runs), pwRunsTotal: runs.reduce((s, x) => s + x, 0),
+    pwRunsPerElementMean: mean(runs),
+    pwRunsTotal: runs.reduce((s, x) => s + x, 0),
     reusedRunsTotal: done.reduce((s, r) => s + (r.workflow?.reusedRuns ?? 0), 0),
     defaultSweeps: {
-      kSpacingsPerAngstrom: DEFAULT_K_SPACINGS, cutoffsRy: 'the file\'s suggestion rounded up to 5 Ry, then 10, 20, 30 Ry above', cutoffSweepAt: 'the middle of the k sweep',
-      criterion: criterionOption ?? 'pressure (0.05 % of a per sweep, B from a probe at 0.99/1/1.01 × a)', extension: 'one value at a time', identicalInputs: 'reused (run_pw), not run again',
+      kSpacingsPerAngstrom: DEFAULT_K_SPACINGS,
+      cutoffsRy: "the file's suggestion rounded up to 5 Ry, then 10, 20, 30 Ry above",
+      cutoffSweepAt: 'the middle of the k sweep',
+      criterion: criterionOption ?? 'pressure (0.05 % of a per sweep, B from a probe at 0.99/1/1.01 × a)',
+      extension: 'one value at a time',
+      identicalInputs: 'reused (run_pw), not run again',
     },
     targetWorkflowCpuSeconds: 15000,
-    fixedSweepRunsPerElement: FIXED_SWEEP_RUNS, fixedSweep: FIXED_SWEEP,
+    fixedSweepRunsPerElement: FIXED_SWEEP_RUNS,
+    fixedSweep: FIXED_SWEEP,
     referenceRunsTotal: done.reduce((s, r) => s + (r.reference?.pwRuns ?? 0), 0),
     workflowCpuSeconds: rows.reduce((s, r) => s + (r.workflow?.pwCpuSeconds ?? 0), 0),
-    workflowWallSeconds: wall, overheadSeconds: overhead, overheadFraction: wall > 0 ? overhead / wall : NaN, targetOverheadFraction: 0.05,
+    workflowWallSeconds: wall,
+    overheadSeconds: overhead,
+    overheadFraction: wall > 0 ? overhead / wall : NaN,
+    targetOverheadFraction: 0.05,
     benchWallSeconds: seconds,
   };
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   const date = new Date().toISOString();
-  fs.writeFileSync(outFile, JSON.stringify({
-    bench: 'sol27', complete, date, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
-    pseudoDir, jobs, reference: withReference || rows.some((r) => r.reference) ? { kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`, ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`, eos: 'the workflow\'s 5 points, ±5 % of a_exp, Birch–Murnaghan' } : 'not run',
-    command: commandLine('npm run bench:sol27 --'),
-    summary, skipped, elements: rows,
-  }, null, 1) + '\n');
+  fs.writeFileSync(
+    outFile,
+    JSON.stringify(
+      {
+        bench: 'sol27',
+        complete,
+        date,
+        machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
+        pseudoDir,
+        jobs,
+        reference:
+          withReference || rows.some((r) => r.reference)
+            ? {
+                kSpacingPerAngstrom: `min(${refKSpacing}, ${refKFactor} × chosen)`,
+                ecutwfcRy: `max(chosen + ${refExtraCutoff}, highest tested)`,
+                eos: "the workflow's 5 points, ±5 % of a_exp, Birch–Murnaghan",
+              }
+            : 'not run',
+        command: commandLine('npm run bench:sol27 --'),
+        summary,
+        skipped,
+        elements: rows,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   fs.writeFileSync(markdownFile, markdown(rows, summary, date));
   return summary;
 }
@@ -498,9 +674,17 @@ const markdownFile = outFile.replace(/\.json$/, '') + '.md';
 function tableOnly(): void {
   if (!fs.existsSync(outFile)) throw new Error(`--table-only: ${outFile} does not exist; run the bench first (npm run bench:sol27).`);
   const results = JSON.parse(fs.readFileSync(outFile, 'utf8')) as {
-    date: string; complete?: boolean; summary?: ReturnType<typeof write>; elements?: ElementResult[]; skipped?: { element: string; reason: string }[];
+    date: string;
+    complete?: boolean;
+    summary?: ReturnType<typeof write>;
+    elements?: ElementResult[];
+    skipped?: { element: string; reason: string }[];
   };
-  const forget = option('forget')?.split(',').map((x) => x.trim()).filter(Boolean) ?? [];
+  const forget =
+    option('forget')
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean) ?? [];
   const mergeFrom = option('merge-from');
   if (forget.length || mergeFrom) {
     // rows of runs spoiled by the machine (a full disk), not by the workflow: dropped; rows measured
@@ -509,7 +693,8 @@ function tableOnly(): void {
     let rows = (results.elements ?? []).filter((r) => !forget.includes(r.element));
     const merged: string[] = [];
     if (mergeFrom) {
-      if (!fs.existsSync(mergeFrom)) throw new Error(`--merge-from: ${mergeFrom} does not exist; give the --out file of the bench that measured the elements.`);
+      if (!fs.existsSync(mergeFrom))
+        throw new Error(`--merge-from: ${mergeFrom} does not exist; give the --out file of the bench that measured the elements.`);
       const other = JSON.parse(fs.readFileSync(mergeFrom, 'utf8')) as { command?: string; elements?: ElementResult[] };
       for (const r of other.elements ?? []) {
         if (r.aAngstrom === undefined) continue; // an element that did not finish there keeps its row here
@@ -519,7 +704,9 @@ function tableOnly(): void {
       }
     }
     write(rows, results.skipped ?? [], results.summary?.benchWallSeconds ?? 0, results.complete ?? false);
-    console.log(`bench:sol27: ${forget.length ? `dropped ${forget.join(', ')}; ` : ''}${mergeFrom ? `took ${merged.join(', ') || 'no element'} from ${mergeFrom}; ` : ''}${outFile} and ${markdownFile} rewritten`);
+    console.log(
+      `bench:sol27: ${forget.length ? `dropped ${forget.join(', ')}; ` : ''}${mergeFrom ? `took ${merged.join(', ') || 'no element'} from ${mergeFrom}; ` : ''}${outFile} and ${markdownFile} rewritten`,
+    );
     return;
   }
   fs.writeFileSync(markdownFile, markdown(results.elements ?? [], results.summary, results.date));

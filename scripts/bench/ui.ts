@@ -70,17 +70,27 @@ async function benchGraph(n: number): Promise<GraphFigures> {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const first = performance.now() - t0;
       // (a build without the provisional layout renders once, already refined)
-      while (!w.__posted.some((m) => m.type === 'error' || (m.type === 'rendered' && m.phase !== 'quick'))) await new Promise((r) => setTimeout(r, 2));
+      while (!w.__posted.some((m) => m.type === 'error' || (m.type === 'rendered' && m.phase !== 'quick')))
+        await new Promise((r) => setTimeout(r, 2));
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return { first, refined: performance.now() - t0 };
     }, graph);
-    const posted = (await wp.posted()) as { type: string; layoutMs?: number; renderMs?: number; layout?: string; text?: string; phase?: string }[];
+    const posted = (await wp.posted()) as {
+      type: string;
+      layoutMs?: number;
+      renderMs?: number;
+      layout?: string;
+      text?: string;
+      phase?: string;
+    }[];
     const rendered = posted.find((m) => m.type === 'rendered' && m.phase !== 'quick');
     const firstRendered = posted.find((m) => m.type === 'rendered');
     if (!rendered) throw new Error(`the graph of ${n} nodes did not render: ${JSON.stringify(posted.find((m) => m.type === 'error'))}`);
     // Panning: 40 redraws at a readable zoom, as a drag would ask for.
     const pan = await page.evaluate(() => {
-      const v = (window as unknown as { dreamsGraph: { drawNow(): void; lastDrawMs: number; transform: { x: number; y: number; k: number } } }).dreamsGraph;
+      const v = (
+        window as unknown as { dreamsGraph: { drawNow(): void; lastDrawMs: number; transform: { x: number; y: number; k: number } } }
+      ).dreamsGraph;
       const times: number[] = [];
       for (let i = 0; i < 40; i++) {
         v.transform = { x: -i * 37, y: -i * 11, k: 0.8 };
@@ -113,19 +123,39 @@ async function benchGraph(n: number): Promise<GraphFigures> {
     });
     const svg = await page.evaluate(async () => {
       // The same positions drawn as SVG (rect + two labels per node, a path per edge).
-      const w = window as unknown as { d3: typeof import('d3'); dreamsGraph: { graph: ProvenanceGraph; layout: { nodes: { x: number; y: number; w: number; h: number }[]; routed: { points: number[] }[] } } };
+      const w = window as unknown as {
+        d3: typeof import('d3');
+        dreamsGraph: {
+          graph: ProvenanceGraph;
+          layout: { nodes: { x: number; y: number; w: number; h: number }[]; routed: { points: number[] }[] };
+        };
+      };
       const { graph, layout } = w.dreamsGraph;
       const d3 = w.d3;
       document.getElementById('root')!.style.display = 'none';
       const t0 = performance.now();
       const s = d3.select(document.body).append('svg').attr('width', 1400).attr('height', 900);
       const g = s.append('g');
-      g.selectAll('path').data(layout.routed).join('path').attr('fill', 'none').attr('stroke', '#999')
+      g.selectAll('path')
+        .data(layout.routed)
+        .join('path')
+        .attr('fill', 'none')
+        .attr('stroke', '#999')
         .attr('d', (r) => 'M' + r.points.join(' '));
-      const ng = g.selectAll('g.n').data(graph.nodes).join('g').attr('transform', (_, i) => `translate(${layout.nodes[i]!.x},${layout.nodes[i]!.y})`);
+      const ng = g
+        .selectAll('g.n')
+        .data(graph.nodes)
+        .join('g')
+        .attr('transform', (_, i) => `translate(${layout.nodes[i]!.x},${layout.nodes[i]!.y})`);
       ng.append('rect').attr('width', 168).attr('height', 34).attr('fill', '#eee').attr('stroke', '#388a34');
-      ng.append('text').attr('x', 22).attr('y', 14).text((d) => d.label);
-      ng.append('text').attr('x', 22).attr('y', 28).text((d) => d.detail);
+      ng.append('text')
+        .attr('x', 22)
+        .attr('y', 14)
+        .text((d) => d.label);
+      ng.append('text')
+        .attr('x', 22)
+        .attr('y', 28)
+        .text((d) => d.detail);
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const first = performance.now() - t0;
       const frames: number[] = [];
@@ -167,17 +197,23 @@ async function main(): Promise<void> {
   for (const n of process.argv.includes('--no-graph') ? [] : SIZES) {
     const f = await benchGraph(n);
     graphs.push(f);
-    console.log(`provenance graph ${f.nodes} nodes / ${f.edges} edges: message → first paint ${f.messageToFirstPaintMs} ms (${f.firstPaintLayout} layout), → refined layout on screen ${f.messageToRefinedPaintMs} ms; ` +
-      `layout ${f.layoutMs} ms (${f.layoutWhere}), render ${f.firstRenderMs} ms; pan redraw median ${f.panRedrawMedianMs} ms (max ${f.panRedrawMaxMs}), whole run in view ${f.wholeRunRedrawMedianMs} ms; pan frame median ${f.panFrameMedianMs} ms; ` +
-      `as SVG: first render ${f.svgFirstRenderMs} ms, pan frame median ${f.svgPanFrameMedianMs} ms`);
+    console.log(
+      `provenance graph ${f.nodes} nodes / ${f.edges} edges: message → first paint ${f.messageToFirstPaintMs} ms (${f.firstPaintLayout} layout), → refined layout on screen ${f.messageToRefinedPaintMs} ms; ` +
+        `layout ${f.layoutMs} ms (${f.layoutWhere}), render ${f.firstRenderMs} ms; pan redraw median ${f.panRedrawMedianMs} ms (max ${f.panRedrawMaxMs}), whole run in view ${f.wholeRunRedrawMedianMs} ms; pan frame median ${f.panFrameMedianMs} ms; ` +
+        `as SVG: first render ${f.svgFirstRenderMs} ms, pan frame median ${f.svgPanFrameMedianMs} ms`,
+    );
   }
   const notebook = process.argv.includes('--no-notebook') ? undefined : await benchNotebookOpen(2000, Number(arg('--repeat') ?? 1));
   if (notebook) {
-    console.log(`notebook over a run with ${notebook.artifacts} artifacts (${notebook.events} events, ${notebook.cells} cells, ${notebook.canvasBytes} bytes saved), medians of ${notebook.repetitions}: ` +
-      `first open → first cell ${notebook.firstOpenFirstCellMs} ms, → first card ${notebook.firstOpenFirstOutputMs} ms, → all cells projected and saved ${notebook.firstOpenAllCellsMs} ms; ` +
-      `reopen → first cell ${notebook.reopenFirstCellMs} ms, → first card ${notebook.reopenFirstOutputMs} ms${notebook.reopenRewroteCanvas ? ' (the reopen wrote the canvas again)' : ''}; ` +
-      `a one-cell canvas (VS Code's floor) ${notebook.oneCellCanvasOpenMs} ms` +
-      (notebook.firstOpenCpuSeconds !== undefined ? ` (CPU seconds of VS Code's processes: open ${JSON.stringify(notebook.firstOpenCpuSeconds)}, reopen ${JSON.stringify(notebook.reopenCpuSeconds)})` : ''));
+    console.log(
+      `notebook over a run with ${notebook.artifacts} artifacts (${notebook.events} events, ${notebook.cells} cells, ${notebook.canvasBytes} bytes saved), medians of ${notebook.repetitions}: ` +
+        `first open → first cell ${notebook.firstOpenFirstCellMs} ms, → first card ${notebook.firstOpenFirstOutputMs} ms, → all cells projected and saved ${notebook.firstOpenAllCellsMs} ms; ` +
+        `reopen → first cell ${notebook.reopenFirstCellMs} ms, → first card ${notebook.reopenFirstOutputMs} ms${notebook.reopenRewroteCanvas ? ' (the reopen wrote the canvas again)' : ''}; ` +
+        `a one-cell canvas (VS Code's floor) ${notebook.oneCellCanvasOpenMs} ms` +
+        (notebook.firstOpenCpuSeconds !== undefined
+          ? ` (CPU seconds of VS Code's processes: open ${JSON.stringify(notebook.firstOpenCpuSeconds)}, reopen ${JSON.stringify(notebook.reopenCpuSeconds)})`
+          : ''),
+    );
   }
   const load = (await import('node:os')).loadavg();
   const result = {
@@ -185,7 +221,11 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: (() => {
       try {
-        return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+        return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+          cwd: PROJECT_ROOT,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim();
       } catch {
         return 'not a git checkout';
       }

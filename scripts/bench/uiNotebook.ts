@@ -101,7 +101,10 @@ export function hostCpuSeconds(runDir: string): Record<string, number> | undefin
 }
 
 /** CPU seconds used between two readings, by part, rounded. */
-export function cpuBetween(a: Record<string, number> | undefined, b: Record<string, number> | undefined): Record<string, number> | undefined {
+export function cpuBetween(
+  a: Record<string, number> | undefined,
+  b: Record<string, number> | undefined,
+): Record<string, number> | undefined {
   if (!a || !b) return undefined;
   const out: Record<string, number> = {};
   for (const k of Object.keys(b)) out[k] = Math.round(((b[k] ?? 0) - (a[k] ?? 0)) * 100) / 100;
@@ -114,7 +117,9 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
   fs.mkdirSync(ws, { recursive: true });
   const run = await createRun(path.join(ws, 'big.run'), { objective: 'synthetic run for bench:ui', slug: 'big' });
   // a planned run: a cell per step (the lab-notebook layout)
-  const events = syntheticRunEvents({ nodes: Math.ceil(artifacts * 1.37), runId: run.runId, steps: true }).filter((e) => e.kind !== 'run.start');
+  const events = syntheticRunEvents({ nodes: Math.ceil(artifacts * 1.37), runId: run.runId, steps: true }).filter(
+    (e) => e.kind !== 'run.start',
+  );
   for (let i = 0; i < events.length; i += 500) {
     await Promise.all(events.slice(i, i + 500).map((e) => run.log.append(e)));
   }
@@ -124,11 +129,24 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
   // one canvas per repetition, each opened for the first time once (projected from the log), then reopened
   const canvasOf = (r: number) => path.join(ws, `big${r}.dreams`);
   for (let r = 1; r <= repeat; r++) {
-    fs.writeFileSync(path.join(ws, `one${r}.dreams`), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: `one-cell canvas ${r}` }] }) + '\n');
-    fs.writeFileSync(canvasOf(r), JSON.stringify({ dreams: 1, run: { id: run.runId, log: path.relative(ws, logPath) }, cells: [{ kind: 'objective', id: 'objective-1', text: 'synthetic run for bench:ui' }] }) + '\n');
+    fs.writeFileSync(
+      path.join(ws, `one${r}.dreams`),
+      JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: `one-cell canvas ${r}` }] }) + '\n',
+    );
+    fs.writeFileSync(
+      canvasOf(r),
+      JSON.stringify({
+        dreams: 1,
+        run: { id: run.runId, log: path.relative(ws, logPath) },
+        cells: [{ kind: 'objective', id: 'objective-1', text: 'synthetic run for bench:ui' }],
+      }) + '\n',
+    );
   }
 
-  fs.writeFileSync(path.join(ws, 'warm.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: 'warm-up' }] }) + '\n');
+  fs.writeFileSync(
+    path.join(ws, 'warm.dreams'),
+    JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: 'warm-up' }] }) + '\n',
+  );
   const host = await startVsCodeHost({ workspace: ws, extension: 'installed', label: 'bench-ui-notebook' });
   const reps: NotebookOpenRep[] = [];
   try {
@@ -165,7 +183,22 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
         } catch {
           saved = undefined;
         }
-        const cards = saved?.cells.reduce((n, c) => n + (c.outputs ?? []).reduce((m, o) => m + (o.mime === 'application/vnd.dreams.artifact+json' ? 1 : o.mime === 'application/vnd.dreams.artifacts+json' ? o.data.cards?.length ?? 0 : 0), 0), 0) ?? 0;
+        const cards =
+          saved?.cells.reduce(
+            (n, c) =>
+              n +
+              (c.outputs ?? []).reduce(
+                (m, o) =>
+                  m +
+                  (o.mime === 'application/vnd.dreams.artifact+json'
+                    ? 1
+                    : o.mime === 'application/vnd.dreams.artifacts+json'
+                      ? (o.data.cards?.length ?? 0)
+                      : 0),
+                0,
+              ),
+            0,
+          ) ?? 0;
         if (saved && cards >= count) {
           cells = saved.cells.length;
           break;
@@ -193,9 +226,19 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
       } catch {
         console.log(`  (repetition ${r}: the one-cell canvas did not show in 30 s; no floor figure)`);
       }
-      const rep: NotebookOpenRep = { cells, firstOpenFirstCellMs: first.cell, firstOpenFirstOutputMs: first.output, firstOpenAllCellsMs: allCells,
-        reopenFirstCellMs: again.cell, reopenFirstOutputMs: again.output, reopenRewroteCanvas, ...(oneCellCanvasOpenMs !== undefined ? { oneCellCanvasOpenMs } : {}), canvasBytes: fs.statSync(canvas).size,
-        ...(openCpu ? { firstOpenCpuSeconds: openCpu } : {}), ...(reopenCpu ? { reopenCpuSeconds: reopenCpu } : {}) };
+      const rep: NotebookOpenRep = {
+        cells,
+        firstOpenFirstCellMs: first.cell,
+        firstOpenFirstOutputMs: first.output,
+        firstOpenAllCellsMs: allCells,
+        reopenFirstCellMs: again.cell,
+        reopenFirstOutputMs: again.output,
+        reopenRewroteCanvas,
+        ...(oneCellCanvasOpenMs !== undefined ? { oneCellCanvasOpenMs } : {}),
+        canvasBytes: fs.statSync(canvas).size,
+        ...(openCpu ? { firstOpenCpuSeconds: openCpu } : {}),
+        ...(reopenCpu ? { reopenCpuSeconds: reopenCpu } : {}),
+      };
       reps.push(rep);
       console.log(`  notebook repetition ${r}: ${JSON.stringify(rep)}`);
     }
@@ -204,14 +247,19 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
   }
   const med = (f: (r: NotebookOpenRep) => number) => median(reps.map(f));
   return {
-    artifacts: count, events: events.length + 1, cells: reps[0]!.cells, repetitions: reps.length,
+    artifacts: count,
+    events: events.length + 1,
+    cells: reps[0]!.cells,
+    repetitions: reps.length,
     firstOpenFirstCellMs: med((r) => r.firstOpenFirstCellMs),
     firstOpenFirstOutputMs: med((r) => r.firstOpenFirstOutputMs),
     firstOpenAllCellsMs: med((r) => r.firstOpenAllCellsMs),
     reopenFirstCellMs: med((r) => r.reopenFirstCellMs),
     reopenFirstOutputMs: med((r) => r.reopenFirstOutputMs),
     reopenRewroteCanvas: reps.some((r) => r.reopenRewroteCanvas),
-    ...(reps.some((r) => r.oneCellCanvasOpenMs !== undefined) ? { oneCellCanvasOpenMs: median(reps.flatMap((r) => (r.oneCellCanvasOpenMs !== undefined ? [r.oneCellCanvasOpenMs] : []))) } : {}),
+    ...(reps.some((r) => r.oneCellCanvasOpenMs !== undefined)
+      ? { oneCellCanvasOpenMs: median(reps.flatMap((r) => (r.oneCellCanvasOpenMs !== undefined ? [r.oneCellCanvasOpenMs] : []))) }
+      : {}),
     canvasBytes: reps[0]!.canvasBytes,
     ...(reps[0]!.firstOpenCpuSeconds ? { firstOpenCpuSeconds: medianRecord(reps.map((r) => r.firstOpenCpuSeconds!)) } : {}),
     ...(reps[0]!.reopenCpuSeconds ? { reopenCpuSeconds: medianRecord(reps.map((r) => r.reopenCpuSeconds!)) } : {}),
@@ -220,4 +268,5 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const medianRecord = (xs: Record<string, number>[]) => Object.fromEntries(Object.keys(xs[0]!).map((k) => [k, median(xs.map((x) => x[k] ?? 0))]));
+const medianRecord = (xs: Record<string, number>[]) =>
+  Object.fromEntries(Object.keys(xs[0]!).map((k) => [k, median(xs.map((x) => x[k] ?? 0))]));

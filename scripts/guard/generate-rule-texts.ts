@@ -10,7 +10,8 @@ export const RULE_TEXT_DIR = path.resolve(__dirname, '../../src/core/guard/rule-
 export const GENERATED = path.join(RULE_TEXT_DIR, 'ruleTexts.generated.ts');
 
 export function readRuleTexts(): RuleText[] {
-  return fs.readdirSync(RULE_TEXT_DIR)
+  return fs
+    .readdirSync(RULE_TEXT_DIR)
     .map((f) => ruleTextFromFile(f, fs.readFileSync(path.join(RULE_TEXT_DIR, f), 'utf8')))
     .filter((t): t is RuleText => !!t);
 }

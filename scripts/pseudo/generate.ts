@@ -25,13 +25,20 @@ export interface GeneratedPseudo {
 
 /** The ld1.x inputs kept here, by element: El.<functional>-<tags>-rrkjus_psl.<version>.ld1.in. */
 export function availableInputs(): Record<string, string> {
-  return Object.fromEntries(fs.readdirSync(here).filter((f) => /\.ld1\.in$/.test(f) && !/\.test\.ld1\.in$/.test(f))
-    .map((f) => [f.split('.')[0]!, f.replace(/\.ld1\.in$/, '.UPF')]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(here)
+      .filter((f) => /\.ld1\.in$/.test(f) && !/\.test\.ld1\.in$/.test(f))
+      .map((f) => [f.split('.')[0]!, f.replace(/\.ld1\.in$/, '.UPF')]),
+  );
 }
 
 function ld1(input: string, cwd: string): string {
   const r = spawnSync(process.env.LD1X ?? 'ld1.x', [], { cwd, input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.error) throw new Error(`ld1.x could not be started (${r.error.message}); install Debian's quantum-espresso package or set LD1X to the binary.`);
+  if (r.error)
+    throw new Error(
+      `ld1.x could not be started (${r.error.message}); install Debian's quantum-espresso package or set LD1X to the binary.`,
+    );
   if (r.status !== 0) {
     throw new Error(`ld1.x failed (exit ${r.status}) on ${cwd}: ${r.stdout.split('\n').slice(-8).join(' ')} ${r.stderr}`);
   }
@@ -42,7 +49,8 @@ function ld1(input: string, cwd: string): string {
 export function generatePseudopotentials(outDir: string, elements: string[]): GeneratedPseudo[] {
   const inputs = availableInputs();
   const unknown = elements.filter((el) => !inputs[el]);
-  if (unknown.length) throw new Error(`no ld1.x input for ${unknown.join(', ')} in ${here} (inputs for: ${Object.keys(inputs).sort().join(', ')})`);
+  if (unknown.length)
+    throw new Error(`no ld1.x input for ${unknown.join(', ')} in ${here} (inputs for: ${Object.keys(inputs).sort().join(', ')})`);
   fs.mkdirSync(outDir, { recursive: true });
   return elements.map((element) => {
     const file = inputs[element]!;
@@ -51,7 +59,8 @@ export function generatePseudopotentials(outDir: string, elements: string[]): Ge
       const work = fs.mkdtempSync(path.join(outDir, `.ld1-${element}-`));
       try {
         ld1(fs.readFileSync(path.join(here, `${stem}.ld1.in`), 'utf8'), work);
-        if (!fs.existsSync(path.join(work, file))) throw new Error(`ld1.x wrote no ${file} (its inputs: ${path.join(here, `${stem}.ld1.in`)})`);
+        if (!fs.existsSync(path.join(work, file)))
+          throw new Error(`ld1.x wrote no ${file} (its inputs: ${path.join(here, `${stem}.ld1.in`)})`);
         fs.renameSync(path.join(work, file), path.join(outDir, file));
       } finally {
         // a failed generation leaves no scratch beside the library: the error carries ld1.x's last lines
@@ -82,6 +91,8 @@ if (require.main === module) {
   }
   const elements = list ? list.split(',') : Object.keys(availableInputs()).sort();
   for (const g of generatePseudopotentials(path.resolve(outDir), elements)) {
-    console.log(`${g.file}: ${g.maxTestErrorMRy === undefined ? 'no tests' : `max |ΔE_AE − ΔE_PS| = ${g.maxTestErrorMRy.toFixed(2)} mRy over ${g.testConfigurations} test configurations`}`);
+    console.log(
+      `${g.file}: ${g.maxTestErrorMRy === undefined ? 'no tests' : `max |ΔE_AE − ΔE_PS| = ${g.maxTestErrorMRy.toFixed(2)} mRy over ${g.testConfigurations} test configurations`}`,
+    );
   }
 }

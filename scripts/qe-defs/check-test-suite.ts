@@ -25,8 +25,17 @@ export interface SuiteReport {
 }
 
 export function checkTestSuite(dir: string, qeVersion: QeVersion): SuiteReport {
-  const files = fs.readdirSync(dir).filter((d) => d.startsWith('pw_') && fs.statSync(path.join(dir, d)).isDirectory()).sort()
-    .flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.in') && !f.startsWith('benchmark')).sort().map((f) => path.join(d, f)));
+  const files = fs
+    .readdirSync(dir)
+    .filter((d) => d.startsWith('pw_') && fs.statSync(path.join(dir, d)).isDirectory())
+    .sort()
+    .flatMap((d) =>
+      fs
+        .readdirSync(path.join(dir, d))
+        .filter((f) => f.endsWith('.in') && !f.startsWith('benchmark'))
+        .sort()
+        .map((f) => path.join(d, f)),
+    );
   const report: SuiteReport = { inputs: files.length, errors: 0, warnings: 0, infos: 0, byCode: {}, findings: [] };
   for (const f of files) {
     const r = validatePwInput(fs.readFileSync(path.join(dir, f), 'utf8'), { qeVersion });
@@ -48,15 +57,19 @@ function main(): void {
   const at = args.indexOf('--qe-version');
   const version = (at >= 0 ? args[at + 1] : '7.2') as QeVersion;
   if (!dir || !fs.existsSync(dir) || !QE_VERSIONS.includes(version)) {
-    console.error('usage: node --import tsx scripts/qe-defs/check-test-suite.ts DIR [--qe-version 6.7|7.2|develop] [--json]\n' +
-      '  DIR: a QE test-suite folder holding pw_*/ subfolders (e.g. test/fixtures/qe/qe-7.2-test-suite)');
+    console.error(
+      'usage: node --import tsx scripts/qe-defs/check-test-suite.ts DIR [--qe-version 6.7|7.2|develop] [--json]\n' +
+        '  DIR: a QE test-suite folder holding pw_*/ subfolders (e.g. test/fixtures/qe/qe-7.2-test-suite)',
+    );
     process.exit(2);
   }
   const report = checkTestSuite(dir, version);
   if (args.includes('--json')) console.log(JSON.stringify(report, null, 1));
   else {
     for (const f of report.findings) console.log(f);
-    console.log(`\n${report.inputs} inputs validated with the QE ${version} definitions: ${report.errors} errors, ${report.warnings} warnings, ${report.infos} notes`);
+    console.log(
+      `\n${report.inputs} inputs validated with the QE ${version} definitions: ${report.errors} errors, ${report.warnings} warnings, ${report.infos} notes`,
+    );
     for (const [k, n] of Object.entries(report.byCode).sort()) console.log(`  ${n.toString().padStart(4)}  ${k}`);
   }
   process.exit(report.errors ? 1 : 0);

@@ -3,7 +3,15 @@
  * (src/core/dft/qe/definitionTypes.ts).
  */
 import type {
-  FortranType, QeCard, QeCardSyntax, QeDefinitions, QeDimension, QeNamelist, QeOption, QeVariable, QeVersion,
+  FortranType,
+  QeCard,
+  QeCardSyntax,
+  QeDefinitions,
+  QeDimension,
+  QeNamelist,
+  QeOption,
+  QeVariable,
+  QeVersion,
 } from '../../src/core/dft/qe/definitionTypes';
 import { helpdocPlainText, type HelpdocNode } from './helpdoc';
 
@@ -19,15 +27,22 @@ function fortranType(raw: string | undefined, where: string): FortranType {
 
 const childrenOf = (n: HelpdocNode, keyword: string) => n.children.filter((c) => c.keyword === keyword);
 const textOf = (n: HelpdocNode, keyword: string) =>
-  childrenOf(n, keyword).map((c) => helpdocPlainText(c.text ?? '')).filter(Boolean).join('\n\n');
+  childrenOf(n, keyword)
+    .map((c) => helpdocPlainText(c.text ?? ''))
+    .filter(Boolean)
+    .join('\n\n');
 
 /** Splits `'gaussian', 'gauss'` (a clist) into values, quotes removed. */
 function optionValues(clist: string): string[] {
-  return clist.split(',').map((v) => v.trim()).filter(Boolean).map((v) => {
-    const assigned = /^\w+\s*=\s*(.+)$/.exec(v); // "dftd3_version = 3"
-    const s = assigned ? assigned[1]!.trim() : v;
-    return /^'.*'$|^".*"$/.test(s) ? s.slice(1, -1) : s;
-  });
+  return clist
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .map((v) => {
+      const assigned = /^\w+\s*=\s*(.+)$/.exec(v); // "dftd3_version = 3"
+      const s = assigned ? assigned[1]!.trim() : v;
+      return /^'.*'$|^".*"$/.test(s) ? s.slice(1, -1) : s;
+    });
 }
 
 function options(n: HelpdocNode): { options: QeOption[]; intro: string } {
@@ -67,7 +82,9 @@ function variable(n: HelpdocNode, shared: HelpdocNode | undefined, group: string
   const description = [textOf(n, 'info'), shared ? textOf(shared, 'info') : '', opts.intro].filter(Boolean).join('\n\n');
   const def = textOf(n, 'default') || (shared ? textOf(shared, 'default') : '');
   const see = [...childrenOf(n, 'see'), ...(shared ? childrenOf(shared, 'see') : [])]
-    .flatMap((s) => (s.text ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
+    .flatMap((s) => (s.text ?? '').split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const v: QeVariable = {
     name: n.ident!,
     type,
@@ -156,7 +173,10 @@ function tableColumns(table: HelpdocNode): { columns: string[]; rows?: string } 
 function syntaxes(n: HelpdocNode, out: QeCardSyntax[]): void {
   for (const c of n.children) {
     if (c.keyword === 'syntax') {
-      const forOptions = (c.attrs.flag ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+      const forOptions = (c.attrs.flag ?? '')
+        .split('|')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const lines: string[][] = [];
       const names = (x: HelpdocNode): string[] =>
         x.children.flatMap((y) => (['var', 'keyword', 'list'].includes(y.keyword) ? [y.ident!] : names(y)));
@@ -174,7 +194,12 @@ function syntaxes(n: HelpdocNode, out: QeCardSyntax[]): void {
 
 function card(n: HelpdocNode, required: Set<string>): QeCard {
   const flag = childrenOf(n, 'flag')[0];
-  const enumValues = flag ? (childrenOf(flag, 'enum')[0]?.text ?? '').split('|').map((s) => s.trim()).filter(Boolean) : [];
+  const enumValues = flag
+    ? (childrenOf(flag, 'enum')[0]?.text ?? '')
+        .split('|')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
   const described = flag ? options(flag) : { options: [], intro: '' };
   const opts: QeOption[] = enumValues.map((value) => ({
     values: [value],

@@ -20,8 +20,19 @@ export interface HelpdocNode {
 }
 
 const PROSE_ELEMENTS = new Set([
-  'intro', 'toc', 'info', 'default', 'status', 'label', 'message', 'see', 'opt', 'enum',
-  'paragraph', 'text', 'format',
+  'intro',
+  'toc',
+  'info',
+  'default',
+  'status',
+  'label',
+  'message',
+  'see',
+  'opt',
+  'enum',
+  'paragraph',
+  'text',
+  'format',
 ]);
 
 interface Word {
@@ -88,8 +99,10 @@ function commands(script: string, firstLine: number, file: string): Word[][] {
         j++;
       }
       if (depth > 0) {
-        throw new HelpdocSyntaxError(`${file}:${startLine}: unbalanced "{": no matching "}" before the end of the file. ` +
-          'Check the braces of the element that starts here.');
+        throw new HelpdocSyntaxError(
+          `${file}:${startLine}: unbalanced "{": no matching "}" before the end of the file. ` +
+            'Check the braces of the element that starts here.',
+        );
       }
       current.push({ text: script.slice(i + 1, j - 1), braced: true, line: startLine });
       i = j;
@@ -161,8 +174,10 @@ function toNode(raw: Word[], file: string, vars: Variables): HelpdocNode {
     } else if (node.ident === undefined) {
       node.ident = w.text;
     } else {
-      throw new HelpdocSyntaxError(`${file}:${w.line}: unexpected word "${w.text}" in "${head!.text}"; ` +
-        'an element takes one name, -attribute value pairs and one braced body.');
+      throw new HelpdocSyntaxError(
+        `${file}:${w.line}: unexpected word "${w.text}" in "${head!.text}"; ` +
+          'an element takes one name, -attribute value pairs and one braced body.',
+      );
     }
   }
   if (body) {
@@ -202,7 +217,10 @@ export function helpdocPlainText(raw: string): string {
   while (lines.length && lines[0] === '') lines.shift();
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   // The first line often follows the opening brace directly and has no indentation of its own.
-  const indents = lines.slice(1).filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim())
+    .map((l) => /^ */.exec(l)![0].length);
   const common = indents.length ? Math.min(...indents) : 0;
   return lines.map((l, k) => (k === 0 ? l.trim() : l.slice(Math.min(common, /^ */.exec(l)![0].length)))).join('\n');
 }

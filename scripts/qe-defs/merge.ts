@@ -25,8 +25,8 @@ function undocumented(n: NamelistName): QeVariable {
     options: [],
     optionsClosed: false,
     description: n.usedByPw
-      ? 'Accepted by pw.x\'s namelist and used by pw.x, but not described in INPUT_PW.def; see the QE source for its meaning.'
-      : 'Accepted by pw.x\'s namelist but used by no code of pw.x (a cp.x variable): pw.x reads it and ignores it.',
+      ? "Accepted by pw.x's namelist and used by pw.x, but not described in INPUT_PW.def; see the QE source for its meaning."
+      : "Accepted by pw.x's namelist but used by no code of pw.x (a cp.x variable): pw.x reads it and ignores it.",
     see: [],
     documented: false,
   };

@@ -89,7 +89,12 @@ export function fortranStatements(text: string): string[] {
     }
     const stmt = (pending + line).trim();
     pending = '';
-    if (stmt) out.push(...splitTopLevel(stmt, ';').map((s) => s.trim()).filter(Boolean));
+    if (stmt)
+      out.push(
+        ...splitTopLevel(stmt, ';')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
   }
   return out;
 }
@@ -163,7 +168,10 @@ export function namelistStatements(statements: string[]): Map<string, string[]> 
   for (const s of statements) {
     const m = /^NAMELIST\s*\/\s*(\w+)\s*\/(.*)$/i.exec(s);
     if (!m) continue;
-    const names = m[2]!.split(',').map((x) => x.trim()).filter(Boolean);
+    const names = m[2]!
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     out.set(m[1]!.toUpperCase(), [...(out.get(m[1]!.toUpperCase()) ?? []), ...names]);
   }
   return out;
@@ -191,7 +199,12 @@ const CASE_LABELS = /'([^']*)'|"([^"]*)"/g;
  * on the variable does with any other value. Only `names` are followed.
  */
 export function valuesInSource(statements: string[], names: Set<string>, into: Map<string, ValuesInSource>): void {
-  interface Frame { name?: string; inDefault: boolean; labels: string[]; ifDepth: number }
+  interface Frame {
+    name?: string;
+    inDefault: boolean;
+    labels: string[];
+    ifDepth: number;
+  }
   const stack: Frame[] = [];
   const entry = (name: string) => {
     let v = into.get(name);
@@ -237,7 +250,11 @@ export function valuesInSource(statements: string[], names: Set<string>, into: M
       else if (err || /CALL\s+infomsg\b/i.test(s)) v.unknown ??= 'warns';
     } else if (top?.name && err && stops && top.ifDepth === 0) {
       // An unconditional stop in the branch of these values: pw.x refuses them.
-      const message = [...splitTopLevel(err[1]!, ',')[1]!.matchAll(CASE_LABELS)].map((m) => m[1] ?? m[2]).join('').replace(/\s+/g, ' ').trim();
+      const message = [...splitTopLevel(err[1]!, ',')[1]!.matchAll(CASE_LABELS)]
+        .map((m) => m[1] ?? m[2])
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim();
       const v = entry(top.name);
       for (const l of top.labels) (v.refused ??= {})[l] = message;
     }
@@ -254,8 +271,18 @@ export function obsoleteNames(readNamelistsText: string): string[] {
 }
 
 const OPS: Record<string, RangeCheck['stopsWhen'][number]['op']> = {
-  '<': '<', '<=': '<=', '>': '>', '>=': '>=', '==': '==', '/=': '/=',
-  '.LT.': '<', '.LE.': '<=', '.GT.': '>', '.GE.': '>=', '.EQ.': '==', '.NE.': '/=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+  '==': '==',
+  '/=': '/=',
+  '.LT.': '<',
+  '.LE.': '<=',
+  '.GT.': '>',
+  '.GE.': '>=',
+  '.EQ.': '==',
+  '.NE.': '/=',
 };
 
 /**
@@ -292,7 +319,13 @@ export function rangeChecks(statements: string[], namelistOf: Map<string, string
     if (!m) continue;
     const args = splitTopLevel(m[2]!, ',');
     if ((args[2] ?? '').trim().startsWith('-')) continue;
-    const terms = m[1]!.split(/\.OR\./i).map((t) => /^\s*\(?\s*(\w+)\s*(?:\(\s*(\d+)\s*\))?\s*(<=|>=|==|\/=|<|>|\.(?:LT|LE|GT|GE|EQ|NE)\.)\s*([-+]?[\d.]+(?:[eEdD][-+]?\d+)?)(?:_DP|_dp)?\s*\)?\s*$/.exec(t));
+    const terms = m[1]!
+      .split(/\.OR\./i)
+      .map((t) =>
+        /^\s*\(?\s*(\w+)\s*(?:\(\s*(\d+)\s*\))?\s*(<=|>=|==|\/=|<|>|\.(?:LT|LE|GT|GE|EQ|NE)\.)\s*([-+]?[\d.]+(?:[eEdD][-+]?\d+)?)(?:_DP|_dp)?\s*\)?\s*$/.exec(
+          t,
+        ),
+      );
     if (!terms.every((t) => t)) continue;
     const names = new Set(terms.map((t) => t![1]!.toLowerCase()));
     if (names.size !== 1) continue;
@@ -301,9 +334,14 @@ export function rangeChecks(statements: string[], namelistOf: Map<string, string
     if (!namelist) continue;
     const index = terms[0]![2];
     const check: RangeCheck = {
-      namelist, name,
+      namelist,
+      name,
       stopsWhen: terms.map((t) => ({ op: OPS[t![3]!.toUpperCase()]!, value: Number(t![4]!.replace(/[dD]/, 'e')) })),
-      message: [...(args[1] ?? '').matchAll(CASE_LABELS)].map((x) => x[1] ?? x[2]).join('').replace(/\s+/g, ' ').trim(),
+      message: [...(args[1] ?? '').matchAll(CASE_LABELS)]
+        .map((x) => x[1] ?? x[2])
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim(),
       routine,
     };
     if (index !== undefined) check.index = Number(index);
@@ -320,11 +358,14 @@ export function pwNamelistsFromGit(gitDir: string, ref: string, qeVersion: QeVer
   const commit = git(gitDir, ['rev-parse', `${ref}^{commit}`]).trim();
   const paramsFile = 'Modules/input_parameters.f90';
   const params = fortranStatements(git(gitDir, ['show', `${commit}:${paramsFile}`]));
-  const pwFiles = git(gitDir, ['ls-tree', '-r', '--name-only', commit, 'PW/src']).split('\n').filter((f) => /\.f90$/i.test(f));
+  const pwFiles = git(gitDir, ['ls-tree', '-r', '--name-only', commit, 'PW/src'])
+    .split('\n')
+    .filter((f) => /\.f90$/i.test(f));
   const declared = declarations(params);
   const lists = namelistStatements(params);
-  const characterNames = new Set([...PW_NAMELISTS.flatMap((nl) => lists.get(nl) ?? [])]
-    .map((n) => n.toLowerCase()).filter((n) => declared.get(n)?.type === 'CHARACTER'));
+  const characterNames = new Set(
+    [...PW_NAMELISTS.flatMap((nl) => lists.get(nl) ?? [])].map((n) => n.toLowerCase()).filter((n) => declared.get(n)?.type === 'CHARACTER'),
+  );
   const used = new Set<string>();
   const values = new Map<string, ValuesInSource>();
   // pw.x's own code, plus the card reader and the vdW switch it shares with cp.x.
@@ -344,15 +385,22 @@ export function pwNamelistsFromGit(gitDir: string, ref: string, qeVersion: QeVer
     });
   }
   const readNamelists = git(gitDir, ['show', `${commit}:Modules/read_namelists.f90`]);
-  const namelistOfName = new Map(Object.entries(namelists).flatMap(([nl, names]) => names.map((n) => [n.name.toLowerCase(), nl] as [string, string])));
-  const sortedValues = Object.fromEntries([...values.entries()].sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => [k, { ...v, literals: [...v.literals].sort() }]));
+  const namelistOfName = new Map(
+    Object.entries(namelists).flatMap(([nl, names]) => names.map((n) => [n.name.toLowerCase(), nl] as [string, string])),
+  );
+  const sortedValues = Object.fromEntries(
+    [...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, { ...v, literals: [...v.literals].sort() }]),
+  );
   return {
     qeVersion,
     source: {
       ref,
       commit,
-      files: [paramsFile, 'Modules/read_namelists.f90 (obsolete names)', 'PW/src/*.f90 and ' + PW_SHARED_FILES.join(', ') + ' (names used, values compared)'],
+      files: [
+        paramsFile,
+        'Modules/read_namelists.f90 (obsolete names)',
+        'PW/src/*.f90 and ' + PW_SHARED_FILES.join(', ') + ' (names used, values compared)',
+      ],
       licence: 'names, types and values read from Quantum ESPRESSO source, GPL-2.0-or-later (see scripts/qe-defs/source/NOTICE.md)',
     },
     namelists,
@@ -392,7 +440,9 @@ function main(): void {
     const file = path.join(dir, NAMELIST_FILES[v]);
     fs.writeFileSync(file, `${JSON.stringify(data, null, 1)}\n`);
     const count = Object.values(data.namelists).reduce((n, l) => n + l.length, 0);
-    console.log(`wrote ${path.relative(process.cwd(), file)}: ${count} names in ${Object.keys(data.namelists).length} namelists (${refs[v]} = ${data.source.commit.slice(0, 10)})`);
+    console.log(
+      `wrote ${path.relative(process.cwd(), file)}: ${count} names in ${Object.keys(data.namelists).length} namelists (${refs[v]} = ${data.source.commit.slice(0, 10)})`,
+    );
   }
 }
 

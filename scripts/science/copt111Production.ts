@@ -30,7 +30,10 @@ const option = (name: string): string | undefined => {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
 // `--functionals none --beef` runs the ensemble alone
-const functionals = (option('functionals') ?? 'PBE,LDA').split(',').map((s) => s.trim().toUpperCase()).filter((s) => s && s !== 'NONE');
+const functionals = (option('functionals') ?? 'PBE,LDA')
+  .split(',')
+  .map((s) => s.trim().toUpperCase())
+  .filter((s) => s && s !== 'NONE');
 const objectives: Record<string, string> = {
   PBE: option('pbe') ?? path.join(ROOT, 'examples/copt111-pbe.yaml'),
   LDA: option('lda') ?? path.join(ROOT, 'examples/copt111-lda.yaml'),
@@ -54,12 +57,19 @@ function dreams(args: string[]): Promise<number | null> {
 }
 
 const readEvents = (runDir: string): CanvasEvent[] =>
-  fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as CanvasEvent);
+  fs
+    .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.endsWith('}'))
+    .map((l) => JSON.parse(l) as CanvasEvent);
 
 function runOf(study: string): string | undefined {
   const dir = path.join(runsRoot, study.toLowerCase());
   if (!fs.existsSync(dir)) return undefined;
-  const runs = fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, 'events.jsonl'))).sort();
+  const runs = fs
+    .readdirSync(dir)
+    .filter((d) => fs.existsSync(path.join(dir, d, 'events.jsonl')))
+    .sort();
   return runs.length ? path.join(dir, runs.at(-1)!) : undefined;
 }
 
@@ -76,7 +86,21 @@ async function runStudy(study: string): Promise<void> {
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: build first with "node scripts/build.mjs".`);
   const code = existing
     ? await dreams(['resume', existing, ...passthrough])
-    : await dreams(['run', objectives[study]!, '--offline', '--approval', 'auto-approve', '--runs-dir', path.join(runsRoot, study.toLowerCase()), '--pseudo-dir', pseudoDir, '--local-jobs', localJobs, ...runOnly, ...passthrough]);
+    : await dreams([
+        'run',
+        objectives[study]!,
+        '--offline',
+        '--approval',
+        'auto-approve',
+        '--runs-dir',
+        path.join(runsRoot, study.toLowerCase()),
+        '--pseudo-dir',
+        pseudoDir,
+        '--local-jobs',
+        localJobs,
+        ...runOnly,
+        ...passthrough,
+      ]);
   console.log(`${study}: dreams exited with ${code}`);
 }
 
@@ -93,7 +117,8 @@ async function main(): Promise<void> {
     }
     const events = readEvents(runDir);
     const artifacts = new Map<string, ArtifactRecord>();
-    for (const e of events) if (e.kind === 'provenance.artifact') artifacts.set((e.payload as ArtifactRecord).id, e.payload as ArtifactRecord);
+    for (const e of events)
+      if (e.kind === 'provenance.artifact') artifacts.set((e.payload as ArtifactRecord).id, e.payload as ArtifactRecord);
     for (const e of events) {
       if (e.kind !== 'provenance.status') continue;
       const p = e.payload as { ids: string[]; status: ArtifactRecord['status'] };
@@ -107,7 +132,10 @@ async function main(): Promise<void> {
   // Studies measured by an earlier invocation stay, each with the command and date that made it.
   const command = commandLine('npx tsx scripts/science/copt111Production.ts');
   const earlier = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as ProductionFile) : {};
-  fs.writeFileSync(out, JSON.stringify(mergeProductionResults(earlier, results, { command, pseudoDir, date: new Date().toISOString() }), null, 1) + '\n');
+  fs.writeFileSync(
+    out,
+    JSON.stringify(mergeProductionResults(earlier, results, { command, pseudoDir, date: new Date().toISOString() }), null, 1) + '\n',
+  );
   console.log(`written ${out}`);
 }
 

@@ -43,25 +43,50 @@ function published(study: string): Record<string, string> {
     const r = line.split(',');
     if (!xcs.includes(r[cols.indexOf('xc')]!)) continue;
     const q = `${r[cols.indexOf('quantity')]!}${study === 'BEEF' && r[cols.indexOf('xc')] === 'PBE' ? ' (PBE)' : ''}`;
-    for (const c of ['dreams_agent_value', 'human_expert_value', 'literature_value']) if (r[cols.indexOf(c)]) out[`${q} ${c}`] = r[cols.indexOf(c)]!;
+    for (const c of ['dreams_agent_value', 'human_expert_value', 'literature_value'])
+      if (r[cols.indexOf(c)]) out[`${q} ${c}`] = r[cols.indexOf(c)]!;
   }
   return out;
 }
 
-export function studySummary(study: string, runDir: string, state: string, artifacts: ArtifactRecord[], jobs: JobRecord[], events: readonly CanvasEvent[]): StudySummary {
-  const calls = new Map(events.filter((e) => e.kind === 'provenance.call').map((e) => [(e.payload as ToolCallRecord).id, e.payload as ToolCallRecord]));
-  const of = (step: string, name: string) => artifacts.filter((a) => a.status === 'final' && a.name === name && calls.get(a.creator)?.step === step).at(-1);
+export function studySummary(
+  study: string,
+  runDir: string,
+  state: string,
+  artifacts: ArtifactRecord[],
+  jobs: JobRecord[],
+  events: readonly CanvasEvent[],
+): StudySummary {
+  const calls = new Map(
+    events.filter((e) => e.kind === 'provenance.call').map((e) => [(e.payload as ToolCallRecord).id, e.payload as ToolCallRecord]),
+  );
+  const of = (step: string, name: string) =>
+    artifacts.filter((a) => a.status === 'final' && a.name === name && calls.get(a.creator)?.step === step).at(-1);
   const num = (a?: ArtifactRecord) => a?.value as number | undefined;
   const energy = of('relax-fcc-run', 'total_energy');
   const st = (energy?.meta as EnergyMeta | undefined)?.settings;
   const cut = of('bulk-cutoff-choice', 'converged_settings')?.value as ConvergenceSelectionValue | undefined;
   const k = of('bulk-k-choice', 'converged_settings')?.value as ConvergenceSelectionValue | undefined;
   const slabChoice = (of('vacuum-choice', 'converged_slab') ?? of('layers-choice', 'converged_slab'))?.value as SlabSelection | undefined;
-  const relaxed = Object.fromEntries(['ontop', 'fcc'].map((site) => {
-    const s = of(`relaxed-${site}`, 'relaxed_structure');
-    const g = s ? adsorbateGeometry(s.value as Structure) : undefined;
-    return [site, g ? { endedOver: g.site, offsetAngstrom: g.offsetAngstrom, heightAngstrom: g.heightAngstrom, bondAngstrom: g.bondAngstrom, maxDisplacementAngstrom: s!.meta?.maxDisplacementAngstrom, fixedAtomsMoved: s!.meta?.fixedAtomsMoved } : undefined];
-  }));
+  const relaxed = Object.fromEntries(
+    ['ontop', 'fcc'].map((site) => {
+      const s = of(`relaxed-${site}`, 'relaxed_structure');
+      const g = s ? adsorbateGeometry(s.value as Structure) : undefined;
+      return [
+        site,
+        g
+          ? {
+              endedOver: g.site,
+              offsetAngstrom: g.offsetAngstrom,
+              heightAngstrom: g.heightAngstrom,
+              bondAngstrom: g.bondAngstrom,
+              maxDisplacementAngstrom: s!.meta?.maxDisplacementAngstrom,
+              fixedAtomsMoved: s!.meta?.fixedAtomsMoved,
+            }
+          : undefined,
+      ];
+    }),
+  );
   const slabInfo = (of('relaxed-fcc', 'relaxed_structure')?.value as Structure | undefined)?.info;
   const beef = of('beef-stats', 'beef_ensemble_stats')?.value as BeefStatsValue | undefined;
   let cpu = 0;
@@ -70,19 +95,48 @@ export function studySummary(study: string, runDir: string, state: string, artif
     const out = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.out')) : undefined;
     cpu += (out && pwCpuSeconds(fs.readFileSync(path.join(dir, out), 'utf8'))) || 0;
   }
-  const plan = [...events].reverse().find((e) => e.kind === 'key.write' && e.key === 'plan')?.payload as { value?: { steps: { status: string }[] } } | undefined;
+  const plan = [...events].reverse().find((e) => e.kind === 'key.write' && e.key === 'plan')?.payload as
+    | { value?: { steps: { status: string }[] } }
+    | undefined;
   const { deltaBeEv: _members, ...beefStats } = beef ?? ({} as BeefStatsValue);
   return {
-    study, state, runDir,
+    study,
+    state,
+    runDir,
     ...(of('site-preference', 'delta_be') ? { deltaBeEv: num(of('site-preference', 'delta_be')) } : {}),
     adsorptionEnergyEv: { ontop: num(of('eads-ontop', 'adsorption_energy')), fcc: num(of('eads-fcc', 'adsorption_energy')) },
-    ...(st ? { settings: { functional: st.functional, ecutwfcRy: st.ecutwfcRy, ecutrhoRy: st.ecutrhoRy, kMesh: st.kMesh, kSpacingPerAngstrom: st.kSpacingPerAngstrom, smearing: st.smearing, degaussRy: st.degaussRy, pseudopotentials: Object.values(st.pseudopotentials).map((p) => p.file), codeVersion: st.codeVersion } } : {}),
-    bulk: { aAngstrom: num(of('bulk-lattice', 'lattice_constant')), ecutwfcRy: cut?.chosen.ecutwfcRy, kSpacingPerAngstrom: k?.chosen.kSpacingPerAngstrom },
-    slab: { layers: slabInfo?.layers, fixedLayers: slabInfo?.fixedLayers, vacuumAngstrom: slabInfo?.vacuum, size: slabInfo?.size, sweep: slabChoice?.tested.map((t) => ({ layers: t.layers, vacuumAngstrom: t.vacuumAngstrom, deltaBeEv: t.valueEv })) },
+    ...(st
+      ? {
+          settings: {
+            functional: st.functional,
+            ecutwfcRy: st.ecutwfcRy,
+            ecutrhoRy: st.ecutrhoRy,
+            kMesh: st.kMesh,
+            kSpacingPerAngstrom: st.kSpacingPerAngstrom,
+            smearing: st.smearing,
+            degaussRy: st.degaussRy,
+            pseudopotentials: Object.values(st.pseudopotentials).map((p) => p.file),
+            codeVersion: st.codeVersion,
+          },
+        }
+      : {}),
+    bulk: {
+      aAngstrom: num(of('bulk-lattice', 'lattice_constant')),
+      ecutwfcRy: cut?.chosen.ecutwfcRy,
+      kSpacingPerAngstrom: k?.chosen.kSpacingPerAngstrom,
+    },
+    slab: {
+      layers: slabInfo?.layers,
+      fixedLayers: slabInfo?.fixedLayers,
+      vacuumAngstrom: slabInfo?.vacuum,
+      size: slabInfo?.size,
+      sweep: slabChoice?.tested.map((t) => ({ layers: t.layers, vacuumAngstrom: t.vacuumAngstrom, deltaBeEv: t.valueEv })),
+    },
     relaxedSites: relaxed,
     ...(beef ? { beef: beefStats } : {}),
     published: published(study),
-    pwRuns: jobs.length, pwCpuHours: cpu / 3600,
+    pwRuns: jobs.length,
+    pwCpuHours: cpu / 3600,
     stepsDone: plan?.value?.steps.filter((s) => s.status === 'done').length ?? 0,
   };
 }
@@ -103,12 +157,21 @@ export interface ProductionFile {
  * another --runs-dir, a typo) does not wipe out an earlier measurement of it.
  */
 export function mergeProductionResults(
-  earlier: ProductionFile, made: Record<string, object>, now: { command: string; pseudoDir: string; date: string },
+  earlier: ProductionFile,
+  made: Record<string, object>,
+  now: { command: string; pseudoDir: string; date: string },
 ): Required<ProductionFile> {
   const notStarted = (v: object) => (v as { state?: string }).state === 'not started';
   const replaces = (k: string) => k in made && !(notStarted(made[k]!) && earlier.results?.[k]);
-  const kept = Object.fromEntries(Object.entries(earlier.results ?? {}).filter(([k]) => !replaces(k))
-    .map(([k, v]) => [k, { command: earlier.command, pseudoDir: earlier.pseudoDir, date: earlier.date, ...v }]));
-  const fresh = Object.fromEntries(Object.entries(made).filter(([k]) => replaces(k)).map(([k, v]) => [k, { ...now, ...v }]));
+  const kept = Object.fromEntries(
+    Object.entries(earlier.results ?? {})
+      .filter(([k]) => !replaces(k))
+      .map(([k, v]) => [k, { command: earlier.command, pseudoDir: earlier.pseudoDir, date: earlier.date, ...v }]),
+  );
+  const fresh = Object.fromEntries(
+    Object.entries(made)
+      .filter(([k]) => replaces(k))
+      .map(([k, v]) => [k, { ...now, ...v }]),
+  );
   return { ...now, results: { ...kept, ...fresh } };
 }

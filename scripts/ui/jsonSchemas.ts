@@ -21,10 +21,16 @@ export function clustersFileSchema(): object {
   return {
     $schema: DRAFT,
     title: 'DREAMS cluster profiles',
-    description: 'Clusters DREAMS runs pw.x on (dreams run --clusters FILE, $DREAMS_CLUSTERS, ~/.config/dreams/clusters.json). The dreams.clusters setting takes the same objects.',
+    description:
+      'Clusters DREAMS runs pw.x on (dreams run --clusters FILE, $DREAMS_CLUSTERS, ~/.config/dreams/clusters.json). The dreams.clusters setting takes the same objects.',
     definitions: { profile: CLUSTER_PROFILE_SCHEMA },
     anyOf: [
-      { type: 'object', required: ['clusters'], additionalProperties: false, properties: { clusters: { type: 'array', items: { $ref: '#/definitions/profile' } } } },
+      {
+        type: 'object',
+        required: ['clusters'],
+        additionalProperties: false,
+        properties: { clusters: { type: 'array', items: { $ref: '#/definitions/profile' } } },
+      },
       { type: 'array', items: { $ref: '#/definitions/profile' } },
     ],
   };

@@ -16,8 +16,14 @@ export function registerCliCommand(cmd: CliCommand): void {
 
 function help(): string {
   const rows = [...commands.values()].map((c) => `  ${c.name.padEnd(10)} ${c.summary}`);
-  return [`dreams ${version}: traceable DFT workflows with Quantum ESPRESSO`, '', 'Commands:', ...rows, '',
-    'Run `dreams <command> --help` for a command\'s options.'].join('\n');
+  return [
+    `dreams ${version}: traceable DFT workflows with Quantum ESPRESSO`,
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    "Run `dreams <command> --help` for a command's options.",
+  ].join('\n');
 }
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -49,7 +49,10 @@ export const ERROR_CODES = {
   'value-mismatch': { exit: 1, action: RECORD },
   'unknown-call': { exit: 1, action: RECORD },
   immutable: { exit: 1, action: RECORD },
-  'undeclared-artifact': { exit: 1, action: 'Declare the artifact in the tool\'s outputs (defineTool) or stop making it; nothing was recorded.' },
+  'undeclared-artifact': {
+    exit: 1,
+    action: "Declare the artifact in the tool's outputs (defineTool) or stop making it; nothing was recorded.",
+  },
   // What the machine or the run lacks.
   setup: { exit: 4, action: 'Configure what the message names, then resume the run.' },
   'untrusted-workspace': { exit: 4, action: 'Trust the workspace (Workspaces: Manage Workspace Trust) to run agents and jobs here.' },
@@ -81,7 +84,7 @@ export const ERROR_CODES = {
   cancelled: { exit: 3, action: 'Resume the run with `dreams resume` (or Run in the canvas) when you want it to continue.' },
   budget: { exit: 3, action: 'Resume with a larger budget, e.g. `dreams resume <run> --budget jobs=100`.' },
   // Bugs: states the code never means to reach.
-  'illegal-transition': { exit: 70, action: 'This is a bug in DREAMS: please report it with the run\'s events.jsonl.' },
+  'illegal-transition': { exit: 70, action: "This is a bug in DREAMS: please report it with the run's events.jsonl." },
 } as const satisfies Record<string, CodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

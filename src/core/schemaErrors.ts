@@ -19,13 +19,15 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, d
         break;
       case 'additionalProperties': {
         const extra = String((e.params as { additionalProperty: string }).additionalProperty);
-        const known = Object.keys(((e.parentSchema as { properties?: object })?.properties) ?? {});
+        const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
         const guess = known.length ? closest(extra, known) : undefined;
         out.push(`${at}: "${extra}" is not a known field${guess ? ` (did you mean "${guess}"?)` : ''}; known fields: ${known.join(', ')}.`);
         break;
       }
       case 'enum':
-        out.push(`${at}: must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')} (got ${JSON.stringify(got)}).`);
+        out.push(
+          `${at}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')} (got ${JSON.stringify(got)}).`,
+        );
         break;
       default:
         out.push(`${at}: ${e.message ?? 'is not valid'} (got ${JSON.stringify(got)})${describeHint(e)}.`);

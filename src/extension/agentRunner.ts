@@ -27,13 +27,18 @@ const DEBIAN_PSEUDO_DIR = '/usr/share/espresso/pseudo';
  * approval policy and budget may only tighten the user's (a canvas is shared content): what it
  * asked for beyond them is ignored and listed in `notices`, which the notebook shows.
  */
-export function settingsFromConfiguration(objectiveText: string, canvasDir?: string): { settings: RunSettings; clusters: ClusterProfile[]; notices: string[] } {
+export function settingsFromConfiguration(
+  objectiveText: string,
+  canvasDir?: string,
+): { settings: RunSettings; clusters: ClusterProfile[]; notices: string[] } {
   const c = vscode.workspace.getConfiguration('dreams');
   const offline = c.get<string>('provider', 'anthropic') === 'offline';
   const qe = c.get<string>('qeVersion', 'auto');
   // An objective cell holds a sentence, or an objective file's YAML (workflow, inputs, run preferences).
   // Files the cell names (structure: { file: NaCl.cif }, or a file a sentence names) are relative to the canvas.
-  const objective = /^\s*workflow\s*:/m.test(objectiveText) ? parseObjectiveFile(objectiveText, 'the objective cell', canvasDir) : parseObjectiveText(objectiveText, { forModel: !offline, ...(canvasDir ? { baseDir: canvasDir } : {}) });
+  const objective = /^\s*workflow\s*:/m.test(objectiveText)
+    ? parseObjectiveFile(objectiveText, 'the objective cell', canvasDir)
+    : parseObjectiveText(objectiveText, { forModel: !offline, ...(canvasDir ? { baseDir: canvasDir } : {}) });
   const prefs = objective.run ?? {};
   const cellPseudoDir = prefs.pseudoDir && canvasDir ? path.resolve(canvasDir, prefs.pseudoDir) : prefs.pseudoDir;
   const pseudoDir = cellPseudoDir || c.get<string>('pseudoDir', '') || process.env.DREAMS_PSEUDO_DIR || DEBIAN_PSEUDO_DIR;
@@ -57,7 +62,9 @@ export function settingsFromConfiguration(objectiveText: string, canvasDir?: str
   const clusters = c.get<ClusterProfile[]>('clusters', []);
   if (settings.backend !== 'local' && !clusters.some((p) => p.name === settings.backend)) {
     const known = clusters.map((p) => p.name);
-    throw new Error(`No cluster profile named "${settings.backend}": ${known.length ? `the profiles in "dreams.clusters" are ${known.join(', ')}` : '"dreams.clusters" is empty'}. Add the profile, or set "dreams.backend" (or the cell's run.backend) to "local".`);
+    throw new Error(
+      `No cluster profile named "${settings.backend}": ${known.length ? `the profiles in "dreams.clusters" are ${known.join(', ')}` : '"dreams.clusters" is empty'}. Add the profile, or set "dreams.backend" (or the cell's run.backend) to "local".`,
+    );
   }
   return { settings, clusters, notices: [...approval.ignored, ...budget.ignored] };
 }
@@ -68,11 +75,16 @@ export interface RunnerLog {
 }
 
 export class VsCodeAgentRunner implements AgentRunStarter {
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly log?: RunnerLog) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log?: RunnerLog,
+  ) {}
 
   async start(req: RunRequest): Promise<RunOutcome> {
     if (req.canvas.scheme !== 'file') {
-      throw new Error(`This canvas is not saved (${req.canvas.toString()}): a run lives next to its canvas file, so save the canvas as a .dreams file first (File: Save As), then run the cell again.`);
+      throw new Error(
+        `This canvas is not saved (${req.canvas.toString()}): a run lives next to its canvas file, so save the canvas as a .dreams file first (File: Save As), then run the cell again.`,
+      );
     }
     const canvasPath = req.canvas.fsPath;
     const { settings, clusters, notices } = settingsFromConfiguration(req.objective, path.dirname(canvasPath));
@@ -80,10 +92,17 @@ export class VsCodeAgentRunner implements AgentRunStarter {
       req.notice(n);
       this.log?.logger.warn(`${path.basename(canvasPath)}: ${n}`);
     }
-    const env = { clusters, onWarning: (m: string) => req.progress(`warning: ${m}`), ...(this.log ? { logger: this.log.logger } : {}) } as Parameters<typeof RunController.start>[1] & object;
+    const env = {
+      clusters,
+      onWarning: (m: string) => req.progress(`warning: ${m}`),
+      ...(this.log ? { logger: this.log.logger } : {}),
+    } as Parameters<typeof RunController.start>[1] & object;
     if (!settings.offline) {
       const apiKey = await getApiKey(this.secrets);
-      if (!apiKey) throw new Error('No Anthropic API key: run "DREAMS: Set API Key", or set "dreams.provider" to "offline" to run the built-in workflows without a model.');
+      if (!apiKey)
+        throw new Error(
+          'No Anthropic API key: run "DREAMS: Set API Key", or set "dreams.provider" to "offline" to run the built-in workflows without a model.',
+        );
       this.log?.addSecret(apiKey);
       Object.assign(env, { apiKey });
     }
@@ -93,13 +112,17 @@ export class VsCodeAgentRunner implements AgentRunStarter {
     // resume goes on without a run that has gone since (the core warns).
     const notARun = resuming ? undefined : notRuns(settings.reuseFrom ?? [])[0];
     if (notARun) {
-      throw new Error(`run.reuseFrom: ${notARun} is not a DREAMS run (it has no events.jsonl). Name a run directory, relative to the canvas, e.g. ${path.basename(canvasPath, '.dreams')}.run/20260101-120000-al-lattice.`);
+      throw new Error(
+        `run.reuseFrom: ${notARun} is not a DREAMS run (it has no events.jsonl). Name a run directory, relative to the canvas, e.g. ${path.basename(canvasPath, '.dreams')}.run/20260101-120000-al-lattice.`,
+      );
     }
     const controller = resuming
       ? await RunController.resume(path.dirname(runLog), env)
       : await RunController.start({ runsDir: canvasPath.replace(/\.dreams$/, '') + '.run', settings }, env);
     await req.linked({ runLog: path.join(controller.runDir, 'events.jsonl'), runId: controller.runId });
-    this.log?.logger.info(`run ${controller.runId} ${resuming ? 'resumed' : 'started'} from ${path.basename(canvasPath)}: backend ${settings.backend}, approval policy ${settings.approval}, ${settings.offline ? 'offline' : 'with a model'}`);
+    this.log?.logger.info(
+      `run ${controller.runId} ${resuming ? 'resumed' : 'started'} from ${path.basename(canvasPath)}: backend ${settings.backend}, approval policy ${settings.approval}, ${settings.offline ? 'offline' : 'with a model'}`,
+    );
     let last = '';
     const off = controller.onProgress((p) => {
       const line = progressLine(p);
@@ -109,7 +132,9 @@ export class VsCodeAgentRunner implements AgentRunStarter {
     req.signal.addEventListener('abort', onAbort);
     try {
       const result = await controller.run();
-      this.log?.logger[result.state === 'failed' ? 'warn' : 'info'](`run ${controller.runId}: ${result.state}${result.reason ? ` (${result.reason.split('\n')[0]})` : ''}`);
+      this.log?.logger[result.state === 'failed' ? 'warn' : 'info'](
+        `run ${controller.runId}: ${result.state}${result.reason ? ` (${result.reason.split('\n')[0]})` : ''}`,
+      );
       return {
         runLog: path.join(controller.runDir, 'events.jsonl'),
         runId: controller.runId,

@@ -47,7 +47,9 @@ export async function newCanvas(target?: vscode.Uri): Promise<vscode.NotebookDoc
   }
   if (!uri.path.endsWith('.dreams')) uri = uri.with({ path: `${uri.path}.dreams` });
   if (await exists(uri)) {
-    void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} already exists: it is opened as it is, not replaced.`);
+    void vscode.window.showInformationMessage(
+      `${vscode.workspace.asRelativePath(uri)} already exists: it is opened as it is, not replaced.`,
+    );
   } else {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(serializeCanvasFile(emptyCanvasFile())));
   }

@@ -90,9 +90,15 @@ export class AgentsController implements vscode.Disposable {
       exec.executionOrder = ++this.order;
       exec.start(Date.now());
       const notices: string[] = [];
-      const noticeOutput = () => (notices.length ? [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(notices.map((n) => wrap(`⚠ ${n}`)).join('\n'))])] : []);
+      const noticeOutput = () =>
+        notices.length
+          ? [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(notices.map((n) => wrap(`⚠ ${n}`)).join('\n'))])]
+          : [];
       const fail = async (text: string) => {
-        await exec.replaceOutput([...noticeOutput(), new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'DREAMS', message: text })])]);
+        await exec.replaceOutput([
+          ...noticeOutput(),
+          new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'DREAMS', message: text })]),
+        ]);
         exec.end(false, Date.now());
       };
       const objective = cell.document.getText().trim();
@@ -105,18 +111,29 @@ export class AgentsController implements vscode.Disposable {
         continue;
       }
       if (nb.uri.scheme !== 'file' || nb.isUntitled) {
-        await fail('This canvas is not saved yet, and a run lives next to its canvas file (<name>.dreams → <name>.run/). Save the canvas (File: Save As, a .dreams file in your workspace), then run the cell again.');
-        void Promise.resolve(vscode.window.showWarningMessage('DREAMS: save the canvas before running it: its run is kept next to the .dreams file.', SAVE_AS)).then(async (pick) => {
-          if (pick === SAVE_AS) await vscode.commands.executeCommand('workbench.action.files.saveAs');
-        }, () => undefined);
+        await fail(
+          'This canvas is not saved yet, and a run lives next to its canvas file (<name>.dreams → <name>.run/). Save the canvas (File: Save As, a .dreams file in your workspace), then run the cell again.',
+        );
+        void Promise.resolve(
+          vscode.window.showWarningMessage('DREAMS: save the canvas before running it: its run is kept next to the .dreams file.', SAVE_AS),
+        ).then(
+          async (pick) => {
+            if (pick === SAVE_AS) await vscode.commands.executeCommand('workbench.action.files.saveAs');
+          },
+          () => undefined,
+        );
         continue;
       }
       if (!objective) {
-        await fail('The objective is empty. Write what the run should find out, e.g. "Lattice constant of fcc Al with PBE, converged to 1 meV/atom".');
+        await fail(
+          'The objective is empty. Write what the run should find out, e.g. "Lattice constant of fcc Al with PBE, converged to 1 meV/atom".',
+        );
         continue;
       }
       if (!this.starter) {
-        await fail('No agent runner is available in this VS Code window, so the objective was not started. Run it from a terminal with `dreams run "<objective>"` and open the canvas it writes.');
+        await fail(
+          'No agent runner is available in this VS Code window, so the objective was not started. Run it from a terminal with `dreams run "<objective>"` and open the canvas it writes.',
+        );
         continue;
       }
       const abort = new AbortController();
@@ -126,11 +143,18 @@ export class AgentsController implements vscode.Disposable {
       // cells below hold the record.
       const warnings: string[] = [];
       let line = '';
-      const show = () => exec.replaceOutput([
-        ...noticeOutput(),
-        new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(
-          [...(warnings.length > 6 ? [`… ${warnings.length - 6} earlier warnings`, ...warnings.slice(-6)] : warnings), line].filter(Boolean).join('\n'), 'text/plain')]),
-      ]);
+      const show = () =>
+        exec.replaceOutput([
+          ...noticeOutput(),
+          new vscode.NotebookCellOutput([
+            vscode.NotebookCellOutputItem.text(
+              [...(warnings.length > 6 ? [`… ${warnings.length - 6} earlier warnings`, ...warnings.slice(-6)] : warnings), line]
+                .filter(Boolean)
+                .join('\n'),
+              'text/plain',
+            ),
+          ]),
+        ]);
       const status = new RunProgressItem(nb.uri, canvasName(nb));
       this.statusItems.add(status);
       this.statusEmitter.fire();
@@ -160,7 +184,11 @@ export class AgentsController implements vscode.Disposable {
         exec.end(outcome.state === 'completed' || outcome.state === 'paused' || outcome.state === 'waiting-approval', Date.now());
         if (!abort.signal.aborted) this.notify(runOutcomeNotice(outcome, canvasName(nb)), nb);
       } catch (e) {
-        await fail(abort.signal.aborted ? 'The run was cancelled from the notebook; its log keeps everything done so far. Run the cell again to continue.' : (e as Error).message);
+        await fail(
+          abort.signal.aborted
+            ? 'The run was cancelled from the notebook; its log keeps everything done so far. Run the cell again to continue.'
+            : (e as Error).message,
+        );
         if (!abort.signal.aborted) this.notify(runErrorNotice((e as Error).message, canvasName(nb)), nb);
       } finally {
         this.statusItems.delete(status);
@@ -173,10 +201,18 @@ export class AgentsController implements vscode.Disposable {
   /** Shows the notice without waiting for it to be closed; its button opens the canvas. */
   private notify(notice: RunNotice | undefined, nb: vscode.NotebookDocument): void {
     if (!notice) return;
-    const show = notice.level === 'error' ? vscode.window.showErrorMessage : notice.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void Promise.resolve(show(notice.message, SHOW_CANVAS)).then(async (picked) => {
-      if (picked === SHOW_CANVAS) await vscode.window.showNotebookDocument(nb);
-    }, () => undefined);
+    const show =
+      notice.level === 'error'
+        ? vscode.window.showErrorMessage
+        : notice.level === 'warning'
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    void Promise.resolve(show(notice.message, SHOW_CANVAS)).then(
+      async (picked) => {
+        if (picked === SHOW_CANVAS) await vscode.window.showNotebookDocument(nb);
+      },
+      () => undefined,
+    );
     this.noticeEmitter.fire(notice);
   }
 

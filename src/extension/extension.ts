@@ -40,24 +40,37 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   for (const id of LATE_COMMANDS) {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await workbench).commands[id](...args)));
   }
-  registerStructureEditor(context, workbench.then((w) => w.structureEditor));
+  registerStructureEditor(
+    context,
+    workbench.then((w) => w.structureEditor),
+  );
   // VS Code revives panels only through a serializer registered during activation.
-  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
-    deserializeWebviewPanel: async (panel, state) => {
-      try {
-        await (await workbench).provenance.deserializeWebviewPanel(panel, state as never);
-      } catch (e) {
-        // A blank tab tells the user nothing: say what failed and what to do.
-        panel.webview.html = `<!DOCTYPE html><html><body><p>The provenance graph could not be restored: ${String((e as Error).message).replace(/[<&]/g, ' ')}. Close this tab and open the graph again from its canvas.</p></body></html>`;
-      }
-    },
-  }));
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => {
+        try {
+          await (await workbench).provenance.deserializeWebviewPanel(panel, state as never);
+        } catch (e) {
+          // A blank tab tells the user nothing: say what failed and what to do.
+          panel.webview.html = `<!DOCTYPE html><html><body><p>The provenance graph could not be restored: ${String((e as Error).message).replace(/[<&]/g, ' ')}. Close this tab and open the graph again from its canvas.</p></body></html>`;
+        }
+      },
+    }),
+  );
   const activationMs = Date.now() - (globalThis.__dreamsLoadStart ?? Date.now());
   // bench:activation asks for the figure through the environment.
   const report = process.env.DREAMS_ACTIVATION_REPORT;
   if (report) {
     const loadStart = globalThis.__dreamsLoadStart ?? enteredAt;
-    fs.writeFileSync(report, JSON.stringify({ activationMs, loadToActivateCallMs: enteredAt - loadStart, activateBodyMs: Date.now() - enteredAt, at: new Date().toISOString() }));
+    fs.writeFileSync(
+      report,
+      JSON.stringify({
+        activationMs,
+        loadToActivateCallMs: enteredAt - loadStart,
+        activateBodyMs: Date.now() - enteredAt,
+        at: new Date().toISOString(),
+      }),
+    );
   }
   return { activationMs, workbench };
 }

@@ -34,13 +34,20 @@ function progressText(j: JobRecord): string {
   const p = j.progress;
   if (!p) return '';
   if (p.bfgsStep !== undefined) return `BFGS ${p.bfgsStep}${p.scfIteration !== undefined ? `, SCF ${p.scfIteration}` : ''}`;
-  if (p.scfIteration !== undefined) return `SCF ${p.scfIteration}${p.estimatedAccuracyRy !== undefined ? ` (${p.estimatedAccuracyRy.toExponential(1)} Ry)` : ''}`;
+  if (p.scfIteration !== undefined)
+    return `SCF ${p.scfIteration}${p.estimatedAccuracyRy !== undefined ? ` (${p.estimatedAccuracyRy.toExponential(1)} Ry)` : ''}`;
   return '';
 }
 
 const ICON: Record<string, [string, string?]> = {
-  draft: ['circle-outline'], validated: ['pass'], submitted: ['cloud-upload'], queued: ['watch'],
-  running: ['sync~spin', 'charts.blue'], completed: ['check', 'charts.green'], failed: ['error', 'charts.red'], cancelled: ['circle-slash'],
+  draft: ['circle-outline'],
+  validated: ['pass'],
+  submitted: ['cloud-upload'],
+  queued: ['watch'],
+  running: ['sync~spin', 'charts.blue'],
+  completed: ['check', 'charts.green'],
+  failed: ['error', 'charts.red'],
+  cancelled: ['circle-slash'],
 };
 
 export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
@@ -77,8 +84,13 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
         if (run === changedRun && before !== undefined && before !== 'failed' && job.state === 'failed') this.announceFailure(job, run);
       }
     }
-    this.clusters = [...byCluster].sort(([a], [b]) => (a === 'local' ? -1 : b === 'local' ? 1 : a.localeCompare(b)))
-      .map(([name, jobs]) => ({ kind: 'cluster' as const, name, jobs: jobs.sort((a, b) => b.job.createdAt.localeCompare(a.job.createdAt)) }));
+    this.clusters = [...byCluster]
+      .sort(([a], [b]) => (a === 'local' ? -1 : b === 'local' ? 1 : a.localeCompare(b)))
+      .map(([name, jobs]) => ({
+        kind: 'cluster' as const,
+        name,
+        jobs: jobs.sort((a, b) => b.job.createdAt.localeCompare(a.job.createdAt)),
+      }));
     this.changed.fire(undefined);
     const active = this.clusters.some((c) => c.jobs.some((j) => j.job.state === 'running' || j.job.state === 'queued'));
     if (active && !this.ticker) this.ticker = setInterval(() => this.changed.fire(undefined), 5000);
@@ -90,9 +102,11 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 
   private announceFailure(job: JobRecord, run: RunView): void {
     const open = 'Open output';
-    void vscode.window.showErrorMessage(`pw.x job ${job.id} on ${job.backend} failed: ${job.error ?? `exit code ${job.exitCode ?? '?'}`}`, open).then((c) => {
-      if (c === open) void this.openFile({ kind: 'job', job, run }, 'output');
-    });
+    void vscode.window
+      .showErrorMessage(`pw.x job ${job.id} on ${job.backend} failed: ${job.error ?? `exit code ${job.exitCode ?? '?'}`}`, open)
+      .then((c) => {
+        if (c === open) void this.openFile({ kind: 'job', job, run }, 'output');
+      });
   }
 
   getChildren(node?: JobNode): JobNode[] {
@@ -150,7 +164,9 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
   async openFile(entry: JobEntry, which: 'input' | 'output'): Promise<void> {
     const f = this.fileOf(entry, which);
     if (!f) {
-      void vscode.window.showWarningMessage(`No ${which} file of job ${entry.job.id} on this machine${entry.job.backend !== 'local' ? ` (it ran on ${entry.job.backend}; its output arrives as an artifact when the job ends)` : ''}.`);
+      void vscode.window.showWarningMessage(
+        `No ${which} file of job ${entry.job.id} on this machine${entry.job.backend !== 'local' ? ` (it ran on ${entry.job.backend}; its output arrives as an artifact when the job ends)` : ''}.`,
+      );
       return;
     }
     await vscode.window.showTextDocument(vscode.Uri.file(f), { preview: true });
@@ -158,7 +174,9 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 
   async cancel(entry: JobEntry): Promise<void> {
     if (!this.control || !entry.run.writer) {
-      void vscode.window.showWarningMessage(`Job ${entry.job.id} belongs to a run driven by another process; cancel it there (e.g. \`dreams cancel ${entry.job.id}\`).`);
+      void vscode.window.showWarningMessage(
+        `Job ${entry.job.id} belongs to a run driven by another process; cancel it there (e.g. \`dreams cancel ${entry.job.id}\`).`,
+      );
       return;
     }
     await this.control.cancel(entry.job.id);

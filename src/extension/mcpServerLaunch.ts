@@ -39,15 +39,24 @@ function labels(folders: readonly { name: string; fsPath: string }[]): string[] 
   return first.map((l, i) => (count(first, l) > 1 ? `${l} ${first.slice(0, i + 1).filter((x) => x === l).length}` : l));
 }
 
-export function mcpServerLaunches(extensionPath: string, extensionVersion: string, folders: readonly { name: string; fsPath: string }[], trusted: boolean, runtime = process.execPath, settings: McpLaunchSettings = {}): McpServerLaunch[] {
+export function mcpServerLaunches(
+  extensionPath: string,
+  extensionVersion: string,
+  folders: readonly { name: string; fsPath: string }[],
+  trusted: boolean,
+  runtime = process.execPath,
+  settings: McpLaunchSettings = {},
+): McpServerLaunch[] {
   const cli = path.join(extensionPath, 'dist', 'cli.js');
   const names = labels(folders);
   // Commands and paths of this machine: only for a trusted workspace (an untrusted one runs nothing).
-  const user = trusted ? [
-    ...(settings.pwCommand ? ['--pw-command', settings.pwCommand] : []),
-    ...(settings.pseudoDir ? ['--pseudo-dir', settings.pseudoDir] : []),
-    ...(settings.clusterProfiles ? ['--cluster-profiles', settings.clusterProfiles] : []),
-  ] : [];
+  const user = trusted
+    ? [
+        ...(settings.pwCommand ? ['--pw-command', settings.pwCommand] : []),
+        ...(settings.pseudoDir ? ['--pseudo-dir', settings.pseudoDir] : []),
+        ...(settings.clusterProfiles ? ['--cluster-profiles', settings.clusterProfiles] : []),
+      ]
+    : [];
   return folders.map((f, i) => ({
     label: `DREAMS (${names[i]})${trusted ? '' : ' (read-only)'}`,
     command: runtime,

@@ -35,11 +35,20 @@ export interface McpStdioServerDefinitionLike {
   cwd?: vscode.Uri;
   version?: string;
 }
-type McpStdioServerDefinitionCtor = new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string) => McpStdioServerDefinitionLike;
+type McpStdioServerDefinitionCtor = new (
+  label: string,
+  command: string,
+  args?: string[],
+  env?: Record<string, string | number | null>,
+  version?: string,
+) => McpStdioServerDefinitionLike;
 export interface McpServerDefinitionProviderLike {
   onDidChangeMcpServerDefinitions?: vscode.Event<void>;
   provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<McpStdioServerDefinitionLike[]>;
-  resolveMcpServerDefinition?(server: McpStdioServerDefinitionLike, token: vscode.CancellationToken): vscode.ProviderResult<McpStdioServerDefinitionLike>;
+  resolveMcpServerDefinition?(
+    server: McpStdioServerDefinitionLike,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<McpStdioServerDefinitionLike>;
 }
 interface McpApi {
   registerMcpServerDefinitionProvider(id: string, provider: McpServerDefinitionProviderLike): vscode.Disposable;
@@ -52,10 +61,20 @@ export interface McpHost {
   McpStdioServerDefinition?: unknown;
   EventEmitter: new () => vscode.EventEmitter<void>;
   Uri: { file(fsPath: string): vscode.Uri };
-  workspace: Pick<typeof vscode.workspace, 'workspaceFolders' | 'isTrusted' | 'getConfiguration' | 'onDidGrantWorkspaceTrust' | 'onDidChangeWorkspaceFolders' | 'onDidChangeConfiguration'>;
+  workspace: Pick<
+    typeof vscode.workspace,
+    | 'workspaceFolders'
+    | 'isTrusted'
+    | 'getConfiguration'
+    | 'onDidGrantWorkspaceTrust'
+    | 'onDidChangeWorkspaceFolders'
+    | 'onDidChangeConfiguration'
+  >;
 }
 
-export type McpContext = Pick<vscode.ExtensionContext, 'extensionPath' | 'secrets' | 'globalStorageUri'> & { extension?: { packageJSON: unknown } };
+export type McpContext = Pick<vscode.ExtensionContext, 'extensionPath' | 'secrets' | 'globalStorageUri'> & {
+  extension?: { packageJSON: unknown };
+};
 
 /**
  * The user's settings for a trusted workspace's server; dreams.clusters is written to a file in
@@ -77,11 +96,23 @@ async function launchSettings(context: McpContext, host: McpHost): Promise<McpLa
 }
 
 /** The servers to offer: one per local workspace folder, read-only unless the workspace is trusted. */
-async function dreamsMcpServers(context: McpContext, host: McpHost, version: string, ctor: McpStdioServerDefinitionCtor): Promise<McpStdioServerDefinitionLike[]> {
+async function dreamsMcpServers(
+  context: McpContext,
+  host: McpHost,
+  version: string,
+  ctor: McpStdioServerDefinitionCtor,
+): Promise<McpStdioServerDefinitionLike[]> {
   const folders = (host.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   const trusted = host.workspace.isTrusted;
   const settings = trusted && folders.length ? await launchSettings(context, host) : {};
-  return mcpServerLaunches(context.extensionPath, version, folders.map((f) => ({ name: f.name, fsPath: f.uri.fsPath })), trusted, process.execPath, settings).map((l) => {
+  return mcpServerLaunches(
+    context.extensionPath,
+    version,
+    folders.map((f) => ({ name: f.name, fsPath: f.uri.fsPath })),
+    trusted,
+    process.execPath,
+    settings,
+  ).map((l) => {
     const def = new ctor(l.label, l.command, l.args, l.env, l.version);
     def.cwd = host.Uri.file(l.cwd);
     return def;
@@ -121,7 +152,16 @@ export function registerDreamsMcpServers(context: McpContext, host: McpHost): vs
     return [];
   }
   const fire = () => changed.fire();
-  return [changed, registration, host.workspace.onDidGrantWorkspaceTrust(fire), host.workspace.onDidChangeWorkspaceFolders(fire),
-    host.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('dreams')) fire(); }),
-    context.secrets.onDidChange((e) => { if (e.key === API_KEY_SECRET) fire(); })];
+  return [
+    changed,
+    registration,
+    host.workspace.onDidGrantWorkspaceTrust(fire),
+    host.workspace.onDidChangeWorkspaceFolders(fire),
+    host.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('dreams')) fire();
+    }),
+    context.secrets.onDidChange((e) => {
+      if (e.key === API_KEY_SECRET) fire();
+    }),
+  ];
 }

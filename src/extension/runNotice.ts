@@ -29,7 +29,10 @@ export function runOutcomeNotice(outcome: { runId: string; state: string; summar
     case 'completed':
       return { level: 'info', message: `${head} completed${ending(said)}` };
     case 'failed':
-      return { level: 'error', message: `${head} failed${ending(said)} Its log keeps everything done so far; the canvas shows the failed step.` };
+      return {
+        level: 'error',
+        message: `${head} failed${ending(said)} Its log keeps everything done so far; the canvas shows the failed step.`,
+      };
     case 'stopped':
       return { level: 'warning', message: `${head} stopped${ending(said)} Run the objective cell again to continue it.` };
     default:

@@ -13,7 +13,10 @@ export class RunProgressItem implements vscode.Disposable {
   /** The last progress line (tests read it). */
   latest = '';
 
-  constructor(readonly canvas: vscode.Uri, private readonly name: string) {
+  constructor(
+    readonly canvas: vscode.Uri,
+    private readonly name: string,
+  ) {
     this.item = vscode.window.createStatusBarItem(`dreams.runProgress.${++counter}`, vscode.StatusBarAlignment.Left, 98);
     this.item.name = 'DREAMS run in progress';
     this.item.command = { command: 'vscode.open', title: 'Show the canvas', arguments: [canvas] };

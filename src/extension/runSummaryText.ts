@@ -14,7 +14,8 @@ export function runSummaryText(p: RunProgress): { icon: string; text: string; to
   return {
     icon,
     text: `${icon} ${p.state} · ${compact(p.tokens)} tokens · ${cost} · ${p.jobs.total} job${p.jobs.total === 1 ? '' : 's'}`,
-    tooltip: `DREAMS run: ${p.state}${p.reason ? ` (${p.reason})` : ''}\nTokens: ${p.tokens.toLocaleString()}\n` +
+    tooltip:
+      `DREAMS run: ${p.state}${p.reason ? ` (${p.reason})` : ''}\nTokens: ${p.tokens.toLocaleString()}\n` +
       `Cost: ${p.costUsd === null ? 'unknown (a model without a price on file answered)' : `$${p.costUsd.toFixed(4)}`}\n` +
       `Jobs: ${p.jobs.total} (${active} active, ${p.jobs.failed} failed)`,
   };

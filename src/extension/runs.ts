@@ -184,14 +184,21 @@ export class RunRegistry implements vscode.Disposable {
    * taking the writer lock for the one append — refused, with who holds it, when another
    * process is writing the run.
    */
-  async answerApproval(view: RunView, id: string, decision: 'approve' | 'reject', comment?: string, opts: { standing?: boolean } = {}): Promise<AnswerResult> {
+  async answerApproval(
+    view: RunView,
+    id: string,
+    decision: 'approve' | 'reject',
+    comment?: string,
+    opts: { standing?: boolean } = {},
+  ): Promise<AnswerResult> {
     const by = 'user@vscode';
     if (view.writer) return new ApprovalBook(view.writer).answer(id, decision, by, comment, opts);
     let writer: EventLog;
     try {
       ({ log: writer } = await openRunLog(view.logPath, { mode: 'writer' }));
     } catch (e) {
-      if (e instanceof EventLogError && e.code === 'locked') return this.answerThroughInbox(view, id, decision, by, comment, opts.standing === true);
+      if (e instanceof EventLogError && e.code === 'locked')
+        return this.answerThroughInbox(view, id, decision, by, comment, opts.standing === true);
       return { ok: false, message: `Could not record the answer to ${id}: ${(e as Error).message}` };
     }
     try {
@@ -202,19 +209,35 @@ export class RunRegistry implements vscode.Disposable {
   }
 
   /** The run's writer is another process (the CLI, or a run this window drives): it records posted answers. */
-  private async answerThroughInbox(view: RunView, id: string, decision: 'approve' | 'reject', by: string, comment?: string, standing = false): Promise<AnswerResult> {
+  private async answerThroughInbox(
+    view: RunView,
+    id: string,
+    decision: 'approve' | 'reject',
+    by: string,
+    comment?: string,
+    standing = false,
+  ): Promise<AnswerResult> {
     const name = postAnswer(view.runDir, { id, decision, by, ...(comment ? { comment } : {}), ...(standing ? { standing } : {}) });
     const outcome = await waitForOutcome(view.runDir, name, 15_000);
     if (!outcome) {
-      return { ok: false, message: `The process running this run did not take the answer to ${id} within 15 s (is it still running?). The answer waits in ${path.join(view.runDir, 'inbox')}; it is recorded when the run resumes.` };
+      return {
+        ok: false,
+        message: `The process running this run did not take the answer to ${id} within 15 s (is it still running?). The answer waits in ${path.join(view.runDir, 'inbox')}; it is recorded when the run resumes.`,
+      };
     }
     if (!outcome.ok) return { ok: false, message: outcome.message };
     const answer = new ApprovalBook(view as unknown as WritableRunLog).answerOf(id);
-    return answer ? { ok: true, answer } : { ok: true, answer: { id, decision, by, at: new Date().toISOString(), ...(comment ? { comment } : {}) } };
+    return answer
+      ? { ok: true, answer }
+      : { ok: true, answer: { id, decision, by, at: new Date().toISOString(), ...(comment ? { comment } : {}) } };
   }
 
   dispose(): void {
-    for (const v of this.views.values()) void v.then((x) => x.dispose(), () => undefined);
+    for (const v of this.views.values())
+      void v.then(
+        (x) => x.dispose(),
+        () => undefined,
+      );
     this.views.clear();
     this.changed.dispose();
   }

@@ -7,10 +7,11 @@ export { API_KEY_SECRET };
 export async function setApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
   const key = await vscode.window.showInputBox({
     title: 'DREAMS: Anthropic API key',
-    prompt: 'Stored in VS Code\'s secret storage (the OS keychain where there is one); never written to settings.',
+    prompt: "Stored in VS Code's secret storage (the OS keychain where there is one); never written to settings.",
     password: true,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Paste the key, or press Escape to cancel.' : /\s/.test(v.trim()) ? 'An API key has no spaces.' : undefined),
+    validateInput: (v) =>
+      v.trim() === '' ? 'Paste the key, or press Escape to cancel.' : /\s/.test(v.trim()) ? 'An API key has no spaces.' : undefined,
   });
   if (key === undefined) return false;
   await secrets.store(API_KEY_SECRET, key.trim());

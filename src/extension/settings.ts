@@ -29,7 +29,7 @@ export async function ignoredWorkspaceSettings(): Promise<IgnoredSettings[]> {
   const out: IgnoredSettings[] = [];
   const ws = vscode.workspace.workspaceFile;
   if (ws && ws.scheme !== 'untitled') {
-    const keys = userOnlyKeysIn((await readJsonc(ws) as { settings?: unknown } | undefined)?.settings);
+    const keys = userOnlyKeysIn(((await readJsonc(ws)) as { settings?: unknown } | undefined)?.settings);
     if (keys.length) out.push({ keys, file: ws });
   }
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -54,8 +54,13 @@ export class IgnoredSettingsWatcher implements vscode.Disposable {
 
   constructor(private readonly log: Logger) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/settings.json,*.code-workspace}');
-    this.disposables.push(watcher, watcher.onDidChange(() => void this.check()), watcher.onDidCreate(() => void this.check()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.check()), this.notifyEmitter);
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(() => void this.check()),
+      watcher.onDidCreate(() => void this.check()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.check()),
+      this.notifyEmitter,
+    );
     void this.check();
   }
 
@@ -68,10 +73,14 @@ export class IgnoredSettingsWatcher implements vscode.Disposable {
       const message = ignoredSettingsMessage(f.keys, vscode.workspace.asRelativePath(f.file));
       this.log.warn(message);
       this.notifyEmitter.fire(message);
-      void Promise.resolve(vscode.window.showWarningMessage(message, 'Open User Settings', 'Show File')).then((pick) => {
-        if (pick === 'Open User Settings') void vscode.commands.executeCommand('workbench.action.openSettings', '@ext:dreams-dft.dreams-vscode');
-        else if (pick === 'Show File') void vscode.window.showTextDocument(f.file);
-      }, () => undefined);
+      void Promise.resolve(vscode.window.showWarningMessage(message, 'Open User Settings', 'Show File')).then(
+        (pick) => {
+          if (pick === 'Open User Settings')
+            void vscode.commands.executeCommand('workbench.action.openSettings', '@ext:dreams-dft.dreams-vscode');
+          else if (pick === 'Show File') void vscode.window.showTextDocument(f.file);
+        },
+        () => undefined,
+      );
     }
     return found;
   }

@@ -40,13 +40,21 @@ export function tightenApproval(user: ApprovalPolicy, canvas: ApprovalPolicy | u
     value: user,
     ignored: [
       `run.approval: ${canvas} was ignored: your setting dreams.approvalPolicy is "${user}", and a canvas may only make it stricter ` +
-        `(${Object.keys(STRICTNESS).filter((p) => STRICTNESS[p as ApprovalPolicy] <= STRICTNESS[user]).map((p) => `"${p}"`).join(' or ')}). ` +
+        `(${Object.keys(STRICTNESS)
+          .filter((p) => STRICTNESS[p as ApprovalPolicy] <= STRICTNESS[user])
+          .map((p) => `"${p}"`)
+          .join(' or ')}). ` +
         `The run uses "${user}". To allow "${canvas}", change dreams.approvalPolicy in your user settings.`,
     ],
   };
 }
 
-const BUDGET_NAMES: Record<keyof Budget, string> = { maxTokens: 'tokens', maxCostUsd: 'cost (USD)', maxJobs: 'jobs', maxWallMinutes: 'wall time (minutes)' };
+const BUDGET_NAMES: Record<keyof Budget, string> = {
+  maxTokens: 'tokens',
+  maxCostUsd: 'cost (USD)',
+  maxJobs: 'jobs',
+  maxWallMinutes: 'wall time (minutes)',
+};
 
 /** Each limit the lower of the user's and the canvas's; a canvas limit above the user's is ignored. */
 export function tightenBudget(user: Budget, canvas: Budget | undefined): Tightened<Budget> {
@@ -56,7 +64,10 @@ export function tightenBudget(user: Budget, canvas: Budget | undefined): Tighten
     if (v === undefined) continue;
     const mine = user[k];
     if (mine === undefined || v <= mine) value[k] = v;
-    else ignored.push(`run.budget.${k}: ${v} was ignored: your setting dreams.budget.${k} limits ${BUDGET_NAMES[k]} to ${mine}, and a canvas may only lower it. To allow more, raise it in your user settings.`);
+    else
+      ignored.push(
+        `run.budget.${k}: ${v} was ignored: your setting dreams.budget.${k} limits ${BUDGET_NAMES[k]} to ${mine}, and a canvas may only lower it. To allow more, raise it in your user settings.`,
+      );
   }
   return { value, ignored };
 }
@@ -68,7 +79,8 @@ export function userOnlyKeysIn(settings: unknown): string[] {
   const found = new Set<string>();
   for (const key of keys) {
     // "dreams.pwCommand", and a language-specific block ("[qe-input]": { "dreams.pwCommand": ... })
-    if (key.startsWith('dreams.') && USER_ONLY_SETTINGS.includes(key.slice('dreams.'.length).split('.')[0]!)) found.add(key.split('.').slice(0, 2).join('.'));
+    if (key.startsWith('dreams.') && USER_ONLY_SETTINGS.includes(key.slice('dreams.'.length).split('.')[0]!))
+      found.add(key.split('.').slice(0, 2).join('.'));
     if (/^\[.*\]$/.test(key)) for (const inner of userOnlyKeysIn((settings as Record<string, unknown>)[key])) found.add(inner);
   }
   return [...found].sort();
@@ -77,6 +89,8 @@ export function userOnlyKeysIn(settings: unknown): string[] {
 /** The sentence shown when a workspace tries to set user-only settings. */
 export function ignoredSettingsMessage(keys: readonly string[], where: string): string {
   const list = keys.join(', ');
-  return `DREAMS ignores ${list} in ${where}: ${keys.length === 1 ? 'it' : 'they'} can run commands on your machine or cluster account, or decide what is spent and approved, ` +
-    'so only your user settings count (a shared folder cannot change them). Set them in your user settings (Preferences: Open User Settings) if you want them.';
+  return (
+    `DREAMS ignores ${list} in ${where}: ${keys.length === 1 ? 'it' : 'they'} can run commands on your machine or cluster account, or decide what is spent and approved, ` +
+    'so only your user settings count (a shared folder cannot change them). Set them in your user settings (Preferences: Open User Settings) if you want them.'
+  );
 }

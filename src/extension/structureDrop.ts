@@ -14,7 +14,11 @@ export function registerStructureDrop(context: vscode.ExtensionContext): void {
   const provider: vscode.DocumentDropEditProvider = {
     async provideDocumentDropEdits(document, _position, dataTransfer) {
       const list = await dataTransfer.get('text/uri-list')?.asString();
-      const uris = (list ?? '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => vscode.Uri.parse(l));
+      const uris = (list ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
+        .map((l) => vscode.Uri.parse(l));
       const file = uris.find((u) => u.scheme === 'file' && formatFromName(u.fsPath));
       if (!file) return undefined;
       const nb = vscode.workspace.notebookDocuments.find((n) => n.getCells().some((c) => c.document === document));
@@ -25,7 +29,9 @@ export function registerStructureDrop(context: vscode.ExtensionContext): void {
         return edit;
       } catch (e) {
         const err = e as Error & { located?: () => string };
-        void vscode.window.showErrorMessage(`DREAMS cannot use ${path.basename(file.fsPath)}: ${typeof err.located === 'function' ? err.located() : err.message}`);
+        void vscode.window.showErrorMessage(
+          `DREAMS cannot use ${path.basename(file.fsPath)}: ${typeof err.located === 'function' ? err.located() : err.message}`,
+        );
         return undefined;
       }
     },

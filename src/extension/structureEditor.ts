@@ -78,19 +78,36 @@ export class StructureEditorProvider implements vscode.CustomReadonlyEditorProvi
         post({ type: 'error', text: typeof err.located === 'function' ? err.located() : err.message });
       }
     };
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)),
+    );
     const disposables: vscode.Disposable[] = [
-      watcher, rendered,
-      watcher.onDidChange(load), watcher.onDidCreate(load),
+      watcher,
+      rendered,
+      watcher.onDidChange(load),
+      watcher.onDidCreate(load),
       vscode.workspace.onDidGrantWorkspaceTrust(load),
       panel.webview.onDidReceiveMessage((m: StructureEditorToHost) => {
         switch (m.type) {
-          case 'ready': load(); return;
-          case 'rendered': session.lastRendered = m; rendered.fire(m); return;
-          case 'open-text': void vscode.commands.executeCommand('vscode.openWith', uri, 'default'); return;
-          case 'start-canvas': if (view) void this.startCanvas(uri, view); return;
-          case 'save-image': void this.saveImage(uri, m.dataUrl); return;
-          case 'error': void vscode.window.showErrorMessage(`Structure view of ${path.basename(uri.fsPath)}: ${m.text}`); return;
+          case 'ready':
+            load();
+            return;
+          case 'rendered':
+            session.lastRendered = m;
+            rendered.fire(m);
+            return;
+          case 'open-text':
+            void vscode.commands.executeCommand('vscode.openWith', uri, 'default');
+            return;
+          case 'start-canvas':
+            if (view) void this.startCanvas(uri, view);
+            return;
+          case 'save-image':
+            void this.saveImage(uri, m.dataUrl);
+            return;
+          case 'error':
+            void vscode.window.showErrorMessage(`Structure view of ${path.basename(uri.fsPath)}: ${m.text}`);
+            return;
         }
       }),
     ];
@@ -108,10 +125,19 @@ export class StructureEditorProvider implements vscode.CustomReadonlyEditorProvi
       return undefined;
     }
     const folder = vscode.Uri.file(path.dirname(uri.fsPath));
-    const stem = path.basename(uri.fsPath).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_.-]+/g, '-') || 'structure';
+    const stem =
+      path
+        .basename(uri.fsPath)
+        .replace(/\.[^.]+$/, '')
+        .replace(/[^A-Za-z0-9_.-]+/g, '-') || 'structure';
     const target = await freeCanvasName(folder, stem);
     const text = objectiveFromStructure(path.basename(uri.fsPath), view);
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(serializeCanvasFile({ dreams: CANVAS_FILE_FORMAT, cells: [{ kind: 'objective', id: 'objective-1', text }] })));
+    await vscode.workspace.fs.writeFile(
+      target,
+      new TextEncoder().encode(
+        serializeCanvasFile({ dreams: CANVAS_FILE_FORMAT, cells: [{ kind: 'objective', id: 'objective-1', text }] }),
+      ),
+    );
     const doc = await vscode.workspace.openNotebookDocument(target);
     await vscode.window.showNotebookDocument(doc, { viewColumn: vscode.ViewColumn.Beside });
     this.onDidStartCanvas.fire(target);
@@ -122,7 +148,9 @@ export class StructureEditorProvider implements vscode.CustomReadonlyEditorProvi
     const m = /^data:image\/png;base64,(.+)$/.exec(dataUrl);
     if (!m) return;
     const target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.file(uri.fsPath.replace(/(\.[^./]+)?$/, '.png')), filters: { 'PNG image': ['png'] }, saveLabel: 'Save picture',
+      defaultUri: vscode.Uri.file(uri.fsPath.replace(/(\.[^./]+)?$/, '.png')),
+      filters: { 'PNG image': ['png'] },
+      saveLabel: 'Save picture',
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, Buffer.from(m[1]!, 'base64'));

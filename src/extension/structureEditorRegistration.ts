@@ -9,14 +9,20 @@ export const STRUCTURE_VIEW_TYPE = 'dreams.structure';
 
 export function registerStructureEditor(context: vscode.ExtensionContext, provider: Promise<vscode.CustomReadonlyEditorProvider>): void {
   context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(STRUCTURE_VIEW_TYPE, {
-      openCustomDocument: (uri) => ({ uri, dispose() {} }) as vscode.CustomDocument,
-      resolveCustomEditor: async (document, panel, token) => (await provider).resolveCustomEditor(document, panel, token),
-    }, { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerCustomEditorProvider(
+      STRUCTURE_VIEW_TYPE,
+      {
+        openCustomDocument: (uri) => ({ uri, dispose() {} }) as vscode.CustomDocument,
+        resolveCustomEditor: async (document, panel, token) => (await provider).resolveCustomEditor(document, panel, token),
+      },
+      { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } },
+    ),
     vscode.commands.registerCommand('dreams.showStructure', async (target?: unknown) => {
       const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
       if (!uri) {
-        void vscode.window.showInformationMessage('Open or select a structure file (CIF, POSCAR, pw.x input or output, extxyz, XSF) to show it.');
+        void vscode.window.showInformationMessage(
+          'Open or select a structure file (CIF, POSCAR, pw.x input or output, extxyz, XSF) to show it.',
+        );
         return;
       }
       await vscode.commands.executeCommand('vscode.openWith', uri, STRUCTURE_VIEW_TYPE);

@@ -45,8 +45,14 @@ export function viewOfStructureFile(file: string, displayPath: string = file): S
   const s = readStructureFile(file);
   const notes: string[] = [];
   const summary: StructureFileSummary = {
-    name: path.basename(file), path: displayPath, format: s.source?.format ?? 'unknown', sha256: s.source?.sha256 ?? '',
-    formula: formulaOf(s.symbols), natoms: s.symbols.length, volumeAngstrom3: cellVolume(s.cell), notes,
+    name: path.basename(file),
+    path: displayPath,
+    format: s.source?.format ?? 'unknown',
+    sha256: s.source?.sha256 ?? '',
+    formula: formulaOf(s.symbols),
+    natoms: s.symbols.length,
+    volumeAngstrom3: cellVolume(s.cell),
+    notes,
   };
   const slab = looksLikeSlab(s);
   if (s.pbc.every(Boolean)) {
@@ -55,7 +61,16 @@ export function viewOfStructureFile(file: string, displayPath: string = file): S
       summary.spaceGroup = { number: sym.spaceGroup.number, symbol: sym.spaceGroup.symbol, crystalSystem: sym.spaceGroup.crystalSystem };
       if (!slab) {
         const l = sym.lattice;
-        summary.lattice = { a: l.aAngstrom, b: l.bAngstrom, c: l.cAngstrom, alpha: l.alphaDegrees, beta: l.betaDegrees, gamma: l.gammaDegrees, cOverA: l.cOverA, volume: l.volumeAngstrom3 };
+        summary.lattice = {
+          a: l.aAngstrom,
+          b: l.bAngstrom,
+          c: l.cAngstrom,
+          alpha: l.alphaDegrees,
+          beta: l.betaDegrees,
+          gamma: l.gammaDegrees,
+          cOverA: l.cOverA,
+          volume: l.volumeAngstrom3,
+        };
       }
     } catch (e) {
       notes.push(`No space group: ${(e as Error).message}`);
@@ -68,8 +83,12 @@ export function viewOfStructureFile(file: string, displayPath: string = file): S
   if (s.source?.format === 'pwx-out') {
     const t = readPwxTrajectory(fs.readFileSync(file, 'utf8'));
     if (t.frames.length > 1) structure.frames = t.frames;
-    if (t.calculation) notes.push(`pw.x ${t.calculation}: ${t.frames.length} geometr${t.frames.length === 1 ? 'y' : 'ies'}` +
-      (t.converged === undefined ? '' : t.converged ? ', converged' : ', not converged') + '; the last one is shown.');
+    if (t.calculation)
+      notes.push(
+        `pw.x ${t.calculation}: ${t.frames.length} geometr${t.frames.length === 1 ? 'y' : 'ies'}` +
+          (t.converged === undefined ? '' : t.converged ? ', converged' : ', not converged') +
+          '; the last one is shown.',
+      );
   }
   return { summary, structure, slab };
 }

@@ -27,5 +27,10 @@ export function trustStatusItem(): vscode.Disposable {
   const update = () => (vscode.workspace.isTrusted ? item.hide() : item.show());
   update();
   const sub = vscode.workspace.onDidGrantWorkspaceTrust(update);
-  return { dispose: () => { sub.dispose(); item.dispose(); } };
+  return {
+    dispose: () => {
+      sub.dispose();
+      item.dispose();
+    },
+  };
 }

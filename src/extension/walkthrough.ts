@@ -48,7 +48,9 @@ export async function checkPw(): Promise<string | undefined> {
   const pick = await vscode.window.showWarningMessage(
     `DREAMS: "${command}" does not run here. On Debian or Ubuntu, install Quantum ESPRESSO and its pseudopotentials with: ${PW_INSTALL_COMMAND}. ` +
       'Elsewhere, install QE your usual way (conda-forge, modules, a build) and set dreams.pwCommand, or run on a cluster.',
-    copy, terminal, set,
+    copy,
+    terminal,
+    set,
   );
   if (pick === copy) await vscode.env.clipboard.writeText(PW_INSTALL_COMMAND);
   else if (pick === terminal) {
@@ -71,14 +73,19 @@ export async function choosePseudoDir(): Promise<string | undefined> {
   const current = config().get<string>('pseudoDir', '') || DEBIAN_PSEUDO_DIR;
   const picked = await vscode.window.showOpenDialog({
     title: 'DREAMS: the folder of your pseudopotential (UPF) files',
-    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Use This Folder',
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Use This Folder',
     defaultUri: vscode.Uri.file(current),
   });
   const folder = picked?.[0];
   if (!folder) return undefined;
   const n = await upfCount(folder);
   if (n === 0) {
-    void vscode.window.showWarningMessage(`DREAMS: ${folder.fsPath} holds no .UPF files, so it was not set. Choose the folder with your pseudopotentials (Debian's quantum-espresso-data installs them in ${DEBIAN_PSEUDO_DIR}).`);
+    void vscode.window.showWarningMessage(
+      `DREAMS: ${folder.fsPath} holds no .UPF files, so it was not set. Choose the folder with your pseudopotentials (Debian's quantum-espresso-data installs them in ${DEBIAN_PSEUDO_DIR}).`,
+    );
     return undefined;
   }
   await config().update('pseudoDir', folder.fsPath, vscode.ConfigurationTarget.Global);
@@ -88,7 +95,9 @@ export async function choosePseudoDir(): Promise<string | undefined> {
 
 export async function useOffline(): Promise<void> {
   await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
-  void vscode.window.showInformationMessage('DREAMS: offline mode. The built-in workflows run without a model; judges are recorded as "not judged", never as passes. Set an API key and dreams.provider "anthropic" to plan with a model.');
+  void vscode.window.showInformationMessage(
+    'DREAMS: offline mode. The built-in workflows run without a model; judges are recorded as "not judged", never as passes. Set an API key and dreams.provider "anthropic" to plan with a model.',
+  );
 }
 
 /** The demo canvas next to the others in the workspace (dreams-demo.dreams, or a free name), opened. */
@@ -104,6 +113,8 @@ export async function openDemoCanvas(): Promise<vscode.NotebookDocument | undefi
     await vscode.workspace.applyEdit(we);
     await nb.save();
   }
-  void vscode.window.showInformationMessage('DREAMS: the demo canvas asks for the lattice constant of fcc Al. Run its objective cell (▷, "DREAMS agents" kernel) to start: about half a minute of pw.x.');
+  void vscode.window.showInformationMessage(
+    'DREAMS: the demo canvas asks for the lattice constant of fcc Al. Run its objective cell (▷, "DREAMS agents" kernel) to start: about half a minute of pw.x.',
+  );
   return nb;
 }

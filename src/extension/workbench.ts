@@ -50,7 +50,11 @@ async function revealCell(canvas: LiveCanvas, logPath: string, cellId: string): 
     const i = nb.getCells().findIndex((c) => (c.metadata?.dreams as { id?: string } | undefined)?.id === id);
     if (i < 0) continue;
     const range = new vscode.NotebookRange(i, i + 1);
-    const editor = await vscode.window.showNotebookDocument(nb, { viewColumn: vscode.ViewColumn.One, selections: [range], preserveFocus: false });
+    const editor = await vscode.window.showNotebookDocument(nb, {
+      viewColumn: vscode.ViewColumn.One,
+      selections: [range],
+      preserveFocus: false,
+    });
     editor.revealRange(range, vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
     return true;
   }
@@ -120,12 +124,28 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
     return e;
   };
   context.subscriptions.push(
-    runs, canvas, controller, jobs, approvals, summary, provenance, jobsTree, approvalsTree, trustStatusItem(), log, ignoredSettings,
+    runs,
+    canvas,
+    controller,
+    jobs,
+    approvals,
+    summary,
+    provenance,
+    jobsTree,
+    approvalsTree,
+    trustStatusItem(),
+    log,
+    ignoredSettings,
     runs.onDidChange(updateSummary),
     controller.onDidChangeRunning(updateSummary),
     vscode.window.onDidChangeActiveNotebookEditor(updateSummary),
     vscode.commands.registerCommand('dreams.showProvenance', async (target?: vscode.Uri | string) => {
-      const nb = typeof target === 'string' ? undefined : target ? vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeNotebookEditor?.notebook;
+      const nb =
+        typeof target === 'string'
+          ? undefined
+          : target
+            ? vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === target.toString())
+            : vscode.window.activeNotebookEditor?.notebook;
       const log = typeof target === 'string' ? target : nb && nb.notebookType === NOTEBOOK_TYPE ? runLogOf(nb) : undefined;
       if (!log) {
         void vscode.window.showInformationMessage('Open a DREAMS canvas that has a run to see its provenance graph.');
@@ -143,7 +163,8 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   // a walkthrough button can be the very thing that activates the extension.
   const commands: Record<LateCommand, (...args: unknown[]) => unknown> = {
     'dreams.showLog': () => log.channel.show(true),
-    'dreams.testClusterConnection': (name) => testConnectionCommand(log.logger, () => log.channel.show(true), typeof name === 'string' ? name : undefined),
+    'dreams.testClusterConnection': (name) =>
+      testConnectionCommand(log.logger, () => log.channel.show(true), typeof name === 'string' ? name : undefined),
     'dreams.addClusterProfile': () => addClusterProfileCommand(),
     'dreams.checkPw': () => checkPw(),
     'dreams.choosePseudoDir': () => choosePseudoDir(),
@@ -154,5 +175,19 @@ export function startWorkbench(context: vscode.ExtensionContext): DreamsWorkbenc
   const structureEditor = new StructureEditorProvider(context.extensionUri);
   context.subscriptions.push(structureEditor);
   registerStructureDrop(context);
-  return { runs, canvas, controller, summary, provenance, approvals, jobs, qeDiagnostics, log, ignoredSettings, approvalsTree: approvalsTree as vscode.TreeView<unknown>, commands, structureEditor };
+  return {
+    runs,
+    canvas,
+    controller,
+    summary,
+    provenance,
+    approvals,
+    jobs,
+    qeDiagnostics,
+    log,
+    ignoredSettings,
+    approvalsTree: approvalsTree as vscode.TreeView<unknown>,
+    commands,
+    structureEditor,
+  };
 }

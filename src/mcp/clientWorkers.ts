@@ -9,7 +9,15 @@
  * key is configured), so the judge tiers are the same as for a model's call.
  */
 import type { AgentRole } from '../core/canvas/types';
-import { LlmError, type ContentBlock, type LlmCallOptions, type LlmProvider, type LlmRequest, type LlmResponse, type ToolUseBlock } from '../core/llm/types';
+import {
+  LlmError,
+  type ContentBlock,
+  type LlmCallOptions,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+  type ToolUseBlock,
+} from '../core/llm/types';
 import type { RegistryCallResult, WrappedInput } from '../core/agents/toolRegistry';
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -60,7 +68,11 @@ export class ClientWorkers implements LlmProvider {
    * `supervisor` answers the supervisor (the template's plan, the advisor's replans);
    * `inner` answers every other role that is not a worker (judges, advisor, planner).
    */
-  constructor(private readonly inner: LlmProvider, private readonly supervisor: LlmProvider, private readonly client: () => string) {
+  constructor(
+    private readonly inner: LlmProvider,
+    private readonly supervisor: LlmProvider,
+    private readonly client: () => string,
+  ) {
     this.name = `mcp (${inner.name})`;
     this.judges = inner.judges;
   }
@@ -152,7 +164,8 @@ export class ClientWorkers implements LlmProvider {
 
   private turn(req: LlmRequest, opts: LlmCallOptions): Promise<LlmResponse> {
     const step = req.step;
-    if (!step) return Promise.reject(new LlmError('bad-request', 'a worker request without its step cannot be handed to the outside agent'));
+    if (!step)
+      return Promise.reject(new LlmError('bad-request', 'a worker request without its step cannot be handed to the outside agent'));
     const first = req.messages[0];
     const brief = first && typeof first.content === 'string' ? first.content : '';
     return new Promise<LlmResponse>((resolve, reject) => {
@@ -167,14 +180,27 @@ export class ClientWorkers implements LlmProvider {
       };
       const take = (content: ContentBlock[]) => {
         done();
-        resolve({ content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { ...ZERO }, model: this.client(), attempts: 1 });
+        resolve({
+          content,
+          stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+          usage: { ...ZERO },
+          model: this.client(),
+          attempts: 1,
+        });
       };
       if (opts.signal?.aborted) {
         reject(new LlmError('cancelled', 'the run was cancelled'));
         return;
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      this.#turns.set(step, { step, role: req.role as Turn['role'], tools: (req.tools ?? []).map((t) => t.name), brief, since: Date.now(), take });
+      this.#turns.set(step, {
+        step,
+        role: req.role as Turn['role'],
+        tools: (req.tools ?? []).map((t) => t.name),
+        brief,
+        since: Date.now(),
+        take,
+      });
       this.dispatch();
       this.changed();
     });

@@ -41,11 +41,19 @@ const STRAY_MS = 2500;
 
 /** The registry of a driven run: every result is also reported to the outside agent's call. */
 class ReportingRegistry extends ToolRegistry {
-  constructor(base: ToolRegistry, private readonly report: (id: string, r: RegistryCallResult) => void) {
+  constructor(
+    base: ToolRegistry,
+    private readonly report: (id: string, r: RegistryCallResult) => void,
+  ) {
     super(base.all());
   }
 
-  override async call(use: ToolUseBlock, role: AgentRole, ctx: RegistryContext, opts: { model?: string; step?: string } = {}): Promise<RegistryCallResult> {
+  override async call(
+    use: ToolUseBlock,
+    role: AgentRole,
+    ctx: RegistryContext,
+    opts: { model?: string; step?: string } = {},
+  ): Promise<RegistryCallResult> {
     const r = await super.call(use, role, ctx, opts);
     this.report(use.id, r);
     return r;
@@ -58,7 +66,10 @@ export class DrivenRun {
   readonly finished: Promise<RunResult>;
   #sweep: NodeJS.Timeout;
 
-  private constructor(readonly controller: RunController, readonly workers: ClientWorkers) {
+  private constructor(
+    readonly controller: RunController,
+    readonly workers: ClientWorkers,
+  ) {
     const rt = controller.session.runtime;
     rt.registry = new ReportingRegistry(rt.registry, (id, r) => workers.settled(id, r));
     this.#sweep = setInterval(() => this.refuseStrays(), 500);
@@ -69,7 +80,9 @@ export class DrivenRun {
       } catch (e) {
         this.#outputsError = (e as Error).message;
       }
-      workers.close(`the run ${controller.runId} has ${r.state === 'completed' ? 'completed' : `${r.state}${r.reason ? `: ${r.reason}` : ''}`}; no step takes calls any more`);
+      workers.close(
+        `the run ${controller.runId} has ${r.state === 'completed' ? 'completed' : `${r.state}${r.reason ? `: ${r.reason}` : ''}`}; no step takes calls any more`,
+      );
       clearInterval(this.#sweep);
       return r;
     });
@@ -113,15 +126,25 @@ export class DrivenRun {
     if (!plan) return [];
     const rt = this.controller.session.runtime;
     const waiting = new Map(this.workers.waiting().map((t) => [t.step, t]));
-    return plan.steps.filter((s) => s.status === 'running').map((s) => {
-      const spec = rt.registry.get(s.tool);
-      const calls = spec ? pendingStepCalls(s, spec.schema, stepContext(rt)) : { ok: false as const, problem: `no tool ${s.tool} in the catalogue` };
-      const turn = waiting.get(s.id);
-      return {
-        id: s.id, title: s.title, tool: s.tool, worker: s.worker, waiting: !!turn, ...(turn ? { brief: turn.brief } : {}),
-        plannedCalls: calls.ok ? calls.calls : [], ...(calls.ok ? {} : { problem: calls.problem }),
-      };
-    });
+    return plan.steps
+      .filter((s) => s.status === 'running')
+      .map((s) => {
+        const spec = rt.registry.get(s.tool);
+        const calls = spec
+          ? pendingStepCalls(s, spec.schema, stepContext(rt))
+          : { ok: false as const, problem: `no tool ${s.tool} in the catalogue` };
+        const turn = waiting.get(s.id);
+        return {
+          id: s.id,
+          title: s.title,
+          tool: s.tool,
+          worker: s.worker,
+          waiting: !!turn,
+          ...(turn ? { brief: turn.brief } : {}),
+          plannedCalls: calls.ok ? calls.calls : [],
+          ...(calls.ok ? {} : { problem: calls.problem }),
+        };
+      });
   }
 
   /** The catalogue tools of the running steps, as a worker of each step is offered them (the canvas read aside: the client has its own). */
@@ -141,7 +164,9 @@ export class DrivenRun {
 
   /** Whether a step not yet done in the plan calls this tool (a call for it may wait for its step). */
   planCalls(tool: string, step?: string): PlanStep | undefined {
-    return this.plan()?.steps.find((s) => s.tool === tool && (!step || s.id === step) && (s.status === 'pending' || s.status === 'running'));
+    return this.plan()?.steps.find(
+      (s) => s.tool === tool && (!step || s.id === step) && (s.status === 'pending' || s.status === 'running'),
+    );
   }
 
   /**
@@ -149,10 +174,17 @@ export class DrivenRun {
    * the run has moved on after it (or a few seconds later), with the registry's result.
    */
   async call(call: ClientCall): Promise<ClientCallResult> {
-    if (this.#result) return { kind: 'refused', message: `the run ${this.runId} has ended (${this.#result.state}); resume it with dreams_resume_run to continue.` };
+    if (this.#result)
+      return {
+        kind: 'refused',
+        message: `the run ${this.runId} has ended (${this.#result.state}); resume it with dreams_resume_run to continue.`,
+      };
     const target = this.planCalls(call.tool, call.step);
     if (!target) {
-      const running = this.steps().map((s) => `${s.id} (${s.tool})`).join(', ') || 'none';
+      const running =
+        this.steps()
+          .map((s) => `${s.id} (${s.tool})`)
+          .join(', ') || 'none';
       const named = call.step ? this.plan()?.steps.find((s) => s.id === call.step) : undefined;
       return {
         kind: 'refused',
@@ -203,8 +235,10 @@ export class DrivenRun {
       if (waited < STRAY_MS) return undefined;
       const takers = waiting.filter((t) => t.tools.includes(c.tool));
       if (takers.length && (!c.step || takers.some((t) => t.step === c.step))) return undefined;
-      return `${c.tool}${c.step ? ` for step ${c.step}` : ''} cannot run now: the running step${waiting.length > 1 ? 's wait' : ' waits'} for ${waiting.map((t) => `${t.step} (${t.tools.filter((x) => x !== 'canvas_read').join(', ')})`).join('; ')}. ` +
-        'Make that call first (dreams_status shows it in full).';
+      return (
+        `${c.tool}${c.step ? ` for step ${c.step}` : ''} cannot run now: the running step${waiting.length > 1 ? 's wait' : ' waits'} for ${waiting.map((t) => `${t.step} (${t.tools.filter((x) => x !== 'canvas_read').join(', ')})`).join('; ')}. ` +
+        'Make that call first (dreams_status shows it in full).'
+      );
     });
   }
 
@@ -226,7 +260,11 @@ export class DrivenRun {
       else if (s.plannedCalls.length) lines.push(...s.plannedCalls.map((c) => JSON.stringify(c)));
     }
     const open = this.controller.session.runtime.approvals.pending();
-    if (open.length) lines.push('', `Open approvals: ${open.map((r) => `${r.id} (${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => v.reasons.join(' ')).join(' ')})`).join('; ')}`);
+    if (open.length)
+      lines.push(
+        '',
+        `Open approvals: ${open.map((r) => `${r.id} (${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => v.reasons.join(' ')).join(' ')})`).join('; ')}`,
+      );
     return lines.join('\n');
   }
 
@@ -250,7 +288,10 @@ export class DrivenRun {
  * for judges when a key is configured) wrapped so the workers are the client and the
  * supervisor follows the template.
  */
-function clientEnvironment(env: SessionEnvironment, client: string): { env: SessionEnvironment; workers: () => ClientWorkers; attach: (c: RunController) => void } {
+function clientEnvironment(
+  env: SessionEnvironment,
+  client: string,
+): { env: SessionEnvironment; workers: () => ClientWorkers; attach: (c: RunController) => void } {
   let controller: RunController | undefined;
   let workers!: ClientWorkers;
   const supervisor = new OfflineProvider(() => {

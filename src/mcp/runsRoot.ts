@@ -23,7 +23,10 @@ export class McpUsageError extends Error {
 /** Run ids under the runs directory, oldest first. */
 export function runIds(runsDir: string): string[] {
   if (!fs.existsSync(runsDir)) return [];
-  return fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, EVENT_LOG_FILE))).sort();
+  return fs
+    .readdirSync(runsDir)
+    .filter((d) => fs.existsSync(path.join(runsDir, d, EVENT_LOG_FILE)))
+    .sort();
 }
 
 /** The directory of a run named by id, unique prefix or "latest"; never a path outside the runs directory. */
@@ -31,7 +34,9 @@ export function runDirOf(runsDir: string, name: string | undefined, fallback?: s
   const arg = name ?? fallback;
   if (!arg) throw new McpUsageError('name the run: its id (dreams_runs lists them) or "latest".');
   if (arg.includes('/') || arg.includes('\\') || arg.includes('..')) {
-    throw new McpUsageError(`"${arg}" is a path; name a run by its id (dreams_runs lists the runs under ${runsDir}, the only directory this server acts in).`);
+    throw new McpUsageError(
+      `"${arg}" is a path; name a run by its id (dreams_runs lists the runs under ${runsDir}, the only directory this server acts in).`,
+    );
   }
   const ids = runIds(runsDir);
   if (arg === 'latest') {
@@ -41,7 +46,8 @@ export function runDirOf(runsDir: string, name: string | undefined, fallback?: s
   if (ids.includes(arg)) return path.join(runsDir, arg);
   const matches = ids.filter((r) => r.startsWith(arg) || r.endsWith(arg));
   if (matches.length === 1) return path.join(runsDir, matches[0]!);
-  if (matches.length > 1) throw new McpUsageError(`"${arg}" matches ${matches.length} runs (${matches.slice(0, 5).join(', ')}); give more of the id.`);
+  if (matches.length > 1)
+    throw new McpUsageError(`"${arg}" matches ${matches.length} runs (${matches.slice(0, 5).join(', ')}); give more of the id.`);
   throw new McpUsageError(`no run "${arg}" under ${runsDir}; dreams_runs lists the runs.`);
 }
 
@@ -59,7 +65,9 @@ export function insideRoot(root: string, file: string): string {
 export function namedFiles(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(namedFiles);
   if (!value || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (k === 'file' && typeof v === 'string' ? [v] : namedFiles(v)));
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    k === 'file' && typeof v === 'string' ? [v] : namedFiles(v),
+  );
 }
 
 /** Open a run for reading, give it to `fn`, close it. */

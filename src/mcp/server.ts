@@ -14,8 +14,12 @@ import { parse as parseYaml } from 'yaml';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
-  type CallToolResult, type Tool,
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerApproval, ApprovalBook, standingNote } from '../core/guard/approvals';
 import { postAnswer, waitForOutcome } from '../core/run/answerInbox';
@@ -62,18 +66,32 @@ export class DreamsMcpServer {
           'DREAMS runs DFT studies with Quantum ESPRESSO; every number traces to the tool call that made it, and a guard checks every call.',
           'Start a run of a built-in workflow (dreams_workflows, dreams_start_run), then work its steps: dreams_status shows each running step,',
           'its planned call in full and the tools it takes; call that tool with {arguments, references, reasons, context} (add "step" when several',
-          'running steps take the same tool). A refused call returns the guard\'s reasons: fix them and call again. A warned call returns its result',
-          'with the concern and an approval id, answered with dreams_answer_approval. The report step ends with the report judge\'s verdict.',
+          "running steps take the same tool). A refused call returns the guard's reasons: fix them and call again. A warned call returns its result",
+          "with the concern and an approval id, answered with dreams_answer_approval. The report step ends with the report judge's verdict.",
           config.readOnly ? 'This server is read-only (an untrusted workspace): it reads runs but starts nothing.' : '',
-        ].filter(Boolean).join(' '),
+        ]
+          .filter(Boolean)
+          .join(' '),
       },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools() }));
-    this.server.setRequestHandler(CallToolRequestSchema, async (req) => this.safely(() => this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)));
+    this.server.setRequestHandler(CallToolRequestSchema, async (req) =>
+      this.safely(() => this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>)),
+    );
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
       resources: runIds(config.runsDir).flatMap((id) => [
-        { uri: `dreams://runs/${id}/report.md`, name: `${id} report`, mimeType: 'text/markdown', description: `The report of run ${id}, with the report judge's verdict` },
-        { uri: `dreams://runs/${id}/provenance.json`, name: `${id} provenance`, mimeType: 'application/json', description: `Every artifact and tool call of run ${id} as PROV-JSON` },
+        {
+          uri: `dreams://runs/${id}/report.md`,
+          name: `${id} report`,
+          mimeType: 'text/markdown',
+          description: `The report of run ${id}, with the report judge's verdict`,
+        },
+        {
+          uri: `dreams://runs/${id}/provenance.json`,
+          name: `${id} provenance`,
+          mimeType: 'application/json',
+          description: `Every artifact and tool call of run ${id} as PROV-JSON`,
+        },
       ]),
     }));
     this.server.setRequestHandler(ReadResourceRequestSchema, async (req) => this.readResource(req.params.uri));
@@ -106,11 +124,14 @@ export class DreamsMcpServer {
 
   tools(): Tool[] {
     const fixed = this.config.readOnly ? READ_TOOLS : [...READ_TOOLS, ...WRITE_TOOLS];
-    const live = this.config.readOnly || !this.#driven || this.#driven.result ? [] : this.#driven.offeredTools().map((d) => ({
-      name: d.name,
-      description: `${d.description}\n(Guarded DREAMS tool of step ${d.steps.join(', ')}: give {arguments, references, reasons, context}; dreams_status shows the planned call.)`,
-      inputSchema: withStep(d.inputSchema) as Tool['inputSchema'],
-    }));
+    const live =
+      this.config.readOnly || !this.#driven || this.#driven.result
+        ? []
+        : this.#driven.offeredTools().map((d) => ({
+            name: d.name,
+            description: `${d.description}\n(Guarded DREAMS tool of step ${d.steps.join(', ')}: give {arguments, references, reasons, context}; dreams_status shows the planned call.)`,
+            inputSchema: withStep(d.inputSchema) as Tool['inputSchema'],
+          }));
     return [...fixed, ...live];
   }
 
@@ -128,22 +149,39 @@ export class DreamsMcpServer {
     switch (name) {
       case 'dreams_workflows':
         return textResult(
-          workflowTemplates().map((t) => `${t.id}: ${t.title}\n  ${t.description}`).join('\n\n') + '\n\nEach workflow\'s input schema is in the structured content.',
-          { workflows: workflowTemplates().map((t) => ({ id: t.id, title: t.title, description: t.description, inputSchema: t.inputSchema })) },
+          workflowTemplates()
+            .map((t) => `${t.id}: ${t.title}\n  ${t.description}`)
+            .join('\n\n') + "\n\nEach workflow's input schema is in the structured content.",
+          {
+            workflows: workflowTemplates().map((t) => ({
+              id: t.id,
+              title: t.title,
+              description: t.description,
+              inputSchema: t.inputSchema,
+            })),
+          },
         );
       case 'dreams_runs': {
         const rows = [];
         for (const id of runIds(cfg.runsDir)) rows.push(await this.withRun(id, summaryOf));
-        return textResult(rows.length ? rows.map((r) => `${r.id}  ${r.state}  ${r.objective}${this.#driven?.runId === r.id ? '  (driven here)' : ''}`).join('\n') : `no runs under ${cfg.runsDir}`, { runs: rows });
+        return textResult(
+          rows.length
+            ? rows.map((r) => `${r.id}  ${r.state}  ${r.objective}${this.#driven?.runId === r.id ? '  (driven here)' : ''}`).join('\n')
+            : `no runs under ${cfg.runsDir}`,
+          { runs: rows },
+        );
       }
       case 'dreams_status': {
         const d = this.#driven;
         if (d && (!args.run || runDirOf(cfg.runsDir, args.run as string) === d.controller.runDir)) {
           return textResult(d.statusText(), { run: d.runId, state: d.result?.state ?? d.controller.progress().state, steps: d.steps() });
         }
-        return this.withRun(args.run as string | undefined ?? 'latest', (run) => {
+        return this.withRun((args.run as string | undefined) ?? 'latest', (run) => {
           const s = summaryOf(run);
-          return textResult(`run ${s.id}: ${s.state} (not driven by this server; dreams_resume_run continues it)\n${s.objective}`, { run: s.id, state: s.state });
+          return textResult(`run ${s.id}: ${s.state} (not driven by this server; dreams_resume_run continues it)\n${s.objective}`, {
+            run: s.id,
+            state: s.state,
+          });
         });
       }
       case 'dreams_canvas_inspect':
@@ -155,7 +193,11 @@ export class DreamsMcpServer {
         return this.withRun(args.run as string | undefined, (run) => {
           const r = run.canvas.read(String(args.key ?? ''), args.version as number | undefined);
           if (!r.ok) return errorResult(`${r.message}${r.closest.length ? ` Did you mean: ${r.closest.join(', ')}?` : ''}`);
-          return textResult(`${r.key} v${r.version}/${r.versions}: ${JSON.stringify(r.value, null, 1)}`, { key: r.key, version: r.version, value: r.value as Record<string, unknown> });
+          return textResult(`${r.key} v${r.version}/${r.versions}: ${JSON.stringify(r.value, null, 1)}`, {
+            key: r.key,
+            version: r.version,
+            value: r.value as Record<string, unknown>,
+          });
         });
       case 'dreams_approvals':
         return this.withRun(args.run as string | undefined, (run) => {
@@ -163,30 +205,74 @@ export class DreamsMcpServer {
           const rows = book.requests().map((r) => {
             const a = book.answerOf(r.id);
             const closed = a ? undefined : book.closedOf(r.id);
-            return { id: r.id, call: r.call, tool: r.tool, ...(r.parameter ? { parameter: r.parameter } : {}), verdicts: r.verdicts, state: a ? a.decision : closed ? 'closed' : 'open', ...(a ? { by: a.by, at: a.at } : {}) };
+            return {
+              id: r.id,
+              call: r.call,
+              tool: r.tool,
+              ...(r.parameter ? { parameter: r.parameter } : {}),
+              verdicts: r.verdicts,
+              state: a ? a.decision : closed ? 'closed' : 'open',
+              ...(a ? { by: a.by, at: a.at } : {}),
+            };
           });
-          return textResult(rows.length ? rows.map((r) => `${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${r.state.toUpperCase()}${r.by ? ` by ${r.by}` : ''}\n  ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n  ')}`).join('\n') : 'no approval requests in this run', { approvals: rows });
+          return textResult(
+            rows.length
+              ? rows
+                  .map(
+                    (r) =>
+                      `${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${r.state.toUpperCase()}${r.by ? ` by ${r.by}` : ''}\n  ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n  ')}`,
+                  )
+                  .join('\n')
+              : 'no approval requests in this run',
+            { approvals: rows },
+          );
         });
       case 'dreams_jobs':
         return this.withRun(args.run as string | undefined, (run) => {
           const jobs = jobsOf(run);
-          return textResult(jobs.length ? jobs.map((j) => `${j.id} ${j.backend} ${j.state}${j.error ? `: ${j.error.split('\n')[0]}` : ''}`).join('\n') : 'this run has no jobs yet', { jobs: jobs.map((j) => ({ id: j.id, backend: j.backend, state: j.state, ...(j.call ? { call: j.call } : {}), ...(j.error ? { error: j.error } : {}) })) });
+          return textResult(
+            jobs.length
+              ? jobs.map((j) => `${j.id} ${j.backend} ${j.state}${j.error ? `: ${j.error.split('\n')[0]}` : ''}`).join('\n')
+              : 'this run has no jobs yet',
+            {
+              jobs: jobs.map((j) => ({
+                id: j.id,
+                backend: j.backend,
+                state: j.state,
+                ...(j.call ? { call: j.call } : {}),
+                ...(j.error ? { error: j.error } : {}),
+              })),
+            },
+          );
         });
       case 'dreams_report':
         return this.withRun(args.run as string | undefined, (run) => {
           const r = reportOf(run);
-          const verdict = r.verdict ? `Report judge: ${r.verdict.accepted ? 'accepted' : r.verdict.level === 'warn' ? 'needs review' : 'not accepted'} (${r.verdict.summary}).` : 'The report has not been judged yet (the run has not written it).';
-          return textResult(`${verdict}\n\n${r.markdown}`, { ...(r.verdict ? { verdict: { accepted: r.verdict.accepted, level: r.verdict.level, summary: r.verdict.summary, report: r.verdict.report } } : {}) });
+          const verdict = r.verdict
+            ? `Report judge: ${r.verdict.accepted ? 'accepted' : r.verdict.level === 'warn' ? 'needs review' : 'not accepted'} (${r.verdict.summary}).`
+            : 'The report has not been judged yet (the run has not written it).';
+          return textResult(`${verdict}\n\n${r.markdown}`, {
+            ...(r.verdict
+              ? { verdict: { accepted: r.verdict.accepted, level: r.verdict.level, summary: r.verdict.summary, report: r.verdict.report } }
+              : {}),
+          });
         });
     }
-    if (cfg.readOnly) return errorResult(`${name} is not offered: this server is read-only (an untrusted workspace). It reads runs; trust the workspace to start or work them.`);
+    if (cfg.readOnly)
+      return errorResult(
+        `${name} is not offered: this server is read-only (an untrusted workspace). It reads runs; trust the workspace to start or work them.`,
+      );
     switch (name) {
-      case 'dreams_start_run': return this.startRun(args);
-      case 'dreams_resume_run': return this.resumeRun(args);
-      case 'dreams_answer_approval': return this.answer(args);
+      case 'dreams_start_run':
+        return this.startRun(args);
+      case 'dreams_resume_run':
+        return this.resumeRun(args);
+      case 'dreams_answer_approval':
+        return this.answer(args);
       case 'dreams_end_step': {
         const d = this.requireDriven();
-        if (!d.endStep(String(args.step), String(args.summary ?? 'ended by the outside agent'))) return errorResult(`step ${args.step} is not waiting for a call; dreams_status shows the running steps.`);
+        if (!d.endStep(String(args.step), String(args.summary ?? 'ended by the outside agent')))
+          return errorResult(`step ${args.step} is not waiting for a call; dreams_status shows the running steps.`);
         return textResult(`step ${args.step}: its turn ended; the step is judged from what it made.`);
       }
       case 'dreams_stop_run': {
@@ -201,7 +287,10 @@ export class DreamsMcpServer {
 
   private async catalogueCall(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const d = this.#driven;
-    if (!d) return errorResult(`unknown tool "${name}": no run is driven by this server; start one with dreams_start_run (or dreams_resume_run), then call the tools of its steps.`);
+    if (!d)
+      return errorResult(
+        `unknown tool "${name}": no run is driven by this server; start one with dreams_start_run (or dreams_resume_run), then call the tools of its steps.`,
+      );
     const { step, ...input } = args;
     const r = await d.call({ id: '', tool: name, input: input as unknown as WrappedInput, ...(typeof step === 'string' ? { step } : {}) });
     if (r.kind === 'refused') return errorResult(r.message);
@@ -210,7 +299,12 @@ export class DreamsMcpServer {
     const approval = callId ? rt.approvals.requests().find((a) => a.call === callId) : undefined;
     const answer = approval ? rt.approvals.answerOf(approval.id) : undefined;
     this.refreshTools();
-    return guardedResult(r.result, approval, answer ? `${answer.decision === 'approve' ? 'approved' : 'rejected'} by ${answer.by}` : undefined, this.nextLine(d));
+    return guardedResult(
+      r.result,
+      approval,
+      answer ? `${answer.decision === 'approve' ? 'approved' : 'rejected'} by ${answer.by}` : undefined,
+      this.nextLine(d),
+    );
   }
 
   private nextLine(d: DrivenRun): string {
@@ -221,7 +315,10 @@ export class DreamsMcpServer {
   }
 
   private requireDriven(): DrivenRun {
-    if (!this.#driven || this.#driven.result) throw new McpUsageError('no run is being driven by this server; start one with dreams_start_run or continue one with dreams_resume_run.');
+    if (!this.#driven || this.#driven.result)
+      throw new McpUsageError(
+        'no run is being driven by this server; start one with dreams_start_run or continue one with dreams_resume_run.',
+      );
     return this.#driven;
   }
 
@@ -245,9 +342,14 @@ export class DreamsMcpServer {
       this.checkFiles(text, ws);
       objective = parseObjectiveFile(text, 'the objective', ws);
     } else {
-      throw new McpUsageError('give the objective: {workflow, inputs[, objective]} as for an objective file (dreams_workflows lists the workflows and their inputs), or objectiveFile, a YAML objective inside the workspace.');
+      throw new McpUsageError(
+        'give the objective: {workflow, inputs[, objective]} as for an objective file (dreams_workflows lists the workflows and their inputs), or objectiveFile, a YAML objective inside the workspace.',
+      );
     }
-    if (!objective.workflow || !objective.inputs) throw new McpUsageError('an outside agent works the steps of a built-in workflow: name one in the objective (dreams_workflows lists them).');
+    if (!objective.workflow || !objective.inputs)
+      throw new McpUsageError(
+        'an outside agent works the steps of a built-in workflow: name one in the objective (dreams_workflows lists them).',
+      );
     // An i-PI command the user's calculators file does not list is refused by the run's own preflight, as on every route.
     return objective;
   }
@@ -265,13 +367,18 @@ export class DreamsMcpServer {
   }
 
   private async startRun(args: Record<string, unknown>): Promise<CallToolResult> {
-    if (this.#driven && !this.#driven.result) throw new McpUsageError(`run ${this.#driven.runId} is still being driven by this server; finish or stop it (dreams_stop_run) before starting another.`);
+    if (this.#driven && !this.#driven.result)
+      throw new McpUsageError(
+        `run ${this.#driven.runId} is still being driven by this server; finish or stop it (dreams_stop_run) before starting another.`,
+      );
     const cfg = this.config;
     const objective = this.objectiveOf(args);
     const prefs = objective.run ?? {};
     const approval = (args.approval as string | undefined) ?? (prefs.approval === 'wait' ? undefined : prefs.approval) ?? 'continue';
     if (!(POLICIES as readonly string[]).includes(approval)) {
-      throw new McpUsageError(`approval must be continue or auto-approve (got "${approval}"): under wait a warned call would hold until its answer, which an agent calling one tool at a time could never give.`);
+      throw new McpUsageError(
+        `approval must be continue or auto-approve (got "${approval}"): under wait a warned call would hold until its answer, which an agent calling one tool at a time could never give.`,
+      );
     }
     const backend = (args.cluster as string | undefined) ?? prefs.backend ?? 'local';
     prepareWorkflow(objective.workflow!, objective.inputs!, workflowEnvironment({ pseudoDir: cfg.defaults.pseudoDir }));
@@ -279,23 +386,36 @@ export class DreamsMcpServer {
     const keyed = !!cfg.session.apiKey || !!cfg.session.provider;
     const settings: RunSettings = {
       objective: { ...objective, run: { ...prefs, approval: approval as RunSettings['approval'] } },
-      offline: !keyed, backend, approval: approval as RunSettings['approval'],
-      pseudoDir: cfg.defaults.pseudoDir, pwCommand: cfg.defaults.pwCommand, localConcurrency: cfg.defaults.localConcurrency,
-      models: { dft: client, hpc: client }, judges: keyed && args.judges !== false,
+      offline: !keyed,
+      backend,
+      approval: approval as RunSettings['approval'],
+      pseudoDir: cfg.defaults.pseudoDir,
+      pwCommand: cfg.defaults.pwCommand,
+      localConcurrency: cfg.defaults.localConcurrency,
+      models: { dft: client, hpc: client },
+      judges: keyed && args.judges !== false,
       budget: { ...prefs.budget, ...(args.budget as RunSettings['budget'] | undefined) },
       ...(cfg.defaults.qeVersion ? { qeVersion: cfg.defaults.qeVersion } : {}),
       ...(typeof args.parallelJobs === 'number' ? { limits: { maxParallelJobs: args.parallelJobs } } : {}),
     };
     await this.#driven?.close();
-    this.#driven = await DrivenRun.start({ runsDir: cfg.runsDir, settings, ...(cfg.defaults.pwVersion ? { software: { 'pw.x': cfg.defaults.pwVersion } } : {}) }, cfg.session, client);
+    this.#driven = await DrivenRun.start(
+      { runsDir: cfg.runsDir, settings, ...(cfg.defaults.pwVersion ? { software: { 'pw.x': cfg.defaults.pwVersion } } : {}) },
+      cfg.session,
+      client,
+    );
     this.watch(this.#driven);
     await this.server.sendResourceListChanged().catch(() => undefined);
     await this.settle(this.#driven);
-    return textResult(`run ${this.#driven.runId} started in ${this.#driven.controller.runDir}, worked by ${client}.\n\n${this.#driven.statusText()}`, { run: this.#driven.runId, steps: this.#driven.steps() });
+    return textResult(
+      `run ${this.#driven.runId} started in ${this.#driven.controller.runDir}, worked by ${client}.\n\n${this.#driven.statusText()}`,
+      { run: this.#driven.runId, steps: this.#driven.steps() },
+    );
   }
 
   private async resumeRun(args: Record<string, unknown>): Promise<CallToolResult> {
-    if (this.#driven && !this.#driven.result) throw new McpUsageError(`run ${this.#driven.runId} is still being driven by this server; it is already going.`);
+    if (this.#driven && !this.#driven.result)
+      throw new McpUsageError(`run ${this.#driven.runId} is still being driven by this server; it is already going.`);
     const dir = runDirOf(this.config.runsDir, args.run as string | undefined);
     const { settings, state } = await readingRun(dir, (run) => {
       const events = run.log.events();
@@ -312,7 +432,8 @@ export class DreamsMcpServer {
     const changes: Partial<RunSettings> = { models: { ...settings.models, dft: client, hpc: client } };
     const approval = (args.approval as string | undefined) ?? (settings.approval === 'wait' ? 'continue' : undefined);
     if (approval) {
-      if (!(POLICIES as readonly string[]).includes(approval)) throw new McpUsageError(`approval must be continue or auto-approve (got "${approval}").`);
+      if (!(POLICIES as readonly string[]).includes(approval))
+        throw new McpUsageError(`approval must be continue or auto-approve (got "${approval}").`);
       changes.approval = approval as RunSettings['approval'];
     }
     if (args.budget) changes.budget = { ...settings.budget, ...(args.budget as RunSettings['budget']) };
@@ -320,7 +441,10 @@ export class DreamsMcpServer {
     this.#driven = await DrivenRun.resume(dir, this.config.session, client, changes);
     this.watch(this.#driven);
     await this.settle(this.#driven);
-    return textResult(`run ${this.#driven.runId} resumed, worked by ${client}.\n\n${this.#driven.statusText()}`, { run: this.#driven.runId, steps: this.#driven.steps() });
+    return textResult(`run ${this.#driven.runId} resumed, worked by ${client}.\n\n${this.#driven.statusText()}`, {
+      run: this.#driven.runId,
+      steps: this.#driven.steps(),
+    });
   }
 
   /** Until the run waits for the client (or ends), so the first status names the steps. */
@@ -349,7 +473,10 @@ export class DreamsMcpServer {
       if (e.kind === 'key.write' && e.key === 'plan') this.refreshTools();
     });
     const offWorkers = d.workers.onChange(() => this.refreshTools());
-    void d.finished.then(() => this.refreshTools(), () => this.refreshTools());
+    void d.finished.then(
+      () => this.refreshTools(),
+      () => this.refreshTools(),
+    );
     this.#unsubscribe = () => {
       offLog();
       offWorkers();
@@ -359,7 +486,9 @@ export class DreamsMcpServer {
 
   /** Tell the client when the tools of the running steps change. */
   private refreshTools(): void {
-    const names = this.tools().map((t) => t.name).join(',');
+    const names = this.tools()
+      .map((t) => t.name)
+      .join(',');
     if (names === this.#offered) return;
     this.#offered = names;
     void this.server.sendToolListChanged().catch(() => undefined);
@@ -368,16 +497,21 @@ export class DreamsMcpServer {
   private async answer(args: Record<string, unknown>): Promise<CallToolResult> {
     const id = String(args.id ?? '');
     const decision = args.decision === 'reject' ? 'reject' : args.decision === 'approve' ? 'approve' : undefined;
-    if (!id || !decision) throw new McpUsageError('give the request id (e.g. ap-3, from dreams_approvals) and decision: approve or reject.');
+    if (!id || !decision)
+      throw new McpUsageError('give the request id (e.g. ap-3, from dreams_approvals) and decision: approve or reject.');
     const comment = args.comment as string | undefined;
     const standing = args.allLikeThis === true;
     if (standing && decision === 'reject') throw new McpUsageError('allLikeThis approves; a rejection answers one request only.');
-    if (decision === 'reject' && !comment) throw new McpUsageError('say why in comment when you reject: the reason is recorded with the rejection.');
+    if (decision === 'reject' && !comment)
+      throw new McpUsageError('say why in comment when you reject: the reason is recorded with the rejection.');
     const by = this.clientName();
     const dir = runDirOf(this.config.runsDir, args.run as string | undefined, this.#driven?.runId ?? 'latest');
-    const said = (r: Awaited<ReturnType<typeof answerApproval>>) => (r.ok
-      ? textResult(`${id} ${decision === 'approve' ? 'approved' : 'rejected'} by ${by}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}.`)
-      : errorResult(r.message));
+    const said = (r: Awaited<ReturnType<typeof answerApproval>>) =>
+      r.ok
+        ? textResult(
+            `${id} ${decision === 'approve' ? 'approved' : 'rejected'} by ${by}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}.`,
+          )
+        : errorResult(r.message);
     if (this.#driven && path.resolve(this.#driven.controller.runDir) === path.resolve(dir) && !this.#driven.result) {
       const rt = this.#driven.controller.session.runtime;
       return said(await answerApproval(rt.approvals, rt.provenance, id, decision, by, comment, { standing }));
@@ -394,7 +528,10 @@ export class DreamsMcpServer {
       // another process runs it: it records the answer
       const name = postAnswer(dir, { id, decision, by, ...(comment ? { comment } : {}), ...(standing ? { standing } : {}) });
       const outcome = await waitForOutcome(dir, name);
-      if (!outcome) return errorResult(`the process running ${path.basename(dir)} did not pick up the answer within 15 s; it waits in the run's inbox.`);
+      if (!outcome)
+        return errorResult(
+          `the process running ${path.basename(dir)} did not pick up the answer within 15 s; it waits in the run's inbox.`,
+        );
       return outcome.ok ? textResult(outcome.message) : errorResult(outcome.message);
     }
     try {
@@ -406,9 +543,14 @@ export class DreamsMcpServer {
 
   private async readResource(uri: string): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
     const m = /^dreams:\/\/runs\/([^/]+)\/(report\.md|provenance\.json)$/.exec(uri);
-    if (!m) throw new McpUsageError(`no resource ${uri}; resources are dreams://runs/<run id>/report.md and dreams://runs/<run id>/provenance.json.`);
-    return this.withRun(m[1]!, (run) => (m[2] === 'report.md'
-      ? { contents: [{ uri, mimeType: 'text/markdown', text: reportOf(run).markdown }] }
-      : { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(provenanceOf(run), null, 1) }] }));
+    if (!m)
+      throw new McpUsageError(
+        `no resource ${uri}; resources are dreams://runs/<run id>/report.md and dreams://runs/<run id>/provenance.json.`,
+      );
+    return this.withRun(m[1]!, (run) =>
+      m[2] === 'report.md'
+        ? { contents: [{ uri, mimeType: 'text/markdown', text: reportOf(run).markdown }] }
+        : { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(provenanceOf(run), null, 1) }] },
+    );
   }
 }

@@ -6,27 +6,78 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
-const RUN = { type: 'string', description: 'The run: its id (dreams_runs lists them) or "latest"; default the run this server drives, else the latest.' } as const;
+const RUN = {
+  type: 'string',
+  description: 'The run: its id (dreams_runs lists them) or "latest"; default the run this server drives, else the latest.',
+} as const;
 const read = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
 export const READ_TOOLS: Tool[] = [
-  { name: 'dreams_workflows', description: 'The built-in workflows (lattice constant, band structure, adsorption search, ...) with the JSON schema of their inputs.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: read },
-  { name: 'dreams_runs', description: 'The runs under this server\'s runs directory, each with its state and objective.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: read },
+  {
+    name: 'dreams_workflows',
+    description: 'The built-in workflows (lattice constant, band structure, adsorption search, ...) with the JSON schema of their inputs.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: read,
+  },
+  {
+    name: 'dreams_runs',
+    description: "The runs under this server's runs directory, each with its state and objective.",
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: read,
+  },
   {
     name: 'dreams_status',
-    description: 'The state of a run: its plan, and for the run driven here each running step with its brief and its planned call in full (the input to send to the step\'s tool), and the open approvals.',
-    inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false }, annotations: read,
+    description:
+      "The state of a run: its plan, and for the run driven here each running step with its brief and its planned call in full (the input to send to the step's tool), and the open approvals.",
+    inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false },
+    annotations: read,
   },
-  { name: 'dreams_canvas_inspect', description: 'List a run\'s canvas keys (optionally under a prefix such as "artifacts/", "calls/" or "notes/"), one line each.', inputSchema: { type: 'object', properties: { run: RUN, prefix: { type: 'string', maxLength: 200 } }, additionalProperties: false }, annotations: read },
-  { name: 'dreams_canvas_read', description: 'Read a run\'s canvas key (the latest version, or a given one): an artifact (artifacts/a-12), a call (calls/c-3), the plan, a note.', inputSchema: { type: 'object', properties: { run: RUN, key: { type: 'string', minLength: 1, maxLength: 300 }, version: { type: 'integer', minimum: 1 } }, required: ['key'], additionalProperties: false }, annotations: read },
-  { name: 'dreams_approvals', description: 'A run\'s approval requests (guard warnings) with their state: open, approved or rejected (and by whom), or closed.', inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false }, annotations: read },
-  { name: 'dreams_jobs', description: 'A run\'s pw.x jobs: backend, state and error.', inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false }, annotations: read },
-  { name: 'dreams_report', description: 'A run\'s report (Markdown) and the report judge\'s verdict on it.', inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false }, annotations: read },
+  {
+    name: 'dreams_canvas_inspect',
+    description: 'List a run\'s canvas keys (optionally under a prefix such as "artifacts/", "calls/" or "notes/"), one line each.',
+    inputSchema: { type: 'object', properties: { run: RUN, prefix: { type: 'string', maxLength: 200 } }, additionalProperties: false },
+    annotations: read,
+  },
+  {
+    name: 'dreams_canvas_read',
+    description:
+      "Read a run's canvas key (the latest version, or a given one): an artifact (artifacts/a-12), a call (calls/c-3), the plan, a note.",
+    inputSchema: {
+      type: 'object',
+      properties: { run: RUN, key: { type: 'string', minLength: 1, maxLength: 300 }, version: { type: 'integer', minimum: 1 } },
+      required: ['key'],
+      additionalProperties: false,
+    },
+    annotations: read,
+  },
+  {
+    name: 'dreams_approvals',
+    description: "A run's approval requests (guard warnings) with their state: open, approved or rejected (and by whom), or closed.",
+    inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false },
+    annotations: read,
+  },
+  {
+    name: 'dreams_jobs',
+    description: "A run's pw.x jobs: backend, state and error.",
+    inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false },
+    annotations: read,
+  },
+  {
+    name: 'dreams_report',
+    description: "A run's report (Markdown) and the report judge's verdict on it.",
+    inputSchema: { type: 'object', properties: { run: RUN }, additionalProperties: false },
+    annotations: read,
+  },
 ];
 
 const BUDGET = {
   type: 'object',
-  properties: { maxTokens: { type: 'integer', exclusiveMinimum: 0 }, maxCostUsd: { type: 'number', exclusiveMinimum: 0 }, maxJobs: { type: 'integer', exclusiveMinimum: 0 }, maxWallMinutes: { type: 'number', exclusiveMinimum: 0 } },
+  properties: {
+    maxTokens: { type: 'integer', exclusiveMinimum: 0 },
+    maxCostUsd: { type: 'number', exclusiveMinimum: 0 },
+    maxJobs: { type: 'integer', exclusiveMinimum: 0 },
+    maxWallMinutes: { type: 'number', exclusiveMinimum: 0 },
+  },
   additionalProperties: false,
   description: 'Limits of the run (model tokens and cost for the judges, pw.x jobs, wall time).',
 } as const;
@@ -34,17 +85,33 @@ const BUDGET = {
 export const WRITE_TOOLS: Tool[] = [
   {
     name: 'dreams_start_run',
-    description: 'Start a run of a built-in workflow, worked by you: its steps wait for your calls. Give the objective as an objective file\'s content ({workflow, inputs[, objective]}) or objectiveFile (a YAML objective inside the workspace).',
+    description:
+      "Start a run of a built-in workflow, worked by you: its steps wait for your calls. Give the objective as an objective file's content ({workflow, inputs[, objective]}) or objectiveFile (a YAML objective inside the workspace).",
     inputSchema: {
       type: 'object',
       properties: {
-        objective: { type: 'object', properties: { workflow: { type: 'string' }, inputs: { type: 'object' }, objective: { type: 'string' } }, required: ['workflow', 'inputs'], description: 'As an objective file: workflow, inputs (its schema in dreams_workflows), objective (words).' },
+        objective: {
+          type: 'object',
+          properties: { workflow: { type: 'string' }, inputs: { type: 'object' }, objective: { type: 'string' } },
+          required: ['workflow', 'inputs'],
+          description: 'As an objective file: workflow, inputs (its schema in dreams_workflows), objective (words).',
+        },
         objectiveFile: { type: 'string', description: 'A YAML or JSON objective file, relative to the workspace.' },
-        approval: { type: 'string', enum: ['continue', 'auto-approve'], description: 'What a guard warning does: continue (the result counts once approved; default) or auto-approve (recorded as approved by policy).' },
-        cluster: { type: 'string', description: 'Run pw.x on this cluster profile of the user\'s (default: this machine).' },
+        approval: {
+          type: 'string',
+          enum: ['continue', 'auto-approve'],
+          description:
+            'What a guard warning does: continue (the result counts once approved; default) or auto-approve (recorded as approved by policy).',
+        },
+        cluster: { type: 'string', description: "Run pw.x on this cluster profile of the user's (default: this machine)." },
         budget: BUDGET,
         judges: { type: 'boolean', description: 'With a model key configured: the LLM judge tiers (default true).' },
-        parallelJobs: { type: 'integer', minimum: 1, maximum: 16, description: 'pw.x steps and run_pw calls in flight at once (default 4).' },
+        parallelJobs: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 16,
+          description: 'pw.x steps and run_pw calls in flight at once (default 4).',
+        },
       },
       additionalProperties: false,
     },
@@ -52,17 +119,27 @@ export const WRITE_TOOLS: Tool[] = [
   },
   {
     name: 'dreams_resume_run',
-    description: 'Continue a stopped or interrupted run, worked by you from where it stopped (finished steps are not redone; pw.x jobs still running are picked up).',
-    inputSchema: { type: 'object', properties: { run: RUN, approval: { type: 'string', enum: ['continue', 'auto-approve'] }, budget: BUDGET }, required: ['run'], additionalProperties: false },
+    description:
+      'Continue a stopped or interrupted run, worked by you from where it stopped (finished steps are not redone; pw.x jobs still running are picked up).',
+    inputSchema: {
+      type: 'object',
+      properties: { run: RUN, approval: { type: 'string', enum: ['continue', 'auto-approve'] }, budget: BUDGET },
+      required: ['run'],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   {
     name: 'dreams_answer_approval',
-    description: 'Answer an approval request the guard raised on a warned call: approve it, or reject it with a comment (its result then becomes provisional and cannot back a report). Recorded with your name as the answering party.',
+    description:
+      'Answer an approval request the guard raised on a warned call: approve it, or reject it with a comment (its result then becomes provisional and cannot back a report). Recorded with your name as the answering party.',
     inputSchema: {
       type: 'object',
       properties: {
-        run: RUN, id: { type: 'string', pattern: '^ap-\\d+$' }, decision: { type: 'string', enum: ['approve', 'reject'] }, comment: { type: 'string', maxLength: 2000 },
+        run: RUN,
+        id: { type: 'string', pattern: '^ap-\\d+$' },
+        decision: { type: 'string', enum: ['approve', 'reject'] },
+        comment: { type: 'string', maxLength: 2000 },
         allLikeThis: { type: 'boolean', description: 'Also approve every open and later request of the run with the same concern.' },
       },
       required: ['id', 'decision'],
@@ -72,8 +149,14 @@ export const WRITE_TOOLS: Tool[] = [
   },
   {
     name: 'dreams_end_step',
-    description: 'End a waiting step\'s turn without a call, with what you have to say (e.g. why its call cannot be made). The step is then judged from what it made; a step with calls still to make fails and is replanned.',
-    inputSchema: { type: 'object', properties: { step: { type: 'string' }, summary: { type: 'string', maxLength: 4000 } }, required: ['step', 'summary'], additionalProperties: false },
+    description:
+      "End a waiting step's turn without a call, with what you have to say (e.g. why its call cannot be made). The step is then judged from what it made; a step with calls still to make fails and is replanned.",
+    inputSchema: {
+      type: 'object',
+      properties: { step: { type: 'string' }, summary: { type: 'string', maxLength: 4000 } },
+      required: ['step', 'summary'],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   {
@@ -87,5 +170,11 @@ export const WRITE_TOOLS: Tool[] = [
 /** A worker's tool schema with the optional step the call is for. */
 export function withStep(schema: object): object {
   const s = schema as { properties?: Record<string, unknown> };
-  return { ...s, properties: { ...s.properties, step: { type: 'string', description: 'The plan step this call is for (needed only when several running steps take this tool).' } } };
+  return {
+    ...s,
+    properties: {
+      ...s.properties,
+      step: { type: 'string', description: 'The plan step this call is for (needed only when several running steps take this tool).' },
+    },
+  };
 }

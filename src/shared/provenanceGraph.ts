@@ -59,7 +59,15 @@ export type GraphToHostMessage =
   | { type: 'edit-template'; id: string }
   | { type: 'whole-run' }
   /** Drawn: first with the provisional layout (phase 'quick'), then with the refined one that replaces it. */
-  | { type: 'rendered'; nodes: number; edges: number; layoutMs: number; renderMs: number; layout: 'worker' | 'main-thread'; phase?: 'quick' | 'refined' }
+  | {
+      type: 'rendered';
+      nodes: number;
+      edges: number;
+      layoutMs: number;
+      renderMs: number;
+      layout: 'worker' | 'main-thread';
+      phase?: 'quick' | 'refined';
+    }
   | { type: 'error'; text: string };
 
 /** Persisted by the webview (setState) so the panel comes back after a restart. */

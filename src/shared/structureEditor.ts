@@ -28,9 +28,7 @@ export interface StructureEditorData {
   trusted: boolean;
 }
 
-export type HostToStructureEditor =
-  | { type: 'structure'; data: StructureEditorData }
-  | { type: 'error'; text: string };
+export type HostToStructureEditor = { type: 'structure'; data: StructureEditorData } | { type: 'error'; text: string };
 
 export type StructureEditorToHost =
   | { type: 'ready' }

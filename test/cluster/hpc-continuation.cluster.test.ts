@@ -18,13 +18,21 @@ describe('post-processing jobs on the cluster', function () {
   beforeEach(() => (cluster = makeTestCluster()));
   afterEach(() => cluster.cleanup());
 
-  it('runs dos.x and projwfc.x on copies of an SCF\'s files under a quoted work root and brings back their files', async () => {
+  it("runs dos.x and projwfc.x on copies of an SCF's files under a quoted work root and brings back their files", async () => {
     const profile = cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/it's here` });
     const backends = new JobBackends({
-      local: { pwCommand: 'pw.x', watchIntervalMs: 100 }, profiles: [profile], sshConfig: loadSshConfig(cluster.sshConfigFile),
-      pollSeconds: 1, connection: { backoff: { initialMs: 200, maxMs: 2000 } },
+      local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
+      profiles: [profile],
+      sshConfig: loadSshConfig(cluster.sshConfigFile),
+      pollSeconds: 1,
+      connection: { backoff: { initialMs: 200, maxMs: 2000 } },
     });
-    const service = await JobService.open({ store: new MemoryJobStore(), runDir: path.join(cluster.dir, 'run'), backend: backends.create, progressIntervalMs: 0 });
+    const service = await JobService.open({
+      store: new MemoryJobStore(),
+      runDir: path.join(cluster.dir, 'run'),
+      backend: backends.create,
+      progressIntervalMs: 0,
+    });
     const run = async (spec: Parameters<JobService['create']>[0]) => {
       const job = await service.create(spec);
       await service.submit(job.id);
@@ -33,11 +41,27 @@ describe('post-processing jobs on the cluster', function () {
       return done;
     };
     try {
-      const scf = await run({ backend: 'testcluster', input: { name: 'pw.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo });
+      const scf = await run({
+        backend: 'testcluster',
+        input: { name: 'pw.in', text: readInput('al-fcc-scf.in') },
+        pseudopotentials: alPseudo,
+      });
       assert.match(scf.workDir!, /it's here/);
       const [dos, pdos] = await Promise.all([
-        run({ backend: 'testcluster', program: 'dos.x', input: { name: 'dos.in', text: renderDosxInput({ prefix: 'al', outdir: './tmp', fildos: 'al.dos', deltaEEv: 0.1 }) }, parent: { job: scf.id }, collect: ['al.dos'] }),
-        run({ backend: 'testcluster', program: 'projwfc.x', input: { name: 'projwfc.in', text: renderProjwfcxInput({ prefix: 'al', outdir: './tmp', filpdos: 'al', deltaEEv: 0.1 }) }, parent: { job: scf.id }, collect: ['al.pdos_*'] }),
+        run({
+          backend: 'testcluster',
+          program: 'dos.x',
+          input: { name: 'dos.in', text: renderDosxInput({ prefix: 'al', outdir: './tmp', fildos: 'al.dos', deltaEEv: 0.1 }) },
+          parent: { job: scf.id },
+          collect: ['al.dos'],
+        }),
+        run({
+          backend: 'testcluster',
+          program: 'projwfc.x',
+          input: { name: 'projwfc.in', text: renderProjwfcxInput({ prefix: 'al', outdir: './tmp', filpdos: 'al', deltaEEv: 0.1 }) },
+          parent: { job: scf.id },
+          collect: ['al.pdos_*'],
+        }),
       ]);
       assert.match(dos.resources!.reason, /sized like job/);
       assert.ok(dos.outputs.some((o) => o.name === 'al.dos'));

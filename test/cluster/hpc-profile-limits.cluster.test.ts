@@ -47,8 +47,17 @@ describe('cluster profile limits', function () {
       const bulk = await made('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
       const table = await made('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
       const input = await made('make_pw_input', {
-        structure: bulk, pseudopotentials: table, purpose: 'production', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
-        kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+        structure: bulk,
+        pseudopotentials: table,
+        purpose: 'production',
+        calculation: 'scf',
+        ecutwfcRy: 15,
+        ecutrhoRy: 60,
+        kSpacingPerAngstrom: 0.3,
+        occupations: 'smearing',
+        smearing: 'mv',
+        degaussRy: 0.02,
+        nspin: 1,
       });
 
       const ran = await call('run_pw', { input, backend: profile.name });
@@ -62,7 +71,11 @@ describe('cluster profile limits', function () {
       assert.match(script, /^#SBATCH --time=00:05:00$/m);
       assert.match(script, /^#SBATCH --mem=300M$/m);
 
-      const over = await call('run_pw', { input, backend: profile.name, resources: { ntasks: 1, nodes: 1, walltimeMinutes: 5, memoryMb: 1800, reason: 'the density needs room' } });
+      const over = await call('run_pw', {
+        input,
+        backend: profile.name,
+        resources: { ntasks: 1, nodes: 1, walltimeMinutes: 5, memoryMb: 1800, reason: 'the density needs room' },
+      });
       assert.equal(over.status, 'failed', JSON.stringify(over));
       assert.match((over as { error: string }).error, /exceeds the limits of cluster profile "testcluster": memory 1800 MB > 300 MB/);
       assert.equal(jobs.list().filter((j) => j.backend === profile.name).length, 1, 'nothing was submitted for the refused override');
@@ -73,14 +86,29 @@ describe('cluster profile limits', function () {
 
   it('the remote runner refuses a job sized beyond its profile before anything reaches the scheduler', async () => {
     const profile = tight(cluster);
-    const backends = new JobBackends({ local: { pwCommand: 'pw.x' }, profiles: [profile], sshConfig: loadSshConfig(cluster.sshConfigFile), pollSeconds: 1 });
-    const service = await JobService.open({ store: new MemoryJobStore(), runDir: path.join(cluster.dir, 'run'), backend: backends.create, progressIntervalMs: 0 });
+    const backends = new JobBackends({
+      local: { pwCommand: 'pw.x' },
+      profiles: [profile],
+      sshConfig: loadSshConfig(cluster.sshConfigFile),
+      pollSeconds: 1,
+    });
+    const service = await JobService.open({
+      store: new MemoryJobStore(),
+      runDir: path.join(cluster.dir, 'run'),
+      backend: backends.create,
+      progressIntervalMs: 0,
+    });
     try {
       const job: JobRecord = await service.create({
-        backend: profile.name, input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo,
+        backend: profile.name,
+        input: { name: 'al.in', text: readInput('al-fcc-scf.in') },
+        pseudopotentials: alPseudo,
         resources: { ntasks: 4, nodes: 1, walltimeMinutes: 30, memoryMb: 2400, reason: 'sized elsewhere' },
       });
-      await assert.rejects(service.submit(job.id), /asks for more than cluster profile "testcluster" allows \(ntasks 4 > 2, walltime 30 min > 5 min, memory 2400 MB > 300 MB\); nothing was submitted/);
+      await assert.rejects(
+        service.submit(job.id),
+        /asks for more than cluster profile "testcluster" allows \(ntasks 4 > 2, walltime 30 min > 5 min, memory 2400 MB > 300 MB\); nothing was submitted/,
+      );
       assert.equal(backends.runners.get(profile.name)!.stats.submitCommands, 0);
       assert.equal(cluster.ssh(`squeue -h --states=all -n ${job.id} -o %i`).trim(), '');
     } finally {

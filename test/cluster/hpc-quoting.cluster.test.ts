@@ -44,7 +44,10 @@ describe('remote runner: hostile file names', () => {
       assert.equal(done, '1', 'one finished pw.x output on the cluster');
       const named = cluster.ssh(`find ~/dreams-test/${cluster.runId} -name '*z.out' | grep -c -F 'touch ${canary('c')} & '`).trim();
       assert.equal(named, '1', 'its name is the literal input name');
-      assert.ok(fs.existsSync(path.join(service.jobDir(r.id), inputName.replace(/\.in$/, '.out'))), 'the output came back under its literal name');
+      assert.ok(
+        fs.existsSync(path.join(service.jobDir(r.id), inputName.replace(/\.in$/, '.out'))),
+        'the output came back under its literal name',
+      );
       // no canary anywhere the shells could have run: the login home, the job directories, /tmp
       const found = cluster.ssh(`find ~ /tmp -maxdepth 12 -type f -name 'dreams-canary-${cluster.runId}-?' 2>/dev/null; true`).trim();
       assert.equal(found, '', `injected commands ran on the cluster:\n${found}`);

@@ -14,7 +14,12 @@ import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
 import type { ClusterProfile, JobRecord } from '../../src/core/hpc/types';
 import { alPseudo, LinkRelay, makeTestCluster, readInput, until, type TestCluster } from './hpc/clusterFixture';
 
-async function openService(cluster: TestCluster, profile: ClusterProfile, runDir = path.join(cluster.dir, 'run'), store = new MemoryJobStore()) {
+async function openService(
+  cluster: TestCluster,
+  profile: ClusterProfile,
+  runDir = path.join(cluster.dir, 'run'),
+  store = new MemoryJobStore(),
+) {
   const backends = new JobBackends({
     local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
     profiles: [profile],
@@ -38,7 +43,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   beforeEach(() => (cluster = makeTestCluster()));
   afterEach(() => cluster.cleanup());
 
-  it('runs an fcc Al SCF on the cluster and gets the local run\'s energy to 1e-6 Ry', async () => {
+  it("runs an fcc Al SCF on the cluster and gets the local run's energy to 1e-6 Ry", async () => {
     const { service, backends, store, close } = await openService(cluster, cluster.profile());
     try {
       const input = { name: 'al.in', text: readInput('al-fcc-scf.in') };
@@ -52,7 +57,8 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       const [l, r] = await Promise.all([service.waitFor(local.id), service.waitFor(remote.id)]);
       assert.equal(l.state, 'completed', l.error);
       assert.equal(r.state, 'completed', r.error);
-      const energy = (j: JobRecord) => readPwOutcome(fs.readFileSync(path.join(service.jobDir(j.id), outputNameFor('al.in')), 'utf8')).totalEnergyRy!;
+      const energy = (j: JobRecord) =>
+        readPwOutcome(fs.readFileSync(path.join(service.jobDir(j.id), outputNameFor('al.in')), 'utf8')).totalEnergyRy!;
       const [el, er] = [energy(l), energy(r)];
       assert.ok(Number.isFinite(el) && el < -4);
       assert.ok(Math.abs(el - er) < 1e-6, `local ${el} Ry vs cluster ${er} Ry`);
@@ -71,8 +77,15 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       const test = await service.waitFor(again.id);
       assert.equal(test.state, 'completed', test.error);
       const saved = (j: JobRecord) => cluster.ssh(`cd ${j.workDir} && ls tmp/al.save`).split('\n').filter(Boolean).sort();
-      assert.ok(saved(r).some((f) => /^wfc\d+\.dat$/.test(f)), `the production run keeps its wavefunctions: ${saved(r)}`);
-      assert.deepEqual(saved(test), saved(r).filter((f) => !/^wfc/.test(f)), 'the convergence test keeps all but its wavefunctions');
+      assert.ok(
+        saved(r).some((f) => /^wfc\d+\.dat$/.test(f)),
+        `the production run keeps its wavefunctions: ${saved(r)}`,
+      );
+      assert.deepEqual(
+        saved(test),
+        saved(r).filter((f) => !/^wfc/.test(f)),
+        'the convergence test keeps all but its wavefunctions',
+      );
       assert.ok(saved(test).includes('charge-density.dat'));
       assert.equal(backends.connections.get('testcluster')!.stats.connects, 1, 'one connection for everything');
     } finally {
@@ -80,12 +93,17 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     }
   });
 
-  it('reports a job whose pw.x fails on bad input as failed, with pw.x\'s own error text', async () => {
+  it("reports a job whose pw.x fails on bad input as failed, with pw.x's own error text", async () => {
     const { service, close } = await openService(cluster, cluster.profile());
     try {
       // the misspelt ecutwfc also defeats resource sizing, so resources are given
       const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: a one-task job' };
-      const job = await service.create({ backend: 'testcluster', input: { name: 'bad.in', text: readInput('al-fcc-bad.in') }, pseudopotentials: alPseudo, resources });
+      const job = await service.create({
+        backend: 'testcluster',
+        input: { name: 'bad.in', text: readInput('al-fcc-bad.in') },
+        pseudopotentials: alPseudo,
+        resources,
+      });
       await service.submit(job.id);
       const done = await service.waitFor(job.id);
       assert.equal(done.state, 'failed');
@@ -99,15 +117,23 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   it('cancels a running job with scancel', async () => {
     const { service, close } = await openService(cluster, cluster.profile());
     try {
-      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-slow.in') }, pseudopotentials: alPseudo });
+      const job = await service.create({
+        backend: 'testcluster',
+        input: { name: 'al.in', text: readInput('al-fcc-slow.in') },
+        pseudopotentials: alPseudo,
+      });
       await service.submit(job.id);
       await until('the job to run', () => service.get(job.id)!.state === 'running', 60_000);
       const cancelled = await service.cancel(job.id);
       assert.equal(cancelled.state, 'cancelled');
-      const slurmState = await until('SLURM to show the job cancelled', () => {
-        const s = cluster.ssh(`squeue -h --states=all -j ${cancelled.schedulerId} -o %T`).trim();
-        return s === 'CANCELLED' ? s : undefined;
-      }, 30_000);
+      const slurmState = await until(
+        'SLURM to show the job cancelled',
+        () => {
+          const s = cluster.ssh(`squeue -h --states=all -j ${cancelled.schedulerId} -o %T`).trim();
+          return s === 'CANCELLED' ? s : undefined;
+        },
+        30_000,
+      );
       assert.equal(slurmState, 'CANCELLED');
     } finally {
       await close();
@@ -119,11 +145,19 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     const { service, store, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
     try {
       const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: more than the partition allows' };
-      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo, resources });
+      const job = await service.create({
+        backend: 'testcluster',
+        input: { name: 'al.in', text: readInput('al-fcc-scf.in') },
+        pseudopotentials: alPseudo,
+        resources,
+      });
       await service.submit(job.id);
       const done = await service.waitFor(job.id);
       assert.equal(done.state, 'failed');
-      assert.match(done.error!, /^SLURM will not start this job as it was asked for \(PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time/);
+      assert.match(
+        done.error!,
+        /^SLURM will not start this job as it was asked for \(PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time/,
+      );
       assert.match(done.error!, /The job asked for 10 min on 1 node\(s\); partition "short" allows a job 5 min\./);
       assert.match(done.error!, new RegExp(`Nothing ran; the job was withdrawn \\(scancel ${done.schedulerId}\\)`));
       assert.equal(cluster.ssh(`squeue -h --states=all -j ${done.schedulerId} -o %T`).trim(), 'CANCELLED', 'SLURM no longer holds it');
@@ -133,10 +167,14 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     }
   });
 
-  it('suggests resources inside the partition\'s own time limit, read from sinfo, so the job runs', async () => {
+  it("suggests resources inside the partition's own time limit, read from sinfo, so the job runs", async () => {
     const { service, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
     try {
-      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo });
+      const job = await service.create({
+        backend: 'testcluster',
+        input: { name: 'al.in', text: readInput('al-fcc-scf.in') },
+        pseudopotentials: alPseudo,
+      });
       await service.submit(job.id);
       const done = await service.waitFor(job.id);
       assert.equal(done.state, 'completed', done.error);
@@ -156,7 +194,11 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       const submit = await connection.exec(`sbatch --parsable --job-name=${cluster.runId}-acct --output=/dev/null --wrap='exit 3'`);
       const id = slurm.parseSubmitOutput(submit.stdout);
       await until('the job to finish', () => /FAILED/.test(cluster.ssh(`squeue -h --states=all -j ${id} -o %T`)), 30_000);
-      assert.match(cluster.ssh('sacct -n -j 1 2>&1; true'), /accounting storage is disabled/, 'this cluster runs without accounting storage');
+      assert.match(
+        cluster.ssh('sacct -n -j 1 2>&1; true'),
+        /accounting storage is disabled/,
+        'this cluster runs without accounting storage',
+      );
       const finished = slurm.parseFinished((await connection.exec(slurm.finishedCommand([id]))).stdout);
       assert.deepEqual(finished.get(id), { state: 'failed', exitCode: 3, reason: 'SLURM reports FAILED, exit code 3:0' });
     } finally {
@@ -169,14 +211,21 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     const c2 = makeTestCluster([relay.port]);
     const { service, backends, close } = await openService(c2, c2.profile({ sshHost: `relay${relay.port}` }));
     try {
-      const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-medium.in') }, pseudopotentials: alPseudo });
+      const job = await service.create({
+        backend: 'testcluster',
+        input: { name: 'al.in', text: readInput('al-fcc-medium.in') },
+        pseudopotentials: alPseudo,
+      });
       await service.submit(job.id);
       await until('the job to run', () => service.get(job.id)!.state === 'running', 60_000);
       const connection = backends.connections.get('testcluster')!;
       assert.ok(relay.cut() >= 2, 'there was a live link to cut');
       const done = await service.waitFor(job.id);
       assert.equal(done.state, 'completed', done.error);
-      assert.ok(connection.stats.drops >= 1 && connection.stats.connects >= 2, `drops ${connection.stats.drops}, connects ${connection.stats.connects}`);
+      assert.ok(
+        connection.stats.drops >= 1 && connection.stats.connects >= 2,
+        `drops ${connection.stats.drops}, connects ${connection.stats.connects}`,
+      );
       assert.equal(c2.ssh(`squeue -h --states=all -n ${job.id} -o %i`).trim().split('\n').length, 1);
       assert.ok(readPwOutcome(fs.readFileSync(path.join(service.jobDir(job.id), 'al.out'), 'utf8')).jobDone);
     } finally {
@@ -190,13 +239,20 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     const relay = await LinkRelay.start();
     const c2 = makeTestCluster([relay.port]);
     const profile = c2.profile({ sshHost: `relay${relay.port}` });
-    const withTimeout = <T>(p: Promise<T>, what: string) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after 60 s`)), 60_000))]);
+    const withTimeout = <T>(p: Promise<T>, what: string) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after 60 s`)), 60_000)),
+      ]);
     // the key the cluster offers from now on is not the one known_hosts records (a reinstalled login node, or someone in between)
     const recorded = crypto.generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
     const blob = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), recorded]);
     const expectRefusal = (j: JobRecord) => {
       assert.equal(j.state, 'failed');
-      assert.match(j.error!, /HOST KEY MISMATCH for \[127\.0\.0\.1\]:\d+ \(testcluster\): the server offered ssh-ed25519 SHA256:\S+, but .*known_hosts line 1 records SHA256:\S+/);
+      assert.match(
+        j.error!,
+        /HOST KEY MISMATCH for \[127\.0\.0\.1\]:\d+ \(testcluster\): the server offered ssh-ed25519 SHA256:\S+, but .*known_hosts line 1 records SHA256:\S+/,
+      );
       assert.match(j.error!, /ssh-keygen -R '\[127\.0\.0\.1\]:\d+'/);
       assert.match(j.error!, new RegExp(`may still be running there.*scancel ${j.schedulerId}`));
     };

@@ -14,10 +14,16 @@ import type { JobRecord } from '../../src/core/hpc/types';
 import { alPseudo, makeTestCluster, readInput, until, type TestCluster } from './hpc/clusterFixture';
 
 function backendsFor(cluster: TestCluster) {
-  return new JobBackends({ local: { pwCommand: 'pw.x' }, profiles: [cluster.profile()], sshConfig: loadSshConfig(cluster.sshConfigFile), pollSeconds: 1 });
+  return new JobBackends({
+    local: { pwCommand: 'pw.x' },
+    profiles: [cluster.profile()],
+    sshConfig: loadSshConfig(cluster.sshConfigFile),
+    pollSeconds: 1,
+  });
 }
 
-const schedulerJobsNamed = (cluster: TestCluster, id: string) => cluster.ssh(`squeue -h --states=all -n ${id} -o %i`).trim().split('\n').filter(Boolean);
+const schedulerJobsNamed = (cluster: TestCluster, id: string) =>
+  cluster.ssh(`squeue -h --states=all -n ${id} -o %i`).trim().split('\n').filter(Boolean);
 
 describe('remote runner: restarts', () => {
   let cluster: TestCluster;
@@ -29,7 +35,13 @@ describe('remote runner: restarts', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'hpc/serviceChild.ts')], {
       env: {
         ...process.env,
-        DREAMS_CHILD: JSON.stringify({ runDir, profile: cluster.profile(), sshConfigFile: cluster.sshConfigFile, input: { name: 'al.in', text: readInput('al-fcc-medium.in') }, pseudopotentials: alPseudo }),
+        DREAMS_CHILD: JSON.stringify({
+          runDir,
+          profile: cluster.profile(),
+          sshConfigFile: cluster.sshConfigFile,
+          input: { name: 'al.in', text: readInput('al-fcc-medium.in') },
+          pseudopotentials: alPseudo,
+        }),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -37,17 +49,21 @@ describe('remote runner: restarts', () => {
     readline.createInterface({ input: child.stdout! }).on('line', (l) => lines.push(JSON.parse(l)));
     let exitCode: number | null | undefined;
     const exited = new Promise((r) => child.once('exit', (code) => r((exitCode = code))));
-    const running = await until('the child to see the job running', () => {
-      if (exitCode !== undefined) throw new Error(`the service child exited early (code ${exitCode})`);
-      return lines.find((l) => l.event === 'state' && l.state === 'running');
-    }, 90_000);
+    const running = await until(
+      'the child to see the job running',
+      () => {
+        if (exitCode !== undefined) throw new Error(`the service child exited early (code ${exitCode})`);
+        return lines.find((l) => l.event === 'state' && l.state === 'running');
+      },
+      90_000,
+    );
     const submitted = lines.find((l) => l.event === 'submitted')!;
     assert.equal(submitted.submitCommands, 1);
     child.kill('SIGKILL');
     await exited;
 
     const { log, recovery } = await openEventLog(path.join(runDir, 'events.jsonl'), { mode: 'writer' });
-    assert.ok(recovery.staleLock, 'the dead runner\'s writer lock was taken over');
+    assert.ok(recovery.staleLock, "the dead runner's writer lock was taken over");
     const backends = backendsFor(cluster);
     const service = await JobService.open({ store: new CanvasJobStore(log), runDir, backend: backends.create });
     try {
@@ -70,7 +86,11 @@ describe('remote runner: restarts', () => {
     const first = backendsFor(cluster);
     const store = new MemoryJobStore();
     const a = await JobService.open({ store, runDir, backend: first.create });
-    const job = await a.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-medium.in') }, pseudopotentials: alPseudo });
+    const job = await a.create({
+      backend: 'testcluster',
+      input: { name: 'al.in', text: readInput('al-fcc-medium.in') },
+      pseudopotentials: alPseudo,
+    });
     const submitted = await a.submit(job.id);
     await a.dispose();
     await first.close();
@@ -87,7 +107,11 @@ describe('remote runner: restarts', () => {
       const b = await JobService.open({ store: crashed, runDir, backend: again.create });
       try {
         const resumed = b.get(job.id)!;
-        assert.equal(resumed.state, 'submitted', `resume retried the submission (marker ${markerGone ? 'gone: found by job name' : 'present'})`);
+        assert.equal(
+          resumed.state,
+          'submitted',
+          `resume retried the submission (marker ${markerGone ? 'gone: found by job name' : 'present'})`,
+        );
         assert.equal(resumed.schedulerId, submitted.schedulerId);
         assert.equal(schedulerJobsNamed(cluster, job.id).length, 1);
       } finally {

@@ -23,7 +23,10 @@ const hostBlock = (alias: string, port: number, knownHosts: string, extra = '') 
   `Host ${alias}\n  HostName 127.0.0.1\n  Port ${port}\n  User testuser\n  IdentityFile ${identity}\n  UserKnownHostsFile ${knownHosts}\n${extra}`;
 
 /** OpenSSH's own fingerprint of the cluster's host key, to compare with what the callback is shown. */
-const sshKeygenFingerprint = () => execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', path.join(clusterDir, 'ssh/ssh_host_ed25519_key.pub')], { encoding: 'utf8' }).split(/\s+/)[1];
+const sshKeygenFingerprint = () =>
+  execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', path.join(clusterDir, 'ssh/ssh_host_ed25519_key.pub')], {
+    encoding: 'utf8',
+  }).split(/\s+/)[1];
 
 describe('SSH trust and login', () => {
   beforeEach(() => (dir = fs.mkdtempSync('/tmp/dreams-hpc-ssh-')));
@@ -51,13 +54,17 @@ describe('SSH trust and login', () => {
   it('asks before trusting an unknown host; saves the key only when the user accepts', async () => {
     const kh = path.join(dir, 'known_hosts');
     const questions: HostKeyQuestion[] = [];
-    const declined = connectionFor(hostBlock('cluster', sshPort, kh), 'cluster', { confirmHostKey: async (q: HostKeyQuestion) => (questions.push(q), false) });
+    const declined = connectionFor(hostBlock('cluster', sshPort, kh), 'cluster', {
+      confirmHostKey: async (q: HostKeyQuestion) => (questions.push(q), false),
+    });
     await assert.rejects(declined.connect(), /was not accepted/);
     assert.equal(fs.existsSync(kh), false, 'nothing saved when declined');
     const silent = connectionFor(hostBlock('cluster', sshPort, kh), 'cluster');
     await assert.rejects(silent.connect(), /no one to confirm its key/);
 
-    const accepted = connectionFor(hostBlock('cluster', sshPort, kh), 'cluster', { confirmHostKey: async (q: HostKeyQuestion) => (questions.push(q), true) });
+    const accepted = connectionFor(hostBlock('cluster', sshPort, kh), 'cluster', {
+      confirmHostKey: async (q: HostKeyQuestion) => (questions.push(q), true),
+    });
     await accepted.connect();
     assert.equal((await accepted.exec('echo hello')).stdout, 'hello\n');
     await accepted.close();
@@ -109,14 +116,18 @@ describe('SSH trust and login', () => {
       fs.writeFileSync(kh, `[127.0.0.1]:${server.port} ${server.publicKeyLine()}\n`);
       const config = hostBlock('twofactor', server.port, kh);
       const asked: string[] = [];
-      const wrong = connectionFor(config, 'twofactor', { keyboardInteractive: async (q: { prompts: { prompt: string }[] }) => (asked.push(q.prompts[0]!.prompt), ['000000']) });
+      const wrong = connectionFor(config, 'twofactor', {
+        keyboardInteractive: async (q: { prompts: { prompt: string }[] }) => (asked.push(q.prompts[0]!.prompt), ['000000']),
+      });
       await assert.rejects(wrong.connect(), /refused every way of logging in/);
-      const right = connectionFor(config, 'twofactor', { keyboardInteractive: async (q: { name: string; prompts: { prompt: string; echo: boolean }[] }) => {
-        asked.push(q.prompts[0]!.prompt);
-        assert.equal(q.name, 'Two-factor login');
-        assert.equal(q.prompts[0]!.echo, false);
-        return ['424242'];
-      } });
+      const right = connectionFor(config, 'twofactor', {
+        keyboardInteractive: async (q: { name: string; prompts: { prompt: string; echo: boolean }[] }) => {
+          asked.push(q.prompts[0]!.prompt);
+          assert.equal(q.name, 'Two-factor login');
+          assert.equal(q.prompts[0]!.echo, false);
+          return ['424242'];
+        },
+      });
       await right.connect();
       assert.equal((await right.exec('hostname')).stdout, 'ran: hostname\n');
       assert.deepEqual(asked, ['Verification code: ', 'Verification code: ']);
@@ -142,7 +153,10 @@ describe('SSH trust and login', () => {
         `Host behind\n  HostName 127.0.0.1\n  Port ${sshPort}\n  User testuser\n  IdentityFile ${identity}\n  UserKnownHostsFile ${kh}\n  ProxyJump outer,inner\n`,
       ].join('');
       const target = resolveSshTarget({ sshHost: 'behind' }, { text: config, home: dir });
-      assert.deepEqual(target.jumps.map((j) => `${j.alias}:${j.port}`), [`outer:${jump.port}`, `inner:${sshPort}`]);
+      assert.deepEqual(
+        target.jumps.map((j) => `${j.alias}:${j.port}`),
+        [`outer:${jump.port}`, `inner:${sshPort}`],
+      );
       const c = connectionFor(config, 'behind');
       await c.connect();
       assert.match((await c.exec('sinfo -h -o %P')).stdout, /debug/);

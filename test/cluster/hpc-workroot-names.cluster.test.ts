@@ -17,7 +17,9 @@ import { alPseudo, makeTestCluster, pseudoDir, readInput, type TestCluster } fro
 async function run(argv: string[]): Promise<{ code: number; err: string }> {
   const orig = console.error;
   let err = '';
-  console.error = (...a: unknown[]) => { err += a.join(' ') + '\n'; };
+  console.error = (...a: unknown[]) => {
+    err += a.join(' ') + '\n';
+  };
   try {
     return { code: await runCommand(argv), err };
   } finally {
@@ -34,12 +36,22 @@ describe('cluster work roots SLURM or pw.x cannot use', function () {
   it('a job under a work root with "%" or "\\" fails to launch on SLURM (why the profile is refused)', async () => {
     for (const name of ['w%j', 'w\\x']) {
       const backends = new JobBackends({
-        local: { pwCommand: 'pw.x' }, profiles: [cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/${name}` })],
-        sshConfig: loadSshConfig(cluster.sshConfigFile), pollSeconds: 1,
+        local: { pwCommand: 'pw.x' },
+        profiles: [cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/${name}` })],
+        sshConfig: loadSshConfig(cluster.sshConfigFile),
+        pollSeconds: 1,
       });
-      const service = await JobService.open({ store: new MemoryJobStore(), runDir: path.join(cluster.dir, `run-${name.length}`), backend: backends.create });
+      const service = await JobService.open({
+        store: new MemoryJobStore(),
+        runDir: path.join(cluster.dir, `run-${name.length}`),
+        backend: backends.create,
+      });
       try {
-        const job = await service.create({ backend: 'testcluster', input: { name: 'al.in', text: readInput('al-fcc-scf.in') }, pseudopotentials: alPseudo });
+        const job = await service.create({
+          backend: 'testcluster',
+          input: { name: 'al.in', text: readInput('al-fcc-scf.in') },
+          pseudopotentials: alPseudo,
+        });
         await service.submit(job.id);
         const done = await service.waitFor(job.id);
         assert.equal(done.state, 'failed', `${name}: ${done.state}`);
@@ -53,14 +65,34 @@ describe('cluster work roots SLURM or pw.x cannot use', function () {
   for (const [what, workRoot, reason] of [
     ['"%"', 'w%j', /workRoot "~\/dreams-test\/t\w+\/w%j" contains "%": SLURM expands "%" patterns \(%j, %u, …\) in the job's output path/],
     ['"\\"', 'w\\x', /contains "\\": SLURM reads "\\" in the job's output path as an escape, so the job would fail to launch/],
-    ['a name too long for pw.x', 'x'.repeat(230), /is \d+ bytes long; a job's pseudopotential directory under it .* over the 255 characters pw\.x reads/],
+    [
+      'a name too long for pw.x',
+      'x'.repeat(230),
+      /is \d+ bytes long; a job's pseudopotential directory under it .* over the 255 characters pw\.x reads/,
+    ],
   ] as const) {
     it(`dreams run --cluster refuses a work root with ${what} before making or submitting anything, exit 2`, async () => {
       const clusters = path.join(cluster.dir, 'clusters.json');
-      fs.writeFileSync(clusters, JSON.stringify({ clusters: [cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/${workRoot}` })] }));
+      fs.writeFileSync(
+        clusters,
+        JSON.stringify({ clusters: [cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/${workRoot}` })] }),
+      );
       const runs = path.join(cluster.dir, 'runs');
-      const r = await run([writeLeanObjectiveFile(cluster.dir), '--offline', '--cluster', 'testcluster', '--clusters', clusters,
-        '--ssh-config', cluster.sshConfigFile, '--runs-dir', runs, '--pseudo-dir', pseudoDir, '--no-bundle']);
+      const r = await run([
+        writeLeanObjectiveFile(cluster.dir),
+        '--offline',
+        '--cluster',
+        'testcluster',
+        '--clusters',
+        clusters,
+        '--ssh-config',
+        cluster.sshConfigFile,
+        '--runs-dir',
+        runs,
+        '--pseudo-dir',
+        pseudoDir,
+        '--no-bundle',
+      ]);
       assert.equal(r.code, 2, r.err);
       assert.match(r.err, new RegExp(`${clusters.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: clusters\\[0\\]`));
       assert.match(r.err, reason);

@@ -11,11 +11,16 @@ const knownKey = () => Buffer.from(fs.readFileSync(path.join(dir, 'ssh/known_hos
 function connect(verify: (key: Buffer) => boolean): Promise<Client> {
   return new Promise((resolve, reject) => {
     const c = new Client();
-    c.on('ready', () => resolve(c)).on('error', reject).connect({
-      host: '127.0.0.1', port: 2222, username: 'testuser',
-      privateKey: fs.readFileSync(path.join(dir, 'ssh/id_ed25519')),
-      hostVerifier: (key: Buffer) => verify(key), readyTimeout: 10_000,
-    });
+    c.on('ready', () => resolve(c))
+      .on('error', reject)
+      .connect({
+        host: '127.0.0.1',
+        port: 2222,
+        username: 'testuser',
+        privateKey: fs.readFileSync(path.join(dir, 'ssh/id_ed25519')),
+        hostVerifier: (key: Buffer) => verify(key),
+        readyTimeout: 10_000,
+      });
   });
 }
 
@@ -44,6 +49,9 @@ describe('test cluster over SSH', () => {
 
   it('a client that checks the host key refuses a server whose key differs', async () => {
     const wrong = crypto.randomBytes(51);
-    await assert.rejects(connect((key) => key.equals(wrong)), /verification failed|Host denied/i);
+    await assert.rejects(
+      connect((key) => key.equals(wrong)),
+      /verification failed|Host denied/i,
+    );
   });
 });

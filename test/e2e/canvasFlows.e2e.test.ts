@@ -14,7 +14,13 @@ async function provenanceFrame(page: Page, ms = 60_000): Promise<Frame> {
   for (;;) {
     for (const f of page.frames()) {
       // drawn with its refined layout (the provisional one says "refining the layout…")
-      const ok = await f.evaluate(() => !!document.querySelector('canvas.graph') && /^\d+ nodes · \d+ edges$/.test(document.querySelector('.status')?.textContent ?? '')).catch(() => false);
+      const ok = await f
+        .evaluate(
+          () =>
+            !!document.querySelector('canvas.graph') &&
+            /^\d+ nodes · \d+ edges$/.test(document.querySelector('.status')?.textContent ?? ''),
+        )
+        .catch(() => false);
       if (ok) return f;
     }
     if (Date.now() > end) throw new Error('no rendered provenance graph webview found');
@@ -36,17 +42,34 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     fs.copyFileSync(path.join(PROJECT_ROOT, 'test/fixtures/qe/al-fcc-scf.in'), path.join(workspace, 'al.pwi'));
     run = await runAwaitingApproval(workspace, 'copt');
     const o = leanAlObjective();
-    const yaml = ['workflow: lattice-constant', `objective: ${o.text}`, 'inputs:', ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)].join('\n');
-    fs.writeFileSync(path.join(workspace, 'al-offline.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: yaml }] }) + '\n');
-    fs.writeFileSync(path.join(workspace, 'co-search.dreams'), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: LOOSE_SEARCH }] }) + '\n');
+    const yaml = [
+      'workflow: lattice-constant',
+      `objective: ${o.text}`,
+      'inputs:',
+      ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`),
+    ].join('\n');
+    fs.writeFileSync(
+      path.join(workspace, 'al-offline.dreams'),
+      JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: yaml }] }) + '\n',
+    );
+    fs.writeFileSync(
+      path.join(workspace, 'co-search.dreams'),
+      JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text: LOOSE_SEARCH }] }) + '\n',
+    );
     // 'wait': a guard warning holds the call until someone answers it (the offline lattice run raises none)
-    host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-flows', viewport: { width: 1600, height: 1000 },
-      settings: { 'dreams.provider': 'offline', 'dreams.approvalPolicy': 'wait' } });
+    host = await startVsCodeHost({
+      workspace,
+      extension: 'installed',
+      label: 'e2e-flows',
+      viewport: { width: 1600, height: 1000 },
+      settings: { 'dreams.provider': 'offline', 'dreams.approvalPolicy': 'wait' },
+    });
   });
   after(async () => host?.stop());
   afterEach(async function () {
     // a failing test leaves a picture of the workbench as it was
-    if (this.currentTest?.state === 'failed') await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
 
   it('shows the approval card; Approve is recorded in the run log and the run continues in the notebook', async () => {
@@ -84,22 +107,43 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const frame = await provenanceFrame(page);
     const status = await frame.locator('.status').innerText();
     assert.match(status, /^\d+ nodes · \d+ edges$/);
-    const centre = await frame.evaluate(() => (window as unknown as { dreamsGraph: { centreOf(id: string): { x: number; y: number } | undefined } }).dreamsGraph.centreOf('a-1'));
+    const centre = await frame.evaluate(() =>
+      (window as unknown as { dreamsGraph: { centreOf(id: string): { x: number; y: number } | undefined } }).dreamsGraph.centreOf('a-1'),
+    );
     assert.ok(centre, 'a-1 is not in the graph');
     await frame.locator('canvas.graph').click({ position: centre });
     await frame.locator('aside.details').getByText('slab_with_adsorbate').waitFor({ timeout: 10_000 });
     // the host revealed the artifact's cell in the notebook
-    await page.locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: 'slab_with_adsorbate' }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: 'slab_with_adsorbate' })
+      .waitFor({ timeout: 15_000 });
     await host.screenshot('e2e-provenance-click');
 
     // The same with the keyboard. A click on the graph's empty corner gives it the focus (and
     // clears the selection); Home goes to the first node, arrows walk along the edges, Enter reveals.
     type Seen = { id: string; type: string; kind: string; file?: string; cell?: string; label: string; into: string[]; outOf: string[] };
-    const selected = () => frame.evaluate(() => {
-      const g = (window as unknown as { dreamsGraph: { selectedId?: string; graph: { nodes: { id: string; type: string; kind: string; file?: string; cell?: string; label: string }[]; edges: { from: string; to: string }[] } } }).dreamsGraph;
-      const n = g.graph.nodes.find((x) => x.id === g.selectedId);
-      return n ? { ...n, into: g.graph.edges.filter((e) => e.to === n.id).map((e) => e.from), outOf: g.graph.edges.filter((e) => e.from === n.id).map((e) => e.to) } : undefined;
-    }) as Promise<Seen | undefined>;
+    const selected = () =>
+      frame.evaluate(() => {
+        const g = (
+          window as unknown as {
+            dreamsGraph: {
+              selectedId?: string;
+              graph: {
+                nodes: { id: string; type: string; kind: string; file?: string; cell?: string; label: string }[];
+                edges: { from: string; to: string }[];
+              };
+            };
+          }
+        ).dreamsGraph;
+        const n = g.graph.nodes.find((x) => x.id === g.selectedId);
+        return n
+          ? {
+              ...n,
+              into: g.graph.edges.filter((e) => e.to === n.id).map((e) => e.from),
+              outOf: g.graph.edges.filter((e) => e.from === n.id).map((e) => e.to),
+            }
+          : undefined;
+      }) as Promise<Seen | undefined>;
     await frame.locator('canvas.graph').click({ position: { x: 4, y: 4 } });
     assert.equal(await selected(), undefined, 'a click on empty space clears the selection');
     await page.keyboard.press('Home');
@@ -107,10 +151,11 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     assert.deepEqual(first.into, [], `Home went to ${first.id}, which is not a source`);
     // Down walks the column of sources to one from which two steps lead on (a call, what it made,
     // the call that used it): in this run the first call's structure is used by nothing.
-    const leadsOn = (id: string) => frame.evaluate((from) => {
-      const { edges } = (window as unknown as { dreamsGraph: { graph: { edges: { from: string; to: string }[] } } }).dreamsGraph.graph;
-      return edges.some((e) => e.from === from && edges.some((f) => f.from === e.to));
-    }, id);
+    const leadsOn = (id: string) =>
+      frame.evaluate((from) => {
+        const { edges } = (window as unknown as { dreamsGraph: { graph: { edges: { from: string; to: string }[] } } }).dreamsGraph.graph;
+        return edges.some((e) => e.from === from && edges.some((f) => f.from === e.to));
+      }, id);
     for (let i = 0; i < 20 && !(await leadsOn(first.id)); i++) {
       await page.keyboard.press('ArrowDown');
       const below = (await selected())!;
@@ -131,7 +176,11 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const isFile = !!back.file && ['qe-input', 'qe-output', 'file'].includes(back.kind);
     assert.ok(isFile || back.cell, `${back.id} has nothing to reveal`);
     await page.keyboard.press('Enter');
-    if (isFile) await page.locator('.tabs-container .tab', { hasText: path.basename(back.file!) }).first().waitFor({ timeout: 15_000 });
+    if (isFile)
+      await page
+        .locator('.tabs-container .tab', { hasText: path.basename(back.file!) })
+        .first()
+        .waitFor({ timeout: 15_000 });
     else await page.locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: back.label }).waitFor({ timeout: 15_000 });
     await host.screenshot('e2e-provenance-keyboard');
   });
@@ -143,28 +192,55 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     // live: the run's state and step show while it goes on, in one status-bar item (its progress;
     // the canvas summary item stands aside until the run ends)
     await page.locator('.statusbar-item', { hasText: /DREAMS: \[running\] step \d+\/\d+/ }).waitFor({ timeout: 120_000 });
-    assert.equal(await page.locator('.statusbar-item', { hasText: /running · .* tokens · .* jobs?/ }).count(), 0, 'a second status-bar item for the run');
+    assert.equal(
+      await page.locator('.statusbar-item', { hasText: /running · .* tokens · .* jobs?/ }).count(),
+      0,
+      'a second status-bar item for the run',
+    );
     await host.screenshot('e2e-objective-running');
-    await notebookOutputFrame(page).getByText(/Run \S+-lattice-constant\S*: completed/).waitFor({ timeout: 540_000 });
+    await notebookOutputFrame(page)
+      .getByText(/Run \S+-lattice-constant\S*: completed/)
+      .waitFor({ timeout: 540_000 });
     await page.locator('.statusbar-item', { hasText: /completed · .* tokens · \$0\.00 · \d+ jobs/ }).waitFor({ timeout: 30_000 });
     // told outside the cell too: a notification with the outcome and a way back to the canvas
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /DREAMS run \S+ \(al-offline\.dreams\) completed: Lattice constant of fcc Al \(/ });
+    const toast = page.locator('.notifications-toasts .notification-toast', {
+      hasText: /DREAMS run \S+ \(al-offline\.dreams\) completed: Lattice constant of fcc Al \(/,
+    });
     await toast.waitFor({ timeout: 30_000 });
     await toast.getByRole('button', { name: 'Show Canvas' }).waitFor({ timeout: 5_000 });
     await host.screenshot('e2e-objective-completed');
     // The canvas file follows the log (saved after each batch of projected cells).
-    type Saved = { run?: { log: string }; cells: { id: string; kind: string; text: string; outputs?: { mime: string; data: { markdown?: string } }[] }[] };
-    const saved = await savedCanvas<Saved>(page, path.join(workspace, 'al-offline.dreams'), (v) => v.cells.at(-1)?.id === 'report' && /\| State \| \*\*completed\*\*/.test(v.cells[1]?.text ?? ''));
+    type Saved = {
+      run?: { log: string };
+      cells: { id: string; kind: string; text: string; outputs?: { mime: string; data: { markdown?: string } }[] }[];
+    };
+    const saved = await savedCanvas<Saved>(
+      page,
+      path.join(workspace, 'al-offline.dreams'),
+      (v) => v.cells.at(-1)?.id === 'report' && /\| State \| \*\*completed\*\*/.test(v.cells[1]?.text ?? ''),
+    );
     assert.ok(saved.run?.log, 'the canvas is linked to its run');
     // a lab notebook: the objective, the summary, a cell per plan step, the report in full last
-    assert.deepEqual(saved.cells.slice(0, 2).map((c) => c.id), ['objective-1', 'summary']);
+    assert.deepEqual(
+      saved.cells.slice(0, 2).map((c) => c.id),
+      ['objective-1', 'summary'],
+    );
     assert.match(saved.cells[1]!.text, /\| Result \| lattice constant = \*\*\d\.\d+ Å\*\* \(artifact a-\d+\)/);
     // (between them: the steps, and the agents' notes)
     const between = saved.cells.slice(2, -1);
-    assert.ok(between.every((c) => c.kind === 'step' || c.kind === 'note'), `cells between the summary and the report: ${between.map((c) => c.id).join(', ')}`);
+    assert.ok(
+      between.every((c) => c.kind === 'step' || c.kind === 'note'),
+      `cells between the summary and the report: ${between.map((c) => c.id).join(', ')}`,
+    );
     const steps = between.filter((c) => c.kind === 'step');
-    assert.ok(steps.length >= 5 && steps.every((c) => /^Step \d+ of \d+: /.test(c.text)), `step cells: ${steps.map((c) => c.id).join(', ')}`);
-    assert.ok(steps.some((c) => /^c-\d+ ok: .*lattice_constant = \d\.\d+ Å/m.test(c.text)), 'no step shows the lattice constant');
+    assert.ok(
+      steps.length >= 5 && steps.every((c) => /^Step \d+ of \d+: /.test(c.text)),
+      `step cells: ${steps.map((c) => c.id).join(', ')}`,
+    );
+    assert.ok(
+      steps.some((c) => /^c-\d+ ok: .*lattice_constant = \d\.\d+ Å/m.test(c.text)),
+      'no step shows the lattice constant',
+    );
     const report = saved.cells.at(-1)!.outputs?.find((o) => o.mime === 'application/vnd.dreams.report+json')?.data.markdown ?? '';
     assert.match(report, /^# /, 'the report cell holds the report, not its path');
     // what the user sees: the summary at the top, the report rendered at the end
@@ -184,7 +260,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-lab-notebook-report');
   });
 
-  it('runs an objective from its cell; the guard\'s warning waits on an approval card; Approve releases it and the run completes', async function () {
+  it("runs an objective from its cell; the guard's warning waits on an approval card; Approve releases it and the run completes", async function () {
     this.timeout(300_000);
     const { page } = host;
     const nb = await runObjectiveCell(page, 'co-search.dreams', 'workflow: adsorption-search');
@@ -195,15 +271,33 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const count = page.locator('.statusbar-item', { hasText: /\b\d+ approvals? pending/ });
     const openNextCard = async (skip: Set<string>): Promise<{ id: string; card: Locator } | undefined> => {
       // the count can go between the look and the click (an answer lands, or the run ends): try again later
-      if (!(await count.click({ timeout: 2_000 }).then(() => true, () => false))) return undefined;
+      if (
+        !(await count.click({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return undefined;
       const row = page.locator('.monaco-list-row', { hasText: /ap-\d+: \w+ · fmaxEvPerAngstrom/ }).first();
-      if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return undefined;
+      if (
+        !(await row.waitFor({ timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return undefined;
       const id = /ap-\d+/.exec(await row.innerText())![0];
       if (skip.has(id)) return undefined; // the view follows the log: an answer shows there a moment later
       await row.click();
       const card = out.locator(`[data-approval="${id}"]`);
       // revealed at its record; the card is the record's output, just below
-      if (!(await scrollTo(page, card.locator('button.approve'), 15_000).then(() => true, () => false))) return undefined;
+      if (
+        !(await scrollTo(page, card.locator('button.approve'), 15_000).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return undefined;
       return { id, card };
     };
     let opened: { id: string; card: Locator } | undefined;
@@ -217,14 +311,23 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     assert.ok(saved.run?.log, 'the canvas is linked to its run');
     const logPath = path.resolve(workspace, saved.run.log);
     type Ev = { kind: string; payload: { name?: string; state?: string } };
-    const events = (): Ev[] => fs.readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Ev);
+    const events = (): Ev[] =>
+      fs
+        .readFileSync(logPath, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Ev);
     // held: nothing was relaxed while the request waits
     await page.waitForTimeout(2_000);
-    assert.ok(!events().some((e) => e.kind === 'provenance.artifact' && /relaxed|adsorption_configuration/.test(e.payload.name ?? '')), 'a relaxation ran before the answer');
+    assert.ok(
+      !events().some((e) => e.kind === 'provenance.artifact' && /relaxed|adsorption_configuration/.test(e.payload.name ?? '')),
+      'a relaxation ran before the answer',
+    );
     // the card is an output of the step whose call raised it
     type Cell = { id: string; text: string; outputs?: { mime: string; data: { request?: { id: string } } }[] };
-    const inStep = await savedCanvas<{ cells: Cell[] }>(page, path.join(workspace, 'co-search.dreams'),
-      (v) => v.cells.some((c) => c.id.startsWith('steps/') && !!c.outputs?.some((o) => o.data.request?.id === first)));
+    const inStep = await savedCanvas<{ cells: Cell[] }>(page, path.join(workspace, 'co-search.dreams'), (v) =>
+      v.cells.some((c) => c.id.startsWith('steps/') && !!c.outputs?.some((o) => o.data.request?.id === first)),
+    );
     const stepCell = inStep.cells.find((c) => c.id.startsWith('steps/') && c.outputs?.some((o) => o.data.request?.id === first));
     assert.ok(stepCell, `no step cell holds ${first}'s card`);
     assert.match(stepCell.text, /waiting for your answer/);
@@ -259,14 +362,20 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
         // (the card drawn again was not found on screen in 30 s of scrolling: docs/notes/extension.md)
         type Card = { outputs?: { data: { request?: { id: string }; answer?: { standing?: boolean } } }[] };
         const id = next.id;
-        const stands = (v: { cells: Card[] }) => v.cells.some((c) => c.outputs?.some((o) => o.data.request?.id === id && o.data.answer?.standing === true));
-        assert.ok(stands(await savedCanvas<{ cells: Card[] }>(page, path.join(workspace, 'co-search.dreams'), stands)), `${id}'s card in the canvas does not say it stands`);
+        const stands = (v: { cells: Card[] }) =>
+          v.cells.some((c) => c.outputs?.some((o) => o.data.request?.id === id && o.data.answer?.standing === true));
+        assert.ok(
+          stands(await savedCanvas<{ cells: Card[] }>(page, path.join(workspace, 'co-search.dreams'), stands)),
+          `${id}'s card in the canvas does not say it stands`,
+        );
         await host.screenshot('e2e-approve-all-like-this');
       }
       approved.add(next.id);
     }
     assert.ok(standing, 'a second request came up and was approved for all like it');
-    const underStanding = (events() as unknown as { kind: string; payload: { under?: string } }[]).filter((e) => e.kind === 'approval.answer' && e.payload.under === standing);
+    const underStanding = (events() as unknown as { kind: string; payload: { under?: string } }[]).filter(
+      (e) => e.kind === 'approval.answer' && e.payload.under === standing,
+    );
     assert.ok(underStanding.length >= 1, `the later requests were answered by the standing approval of ${standing}`);
     await page.locator('.statusbar-item', { hasText: 'approval pending' }).waitFor({ state: 'hidden', timeout: 15_000 });
     const answers = events().filter((e) => e.kind === 'approval.answer') as unknown as { payload: { by: string } }[];
@@ -290,16 +399,26 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     }
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+End');
-    await nb.getByText(/report_claim\s=\s-\d+\.\d+\seV/).first().waitFor({ timeout: 30_000 }); // Monaco shows spaces as no-break spaces
+    await nb
+      .getByText(/report_claim\s=\s-\d+\.\d+\seV/)
+      .first()
+      .waitFor({ timeout: 30_000 }); // Monaco shows spaces as no-break spaces
     // Markdown cells render in the notebook's webview, like outputs
-    await out.getByText(/The report judge accepted report a-\d+/).first().waitFor({ timeout: 30_000 });
+    await out
+      .getByText(/The report judge accepted report a-\d+/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     await out.getByText('accepted by the report judge').first().waitFor({ timeout: 30_000 });
     await host.screenshot('e2e-cell-run-approved-report');
     await page.keyboard.press('Control+Home');
     await out.getByText(/Run \S+: completed/).waitFor({ timeout: 30_000 });
     await host.screenshot('e2e-cell-run-approved-completed');
     // clicking rows of the approvals view while the run wrote raised no error
-    const errors = await page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', { hasText: /command not found|Actual command/i }).allInnerTexts();
+    const errors = await page
+      .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', {
+        hasText: /command not found|Actual command/i,
+      })
+      .allInnerTexts();
     assert.deepEqual(errors, [], 'no command-not-found notification');
   });
 
@@ -357,7 +476,8 @@ async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up
   for (;;) {
     const box = await target.boundingBox().catch(() => null);
     // on screen and clear of the status bar along the bottom, which would take the click
-    if (box && box.y >= 0 && box.y + box.height <= view.height - STATUS_BAR_MARGIN_PX && (await target.isVisible().catch(() => false))) return;
+    if (box && box.y >= 0 && box.y + box.height <= view.height - STATUS_BAR_MARGIN_PX && (await target.isVisible().catch(() => false)))
+      return;
     if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
     // the wheel over the notebook's left margin (after a click elsewhere the pointer may be over a side bar)
     const eb = await editor.boundingBox();
@@ -366,4 +486,3 @@ async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up
     await page.waitForTimeout(150);
   }
 }
-

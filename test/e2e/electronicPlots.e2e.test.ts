@@ -14,17 +14,38 @@ import { CHROMIUM, PROJECT_ROOT } from '../harness/vscodeHost';
 import { CANVAS_MIME, type PlotData } from '../../src/shared/canvasOutputs';
 
 const bands: PlotData = {
-  kind: 'band-structure', title: 'Band structure (a-9)', artifact: 'a-9',
+  kind: 'band-structure',
+  title: 'Band structure (a-9)',
+  artifact: 'a-9',
   data: {
-    x: [0, 0.5, 1, 1, 1.5], bandsEv: [[-5, -3, -1, -2, -4], [6, 5, 4, 4.5, 5.5], [7, 7.5, 8, 7.8, 7.2]],
-    ticks: [{ x: 0, label: 'Γ' }, { x: 1, label: 'K|U' }, { x: 1.5, label: 'X' }],
+    x: [0, 0.5, 1, 1, 1.5],
+    bandsEv: [
+      [-5, -3, -1, -2, -4],
+      [6, 5, 4, 4.5, 5.5],
+      [7, 7.5, 8, 7.8, 7.2],
+    ],
+    ticks: [
+      { x: 0, label: 'Γ' },
+      { x: 1, label: 'K|U' },
+      { x: 1.5, label: 'X' },
+    ],
     reference: { energyEv: 6, kind: 'vbm' },
     gap: { gapEv: 0.6, direct: false, vbm: { x: 0, energyEv: 6 }, cbm: { x: 1.5, energyEv: 6.6 } },
   },
 };
 const dos: PlotData = {
-  kind: 'dos', title: 'Projected DOS (a-12)', artifact: 'a-12',
-  data: { energiesEv: [0, 2, 4, 6, 8], total: [0, 0.2, 0.4, 0.3, 0.1], fermiEnergyEv: 5, projections: [{ label: 'Al s', species: 'Al', l: 's', dos: [0, 0.1, 0.1, 0.05, 0] }, { label: 'Al p', species: 'Al', l: 'p', dos: [0, 0.05, 0.2, 0.2, 0.1] }] },
+  kind: 'dos',
+  title: 'Projected DOS (a-12)',
+  artifact: 'a-12',
+  data: {
+    energiesEv: [0, 2, 4, 6, 8],
+    total: [0, 0.2, 0.4, 0.3, 0.1],
+    fermiEnergyEv: 5,
+    projections: [
+      { label: 'Al s', species: 'Al', l: 's', dos: [0, 0.1, 0.1, 0.05, 0] },
+      { label: 'Al p', species: 'Al', l: 'p', dos: [0, 0.05, 0.2, 0.2, 0.1] },
+    ],
+  },
 };
 
 describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)', function () {
@@ -56,14 +77,20 @@ window.__rendered = true;
       fs.createReadStream(file).pipe(res);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
     page = await browser.newPage({ viewport: { width: 900, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.waitForFunction(() => (window as unknown as { __rendered?: boolean }).__rendered === true, undefined, { timeout: 30_000 }).catch(() => {
-      throw new Error(`the renderer did not finish: ${errors.join(' | ') || 'no page error'}`);
-    });
+    await page
+      .waitForFunction(() => (window as unknown as { __rendered?: boolean }).__rendered === true, undefined, { timeout: 30_000 })
+      .catch(() => {
+        throw new Error(`the renderer did not finish: ${errors.join(' | ') || 'no page error'}`);
+      });
   });
   after(async () => {
     await browser?.close();
@@ -75,7 +102,8 @@ window.__rendered = true;
     await card.waitFor({ timeout: 10_000 });
     assert.equal(await card.locator('svg path.band').count(), 3, 'one line per band');
     // each band in two strokes, Γ to K and U to X: the jump across the break is not drawn
-    for (const d of await card.locator('svg path.band').evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? ''))) assert.equal(d.match(/M/g)?.length, 2, d);
+    for (const d of await card.locator('svg path.band').evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? '')))
+      assert.equal(d.match(/M/g)?.length, 2, d);
     const labels = await card.locator('svg text').allTextContents();
     for (const l of ['Γ', 'K|U', 'X']) assert.ok(labels.includes(l), `${l} in ${labels.join(',')}`);
     assert.equal(await card.locator('svg circle').count(), 2, 'VBM and CBM');

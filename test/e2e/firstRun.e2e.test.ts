@@ -12,7 +12,11 @@ import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscod
 import { notebookOutputFrame, runCommand, runObjectiveCell, visibleNotebook } from '../harness/workbench';
 import { looseSearchObjective } from '../fixtures/adsorption/looseSearch';
 
-const LOOSE_SEARCH = looseSearchObjective({ objective: 'CO on Pt(111), quick look (EMT, loose forces), approved by policy', maxRelaxations: 2, run: '{ approval: auto-approve }' });
+const LOOSE_SEARCH = looseSearchObjective({
+  objective: 'CO on Pt(111), quick look (EMT, loose forces), approved by policy',
+  maxRelaxations: 2,
+  run: '{ approval: auto-approve }',
+});
 
 /** fcc Al on the cluster at lean settings: every pw.x run is a SLURM job of about a second. */
 const ON_THE_CLUSTER = `workflow: lattice-constant
@@ -30,19 +34,22 @@ inputs:
   eos: { points: 5, rangePercent: 5 }
 run: { backend: testcluster }`;
 
-const reachable = (port: number) => new Promise<boolean>((resolve) => {
-  const s = net.connect(port, '127.0.0.1', () => {
-    s.end();
-    resolve(true);
+const reachable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
   });
-  s.on('error', () => resolve(false));
-});
 
 /** The DREAMS log channel's file, as VS Code writes it (in the host's log folder). */
 function dreamsLogText(runDir: string): string {
   // (only the logs folder: the host's extensions folder links to the whole project)
   const logs = path.join(runDir, 'ud/logs');
-  const found = fs.readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)dreams-dft\.dreams-vscode\/DREAMS\.log$/.test(f));
+  const found = fs
+    .readdirSync(logs, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /(^|\/)dreams-dft\.dreams-vscode\/DREAMS\.log$/.test(f));
   assert.ok(found.length, `no DREAMS.log under ${logs}`);
   return found.map((f) => fs.readFileSync(path.join(logs, f), 'utf8')).join('\n');
 }
@@ -57,11 +64,18 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
     cluster = makeTestCluster();
     fs.rmSync(workspace, { recursive: true, force: true });
     fs.mkdirSync(workspace, { recursive: true });
-    const canvas = (name: string, text: string) => fs.writeFileSync(path.join(workspace, `${name}.dreams`), JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text }] }) + '\n');
+    const canvas = (name: string, text: string) =>
+      fs.writeFileSync(
+        path.join(workspace, `${name}.dreams`),
+        JSON.stringify({ dreams: 1, cells: [{ kind: 'objective', id: 'objective-1', text }] }) + '\n',
+      );
     canvas('shared-search', LOOSE_SEARCH);
     canvas('on-the-cluster', ON_THE_CLUSTER);
     host = await startVsCodeHost({
-      workspace, extension: 'installed', label: 'e2e-first-run', viewport: { width: 1600, height: 1000 },
+      workspace,
+      extension: 'installed',
+      label: 'e2e-first-run',
+      viewport: { width: 1600, height: 1000 },
       settings: { 'dreams.provider': 'offline', 'dreams.approvalPolicy': 'wait' },
       // cluster profiles are machine settings: the remote (server-side) settings of this window
       machineSettings: { 'dreams.clusters': [cluster.profile()] },
@@ -76,7 +90,8 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
     cluster?.cleanup();
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
 
   it('the Get Started walkthrough checks pw.x and lists what a first run needs', async () => {
@@ -84,7 +99,13 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
     await runCommand(page, 'DREAMS: Get Started');
     const walkthrough = page.locator('.gettingStartedContainer');
     await walkthrough.getByText('Get started with DREAMS').first().waitFor({ timeout: 30_000 });
-    for (const step of ['Check pw.x', 'Choose a pseudopotential folder', 'Set an API key, or choose offline', 'Create and run the demo canvas', 'Add a cluster profile']) {
+    for (const step of [
+      'Check pw.x',
+      'Choose a pseudopotential folder',
+      'Set an API key, or choose offline',
+      'Create and run the demo canvas',
+      'Add a cluster profile',
+    ]) {
       await walkthrough.getByText(step, { exact: true }).first().waitFor({ timeout: 10_000 });
     }
     // the step's button (its title is a button too)
@@ -101,8 +122,14 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
     const { page } = host;
     await runObjectiveCell(page, 'shared-search.dreams', 'workflow: adsorption-search');
     const out = notebookOutputFrame(page);
-    await out.getByText(/run\.approval: auto-approve was ignored/).first().waitFor({ timeout: 90_000 });
-    await out.getByText(/\[waiting-approval\]/).first().waitFor({ timeout: 90_000 });
+    await out
+      .getByText(/run\.approval: auto-approve was ignored/)
+      .first()
+      .waitFor({ timeout: 90_000 });
+    await out
+      .getByText(/\[waiting-approval\]/)
+      .first()
+      .waitFor({ timeout: 90_000 });
     await host.screenshot('e2e-loosening-refused');
     // the run waits for a person, not for the canvas's policy: nothing was approved by policy
     const canvas = JSON.parse(fs.readFileSync(path.join(workspace, 'shared-search.dreams'), 'utf8')) as { run: { log: string } };
@@ -110,25 +137,36 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
     assert.ok(log.includes('"approval.request"'), 'the loose search raised no warning');
     assert.ok(!log.includes('"by":"policy"'), 'a request was approved by policy');
     await runCommand(page, 'Notebook: Stop Execution');
-    await visibleNotebook(page).locator('.codicon-notebook-execute:visible, .codicon-notebook-state-error').first().waitFor({ timeout: 30_000 });
+    await visibleNotebook(page)
+      .locator('.codicon-notebook-execute:visible, .codicon-notebook-state-error')
+      .first()
+      .waitFor({ timeout: 30_000 });
   });
 
   it('runs a study on the test cluster; the DREAMS log shows the login, scheduler commands with exit codes and job transitions; Test Cluster Connection reports host key, login and scheduler', async function () {
     this.timeout(600_000);
     const { page } = host;
     await runObjectiveCell(page, 'on-the-cluster.dreams', 'workflow: lattice-constant');
-    await notebookOutputFrame(page).getByText(/Run \S+: completed/).waitFor({ timeout: 540_000 });
+    await notebookOutputFrame(page)
+      .getByText(/Run \S+: completed/)
+      .waitFor({ timeout: 540_000 });
     await runCommand(page, 'Notifications: Clear All Notifications'); // (the run's completion toast would cover the log)
     await runCommand(page, 'DREAMS: Show Log');
     await runCommand(page, 'View: Toggle Maximized Panel');
     const panel = page.locator('.part.panel');
     // (Monaco shows spaces as no-break spaces: \s)
-    await panel.getByText(/\[jobs\]\sjob\s\S+\s\(testcluster\s#\d+\):\s\S+\s→\scompleted/).first().waitFor({ timeout: 30_000 });
+    await panel
+      .getByText(/\[jobs\]\sjob\s\S+\s\(testcluster\s#\d+\):\s\S+\s→\scompleted/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     await host.screenshot('e2e-log-channel');
     await runCommand(page, 'View: Toggle Maximized Panel');
     const log = dreamsLogText(host.runDir);
     assert.match(log, /\[info\] \[ssh testcluster\] connecting to testuser@127\.0\.0\.1:2222/);
-    assert.match(log, /\[info\] \[ssh testcluster\] connected: logged in as testuser with key \S+id_ed25519; host key ssh-ed25519 SHA256:\S+ \(matches /);
+    assert.match(
+      log,
+      /\[info\] \[ssh testcluster\] connected: logged in as testuser with key \S+id_ed25519; host key ssh-ed25519 SHA256:\S+ \(matches /,
+    );
     assert.match(log, /\[info\] \[ssh testcluster\] \$ .*sbatch .*→ exit 0 \(\d+ ms\)/);
     assert.match(log, /\[info\] \[jobs\] job \S+ \(testcluster #\d+\): submitted → /);
     assert.match(log, /\[info\] run \S+ started from on-the-cluster\.dreams: backend testcluster/);

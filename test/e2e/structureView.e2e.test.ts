@@ -16,7 +16,9 @@ async function structureFrame(page: Page, ms = 60_000): Promise<Frame> {
   const end = Date.now() + ms;
   for (;;) {
     for (const f of page.frames()) {
-      const ok = await f.evaluate(() => !!document.querySelector('.dreams-structure3d .viewport canvas') && !!document.querySelector('header h2')).catch(() => false);
+      const ok = await f
+        .evaluate(() => !!document.querySelector('.dreams-structure3d .viewport canvas') && !!document.querySelector('header h2'))
+        .catch(() => false);
       if (ok) return f;
     }
     if (Date.now() > end) throw new Error('no structure editor with a 3-D view found');
@@ -88,19 +90,54 @@ describe('structures in the workbench (e2e)', function () {
     fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
     for (const f of ['NaCl.cif', 'Mg-hcp.cif']) fs.copyFileSync(path.join(PROJECT_ROOT, 'examples', f), path.join(workspace, f));
     // A finished run with a relaxation: hcp Mg at toy settings, offline, through the built CLI.
-    fs.writeFileSync(path.join(workspace, 'mg.yaml'), ['workflow: lattice-constant', 'inputs:', '  structure: { file: Mg-hcp.cif }', '  functional: PZ',
-      '  cutoffsRy: [15, 20, 25]', '  kSpacingsPerAngstrom: [0.5, 0.4, 0.3]', '  toleranceMevPerAtom: 5', '  smearing: { kind: mv, degaussRy: 0.05 }', ''].join('\n'));
-    const r = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli.js'), 'run', 'mg.yaml', '--offline', '--runs-dir', 'runs', '--pseudo-dir', '/usr/share/espresso/pseudo'],
-      { cwd: workspace, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+    fs.writeFileSync(
+      path.join(workspace, 'mg.yaml'),
+      [
+        'workflow: lattice-constant',
+        'inputs:',
+        '  structure: { file: Mg-hcp.cif }',
+        '  functional: PZ',
+        '  cutoffsRy: [15, 20, 25]',
+        '  kSpacingsPerAngstrom: [0.5, 0.4, 0.3]',
+        '  toleranceMevPerAtom: 5',
+        '  smearing: { kind: mv, degaussRy: 0.05 }',
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(PROJECT_ROOT, 'dist/cli.js'),
+        'run',
+        'mg.yaml',
+        '--offline',
+        '--runs-dir',
+        'runs',
+        '--pseudo-dir',
+        '/usr/share/espresso/pseudo',
+      ],
+      {
+        cwd: workspace,
+        encoding: 'utf8',
+        env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' },
+      },
+    );
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const runDir = path.join(workspace, 'runs', fs.readdirSync(path.join(workspace, 'runs'))[0]!);
     runCanvas = path.join(runDir, 'mg-run.dreams');
     fs.renameSync(path.join(runDir, 'canvas.dreams'), runCanvas);
-    host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-structures', viewport: { width: 1500, height: 1000 }, settings: { 'dreams.provider': 'offline' } });
+    host = await startVsCodeHost({
+      workspace,
+      extension: 'installed',
+      label: 'e2e-structures',
+      viewport: { width: 1500, height: 1000 },
+      settings: { 'dreams.provider': 'offline' },
+    });
   });
   after(async () => host?.stop());
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await host?.screenshot(`e2e-failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
 
   it('opens a CIF in the 3-D structure view: space group, lattice, the crystal drawn with WebGL, keys that change it', async () => {
@@ -121,10 +158,18 @@ describe('structures in the workbench (e2e)', function () {
     const contexts = await frame.evaluate(() => {
       const c = document.querySelector('.viewport canvas') as HTMLCanvasElement;
       const twoD = !!c.getContext('2d');
-      return { twoD, bitmap: !twoD && !!c.getContext('bitmaprenderer'), webgl2: !twoD && !!c.getContext('webgl2'), webgl: !twoD && !!c.getContext('webgl'),
-        fallback: /no WebGL/i.test(document.body.textContent ?? '') };
+      return {
+        twoD,
+        bitmap: !twoD && !!c.getContext('bitmaprenderer'),
+        webgl2: !twoD && !!c.getContext('webgl2'),
+        webgl: !twoD && !!c.getContext('webgl'),
+        fallback: /no WebGL/i.test(document.body.textContent ?? ''),
+      };
     });
-    assert.ok(!contexts.twoD && !contexts.fallback && (contexts.bitmap || contexts.webgl2 || contexts.webgl), `drawn by the WebGL viewer (the view's canvas: ${JSON.stringify(contexts)})`);
+    assert.ok(
+      !contexts.twoD && !contexts.fallback && (contexts.bitmap || contexts.webgl2 || contexts.webgl),
+      `drawn by the WebGL viewer (the view's canvas: ${JSON.stringify(contexts)})`,
+    );
     await host.screenshot('e2e-structure-nacl');
     // keyboard: r steps the repeat, u hides the cell
     await frame.locator('.viewport').click();
@@ -137,7 +182,10 @@ describe('structures in the workbench (e2e)', function () {
     // another repeat keeps the orientation and fits the zoom: the eight cells are drawn whole, clear of the edges
     await page.waitForTimeout(500);
     const box = await frame.locator('.viewport canvas').evaluate(drawnBox);
-    assert.ok(box.left > 2 && box.top > 2 && box.right < box.width - 3 && box.bottom < box.height - 3, `the 2×2×2 crystal fits the view: ${JSON.stringify(box)}`);
+    assert.ok(
+      box.left > 2 && box.top > 2 && box.right < box.width - 3 && box.bottom < box.height - 3,
+      `the 2×2×2 crystal fits the view: ${JSON.stringify(box)}`,
+    );
     await host.screenshot('e2e-structure-nacl-repeated');
   });
 
@@ -155,7 +203,7 @@ describe('structures in the workbench (e2e)', function () {
     await host.screenshot('e2e-structure-canvas-started');
   });
 
-  it('shows the relaxed structure of a run in 3-D and plays its relaxation from the run\'s pw.x output', async () => {
+  it("shows the relaxed structure of a run in 3-D and plays its relaxation from the run's pw.x output", async () => {
     const { page } = host;
     await runCommand(page, 'View: Close All Editors');
     await quickOpen(page, path.basename(runCanvas));
@@ -165,8 +213,12 @@ describe('structures in the workbench (e2e)', function () {
     // relaxed structure is on screen, as a user would reach it in a long run (a lab notebook: the
     // structure is an output of its step's cell); its output renders once it is near the screen.
     // (\s: the cell's editor draws its spaces as no-break spaces)
-    const relaxedCell = nb.locator('.monaco-list-row').filter({ hasText: /Step\s\d+\sof\s\d+:\sThe\srelaxed\scell/ })
-      .filter({ hasText: /relaxed\sgeometry\sof\sa-\d+:\s2\satoms/ }).filter({ hasText: /c-\d+\sok:\srelaxed_structure/ }).first();
+    const relaxedCell = nb
+      .locator('.monaco-list-row')
+      .filter({ hasText: /Step\s\d+\sof\s\d+:\sThe\srelaxed\scell/ })
+      .filter({ hasText: /relaxed\sgeometry\sof\sa-\d+:\s2\satoms/ })
+      .filter({ hasText: /c-\d+\sok:\srelaxed_structure/ })
+      .first();
     await nb.locator('.monaco-list-row', { hasText: 'Lattice parameters of Mg' }).first().click();
     await page.keyboard.press('Escape');
     for (let i = 0; i < 80 && !(await relaxedCell.isVisible().catch(() => false)); i++) {
@@ -179,12 +231,12 @@ describe('structures in the workbench (e2e)', function () {
     await scrollTo(page, card.locator('.structure3d-host'));
     const step = card.locator('.trajectory .step');
     await step.waitFor({ timeout: 60_000 });
-    const frames = Number(/step (\d+)\/(\d+)/.exec(await step.textContent() ?? '')?.[2]);
+    const frames = Number(/step (\d+)\/(\d+)/.exec((await step.textContent()) ?? '')?.[2]);
     assert.ok(frames >= 2, `the relaxation has ${frames} geometries`);
     await host.screenshot('e2e-structure-relaxed-last');
     await card.getByRole('button', { name: 'First step' }).click();
     await card.locator('.trajectory .step', { hasText: `step 1/${frames}` }).waitFor({ timeout: 10_000 });
-    assert.match(await step.textContent() ?? '', /E = -\d+\.\d+ eV/);
+    assert.match((await step.textContent()) ?? '', /E = -\d+\.\d+ eV/);
     await host.screenshot('e2e-structure-relaxed-first');
   });
 });

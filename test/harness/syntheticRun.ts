@@ -30,7 +30,11 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
   let calls = 0;
   let arts = 0;
   let nodes = 0;
-  out.push({ kind: 'run.start', actor: { kind: 'framework', id: 'runner' }, payload: { runId, objective: 'synthetic', settings: {}, software: {} } });
+  out.push({
+    kind: 'run.start',
+    actor: { kind: 'framework', id: 'runner' },
+    payload: { runId, objective: 'synthetic', settings: {}, software: {} },
+  });
   let step = 'structure';
   const plan: { id: string; title: string; worker: 'dft'; tool: string; status: 'done' }[] = [];
   const call = (toolName: string, refs: Record<string, string>, verdicts: Verdict[], status: ToolCallRecord['status'] = 'ok'): string => {
@@ -38,24 +42,69 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
     nodes++;
     const args: ToolCallRecord['args'] = {};
     for (const [k, ref] of Object.entries(refs)) args[k] = { value: 0, ref };
-    const rec: ToolCallRecord = { id, tool: toolName, args, reasons: {}, context: 'synthetic', verdicts, agent: { role: 'dft' }, startedAt: at, status, outputs: [] };
+    const rec: ToolCallRecord = {
+      id,
+      tool: toolName,
+      args,
+      reasons: {},
+      context: 'synthetic',
+      verdicts,
+      agent: { role: 'dft' },
+      startedAt: at,
+      status,
+      outputs: [],
+    };
     if (opts.steps) {
       rec.step = step;
-      if (plan.at(-1)?.id !== step) plan.push({ id: step, title: step === 'structure' ? 'Build the structure' : `${toolName} (${step})`, worker: 'dft', tool: toolName, status: 'done' });
+      if (plan.at(-1)?.id !== step)
+        plan.push({
+          id: step,
+          title: step === 'structure' ? 'Build the structure' : `${toolName} (${step})`,
+          worker: 'dft',
+          tool: toolName,
+          status: 'done',
+        });
     }
     out.push({ kind: 'provenance.call', key: `calls/${id}`, actor: tool, payload: rec });
     return id;
   };
-  const artifact = (creator: string, name: string, kind: ArtifactRecord['kind'], value: unknown, unit: string | undefined, inputs: string[], extra: Partial<ArtifactRecord> = {}): string => {
+  const artifact = (
+    creator: string,
+    name: string,
+    kind: ArtifactRecord['kind'],
+    value: unknown,
+    unit: string | undefined,
+    inputs: string[],
+    extra: Partial<ArtifactRecord> = {},
+  ): string => {
     const id = `a-${++arts}`;
     nodes++;
-    const rec: ArtifactRecord = { id, kind, name, value, contentHash: id, creator, inputs, concerns: [], status: 'final', createdAt: at, ...(unit ? { unit } : {}), ...extra };
+    const rec: ArtifactRecord = {
+      id,
+      kind,
+      name,
+      value,
+      contentHash: id,
+      creator,
+      inputs,
+      concerns: [],
+      status: 'final',
+      createdAt: at,
+      ...(unit ? { unit } : {}),
+      ...extra,
+    };
     out.push({ kind: 'provenance.artifact', key: `artifacts/${id}`, actor: tool, payload: rec });
     return id;
   };
   const pass: Verdict = { tier: 'tier1', rule: 'references-exist', level: 'pass', reasons: [], judged: true };
   const unjudged: Verdict = { tier: 'tier2', rule: 'param-judge@1', level: 'pass', reasons: [], judged: false };
-  const warn: Verdict = { tier: 'tier1', rule: 'cutoff-vs-pseudopotential', level: 'warn', reasons: ['ecutwfc below the suggested 30 Ry'], judged: true };
+  const warn: Verdict = {
+    tier: 'tier1',
+    rule: 'cutoff-vs-pseudopotential',
+    level: 'warn',
+    reasons: ['ecutwfc below the suggested 30 Ry'],
+    judged: true,
+  };
   const c0 = call('build_bulk', {}, [pass]);
   const structure = artifact(c0, 'structure', 'structure', undefined, undefined, []);
   let previous = structure;
@@ -73,7 +122,12 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
       artifact(c, 'pw_input', 'qe-input', undefined, undefined, inputs, { location: `files/${c}/pw.in` });
       artifact(c, 'pw_output', 'qe-output', undefined, undefined, inputs, { location: `files/${c}/pw.out` });
       const e = artifact(c, 'total_energy', 'scalar', -57.1 - i * 0.001, 'eV', inputs);
-      if (warned) out.push({ kind: 'provenance.concern', actor: tool, payload: { id: e, concern: { source: 'tier1', level: 'warn', message: 'ecutwfc below the suggested 30 Ry' } } });
+      if (warned)
+        out.push({
+          kind: 'provenance.concern',
+          actor: tool,
+          payload: { id: e, concern: { source: 'tier1', level: 'warn', message: 'ecutwfc below the suggested 30 Ry' } },
+        });
       if (failed) out.push({ kind: 'provenance.call.end', actor: tool, payload: { id: c, status: 'failed', endedAt: at, outputs: [] } });
       energies.push(e);
     }
@@ -81,10 +135,16 @@ export function syntheticRunEvents(opts: SyntheticRunOptions): AppendInput[] {
     step = `select-${b}`;
     const sel = call('select_converged', Object.fromEntries(energies.map((e, i) => [`e${i}`, e])), [pass]);
     previous = artifact(sel, 'chosen_settings', 'table', { ecutwfcRy: 30 + b }, undefined, energies);
-    if (b % 7 === 3) out.push({ kind: 'provenance.status', actor: tool, payload: { ids: [previous], status: 'stale', reason: 'cutoff changed' } });
+    if (b % 7 === 3)
+      out.push({ kind: 'provenance.status', actor: tool, payload: { ids: [previous], status: 'stale', reason: 'cutoff changed' } });
   }
   if (opts.steps) {
-    out.splice(1, 0, { kind: 'key.write', key: 'plan', actor: { kind: 'agent', id: 'supervisor' }, payload: { value: { objective: 'synthetic', version: 1, steps: plan }, reason: 'the synthetic plan', version: 1 } });
+    out.splice(1, 0, {
+      kind: 'key.write',
+      key: 'plan',
+      actor: { kind: 'agent', id: 'supervisor' },
+      payload: { value: { objective: 'synthetic', version: 1, steps: plan }, reason: 'the synthetic plan', version: 1 },
+    });
   }
   return out;
 }

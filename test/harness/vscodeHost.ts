@@ -130,10 +130,24 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
 
   const port = await freePort();
   const serverLog = fs.openSync(path.join(runDir, 'server.log'), 'w');
-  const args = [CODE_SERVER_ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'),
-    '--extensions-dir', path.join(runDir, 'exts'), '--disable-telemetry', '--disable-update-check',
-    '--disable-getting-started-override', ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']), opts.workspace];
+  const args = [
+    CODE_SERVER_ENTRY,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--config',
+    path.join(runDir, 'config.yaml'),
+    '--user-data-dir',
+    path.join(runDir, 'ud'),
+    '--extensions-dir',
+    path.join(runDir, 'exts'),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+    opts.workspace,
+  ];
   const server: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...iso, ...opts.env },
     stdio: ['ignore', serverLog, serverLog],
@@ -152,28 +166,50 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
   const stop = async () => {
     try {
       await browser?.close();
-    } catch { /* already closed */ }
+    } catch {
+      /* already closed */
+    }
     try {
       process.kill(-server.pid!, 'SIGTERM');
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     await Promise.race([serverExited, sleep(5000)]);
     for (let i = 0; i < 50 && groupAlive(); i++) await sleep(100);
     if (groupAlive()) {
       try {
         process.kill(-server.pid!, 'SIGKILL');
-      } catch { /* gone */ }
+      } catch {
+        /* gone */
+      }
     }
   };
 
   try {
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), 30_000, 'code-server /healthz');
+    await waitFor(
+      () =>
+        fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      30_000,
+      'code-server /healthz',
+    );
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       env: { ...process.env, ...iso },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
     });
     const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
     const consoleLog = path.join(runDir, 'browser-console.log');

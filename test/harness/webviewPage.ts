@@ -55,7 +55,11 @@ ${(opts.extraScripts ?? []).map((_, i) => `<script nonce="${nonce}" src="/extra-
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
   await page.goto(`http://127.0.0.1:${port}/`);
   return {

@@ -36,7 +36,12 @@ export async function runCommand(page: Page, title: string, ms = 60_000): Promis
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
     await page.keyboard.type(title);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    if (await row.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+    if (
+      await row.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await row.click();
       return;
     }
@@ -55,6 +60,12 @@ export async function runObjectiveCell(page: Page, file: string, cellText: strin
   await nb.getByText(cellText).hover();
   await nb.locator('.codicon-notebook-execute:visible').first().click();
   const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'DREAMS agents' }).first();
-  if (await pick.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await pick.click();
+  if (
+    await pick.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await pick.click();
   return nb;
 }

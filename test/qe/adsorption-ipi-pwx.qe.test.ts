@@ -16,8 +16,17 @@ const a = 4.05;
 // Conventional fcc Al with one atom pushed off its site, so forces do not vanish by symmetry.
 const al: Structure = {
   symbols: ['Al', 'Al', 'Al', 'Al'],
-  positions: [[0.12, 0.05, -0.03], [0, a / 2, a / 2], [a / 2, 0, a / 2], [a / 2, a / 2, 0]],
-  cell: [[a, 0, 0], [0, a, 0], [0, 0, a]],
+  positions: [
+    [0.12, 0.05, -0.03],
+    [0, a / 2, a / 2],
+    [a / 2, 0, a / 2],
+    [a / 2, a / 2, 0],
+  ],
+  cell: [
+    [a, 0, 0],
+    [0, a, 0],
+    [0, 0, a],
+  ],
   pbc: [true, true, true],
 };
 const input = pwInputFromStructure(al, {
@@ -54,13 +63,17 @@ describe('i-PI server driving pw.x --ipi', function () {
   });
 
   it('serves the same energy as a standalone SCF of the input', () => {
-    const standalone = parsePwOutput(execFileSync('pw.x', ['-in', 'al.pwi'], { cwd: dir, encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } }));
+    const standalone = parsePwOutput(
+      execFileSync('pw.x', ['-in', 'al.pwi'], { cwd: dir, encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } }),
+    );
     assert.ok(standalone.totalEnergyRy !== undefined);
     return server.calculate(al).then((served) => {
       const expected = ryToEv(standalone.totalEnergyRy!);
       assert.ok(Math.abs(served.energyEv - expected) < 1e-5, `served ${served.energyEv} eV vs standalone ${expected} eV`);
       const fStandalone = standalone.forcesRyPerBohr![0]!.map((x) => ryToEv(x) / BOHR_IN_ANGSTROM);
-      served.forcesEvPerAngstrom[0]!.forEach((x, k) => assert.ok(Math.abs(x - fStandalone[k]!) < 1e-3, `force ${k}: ${x} vs ${fStandalone[k]}`));
+      served.forcesEvPerAngstrom[0]!.forEach((x, k) =>
+        assert.ok(Math.abs(x - fStandalone[k]!) < 1e-3, `force ${k}: ${x} vs ${fStandalone[k]}`),
+      );
       assert.ok(Math.hypot(...served.forcesEvPerAngstrom[0]!) > 0.05, 'the displaced atom must feel a force');
     });
   });
@@ -69,7 +82,10 @@ describe('i-PI server driving pw.x --ipi', function () {
     const h = 0.01;
     const f = (await server.calculate(al)).forcesEvPerAngstrom[0]!;
     for (const k of [0, 1]) {
-      const moved = (d: number): Structure => ({ ...al, positions: al.positions.map((p, i) => (i === 0 ? (p.map((x, c) => (c === k ? x + d : x)) as Vec3) : p)) });
+      const moved = (d: number): Structure => ({
+        ...al,
+        positions: al.positions.map((p, i) => (i === 0 ? (p.map((x, c) => (c === k ? x + d : x)) as Vec3) : p)),
+      });
       const fd = -((await server.calculate(moved(h))).energyEv - (await server.calculate(moved(-h))).energyEv) / (2 * h);
       assert.ok(Math.abs(fd - f[k]!) < 5e-3, `force ${k}: served ${f[k]} eV/Å vs finite difference ${fd} eV/Å\n${pwLog.slice(-2000)}`);
     }

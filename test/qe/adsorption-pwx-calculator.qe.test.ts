@@ -10,7 +10,11 @@ const a = 4.05;
 const displaced = (a0: number, shift: Vec3): Structure => ({
   symbols: ['Al', 'Al', 'Al', 'Al'],
   positions: [shift, [0, a0 / 2, a0 / 2], [a0 / 2, 0, a0 / 2], [a0 / 2, a0 / 2, 0]],
-  cell: [[a0, 0, 0], [0, a0, 0], [0, 0, a0]],
+  cell: [
+    [a0, 0, 0],
+    [0, a0, 0],
+    [0, 0, a0],
+  ],
   pbc: [true, true, true],
 });
 
@@ -33,7 +37,12 @@ describe('pw.x calculator', function () {
     const s = displaced(a, [0.12, 0.05, -0.03]);
     const r = await pw.calculate(s);
     const h = 0.01;
-    const fd = -((await pw.calculate(displaced(a, [0.12 + h, 0.05, -0.03]))).energyEv - (await pw.calculate(displaced(a, [0.12 - h, 0.05, -0.03]))).energyEv) / (2 * h);
+    const fd =
+      -(
+        (await pw.calculate(displaced(a, [0.12 + h, 0.05, -0.03]))).energyEv -
+        (await pw.calculate(displaced(a, [0.12 - h, 0.05, -0.03]))).energyEv
+      ) /
+      (2 * h);
     assert.ok(Math.abs(r.forcesEvPerAngstrom[0]![0] - fd) < 5e-3, `force ${r.forcesEvPerAngstrom[0]![0]} vs finite difference ${fd} eV/Å`);
     assert.ok(Math.abs(fd) > 0.05);
     // Newton's third law survives the unit conversion

@@ -14,9 +14,12 @@ import type { PhysicalSettings } from '../../src/core/dft/types';
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'dist/cli.js');
-const dreams = (args: string[], cwd: string) => spawnSync(process.execPath, [cli, ...args], {
-  cwd, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' },
-});
+const dreams = (args: string[], cwd: string) =>
+  spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' },
+  });
 
 const TOY = `workflow: adsorption-search
 objective: H on Al(111), toy pw.x settings
@@ -54,7 +57,10 @@ describe('adsorption-search workflow through the dreams command', function () {
   });
 
   it('dreams run examples/co-pt111-search.yaml --offline: a completed run, an accepted report with the search section', () => {
-    const r = dreams(['run', path.join(root, 'examples/co-pt111-search.yaml'), '--offline', '--runs-dir', path.join(work, 'runs'), '--no-bundle'], work);
+    const r = dreams(
+      ['run', path.join(root, 'examples/co-pt111-search.yaml'), '--offline', '--runs-dir', path.join(work, 'runs'), '--no-bundle'],
+      work,
+    );
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /E_ads\(CO, [a-z ]+ over Pt/);
     assert.match(r.stdout, /The report judge accepted report/);
@@ -66,13 +72,19 @@ describe('adsorption-search workflow through the dreams command', function () {
 
   it('the pw.x calculator at toy settings: every relaxation a pw.x job with the settings the guard checked, E_ads a DFT number walked back to its jobs', async () => {
     fs.writeFileSync(path.join(work, 'toy.yaml'), TOY);
-    const r = dreams(['run', 'toy.yaml', '--offline', '--approval', 'auto-approve', '--runs-dir', path.join(work, 'runs'), '--no-bundle'], work);
+    const r = dreams(
+      ['run', 'toy.yaml', '--offline', '--approval', 'auto-approve', '--runs-dir', path.join(work, 'runs'), '--no-bundle'],
+      work,
+    );
     assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr}`);
     assert.match(r.stdout, /The report judge accepted report/);
     const run = await openRun(runDirOf(r.stdout, work), { mode: 'reader' });
     try {
       const reg = run.registry;
-      const value = reg.artifacts().filter((a) => a.name === 'adsorption_search_result').at(-1)!.value as SearchResultValue;
+      const value = reg
+        .artifacts()
+        .filter((a) => a.name === 'adsorption_search_result')
+        .at(-1)!.value as SearchResultValue;
       assert.ok(value.relaxations >= 2 && value.relaxations <= 3, `${value.relaxations} relaxations`);
       assert.equal(value.calculator.method, 'pw.x');
       const jobs = foldJobEvents(run.log.events());
@@ -92,18 +104,35 @@ describe('adsorption-search workflow through the dreams command', function () {
         }
         const evaluation = reg.call(it.refs.evaluation)!;
         assert.equal(evaluation.args.ecutwfcRy!.value, 12);
-        for (const rule of ['adsorption-hypothesis-valid', 'calculator-matches-references', 'metals-have-smearing', 'cutoff-above-pseudopotential-suggestion']) {
-          assert.ok(evaluation.verdicts.some((v) => v.rule === rule && v.level === 'pass'), `${it.refs.evaluation}: ${rule}`);
+        for (const rule of [
+          'adsorption-hypothesis-valid',
+          'calculator-matches-references',
+          'metals-have-smearing',
+          'cutoff-above-pseudopotential-suggestion',
+        ]) {
+          assert.ok(
+            evaluation.verdicts.some((v) => v.rule === rule && v.level === 'pass'),
+            `${it.refs.evaluation}: ${rule}`,
+          );
         }
       }
-      const judged = [...run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as { accepted: boolean; claims: { claim: { quantity: string; cites: string } }[] };
+      const judged = [...run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as {
+        accepted: boolean;
+        claims: { claim: { quantity: string; cites: string } }[];
+      };
       assert.ok(judged.accepted);
       assert.equal(judged.claims[0]!.claim.quantity, 'adsorption_energy');
       assert.equal(judged.claims[0]!.claim.cites, value.best!.refs.adsorptionEnergy);
       const eads = reg.call(reg.artifact(value.best!.refs.adsorptionEnergy!)!.creator)!;
-      assert.match(eads.verdicts.find((v) => v.rule === 'settings-comparable')!.reasons.join(' '), /3 energies share their physical settings/);
+      assert.match(
+        eads.verdicts.find((v) => v.rule === 'settings-comparable')!.reasons.join(' '),
+        /3 energies share their physical settings/,
+      );
       const md = fs.readFileSync(path.join(run.dir, 'report.md'), 'utf8');
-      assert.match(md, /the relaxed clean slab a-\d+ = -?\d+\.\d{4} eV, made by relax_structure c-\d+ \(pw\.x BFGS, \d+ steps to fmax 0\.1 eV\/Å; jobs dreams-/);
+      assert.match(
+        md,
+        /the relaxed clean slab a-\d+ = -?\d+\.\d{4} eV, made by relax_structure c-\d+ \(pw\.x BFGS, \d+ steps to fmax 0\.1 eV\/Å; jobs dreams-/,
+      );
       assert.match(md, /pw\.x 6\.7\S*, PZ, ecutwfc\/ecutrho 12\/48 Ry/);
     } finally {
       await run.close();

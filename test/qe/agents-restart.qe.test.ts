@@ -15,13 +15,20 @@ import { freshDir, leanSettings, PSEUDO_DIR, writeLeanObjectiveFile } from '../f
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'dist/cli.js');
 const readEvents = (runDir: string): CanvasEvent[] =>
-  fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as CanvasEvent);
+  fs
+    .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.endsWith('}'))
+    .map((l) => JSON.parse(l) as CanvasEvent);
 const jobStates = (events: CanvasEvent[]) => {
   const last = new Map<string, JobRecord>();
   for (const e of events) if (e.kind === 'job.transition') last.set((e.payload as JobRecord).id, e.payload as JobRecord);
   return [...last.values()];
 };
-const runPwCalls = (events: CanvasEvent[]) => events.filter((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw').map((e) => (e.payload as ToolCallRecord).id);
+const runPwCalls = (events: CanvasEvent[]) =>
+  events
+    .filter((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw')
+    .map((e) => (e.payload as ToolCallRecord).id);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function dreams(args: string[], cwd: string): Promise<{ status: number | null; stdout: string }> {
@@ -35,18 +42,32 @@ function dreams(args: string[], cwd: string): Promise<{ status: number | null; s
 }
 
 /** Calls whose result is an earlier identical run's, reused without a job of their own. */
-const reusingCalls = (events: CanvasEvent[]) => new Set(events.filter((e) => e.kind === 'provenance.artifact')
-  .map((e) => e.payload as ArtifactRecord).filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown } | undefined)?.reusedFrom).map((a) => a.creator));
+const reusingCalls = (events: CanvasEvent[]) =>
+  new Set(
+    events
+      .filter((e) => e.kind === 'provenance.artifact')
+      .map((e) => e.payload as ArtifactRecord)
+      .filter((a) => a.name === 'total_energy' && (a.meta as { reusedFrom?: unknown } | undefined)?.reusedFrom)
+      .map((a) => a.creator),
+  );
 
 /** No job was created twice, and every run_pw call has its own job, but for those that reused an identical earlier run. */
 function assertNoDuplicateJobs(events: CanvasEvent[]): void {
-  const drafts = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).state === 'draft').map((e) => (e.payload as JobRecord).id);
+  const drafts = events
+    .filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).state === 'draft')
+    .map((e) => (e.payload as JobRecord).id);
   assert.equal(new Set(drafts).size, drafts.length, 'a job was created twice');
   const jobs = jobStates(events);
   const runId = (events.find((e) => e.kind === 'run.start')!.payload as { runId: string }).runId;
   const reusing = reusingCalls(events);
-  assert.equal(reusing.size, 2, 'the k sweep\'s run at the cutoff sweep\'s spacing and the EOS middle point reuse earlier runs');
-  assert.deepEqual(jobs.map((j) => j.id).sort(), runPwCalls(events).filter((c) => !reusing.has(c)).map((c) => jobIdForCall(runId, c)).sort());
+  assert.equal(reusing.size, 2, "the k sweep's run at the cutoff sweep's spacing and the EOS middle point reuse earlier runs");
+  assert.deepEqual(
+    jobs.map((j) => j.id).sort(),
+    runPwCalls(events)
+      .filter((c) => !reusing.has(c))
+      .map((c) => jobIdForCall(runId, c))
+      .sort(),
+  );
 }
 
 describe('pause, budget stop and restart of a run (offline, real pw.x)', function () {
@@ -74,10 +95,18 @@ describe('pause, budget stop and restart of a run (offline, real pw.x)', functio
     while (controller.progress().state !== 'paused') await sleep(50);
     off();
     const atPause = log.events().length;
-    const paused = log.events().filter((e) => e.kind === 'run.state').at(-1)!;
+    const paused = log
+      .events()
+      .filter((e) => e.kind === 'run.state')
+      .at(-1)!;
     const inFlight = jobStates([...log.events()]).find((j) => j.id === pausedAt)!;
     assert.equal(inFlight.state, 'completed', 'the job in flight finished before the run paused');
-    assert.ok(log.events().some((e) => e.kind === 'provenance.call.end' && e.seq < paused.seq && (e.payload as { id: string }).id === inFlight.call), 'its tool call ended first');
+    assert.ok(
+      log
+        .events()
+        .some((e) => e.kind === 'provenance.call.end' && e.seq < paused.seq && (e.payload as { id: string }).id === inFlight.call),
+      'its tool call ended first',
+    );
     await sleep(1500);
     assert.equal(log.events().length, atPause, 'nothing happens while paused');
     controller.unpause();
@@ -91,14 +120,20 @@ describe('pause, budget stop and restart of a run (offline, real pw.x)', functio
 
   it('a job budget stops the run cleanly; resume with a higher limit finishes without redoing a job', async () => {
     const runs = path.join(dir, 'budget');
-    const first = await dreams(['run', objective, '--offline', '--runs-dir', runs, '--pseudo-dir', PSEUDO_DIR, '--budget', 'jobs=6', '--no-bundle'], dir);
+    const first = await dreams(
+      ['run', objective, '--offline', '--runs-dir', runs, '--pseudo-dir', PSEUDO_DIR, '--budget', 'jobs=6', '--no-bundle'],
+      dir,
+    );
     assert.equal(first.status, 3, first.stdout);
     assert.match(first.stdout, /STOPPED: budget reached: pw\.x jobs spent 6 jobs of the 6 jobs limit/);
     assert.match(first.stdout, /Resume with: dreams resume .* --budget/);
     const runDir = path.join(runs, fs.readdirSync(runs)[0]!);
     const stopped = readEvents(runDir);
     assert.equal(jobStates(stopped).length, 6);
-    assert.ok(jobStates(stopped).every((j) => j.state === 'completed'), 'the run stopped between jobs');
+    assert.ok(
+      jobStates(stopped).every((j) => j.state === 'completed'),
+      'the run stopped between jobs',
+    );
     const second = await dreams(['resume', path.basename(runDir), '--runs-dir', runs, '--budget', 'jobs=100', '--no-bundle'], dir);
     assert.equal(second.status, 0, second.stdout);
     const events = readEvents(runDir);
@@ -109,7 +144,11 @@ describe('pause, budget stop and restart of a run (offline, real pw.x)', functio
 
   it('a process killed mid-job is resumed by another process: the running job is picked up, not resubmitted', async () => {
     const runs = path.join(dir, 'killed');
-    const child = spawn(process.execPath, [cli, 'run', objective, '--offline', '--runs-dir', runs, '--pseudo-dir', PSEUDO_DIR, '--no-bundle'], { cwd: dir, env: { ...process.env, ANTHROPIC_API_KEY: '' }, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', objective, '--offline', '--runs-dir', runs, '--pseudo-dir', PSEUDO_DIR, '--no-bundle'],
+      { cwd: dir, env: { ...process.env, ANTHROPIC_API_KEY: '' }, stdio: 'ignore' },
+    );
     let runDir: string | undefined;
     let inFlight: JobRecord | undefined;
     for (let i = 0; i < 1200 && !inFlight; i++) {
@@ -124,25 +163,42 @@ describe('pause, budget stop and restart of a run (offline, real pw.x)', functio
     await new Promise((r) => child.once('exit', r));
     const atKill = readEvents(runDir);
     assert.equal(atKill.filter((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).id === inFlight.call).length, 1);
-    assert.ok(!atKill.some((e) => e.kind === 'provenance.call.end' && (e.payload as { id: string }).id === inFlight!.call), 'its call was still open when the process died');
+    assert.ok(
+      !atKill.some((e) => e.kind === 'provenance.call.end' && (e.payload as { id: string }).id === inFlight!.call),
+      'its call was still open when the process died',
+    );
 
     const resumed = await dreams(['resume', path.basename(runDir), '--runs-dir', runs, '--no-bundle'], dir);
     assert.equal(resumed.status, 0, resumed.stdout);
     const events = readEvents(runDir);
-    const recovered = events.find((e) => e.kind === 'run.recovered')!.payload as { reattached: string[]; failed: string[]; finished?: string[] };
+    const recovered = events.find((e) => e.kind === 'run.recovered')!.payload as {
+      reattached: string[];
+      failed: string[];
+      finished?: string[];
+    };
     // Every run_pw call the dead process left open is picked up: the one whose job was running, and any whose job was still queued.
     // One whose results were registered just before the kill (its end not yet written) is ended as finished, not run again.
     const ended = new Set(atKill.filter((e) => e.kind === 'provenance.call.end').map((e) => (e.payload as { id: string }).id));
-    const open = atKill.filter((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw' && !ended.has((e.payload as ToolCallRecord).id)).map((e) => (e.payload as ToolCallRecord).id);
+    const open = atKill
+      .filter(
+        (e) =>
+          e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw' && !ended.has((e.payload as ToolCallRecord).id),
+      )
+      .map((e) => (e.payload as ToolCallRecord).id);
     const finished = recovered.finished ?? [];
     for (const id of finished) {
-      assert.ok(atKill.some((e) => e.kind === 'provenance.artifact' && (e.payload as { creator: string }).creator === id), `${id} was ended as finished without results on record`);
+      assert.ok(
+        atKill.some((e) => e.kind === 'provenance.artifact' && (e.payload as { creator: string }).creator === id),
+        `${id} was ended as finished without results on record`,
+      );
     }
     assert.ok(recovered.reattached.includes(inFlight.call!));
     assert.deepEqual([...recovered.reattached, ...finished].sort(), open.sort());
     assert.deepEqual(recovered.failed, []);
     assertNoDuplicateJobs(events);
-    const end = events.find((e) => e.kind === 'provenance.call.end' && (e.payload as { id: string }).id === inFlight!.call)!.payload as { status: string };
+    const end = events.find((e) => e.kind === 'provenance.call.end' && (e.payload as { id: string }).id === inFlight!.call)!.payload as {
+      status: string;
+    };
     assert.equal(end.status, 'ok');
     const judged = events.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean };
     assert.equal(judged.accepted, true);

@@ -12,7 +12,10 @@ import { freshDir, recordOfflineRun, scriptFromRecording, startModelRun, TEST_KE
 import { passingJudges } from '../fixtures/agents/passingJudges';
 import { captureConsole as quietly } from '../fixtures/captureConsole';
 
-const judgements = (events: readonly CanvasEvent[]) => events.filter((e) => e.kind === 'report.judged').map((e) => e.payload as { accepted: boolean; level: string; summary: string; upstream: { rule: string; level: string }[] });
+const judgements = (events: readonly CanvasEvent[]) =>
+  events
+    .filter((e) => e.kind === 'report.judged')
+    .map((e) => e.payload as { accepted: boolean; level: string; summary: string; upstream: { rule: string; level: string }[] });
 
 describe('a report held back for review, approved and judged again (real pw.x, fake API)', function () {
   this.timeout(600_000);
@@ -25,7 +28,14 @@ describe('a report held back for review, approved and judged again (real pw.x, f
     const script = scriptFromRecording(rec, { judges: true });
     // the per-parameter judge warns on the EOS fit's form (asked once per run: a literal an earlier
     // call of the same tool passed with the same reason keeps its verdict); every other verdict passes
-    const warnings = [{ step: 'eos-fit', tool: 'fit_eos', parameter: 'form', reasons: ['Five points over ±5 % decide little between forms: check that a Vinet fit gives the same V0'] }];
+    const warnings = [
+      {
+        step: 'eos-fit',
+        tool: 'fit_eos',
+        parameter: 'form',
+        reasons: ['Five points over ±5 % decide little between forms: check that a Vinet fit gives the same V0'],
+      },
+    ];
 
     const run = await startModelRun(`${root}/model`, script, { judges: true, warnings });
     let events: CanvasEvent[];
@@ -45,9 +55,14 @@ describe('a report held back for review, approved and judged again (real pw.x, f
     assert.equal(first.level, 'warn');
     assert.ok(first.upstream.some((v) => v.rule === 'upstream-approved' && v.level === 'warn'));
     const plan = events.filter((e) => e.key === 'plan').at(-1)!.payload as { value: { steps: { status: string }[] } };
-    assert.ok(plan.value.steps.every((s) => s.status === 'done'), 'the report step is done: a person decides the rest');
+    assert.ok(
+      plan.value.steps.every((s) => s.status === 'done'),
+      'the report step is done: a person decides the rest',
+    );
 
-    const approved = await quietly(() => approveCommand([run.controller.runDir, 'ap-1', '--comment', 'checked: a Vinet fit gives the same V0 to 0.01 %']));
+    const approved = await quietly(() =>
+      approveCommand([run.controller.runDir, 'ap-1', '--comment', 'checked: a Vinet fit gives the same V0 to 0.01 %']),
+    );
     assert.equal(approved.code, 0, approved.out);
 
     const judgeApi = await FakeAnthropicApi.start({ apiKey: TEST_KEY, answer: passingJudges() });
@@ -58,9 +73,15 @@ describe('a report held back for review, approved and judged again (real pw.x, f
       const again = await quietly(() => reportCommand([run.controller.runDir, '--rejudge', '--no-bundle']));
       assert.equal(again.code, 0, again.out);
       assert.match(again.out, /report a-\d+: accepted by the report judge/);
-      assert.ok(judgeApi.requests.length >= 1 && judgeApi.requests.every((r) => r.outcome === 'reply'), 'the report judge audited the report again');
+      assert.ok(
+        judgeApi.requests.length >= 1 && judgeApi.requests.every((r) => r.outcome === 'reply'),
+        'the report judge audited the report again',
+      );
     } finally {
-      for (const [name, value] of [['ANTHROPIC_API_KEY', saved.key], ['ANTHROPIC_BASE_URL', saved.url]] as const) {
+      for (const [name, value] of [
+        ['ANTHROPIC_API_KEY', saved.key],
+        ['ANTHROPIC_BASE_URL', saved.url],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

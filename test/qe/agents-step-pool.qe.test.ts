@@ -15,21 +15,44 @@ import { freshDir, PSEUDO_DIR } from '../fixtures/agents/scriptedLattice';
 const RUNS = { slow: 0.06, quick1: 0.5, quick2: 0.45, quick3: 0.4 } as const;
 
 const inputStep = (name: string, kSpacing: number): TemplateStep => ({
-  id: `${name}-input`, title: `SCF input, k-spacing ${kSpacing} 1/Å`, worker: 'dft', tool: 'make_pw_input',
+  id: `${name}-input`,
+  title: `SCF input, k-spacing ${kSpacing} 1/Å`,
+  worker: 'dft',
+  tool: 'make_pw_input',
   args: {
-    structure: '$step.structure.bulk_structure', pseudopotentials: '$step.pseudopotentials.pseudopotentials', purpose: 'convergence-test',
-    calculation: 'scf', occupations: 'smearing', smearing: 'mv', degaussRy: 0.05, nspin: 1, ecutwfcRy: 20, ecutrhoRy: 80, kSpacingPerAngstrom: kSpacing,
+    structure: '$step.structure.bulk_structure',
+    pseudopotentials: '$step.pseudopotentials.pseudopotentials',
+    purpose: 'convergence-test',
+    calculation: 'scf',
+    occupations: 'smearing',
+    smearing: 'mv',
+    degaussRy: 0.05,
+    nspin: 1,
+    ecutwfcRy: 20,
+    ecutrhoRy: 80,
+    kSpacingPerAngstrom: kSpacing,
   },
   reasons: {
-    structure: 'the crystal', pseudopotentials: 'the LDA file', purpose: 'timing only', calculation: 'one energy', occupations: 'a metal',
-    smearing: 'mv', degaussRy: 'the same in every run', nspin: 'not magnetic', ecutwfcRy: 'low: timing only', ecutrhoRy: '4 × ecutwfc (norm-conserving)',
+    structure: 'the crystal',
+    pseudopotentials: 'the LDA file',
+    purpose: 'timing only',
+    calculation: 'one energy',
+    occupations: 'a metal',
+    smearing: 'mv',
+    degaussRy: 'the same in every run',
+    nspin: 'not magnetic',
+    ecutwfcRy: 'low: timing only',
+    ecutrhoRy: '4 × ecutwfc (norm-conserving)',
     kSpacingPerAngstrom: kSpacing === RUNS.slow ? 'fine: this run is the slow one' : 'coarse: a quick run',
   },
   dependsOn: ['structure', 'pseudopotentials'],
 });
 
 const runStep = (name: string): TemplateStep => ({
-  id: `${name}-run`, title: `Run pw.x: ${name}`, worker: 'hpc', tool: 'run_pw',
+  id: `${name}-run`,
+  title: `Run pw.x: ${name}`,
+  worker: 'hpc',
+  tool: 'run_pw',
   args: { input: `$step.${name}-input.pw_input`, backend: '$run.backend' },
   reasons: { input: `the ${name} input`, backend: 'the backend of the run' },
   dependsOn: [`${name}-input`],
@@ -43,10 +66,22 @@ const SLOW_AND_QUICK: WorkflowTemplate = {
   resolveInputs: (i) => i,
   objective: () => 'fcc Al: one slow SCF and three quick ones',
   steps: (): TemplateStep[] => [
-    { id: 'structure', title: 'fcc Al', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 },
-      reasons: { elements: 'Al', bravais: 'fcc', latticeConstantAngstrom: 'experiment' } },
-    { id: 'pseudopotentials', title: 'LDA Al', worker: 'dft', tool: 'select_pseudopotentials', args: { elements: ['Al'], functional: 'PZ', prefer: { Al: 'Al.pz-vbc.UPF' } },
-      reasons: { elements: 'Al', functional: 'LDA', prefer: 'Debian\'s file' } },
+    {
+      id: 'structure',
+      title: 'fcc Al',
+      worker: 'dft',
+      tool: 'build_bulk',
+      args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 },
+      reasons: { elements: 'Al', bravais: 'fcc', latticeConstantAngstrom: 'experiment' },
+    },
+    {
+      id: 'pseudopotentials',
+      title: 'LDA Al',
+      worker: 'dft',
+      tool: 'select_pseudopotentials',
+      args: { elements: ['Al'], functional: 'PZ', prefer: { Al: 'Al.pz-vbc.UPF' } },
+      reasons: { elements: 'Al', functional: 'LDA', prefer: "Debian's file" },
+    },
     ...Object.entries(RUNS).map(([name, k]) => inputStep(name, k)),
     ...Object.keys(RUNS).map(runStep),
   ],
@@ -55,8 +90,17 @@ registerWorkflow(SLOW_AND_QUICK);
 
 const settings = (): RunSettings => ({
   objective: { text: 'one slow SCF and three quick ones', workflow: SLOW_AND_QUICK.id, inputs: {} },
-  offline: true, backend: 'local', approval: 'auto-approve', pseudoDir: PSEUDO_DIR, pwCommand: 'pw.x',
-  localConcurrency: 2, models: {}, judges: false, budget: {}, qeVersion: '6.7', limits: { maxParallelJobs: 2 },
+  offline: true,
+  backend: 'local',
+  approval: 'auto-approve',
+  pseudoDir: PSEUDO_DIR,
+  pwCommand: 'pw.x',
+  localConcurrency: 2,
+  models: {},
+  judges: false,
+  budget: {},
+  qeVersion: '6.7',
+  limits: { maxParallelJobs: 2 },
 });
 
 describe('pw.x steps side by side as a pool (offline, real pw.x)', function () {
@@ -74,7 +118,8 @@ describe('pw.x steps side by side as a pool (offline, real pw.x)', function () {
       return e.seq;
     };
     const runs = Object.keys(RUNS).map((n) => `${n}-run`);
-    const order = events.filter((e) => (e.kind === STEP_START_EVENT || e.kind === STEP_END_EVENT) && runs.includes((e.payload as { id: string }).id))
+    const order = events
+      .filter((e) => (e.kind === STEP_START_EVENT || e.kind === STEP_END_EVENT) && runs.includes((e.payload as { id: string }).id))
       .map((e) => `${e.kind === STEP_START_EVENT ? 'start' : 'end'} ${(e.payload as { id: string }).id}`);
     // the first two in plan order start together; the slow one is still running when the last quick one has ended
     assert.deepEqual(order.slice(0, 2), ['start slow-run', 'start quick1-run'], order.join(', '));

@@ -17,11 +17,27 @@ describe('bench:sol27 tight reference, stopped and run again', function () {
   let work: string;
   let logged: string[];
   const spec = (over: Partial<ReferenceSpec> = {}): ReferenceSpec => ({
-    element: 'Al', structure: 'fcc', aStartAngstrom: 4.0, pseudoDir: PSEUDO, pseudopotential: 'Al.pz-vbc.UPF',
-    ecutwfcRy: 12, ecutrhoRy: 48, kSpacingPerAngstrom: 0.6, degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs: 2,
-    workDir: work, log: (line) => logged.push(line), ...over,
+    element: 'Al',
+    structure: 'fcc',
+    aStartAngstrom: 4.0,
+    pseudoDir: PSEUDO,
+    pseudopotential: 'Al.pz-vbc.UPF',
+    ecutwfcRy: 12,
+    ecutrhoRy: 48,
+    kSpacingPerAngstrom: 0.6,
+    degaussRy: 0.02,
+    eosPoints: 5,
+    eosRangePercent: 5,
+    jobs: 2,
+    workDir: work,
+    log: (line) => logged.push(line),
+    ...over,
   });
-  const points = () => fs.readdirSync(work).filter((d) => d.startsWith('scale-')).sort();
+  const points = () =>
+    fs
+      .readdirSync(work)
+      .filter((d) => d.startsWith('scale-'))
+      .sort();
 
   beforeEach(() => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bench-ref-'));
@@ -43,7 +59,10 @@ describe('bench:sol27 tight reference, stopped and run again', function () {
     const again = await tightReference(spec());
     assert.equal(again.resumedRuns, 4, 'four points read, one run');
     assert.equal(logged.length, 4);
-    assert.ok(logged.every((l) => /^Al: reference point at scale [\d.]+ read from the finished run in /.test(l)), logged.join('\n'));
+    assert.ok(
+      logged.every((l) => /^Al: reference point at scale [\d.]+ read from the finished run in /.test(l)),
+      logged.join('\n'),
+    );
     assert.ok(!logged.some((l) => l.endsWith(path.dirname(cut))), 'the cut point is not among those read');
     assert.equal(again.aAngstrom, first.aAngstrom);
     assert.match(fs.readFileSync(cut, 'utf8'), /JOB DONE/, 'the cut point ran again');
@@ -68,7 +87,10 @@ describe('bench:sol27 tight reference, stopped and run again', function () {
     const before = fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('sol27-ref-Al-'));
     const r = await tightReference(spec({ workDir: undefined }));
     assert.equal(r.pwRuns, 5);
-    assert.deepEqual(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('sol27-ref-Al-')), before);
+    assert.deepEqual(
+      fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('sol27-ref-Al-')),
+      before,
+    );
   });
 });
 
@@ -80,18 +102,46 @@ describe('bench:crystals tight reference of any crystal (the sol27 machinery giv
     const a = 3.2;
     const c = 1.62 * a;
     const mg: Structure = {
-      symbols: ['Mg', 'Mg'], pbc: [true, true, true],
-      cell: [[a, 0, 0], [-a / 2, (a * Math.sqrt(3)) / 2, 0], [0, 0, c]],
-      positions: [[0, a / Math.sqrt(3), c / 4], [a / 2, a / (2 * Math.sqrt(3)), (3 * c) / 4]],
+      symbols: ['Mg', 'Mg'],
+      pbc: [true, true, true],
+      cell: [
+        [a, 0, 0],
+        [-a / 2, (a * Math.sqrt(3)) / 2, 0],
+        [0, 0, c],
+      ],
+      positions: [
+        [0, a / Math.sqrt(3), c / 4],
+        [a / 2, a / (2 * Math.sqrt(3)), (3 * c) / 4],
+      ],
     };
-    const options: PwInputOptions = { purpose: 'production', calculation: 'scf', ecutwfcRy: 99, ecutrhoRy: 999, occupations: 'smearing', smearing: 'mv', degaussRy: 0.05, nspin: 1, kMesh: [1, 1, 1] };
+    const options: PwInputOptions = {
+      purpose: 'production',
+      calculation: 'scf',
+      ecutwfcRy: 99,
+      ecutrhoRy: 999,
+      occupations: 'smearing',
+      smearing: 'mv',
+      degaussRy: 0.05,
+      nspin: 1,
+      kMesh: [1, 1, 1],
+    };
     const r = await tightReference({
-      element: 'Mg', structure: 'fcc', aStartAngstrom: a, pseudoDir: PSEUDO, pseudopotential: '',
-      ecutwfcRy: 12, ecutrhoRy: 48, kSpacingPerAngstrom: 0.6, degaussRy: 0.05, eosPoints: 5, eosRangePercent: 5, jobs: 2,
+      element: 'Mg',
+      structure: 'fcc',
+      aStartAngstrom: a,
+      pseudoDir: PSEUDO,
+      pseudopotential: '',
+      ecutwfcRy: 12,
+      ecutrhoRy: 48,
+      kSpacingPerAngstrom: 0.6,
+      degaussRy: 0.05,
+      eosPoints: 5,
+      eosRangePercent: 5,
+      jobs: 2,
       input: { structure: mg, options, pseudos: { Mg: { file: 'Mg.pz-n-vbc.UPF', sha256: '' } } },
     });
     assert.equal(r.pwRuns, 5);
-    assert.equal(r.ecutwfcRy, 12, 'the reference settings replace the input\'s cutoffs');
+    assert.equal(r.ecutwfcRy, 12, "the reference settings replace the input's cutoffs");
     assert.deepEqual(r.kMesh, meshFromSpacing(mg.cell, 0.6), 'and its mesh (one for the series, from the spacing)');
     const l = r.lattice!;
     assert.equal(l.spaceGroup.number, 194);

@@ -16,13 +16,29 @@ describe('zincblende by name through pw.x', function () {
   it('SiC in its primitive cell has the 24 symmetry operations of F-43m in pw.x, as moyo finds', () => {
     const sic = bulk({ kind: 'zincblende', symbols: ['Si', 'C'], aAngstrom: 4.36, cell: 'primitive' });
     assert.equal(analyseSymmetry(sic).spaceGroup.number, 216);
-    const { text } = renderPwInput(sic, {
-      purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 20, ecutrhoRy: 160, kMesh: [2, 2, 2], occupations: 'fixed', nspin: 1, electronMaxstep: 1,
-    }, { Si: { file: 'Si.pz-vbc.UPF', sha256: '' }, C: { file: 'C.pz-rrkjus.UPF', sha256: '' } });
+    const { text } = renderPwInput(
+      sic,
+      {
+        purpose: 'convergence-test',
+        calculation: 'scf',
+        ecutwfcRy: 20,
+        ecutrhoRy: 160,
+        kMesh: [2, 2, 2],
+        occupations: 'fixed',
+        nspin: 1,
+        electronMaxstep: 1,
+      },
+      { Si: { file: 'Si.pz-vbc.UPF', sha256: '' }, C: { file: 'C.pz-rrkjus.UPF', sha256: '' } },
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-zincblende-'));
     try {
       fs.writeFileSync(path.join(dir, 'pw.in'), text);
-      const r = spawnSync('pw.x', ['-in', 'pw.in'], { cwd: dir, encoding: 'utf8', timeout: 110_000, env: { ...process.env, OMP_NUM_THREADS: '1', ESPRESSO_PSEUDO: PSEUDO } });
+      const r = spawnSync('pw.x', ['-in', 'pw.in'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 110_000,
+        env: { ...process.env, OMP_NUM_THREADS: '1', ESPRESSO_PSEUDO: PSEUDO },
+      });
       const ops = /(\d+) Sym\. Ops\.([^\n]*)/.exec(r.stdout ?? '');
       assert.ok(ops, `pw.x printed no symmetry line:\n${(r.stdout ?? '').slice(-1500)}${r.stderr ?? ''}`);
       assert.equal(Number(ops[1]), 24);

@@ -36,7 +36,11 @@ function start(args: string[], cwd: string): Running {
 }
 
 const events = (runDir: string): CanvasEvent[] =>
-  fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as CanvasEvent);
+  fs
+    .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.endsWith('}'))
+    .map((l) => JSON.parse(l) as CanvasEvent);
 
 async function until(what: string, ok: () => boolean, r: Running, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -48,7 +52,9 @@ async function until(what: string, ok: () => boolean, r: Running, ms = 60_000): 
 }
 
 const waitingFor = (runDir: string, id: string) => () => {
-  const states = events(runDir).filter((e) => e.kind === 'run.state').map((e) => e.payload as { state: string; reason?: string });
+  const states = events(runDir)
+    .filter((e) => e.kind === 'run.state')
+    .map((e) => e.payload as { state: string; reason?: string });
   const last = states.at(-1);
   return last?.state === 'waiting-approval' && (last.reason ?? '').includes(id);
 };
@@ -71,7 +77,12 @@ describe('dreams run --approval wait (built CLI)', function () {
   it('stays alive while a call waits for its approval; killed there, a resume picks the held call up, answered or not, and completes', async () => {
     const runs = path.join(dir, 'runs');
     const run = start(['run', 'loose.yaml', '--offline', '--approval', 'wait', '--runs-dir', runs, '--no-bundle'], dir);
-    await until('a run directory', () => fs.existsSync(runs) && fs.readdirSync(runs).length > 0 && fs.existsSync(path.join(runs, fs.readdirSync(runs)[0]!, 'events.jsonl')), run);
+    await until(
+      'a run directory',
+      () =>
+        fs.existsSync(runs) && fs.readdirSync(runs).length > 0 && fs.existsSync(path.join(runs, fs.readdirSync(runs)[0]!, 'events.jsonl')),
+      run,
+    );
     const runDir = path.join(runs, fs.readdirSync(runs)[0]!);
     await until('the run to wait for ap-1', waitingFor(runDir, 'ap-1'), run);
     // the process waits: it neither exits nor reports an end
@@ -91,14 +102,20 @@ describe('dreams run --approval wait (built CLI)', function () {
     // the resume takes the held call up again under its own id, and runs on to the next warning
     const resumed = start(['resume', runDir, '--no-bundle'], dir);
     await until('the resumed run to wait for ap-2', waitingFor(runDir, 'ap-2'), resumed);
-    const recovered = events(runDir).filter((e) => e.kind === 'run.recovered').at(-1)!.payload as { reattached: string[]; failed: string[] };
+    const recovered = events(runDir)
+      .filter((e) => e.kind === 'run.recovered')
+      .at(-1)!.payload as { reattached: string[]; failed: string[] };
     assert.deepEqual(recovered, { reattached: [held], failed: [] });
     resumed.child.kill('SIGKILL');
     await resumed.exit;
 
     // resumed again before anyone answered: the held call waits again, and says so
     const again = start(['resume', runDir, '--no-bundle'], dir);
-    await until('the run to wait again for ap-2', () => waitingFor(runDir, 'ap-2')() && /held when the run stopped/.test(again.out()), again);
+    await until(
+      'the run to wait again for ap-2',
+      () => waitingFor(runDir, 'ap-2')() && /held when the run stopped/.test(again.out()),
+      again,
+    );
     assert.match(again.out(), /dreams approve \S+ ap-2/);
     const answered = cliSync(['approve', runDir, 'ap-2', '--all-like-this'], dir);
     assert.equal(answered.status, 0, answered.out);
@@ -107,8 +124,14 @@ describe('dreams run --approval wait (built CLI)', function () {
 
     const all = events(runDir);
     const calls = all.filter((e) => e.kind === 'provenance.call').map((e) => e.payload as ToolCallRecord);
-    const ends = new Map(all.filter((e) => e.kind === 'provenance.call.end').map((e) => [(e.payload as { id: string }).id, e.payload as { status: string; error?: string }]));
-    const ap2Call = (all.find((e) => e.kind === 'approval.request' && (e.payload as { id: string }).id === 'ap-2')!.payload as { call: string }).call;
+    const ends = new Map(
+      all
+        .filter((e) => e.kind === 'provenance.call.end')
+        .map((e) => [(e.payload as { id: string }).id, e.payload as { status: string; error?: string }]),
+    );
+    const ap2Call = (
+      all.find((e) => e.kind === 'approval.request' && (e.payload as { id: string }).id === 'ap-2')!.payload as { call: string }
+    ).call;
     for (const id of [held, ap2Call]) assert.equal(ends.get(id)?.status, 'ok', `${id}: ${JSON.stringify(ends.get(id))}`);
     assert.ok(![...ends.values()].some((e) => /interrupted/.test(e.error ?? '')), 'no call was ended as interrupted');
     const steps = calls.filter((c) => c.tool === 'relax_structure' && c.step !== 'search').map((c) => c.step);

@@ -49,10 +49,16 @@ describe('O on Al(111): site preference from pw.x energies', function () {
     runs++;
     const parsed = parsePwOutput(out);
     assert.ok(parsed.scfConverged && parsed.totalEnergyRy !== undefined, `${label}: no converged energy`);
-    const upfHeaders = Object.fromEntries(Object.values(SPECIES).map((s) => [s.pseudopotential, readUpfHeaderFile(path.join(PSEUDO_DIR, s.pseudopotential))]));
+    const upfHeaders = Object.fromEntries(
+      Object.values(SPECIES).map((s) => [s.pseudopotential, readUpfHeaderFile(path.join(PSEUDO_DIR, s.pseudopotential))]),
+    );
     return {
       energyEv: ryToEv(parsed.totalEnergyRy!),
-      settings: physicalSettingsOf(input, { codeVersion: parsed.codeVersion, upfHeaders, ...(kSpacingPerAngstrom ? { kSpacingPerAngstrom } : {}) }),
+      settings: physicalSettingsOf(input, {
+        codeVersion: parsed.codeVersion,
+        upfHeaders,
+        ...(kSpacingPerAngstrom ? { kSpacingPerAngstrom } : {}),
+      }),
       label,
     };
   }

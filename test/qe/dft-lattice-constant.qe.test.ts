@@ -28,7 +28,13 @@ const cases: Case[] = [
   {
     title: 'fcc Al (Al.pz-vbc.UPF, LDA, Marzari–Vanderbilt 0.05 Ry)',
     kind: 'fcc',
-    material: { element: 'Al', massAmu: 26.98, pseudopotential: 'Al.pz-vbc.UPF', functional: 'PZ', system: { occupations: 'smearing', smearing: 'mv', degauss: 0.05 } },
+    material: {
+      element: 'Al',
+      massAmu: 26.98,
+      pseudopotential: 'Al.pz-vbc.UPF',
+      functional: 'PZ',
+      system: { occupations: 'smearing', smearing: 'mv', degauss: 0.05 },
+    },
     aGuessAngstrom: 3.97,
     cutoffsRy: [20, 30, 40, 50, 60],
     kSpacingsPerAngstrom: [0.3, 0.25, 0.2, 0.17, 0.15, 0.12],
@@ -80,7 +86,10 @@ for (const c of cases) {
       // settings read back from each generated input and its pseudopotential header
       assert.equal(cutoffRuns[0].settings.functional, c.material.functional);
       assert.match(String(cutoffRuns[0].settings.codeVersion), /^6\.7/);
-      assert.deepEqual(cutoffRuns.map((r) => r.settings.ecutwfcRy), c.cutoffsRy);
+      assert.deepEqual(
+        cutoffRuns.map((r) => r.settings.ecutwfcRy),
+        c.cutoffsRy,
+      );
       assert.equal(converged.cutoff.outcome.status, 'converged', JSON.stringify(converged.cutoff.outcome));
       const chosen = table.findIndex((r) => r.isChosen);
       assert.ok(chosen >= 0 && chosen < table.length - 1, 'the chosen cutoff is not the finest tested');
@@ -95,14 +104,18 @@ for (const c of cases) {
       assert.ok(converged.kspacing, 'k sweep selected');
       assert.equal(converged.kspacing!.outcome.status, 'converged', JSON.stringify(converged.kspacing!.outcome));
       assert.ok(converged.chosen, 'both settings chosen');
-      console.log(`      k table (meV/atom): ${converged.kspacing!.table.map((r) => `${r.value}: ${r.errorMevPerAtom.toFixed(3)}`).join(', ')}`);
+      console.log(
+        `      k table (meV/atom): ${converged.kspacing!.table.map((r) => `${r.value}: ${r.errorMevPerAtom.toFixed(3)}`).join(', ')}`,
+      );
       console.log(`      chosen: ecutwfc ${converged.chosen!.ecutwfcRy} Ry, k spacing ${converged.chosen!.kSpacingPerAngstrom} 1/Å`);
     });
 
     it('fits a 5-point Birch–Murnaghan EOS centred on its own minimum', () => {
       const { ecutwfcRy, kSpacingPerAngstrom } = converged.chosen!;
       // one k-mesh per series, made for its central cell
-      const first = SCALES.map((s) => pw.run(crystal(c.aGuessAngstrom * s), ecutwfcRy, kSpacingPerAngstrom, crystal(c.aGuessAngstrom).cell));
+      const first = SCALES.map((s) =>
+        pw.run(crystal(c.aGuessAngstrom * s), ecutwfcRy, kSpacingPerAngstrom, crystal(c.aGuessAngstrom).cell),
+      );
       const firstFit = fitEos(first, 'birch-murnaghan');
       const aFirst = latticeConstantFromVolume(firstFit.v0A3, { bravais: c.kind, cell: 'primitive' }).aAngstrom;
       centred = SCALES.map((s) => pw.run(crystal(aFirst * s), ecutwfcRy, kSpacingPerAngstrom, crystal(aFirst).cell));
@@ -117,7 +130,9 @@ for (const c of cases) {
       // the fit's scatter stays well inside the tolerance the settings were converged to
       const rmsMevPerAtom = (eos.rmsResidualEv * 1000) / centred[0].natoms;
       assert.ok(rmsMevPerAtom < THRESHOLD_MEV_PER_ATOM / 2, `rms residual ${rmsMevPerAtom} meV/atom`);
-      console.log(`      EOS: a0 ${aEos.toFixed(5)} Å, V0 ${eos.v0A3.toFixed(4)} Å^3, B0 ${eos.b0Gpa.toFixed(1)} GPa, B0' ${eos.b0Prime.toFixed(2)}, rms ${(eos.rmsResidualEv * 1000).toFixed(4)} meV`);
+      console.log(
+        `      EOS: a0 ${aEos.toFixed(5)} Å, V0 ${eos.v0A3.toFixed(4)} Å^3, B0 ${eos.b0Gpa.toFixed(1)} GPa, B0' ${eos.b0Prime.toFixed(2)}, rms ${(eos.rmsResidualEv * 1000).toFixed(4)} meV`,
+      );
     });
 
     it("agrees within 0.05 % with the zero-stress lattice constant from pw.x's own pressure", () => {
@@ -127,8 +142,12 @@ for (const c of cases) {
       assert.ok(rel < 5e-4, `EOS a0 ${aEos} vs zero-stress a ${aZero}: ${(rel * 100).toFixed(3)} %`);
     });
 
-    it("agrees with ev.x (Birch 1st order, type 1) on the centred points", () => {
-      const aEvx = evxLatticeConstant(dir, 'fcc', centred.map((p) => ({ aAngstrom: aOf(p), energyEv: p.energyEv })));
+    it('agrees with ev.x (Birch 1st order, type 1) on the centred points', () => {
+      const aEvx = evxLatticeConstant(
+        dir,
+        'fcc',
+        centred.map((p) => ({ aAngstrom: aOf(p), energyEv: p.energyEv })),
+      );
       const rel = Math.abs(aEos - aEvx) / aEvx;
       console.log(`      ev.x a0 ${aEvx.toFixed(5)} Å: difference ${(rel * 100).toFixed(4)} %`);
       assert.ok(rel < 5e-4, `EOS a0 ${aEos} vs ev.x ${aEvx}`);

@@ -101,12 +101,17 @@ export function zeroPressureLatticeConstant(points: { aAngstrom: number; pressur
   const disc = c[1] ** 2 - 4 * c[2] * c[0];
   const roots = Math.abs(c[2]) < 1e-14 ? [-c[0] / c[1]] : [(-c[1] + Math.sqrt(disc)) / (2 * c[2]), (-c[1] - Math.sqrt(disc)) / (2 * c[2])];
   const inside = roots.filter((r) => r >= lo && r <= hi);
-  if (inside.length !== 1) throw new Error(`pressure does not cross zero once inside the sampled lattice constants: ${JSON.stringify(points)}`);
+  if (inside.length !== 1)
+    throw new Error(`pressure does not cross zero once inside the sampled lattice constants: ${JSON.stringify(points)}`);
   return mean + inside[0];
 }
 
 /** QE's ev.x with EOS type 1 (Birch 1st order = 3rd-order Birch–Murnaghan) on (a, E) of a cubic lattice. */
-export function evxLatticeConstant(workDir: string, bravais: 'fcc' | 'bcc' | 'sc', points: { aAngstrom: number; energyEv: number }[]): number {
+export function evxLatticeConstant(
+  workDir: string,
+  bravais: 'fcc' | 'bcc' | 'sc',
+  points: { aAngstrom: number; energyEv: number }[],
+): number {
   const data = points.map((p) => `${angstromToBohr(p.aAngstrom).toFixed(8)}  ${(p.energyEv / ryToEv(1)).toFixed(10)}`).join('\n');
   fs.writeFileSync(path.join(workDir, 'ev.dat'), data + '\n');
   execFileSync('ev.x', [], { cwd: workDir, input: `au\n${bravais}\n1\nev.dat\nev.out\n`, encoding: 'utf8' });

@@ -25,8 +25,12 @@ describe('guarded pw.x tools on the real pw.x', () => {
   let jobs: JobService;
   before(async () => {
     runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-guard-qe-'));
-    jobs = await JobService.open({ store: new MemoryJobStore(), runDir, progressIntervalMs: 0,
-      backend: (_name, updates) => new LocalRunner(updates, { pwCommand: 'pw.x', maxConcurrent: 1, watchIntervalMs: 100 }) });
+    jobs = await JobService.open({
+      store: new MemoryJobStore(),
+      runDir,
+      progressIntervalMs: 0,
+      backend: (_name, updates) => new LocalRunner(updates, { pwCommand: 'pw.x', maxConcurrent: 1, watchIntervalMs: 100 }),
+    });
   });
   after(async () => {
     await jobs.dispose();
@@ -36,18 +40,35 @@ describe('guarded pw.x tools on the real pw.x', () => {
   it('select_pseudopotentials reads headers: refuses a functional the library lacks, and a path where a file name goes', async () => {
     const provenance = new MemoryProvenance();
     const ctx: GuardContext = {
-      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+      provenance,
+      approvals: new ApprovalBook(new MemoryEventLog()),
+      policy: 'auto-approve',
       run: { runId: 'qe', runDir, signal: new AbortController().signal, progress: () => {}, services: { pseudoDir } },
     };
-    const call = (args: Record<string, unknown>): ProposedCall => ({ tool: 'select_pseudopotentials', args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } });
+    const call = (args: Record<string, unknown>): ProposedCall => ({
+      tool: 'select_pseudopotentials',
+      args,
+      refs: {},
+      reasons: {},
+      context: 'qe test',
+      agent: { role: 'dft' },
+    });
     const none = await guardedCall(registry.get('select_pseudopotentials')!, call({ elements: ['Al'], functional: 'PBEsol' }), ctx);
     assert.equal(none.status, 'failed');
     assert.match((none as { error: string }).error, /no Al pseudopotential for PBEsol in .*found Al\.pz-vbc\.UPF \(PZ\)/);
-    const pathy = await guardedCall(registry.get('select_pseudopotentials')!, call({ elements: ['Al'], functional: 'PZ', prefer: { Al: '../etc/passwd' } }), ctx);
+    const pathy = await guardedCall(
+      registry.get('select_pseudopotentials')!,
+      call({ elements: ['Al'], functional: 'PZ', prefer: { Al: '../etc/passwd' } }),
+      ctx,
+    );
     assert.equal(pathy.status, 'refused');
     const ok = await guardedCall(registry.get('select_pseudopotentials')!, call({ elements: ['Fe'], functional: 'PBE' }), ctx);
     assert.equal(ok.status, 'ok');
-    const fe = (provenance.artifact((ok as { outputs: string[] }).outputs[0]!)!.value as { byElement: Record<string, { file: string; suggestedEcutwfcRy?: number }> }).byElement.Fe!;
+    const fe = (
+      provenance.artifact((ok as { outputs: string[] }).outputs[0]!)!.value as {
+        byElement: Record<string, { file: string; suggestedEcutwfcRy?: number }>;
+      }
+    ).byElement.Fe!;
     assert.ok(fe.suggestedEcutwfcRy !== undefined, `the file with stated cutoffs is preferred, got ${fe.file}`);
   });
 
@@ -55,8 +76,16 @@ describe('guarded pw.x tools on the real pw.x', () => {
     this.timeout(120_000);
     const provenance = new MemoryProvenance();
     const ctx: GuardContext = {
-      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
-      run: { runId: 'qe', runDir, signal: new AbortController().signal, progress: () => {}, services: { jobs, pseudoDir, backends: ['local'] } },
+      provenance,
+      approvals: new ApprovalBook(new MemoryEventLog()),
+      policy: 'auto-approve',
+      run: {
+        runId: 'qe',
+        runDir,
+        signal: new AbortController().signal,
+        progress: () => {},
+        services: { jobs, pseudoDir, backends: ['local'] },
+      },
     };
     const run = async (tool: string, args: Record<string, unknown>) => {
       const call: ProposedCall = { tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } };
@@ -67,10 +96,24 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const [bulk] = await run('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 });
     const [table] = await run('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
     const upf = fs.readFileSync(path.join(pseudoDir, 'Al.pz-vbc.UPF'));
-    assert.deepEqual(table!.value, { directory: pseudoDir, byElement: { Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ', type: 'NC' } } });
+    assert.deepEqual(table!.value, {
+      directory: pseudoDir,
+      byElement: {
+        Al: { file: 'Al.pz-vbc.UPF', sha256: crypto.createHash('sha256').update(upf).digest('hex'), functional: 'PZ', type: 'NC' },
+      },
+    });
     const [input] = await run('make_pw_input', {
-      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
-      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+      structure: bulk!.id,
+      pseudopotentials: table!.id,
+      purpose: 'production',
+      calculation: 'scf',
+      ecutwfcRy: 15,
+      ecutrhoRy: 60,
+      kSpacingPerAngstrom: 0.3,
+      occupations: 'smearing',
+      smearing: 'mv',
+      degaussRy: 0.02,
+      nspin: 1,
     });
     const made = await run('run_pw', { input: input!.id, backend: 'local' });
     const energy = made.find((a) => a.name === 'total_energy')!;
@@ -93,8 +136,17 @@ describe('guarded pw.x tools on the real pw.x', () => {
     // The same input again (a sweep's run at the chosen settings, an EOS middle point): reused, not rerun.
     const jobsBefore = jobs.list().length;
     const [again] = await run('make_pw_input', {
-      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 15, ecutrhoRy: 60,
-      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+      structure: bulk!.id,
+      pseudopotentials: table!.id,
+      purpose: 'convergence-test',
+      calculation: 'scf',
+      ecutwfcRy: 15,
+      ecutrhoRy: 60,
+      kSpacingPerAngstrom: 0.3,
+      occupations: 'smearing',
+      smearing: 'mv',
+      degaussRy: 0.02,
+      nspin: 1,
     });
     assert.equal((again!.value as PwInputValue).text, (input!.value as PwInputValue).text, 'the purpose is not part of the pw.x input');
     const reused = await run('run_pw', { input: again!.id, backend: 'local' });
@@ -103,13 +155,25 @@ describe('guarded pw.x tools on the real pw.x', () => {
     assert.equal(e2.value, energy.value);
     assert.equal(e2.status, 'final');
     assert.deepEqual((e2.meta as EnergyMeta).reusedFrom, { call: energy.creator, job: job.id });
-    assert.equal((e2.meta as EnergyMeta).purpose, 'convergence-test', 'the reused energy carries its own input\'s purpose');
-    assert.ok(e2.inputs.includes(again!.id) && e2.inputs.includes(energy.id), `inputs ${e2.inputs.join(', ')}: its input and the run it reuses`);
+    assert.equal((e2.meta as EnergyMeta).purpose, 'convergence-test', "the reused energy carries its own input's purpose");
+    assert.ok(
+      e2.inputs.includes(again!.id) && e2.inputs.includes(energy.id),
+      `inputs ${e2.inputs.join(', ')}: its input and the run it reuses`,
+    );
     assert.ok(reused.find((a) => a.name === 'pw_output')!.inputs.includes(out.id));
     // an input that differs (a cutoff) runs pw.x
     const [other] = await run('make_pw_input', {
-      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy: 16, ecutrhoRy: 64,
-      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+      structure: bulk!.id,
+      pseudopotentials: table!.id,
+      purpose: 'production',
+      calculation: 'scf',
+      ecutwfcRy: 16,
+      ecutrhoRy: 64,
+      kSpacingPerAngstrom: 0.3,
+      occupations: 'smearing',
+      smearing: 'mv',
+      degaussRy: 0.02,
+      nspin: 1,
     });
     await run('run_pw', { input: other!.id, backend: 'local' });
     assert.equal(jobs.list().length, jobsBefore + 1);
@@ -120,7 +184,11 @@ describe('guarded pw.x tools on the real pw.x', () => {
     assert.equal((rerun.find((a) => a.name === 'total_energy')!.meta as EnergyMeta).reusedFrom, undefined);
     // and a run asked to rerun identical inputs does so
     const noReuse: GuardContext = { ...ctx, run: { ...ctx.run, services: { ...ctx.run.services, reuseIdenticalRuns: false } } };
-    const forced = await guardedCall(registry.get('run_pw')!, { tool: 'run_pw', args: { input: again!.id, backend: 'local' }, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'hpc' } }, noReuse);
+    const forced = await guardedCall(
+      registry.get('run_pw')!,
+      { tool: 'run_pw', args: { input: again!.id, backend: 'local' }, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'hpc' } },
+      noReuse,
+    );
     assert.equal(forced.status, 'ok', JSON.stringify(forced));
     assert.equal(jobs.list().length, jobsBefore + 3);
     // the convergence test's wavefunctions are removed once its energy is read; a production run keeps them
@@ -134,11 +202,23 @@ describe('guarded pw.x tools on the real pw.x', () => {
   it('takes the result of an identical input from an earlier run named in reuseFrom, and runs pw.x for anything else', async function () {
     this.timeout(120_000);
     const ctxOf = (provenance: MemoryProvenance, runId: string, services: Record<string, unknown> = {}): GuardContext => ({
-      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
-      run: { runId, runDir, signal: new AbortController().signal, progress: () => {}, services: { jobs, pseudoDir, backends: ['local'], provenance, ...services } },
+      provenance,
+      approvals: new ApprovalBook(new MemoryEventLog()),
+      policy: 'auto-approve',
+      run: {
+        runId,
+        runDir,
+        signal: new AbortController().signal,
+        progress: () => {},
+        services: { jobs, pseudoDir, backends: ['local'], provenance, ...services },
+      },
     });
     const runIn = async (ctx: GuardContext, tool: string, args: Record<string, unknown>) => {
-      const out = await guardedCall(registry.get(tool)!, { tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } }, ctx);
+      const out = await guardedCall(
+        registry.get(tool)!,
+        { tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } },
+        ctx,
+      );
       assert.equal(out.status, 'ok', JSON.stringify(out));
       return (out as { outputs: string[] }).outputs.map((id) => ctx.provenance.artifact(id)!);
     };
@@ -146,8 +226,17 @@ describe('guarded pw.x tools on the real pw.x', () => {
       const [bulk] = await runIn(ctx, 'build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.03 });
       const [table] = await runIn(ctx, 'select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
       const [input] = await runIn(ctx, 'make_pw_input', {
-        structure: bulk!.id, pseudopotentials: table!.id, purpose: 'production', calculation: 'scf', ecutwfcRy, ecutrhoRy: 4 * ecutwfcRy,
-        kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1,
+        structure: bulk!.id,
+        pseudopotentials: table!.id,
+        purpose: 'production',
+        calculation: 'scf',
+        ecutwfcRy,
+        ecutrhoRy: 4 * ecutwfcRy,
+        kSpacingPerAngstrom: 0.3,
+        occupations: 'smearing',
+        smearing: 'mv',
+        degaussRy: 0.02,
+        nspin: 1,
       });
       return runIn(ctx, 'run_pw', { input: input!.id, backend: 'local' });
     };
@@ -156,28 +245,49 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const before = jobs.list().length;
     const second = new MemoryProvenance();
     // the version check on: the local pw.x, probed as a session does, is the one that ran run-a
-    const later = ctxOf(second, 'run-b', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], pwVersionOf: () => probeLocalPwVersion('pw.x') });
+    const later = ctxOf(second, 'run-b', {
+      earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }],
+      pwVersionOf: () => probeLocalPwVersion('pw.x'),
+    });
     const again = await study(later, 19);
     assert.equal(jobs.list().length, before, 'no pw.x job for an input run-a ran');
     const e = again.find((a) => a.name === 'total_energy')!;
     assert.equal(e.value, original.value);
     assert.equal(e.status, 'final');
-    assert.deepEqual((e.meta as EnergyMeta).reusedFrom, { run: 'run-a', call: original.creator, job: (original.meta as EnergyMeta).job, energy: original.id });
-    assert.equal((again.find((a) => a.name === 'pw_output')!.meta as { reusedFrom?: { run?: string } }).reusedFrom?.run, 'run-a', 'the output says where it was computed');
+    assert.deepEqual((e.meta as EnergyMeta).reusedFrom, {
+      run: 'run-a',
+      call: original.creator,
+      job: (original.meta as EnergyMeta).job,
+      energy: original.id,
+    });
+    assert.equal(
+      (again.find((a) => a.name === 'pw_output')!.meta as { reusedFrom?: { run?: string } }).reusedFrom?.run,
+      'run-a',
+      'the output says where it was computed',
+    );
     // another cutoff is another input: pw.x runs
     await study(later, 20);
     assert.equal(jobs.list().length, before + 1);
     // and a run told to rerun identical inputs ignores the earlier run
-    await study(ctxOf(new MemoryProvenance(), 'run-c', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], reuseIdenticalRuns: false }), 19);
+    await study(
+      ctxOf(new MemoryProvenance(), 'run-c', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], reuseIdenticalRuns: false }),
+      19,
+    );
     assert.equal(jobs.list().length, before + 2);
     // and a run whose backend now runs another pw.x runs it again, saying why
     const said: string[] = [];
-    const upgraded = ctxOf(new MemoryProvenance(), 'run-d', { earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }], pwVersionOf: async () => '7.2' });
+    const upgraded = ctxOf(new MemoryProvenance(), 'run-d', {
+      earlierRuns: [{ runId: 'run-a', dir: runDir, view: first }],
+      pwVersionOf: async () => '7.2',
+    });
     upgraded.run.progress = (m: string) => said.push(m);
     const rerun = (await study(upgraded, 19)).find((a) => a.name === 'total_energy')!;
     assert.equal(jobs.list().length, before + 3);
     assert.equal((rerun.meta as EnergyMeta).reusedFrom, undefined);
-    assert.ok(said.some((m) => /in run run-a, but with pw\.x 6\.7\S*; this backend runs pw\.x 7\.2, so pw\.x runs again/.test(m)), said.join('\n'));
+    assert.ok(
+      said.some((m) => /in run run-a, but with pw\.x 6\.7\S*; this backend runs pw\.x 7\.2, so pw\.x runs again/.test(m)),
+      said.join('\n'),
+    );
   });
 
   it('runs pw.x once for identical inputs that arrive while the first is running; a failed first run leaves the next to run', async function () {
@@ -185,10 +295,25 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const provenance = new MemoryProvenance();
     const said: string[] = [];
     const ctx: GuardContext = {
-      provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
-      run: { runId: 'qe-inflight', runDir, signal: new AbortController().signal, progress: (m) => said.push(m), services: { jobs, pseudoDir, backends: ['local'], provenance } },
+      provenance,
+      approvals: new ApprovalBook(new MemoryEventLog()),
+      policy: 'auto-approve',
+      run: {
+        runId: 'qe-inflight',
+        runDir,
+        signal: new AbortController().signal,
+        progress: (m) => said.push(m),
+        services: { jobs, pseudoDir, backends: ['local'], provenance },
+      },
     };
-    const call = (tool: string, args: Record<string, unknown>): ProposedCall => ({ tool, args, refs: {}, reasons: {}, context: 'qe test', agent: { role: 'dft' } });
+    const call = (tool: string, args: Record<string, unknown>): ProposedCall => ({
+      tool,
+      args,
+      refs: {},
+      reasons: {},
+      context: 'qe test',
+      agent: { role: 'dft' },
+    });
     const run = async (tool: string, args: Record<string, unknown>) => {
       const out = await guardedCall(registry.get(tool)!, call(tool, args), ctx);
       assert.equal(out.status, 'ok', JSON.stringify(out));
@@ -196,10 +321,23 @@ describe('guarded pw.x tools on the real pw.x', () => {
     };
     const [bulk] = await run('build_bulk', { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.04 });
     const [table] = await run('select_pseudopotentials', { elements: ['Al'], functional: 'PZ' });
-    const input = async (extra: Record<string, unknown> = {}) => (await run('make_pw_input', {
-      structure: bulk!.id, pseudopotentials: table!.id, purpose: 'convergence-test', calculation: 'scf', ecutwfcRy: 17, ecutrhoRy: 68,
-      kSpacingPerAngstrom: 0.3, occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1, ...extra,
-    }))[0]!;
+    const input = async (extra: Record<string, unknown> = {}) =>
+      (
+        await run('make_pw_input', {
+          structure: bulk!.id,
+          pseudopotentials: table!.id,
+          purpose: 'convergence-test',
+          calculation: 'scf',
+          ecutwfcRy: 17,
+          ecutrhoRy: 68,
+          kSpacingPerAngstrom: 0.3,
+          occupations: 'smearing',
+          smearing: 'mv',
+          degaussRy: 0.02,
+          nspin: 1,
+          ...extra,
+        })
+      )[0]!;
     // three steps reach the same input at once (a sweep point and an EOS point, say)
     const inputs = [await input(), await input(), await input()];
     const before = jobs.list().length;
@@ -220,7 +358,11 @@ describe('guarded pw.x tools on the real pw.x', () => {
     const failed = await Promise.all(short.map((i) => run('run_pw', { input: i.id, backend: 'local' })));
     assert.equal(jobs.list().length, before + 3, 'the waiting call ran its own job');
     for (const f of failed) {
-      assert.equal(f.find((a) => a.name === 'total_energy'), undefined, 'no converged energy');
+      assert.equal(
+        f.find((a) => a.name === 'total_energy'),
+        undefined,
+        'no converged energy',
+      );
       const out = f.find((a) => a.name === 'pw_output')!;
       assert.equal(out.status, 'provisional');
       assert.equal((out.meta as { reusedFrom?: unknown }).reusedFrom, undefined);
@@ -228,7 +370,10 @@ describe('guarded pw.x tools on the real pw.x', () => {
 
     // a waiting call that is stopped ends at once; the call it waited for goes on
     const ac = new AbortController();
-    const stoppable: GuardContext = { ...ctx, run: { ...ctx.run, signal: ac.signal, progress: (m) => (m.startsWith('identical input is being run') ? ac.abort() : undefined) } };
+    const stoppable: GuardContext = {
+      ...ctx,
+      run: { ...ctx.run, signal: ac.signal, progress: (m) => (m.startsWith('identical input is being run') ? ac.abort() : undefined) },
+    };
     const pair = [await input({ ecutwfcRy: 18, ecutrhoRy: 72 }), await input({ ecutwfcRy: 18, ecutrhoRy: 72 })];
     const [going, stopped] = await Promise.all([
       run('run_pw', { input: pair[0]!.id, backend: 'local' }),

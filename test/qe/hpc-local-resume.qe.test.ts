@@ -29,12 +29,16 @@ function processesOfJob(id: string): number[] {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state !== 'Z' && fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`DREAMS_JOB_ID=${id}`)) carrying.set(Number(p), Number(ppid));
+      if (state !== 'Z' && fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`DREAMS_JOB_ID=${id}`))
+        carrying.set(Number(p), Number(ppid));
     } catch {
       // gone meanwhile
     }
   }
-  return [...carrying].filter(([, parent]) => !carrying.has(parent)).map(([pid]) => pid).sort((a, b) => a - b);
+  return [...carrying]
+    .filter(([, parent]) => !carrying.has(parent))
+    .map(([pid]) => pid)
+    .sort((a, b) => a - b);
 }
 
 /** Run the service child until it kills itself between starting pw.x and recording it; the job's id. */
@@ -43,7 +47,8 @@ async function killedAtSpawn(runDir: string, inputText: string): Promise<string>
     env: {
       ...process.env,
       DREAMS_CHILD: JSON.stringify({
-        runDir, killBeforeRunning: true,
+        runDir,
+        killBeforeRunning: true,
         input: { name: 'al.in', text: inputText },
         pseudopotentials: [{ name: 'Al.pz-vbc.UPF', path: path.join(pseudoDir, 'Al.pz-vbc.UPF') }],
       }),
@@ -54,8 +59,14 @@ async function killedAtSpawn(runDir: string, inputText: string): Promise<string>
   assert.equal(signal, 'SIGKILL', 'the service died at the spawn');
   const { log } = await openEventLog(path.join(runDir, 'events.jsonl'), { mode: 'reader' });
   try {
-    const jobs = log.events().filter((e) => e.kind === 'job.transition').map((e) => e.payload as JobRecord);
-    assert.ok(jobs.length > 0 && !jobs.some((j) => j.state === 'running'), `no 'running' on record: ${jobs.map((j) => j.state).join(' → ')}`);
+    const jobs = log
+      .events()
+      .filter((e) => e.kind === 'job.transition')
+      .map((e) => e.payload as JobRecord);
+    assert.ok(
+      jobs.length > 0 && !jobs.some((j) => j.state === 'running'),
+      `no 'running' on record: ${jobs.map((j) => j.state).join(' → ')}`,
+    );
     return jobs.at(-1)!.id;
   } finally {
     await log.close();
@@ -64,7 +75,11 @@ async function killedAtSpawn(runDir: string, inputText: string): Promise<string>
 
 async function resumeService(runDir: string) {
   const { log } = await openEventLog(path.join(runDir, 'events.jsonl'), { mode: 'writer' });
-  const service = await JobService.open({ store: new CanvasJobStore(log), runDir, backend: (_n, updates) => new LocalRunner(updates, { pwCommand: 'pw.x', watchIntervalMs: 100 }) });
+  const service = await JobService.open({
+    store: new CanvasJobStore(log),
+    runDir,
+    backend: (_n, updates) => new LocalRunner(updates, { pwCommand: 'pw.x', watchIntervalMs: 100 }),
+  });
   return { log, service, close: async () => (await service.dispose(), await log.close()) };
 }
 
@@ -112,7 +127,10 @@ describe('local runner: restart', () => {
       const done = await service.waitFor(running.id);
       assert.equal(done.state, 'completed', done.error);
       assert.equal(done.pid, running.pid, 'the same pw.x process finished the job');
-      const states = log.events().filter((e) => e.kind === 'job.transition').map((e) => (e.payload as JobRecord).state);
+      const states = log
+        .events()
+        .filter((e) => e.kind === 'job.transition')
+        .map((e) => (e.payload as JobRecord).state);
       assert.equal(states.filter((s) => s === 'running').length, 1, 'pw.x was started once');
       const outcome = readPwOutcome(fs.readFileSync(path.join(service.jobDir(running.id), 'al.out'), 'utf8'));
       assert.ok(outcome.jobDone && outcome.totalEnergyRy! < -4);
@@ -135,7 +153,10 @@ describe('local runner: restart', () => {
       const done = await service.waitFor(id);
       assert.equal(done.state, 'completed', done.error);
       assert.equal(done.pid, first, 'the pw.x the killed service started finished the job');
-      const states = log.events().filter((e) => e.kind === 'job.transition').map((e) => (e.payload as JobRecord).state);
+      const states = log
+        .events()
+        .filter((e) => e.kind === 'job.transition')
+        .map((e) => (e.payload as JobRecord).state);
       assert.equal(states.filter((s) => s === 'running').length, 1);
       const outcome = readPwOutcome(fs.readFileSync(path.join(service.jobDir(id), 'al.out'), 'utf8'));
       assert.ok(outcome.jobDone && outcome.totalEnergyRy! < -4);
@@ -161,7 +182,7 @@ describe('local runner: restart', () => {
       const done = await service.waitFor(id);
       assert.equal(done.state, 'completed', done.error);
       assert.deepEqual(processesOfJob(id), [], 'no pw.x started again');
-      assert.equal(fs.readFileSync(out, 'utf8'), written, 'the output is the first run\'s, not overwritten');
+      assert.equal(fs.readFileSync(out, 'utf8'), written, "the output is the first run's, not overwritten");
     } finally {
       for (const p of processesOfJob(id)) process.kill(-p, 'SIGKILL');
       await close();

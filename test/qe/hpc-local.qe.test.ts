@@ -55,11 +55,14 @@ async function noProcessesLeft(id: string, withinMs = 20_000): Promise<number[]>
 
 /** Resolves at the job's first SCF iteration; rejects, with the job's error, if it ends before one. */
 function firstScfIteration(service: JobService, id: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => service.onDidChange((j) => {
-    if (j.id !== id) return;
-    if ((j.progress?.scfIteration ?? 0) >= 1) resolve();
-    else if (['completed', 'failed', 'cancelled'].includes(j.state)) reject(new Error(`job ${id} ended ${j.state} before its first SCF iteration: ${j.error ?? ''}`));
-  }));
+  return new Promise<void>((resolve, reject) =>
+    service.onDidChange((j) => {
+      if (j.id !== id) return;
+      if ((j.progress?.scfIteration ?? 0) >= 1) resolve();
+      else if (['completed', 'failed', 'cancelled'].includes(j.state))
+        reject(new Error(`job ${id} ended ${j.state} before its first SCF iteration: ${j.error ?? ''}`));
+    }),
+  );
 }
 
 async function open(runDir: string, pwCommand: string, maxConcurrent = 1) {
@@ -93,9 +96,15 @@ describe('local pw.x runner', () => {
     const outcome = readPwOutcome(out);
     assert.ok(outcome.totalEnergyRy! < -4 && outcome.totalEnergyRy! > -4.3, `energy ${outcome.totalEnergyRy}`);
     assert.equal(done.progress?.totalEnergyRy, outcome.totalEnergyRy);
-    assert.ok(seen.some((j) => (j.progress?.scfIteration ?? 0) >= 1 && j.state === 'running'), 'no SCF iteration was reported while running');
+    assert.ok(
+      seen.some((j) => (j.progress?.scfIteration ?? 0) >= 1 && j.state === 'running'),
+      'no SCF iteration was reported while running',
+    );
     assert.ok(seen.some((j) => j.progress?.estimatedAccuracyRy !== undefined));
-    assert.deepEqual(done.outputs.map((o) => o.name), ['al.out']);
+    assert.deepEqual(
+      done.outputs.map((o) => o.name),
+      ['al.out'],
+    );
     assert.match(done.outputs[0]!.sha256!, /^[0-9a-f]{64}$/);
     const states = store.events.filter((e) => e.kind === 'job.transition').map((e) => (e.payload as JobRecord).state);
     assert.deepEqual(states, ['draft', 'validated', 'submitted', 'running', 'completed']);
@@ -114,7 +123,7 @@ describe('local pw.x runner', () => {
     await service.dispose();
   });
 
-  it('reports a pw.x failure on bad input with pw.x\'s own error text', async () => {
+  it("reports a pw.x failure on bad input with pw.x's own error text", async () => {
     const { service } = await open(runDir, 'pw.x');
     const job = await service.create({ backend: 'local', input: input('al-fcc-bad.in'), pseudopotentials: alPseudo });
     await service.submit(job.id);
@@ -147,7 +156,7 @@ describe('local pw.x runner', () => {
     const firstIteration = firstScfIteration(service, job.id);
     await service.submit(job.id);
     await firstIteration;
-    assert.ok(processesOfJob(job.id).length >= 2, "launcher and pw.x should both be running");
+    assert.ok(processesOfJob(job.id).length >= 2, 'launcher and pw.x should both be running');
     assert.equal((await service.cancel(job.id)).state, 'cancelled');
     assert.deepEqual(await noProcessesLeft(job.id), []);
     await service.dispose();
@@ -182,7 +191,9 @@ describe('local pw.x runner', () => {
     const { service } = await open(runDir, 'pw.x', 1);
     let maxRunning = 0;
     let maxProcesses = 0;
-    const jobs = await Promise.all([0, 1, 2].map(() => service.create({ backend: 'local', input: input('al-fcc-scf.in'), pseudopotentials: alPseudo })));
+    const jobs = await Promise.all(
+      [0, 1, 2].map(() => service.create({ backend: 'local', input: input('al-fcc-scf.in'), pseudopotentials: alPseudo })),
+    );
     service.onDidChange(() => {
       maxRunning = Math.max(maxRunning, service.list().filter((x) => x.state === 'running').length);
       // pw.x itself: Open MPI's singleton start leaves a helper daemon a moment after pw.x ends
@@ -191,7 +202,11 @@ describe('local pw.x runner', () => {
     });
     await Promise.all(jobs.map((j) => service.submit(j.id)));
     const done = await Promise.all(jobs.map((j) => service.waitFor(j.id)));
-    assert.deepEqual(done.map((d) => d.state), ['completed', 'completed', 'completed'], done.map((d) => d.error ?? '').join(' | '));
+    assert.deepEqual(
+      done.map((d) => d.state),
+      ['completed', 'completed', 'completed'],
+      done.map((d) => d.error ?? '').join(' | '),
+    );
     assert.equal(maxRunning, 1, 'jobs running at once');
     assert.equal(maxProcesses, 1, 'pw.x processes of different jobs at once');
     await service.dispose();

@@ -34,7 +34,11 @@ describe('local pw.x version probe', () => {
     assert.equal(version, localPwVersion('pw.x'));
     assert.match(version ?? '', /^6\.7/);
     assert.ok(ticks > 0, 'the event loop ran while pw.x started');
-    assert.deepEqual(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('dreams-pw-version-')), before, 'its scratch directory is removed');
+    assert.deepEqual(
+      fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('dreams-pw-version-')),
+      before,
+      'its scratch directory is removed',
+    );
     assert.equal(await probeLocalPwVersion('no-such-pw.x'), undefined);
     assert.equal(await probeLocalPwVersion('pw.x | tee out'), undefined);
   });

@@ -55,7 +55,12 @@ function pwCell(text: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-lattice-'));
   try {
     fs.writeFileSync(path.join(dir, 'pw.in'), text);
-    const r = spawnSync('pw.x', ['-in', 'pw.in'], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    const r = spawnSync('pw.x', ['-in', 'pw.in'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, OMP_NUM_THREADS: '1' },
+    });
     const out = parsePwOutput(r.stdout ?? '');
     assert.equal(out.error, undefined, `pw.x refused the cell: ${out.error?.message}`);
     return out.ionicSteps[0]!.cellAngstrom;
@@ -72,8 +77,14 @@ describe('cells from ibrav agree with pw.x 6.7', function () {
       const ours = latticeOfInput(parsePwInput(text)).cellAngstrom;
       const theirs = pwCell(text);
       // pw.x prints the axes with 6 decimals in units of alat
-      ours.forEach((row, i) => row.forEach((x, j) => assert.ok(Math.abs(x - theirs[i]![j]!) < 1e-5 * 5,
-        `a${i + 1}[${j}]: ours ${x.toFixed(6)} Å, pw.x ${theirs[i]![j]!.toFixed(6)} Å`)));
+      ours.forEach((row, i) =>
+        row.forEach((x, j) =>
+          assert.ok(
+            Math.abs(x - theirs[i]![j]!) < 1e-5 * 5,
+            `a${i + 1}[${j}]: ours ${x.toFixed(6)} Å, pw.x ${theirs[i]![j]!.toFixed(6)} Å`,
+          ),
+        ),
+      );
     });
   }
 

@@ -22,11 +22,18 @@ describe('recorded real-model studies, replayed (fake API, real pw.x)', function
     it(`${session}: follows the live run request for request and ends as it did`, async () => {
       const t = loadTranscript(session);
       const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), `dreams-live-${session}-`));
-      const reuseFrom = t.options.pseudoDir === 'workflows-fixture' && /copt111-toy/.test(t.objective) ? [(await toyRuns().sitePreference).controller.runDir] : undefined;
+      const reuseFrom =
+        t.options.pseudoDir === 'workflows-fixture' && /copt111-toy/.test(t.objective)
+          ? [(await toyRuns().sitePreference).controller.runDir]
+          : undefined;
       const r = await replayStudy(t, { runsDir, judges: true, ...(reuseFrom ? { reuseFrom } : {}) });
       try {
         assert.deepEqual(r.report.unmatched, [], 'every request the replay made was made live');
-        assert.deepEqual(r.report.unused().map((e) => e.key), [], 'every recorded answer was asked for');
+        assert.deepEqual(
+          r.report.unused().map((e) => e.key),
+          [],
+          'every recorded answer was asked for',
+        );
         assert.equal(r.result.state, t.outcome.state, r.result.reason);
         assert.equal(r.reportAccepted, t.outcome.reportAccepted);
       } finally {

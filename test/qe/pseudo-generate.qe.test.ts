@@ -18,18 +18,32 @@ describe('pseudopotentials generated with ld1.x from scripts/pseudo', function (
 
   it('writes As and Ga as PBE scalar-relativistic ultrasoft files with core correction, whose ld1.x tests stay under 1 mRy', () => {
     const made = generatePseudopotentials(dir, ['As', 'Ga']);
-    assert.deepEqual(made.map((g) => g.file), ['As.pbe-n-rrkjus_psl.1.0.0.UPF', 'Ga.pbe-dnl-rrkjus_psl.1.0.0.UPF']);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['As.pbe-n-rrkjus_psl.1.0.0.UPF', 'Ga.pbe-dnl-rrkjus_psl.1.0.0.UPF'], 'no scratch files left beside them');
+    assert.deepEqual(
+      made.map((g) => g.file),
+      ['As.pbe-n-rrkjus_psl.1.0.0.UPF', 'Ga.pbe-dnl-rrkjus_psl.1.0.0.UPF'],
+    );
+    assert.deepEqual(
+      fs.readdirSync(dir).sort(),
+      ['As.pbe-n-rrkjus_psl.1.0.0.UPF', 'Ga.pbe-dnl-rrkjus_psl.1.0.0.UPF'],
+      'no scratch files left beside them',
+    );
     const as = readUpfHeaderFile(path.join(dir, 'As.pbe-n-rrkjus_psl.1.0.0.UPF'));
     const ga = readUpfHeaderFile(path.join(dir, 'Ga.pbe-dnl-rrkjus_psl.1.0.0.UPF'));
-    assert.deepEqual([as.element, as.functional, as.type, as.relativistic, as.coreCorrection, as.zValence], ['As', 'PBE', 'US', 'scalar', true, 5]);
+    assert.deepEqual(
+      [as.element, as.functional, as.type, as.relativistic, as.coreCorrection, as.zValence],
+      ['As', 'PBE', 'US', 'scalar', true, 5],
+    );
     assert.deepEqual([ga.element, ga.functional, ga.type, ga.zValence], ['Ga', 'PBE', 'US', 13]);
     assert.ok(ga.suggestedEcutwfcRy! > 40 && ga.suggestedEcutwfcRy! < 50, `Ga suggests ${ga.suggestedEcutwfcRy} Ry`);
     for (const g of made) {
       assert.equal(g.testConfigurations, 4, `${g.file}: pslibrary's test configurations`);
       assert.ok(g.maxTestErrorMRy! < 1, `${g.file}: |ΔE_AE − ΔE_PS| up to ${g.maxTestErrorMRy} mRy`);
     }
-    assert.match(fs.readFileSync(path.join(dir, 'As.pbe-n-rrkjus_psl.1.0.0.UPF'), 'utf8'), /<PP_INPUTFILE>[\s\S]*rcore=1\.5/, 'the file embeds its generation input');
+    assert.match(
+      fs.readFileSync(path.join(dir, 'As.pbe-n-rrkjus_psl.1.0.0.UPF'), 'utf8'),
+      /<PP_INPUTFILE>[\s\S]*rcore=1\.5/,
+      'the file embeds its generation input',
+    );
   });
 
   it('keeps a file already in the directory and refuses an element it has no input for, naming those it has', () => {

@@ -33,11 +33,17 @@ describe('SCF control through make_pw_input and the convergence advisor (real pw
       const firstRun = reg.calls().find((x) => x.tool === 'run_pw' && x.step === 'cutoff-runs')!;
       const outputs = firstRun.outputs.map((id) => reg.artifact(id)!);
       // (provisional when it ran; stale now that the rerun from the changed input replaced it)
-      assert.deepEqual(outputs.map((a) => a.name), ['pw_output']);
+      assert.deepEqual(
+        outputs.map((a) => a.name),
+        ['pw_output'],
+      );
       assert.notEqual(outputs[0]!.status, 'final');
       assert.match(fs.readFileSync(path.join(c.runDir, outputs[0]!.location!), 'utf8'), /convergence NOT achieved after\s+3 iterations/);
 
-      const advice = reg.artifacts().filter((a) => a.name === 'convergence_advice').map((a) => a.value as AdviceValue);
+      const advice = reg
+        .artifacts()
+        .filter((a) => a.name === 'convergence_advice')
+        .map((a) => a.value as AdviceValue);
       assert.equal(advice.length, 3, 'one consultation per input step (cutoff, k, EOS)');
       const first = advice[0]!;
       assert.deepEqual([reg.call(first.failedCall)!.tool, reg.call(first.failedCall)!.step], ['run_pw', 'cutoff-runs']);
@@ -46,7 +52,10 @@ describe('SCF control through make_pw_input and the convergence advisor (real pw
       const byParameter = new Map(first.suggestions.map((s) => [s.parameter, s]));
       assert.deepEqual(byParameter.get('electron_maxstep')!.apply, { tool: 'make_pw_input', argument: 'electronMaxstep', value: 6 });
       assert.deepEqual(byParameter.get('mixing_beta')!.apply, { tool: 'make_pw_input', argument: 'mixingBeta', value: 0.35 });
-      assert.ok(first.suggestions.every((s) => s.notApplicable === undefined), JSON.stringify(first.suggestions));
+      assert.ok(
+        first.suggestions.every((s) => s.notApplicable === undefined),
+        JSON.stringify(first.suggestions),
+      );
 
       const plan = new PlanStore(c.session.run.canvas).require();
       for (const id of ['cutoff-input', 'k-input', 'eos-input']) {
@@ -54,17 +63,24 @@ describe('SCF control through make_pw_input and the convergence advisor (real pw
         assert.equal(step.args!.electronMaxstep, 6, `${id} applies the advice`);
         assert.match(step.reasons!.electronMaxstep!, /convergence advisor a-\d+: allow more SCF iterations/);
       }
-      const eos = reg.artifacts().filter((a) => a.name === 'total_energy' && a.status === 'final' && reg.call(a.creator)!.step === 'eos-runs');
+      const eos = reg
+        .artifacts()
+        .filter((a) => a.name === 'total_energy' && a.status === 'final' && reg.call(a.creator)!.step === 'eos-runs');
       assert.equal(eos.length, 5);
       assert.ok(eos.every((a) => a.meta!.scfConverged === true));
 
       // The same physics with pw.x's own SCF control: the input of one EOS point without the advice.
       const input = reg.artifact(reg.call(eos[2]!.creator)!.args.input!.value as string)!.value as PwInputValue;
       assert.match(input.text, /electron_maxstep = 6/);
-      const plain = input.text.replace(/^\s*(electron_maxstep|mixing_beta) = .*\n/gm, '').replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${PSEUDO_DIR}'`);
+      const plain = input.text
+        .replace(/^\s*(electron_maxstep|mixing_beta) = .*\n/gm, '')
+        .replace('&CONTROL', `&CONTROL\n  pseudo_dir = '${PSEUDO_DIR}'`);
       const out = parsePwOutput(await localPwRunner()(plain, { label: 'EOS point with default SCF control' }));
       assert.ok(out.scfConverged);
-      assert.ok(Math.abs(out.totalEnergyRy! * RY_IN_EV - (eos[2]!.value as number)) < 1e-5, `${out.totalEnergyRy! * RY_IN_EV} vs ${eos[2]!.value}`);
+      assert.ok(
+        Math.abs(out.totalEnergyRy! * RY_IN_EV - (eos[2]!.value as number)) < 1e-5,
+        `${out.totalEnergyRy! * RY_IN_EV} vs ${eos[2]!.value}`,
+      );
     } finally {
       await c.close();
     }

@@ -43,7 +43,12 @@ function run(text: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-series-'));
   try {
     fs.writeFileSync(path.join(dir, 'pw.in'), text);
-    const r = spawnSync('pw.x', ['-in', 'pw.in'], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    const r = spawnSync('pw.x', ['-in', 'pw.in'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, OMP_NUM_THREADS: '1' },
+    });
     const out = parsePwOutput(r.stdout ?? '');
     assert.equal(out.error, undefined, out.error?.message);
     return out;
@@ -55,7 +60,7 @@ function run(text: string) {
 describe('series members as pw.x reads them', function () {
   this.timeout(300_000);
 
-  it('cutoff series: pw.x uses each ecutwfc and the template\'s dual for ecutrho', () => {
+  it("cutoff series: pw.x uses each ecutwfc and the template's dual for ecutrho", () => {
     for (const m of cutoffSeries(TEMPLATE, { ecutwfcRy: [12, 16] })) {
       const out = run(m.text);
       assert.equal(out.settings.ecutwfcRy, m.value);
@@ -66,7 +71,7 @@ describe('series members as pw.x reads them', function () {
     }
   });
 
-  it('EOS series: pw.x computes the member\'s volume and the atoms move with the cell', () => {
+  it("EOS series: pw.x computes the member's volume and the atoms move with the cell", () => {
     for (const m of eosSeries(TEMPLATE, { linearScales: [0.97, 1.03] })) {
       const out = run(m.text);
       const volume = out.settings.cellVolumeBohr3! * BOHR_IN_ANGSTROM ** 3;
@@ -77,8 +82,11 @@ describe('series members as pw.x reads them', function () {
     }
   });
 
-  it('k-mesh series: pw.x generates its k-points from the member\'s mesh', () => {
-    const counts = kMeshSeries(TEMPLATE, [[1, 1, 1], [3, 3, 3]]).map((m) => run(m.text).settings.kPoints);
+  it("k-mesh series: pw.x generates its k-points from the member's mesh", () => {
+    const counts = kMeshSeries(TEMPLATE, [
+      [1, 1, 1],
+      [3, 3, 3],
+    ]).map((m) => run(m.text).settings.kPoints);
     assert.equal(counts[0], 1);
     assert.ok(counts[1]! > 1);
   });

@@ -25,22 +25,42 @@ describe('dreams run --offline: the band structure of Si with real pw.x and band
   let status: number | null;
   let events: CanvasEvent[];
   const artifacts = () => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
-  const named = (name: string) => artifacts().filter((a) => a.name === name).at(-1)!;
+  const named = (name: string) =>
+    artifacts()
+      .filter((a) => a.name === name)
+      .at(-1)!;
 
   before(() => {
     assert.equal(spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }).status, 0, 'build');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bands-'));
-    fs.writeFileSync(path.join(dir, 'si.yaml'), [
-      'workflow: band-structure', 'objective: band structure of Si with PBE', 'inputs:',
-      '  element: Si', '  functional: PBE', '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }',
-      '  ecutwfcRy: 12', '  kSpacingPerAngstrom: 0.4', '  pointsPerInverseAngstrom: 10', '',
-    ].join('\n'));
-    const r = spawnSync(process.execPath, [cli, 'run', 'si.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    fs.writeFileSync(
+      path.join(dir, 'si.yaml'),
+      [
+        'workflow: band-structure',
+        'objective: band structure of Si with PBE',
+        'inputs:',
+        '  element: Si',
+        '  functional: PBE',
+        '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }',
+        '  ecutwfcRy: 12',
+        '  kSpacingPerAngstrom: 0.4',
+        '  pointsPerInverseAngstrom: 10',
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'run', 'si.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } },
+    );
     stdout = r.stdout + r.stderr;
     status = r.status;
     runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
-    events = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CanvasEvent);
+    events = fs
+      .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as CanvasEvent);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -69,7 +89,7 @@ describe('dreams run --offline: the band structure of Si with real pw.x and band
     assert.ok(g.directGapEv > 2 && g.directGapEv < 3, `direct gap at Γ ${g.directGapEv} eV`);
   });
 
-  it('ran the bands on a copy of the SCF job\'s charge density, and bands.x on a copy of the bands run', () => {
+  it("ran the bands on a copy of the SCF job's charge density, and bands.x on a copy of the bands run", () => {
     const jobs = new Map<string, JobRecord>();
     for (const e of events.filter((x) => x.kind === 'job.transition')) jobs.set((e.payload as JobRecord).id, e.payload as JobRecord);
     const meta = named('nscf_output').meta as NscfMeta;

@@ -31,7 +31,13 @@ describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at 
     assert.equal(run.result.state, 'completed', run.result.reason);
     const runPw = p.calls().filter((c) => c.tool === 'run_pw' && c.status === 'ok');
     // the ontop relaxation twice: the run killed after three geometries, and its continuation
-    assert.deepEqual(runPw.map((c) => c.step).sort(), ['beef-fcc-run', 'beef-ontop-run', 'relax-fcc-run', 'relax-ontop-run', 'relax-ontop-run']);
+    assert.deepEqual(runPw.map((c) => c.step).sort(), [
+      'beef-fcc-run',
+      'beef-ontop-run',
+      'relax-fcc-run',
+      'relax-ontop-run',
+      'relax-ontop-run',
+    ]);
     assert.ok(run.killed, 'the ontop relaxation was killed');
     assert.equal(runPw.filter((c) => c.step === 'relax-ontop-run')[0]!.id, run.killed.call);
   });
@@ -46,19 +52,28 @@ describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at 
       const relaxed = byStep(`relaxed-${site}`, 'relaxed_structure').value as Structure;
       assert.deepEqual(input.structure.positions, relaxed.positions);
       const relaxInput = byStep(`relax-${site}-input`, 'pw_input').value as PwInputValue;
-      for (const k of ['ecutwfcRy', 'ecutrhoRy', 'kMesh', 'smearing', 'degaussRy'] as const) assert.deepEqual(input.settings[k], relaxInput.settings[k], k);
+      for (const k of ['ecutwfcRy', 'ecutrhoRy', 'kMesh', 'smearing', 'degaussRy'] as const)
+        assert.deepEqual(input.settings[k], relaxInput.settings[k], k);
     }
   });
 
   it('parses the 2,000 members of each run and takes ΔBE member by member from SCF energy plus deviation', () => {
-    const ens = Object.fromEntries(['ontop', 'fcc'].map((s) => [s, { dev: byStep(`beef-${s}-run`, 'beef_ensemble').value as number[], scf: byStep(`beef-${s}-run`, 'total_energy').value as number }]));
+    const ens = Object.fromEntries(
+      ['ontop', 'fcc'].map((s) => [
+        s,
+        { dev: byStep(`beef-${s}-run`, 'beef_ensemble').value as number[], scf: byStep(`beef-${s}-run`, 'total_energy').value as number },
+      ]),
+    );
     for (const s of ['ontop', 'fcc']) {
       assert.equal(ens[s]!.dev.length, 2000);
       assert.ok(ens[s]!.dev.every(Number.isFinite));
-      assert.ok(ens[s]!.dev.some((d) => Math.abs(d) > 1e-3), `${s}: the members differ from the SCF energy`);
+      assert.ok(
+        ens[s]!.dev.some((d) => Math.abs(d) > 1e-3),
+        `${s}: the members differ from the SCF energy`,
+      );
     }
     const stats = byStep('beef-stats', 'beef_ensemble_stats').value as BeefStatsValue;
-    const delta = ens.ontop!.dev.map((d, i) => (ens.ontop!.scf + d) - (ens.fcc!.scf + ens.fcc!.dev[i]!));
+    const delta = ens.ontop!.dev.map((d, i) => ens.ontop!.scf + d - (ens.fcc!.scf + ens.fcc!.dev[i]!));
     assert.equal(stats.count, 2000);
     delta.forEach((d, i) => assert.ok(Math.abs(stats.deltaBeEv[i]! - d) < 1e-9, `member ${i}`));
     const mean = delta.reduce((s, x) => s + x, 0) / 2000;
@@ -72,10 +87,17 @@ describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at 
 
   it('writes a report the judge accepted, with the ensemble statistics as claims and the histogram', async () => {
     const events = run.controller.session.run.log.events();
-    const judged = events.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean; claims: { claim: { quantity: string; cites: string } }[] };
+    const judged = events.filter((e) => e.kind === 'report.judged').at(-1)!.payload as {
+      accepted: boolean;
+      claims: { claim: { quantity: string; cites: string } }[];
+    };
     assert.equal(judged.accepted, true);
     const stats = byStep('beef-stats', 'beef_ensemble_stats');
-    assert.deepEqual(judged.claims.map((c) => c.claim.cites).sort(), [`${stats.id}.fractionPositive`, `${stats.id}.meanEv`, `${stats.id}.sigmaEv`]);
+    assert.deepEqual(judged.claims.map((c) => c.claim.cites).sort(), [
+      `${stats.id}.fractionPositive`,
+      `${stats.id}.meanEv`,
+      `${stats.id}.sigmaEv`,
+    ]);
     const outputs = await writeRunOutputs(run.controller.session.run, { bundle: false });
     const svg = outputs.plots.find((f) => f.endsWith('beef-ensemble.svg'))!;
     assert.ok(svg, outputs.plots.join(', '));
@@ -86,6 +108,9 @@ describe('beef-ensemble: BEEF-vdW ensemble of the CO/Pt(111) site preference at 
     // the report rounds the percentage (trailing zeros dropped: 3.0 prints as 3)
     const shown = /(\d+(?:\.\d+)?) % of the members give ΔBE > 0 \(fcc favoured\)/.exec(md);
     assert.ok(shown, md.slice(0, 2000));
-    assert.ok(Math.abs(Number(shown[1]) - 100 * v.fractionPositive) <= 0.05 + 1e-9, `the report says ${shown[1]} % for ${100 * v.fractionPositive} %`);
+    assert.ok(
+      Math.abs(Number(shown[1]) - 100 * v.fractionPositive) <= 0.05 + 1e-9,
+      `the report says ${shown[1]} % for ${100 * v.fractionPositive} %`,
+    );
   });
 });

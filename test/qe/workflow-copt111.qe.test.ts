@@ -30,14 +30,24 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
 
   it('completes every step of the template', () => {
     assert.equal(run.result.state, 'completed', run.result.reason);
-    const plan = run.controller.session.runtime.canvas.read('plan') as { ok: true; value: { workflow: string; steps: { id: string; status: string }[] } };
+    const plan = run.controller.session.runtime.canvas.read('plan') as {
+      ok: true;
+      value: { workflow: string; steps: { id: string; status: string }[] };
+    };
     assert.equal(plan.value.workflow, 'adsorption-site-preference');
-    assert.ok(plan.value.steps.every((s) => s.status === 'done'), plan.value.steps.map((s) => `${s.id}:${s.status}`).join(' '));
+    assert.ok(
+      plan.value.steps.every((s) => s.status === 'done'),
+      plan.value.steps.map((s) => `${s.id}:${s.status}`).join(' '),
+    );
     // nothing orders the gas molecule and the three relaxations: they are queued together
     const events = run.controller.session.run.log.events();
     const runs = ['gas-run', 'relax-clean-run', 'relax-ontop-run', 'relax-fcc-run'];
-    const firstEnd = Math.min(...events.filter((e) => e.kind === 'step.end' && runs.some((r) => (e.key ?? '').endsWith(`/${r}`))).map((e) => e.seq));
-    const startedBefore = runs.filter((r) => events.some((e) => e.kind === 'step.start' && (e.key ?? '').endsWith(`/${r}`) && e.seq < firstEnd));
+    const firstEnd = Math.min(
+      ...events.filter((e) => e.kind === 'step.end' && runs.some((r) => (e.key ?? '').endsWith(`/${r}`))).map((e) => e.seq),
+    );
+    const startedBefore = runs.filter((r) =>
+      events.some((e) => e.kind === 'step.start' && (e.key ?? '').endsWith(`/${r}`) && e.seq < firstEnd),
+    );
     assert.deepEqual(startedBefore, runs, 'every independent pw.x step started before the first ended');
   });
 
@@ -49,10 +59,18 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
       // the pw.x input says which atoms are fixed: if_pos 0 0 0 on the bottom layer only
       const positions = readAtomicPositions(parsePwInput(input.text))!.value!;
       const fixed = positions.atoms.map((a) => (a.ifPos ?? [1, 1, 1]).every((x) => x === 0));
-      assert.deepEqual(fixed, input.structure.tags!.map((t) => t === 2), `${site}: fixed atoms are the bottom layer`);
+      assert.deepEqual(
+        fixed,
+        input.structure.tags!.map((t) => t === 2),
+        `${site}: fixed atoms are the bottom layer`,
+      );
       let maxFree = 0;
       structure.positions.forEach((r, i) => {
-        const d = Math.hypot(r[0] - input.structure.positions[i]![0], r[1] - input.structure.positions[i]![1], r[2] - input.structure.positions[i]![2]);
+        const d = Math.hypot(
+          r[0] - input.structure.positions[i]![0],
+          r[1] - input.structure.positions[i]![1],
+          r[2] - input.structure.positions[i]![2],
+        );
         if (fixed[i]) assert.ok(d < 1e-6, `${site}: fixed atom ${i} moved ${d} Å`);
         else maxFree = Math.max(maxFree, d);
       });
@@ -61,7 +79,10 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
       assert.equal(g.site, site, `${site}: CO ended over ${g.site}`);
       assert.ok(g.bondAngstrom! > 1.1 && g.bondAngstrom! < 1.25, `C–O ${g.bondAngstrom} Å`);
       assert.ok(g.heightAngstrom > 1 && g.heightAngstrom < 2.2, `C ${g.heightAngstrom} Å above the top layer`);
-      const out = fs.readFileSync(path.join(run.controller.runDir, p.artifact(byStep(`relax-${site}-run`, 'pw_output').id)!.location!), 'utf8');
+      const out = fs.readFileSync(
+        path.join(run.controller.runDir, p.artifact(byStep(`relax-${site}-run`, 'pw_output').id)!.location!),
+        'utf8',
+      );
       assert.match(out, /bfgs converged/, `${site}: the relaxation converged`);
     }
     const clean = p.artifact(byStep('relax-clean-run', 'pw_output').id)!;
@@ -105,7 +126,9 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
     const outputs = await writeRunOutputs(run.controller.session.run, { bundle: false });
     const md = fs.readFileSync(outputs.report, 'utf8');
     // the report rounds to the meV (trailing zeros dropped: 0.070 prints as 0.07)
-    const shown = new RegExp(`ΔBE = E_ads\\(ontop\\) − E_ads\\(fcc\\) = (-?\\d+(?:\\.\\d+)?) eV\\*\\* \\(${dbe.id}\\): the ${(dbe.value as number) > 0 ? 'fcc hollow' : 'top site'} binds more strongly`).exec(md);
+    const shown = new RegExp(
+      `ΔBE = E_ads\\(ontop\\) − E_ads\\(fcc\\) = (-?\\d+(?:\\.\\d+)?) eV\\*\\* \\(${dbe.id}\\): the ${(dbe.value as number) > 0 ? 'fcc hollow' : 'top site'} binds more strongly`,
+    ).exec(md);
     assert.ok(shown, md.slice(0, 2000));
     assert.ok(Math.abs(Number(shown[1]) - (dbe.value as number)) < 5e-4, `the report says ${shown[1]} eV for ${dbe.value}`);
     assert.match(md, /Positive ΔBE means the fcc hollow is favoured/);
@@ -116,12 +139,32 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
     const rt = run.controller.session.runtime;
     const ctx = registryContext(rt);
     const call = (tool: string, args: Record<string, unknown>, refs: Record<string, string> = {}) =>
-      guardedCall(rt.registry.get(tool)!, { tool, args, refs, reasons: Object.fromEntries(Object.keys(args).map((k) => [k, 'refusal test'])), context: 'the user checks a gas reference at another cutoff', agent: { role: 'dft' } }, ctx);
+      guardedCall(
+        rt.registry.get(tool)!,
+        {
+          tool,
+          args,
+          refs,
+          reasons: Object.fromEntries(Object.keys(args).map((k) => [k, 'refusal test'])),
+          context: 'the user checks a gas reference at another cutoff',
+          agent: { role: 'dft' },
+        },
+        ctx,
+      );
     const gasInput = byStep('gas-input', 'pw_input');
     const opts = (gasInput.value as PwInputValue).options!;
     const made = await call('make_pw_input', {
-      structure: byStep('gas-molecule', 'molecule').id, pseudopotentials: byStep('pseudopotentials', 'pseudopotentials').id,
-      purpose: 'production', calculation: 'scf', ecutwfcRy: 50, ecutrhoRy: 402, kMesh: [1, 1, 1], occupations: opts.occupations, smearing: opts.smearing!, degaussRy: opts.degaussRy!, nspin: 1,
+      structure: byStep('gas-molecule', 'molecule').id,
+      pseudopotentials: byStep('pseudopotentials', 'pseudopotentials').id,
+      purpose: 'production',
+      calculation: 'scf',
+      ecutwfcRy: 50,
+      ecutrhoRy: 402,
+      kMesh: [1, 1, 1],
+      occupations: opts.occupations,
+      smearing: opts.smearing!,
+      degaussRy: opts.degaussRy!,
+      nspin: 1,
     });
     assert.equal(made.status, 'ok', JSON.stringify(made));
     const input = (made as { outputs: string[] }).outputs[0]!;
@@ -129,11 +172,19 @@ describe('adsorption-site-preference: CO/Pt(111) at toy settings (offline, real 
     assert.equal(ran.status, 'ok', JSON.stringify(ran));
     const gas50 = (ran as { outputs: string[] }).outputs.map((id) => p.artifact(id)!).find((a) => a.name === 'total_energy')!;
     const refused: GuardedOutcome = await call('adsorption_energy', {
-      slabWithAdsorbate: byStep('relax-fcc-run', 'total_energy').id, slab: byStep('relax-clean-run', 'total_energy').id, adsorbate: gas50.id,
+      slabWithAdsorbate: byStep('relax-fcc-run', 'total_energy').id,
+      slab: byStep('relax-clean-run', 'total_energy').id,
+      adsorbate: gas50.id,
     });
     assert.equal(refused.status, 'refused', JSON.stringify(refused));
-    const reasons = (refused as { verdicts: { level: string; reasons: string[] }[] }).verdicts.filter((v) => v.level === 'fail').flatMap((v) => v.reasons).join(' ');
+    const reasons = (refused as { verdicts: { level: string; reasons: string[] }[] }).verdicts
+      .filter((v) => v.level === 'fail')
+      .flatMap((v) => v.reasons)
+      .join(' ');
     assert.match(reasons, /ecutwfcRy differs: a-\d+ has 47, a-\d+ has 50/);
-    assert.ok(!p.artifacts().some((a) => a.name === 'adsorption_energy' && a.inputs.includes(gas50.id)), 'no adsorption energy was made from it');
+    assert.ok(
+      !p.artifacts().some((a) => a.name === 'adsorption_energy' && a.inputs.includes(gas50.id)),
+      'no adsorption energy was made from it',
+    );
   });
 });

@@ -26,22 +26,45 @@ describe('dreams run --offline: the DOS of fcc Al with real pw.x, dos.x and proj
   let stdout: string;
   let status: number | null;
   let events: CanvasEvent[];
-  const named = (name: string) => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord).filter((a) => a.name === name).at(-1)!;
+  const named = (name: string) =>
+    events
+      .filter((e) => e.kind === 'provenance.artifact')
+      .map((e) => e.payload as ArtifactRecord)
+      .filter((a) => a.name === name)
+      .at(-1)!;
 
   before(() => {
     assert.equal(spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }).status, 0, 'build');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-dos-'));
-    fs.writeFileSync(path.join(dir, 'al.yaml'), [
-      'workflow: dos', 'objective: density of states of fcc Al with LDA', 'inputs:',
-      '  element: Al', `  latticeConstantAngstrom: ${A}`, '  functional: PZ', '  pseudopotentials: { Al: Al.pz-vbc.UPF }',
-      '  ecutwfcRy: 15', '  kSpacingPerAngstrom: 0.5', '  deltaEEv: 0.1', '',
-    ].join('\n'));
-    const r = spawnSync(process.execPath, [cli, 'run', 'al.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    fs.writeFileSync(
+      path.join(dir, 'al.yaml'),
+      [
+        'workflow: dos',
+        'objective: density of states of fcc Al with LDA',
+        'inputs:',
+        '  element: Al',
+        `  latticeConstantAngstrom: ${A}`,
+        '  functional: PZ',
+        '  pseudopotentials: { Al: Al.pz-vbc.UPF }',
+        '  ecutwfcRy: 15',
+        '  kSpacingPerAngstrom: 0.5',
+        '  deltaEEv: 0.1',
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'run', 'al.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } },
+    );
     stdout = r.stdout + r.stderr;
     status = r.status;
     runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
-    events = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CanvasEvent);
+    events = fs
+      .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as CanvasEvent);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -53,7 +76,10 @@ describe('dreams run --offline: the DOS of fcc Al with real pw.x, dos.x and proj
 
   it('samples the nscf run twice as finely as the SCF, with optimised tetrahedra', () => {
     const meta = named('nscf_output').meta as NscfMeta;
-    assert.deepEqual(named('total_energy').meta!.settings && (named('total_energy').meta!.settings as { kMesh: number[] }).kMesh, [6, 6, 6]);
+    assert.deepEqual(
+      named('total_energy').meta!.settings && (named('total_energy').meta!.settings as { kMesh: number[] }).kMesh,
+      [6, 6, 6],
+    );
     assert.deepEqual(meta.settings.kMesh, [12, 12, 12]);
     assert.equal(meta.settings.occupations, 'tetrahedra_opt');
   });
@@ -78,7 +104,10 @@ describe('dreams run --offline: the DOS of fcc Al with real pw.x, dos.x and proj
 
   it('projects the DOS on Al s and p, the s character at the bottom of the band', () => {
     const p = named('pdos').value as PdosValue;
-    assert.deepEqual(p.projections!.map((x) => x.label), ['Al s', 'Al p']);
+    assert.deepEqual(
+      p.projections!.map((x) => x.label),
+      ['Al s', 'Al p'],
+    );
     const d = named('dos').value as DosValue;
     const low = bandBottomEv(d.energiesEv, d.integrated) + 0.5;
     const [s, pp] = p.projections!.map((x) => valueAt(p.energiesEv, x.dos, low));
@@ -91,6 +120,9 @@ describe('dreams run --offline: the DOS of fcc Al with real pw.x, dos.x and proj
     const svg = fs.readFileSync(path.join(runDir, 'plots', 'dos.svg'), 'utf8');
     assert.match(svg, /PDOS Al s/);
     assert.match(svg, /E_F = \d+\.\d+ eV/);
-    assert.match(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'), /\| fermi_energy \| \d+\.\d+ eV \| a-\d+\.fermiEnergyEv \|.*claim-value: pass/);
+    assert.match(
+      fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'),
+      /\| fermi_energy \| \d+\.\d+ eV \| a-\d+\.fermiEnergyEv \|.*claim-value: pass/,
+    );
   });
 });

@@ -24,7 +24,11 @@ import type { RunSettings } from '../../src/core/run/session';
 const PSEUDO_DIR = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Study { controller: RunController; result: RunResult; dir: string }
+interface Study {
+  controller: RunController;
+  result: RunResult;
+  dir: string;
+}
 
 function objective(name: string, yaml: string, files: Record<string, string> = {}): Objective {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dreams-${name}-`));
@@ -34,12 +38,24 @@ function objective(name: string, yaml: string, files: Record<string, string> = {
 }
 
 const settings = (o: Objective): RunSettings => ({
-  objective: o, offline: true, backend: 'local', approval: 'auto-approve', pseudoDir: PSEUDO_DIR, pwCommand: 'pw.x',
-  localConcurrency: 1, models: {}, judges: false, budget: {}, qeVersion: '6.7',
+  objective: o,
+  offline: true,
+  backend: 'local',
+  approval: 'auto-approve',
+  pseudoDir: PSEUDO_DIR,
+  pwCommand: 'pw.x',
+  localConcurrency: 1,
+  models: {},
+  judges: false,
+  budget: {},
+  qeVersion: '6.7',
 });
 
 /** Run a study; with `kill`, SIGKILL that step's pw.x once its output holds `afterGeometries` + 1 geometries. */
-async function run(o: Objective, kill?: { step: string; afterGeometries: number }): Promise<Study & { killed?: { call: string; output: string } }> {
+async function run(
+  o: Objective,
+  kill?: { step: string; afterGeometries: number },
+): Promise<Study & { killed?: { call: string; output: string } }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-everyday-runs-'));
   const controller = await RunController.start({ runsDir: dir, settings: settings(o) });
   let killed: { call: string; output: string } | undefined;
@@ -48,8 +64,14 @@ async function run(o: Objective, kill?: { step: string; afterGeometries: number 
     while (kill && !stop && !killed) {
       await sleep(100);
       const events = controller.session.run.log.events();
-      const call = events.find((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === kill.step)?.payload as ToolCallRecord | undefined;
-      const job = call && events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).call === call.id).at(-1)?.payload as JobRecord | undefined;
+      const call = events.find((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === kill.step)?.payload as
+        | ToolCallRecord
+        | undefined;
+      const job =
+        call &&
+        (events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).call === call.id).at(-1)?.payload as
+          | JobRecord
+          | undefined);
       if (!call || job?.state !== 'running' || job.pid === undefined || !job.workDir) continue;
       const out = path.join(job.workDir, 'pw.out');
       const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
@@ -66,33 +88,67 @@ async function run(o: Objective, kill?: { step: string; afterGeometries: number 
   return { controller, result, dir, ...(killed ? { killed } : {}) };
 }
 
-const provenanceOf = (s: Study) => s.controller.session.runtime.provenance as unknown as { artifacts(): readonly ArtifactRecord[]; artifact(id: string): ArtifactRecord | undefined; call(id: string): ToolCallRecord | undefined; calls(): readonly ToolCallRecord[] };
+const provenanceOf = (s: Study) =>
+  s.controller.session.runtime.provenance as unknown as {
+    artifacts(): readonly ArtifactRecord[];
+    artifact(id: string): ArtifactRecord | undefined;
+    call(id: string): ToolCallRecord | undefined;
+    calls(): readonly ToolCallRecord[];
+  };
 const finalOf = (s: Study, step: string, name: string): ArtifactRecord => {
   const p = provenanceOf(s);
-  const a = p.artifacts().filter((x) => x.name === name && x.status === 'final' && p.call(x.creator)?.step === step).at(-1);
+  const a = p
+    .artifacts()
+    .filter((x) => x.name === name && x.status === 'final' && p.call(x.creator)?.step === step)
+    .at(-1);
   assert.ok(a, `no final ${name} from step ${step}`);
   return a;
 };
 const accepted = (s: Study): boolean => {
-  const judged = s.controller.session.run.log.events().filter((e) => e.kind === 'report.judged').at(-1)?.payload as { accepted?: boolean } | undefined;
+  const judged = s.controller.session.run.log
+    .events()
+    .filter((e) => e.kind === 'report.judged')
+    .at(-1)?.payload as { accepted?: boolean } | undefined;
   return judged?.accepted === true;
 };
 const outputOf = (s: Study, energy: ArtifactRecord) => {
   const p = provenanceOf(s);
-  const out = p.call(energy.creator)!.outputs.map((id) => p.artifact(id)!).find((a) => a.name === 'pw_output')!;
+  const out = p
+    .call(energy.creator)!
+    .outputs.map((id) => p.artifact(id)!)
+    .find((a) => a.name === 'pw_output')!;
   return parsePwOutput(fs.readFileSync(path.join(s.controller.runDir, out.location!), 'utf8'));
 };
 
 // diamond Si (a = 5.43 Å) with its second atom 0.15 Å off the symmetric site along x
-const DISPLACED = '2\nLattice="0.0 2.715 2.715 2.715 0.0 2.715 2.715 2.715 0.0" Properties=species:S:1:pos:R:3 pbc="T T T"\nSi 0.0 0.0 0.0\nSi 1.5075 1.3575 1.3575\n';
+const DISPLACED =
+  '2\nLattice="0.0 2.715 2.715 2.715 0.0 2.715 2.715 2.715 0.0" Properties=species:S:1:pos:R:3 pbc="T T T"\nSi 0.0 0.0 0.0\nSi 1.5075 1.3575 1.3575\n';
 const RELAX_YAML = [
-  'workflow: relax', 'inputs:', '  structure: { file: si-displaced.extxyz }', '  calculation: relax', '  functional: PBE',
-  '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }', '  ecutwfcRy: 15', '  kSpacingPerAngstrom: 0.5', '  forceThresholdEvPerAngstrom: 0.002', '',
+  'workflow: relax',
+  'inputs:',
+  '  structure: { file: si-displaced.extxyz }',
+  '  calculation: relax',
+  '  functional: PBE',
+  '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }',
+  '  ecutwfcRy: 15',
+  '  kSpacingPerAngstrom: 0.5',
+  '  forceThresholdEvPerAngstrom: 0.002',
+  '',
 ].join('\n');
-const vcYaml = (a: number) => [
-  'workflow: relax', 'inputs:', '  element: Si', `  latticeConstantAngstrom: ${a}`, '  calculation: vc-relax', '  functional: PBE',
-  '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }', '  ecutwfcRy: 20', '  kSpacingPerAngstrom: 0.4', '  pressureThresholdKbar: 0.5', '',
-].join('\n');
+const vcYaml = (a: number) =>
+  [
+    'workflow: relax',
+    'inputs:',
+    '  element: Si',
+    `  latticeConstantAngstrom: ${a}`,
+    '  calculation: vc-relax',
+    '  functional: PBE',
+    '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }',
+    '  ecutwfcRy: 20',
+    '  kSpacingPerAngstrom: 0.4',
+    '  pressureThresholdKbar: 0.5',
+    '',
+  ].join('\n');
 
 describe('everyday calculations offline with real pw.x (toy settings)', function () {
   this.timeout(1_200_000);
@@ -121,13 +177,20 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
       assert.ok(v.maxForceEvPerAngstrom! <= 0.002);
       const s = finalOf(whole, 'relaxed', 'relaxed_structure').value as Structure;
       const d = s.positions[1]!.map((x, k) => x - s.positions[0]![k]!);
-      for (const x of d) assert.ok(Math.abs(x - 1.3575) < 0.003, `Si–Si vector ${d.map((y) => y.toFixed(4)).join(', ')} Å, want 1.3575 each`);
-      assert.ok(v.steps.length >= 3 && v.steps[0]!.maxForceEvPerAngstrom! > 1, `${v.steps.length} geometries, first force ${v.steps[0]!.maxForceEvPerAngstrom}`);
+      for (const x of d)
+        assert.ok(Math.abs(x - 1.3575) < 0.003, `Si–Si vector ${d.map((y) => y.toFixed(4)).join(', ')} Å, want 1.3575 each`);
+      assert.ok(
+        v.steps.length >= 3 && v.steps[0]!.maxForceEvPerAngstrom! > 1,
+        `${v.steps.length} geometries, first force ${v.steps[0]!.maxForceEvPerAngstrom}`,
+      );
     });
 
     it('writes the relaxed structure in every format and shows the trajectory in report.md', () => {
       const p = provenanceOf(whole);
-      const files = p.artifacts().filter((a) => a.name === 'structure_file').map((a) => path.basename(a.location!));
+      const files = p
+        .artifacts()
+        .filter((a) => a.name === 'structure_file')
+        .map((a) => path.basename(a.location!));
       assert.deepEqual(files.sort(), ['relaxed.cif', 'relaxed.extxyz', 'relaxed.pwi', 'relaxed.vasp', 'relaxed.xsf']);
       const report = fs.readFileSync(path.join(whole.controller.runDir, 'report.md'), 'utf8');
       const id = finalOf(whole, 'result', 'relaxation').id;
@@ -139,7 +202,10 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
       assert.ok(cut.killed, 'the relaxation was killed');
       assert.equal(cut.result.state, 'completed', cut.result.reason);
       assert.ok(accepted(cut));
-      const plan = cut.controller.session.runtime.canvas.read('plan') as { ok: true; value: { steps: { id: string; tool: string; args?: Record<string, unknown> }[] } };
+      const plan = cut.controller.session.runtime.canvas.read('plan') as {
+        ok: true;
+        value: { steps: { id: string; tool: string; args?: Record<string, unknown> }[] };
+      };
       const restart = plan.value.steps.find((s) => s.tool === 'interrupted_geometry')!;
       assert.equal(restart.id, `relax-input-from-${cut.killed!.call}`);
       const printed = parsePwOutput(fs.readFileSync(cut.killed!.output, 'utf8')).ionicSteps.at(-1)!.positionsAngstrom;
@@ -147,8 +213,14 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
       input.structure.positions.forEach((r, i) => assert.deepEqual(r, printed[i]));
       const continued = finalOf(cut, 'result', 'relaxation').value as RelaxationValue;
       const reference = finalOf(whole, 'result', 'relaxation').value as RelaxationValue;
-      assert.ok(continued.steps.length < reference.steps.length, `${continued.steps.length} geometries after the kill, ${reference.steps.length} uninterrupted`);
-      assert.ok(Math.abs(continued.finalEnergyEv - reference.finalEnergyEv) < 2e-4, `${continued.finalEnergyEv} vs ${reference.finalEnergyEv} eV`);
+      assert.ok(
+        continued.steps.length < reference.steps.length,
+        `${continued.steps.length} geometries after the kill, ${reference.steps.length} uninterrupted`,
+      );
+      assert.ok(
+        Math.abs(continued.finalEnergyEv - reference.finalEnergyEv) < 2e-4,
+        `${continued.finalEnergyEv} vs ${reference.finalEnergyEv} eV`,
+      );
     });
   });
 
@@ -161,7 +233,7 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
       for (const s of studies) await s.controller.close();
     });
 
-    it('ends both at the same lattice constant, within the stress threshold in the final SCF, near PBE\'s 5.47 Å', () => {
+    it("ends both at the same lattice constant, within the stress threshold in the final SCF, near PBE's 5.47 Å", () => {
       const a = studies.map((s) => {
         assert.equal(s.result.state, 'completed', s.result.reason);
         assert.ok(accepted(s));
@@ -175,8 +247,14 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
       assert.ok(Math.abs(a[0]! - a[1]!) < 0.005, `a from 5.60 Å: ${a[0]!.toFixed(4)}, from 5.30 Å: ${a[1]!.toFixed(4)}`);
       // a final SCF above press_conv_thr (the basis of the final cell) is continued from the relaxed cell, never met by changing the settings
       for (const s of studies) {
-        const inputs = provenanceOf(s).artifacts().filter((x) => x.name === 'pw_input').map((x) => (x.value as { settings: { ecutwfcRy: number; ecutrhoRy: number } }).settings);
-        assert.ok(inputs.every((x) => x.ecutwfcRy === 20 && x.ecutrhoRy === 80), JSON.stringify(inputs));
+        const inputs = provenanceOf(s)
+          .artifacts()
+          .filter((x) => x.name === 'pw_input')
+          .map((x) => (x.value as { settings: { ecutwfcRy: number; ecutrhoRy: number } }).settings);
+        assert.ok(
+          inputs.every((x) => x.ecutwfcRy === 20 && x.ecutrhoRy === 80),
+          JSON.stringify(inputs),
+        );
       }
       for (const x of a) assert.ok(Math.abs(x - 5.47) < 0.05, `a = ${x.toFixed(4)} Å`);
     });
@@ -185,8 +263,23 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
   describe('magnetic order of bcc Fe', () => {
     let s: Study;
     before(async () => {
-      s = await run(objective('fe', ['workflow: magnetic-ordering', 'inputs:', '  element: Fe', '  latticeConstantAngstrom: 2.83', '  functional: PBE',
-        '  pseudopotentials: { Fe: Fe.pbe-nd-rrkjus.UPF }', '  ecutwfcRy: 25', '  dual: 8', '  kSpacingPerAngstrom: 0.5', ''].join('\n')));
+      s = await run(
+        objective(
+          'fe',
+          [
+            'workflow: magnetic-ordering',
+            'inputs:',
+            '  element: Fe',
+            '  latticeConstantAngstrom: 2.83',
+            '  functional: PBE',
+            '  pseudopotentials: { Fe: Fe.pbe-nd-rrkjus.UPF }',
+            '  ecutwfcRy: 25',
+            '  dual: 8',
+            '  kSpacingPerAngstrom: 0.5',
+            '',
+          ].join('\n'),
+        ),
+      );
     });
     after(async () => s?.controller.close());
 
@@ -207,9 +300,27 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
   describe('formation energy of MgO', () => {
     let s: Study;
     before(async () => {
-      s = await run(objective('mgo', ['workflow: formation-energy', 'inputs:', '  elements: [Mg, O]', '  bravais: rocksalt', '  latticeConstantAngstrom: 4.21', '  functional: LDA',
-        '  pseudopotentials: { Mg: Mg.pz-n-vbc.UPF, O: O.pz-rrkjus.UPF }', '  ecutwfcRy: 30', '  dual: 8', '  kSpacingPerAngstrom: 0.4', '  relax: false',
-        '  references:', '    O: { molecule: O2, boxAngstrom: 7 }', ''].join('\n')));
+      s = await run(
+        objective(
+          'mgo',
+          [
+            'workflow: formation-energy',
+            'inputs:',
+            '  elements: [Mg, O]',
+            '  bravais: rocksalt',
+            '  latticeConstantAngstrom: 4.21',
+            '  functional: LDA',
+            '  pseudopotentials: { Mg: Mg.pz-n-vbc.UPF, O: O.pz-rrkjus.UPF }',
+            '  ecutwfcRy: 30',
+            '  dual: 8',
+            '  kSpacingPerAngstrom: 0.4',
+            '  relax: false',
+            '  references:',
+            '    O: { molecule: O2, boxAngstrom: 7 }',
+            '',
+          ].join('\n'),
+        ),
+      );
     });
     after(async () => s?.controller.close());
 
@@ -228,8 +339,24 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
   describe('surface energy of Al(111)', () => {
     let s: Study;
     before(async () => {
-      s = await run(objective('al', ['workflow: surface-energy', 'inputs:', '  element: Al', '  latticeConstantAngstrom: 3.99', '  functional: LDA',
-        '  pseudopotentials: { Al: Al.pz-vbc.UPF }', '  ecutwfcRy: 15', '  kSpacingPerAngstrom: 0.3', '  layers: [3, 5, 7]', '  vacuumAngstrom: 6', ''].join('\n')));
+      s = await run(
+        objective(
+          'al',
+          [
+            'workflow: surface-energy',
+            'inputs:',
+            '  element: Al',
+            '  latticeConstantAngstrom: 3.99',
+            '  functional: LDA',
+            '  pseudopotentials: { Al: Al.pz-vbc.UPF }',
+            '  ecutwfcRy: 15',
+            '  kSpacingPerAngstrom: 0.3',
+            '  layers: [3, 5, 7]',
+            '  vacuumAngstrom: 6',
+            '',
+          ].join('\n'),
+        ),
+      );
     });
     after(async () => s?.controller.close());
 

@@ -56,7 +56,10 @@ describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(
 
   it('the relaxation was made again from exactly the positions the killed run printed last, and the fixed layer did not move', () => {
     const { byStep } = studyOf(run);
-    const plan = run.controller.session.runtime.canvas.read('plan') as { ok: true; value: { steps: { id: string; tool: string; status: string; args?: Record<string, unknown> }[] } };
+    const plan = run.controller.session.runtime.canvas.read('plan') as {
+      ok: true;
+      value: { steps: { id: string; tool: string; status: string; args?: Record<string, unknown> }[] };
+    };
     const restartStep = plan.value.steps.find((s) => s.tool === 'interrupted_geometry')!;
     assert.equal(restartStep.id, `relax-ontop-input-from-${killed.call}`);
     assert.ok(plan.value.steps.every((s) => s.status === 'done'));
@@ -70,7 +73,11 @@ describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(
       assert.ok(fixed[i] ? d < 1e-9 : d === 0, `atom ${i}: ${d} Å from the last printed geometry`);
     });
     const start = byStep('ads-ontop', 'slab_with_adsorbate').value as Structure;
-    const moved = Math.max(...input.structure.positions.map((r, i) => Math.hypot(r[0] - start.positions[i]![0], r[1] - start.positions[i]![1], r[2] - start.positions[i]![2])));
+    const moved = Math.max(
+      ...input.structure.positions.map((r, i) =>
+        Math.hypot(r[0] - start.positions[i]![0], r[1] - start.positions[i]![1], r[2] - start.positions[i]![2]),
+      ),
+    );
     assert.ok(moved > 0.01, `the continued relaxation starts ${moved} Å from the original start`);
   });
 
@@ -81,7 +88,10 @@ describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(
     const continued = outOf(run, byStep('relax-ontop-run', 'pw_output').id);
     const whole = outOf(reference, ref.byStep('relax-ontop-run', 'pw_output').id);
     assert.match(continued, /bfgs converged/);
-    assert.ok(geometries(continued) < geometries(whole), `continued: ${geometries(continued)} geometries after ${KILL_AFTER_GEOMETRIES + 1} before the kill; uninterrupted: ${geometries(whole)}`);
+    assert.ok(
+      geometries(continued) < geometries(whole),
+      `continued: ${geometries(continued)} geometries after ${KILL_AFTER_GEOMETRIES + 1} before the kill; uninterrupted: ${geometries(whole)}`,
+    );
     const g = adsorbateGeometry(byStep('relaxed-ontop', 'relaxed_structure').value as Structure)!;
     assert.equal(g.site, 'ontop');
     // Both relaxations stop at the toy study's loose force threshold (0.25 eV/Å), from different last steps.
@@ -94,13 +104,23 @@ describe('an interrupted relaxation continues from its last geometry (toy CO/Pt(
   it('nothing provisional is upstream of the ensemble statistics: the restart geometry derives from the original structure, the killed run is only its seed', () => {
     const { p, byStep } = studyOf(run);
     const stats = byStep('beef-stats', 'beef_ensemble_stats');
-    const up = upstreamPath(p, [stats.id], 10_000).filter((id) => id.startsWith('a-')).map((id) => p.artifact(id)!);
-    assert.ok(up.every((a) => a.status === 'final'), up.filter((a) => a.status !== 'final').map((a) => `${a.id} ${a.name} ${a.status}`).join(', '));
+    const up = upstreamPath(p, [stats.id], 10_000)
+      .filter((id) => id.startsWith('a-'))
+      .map((id) => p.artifact(id)!);
+    assert.ok(
+      up.every((a) => a.status === 'final'),
+      up
+        .filter((a) => a.status !== 'final')
+        .map((a) => `${a.id} ${a.name} ${a.status}`)
+        .join(', '),
+    );
     const restart = up.find((a) => a.name === 'restart_structure')!;
     assert.ok(restart, 'the restart geometry is upstream of ΔBE');
     assert.deepEqual(restart.inputs, [byStep('ads-ontop', 'slab_with_adsorbate').id]);
     const call = p.call(restart.creator)!;
     assert.equal(call.args.relaxation!.seed, true);
-    assert.ok(call.verdicts.some((v) => v.rule === 'no-provisional-support' && v.level === 'pass' && /only seeds/.test(v.reasons.join(' '))));
+    assert.ok(
+      call.verdicts.some((v) => v.rule === 'no-provisional-support' && v.level === 'pass' && /only seeds/.test(v.reasons.join(' '))),
+    );
   });
 });

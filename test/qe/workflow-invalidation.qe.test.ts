@@ -26,18 +26,42 @@ const settings = (): RunSettings => ({
     text: 'Lattice constant of fcc Al with LDA (invalidation test)',
     workflow: 'lattice-constant',
     inputs: {
-      element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.05, functional: 'PZ', pseudopotential: 'Al.pz-vbc.UPF',
-      cutoffsRy: [20, 25, 30, 35, 40, 50], kSpacingsPerAngstrom: [0.5, 0.3, 0.2, 0.15], toleranceMevPerAtom: 5,
-      smearing: { kind: 'mv', degaussRy: 0.05 }, eos: { points: 5, rangePercent: 5 },
+      element: 'Al',
+      structure: 'fcc',
+      latticeConstantAngstrom: 4.05,
+      functional: 'PZ',
+      pseudopotential: 'Al.pz-vbc.UPF',
+      cutoffsRy: [20, 25, 30, 35, 40, 50],
+      kSpacingsPerAngstrom: [0.5, 0.3, 0.2, 0.15],
+      toleranceMevPerAtom: 5,
+      smearing: { kind: 'mv', degaussRy: 0.05 },
+      eos: { points: 5, rangePercent: 5 },
     },
   },
-  offline: true, backend: 'local', approval: 'auto-approve', pseudoDir: PSEUDO_DIR, pwCommand: 'pw.x',
-  localConcurrency: 2, models: {}, judges: false, budget: {}, qeVersion: '6.7',
+  offline: true,
+  backend: 'local',
+  approval: 'auto-approve',
+  pseudoDir: PSEUDO_DIR,
+  pwCommand: 'pw.x',
+  localConcurrency: 2,
+  models: {},
+  judges: false,
+  budget: {},
+  qeVersion: '6.7',
 });
 
-const artifactsOf = (events: readonly CanvasEvent[]) => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
+const artifactsOf = (events: readonly CanvasEvent[]) =>
+  events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
 const runPwCallsOf = (events: readonly CanvasEvent[], step: string, after = 0) =>
-  events.filter((e) => e.seq > after && e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'run_pw' && (e.payload as ToolCallRecord).step === step).map((e) => e.payload as ToolCallRecord);
+  events
+    .filter(
+      (e) =>
+        e.seq > after &&
+        e.kind === 'provenance.call' &&
+        (e.payload as ToolCallRecord).tool === 'run_pw' &&
+        (e.payload as ToolCallRecord).step === step,
+    )
+    .map((e) => e.payload as ToolCallRecord);
 
 describe('a superseded cutoff and a result marked stale are rerun through provenance (offline, real pw.x)', function () {
   this.timeout(900_000);
@@ -50,19 +74,30 @@ describe('a superseded cutoff and a result marked stale are rerun through proven
     const controller = await RunController.start({ runsDir: path.join(dir, 'runs'), settings: settings() });
     runDir = controller.runDir;
     const off = controller.session.run.log.subscribe((e) => {
-      if (e.kind === 'step.end' && (e.payload as { id: string; ok: boolean }).id === 'k-choice') controller.stop('the user reviews the convergence choices');
+      if (e.kind === 'step.end' && (e.payload as { id: string; ok: boolean }).id === 'k-choice')
+        controller.stop('the user reviews the convergence choices');
     });
     const first = await controller.run();
     off();
     assert.equal(first.state, 'stopped', first.reason);
     const rt = controller.session.runtime;
-    oldCutoff = rt.provenance.artifacts().filter((a) => a.name === 'converged_settings' && (a.value as ConvergenceSelectionValue).parameter === 'ecutwfc').at(-1)!;
+    oldCutoff = rt.provenance
+      .artifacts()
+      .filter((a) => a.name === 'converged_settings' && (a.value as ConvergenceSelectionValue).parameter === 'ecutwfc')
+      .at(-1)!;
     // the user tightens the cutoff tolerance of the finished cutoff choice, mid-run
     const plan = new PlanStore(rt.canvas).require();
     const choice = plan.steps.find((s) => s.id === 'cutoff-choice')!;
     const edit = await runSupervisorTool(rt, {
-      type: 'tool_use', id: 'toolu_user_1', name: EDIT_PLAN,
-      input: { op: 'modify', id: 'cutoff-choice', changes: { args: { ...choice.args, toleranceMevPerAtom: 1 } }, reason: 'the user asks for 1 meV/atom on the cutoff' },
+      type: 'tool_use',
+      id: 'toolu_user_1',
+      name: EDIT_PLAN,
+      input: {
+        op: 'modify',
+        id: 'cutoff-choice',
+        changes: { args: { ...choice.args, toleranceMevPerAtom: 1 } },
+        reason: 'the user asks for 1 meV/atom on the cutoff',
+      },
     });
     assert.ok(!edit.isError, edit.content);
     stopSeq = controller.session.run.log.events().at(-1)!.seq;
@@ -92,7 +127,10 @@ describe('a superseded cutoff and a result marked stale are rerun through proven
     const registry = reopened.session.run.registry;
     const events = reopened.session.run.log.events();
     await reopened.close();
-    const cut = events.filter((e) => e.kind === 'workflow.superseded').map((e) => e.payload as Supersession).find((s) => s.step === 'cutoff-choice')!;
+    const cut = events
+      .filter((e) => e.kind === 'workflow.superseded')
+      .map((e) => e.payload as Supersession)
+      .find((s) => s.step === 'cutoff-choice')!;
     const createdAt = new Map(events.filter((e) => e.kind === 'provenance.artifact').map((e) => [(e.payload as ArtifactRecord).id, e.seq]));
     const stale = new Set(cut.stale);
     assert.ok(stale.has(oldCutoff.id));
@@ -104,23 +142,39 @@ describe('a superseded cutoff and a result marked stale are rerun through proven
     }
     const names = new Set(cut.stale.map((id) => registry.artifact(id)!.name));
     for (const n of ['converged_settings', 'pw_input', 'total_energy']) assert.ok(names.has(n), `stale ${n}`);
-    const cutoffEnergies = registry.artifacts().filter((a) => a.name === 'total_energy' && registry.call(a.creator)?.step === 'cutoff-runs');
+    const cutoffEnergies = registry
+      .artifacts()
+      .filter((a) => a.name === 'total_energy' && registry.call(a.creator)?.step === 'cutoff-runs');
     assert.equal(cutoffEnergies.length, 6);
-    assert.ok(cutoffEnergies.every((a) => a.status === 'final'), 'the cutoff sweep stays valid');
+    assert.ok(
+      cutoffEnergies.every((a) => a.status === 'final'),
+      'the cutoff sweep stays valid',
+    );
   });
 
   it('reruns the k sweep and the EOS at the new cutoff, and does not redo the cutoff sweep', async () => {
     const reopened = await RunController.resume(runDir);
     const rt = reopened.session.runtime;
     const events = rt.log.events();
-    const newCutoff = rt.provenance.artifacts().filter((a) => a.name === 'converged_settings' && a.status === 'final' && (a.value as ConvergenceSelectionValue).parameter === 'ecutwfc').at(-1)!;
+    const newCutoff = rt.provenance
+      .artifacts()
+      .filter(
+        (a) => a.name === 'converged_settings' && a.status === 'final' && (a.value as ConvergenceSelectionValue).parameter === 'ecutwfc',
+      )
+      .at(-1)!;
     const ecut = (newCutoff.value as ConvergenceSelectionValue).chosen.ecutwfcRy;
     assert.equal(runPwCallsOf(events, 'cutoff-runs', stopSeq).length, 0, 'no cutoff job after the change');
     const kRuns = runPwCallsOf(events, 'k-runs', stopSeq);
     assert.equal(kRuns.length, 4, 'each k point again');
     const energies = artifactsOf(events).filter((a) => a.name === 'total_energy' && kRuns.some((c) => c.id === a.creator));
-    assert.ok(energies.every((e) => (e.meta!.settings as { ecutwfcRy: number }).ecutwfcRy === ecut), `k sweep at ${ecut} Ry`);
-    const lattice = rt.provenance.artifacts().filter((a) => a.name === 'lattice_constant').at(-1)!;
+    assert.ok(
+      energies.every((e) => (e.meta!.settings as { ecutwfcRy: number }).ecutwfcRy === ecut),
+      `k sweep at ${ecut} Ry`,
+    );
+    const lattice = rt.provenance
+      .artifacts()
+      .filter((a) => a.name === 'lattice_constant')
+      .at(-1)!;
     assert.equal(lattice.status, 'final');
     const up = upstreamPath(rt.provenance, [lattice.id], 10_000);
     assert.ok(up.includes(newCutoff.id) && !up.includes(oldCutoff.id), 'the lattice constant stands on the new cutoff only');
@@ -134,8 +188,13 @@ describe('a superseded cutoff and a result marked stale are rerun through proven
     const registry = controller.session.run.registry as ProvenanceRegistry;
     const events0 = controller.session.run.log.events();
     const eosCalls = runPwCallsOf(events0, 'eos-runs');
-    const victim = registry.artifacts().find((a) => a.name === 'total_energy' && a.status === 'final' && a.creator === eosCalls.at(-1)!.id)!;
-    const oldLattice = registry.artifacts().filter((a) => a.name === 'lattice_constant' && a.status === 'final').at(-1)!;
+    const victim = registry
+      .artifacts()
+      .find((a) => a.name === 'total_energy' && a.status === 'final' && a.creator === eosCalls.at(-1)!.id)!;
+    const oldLattice = registry
+      .artifacts()
+      .filter((a) => a.name === 'lattice_constant' && a.status === 'final')
+      .at(-1)!;
     const mark = controller.session.run.log.events().at(-1)!.seq;
     const changed = await markStale(registry, victim.id, 'the node that ran this job reported memory errors');
     assert.ok(changed.includes(oldLattice.id), 'the lattice constant computed from it is stale');
@@ -151,7 +210,9 @@ describe('a superseded cutoff and a result marked stale are rerun through proven
     const again = runPwCallsOf(events, 'eos-runs', mark);
     assert.equal(again.length, 1, 'one pw.x job: the stale one');
     assert.equal(again[0]!.args.input?.value, eosCalls.at(-1)!.args.input?.value, 'the same input');
-    const lattice = artifactsOf(events).filter((a) => a.name === 'lattice_constant').at(-1)!;
+    const lattice = artifactsOf(events)
+      .filter((a) => a.name === 'lattice_constant')
+      .at(-1)!;
     assert.notEqual(lattice.id, oldLattice.id);
     assert.ok(Math.abs((lattice.value as number) - (oldLattice.value as number)) < 1e-4, 'the same physics, recomputed');
     const judged = events.filter((e) => e.kind === 'report.judged').at(-1)!;

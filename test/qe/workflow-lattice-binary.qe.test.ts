@@ -26,18 +26,35 @@ describe('lattice constant of zincblende SiC built by name, through the workflow
   before(() => {
     assert.equal(spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }).status, 0, 'build');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-binary-'));
-    fs.writeFileSync(path.join(dir, 'objective.yaml'), 'workflow: lattice-constant\ninputs:\n  elements: [Si, C]\n  structure: zincblende\n  latticeConstantAngstrom: 4.36\n' +
-      '  functional: LDA\n  cutoffsRy: [40, 45, 50]\n  kSpacingsPerAngstrom: [0.6, 0.5, 0.4]\n  toleranceMevPerAtom: 5\n');
-    const r = spawnSync(process.execPath, [cli, 'run', 'objective.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', '/usr/share/espresso/pseudo'],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+    fs.writeFileSync(
+      path.join(dir, 'objective.yaml'),
+      'workflow: lattice-constant\ninputs:\n  elements: [Si, C]\n  structure: zincblende\n  latticeConstantAngstrom: 4.36\n' +
+        '  functional: LDA\n  cutoffsRy: [40, 45, 50]\n  kSpacingsPerAngstrom: [0.6, 0.5, 0.4]\n  toleranceMevPerAtom: 5\n',
+    );
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'run', 'objective.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', '/usr/share/espresso/pseudo'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' },
+      },
+    );
     status = r.status;
     stdout = r.stdout + r.stderr;
     const runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
-    events = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CanvasEvent);
+    events = fs
+      .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as CanvasEvent);
   });
 
   const artifacts = () => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
-  const last = (name: string) => artifacts().filter((a) => a.name === name).at(-1)!;
+  const last = (name: string) =>
+    artifacts()
+      .filter((a) => a.name === name)
+      .at(-1)!;
 
   it('builds the 2-atom F-43m primitive cell of Si and C and chooses a pseudopotential for each', () => {
     assert.equal(status, 0, stdout);
@@ -57,7 +74,9 @@ describe('lattice constant of zincblende SiC built by name, through the workflow
     assert.ok(Math.abs((a.value as number) - Math.cbrt(4 * fit.v0Angstrom3)) < 1e-9);
     assert.equal(a.meta?.spaceGroup, 'F-43m (216)');
     assert.ok((a.value as number) > 4.25 && (a.value as number) < 4.4, `LDA SiC a = ${a.value as number} Å`);
-    const claims = artifacts().filter((x) => x.name === 'report_claim').map((x) => x.meta as { quantity: string; cites: string });
+    const claims = artifacts()
+      .filter((x) => x.name === 'report_claim')
+      .map((x) => x.meta as { quantity: string; cites: string });
     assert.ok(claims.some((c) => c.quantity === 'lattice_constant' && c.cites === a.id));
     const judged = events.filter((e) => e.kind === 'report.judged').at(-1)!.payload as { accepted: boolean; summary: string };
     assert.equal(judged.accepted, true, judged.summary);

@@ -20,7 +20,13 @@ const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'dist/cli.js');
 const sha = (f: string) => createHash('sha256').update(fs.readFileSync(f)).digest('hex');
 
-interface Finished { status: number | null; stdout: string; runDir: string; events: CanvasEvent[]; cif: string }
+interface Finished {
+  status: number | null;
+  stdout: string;
+  runDir: string;
+  events: CanvasEvent[];
+  cif: string;
+}
 
 /** Copy the CIF beside a fresh objective and run it offline. */
 function runOn(cifName: string, inputs: string, pseudoDir: string): Finished {
@@ -28,16 +34,30 @@ function runOn(cifName: string, inputs: string, pseudoDir: string): Finished {
   const cif = path.join(dir, cifName);
   fs.copyFileSync(path.join(root, 'examples', cifName), cif);
   fs.writeFileSync(path.join(dir, 'objective.yaml'), `workflow: lattice-constant\ninputs:\n  structure: { file: ${cifName} }\n${inputs}`);
-  const r = spawnSync(process.execPath, [cli, 'run', 'objective.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir],
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'run', 'objective.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, ANTHROPIC_API_KEY: '', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' },
+    },
+  );
   const runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
-  const events = fs.readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CanvasEvent);
+  const events = fs
+    .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CanvasEvent);
   return { status: r.status, stdout: r.stdout + r.stderr, runDir, events, cif };
 }
 
 const artifacts = (f: Finished) => f.events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
 const calls = (f: Finished) => f.events.filter((e) => e.kind === 'provenance.call').map((e) => e.payload as ToolCallRecord);
-const last = (f: Finished, name: string) => artifacts(f).filter((a) => a.name === name).at(-1)!;
+const last = (f: Finished, name: string) =>
+  artifacts(f)
+    .filter((a) => a.name === name)
+    .at(-1)!;
 
 /** Every artifact upstream of one (inputs, transitively). */
 function upstream(f: Finished, id: string): Set<string> {
@@ -64,19 +84,29 @@ describe('lattice constants of crystals from CIF files, through the workflow wit
 
   before(() => {
     assert.equal(spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }).status, 0, 'build');
-    nacl = runOn('NaCl.cif', '  functional: PZ\n  cutoffsRy: [25, 30, 35]\n  kSpacingsPerAngstrom: [0.6, 0.5, 0.4]\n  toleranceMevPerAtom: 5\n',
-      path.join(root, 'test/fixtures/workflows/pseudo-nc'));
-    mg = runOn('Mg-hcp.cif', '  functional: PZ\n  cutoffsRy: [15, 20, 25]\n  kSpacingsPerAngstrom: [0.5, 0.4, 0.3]\n  toleranceMevPerAtom: 5\n  smearing: { kind: mv, degaussRy: 0.05 }\n',
-      '/usr/share/espresso/pseudo');
+    nacl = runOn(
+      'NaCl.cif',
+      '  functional: PZ\n  cutoffsRy: [25, 30, 35]\n  kSpacingsPerAngstrom: [0.6, 0.5, 0.4]\n  toleranceMevPerAtom: 5\n',
+      path.join(root, 'test/fixtures/workflows/pseudo-nc'),
+    );
+    mg = runOn(
+      'Mg-hcp.cif',
+      '  functional: PZ\n  cutoffsRy: [15, 20, 25]\n  kSpacingsPerAngstrom: [0.5, 0.4, 0.3]\n  toleranceMevPerAtom: 5\n  smearing: { kind: mv, degaussRy: 0.05 }\n',
+      '/usr/share/espresso/pseudo',
+    );
   });
 
-  it('NaCl: completes, and the structure the runs used is the CIF\'s crystal, recorded with the file and its sha256', () => {
+  it("NaCl: completes, and the structure the runs used is the CIF's crystal, recorded with the file and its sha256", () => {
     assert.equal(nacl.status, 0, nacl.stdout);
     const s = last(nacl, 'bulk_structure');
     const value = s.value as Structure;
     assert.equal(value.source?.sha256, sha(nacl.cif));
     assert.equal(s.contentHash, sha(nacl.cif));
-    assert.equal(fs.readFileSync(path.join(nacl.runDir, s.location!), 'utf8'), fs.readFileSync(nacl.cif, 'utf8'), 'the run keeps the user\'s file');
+    assert.equal(
+      fs.readFileSync(path.join(nacl.runDir, s.location!), 'utf8'),
+      fs.readFileSync(nacl.cif, 'utf8'),
+      "the run keeps the user's file",
+    );
     assert.deepEqual([...value.symbols].sort(), ['Cl', 'Na'], 'the standardised primitive cell');
     assert.equal(analyseSymmetry(value).spaceGroup.number, 225);
     const pseudos = calls(nacl).find((c) => c.tool === 'select_pseudopotentials')!;
@@ -89,10 +119,15 @@ describe('lattice constants of crystals from CIF files, through the workflow wit
     assert.ok(Math.abs((a.value as number) - Math.cbrt(4 * fit.v0Angstrom3)) < 1e-9);
     assert.equal(a.meta?.spaceGroup, 'Fm-3m (225)');
     assert.ok((a.value as number) > 5.3 && (a.value as number) < 5.6, `LDA NaCl a = ${a.value as number} Å`);
-    assert.ok(upstream(nacl, a.id).has(last(nacl, 'bulk_structure').id), 'the lattice constant is downstream of the structure read from the CIF');
+    assert.ok(
+      upstream(nacl, a.id).has(last(nacl, 'bulk_structure').id),
+      'the lattice constant is downstream of the structure read from the CIF',
+    );
     const judged = judgedAccepted(nacl);
     assert.equal(judged.accepted, true, judged.summary);
-    const claims = artifacts(nacl).filter((x) => x.name === 'report_claim').map((x) => x.meta as { quantity: string; cites: string });
+    const claims = artifacts(nacl)
+      .filter((x) => x.name === 'report_claim')
+      .map((x) => x.meta as { quantity: string; cites: string });
     assert.ok(claims.some((c) => c.quantity === 'lattice_constant' && c.cites === a.id));
     assert.match(nacl.stdout, /Lattice constant of NaCl \(Fm-3m \(225\)\) from NaCl\.cif \(PZ\): a = \d\.\d+ Å/);
   });
@@ -124,8 +159,14 @@ describe('lattice constants of crystals from CIF files, through the workflow wit
     assert.ok(Math.abs((last(mg, 'lattice_constant').value as number) - v.aAngstrom) < 1e-12);
     const judged = judgedAccepted(mg);
     assert.equal(judged.accepted, true, judged.summary);
-    const claims = artifacts(mg).filter((x) => x.name === 'report_claim').map((x) => x.meta as { quantity: string; cites: string });
-    for (const field of ['cAngstrom', 'cOverA', 'conventionalVolumeAngstrom3']) assert.ok(claims.some((c) => c.cites === `${lp.id}.${field}`), field);
+    const claims = artifacts(mg)
+      .filter((x) => x.name === 'report_claim')
+      .map((x) => x.meta as { quantity: string; cites: string });
+    for (const field of ['cAngstrom', 'cOverA', 'conventionalVolumeAngstrom3'])
+      assert.ok(
+        claims.some((c) => c.cites === `${lp.id}.${field}`),
+        field,
+      );
     const report = fs.readFileSync(path.join(mg.runDir, 'report.md'), 'utf8');
     assert.match(report, /Method: Mg is hexagonal \(P6_3\/mmc \(194\)\).*variable-cell relaxation \(vc-relax\)/);
     assert.match(report, new RegExp(`sha256 ${sha(mg.cif)}`));

@@ -38,7 +38,13 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     assert.equal(data.creator, 'c-1');
     // a status change arriving later updates the same cell in place
     await run.registry.markStatus(['a-1'], 'stale', 'cutoff changed');
-    await until('the stale mark on a-1', () => nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1')?.document.getText().includes('(stale)'));
+    await until('the stale mark on a-1', () =>
+      nb
+        .getCells()
+        .find((c) => c.metadata.dreams.id === 'calls/c-1')
+        ?.document.getText()
+        .includes('(stale)'),
+    );
     assert.equal(cellIds(nb).filter((id) => id === 'calls/c-1').length, 1);
     // the projection file follows the log; the log is never written by the notebook
     await until('the canvas file to be saved', () => !nb.isDirty);
@@ -51,7 +57,28 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     const { run, canvas } = await runWithCanvas('older', 'Lattice constant of fcc Al');
     await recordScalar(run, 'fit_eos', 'lattice_constant', 4.04, 'Å');
     const file = JSON.parse(fs.readFileSync(canvas.fsPath, 'utf8'));
-    file.cells.push({ kind: 'artifact', id: 'artifacts/a-1', text: 'lattice_constant = 4.04 Å', seq: 3, outputs: [{ mime: 'application/vnd.dreams.artifact+json', data: { id: 'a-1', kind: 'scalar', name: 'lattice_constant', status: 'final', creator: 'c-1', inputs: [], concerns: [], value: 4.04, unit: 'Å' } }] });
+    file.cells.push({
+      kind: 'artifact',
+      id: 'artifacts/a-1',
+      text: 'lattice_constant = 4.04 Å',
+      seq: 3,
+      outputs: [
+        {
+          mime: 'application/vnd.dreams.artifact+json',
+          data: {
+            id: 'a-1',
+            kind: 'scalar',
+            name: 'lattice_constant',
+            status: 'final',
+            creator: 'c-1',
+            inputs: [],
+            concerns: [],
+            value: 4.04,
+            unit: 'Å',
+          },
+        },
+      ],
+    });
     fs.writeFileSync(canvas.fsPath, JSON.stringify(file));
     await workbench();
     const nb = await vscode.workspace.openNotebookDocument(canvas);
@@ -65,10 +92,23 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     const { run, canvas } = await runWithCanvas('burst', 'Lattice constant of fcc Cu');
     await workbench();
     const supervisor = { kind: 'agent' as const, id: 'supervisor' };
-    const plan = (v: number) => run.canvas.write('plan', { objective: 'Lattice constant of fcc Cu', version: v, steps: [{ id: 's1', title: 'EOS', status: v % 2 ? 'running' : 'done' }] }, 'burst test', supervisor);
+    const plan = (v: number) =>
+      run.canvas.write(
+        'plan',
+        { objective: 'Lattice constant of fcc Cu', version: v, steps: [{ id: 's1', title: 'EOS', status: v % 2 ? 'running' : 'done' }] },
+        'burst test',
+        supervisor,
+      );
     // Before the notebook opens: the plan and a large table, so filling the notebook takes a while.
     assert.ok((await plan(1)).ok);
-    const call = await run.registry.recordCall({ tool: 'run_pw', args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' } });
+    const call = await run.registry.recordCall({
+      tool: 'run_pw',
+      args: {},
+      reasons: {},
+      context: 'test',
+      verdicts: [],
+      agent: { role: 'dft' },
+    });
     const rows = Array.from({ length: 20_000 }, (_, i) => ({ k: i, energyEv: -100 - i / 1000, note: 'burst test row' }));
     await run.registry.registerArtifacts(call.id, [{ kind: 'table', name: 'large_table', value: { rows } }]);
     await run.registry.endCall(call.id, { status: 'ok' });
@@ -80,13 +120,35 @@ describe('canvas notebook over a run log (real VS Code)', () => {
       await new Promise((r) => setTimeout(r, 5 + (v % 7) * 12)); // around the projection's 50 ms batching
     }
     const nb = await opened;
-    await until('the last plan version', () => nb.getCells().find((c) => c.metadata.dreams.id === 'summary')?.document.getText().includes('plan version 40'));
-    await until('its step done', () => nb.getCells().find((c) => c.metadata.dreams.id === 'steps/s1')?.document.getText().startsWith('Step 1 of 1: EOS — done'));
+    await until('the last plan version', () =>
+      nb
+        .getCells()
+        .find((c) => c.metadata.dreams.id === 'summary')
+        ?.document.getText()
+        .includes('plan version 40'),
+    );
+    await until('its step done', () =>
+      nb
+        .getCells()
+        .find((c) => c.metadata.dreams.id === 'steps/s1')
+        ?.document.getText()
+        .startsWith('Step 1 of 1: EOS — done'),
+    );
     // every run_pw call in a row is a line of one cell: c-1 (the table) to c-9 (the last energy)
-    await until('the last energy (a-9, made by c-9)', () => nb.getCells().find((c) => c.metadata.dreams.id === 'calls/c-1')?.document.getText().includes('c-9: total_energy'));
+    await until('the last energy (a-9, made by c-9)', () =>
+      nb
+        .getCells()
+        .find((c) => c.metadata.dreams.id === 'calls/c-1')
+        ?.document.getText()
+        .includes('c-9: total_energy'),
+    );
     await new Promise((r) => setTimeout(r, 500));
     const ids = cellIds(nb);
-    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], `cells: ${ids.join(', ')}`);
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+      `cells: ${ids.join(', ')}`,
+    );
     assert.equal(ids.filter((id) => id === 'steps/s1').length, 1);
     assert.equal(ids.filter((id) => id === 'summary').length, 1);
     await run.close();
@@ -117,8 +179,14 @@ describe('approvals (real VS Code)', () => {
     const view = await wb.runs.attach(run.log);
     const e = await recordScalar(run, 'select_converged_settings', 'ecutwfc', 12, 'Ry');
     const book = new ApprovalBook(run.log);
-    const req = await book.raise({ call: 'c-1', tool: 'make_pw_input', parameter: 'ecutwfc', value: 12,
-      verdicts: [{ rule: 'cutoff-vs-pseudopotential', level: 'warn', reasons: ['12 Ry is below the 15 Ry the pseudopotential suggests'] }], provenancePath: [e, 'c-1'] });
+    const req = await book.raise({
+      call: 'c-1',
+      tool: 'make_pw_input',
+      parameter: 'ecutwfc',
+      value: 12,
+      verdicts: [{ rule: 'cutoff-vs-pseudopotential', level: 'warn', reasons: ['12 Ry is below the 15 Ry the pseudopotential suggests'] }],
+      provenancePath: [e, 'c-1'],
+    });
     const waiting = book.waitFor(req.id);
     await until('the approval cell', () => cellIds(nb).includes(`approvals/${req.id}`));
     await until('the pending count', () => wb.approvals.count() === 1);
@@ -131,7 +199,11 @@ describe('approvals (real VS Code)', () => {
     assert.equal(released.by, 'user@vscode');
     assert.equal(released.comment, 'fine for a convergence test');
     assert.ok(Date.parse(released.at) >= t0 - 1000);
-    const lines = fs.readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const recorded = lines.filter((l) => l.kind === 'approval.answer');
     assert.equal(recorded.length, 1);
     assert.deepEqual(recorded[0].actor, { kind: 'user', id: 'user@vscode' });
@@ -148,7 +220,13 @@ describe('approvals (real VS Code)', () => {
     const stale = await wb.runs.answerApproval(view, req.id, 'reject');
     assert.equal(stale.ok, false);
     assert.match(stale.ok ? '' : stale.message, /already answered: approved by user@vscode/);
-    await until('the approval cell to show the answer', () => nb.getCells().find((c) => c.metadata.dreams.id === `approvals/${req.id}`)?.document.getText().includes('approved'));
+    await until('the approval cell to show the answer', () =>
+      nb
+        .getCells()
+        .find((c) => c.metadata.dreams.id === `approvals/${req.id}`)
+        ?.document.getText()
+        .includes('approved'),
+    );
     await until('the pending count to drop', () => wb.approvals.count() === 0);
     await run.close();
   });
@@ -159,25 +237,42 @@ describe('approvals (real VS Code)', () => {
     const nb = await vscode.workspace.openNotebookDocument(canvas);
     const view = await wb.runs.attach(run.log);
     const book = new ApprovalBook(run.log);
-    const loose = { tool: 'relax_structure', parameter: 'fmaxEvPerAngstrom', value: 0.2, verdicts: [{ rule: 'relax-fmax@1', level: 'warn' as const, reasons: ['looser than 0.1 eV/Å'] }], provenancePath: [] };
+    const loose = {
+      tool: 'relax_structure',
+      parameter: 'fmaxEvPerAngstrom',
+      value: 0.2,
+      verdicts: [{ rule: 'relax-fmax@1', level: 'warn' as const, reasons: ['looser than 0.1 eV/Å'] }],
+      provenancePath: [],
+    };
     const first = await book.raise({ ...loose, call: 'c-1' });
     await until('the pending count', () => wb.approvals.count() === 1);
     const answer = await wb.runs.answerApproval(view, first.id, 'approve', 'a quick look', { standing: true });
     assert.ok(answer.ok && answer.answer.standing, JSON.stringify(answer));
     const later = await book.raise({ ...loose, call: 'c-2', tool: 'adsorption_search' });
     assert.equal((await book.waitFor(later.id)).under, first.id, 'the later request was answered as it was raised');
-    const cellText = (id: string) => nb.getCells().find((c) => c.metadata.dreams.id === `approvals/${id}`)?.document.getText() ?? '';
-    await until('the later cell to say why it was approved', () => cellText(later.id).includes(`approved (standing approval of ${first.id})`));
+    const cellText = (id: string) =>
+      nb
+        .getCells()
+        .find((c) => c.metadata.dreams.id === `approvals/${id}`)
+        ?.document.getText() ?? '';
+    await until('the later cell to say why it was approved', () =>
+      cellText(later.id).includes(`approved (standing approval of ${first.id})`),
+    );
     assert.match(cellText(first.id), /approved \(standing: and later ones like it\)/);
     await until('no approval pending', () => wb.approvals.count() === 0);
     await run.close();
   });
 
-  it('posts an answer to the run\'s inbox while another process holds the run, and says so when nobody takes it', async () => {
+  it("posts an answer to the run's inbox while another process holds the run, and says so when nobody takes it", async () => {
     const { run, canvas } = await runWithCanvas('locked', 'Lattice constant of Cu');
     const wb = await workbench();
     await vscode.workspace.openNotebookDocument(canvas);
-    const req = await new ApprovalBook(run.log).raise({ call: 'c-1', tool: 'run_pw', verdicts: [{ rule: 'x', level: 'warn', reasons: ['r'] }], provenancePath: [] });
+    const req = await new ApprovalBook(run.log).raise({
+      call: 'c-1',
+      tool: 'run_pw',
+      verdicts: [{ rule: 'x', level: 'warn', reasons: ['r'] }],
+      provenancePath: [],
+    });
     // A reader view (not attached): the writer lock is held by `run`, as a CLI process would.
     const view = await wb.runs.open(path.join(run.dir, 'events.jsonl'));
     const r = await wb.runs.answerApproval(view, req.id, 'approve');

@@ -49,11 +49,20 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
         req.progress('step 1/2: build_bulk');
         req.progress('step 2/2: run_eos');
         // while the run goes on, the cell shows the latest progress line only (each replaces the last)
-        whileRunning = await until('the progress line in the cell', () => {
-          const shown = text([...nb!.cellAt(0).outputs]);
-          return /step 2\/2: run_eos/.test(shown) ? shown : undefined;
-        }, 10_000);
-        await run.log.append({ kind: 'run.state', key: 'run/state', actor: { kind: 'framework', id: 'run' }, payload: { state: 'completed' } });
+        whileRunning = await until(
+          'the progress line in the cell',
+          () => {
+            const shown = text([...nb!.cellAt(0).outputs]);
+            return /step 2\/2: run_eos/.test(shown) ? shown : undefined;
+          },
+          10_000,
+        );
+        await run.log.append({
+          kind: 'run.state',
+          key: 'run/state',
+          actor: { kind: 'framework', id: 'run' },
+          payload: { state: 'completed' },
+        });
         await run.close();
         return { runLog: path.join(run.dir, 'events.jsonl'), runId: run.runId, state: 'completed', summary: 'one step done' };
       },
@@ -98,12 +107,18 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       assert.equal(failed.cellAt(0).executionSummary?.success, false);
       await until('the failure notice', () => notices.length === 1, 10_000);
       assert.equal(notices[0]!.level, 'error');
-      assert.match(notices[0]!.message, /^DREAMS run \S+-failed \(notice-failed\.dreams\) failed: step run-eos failed: job dreams-1 failed: No space left on device\./);
+      assert.match(
+        notices[0]!.message,
+        /^DREAMS run \S+-failed \(notice-failed\.dreams\) failed: step run-eos failed: job dreams-1 failed: No space left on device\./,
+      );
 
       ending = 'throws';
       await execute(await canvasWith('notice-throws', 'Lattice constant of fcc Al'));
       await until('the error notice', () => notices.length === 2, 10_000);
-      assert.deepEqual(notices[1], { level: 'error', message: 'DREAMS (notice-throws.dreams): No Anthropic API key: run "DREAMS: Set API Key"' });
+      assert.deepEqual(notices[1], {
+        level: 'error',
+        message: 'DREAMS (notice-throws.dreams): No Anthropic API key: run "DREAMS: Set API Key"',
+      });
 
       ending = 'completed';
       const done = await canvasWith('notice-completed', 'Lattice constant of fcc Al');
@@ -126,7 +141,12 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
     await c.update('approvalPolicy', 'continue', vscode.ConfigurationTarget.Global);
     try {
       const o = leanAlObjective();
-      const yaml = ['workflow: lattice-constant', `objective: ${o.text}`, 'inputs:', ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)].join('\n');
+      const yaml = [
+        'workflow: lattice-constant',
+        `objective: ${o.text}`,
+        'inputs:',
+        ...Object.entries(o.inputs!).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`),
+      ].join('\n');
       const nb = await canvasWith('offline-al', yaml);
       await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: nb.uri });
       await until('the run to finish', () => nb.cellAt(0).executionSummary?.success !== undefined, 590_000);
@@ -135,14 +155,27 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       assert.match(out, /completed/);
       const run = nb.metadata.run as { id: string; log: string };
       assert.ok(run?.log, 'the canvas is linked to its run');
-      await until('the lattice constant cell', () => nb.getCells().some((cell) => /lattice_constant = \d\.\d+ Å/.test(cell.document.getText())), 30_000);
-      const events = fs.readFileSync(path.resolve(workspaceDir(), run.log), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      await until(
+        'the lattice constant cell',
+        () => nb.getCells().some((cell) => /lattice_constant = \d\.\d+ Å/.test(cell.document.getText())),
+        30_000,
+      );
+      const events = fs
+        .readFileSync(path.resolve(workspaceDir(), run.log), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const a0 = events.find((e) => e.kind === 'provenance.artifact' && e.payload.name === 'lattice_constant').payload;
       // shown in the cell of the call that made it (with its other artifacts), as a card of the cell's first output
-      const cardsOf = (x: vscode.NotebookCell) => (x.outputs[0]?.items[0]?.mime === 'application/vnd.dreams.artifacts+json' ? JSON.parse(new TextDecoder().decode(x.outputs[0].items[0].data)).cards as { id: string; value: number }[] : []);
+      const cardsOf = (x: vscode.NotebookCell) =>
+        x.outputs[0]?.items[0]?.mime === 'application/vnd.dreams.artifacts+json'
+          ? (JSON.parse(new TextDecoder().decode(x.outputs[0].items[0].data)).cards as { id: string; value: number }[])
+          : [];
       const cell = nb.getCells().find((x) => cardsOf(x).some((d) => d.id === a0.id))!;
       // the call that made it served a plan step: the artifact is in that step's cell
-      const made = events.find((e) => e.kind === 'provenance.call' && e.payload.id === a0.creator)?.payload as { step?: string } | undefined;
+      const made = events.find((e) => e.kind === 'provenance.call' && e.payload.id === a0.creator)?.payload as
+        | { step?: string }
+        | undefined;
       assert.ok(made?.step, `the call ${a0.creator} that made ${a0.id} serves a plan step`);
       assert.equal(cell.metadata.dreams?.id, `steps/${made.step}`);
       assert.equal(cell.metadata.dreams?.kind, 'step');
@@ -164,7 +197,11 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
       await until('the second run to finish', () => again.cellAt(0).executionSummary?.success !== undefined, 120_000);
       assert.equal(again.cellAt(0).executionSummary?.success, true, text([...again.cellAt(0).outputs]));
       const log2 = path.resolve(againDir, (again.metadata.run as { log: string }).log);
-      const events2 = fs.readFileSync(log2, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const events2 = fs
+        .readFileSync(log2, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(events2.filter((e) => e.kind === 'job.transition').length, 0, 'no pw.x job');
       const energies = events2.filter((e) => e.kind === 'provenance.artifact' && e.payload.name === 'total_energy').map((e) => e.payload);
       assert.ok(energies.length > 5, `${energies.length} energies`);
@@ -190,17 +227,38 @@ describe('"DREAMS agents" controller (real VS Code)', () => {
     await c.update('approvalPolicy', 'auto-approve', vscode.ConfigurationTarget.Global);
     try {
       // an EMT search with relaxations looser than the search's standard: the guard warns on each
-      const search = (run: string) => ['workflow: adsorption-search', 'inputs:', '  slab: { generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 } }',
-        '  adsorbate: CO', '  calculator: { kind: emt }', '  planner: offline', '  maxRelaxations: 2', '  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }', run].join('\n');
+      const search = (run: string) =>
+        [
+          'workflow: adsorption-search',
+          'inputs:',
+          '  slab: { generate: { metal: Pt, facet: fcc111, size: [3, 3], layers: 4 } }',
+          '  adsorbate: CO',
+          '  calculator: { kind: emt }',
+          '  planner: offline',
+          '  maxRelaxations: 2',
+          '  relaxation: { fmaxEvPerAngstrom: 0.2, maxSteps: 200 }',
+          run,
+        ].join('\n');
       // the user approves by policy; the canvas asks that results count only once a person approves them
       const nb = await canvasWith('cell-run-block', search('run: { approval: continue }'));
       await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: nb.uri });
       await until('the run to finish', () => nb.cellAt(0).executionSummary?.success !== undefined, 110_000);
       assert.equal(nb.cellAt(0).executionSummary?.success, true, text([...nb.cellAt(0).outputs]));
       const run = nb.metadata.run as { log: string };
-      const events = fs.readFileSync(path.resolve(workspaceDir(), run.log), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; payload: { by?: string } });
-      assert.ok(events.some((e) => e.kind === 'approval.request'), 'the loose search raised no warnings');
-      assert.equal(events.filter((e) => e.kind === 'approval.answer' && e.payload.by === 'policy').length, 0, 'the cell asked for continue: nothing may be approved by policy');
+      const events = fs
+        .readFileSync(path.resolve(workspaceDir(), run.log), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; payload: { by?: string } });
+      assert.ok(
+        events.some((e) => e.kind === 'approval.request'),
+        'the loose search raised no warnings',
+      );
+      assert.equal(
+        events.filter((e) => e.kind === 'approval.answer' && e.payload.by === 'policy').length,
+        0,
+        'the cell asked for continue: nothing may be approved by policy',
+      );
       assert.doesNotMatch(text([...nb.cellAt(0).outputs]), /was ignored/);
 
       await c.update('backend', 'hpc9', vscode.ConfigurationTarget.Global);

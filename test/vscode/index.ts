@@ -20,7 +20,10 @@ export function run(): Promise<void> {
   const Mocha = loaded.default ?? loaded;
   const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
   if (process.env.DREAMS_TEST_GREP) mocha.grep(process.env.DREAMS_TEST_GREP);
-  const suites = fs.readdirSync(__dirname).filter((f) => f.endsWith('.vscode.test.js')).sort();
+  const suites = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.vscode.test.js'))
+    .sort();
   for (const f of suites) mocha.addFile(path.join(__dirname, f));
   const results: TestResult[] = [];
   return new Promise((resolve, reject) => {
@@ -34,6 +37,7 @@ export function run(): Promise<void> {
     });
     runner.on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
     runner.on('fail', (t, err: Error) =>
-      results.push({ title: t.fullTitle(), state: 'failed', error: `${err.message}\n${err.stack ?? ''}` }));
+      results.push({ title: t.fullTitle(), state: 'failed', error: `${err.message}\n${err.stack ?? ''}` }),
+    );
   });
 }

@@ -9,7 +9,8 @@ import { parseCanvasFile } from '../../src/core/canvas/canvasFile';
 import { ApprovalBook } from '../../src/core/guard/approvals';
 import { cellIds, runWithCanvas, until, workbench } from './support/runs';
 
-const REPORT = '# Lattice constant of fcc Al\n\nThe equilibrium lattice constant is 4.040 Å.\n\n| quantity | value |\n|---|---|\n| a0 | 4.040 Å |\n';
+const REPORT =
+  '# Lattice constant of fcc Al\n\nThe equilibrium lattice constant is 4.040 Å.\n\n| quantity | value |\n|---|---|\n| a0 | 4.040 Å |\n';
 const outputOf = (cell: vscode.NotebookCell | undefined, mime: string) => {
   for (const o of cell?.outputs ?? []) for (const i of o.items) if (i.mime === mime) return JSON.parse(new TextDecoder().decode(i.data));
   return undefined;
@@ -20,19 +21,46 @@ describe('the canvas as a lab notebook (real VS Code)', () => {
     const { run, canvas } = await runWithCanvas('lab', 'Lattice constant of fcc Al');
     await workbench();
     const supervisor = { kind: 'agent' as const, id: 'supervisor' };
-    const plan = (eos: string, report: string) => run.canvas.write('plan', { objective: 'Lattice constant of fcc Al', version: 1, steps: [
-      { id: 'eos', title: 'Fit the equation of state', worker: 'dft', tool: 'fit_eos', status: eos },
-      { id: 'report', title: 'Write the report', worker: 'dft', tool: 'write_report', status: report },
-    ] }, 'lab test', supervisor);
+    const plan = (eos: string, report: string) =>
+      run.canvas.write(
+        'plan',
+        {
+          objective: 'Lattice constant of fcc Al',
+          version: 1,
+          steps: [
+            { id: 'eos', title: 'Fit the equation of state', worker: 'dft', tool: 'fit_eos', status: eos },
+            { id: 'report', title: 'Write the report', worker: 'dft', tool: 'write_report', status: report },
+          ],
+        },
+        'lab test',
+        supervisor,
+      );
     assert.ok((await plan('running', 'pending')).ok);
     const nb = await vscode.workspace.openNotebookDocument(canvas);
-    const eos = await run.registry.recordCall({ tool: 'fit_eos', args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' }, step: 'eos' });
+    const eos = await run.registry.recordCall({
+      tool: 'fit_eos',
+      args: {},
+      reasons: {},
+      context: 'test',
+      verdicts: [],
+      agent: { role: 'dft' },
+      step: 'eos',
+    });
     const [a] = await run.registry.registerArtifacts(eos.id, [{ kind: 'scalar', name: 'lattice_constant', value: 4.0401, unit: 'Å' }]);
     const book = new ApprovalBook(run.log);
-    const req = await book.raise({ call: eos.id, tool: 'fit_eos', parameter: 'points', value: 5,
-      verdicts: [{ rule: 'eos-points', level: 'warn', reasons: ['five points span only ±2 % of the volume'] }], provenancePath: [a!.id, eos.id] });
+    const req = await book.raise({
+      call: eos.id,
+      tool: 'fit_eos',
+      parameter: 'points',
+      value: 5,
+      verdicts: [{ rule: 'eos-points', level: 'warn', reasons: ['five points span only ±2 % of the volume'] }],
+      provenancePath: [a!.id, eos.id],
+    });
     const step = () => nb.getCells().find((c) => c.metadata.dreams.id === 'steps/eos');
-    await until('the approval card in the step of its call', () => outputOf(step(), 'application/vnd.dreams.approval+json')?.request?.id === req.id);
+    await until(
+      'the approval card in the step of its call',
+      () => outputOf(step(), 'application/vnd.dreams.approval+json')?.request?.id === req.id,
+    );
     assert.ok(!cellIds(nb).includes(`approvals/${req.id}`), 'no approval cell of its own');
     const summary = () => nb.getCells().find((c) => c.metadata.dreams.id === 'summary');
     await until('the open approval in the summary', () => summary()?.document.getText().includes(`${req.id} (fit_eos.points, step eos)`));
@@ -42,15 +70,37 @@ describe('the canvas as a lab notebook (real VS Code)', () => {
     await run.registry.endCall(eos.id, { status: 'ok' });
 
     assert.ok((await plan('done', 'running')).ok);
-    const rep = await run.registry.recordCall({ tool: 'write_report', args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' }, step: 'report' });
-    await run.registry.registerArtifacts(rep.id, [{ kind: 'file', name: 'report', value: { title: 'Lattice constant of fcc Al', claims: [{ quantity: 'lattice_constant', value: 4.0401, unit: 'Å', cites: a!.id }] },
-      file: { name: 'report.md', bytes: REPORT }, inputs: [a!.id] }]);
+    const rep = await run.registry.recordCall({
+      tool: 'write_report',
+      args: {},
+      reasons: {},
+      context: 'test',
+      verdicts: [],
+      agent: { role: 'dft' },
+      step: 'report',
+    });
+    await run.registry.registerArtifacts(rep.id, [
+      {
+        kind: 'file',
+        name: 'report',
+        value: { title: 'Lattice constant of fcc Al', claims: [{ quantity: 'lattice_constant', value: 4.0401, unit: 'Å', cites: a!.id }] },
+        file: { name: 'report.md', bytes: REPORT },
+        inputs: [a!.id],
+      },
+    ]);
     await run.registry.endCall(rep.id, { status: 'ok' });
     assert.ok((await plan('done', 'done')).ok);
-    const report = await until('the report in full', () => outputOf(nb.getCells().find((c) => c.metadata.dreams.id === 'report'), 'application/vnd.dreams.report+json'));
+    const report = await until('the report in full', () =>
+      outputOf(
+        nb.getCells().find((c) => c.metadata.dreams.id === 'report'),
+        'application/vnd.dreams.report+json',
+      ),
+    );
     assert.equal(report.markdown, REPORT, 'the report itself, not its path');
     assert.deepEqual(report.claims, [{ quantity: 'lattice_constant', value: 4.0401, unit: 'Å', artifact: a!.id }]);
-    await until('the result in the summary', () => summary()?.document.getText().includes(`lattice constant = **4.0401 Å** (artifact ${a!.id})`));
+    await until('the result in the summary', () =>
+      summary()?.document.getText().includes(`lattice constant = **4.0401 Å** (artifact ${a!.id})`),
+    );
     assert.deepEqual(cellIds(nb), ['objective-1', 'summary', 'steps/eos', 'steps/report', 'report']);
     assert.match(step()!.document.getText(), /approvals: 1, all answered or closed/);
 
@@ -61,8 +111,14 @@ describe('the canvas as a lab notebook (real VS Code)', () => {
     fs.writeFileSync(copy, fs.readFileSync(canvas.fsPath));
     const again = await vscode.workspace.openNotebookDocument(vscode.Uri.file(copy));
     await new Promise((r) => setTimeout(r, 1500)); // (time for a flush that should change nothing)
-    assert.deepEqual(cellIds(again), saved.cells.map((c) => c.id));
-    assert.deepEqual(again.getCells().map((c) => c.document.getText()), saved.cells.map((c) => c.text));
+    assert.deepEqual(
+      cellIds(again),
+      saved.cells.map((c) => c.id),
+    );
+    assert.deepEqual(
+      again.getCells().map((c) => c.document.getText()),
+      saved.cells.map((c) => c.text),
+    );
     await run.close();
   });
 });

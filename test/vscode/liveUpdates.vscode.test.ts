@@ -10,15 +10,29 @@ const cellOf = (nb: vscode.NotebookDocument, id: string) => nb.getCells().find((
 const outputIds = (c: vscode.NotebookCell | undefined) => (c?.outputs ?? []).map((o) => (o as unknown as { id: string }).id);
 
 describe('live updates of the canvas notebook (real VS Code)', () => {
-  it('a call starting in a step changes that step\'s text in place: its outputs and every other cell stay as drawn; a new artifact redraws its own step\'s outputs only', async () => {
+  it("a call starting in a step changes that step's text in place: its outputs and every other cell stay as drawn; a new artifact redraws its own step's outputs only", async () => {
     const { run, canvas } = await runWithCanvas('incremental', 'Lattice constant of fcc Al');
     const wb = await workbench();
     const supervisor = { kind: 'agent' as const, id: 'supervisor' };
-    assert.ok((await run.canvas.write('plan', { objective: 'Lattice constant of fcc Al', version: 1, steps: [
-      { id: 'cutoff', title: 'Converge the cutoff', worker: 'dft', tool: 'run_scf', status: 'done' },
-      { id: 'eos', title: 'Fit the equation of state', worker: 'dft', tool: 'fit_eos', status: 'running' },
-    ] }, 'live update test', supervisor)).ok);
-    const call = (tool: string, step: string) => run.registry.recordCall({ tool, args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' }, step });
+    assert.ok(
+      (
+        await run.canvas.write(
+          'plan',
+          {
+            objective: 'Lattice constant of fcc Al',
+            version: 1,
+            steps: [
+              { id: 'cutoff', title: 'Converge the cutoff', worker: 'dft', tool: 'run_scf', status: 'done' },
+              { id: 'eos', title: 'Fit the equation of state', worker: 'dft', tool: 'fit_eos', status: 'running' },
+            ],
+          },
+          'live update test',
+          supervisor,
+        )
+      ).ok,
+    );
+    const call = (tool: string, step: string) =>
+      run.registry.recordCall({ tool, args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' }, step });
     const c1 = await call('run_scf', 'cutoff');
     await run.registry.registerArtifacts(c1.id, [{ kind: 'scalar', name: 'total_energy', value: -57.1, unit: 'eV' }]);
     await run.registry.endCall(c1.id, { status: 'ok' });
@@ -27,7 +41,13 @@ describe('live updates of the canvas notebook (real VS Code)', () => {
     await run.registry.endCall(c2.id, { status: 'ok' });
 
     const nb = await vscode.workspace.openNotebookDocument(canvas);
-    await until('both step cells with their cards', () => outputIds(cellOf(nb, 'steps/cutoff')).length && outputIds(cellOf(nb, 'steps/eos')).length && cellOf(nb, 'steps/eos')!.document.getText().includes(c2.id));
+    await until(
+      'both step cells with their cards',
+      () =>
+        outputIds(cellOf(nb, 'steps/cutoff')).length &&
+        outputIds(cellOf(nb, 'steps/eos')).length &&
+        cellOf(nb, 'steps/eos')!.document.getText().includes(c2.id),
+    );
     await until('the canvas saved', () => !nb.isDirty);
     const cutoff = cellOf(nb, 'steps/cutoff')!;
     const eos = cellOf(nb, 'steps/eos')!;
@@ -41,11 +61,14 @@ describe('live updates of the canvas notebook (real VS Code)', () => {
       // a second call starts in the running step: a line in its text, no new card
       const c3 = await call('fit_eos', 'eos');
       await until('the new call line in the step', () => cellOf(nb, 'steps/eos')?.document.getText().includes(`${c3.id} running`));
-      assert.deepEqual(outputIds(cellOf(nb, 'steps/eos')), eosOutputs, 'the step\'s outputs were drawn again for a change of its text');
+      assert.deepEqual(outputIds(cellOf(nb, 'steps/eos')), eosOutputs, "the step's outputs were drawn again for a change of its text");
       assert.equal(cellOf(nb, 'steps/eos'), eos, 'the step cell was replaced instead of edited in place');
       assert.equal(cellOf(nb, 'steps/cutoff'), cutoff, 'a step the event did not touch was replaced');
       assert.deepEqual(outputIds(cutoff), cutoffOutputs);
-      assert.ok(updates.every((u) => u.kind === 'text'), `updates: ${JSON.stringify(updates)}`);
+      assert.ok(
+        updates.every((u) => u.kind === 'text'),
+        `updates: ${JSON.stringify(updates)}`,
+      );
 
       // its artifact arrives: the step's cards change, so that cell's outputs are drawn again, and no other cell's
       updates.length = 0;
@@ -54,7 +77,10 @@ describe('live updates of the canvas notebook (real VS Code)', () => {
       assert.notDeepEqual(outputIds(cellOf(nb, 'steps/eos')), eosOutputs, 'the new card is drawn');
       assert.equal(cellOf(nb, 'steps/cutoff'), cutoff, 'the other step was replaced');
       assert.deepEqual(outputIds(cellOf(nb, 'steps/cutoff')), cutoffOutputs);
-      assert.deepEqual(updates.filter((u) => u.kind === 'replace').map((u) => u.id), ['steps/eos']);
+      assert.deepEqual(
+        updates.filter((u) => u.kind === 'replace').map((u) => u.id),
+        ['steps/eos'],
+      );
       assert.deepEqual(cellIds(nb), ['objective-1', 'summary', 'steps/cutoff', 'steps/eos']);
     } finally {
       sub.dispose();

@@ -19,15 +19,49 @@ import { cellIds, EXTENSION_ID, until, workbench, workspaceDir } from './support
 
 const CLIENT = { name: 'notebook-proof-agent', version: '0.9.1' };
 const KEY = 'sk-ant-test-mcp-notebook-000000';
-const WARNING = { step: 'eos-fit', tool: 'fit_eos', parameter: 'form', reasons: ['Five points over ±5 % decide little between forms: check that a Vinet fit gives the same V0.'] };
-const STEPS = ['structure', 'pseudopotentials', 'cutoff-input', 'cutoff-series', 'cutoff-runs', 'cutoff-choice', 'k-input', 'k-series', 'k-runs', 'k-choice',
-  'eos-input', 'eos-series', 'eos-runs', 'eos-fit', 'lattice', 'report'];
+const WARNING = {
+  step: 'eos-fit',
+  tool: 'fit_eos',
+  parameter: 'form',
+  reasons: ['Five points over ±5 % decide little between forms: check that a Vinet fit gives the same V0.'],
+};
+const STEPS = [
+  'structure',
+  'pseudopotentials',
+  'cutoff-input',
+  'cutoff-series',
+  'cutoff-runs',
+  'cutoff-choice',
+  'k-input',
+  'k-series',
+  'k-runs',
+  'k-choice',
+  'eos-input',
+  'eos-series',
+  'eos-runs',
+  'eos-fit',
+  'lattice',
+  'report',
+];
 
-const text = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+const text = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
 const outputsOf = (cell: vscode.NotebookCell | undefined, mime: string) =>
-  (cell?.outputs ?? []).flatMap((o) => o.items).filter((i) => i.mime === mime).map((i) => JSON.parse(new TextDecoder().decode(i.data)));
+  (cell?.outputs ?? [])
+    .flatMap((o) => o.items)
+    .filter((i) => i.mime === mime)
+    .map((i) => JSON.parse(new TextDecoder().decode(i.data)));
 
-interface StepView { id: string; tool: string; waiting: boolean; plannedCalls: Record<string, unknown>[]; problem?: string }
+interface StepView {
+  id: string;
+  tool: string;
+  waiting: boolean;
+  plannedCalls: Record<string, unknown>[];
+  problem?: string;
+}
 
 describe('a run driven through dreams mcp, opened in real VS Code', () => {
   it('opens as a lab notebook: the summary, a cell per plan step, the report in full, and the approval answered by the MCP client in its step', async function () {
@@ -42,7 +76,16 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
     let stderr = '';
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cli, 'mcp', '--runs-dir', runsDir, '--workspace', ws, '--pseudo-dir', process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo'],
+      args: [
+        cli,
+        'mcp',
+        '--runs-dir',
+        runsDir,
+        '--workspace',
+        ws,
+        '--pseudo-dir',
+        process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo',
+      ],
       cwd: ws,
       env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseURL } as Record<string, string>,
       stderr: 'pipe',
@@ -53,14 +96,23 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
     let approvalId = '';
     try {
       await client.connect(transport);
-      const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const call = async (name: string, args: Record<string, unknown> = {}) =>
+        (await client.callTool({ name, arguments: args })) as CallToolResult;
       const started = await call('dreams_start_run', {
         objective: {
-          workflow: 'lattice-constant', objective: 'Lattice constant of fcc Al with LDA (toy settings, driven over MCP)',
+          workflow: 'lattice-constant',
+          objective: 'Lattice constant of fcc Al with LDA (toy settings, driven over MCP)',
           inputs: {
-            element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.05, functional: 'PZ', pseudopotential: 'Al.pz-vbc.UPF',
-            cutoffsRy: [24, 28, 32], kSpacingsPerAngstrom: [0.3, 0.2, 0.15], toleranceMevPerAtom: 5,
-            smearing: { kind: 'mv', degaussRy: 0.05 }, eos: { points: 5, rangePercent: 5 },
+            element: 'Al',
+            structure: 'fcc',
+            latticeConstantAngstrom: 4.05,
+            functional: 'PZ',
+            pseudopotential: 'Al.pz-vbc.UPF',
+            cutoffsRy: [24, 28, 32],
+            kSpacingsPerAngstrom: [0.3, 0.2, 0.15],
+            toleranceMevPerAtom: 5,
+            smearing: { kind: 'mv', degaussRy: 0.05 },
+            eos: { points: 5, rangePercent: 5 },
           },
         },
         parallelJobs: 1,
@@ -83,7 +135,11 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
         const approval = (r.structuredContent as { approval?: { id: string } } | undefined)?.approval;
         if (approval) {
           approvalId = approval.id;
-          const a = await call('dreams_answer_approval', { id: approval.id, decision: 'approve', comment: 'a Vinet fit of the same energies gives the same V0' });
+          const a = await call('dreams_answer_approval', {
+            id: approval.id,
+            decision: 'approve',
+            comment: 'a Vinet fit of the same energies gives the same V0',
+          });
           assert.ok(!a.isError, text(a));
         }
       }
@@ -91,7 +147,10 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
       await client.close().catch(() => undefined);
       await api.stop();
     }
-    assert.ok(runId && approvalId, `the run started and the judge's warning was raised (run ${runId}, approval ${approvalId || 'none'})\n${stderr.slice(-2000)}`);
+    assert.ok(
+      runId && approvalId,
+      `the run started and the judge's warning was raised (run ${runId}, approval ${approvalId || 'none'})\n${stderr.slice(-2000)}`,
+    );
 
     // The run's own notebook, opened as a user opens it from the Explorer.
     const canvas = vscode.Uri.file(path.join(runsDir, runId, 'canvas.dreams'));
@@ -99,10 +158,20 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
     const nb = await vscode.workspace.openNotebookDocument(canvas);
     await vscode.window.showNotebookDocument(nb);
     const cell = (id: string) => nb.getCells().find((c) => (c.metadata?.dreams as { id?: string } | undefined)?.id === id);
-    const report = await until('the report in full', () => outputsOf(cell('report'), 'application/vnd.dreams.report+json')[0] as { markdown: string; verdict?: { level: string }; claims: { quantity: string; value: number }[] } | undefined, 30_000);
+    const report = await until(
+      'the report in full',
+      () =>
+        outputsOf(cell('report'), 'application/vnd.dreams.report+json')[0] as
+          | { markdown: string; verdict?: { level: string }; claims: { quantity: string; value: number }[] }
+          | undefined,
+      30_000,
+    );
     const ids = cellIds(nb);
-    assert.deepEqual(ids.filter((id) => id === 'summary' || id?.startsWith('steps/') || id === 'report'), ['summary', ...STEPS.map((s) => `steps/${s}`), 'report'],
-      'the summary first, one cell per plan step in the plan\'s order, the report last');
+    assert.deepEqual(
+      ids.filter((id) => id === 'summary' || id?.startsWith('steps/') || id === 'report'),
+      ['summary', ...STEPS.map((s) => `steps/${s}`), 'report'],
+      "the summary first, one cell per plan step in the plan's order, the report last",
+    );
     assert.equal(ids.at(-1), 'report');
     assert.equal(report.verdict?.level, 'pass', 'the report judge accepted the report');
     assert.match(report.markdown, /^# /);
@@ -112,8 +181,14 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
     assert.match(cell('summary')!.document.getText(), /### Run /);
     assert.match(cell('steps/eos-fit')!.document.getText(), /^Step 14 of 16: .* — done\nworker dft · tool fit_eos · id eos-fit/);
     // The approval the judge's warning raised sits in the step of its call, answered by the outside agent.
-    const cards = outputsOf(cell('steps/eos-fit'), 'application/vnd.dreams.approval+json') as { request: { id: string; parameter?: string }; answer?: { decision: string; by: string } }[];
-    assert.deepEqual(cards.map((c) => [c.request.id, c.request.parameter, c.answer?.decision, c.answer?.by]), [[approvalId, 'form', 'approve', `mcp:${CLIENT.name}`]]);
+    const cards = outputsOf(cell('steps/eos-fit'), 'application/vnd.dreams.approval+json') as {
+      request: { id: string; parameter?: string };
+      answer?: { decision: string; by: string };
+    }[];
+    assert.deepEqual(
+      cards.map((c) => [c.request.id, c.request.parameter, c.answer?.decision, c.answer?.by]),
+      [[approvalId, 'form', 'approve', `mcp:${CLIENT.name}`]],
+    );
     assert.ok(!ids.includes(`approvals/${approvalId}`), 'no approval cell of its own');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

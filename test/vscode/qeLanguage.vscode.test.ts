@@ -19,7 +19,7 @@ describe('QE input language features (real VS Code)', () => {
     await vscode.workspace.getConfiguration('dreams').update('qeVersion', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  it('shows the validator\'s diagnostic on a wrong value, at its line and column', async () => {
+  it("shows the validator's diagnostic on a wrong value, at its line and column", async () => {
     const doc = await openWrongInput();
     const diags = await until('diagnostics on al-wrong.pwi', () => {
       const d = vscode.languages.getDiagnostics(doc.uri);
@@ -34,10 +34,15 @@ describe('QE input language features (real VS Code)', () => {
     assert.equal(bad.source, 'pw.x 6.7');
   });
 
-  it('offers the validator\'s quick fix, and applying it clears the diagnostic', async () => {
+  it("offers the validator's quick fix, and applying it clears the diagnostic", async () => {
     const doc = await openWrongInput();
     const bad = await until('the diagnostic', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.code === 'value-not-allowed'));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, bad.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      bad.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const fix = actions.find((a) => a.title === "Change to 'm-v'");
     assert.ok(fix?.edit, `no quick fix in ${JSON.stringify(actions.map((a) => a.title))}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
@@ -52,17 +57,25 @@ describe('QE input language features (real VS Code)', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, inSystem, '  ecutr\n');
     await vscode.workspace.applyEdit(edit);
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(14, 7));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(14, 7),
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(labels.includes('ecutrho'), `ecutrho not offered: ${labels.slice(0, 20).join(', ')}`);
     assert.ok(!labels.includes('calculation'), '&CONTROL variables offered inside &SYSTEM');
-    const values = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(11, 17));
+    const values = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(11, 17),
+    );
     const vlabels = values.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label)).join(' ');
     assert.match(vlabels, /smearing/, `occupations values: ${vlabels}`);
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
-  it('hovers a variable with its type, namelist and description from QE\'s own definitions', async () => {
+  it("hovers a variable with its type, namelist and description from QE's own definitions", async () => {
     const doc = await openWrongInput();
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(9, 3));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');

@@ -31,8 +31,12 @@ async function main(): Promise<number> {
     runDir,
     label: 'vscode-tier',
     extensionTestsPath: testsPath,
-    env: { DREAMS_TEST_RESULT: resultFile, DREAMS_TEST_GREP: process.env.DREAMS_TEST_GREP ?? '', DREAMS_TEST_WORKSPACE: workspace,
-      DREAMS_EXPECT_VSCODE_VERSION: EXPECTED_VERSION },
+    env: {
+      DREAMS_TEST_RESULT: resultFile,
+      DREAMS_TEST_GREP: process.env.DREAMS_TEST_GREP ?? '',
+      DREAMS_TEST_WORKSPACE: workspace,
+      DREAMS_EXPECT_VSCODE_VERSION: EXPECTED_VERSION,
+    },
   });
   let code: number | 'timeout';
   try {
@@ -45,15 +49,25 @@ async function main(): Promise<number> {
     const r = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as { results: { title: string; state: string; error?: string }[] };
     for (const t of r.results) {
       console.log(`${t.state === 'passed' ? '  ✓' : '  ✗'} ${t.title}`);
-      if (t.error) console.log(t.error.split('\n').map((l) => `      ${l}`).join('\n'));
+      if (t.error)
+        console.log(
+          t.error
+            .split('\n')
+            .map((l) => `      ${l}`)
+            .join('\n'),
+        );
     }
     const failed = r.results.filter((t) => t.state !== 'passed').length;
     // scripts/test.mjs repeats these under its summary
     if (process.env.DREAMS_TEST_FAILURES_FILE) {
-      const failures = r.results.filter((t) => t.state !== 'passed').map((t) => ({ title: t.title, message: (t.error ?? t.state).split('\n').slice(0, 6).join('\n').trimEnd() }));
+      const failures = r.results
+        .filter((t) => t.state !== 'passed')
+        .map((t) => ({ title: t.title, message: (t.error ?? t.state).split('\n').slice(0, 6).join('\n').trimEnd() }));
       fs.writeFileSync(process.env.DREAMS_TEST_FAILURES_FILE, JSON.stringify(failures, null, 1));
     }
-    console.log(`\nvscode tier: ${r.results.length - failed} passing, ${failed} failing (${((Date.now() - t0) / 1000).toFixed(1)} s in VS Code ${EXPECTED_VERSION})`);
+    console.log(
+      `\nvscode tier: ${r.results.length - failed} passing, ${failed} failing (${((Date.now() - t0) / 1000).toFixed(1)} s in VS Code ${EXPECTED_VERSION})`,
+    );
   } else {
     console.error(`VS Code exited (${code}) without writing results; see ${runDir}/server.log and browser-console.log`);
   }
@@ -64,7 +78,10 @@ async function main(): Promise<number> {
   return code === 0 ? 0 : 1;
 }
 
-main().then((c) => process.exit(c), (e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

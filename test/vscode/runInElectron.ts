@@ -19,12 +19,14 @@ async function main(): Promise<number> {
       executable = await downloadAndUnzipVSCode({ version: '1.100.3', timeout: 15_000 });
     } catch (e) {
       const msg = (e as Error).message ?? String(e);
-      console.error([
-        'No desktop VS Code for @vscode/test-electron:',
-        `  VSCODE_EXECUTABLE is not set, and downloading VS Code 1.100.3 failed (${msg.split('\n')[0]}).`,
-        '  This machine cannot reach update.code.visualstudio.com. Either set VSCODE_EXECUTABLE to an installed',
-        '  desktop VS Code, or run the same suite in real VS Code through code-server: npm run test:vscode',
-      ].join('\n'));
+      console.error(
+        [
+          'No desktop VS Code for @vscode/test-electron:',
+          `  VSCODE_EXECUTABLE is not set, and downloading VS Code 1.100.3 failed (${msg.split('\n')[0]}).`,
+          '  This machine cannot reach update.code.visualstudio.com. Either set VSCODE_EXECUTABLE to an installed',
+          '  desktop VS Code, or run the same suite in real VS Code through code-server: npm run test:vscode',
+        ].join('\n'),
+      );
       return 1;
     }
   }
@@ -41,7 +43,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((c) => process.exit(c), (e) => {
-  console.error(`vscode tier (electron) failed: ${(e as Error).message ?? e}`);
-  process.exit(1);
-});
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    console.error(`vscode tier (electron) failed: ${(e as Error).message ?? e}`);
+    process.exit(1);
+  },
+);

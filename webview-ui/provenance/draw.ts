@@ -46,7 +46,10 @@ export function drawGraph(
   ctx.fillStyle = palette.background;
   ctx.fillRect(0, 0, width, height);
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
-  const x0 = -t.x / t.k, y0 = -t.y / t.k, x1 = (width - t.x) / t.k, y1 = (height - t.y) / t.k;
+  const x0 = -t.x / t.k,
+    y0 = -t.y / t.k,
+    x1 = (width - t.x) / t.k,
+    y1 = (height - t.y) / t.k;
   const m = state.matches;
   const dimmed = (i: number) => (m ? m[i] === 0 : false);
   const index = indexOf(graph);

@@ -71,7 +71,11 @@ export class GraphView {
   /** Last full draw, for the responsiveness figure in bench:ui. */
   lastDrawMs = 0;
 
-  constructor(root: HTMLElement, private readonly host: HostApi, workerScript: string | undefined) {
+  constructor(
+    root: HTMLElement,
+    private readonly host: HostApi,
+    workerScript: string | undefined,
+  ) {
     this.layouter = new GraphLayouter(workerScript);
     this.filters = host.getState()?.filters ?? { stale: false, warned: false, failed: false };
     const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Provenance graph' });
@@ -102,8 +106,12 @@ export class GraphView {
     toolbar.append(filterBox, fit, this.status);
     const main = el('div', { class: 'main' });
     this.canvas = el('canvas', {
-      class: 'graph', tabindex: '0', role: 'application', 'aria-roledescription': 'provenance graph',
-      'aria-label': 'Provenance graph. Arrow keys move the selection: Right to what was made from it, Left to what it was made from, Up and Down to the node above or below. Enter opens it; Escape clears the selection.',
+      class: 'graph',
+      tabindex: '0',
+      role: 'application',
+      'aria-roledescription': 'provenance graph',
+      'aria-label':
+        'Provenance graph. Arrow keys move the selection: Right to what was made from it, Left to what it was made from, Up and Down to the node above or below. Enter opens it; Escape clears the selection.',
     }) as HTMLCanvasElement;
     this.details = el('aside', { class: 'details', 'aria-label': 'Selected node', hidden: '' });
     this.announcer = el('div', { class: 'sr-only', 'aria-live': 'polite' });
@@ -174,7 +182,10 @@ export class GraphView {
       await this.layouter.layout(graph, { quick }, (layout) => {
         if (gen !== this.generation) return;
         const fitNow = firstOfRun && !placedBefore;
-        this.place(graph, layout, { fit: fitNow || (layout.phase === 'refined' && firstOfRun && !this.moved), want: selectId ?? this.pendingSelect ?? previousSelection });
+        this.place(graph, layout, {
+          fit: fitNow || (layout.phase === 'refined' && firstOfRun && !this.moved),
+          want: selectId ?? this.pendingSelect ?? previousSelection,
+        });
         placedBefore = true;
       });
     } catch (e) {
@@ -201,7 +212,8 @@ export class GraphView {
     this.outEdges = graph.nodes.map(() => []);
     this.inEdges = graph.nodes.map(() => []);
     for (const e of graph.edges) {
-      const a = index.get(e.from), b = index.get(e.to);
+      const a = index.get(e.from),
+        b = index.get(e.to);
       if (a === undefined || b === undefined) continue;
       this.outEdges[a]!.push(b);
       this.inEdges[b]!.push(a);
@@ -217,7 +229,12 @@ export class GraphView {
     if (keptIndex !== undefined) {
       if (keep) {
         const p = layout.nodes[keptIndex]!;
-        select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(keep.x - (p.x + p.w / 2) * this.transform.k, keep.y - (p.y + p.h / 2) * this.transform.k).scale(this.transform.k));
+        select(this.canvas).call(
+          this.zoomer.transform,
+          zoomIdentity
+            .translate(keep.x - (p.x + p.w / 2) * this.transform.k, keep.y - (p.y + p.h / 2) * this.transform.k)
+            .scale(this.transform.k),
+        );
       }
       this.selectIndex(keptIndex, false);
       if (opts.fit) this.ensureVisible(keptIndex);
@@ -270,7 +287,13 @@ export class GraphView {
     if (!this.layout) return;
     const r = this.canvas.getBoundingClientRect();
     const pad = 24;
-    const k = Math.min(2, Math.max(0.01, Math.min((r.width - 2 * pad) / Math.max(1, this.layout.width), (r.height - 2 * pad) / Math.max(1, this.layout.height))));
+    const k = Math.min(
+      2,
+      Math.max(
+        0.01,
+        Math.min((r.width - 2 * pad) / Math.max(1, this.layout.width), (r.height - 2 * pad) / Math.max(1, this.layout.height)),
+      ),
+    );
     // A huge run fitted whole is unreadable: start at a scale where labels show, at its first layer.
     const scale = this.graph!.nodes.length > 400 ? Math.max(k, 0.75) : k;
     const x = scale === k ? (r.width - this.layout.width * k) / 2 : pad;
@@ -294,11 +317,21 @@ export class GraphView {
     // The canvas may have changed size since the last resize event (the details pane opened):
     // a buffer of the old size would show the drawing squeezed next to stale pixels.
     const dpr = window.devicePixelRatio || 1;
-    if (this.canvas.width !== Math.max(1, Math.round(r.width * dpr)) || this.canvas.height !== Math.max(1, Math.round(r.height * dpr))) this.resize(false);
-    const state = this.selected === undefined
-      ? { filters: this.filters, ...(this.matches ? { matches: this.matches } : {}) }
-      : { filters: this.filters, selected: this.selected, ...(this.matches ? { matches: this.matches } : {}) };
-    drawGraph(this.ctx, { width: r.width, height: r.height, dpr: window.devicePixelRatio || 1 }, this.transform, this.graph, this.layout, state, this.palette);
+    if (this.canvas.width !== Math.max(1, Math.round(r.width * dpr)) || this.canvas.height !== Math.max(1, Math.round(r.height * dpr)))
+      this.resize(false);
+    const state =
+      this.selected === undefined
+        ? { filters: this.filters, ...(this.matches ? { matches: this.matches } : {}) }
+        : { filters: this.filters, selected: this.selected, ...(this.matches ? { matches: this.matches } : {}) };
+    drawGraph(
+      this.ctx,
+      { width: r.width, height: r.height, dpr: window.devicePixelRatio || 1 },
+      this.transform,
+      this.graph,
+      this.layout,
+      state,
+      this.palette,
+    );
     this.lastDrawMs = performance.now() - t0;
   }
 
@@ -346,7 +379,10 @@ export class GraphView {
     const p = this.layout!.nodes[i]!;
     const r = this.canvas.getBoundingClientRect();
     const k = Math.max(this.transform.k, 0.6);
-    select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k));
+    select(this.canvas).call(
+      this.zoomer.transform,
+      zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k),
+    );
   }
 
   /** Where keyboard navigation starts: the first source (a node nothing points to), top left. */
@@ -354,7 +390,8 @@ export class GraphView {
     const l = this.layout!;
     let best = 0;
     for (let i = 0; i < l.nodes.length; i++) {
-      const a = l.nodes[i]!, b = l.nodes[best]!;
+      const a = l.nodes[i]!,
+        b = l.nodes[best]!;
       if (this.inEdges[i]!.length === 0 && (this.inEdges[best]!.length > 0 || a.x < b.x || (a.x === b.x && a.y < b.y))) best = i;
     }
     return best;
@@ -368,7 +405,8 @@ export class GraphView {
     for (const c of candidates) {
       if (best === undefined) best = c;
       else {
-        const dc = Math.abs(l.nodes[c]!.y - y), db = Math.abs(l.nodes[best]!.y - y);
+        const dc = Math.abs(l.nodes[c]!.y - y),
+          db = Math.abs(l.nodes[best]!.y - y);
         if (dc < db || (dc === db && l.nodes[c]!.x < l.nodes[best]!.x)) best = c;
       }
     }
@@ -429,7 +467,12 @@ export class GraphView {
     }
     ev.preventDefault();
     if (next === undefined) {
-      const where = ev.key === 'ArrowRight' ? 'nothing was made from it' : ev.key === 'ArrowLeft' ? 'it was made from nothing in this graph' : `no node ${ev.key === 'ArrowUp' ? 'above' : 'below'} it`;
+      const where =
+        ev.key === 'ArrowRight'
+          ? 'nothing was made from it'
+          : ev.key === 'ArrowLeft'
+            ? 'it was made from nothing in this graph'
+            : `no node ${ev.key === 'ArrowUp' ? 'above' : 'below'} it`;
       this.announce(`${this.graph.nodes[cur!]!.label}: ${where}.`);
       return;
     }
@@ -441,7 +484,9 @@ export class GraphView {
     this.selectIndex(i, false);
     this.ensureVisible(i);
     const n = this.graph!.nodes[i]!;
-    this.announce(`${n.type === 'call' ? 'tool call' : n.kind} ${n.label} (${n.id}): ${n.detail}; ${n.verdict === 'not-judged' ? 'not judged' : n.verdict}. ${this.outEdges[i]!.length} made from it, made from ${this.inEdges[i]!.length}.`);
+    this.announce(
+      `${n.type === 'call' ? 'tool call' : n.kind} ${n.label} (${n.id}): ${n.detail}; ${n.verdict === 'not-judged' ? 'not judged' : n.verdict}. ${this.outEdges[i]!.length} made from it, made from ${this.inEdges[i]!.length}.`,
+    );
     this.schedule();
   }
 
@@ -450,10 +495,15 @@ export class GraphView {
     const r = this.canvas.getBoundingClientRect();
     const p = this.layout!.nodes[i]!;
     const margin = 40;
-    const w = p.w * this.transform.k, h = p.h * this.transform.k;
-    if (!s || (s.x - w / 2 >= margin && s.x + w / 2 <= r.width - margin && s.y - h / 2 >= margin && s.y + h / 2 <= r.height - margin)) return;
+    const w = p.w * this.transform.k,
+      h = p.h * this.transform.k;
+    if (!s || (s.x - w / 2 >= margin && s.x + w / 2 <= r.width - margin && s.y - h / 2 >= margin && s.y + h / 2 <= r.height - margin))
+      return;
     const k = Math.max(this.transform.k, 0.45); // labels show from this scale on
-    select(this.canvas).call(this.zoomer.transform, zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k));
+    select(this.canvas).call(
+      this.zoomer.transform,
+      zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k),
+    );
   }
 
   private announce(text: string): void {

@@ -71,7 +71,9 @@ type ElkInstance = InstanceType<typeof ELKType>;
  */
 let elkModule: Promise<typeof ELKType> | undefined;
 const loadElk = (): Promise<ElkInstance> =>
-  (elkModule ??= import('elkjs/lib/elk.bundled.js').then((m) => ((m as unknown as { default?: typeof ELKType }).default ?? (m as unknown as typeof ELKType)))).then((E) => new E());
+  (elkModule ??= import('elkjs/lib/elk.bundled.js').then(
+    (m) => (m as unknown as { default?: typeof ELKType }).default ?? (m as unknown as typeof ELKType),
+  )).then((E) => new E());
 
 /** Large graphs trade crossing quality for time; small ones get ELK's full effort. */
 function optionsFor(nodeCount: number): Record<string, string> {
@@ -118,18 +120,37 @@ async function elkLayout(elk: ElkInstance, req: LayoutRequest, kept: number[]): 
     edges.push(Number(e.id.slice(1)));
     offsets.push(points.length);
   }
-  return { x, y, edge: Int32Array.from(edges), offsets: Int32Array.from(offsets), points: Float64Array.from(points), width: out.width ?? 0, height: out.height ?? 0 };
+  return {
+    x,
+    y,
+    edge: Int32Array.from(edges),
+    offsets: Int32Array.from(offsets),
+    points: Float64Array.from(points),
+    width: out.width ?? 0,
+    height: out.height ?? 0,
+  };
 }
 
 /** What the worker (or the main thread, when there is no worker) does with one request. */
-async function answer(req: LayoutRequest, elk: () => Promise<ElkInstance>, post: (r: LayoutReply, transfer: Transferable[]) => void): Promise<void> {
+async function answer(
+  req: LayoutRequest,
+  elk: () => Promise<ElkInstance>,
+  post: (r: LayoutReply, transfer: Transferable[]) => void,
+): Promise<void> {
   const t0 = performance.now();
   try {
     const { kept, omitted } = transitiveReductionIndexed(req.n, req.from, req.to);
     const omittedArr = Int32Array.from(omitted);
     const send = (phase: LayoutPhase, p: PackedLayout) => {
       const o = phase === 'quick' ? omittedArr.slice() : omittedArr;
-      post({ dreams: 'placed', seq: req.seq, phase, packed: p, omitted: o, ms: performance.now() - t0 }, [p.x.buffer, p.y.buffer, p.edge.buffer, p.offsets.buffer, p.points.buffer, o.buffer]);
+      post({ dreams: 'placed', seq: req.seq, phase, packed: p, omitted: o, ms: performance.now() - t0 }, [
+        p.x.buffer,
+        p.y.buffer,
+        p.edge.buffer,
+        p.offsets.buffer,
+        p.points.buffer,
+        o.buffer,
+      ]);
     };
     if (req.quick) send('quick', quickLayout(req.n, req.from, req.to, kept));
     send('refined', await elkLayout(await elk(), req, kept));
@@ -141,11 +162,18 @@ async function answer(req: LayoutRequest, elk: () => Promise<ElkInstance>, post:
 /** Inside the layout worker: answer layout requests (quick, then refined). */
 export function serveLayoutsInThisWorker(): void {
   let elk: Promise<ElkInstance> | undefined;
-  const scope = self as unknown as { addEventListener(t: 'message', l: (ev: MessageEvent) => void): void; postMessage(m: unknown, t: Transferable[]): void };
+  const scope = self as unknown as {
+    addEventListener(t: 'message', l: (ev: MessageEvent) => void): void;
+    postMessage(m: unknown, t: Transferable[]): void;
+  };
   scope.addEventListener('message', (ev: MessageEvent) => {
     const req = ev.data as Partial<LayoutRequest> | undefined;
     if (req?.dreams !== 'layout') return; // (elkjs's own messages, if any)
-    void answer(req as LayoutRequest, () => (elk ??= loadElk()), (r, t) => scope.postMessage(r, t));
+    void answer(
+      req as LayoutRequest,
+      () => (elk ??= loadElk()),
+      (r, t) => scope.postMessage(r, t),
+    );
   });
 }
 
@@ -155,7 +183,10 @@ function unpack(graph: ProvenanceGraph, reply: Extract<LayoutReply, { dreams: 'p
   const routed: RoutedEdge[] = [];
   for (let r = 0; r < p.edge.length; r++) {
     const pts = Array.from(p.points.subarray(p.offsets[r]!, p.offsets[r + 1]!));
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (let i = 0; i < pts.length; i += 2) {
       minX = Math.min(minX, pts[i]!);
       maxX = Math.max(maxX, pts[i]!);
@@ -261,7 +292,11 @@ export class GraphLayouter {
     if (worker) {
       worker.postMessage(req, [from.buffer, to.buffer]);
     } else {
-      await answer(req, () => (this.mainElk ??= loadElk()), (r) => this.onReply(r, 'main-thread'));
+      await answer(
+        req,
+        () => (this.mainElk ??= loadElk()),
+        (r) => this.onReply(r, 'main-thread'),
+      );
     }
     return done;
   }

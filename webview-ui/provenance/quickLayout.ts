@@ -34,7 +34,8 @@ export function quickLayout(n: number, from: Int32Array, to: Int32Array, kept: r
   const pred: number[][] = Array.from({ length: n }, () => []);
   const indeg = new Int32Array(n);
   for (const k of kept) {
-    const a = from[k]!, b = to[k]!;
+    const a = from[k]!,
+      b = to[k]!;
     if (a === b) continue;
     succ[a]!.push(b);
     pred[b]!.push(a);
@@ -125,11 +126,20 @@ export function quickLayout(n: number, from: Int32Array, to: Int32Array, kept: r
   const offsets = new Int32Array(kept.length + 1);
   const points = new Float64Array(kept.length * 4);
   kept.forEach((k, i) => {
-    const a = from[k]!, b = to[k]!;
+    const a = from[k]!,
+      b = to[k]!;
     edge[i] = k;
     offsets[i] = i * 4;
     points.set([x[a]! + NODE_WIDTH, y[a]! + NODE_HEIGHT / 2, x[b]!, y[b]! + NODE_HEIGHT / 2], i * 4);
   });
   offsets[kept.length] = kept.length * 4;
-  return { x, y, edge, offsets, points, width: (maxLayer + 1) * (NODE_WIDTH + LAYER_GAP) - LAYER_GAP, height: Math.max(height, NODE_HEIGHT) };
+  return {
+    x,
+    y,
+    edge,
+    offsets,
+    points,
+    width: (maxLayer + 1) * (NODE_WIDTH + LAYER_GAP) - LAYER_GAP,
+    height: Math.max(height, NODE_HEIGHT),
+  };
 }

@@ -15,7 +15,11 @@ export interface Messaging {
 function answerText(a: ApprovalAnswerData): string {
   const when = new Date(a.at);
   const at = Number.isNaN(when.getTime()) ? a.at : when.toLocaleString();
-  const scope = a.under ? ` (standing approval of ${a.under})` : a.standing ? ', and with it every later request of this concern in the run' : '';
+  const scope = a.under
+    ? ` (standing approval of ${a.under})`
+    : a.standing
+      ? ', and with it every later request of this concern in the run'
+      : '';
   const comment = a.comment && !a.under ? ` — “${a.comment}”` : '';
   return `${a.decision === 'approve' ? 'Approved' : 'Rejected'} by ${a.by} at ${at}${scope}${comment}`;
 }
@@ -33,12 +37,26 @@ export function provenanceLinks(ids: string[], messaging: Messaging): HTMLElemen
   return path;
 }
 
-export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement, messaging: Messaging): { onResult(ok: boolean, message: string, answer?: ApprovalAnswerData): void } {
+export function renderApprovalCard(
+  data: ApprovalCardData,
+  element: HTMLElement,
+  messaging: Messaging,
+): { onResult(ok: boolean, message: string, answer?: ApprovalAnswerData): void } {
   const r = data.request;
   const card = h('section', { class: 'dreams-card approval', 'data-approval': r.id, 'aria-label': `Approval request ${r.id}` });
   const worst = r.verdicts.some((v) => v.level === 'fail') ? 'fail' : r.verdicts.some((v) => v.level === 'warn') ? 'warn' : 'pass';
   const heading = h('span', { class: 'heading' }, 'Approval needed');
-  card.append(h('h3', {}, heading, ' ', h('span', { class: `badge lv-${worst}` }, worst === 'warn' ? 'warning' : worst), ' ', h('span', { class: 'muted' }, r.id)));
+  card.append(
+    h(
+      'h3',
+      {},
+      heading,
+      ' ',
+      h('span', { class: `badge lv-${worst}` }, worst === 'warn' ? 'warning' : worst),
+      ' ',
+      h('span', { class: 'muted' }, r.id),
+    ),
+  );
   const dl = h('dl');
   const row = (k: string, v: Node | string) => dl.append(h('dt', {}, k), h('dd', {}, v));
   row('tool', h('code', {}, r.tool));
@@ -56,7 +74,8 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
     }
   }
   card.append(reasons);
-  if (r.provenancePath.length) card.append(h('div', { class: 'row' }, h('span', { class: 'muted' }, 'Provenance'), provenanceLinks(r.provenancePath, messaging)));
+  if (r.provenancePath.length)
+    card.append(h('div', { class: 'row' }, h('span', { class: 'muted' }, 'Provenance'), provenanceLinks(r.provenancePath, messaging)));
 
   const outcome = h('div', { class: 'outcome', role: 'status', 'aria-live': 'polite' });
   const showAnswered = (a: ApprovalAnswerData) => {
@@ -80,15 +99,25 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
 
   const comment = h('textarea', { rows: '2', placeholder: 'Comment (recorded with your answer)', 'aria-label': 'Comment', hidden: '' });
   const approve = h('button', { type: 'button', class: 'approve' }, 'Approve');
-  const approveAll = h('button', {
-    type: 'button', class: 'approve-all secondary',
-    title: `Approve this and every open or later request of this run with the same concern: ${r.parameter ?? 'the call'}${r.value !== undefined ? ` = ${formatValue(r.value)}` : ''}, warned by ${[...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].join(', ') || 'the same rules'}`,
-  }, 'Approve all like this');
+  const approveAll = h(
+    'button',
+    {
+      type: 'button',
+      class: 'approve-all secondary',
+      title: `Approve this and every open or later request of this run with the same concern: ${r.parameter ?? 'the call'}${r.value !== undefined ? ` = ${formatValue(r.value)}` : ''}, warned by ${[...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].join(', ') || 'the same rules'}`,
+    },
+    'Approve all like this',
+  );
   const reject = h('button', { type: 'button', class: 'reject secondary' }, 'Reject');
   const commentToggle = h('button', { type: 'button', class: 'comment secondary', 'aria-expanded': 'false' }, 'Comment');
   // A standing approval needs a warning to stand on; a failed verdict is answered one by one.
   const canStand = r.verdicts.some((v) => v.level === 'warn') && !r.verdicts.some((v) => v.level === 'fail');
-  const actions = h('div', { class: 'actions-block' }, comment, h('div', { class: 'actions' }, approve, ...(canStand ? [approveAll] : []), reject, commentToggle));
+  const actions = h(
+    'div',
+    { class: 'actions-block' },
+    comment,
+    h('div', { class: 'actions' }, approve, ...(canStand ? [approveAll] : []), reject, commentToggle),
+  );
   const setBusy = (busy: boolean) => {
     for (const b of [approve, approveAll, reject, commentToggle]) b.disabled = busy;
   };
@@ -106,7 +135,13 @@ export function renderApprovalCard(data: ApprovalCardData, element: HTMLElement,
     outcome.textContent = decision === 'approve' ? 'Approving…' : 'Rejecting…';
     outcome.classList.remove('refused');
     const text = comment.value.trim();
-    messaging.post({ type: 'approval-answer', requestId: r.id, decision, ...(text ? { comment: text } : {}), ...(standing ? { standing } : {}) });
+    messaging.post({
+      type: 'approval-answer',
+      requestId: r.id,
+      decision,
+      ...(text ? { comment: text } : {}),
+      ...(standing ? { standing } : {}),
+    });
   };
   approve.addEventListener('click', () => send('approve'));
   approveAll.addEventListener('click', () => send('approve', true));

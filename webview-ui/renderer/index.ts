@@ -65,8 +65,15 @@ export const activate: ActivationFunction = (context) => {
             element.replaceChildren(h('pre', {}, item.text()));
         }
       } catch (e) {
-        element.replaceChildren(h('div', { class: 'dreams-card' }, h('strong', {}, `Could not show this ${item.mime} output: `), String((e as Error).message),
-          h('div', { class: 'muted' }, 'The cell’s data is unchanged; open the .dreams file as text to inspect it.')));
+        element.replaceChildren(
+          h(
+            'div',
+            { class: 'dreams-card' },
+            h('strong', {}, `Could not show this ${item.mime} output: `),
+            String((e as Error).message),
+            h('div', { class: 'muted' }, 'The cell’s data is unchanged; open the .dreams file as text to inspect it.'),
+          ),
+        );
       }
     },
     disposeOutputItem(id?: string) {

@@ -5,16 +5,28 @@ import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
 import { drawBandStructure, drawDos } from './electronicPlots';
 
-const W = 520, H = 300, M = { top: 16, right: 20, bottom: 44, left: 72 };
+const W = 520,
+  H = 300,
+  M = { top: 16, right: 20, bottom: 44, left: 72 };
 
 export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messaging): void {
   const card = h('section', { class: 'dreams-card plot', 'data-plot': p.kind }, h('h3', {}, p.title));
   const svg = select(card).append('svg').attr('width', W).attr('height', H).attr('role', 'img').attr('aria-label', p.title);
   const g = svg.append('g').attr('transform', `translate(${M.left},${M.top})`);
-  const iw = W - M.left - M.right, ih = H - M.top - M.bottom;
+  const iw = W - M.left - M.right,
+    ih = H - M.top - M.bottom;
   const axisLabels = (xl: string, yl: string) => {
-    svg.append('text').attr('x', M.left + iw / 2).attr('y', H - 6).attr('text-anchor', 'middle').text(xl);
-    svg.append('text').attr('transform', `translate(14,${M.top + ih / 2}) rotate(-90)`).attr('text-anchor', 'middle').text(yl);
+    svg
+      .append('text')
+      .attr('x', M.left + iw / 2)
+      .attr('y', H - 6)
+      .attr('text-anchor', 'middle')
+      .text(xl);
+    svg
+      .append('text')
+      .attr('transform', `translate(14,${M.top + ih / 2}) rotate(-90)`)
+      .attr('text-anchor', 'middle')
+      .text(yl);
   };
   const colour = 'var(--vscode-charts-blue)';
   const accent = 'var(--vscode-charts-orange)';
@@ -26,7 +38,8 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
   } else if (p.kind === 'dos') {
     drawDos(g, p.data, iw, ih);
     axisLabels(p.data.fermiEnergyEv !== undefined ? 'E − E_F (eV)' : 'E (eV)', 'DOS (states/eV per cell)');
-    if (p.data.fermiEnergyEv !== undefined) card.append(h('div', { class: 'legend' }, h('span', {}, `E_F = ${formatNumber(p.data.fermiEnergyEv)} eV`)));
+    if (p.data.fermiEnergyEv !== undefined)
+      card.append(h('div', { class: 'legend' }, h('span', {}, `E_F = ${formatNumber(p.data.fermiEnergyEv)} eV`)));
   } else if (p.kind === 'eos') {
     const vs = [...p.points.map((q) => q.volumeA3), ...(p.fit?.curve.map((q) => q.volumeA3) ?? [])];
     const es = [...p.points.map((q) => q.energyEv), ...(p.fit?.curve.map((q) => q.energyEv) ?? [])];
@@ -34,17 +47,41 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     const [e0, e1] = extent(es) as [number, number];
     const padE = (e1 - e0) * 0.08 || 0.01;
     const x = scaleLinear().domain([v0, v1]).nice().range([0, iw]);
-    const y = scaleLinear().domain([e0 - padE, e1 + padE]).nice().range([ih, 0]);
+    const y = scaleLinear()
+      .domain([e0 - padE, e1 + padE])
+      .nice()
+      .range([ih, 0]);
     g.append('g').attr('class', 'axis').attr('transform', `translate(0,${ih})`).call(axisBottom(x).ticks(6));
     g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(6));
     if (p.fit?.curve.length) {
-      g.append('path').attr('fill', 'none').attr('stroke', accent).attr('stroke-width', 1.5)
-        .attr('d', line<{ volumeA3: number; energyEv: number }>().x((q) => x(q.volumeA3)).y((q) => y(q.energyEv))(p.fit.curve));
+      g.append('path')
+        .attr('fill', 'none')
+        .attr('stroke', accent)
+        .attr('stroke-width', 1.5)
+        .attr(
+          'd',
+          line<{ volumeA3: number; energyEv: number }>()
+            .x((q) => x(q.volumeA3))
+            .y((q) => y(q.energyEv))(p.fit.curve),
+        );
     }
-    g.selectAll('circle').data(p.points).join('circle').attr('r', 4).attr('fill', colour)
-      .attr('cx', (q) => x(q.volumeA3)).attr('cy', (q) => y(q.energyEv)).append('title').text((q) => `V = ${formatNumber(q.volumeA3)} Å³, E = ${formatNumber(q.energyEv)} eV`);
+    g.selectAll('circle')
+      .data(p.points)
+      .join('circle')
+      .attr('r', 4)
+      .attr('fill', colour)
+      .attr('cx', (q) => x(q.volumeA3))
+      .attr('cy', (q) => y(q.energyEv))
+      .append('title')
+      .text((q) => `V = ${formatNumber(q.volumeA3)} Å³, E = ${formatNumber(q.energyEv)} eV`);
     if (p.fit?.v0A3 !== undefined) {
-      g.append('line').attr('x1', x(p.fit.v0A3)).attr('x2', x(p.fit.v0A3)).attr('y1', 0).attr('y2', ih).attr('stroke', accent).attr('stroke-dasharray', '4 3');
+      g.append('line')
+        .attr('x1', x(p.fit.v0A3))
+        .attr('x2', x(p.fit.v0A3))
+        .attr('y1', 0)
+        .attr('y2', ih)
+        .attr('stroke', accent)
+        .attr('stroke-dasharray', '4 3');
     }
     axisLabels('volume (Å³)', 'total energy (eV)');
     const facts: string[] = [];
@@ -57,23 +94,62 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     const pts = p.points.filter((q) => q.deltaMeVPerAtom > 0);
     const xs = p.points.map((q) => q.x);
     const ys = [...pts.map((q) => q.deltaMeVPerAtom), ...(p.thresholdMeVPerAtom ? [p.thresholdMeVPerAtom] : [])];
-    const x = scaleLinear().domain(extent(xs) as [number, number]).nice().range([0, iw]);
+    const x = scaleLinear()
+      .domain(extent(xs) as [number, number])
+      .nice()
+      .range([0, iw]);
     const [lo, hi] = extent(ys.length ? ys : [0.01, 1]) as [number, number];
-    const y = scaleLog().domain([lo / 2, hi * 2]).range([ih, 0]).clamp(true);
+    const y = scaleLog()
+      .domain([lo / 2, hi * 2])
+      .range([ih, 0])
+      .clamp(true);
     g.append('g').attr('class', 'axis').attr('transform', `translate(0,${ih})`).call(axisBottom(x).ticks(6));
     g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(5, '~g'));
-    g.append('path').attr('fill', 'none').attr('stroke', colour).attr('stroke-width', 1.5)
-      .attr('d', line<{ x: number; deltaMeVPerAtom: number }>().x((q) => x(q.x)).y((q) => y(q.deltaMeVPerAtom))(pts));
-    g.selectAll('circle').data(pts).join('circle').attr('r', 4).attr('fill', colour)
-      .attr('cx', (q) => x(q.x)).attr('cy', (q) => y(q.deltaMeVPerAtom)).append('title').text((q) => `${p.parameter} = ${formatNumber(q.x)} ${p.unit}: ${formatNumber(q.deltaMeVPerAtom)} meV/atom`);
+    g.append('path')
+      .attr('fill', 'none')
+      .attr('stroke', colour)
+      .attr('stroke-width', 1.5)
+      .attr(
+        'd',
+        line<{ x: number; deltaMeVPerAtom: number }>()
+          .x((q) => x(q.x))
+          .y((q) => y(q.deltaMeVPerAtom))(pts),
+      );
+    g.selectAll('circle')
+      .data(pts)
+      .join('circle')
+      .attr('r', 4)
+      .attr('fill', colour)
+      .attr('cx', (q) => x(q.x))
+      .attr('cy', (q) => y(q.deltaMeVPerAtom))
+      .append('title')
+      .text((q) => `${p.parameter} = ${formatNumber(q.x)} ${p.unit}: ${formatNumber(q.deltaMeVPerAtom)} meV/atom`);
     if (p.thresholdMeVPerAtom) {
-      g.append('line').attr('x1', 0).attr('x2', iw).attr('y1', y(p.thresholdMeVPerAtom)).attr('y2', y(p.thresholdMeVPerAtom))
-        .attr('stroke', accent).attr('stroke-dasharray', '4 3');
-      g.append('text').attr('x', iw - 4).attr('y', y(p.thresholdMeVPerAtom) - 4).attr('text-anchor', 'end').text(`threshold ${formatNumber(p.thresholdMeVPerAtom)} meV/atom`);
+      g.append('line')
+        .attr('x1', 0)
+        .attr('x2', iw)
+        .attr('y1', y(p.thresholdMeVPerAtom))
+        .attr('y2', y(p.thresholdMeVPerAtom))
+        .attr('stroke', accent)
+        .attr('stroke-dasharray', '4 3');
+      g.append('text')
+        .attr('x', iw - 4)
+        .attr('y', y(p.thresholdMeVPerAtom) - 4)
+        .attr('text-anchor', 'end')
+        .text(`threshold ${formatNumber(p.thresholdMeVPerAtom)} meV/atom`);
     }
     if (p.chosen !== undefined) {
-      g.append('line').attr('x1', x(p.chosen)).attr('x2', x(p.chosen)).attr('y1', 0).attr('y2', ih).attr('stroke', 'var(--vscode-charts-green)').attr('stroke-width', 2);
-      g.append('text').attr('x', x(p.chosen) + 4).attr('y', 12).text(`chosen ${formatNumber(p.chosen)} ${p.unit}`);
+      g.append('line')
+        .attr('x1', x(p.chosen))
+        .attr('x2', x(p.chosen))
+        .attr('y1', 0)
+        .attr('y2', ih)
+        .attr('stroke', 'var(--vscode-charts-green)')
+        .attr('stroke-width', 2);
+      g.append('text')
+        .attr('x', x(p.chosen) + 4)
+        .attr('y', 12)
+        .text(`chosen ${formatNumber(p.chosen)} ${p.unit}`);
     }
     axisLabels(`${p.parameter} (${p.unit})`, '|ΔE| vs finest (meV/atom)');
   }

@@ -38,7 +38,7 @@ function linkClaims(root: HTMLElement, claims: readonly Claim[], messaging: Mess
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const texts: Text[] = [];
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!(n.parentElement?.closest('code, pre, a'))) texts.push(n as Text);
+    if (!n.parentElement?.closest('code, pre, a')) texts.push(n as Text);
   }
   const number = /[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
   for (const t of texts) {
@@ -49,7 +49,16 @@ function linkClaims(root: HTMLElement, claims: readonly Claim[], messaging: Mess
       const claim = claimOfNumber(m[0], claims);
       if (!claim) continue;
       parts.push(text.slice(last, m.index));
-      const link = h('a', { href: '#', class: 'claim', 'data-artifact': claim.artifact, title: `${claim.quantity}: artifact ${claim.artifact} (show its provenance)` }, m[0]);
+      const link = h(
+        'a',
+        {
+          href: '#',
+          class: 'claim',
+          'data-artifact': claim.artifact,
+          title: `${claim.quantity}: artifact ${claim.artifact} (show its provenance)`,
+        },
+        m[0],
+      );
       link.addEventListener('click', (ev) => {
         ev.preventDefault();
         messaging.post?.({ type: 'show-provenance', id: claim.artifact });
@@ -64,9 +73,19 @@ function linkClaims(root: HTMLElement, claims: readonly Claim[], messaging: Mess
 }
 
 export function renderReport(r: ReportData, element: HTMLElement, messaging: Messaging = {}): void {
-  const card = h('section', { class: 'dreams-card report', ...(r.artifact ? { 'data-artifact': r.artifact } : {}) }, h('h3', {}, 'Report ',
-    r.verdict ? h('span', { class: `badge lv-${r.verdict.level}` }, r.verdict.level === 'pass' ? 'accepted by the report judge' : r.verdict.level) : h('span', { class: 'muted' }, 'not yet judged'),
-    r.artifact ? h('span', { class: 'muted' }, ` ${r.artifact}`) : undefined));
+  const card = h(
+    'section',
+    { class: 'dreams-card report', ...(r.artifact ? { 'data-artifact': r.artifact } : {}) },
+    h(
+      'h3',
+      {},
+      'Report ',
+      r.verdict
+        ? h('span', { class: `badge lv-${r.verdict.level}` }, r.verdict.level === 'pass' ? 'accepted by the report judge' : r.verdict.level)
+        : h('span', { class: 'muted' }, 'not yet judged'),
+      r.artifact ? h('span', { class: 'muted' }, ` ${r.artifact}`) : undefined,
+    ),
+  );
   if (r.verdict?.reasons.length) card.append(h('ul', { class: 'reasons' }, ...r.verdict.reasons.map((x) => h('li', {}, x))));
   const body = h('div', { class: 'markdown' });
   body.innerHTML = md.render(r.markdown);
@@ -82,7 +101,15 @@ export function renderReport(r: ReportData, element: HTMLElement, messaging: Mes
         ev.preventDefault();
         messaging.post?.({ type: 'show-provenance', id: c.artifact });
       });
-      list.append(h('tr', {}, h('td', {}, c.quantity.replace(/_/g, ' ')), h('td', {}, `${formatNumber(c.value)}${c.unit ? ` ${c.unit}` : ''}`), h('td', {}, link)));
+      list.append(
+        h(
+          'tr',
+          {},
+          h('td', {}, c.quantity.replace(/_/g, ' ')),
+          h('td', {}, `${formatNumber(c.value)}${c.unit ? ` ${c.unit}` : ''}`),
+          h('td', {}, link),
+        ),
+      );
     }
     card.append(list);
   }

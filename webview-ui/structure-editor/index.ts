@@ -37,7 +37,11 @@ header .sha { font-family: var(--vscode-editor-font-family); font-size: 0.85em; 
 .muted { color: var(--vscode-descriptionForeground); }
 `;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   e.append(...children);
@@ -55,19 +59,35 @@ const f = (x: number, d = 4) => x.toFixed(d);
 
 function header(data: StructureEditorData): HTMLElement {
   const s = data.summary;
-  const facts = el('div', { class: 'facts' },
+  const facts = el(
+    'div',
+    { class: 'facts' },
     el('span', {}, el('b', {}, String(s.natoms)), ' atoms'),
     el('span', {}, 'V = ', el('b', {}, f(s.volumeAngstrom3, 3)), ' Å³'),
-    el('span', {}, s.spaceGroup ? `${s.spaceGroup.symbol} (${s.spaceGroup.number}), ${s.spaceGroup.crystalSystem.toLowerCase()}` : 'space group unknown'),
-    el('span', {}, `${s.format} · ${s.path}`));
+    el(
+      'span',
+      {},
+      s.spaceGroup ? `${s.spaceGroup.symbol} (${s.spaceGroup.number}), ${s.spaceGroup.crystalSystem.toLowerCase()}` : 'space group unknown',
+    ),
+    el('span', {}, `${s.format} · ${s.path}`),
+  );
   const head = el('header', {}, el('h2', {}, formulaOf(data.structure.symbols)), facts);
   if (s.lattice) {
     const l = s.lattice;
-    head.append(el('div', { class: 'lattice', title: 'Standardised conventional cell' },
-      `conventional: a = ${f(l.a)} Å  b = ${f(l.b)} Å  c = ${f(l.c)} Å  α = ${f(l.alpha, 2)}°  β = ${f(l.beta, 2)}°  γ = ${f(l.gamma, 2)}°  c/a = ${f(l.cOverA)}  V = ${f(l.volume, 3)} Å³`));
+    head.append(
+      el(
+        'div',
+        { class: 'lattice', title: 'Standardised conventional cell' },
+        `conventional: a = ${f(l.a)} Å  b = ${f(l.b)} Å  c = ${f(l.c)} Å  α = ${f(l.alpha, 2)}°  β = ${f(l.beta, 2)}°  γ = ${f(l.gamma, 2)}°  c/a = ${f(l.cOverA)}  V = ${f(l.volume, 3)} Å³`,
+      ),
+    );
   }
   for (const n of s.notes) head.append(el('div', { class: 'notes' }, n));
-  const start = el('button', { type: 'button', title: 'A new canvas next to this file, with an objective that starts from it' }, 'Start a canvas from this structure');
+  const start = el(
+    'button',
+    { type: 'button', title: 'A new canvas next to this file, with an objective that starts from it' },
+    'Start a canvas from this structure',
+  );
   if (!data.trusted) {
     start.disabled = true;
     start.title = 'This folder is not trusted, so DREAMS runs nothing here. Trust the folder to start a canvas.';
@@ -76,8 +96,19 @@ function header(data: StructureEditorData): HTMLElement {
   const text = el('button', { type: 'button', class: 'secondary' }, 'Open as text');
   text.addEventListener('click', () => post({ type: 'open-text' }));
   const picture = el('button', { type: 'button', class: 'secondary', title: 'Save the view as a PNG next to the file' }, 'Save picture');
-  picture.addEventListener('click', () => { if (panel) post({ type: 'save-image', dataUrl: panel.png() }); });
-  head.append(el('div', { class: 'actions' }, start, text, picture, el('span', { class: 'sha muted', title: 'sha256 of the file' }, `sha256 ${s.sha256.slice(0, 16)}…`)));
+  picture.addEventListener('click', () => {
+    if (panel) post({ type: 'save-image', dataUrl: panel.png() });
+  });
+  head.append(
+    el(
+      'div',
+      { class: 'actions' },
+      start,
+      text,
+      picture,
+      el('span', { class: 'sha muted', title: 'sha256 of the file' }, `sha256 ${s.sha256.slice(0, 16)}…`),
+    ),
+  );
   return head;
 }
 
@@ -93,10 +124,19 @@ function show(data: StructureEditorData): void {
     post({ type: 'rendered', atoms: st.symbols.length, frame: 0, frames: 0, repeat: [1, 1, 1], webgl: false });
     return;
   }
-  panel = new StructurePanel(view, {
-    symbols: st.symbols, positions: st.positions, cell: st.cell,
-    ...(st.pbc ? { pbc: st.pbc } : {}), ...(st.fixed ? { fixed: st.fixed } : {}), ...(st.labels ? { labels: st.labels } : {}), ...(st.frames ? { frames: st.frames } : {}),
-  }, { onRendered: (info) => post({ type: 'rendered', ...info, webgl: true }) });
+  panel = new StructurePanel(
+    view,
+    {
+      symbols: st.symbols,
+      positions: st.positions,
+      cell: st.cell,
+      ...(st.pbc ? { pbc: st.pbc } : {}),
+      ...(st.fixed ? { fixed: st.fixed } : {}),
+      ...(st.labels ? { labels: st.labels } : {}),
+      ...(st.frames ? { frames: st.frames } : {}),
+    },
+    { onRendered: (info) => post({ type: 'rendered', ...info, webgl: true }) },
+  );
 }
 
 window.addEventListener('message', (e: MessageEvent<HostToStructureEditor>) => {

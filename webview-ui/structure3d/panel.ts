@@ -50,7 +50,11 @@ function adoptStyles(element: HTMLElement): void {
   sheets.set(host, true);
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   e.append(...children);
@@ -58,8 +62,15 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 }
 
 const fmt = (x: number, digits = 4) => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
-const REPEATS: V3[] = [[1, 1, 1], [2, 2, 1], [2, 2, 2], [3, 3, 1], [3, 3, 3]];
-export const KEY_HELP = 'Keys: arrows turn (Shift: 90°), + − zoom, 0 reset, a b c look along a lattice vector, r repeat, u cell, k bonds' +
+const REPEATS: V3[] = [
+  [1, 1, 1],
+  [2, 2, 1],
+  [2, 2, 2],
+  [3, 3, 1],
+  [3, 3, 3],
+];
+export const KEY_HELP =
+  'Keys: arrows turn (Shift: 90°), + − zoom, 0 reset, a b c look along a lattice vector, r repeat, u cell, k bonds' +
   '; trajectory: space play/pause, , . step, Home End first/last.';
 
 export class StructurePanel {
@@ -80,11 +91,18 @@ export class StructurePanel {
   private readonly resizeObserver: ResizeObserver;
   private readonly themeObserver: MutationObserver;
 
-  constructor(parent: HTMLElement, private structure: PanelStructure, private readonly options: PanelOptions = {}) {
+  constructor(
+    parent: HTMLElement,
+    private structure: PanelStructure,
+    private readonly options: PanelOptions = {},
+  ) {
     adoptStyles(parent);
     const repeat = options.repeat ?? defaultRepeat(structure);
-    this.repeatSelect = el('select', { 'aria-label': 'Repeat the cell', title: 'Repeat the cell (r)' },
-      ...REPEATS.map((r) => el('option', { value: r.join('x') }, r.join('×'))));
+    this.repeatSelect = el(
+      'select',
+      { 'aria-label': 'Repeat the cell', title: 'Repeat the cell (r)' },
+      ...REPEATS.map((r) => el('option', { value: r.join('x') }, r.join('×'))),
+    );
     this.repeatSelect.value = REPEATS.some((r) => r.join('x') === repeat.join('x')) ? repeat.join('x') : '1x1x1';
     this.cellBox = el('input', { type: 'checkbox', 'aria-label': 'Show the unit cell' });
     this.cellBox.checked = true;
@@ -97,13 +115,24 @@ export class StructurePanel {
     };
     const reset = el('button', { type: 'button', title: 'Reset the view (0)' }, 'Reset');
     reset.addEventListener('click', () => this.viewer.resetView());
-    const toolbar = el('div', { class: 'toolbar' },
-      el('label', {}, 'Repeat ', this.repeatSelect), el('label', {}, this.cellBox, 'cell'), el('label', {}, this.bondBox, 'bonds'),
-      axisButton(0), axisButton(1), axisButton(2), reset);
+    const toolbar = el(
+      'div',
+      { class: 'toolbar' },
+      el('label', {}, 'Repeat ', this.repeatSelect),
+      el('label', {}, this.cellBox, 'cell'),
+      el('label', {}, this.bondBox, 'bonds'),
+      axisButton(0),
+      axisButton(1),
+      axisButton(2),
+      reset,
+    );
     const formula = formulaOf(structure.symbols);
     this.viewport = el('div', {
-      class: 'viewport', tabindex: '0', role: 'img',
-      'aria-label': `3-D view of ${formula}, ${structure.symbols.length} atoms. ${KEY_HELP}`, title: KEY_HELP,
+      class: 'viewport',
+      tabindex: '0',
+      role: 'img',
+      'aria-label': `3-D view of ${formula}, ${structure.symbols.length} atoms. ${KEY_HELP}`,
+      title: KEY_HELP,
     });
     if (options.height) this.viewport.style.height = `${options.height}px`;
     this.playButton = el('button', { type: 'button', title: 'Play the relaxation (space)', 'aria-label': 'Play' }, '▶');
@@ -165,13 +194,19 @@ export class StructurePanel {
   /** Draw the current step; `refit` (another repeat) fits the zoom to it, keeping the orientation. */
   private redraw(reframe = false, refit = false): void {
     const repeat = this.repeatSelect.value.split('x').map(Number) as V3;
-    this.viewer.show(this.current(), { repeat, showCell: this.cellBox.checked, showBonds: this.bondBox.checked }, reframe || undefined, refit);
+    this.viewer.show(
+      this.current(),
+      { repeat, showCell: this.cellBox.checked, showBonds: this.bondBox.checked },
+      reframe || undefined,
+      refit,
+    );
     this.slider.value = String(this.frame);
     const f = this.frames[this.frame];
     if (f && this.frames.length > 1) {
       const e0 = this.frames[0]!.energyEv;
       const parts = [`step ${this.frame + 1}/${this.frames.length}`];
-      if (f.energyEv !== undefined) parts.push(`E = ${fmt(f.energyEv, 5)} eV` + (e0 !== undefined && this.frame > 0 ? ` (ΔE ${fmt(f.energyEv - e0, 5)} eV)` : ''));
+      if (f.energyEv !== undefined)
+        parts.push(`E = ${fmt(f.energyEv, 5)} eV` + (e0 !== undefined && this.frame > 0 ? ` (ΔE ${fmt(f.energyEv - e0, 5)} eV)` : ''));
       if (f.maxForceEvPerAngstrom !== undefined) parts.push(`max force ${fmt(f.maxForceEvPerAngstrom, 4)} eV/Å`);
       this.stepLabel.textContent = parts.join(' · ');
     }
@@ -205,8 +240,10 @@ export class StructurePanel {
   private showHover(a: HoverInfo | undefined): void {
     if (!a) return;
     const label = (this.structure as { labels?: string[] }).labels?.[a.index];
-    this.status.textContent = `${a.symbol}${label && label !== a.symbol ? ` (${label})` : ''} #${a.index + 1}${a.fixed ? ' · fixed' : ''} · ` +
-      `${a.position.map((x) => fmt(x)).join(', ')} Å` + (a.fractional ? ` · frac ${a.fractional.map((x) => fmt(x)).join(', ')}` : '');
+    this.status.textContent =
+      `${a.symbol}${label && label !== a.symbol ? ` (${label})` : ''} #${a.index + 1}${a.fixed ? ' · fixed' : ''} · ` +
+      `${a.position.map((x) => fmt(x)).join(', ')} Å` +
+      (a.fractional ? ` · frac ${a.fractional.map((x) => fmt(x)).join(', ')}` : '');
   }
 
   private cycleRepeat(): void {
@@ -219,23 +256,65 @@ export class StructurePanel {
     const step = e.shiftKey ? 90 : 10;
     const handled = (() => {
       switch (e.key) {
-        case 'ArrowLeft': this.viewer.rotate(-step, 'vy'); return true;
-        case 'ArrowRight': this.viewer.rotate(step, 'vy'); return true;
-        case 'ArrowUp': this.viewer.rotate(-step, 'vx'); return true;
-        case 'ArrowDown': this.viewer.rotate(step, 'vx'); return true;
-        case '+': case '=': this.viewer.zoom(1.2); return true;
-        case '-': case '_': this.viewer.zoom(1 / 1.2); return true;
-        case '0': this.viewer.resetView(); return true;
-        case 'a': case 'b': case 'c': this.viewer.lookAlong('abc'.indexOf(e.key) as 0 | 1 | 2); return true;
-        case 'r': this.cycleRepeat(); return true;
-        case 'u': this.cellBox.checked = !this.cellBox.checked; this.redraw(); return true;
-        case 'k': this.bondBox.checked = !this.bondBox.checked; this.redraw(); return true;
-        case ' ': if (this.frames.length > 1) { this.togglePlay(); return true; } return false;
-        case ',': this.goTo(this.frame - 1); return this.frames.length > 1;
-        case '.': this.goTo(this.frame + 1); return this.frames.length > 1;
-        case 'Home': this.goTo(0); return this.frames.length > 1;
-        case 'End': this.goTo(this.frames.length - 1); return this.frames.length > 1;
-        default: return false;
+        case 'ArrowLeft':
+          this.viewer.rotate(-step, 'vy');
+          return true;
+        case 'ArrowRight':
+          this.viewer.rotate(step, 'vy');
+          return true;
+        case 'ArrowUp':
+          this.viewer.rotate(-step, 'vx');
+          return true;
+        case 'ArrowDown':
+          this.viewer.rotate(step, 'vx');
+          return true;
+        case '+':
+        case '=':
+          this.viewer.zoom(1.2);
+          return true;
+        case '-':
+        case '_':
+          this.viewer.zoom(1 / 1.2);
+          return true;
+        case '0':
+          this.viewer.resetView();
+          return true;
+        case 'a':
+        case 'b':
+        case 'c':
+          this.viewer.lookAlong('abc'.indexOf(e.key) as 0 | 1 | 2);
+          return true;
+        case 'r':
+          this.cycleRepeat();
+          return true;
+        case 'u':
+          this.cellBox.checked = !this.cellBox.checked;
+          this.redraw();
+          return true;
+        case 'k':
+          this.bondBox.checked = !this.bondBox.checked;
+          this.redraw();
+          return true;
+        case ' ':
+          if (this.frames.length > 1) {
+            this.togglePlay();
+            return true;
+          }
+          return false;
+        case ',':
+          this.goTo(this.frame - 1);
+          return this.frames.length > 1;
+        case '.':
+          this.goTo(this.frame + 1);
+          return this.frames.length > 1;
+        case 'Home':
+          this.goTo(0);
+          return this.frames.length > 1;
+        case 'End':
+          this.goTo(this.frames.length - 1);
+          return this.frames.length > 1;
+        default:
+          return false;
       }
     })();
     if (handled) {

@@ -59,7 +59,9 @@ const BOUNDARY_TOLERANCE = 1e-3;
 const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (a: V3, s: number): V3 => [a[0] * s, a[1] * s, a[2] * s];
 const det3 = (m: Cell3) =>
-  m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+  m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+  m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
 
 /** Fractional coordinates of a Cartesian point in a cell (rows are the lattice vectors). */
 export function fractional(cell: Cell3, p: V3): V3 {
@@ -86,13 +88,30 @@ export function cellEdges(cell: Cell3): [V3, V3][] {
   const o: V3 = [0, 0, 0];
   const corners = { o, a, b, c, ab: add(a, b), ac: add(a, c), bc: add(b, c), abc: add(add(a, b), c) };
   const e = (p: keyof typeof corners, q: keyof typeof corners): [V3, V3] => [corners[p], corners[q]];
-  return [e('o', 'a'), e('o', 'b'), e('o', 'c'), e('a', 'ab'), e('a', 'ac'), e('b', 'ab'), e('b', 'bc'), e('c', 'ac'), e('c', 'bc'), e('ab', 'abc'), e('ac', 'abc'), e('bc', 'abc')];
+  return [
+    e('o', 'a'),
+    e('o', 'b'),
+    e('o', 'c'),
+    e('a', 'ab'),
+    e('a', 'ac'),
+    e('b', 'ab'),
+    e('b', 'bc'),
+    e('c', 'ac'),
+    e('c', 'bc'),
+    e('ab', 'abc'),
+    e('ac', 'abc'),
+    e('bc', 'abc'),
+  ];
 }
 
 export function buildScene(s: SceneInput, options: SceneOptions = {}): Scene {
   const pbc = s.pbc ?? [true, true, true];
   const repeat = options.repeat ?? [1, 1, 1];
-  const n: V3 = [pbc[0] ? Math.max(1, Math.round(repeat[0])) : 1, pbc[1] ? Math.max(1, Math.round(repeat[1])) : 1, pbc[2] ? Math.max(1, Math.round(repeat[2])) : 1];
+  const n: V3 = [
+    pbc[0] ? Math.max(1, Math.round(repeat[0])) : 1,
+    pbc[1] ? Math.max(1, Math.round(repeat[1])) : 1,
+    pbc[2] ? Math.max(1, Math.round(repeat[2])) : 1,
+  ];
   const radiusScale = options.radiusScale ?? 0.5;
   const periodic = pbc.some(Boolean) && Math.abs(det3(s.cell)) > 1e-9;
   const atoms: SceneAtom[] = [];
@@ -104,8 +123,13 @@ export function buildScene(s: SceneInput, options: SceneOptions = {}): Scene {
     const symbol = s.symbols[index]!;
     const shift = add(add(scale(s.cell[0], image[0]), scale(s.cell[1], image[1])), scale(s.cell[2], image[2]));
     atoms.push({
-      index, symbol, position: add(s.positions[index]!, shift), colour: colourOf(symbol),
-      radius: covalentRadiusOf(symbol) * radiusScale, fixed: s.fixed?.[index] === true, image,
+      index,
+      symbol,
+      position: add(s.positions[index]!, shift),
+      colour: colourOf(symbol),
+      radius: covalentRadiusOf(symbol) * radiusScale,
+      fixed: s.fixed?.[index] === true,
+      image,
     });
   };
   for (let i = 0; i < s.symbols.length; i++) {
@@ -119,11 +143,13 @@ export function buildScene(s: SceneInput, options: SceneOptions = {}): Scene {
       const base: V3[] = [];
       for (let x = 0; x < n[0]; x++) for (let y = 0; y < n[1]; y++) for (let z = 0; z < n[2]; z++) base.push([x, y, z]);
       for (const [bx, by, bz] of base) {
-        for (const dx of extra[0]) for (const dy of extra[1]) for (const dz of extra[2]) {
-          if (!dx && !dy && !dz) continue;
-          const img: V3 = [dx ? n[0] : bx, dy ? n[1] : by, dz ? n[2] : bz];
-          push(i, img);
-        }
+        for (const dx of extra[0])
+          for (const dy of extra[1])
+            for (const dz of extra[2]) {
+              if (!dx && !dy && !dz) continue;
+              const img: V3 = [dx ? n[0] : bx, dy ? n[1] : by, dz ? n[2] : bz];
+              push(i, img);
+            }
       }
     }
   }
@@ -145,14 +171,16 @@ export function buildScene(s: SceneInput, options: SceneOptions = {}): Scene {
     });
     atoms.forEach((a, i) => {
       const [kx, ky, kz] = keyOf(a.position);
-      for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-        for (const j of grid.get(`${kx! + dx},${ky! + dy},${kz! + dz}`) ?? []) {
-          if (j <= i) continue;
-          const b = atoms[j]!;
-          const d = Math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1], a.position[2] - b.position[2]);
-          if (d > 0.1 && d < factor * (covalentRadiusOf(a.symbol) + covalentRadiusOf(b.symbol))) bonds.push([i, j]);
-        }
-      }
+      for (let dx = -1; dx <= 1; dx++)
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dz = -1; dz <= 1; dz++) {
+            for (const j of grid.get(`${kx! + dx},${ky! + dy},${kz! + dz}`) ?? []) {
+              if (j <= i) continue;
+              const b = atoms[j]!;
+              const d = Math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1], a.position[2] - b.position[2]);
+              if (d > 0.1 && d < factor * (covalentRadiusOf(a.symbol) + covalentRadiusOf(b.symbol))) bonds.push([i, j]);
+            }
+          }
     });
   }
   return { atoms, bonds, cellEdges: periodic ? cellEdges(s.cell) : [], bondsOmitted };

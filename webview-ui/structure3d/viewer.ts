@@ -136,10 +136,19 @@ export class StructureViewer {
       }
     }
     const model = v.addModel();
-    model.addAtoms(scene.atoms.map((a, i) => ({
-      elem: a.symbol, x: a.position[0], y: a.position[1], z: a.position[2], serial: i, index: i,
-      bonds: bondsOf[i], bondOrder: bondsOf[i]!.map(() => 1), properties: { scene: i },
-    })) as never);
+    model.addAtoms(
+      scene.atoms.map((a, i) => ({
+        elem: a.symbol,
+        x: a.position[0],
+        y: a.position[1],
+        z: a.position[2],
+        serial: i,
+        index: i,
+        bonds: bondsOf[i],
+        bondOrder: bondsOf[i]!.map(() => 1),
+        properties: { scene: i },
+      })) as never,
+    );
     for (const symbol of new Set(scene.atoms.map((a) => a.symbol))) {
       const a = scene.atoms.find((x) => x.symbol === symbol)!;
       const style: Record<string, unknown> = { sphere: { radius: a.radius, color: a.colour } };
@@ -150,20 +159,30 @@ export class StructureViewer {
     for (const a of scene.atoms) {
       if (!a.fixed) continue;
       const d = a.radius * 2.3;
-      v.addBox({ center: { x: a.position[0], y: a.position[1], z: a.position[2] }, dimensions: { w: d, h: d, d }, wireframe: true, color: fg } as never);
+      v.addBox({
+        center: { x: a.position[0], y: a.position[1], z: a.position[2] },
+        dimensions: { w: d, h: d, d },
+        wireframe: true,
+        color: fg,
+      } as never);
     }
     if (this.settings.showCell) {
       for (const [p, q] of scene.cellEdges) {
         v.addLine({ start: { x: p[0], y: p[1], z: p[2] }, end: { x: q[0], y: q[1], z: q[2] }, color: fg, dashed: false } as never);
       }
     }
-    model.setHoverable({}, true, (atom: { properties?: { scene?: number } }) => {
-      const a = scene.atoms[atom.properties?.scene ?? -1];
-      if (!a || !this.onHover) return;
-      const info: HoverInfo = { index: a.index, symbol: a.symbol, position: a.position, fixed: a.fixed };
-      if (input.cell) info.fractional = fractional(input.cell as Cell3, a.position);
-      this.onHover(info);
-    }, () => this.onHover?.(undefined));
+    model.setHoverable(
+      {},
+      true,
+      (atom: { properties?: { scene?: number } }) => {
+        const a = scene.atoms[atom.properties?.scene ?? -1];
+        if (!a || !this.onHover) return;
+        const info: HoverInfo = { index: a.index, symbol: a.symbol, position: a.position, fixed: a.fixed };
+        if (input.cell) info.fractional = fractional(input.cell as Cell3, a.position);
+        this.onHover(info);
+      },
+      () => this.onHover?.(undefined),
+    );
   }
 
   /** Turn the view by `degrees` about the screen's horizontal or vertical axis. */

@@ -28,8 +28,13 @@ export const standInRunPw: GuardedToolSpec = {
     const conv = natoms * (0.4 * Math.exp(-(input.settings.ecutwfcRy - 30) / 1.2) + 0.5 * (input.settings.kSpacingPerAngstrom ?? 0.1) ** 4);
     const energyEv = base + eos + conv;
     const meta: EnergyMeta = {
-      settings: input.settings, natoms, volumeAngstrom3: volume, formula: s.symbols.join(''), scfConverged: true,
-      cellAngstrom: s.cell, purpose: input.options?.purpose ?? 'production',
+      settings: input.settings,
+      natoms,
+      volumeAngstrom3: volume,
+      formula: s.symbols.join(''),
+      scfConverged: true,
+      cellAngstrom: s.cell,
+      purpose: input.options?.purpose ?? 'production',
     };
     return {
       artifacts: [{ kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', meta }],

@@ -26,9 +26,13 @@ export function readSol27(file = REFERENCE_CSV): Sol27Element[] {
   return rows.map((line) => {
     const r = line.split(',');
     return {
-      element: at(r, 'element'), structure: at(r, 'structure') as Sol27Element['structure'],
-      aExpAngstrom: Number(at(r, 'a_exp_A')), aExpertAngstrom: Number(at(r, 'a_human_expert_A')), aDreamsAngstrom: Number(at(r, 'a_dreams_agent_A')),
-      dreamsKPerDirection: Number(at(r, 'agent_kpoints_per_dir')), dreamsEcutwfcRy: Number(at(r, 'agent_ecutwfc_Ry')),
+      element: at(r, 'element'),
+      structure: at(r, 'structure') as Sol27Element['structure'],
+      aExpAngstrom: Number(at(r, 'a_exp_A')),
+      aExpertAngstrom: Number(at(r, 'a_human_expert_A')),
+      aDreamsAngstrom: Number(at(r, 'a_dreams_agent_A')),
+      dreamsKPerDirection: Number(at(r, 'agent_kpoints_per_dir')),
+      dreamsEcutwfcRy: Number(at(r, 'agent_ecutwfc_Ry')),
     };
   });
 }

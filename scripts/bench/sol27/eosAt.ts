@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   const ecutwfcRy = Number(need('ecutwfc'));
   const dual = Number(option('dual') ?? 8);
   const spacings = need('kspacing').split(',').map(Number);
-  if (!(ecutwfcRy > 0) || !(dual >= 4) || spacings.some((k) => !(k > 0))) throw new Error('--ecutwfc, --dual (≥ 4) and --kspacing must be positive numbers.');
+  if (!(ecutwfcRy > 0) || !(dual >= 4) || spacings.some((k) => !(k > 0)))
+    throw new Error('--ecutwfc, --dual (≥ 4) and --kspacing must be positive numbers.');
   const work = option('work') ?? fs.mkdtempSync(path.join(os.tmpdir(), `sol27-eos-${symbol}-`));
   const jobs = Number(option('jobs') ?? 2);
   const results: (ReferenceResult & { label: string })[] = [];
@@ -46,21 +47,45 @@ async function main(): Promise<void> {
     const label = `${symbol}-${ecutwfcRy}Ry-k${k}`;
     console.log(`${label}: 5-point EOS in ${path.join(work, label)}`);
     const r = await tightReference({
-      element: symbol, structure: element.structure, aStartAngstrom: element.aExpAngstrom, pseudoDir, pseudopotential: file,
-      ecutwfcRy, ecutrhoRy: Math.round(dual * ecutwfcRy), kSpacingPerAngstrom: k, degaussRy: 0.02, eosPoints: 5, eosRangePercent: 5, jobs,
+      element: symbol,
+      structure: element.structure,
+      aStartAngstrom: element.aExpAngstrom,
+      pseudoDir,
+      pseudopotential: file,
+      ecutwfcRy,
+      ecutrhoRy: Math.round(dual * ecutwfcRy),
+      kSpacingPerAngstrom: k,
+      degaussRy: 0.02,
+      eosPoints: 5,
+      eosRangePercent: 5,
+      jobs,
       workDir: path.join(work, label),
     });
-    console.log(`${label}: mesh ${r.kMesh.join('×')}, a = ${r.aAngstrom.toFixed(5)} Å, B0 = ${r.b0GPa.toFixed(1)} GPa, ${r.pwCpuSeconds.toFixed(0)} CPU s` +
-      `${r.resumedRuns ? ` (${r.resumedRuns} points read from earlier runs)` : ''}`);
+    console.log(
+      `${label}: mesh ${r.kMesh.join('×')}, a = ${r.aAngstrom.toFixed(5)} Å, B0 = ${r.b0GPa.toFixed(1)} GPa, ${r.pwCpuSeconds.toFixed(0)} CPU s` +
+        `${r.resumedRuns ? ` (${r.resumedRuns} points read from earlier runs)` : ''}`,
+    );
     results.push({ label, ...r });
   }
   const first = results[0]!;
   for (const r of results.slice(1)) {
-    console.log(`${r.label} vs ${first.label}: ${(100 * (r.aAngstrom - first.aAngstrom) / first.aAngstrom).toFixed(4)} % in a`);
+    console.log(`${r.label} vs ${first.label}: ${((100 * (r.aAngstrom - first.aAngstrom)) / first.aAngstrom).toFixed(4)} % in a`);
   }
   const out = option('out');
   if (out) {
-    fs.writeFileSync(out, JSON.stringify({ command: commandLine('node --import tsx scripts/bench/sol27/eosAt.ts'), measuredAt: new Date().toISOString(), pseudopotential: file, results }, null, 1) + '\n');
+    fs.writeFileSync(
+      out,
+      JSON.stringify(
+        {
+          command: commandLine('node --import tsx scripts/bench/sol27/eosAt.ts'),
+          measuredAt: new Date().toISOString(),
+          pseudopotential: file,
+          results,
+        },
+        null,
+        1,
+      ) + '\n',
+    );
     console.log(`written ${out}`);
   }
 }

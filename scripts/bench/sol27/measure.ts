@@ -62,9 +62,21 @@ export function runCost(runDir: string, events: readonly CanvasEvent[]): RunCost
   const runWall = active.reduce((s, [a, b]) => s + (b - a), 0) / 1000;
   // pw.x time inside those spans only: a job that ran on while no DREAMS process was there is not overhead
   const pwWall = unionSeconds(jobs.flatMap((j) => clip([Date.parse(j.startedAt!), Date.parse(j.endedAt!)], active)));
-  const reusedRuns = events.filter((e) => e.kind === 'provenance.artifact')
-    .filter((e) => { const a = e.payload as { name?: string; meta?: { reusedFrom?: unknown } }; return a.name === 'total_energy' && !!a.meta?.reusedFrom; }).length;
-  return { pwRuns: jobs.length, reusedRuns, pwCpuSeconds: cpu, pwWallSeconds: pwWall, runWallSeconds: runWall, overheadSeconds: runWall - pwWall, overheadFraction: runWall > 0 ? (runWall - pwWall) / runWall : 0 };
+  const reusedRuns = events
+    .filter((e) => e.kind === 'provenance.artifact')
+    .filter((e) => {
+      const a = e.payload as { name?: string; meta?: { reusedFrom?: unknown } };
+      return a.name === 'total_energy' && !!a.meta?.reusedFrom;
+    }).length;
+  return {
+    pwRuns: jobs.length,
+    reusedRuns,
+    pwCpuSeconds: cpu,
+    pwWallSeconds: pwWall,
+    runWallSeconds: runWall,
+    overheadSeconds: runWall - pwWall,
+    overheadFraction: runWall > 0 ? (runWall - pwWall) / runWall : 0,
+  };
 }
 
 /**

@@ -83,7 +83,11 @@ function runPw(dir: string, input: string): Promise<string> {
   fs.writeFileSync(path.join(dir, 'pw.in'), input);
   const log = fs.createWriteStream(path.join(dir, 'pw.out'));
   return new Promise((resolve, reject) => {
-    const child = spawn('pw.x', ['-in', 'pw.in'], { cwd: dir, env: { ...process.env, OMP_NUM_THREADS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('pw.x', ['-in', 'pw.in'], {
+      cwd: dir,
+      env: { ...process.env, OMP_NUM_THREADS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -109,12 +113,14 @@ function finishedEarlier(dir: string, input: string): string | undefined {
 async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.max(1, size) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.max(1, size) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
@@ -137,12 +143,26 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
   const magnetic = MAGNETIC_ELEMENTS.has(s.element);
   const { kMesh: _mesh, ...inputOptions } = s.input?.options ?? ({} as Partial<PwInputOptions>);
   const options: PwInputOptions = s.input
-    ? { ...inputOptions, purpose: 'production', calculation: 'scf', ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy, kSpacingPerAngstrom: s.kSpacingPerAngstrom } as PwInputOptions
+    ? ({
+        ...inputOptions,
+        purpose: 'production',
+        calculation: 'scf',
+        ecutwfcRy: s.ecutwfcRy,
+        ecutrhoRy: s.ecutrhoRy,
+        kSpacingPerAngstrom: s.kSpacingPerAngstrom,
+      } as PwInputOptions)
     : {
-      purpose: 'production' as const, calculation: 'scf' as const, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
-      kSpacingPerAngstrom: s.kSpacingPerAngstrom, occupations: 'smearing' as const, smearing: 'mv', degaussRy: s.degaussRy,
-      nspin: (magnetic ? 2 : 1) as 1 | 2, ...(magnetic ? { startingMagnetization: { [s.element]: 0.5 } } : {}),
-    };
+        purpose: 'production' as const,
+        calculation: 'scf' as const,
+        ecutwfcRy: s.ecutwfcRy,
+        ecutrhoRy: s.ecutrhoRy,
+        kSpacingPerAngstrom: s.kSpacingPerAngstrom,
+        occupations: 'smearing' as const,
+        smearing: 'mv',
+        degaussRy: s.degaussRy,
+        nspin: (magnetic ? 2 : 1) as 1 | 2,
+        ...(magnetic ? { startingMagnetization: { [s.element]: 0.5 } } : {}),
+      };
   // one k-mesh for the whole series, the mesh of the central cell (the workflow's EOS keeps the spacing instead, so its
   // mesh changes over ±5 % where the spacing is fine: docs/notes/workflows.md, "Ir, fourth sitting")
   const pseudos: Record<string, PseudoChoice> = s.input?.pseudos ?? { [s.element]: { file: s.pseudopotential, sha256: '' } };
@@ -167,11 +187,16 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
     const out = earlier ?? (await runPw(dir, input));
     const parsed = parsePwOutput(out);
     if (parsed.totalEnergyRy === undefined || !parsed.scfConverged) {
-      throw new Error(`the reference run of ${s.element} at scale ${scale} gave no converged energy (${parsed.error?.message ?? 'see ' + path.join(work, `scale-${scale}`, 'pw.out')}).`);
+      throw new Error(
+        `the reference run of ${s.element} at scale ${scale} gave no converged energy (${parsed.error?.message ?? 'see ' + path.join(work, `scale-${scale}`, 'pw.out')}).`,
+      );
     }
     return { volumeA3: cellVolume(cell), energyEv: ryToEv(parsed.totalEnergyRy), cpu: pwCpuSeconds(out) ?? 0, resumed: !!earlier };
   });
-  const fit = fitEos(runs.map((r) => ({ volumeA3: r.volumeA3, energyEv: r.energyEv })), 'birch-murnaghan');
+  const fit = fitEos(
+    runs.map((r) => ({ volumeA3: r.volumeA3, energyEv: r.energyEv })),
+    'birch-murnaghan',
+  );
   const lattice = s.input ? latticeAtVolume(base, fit.v0A3) : undefined;
   const a = lattice ? { aAngstrom: lattice.aAngstrom } : latticeConstantFromVolume(fit.v0A3, { bravais: s.structure, cell: 'primitive' });
   if (temporary) {
@@ -180,7 +205,17 @@ export async function tightReference(s: ReferenceSpec): Promise<ReferenceResult>
   }
   const resumedRuns = runs.filter((r) => r.resumed).length;
   return {
-    aAngstrom: a.aAngstrom, v0Angstrom3: fit.v0A3, b0GPa: fit.b0Gpa, ecutwfcRy: s.ecutwfcRy, ecutrhoRy: s.ecutrhoRy,
-    kSpacingPerAngstrom: s.kSpacingPerAngstrom, kMesh: mesh, pwRuns: runs.length, ...(resumedRuns ? { resumedRuns } : {}), ...(lattice ? { lattice } : {}), pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0), wallSeconds: (Date.now() - t0) / 1000,
+    aAngstrom: a.aAngstrom,
+    v0Angstrom3: fit.v0A3,
+    b0GPa: fit.b0Gpa,
+    ecutwfcRy: s.ecutwfcRy,
+    ecutrhoRy: s.ecutrhoRy,
+    kSpacingPerAngstrom: s.kSpacingPerAngstrom,
+    kMesh: mesh,
+    pwRuns: runs.length,
+    ...(resumedRuns ? { resumedRuns } : {}),
+    ...(lattice ? { lattice } : {}),
+    pwCpuSeconds: runs.reduce((t, r) => t + r.cpu, 0),
+    wallSeconds: (Date.now() - t0) / 1000,
   };
 }

@@ -28,9 +28,17 @@ export async function approveCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-      reject: { type: 'boolean' }, comment: { type: 'string' }, 'runs-dir': { type: 'string' }, list: { type: 'boolean' }, 'all-like-this': { type: 'boolean' },
-    } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        reject: { type: 'boolean' },
+        comment: { type: 'string' },
+        'runs-dir': { type: 'string' },
+        list: { type: 'boolean' },
+        'all-like-this': { type: 'boolean' },
+      },
+    }));
   } catch (e) {
     console.error(`dreams approve: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -59,7 +67,9 @@ export async function approveCommand(argv: string[]): Promise<number> {
       const name = postAnswer(runDir, { id, decision, by: 'user@cli', ...(comment ? { comment } : {}), ...(standing ? { standing } : {}) });
       const outcome = await waitForOutcome(runDir, name);
       if (!outcome) {
-        console.error(`dreams approve: the process running ${path.basename(runDir)} did not pick up the answer within 15 s (${e.message}). The answer waits in its inbox and is recorded when the run next looks.`);
+        console.error(
+          `dreams approve: the process running ${path.basename(runDir)} did not pick up the answer within 15 s (${e.message}). The answer waits in its inbox and is recorded when the run next looks.`,
+        );
         return 1;
       }
       console.log(outcome.message);
@@ -71,7 +81,9 @@ export async function approveCommand(argv: string[]): Promise<number> {
         console.error(`dreams approve: ${r.message}`);
         return 1;
       }
-      console.log(`${id} ${decision === 'approve' ? 'approved' : 'rejected'}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}. Rewrite the report with: dreams report ${positionals[0]}`);
+      console.log(
+        `${id} ${decision === 'approve' ? 'approved' : 'rejected'}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}. Rewrite the report with: dreams report ${positionals[0]}`,
+      );
       return 0;
     } finally {
       await run.close();
@@ -95,9 +107,14 @@ async function listRequests(runDir: string): Promise<number> {
     for (const r of requests) {
       const a = book.answerOf(r.id);
       const closed = a ? undefined : book.closedOf(r.id);
-      const state = a ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}${a.standing ? ' (standing: also for later requests of this concern)' : ''}${a.under ? ` (standing approval of ${a.under})` : ''}`
-        : closed ? `closed at ${closed.at}, ${closed.reason}` : 'OPEN';
-      console.log(`${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${state}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`);
+      const state = a
+        ? `${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by} at ${a.at}${a.standing ? ' (standing: also for later requests of this concern)' : ''}${a.under ? ` (standing approval of ${a.under})` : ''}`
+        : closed
+          ? `closed at ${closed.at}, ${closed.reason}`
+          : 'OPEN';
+      console.log(
+        `${r.id}  ${r.call} ${r.tool}${r.parameter ? `.${r.parameter}` : ''}  ${state}\n    ${r.verdicts.map((v) => `[${v.rule}] ${v.reasons.join(' ')}`).join('\n    ')}`,
+      );
     }
     return health.damaged ? 1 : 0;
   } finally {

@@ -37,7 +37,9 @@ export async function driveRun(controller: RunController, opts: DriveOptions): P
   // a run left waiting on nothing that can wake it. Never report that as an ending: record the
   // run as stopped, say so, and exit non-zero.
   const onIdle = () => {
-    view.print(`the run is waiting on nothing that can wake it (a fault in DREAMS); its state is saved and dreams resume ${ref} continues it.`);
+    view.print(
+      `the run is waiting on nothing that can wake it (a fault in DREAMS); its state is saved and dreams resume ${ref} continues it.`,
+    );
     void controller.abandon('stopped: the run was waiting on nothing that could wake it').finally(() => process.exit(1));
   };
   process.once('beforeExit', onIdle);
@@ -58,11 +60,19 @@ export async function driveRun(controller: RunController, opts: DriveOptions): P
     outputs = await writeRunOutputs(controller.session.run, { bundle: opts.bundle, pseudoDirs: opts.pseudoDirs });
   } catch (e) {
     // (a full disk): the run's record is its event log, whole up to its last saved event
-    out.write(`\n  could not write the notebook, report and bundle (${(e as Error).message}).\n  The run is in its event log ${rel(path.join(controller.runDir, 'events.jsonl'))}; \`dreams report ${ref}\` writes them once that is fixed.\n`);
+    out.write(
+      `\n  could not write the notebook, report and bundle (${(e as Error).message}).\n  The run is in its event log ${rel(path.join(controller.runDir, 'events.jsonl'))}; \`dreams report ${ref}\` writes them once that is fixed.\n`,
+    );
     return Math.max(1, exitCodeOf(result.state));
   }
-  out.write(`\n  notebook  ${rel(outputs.notebook)}\n  report    ${rel(outputs.report)}\n  event log ${rel(path.join(controller.runDir, 'events.jsonl'))}\n`);
-  if (outputs.bundle) out.write(`  bundle    ${rel(outputs.bundle)}${outputs.bundleProblems.length ? ` (${outputs.bundleProblems.length} problem(s): ${outputs.bundleProblems.join(' ')})` : ''}\n`);
-  if (result.state === 'stopped') out.write(`\nResume with: dreams resume ${ref}${/budget/.test(result.reason ?? '') ? ' --budget <higher limits>' : ''}\n`);
+  out.write(
+    `\n  notebook  ${rel(outputs.notebook)}\n  report    ${rel(outputs.report)}\n  event log ${rel(path.join(controller.runDir, 'events.jsonl'))}\n`,
+  );
+  if (outputs.bundle)
+    out.write(
+      `  bundle    ${rel(outputs.bundle)}${outputs.bundleProblems.length ? ` (${outputs.bundleProblems.length} problem(s): ${outputs.bundleProblems.join(' ')})` : ''}\n`,
+    );
+  if (result.state === 'stopped')
+    out.write(`\nResume with: dreams resume ${ref}${/budget/.test(result.reason ?? '') ? ' --budget <higher limits>' : ''}\n`);
   return exitCodeOf(result.state);
 }

@@ -25,7 +25,11 @@ export async function jobsCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'runs-dir': { type: 'string' }, json: { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { 'runs-dir': { type: 'string' }, json: { type: 'boolean' } },
+    }));
   } catch (e) {
     console.error(`dreams jobs: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -33,7 +37,12 @@ export async function jobsCommand(argv: string[]): Promise<number> {
   const runsDir = path.resolve((values['runs-dir'] as string | undefined) ?? 'runs');
   try {
     if (!positionals[0]) {
-      const runs = fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'events.jsonl'))).sort() : [];
+      const runs = fs.existsSync(runsDir)
+        ? fs
+            .readdirSync(runsDir)
+            .filter((d) => fs.existsSync(path.join(runsDir, d, 'events.jsonl')))
+            .sort()
+        : [];
       if (!runs.length) {
         console.log(`no runs under ${runsDir}`);
         return 0;
@@ -48,7 +57,11 @@ export async function jobsCommand(argv: string[]): Promise<number> {
         rows.push({ run: r, state: p.state, jobs: p.jobs, ...(health.damaged ? { damagedAtLine: health.line } : {}) });
       }
       if (values.json) console.log(JSON.stringify(rows, null, 1));
-      else for (const x of rows) console.log(`${x.run}  ${x.state.padEnd(10)} jobs ${x.jobs.total}: ${x.jobs.completed} done, ${x.jobs.running} running, ${x.jobs.queued} queued, ${x.jobs.failed} failed, ${x.jobs.cancelled} cancelled${x.damagedAtLine ? `  (log damaged at line ${x.damagedAtLine}: counts from the events before it)` : ''}`);
+      else
+        for (const x of rows)
+          console.log(
+            `${x.run}  ${x.state.padEnd(10)} jobs ${x.jobs.total}: ${x.jobs.completed} done, ${x.jobs.running} running, ${x.jobs.queued} queued, ${x.jobs.failed} failed, ${x.jobs.cancelled} cancelled${x.damagedAtLine ? `  (log damaged at line ${x.damagedAtLine}: counts from the events before it)` : ''}`,
+          );
       return damaged ? 1 : 0;
     }
     const runDir = resolveRunDir(positionals[0], runsDir);
@@ -63,7 +76,9 @@ export async function jobsCommand(argv: string[]): Promise<number> {
       }
       if (!jobs.length) console.log('this run has no jobs yet');
       for (const j of jobs) {
-        console.log(`${j.id.padEnd(16)} ${j.backend.padEnd(10)} ${j.state.padEnd(10)} ${(j.schedulerId ?? '').padEnd(8)} ${dur(j.startedAt, j.endedAt).padStart(9)}${j.progress?.scfIteration && !j.endedAt ? `  scf #${j.progress.scfIteration}` : ''}${j.error ? `  ${j.error.split('\n')[0]}` : ''}`);
+        console.log(
+          `${j.id.padEnd(16)} ${j.backend.padEnd(10)} ${j.state.padEnd(10)} ${(j.schedulerId ?? '').padEnd(8)} ${dur(j.startedAt, j.endedAt).padStart(9)}${j.progress?.scfIteration && !j.endedAt ? `  scf #${j.progress.scfIteration}` : ''}${j.error ? `  ${j.error.split('\n')[0]}` : ''}`,
+        );
       }
       return status;
     } finally {

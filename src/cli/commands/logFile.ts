@@ -33,11 +33,14 @@ export function runLogFile(level: LogLevel | 'off', secrets: readonly string[] =
     if (file) fs.appendFileSync(file, line);
     else early.push(line);
   };
-  const logger = createLogger({
-    log: (l, m) => {
-      if (LOG_LEVELS.indexOf(l) >= least) write(`${new Date().toISOString()} ${l.padEnd(5)} ${m}\n`);
+  const logger = createLogger(
+    {
+      log: (l, m) => {
+        if (LOG_LEVELS.indexOf(l) >= least) write(`${new Date().toISOString()} ${l.padEnd(5)} ${m}\n`);
+      },
     },
-  }, { secrets: () => secrets });
+    { secrets: () => secrets },
+  );
   return {
     logger,
     attach(runDir) {

@@ -10,7 +10,17 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { version } from '../../../package.json';
 import { DreamsMcpServer } from '../../mcp/server';
 import { registerCliCommand } from '../cli';
-import { defaultPseudoDir, loadClusters, localPwVersion, pwCommandArgv, pwProgramMissing, qeVersionFor, runsDirProblem, sshConfigOption, UsageError } from './runOptions';
+import {
+  defaultPseudoDir,
+  loadClusters,
+  localPwVersion,
+  pwCommandArgv,
+  pwProgramMissing,
+  qeVersionFor,
+  runsDirProblem,
+  sshConfigOption,
+  UsageError,
+} from './runOptions';
 
 export const MCP_USAGE = `Usage: dreams mcp [options]
 
@@ -44,10 +54,17 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: argv, allowPositionals: false,
+      args: argv,
+      allowPositionals: false,
       options: {
-        'runs-dir': { type: 'string' }, workspace: { type: 'string' }, 'read-only': { type: 'boolean' }, 'cluster-profiles': { type: 'string' },
-        'ssh-config': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' }, 'local-jobs': { type: 'string' },
+        'runs-dir': { type: 'string' },
+        workspace: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        'cluster-profiles': { type: 'string' },
+        'ssh-config': { type: 'string' },
+        'pseudo-dir': { type: 'string' },
+        'pw-command': { type: 'string' },
+        'local-jobs': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -57,13 +74,15 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   try {
     const runsDir = path.resolve((values['runs-dir'] as string | undefined) ?? 'runs');
     const workspace = path.resolve((values.workspace as string | undefined) ?? path.dirname(runsDir));
-    if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) throw new UsageError(`--workspace ${workspace} is not a directory.`);
+    if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory())
+      throw new UsageError(`--workspace ${workspace} is not a directory.`);
     const tooLong = runsDirProblem(runsDir);
     if (tooLong) throw new UsageError(tooLong);
     const readOnly = !!values['read-only'];
     if (!readOnly) fs.mkdirSync(runsDir, { recursive: true });
     const localJobs = Number(values['local-jobs'] ?? 1);
-    if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 (got "${values['local-jobs']}").`);
+    if (!Number.isInteger(localJobs) || localJobs < 1)
+      throw new UsageError(`--local-jobs must be a whole number ≥ 1 (got "${values['local-jobs']}").`);
     const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
     // A pw.x that is not there is said when a run needs it (a cluster or an EMT-only search does not).
     // A read-only server starts no run, so it does not run pw.x (up to 20 s) to ask its version.
@@ -75,14 +94,23 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     console.log = console.error;
     console.info = console.error;
     const server = new DreamsMcpServer({
-      runsDir, workspace, readOnly, version,
+      runsDir,
+      workspace,
+      readOnly,
+      version,
       session: {
-        ...(apiKey ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
-        clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`),
+        ...(apiKey ? { apiKey } : {}),
+        ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
+        clusters,
+        ...sshConfigOption(values['ssh-config'] as string | undefined),
+        onWarning: (m) => console.error(`warning: ${m}`),
       },
       defaults: {
-        pseudoDir: path.resolve((values['pseudo-dir'] as string | undefined) ?? defaultPseudoDir()), pwCommand, localConcurrency: localJobs,
-        ...(qeVersion ? { qeVersion } : {}), ...(pwVersion ? { pwVersion } : {}),
+        pseudoDir: path.resolve((values['pseudo-dir'] as string | undefined) ?? defaultPseudoDir()),
+        pwCommand,
+        localConcurrency: localJobs,
+        ...(qeVersion ? { qeVersion } : {}),
+        ...(pwVersion ? { pwVersion } : {}),
       },
     });
     const transport = new StdioServerTransport();

@@ -28,19 +28,47 @@ function summary(file: string, o: PwOutput): string {
     ['finished', o.jobDone ? 'yes (JOB DONE)' : 'no'],
     ['error', o.error ? `${o.error.routine} (${o.error.code ?? '?'}): ${o.error.message}` : undefined],
     ['failure', o.failure ? `${o.failure.kind}: ${o.failure.detail}` : undefined],
-    ['evidence', o.failure?.evidence ? `${o.failure.source === 'crash' ? 'CRASH' : `line ${o.failure.line}`}: ${o.failure.evidence}` : undefined],
-    ['SCF', o.scfCycles.length ? `${o.scfConverged ? 'converged' : 'NOT converged'} in ${o.scfIterations ?? '?'} iterations (last of ${o.scfCycles.length} SCF run${o.scfCycles.length === 1 ? '' : 's'})` : undefined],
+    [
+      'evidence',
+      o.failure?.evidence ? `${o.failure.source === 'crash' ? 'CRASH' : `line ${o.failure.line}`}: ${o.failure.evidence}` : undefined,
+    ],
+    [
+      'SCF',
+      o.scfCycles.length
+        ? `${o.scfConverged ? 'converged' : 'NOT converged'} in ${o.scfIterations ?? '?'} iterations (last of ${o.scfCycles.length} SCF run${o.scfCycles.length === 1 ? '' : 's'})`
+        : undefined,
+    ],
     ['total energy', o.totalEnergyRy !== undefined ? `${o.totalEnergyRy} Ry = ${o.totalEnergyEv!.toFixed(6)} eV` : undefined],
-    ['with Makov-Payne', o.totalEnergyMakovPayneRy !== undefined ? `${o.totalEnergyMakovPayneRy} Ry (the total energy corrected for the isolated system's multipoles)` : undefined],
+    [
+      'with Makov-Payne',
+      o.totalEnergyMakovPayneRy !== undefined
+        ? `${o.totalEnergyMakovPayneRy} Ry (the total energy corrected for the isolated system's multipoles)`
+        : undefined,
+    ],
     ['Fermi energy', o.fermiEnergyEv !== undefined ? `${o.fermiEnergyEv} eV` : undefined],
     ['highest occupied level', o.highestOccupiedEv !== undefined ? `${o.highestOccupiedEv} eV` : undefined],
     ['total force', o.totalForceRyPerBohr !== undefined ? `${o.totalForceRyPerBohr} Ry/bohr` : undefined],
     ['pressure', o.pressureKbar !== undefined ? `${o.pressureKbar} kbar` : undefined],
-    ['magnetization', o.totalMagnetization !== undefined ? `total ${o.totalMagnetization}, absolute ${o.absoluteMagnetization} Bohr mag/cell` : undefined],
-    ['relaxation', o.relaxation ? `${o.relaxation.converged ? 'converged' : 'not converged'}${o.relaxation.bfgsSteps !== undefined ? ` after ${o.relaxation.bfgsSteps} BFGS steps` : ''}, ${o.ionicSteps.length} geometries` : undefined],
+    [
+      'magnetization',
+      o.totalMagnetization !== undefined ? `total ${o.totalMagnetization}, absolute ${o.absoluteMagnetization} Bohr mag/cell` : undefined,
+    ],
+    [
+      'relaxation',
+      o.relaxation
+        ? `${o.relaxation.converged ? 'converged' : 'not converged'}${o.relaxation.bfgsSteps !== undefined ? ` after ${o.relaxation.bfgsSteps} BFGS steps` : ''}, ${o.ionicSteps.length} geometries`
+        : undefined,
+    ],
     ['BEEF ensemble', o.beefEnsembleEv ? `${o.beefEnsembleEv.length} members` : undefined],
     ['time', o.wallTimeSeconds !== undefined ? `${o.wallTimeSeconds} s wall, ${o.cpuTimeSeconds} s CPU` : undefined],
-    ['pseudopotentials', o.pseudopotentials ? Object.entries(o.pseudopotentials).map(([el, f]) => `${el}: ${f}`).join(', ') : undefined],
+    [
+      'pseudopotentials',
+      o.pseudopotentials
+        ? Object.entries(o.pseudopotentials)
+            .map(([el, f]) => `${el}: ${f}`)
+            .join(', ')
+        : undefined,
+    ],
   ];
   const lines = [file, ...rows.filter(([, v]) => v !== undefined).map(([k, v]) => `  ${k.padEnd(24)}${v}`)];
   for (const w of o.warnings) lines.push(`  warning${o.warningCounts[w]! > 1 ? ` (×${o.warningCounts[w]})` : ''}: ${w}`);
@@ -64,7 +92,9 @@ async function run(args: string[]): Promise<number> {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    console.error(`dreams parse: cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    console.error(
+      `dreams parse: cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
     return 2;
   }
   const press = parsed.values.press !== undefined ? Number(parsed.values.press) : undefined;

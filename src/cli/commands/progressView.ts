@@ -59,7 +59,11 @@ export class ProgressView {
   private lastPlainStatus = '';
   private lastPlainAt = 0;
 
-  constructor(private readonly out: Sink, private readonly runRef: string, private readonly plainEveryMs = 30_000) {}
+  constructor(
+    private readonly out: Sink,
+    private readonly runRef: string,
+    private readonly plainEveryMs = 30_000,
+  ) {}
 
   get tty(): boolean {
     return !!this.out.isTTY;

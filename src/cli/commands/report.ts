@@ -33,7 +33,16 @@ export async function reportCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' }, rejudge: { type: 'boolean' }, 'from-damaged': { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'runs-dir': { type: 'string' },
+        'no-bundle': { type: 'boolean' },
+        rejudge: { type: 'boolean' },
+        'from-damaged': { type: 'boolean' },
+      },
+    }));
   } catch (e) {
     console.error(`dreams report: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -53,18 +62,26 @@ export async function reportCommand(argv: string[]): Promise<number> {
     const { run, health } = opened;
     try {
       if (health.damaged && !health.cut && !values['from-damaged']) {
-        console.error(`dreams report: report.md, plots, canvas.dreams and the bundle were not rewritten: they would show only the events before line ${health.line}. ` +
-          `Restore events.jsonl from a copy, or write them from the events that were read with --from-damaged (report.md then says so).`);
+        console.error(
+          `dreams report: report.md, plots, canvas.dreams and the bundle were not rewritten: they would show only the events before line ${health.line}. ` +
+            `Restore events.jsonl from a copy, or write them from the events that were read with --from-damaged (report.md then says so).`,
+        );
         return 1;
       }
       const settings = settingsOf(run.log.events());
       if (values.rejudge) console.log(await rejudgeReport(run, settings));
-      const notice = health.damaged && !health.cut
-        ? `Written from a damaged event log: only the ${run.log.events().length} events before line ${health.line} of events.jsonl were read (${health.notes[0]})`
-        : undefined;
-      const out = await writeRunOutputs(run, { bundle: !values['no-bundle'], pseudoDirs: [settings.pseudoDir], ...(notice ? { notice } : {}) });
+      const notice =
+        health.damaged && !health.cut
+          ? `Written from a damaged event log: only the ${run.log.events().length} events before line ${health.line} of events.jsonl were read (${health.notes[0]})`
+          : undefined;
+      const out = await writeRunOutputs(run, {
+        bundle: !values['no-bundle'],
+        pseudoDirs: [settings.pseudoDir],
+        ...(notice ? { notice } : {}),
+      });
       console.log(`report   ${out.report}\nplots    ${out.plots.length ? out.plots.join(', ') : '(none yet)'}\nnotebook ${out.notebook}`);
-      if (out.bundle) console.log(`bundle   ${out.bundle}${out.bundleProblems.length ? `\n  problems: ${out.bundleProblems.join('\n  ')}` : ''}`);
+      if (out.bundle)
+        console.log(`bundle   ${out.bundle}${out.bundleProblems.length ? `\n  problems: ${out.bundleProblems.join('\n  ')}` : ''}`);
       return 0;
     } finally {
       await run.close();
@@ -84,16 +101,31 @@ async function rejudgeReport(run: Run, settings: RunSettings): Promise<string> {
   if (!call) throw new UsageError(`run ${run.runId} has no written report to judge; it has to reach its report step first.`);
   const apiKey = process.env.ANTHROPIC_API_KEY;
   if (!settings.offline && settings.judges && !apiKey) {
-    throw new UsageError('this run was judged by a model: set ANTHROPIC_API_KEY to judge its report again, so the model tiers are not recorded as not judged.');
+    throw new UsageError(
+      'this run was judged by a model: set ANTHROPIC_API_KEY to judge its report again, so the model tiers are not recorded as not judged.',
+    );
   }
   const registry = new ToolRegistry([...TOOL_CATALOGUE, consultAdvisorTool]);
   const models = resolveRoleModels(settings.models);
-  const provider = !settings.offline && settings.judges && apiKey
-    ? new AnthropicProvider({ apiKey, ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}) })
-    : undefined;
+  const provider =
+    !settings.offline && settings.judges && apiKey
+      ? new AnthropicProvider({ apiKey, ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}) })
+      : undefined;
   const judgement = await registry.judgeWrittenReport(call.args.claims!.value as ReportClaim[], call.id, call.outputs[0], {
-    provenance: run.registry, approvals: new ApprovalBook(run.log), policy: settings.approval, events: run.log,
-    ...(provider ? { judge: { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096 } } : {}),
+    provenance: run.registry,
+    approvals: new ApprovalBook(run.log),
+    policy: settings.approval,
+    events: run.log,
+    ...(provider
+      ? {
+          judge: {
+            provider,
+            models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] },
+            catalogue: [],
+            maxTokens: 4096,
+          },
+        }
+      : {}),
     run: { runId: run.runId, runDir: run.dir, signal: new AbortController().signal, progress: () => undefined, services: {} },
   });
   return `report ${call.outputs[0]}: ${judgement.accepted ? 'accepted' : judgement.level === 'warn' ? 'needs review' : 'not accepted'} by the report judge (${judgement.summary})`;

@@ -31,10 +31,20 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-      budget: { type: 'string' }, approval: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, 'runs-dir': { type: 'string' }, 'no-bundle': { type: 'boolean' }, 'log-level': { type: 'string' },
-      'cut-damaged': { type: 'boolean' },
-    } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        budget: { type: 'string' },
+        approval: { type: 'string' },
+        clusters: { type: 'string' },
+        'ssh-config': { type: 'string' },
+        'runs-dir': { type: 'string' },
+        'no-bundle': { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'cut-damaged': { type: 'boolean' },
+      },
+    }));
   } catch (e) {
     console.error(`dreams resume: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -62,18 +72,28 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     const changes: Partial<RunSettings> = {};
     if (values.budget) changes.budget = { ...old.budget, ...parseBudget(values.budget as string) };
     if (values.approval) {
-      if (!['wait', 'continue', 'auto-approve'].includes(values.approval as string)) throw new UsageError(`--approval must be wait, continue or auto-approve (got "${values.approval}").`);
+      if (!['wait', 'continue', 'auto-approve'].includes(values.approval as string))
+        throw new UsageError(`--approval must be wait, continue or auto-approve (got "${values.approval}").`);
       changes.approval = values.approval as ApprovalPolicy;
     }
     const apiKey = process.env.ANTHROPIC_API_KEY;
     const logFile = runLogFile(parseLogLevel(values['log-level'] as string | undefined), apiKey ? [apiKey] : []);
     logFile.attach(runDir);
-    if (!old.offline && !apiKey) throw new UsageError('this run uses a model: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) to resume it.');
-    const controller = await RunController.resume(runDir, {
-      ...(apiKey && !old.offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
-      clusters: loadClusters(values.clusters as string | undefined), ...sshConfigOption(values['ssh-config'] as string | undefined), logger: logFile.logger,
-    }, changes);
-    for (const n of logHealth(controller.session.run.recovery, path.join(runDir, EVENT_LOG_FILE)).notes) console.error(`dreams resume: ${n}`);
+    if (!old.offline && !apiKey)
+      throw new UsageError('this run uses a model: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) to resume it.');
+    const controller = await RunController.resume(
+      runDir,
+      {
+        ...(apiKey && !old.offline ? { apiKey } : {}),
+        ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
+        clusters: loadClusters(values.clusters as string | undefined),
+        ...sshConfigOption(values['ssh-config'] as string | undefined),
+        logger: logFile.logger,
+      },
+      changes,
+    );
+    for (const n of logHealth(controller.session.run.recovery, path.join(runDir, EVENT_LOG_FILE)).notes)
+      console.error(`dreams resume: ${n}`);
     try {
       return await driveRun(controller, { bundle: !values['no-bundle'], pseudoDirs: [old.pseudoDir] });
     } finally {
@@ -102,9 +122,11 @@ function damagedResumeRefusal(recovery: RecoveryReport, cutAllowed: boolean): st
     return `there is no good event before line ${line}, so there is nothing to resume from. The log was not changed: restore ${EVENT_LOG_FILE} from a copy.`;
   }
   if (dropped <= 1 || cutAllowed) return undefined;
-  return `resuming would cut ${dropped} line(s) from line ${line} on, and lines after a damaged one may be good events. Nothing was changed. ` +
+  return (
+    `resuming would cut ${dropped} line(s) from line ${line} on, and lines after a damaged one may be good events. Nothing was changed. ` +
     `Restore ${EVENT_LOG_FILE} from a copy, or run again with --cut-damaged to continue from the ${recovery.eventsRead} event(s) before line ${line} ` +
-    '(the whole file is copied aside first).';
+    '(the whole file is copied aside first).'
+  );
 }
 
 registerCliCommand({ name: 'resume', summary: 'continue a stopped or interrupted run', usage: USAGE, run: resumeCommand });

@@ -13,7 +13,19 @@ import { registerCliCommand } from '../cli';
 import { driveRun } from './driveRun';
 import { openRunLog } from './runLog';
 import { LOG_LEVEL_USAGE, parseLogLevel, runLogFile } from './logFile';
-import { defaultPseudoDir, loadClusters, localPwVersion, parseBudget, pwCommandArgv, pwProgramMissing, qeVersionFor, runsDirProblem, readObjective, sshConfigOption, UsageError } from './runOptions';
+import {
+  defaultPseudoDir,
+  loadClusters,
+  localPwVersion,
+  parseBudget,
+  pwCommandArgv,
+  pwProgramMissing,
+  qeVersionFor,
+  runsDirProblem,
+  readObjective,
+  sshConfigOption,
+  UsageError,
+} from './runOptions';
 
 export const RUN_USAGE = `Usage: dreams run <objective.yaml | "objective text"> [options]
 
@@ -59,12 +71,26 @@ export async function runCommand(argv: string[]): Promise<number> {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
-      args: argv, allowPositionals: true,
+      args: argv,
+      allowPositionals: true,
       options: {
-        offline: { type: 'boolean' }, cluster: { type: 'string' }, clusters: { type: 'string' }, 'ssh-config': { type: 'string' }, approval: { type: 'string' },
-        budget: { type: 'string' }, 'runs-dir': { type: 'string' }, 'pseudo-dir': { type: 'string' }, 'pw-command': { type: 'string' },
-        'local-jobs': { type: 'string' }, 'parallel-jobs': { type: 'string' }, model: { type: 'string', multiple: true }, 'no-judges': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
-        'rerun-identical': { type: 'boolean' }, 'reuse-from': { type: 'string', multiple: true }, 'log-level': { type: 'string' },
+        offline: { type: 'boolean' },
+        cluster: { type: 'string' },
+        clusters: { type: 'string' },
+        'ssh-config': { type: 'string' },
+        approval: { type: 'string' },
+        budget: { type: 'string' },
+        'runs-dir': { type: 'string' },
+        'pseudo-dir': { type: 'string' },
+        'pw-command': { type: 'string' },
+        'local-jobs': { type: 'string' },
+        'parallel-jobs': { type: 'string' },
+        model: { type: 'string', multiple: true },
+        'no-judges': { type: 'boolean' },
+        'no-bundle': { type: 'boolean' },
+        'rerun-identical': { type: 'boolean' },
+        'reuse-from': { type: 'string', multiple: true },
+        'log-level': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -72,16 +98,20 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    if (positionals.length !== 1) throw new UsageError(`give one objective (a YAML file or a sentence in quotes); got ${positionals.length}.`);
+    if (positionals.length !== 1)
+      throw new UsageError(`give one objective (a YAML file or a sentence in quotes); got ${positionals.length}.`);
     const objective = readObjective(positionals[0]!, { forModel: !values.offline });
     const prefs = objective.run ?? {};
     const approval = (values.approval as string | undefined) ?? prefs.approval ?? 'continue';
-    if (!POLICIES.includes(approval as ApprovalPolicy)) throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${approval}").`);
+    if (!POLICIES.includes(approval as ApprovalPolicy))
+      throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${approval}").`);
     const budget = { ...prefs.budget, ...(values.budget ? parseBudget(values.budget as string) : {}) };
     const localJobs = values['local-jobs'] === 'auto' ? autoLocalJobs() : Number(values['local-jobs'] ?? 1);
-    if (!Number.isInteger(localJobs) || localJobs < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${values['local-jobs']}").`);
+    if (!Number.isInteger(localJobs) || localJobs < 1)
+      throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${values['local-jobs']}").`);
     const parallelJobs = values['parallel-jobs'] === undefined ? undefined : Number(values['parallel-jobs']);
-    if (parallelJobs !== undefined && (!Number.isInteger(parallelJobs) || parallelJobs < 1)) throw new UsageError(`--parallel-jobs must be a whole number ≥ 1 (got "${values['parallel-jobs']}").`);
+    if (parallelJobs !== undefined && (!Number.isInteger(parallelJobs) || parallelJobs < 1))
+      throw new UsageError(`--parallel-jobs must be a whole number ≥ 1 (got "${values['parallel-jobs']}").`);
     const models: Record<string, string> = {};
     for (const m of (values.model as string[] | undefined) ?? []) {
       const [role, id] = m.split('=');
@@ -90,28 +120,41 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
     const offline = !!values.offline;
     const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
-    const fromObjective = prefs.pseudoDir && /\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), prefs.pseudoDir) : prefs.pseudoDir;
+    const fromObjective =
+      prefs.pseudoDir && /\.(ya?ml|json)$/i.test(positionals[0]!)
+        ? path.resolve(path.dirname(positionals[0]!), prefs.pseudoDir)
+        : prefs.pseudoDir;
     const pseudoDir = path.resolve((values['pseudo-dir'] as string | undefined) ?? fromObjective ?? defaultPseudoDir());
     // The workflow's inputs against the pseudopotential library (a dual below a file's suggested density
     // cutoff, a file that is not there): refused here, before a run directory is made.
     if (objective.workflow) prepareWorkflow(objective.workflow, objective.inputs ?? {}, workflowEnvironment({ pseudoDir }));
-    const fromFile = (p: string) => (/\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), p) : path.resolve(p));
-    const reuseFrom = ((values['reuse-from'] as string[] | undefined)?.map((d) => path.resolve(d)) ?? (prefs.reuseFrom ?? []).map(fromFile));
+    const fromFile = (p: string) =>
+      /\.(ya?ml|json)$/i.test(positionals[0]!) ? path.resolve(path.dirname(positionals[0]!), p) : path.resolve(p);
+    const reuseFrom = (values['reuse-from'] as string[] | undefined)?.map((d) => path.resolve(d)) ?? (prefs.reuseFrom ?? []).map(fromFile);
     const notARun = notRuns(reuseFrom)[0];
-    if (notARun) throw new UsageError(`--reuse-from: ${notARun} is not a DREAMS run (it has no events.jsonl); name a run directory, e.g. runs/20260101-120000-al-lattice.`);
-    if (reuseFrom.length && values['rerun-identical']) throw new UsageError('--reuse-from and --rerun-identical contradict each other: drop one.');
+    if (notARun)
+      throw new UsageError(
+        `--reuse-from: ${notARun} is not a DREAMS run (it has no events.jsonl); name a run directory, e.g. runs/20260101-120000-al-lattice.`,
+      );
+    if (reuseFrom.length && values['rerun-identical'])
+      throw new UsageError('--reuse-from and --rerun-identical contradict each other: drop one.');
     for (const dir of reuseFrom) {
       // An earlier run's log is read for its results: damage there is said, and refused.
       const { run: earlier, health } = await openRunLog('run', dir, { mode: 'reader' });
       await earlier.close();
-      if (health.damaged) throw new UsageError(`--reuse-from: the event log of ${dir} is damaged (above), so results recorded after line ${health.line} would not be found. Restore its events.jsonl from a copy, or leave it out.`);
+      if (health.damaged)
+        throw new UsageError(
+          `--reuse-from: the event log of ${dir} is damaged (above), so results recorded after line ${health.line} would not be found. Restore its events.jsonl from a copy, or leave it out.`,
+        );
     }
     const clusters = loadClusters(values.clusters as string | undefined);
     const backend = (values.cluster as string | undefined) ?? prefs.backend ?? 'local';
     const apiKey = process.env.ANTHROPIC_API_KEY;
     const logFile = runLogFile(parseLogLevel(values['log-level'] as string | undefined), apiKey ? [apiKey] : []);
     if (!offline && !apiKey) {
-      throw new UsageError('no Anthropic API key: set it with  export ANTHROPIC_API_KEY=sk-ant-...  (the key is never written to the run), or run the built-in workflow without a model with --offline.');
+      throw new UsageError(
+        'no Anthropic API key: set it with  export ANTHROPIC_API_KEY=sk-ant-...  (the key is never written to the run), or run the built-in workflow without a model with --offline.',
+      );
     }
     // A command that cannot be parsed (a ';', a '$VAR') is refused with the parser's reason; a program
     // that is not there, with that.
@@ -121,20 +164,42 @@ export async function runCommand(argv: string[]): Promise<number> {
     const template = objective.workflow ? workflowTemplate(objective.workflow) : undefined;
     const needsPwx = !template?.usesPwx || template.usesPwx(objective.inputs ?? {});
     if (backend === 'local' && !pwVersion && needsPwx) {
-      throw new UsageError(`"${pwCommand}" does not run here (${pwProblem ?? 'it ran but printed no pw.x banner within 20 s: is it pw.x?'}). Install Quantum ESPRESSO (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data), pass --pw-command, or run on a cluster with --cluster NAME.`);
+      throw new UsageError(
+        `"${pwCommand}" does not run here (${pwProblem ?? 'it ran but printed no pw.x banner within 20 s: is it pw.x?'}). Install Quantum ESPRESSO (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data), pass --pw-command, or run on a cluster with --cluster NAME.`,
+      );
     }
     if (runsDirTooLong && needsPwx) throw new UsageError(runsDirTooLong);
     const qeVersion = qeVersionFor(pwVersion);
     const settings: RunSettings = {
-      objective, offline, backend, approval: approval as ApprovalPolicy, pseudoDir, pwCommand, localConcurrency: localJobs,
-      models, judges: !values['no-judges'], budget, ...(qeVersion ? { qeVersion } : {}),
+      objective,
+      offline,
+      backend,
+      approval: approval as ApprovalPolicy,
+      pseudoDir,
+      pwCommand,
+      localConcurrency: localJobs,
+      models,
+      judges: !values['no-judges'],
+      budget,
+      ...(qeVersion ? { qeVersion } : {}),
       ...(parallelJobs !== undefined ? { limits: { maxParallelJobs: parallelJobs } } : {}),
       ...(values['rerun-identical'] ? { reuseIdenticalRuns: false } : {}),
       ...(reuseFrom.length ? { reuseFrom } : {}),
     };
     const controller = await RunController.start(
-      { runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'), settings, ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}) },
-      { ...(apiKey && !offline ? { apiKey } : {}), ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}), clusters, ...sshConfigOption(values['ssh-config'] as string | undefined), onWarning: (m) => console.error(`warning: ${m}`), logger: logFile.logger },
+      {
+        runsDir: path.resolve((values['runs-dir'] as string | undefined) ?? 'runs'),
+        settings,
+        ...(pwVersion ? { software: { 'pw.x': pwVersion } } : {}),
+      },
+      {
+        ...(apiKey && !offline ? { apiKey } : {}),
+        ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
+        clusters,
+        ...sshConfigOption(values['ssh-config'] as string | undefined),
+        onWarning: (m) => console.error(`warning: ${m}`),
+        logger: logFile.logger,
+      },
     );
     logFile.attach(controller.runDir);
     try {

@@ -27,11 +27,16 @@ const BUDGET_KEYS: Record<string, keyof Budget> = { tokens: 'maxTokens', cost: '
 /** "tokens=2000000,cost=5,jobs=40,wall=90m" (wall in minutes; "2h" and "45m" also read). */
 export function parseBudget(text: string): Budget {
   const out: Budget = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([a-z]+)=(.+)$/.exec(part);
     const key = m && BUDGET_KEYS[m[1]!];
     if (!m || !key) {
-      throw new UsageError(`--budget: "${part}" is not a limit; write tokens=N, cost=USD, jobs=N or wall=MINUTES, separated by commas (e.g. --budget cost=5,jobs=40,wall=90m).`);
+      throw new UsageError(
+        `--budget: "${part}" is not a limit; write tokens=N, cost=USD, jobs=N or wall=MINUTES, separated by commas (e.g. --budget cost=5,jobs=40,wall=90m).`,
+      );
     }
     let raw = m[2]!.replace(/^\$/, '');
     let factor = 1;
@@ -41,7 +46,9 @@ export function parseBudget(text: string): Budget {
     }
     const n = Number(raw) * factor;
     if (!Number.isFinite(n) || n <= 0 || ((key === 'maxTokens' || key === 'maxJobs') && !Number.isInteger(n))) {
-      throw new UsageError(`--budget: ${m[1]} must be a positive ${key === 'maxTokens' || key === 'maxJobs' ? 'whole number' : 'number'} (got "${m[2]}").`);
+      throw new UsageError(
+        `--budget: ${m[1]} must be a positive ${key === 'maxTokens' || key === 'maxJobs' ? 'whole number' : 'number'} (got "${m[2]}").`,
+      );
     }
     out[key] = n;
   }
@@ -52,7 +59,10 @@ export function parseBudget(text: string): Budget {
 export function readObjective(arg: string, opts: { forModel?: boolean } = {}): Objective {
   // a structure file a sentence names is relative to the working directory
   if (/\.(ya?ml|json)$/i.test(arg)) {
-    if (!fs.existsSync(arg)) throw new UsageError(`no objective file ${arg}; give the path of a YAML objective (see examples/) or the objective as a sentence in quotes.`);
+    if (!fs.existsSync(arg))
+      throw new UsageError(
+        `no objective file ${arg}; give the path of a YAML objective (see examples/) or the objective as a sentence in quotes.`,
+      );
     return parseObjectiveBytes(fs.readFileSync(arg), arg);
   }
   return parseObjectiveText(arg, { ...opts, baseDir: process.cwd() });
@@ -60,7 +70,12 @@ export function readObjective(arg: string, opts: { forModel?: boolean } = {}): O
 
 /** Where pw.x looks by default, and Debian's package directory. */
 export function defaultPseudoDir(): string {
-  const candidates = [process.env.DREAMS_PSEUDO_DIR, process.env.ESPRESSO_PSEUDO, '/usr/share/espresso/pseudo', path.join(os.homedir(), 'espresso', 'pseudo')];
+  const candidates = [
+    process.env.DREAMS_PSEUDO_DIR,
+    process.env.ESPRESSO_PSEUDO,
+    '/usr/share/espresso/pseudo',
+    path.join(os.homedir(), 'espresso', 'pseudo'),
+  ];
   return candidates.find((d): d is string => !!d && fs.existsSync(d)) ?? candidates.find((d): d is string => !!d)!;
 }
 
@@ -68,7 +83,10 @@ export function defaultPseudoDir(): string {
 export function loadClusters(file?: string): ClusterProfile[] {
   const chosen = file ?? process.env.DREAMS_CLUSTERS ?? path.join(os.homedir(), '.config', 'dreams', 'clusters.json');
   if (!fs.existsSync(chosen)) {
-    if (file) throw new UsageError(`no cluster profiles file ${file}; write one as in the README ("clusters": [{ "name", "sshHost", "scheduler", "workRoot", "pwCommand" }]).`);
+    if (file)
+      throw new UsageError(
+        `no cluster profiles file ${file}; write one as in the README ("clusters": [{ "name", "sshHost", "scheduler", "workRoot", "pwCommand" }]).`,
+      );
     return [];
   }
   try {
@@ -81,7 +99,10 @@ export function loadClusters(file?: string): ClusterProfile[] {
 /** An ssh config other than ~/.ssh/config, for the session environment. */
 export function sshConfigOption(file: string | undefined): { sshConfig?: SshConfigSource } {
   if (!file) return {};
-  if (!fs.existsSync(file)) throw new UsageError(`no ssh config ${file}; give the path of an OpenSSH client config (Host entries), or leave --ssh-config out to use ~/.ssh/config.`);
+  if (!fs.existsSync(file))
+    throw new UsageError(
+      `no ssh config ${file}; give the path of an OpenSSH client config (Host entries), or leave --ssh-config out to use ~/.ssh/config.`,
+    );
   return { sshConfig: loadSshConfig(file) };
 }
 
@@ -109,8 +130,12 @@ export function pwProgramMissing(command: string, program: string): string | und
       return false;
     }
   };
-  if (program.includes('/')) return executable(path.resolve(program)) ? undefined : `${program}, which "${command}" runs, is not an executable file`;
-  const found = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).some((d) => executable(path.join(d, program)));
+  if (program.includes('/'))
+    return executable(path.resolve(program)) ? undefined : `${program}, which "${command}" runs, is not an executable file`;
+  const found = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((d) => executable(path.join(d, program)));
   return found ? undefined : `"${program}", which "${command}" runs, is not on PATH`;
 }
 
@@ -125,9 +150,11 @@ const LOCAL_JOB_PSEUDO_SUFFIX_BYTES = '/'.length + 60 + '/jobs/'.length + 40 + '
 export function runsDirProblem(runsDir: string): string | undefined {
   const bytes = Buffer.byteLength(path.resolve(runsDir));
   if (bytes + LOCAL_JOB_PSEUDO_SUFFIX_BYTES <= PW_DIRECTORY_MAX_BYTES) return undefined;
-  return `the runs directory ${path.resolve(runsDir)} is ${bytes} bytes long: a pw.x job's pseudopotential directory under it (<runs>/<run>/jobs/<job>/pseudo, ` +
+  return (
+    `the runs directory ${path.resolve(runsDir)} is ${bytes} bytes long: a pw.x job's pseudopotential directory under it (<runs>/<run>/jobs/<job>/pseudo, ` +
     `up to ${bytes + LOCAL_JOB_PSEUDO_SUFFIX_BYTES} bytes) would be over the ${PW_DIRECTORY_MAX_BYTES} characters pw.x reads for a directory name. ` +
-    `Use a runs directory of at most ${PW_DIRECTORY_MAX_BYTES - LOCAL_JOB_PSEUDO_SUFFIX_BYTES} bytes (--runs-dir).`;
+    `Use a runs directory of at most ${PW_DIRECTORY_MAX_BYTES - LOCAL_JOB_PSEUDO_SUFFIX_BYTES} bytes (--runs-dir).`
+  );
 }
 
 /** QE definitions the validator checks inputs against, for a pw.x version. */
@@ -140,14 +167,20 @@ export function qeVersionFor(pwVersion: string | undefined): string | undefined 
 export function resolveRunDir(arg: string | undefined, runsDir: string): string {
   if (!arg) throw new UsageError('name the run: its directory, its id (e.g. 20261130-101500-al-lattice) or "latest".');
   if (fs.existsSync(path.join(arg, 'events.jsonl'))) return arg;
-  const runs = fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'events.jsonl'))).sort() : [];
+  const runs = fs.existsSync(runsDir)
+    ? fs
+        .readdirSync(runsDir)
+        .filter((d) => fs.existsSync(path.join(runsDir, d, 'events.jsonl')))
+        .sort()
+    : [];
   if (arg === 'latest') {
     if (!runs.length) throw new UsageError(`there are no runs under ${runsDir}; start one with dreams run, or pass --runs-dir.`);
     return path.join(runsDir, runs.at(-1)!);
   }
   const matches = runs.filter((r) => r.startsWith(arg) || r.endsWith(arg));
   if (matches.length === 1) return path.join(runsDir, matches[0]!);
-  if (matches.length > 1) throw new UsageError(`"${arg}" matches ${matches.length} runs (${matches.slice(0, 5).join(', ')}); give more of the id.`);
+  if (matches.length > 1)
+    throw new UsageError(`"${arg}" matches ${matches.length} runs (${matches.slice(0, 5).join(', ')}); give more of the id.`);
   throw new UsageError(`no run "${arg}" (not a run directory, and no run under ${runsDir} has that id). List runs with: ls ${runsDir}`);
 }
 

@@ -2,7 +2,13 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { StructureFileError, FORMAT_NAMES } from '../../core/dft/io/errors';
-import { formatLosses, formatStructure, readStructureFile, type StructureReadOptions, type WritableFormat } from '../../core/dft/io/structureFile';
+import {
+  formatLosses,
+  formatStructure,
+  readStructureFile,
+  type StructureReadOptions,
+  type WritableFormat,
+} from '../../core/dft/io/structureFile';
 import { cellVolume } from '../../core/dft/structure/cell';
 import { analyseSymmetry, DEFAULT_SYMPREC_ANGSTROM, type SymmetryInfo } from '../../core/dft/structure/symmetry';
 import type { Structure, StructureFormat } from '../../core/dft/types';
@@ -27,7 +33,16 @@ or writes it in another format.
 
 Exit status: 0 the file was read (and written), 2 bad usage or a file it cannot read.`;
 
-const TO: Record<string, WritableFormat> = { cif: 'cif', poscar: 'poscar', vasp: 'poscar', extxyz: 'extxyz', xyz: 'extxyz', xsf: 'xsf', pwx: 'pwx-in', 'pwx-in': 'pwx-in' };
+const TO: Record<string, WritableFormat> = {
+  cif: 'cif',
+  poscar: 'poscar',
+  vasp: 'poscar',
+  extxyz: 'extxyz',
+  xyz: 'extxyz',
+  xsf: 'xsf',
+  pwx: 'pwx-in',
+  'pwx-in': 'pwx-in',
+};
 const FROM = new Set<StructureFormat>(['cif', 'poscar', 'pwx-in', 'pwx-out', 'extxyz', 'xsf']);
 
 /** "NaCl", "Na4Cl4": element counts in order of first appearance, 1 left out. */
@@ -88,11 +103,14 @@ function json(s: Structure, sym: SymmetryInfo | undefined, symError: string | un
     spaceGroup: sym ? { number: sym.spaceGroup.number, symbol: sym.spaceGroup.symbol, crystalSystem: sym.spaceGroup.crystalSystem } : null,
     ...(sym
       ? {
-        symprecAngstrom: sym.symprecAngstrom,
-        wyckoffLetters: sym.wyckoffLetters,
-        conventional: { natoms: sym.conventional.symbols.length, ...Object.fromEntries(Object.entries(sym.lattice).map(([k, v]) => [k, round(v)])) },
-        primitiveNatoms: sym.primitive.symbols.length,
-      }
+          symprecAngstrom: sym.symprecAngstrom,
+          wyckoffLetters: sym.wyckoffLetters,
+          conventional: {
+            natoms: sym.conventional.symbols.length,
+            ...Object.fromEntries(Object.entries(sym.lattice).map(([k, v]) => [k, round(v)])),
+          },
+          primitiveNatoms: sym.primitive.symbols.length,
+        }
       : { symmetryError: symError }),
     ...(s.info ? { info: s.info } : {}),
   };
@@ -105,8 +123,13 @@ async function run(args: string[]): Promise<number> {
       args,
       allowPositionals: true,
       options: {
-        json: { type: 'boolean' }, to: { type: 'string' }, out: { type: 'string' }, symprec: { type: 'string' },
-        from: { type: 'string' }, block: { type: 'string' }, species: { type: 'string' },
+        json: { type: 'boolean' },
+        to: { type: 'string' },
+        out: { type: 'string' },
+        symprec: { type: 'string' },
+        from: { type: 'string' },
+        block: { type: 'string' },
+        species: { type: 'string' },
       },
     });
   } catch (e) {
@@ -122,14 +145,19 @@ async function run(args: string[]): Promise<number> {
   const to = v.to !== undefined ? TO[v.to.toLowerCase()] : undefined;
   if (v.to !== undefined && !to) return usage(`--to ${v.to} is not a format it writes; use cif, poscar, extxyz, xsf or pwx.`);
   if (v.out !== undefined && !to) return usage('--out needs --to FORMAT (the format to write).');
-  if (v.from !== undefined && !FROM.has(v.from as StructureFormat)) return usage(`--from ${v.from} is not a format it reads; use ${[...FROM].join(', ')}.`);
+  if (v.from !== undefined && !FROM.has(v.from as StructureFormat))
+    return usage(`--from ${v.from} is not a format it reads; use ${[...FROM].join(', ')}.`);
   const symprec = v.symprec !== undefined ? Number(v.symprec) : DEFAULT_SYMPREC_ANGSTROM;
   if (!(symprec > 0) || !Number.isFinite(symprec)) return usage(`--symprec ${v.symprec} is not a positive distance in Å (e.g. 1e-3).`);
   const file = parsed.positionals[0]!;
   const options: StructureReadOptions = {};
   if (v.from) options.format = v.from as StructureFormat;
   if (v.block) options.block = v.block;
-  if (v.species) options.species = v.species.split(',').map((x) => x.trim()).filter(Boolean);
+  if (v.species)
+    options.species = v.species
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   let s: Structure;
   try {
     s = readStructureFile(file, options);
@@ -150,7 +178,10 @@ async function run(args: string[]): Promise<number> {
       return 2;
     }
     for (const loss of formatLosses(s, to)) console.error(`dreams structure: note: ${loss}`);
-    if (to === 'pwx-in') console.error('dreams structure: note: ATOMIC_SPECIES names <element>.UPF; put your pseudopotential files there, and add the cutoffs and K_POINTS.');
+    if (to === 'pwx-in')
+      console.error(
+        'dreams structure: note: ATOMIC_SPECIES names <element>.UPF; put your pseudopotential files there, and add the cutoffs and K_POINTS.',
+      );
     if (v.out) {
       try {
         fs.writeFileSync(v.out, text);
@@ -179,4 +210,9 @@ async function run(args: string[]): Promise<number> {
   return 0;
 }
 
-registerCliCommand({ name: 'structure', summary: 'read a structure file: formula, cell, space group; convert it (--to)', usage: USAGE, run });
+registerCliCommand({
+  name: 'structure',
+  summary: 'read a structure file: formula, cell, space group; convert it (--to)',
+  usage: USAGE,
+  run,
+});

@@ -37,8 +37,14 @@ function validateFile(file: string, qeVersion: QeVersion | undefined, pseudoDir:
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    return { file, pseudopotentialChecks: 'skipped', errorCount: 0, warningCount: 0, diagnostics: [],
-      readError: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}` };
+    return {
+      file,
+      pseudopotentialChecks: 'skipped',
+      errorCount: 0,
+      warningCount: 0,
+      diagnostics: [],
+      readError: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    };
   }
   const input = parsePwInput(text);
   const opts: ValidateOptions = {};
@@ -66,7 +72,11 @@ function validateFile(file: string, qeVersion: QeVersion | undefined, pseudoDir:
 async function run(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, 'qe-version': { type: 'string' }, 'pseudo-dir': { type: 'string' } } });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, 'qe-version': { type: 'string' }, 'pseudo-dir': { type: 'string' } },
+    });
   } catch (e) {
     console.error(`dreams validate: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -96,12 +106,14 @@ async function run(args: string[]): Promise<number> {
         continue;
       }
       for (const d of r.diagnostics) console.log(`${r.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
-      console.log(`${r.file}: ${r.errorCount} error${r.errorCount === 1 ? '' : 's'}, ${r.warningCount} warning${r.warningCount === 1 ? '' : 's'} ` +
-        `(pw.x ${r.qeVersion} definitions${r.versionSource === 'default' ? ', the default' : ` from the ${r.versionSource}`}; pseudopotential checks ${r.pseudopotentialChecks})`);
+      console.log(
+        `${r.file}: ${r.errorCount} error${r.errorCount === 1 ? '' : 's'}, ${r.warningCount} warning${r.warningCount === 1 ? '' : 's'} ` +
+          `(pw.x ${r.qeVersion} definitions${r.versionSource === 'default' ? ', the default' : ` from the ${r.versionSource}`}; pseudopotential checks ${r.pseudopotentialChecks})`,
+      );
     }
   }
   if (results.some((r) => r.readError)) return 2;
   return results.some((r) => r.errorCount > 0) ? 1 : 0;
 }
 
-registerCliCommand({ name: 'validate', summary: 'check pw.x input files against QE\'s definitions', usage: USAGE, run });
+registerCliCommand({ name: 'validate', summary: "check pw.x input files against QE's definitions", usage: USAGE, run });

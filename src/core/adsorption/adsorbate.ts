@@ -23,7 +23,13 @@ export interface Adsorbate {
 }
 
 export function adsorbateFromTemplate(t: MoleculeTemplate): Adsorbate {
-  return { name: t.name, symbols: [...t.symbols], positions: t.positions.map((p) => [...p] as Vec3), bonds: bondsOf(t.symbols, t.positions), source: t.source };
+  return {
+    name: t.name,
+    symbols: [...t.symbols],
+    positions: t.positions.map((p) => [...p] as Vec3),
+    bonds: bondsOf(t.symbols, t.positions),
+    source: t.source,
+  };
 }
 
 /** An adsorbate from the molecule table by name (H, O, N, C, OH, CO, NH, NNH, ...). */

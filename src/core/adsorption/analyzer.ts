@@ -89,7 +89,8 @@ function bondedSlabAtoms(relaxed: Structure, slabCount: number, p: Vec3, symbol:
   return [...out].sort((x, y) => x - y);
 }
 
-const sameSet = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((x, i) => x === [...b].sort((p, q) => p - q)[i]);
+const sameSet = (a: number[], b: number[]) =>
+  a.length === b.length && [...a].sort((x, y) => x - y).every((x, i) => x === [...b].sort((p, q) => p - q)[i]);
 const elementSet = (s: Structure, atoms: number[]) => [...new Set(atoms.map((i) => s.symbols[i]!))].sort();
 
 export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysis {
@@ -108,8 +109,10 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
   let onSurface = anyBond;
   if (anyBond) {
     surfaceBonds.forEach((bonds, i) => {
-      const better = bonds.length > surfaceBonds[bindingAtom]!.length ||
-        (bonds.length === surfaceBonds[bindingAtom]!.length && dot(adsPositions[i]!, frame.normal) < dot(adsPositions[bindingAtom]!, frame.normal) - 1e-6);
+      const better =
+        bonds.length > surfaceBonds[bindingAtom]!.length ||
+        (bonds.length === surfaceBonds[bindingAtom]!.length &&
+          dot(adsPositions[i]!, frame.normal) < dot(adsPositions[bindingAtom]!, frame.normal) - 1e-6);
       if (better) bindingAtom = i;
     });
   } else {
@@ -125,12 +128,13 @@ export function analyseConfiguration(input: AnalysisInput): ConfigurationAnalysi
     if (onSurface) siteAtoms = bondedSlabAtoms(relaxed, adsorbateStart, p, adsSymbols[bindingAtom]!, NEAREST_SHELL * reach[bindingAtom]!);
   }
   if (anyBond) siteAtoms = surfaceBonds[bindingAtom]!;
-  const relaxedSite = onSurface
-    ? classifyRelaxedSite(relaxed, siteAtoms, sites, adsPositions[bindingAtom]!, frame)
-    : desorbed();
+  const relaxedSite = onSurface ? classifyRelaxedSite(relaxed, siteAtoms, sites, adsPositions[bindingAtom]!, frame) : desorbed();
   const plannedElements = elementSet(relaxed, plannedSite.surfaceAtoms);
   const relaxedElements = elementSet(relaxed, relaxedSite.surfaceAtoms);
-  const siteChanged = relaxedSite.kind !== plannedSite.kind || relaxedSite.hollowType !== plannedSite.hollowType || !sameSet(relaxedSite.surfaceAtoms, plannedSite.surfaceAtoms);
+  const siteChanged =
+    relaxedSite.kind !== plannedSite.kind ||
+    relaxedSite.hollowType !== plannedSite.hollowType ||
+    !sameSet(relaxedSite.surfaceAtoms, plannedSite.surfaceAtoms);
   let slip: SlipKind = 'none';
   if (relaxedSite.kind === 'desorbed') slip = 'desorbed';
   else if (plannedElements.join() !== relaxedElements.join()) slip = 'chemical';
@@ -155,7 +159,11 @@ const desorbed = (): RelaxedSite => ({ kind: 'desorbed', surfaceAtoms: [], eleme
 function nearestSlabDistanceRatio(relaxed: Structure, slabCount: number, p: Vec3, symbol: string): number {
   const r = covalentRadiusAngstrom(symbol);
   let best = Infinity;
-  for (const im of lateralImages({ ...relaxed, symbols: relaxed.symbols.slice(0, slabCount), positions: relaxed.positions.slice(0, slabCount) })) {
+  for (const im of lateralImages({
+    ...relaxed,
+    symbols: relaxed.symbols.slice(0, slabCount),
+    positions: relaxed.positions.slice(0, slabCount),
+  })) {
     const d = Math.hypot(im.position[0] - p[0], im.position[1] - p[1], im.position[2] - p[2]);
     best = Math.min(best, d / (r + covalentRadiusAngstrom(relaxed.symbols[im.index]!)));
   }
@@ -175,11 +183,18 @@ function classifyRelaxedSite(relaxed: Structure, bonded: number[], sites: Surfac
     return Math.hypot(d[0] - up * frame.normal[0], d[1] - up * frame.normal[1], d[2] - up * frame.normal[2]);
   };
   // Each site's atoms where the relaxation left them (the image next to the clean site's atom).
-  const relaxedCentre = (s: AdsorptionSite): Vec3 => mean(s.surfaceAtoms.map((i, k) => {
-    const clean = s.atomPositions[k]!;
-    return lateralImagesOf(relaxed.positions[i]!).reduce((best, q) =>
-      Math.hypot(q[0] - clean[0], q[1] - clean[1], q[2] - clean[2]) < Math.hypot(best[0] - clean[0], best[1] - clean[1], best[2] - clean[2]) ? q : best);
-  }));
+  const relaxedCentre = (s: AdsorptionSite): Vec3 =>
+    mean(
+      s.surfaceAtoms.map((i, k) => {
+        const clean = s.atomPositions[k]!;
+        return lateralImagesOf(relaxed.positions[i]!).reduce((best, q) =>
+          Math.hypot(q[0] - clean[0], q[1] - clean[1], q[2] - clean[2]) <
+          Math.hypot(best[0] - clean[0], best[1] - clean[1], best[2] - clean[2])
+            ? q
+            : best,
+        );
+      }),
+    );
   let match: { s: AdsorptionSite; d: number; centre: Vec3 } | undefined;
   for (const s of sites.sites) {
     const centre = relaxedCentre(s);
@@ -191,8 +206,11 @@ function classifyRelaxedSite(relaxed: Structure, bonded: number[], sites: Surfac
   if (match && match.d <= IRREGULAR_LATERAL_FRACTION * sites.nearestNeighbourAngstrom && below < SUBSURFACE_DEPTH_ANGSTROM) {
     const { s } = match;
     return {
-      kind: s.kind, ...(s.hollowType ? { hollowType: s.hollowType } : {}), surfaceAtoms: [...s.surfaceAtoms].sort((x, y) => x - y),
-      elements: s.surfaceAtoms.map((i) => relaxed.symbols[i]!).sort(), siteFingerprint: s.fingerprint,
+      kind: s.kind,
+      ...(s.hollowType ? { hollowType: s.hollowType } : {}),
+      surfaceAtoms: [...s.surfaceAtoms].sort((x, y) => x - y),
+      elements: s.surfaceAtoms.map((i) => relaxed.symbols[i]!).sort(),
+      siteFingerprint: s.fingerprint,
     };
   }
   // Under the surface, or over no site of the clean surface (a site the triangulation does
@@ -200,7 +218,12 @@ function classifyRelaxedSite(relaxed: Structure, bonded: number[], sites: Surfac
   if (bonded.length === 0) return desorbed();
   const elements = bonded.map((i) => relaxed.symbols[i]!).sort();
   const kind: SiteKind = bonded.length === 1 ? 'ontop' : bonded.length === 2 ? 'bridge' : 'hollow';
-  return { kind, surfaceAtoms: bonded, elements, siteFingerprint: `${kind}|${elements.join(',')}|${below >= SUBSURFACE_DEPTH_ANGSTROM ? 'subsurface' : 'irregular'}` };
+  return {
+    kind,
+    surfaceAtoms: bonded,
+    elements,
+    siteFingerprint: `${kind}|${elements.join(',')}|${below >= SUBSURFACE_DEPTH_ANGSTROM ? 'subsurface' : 'irregular'}`,
+  };
 }
 
 /** Height of the lowest adsorbate atom above the highest slab atom, Å (negative: it sank into the surface). */
@@ -209,4 +232,3 @@ export function adsorbateClearanceAngstrom(s: Structure, adsorbateStart: number,
   const slabTop = Math.max(...s.positions.slice(0, adsorbateStart).map(h));
   return Math.min(...s.positions.slice(adsorbateStart).map(h)) - slabTop;
 }
-

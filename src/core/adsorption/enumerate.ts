@@ -32,16 +32,40 @@ export async function enumerateSites(args: {
   const binding = defaultBindingAtom(adsorbate);
   const records: IterationRecord[] = [];
   for (const site of surface.sites) {
-    const hypothesis: Hypothesis = { action: 'propose', siteType: site.kind, surfaceAtoms: [...site.surfaceAtoms], bindingAtoms: [binding], orientation: 'upright' };
+    const hypothesis: Hypothesis = {
+      action: 'propose',
+      siteType: site.kind,
+      surfaceAtoms: [...site.surfaceAtoms],
+      bindingAtoms: [binding],
+      orientation: 'upright',
+    };
     const exec = await executor.execute({ hypothesis, sites: [site], slab, adsorbate, label: `enumeration: ${site.id}` }, args.signal);
     const r = exec.relaxation;
     const adsorptionEnergyEv = r.energyEv - references.cleanSlabEv - references.gasPhaseEv;
-    const analysis = analyseConfiguration({ relaxed: r.structure, adsorbateStart: exec.placed.adsorbateStart, frame: slab.frame, sites: surface, plannedSite: site, adsorptionEnergyEv });
+    const analysis = analyseConfiguration({
+      relaxed: r.structure,
+      adsorbateStart: exec.placed.adsorbateStart,
+      frame: slab.frame,
+      sites: surface,
+      plannedSite: site,
+      adsorptionEnergyEv,
+    });
     records.push({
-      iteration: records.length + 1, hypothesis, plannedSite: site, screenedSiteId: site.id, screenedAzimuthDeg: exec.placed.azimuthDeg, screening: exec.screening,
-      relaxedStructure: r.structure, adsorbateStart: exec.placed.adsorbateStart, totalEnergyEv: r.energyEv, adsorptionEnergyEv,
-      relaxSteps: r.steps, relaxConverged: r.converged, finalFmaxEvPerAngstrom: r.fmaxEvPerAngstrom,
-      analysis, valid: !analysis.dissociated && analysis.slip !== 'desorbed',
+      iteration: records.length + 1,
+      hypothesis,
+      plannedSite: site,
+      screenedSiteId: site.id,
+      screenedAzimuthDeg: exec.placed.azimuthDeg,
+      screening: exec.screening,
+      relaxedStructure: r.structure,
+      adsorbateStart: exec.placed.adsorbateStart,
+      totalEnergyEv: r.energyEv,
+      adsorptionEnergyEv,
+      relaxSteps: r.steps,
+      relaxConverged: r.converged,
+      finalFmaxEvPerAngstrom: r.fmaxEvPerAngstrom,
+      analysis,
+      valid: !analysis.dissociated && analysis.slip !== 'desorbed',
     });
   }
   const valid = records.filter((r) => r.valid);

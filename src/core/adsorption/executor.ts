@@ -101,15 +101,23 @@ export class ScreenAndRelaxExecutor implements ConfigurationExecutor {
   }
 
   /** Place on each site in each azimuth and evaluate single points; returns the lowest placement. */
-  async screen(req: Omit<ExecutionRequest, 'label'>, signal?: AbortSignal): Promise<{ placed: PlacedConfiguration; screening: ScreenedPlacement[] }> {
+  async screen(
+    req: Omit<ExecutionRequest, 'label'>,
+    signal?: AbortSignal,
+  ): Promise<{ placed: PlacedConfiguration; screening: ScreenedPlacement[] }> {
     let best: PlacedConfiguration | undefined;
     let bestEnergy = Infinity;
     const screening: ScreenedPlacement[] = [];
     for (const site of req.sites.slice(0, this.maxSites)) {
       for (const azimuthDeg of this.azimuthsDeg) {
         const placed = placeOnSite({
-          slab: req.slab.slab, frame: req.slab.frame, site, adsorbate: req.adsorbate,
-          bindingAtoms: req.hypothesis.bindingAtoms, orientation: req.hypothesis.orientation, azimuthDeg,
+          slab: req.slab.slab,
+          frame: req.slab.frame,
+          site,
+          adsorbate: req.adsorbate,
+          bindingAtoms: req.hypothesis.bindingAtoms,
+          orientation: req.hypothesis.orientation,
+          azimuthDeg,
         });
         const { energyEv } = await this.calculator.calculate(placed.structure, { signal });
         this.singlePoints++;
@@ -122,13 +130,25 @@ export class ScreenAndRelaxExecutor implements ConfigurationExecutor {
         if (req.adsorbate.symbols.length === 1) break;
       }
     }
-    if (!best) throw new Error(`no candidate site to screen for ${req.hypothesis.siteType} [${req.hypothesis.surfaceAtoms.join(', ')}]; the validator should have supplied at least one.`);
+    if (!best)
+      throw new Error(
+        `no candidate site to screen for ${req.hypothesis.siteType} [${req.hypothesis.surfaceAtoms.join(', ')}]; the validator should have supplied at least one.`,
+      );
     return { placed: best, screening };
   }
 
   async execute(req: ExecutionRequest, signal?: AbortSignal): Promise<ExecutionResult> {
     const { placed, screening } = await this.screen(req, signal);
-    const relaxation = await this.relax({ structure: placed.structure, purpose: 'configuration', label: req.label, fmaxEvPerAngstrom: this.fmaxEvPerAngstrom, maxSteps: this.maxSteps }, signal);
+    const relaxation = await this.relax(
+      {
+        structure: placed.structure,
+        purpose: 'configuration',
+        label: req.label,
+        fmaxEvPerAngstrom: this.fmaxEvPerAngstrom,
+        maxSteps: this.maxSteps,
+      },
+      signal,
+    );
     return { placed, screening, relaxation };
   }
 
@@ -139,7 +159,13 @@ export class ScreenAndRelaxExecutor implements ConfigurationExecutor {
   /** A site screen for the offline planner: the lowest unrelaxed upright placement on one site, eV. */
   siteScreen(slab: StandardisedSlab, adsorbate: Adsorbate): (site: AdsorptionSite, bindingAtom: number) => Promise<number> {
     return async (site, bindingAtom) => {
-      const hypothesis: Hypothesis = { action: 'propose', siteType: site.kind, surfaceAtoms: site.surfaceAtoms, bindingAtoms: [bindingAtom], orientation: 'upright' };
+      const hypothesis: Hypothesis = {
+        action: 'propose',
+        siteType: site.kind,
+        surfaceAtoms: site.surfaceAtoms,
+        bindingAtoms: [bindingAtom],
+        orientation: 'upright',
+      };
       const { screening } = await this.screen({ hypothesis, sites: [site], slab, adsorbate });
       return Math.min(...screening.map((x) => x.energyEv));
     };

@@ -12,7 +12,8 @@ export function unit(v: Vec3): Vec3 {
 
 /** Rotate v about a unit axis by an angle (radians), right-handed (Rodrigues). */
 export function rotate(v: Vec3, axis: Vec3, angleRad: number): Vec3 {
-  const c = Math.cos(angleRad), s = Math.sin(angleRad);
+  const c = Math.cos(angleRad),
+    s = Math.sin(angleRad);
   const k = unit(axis);
   const kv = k[0] * v[0] + k[1] * v[1] + k[2] * v[2];
   const kxv = cross(k, v);

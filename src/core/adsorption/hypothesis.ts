@@ -53,7 +53,10 @@ export const HYPOTHESIS_SCHEMA = {
     reason: { type: 'string', maxLength: 2000 },
   },
   allOf: [
-    { if: { properties: { action: { const: 'propose' } } }, then: { required: ['siteType', 'surfaceAtoms', 'bindingAtoms', 'orientation'] } },
+    {
+      if: { properties: { action: { const: 'propose' } } },
+      then: { required: ['siteType', 'surfaceAtoms', 'bindingAtoms', 'orientation'] },
+    },
     { if: { properties: { action: { const: 'terminate' } } }, then: { required: ['reason'] } },
   ],
 } as const;
@@ -64,8 +67,14 @@ const validateShape = ajv.compile(HYPOTHESIS_SCHEMA);
 /** Parse a planner's raw output; the error lists every schema violation with its path. */
 export function parseDecision(raw: unknown): { ok: true; decision: PlannerDecision } | { ok: false; error: string } {
   if (!validateShape(raw)) {
-    const problems = (validateShape.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`);
-    return { ok: false, error: `the hypothesis does not match its schema: ${problems.join('; ')}. Send {action, siteType, surfaceAtoms, bindingAtoms, orientation} or {action: "terminate", reason}.` };
+    const problems = (validateShape.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '(root)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`,
+    );
+    return {
+      ok: false,
+      error: `the hypothesis does not match its schema: ${problems.join('; ')}. Send {action, siteType, surfaceAtoms, bindingAtoms, orientation} or {action: "terminate", reason}.`,
+    };
   }
   return { ok: true, decision: raw as PlannerDecision };
 }

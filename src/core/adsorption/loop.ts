@@ -142,7 +142,9 @@ export interface SearchInput {
  * lowest), lowest first; `eligible` narrows the candidates (default: valid ones).
  */
 export function degenerateWithBest(
-  iterations: readonly IterationRecord[], best: IterationRecord | undefined, resolutionEv: number,
+  iterations: readonly IterationRecord[],
+  best: IterationRecord | undefined,
+  resolutionEv: number,
   eligible: (r: IterationRecord) => boolean = (r) => r.valid,
 ): IterationRecord[] {
   if (!best) return [];
@@ -156,7 +158,10 @@ export function degenerateWithBest(
   return [...lowest.values()].sort((a, b) => a.adsorptionEnergyEv - b.adsorptionEnergyEv);
 }
 
-export const summariseSite = (slab: Structure, s: Pick<AdsorptionSite, 'kind' | 'hollowType' | 'surfaceAtoms' | 'fingerprint'>): SiteSummary => ({
+export const summariseSite = (
+  slab: Structure,
+  s: Pick<AdsorptionSite, 'kind' | 'hollowType' | 'surfaceAtoms' | 'fingerprint'>,
+): SiteSummary => ({
   kind: s.kind,
   ...(s.hollowType ? { hollowType: s.hollowType } : {}),
   surfaceAtoms: [...s.surfaceAtoms],
@@ -175,7 +180,10 @@ function viewOf(r: IterationRecord, slab: Structure, slipFeedback: boolean): Ite
   };
   if (slipFeedback) {
     const rs = r.analysis.relaxedSite;
-    view.relaxedSite = rs.kind === 'desorbed' ? { kind: 'desorbed' } : summariseSite(slab, { kind: rs.kind, hollowType: rs.hollowType, surfaceAtoms: rs.surfaceAtoms, fingerprint: rs.siteFingerprint });
+    view.relaxedSite =
+      rs.kind === 'desorbed'
+        ? { kind: 'desorbed' }
+        : summariseSite(slab, { kind: rs.kind, hollowType: rs.hollowType, surfaceAtoms: rs.surfaceAtoms, fingerprint: rs.siteFingerprint });
     view.slip = r.analysis.slip;
     view.fingerprint = r.analysis.fingerprint;
   }
@@ -195,31 +203,59 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
   let lastRejection: string[] = [];
   let best: IterationRecord | undefined;
   let proposals = 0;
-  const attempt: HypothesisAttempt = input.attempt ?? (async (req, signal) => {
-    const v = validateHypothesis(req.hypothesis, { adsorbate, surface, slabSymbols: slab.slab.symbols, forbid: req.forbid, tested: req.tested });
-    if (!v.ok) return { ok: false, reasons: v.reasons };
-    const execution = await input.executor.execute({ hypothesis: req.hypothesis, sites: v.sites, slab, adsorbate, label: req.label }, signal);
-    return { ok: true, key: v.key, execution };
-  });
+  const attempt: HypothesisAttempt =
+    input.attempt ??
+    (async (req, signal) => {
+      const v = validateHypothesis(req.hypothesis, {
+        adsorbate,
+        surface,
+        slabSymbols: slab.slab.symbols,
+        forbid: req.forbid,
+        tested: req.tested,
+      });
+      if (!v.ok) return { ok: false, reasons: v.reasons };
+      const execution = await input.executor.execute(
+        { hypothesis: req.hypothesis, sites: v.sites, slab, adsorbate, label: req.label },
+        signal,
+      );
+      return { ok: true, key: v.key, execution };
+    });
   const stop = (stopReason: StopReason, stopDetail: string): SearchResult => ({
-    iterations, rejections, best, stopReason, stopDetail, forbid: [...forbid], relaxations: iterations.length,
+    iterations,
+    rejections,
+    best,
+    stopReason,
+    stopDetail,
+    forbid: [...forbid],
+    relaxations: iterations.length,
   });
 
   while (true) {
     if (iterations.length >= maxRelaxations) {
-      return ablations.oneShot ? stop('one-shot', 'one relaxation, no feedback (1-Shot).') : stop('budget', `the budget of ${maxRelaxations} relaxations is spent.`);
+      return ablations.oneShot
+        ? stop('one-shot', 'one relaxation, no feedback (1-Shot).')
+        : stop('budget', `the budget of ${maxRelaxations} relaxations is spent.`);
     }
-    if (proposals >= maxProposals) return stop('proposal-limit', `${proposals} proposals (${rejections.length} rejected) without using the budget; the planner keeps proposing invalid hypotheses.`);
+    if (proposals >= maxProposals)
+      return stop(
+        'proposal-limit',
+        `${proposals} proposals (${rejections.length} rejected) without using the budget; the planner keeps proposing invalid hypotheses.`,
+      );
     if (input.signal?.aborted) throw new Error(`adsorption search cancelled after ${iterations.length} relaxations`);
-    const raw = await input.planner.decide({
-      adsorbate, slab, surface,
-      history: iterations.map((r) => viewOf(r, slab.slab, ablations.slipFeedback)),
-      forbid: ablations.forbid ? [...forbid] : [],
-      rejections: lastRejection,
-      relaxationsLeft: maxRelaxations - iterations.length,
-      mayStopOnConvergence: ablations.terminate,
-      toleranceEv: opts.terminateToleranceEv,
-    }, input.signal);
+    const raw = await input.planner.decide(
+      {
+        adsorbate,
+        slab,
+        surface,
+        history: iterations.map((r) => viewOf(r, slab.slab, ablations.slipFeedback)),
+        forbid: ablations.forbid ? [...forbid] : [],
+        rejections: lastRejection,
+        relaxationsLeft: maxRelaxations - iterations.length,
+        mayStopOnConvergence: ablations.terminate,
+        toleranceEv: opts.terminateToleranceEv,
+      },
+      input.signal,
+    );
     proposals++;
     const parsed = parseDecision(raw);
     if (!parsed.ok) {
@@ -239,10 +275,16 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
       return stop('planner-terminated', decision.reason);
     }
     const iteration = iterations.length + 1;
-    const outcome = await attempt({
-      hypothesis: decision, iteration, label: `iteration ${iteration}: ${decision.siteType} [${decision.surfaceAtoms.join(', ')}]`,
-      forbid: ablations.forbid ? forbid : new Set(), tested,
-    }, input.signal);
+    const outcome = await attempt(
+      {
+        hypothesis: decision,
+        iteration,
+        label: `iteration ${iteration}: ${decision.siteType} [${decision.surfaceAtoms.join(', ')}]`,
+        forbid: ablations.forbid ? forbid : new Set(),
+        tested,
+      },
+      input.signal,
+    );
     if (!outcome.ok) {
       lastRejection = outcome.reasons;
       const rej = { proposal: decision, reasons: outcome.reasons };
@@ -256,16 +298,32 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
     const relaxed = exec.relaxation;
     const adsorptionEnergyEv = outcome.adsorptionEnergyEv ?? relaxed.energyEv - references.cleanSlabEv - references.gasPhaseEv;
     const plannedSite = exec.placed.site;
-    const analysis = outcome.analysis ?? analyseConfiguration({
-      relaxed: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart, frame: slab.frame, sites: surface, plannedSite, adsorptionEnergyEv,
-    });
+    const analysis =
+      outcome.analysis ??
+      analyseConfiguration({
+        relaxed: relaxed.structure,
+        adsorbateStart: exec.placed.adsorbateStart,
+        frame: slab.frame,
+        sites: surface,
+        plannedSite,
+        adsorptionEnergyEv,
+      });
     const record: IterationRecord = {
-      iteration, hypothesis: decision, plannedSite,
-      screenedSiteId: plannedSite.id, screenedAzimuthDeg: exec.placed.azimuthDeg, screening: exec.screening,
-      relaxedStructure: relaxed.structure, adsorbateStart: exec.placed.adsorbateStart,
-      totalEnergyEv: relaxed.energyEv, adsorptionEnergyEv,
-      relaxSteps: relaxed.steps, relaxConverged: relaxed.converged, finalFmaxEvPerAngstrom: relaxed.fmaxEvPerAngstrom,
-      analysis, valid: !analysis.dissociated && analysis.slip !== 'desorbed',
+      iteration,
+      hypothesis: decision,
+      plannedSite,
+      screenedSiteId: plannedSite.id,
+      screenedAzimuthDeg: exec.placed.azimuthDeg,
+      screening: exec.screening,
+      relaxedStructure: relaxed.structure,
+      adsorbateStart: exec.placed.adsorbateStart,
+      totalEnergyEv: relaxed.energyEv,
+      adsorptionEnergyEv,
+      relaxSteps: relaxed.steps,
+      relaxConverged: relaxed.converged,
+      finalFmaxEvPerAngstrom: relaxed.fmaxEvPerAngstrom,
+      analysis,
+      valid: !analysis.dissociated && analysis.slip !== 'desorbed',
     };
     iterations.push(record);
     input.onEvent?.({ type: 'iteration', record });
@@ -275,11 +333,16 @@ export async function runClosedLoop(input: SearchInput): Promise<SearchResult> {
     const previousBest = best;
     if (record.valid && (!best || record.adsorptionEnergyEv < best.adsorptionEnergyEv)) best = record;
     if (
-      ablations.terminate && record.valid && previousBest &&
+      ablations.terminate &&
+      record.valid &&
+      previousBest &&
       analysis.fingerprint === previousBest.analysis.fingerprint &&
       Math.abs(record.adsorptionEnergyEv - previousBest.adsorptionEnergyEv) <= opts.terminateToleranceEv
     ) {
-      return stop('converged', `iteration ${iteration} relaxed to the best configuration found so far (${analysis.fingerprint}, within ${opts.terminateToleranceEv} eV of iteration ${previousBest.iteration}).`);
+      return stop(
+        'converged',
+        `iteration ${iteration} relaxed to the best configuration found so far (${analysis.fingerprint}, within ${opts.terminateToleranceEv} eV of iteration ${previousBest.iteration}).`,
+      );
     }
   }
 }

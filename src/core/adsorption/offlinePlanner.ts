@@ -17,7 +17,8 @@ import { hypothesisKey } from './validator';
 
 const COORDINATION: Record<string, number> = { ontop: 1, bridge: 2, hollow: 3 };
 
-export const coordinationOf = (s: Pick<AdsorptionSite, 'kind' | 'hollowType'>): number => (s.hollowType === '4fold' ? 4 : COORDINATION[s.kind]!);
+export const coordinationOf = (s: Pick<AdsorptionSite, 'kind' | 'hollowType'>): number =>
+  s.hollowType === '4fold' ? 4 : COORDINATION[s.kind]!;
 
 /** The adsorbate atom the offline planner binds through: the heavy atom with the most free valence. */
 export function defaultBindingAtom(a: Adsorbate): number {
@@ -33,7 +34,13 @@ export function rankSiteClasses(sites: AdsorptionSite[], preferred: number, scre
   const seen = new Map<string, AdsorptionSite>();
   for (const s of sites) if (!seen.has(s.fingerprint)) seen.set(s.fingerprint, s);
   return [...seen.values()]
-    .map((s, i) => ({ s, i, distance: Math.abs(coordinationOf(s) - preferred), c: coordinationOf(s), e: screenEv?.get(s.fingerprint) ?? (s.hollowType === 'hcp' ? 1 : 0) }))
+    .map((s, i) => ({
+      s,
+      i,
+      distance: Math.abs(coordinationOf(s) - preferred),
+      c: coordinationOf(s),
+      e: screenEv?.get(s.fingerprint) ?? (s.hollowType === 'hcp' ? 1 : 0),
+    }))
     .sort((x, y) => x.distance - y.distance || y.c - x.c || x.e - y.e || x.i - y.i)
     .map((x) => x.s);
 }
@@ -85,11 +92,16 @@ export class OfflinePlanner implements Planner {
     const preferred = preferredCoordination(ctx.adsorbate, binding);
     const patience = this.opts.patience ?? 2;
     if (ctx.mayStopOnConvergence && relaxationsWithoutImprovement(ctx.history, ctx.toleranceEv) >= patience) {
-      return { action: 'terminate', reason: `converged: the last ${patience} relaxations did not lower the best adsorption energy by more than ${ctx.toleranceEv} eV.` };
+      return {
+        action: 'terminate',
+        reason: `converged: the last ${patience} relaxations did not lower the best adsorption energy by more than ${ctx.toleranceEv} eV.`,
+      };
     }
     const forbid = new Set(ctx.forbid);
     const tested = new Set(ctx.history.map((h) => hypothesisKey(h.plannedSite.fingerprint, h.hypothesis)));
-    const reached = new Set(ctx.history.flatMap((h) => (h.relaxedSite && 'fingerprint' in h.relaxedSite && !h.dissociated ? [h.relaxedSite.fingerprint] : [])));
+    const reached = new Set(
+      ctx.history.flatMap((h) => (h.relaxedSite && 'fingerprint' in h.relaxedSite && !h.dissociated ? [h.relaxedSite.fingerprint] : [])),
+    );
     const energies = await this.screenEnergies(ctx, binding);
     for (const site of rankSiteClasses(ctx.surface.sites, preferred, energies)) {
       if (forbid.has(site.fingerprint) || reached.has(site.fingerprint)) continue;
@@ -103,6 +115,9 @@ export class OfflinePlanner implements Planner {
         rationale: `${ctx.adsorbate.symbols[binding]} (atom ${binding}) has ${freeValence(ctx.adsorbate, binding)} free valence(s) and prefers ${preferred}-fold coordination; next untested site class: ${site.kind}${site.hollowType ? ` ${site.hollowType}` : ''} over ${site.surfaceAtoms.map((i) => ctx.slab.slab.symbols[i]).join('-')}${energies ? ` (unrelaxed single point ${energies.get(site.fingerprint)!.toFixed(3)} eV)` : ''}.`,
       };
     }
-    return { action: 'terminate', reason: 'every site class of the top layer has been tried, forbidden or reached by an earlier relaxation.' };
+    return {
+      action: 'terminate',
+      reason: 'every site class of the top layer has been tried, forbidden or reached by an earlier relaxation.',
+    };
   }
 }

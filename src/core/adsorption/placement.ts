@@ -80,7 +80,7 @@ function orientedTemplate(a: Adsorbate, binding: number[], direction: Vec3, fram
     return out;
   }
   const others = rel.filter((_, i) => i !== binding[0]);
-  const axis = norm(mean(others)) > 1e-6 ? unit(mean(others)) : [0, 0, 1] as Vec3;
+  const axis = norm(mean(others)) > 1e-6 ? unit(mean(others)) : ([0, 0, 1] as Vec3);
   const aligned = rel.map((p) => alignVector(p, axis, direction));
   return aligned.map((p) => rotate(p, frame.normal, azimuthRad));
 }
@@ -105,10 +105,12 @@ export function placeOnSite(req: PlacementRequest): PlacedConfiguration {
   const slabRadii = slab.symbols.map(covalentRadiusAngstrom);
   const place = (h: number) => rel.map((p) => add(add(site.centre, scale(frame.normal, h)), p));
   const collides = (ps: Vec3[]) =>
-    ps.some((p, i) => images.some((im) => {
-      const d = Math.hypot(p[0] - im.position[0], p[1] - im.position[1], p[2] - im.position[2]);
-      return d < COLLISION_FACTOR * (radii[i]! + slabRadii[im.index]!);
-    }));
+    ps.some((p, i) =>
+      images.some((im) => {
+        const d = Math.hypot(p[0] - im.position[0], p[1] - im.position[1], p[2] - im.position[2]);
+        return d < COLLISION_FACTOR * (radii[i]! + slabRadii[im.index]!);
+      }),
+    );
   let bump = 0;
   let positions = place(height);
   while (collides(positions) && bump < MAX_BUMP_ANGSTROM) {

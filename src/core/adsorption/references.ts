@@ -31,12 +31,21 @@ export function gasPhaseStructure(a: Adsorbate): Structure {
   return {
     symbols: [...a.symbols],
     positions: a.positions.map((p) => sub(p, c).map((x) => x + half) as Vec3),
-    cell: [[GAS_BOX_ANGSTROM, 0, 0], [0, GAS_BOX_ANGSTROM, 0], [0, 0, GAS_BOX_ANGSTROM]],
+    cell: [
+      [GAS_BOX_ANGSTROM, 0, 0],
+      [0, GAS_BOX_ANGSTROM, 0],
+      [0, 0, GAS_BOX_ANGSTROM],
+    ],
     pbc: [true, true, true],
   };
 }
 
-export async function computeReferences(executor: ConfigurationExecutor, slab: StandardisedSlab, a: Adsorbate, signal?: AbortSignal): Promise<EnergyReferences> {
+export async function computeReferences(
+  executor: ConfigurationExecutor,
+  slab: StandardisedSlab,
+  a: Adsorbate,
+  signal?: AbortSignal,
+): Promise<EnergyReferences> {
   const cleanSlab = await executor.relaxReference(slab.slab, 'clean-slab', 'clean slab', signal);
   const gasPhase = await executor.relaxReference(gasPhaseStructure(a), 'gas-phase', `gas-phase ${a.name}`, signal);
   return {

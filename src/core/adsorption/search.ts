@@ -40,8 +40,15 @@ export async function searchAdsorption(args: {
   const prepared = 'surface' in args.slab ? args.slab : prepareSurface(args.slab);
   const references = args.references ?? (await computeReferences(args.executor, prepared.slab, args.adsorbate, args.signal));
   const result = await runClosedLoop({
-    slab: prepared.slab, surface: prepared.surface, adsorbate: args.adsorbate, references,
-    planner: args.planner, executor: args.executor, options: args.options, signal: args.signal, onEvent: args.onEvent,
+    slab: prepared.slab,
+    surface: prepared.surface,
+    adsorbate: args.adsorbate,
+    references,
+    planner: args.planner,
+    executor: args.executor,
+    options: args.options,
+    signal: args.signal,
+    onEvent: args.onEvent,
   });
   return { ...prepared, adsorbate: args.adsorbate, references, result };
 }

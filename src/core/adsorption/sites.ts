@@ -73,7 +73,8 @@ export function findSites(slab: Structure, frame: SlabFrame): SurfaceSites {
       }
     }
   }
-  const dist = (p: Point, q: Point) => Math.hypot(p.position[0] - q.position[0], p.position[1] - q.position[1], p.position[2] - q.position[2]);
+  const dist = (p: Point, q: Point) =>
+    Math.hypot(p.position[0] - q.position[0], p.position[1] - q.position[1], p.position[2] - q.position[2]);
   const nn = new Map<number, number>();
   for (const p of points.filter((q) => q.shift[0] === 0 && q.shift[1] === 0)) {
     let best = Infinity;
@@ -99,9 +100,14 @@ export function findSites(slab: Structure, frame: SlabFrame): SurfaceSites {
     };
   };
 
-  for (const index of topLayer) sites.push(makeSite('ontop', [points.find((p) => p.index === index && p.shift[0] === 0 && p.shift[1] === 0)!]));
+  for (const index of topLayer)
+    sites.push(makeSite('ontop', [points.find((p) => p.index === index && p.shift[0] === 0 && p.shift[1] === 0)!]));
 
-  const d = Delaunator.from(points, (p) => p.x, (p) => p.y);
+  const d = Delaunator.from(
+    points,
+    (p) => p.x,
+    (p) => p.y,
+  );
   const seenEdge = new Set<string>();
   for (let e = 0; e < d.halfedges.length; e++) {
     const p = points[d.triangles[e]!]!;
@@ -115,13 +121,15 @@ export function findSites(slab: Structure, frame: SlabFrame): SurfaceSites {
 
   const triangleCount = d.triangles.length / 3;
   const corners = (t: number) => [0, 1, 2].map((k) => points[d.triangles[3 * t + k]!]!);
-  const nonBridgeEdges = (t: number) => [0, 1, 2].filter((k) => {
-    const c = corners(t);
-    return !isBridge(c[k]!, c[(k + 1) % 3]!);
-  });
+  const nonBridgeEdges = (t: number) =>
+    [0, 1, 2].filter((k) => {
+      const c = corners(t);
+      return !isBridge(c[k]!, c[(k + 1) % 3]!);
+    });
   for (let t = 0; t < triangleCount; t++) {
     const c = corners(t);
-    const cx = (c[0]!.x + c[1]!.x + c[2]!.x) / 3, cy = (c[0]!.y + c[1]!.y + c[2]!.y) / 3;
+    const cx = (c[0]!.x + c[1]!.x + c[2]!.x) / 3,
+      cy = (c[0]!.y + c[1]!.y + c[2]!.y) / 3;
     const bad = nonBridgeEdges(t);
     if (bad.length === 0) {
       if (!inHome(cx, cy)) continue;
@@ -134,7 +142,8 @@ export function findSites(slab: Structure, frame: SlabFrame): SurfaceSites {
       if (t2 < t || nonBridgeEdges(t2).length !== 1 || 3 * t2 + nonBridgeEdges(t2)[0]! !== twin) continue;
       const far = corners(t2).find((p) => !c.includes(p))!;
       const four = [...c, far];
-      const fx = four.reduce((s, p) => s + p.x, 0) / 4, fy = four.reduce((s, p) => s + p.y, 0) / 4;
+      const fx = four.reduce((s, p) => s + p.x, 0) / 4,
+        fy = four.reduce((s, p) => s + p.y, 0) / 4;
       if (!inHome(fx, fy)) continue;
       sites.push(makeSite('hollow', four, '4fold'));
     }
@@ -143,7 +152,13 @@ export function findSites(slab: Structure, frame: SlabFrame): SurfaceSites {
   return { topLayer, sites, nearestNeighbourAngstrom: nnValues[Math.floor(nnValues.length / 2)] ?? NaN };
 }
 
-function isHcp(slab: Structure, frame: SlabFrame, corners: Point[], centre: [number, number], inPlane: (p: Vec3) => [number, number]): boolean {
+function isHcp(
+  slab: Structure,
+  frame: SlabFrame,
+  corners: Point[],
+  centre: [number, number],
+  inPlane: (p: Vec3) => [number, number],
+): boolean {
   const h = corners.reduce((s, p) => s + dot(p.position, frame.normal), 0) / 3;
   const cornerIdx = new Set(corners.map((p) => p.index));
   for (let i = -1; i <= 1; i++) {
@@ -188,7 +203,10 @@ function environmentLabeller(slab: Structure, topLayer: number[], nn: Map<number
     shells.set(i, around.sort());
   }
   return (atoms) => {
-    const own = atoms.map((i) => slab.symbols[i]!).sort().join(',');
+    const own = atoms
+      .map((i) => slab.symbols[i]!)
+      .sort()
+      .join(',');
     const around = atoms.flatMap((i) => shells.get(i) ?? []).sort();
     const counts = new Map<string, number>();
     for (const x of around) counts.set(x, (counts.get(x) ?? 0) + 1);

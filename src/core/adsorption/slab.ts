@@ -43,7 +43,10 @@ export class SlabError extends DreamsError<'science'> {
 
 export function surfaceFrame(cell: Cell): SlabFrame {
   const n = cross(cell[0], cell[1]);
-  if (norm(n) < 1e-8) throw new SlabError(`the in-plane lattice vectors a1=${JSON.stringify(cell[0])} and a2=${JSON.stringify(cell[1])} are parallel or zero; a slab needs two independent in-plane vectors (Å).`);
+  if (norm(n) < 1e-8)
+    throw new SlabError(
+      `the in-plane lattice vectors a1=${JSON.stringify(cell[0])} and a2=${JSON.stringify(cell[1])} are parallel or zero; a slab needs two independent in-plane vectors (Å).`,
+    );
   let normal = unit(n);
   if (dot(normal, cell[2]) < 0) normal = scale(normal, -1);
   const e1 = unit(sub3(cell[0], scale(normal, dot(cell[0], normal))));
@@ -80,7 +83,8 @@ function makeContiguous(s: Structure, changes: string[]): Structure {
   const f3 = s.positions.map((p) => dot(inv[2], p));
   const wrapped = f3.map((f) => f - Math.floor(f));
   const order = [...wrapped].sort((a, b) => a - b);
-  let gapStart = order[order.length - 1]!, gap = order[0]! + 1 - gapStart;
+  let gapStart = order[order.length - 1]!,
+    gap = order[0]! + 1 - gapStart;
   for (let k = 1; k < order.length; k++) {
     if (order[k]! - order[k - 1]! > gap) {
       gap = order[k]! - order[k - 1]!;
@@ -109,7 +113,9 @@ export function standardiseSlab(input: Structure, opts: StandardiseOptions = {})
   const fixedFraction = opts.fixedFraction ?? 1 / 3;
   if (input.symbols.length === 0) throw new SlabError('the slab has no atoms; read a slab structure (extxyz, XSF or a QE input) first.');
   if (!input.pbc[0] || !input.pbc[1]) {
-    throw new SlabError(`a slab must be periodic along a1 and a2; this structure has pbc=${JSON.stringify(input.pbc)}. Set pbc to [true, true, false] (or true) for a slab.`);
+    throw new SlabError(
+      `a slab must be periodic along a1 and a2; this structure has pbc=${JSON.stringify(input.pbc)}. Set pbc to [true, true, false] (or true) for a slab.`,
+    );
   }
   const changes: string[] = [];
   let s: Structure = { ...input, positions: input.positions.map((p) => [...p] as Vec3), cell: input.cell.map((v) => [...v]) as Cell };
@@ -117,7 +123,9 @@ export function standardiseSlab(input: Structure, opts: StandardiseOptions = {})
   const na = Math.max(1, Math.ceil(minLateral / norm(s.cell[0]) - 1e-9));
   const nb = Math.max(1, Math.ceil(minLateral / norm(s.cell[1]) - 1e-9));
   if (na > 1 || nb > 1) {
-    changes.push(`repeated the cell ${na}×${nb} laterally: |a1| = ${norm(input.cell[0]).toFixed(2)} Å, |a2| = ${norm(input.cell[1]).toFixed(2)} Å, and an adsorbate needs at least ${minLateral} Å to its periodic image.`);
+    changes.push(
+      `repeated the cell ${na}×${nb} laterally: |a1| = ${norm(input.cell[0]).toFixed(2)} Å, |a2| = ${norm(input.cell[1]).toFixed(2)} Å, and an adsorbate needs at least ${minLateral} Å to its periodic image.`,
+    );
     s = repeatLaterally(s, na, nb);
   }
   const frame = surfaceFrame(s.cell);
@@ -145,7 +153,9 @@ export function standardiseSlab(input: Structure, opts: StandardiseOptions = {})
   const hadFixed = input.fixed ? input.fixed.filter(Boolean).length : 0;
   const nowFixed = fixed.filter(Boolean).length;
   if (!input.fixed || input.fixed.some((f, i) => f !== fixed[i % input.fixed!.length])) {
-    changes.push(`fixed the bottom third of the slab (${nowFixed} atoms below ${(fixedBelow - bottom + 0.1).toFixed(2)} Å from the bottom${input.fixed ? `; the file fixed ${hadFixed}` : ''}).`);
+    changes.push(
+      `fixed the bottom third of the slab (${nowFixed} atoms below ${(fixedBelow - bottom + 0.1).toFixed(2)} Å from the bottom${input.fixed ? `; the file fixed ${hadFixed}` : ''}).`,
+    );
   }
   s = { ...s, fixed };
   return { slab: s, frame, heightsAngstrom: heights, thicknessAngstrom: thickness, vacuumAngstrom: vacuum, repeat: [na, nb], changes };

@@ -44,9 +44,13 @@ export function validateHypothesis(h: Hypothesis, ctx: ValidationContext): Valid
   const heavy = heavyAtoms(a);
   for (const b of h.bindingAtoms) {
     if (!Number.isInteger(b) || b < 0 || b >= a.symbols.length) {
-      reasons.push(`binding atom ${b} does not exist: ${a.name} has atoms 0–${a.symbols.length - 1} (${a.symbols.map((s, i) => `${i} ${s}`).join(', ')}).`);
+      reasons.push(
+        `binding atom ${b} does not exist: ${a.name} has atoms 0–${a.symbols.length - 1} (${a.symbols.map((s, i) => `${i} ${s}`).join(', ')}).`,
+      );
     } else if (heavy.length > 0 && a.symbols[b] === 'H') {
-      reasons.push(`binding atom ${b} is hydrogen; ${a.name} binds through a heavy atom: choose from ${heavy.map((i) => `${i} (${a.symbols[i]})`).join(', ')}.`);
+      reasons.push(
+        `binding atom ${b} is hydrogen; ${a.name} binds through a heavy atom: choose from ${heavy.map((i) => `${i} (${a.symbols[i]})`).join(', ')}.`,
+      );
     }
   }
   const counts = COUNTS[h.siteType];
@@ -59,27 +63,40 @@ export function validateHypothesis(h: Hypothesis, ctx: ValidationContext): Valid
   const top = new Set(surface.topLayer);
   const notTop = h.surfaceAtoms.filter((i) => !top.has(i));
   if (notTop.length > 0) {
-    reasons.push(`surface atom(s) ${notTop.join(', ')} are not in the top layer; top-layer atoms are ${surface.topLayer.map((i) => `${i} (${ctx.slabSymbols[i]})`).join(', ')}.`);
+    reasons.push(
+      `surface atom(s) ${notTop.join(', ')} are not in the top layer; top-layer atoms are ${surface.topLayer.map((i) => `${i} (${ctx.slabSymbols[i]})`).join(', ')}.`,
+    );
   }
   if (reasons.length > 0) return { ok: false, reasons };
 
   const named = new Set(h.surfaceAtoms);
-  const matching = surface.sites.filter((s) => s.kind === h.siteType && h.surfaceAtoms.every((i) => s.surfaceAtoms.includes(i)) && (h.siteType !== 'hollow' || s.surfaceAtoms.length === named.size || s.hollowType === '4fold'));
+  const matching = surface.sites.filter(
+    (s) =>
+      s.kind === h.siteType &&
+      h.surfaceAtoms.every((i) => s.surfaceAtoms.includes(i)) &&
+      (h.siteType !== 'hollow' || s.surfaceAtoms.length === named.size || s.hollowType === '4fold'),
+  );
   if (matching.length === 0) {
     const near = surface.sites.filter((s) => s.kind === h.siteType && s.surfaceAtoms.some((i) => named.has(i))).slice(0, 4);
     reasons.push(
       `atoms ${h.surfaceAtoms.join(', ')} do not form a ${h.siteType} site of this surface.` +
-        (near.length ? ` ${h.siteType} sites that use some of them: ${near.map((s) => `[${s.surfaceAtoms.join(', ')}]${s.hollowType ? ` (${s.hollowType})` : ''}`).join('; ')}.` : ''),
+        (near.length
+          ? ` ${h.siteType} sites that use some of them: ${near.map((s) => `[${s.surfaceAtoms.join(', ')}]${s.hollowType ? ` (${s.hollowType})` : ''}`).join('; ')}.`
+          : ''),
     );
     return { ok: false, reasons };
   }
   const first = matching[0]!;
   if (ctx.forbid.has(first.fingerprint)) {
-    reasons.push(`the ${first.kind}${first.hollowType ? ` ${first.hollowType}` : ''} site [${first.surfaceAtoms.join(', ')}] is forbidden: a configuration planned there relaxed away before (fingerprint ${first.fingerprint}). Choose another site.`);
+    reasons.push(
+      `the ${first.kind}${first.hollowType ? ` ${first.hollowType}` : ''} site [${first.surfaceAtoms.join(', ')}] is forbidden: a configuration planned there relaxed away before (fingerprint ${first.fingerprint}). Choose another site.`,
+    );
   }
   const key = hypothesisKey(first.fingerprint, h);
   if (ctx.tested.has(key)) {
-    reasons.push(`this hypothesis repeats one already relaxed: an equivalent ${first.kind} site (fingerprint ${first.fingerprint}) with binding atoms [${h.bindingAtoms.join(', ')}], ${h.orientation}. Propose a different site, binding atom or orientation.`);
+    reasons.push(
+      `this hypothesis repeats one already relaxed: an equivalent ${first.kind} site (fingerprint ${first.fingerprint}) with binding atoms [${h.bindingAtoms.join(', ')}], ${h.orientation}. Propose a different site, binding atom or orientation.`,
+    );
   }
   if (reasons.length > 0) return { ok: false, reasons };
   const equivalents = surface.sites.filter((s) => s.fingerprint === first.fingerprint && !matching.includes(s));

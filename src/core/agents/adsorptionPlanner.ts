@@ -35,9 +35,22 @@ export class LlmPlanner implements Planner {
         role: 'planner',
         category: 'plan',
         model: this.opts.model,
-        system: [{ text: forced ? PLANNER_SYSTEM : `${PLANNER_SYSTEM}\nAlways answer by calling ${PLANNER_TOOL}; text outside the tool call is ignored.`, cache: true }],
+        system: [
+          {
+            text: forced
+              ? PLANNER_SYSTEM
+              : `${PLANNER_SYSTEM}\nAlways answer by calling ${PLANNER_TOOL}; text outside the tool call is ignored.`,
+            cache: true,
+          },
+        ],
         messages: [{ role: 'user', content: plannerUserMessage(ctx) }],
-        tools: [{ name: PLANNER_TOOL, description: 'Propose the next adsorption configuration to relax, or terminate the search.', inputSchema: HYPOTHESIS_SCHEMA }],
+        tools: [
+          {
+            name: PLANNER_TOOL,
+            description: 'Propose the next adsorption configuration to relax, or terminate the search.',
+            inputSchema: HYPOTHESIS_SCHEMA,
+          },
+        ],
         cacheTools: true,
         toolChoice: forced ? { type: 'tool', name: PLANNER_TOOL } : { type: 'auto' },
         maxTokens: this.opts.maxTokens ?? 1024,
@@ -49,7 +62,14 @@ export class LlmPlanner implements Planner {
     const call = response.content.find((b) => b.type === 'tool_use' && b.name === PLANNER_TOOL);
     if (!call || call.type !== 'tool_use') {
       // Not a decision: the loop's schema check refuses it and the model reads why.
-      return { action: 'no tool call', text: response.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ').slice(0, 500) } as unknown as PlannerDecision;
+      return {
+        action: 'no tool call',
+        text: response.content
+          .filter((b) => b.type === 'text')
+          .map((b) => (b as { text: string }).text)
+          .join(' ')
+          .slice(0, 500),
+      } as unknown as PlannerDecision;
     }
     return call.input as PlannerDecision;
   }

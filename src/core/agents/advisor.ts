@@ -73,11 +73,13 @@ export function interruptedRelaxation(view: ProvenanceView, callId: string, d: D
   if (d.kind !== 'killed' && d.kind !== 'walltime' && !continuableFailure(meta)) return undefined;
   const inputRef = inputRefOfRun(call);
   const input = inputRef ? (view.artifact(inputRef.split('.')[0]!)?.value as PwInputValue | undefined) : undefined;
-  if (!energy || !meta?.finalPositionsAngstrom || !input?.structure || (input.calculation !== 'relax' && input.calculation !== 'vc-relax')) return undefined;
+  if (!energy || !meta?.finalPositionsAngstrom || !input?.structure || (input.calculation !== 'relax' && input.calculation !== 'vc-relax'))
+    return undefined;
   const start = input.structure.positions;
   if (meta.finalPositionsAngstrom.length !== start.length) return undefined;
   // the same test interrupted_geometry applies: a free atom moved (fixed atoms do not count)
-  const moved = movement(input.structure, meta.finalPositionsAngstrom as Vec3[]).maxFree > 0 || cellMoved(input.structure.cell, meta.cellAngstrom);
+  const moved =
+    movement(input.structure, meta.finalPositionsAngstrom as Vec3[]).maxFree > 0 || cellMoved(input.structure.cell, meta.cellAngstrom);
   return moved ? { energy: energy.id, ...(meta.ionicSteps !== undefined ? { ionicSteps: meta.ionicSteps } : {}) } : undefined;
 }
 
@@ -94,12 +96,21 @@ export function mapToInputTool(suggestions: Suggestion[], inputToolSchema: objec
     }
     const argument = TOOL_ARGUMENT[s.parameter];
     if (argument && props[argument]) return { ...s, apply: { tool: inputTool, argument, value: s.newValue } };
-    if (s.parameter.startsWith('resources.')) return { ...s, notApplicable: 'a job resource: give it to run_pw as resources with a reason' };
-    return { ...s, notApplicable: `${inputTool} has no argument for ${s.parameter} in this build; set it in the input by hand if you agree` };
+    if (s.parameter.startsWith('resources.'))
+      return { ...s, notApplicable: 'a job resource: give it to run_pw as resources with a reason' };
+    return {
+      ...s,
+      notApplicable: `${inputTool} has no argument for ${s.parameter} in this build; set it in the input by hand if you agree`,
+    };
   });
 }
 
-export async function adviseOnEvidence(ev: FailureEvidence, failedCall: string, inputToolSchema: object, model?: SuggestionModel): Promise<AdviceValue> {
+export async function adviseOnEvidence(
+  ev: FailureEvidence,
+  failedCall: string,
+  inputToolSchema: object,
+  model?: SuggestionModel,
+): Promise<AdviceValue> {
   const diagnosis = diagnose(ev);
   const fromRules = ruleSuggestions(ev, diagnosis);
   let proposed = fromRules;
@@ -109,18 +120,30 @@ export async function adviseOnEvidence(ev: FailureEvidence, failedCall: string, 
       const extra = await model(ev, diagnosis, fromRules);
       const known = new Set(fromRules.map((s) => s.parameter));
       // The model's word on the value now is not taken: the input says what it was.
-      proposed = [...fromRules, ...extra.filter((s) => !known.has(s.parameter)).map((s) => {
-        const currentValue = currentValueOf(s.parameter, ev.input);
-        const { currentValue: _claimed, ...rest } = s;
-        return currentValue === undefined ? rest : { ...rest, currentValue };
-      })];
+      proposed = [
+        ...fromRules,
+        ...extra
+          .filter((s) => !known.has(s.parameter))
+          .map((s) => {
+            const currentValue = currentValueOf(s.parameter, ev.input);
+            const { currentValue: _claimed, ...rest } = s;
+            return currentValue === undefined ? rest : { ...rest, currentValue };
+          }),
+      ];
       source = 'rules+model';
     } catch {
       source = 'rules (the advisor model did not answer)';
     }
   }
   const { accepted, rejected } = screenSuggestions(proposed, { elements: ev.input.elements });
-  return { failedCall, diagnosis, suggestions: mapToInputTool(accepted, inputToolSchema), rejected, source, ...(diagnosis.kind === 'killed' ? { rerun: true } : {}) };
+  return {
+    failedCall,
+    diagnosis,
+    suggestions: mapToInputTool(accepted, inputToolSchema),
+    rejected,
+    source,
+    ...(diagnosis.kind === 'killed' ? { rerun: true } : {}),
+  };
 }
 
 function readRunFile(runDir: string, location: string | undefined): string | undefined {
@@ -131,7 +154,12 @@ function readRunFile(runDir: string, location: string | undefined): string | und
 }
 
 /** The evidence of a failed run_pw call, from the provenance and the run's files. */
-export function evidenceOfCall(view: ProvenanceView, callId: string, runDir: string, jobError?: (callId: string) => { error?: string; state?: string } | undefined): FailureEvidence {
+export function evidenceOfCall(
+  view: ProvenanceView,
+  callId: string,
+  runDir: string,
+  jobError?: (callId: string) => { error?: string; state?: string } | undefined,
+): FailureEvidence {
   const call = view.call(callId);
   if (!call) throw new Error(`no tool call ${callId} in this run; give the id of the failed run_pw call (e.g. from the step summary).`);
   const inputRef = inputRefOfRun(call);
@@ -179,17 +207,34 @@ export const consultAdvisorTool = defineToolWith<AdvisorServices>()({
     const continueFrom = interruptedRelaxation(services.provenance, call, advice.diagnosis);
     if (continueFrom) advice.continueFrom = continueFrom;
     const record = services.provenance.call(call)!;
-    const inputs = [record.args.input?.ref ?? String(record.args.input?.value), ...record.outputs.filter((id) => services.provenance.artifact(id)?.name === 'pw_output')]
-      .filter((r): r is string => !!r && /^a-\d+/.test(r));
-    const lines = advice.suggestions.map((s) => `- ${s.parameter}: ${JSON.stringify(s.currentValue)} → ${JSON.stringify(s.newValue)} (${s.reason})${s.apply ? ` [${s.apply.tool}.${s.apply.argument}]` : ` [${s.notApplicable}]`}`);
+    const inputs = [
+      record.args.input?.ref ?? String(record.args.input?.value),
+      ...record.outputs.filter((id) => services.provenance.artifact(id)?.name === 'pw_output'),
+    ].filter((r): r is string => !!r && /^a-\d+/.test(r));
+    const lines = advice.suggestions.map(
+      (s) =>
+        `- ${s.parameter}: ${JSON.stringify(s.currentValue)} → ${JSON.stringify(s.newValue)} (${s.reason})${s.apply ? ` [${s.apply.tool}.${s.apply.argument}]` : ` [${s.notApplicable}]`}`,
+    );
     const refused = advice.rejected.map((s) => `- refused ${s.parameter} → ${JSON.stringify(s.newValue)}: ${s.rejectedBecause}`);
     if (continueFrom) {
-      lines.push(`- continue the relaxation from the last geometry it reached${continueFrom.ionicSteps !== undefined ? ` (geometry ${continueFrom.ionicSteps})` : ''}, not from the start: ` +
-        `interrupted_geometry on ${continueFrom.energy}, then the same make_pw_input with that structure`);
+      lines.push(
+        `- continue the relaxation from the last geometry it reached${continueFrom.ionicSteps !== undefined ? ` (geometry ${continueFrom.ionicSteps})` : ''}, not from the start: ` +
+          `interrupted_geometry on ${continueFrom.energy}, then the same make_pw_input with that structure`,
+      );
     }
     return {
       artifacts: [ctx.artifact(ARTIFACTS.convergenceAdvice, { value: advice, inputs })],
-      summary: [`${call}: ${advice.diagnosis.finding}`, ...(lines.length ? lines : [advice.rerun ? '- repeat the run unchanged (modify the step that ran it so it runs again)' : '- no change the advisor can suggest; ask the user']), ...refused].join('\n'),
+      summary: [
+        `${call}: ${advice.diagnosis.finding}`,
+        ...(lines.length
+          ? lines
+          : [
+              advice.rerun
+                ? '- repeat the run unchanged (modify the step that ran it so it runs again)'
+                : '- no change the advisor can suggest; ask the user',
+            ]),
+        ...refused,
+      ].join('\n'),
     };
   },
 });
@@ -215,20 +260,48 @@ export function modelAdvisor(provider: LlmProvider, model: string, signal?: Abor
         required: ['suggestions'],
       },
     };
-    const history = (ev.output?.scfCycles.at(-1)?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a) => a !== undefined).slice(-20);
-    const res = await provider.complete({
-      role: 'advisor', category: 'advise', model, maxTokens: 4096,
-      system: [{ text: 'You are the convergence advisor of a DFT workflow (Quantum ESPRESSO pw.x). Suggest pw.x parameter changes that make a failed run succeed without lowering accuracy: never a looser conv_thr, a lower cutoff or coarser k-points. Answer by calling record_suggestions.', cache: true }],
-      tools: [tool], cacheTools: true, toolChoice: { type: 'tool', name: tool.name },
-      messages: [{ role: 'user', content: [
-        `Diagnosis: ${d.finding}`, `Error text: ${ev.errorText || '(none)'}`, `Input settings: ${JSON.stringify(ev.input)}`,
-        `SCF accuracy history (Ry): ${history.join(', ') || '(none)'}`, `Rule-table suggestions: ${JSON.stringify(fromRules)}`,
-        'Add suggestions the table missed (use pw.x variable names), or none.',
-      ].join('\n') }],
-    }, signal ? { signal } : {});
+    const history = (ev.output?.scfCycles.at(-1)?.iterations ?? [])
+      .map((i) => i.estimatedAccuracyRy)
+      .filter((a) => a !== undefined)
+      .slice(-20);
+    const res = await provider.complete(
+      {
+        role: 'advisor',
+        category: 'advise',
+        model,
+        maxTokens: 4096,
+        system: [
+          {
+            text: 'You are the convergence advisor of a DFT workflow (Quantum ESPRESSO pw.x). Suggest pw.x parameter changes that make a failed run succeed without lowering accuracy: never a looser conv_thr, a lower cutoff or coarser k-points. Answer by calling record_suggestions.',
+            cache: true,
+          },
+        ],
+        tools: [tool],
+        cacheTools: true,
+        toolChoice: { type: 'tool', name: tool.name },
+        messages: [
+          {
+            role: 'user',
+            content: [
+              `Diagnosis: ${d.finding}`,
+              `Error text: ${ev.errorText || '(none)'}`,
+              `Input settings: ${JSON.stringify(ev.input)}`,
+              `SCF accuracy history (Ry): ${history.join(', ') || '(none)'}`,
+              `Rule-table suggestions: ${JSON.stringify(fromRules)}`,
+              'Add suggestions the table missed (use pw.x variable names), or none.',
+            ].join('\n'),
+          },
+        ],
+      },
+      signal ? { signal } : {},
+    );
     const use = res.content.find((b) => b.type === 'tool_use' && b.name === tool.name);
     if (!use || use.type !== 'tool_use' || use.inputError) throw new Error('the advisor model did not record suggestions');
     const list = (use.input as { suggestions?: unknown }).suggestions;
-    return Array.isArray(list) ? list.filter((s): s is Suggestion => !!s && typeof (s as Suggestion).parameter === 'string' && typeof (s as Suggestion).reason === 'string') : [];
+    return Array.isArray(list)
+      ? list.filter(
+          (s): s is Suggestion => !!s && typeof (s as Suggestion).parameter === 'string' && typeof (s as Suggestion).reason === 'string',
+        )
+      : [];
   };
 }

@@ -25,9 +25,18 @@ const staleStep = { step: Type.String(), stale: Type.Array(Type.String()) };
 
 export const AGENT_EVENTS = {
   'supervisor.planned': Type.Object({ version: Type.Number(), summary: Type.String() }),
-  'supervisor.replan': Type.Object({ step: Type.String(), reason: Type.String(), round: Type.Integer({ minimum: 1 }), call: Type.Optional(Type.String()) }),
+  'supervisor.replan': Type.Object({
+    step: Type.String(),
+    reason: Type.String(),
+    round: Type.Integer({ minimum: 1 }),
+    call: Type.Optional(Type.String()),
+  }),
   'supervisor.replanned': Type.Object({ step: Type.String(), summary: Type.String() }),
-  'workflow.rerun': Type.Object({ because: Type.Array(Type.Object(staleStep)), reopened: Type.Array(Type.String()), reasons: Type.Record(Type.String(), Type.String()) }),
+  'workflow.rerun': Type.Object({
+    because: Type.Array(Type.Object(staleStep)),
+    reopened: Type.Array(Type.String()),
+    reasons: Type.Record(Type.String(), Type.String()),
+  }),
   'workflow.stale-remains': Type.Object({ ...staleStep, message: Type.String() }),
   'workflow.superseded': Type.Object({
     step: Type.String(),

@@ -17,8 +17,16 @@ type Extension = NonNullable<ConvergenceSelectionValue['extension']>;
 /** A sweep's next value as the selection stored it, in words, with its cost against the budget. */
 function extensionWords(parameter: string, ext: Extension): string {
   const unit = parameter === 'ecutwfc' ? 'Ry' : '1/Å';
-  const cost = ext.predictedSeconds !== undefined ? `predicted ~${Math.round(ext.predictedSeconds)} s of pw.x${ext.predictedFrom ? ` (${ext.predictedFrom})` : ''}` : 'no predicted time (no run of the sweep has a measured time)';
-  const budget = ext.budgetSeconds === undefined ? '' : ext.withinBudget ? `, within the extension budget of ${ext.budgetSeconds} s` : `, over the extension budget of ${ext.budgetSeconds} s: not to be run without asking the user`;
+  const cost =
+    ext.predictedSeconds !== undefined
+      ? `predicted ~${Math.round(ext.predictedSeconds)} s of pw.x${ext.predictedFrom ? ` (${ext.predictedFrom})` : ''}`
+      : 'no predicted time (no run of the sweep has a measured time)';
+  const budget =
+    ext.budgetSeconds === undefined
+      ? ''
+      : ext.withinBudget
+        ? `, within the extension budget of ${ext.budgetSeconds} s`
+        : `, over the extension budget of ${ext.budgetSeconds} s: not to be run without asking the user`;
   return `extend the ${parameter} sweep with ${ext.value} ${unit}${ext.kMesh ? ` (${ext.kMesh.join('×')})` : ''}: ${cost}${budget}`;
 }
 
@@ -39,14 +47,20 @@ function plannedLine(step: PlanStep): string {
 
 export function stepFailure(plan: Plan, step: PlanStep, reason: string, ctx: StepContext, workerSaid?: string): StepFailure {
   const failed = failedCallOf(step, ctx);
-  const provisional = (failed?.outputs ?? []).map((id) => ctx.provenance.artifact(id)).filter((a): a is ArtifactRecord => !!a && a.status !== 'final');
+  const provisional = (failed?.outputs ?? [])
+    .map((id) => ctx.provenance.artifact(id))
+    .filter((a): a is ArtifactRecord => !!a && a.status !== 'final');
   const suggestions = provisional.map(suggestionOf).filter((s): s is string => !!s);
   const input = step.tool === 'run_pw' ? inputStepOf(plan, step) : undefined;
   return {
     stepId: step.id,
     reason,
-    ...(failed ? { call: `${failed.id} ${failed.tool} (${failed.status}${provisional.length ? `; provisional ${provisional.map((a) => `${a.id} ${a.name}`).join(', ')}` : ''})` } : {}),
-    ...(failed?.error ?? failed?.summary ? { toolSaid: clipAtSentence(failed.error ?? failed.summary!, 1500) } : {}),
+    ...(failed
+      ? {
+          call: `${failed.id} ${failed.tool} (${failed.status}${provisional.length ? `; provisional ${provisional.map((a) => `${a.id} ${a.name}`).join(', ')}` : ''})`,
+        }
+      : {}),
+    ...((failed?.error ?? failed?.summary) ? { toolSaid: clipAtSentence(failed.error ?? failed.summary!, 1500) } : {}),
     ...(workerSaid?.trim() ? { workerSaid: clipAtSentence(workerSaid, 1200) } : {}),
     ...(suggestions.length ? { suggestion: suggestions.join(' ') } : {}),
     planned: [plannedLine(step), ...(input ? [plannedLine(input)] : [])],

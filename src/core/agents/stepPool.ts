@@ -38,10 +38,18 @@ export async function runStepPool<S extends { id: string }>(pool: StepPool<S>): 
         error ??= { error: e };
         return;
       }
-      const p = pool.run(step).then(
-        (result) => { handling = handling.then(() => onEnd(step, result)); return handling; },
-        (e: unknown) => { error ??= { error: e }; },
-      ).finally(() => void inFlight.delete(step.id));
+      const p = pool
+        .run(step)
+        .then(
+          (result) => {
+            handling = handling.then(() => onEnd(step, result));
+            return handling;
+          },
+          (e: unknown) => {
+            error ??= { error: e };
+          },
+        )
+        .finally(() => void inFlight.delete(step.id));
       inFlight.set(step.id, p);
     }
   };

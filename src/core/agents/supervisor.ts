@@ -16,7 +16,16 @@ import { planRoundMessage, replanMessage, responseMessage, SUPERVISOR_SYSTEM, ty
 import { stepBrief } from './prompts/stepBrief';
 import type { AgentRuntime } from './runtime';
 import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '../plan/stepArguments';
-import { attemptsOf, latestAttempt, pastSteps, STEP_END_EVENT, STEP_START_EVENT, stepKey, type StepEndPayload, type StepStartPayload } from '../plan/stepRecords';
+import {
+  attemptsOf,
+  latestAttempt,
+  pastSteps,
+  STEP_END_EVENT,
+  STEP_START_EVENT,
+  stepKey,
+  type StepEndPayload,
+  type StepStartPayload,
+} from '../plan/stepRecords';
 import { EDIT_PLAN, READ_WORKFLOW, runSupervisorTool, START_WORKFLOW, supervisorToolDefs } from './supervisorTools';
 import { stepFailure } from './stepFailure';
 import type { Plan, PlanStep, SupervisorState } from '../plan/types';
@@ -47,7 +56,9 @@ export function stepContext(rt: AgentRuntime): StepContext {
     ...(plan ? { plan } : {}),
     provenance: rt.provenance,
     settings: rt.settings,
-    ...(rt.workflow ? { inputs: rt.workflow.inputs, ...(rt.workflow.template.composers ? { composers: rt.workflow.template.composers } : {}) } : {}),
+    ...(rt.workflow
+      ? { inputs: rt.workflow.inputs, ...(rt.workflow.template.composers ? { composers: rt.workflow.template.composers } : {}) }
+      : {}),
   };
 }
 
@@ -98,7 +109,11 @@ export class Supervisor {
         more: (inFlight) => {
           if (!pooled) return [];
           const free = Math.min(this.rt.limits.maxParallelJobs - inFlight.size, this.rt.jobAllowance?.() ?? Infinity);
-          return free > 0 ? readySteps(this.store.require()).filter((s) => s.tool === 'run_pw' && !inFlight.has(s.id)).slice(0, free) : [];
+          return free > 0
+            ? readySteps(this.store.require())
+                .filter((s) => s.tool === 'run_pw' && !inFlight.has(s.id))
+                .slice(0, free)
+            : [];
         },
         checkpoint: () => this.rt.control.checkpoint(),
       });
@@ -120,19 +135,43 @@ export class Supervisor {
     if ((!plan || plan.steps.length === 0) && rt.objective.workflow && rt.objective.inputs) {
       const prepared = prepareWorkflow(rt.objective.workflow, rt.objective.inputs, workflowEnvironment(rt.services));
       rt.workflow = { template: prepared.template, inputs: prepared.inputs };
-      await rt.log.append({ kind: 'workflow.inputs', key: 'run/workflow', actor: RUNNER_ACTOR, payload: { workflow: prepared.template.id, inputs: prepared.inputs } });
-      plan = await this.store.save({ objective: prepared.objective, workflow: prepared.template.id, steps: prepared.steps.map((s) => ({ ...s, status: 'pending' })), version: 1 },
-        `plan from the ${prepared.template.id} template named in the objective`, SUPERVISOR_ACTOR);
+      await rt.log.append({
+        kind: 'workflow.inputs',
+        key: 'run/workflow',
+        actor: RUNNER_ACTOR,
+        payload: { workflow: prepared.template.id, inputs: prepared.inputs },
+      });
+      plan = await this.store.save(
+        {
+          objective: prepared.objective,
+          workflow: prepared.template.id,
+          steps: prepared.steps.map((s) => ({ ...s, status: 'pending' })),
+          version: 1,
+        },
+        `plan from the ${prepared.template.id} template named in the objective`,
+        SUPERVISOR_ACTOR,
+      );
     }
     const reading = !plan || plan.steps.length === 0 ? objectiveReading(rt.objective.text) : undefined;
     // The round ends once a plan exists after a turn whose calls all went through: the model's words in that turn are its summary.
-    const text = await this.converse('plan', planRoundMessage(rt.objective.text, plan, workflowTemplates(), reading), true,
-      () => (this.store.current()?.steps.length ?? 0) > 0);
+    const text = await this.converse(
+      'plan',
+      planRoundMessage(rt.objective.text, plan, workflowTemplates(), reading),
+      true,
+      () => (this.store.current()?.steps.length ?? 0) > 0,
+    );
     const after = this.store.current();
     if (!after || after.steps.length === 0) {
-      throw new Error(`the supervisor made no plan for "${rt.objective.text}": ${text || 'it gave no reason'}. Name a built-in workflow in the objective (see examples/) or say more about what to compute.`);
+      throw new Error(
+        `the supervisor made no plan for "${rt.objective.text}": ${text || 'it gave no reason'}. Name a built-in workflow in the objective (see examples/) or say more about what to compute.`,
+      );
     }
-    await rt.log.append({ kind: PLANNED_EVENT, key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { version: after.version, summary: text } });
+    await rt.log.append({
+      kind: PLANNED_EVENT,
+      key: 'run/supervisor',
+      actor: SUPERVISOR_ACTOR,
+      payload: { version: after.version, summary: text },
+    });
   }
 
   private async runStep(step: PlanStep, continuing: boolean): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -151,19 +190,32 @@ export class Supervisor {
     const plan = this.store.require();
     const ctx = stepContext(rt);
     const brief = stepBrief({
-      objective: rt.objective.text, step, index: plan.steps.findIndex((s) => s.id === step.id) + 1, total: plan.steps.length,
-      calls: pendingStepCalls(step, spec.schema, ctx), ctx, plan, openApprovals: rt.approvals.pending(),
+      objective: rt.objective.text,
+      step,
+      index: plan.steps.findIndex((s) => s.id === step.id) + 1,
+      total: plan.steps.length,
+      calls: pendingStepCalls(step, spec.schema, ctx),
+      ctx,
+      plan,
+      openApprovals: rt.approvals.pending(),
     });
     // The step ends as soon as the provenance shows it done: no turn is spent on a summary the tool already gave.
     const worker = await runWorker(rt, step, brief, { done: () => assessStep(step, spec.schema, stepContext(rt)).state === 'done' });
     const after = assessStep(step, spec.schema, stepContext(rt));
     if (after.state === 'done') return this.endStep(step, true, worker.summary);
-    const reason = after.state === 'failed' ? after.reason
-      : `${worker.incomplete ?? 'the worker stopped'} with ${after.remaining} call(s) of ${step.tool} still to make`;
+    const reason =
+      after.state === 'failed'
+        ? after.reason
+        : `${worker.incomplete ?? 'the worker stopped'} with ${after.remaining} call(s) of ${step.tool} still to make`;
     return this.endStep(step, false, reason, worker.summary);
   }
 
-  private async endStep(step: PlanStep, ok: boolean, summary: string, workerSaid?: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+  private async endStep(
+    step: PlanStep,
+    ok: boolean,
+    summary: string,
+    workerSaid?: string,
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
     const attempt = attemptsOf(this.rt.log.events(), step.id);
     const end: StepEndPayload = { id: step.id, attempt, ok, summary, ...(workerSaid ? { worker: workerSaid } : {}) };
     await this.rt.log.append({ kind: STEP_END_EVENT, key: stepKey(step.id), actor: RUNNER_ACTOR, payload: end });
@@ -177,13 +229,34 @@ export class Supervisor {
     if (replans > replanLimitFor(step, rt.limits.maxReplansPerStep)) return false;
     const ctx = stepContext(rt);
     const failed = failedCallOf(step, ctx);
-    await rt.log.append({ kind: REPLAN_EVENT, key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, reason, round: replans, ...(failed ? { call: failed.id } : {}) } });
+    await rt.log.append({
+      kind: REPLAN_EVENT,
+      key: 'run/supervisor',
+      actor: SUPERVISOR_ACTOR,
+      payload: { step: step.id, reason, round: replans, ...(failed ? { call: failed.id } : {}) },
+    });
     const plan = this.store.require();
     const workerSaid = latestAttempt(rt.log.events(), step.id)?.end?.worker;
-    const message = replanMessage({ objective: rt.objective.text, plan, failure: stepFailure(plan, step, reason, ctx, workerSaid), replans, maxReplans: rt.limits.maxReplansPerStep });
+    const message = replanMessage({
+      objective: rt.objective.text,
+      plan,
+      failure: stepFailure(plan, step, reason, ctx, workerSaid),
+      replans,
+      maxReplans: rt.limits.maxReplansPerStep,
+    });
     // The round ends once the failed step is planned again after a turn whose calls all went through.
-    const text = await this.converse('plan', message, true, () => this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending');
-    await rt.log.append({ kind: 'supervisor.replanned', key: 'run/supervisor', actor: SUPERVISOR_ACTOR, payload: { step: step.id, summary: text } });
+    const text = await this.converse(
+      'plan',
+      message,
+      true,
+      () => this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending',
+    );
+    await rt.log.append({
+      kind: 'supervisor.replanned',
+      key: 'run/supervisor',
+      actor: SUPERVISOR_ACTOR,
+      payload: { step: step.id, summary: text },
+    });
     return this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending';
   }
 
@@ -196,7 +269,16 @@ export class Supervisor {
     }
     await closeSupersededApprovals(this.rt, stepContext(this.rt));
     const report = this.reportLine(plan);
-    const text = await this.converse('summarise', responseMessage({ objective: this.rt.objective.text, plan, ...(report ? { report } : {}), openApprovals: this.rt.approvals.pending() }), false);
+    const text = await this.converse(
+      'summarise',
+      responseMessage({
+        objective: this.rt.objective.text,
+        plan,
+        ...(report ? { report } : {}),
+        openApprovals: this.rt.approvals.pending(),
+      }),
+      false,
+    );
     const response = text || 'The plan is done.';
     await this.respond(response);
     return { state: 'completed', response };
@@ -207,13 +289,16 @@ export class Supervisor {
     const judged = latestReportVerdict(this.rt.log.events());
     if (!step || !judged) return undefined;
     const open = this.rt.approvals.pending().map((r) => r.id);
-    const verdict = judged.accepted ? 'accepted it' : judged.level === 'warn'
-      ? `holds it back for review${open.length ? ` until approvals ${open.join(', ')} are answered` : ''} (then: dreams report --rejudge)` : 'did not accept it';
+    const verdict = judged.accepted
+      ? 'accepted it'
+      : judged.level === 'warn'
+        ? `holds it back for review${open.length ? ` until approvals ${open.join(', ')} are answered` : ''} (then: dreams report --rejudge)`
+        : 'did not accept it';
     return `Report ${judged.report ?? ''} (step ${step.id}): the report judge ${verdict} (${judged.summary}).`;
   }
 
   private async respond(text: string): Promise<void> {
-    await this.rt.canvas.write(RESPONSE_KEY, text, 'the supervisor\'s final response', SUPERVISOR_ACTOR);
+    await this.rt.canvas.write(RESPONSE_KEY, text, "the supervisor's final response", SUPERVISOR_ACTOR);
   }
 
   /**
@@ -230,7 +315,16 @@ export class Supervisor {
     for (let turn = 1; turn <= rt.limits.maxSupervisorTurns; turn++) {
       await rt.control.checkpoint();
       const res = await rt.provider.complete(
-        { role: 'supervisor', category, model, system: [{ text: SUPERVISOR_SYSTEM, cache: true }], messages, ...(tools ? { tools, cacheTools: true } : {}), cacheHistory: true, maxTokens: rt.limits.maxTokensPerTurn },
+        {
+          role: 'supervisor',
+          category,
+          model,
+          system: [{ text: SUPERVISOR_SYSTEM, cache: true }],
+          messages,
+          ...(tools ? { tools, cacheTools: true } : {}),
+          cacheHistory: true,
+          maxTokens: rt.limits.maxTokensPerTurn,
+        },
         { signal: rt.control.signal, ...(rt.onModelEvent ? { onEvent: (e) => rt.onModelEvent!('supervisor', e) } : {}) },
       );
       messages.push({ role: 'assistant', content: res.content });
@@ -247,7 +341,8 @@ export class Supervisor {
       }
       messages.push({ role: 'user', content: results });
       const changedPlan = uses.some((u) => u.name === START_WORKFLOW || u.name === EDIT_PLAN);
-      if (done && changedPlan && !results.some((r) => r.isError) && done()) return textOf(res.content) || results.map((r) => r.content).join(' ');
+      if (done && changedPlan && !results.some((r) => r.isError) && done())
+        return textOf(res.content) || results.map((r) => r.content).join(' ');
     }
     return `the supervisor used its ${rt.limits.maxSupervisorTurns} turns in this round without finishing`;
   }
@@ -263,7 +358,9 @@ export function objectiveReading(text: string): ObjectiveReading | undefined {
       checkInputs(template, inputs, 'the objective');
     } catch (e) {
       // the schema's own words, without ajv's note on the conditional branch that carried them
-      missing = (e instanceof ObjectiveError ? e.problems : [(e as Error).message]).filter((p) => !/must match "(then|else)" schema/.test(p)).map((p) => p.replace(/^inputs: /, ''));
+      missing = (e instanceof ObjectiveError ? e.problems : [(e as Error).message])
+        .filter((p) => !/must match "(then|else)" schema/.test(p))
+        .map((p) => p.replace(/^inputs: /, ''));
     }
     return { template, inputs, missing };
   }

@@ -16,7 +16,12 @@ const hintsOf = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).filter((x
 /** The value to run next: the one the selection named, else one step past the finest tested. */
 export function furtherSweepValues(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'tested' | 'extension'>): number[] {
   if (sel.extension) return [sel.extension.value];
-  return [nextSweepValue(sel.parameter, sel.tested.map((t) => t.value))];
+  return [
+    nextSweepValue(
+      sel.parameter,
+      sel.tested.map((t) => t.value),
+    ),
+  ];
 }
 
 /**
@@ -44,26 +49,46 @@ export function extensionsSoFar(selection: PlanStep): number {
 export function extensionRefusal(sel: Pick<ConvergenceSelectionValue, 'parameter' | 'extension'>, extensionsMade = 0): string | undefined {
   const ext = sel.extension;
   if (extensionsMade >= MAX_EXTENSIONS) {
-    return `the ${sel.parameter} sweep has been extended ${extensionsMade} times without showing convergence, so it is not extended again without asking: ` +
+    return (
+      `the ${sel.parameter} sweep has been extended ${extensionsMade} times without showing convergence, so it is not extended again without asking: ` +
       'look at its table (a noise floor above the tolerance, or a start far from convergence), then loosen the tolerance knowingly or give the sweep ' +
-      'values of your own, and run the study again with --reuse-from this run, which reuses every pw.x run it finished.';
+      'values of your own, and run the study again with --reuse-from this run, which reuses every pw.x run it finished.'
+    );
   }
   if (!ext || ext.withinBudget) return undefined;
   const unit = sel.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
-  const cost = ext.predictedSeconds !== undefined ? `is predicted to take ~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})` : 'has no predicted time (no run of the sweep has a measured time)';
-  return `extending the ${sel.parameter} sweep to ${ext.value} ${unit}${ext.kMesh ? ` (${ext.kMesh.join('×')})` : ''} ${cost}, over the extension budget of ${ext.budgetSeconds} s. ` +
-    'It is not run without asking: raise extensionBudgetSeconds in the objective (or loosen the tolerance knowingly) and run the study again with --reuse-from this run, which reuses every pw.x run it finished.';
+  const cost =
+    ext.predictedSeconds !== undefined
+      ? `is predicted to take ~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})`
+      : 'has no predicted time (no run of the sweep has a measured time)';
+  return (
+    `extending the ${sel.parameter} sweep to ${ext.value} ${unit}${ext.kMesh ? ` (${ext.kMesh.join('×')})` : ''} ${cost}, over the extension budget of ${ext.budgetSeconds} s. ` +
+    'It is not run without asking: raise extensionBudgetSeconds in the objective (or loosen the tolerance knowingly) and run the study again with --reuse-from this run, which reuses every pw.x run it finished.'
+  );
 }
 
 /** The plan edits that extend the sweep a failed selection step reads (with its next value); undefined when its plan does not have that shape. */
-export function sweepExtensionEdits(plan: Plan, selection: PlanStep, sel: ConvergenceSelectionValue, reason: string): PlanEdit[] | undefined {
+export function sweepExtensionEdits(
+  plan: Plan,
+  selection: PlanStep,
+  sel: ConvergenceSelectionValue,
+  reason: string,
+): PlanEdit[] | undefined {
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
   const energies = selection.args?.energies;
-  const runSteps = hintsOf(energies).map(parseHint).filter((h) => h?.kind === 'all').map((h) => byId.get((h as { step: string }).step)).filter((s): s is PlanStep => !!s);
+  const runSteps = hintsOf(energies)
+    .map(parseHint)
+    .filter((h) => h?.kind === 'all')
+    .map((h) => byId.get((h as { step: string }).step))
+    .filter((s): s is PlanStep => !!s);
   // the sweep's first series and runs name the extensions (-2, -3, ...), inserted after its latest runs
   const runs = runSteps[0];
   const last = runSteps.at(-1);
-  const each = runs && Object.values(runs.args ?? {}).map(parseHint).find((h) => h?.kind === 'each') as { step: string } | undefined;
+  const each =
+    runs &&
+    (Object.values(runs.args ?? {})
+      .map(parseHint)
+      .find((h) => h?.kind === 'each') as { step: string } | undefined);
   const series = each && byId.get(each.step);
   if (!runs || !last || !series || series.tool !== 'generate_series') return undefined;
   const values = furtherSweepValues(sel);
@@ -73,25 +98,36 @@ export function sweepExtensionEdits(plan: Plan, selection: PlanStep, sel: Conver
   const newRuns = `${runs.id}-${n}`;
   return [
     {
-      op: 'insert', after: last.id,
+      op: 'insert',
+      after: last.id,
       step: {
-        id: newSeries, title: `Extend the ${sel.parameter} sweep: ${values.join(', ')}`, worker: series.worker, tool: 'generate_series',
+        id: newSeries,
+        title: `Extend the ${sel.parameter} sweep: ${values.join(', ')}`,
+        worker: series.worker,
+        tool: 'generate_series',
         args: { ...(series.args ?? {}), values },
         reasons: { ...(series.reasons ?? {}), values: `the next value past the finest tested, because ${reason}` },
         ...(series.dependsOn ? { dependsOn: series.dependsOn } : {}),
       },
     },
     {
-      op: 'insert', after: newSeries,
+      op: 'insert',
+      after: newSeries,
       step: {
-        id: newRuns, title: `Run pw.x on the extension of the ${sel.parameter} sweep`, worker: runs.worker, tool: runs.tool,
-        args: Object.fromEntries(Object.entries(runs.args ?? {}).map(([k, v]) => [k, parseHint(v)?.kind === 'each' ? `$each.${newSeries}.pw_input` : v])),
+        id: newRuns,
+        title: `Run pw.x on the extension of the ${sel.parameter} sweep`,
+        worker: runs.worker,
+        tool: runs.tool,
+        args: Object.fromEntries(
+          Object.entries(runs.args ?? {}).map(([k, v]) => [k, parseHint(v)?.kind === 'each' ? `$each.${newSeries}.pw_input` : v]),
+        ),
         ...(runs.reasons ? { reasons: runs.reasons } : {}),
         dependsOn: [newSeries],
       },
     },
     {
-      op: 'modify', id: selection.id,
+      op: 'modify',
+      id: selection.id,
       changes: {
         args: { ...(selection.args ?? {}), energies: [...hintsOf(energies), `$all.${newRuns}.total_energy`] },
         dependsOn: [...new Set([...(selection.dependsOn ?? []), newRuns])],

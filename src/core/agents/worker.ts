@@ -23,7 +23,11 @@ export interface WorkerResult {
 }
 
 export const textOf = (content: ContentBlock[]): string =>
-  content.filter((b): b is { type: 'text'; text: string } => b.type === 'text').map((b) => b.text).join('\n').trim();
+  content
+    .filter((b): b is { type: 'text'; text: string } => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
 
 export function registryContext(rt: AgentRuntime): RegistryContext {
   return {
@@ -55,7 +59,13 @@ export function clipResult(block: ToolResultBlock, max: number, callId?: string)
  * series is queued at once on a cluster and no slot idles behind a long run. A pause waits
  * before each call is started; calls in flight go on to their end.
  */
-export async function runToolUses(rt: AgentRuntime, uses: ToolUseBlock[], role: AgentRole, model: string, step?: string): Promise<ToolResultBlock[]> {
+export async function runToolUses(
+  rt: AgentRuntime,
+  uses: ToolUseBlock[],
+  role: AgentRole,
+  model: string,
+  step?: string,
+): Promise<ToolResultBlock[]> {
   const ctx = registryContext(rt);
   const results = new Map<string, ToolResultBlock>();
   const runOne = async (use: ToolUseBlock) => {
@@ -63,7 +73,7 @@ export async function runToolUses(rt: AgentRuntime, uses: ToolUseBlock[], role: 
     const callId = 'call' in r.outcome ? r.outcome.call : undefined;
     results.set(use.id, clipResult(r.toolResult, rt.limits.maxToolResultChars, callId || undefined));
   };
-  for (let i = 0; i < uses.length;) {
+  for (let i = 0; i < uses.length; ) {
     await rt.control.checkpoint();
     if (uses[i]!.name === 'run_pw') {
       const jobs: ToolUseBlock[] = [];
@@ -122,7 +132,12 @@ async function runJobs(rt: AgentRuntime, jobs: ToolUseBlock[], runOne: (use: Too
   }
 }
 
-export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string, opts: { done?: () => boolean } = {}): Promise<WorkerResult> {
+export async function runWorker(
+  rt: AgentRuntime,
+  step: PlanStep,
+  brief: string,
+  opts: { done?: () => boolean } = {},
+): Promise<WorkerResult> {
   const role = step.worker as Exclude<AgentRole, 'supervisor'>;
   const model = rt.models[role];
   // the step's one tool (and the canvas read): the rest of the catalogue is not this step's business
@@ -133,7 +148,18 @@ export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string,
   for (let turn = 1; turn <= rt.limits.maxWorkerTurns; turn++) {
     await rt.control.checkpoint();
     const res = await rt.provider.complete(
-      { role, category: 'act', model, system, messages, tools, cacheTools: true, cacheHistory: true, maxTokens: rt.limits.maxTokensPerTurn, step: step.id },
+      {
+        role,
+        category: 'act',
+        model,
+        system,
+        messages,
+        tools,
+        cacheTools: true,
+        cacheHistory: true,
+        maxTokens: rt.limits.maxTokensPerTurn,
+        step: step.id,
+      },
       { signal: rt.control.signal, ...(rt.onModelEvent ? { onEvent: (e) => rt.onModelEvent!(role, e) } : {}) },
     );
     // The assistant turn goes back unchanged: the API refuses a tool result whose turn lost its thinking.
@@ -142,7 +168,12 @@ export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string,
     if (uses.length === 0) {
       const text = textOf(res.content);
       if (res.stopReason === 'max_tokens') {
-        return { summary: text || 'the answer was cut', turns: turn, toolCalls, incomplete: `the ${role} worker's answer hit max_tokens (${rt.limits.maxTokensPerTurn}); raise the limit` };
+        return {
+          summary: text || 'the answer was cut',
+          turns: turn,
+          toolCalls,
+          incomplete: `the ${role} worker's answer hit max_tokens (${rt.limits.maxTokensPerTurn}); raise the limit`,
+        };
       }
       return { summary: text || `the ${role} worker ended the step without a summary`, turns: turn, toolCalls };
     }
@@ -150,9 +181,17 @@ export async function runWorker(rt: AgentRuntime, step: PlanStep, brief: string,
     const results = await runToolUses(rt, uses, role, model, step.id);
     messages.push({ role: 'user', content: results });
     if (opts.done?.()) {
-      const said = results.filter((r) => !r.isError).map((r) => r.content).join(' ');
+      const said = results
+        .filter((r) => !r.isError)
+        .map((r) => r.content)
+        .join(' ');
       return { summary: said || `step ${step.id} done`, turns: turn, toolCalls };
     }
   }
-  return { summary: `the ${role} worker used its ${rt.limits.maxWorkerTurns} turns without finishing step ${step.id}`, turns: rt.limits.maxWorkerTurns, toolCalls, incomplete: 'out of turns' };
+  return {
+    summary: `the ${role} worker used its ${rt.limits.maxWorkerTurns} turns without finishing step ${step.id}`,
+    turns: rt.limits.maxWorkerTurns,
+    toolCalls,
+    incomplete: 'out of turns',
+  };
 }

@@ -78,6 +78,11 @@ export function searchState(view: ProvenanceView, search: string): SearchState {
   const analyses = all.filter((a) => inSearch(a, SEARCH_ARTIFACT.slipAnalysis, search));
   const tested = new Set(configurations.map((a) => (a.value as ConfigurationValue).key));
   // A planned site whose configuration moved away does not hold the adsorbate: FORBID it.
-  const forbid = new Set(analyses.map((a) => a.value as SlipAnalysisValue).filter((v) => v.slip !== 'none').map((v) => v.plannedSiteFingerprint));
+  const forbid = new Set(
+    analyses
+      .map((a) => a.value as SlipAnalysisValue)
+      .filter((v) => v.slip !== 'none')
+      .map((v) => v.plannedSiteFingerprint),
+  );
   return { configurations, analyses, tested, forbid };
 }

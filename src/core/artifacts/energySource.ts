@@ -45,7 +45,9 @@ export function energySourceOf(view: ProvenanceView, ref: string): EnergySource 
     ? { ...start, ...(cell ? { cell } : {}), ...(final && final.length === start.symbols.length ? { positions: final } : {}) }
     : undefined;
   return {
-    energy, meta, settings: meta.settings,
+    energy,
+    meta,
+    settings: meta.settings,
     ...(input ? { input, calculation: input.calculation } : {}),
     ...(structure ? { structure } : {}),
     ...(cell ? { cellAngstrom: cell } : {}),

@@ -48,10 +48,18 @@ export interface ConvergenceSelectionValue {
    * the mesh and pw.x's time (s) of the run where known.
    */
   tested: {
-    value: number; energyEvPerAtom: number; deltaMevPerAtom: number; pressureKbar?: number;
-    pulayKbar?: number; deltaPressureKbar?: number; latticeShiftPercent?: number; kMesh?: [number, number, number]; seconds?: number;
+    value: number;
+    energyEvPerAtom: number;
+    deltaMevPerAtom: number;
+    pressureKbar?: number;
+    pulayKbar?: number;
+    deltaPressureKbar?: number;
+    latticeShiftPercent?: number;
+    kMesh?: [number, number, number];
+    seconds?: number;
     /** Shape criterion (non-cubic): the largest principal value of the deviatoric stress error against the finest run (kbar), and the shift of c/a it implies (%). */
-    deviatoricErrorKbar?: number; shapeShiftPercent?: number;
+    deviatoricErrorKbar?: number;
+    shapeShiftPercent?: number;
   }[];
   /** The chosen value of the swept parameter, in the same unit. */
   chosenValue: number;
@@ -61,9 +69,13 @@ export interface ConvergenceSelectionValue {
   toleranceMevPerAtom?: number;
   /** What the sweep was judged by (absent in selections made before criteria had names: energy). */
   criterion?: {
-    kind: 'energy' | 'pressure' | 'both'; toleranceMevPerAtom?: number; toleranceLatticePercent?: number; bulkModulusGPa?: number;
+    kind: 'energy' | 'pressure' | 'both';
+    toleranceMevPerAtom?: number;
+    toleranceLatticePercent?: number;
+    bulkModulusGPa?: number;
     /** Non-cubic crystals whose shape is relaxed: the tolerated shift of c/a (%) and the modulus (GPa) that turned stress into shape. */
-    toleranceShapePercent?: number; shapeModulusGPa?: number;
+    toleranceShapePercent?: number;
+    shapeModulusGPa?: number;
   };
   /** Where the bulk modulus of the pressure criterion came from: a probe of strained cells, or a value given with its reference. */
   bulkModulus?: { valueGPa: number; note: string; from: string[]; atCellGPa?: number; pressureGPa?: number };
@@ -71,8 +83,12 @@ export interface ConvergenceSelectionValue {
   converged: boolean;
   /** When not converged: the next value to try, its mesh, its predicted pw.x time and whether that is within the budget. */
   extension?: {
-    value: number; kMesh?: [number, number, number]; predictedSeconds?: number; predictedFrom?: string;
-    budgetSeconds?: number; withinBudget: boolean;
+    value: number;
+    kMesh?: [number, number, number];
+    predictedSeconds?: number;
+    predictedFrom?: string;
+    budgetSeconds?: number;
+    withinBudget: boolean;
   };
 }
 

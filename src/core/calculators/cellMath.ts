@@ -20,11 +20,17 @@ export function completeCell(cell: Cell, pbc: readonly boolean[]): Cell {
   const isZero = (v: Vec3) => norm(v) < 1e-12;
   for (let k = 0; k < 3; k++) {
     if (isZero(out[k]) && pbc[k]) {
-      throw new Error(`lattice vector ${k + 1} is zero but the structure is periodic along it; give the cell vector (Å) or set pbc[${k}] to false.`);
+      throw new Error(
+        `lattice vector ${k + 1} is zero but the structure is periodic along it; give the cell vector (Å) or set pbc[${k}] to false.`,
+      );
     }
   }
   const zeros = [0, 1, 2].filter((k) => isZero(out[k]));
-  const axes: Vec3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const axes: Vec3[] = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   for (const k of zeros) {
     const others = [0, 1, 2].filter((j) => j !== k && !isZero(out[j]));
     let v: Vec3;

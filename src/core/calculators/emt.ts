@@ -76,7 +76,10 @@ export class EmtCalculator implements Calculator {
     if (cached) return cached;
     const p = EMT_PARAMETERS[symbol];
     if (!p) {
-      throw new CalculatorError('EMT', `no EMT parameters for element "${symbol}"; EMT covers ${Object.keys(EMT_PARAMETERS).join(', ')}. Use pw.x or an i-PI engine for other elements.`);
+      throw new CalculatorError(
+        'EMT',
+        `no EMT parameters for element "${symbol}"; EMT covers ${Object.keys(EMT_PARAMETERS).join(', ')}. Use pw.x or an i-PI engine for other elements.`,
+      );
     }
     const s0 = p.s0Bohr * BOHR_IN_ANGSTROM;
     const eta2 = p.eta2PerBohr / BOHR_IN_ANGSTROM;
@@ -90,10 +93,15 @@ export class EmtCalculator implements Calculator {
       gamma2 += w * Math.exp((-kappa / EMT_BETA) * (r - EMT_BETA * s0));
     });
     const t: ElementTerms = {
-      e0: p.e0Ev, s0, v0: p.v0Ev, eta2, kappa,
+      e0: p.e0Ev,
+      s0,
+      v0: p.v0Ev,
+      eta2,
+      kappa,
       lambda: p.lambdaPerBohr / BOHR_IN_ANGSTROM,
       n0: p.n0PerBohr3 / BOHR_IN_ANGSTROM ** 3,
-      gamma1, gamma2,
+      gamma1,
+      gamma2,
     };
     this.terms.set(symbol, t);
     return t;
@@ -114,21 +122,32 @@ export class EmtCalculator implements Calculator {
     const virial = [0, 0, 0, 0, 0, 0, 0, 0, 0];
     let energy = 0;
     const m = pairs.count;
-    const dx = new Float64Array(m), dy = new Float64Array(m), dz = new Float64Array(m), rr = new Float64Array(m);
+    const dx = new Float64Array(m),
+      dy = new Float64Array(m),
+      dz = new Float64Array(m),
+      rr = new Float64Array(m);
     const addPairForce = (k: number, i: number, j: number, dEdr: number) => {
       const r = rr[k]!;
-      const fx = (dEdr * dx[k]!) / r, fy = (dEdr * dy[k]!) / r, fz = (dEdr * dz[k]!) / r;
-      forces[3 * i] += fx; forces[3 * i + 1] += fy; forces[3 * i + 2] += fz;
-      forces[3 * j] -= fx; forces[3 * j + 1] -= fy; forces[3 * j + 2] -= fz;
+      const fx = (dEdr * dx[k]!) / r,
+        fy = (dEdr * dy[k]!) / r,
+        fz = (dEdr * dz[k]!) / r;
+      forces[3 * i] += fx;
+      forces[3 * i + 1] += fy;
+      forces[3 * i + 2] += fz;
+      forces[3 * j] -= fx;
+      forces[3 * j + 1] -= fy;
+      forces[3 * j + 2] -= fz;
       if (withStress) {
-        const d = [dx[k]!, dy[k]!, dz[k]!], f = [fx, fy, fz];
+        const d = [dx[k]!, dy[k]!, dz[k]!],
+          f = [fx, fy, fz];
         for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) virial[3 * a + b] += f[a]! * d[b]!;
       }
     };
 
     // Pass 1: embedding densities and the pair correction.
     for (let k = 0; k < m; k++) {
-      const i = pairs.first[k]!, j = pairs.second[k]!;
+      const i = pairs.first[k]!,
+        j = pairs.second[k]!;
       dx[k] = pos[j]![0] + pairs.offset[3 * k]! - pos[i]![0];
       dy[k] = pos[j]![1] + pairs.offset[3 * k + 1]! - pos[i]![1];
       dz[k] = pos[j]![2] + pairs.offset[3 * k + 2]! - pos[i]![2];
@@ -136,9 +155,13 @@ export class EmtCalculator implements Calculator {
       rr[k] = r;
       if (r >= this.listCutoffAngstrom) continue;
       if (r < 1e-8) {
-        throw new CalculatorError('EMT', `atoms ${i} (${structure.symbols[i]}) and ${j} (${structure.symbols[j]}) sit on the same point; separate them before computing energies.`);
+        throw new CalculatorError(
+          'EMT',
+          `atoms ${i} (${structure.symbols[i]}) and ${j} (${structure.symbols[j]}) sit on the same point; separate them before computing energies.`,
+        );
       }
-      const ti = terms[i]!, tj = terms[j]!;
+      const ti = terms[i]!,
+        tj = terms[j]!;
       const chi = tj.n0 / ti.n0;
       const { theta, x } = this.theta(r);
       const yi = (0.5 * ti.v0 * Math.exp(-tj.kappa * (r / EMT_BETA - tj.s0)) * chi * theta) / ti.gamma2;
@@ -169,13 +192,15 @@ export class EmtCalculator implements Calculator {
     for (let k = 0; k < m; k++) {
       const r = rr[k]!;
       if (r >= this.listCutoffAngstrom) continue;
-      const i = pairs.first[k]!, j = pairs.second[k]!;
-      const ti = terms[i]!, tj = terms[j]!;
+      const i = pairs.first[k]!,
+        j = pairs.second[k]!;
+      const ti = terms[i]!,
+        tj = terms[j]!;
       const chi = tj.n0 / ti.n0;
       const { theta, x } = this.theta(r);
       const yi = ((Math.exp(-tj.eta2 * (r - EMT_BETA * tj.s0)) * chi) / ti.gamma1) * theta * dEdSigma[i]!;
-      const yj = ((Math.exp(-ti.eta2 * (r - EMT_BETA * ti.s0)) / chi) / tj.gamma1) * theta * dEdSigma[j]!;
-      addPairForce(k, i, j, -((yi * tj.eta2 + yj * ti.eta2) + (yi + yj) * this.steepness * theta * x));
+      const yj = (Math.exp(-ti.eta2 * (r - EMT_BETA * ti.s0)) / chi / tj.gamma1) * theta * dEdSigma[j]!;
+      addPairForce(k, i, j, -(yi * tj.eta2 + yj * ti.eta2 + (yi + yj) * this.steepness * theta * x));
     }
 
     const result: CalculatorResult = {
@@ -184,10 +209,17 @@ export class EmtCalculator implements Calculator {
     };
     if (withStress) {
       if (!structure.pbc.every(Boolean)) {
-        throw new CalculatorError('EMT', `stress needs a cell periodic in all three directions; this structure has pbc=${JSON.stringify(structure.pbc)}.`);
+        throw new CalculatorError(
+          'EMT',
+          `stress needs a cell periodic in all three directions; this structure has pbc=${JSON.stringify(structure.pbc)}.`,
+        );
       }
       const v = volume(structure.cell);
-      result.stressEvPerAngstrom3 = [0, 1, 2].map((a) => [0, 1, 2].map((b) => (virial[3 * a + b]! + virial[3 * b + a]!) / (2 * v))) as [Vec3, Vec3, Vec3];
+      result.stressEvPerAngstrom3 = [0, 1, 2].map((a) => [0, 1, 2].map((b) => (virial[3 * a + b]! + virial[3 * b + a]!) / (2 * v))) as [
+        Vec3,
+        Vec3,
+        Vec3,
+      ];
     }
     return result;
   }

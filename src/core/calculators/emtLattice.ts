@@ -12,7 +12,11 @@ export function fccLatticeConstantAngstrom(symbol: string): number {
   const emt = new EmtCalculator();
   const energy = (a: number) => {
     const h = a / 2;
-    const cell = [[0, h, h], [h, 0, h], [h, h, 0]] as [Vec3, Vec3, Vec3];
+    const cell = [
+      [0, h, h],
+      [h, 0, h],
+      [h, h, 0],
+    ] as [Vec3, Vec3, Vec3];
     return emt.compute({ symbols: [symbol], positions: [[0, 0, 0]], cell, pbc: [true, true, true] }).energyEv;
   };
   let lo = 3.0;

@@ -29,7 +29,13 @@ export interface EmtElementParameters {
 }
 
 const p = (
-  e0Ev: number, s0Bohr: number, v0Ev: number, eta2PerBohr: number, kappaPerBohr: number, lambdaPerBohr: number, n0PerBohr3: number,
+  e0Ev: number,
+  s0Bohr: number,
+  v0Ev: number,
+  eta2PerBohr: number,
+  kappaPerBohr: number,
+  lambdaPerBohr: number,
+  n0PerBohr3: number,
   source: EmtElementParameters['source'],
 ): EmtElementParameters => ({ e0Ev, s0Bohr, v0Ev, eta2PerBohr, kappaPerBohr, lambdaPerBohr, n0PerBohr3, source });
 

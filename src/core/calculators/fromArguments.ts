@@ -49,8 +49,21 @@ export interface CalculatorArgs {
 
 /** pw.x-only arguments: refused with EMT, whose energies depend on none of them. */
 export const PW_ONLY_ARGUMENTS = [
-  'pseudopotentials', 'ecutwfcRy', 'ecutrhoRy', 'kSpacingPerAngstrom', 'kMesh', 'occupations', 'smearing', 'degaussRy', 'nspin',
-  'convThrRy', 'mixingBeta', 'mixingMode', 'electronMaxstep', 'diagonalization', 'backend',
+  'pseudopotentials',
+  'ecutwfcRy',
+  'ecutrhoRy',
+  'kSpacingPerAngstrom',
+  'kMesh',
+  'occupations',
+  'smearing',
+  'degaussRy',
+  'nspin',
+  'convThrRy',
+  'mixingBeta',
+  'mixingMode',
+  'electronMaxstep',
+  'diagonalization',
+  'backend',
 ] as const;
 
 /** The settings an EMT energy carries: nothing to converge, no basis, no pseudopotentials. */
@@ -76,13 +89,20 @@ export const IPI_ONLY_ARGUMENTS = ['ipiCalculator'] as const;
 export function ipiSettings(args: Pick<CalculatorArgs, 'ipiCalculator'>): PhysicalSettings {
   const key = args.ipiCalculator ?? '';
   return {
-    code: 'ipi', functional: `i-PI calculator ${key.slice(0, 12)}`, ecutwfcRy: 0, ecutrhoRy: 0, pseudopotentials: {}, occupations: 'none', nspin: 1,
+    code: 'ipi',
+    functional: `i-PI calculator ${key.slice(0, 12)}`,
+    ecutwfcRy: 0,
+    ecutrhoRy: 0,
+    pseudopotentials: {},
+    occupations: 'none',
+    nspin: 1,
     extra: { ipiCalculator: key },
   };
 }
 
 /** What an i-PI client's calculator is (its own name, once it said it; the command and its sha256). */
-export const reportedCalculator = (c: Calculator): ReturnType<IpiCommandCalculator['identity']> | undefined => (c instanceof IpiCommandCalculator ? c.identity() : undefined);
+export const reportedCalculator = (c: Calculator): ReturnType<IpiCommandCalculator['identity']> | undefined =>
+  c instanceof IpiCommandCalculator ? c.identity() : undefined;
 
 /** What the calculator is, for reports and for the claim check: EMT and i-PI clients are screening models. */
 export interface CalculatorIdentity {
@@ -90,7 +110,10 @@ export interface CalculatorIdentity {
   production: boolean;
 }
 
-export const identityOf = (args: Pick<CalculatorArgs, 'calculator'>): CalculatorIdentity => ({ method: args.calculator, production: args.calculator === 'pw.x' });
+export const identityOf = (args: Pick<CalculatorArgs, 'calculator'>): CalculatorIdentity => ({
+  method: args.calculator,
+  production: args.calculator === 'pw.x',
+});
 
 /** The EMT-irrelevant arguments a call gave with calculator 'emt' (refused: they would suggest a DFT setting that is not used). */
 export function misplacedArguments(args: CalculatorArgs): string[] {
@@ -102,11 +125,19 @@ export function misplacedArguments(args: CalculatorArgs): string[] {
 /** A structure without periodicity along some axis still gets one k-point there. */
 function kPointsFor(args: CalculatorArgs, s: Structure): { mesh: [number, number, number]; spacing?: number } {
   if (args.kMesh) return { mesh: args.kMesh };
-  return { mesh: meshFromSpacing(s.cell, args.kSpacingPerAngstrom!, s.pbc) as [number, number, number], spacing: args.kSpacingPerAngstrom! };
+  return {
+    mesh: meshFromSpacing(s.cell, args.kSpacingPerAngstrom!, s.pbc) as [number, number, number],
+    spacing: args.kSpacingPerAngstrom!,
+  };
 }
 
 function namelists(args: CalculatorArgs, natoms: number): Record<string, Record<string, NamelistValue>> {
-  const system: Record<string, NamelistValue> = { ecutwfc: args.ecutwfcRy!, ecutrho: args.ecutrhoRy!, occupations: args.occupations!, nspin: args.nspin! };
+  const system: Record<string, NamelistValue> = {
+    ecutwfc: args.ecutwfcRy!,
+    ecutrho: args.ecutrhoRy!,
+    occupations: args.occupations!,
+    nspin: args.nspin!,
+  };
   if (args.occupations === 'smearing') {
     if (args.smearing) system.smearing = args.smearing;
     if (args.degaussRy !== undefined) system.degauss = args.degaussRy;
@@ -121,16 +152,24 @@ function namelists(args: CalculatorArgs, natoms: number): Record<string, Record<
 }
 
 function checkedTable(table: PseudopotentialFiles | undefined, s: Structure): PseudopotentialFiles {
-  if (!table?.byElement) throw new Error('pw.x needs a pseudopotential table (select_pseudopotentials output); reference it as pseudopotentials.');
+  if (!table?.byElement)
+    throw new Error('pw.x needs a pseudopotential table (select_pseudopotentials output); reference it as pseudopotentials.');
   const missing = [...new Set(s.symbols)].filter((el) => !table.byElement[el]);
   if (missing.length) {
-    throw new Error(`the pseudopotential table has no file for ${missing.join(', ')}; select pseudopotentials for every element of the slab and the adsorbate.`);
+    throw new Error(
+      `the pseudopotential table has no file for ${missing.join(', ')}; select pseudopotentials for every element of the slab and the adsorbate.`,
+    );
   }
   return table;
 }
 
 /** The pw.x calculator for one structure (only its elements' pseudopotentials), with the given runner. */
-export function pwCalculatorFor(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, runner?: PwRunner): PwCalculator {
+export function pwCalculatorFor(
+  args: CalculatorArgs,
+  s: Structure,
+  table: PseudopotentialFiles | undefined,
+  runner?: PwRunner,
+): PwCalculator {
   const t = checkedTable(table, s);
   const elements = [...new Set(s.symbols)];
   const k = kPointsFor(args, s);
@@ -147,7 +186,12 @@ export function pwCalculatorFor(args: CalculatorArgs, s: Structure, table: Pseud
  * from the input it would run (with each file's sha256 and the spacing the mesh came from);
  * the functional is the pseudopotentials' own, as make_pw_input records it.
  */
-export function energySettings(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, codeVersion?: string): PhysicalSettings {
+export function energySettings(
+  args: CalculatorArgs,
+  s: Structure,
+  table: PseudopotentialFiles | undefined,
+  codeVersion?: string,
+): PhysicalSettings {
   if (args.calculator === 'emt') return EMT_SETTINGS;
   if (args.calculator === 'ipi') return ipiSettings(args);
   const t = checkedTable(table, s);
@@ -164,9 +208,18 @@ export function energySettings(args: CalculatorArgs, s: Structure, table: Pseudo
 }
 
 /** The calculator a relaxation runs with (an i-PI one only from the spec the user declared, `ipi`). */
-export function calculatorFor(args: CalculatorArgs, s: Structure, table: PseudopotentialFiles | undefined, runner?: PwRunner, ipi?: IpiClientSpec): Calculator {
+export function calculatorFor(
+  args: CalculatorArgs,
+  s: Structure,
+  table: PseudopotentialFiles | undefined,
+  runner?: PwRunner,
+  ipi?: IpiClientSpec,
+): Calculator {
   if (args.calculator === 'ipi') {
-    if (!ipi) throw new Error(`no i-PI calculator ${args.ipiCalculator ?? '(none named)'} was declared for this run; the user declares one in the objective (calculator: {kind: ipi, command: [...]}).`);
+    if (!ipi)
+      throw new Error(
+        `no i-PI calculator ${args.ipiCalculator ?? '(none named)'} was declared for this run; the user declares one in the objective (calculator: {kind: ipi, command: [...]}).`,
+      );
     return new IpiCommandCalculator(ipi);
   }
   return args.calculator === 'emt' ? new EmtCalculator() : pwCalculatorFor(args, s, table, runner);

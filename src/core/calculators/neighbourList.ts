@@ -47,7 +47,9 @@ export class NeighbourList {
     for (let i = 0; i < s.positions.length; i++) {
       const p = s.positions[i]!;
       const q = this.builtPositions[i]!;
-      const dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+      const dx = p[0] - q[0],
+        dy = p[1] - q[1],
+        dz = p[2] - q[2];
       if (dx * dx + dy * dy + dz * dz > limit2) return true;
     }
     return false;
@@ -58,7 +60,13 @@ export class NeighbourList {
 export function buildPairs(s: Structure, cutoff: number): NeighbourPairs {
   const n = s.positions.length;
   const periodic = s.pbc.some(Boolean);
-  const cell = periodic ? completeCell(s.cell, s.pbc) : ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as Cell);
+  const cell = periodic
+    ? completeCell(s.cell, s.pbc)
+    : ([
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ] as Cell);
   const inv = fractionalMatrix(cell);
   const frac = s.positions.map((p) => inv.map((row) => row[0] * p[0] + row[1] * p[1] + row[2] * p[2]) as Vec3);
   const reach = [0, 1, 2].map((k) => (s.pbc[k] ? Math.ceil(cutoff / planeSpacing(cell, k)) : 0));
@@ -73,7 +81,9 @@ export function buildPairs(s: Structure, cutoff: number): NeighbourPairs {
       for (let a = -reach[0]!; a <= reach[0]!; a++) {
         for (let b = -reach[1]!; b <= reach[1]!; b++) {
           for (let c = -reach[2]!; c <= reach[2]!; c++) {
-            const na = base[0]! + a, nb = base[1]! + b, nc = base[2]! + c;
+            const na = base[0]! + a,
+              nb = base[1]! + b,
+              nc = base[2]! + c;
             if (i === j && (na > 0 || (na === 0 && (nb > 0 || (nb === 0 && nc >= 0))))) continue;
             const ox = na * cell[0][0] + nb * cell[1][0] + nc * cell[2][0];
             const oy = na * cell[0][1] + nb * cell[1][1] + nc * cell[2][1];

@@ -40,19 +40,34 @@ export function localPwRunner(argv: string[] = ['pw.x']): PwRunner {
     new Promise((resolve, reject) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-pw-'));
       fs.writeFileSync(path.join(dir, 'pw.in'), input);
-      const child = spawn(argv[0]!, [...argv.slice(1), '-in', 'pw.in'], { cwd: dir, env: { OMP_NUM_THREADS: '1', ...process.env }, signal: job.signal });
+      const child = spawn(argv[0]!, [...argv.slice(1), '-in', 'pw.in'], {
+        cwd: dir,
+        env: { OMP_NUM_THREADS: '1', ...process.env },
+        signal: job.signal,
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (err += d));
       child.on('error', (e) => {
         fs.rmSync(dir, { recursive: true, force: true });
-        reject(new CalculatorError('pw.x', `could not run ${argv.join(' ')} for ${job.label}: ${e.message}. Install Quantum ESPRESSO or set the pw.x command.`));
+        reject(
+          new CalculatorError(
+            'pw.x',
+            `could not run ${argv.join(' ')} for ${job.label}: ${e.message}. Install Quantum ESPRESSO or set the pw.x command.`,
+          ),
+        );
       });
       child.on('close', (code) => {
         fs.rmSync(dir, { recursive: true, force: true });
         if (code === 0) resolve(out);
-        else reject(new CalculatorError('pw.x', `${job.label}: pw.x exited with code ${code}.${err ? ` stderr: ${err.trim().slice(-500)}` : ''}\n${out.slice(-1500)}`));
+        else
+          reject(
+            new CalculatorError(
+              'pw.x',
+              `${job.label}: pw.x exited with code ${code}.${err ? ` stderr: ${err.trim().slice(-500)}` : ''}\n${out.slice(-1500)}`,
+            ),
+          );
       });
     });
 }
@@ -67,16 +82,31 @@ export class PwCalculator implements Calculator {
 
   constructor(private readonly opts: PwCalculatorOptions) {
     this.runner = opts.runner ?? localPwRunner();
-    const probe: Structure = { symbols: Object.keys(opts.species), positions: Object.keys(opts.species).map((_, i) => [i, 0, 0] as Vec3), cell: [[10, 0, 0], [0, 10, 0], [0, 0, 10]], pbc: [true, true, true] };
+    const probe: Structure = {
+      symbols: Object.keys(opts.species),
+      positions: Object.keys(opts.species).map((_, i) => [i, 0, 0] as Vec3),
+      cell: [
+        [10, 0, 0],
+        [0, 10, 0],
+        [0, 0, 10],
+      ],
+      pbc: [true, true, true],
+    };
     this.physicalSettings = physicalSettingsOf(this.input(probe, 'scf', false));
     const p = this.physicalSettings;
     this.settings = {
       method: 'pw.x',
       production: true,
       details: {
-        functional: p.functional, ecutwfcRy: p.ecutwfcRy, ecutrhoRy: p.ecutrhoRy, occupations: p.occupations,
-        ...(p.smearing ? { smearing: p.smearing } : {}), ...(p.degaussRy !== undefined ? { degaussRy: p.degaussRy } : {}),
-        pseudopotentials: Object.entries(p.pseudopotentials).map(([el, x]) => `${el}:${x.file}`).join(' '),
+        functional: p.functional,
+        ecutwfcRy: p.ecutwfcRy,
+        ecutrhoRy: p.ecutrhoRy,
+        occupations: p.occupations,
+        ...(p.smearing ? { smearing: p.smearing } : {}),
+        ...(p.degaussRy !== undefined ? { degaussRy: p.degaussRy } : {}),
+        pseudopotentials: Object.entries(p.pseudopotentials)
+          .map(([el, x]) => `${el}:${x.file}`)
+          .join(' '),
       },
     };
   }
@@ -85,7 +115,13 @@ export class PwCalculator implements Calculator {
     const nl: Record<string, Record<string, NamelistValue>> = {};
     for (const [k, v] of Object.entries(this.opts.namelists)) nl[k.toLowerCase()] = { ...v };
     for (const [k, v] of Object.entries(extra)) nl[k.toLowerCase()] = { ...(nl[k.toLowerCase()] ?? {}), ...v };
-    nl['control'] = { ...(nl['control'] ?? {}), calculation, ...(this.opts.pseudoDir ? { pseudo_dir: this.opts.pseudoDir } : {}), tprnfor: true, ...(stress ? { tstress: true } : {}) };
+    nl['control'] = {
+      ...(nl['control'] ?? {}),
+      calculation,
+      ...(this.opts.pseudoDir ? { pseudo_dir: this.opts.pseudoDir } : {}),
+      tprnfor: true,
+      ...(stress ? { tstress: true } : {}),
+    };
     const kPoints = typeof this.opts.kPoints === 'function' ? this.opts.kPoints(s) : this.opts.kPoints;
     return pwInputFromStructure(s, { namelists: nl, species: this.opts.species, kPoints });
   }
@@ -95,8 +131,13 @@ export class PwCalculator implements Calculator {
     this.runs++;
     const out = parsePwOutput(text);
     if (out.error) throw new CalculatorError('pw.x', `${label}: pw.x stopped in ${out.error.routine}: ${out.error.message}`);
-    if (!out.scfConverged) throw new CalculatorError('pw.x', `${label}: the SCF did not converge; raise electron_maxstep or lower mixing_beta and rerun.`);
-    if (out.totalEnergyRy === undefined) throw new CalculatorError('pw.x', `${label}: no final total energy ("!" line) in the output; see the output's end:\n${text.slice(-1000)}`);
+    if (!out.scfConverged)
+      throw new CalculatorError('pw.x', `${label}: the SCF did not converge; raise electron_maxstep or lower mixing_beta and rerun.`);
+    if (out.totalEnergyRy === undefined)
+      throw new CalculatorError(
+        'pw.x',
+        `${label}: no final total energy ("!" line) in the output; see the output's end:\n${text.slice(-1000)}`,
+      );
     return out;
   }
 
@@ -121,7 +162,10 @@ export class PwCalculator implements Calculator {
    */
   async relax(structure: Structure, opts: { fmaxEvPerAngstrom: number; maxSteps: number; signal?: AbortSignal }): Promise<RelaxResult> {
     const forcConvThr = opts.fmaxEvPerAngstrom / Math.sqrt(3) / RY_PER_BOHR_IN_EV_PER_ANGSTROM;
-    const input = this.input(structure, 'relax', false, { control: { forc_conv_thr: forcConvThr, etot_conv_thr: 1e-5, nstep: opts.maxSteps }, ions: { ion_dynamics: 'bfgs' } });
+    const input = this.input(structure, 'relax', false, {
+      control: { forc_conv_thr: forcConvThr, etot_conv_thr: 1e-5, nstep: opts.maxSteps },
+      ions: { ion_dynamics: 'bfgs' },
+    });
     const out = await this.run(input, `relaxation of ${structure.symbols.length} atoms`, opts.signal);
     const last = out.ionicSteps[out.ionicSteps.length - 1];
     if (!last || !last.forcesRyPerBohr) throw new CalculatorError('pw.x', 'the relaxation output has no final geometry with forces.');

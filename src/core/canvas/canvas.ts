@@ -23,14 +23,7 @@ import { distance } from 'fastest-levenshtein';
 import canonicalize from 'canonicalize';
 import type { EventLog } from './eventLog';
 import { jsonValueProblem } from './jsonValue';
-import {
-  DEFAULT_CONDITIONS,
-  DEFAULT_KEY_SPECS,
-  KEY_SYNTAX,
-  specFor,
-  type KeyCondition,
-  type KeyState,
-} from './keySpaces';
+import { DEFAULT_CONDITIONS, DEFAULT_KEY_SPECS, KEY_SYNTAX, specFor, type KeyCondition, type KeyState } from './keySpaces';
 import { oneLine, summarizeValue } from './summarize';
 import type { Actor, CanvasEvent, KeyMode, KeySpec, KeySummary, KeyWritePayload, ReadResult, WriteResult } from './types';
 
@@ -76,7 +69,9 @@ export class Canvas {
     const ajv = new Ajv({ allErrors: true, strict: false });
     for (const spec of this.specs) {
       if (spec.protectedBy && !this.conditions[spec.protectedBy]) {
-        throw new Error(`key space ${spec.pattern} is protected by "${spec.protectedBy}", a condition this canvas does not define. Pass it in CanvasOptions.conditions (defined: ${Object.keys(this.conditions).join(', ')}).`);
+        throw new Error(
+          `key space ${spec.pattern} is protected by "${spec.protectedBy}", a condition this canvas does not define. Pass it in CanvasOptions.conditions (defined: ${Object.keys(this.conditions).join(', ')}).`,
+        );
       }
       if (spec.schema) this.validators.set(spec, ajv.compile(spec.schema));
     }
@@ -111,7 +106,12 @@ export class Canvas {
       const found = view.read(key);
       if (!found) return this.unknownKey(key);
       if (version !== undefined && version !== found.versions) {
-        return { ok: false, key, message: `${key} has ${found.versions} version${found.versions === 1 ? '' : 's'}; ask for version ${found.versions} or leave the version out.`, closest: [] };
+        return {
+          ok: false,
+          key,
+          message: `${key} has ${found.versions} version${found.versions === 1 ? '' : 's'}; ask for version ${found.versions} or leave the version out.`,
+          closest: [],
+        };
       }
       return { ok: true, key, version: found.versions, versions: found.versions, value: found.value, seq: found.seq };
     }
@@ -120,7 +120,12 @@ export class Canvas {
     const n = s.versions.length;
     const v = version ?? n;
     if (!Number.isInteger(v) || v < 1 || v > n) {
-      return { ok: false, key, message: `${key} has ${n} version${n === 1 ? '' : 's'}; ask for a version from 1 to ${n}, or leave the version out for the latest.`, closest: [] };
+      return {
+        ok: false,
+        key,
+        message: `${key} has ${n} version${n === 1 ? '' : 's'}; ask for a version from 1 to ${n}, or leave the version out for the latest.`,
+        closest: [],
+      };
     }
     const chosen = s.versions[v - 1]!;
     return { ok: true, key, version: v, versions: n, value: chosen.value, seq: chosen.seq };
@@ -128,18 +133,25 @@ export class Canvas {
 
   async write(key: string, value: unknown, reason: string, actor: Actor): Promise<WriteResult> {
     const refused = (message: string): WriteResult => ({ ok: false, key, message });
-    if (this.log.mode === 'reader') return refused(`this canvas is open read-only (another process is running this run); ${key} was not written.`);
+    if (this.log.mode === 'reader')
+      return refused(`this canvas is open read-only (another process is running this run); ${key} was not written.`);
     if (typeof key !== 'string' || !KEY_SYNTAX.test(key)) {
-      return refused(`${JSON.stringify(key)} is not a key: use names of letters, digits and . _ - separated by "/", e.g. notes/cutoff-choice.`);
+      return refused(
+        `${JSON.stringify(key)} is not a key: use names of letters, digits and . _ - separated by "/", e.g. notes/cutoff-choice.`,
+      );
     }
     const view = this.viewFor(key);
     if (view) {
-      return refused(`${key} is created only by tool calls, through the provenance registry, and never changes. Run the tool that produces it, or write what you want to record about it to a note, e.g. notes/${key.slice(view.prefix.length)}-remarks.`);
+      return refused(
+        `${key} is created only by tool calls, through the provenance registry, and never changes. Run the tool that produces it, or write what you want to record about it to a note, e.g. notes/${key.slice(view.prefix.length)}-remarks.`,
+      );
     }
     const spec = specFor(this.specs, key);
     if (!spec) return refused(`no key space holds ${key}. You can write: ${this.writableSpaces().join(', ')}.`);
     if (spec.mode === 'framework' && !WRITERS_OF_FRAMEWORK_KEYS.has(actor.kind)) {
-      return refused(`${key} is in ${spec.pattern} (${spec.description}), which only the framework writes; you can read it. To record your own observation, write a note, e.g. notes/${key.replace(/\//g, '-')}-remarks.`);
+      return refused(
+        `${key} is in ${spec.pattern} (${spec.description}), which only the framework writes; you can read it. To record your own observation, write a note, e.g. notes/${key.replace(/\//g, '-')}-remarks.`,
+      );
     }
     if (typeof reason !== 'string' || reason.trim() === '') {
       return refused(`give a reason for writing ${key}: it is stored with the value so that a reviewer knows why it was written.`);
@@ -148,13 +160,18 @@ export class Canvas {
     if (problem) return refused(`${key} was not written: ${problem}.`);
     const validate = this.validators.get(spec);
     if (validate && !validate(value)) {
-      const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(the value)'} ${e.message}`).join('; ');
+      const errors = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '(the value)'} ${e.message}`)
+        .join('; ');
       return refused(`the value does not have the format ${spec.pattern} requires: ${errors}. Fix the value and write again.`);
     }
     const current = this.state.get(key);
     const n = current?.versions.length ?? 0;
     if (spec.mode === 'immutable' && current) {
-      return refused(`${key} already exists (written at seq ${current.versions[0]!.seq}) and is immutable: read it, or write under a new key such as ${key}-2.`);
+      return refused(
+        `${key} already exists (written at seq ${current.versions[0]!.seq}) and is immutable: read it, or write under a new key such as ${key}-2.`,
+      );
     }
     if (spec.protectedBy) {
       const why = this.conditions[spec.protectedBy]!({ key, current, value, actor });
@@ -216,7 +233,8 @@ export class Canvas {
 
   private explainWrite(key: string, mode: KeyMode, before: number): string {
     if (before === 0) return `created ${key} (version 1).`;
-    if (mode === 'overwrite') return `${key} existed; this value replaces version ${before} and is now version ${before + 1} (earlier values stay in the log).`;
+    if (mode === 'overwrite')
+      return `${key} existed; this value replaces version ${before} and is now version ${before + 1} (earlier values stay in the log).`;
     return `${key} existed with ${before} version${before === 1 ? '' : 's'}; this write is version ${before + 1}. Earlier versions stay readable: read ${key} version ${before}.`;
   }
 

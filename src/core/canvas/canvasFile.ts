@@ -64,7 +64,18 @@ export class CanvasFileError extends DreamsError<'bad-input'> {
 }
 
 const CELL_KINDS: ReadonlySet<string> = new Set<CanvasCellKind>([
-  'objective', 'markdown', 'summary', 'step', 'plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event',
+  'objective',
+  'markdown',
+  'summary',
+  'step',
+  'plan',
+  'note',
+  'artifact',
+  'approval',
+  'verdict',
+  'report',
+  'job',
+  'event',
 ]);
 
 /** A fresh canvas: one empty objective cell for the user to fill in. */
@@ -106,9 +117,7 @@ export function parseCanvasFile(text: string): CanvasFile {
     if (typeof c !== 'object' || c === null) throw new CanvasFileError(`cell ${i + 1} is not an object.`);
     const cell = c as Record<string, unknown>;
     if (typeof cell.kind !== 'string' || !CELL_KINDS.has(cell.kind)) {
-      throw new CanvasFileError(
-        `cell ${i + 1} has kind ${JSON.stringify(cell.kind)}; expected one of ${[...CELL_KINDS].join(', ')}.`,
-      );
+      throw new CanvasFileError(`cell ${i + 1} has kind ${JSON.stringify(cell.kind)}; expected one of ${[...CELL_KINDS].join(', ')}.`);
     }
     if (typeof cell.id !== 'string' || cell.id === '') throw new CanvasFileError(`cell ${i + 1} has no "id".`);
     if (typeof cell.text !== 'string') throw new CanvasFileError(`cell ${i + 1} ("${cell.id}") has no "text".`);

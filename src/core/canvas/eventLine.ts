@@ -65,14 +65,19 @@ export function checkEventLine(line: Buffer, expectedSeq: number): LineCheck {
   if (!suffix) return { ok: false, problem: 'bad-checksum', detail: 'the line does not end with its "crc" member' };
   const computed = hex8(zlib.crc32(CLOSING_BRACE, zlib.crc32(line.subarray(0, line.length - CRC_SUFFIX_LENGTH))));
   if (computed !== suffix[1]) {
-    return { ok: false, problem: 'bad-checksum', detail: `checksum ${suffix[1]} recorded, ${computed} computed: the line was changed after it was written` };
+    return {
+      ok: false,
+      problem: 'bad-checksum',
+      detail: `checksum ${suffix[1]} recorded, ${computed} computed: the line was changed after it was written`,
+    };
   }
   const shapeProblem = describeShapeProblem(parsed);
   if (shapeProblem) return { ok: false, problem: 'bad-shape', detail: shapeProblem };
   const event = parsed as CanvasEvent;
   if (event.v > EVENT_FORMAT_VERSION) return { ok: false, problem: 'newer-format', version: event.v };
   if (event.seq !== expectedSeq) {
-    const what = event.seq < expectedSeq ? `seq ${event.seq} again (a repeated or reordered line)` : `seq ${event.seq} (events are missing)`;
+    const what =
+      event.seq < expectedSeq ? `seq ${event.seq} again (a repeated or reordered line)` : `seq ${event.seq} (events are missing)`;
     return { ok: false, problem: 'sequence-gap', detail: `expected seq ${expectedSeq}, found ${what}` };
   }
   return { ok: true, event };

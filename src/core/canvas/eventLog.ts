@@ -126,13 +126,20 @@ export class EventLog implements EventSource, EventWriter {
     const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     if (options.mode === 'reader') {
       if (!fs.existsSync(logPath)) {
-        throw new EventLogError('not-a-log', `no event log at ${logPath}: this is not a run directory, or the run was never started. Check the path.`);
+        throw new EventLogError(
+          'not-a-log',
+          `no event log at ${logPath}: this is not a run directory, or the run was never started. Check the path.`,
+        );
       }
       const scan = scanOrRefuse(logPath, { offset: 0, line: 1, seq: 1 }, maxLineBytes, options.check);
       const recovery: RecoveryReport = { eventsRead: scan.events.length };
       if (scan.damage) recovery.damage = readerDamage(logPath, scan.damage);
-      else if (scan.partialBytes > 0) recovery.unfinishedTail = { line: scan.next.line, byteOffset: scan.next.offset, bytes: scan.partialBytes };
-      return { log: new EventLog(logPath, 'reader', durability, maxLineBytes, scan.next, undefined, undefined, scan.events, options.check), recovery };
+      else if (scan.partialBytes > 0)
+        recovery.unfinishedTail = { line: scan.next.line, byteOffset: scan.next.offset, bytes: scan.partialBytes };
+      return {
+        log: new EventLog(logPath, 'reader', durability, maxLineBytes, scan.next, undefined, undefined, scan.events, options.check),
+        recovery,
+      };
     }
 
     const created = !fs.existsSync(logPath);
@@ -147,30 +154,40 @@ export class EventLog implements EventSource, EventWriter {
         // Cutting "damage" from line 1 would empty a file DREAMS did not write (another tool's
         // events.jsonl, a file copied over the log). A log of ours, even one torn in its first
         // line by a crash, begins with the first event's opening bytes.
-        throw new EventLogError('not-a-log',
-          `${logPath} is not a DREAMS event log: it does not begin with an event line ({"v":…). Nothing was changed. Open a run directory DREAMS made, or move this file away to start a run here.`);
+        throw new EventLogError(
+          'not-a-log',
+          `${logPath} is not a DREAMS event log: it does not begin with an event line ({"v":…). Nothing was changed. Open a run directory DREAMS made, or move this file away to start a run here.`,
+        );
       }
       const recovery: RecoveryReport = { eventsRead: scan.events.length };
       if (lock.staleHolder) recovery.staleLock = lock.staleHolder;
-      const damage: ScanDamage | undefined = scan.damage ?? (scan.partialBytes > 0
-        ? {
-          line: scan.next.line,
-          byteOffset: scan.next.offset,
-          problem: 'torn-line',
-          detail: `the last line has no line end (${scan.partialBytes} bytes): the writer stopped in the middle of it`,
-        }
-        : undefined);
+      const damage: ScanDamage | undefined =
+        scan.damage ??
+        (scan.partialBytes > 0
+          ? {
+              line: scan.next.line,
+              byteOffset: scan.next.offset,
+              problem: 'torn-line',
+              detail: `the last line has no line end (${scan.partialBytes} bytes): the writer stopped in the middle of it`,
+            }
+          : undefined);
       const crashTail = damage !== undefined && scan.events.length > 0 && countLinesFrom(logPath, damage.byteOffset) === 1;
       if (damage && (options.onDamage === 'refuse' || (options.onDamage === 'cut-last-line' && !crashTail))) {
         const found = readerDamage(logPath, damage);
-        throw new EventLogError('damaged',
+        throw new EventLogError(
+          'damaged',
           `${logPath} is damaged at line ${found.line} (byte ${found.byteOffset}, ${found.problem}): ${damage.detail}; ` +
-            `${found.linesDropped} line(s) from there on cannot be read. Nothing was changed.`, { ...found, detail: damage.detail });
+            `${found.linesDropped} line(s) from there on cannot be read. Nothing was changed.`,
+          { ...found, detail: damage.detail },
+        );
       }
       if (damage) recovery.damage = cutDamagedTail(logPath, damage);
       const file = await fs.promises.open(logPath, 'a');
       holdLock(lock);
-      return { log: new EventLog(logPath, 'writer', durability, maxLineBytes, scan.next, file, lock, scan.events, options.check), recovery };
+      return {
+        log: new EventLog(logPath, 'writer', durability, maxLineBytes, scan.next, file, lock, scan.events, options.check),
+        recovery,
+      };
     } catch (err) {
       lock.release();
       throw err;
@@ -226,8 +243,12 @@ export class EventLog implements EventSource, EventWriter {
     });
     const bytes = Buffer.byteLength(line);
     if (bytes > this.maxLineBytes) {
-      return Promise.reject(new EventLogError('oversized-event',
-        `a "${input.kind}" event${input.key ? ` for ${input.key}` : ''} would be ${bytes} bytes, over the ${this.maxLineBytes}-byte line limit. Store large content as a file-backed artifact (ArtifactDraft.file) and keep only its summary inline.`));
+      return Promise.reject(
+        new EventLogError(
+          'oversized-event',
+          `a "${input.kind}" event${input.key ? ` for ${input.key}` : ''} would be ${bytes} bytes, over the ${this.maxLineBytes}-byte line limit. Store large content as a file-backed artifact (ArtifactDraft.file) and keep only its summary inline.`,
+        ),
+      );
     }
     this.nextSeq++;
     this.counters.appends++;
@@ -258,7 +279,11 @@ export class EventLog implements EventSource, EventWriter {
       return {
         events: [],
         damage: {
-          line: this.scanFrom.line, byteOffset: this.scanFrom.offset, problem: 'torn-line', backup: '', linesDropped: 0,
+          line: this.scanFrom.line,
+          byteOffset: this.scanFrom.offset,
+          problem: 'torn-line',
+          backup: '',
+          linesDropped: 0,
           detail: `the log is now shorter than the ${this.scanFrom.offset} bytes already read: it was replaced. Reopen the run.`,
         },
       };
@@ -307,9 +332,13 @@ export class EventLog implements EventSource, EventWriter {
 
   private refusal(input: AppendInput): EventLogError | undefined {
     if (this.mode === 'reader') {
-      return new EventLogError('read-only', `${this.path} is open read-only (a reader watching another process's run); "${input.kind}" was not appended. Open the run as writer to change it.`);
+      return new EventLogError(
+        'read-only',
+        `${this.path} is open read-only (a reader watching another process's run); "${input.kind}" was not appended. Open the run as writer to change it.`,
+      );
     }
-    if (this.closed) return new EventLogError('closed', `${this.path} was closed; "${input.kind}" was not appended. Reopen the run to continue it.`);
+    if (this.closed)
+      return new EventLogError('closed', `${this.path} was closed; "${input.kind}" was not appended. Reopen the run to continue it.`);
     return this.broken;
   }
 
@@ -320,12 +349,17 @@ export class EventLog implements EventSource, EventWriter {
         const batch = this.durability === 'fsync-each' ? this.queue.splice(0, 1) : this.queue.splice(0);
         this.inFlight = batch;
         try {
-          this.counters.writes += await writeAll(this.file!, Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((p) => p.line).join('')));
+          this.counters.writes += await writeAll(
+            this.file!,
+            Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((p) => p.line).join('')),
+          );
           await this.file!.datasync();
           this.counters.syncs++;
         } catch (err) {
-          this.broken = new EventLogError('broken',
-            `could not write ${this.path} (${(err as Error).message}). Events after seq ${this.lastSeq()} were not saved and no further events are accepted. Fix the problem (disk space, permissions), then reopen the run: it recovers to the last saved event.`);
+          this.broken = new EventLogError(
+            'broken',
+            `could not write ${this.path} (${(err as Error).message}). Events after seq ${this.lastSeq()} were not saved and no further events are accepted. Fix the problem (disk space, permissions), then reopen the run: it recovers to the last saved event.`,
+          );
           for (const p of [...batch, ...this.queue.splice(0)]) p.reject(this.broken);
           for (const l of [...this.brokenListeners]) notifyBroken(l, this.broken);
           this.brokenListeners.clear();
@@ -353,12 +387,16 @@ export function openEventLog(logPath: string, options: OpenEventLogOptions): Pro
 function scanOrRefuse(logPath: string, start: ScanStart, maxLineBytes: number, check: EventCheck | undefined) {
   const scan = scanLog(logPath, start, maxLineBytes, check);
   if (scan.newerFormat) {
-    throw new EventLogError('newer-format',
-      `${logPath} uses event format ${scan.newerFormat.version} (line ${scan.newerFormat.line}), newer than format ${EVENT_FORMAT_VERSION} that this version of DREAMS reads. Update the DREAMS extension or CLI to open this run; the log was not changed.`);
+    throw new EventLogError(
+      'newer-format',
+      `${logPath} uses event format ${scan.newerFormat.version} (line ${scan.newerFormat.line}), newer than format ${EVENT_FORMAT_VERSION} that this version of DREAMS reads. Update the DREAMS extension or CLI to open this run; the log was not changed.`,
+    );
   }
   if (scan.undecodable) {
-    throw new EventLogError('unknown-event',
-      `${logPath} line ${scan.undecodable.line}: ${scan.undecodable.detail}. The log was not changed; open the run with the DREAMS that wrote it, or correct that line.`);
+    throw new EventLogError(
+      'unknown-event',
+      `${logPath} line ${scan.undecodable.line}: ${scan.undecodable.detail}. The log was not changed; open the run with the DREAMS that wrote it, or correct that line.`,
+    );
   }
   return scan;
 }
@@ -405,7 +443,10 @@ function readerDamage(logPath: string, damage: ScanDamage): Damage {
 }
 
 function backupPath(logPath: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const base = `${logPath.replace(/\.jsonl$/, '')}.damaged-${stamp}`;
   for (let n = 1; ; n++) {
     const candidate = `${base}${n === 1 ? '' : `-${n}`}.jsonl`;

@@ -16,7 +16,9 @@ function walk(v: unknown, at: string, seen: Set<object>): string | undefined {
     case 'boolean':
       return undefined;
     case 'number':
-      return Number.isFinite(v) ? undefined : `${at} is ${v}, which JSON cannot hold: give a finite number, or null with a note saying why there is none`;
+      return Number.isFinite(v)
+        ? undefined
+        : `${at} is ${v}, which JSON cannot hold: give a finite number, or null with a note saying why there is none`;
     case 'object':
       break;
     default:

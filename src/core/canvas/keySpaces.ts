@@ -12,14 +12,19 @@ export const REPORT_NOT_VERIFIED = 'report not yet verified';
 
 export const DEFAULT_KEY_SPECS: readonly KeySpec[] = [
   { pattern: 'notes/*', mode: 'versioned', description: 'working notes of agents and the user; each write is a new version' },
-  { pattern: 'plan', mode: 'versioned', description: 'the supervisor\'s plan; each edit is a new version' },
-  { pattern: 'reports/*', mode: 'versioned', protectedBy: REPORT_NOT_VERIFIED, description: 'reports citing artifacts; immutable once the report judge verified them' },
+  { pattern: 'plan', mode: 'versioned', description: "the supervisor's plan; each edit is a new version" },
+  {
+    pattern: 'reports/*',
+    mode: 'versioned',
+    protectedBy: REPORT_NOT_VERIFIED,
+    description: 'reports citing artifacts; immutable once the report judge verified them',
+  },
   { pattern: 'artifacts/*', mode: 'framework', description: 'values created by tool calls (the provenance registry); read-only' },
   { pattern: 'calls/*', mode: 'framework', description: 'tool-call records: arguments, references, reasons, verdicts; read-only' },
   { pattern: 'jobs/*', mode: 'framework', description: 'job records; each state transition is a version' },
   { pattern: 'approvals/*', mode: 'framework', description: 'approval requests raised by the guard and their answers' },
   { pattern: 'usage/*', mode: 'framework', description: 'token and cost accounting per role' },
-  { pattern: 'run/*', mode: 'framework', description: 'the run\'s start record and state' },
+  { pattern: 'run/*', mode: 'framework', description: "the run's start record and state" },
 ];
 
 /** The versions and verification a condition may look at. */
@@ -49,9 +54,10 @@ export interface ConditionContext {
 export type KeyCondition = (ctx: ConditionContext) => string | undefined;
 
 export const DEFAULT_CONDITIONS: Readonly<Record<string, KeyCondition>> = {
-  [REPORT_NOT_VERIFIED]: ({ key, current }) => current?.verified
-    ? `${key} was verified at version ${current.verified.version} (seq ${current.verified.seq}: ${current.verified.reason}) and is now immutable. Write a new report key (e.g. ${key}-revised) that cites it instead.`
-    : undefined,
+  [REPORT_NOT_VERIFIED]: ({ key, current }) =>
+    current?.verified
+      ? `${key} was verified at version ${current.verified.version} (seq ${current.verified.seq}: ${current.verified.reason}) and is now immutable. Write a new report key (e.g. ${key}-revised) that cites it instead.`
+      : undefined,
 };
 
 export function patternMatches(pattern: string, key: string): boolean {

@@ -66,8 +66,12 @@ function scanOpenLog(fd: number, start: ScanStart, maxLineBytes: number, checkEv
   let readPos = offset;
   let pending: Buffer = Buffer.alloc(0);
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  const result = (extra: Partial<ScanResult> = {}): ScanResult =>
-    ({ events, next: { offset, line, seq }, partialBytes: size - offset, ...extra });
+  const result = (extra: Partial<ScanResult> = {}): ScanResult => ({
+    events,
+    next: { offset, line, seq },
+    partialBytes: size - offset,
+    ...extra,
+  });
 
   while (readPos < size) {
     const n = fs.readSync(fd, chunk, 0, Math.min(CHUNK_BYTES, size - readPos), readPos);

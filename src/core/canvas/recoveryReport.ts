@@ -34,22 +34,30 @@ export function logHealth(recovery: RecoveryReport, logPath: string): LogHealth 
     const what = `${logPath} is damaged at line ${d.line} (byte ${d.byteOffset}, ${d.problem}): ${d.detail.replace(/ \(read-only: .*\)$/, '')}.`;
     if (d.backup) {
       cut = true;
-      notes.push(`${what} The whole file was copied to ${d.backup} first, then ${name} was cut back to the last good event: ` +
-        `${d.linesDropped} line(s) from line ${d.line} on were removed, ${recovery.eventsRead} event(s) kept.`);
+      notes.push(
+        `${what} The whole file was copied to ${d.backup} first, then ${name} was cut back to the last good event: ` +
+          `${d.linesDropped} line(s) from line ${d.line} on were removed, ${recovery.eventsRead} event(s) kept.`,
+      );
     } else {
-      notes.push(`${what} ${d.linesDropped} line(s) from there on were not read; ${recovery.eventsRead} event(s) before it were. Nothing was changed.`);
+      notes.push(
+        `${what} ${d.linesDropped} line(s) from there on were not read; ${recovery.eventsRead} event(s) before it were. Nothing was changed.`,
+      );
     }
   } else if (recovery.unfinishedTail && !liveHolder(lockOf(logPath))) {
     const t = recovery.unfinishedTail;
     damaged = true;
     line = t.line;
-    notes.push(`${logPath} ends in a torn line: line ${t.line} (byte ${t.byteOffset}, ${t.bytes} bytes) has no line end and no DREAMS process is writing the run, ` +
-      `so its writer stopped in the middle of it. It was not read; ${recovery.eventsRead} event(s) before it were. Nothing was changed.`);
+    notes.push(
+      `${logPath} ends in a torn line: line ${t.line} (byte ${t.byteOffset}, ${t.bytes} bytes) has no line end and no DREAMS process is writing the run, ` +
+        `so its writer stopped in the middle of it. It was not read; ${recovery.eventsRead} event(s) before it were. Nothing was changed.`,
+    );
   }
   if (recovery.staleLock) {
     const h = recovery.staleLock;
-    notes.push(`took over the writer lock ${lockOf(logPath)} of process ${h.pid} on ${h.host} (since ${h.startedAt}), which no longer runs ` +
-      '(or whose process number now belongs to another program).');
+    notes.push(
+      `took over the writer lock ${lockOf(logPath)} of process ${h.pid} on ${h.host} (since ${h.startedAt}), which no longer runs ` +
+        '(or whose process number now belongs to another program).',
+    );
   }
   return { damaged, cut, ...(line !== undefined ? { line } : {}), notes };
 }

@@ -21,7 +21,8 @@ export function summarizeValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? '' : 's'}]`;
   const obj = value as Record<string, unknown>;
   for (const field of ['summary', 'title', 'state', 'status']) {
-    if (typeof obj[field] === 'string') return `${field === 'summary' || field === 'title' ? '' : `${field}: `}${oneLine(obj[field] as string, 80)}`;
+    if (typeof obj[field] === 'string')
+      return `${field === 'summary' || field === 'title' ? '' : `${field}: `}${oneLine(obj[field] as string, 80)}`;
   }
   const keys = Object.keys(obj);
   const shown = keys.slice(0, 6).join(', ');

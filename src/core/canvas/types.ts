@@ -63,7 +63,6 @@ interface EventEnvelope {
   crc: string;
 }
 
-
 /**
  * One line of the log, of kind K (any kind by default: a union a reader narrows on `kind`, so
  * the payload is the catalogue's for that kind and is never cast). `crc` is a checksum over

@@ -32,7 +32,12 @@ export interface WriterLock {
 
 export function acquireWriterLock(lockPath: string): WriterLock {
   const processStart = processStartOf(process.pid);
-  const holder: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), ...(processStart ? { processStart } : {}) };
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: os.hostname(),
+    startedAt: new Date().toISOString(),
+    ...(processStart ? { processStart } : {}),
+  };
   const text = JSON.stringify(holder) + '\n';
   const staging = `${lockPath}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
   try {
@@ -75,7 +80,10 @@ export function acquireWriterLock(lockPath: string): WriterLock {
     const last = readLock(lockPath);
     throw last !== 'gone' && last.holder
       ? lockedError(lockPath, last.holder)
-      : new EventLogError('locked', `could not take the writer lock ${lockPath}: other processes keep replacing it. Close the other DREAMS windows or CLI runs on this run and try again.`);
+      : new EventLogError(
+          'locked',
+          `could not take the writer lock ${lockPath}: other processes keep replacing it. Close the other DREAMS windows or CLI runs on this run and try again.`,
+        );
   } finally {
     fs.rmSync(staging, { force: true });
   }
@@ -153,14 +161,21 @@ function pidReused(holder: LockHolder): boolean {
 }
 
 function lockWriteError(lockPath: string, err: NodeJS.ErrnoException): EventLogError {
-  const why = err.code === 'ENOSPC' ? 'the disk is full'
-    : err.code === 'EDQUOT' ? 'the disk quota is used up'
-    : err.code === 'EACCES' || err.code === 'EPERM' ? 'the run directory is not writable'
-    : err.code === 'EROFS' ? 'the file system is read-only'
-    : (err.message || String(err));
-  return new EventLogError('broken',
+  const why =
+    err.code === 'ENOSPC'
+      ? 'the disk is full'
+      : err.code === 'EDQUOT'
+        ? 'the disk quota is used up'
+        : err.code === 'EACCES' || err.code === 'EPERM'
+          ? 'the run directory is not writable'
+          : err.code === 'EROFS'
+            ? 'the file system is read-only'
+            : err.message || String(err);
+  return new EventLogError(
+    'broken',
     `could not take the writer lock ${lockPath}: ${why} (${err.code ?? 'error'}). Nothing in the run was changed and no file was left behind. ` +
-      `${err.code === 'ENOSPC' || err.code === 'EDQUOT' ? `Free space on the disk that holds ${lockPath.replace(/\/[^/]*$/, '')}` : 'Fix that'}, then try again.`);
+      `${err.code === 'ENOSPC' || err.code === 'EDQUOT' ? `Free space on the disk that holds ${lockPath.replace(/\/[^/]*$/, '')}` : 'Fix that'}, then try again.`,
+  );
 }
 
 /** The holder of a lock that is live (its process runs on this host, or it is another host's), or undefined. */
@@ -189,8 +204,9 @@ function releaseIfOurs(lockPath: string, text: string): void {
 
 function lockedError(lockPath: string, h: LockHolder): EventLogError {
   const where = h.host === os.hostname() ? `process ${h.pid} on this host` : `process ${h.pid} on host ${h.host}`;
-  const advice = h.host === os.hostname()
-    ? 'Close that DREAMS window or CLI run (or open this run read-only to watch it).'
-    : `This host cannot tell whether that process still runs. Stop it on ${h.host}; if it is gone, delete ${lockPath}.`;
+  const advice =
+    h.host === os.hostname()
+      ? 'Close that DREAMS window or CLI run (or open this run read-only to watch it).'
+      : `This host cannot tell whether that process still runs. Stop it on ${h.host}; if it is gone, delete ${lockPath}.`;
   return new EventLogError('locked', `this run is open for writing by ${where} since ${h.startedAt} (${lockPath}). ${advice}`);
 }

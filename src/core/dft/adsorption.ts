@@ -110,9 +110,7 @@ function findMismatches(periodic: [string, SettledEnergy][], gas: [string, Settl
     if (d.length) mismatches.push({ between: [name(...gas[0]), name(...gas[i])], differences: d });
   }
   if (mismatches.length === 0) return undefined;
-  const lines = mismatches.map(
-    (m) => `${m.between[0]} vs ${m.between[1]}: ` + m.differences.map((d) => d.description).join(', '),
-  );
+  const lines = mismatches.map((m) => `${m.between[0]} vs ${m.between[1]}: ` + m.differences.map((d) => d.description).join(', '));
   return {
     ok: false,
     mismatches,

@@ -86,7 +86,11 @@ export function histogram(valuesEv: number[], binCount: number, range?: [number,
     hi += 0.5e-3;
   }
   const width = (hi - lo) / binCount;
-  const bins: HistogramBin[] = Array.from({ length: binCount }, (_, i) => ({ fromEv: lo + i * width, toEv: lo + (i + 1) * width, count: 0 }));
+  const bins: HistogramBin[] = Array.from({ length: binCount }, (_, i) => ({
+    fromEv: lo + i * width,
+    toEv: lo + (i + 1) * width,
+    count: 0,
+  }));
   bins[binCount - 1].toEv = hi;
   for (const x of valuesEv) {
     if (x < lo || x > hi) continue;
@@ -98,7 +102,9 @@ export function histogram(valuesEv: number[], binCount: number, range?: [number,
 
 function checkValues(v: number[], what: string): void {
   if (!Array.isArray(v) || v.length === 0) {
-    throw new DftScienceError(`${what}: no values. Pass the ensemble energies in eV (the BEEFens block of a calculation='ensemble' run).`, { what });
+    throw new DftScienceError(`${what}: no values. Pass the ensemble energies in eV (the BEEFens block of a calculation='ensemble' run).`, {
+      what,
+    });
   }
   const bad = v.findIndex((x) => !Number.isFinite(x));
   if (bad >= 0) throw new DftScienceError(`${what}: member ${bad} is ${v[bad]}, not a finite number in eV.`, { what, index: bad });

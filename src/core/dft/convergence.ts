@@ -105,9 +105,7 @@ export interface SweepSelection {
   /** Rows from the cheapest to the most converged value. */
   table: ConvergenceRow[];
   referenceValue: number;
-  outcome:
-    | { status: 'converged'; chosenValue: number }
-    | { status: 'needs-finer-sweep'; message: string; suggestedValues: number[] };
+  outcome: { status: 'converged'; chosenValue: number } | { status: 'needs-finer-sweep'; message: string; suggestedValues: number[] };
 }
 
 const SWEEP: Record<SweptSetting, { unit: 'Ry' | '1/Å'; finerIsHigher: boolean; varies: SettingName[]; label: string }> = {
@@ -168,18 +166,23 @@ export function normaliseCriterion(c: number | SweepCriterion): SweepCriterion {
 /** The criterion in words: "within 1 meV/atom", "within 0.05 % of a by pressure (B ≈ 140 GPa)". */
 export function describeCriterion(c: SweepCriterion): string {
   const energy = `within ${c.toleranceMevPerAtom} meV/atom`;
-  const pressure = c.toleranceLatticePercent !== undefined && c.bulkModulusGPa !== undefined
-    ? `within ${c.toleranceLatticePercent} % of a by pressure (|ΔP| ≤ ${pressureForLatticeShift(c.toleranceLatticePercent, c.bulkModulusGPa).toPrecision(3)} kbar at B ≈ ${c.bulkModulusGPa.toPrecision(3)} GPa)`
-    : '';
-  const shape = c.toleranceShapePercent !== undefined && c.shapeModulusGPa !== undefined
-    ? ` and within ${c.toleranceShapePercent} % of c/a by the deviatoric stress (|Δs| ≤ ${stressForShapeShift(c.toleranceShapePercent, c.shapeModulusGPa).toPrecision(3)} kbar at C ≈ ${c.shapeModulusGPa.toPrecision(3)} GPa)`
-    : '';
+  const pressure =
+    c.toleranceLatticePercent !== undefined && c.bulkModulusGPa !== undefined
+      ? `within ${c.toleranceLatticePercent} % of a by pressure (|ΔP| ≤ ${pressureForLatticeShift(c.toleranceLatticePercent, c.bulkModulusGPa).toPrecision(3)} kbar at B ≈ ${c.bulkModulusGPa.toPrecision(3)} GPa)`
+      : '';
+  const shape =
+    c.toleranceShapePercent !== undefined && c.shapeModulusGPa !== undefined
+      ? ` and within ${c.toleranceShapePercent} % of c/a by the deviatoric stress (|Δs| ≤ ${stressForShapeShift(c.toleranceShapePercent, c.shapeModulusGPa).toPrecision(3)} kbar at C ≈ ${c.shapeModulusGPa.toPrecision(3)} GPa)`
+      : '';
   return (c.kind === 'energy' ? energy : c.kind === 'pressure' ? pressure : `${energy} and ${pressure}`) + shape;
 }
 
 /** One sweep: the cheapest value that meets the criterion with every finer one, or a request for the next value. */
 export function selectConvergedValue(
-  setting: SweptSetting, runs: ConvergenceRun[], criterionOrThreshold: number | SweepCriterion, opts: { cellAngstrom?: Cell } = {},
+  setting: SweptSetting,
+  runs: ConvergenceRun[],
+  criterionOrThreshold: number | SweepCriterion,
+  opts: { cellAngstrom?: Cell } = {},
 ): SweepSelection {
   const spec = SWEEP[setting];
   const criterion = normaliseCriterion(criterionOrThreshold);
@@ -215,9 +218,12 @@ export function selectConvergedValue(
   const usesEnergy = criterion.kind !== 'pressure';
   const usesShape = criterion.toleranceShapePercent !== undefined;
   // a cutoff sweep's pressures as a constant-cutoff EOS sees them; in a k sweep the term is the same for every run
-  const pulay = usesPressure && setting === 'ecutwfc'
-    ? pulayPressuresKbar(runs.map((r) => ({ ecutwfcRy: r.settings.ecutwfcRy, energyEv: r.energyEv, volumeAngstrom3: r.volumeAngstrom3! })))
-    : undefined;
+  const pulay =
+    usesPressure && setting === 'ecutwfc'
+      ? pulayPressuresKbar(
+          runs.map((r) => ({ ecutwfcRy: r.settings.ecutwfcRy, energyEv: r.energyEv, volumeAngstrom3: r.volumeAngstrom3! })),
+        )
+      : undefined;
   const effective = (i: number) => (runs[i].pressureKbar === undefined ? undefined : runs[i].pressureKbar! + (pulay?.[i] ?? 0));
   const refIndex = order[order.length - 1];
   const table: ConvergenceRow[] = order.map((i, k) => {
@@ -253,17 +259,27 @@ export function selectConvergedValue(
   let first = table.length - 1;
   while (first > 0 && table[first - 1].underThreshold) first--;
   const base = {
-    setting, unit: spec.unit, criterion, ...(criterion.toleranceMevPerAtom !== undefined && usesEnergy ? { thresholdMevPerAtom: criterion.toleranceMevPerAtom } : {}),
-    table, referenceValue: table[table.length - 1].value,
+    setting,
+    unit: spec.unit,
+    criterion,
+    ...(criterion.toleranceMevPerAtom !== undefined && usesEnergy ? { thresholdMevPerAtom: criterion.toleranceMevPerAtom } : {}),
+    table,
+    referenceValue: table[table.length - 1].value,
   };
   if (first === table.length - 1) {
     const next = nextSweepValue(setting, values, setting === 'kspacing' ? opts.cellAngstrom : undefined);
     const worst = table[table.length - 2];
     const off = [
       usesEnergy ? `${worst.errorMevPerAtom.toFixed(3)} meV/atom` : '',
-      usesPressure && worst.latticeShiftPercent !== undefined ? `${worst.latticeShiftPercent.toFixed(3)} % of a (ΔP = ${worst.pressureErrorKbar!.toFixed(2)} kbar)` : '',
-      usesShape && worst.shapeShiftPercent !== undefined ? `${worst.shapeShiftPercent.toFixed(3)} % of c/a (Δs = ${worst.deviatoricErrorKbar!.toFixed(2)} kbar)` : '',
-    ].filter(Boolean).join(' and ');
+      usesPressure && worst.latticeShiftPercent !== undefined
+        ? `${worst.latticeShiftPercent.toFixed(3)} % of a (ΔP = ${worst.pressureErrorKbar!.toFixed(2)} kbar)`
+        : '',
+      usesShape && worst.shapeShiftPercent !== undefined
+        ? `${worst.shapeShiftPercent.toFixed(3)} % of c/a (Δs = ${worst.deviatoricErrorKbar!.toFixed(2)} kbar)`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     return {
       ...base,
       outcome: {
@@ -345,10 +361,15 @@ function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number, criterion
     );
   }
   if (!Number.isFinite(r.energyEv)) {
-    throw new DftScienceError(`run ${i} (${v} ${SWEEP[setting].unit}) has energy ${r.energyEv}: not a finite number in eV. Pass the converged total energy in eV.`, { index: i });
+    throw new DftScienceError(
+      `run ${i} (${v} ${SWEEP[setting].unit}) has energy ${r.energyEv}: not a finite number in eV. Pass the converged total energy in eV.`,
+      { index: i },
+    );
   }
   if (!Number.isInteger(r.natoms) || r.natoms < 1) {
-    throw new DftScienceError(`run ${i} (${v} ${SWEEP[setting].unit}) has natoms ${r.natoms}: pass the number of atoms in the cell.`, { index: i });
+    throw new DftScienceError(`run ${i} (${v} ${SWEEP[setting].unit}) has natoms ${r.natoms}: pass the number of atoms in the cell.`, {
+      index: i,
+    });
   }
   if (criterion.kind !== 'energy' && setting === 'ecutwfc' && !(typeof r.volumeAngstrom3 === 'number' && r.volumeAngstrom3 > 0)) {
     throw new DftScienceError(
@@ -358,7 +379,14 @@ function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number, criterion
     );
   }
   const tensor = r.stressKbar;
-  if (criterion.toleranceShapePercent !== undefined && !(Array.isArray(tensor) && tensor.length === 3 && tensor.every((row) => Array.isArray(row) && row.length === 3 && row.every(Number.isFinite)))) {
+  if (
+    criterion.toleranceShapePercent !== undefined &&
+    !(
+      Array.isArray(tensor) &&
+      tensor.length === 3 &&
+      tensor.every((row) => Array.isArray(row) && row.length === 3 && row.every(Number.isFinite))
+    )
+  ) {
     throw new DftScienceError(
       `run ${i} (${v} ${SWEEP[setting].unit}) has no stress tensor, which the shape criterion of a non-cubic crystal judges it by. ` +
         'Run the sweep with pw.x printing the stress (tstress), or leave out the shape tolerance.',

@@ -93,9 +93,10 @@ export function bulkModulusFromPressures(points: { volumeAngstrom3: number; pres
   }
   const pressure = my; // at the mean ln V, the middle of a symmetric probe
   const corrected = pressure > 0 ? Math.max(atCell / 2, atCell - ASSUMED_B0_PRIME * pressure) : atCell;
-  const note = pressure > 0
-    ? `−dP/dlnV = ${atCell.toPrecision(4)} GPa at the probed cell, which is compressed (P = ${pressure.toPrecision(3)} GPa); B0 ≈ B − ${ASSUMED_B0_PRIME}·P = ${corrected.toPrecision(4)} GPa`
-    : `−dP/dlnV = ${atCell.toPrecision(4)} GPa at the probed cell (P = ${pressure.toPrecision(3)} GPa, not compressed: used as it is, which can only tighten the tolerance)`;
+  const note =
+    pressure > 0
+      ? `−dP/dlnV = ${atCell.toPrecision(4)} GPa at the probed cell, which is compressed (P = ${pressure.toPrecision(3)} GPa); B0 ≈ B − ${ASSUMED_B0_PRIME}·P = ${corrected.toPrecision(4)} GPa`
+      : `−dP/dlnV = ${atCell.toPrecision(4)} GPa at the probed cell (P = ${pressure.toPrecision(3)} GPa, not compressed: used as it is, which can only tighten the tolerance)`;
   return { gpa: corrected, atCellGPa: atCell, pressureGPa: pressure, assumedB0Prime: ASSUMED_B0_PRIME, points: usable, note };
 }
 
@@ -120,7 +121,7 @@ export function pulayPressuresKbar(runs: { ecutwfcRy: number; energyEv: number; 
     const hi = runs[order[Math.min(order.length - 1, k + 1)]!]!;
     const slope = (hi.energyEv - lo.energyEv) / (hi.ecutwfcRy - lo.ecutwfcRy); // eV/Ry
     const r = runs[idx]!;
-    out[idx] = ((2 / 3) * r.ecutwfcRy * Math.abs(slope) / r.volumeAngstrom3) * KBAR_PER_EV_PER_A3;
+    out[idx] = (((2 / 3) * r.ecutwfcRy * Math.abs(slope)) / r.volumeAngstrom3) * KBAR_PER_EV_PER_A3;
   });
   return out;
 }

@@ -103,7 +103,8 @@ export function termDifferences(a: EnergyTerm, b: EnergyTerm): NamedDifference[]
   const ka = a.settings.kSpacingPerAngstrom;
   const kb = b.settings.kSpacingPerAngstrom;
   if (ka !== undefined && kb !== undefined) {
-    if (Math.abs(ka - kb) > 1e-9 * Math.max(Math.abs(ka), 1)) out.push(...settingsDifferences(a.settings, b.settings).filter((d) => d.setting === 'kSpacingPerAngstrom'));
+    if (Math.abs(ka - kb) > 1e-9 * Math.max(Math.abs(ka), 1))
+      out.push(...settingsDifferences(a.settings, b.settings).filter((d) => d.setting === 'kSpacingPerAngstrom'));
   } else if (sameCell(a.cellAngstrom, b.cellAngstrom)) {
     out.push(...settingsDifferences(a.settings, b.settings).filter((d) => d.setting === 'kMesh' || d.setting === 'kShift'));
   }
@@ -111,8 +112,11 @@ export function termDifferences(a: EnergyTerm, b: EnergyTerm): NamedDifference[]
 }
 
 const PER_WORDS: Record<string, [string, string]> = {
-  atom: ['atom', 'atoms'], 'formula-unit': ['formula unit', 'formula units'], vacancy: ['vacancy', 'vacancies'],
-  adsorbate: ['adsorbate', 'adsorbates'], 'magnetic-atom': ['magnetic atom', 'magnetic atoms'],
+  atom: ['atom', 'atoms'],
+  'formula-unit': ['formula unit', 'formula units'],
+  vacancy: ['vacancy', 'vacancies'],
+  adsorbate: ['adsorbate', 'adsorbates'],
+  'magnetic-atom': ['magnetic atom', 'magnetic atoms'],
 };
 
 const num = (x: number): string => String(Number(x.toPrecision(10)));
@@ -123,8 +127,15 @@ const coefficientText = (c: number, first: boolean): string => {
 };
 
 /** The formula in words: "ΔE = [E(MgO, a-5) − 0.5 × E(Mg2, a-9) …] / 1 formula unit". */
-export function formulaText(terms: readonly Pick<EnergyTerm, 'coefficient' | 'label' | 'composition'>[], n: Normalisation, name = 'ΔE'): string {
-  const formula = (c: Record<string, number>) => Object.entries(c).map(([el, k]) => (k === 1 ? el : `${el}${k}`)).join('');
+export function formulaText(
+  terms: readonly Pick<EnergyTerm, 'coefficient' | 'label' | 'composition'>[],
+  n: Normalisation,
+  name = 'ΔE',
+): string {
+  const formula = (c: Record<string, number>) =>
+    Object.entries(c)
+      .map(([el, k]) => (k === 1 ? el : `${el}${k}`))
+      .join('');
   const sum = terms.map((t, i) => `${coefficientText(t.coefficient, i === 0)}E(${formula(t.composition)}, ${t.label})`).join(' ');
   if (n.per === 'cell') return `${name} = ${sum}`;
   if (n.per === 'area') return `${name} = [${sum}] / (${n.surfaces} × A), A = ${num(n.areaAngstrom2)} Å²`;
@@ -142,10 +153,14 @@ export function energyDifference(terms: readonly EnergyTerm[], n: Normalisation,
   if (n.per === 'area' && !(n.areaAngstrom2 > 0)) throw new Error(`the surface area must be positive, not ${n.areaAngstrom2} Å².`);
   const imbalance = imbalanceOf(terms);
   if (Object.keys(imbalance).length) {
-    const left = Object.entries(imbalance).map(([el, k]) => `${num(k)} ${el}`).join(', ');
+    const left = Object.entries(imbalance)
+      .map(([el, k]) => `${num(k)} ${el}`)
+      .join(', ');
     return {
-      ok: false, imbalance,
-      message: `the coefficients do not balance the atoms: ${left} left over (Σ c_i × atoms_i must be 0 for every element). ` +
+      ok: false,
+      imbalance,
+      message:
+        `the coefficients do not balance the atoms: ${left} left over (Σ c_i × atoms_i must be 0 for every element). ` +
         'Give each reference the coefficient that removes the atoms of the other terms (e.g. −N_slab/N_bulk for the bulk of a slab, −½ for O2 per O).',
     };
   }
@@ -156,8 +171,10 @@ export function energyDifference(terms: readonly EnergyTerm[], n: Normalisation,
   }
   if (mismatches.length) {
     return {
-      ok: false, mismatches,
-      message: `the energies were computed with different physical settings, so their difference is meaningless: ${mismatches.map((m) => `${m.between[0]} vs ${m.between[1]}: ${m.differences.map((d) => d.description).join(', ')}`).join('; ')}. ` +
+      ok: false,
+      mismatches,
+      message:
+        `the energies were computed with different physical settings, so their difference is meaningless: ${mismatches.map((m) => `${m.between[0]} vs ${m.between[1]}: ${m.differences.map((d) => d.description).join(', ')}`).join('; ')}. ` +
         'Compute every energy with one set of settings.',
     };
   }
@@ -167,7 +184,24 @@ export function energyDifference(terms: readonly EnergyTerm[], n: Normalisation,
   if (n.per === 'area') {
     const divisor = n.surfaces * n.areaAngstrom2;
     const value = sumEv / divisor;
-    return { ok: true, sumEv, value, unit: 'eV/Å^2', valueJPerM2: value * EV_PER_ANGSTROM2_IN_J_PER_M2, per: 'Å² of surface', divisor, formula };
+    return {
+      ok: true,
+      sumEv,
+      value,
+      unit: 'eV/Å^2',
+      valueJPerM2: value * EV_PER_ANGSTROM2_IN_J_PER_M2,
+      per: 'Å² of surface',
+      divisor,
+      formula,
+    };
   }
-  return { ok: true, sumEv, value: sumEv / n.count, unit: n.per === 'atom' ? 'eV/atom' : 'eV', per: PER_WORDS[n.per]![0], divisor: n.count, formula };
+  return {
+    ok: true,
+    sumEv,
+    value: sumEv / n.count,
+    unit: n.per === 'atom' ? 'eV/atom' : 'eV',
+    per: PER_WORDS[n.per]![0],
+    divisor: n.count,
+    formula,
+  };
 }

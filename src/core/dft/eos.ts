@@ -119,7 +119,11 @@ export const fitVinet = (points: EosPoint[]) => fitEos(points, 'vinet');
 export const fitSjPolynomial = (points: EosPoint[]) => fitEos(points, 'sj');
 
 /** Energies of the four forms at known parameters (B0 in GPa), for synthetic data and plots. */
-export function eosEnergyEv(form: Exclude<EosForm, 'sj'>, volumeA3: number, p: { e0Ev: number; v0A3: number; b0Gpa: number; b0Prime: number }): number {
+export function eosEnergyEv(
+  form: Exclude<EosForm, 'sj'>,
+  volumeA3: number,
+  p: { e0Ev: number; v0A3: number; b0Gpa: number; b0Prime: number },
+): number {
   const params: EosParameters = { e0: p.e0Ev, v0: p.v0A3, b0: p.b0Gpa / EV_PER_ANGSTROM3_IN_GPA, b0Prime: p.b0Prime };
   const f = form === 'birch-murnaghan' ? birchMurnaghanEnergy : form === 'murnaghan' ? murnaghanEnergy : vinetEnergy;
   return f(volumeA3, params);
@@ -135,10 +139,16 @@ function checkPoints(points: EosPoint[]): void {
   }
   points.forEach((p, i) => {
     if (!Number.isFinite(p.volumeA3) || p.volumeA3 <= 0) {
-      throw new DftScienceError(`EOS point ${i}: volume ${p.volumeA3} Å^3 is not a positive number. Pass the cell volume in Å^3.`, { index: i, point: p });
+      throw new DftScienceError(`EOS point ${i}: volume ${p.volumeA3} Å^3 is not a positive number. Pass the cell volume in Å^3.`, {
+        index: i,
+        point: p,
+      });
     }
     if (!Number.isFinite(p.energyEv)) {
-      throw new DftScienceError(`EOS point ${i}: energy ${p.energyEv} eV is not a finite number. Pass the total energy in eV.`, { index: i, point: p });
+      throw new DftScienceError(`EOS point ${i}: energy ${p.energyEv} eV is not a finite number. Pass the total energy in eV.`, {
+        index: i,
+        point: p,
+      });
     }
   });
   const sorted = points.map((p) => p.volumeA3).sort((a, b) => a - b);

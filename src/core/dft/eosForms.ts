@@ -22,14 +22,11 @@ export function birchMurnaghanEnergy(v: number, p: EosParameters): number {
 
 export function murnaghanEnergy(v: number, p: EosParameters): number {
   const bp = p.b0Prime;
-  return p.e0 + (p.b0 * v) / bp * ((p.v0 / v) ** bp / (bp - 1) + 1) - (p.v0 * p.b0) / (bp - 1);
+  return p.e0 + ((p.b0 * v) / bp) * ((p.v0 / v) ** bp / (bp - 1) + 1) - (p.v0 * p.b0) / (bp - 1);
 }
 
 export function vinetEnergy(v: number, p: EosParameters): number {
   const bp = p.b0Prime;
   const eta = (v / p.v0) ** (1 / 3);
-  return (
-    p.e0 +
-    ((2 * p.b0 * p.v0) / (bp - 1) ** 2) * (2 - (5 + 3 * bp * (eta - 1) - 3 * eta) * Math.exp((-3 * (bp - 1) * (eta - 1)) / 2))
-  );
+  return p.e0 + ((2 * p.b0 * p.v0) / (bp - 1) ** 2) * (2 - (5 + 3 * bp * (eta - 1) - 3 * eta) * Math.exp((-3 * (bp - 1) * (eta - 1)) / 2));
 }

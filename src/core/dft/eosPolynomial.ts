@@ -36,9 +36,7 @@ export function fitCubicInVolumePower(volumes: number[], energies: number[], exp
   const polynomial: CubicInVolumePower = { exponent, vScale, xCentre, xHalfWidth, coefficients: c };
 
   // Stationary points: P'(u) = c1 + 2 c2 u + 3 c3 u^2 = 0; the minimum has P''(u) > 0.
-  const candidates = quadraticRoots(3 * c[3], 2 * c[2], c[1]).filter(
-    (u) => 2 * c[2] + 6 * c[3] * u > 0 && xCentre + u * xHalfWidth > 0,
-  );
+  const candidates = quadraticRoots(3 * c[3], 2 * c[2], c[1]).filter((u) => 2 * c[2] + 6 * c[3] * u > 0 && xCentre + u * xHalfWidth > 0);
   if (candidates.length === 0) return { ok: false, polynomial, reason: 'no-minimum' };
   const u0 = candidates[0];
   const x0 = xCentre + u0 * xHalfWidth;

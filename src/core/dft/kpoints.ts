@@ -47,9 +47,7 @@ export function meshFromSpacing(cell: Cell, spacingPerAngstrom: number, pbc: Per
     );
   }
   const lengths = reciprocalLengthsPerAngstrom(cell);
-  return lengths.map((b, i) =>
-    pbc[i] ? Math.max(1, Math.ceil((b / spacingPerAngstrom) * (1 - ROUNDING_SLACK))) : 1,
-  ) as KMesh;
+  return lengths.map((b, i) => (pbc[i] ? Math.max(1, Math.ceil((b / spacingPerAngstrom) * (1 - ROUNDING_SLACK))) : 1)) as KMesh;
 }
 
 export interface MeshSpacing {

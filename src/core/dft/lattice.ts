@@ -36,7 +36,15 @@ export interface LatticeConstant {
 const CUBIC: BravaisKind[] = ['sc', 'fcc', 'bcc', 'diamond', 'rocksalt', 'zincblende', 'cesiumchloride'];
 
 /** Lattice points (conventional cell volume / primitive cell volume) for each cubic lattice. */
-const PRIMITIVE_PER_CONVENTIONAL: Partial<Record<BravaisKind, number>> = { sc: 1, cesiumchloride: 1, fcc: 4, diamond: 4, rocksalt: 4, zincblende: 4, bcc: 2 };
+const PRIMITIVE_PER_CONVENTIONAL: Partial<Record<BravaisKind, number>> = {
+  sc: 1,
+  cesiumchloride: 1,
+  fcc: 4,
+  diamond: 4,
+  rocksalt: 4,
+  zincblende: 4,
+  bcc: 2,
+};
 
 export function latticeConstantFromVolume(v0A3: number, spec: LatticeCellSpec): LatticeConstant {
   if (!Number.isFinite(v0A3) || v0A3 <= 0) {

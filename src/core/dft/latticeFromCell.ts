@@ -45,12 +45,23 @@ const tidy = (x: number) => (Math.abs(x - Math.round(x)) < 1e-6 ? Math.round(x) 
  * The lattice parameters of `structure`'s crystal when its cell has volume `v0Angstrom3`
  * (the cell scaled isotropically, as an EOS series does).
  */
-export function latticeAtVolume(structure: Structure, v0Angstrom3: number, options: { symprecAngstrom?: number } = {}): CrystalLatticeAtVolume {
+export function latticeAtVolume(
+  structure: Structure,
+  v0Angstrom3: number,
+  options: { symprecAngstrom?: number } = {},
+): CrystalLatticeAtVolume {
   if (!Number.isFinite(v0Angstrom3) || v0Angstrom3 <= 0) {
-    throw new DftScienceError(`equilibrium volume ${v0Angstrom3} Å^3 is not a positive number; pass the fitted V0 of the cell the series computed, in Å^3.`, { v0Angstrom3 });
+    throw new DftScienceError(
+      `equilibrium volume ${v0Angstrom3} Å^3 is not a positive number; pass the fitted V0 of the cell the series computed, in Å^3.`,
+      { v0Angstrom3 },
+    );
   }
   const vCell = cellVolume(structure.cell);
-  if (!(vCell > 1e-9)) throw new DftScienceError('the structure has no three-dimensional cell (zero volume), so a volume cannot be turned into lattice parameters.', {});
+  if (!(vCell > 1e-9))
+    throw new DftScienceError(
+      'the structure has no three-dimensional cell (zero volume), so a volume cannot be turned into lattice parameters.',
+      {},
+    );
   const sym = analyseSymmetry(structure, {
     ...(options.symprecAngstrom !== undefined ? { symprecAngstrom: options.symprecAngstrom } : {}),
     ...(structure.labels ? { byLabel: true } : {}),

@@ -55,14 +55,22 @@ export function magneticOrder(moments: readonly number[], totalBohrMagneton?: nu
  * spin-polarised, or that printed no magnetization. `lowdin` (moments per atom, μB, in atom
  * order) replaces pw.x's sphere moments when given.
  */
-export function magnetizationOf(out: PwOutput, structure: Pick<Structure, 'symbols' | 'labels'>, opts: { nspin: number; lowdin?: readonly number[] }): MagnetizationSummary {
+export function magnetizationOf(
+  out: PwOutput,
+  structure: Pick<Structure, 'symbols' | 'labels'>,
+  opts: { nspin: number; lowdin?: readonly number[] },
+): MagnetizationSummary {
   if (opts.nspin !== 2) {
-    throw new Error(`the run has nspin = ${opts.nspin}: magnetization needs a collinear spin-polarised run (nspin = 2 with a starting magnetization); run it again spin-polarised.`);
+    throw new Error(
+      `the run has nspin = ${opts.nspin}: magnetization needs a collinear spin-polarised run (nspin = 2 with a starting magnetization); run it again spin-polarised.`,
+    );
   }
   const total = out.totalMagnetization;
   const absolute = out.absoluteMagnetization;
   if (typeof total !== 'number' || absolute === undefined) {
-    throw new Error('the output prints no total and absolute magnetization for its last SCF; it did not finish, or it is not a collinear spin-polarised run.');
+    throw new Error(
+      'the output prints no total and absolute magnetization for its last SCF; it did not finish, or it is not a collinear spin-polarised run.',
+    );
   }
   const natoms = structure.symbols.length;
   if (opts.lowdin && opts.lowdin.length !== natoms) {
@@ -72,7 +80,13 @@ export function magnetizationOf(out: PwOutput, structure: Pick<Structure, 'symbo
     structure.symbols.map((symbol, i) => {
       const label = structure.labels?.[i];
       const c = charge?.(i);
-      return { atom: i + 1, symbol, ...(label && label !== symbol ? { label } : {}), momentBohrMagneton: moment(i) ?? 0, ...(c !== undefined ? { charge: c } : {}) };
+      return {
+        atom: i + 1,
+        symbol,
+        ...(label && label !== symbol ? { label } : {}),
+        momentBohrMagneton: moment(i) ?? 0,
+        ...(c !== undefined ? { charge: c } : {}),
+      };
     });
   let sites: SiteMomentRow[] = [];
   let siteSource: MagnetizationSummary['siteSource'];
@@ -81,12 +95,22 @@ export function magnetizationOf(out: PwOutput, structure: Pick<Structure, 'symbo
     siteSource = 'löwdin';
   } else if (out.siteMoments?.length === natoms) {
     const byAtom = new Map(out.siteMoments.map((s) => [s.atom, s]));
-    sites = rows((i) => byAtom.get(i + 1)?.magnetization, (i) => byAtom.get(i + 1)?.charge);
+    sites = rows(
+      (i) => byAtom.get(i + 1)?.magnetization,
+      (i) => byAtom.get(i + 1)?.charge,
+    );
     siteSource = 'pw.x';
   }
   const order = sites.length
-    ? magneticOrder(sites.map((s) => s.momentBohrMagneton), total)
-    : Math.abs(total) >= NON_MAGNETIC_BELOW_BOHR_MAGNETON ? 'ferromagnetic' : absolute >= NON_MAGNETIC_BELOW_BOHR_MAGNETON ? 'antiferromagnetic' : 'non-magnetic';
+    ? magneticOrder(
+        sites.map((s) => s.momentBohrMagneton),
+        total,
+      )
+    : Math.abs(total) >= NON_MAGNETIC_BELOW_BOHR_MAGNETON
+      ? 'ferromagnetic'
+      : absolute >= NON_MAGNETIC_BELOW_BOHR_MAGNETON
+        ? 'antiferromagnetic'
+        : 'non-magnetic';
   return {
     nspin: 2,
     totalBohrMagnetonPerCell: total,
@@ -104,7 +128,10 @@ export function magnetizationOf(out: PwOutput, structure: Pick<Structure, 'symbo
  * of first appearance (Fe with +0.5 → Fe1, Fe with −0.5 → Fe2). An element whose atoms all start
  * alike keeps its symbol. Returns the labels and the starting magnetization of each label.
  */
-export function magneticLabels(symbols: readonly string[], moments: readonly number[]): { labels: string[]; startingMagnetization: Record<string, number> } {
+export function magneticLabels(
+  symbols: readonly string[],
+  moments: readonly number[],
+): { labels: string[]; startingMagnetization: Record<string, number> } {
   const byElement = new Map<string, number[]>();
   symbols.forEach((el, i) => {
     const seen = byElement.get(el) ?? [];
@@ -128,7 +155,10 @@ export function magneticLabels(symbols: readonly string[], moments: readonly num
  * body centre down; fcc cubic: the L1₀ layering). Undefined when no axis splits them evenly
  * (one magnetic atom per cell: a supercell is needed).
  */
-export function layeredAntiferromagneticMoments(s: Pick<Structure, 'symbols' | 'positions' | 'cell'>, start: Readonly<Record<string, number>>): number[] | undefined {
+export function layeredAntiferromagneticMoments(
+  s: Pick<Structure, 'symbols' | 'positions' | 'cell'>,
+  start: Readonly<Record<string, number>>,
+): number[] | undefined {
   const frac = s.positions.map((r) => toFractional(s.cell, r));
   for (const axis of [2, 1, 0]) {
     const moments = s.symbols.map((el, i) => {

@@ -12,9 +12,31 @@ import type { Cell, Vec3 } from './types';
 import { convert, ryToEv } from '../units';
 
 /** pw.x's cell_dofree values (&CELL): which components of the cell may change. */
-export const CELL_DOFREE = ['all', 'ibrav', 'a', 'b', 'c', 'fixa', 'fixb', 'fixc', 'x', 'y', 'z', 'xy', 'xz', 'yz', 'xyz',
-  'shape', 'volume', '2Dxy', '2Dshape', 'epitaxial_ab', 'epitaxial_ac', 'epitaxial_bc'] as const;
-export type CellDofree = typeof CELL_DOFREE[number];
+export const CELL_DOFREE = [
+  'all',
+  'ibrav',
+  'a',
+  'b',
+  'c',
+  'fixa',
+  'fixb',
+  'fixc',
+  'x',
+  'y',
+  'z',
+  'xy',
+  'xz',
+  'yz',
+  'xyz',
+  'shape',
+  'volume',
+  '2Dxy',
+  '2Dshape',
+  'epitaxial_ab',
+  'epitaxial_ac',
+  'epitaxial_bc',
+] as const;
+export type CellDofree = (typeof CELL_DOFREE)[number];
 
 export interface RelaxationStep {
   /** 1-based geometry number; the final SCF of a vc-relax is the last, flagged `finalScf`. */
@@ -82,35 +104,92 @@ export function maxForceComponent(forces: Vec3[] | undefined, fixed?: readonly b
  * fixed are not judged: their stress stays whatever the constraint leaves.
  */
 export function freeStressComponents(dofree: CellDofree | undefined): [number, number][] | 'pressure' | 'deviatoric' {
-  const all: [number, number][] = [[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]];
+  const all: [number, number][] = [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [0, 1],
+    [0, 2],
+    [1, 2],
+  ];
   switch (dofree ?? 'all') {
-    case 'x': return [[0, 0]];
-    case 'y': return [[1, 1]];
-    case 'z': return [[2, 2]];
-    case 'xy': return [[0, 0], [1, 1]];
-    case 'xz': return [[0, 0], [2, 2]];
-    case 'yz': return [[1, 1], [2, 2]];
-    case 'xyz': return [[0, 0], [1, 1], [2, 2]];
-    case '2Dxy': return [[0, 0], [1, 1], [0, 1]];
-    case '2Dshape': return [[0, 0], [1, 1], [0, 1]];
-    case 'epitaxial_ab': return [[2, 2]];
-    case 'epitaxial_ac': return [[1, 1]];
-    case 'epitaxial_bc': return [[0, 0]];
-    case 'volume': return 'pressure';
-    case 'shape': return 'deviatoric';
+    case 'x':
+      return [[0, 0]];
+    case 'y':
+      return [[1, 1]];
+    case 'z':
+      return [[2, 2]];
+    case 'xy':
+      return [
+        [0, 0],
+        [1, 1],
+      ];
+    case 'xz':
+      return [
+        [0, 0],
+        [2, 2],
+      ];
+    case 'yz':
+      return [
+        [1, 1],
+        [2, 2],
+      ];
+    case 'xyz':
+      return [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ];
+    case '2Dxy':
+      return [
+        [0, 0],
+        [1, 1],
+        [0, 1],
+      ];
+    case '2Dshape':
+      return [
+        [0, 0],
+        [1, 1],
+        [0, 1],
+      ];
+    case 'epitaxial_ab':
+      return [[2, 2]];
+    case 'epitaxial_ac':
+      return [[1, 1]];
+    case 'epitaxial_bc':
+      return [[0, 0]];
+    case 'volume':
+      return 'pressure';
+    case 'shape':
+      return 'deviatoric';
     // all, ibrav and the lattice-vector constraints (a, b, c, fixa, ...): every component is judged
     // (a constrained one is held by symmetry in the crystals these are meant for)
-    default: return all;
+    default:
+      return all;
   }
 }
 
 /** The largest deviation of a free stress component from the target (kbar), and which. */
-export function stressDeviationKbar(stress: [Vec3, Vec3, Vec3], targetKbar: number, dofree: CellDofree | undefined): { value: number; component: string } {
+export function stressDeviationKbar(
+  stress: [Vec3, Vec3, Vec3],
+  targetKbar: number,
+  dofree: CellDofree | undefined,
+): { value: number; component: string } {
   const free = freeStressComponents(dofree);
   const p = (stress[0][0] + stress[1][1] + stress[2][2]) / 3;
   if (free === 'pressure') return { value: Math.abs(p - targetKbar), component: 'pressure' };
   const names = ['x', 'y', 'z'];
-  const comps: [number, number][] = free === 'deviatoric' ? [[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]] : free;
+  const comps: [number, number][] =
+    free === 'deviatoric'
+      ? [
+          [0, 0],
+          [1, 1],
+          [2, 2],
+          [0, 1],
+          [0, 2],
+          [1, 2],
+        ]
+      : free;
   let best = { value: 0, component: 'none' };
   for (const [i, j] of comps) {
     const target = i === j ? (free === 'deviatoric' ? p : targetKbar) : 0;
@@ -141,7 +220,9 @@ export function summariseRelaxation(out: PwOutput, opts: RelaxationOptions = {})
     step: i + 1,
     ...(s.energyRy !== undefined ? { energyEv: ryToEv(s.energyRy) } : {}),
     ...(s.enthalpyRy !== undefined ? { enthalpyEv: ryToEv(s.enthalpyRy) } : {}),
-    ...(s.forcesRyPerBohr ? { maxForceEvPerAngstrom: maxForceComponent(s.forcesRyPerBohr, opts.fixed)! * RY_PER_BOHR_IN_EV_PER_ANGSTROM } : {}),
+    ...(s.forcesRyPerBohr
+      ? { maxForceEvPerAngstrom: maxForceComponent(s.forcesRyPerBohr, opts.fixed)! * RY_PER_BOHR_IN_EV_PER_ANGSTROM }
+      : {}),
     ...(s.pressureKbar !== undefined ? { pressureKbar: s.pressureKbar } : {}),
     volumeAngstrom3: cellVolume(s.cellAngstrom),
     ...(finalScfCycle !== undefined && s.scfCycle === finalScfCycle ? { finalScf: true } : {}),
@@ -172,7 +253,11 @@ export function summariseRelaxation(out: PwOutput, opts: RelaxationOptions = {})
   } else {
     const within = maxForce <= thresholds.forceEvPerAngstrom;
     checks.push({
-      quantity: 'force', value: maxForce, threshold: thresholds.forceEvPerAngstrom, unit: 'eV/Å', within,
+      quantity: 'force',
+      value: maxForce,
+      threshold: thresholds.forceEvPerAngstrom,
+      unit: 'eV/Å',
+      within,
       statement: `largest force component ${fmt(maxForce)} eV/Å ${within ? '≤' : '>'} forc_conv_thr ${fmt(thresholds.forceEvPerAngstrom)} eV/Å`,
     });
     if (!within) problems.push(`the last forces are above the threshold: ${checks.at(-1)!.statement}`);
@@ -186,7 +271,11 @@ export function summariseRelaxation(out: PwOutput, opts: RelaxationOptions = {})
       const dev = stressDeviationKbar(stress, target, opts.cellDofree);
       const within = dev.value <= pressThr;
       checks.push({
-        quantity: 'stress', value: dev.value, threshold: pressThr, unit: 'kbar', within,
+        quantity: 'stress',
+        value: dev.value,
+        threshold: pressThr,
+        unit: 'kbar',
+        within,
         statement: `largest free stress deviation from the target ${fmt(target)} kbar (${dev.component}) ${fmt(dev.value)} kbar ${within ? '≤' : '>'} press_conv_thr ${fmt(pressThr)} kbar`,
       });
       if (!within) problems.push(`the last stress is above the threshold: ${checks.at(-1)!.statement}`);

@@ -32,9 +32,27 @@ const SWEEP_FIELDS: (keyof PhysicalSettings)[] = [
  * energy's settings list one of them among its extras.
  */
 export const SCF_CONTROL_VARIABLES: ReadonlySet<string> = new Set([
-  'electron_maxstep', 'mixing_beta', 'mixing_mode', 'mixing_ndim', 'mixing_fixed_ns', 'diagonalization', 'diago_thr_init', 'diago_full_acc',
-  'diago_david_ndim', 'diago_cg_maxiter', 'diago_ppcg_maxiter', 'startingwfc', 'startingpot', 'scf_must_converge', 'electron_dynamics',
-  'forc_conv_thr', 'etot_conv_thr', 'nstep', 'ion_dynamics', 'upscale', 'bfgs_ndim',
+  'electron_maxstep',
+  'mixing_beta',
+  'mixing_mode',
+  'mixing_ndim',
+  'mixing_fixed_ns',
+  'diagonalization',
+  'diago_thr_init',
+  'diago_full_acc',
+  'diago_david_ndim',
+  'diago_cg_maxiter',
+  'diago_ppcg_maxiter',
+  'startingwfc',
+  'startingpot',
+  'scf_must_converge',
+  'electron_dynamics',
+  'forc_conv_thr',
+  'etot_conv_thr',
+  'nstep',
+  'ion_dynamics',
+  'upscale',
+  'bfgs_ndim',
 ]);
 
 /** `extra.mixing_beta`, `extra.Hubbard_U(1)` → whether the variable is SCF control. */

@@ -46,7 +46,9 @@ export class SlabSelectionError extends DreamsError<'science'> {
 export function selectConvergedSlab(variants: SlabVariant[], dimension: SlabDimension, toleranceEv: number): SlabSelection {
   if (!(toleranceEv > 0)) throw new SlabSelectionError(`tolerance ${toleranceEv} eV is not positive; pass e.g. 0.02 eV.`);
   if (variants.length < 2) {
-    throw new SlabSelectionError(`a slab sweep needs at least two slabs that differ in ${dimension}; got ${variants.length}. Add slabs to the sweep.`);
+    throw new SlabSelectionError(
+      `a slab sweep needs at least two slabs that differ in ${dimension}; got ${variants.length}. Add slabs to the sweep.`,
+    );
   }
   const other: SlabDimension = dimension === 'layers' ? 'vacuum' : 'layers';
   const fixedOther = new Set(variants.map((v) => sizeOf(v, other)));
@@ -59,7 +61,9 @@ export function selectConvergedSlab(variants: SlabVariant[], dimension: SlabDime
   const sorted = [...variants].sort((a, b) => sizeOf(a, dimension) - sizeOf(b, dimension));
   const sizes = sorted.map((v) => sizeOf(v, dimension));
   if (new Set(sizes).size !== sizes.length) {
-    throw new SlabSelectionError(`two slabs of the sweep have the same ${dimension} (${sizes.join(', ')}); each slab must differ in ${dimension}.`);
+    throw new SlabSelectionError(
+      `two slabs of the sweep have the same ${dimension} (${sizes.join(', ')}); each slab must differ in ${dimension}.`,
+    );
   }
   const bad = sorted.find((v) => !Number.isFinite(v.valueEv));
   if (bad) throw new SlabSelectionError(`the value for the slab ${bad.slab} (${bad.source}) is ${bad.valueEv}, not a number in eV.`);
@@ -72,10 +76,17 @@ export function selectConvergedSlab(variants: SlabVariant[], dimension: SlabDime
   const { deviationEv: _d, ...chosen } = tested[first]!;
   const step = sizes.length > 1 ? sizes.at(-1)! - sizes.at(-2)! : 1;
   return {
-    dimension, toleranceEv, tested, converged, chosen,
-    ...(converged ? {} : {
-      advice: `only the largest slab (${dimension} ${sizes.at(-1)}) is within ${toleranceEv} eV of itself: convergence is not shown. ` +
-        `Add slabs with ${dimension} ${sizes.at(-1)! + step} and ${sizes.at(-1)! + 2 * step}, or loosen the tolerance knowingly.`,
-    }),
+    dimension,
+    toleranceEv,
+    tested,
+    converged,
+    chosen,
+    ...(converged
+      ? {}
+      : {
+          advice:
+            `only the largest slab (${dimension} ${sizes.at(-1)}) is within ${toleranceEv} eV of itself: convergence is not shown. ` +
+            `Add slabs with ${dimension} ${sizes.at(-1)! + step} and ${sizes.at(-1)! + 2 * step}, or loosen the tolerance knowingly.`,
+        }),
   };
 }

@@ -49,7 +49,9 @@ export function foldApprovals(events: readonly CanvasEvent[]): ApprovalState[] {
 
 /** Requests still waiting for a person: neither answered nor closed. */
 export const openApprovals = (events: readonly CanvasEvent[]): ApprovalRequest[] =>
-  foldApprovals(events).filter((s) => !s.answer && !s.closed).map((s) => s.request);
+  foldApprovals(events)
+    .filter((s) => !s.answer && !s.closed)
+    .map((s) => s.request);
 
 const warnRules = (r: ApprovalRequest) => [...new Set(r.verdicts.filter((v) => v.level === 'warn').map((v) => v.rule))].sort().join(',');
 
@@ -59,7 +61,12 @@ const warnRules = (r: ApprovalRequest) => [...new Set(r.verdicts.filter((v) => v
  */
 export function sameConcern(a: ApprovalRequest, b: ApprovalRequest): boolean {
   if ([a, b].some((r) => r.verdicts.some((v) => v.level === 'fail'))) return false;
-  return a.parameter === b.parameter && JSON.stringify(a.value) === JSON.stringify(b.value) && warnRules(a) !== '' && warnRules(a) === warnRules(b);
+  return (
+    a.parameter === b.parameter &&
+    JSON.stringify(a.value) === JSON.stringify(b.value) &&
+    warnRules(a) !== '' &&
+    warnRules(a) === warnRules(b)
+  );
 }
 
 export class ApprovalBook {
@@ -99,7 +106,12 @@ export class ApprovalBook {
     return this.serialised(async () => {
       if (!this.request(id) || this.answerOf(id) || this.closedOf(id)) return undefined;
       const closed: ApprovalClosed = { id, reason, ...(supersededBy ? { supersededBy } : {}), at: new Date().toISOString() };
-      await this.log.append({ kind: 'approval.closed', key: `approvals/${id}`, actor: { kind: 'framework', id: 'runner' }, payload: closed });
+      await this.log.append({
+        kind: 'approval.closed',
+        key: `approvals/${id}`,
+        actor: { kind: 'framework', id: 'runner' },
+        payload: closed,
+      });
       return closed;
     });
   }
@@ -107,7 +119,12 @@ export class ApprovalBook {
   async raise(draft: Omit<ApprovalRequest, 'id' | 'createdAt'>): Promise<ApprovalRequest> {
     return this.serialised(async () => {
       const req: ApprovalRequest = { ...draft, id: `ap-${this.requests().length + 1}`, createdAt: new Date().toISOString() };
-      await this.log.append({ kind: 'approval.request', key: `approvals/${req.id}`, actor: { kind: 'framework', id: 'guard' }, payload: req });
+      await this.log.append({
+        kind: 'approval.request',
+        key: `approvals/${req.id}`,
+        actor: { kind: 'framework', id: 'guard' },
+        payload: req,
+      });
       const standing = this.standingFor(req);
       if (standing) await this.applyStanding(req, standing);
       return req;
@@ -123,9 +140,20 @@ export class ApprovalBook {
   }
 
   private async applyStanding(req: ApprovalRequest, standing: ApprovalAnswer): Promise<ApprovalAnswer> {
-    const answer: ApprovalAnswer = { id: req.id, decision: 'approve', by: standing.by, at: new Date().toISOString(), under: standing.id,
-      comment: `approved by the standing approval of ${standing.id}${standing.comment ? ` (“${standing.comment}”)` : ''}` };
-    await this.log.append({ kind: 'approval.answer', key: `approvals/${req.id}`, actor: { kind: 'framework', id: 'standing-approval' }, payload: answer });
+    const answer: ApprovalAnswer = {
+      id: req.id,
+      decision: 'approve',
+      by: standing.by,
+      at: new Date().toISOString(),
+      under: standing.id,
+      comment: `approved by the standing approval of ${standing.id}${standing.comment ? ` (“${standing.comment}”)` : ''}`,
+    };
+    await this.log.append({
+      kind: 'approval.answer',
+      key: `approvals/${req.id}`,
+      actor: { kind: 'framework', id: 'standing-approval' },
+      payload: answer,
+    });
     return answer;
   }
 
@@ -133,30 +161,50 @@ export class ApprovalBook {
    * `by`: "user@vscode", "user@cli", or "policy". `standing` approves, with this one, every
    * open and later request of the run with the same concern (only an approval can stand).
    */
-  async answer(id: string, decision: ApprovalAnswer['decision'], by: string, comment?: string, opts: { standing?: boolean } = {}): Promise<AnswerResult> {
-    if (opts.standing && decision !== 'approve') return { ok: false, message: `only an approval can stand for later requests; reject ${id} on its own.` };
+  async answer(
+    id: string,
+    decision: ApprovalAnswer['decision'],
+    by: string,
+    comment?: string,
+    opts: { standing?: boolean } = {},
+  ): Promise<AnswerResult> {
+    if (opts.standing && decision !== 'approve')
+      return { ok: false, message: `only an approval can stand for later requests; reject ${id} on its own.` };
     return this.serialised(async () => {
       const req = this.request(id);
       if (!req) {
         const open = this.pending().map((r) => r.id);
-        return { ok: false, message: `no approval request ${id} in this run` + (open.length ? `; open requests: ${open.join(', ')}` : '; none is open') + '.' };
+        return {
+          ok: false,
+          message: `no approval request ${id} in this run` + (open.length ? `; open requests: ${open.join(', ')}` : '; none is open') + '.',
+        };
       }
       const closed = this.closedOf(id);
-      if (closed) return { ok: false, message: `${id} was closed without an answer at ${closed.at}: ${closed.reason}. Nothing is left to answer.` };
+      if (closed)
+        return { ok: false, message: `${id} was closed without an answer at ${closed.at}: ${closed.reason}. Nothing is left to answer.` };
       const earlier = this.answerOf(id);
       if (earlier) {
         return {
           ok: false,
-          message: `${id} was already answered: ${earlier.decision === 'approve' ? 'approved' : 'rejected'} by ${earlier.by} at ${earlier.at}` +
+          message:
+            `${id} was already answered: ${earlier.decision === 'approve' ? 'approved' : 'rejected'} by ${earlier.by} at ${earlier.at}` +
             `${earlier.comment ? ` ("${earlier.comment}")` : ''}. The first answer stands.`,
         };
       }
-      const answer: ApprovalAnswer = { id, decision, by, at: new Date().toISOString(), ...(comment ? { comment } : {}), ...(opts.standing ? { standing: true } : {}) };
+      const answer: ApprovalAnswer = {
+        id,
+        decision,
+        by,
+        at: new Date().toISOString(),
+        ...(comment ? { comment } : {}),
+        ...(opts.standing ? { standing: true } : {}),
+      };
       const actor: Actor = by === 'policy' ? { kind: 'framework', id: 'approval-policy' } : { kind: 'user', id: by };
       await this.log.append({ kind: 'approval.answer', key: `approvals/${id}`, actor, payload: answer });
       if (!opts.standing) return { ok: true, answer };
       const alsoApproved: string[] = [];
-      for (const other of this.pending().filter((r) => sameConcern(req, r))) alsoApproved.push((await this.applyStanding(other, answer)).id);
+      for (const other of this.pending().filter((r) => sameConcern(req, r)))
+        alsoApproved.push((await this.applyStanding(other, answer)).id);
       return { ok: true, answer, alsoApproved };
     });
   }
@@ -181,9 +229,17 @@ export class ApprovalBook {
     const now = this.answerOf(id);
     if (now) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
-      const done = () => { unsubscribe(); signal?.removeEventListener('abort', onAbort); };
+      const done = () => {
+        unsubscribe();
+        signal?.removeEventListener('abort', onAbort);
+      };
       // the run's own reason when it gives one (a RunStopped: the call stays open for a resume)
-      const onAbort = () => { done(); reject(signal?.reason instanceof RunStopped ? signal.reason : new Error(`stopped waiting for approval ${id}: the run was cancelled`)); };
+      const onAbort = () => {
+        done();
+        reject(
+          signal?.reason instanceof RunStopped ? signal.reason : new Error(`stopped waiting for approval ${id}: the run was cancelled`),
+        );
+      };
       const unsubscribe = this.log.subscribe((e: CanvasEvent) => {
         if (isEventOf(e, 'approval.answer') && e.payload.id === id) {
           done();
@@ -192,7 +248,10 @@ export class ApprovalBook {
       });
       signal?.addEventListener('abort', onAbort);
       const raced = this.answerOf(id);
-      if (raced) { done(); resolve(raced); }
+      if (raced) {
+        done();
+        resolve(raced);
+      }
     });
   }
 

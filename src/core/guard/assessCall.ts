@@ -84,15 +84,25 @@ export function runTierOne(spec: ToolSpec, call: ProposedCall, provenance: Prove
   for (const name of names) {
     const rule = TIER_ONE_RULES[name];
     if (!rule) {
-      verdicts.push({ tier: 'tier1', rule: name, level: 'fail', judged: true,
-        reasons: [`tool ${spec.name} names an unknown tier-1 rule "${name}"; known rules: ${Object.keys(TIER_ONE_RULES).join(', ')}`] });
+      verdicts.push({
+        tier: 'tier1',
+        rule: name,
+        level: 'fail',
+        judged: true,
+        reasons: [`tool ${spec.name} names an unknown tier-1 rule "${name}"; known rules: ${Object.keys(TIER_ONE_RULES).join(', ')}`],
+      });
       continue;
     }
     try {
       verdicts.push(...rule({ call, schema: spec.schema, provenance }));
     } catch (e) {
-      verdicts.push({ tier: 'tier1', rule: name, level: 'fail', judged: true,
-        reasons: [`the rule could not check this call: ${(e as Error).message}`] });
+      verdicts.push({
+        tier: 'tier1',
+        rule: name,
+        level: 'fail',
+        judged: true,
+        reasons: [`the rule could not check this call: ${(e as Error).message}`],
+      });
     }
   }
   return verdicts;
@@ -113,10 +123,15 @@ export async function assessCall(spec: GuardedToolSpec, proposed: ProposedCall, 
   const crossRule = latestRuleText('cross-judge').id;
   const judged = spec.parameterJudge !== false;
   const params = Object.keys(call.args);
-  const why = !opts.judge ? 'no judge model is configured' : !opts.judge.provider.judges ? `provider ${opts.judge.provider.name} does not judge` : undefined;
+  const why = !opts.judge
+    ? 'no judge model is configured'
+    : !opts.judge.provider.judges
+      ? `provider ${opts.judge.provider.name} does not judge`
+      : undefined;
   if (why) {
     return {
-      ...empty, tier1,
+      ...empty,
+      tier1,
       tier2: judged ? notJudged('tier2', paramRule, why, params) : [],
       tier3: spec.crossParameterJudge ? notJudged('tier3', crossRule, why, [undefined]) : [],
     };
@@ -130,7 +145,13 @@ export async function assessCall(spec: GuardedToolSpec, proposed: ProposedCall, 
 }
 
 /** The per-parameter judge, unless judgeEconomy spares it (the verdicts then say why it was not asked). */
-async function judgeParametersSparingly(call: ProposedCall, schema: object, provenance: ProvenanceView, tier1: Verdict[], judge: JudgeConfig): Promise<Verdict[]> {
+async function judgeParametersSparingly(
+  call: ProposedCall,
+  schema: object,
+  provenance: ProvenanceView,
+  tier1: Verdict[],
+  judge: JudgeConfig,
+): Promise<Verdict[]> {
   const spared = await spareParameterJudge(call, schema, provenance, judge.memo);
   if (spared && 'verdicts' in spared) return spared.verdicts;
   const verdicts = await judgeParameters(call, provenance, tier1, judge, schema).catch((e: unknown) => {

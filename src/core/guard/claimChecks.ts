@@ -62,11 +62,21 @@ function screeningModelUpstream(view: ProvenanceView, id: string): { id: string;
 function screeningModelCheck(claim: ReportClaim, id: string, view: ProvenanceView, label: string): Verdict[] {
   const emt = screeningModelUpstream(view, id);
   if (!emt) return [claimVerdict('calculator', 'pass', [`no screening-model energy upstream of ${claim.cites}`], label)];
-  const alternative = claim.quantity === 'adsorption_energy' ? ' or state it as screening_adsorption_energy (a ranking of configurations, not a DFT number)' : '';
-  return [claimVerdict('calculator', 'fail', [
-    `${label} states ${claim.quantity} from ${claim.cites}, which is computed from ${emt.id} (${emt.creator}), an EMT energy: ` +
-      `EMT is fine for testing the search, not for final numbers. Recompute it with pw.x${alternative}.`,
-  ], label)];
+  const alternative =
+    claim.quantity === 'adsorption_energy'
+      ? ' or state it as screening_adsorption_energy (a ranking of configurations, not a DFT number)'
+      : '';
+  return [
+    claimVerdict(
+      'calculator',
+      'fail',
+      [
+        `${label} states ${claim.quantity} from ${claim.cites}, which is computed from ${emt.id} (${emt.creator}), an EMT energy: ` +
+          `EMT is fine for testing the search, not for final numbers. Recompute it with pw.x${alternative}.`,
+      ],
+      label,
+    ),
+  ];
 }
 
 export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceView): Verdict[] {
@@ -77,22 +87,42 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
   const a = r.artifact;
   const source = CLAIM_SOURCES[claim.quantity];
   if (!source) {
-    out.push(claimVerdict('source-kind', 'fail', [`${label}: unknown quantity "${claim.quantity}"; report one of ${Object.keys(CLAIM_SOURCES).join(', ')}.`], label));
+    out.push(
+      claimVerdict(
+        'source-kind',
+        'fail',
+        [`${label}: unknown quantity "${claim.quantity}"; report one of ${Object.keys(CLAIM_SOURCES).join(', ')}.`],
+        label,
+      ),
+    );
   } else {
     const maker = view.call(a.creator)?.tool;
     const nameOk = source.names.includes(a.name) && (!maker || source.tools.includes(maker));
-    const derivedOk = !source.derivedFrom ||
-      upstreamPath(view, [a.id]).some((id) => view.artifact(id)?.name === source.derivedFrom);
+    const derivedOk = !source.derivedFrom || upstreamPath(view, [a.id]).some((id) => view.artifact(id)?.name === source.derivedFrom);
     const required = source.requires ? (a.value as Record<string, unknown> | undefined)?.[source.requires.field] : undefined;
     if (nameOk && derivedOk && source.requires && required !== source.requires.equals) {
-      out.push(claimVerdict('source-kind', 'fail', [
-        `${label} (${claim.quantity}) cites ${claim.cites}, whose ${source.requires.field} is ${JSON.stringify(required)}, not ${JSON.stringify(source.requires.equals)}: ${source.requires.why}.`,
-      ], label));
+      out.push(
+        claimVerdict(
+          'source-kind',
+          'fail',
+          [
+            `${label} (${claim.quantity}) cites ${claim.cites}, whose ${source.requires.field} is ${JSON.stringify(required)}, not ${JSON.stringify(source.requires.equals)}: ${source.requires.why}.`,
+          ],
+          label,
+        ),
+      );
     } else if (!nameOk || !derivedOk) {
-      out.push(claimVerdict('source-kind', 'fail', [
-        `${label} (${claim.quantity}) cites ${claim.cites}, a "${a.name}" made by ${maker ?? 'an unknown call'}` +
-          `${nameOk && !derivedOk ? ` with no ${source.derivedFrom} upstream` : ''}; a ${claim.quantity} must cite ${source.description}.`,
-      ], label));
+      out.push(
+        claimVerdict(
+          'source-kind',
+          'fail',
+          [
+            `${label} (${claim.quantity}) cites ${claim.cites}, a "${a.name}" made by ${maker ?? 'an unknown call'}` +
+              `${nameOk && !derivedOk ? ` with no ${source.derivedFrom} upstream` : ''}; a ${claim.quantity} must cite ${source.description}.`,
+          ],
+          label,
+        ),
+      );
     } else {
       out.push(claimVerdict('source-kind', 'pass', [`${claim.cites} is ${source.description}`], label));
     }
@@ -104,41 +134,77 @@ export function checkClaim(claim: ReportClaim, index: number, view: ProvenanceVi
   const named = path.filter((p) => !/^\d+$/.test(p));
   const recordedUnit = (named.length ? unitFromName(named[named.length - 1]!) : undefined) ?? a.unit;
   if (typeof r.value !== 'number') {
-    out.push(claimVerdict('value', 'fail', [`${label} cites ${claim.cites}, which is not a number (${JSON.stringify(r.value)?.slice(0, 80)}): cite the numeric field.`], label));
+    out.push(
+      claimVerdict(
+        'value',
+        'fail',
+        [`${label} cites ${claim.cites}, which is not a number (${JSON.stringify(r.value)?.slice(0, 80)}): cite the numeric field.`],
+        label,
+      ),
+    );
     return out;
   }
   let recorded = r.value;
   if (recordedUnit && recordedUnit !== claim.unit) {
     if (!sameDimension(recordedUnit as Unit, claim.unit as Unit)) {
-      out.push(claimVerdict('unit', 'fail', [`${label} states ${claim.unit} but ${claim.cites} is in ${recordedUnit}: the two measure different things.`], label));
+      out.push(
+        claimVerdict(
+          'unit',
+          'fail',
+          [`${label} states ${claim.unit} but ${claim.cites} is in ${recordedUnit}: the two measure different things.`],
+          label,
+        ),
+      );
       return out;
     }
     recorded = convert(recorded, recordedUnit as Unit, claim.unit as Unit);
   }
   // Rounding to the stated precision, never tighter than floating-point noise (or the artifact's tolerance).
   const tol = Math.max(halfLastDigit(claim.value), allowedDifference(recorded, a.tolerance));
-  const trueUnit = Math.abs(claim.value - recorded) > tol && recordedUnit
-    ? mislabelledUnit(claim.value, claim.unit as Unit, r.value, recordedUnit as Unit)
-    : undefined;
+  const trueUnit =
+    Math.abs(claim.value - recorded) > tol && recordedUnit
+      ? mislabelledUnit(claim.value, claim.unit as Unit, r.value, recordedUnit as Unit)
+      : undefined;
   if (trueUnit) {
     // The unit is what is wrong; the value is not judged apart.
-    out.push(claimVerdict('unit', 'fail', [
-      `${label} states ${claim.value} ${claim.unit}, but ${claim.value} is ${claim.cites} in ${trueUnit}: the number is the record, its unit label is wrong ` +
-        `(${Number(recorded.toPrecision(8))} ${claim.unit}). State it in ${trueUnit}, or convert it to ${claim.unit}.`,
-    ], label));
+    out.push(
+      claimVerdict(
+        'unit',
+        'fail',
+        [
+          `${label} states ${claim.value} ${claim.unit}, but ${claim.value} is ${claim.cites} in ${trueUnit}: the number is the record, its unit label is wrong ` +
+            `(${Number(recorded.toPrecision(8))} ${claim.unit}). State it in ${trueUnit}, or convert it to ${claim.unit}.`,
+        ],
+        label,
+      ),
+    );
   } else {
     out.push(claimVerdict('unit', 'pass', [`${claim.unit} agrees with ${recordedUnit ?? 'the record'}`], label));
     if (Math.abs(claim.value - recorded) > tol) {
-      out.push(claimVerdict('value', 'fail', [
-        `${label} states ${claim.value} ${claim.unit} but ${claim.cites} records ${Number(recorded.toPrecision(8))} ${claim.unit}. ` +
-          'State the recorded value (rounded as you like) or cite the artifact that holds yours.',
-      ], label));
+      out.push(
+        claimVerdict(
+          'value',
+          'fail',
+          [
+            `${label} states ${claim.value} ${claim.unit} but ${claim.cites} records ${Number(recorded.toPrecision(8))} ${claim.unit}. ` +
+              'State the recorded value (rounded as you like) or cite the artifact that holds yours.',
+          ],
+          label,
+        ),
+      );
     } else {
       out.push(claimVerdict('value', 'pass', [`${claim.value} ${claim.unit} is ${claim.cites} rounded to the stated precision`], label));
     }
   }
   if (a.status !== 'final') {
-    out.push(claimVerdict('status', 'fail', [`${label} cites ${a.id}, which is ${a.status}: a provisional or stale value cannot support a claim.`], label));
+    out.push(
+      claimVerdict(
+        'status',
+        'fail',
+        [`${label} cites ${a.id}, which is ${a.status}: a provisional or stale value cannot support a claim.`],
+        label,
+      ),
+    );
   }
   return out;
 }

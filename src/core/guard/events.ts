@@ -29,13 +29,20 @@ export const GUARD_EVENTS = {
     tool: Type.String(),
     parameter: Type.Optional(Type.String()),
     value: Type.Optional(Type.Unknown()),
-    verdicts: Type.Array(Type.Object({ rule: Type.String(), level: Type.Enum(['pass', 'warn', 'fail']), reasons: Type.Array(Type.String()) })),
+    verdicts: Type.Array(
+      Type.Object({ rule: Type.String(), level: Type.Enum(['pass', 'warn', 'fail']), reasons: Type.Array(Type.String()) }),
+    ),
     provenancePath: Type.Array(Type.String()),
     createdAt: Type.String(),
   }),
   'approval.answer': Type.Object({ id: Type.String(), decision: Type.Enum(['approve', 'reject']), by: Type.String(), at: Type.String() }),
   'approval.proceeded': Type.Object({ id: Type.String(), call: Type.String() }),
-  'approval.closed': Type.Object({ id: Type.String(), reason: Type.String(), supersededBy: Type.Optional(Type.String()), at: Type.String() }),
+  'approval.closed': Type.Object({
+    id: Type.String(),
+    reason: Type.String(),
+    supersededBy: Type.Optional(Type.String()),
+    at: Type.String(),
+  }),
   'report.judged': Type.Object({
     call: Type.String(),
     report: Type.Optional(Type.String()),

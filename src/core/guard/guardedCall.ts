@@ -32,20 +32,24 @@ function refusalMessage(tool: string, verdicts: Verdict[]): string {
 }
 
 function concernsOf(verdicts: Verdict[], approval: string | undefined): Concern[] {
-  return verdicts.filter((v) => v.level === 'warn').map((v) => ({
-    source: v.tier === 'tier2' || v.tier === 'tier3' ? v.tier : 'tier1',
-    rule: v.rule,
-    ...(v.parameter ? { parameter: v.parameter } : {}),
-    level: 'warn' as const,
-    message: v.reasons.join(' '),
-    ...(approval ? { approval } : {}),
-  }));
+  return verdicts
+    .filter((v) => v.level === 'warn')
+    .map((v) => ({
+      source: v.tier === 'tier2' || v.tier === 'tier3' ? v.tier : 'tier1',
+      rule: v.rule,
+      ...(v.parameter ? { parameter: v.parameter } : {}),
+      level: 'warn' as const,
+      message: v.reasons.join(' '),
+      ...(approval ? { approval } : {}),
+    }));
 }
 
 /** References the call reads as inputs: its references map and its reference-valued arguments, seeds apart. */
 function artifactReferences(schema: object, call: ProposedCall): string[] {
   const seeds = seedArgumentNames(schema);
-  const out = Object.entries(call.refs).filter(([name]) => !seeds.has(name)).map(([, ref]) => ref);
+  const out = Object.entries(call.refs)
+    .filter(([name]) => !seeds.has(name))
+    .map(([, ref]) => ref);
   for (const [name, { list }] of artifactArguments(schema)) {
     if (seeds.has(name)) continue;
     const v = call.args[name];
@@ -61,13 +65,21 @@ function artifactReferences(schema: object, call: ProposedCall): string[] {
  * later counts them. Answers recorded while no run is open are caught by the report judge.
  */
 function settleOnAnswer(ctx: GuardContext, approval: string, outputs: string[]): void {
-  ctx.approvals.waitFor(approval, ctx.run.signal).then(async (answer) => {
-    if (answer.decision !== 'reject') return;
-    const still = outputs.filter((id) => ctx.provenance.artifact(id)?.status === 'final');
-    if (still.length) await ctx.provenance.markStatus(still, 'provisional', `${approval} rejected by ${answer.by}${answer.comment ? `: ${answer.comment}` : ''}`);
-  }).catch(() => {
-    // the run was cancelled before an answer came: nothing to settle
-  });
+  ctx.approvals
+    .waitFor(approval, ctx.run.signal)
+    .then(async (answer) => {
+      if (answer.decision !== 'reject') return;
+      const still = outputs.filter((id) => ctx.provenance.artifact(id)?.status === 'final');
+      if (still.length)
+        await ctx.provenance.markStatus(
+          still,
+          'provisional',
+          `${approval} rejected by ${answer.by}${answer.comment ? `: ${answer.comment}` : ''}`,
+        );
+    })
+    .catch(() => {
+      // the run was cancelled before an answer came: nothing to settle
+    });
 }
 
 export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall, ctx: GuardContext): Promise<GuardedOutcome> {
@@ -80,8 +92,15 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
       .map(([p, ref]) => ({ p, r: resolveRef(provenance, ref) }))
       .filter(({ r }) => !r.ok)
       .map(({ p, r }) => `${p}: ${(r as { problem: string }).problem}`);
-    const verdicts: Verdict[] = [{ tier: 'schema', rule: 'arguments-schema', level: 'fail', judged: true, reasons: [...a.schemaProblems, ...unresolved] }];
-    return { status: 'refused', call: '', verdicts, message: `${spec.name}: invalid arguments:\n- ${[...a.schemaProblems, ...unresolved].join('\n- ')}\nCorrect them and call again.` };
+    const verdicts: Verdict[] = [
+      { tier: 'schema', rule: 'arguments-schema', level: 'fail', judged: true, reasons: [...a.schemaProblems, ...unresolved] },
+    ];
+    return {
+      status: 'refused',
+      call: '',
+      verdicts,
+      message: `${spec.name}: invalid arguments:\n- ${[...a.schemaProblems, ...unresolved].join('\n- ')}\nCorrect them and call again.`,
+    };
   }
 
   const seeds = seedArgumentNames(spec.schema);
@@ -91,7 +110,12 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
     // recorded as given (the registry compares `ref` with a copied value), and becomes an input
     // of every output below.
     // A seed (schemaAnnotations: seedOnlySchema / seedOnly) is recorded as such and is an input of nothing.
-    args: Object.fromEntries(Object.entries(call.args).map(([k, value]) => [k, { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}), ...(seeds.has(k) ? { seed: true as const } : {}) }])),
+    args: Object.fromEntries(
+      Object.entries(call.args).map(([k, value]) => [
+        k,
+        { value, ...(call.refs[k] ? { ref: call.refs[k] } : {}), ...(seeds.has(k) ? { seed: true as const } : {}) },
+      ]),
+    ),
     reasons: call.reasons,
     context: call.context,
     verdicts: [],
@@ -128,7 +152,10 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
       if (answer.decision === 'reject') {
         await provenance.endCall(record.id, { status: 'refused', error: `rejected by ${answer.by}` });
         return {
-          status: 'rejected', call: record.id, approval: req.id, ...(answer.comment ? { comment: answer.comment } : {}),
+          status: 'rejected',
+          call: record.id,
+          approval: req.id,
+          ...(answer.comment ? { comment: answer.comment } : {}),
           message: `${spec.name} was rejected by ${answer.by}${answer.comment ? `: ${answer.comment}` : ''}. Revise the call and try again.`,
         };
       }
@@ -166,9 +193,18 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
   await provenance.endCall(record.id, { status: 'ok', summary: said });
   await invalidateAfterCutoffChange(provenance, registered);
   const pending = approvalId && !ctx.approvals.answerOf(approvalId) ? [approvalId] : [];
-  if (pending.length) settleOnAnswer(ctx, approvalId!, registered.map((r) => r.id));
+  if (pending.length)
+    settleOnAnswer(
+      ctx,
+      approvalId!,
+      registered.map((r) => r.id),
+    );
   return {
-    status: 'ok', call: record.id, outputs: registered.map((r) => r.id), verdicts, pendingApprovals: pending,
+    status: 'ok',
+    call: record.id,
+    outputs: registered.map((r) => r.id),
+    verdicts,
+    pendingApprovals: pending,
     summary: said + (pending.length ? ` Approval ${pending[0]} is open: the result counts only once it is approved.` : ''),
   };
 }

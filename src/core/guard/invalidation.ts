@@ -16,13 +16,22 @@ export async function invalidateAfterCutoffChange(provenance: ProvenanceWriter, 
   const newCutoff = registered.find((a) => a.status === 'final' && selection(a)?.parameter === 'ecutwfc');
   const ecut = newCutoff ? selection(newCutoff)!.chosen.ecutwfcRy : undefined;
   if (!newCutoff || ecut === undefined) return [];
-  const outdated = provenance.artifacts().filter((a) => a.status === 'final' && selection(a)?.parameter === 'kspacing' &&
-    (a.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy !== ecut);
+  const outdated = provenance
+    .artifacts()
+    .filter(
+      (a) =>
+        a.status === 'final' &&
+        selection(a)?.parameter === 'kspacing' &&
+        (a.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy !== ecut,
+    );
   if (outdated.length === 0) return [];
   const ids = outdated.map((a) => a.id);
   const stale = [...ids, ...downstreamArtifacts(provenance, ids)].filter((id) => provenance.artifact(id)?.status === 'final');
   const at = outdated.map((a) => `${a.id} at ${(a.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy} Ry`).join(', ');
-  await provenance.markStatus(stale, 'stale',
-    `the cutoff changed to ${ecut} Ry (${newCutoff.id}); k-point tests ${at} must be redone at the new cutoff`);
+  await provenance.markStatus(
+    stale,
+    'stale',
+    `the cutoff changed to ${ecut} Ry (${newCutoff.id}); k-point tests ${at} must be redone at the new cutoff`,
+  );
   return stale;
 }

@@ -5,8 +5,7 @@
  */
 
 /** For a system prompt: how a value taken from an artifact is written. */
-export const REFERENCE_RULE =
-  `Artifacts are the run's recorded values ("a-12"). A value you take from an artifact is given by its reference, "a-<n>" or
+export const REFERENCE_RULE = `Artifacts are the run's recorded values ("a-12"). A value you take from an artifact is given by its reference, "a-<n>" or
   "a-<n>.<path>" (e.g. "a-12.chosen.ecutwfcRy"): in "references" under the argument's name (then leave the argument out or give
   the recorded value: the guard fills it in or checks it), or as the argument's value, or both with the same reference. Arguments
   that take an artifact itself (structure, input, energies, template) hold its reference as their value; repeating it in

@@ -78,7 +78,14 @@ export function proposedFromRecord(rec: ToolCallRecord): ProposedCall {
     // A reference-valued argument records its value as its own reference: not a copied value to compare.
     if (a.ref && a.ref !== a.value) refs[k] = a.ref;
   }
-  return { tool: rec.tool, args, refs, reasons: rec.reasons, context: rec.context, agent: { role: rec.agent.role === 'framework' ? 'user' : rec.agent.role, ...(rec.agent.model ? { model: rec.agent.model } : {}) } };
+  return {
+    tool: rec.tool,
+    args,
+    refs,
+    reasons: rec.reasons,
+    context: rec.context,
+    agent: { role: rec.agent.role === 'framework' ? 'user' : rec.agent.role, ...(rec.agent.model ? { model: rec.agent.model } : {}) },
+  };
 }
 
 function upstreamVerdicts(view: ProvenanceView, cited: string[], approvals?: ApprovalBook): Verdict[] {
@@ -87,23 +94,50 @@ function upstreamVerdicts(view: ProvenanceView, cited: string[], approvals?: App
   for (const id of ids) {
     const a = view.artifact(id)!;
     if (a.status !== 'final') {
-      out.push({ tier: 'report', rule: 'upstream-final', level: 'fail', judged: true, parameter: id,
-        reasons: [`${id} (${a.name}) upstream of the claims is ${a.status}` +
-          `${a.concerns.length ? `: ${a.concerns.map((c) => c.message).join('; ')}` : ''}. Redo it and report from the new result.`] });
+      out.push({
+        tier: 'report',
+        rule: 'upstream-final',
+        level: 'fail',
+        judged: true,
+        parameter: id,
+        reasons: [
+          `${id} (${a.name}) upstream of the claims is ${a.status}` +
+            `${a.concerns.length ? `: ${a.concerns.map((c) => c.message).join('; ')}` : ''}. Redo it and report from the new result.`,
+        ],
+      });
     }
     for (const c of a.concerns) {
       if (!c.approval || !approvals) continue;
       const ans = approvals.answerOf(c.approval);
       if (!ans) {
-        out.push({ tier: 'report', rule: 'upstream-approved', level: 'warn', judged: true, parameter: id,
-          reasons: [`${id} (${a.name}) carries a concern awaiting approval ${c.approval}: ${c.message}`] });
+        out.push({
+          tier: 'report',
+          rule: 'upstream-approved',
+          level: 'warn',
+          judged: true,
+          parameter: id,
+          reasons: [`${id} (${a.name}) carries a concern awaiting approval ${c.approval}: ${c.message}`],
+        });
       } else if (ans.decision === 'reject') {
-        out.push({ tier: 'report', rule: 'upstream-approved', level: 'fail', judged: true, parameter: id,
-          reasons: [`${id} (${a.name}) was rejected in ${c.approval} by ${ans.by}${ans.comment ? `: ${ans.comment}` : ''}.`] });
+        out.push({
+          tier: 'report',
+          rule: 'upstream-approved',
+          level: 'fail',
+          judged: true,
+          parameter: id,
+          reasons: [`${id} (${a.name}) was rejected in ${c.approval} by ${ans.by}${ans.comment ? `: ${ans.comment}` : ''}.`],
+        });
       }
     }
   }
-  if (!out.length) out.push({ tier: 'report', rule: 'upstream-final', level: 'pass', judged: true, reasons: [`${ids.length} upstream artifact(s) are final and approved`] });
+  if (!out.length)
+    out.push({
+      tier: 'report',
+      rule: 'upstream-final',
+      level: 'pass',
+      judged: true,
+      reasons: [`${ids.length} upstream artifact(s) are final and approved`],
+    });
   return out;
 }
 
@@ -159,9 +193,17 @@ export function auditPlan(calls: ToolCallRecord[], view: ProvenanceView, specOf:
 
 function section(entry: AuditPlan['judged'][number], view: ProvenanceView): string {
   const c = entry.call;
-  return [`## ${c.id} ${c.tool}${entry.standsFor.length ? ` (its verdicts also stand for ${entry.standsFor.map((s) => `${s.call.id}: ${s.why}`).join('; ')})` : ''}`,
+  return [
+    `## ${c.id} ${c.tool}${entry.standsFor.length ? ` (its verdicts also stand for ${entry.standsFor.map((s) => `${s.call.id}: ${s.why}`).join('; ')})` : ''}`,
     // referenced artifacts by name and status (their content was judged where they were made)
-    `Context: ${c.context || '(none)'}`, ...describeParameters(proposedFromRecord(c), view, c.verdicts.filter((v) => v.tier === 'tier1'), { compact: true })].join('\n');
+    `Context: ${c.context || '(none)'}`,
+    ...describeParameters(
+      proposedFromRecord(c),
+      view,
+      c.verdicts.filter((v) => v.tier === 'tier1'),
+      { compact: true },
+    ),
+  ].join('\n');
 }
 
 /** The judged calls split into requests of at most AUDIT_LIMITS parameters and characters each. */
@@ -191,13 +233,26 @@ export function auditChunks(plan: AuditPlan, view: ProvenanceView): { entries: A
 /** Deterministic verdicts in a line: the checks that passed by name, what did not with its reasons. */
 export function tierOneLine(verdicts: Verdict[]): string {
   const open = verdicts.filter((v) => v.level !== 'pass');
-  return open.length ? open.map((v) => `${v.level} (${v.rule}): ${v.reasons.join('; ')}`).join('; ') : `pass (${[...new Set(verdicts.map((v) => v.rule))].join(', ')})`;
+  return open.length
+    ? open.map((v) => `${v.level} (${v.rule}): ${v.reasons.join('; ')}`).join('; ')
+    : `pass (${[...new Set(verdicts.map((v) => v.rule))].join(', ')})`;
 }
 
 /** What the deterministic checks found, as the judge's request shows them: each claim's, then the upstream artifacts'. */
-interface TierOneChecks { claims: Verdict[][]; upstream: Verdict[] }
+interface TierOneChecks {
+  claims: Verdict[][];
+  upstream: Verdict[];
+}
 
-async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, claims: ReportClaim[], checks: TierOneChecks, judge: JudgeConfig, specOf: (tool: string) => GuardedToolSpec | undefined, reportText?: string): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
+async function modelVerdicts(
+  calls: ToolCallRecord[],
+  view: ProvenanceView,
+  claims: ReportClaim[],
+  checks: TierOneChecks,
+  judge: JudgeConfig,
+  specOf: (tool: string) => GuardedToolSpec | undefined,
+  reportText?: string,
+): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
   const rule = latestRuleText('report-judge').id;
   const plan = auditPlan(calls, view, specOf);
   const chunks = auditChunks(plan, view);
@@ -205,35 +260,66 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
   const refsOnly = plan.referencesOnly.map((c) => c.id);
   for (const [i, chunk] of chunks.entries()) {
     const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
-    const text = [...(reportText && i === 0 ? ['Report text:', reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText, ''] : []),
-      'Claims, with the deterministic checks of each (tier 1):', ...claims.map((c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}; tier 1: ${tierOneLine(checks.claims[k] ?? [])}`),
-      `Upstream artifacts (tier 1): ${checks.upstream.map((v) => `${v.level}: ${v.reasons.join('; ')}`).join('; ')}`, '',
+    const text = [
+      ...(reportText && i === 0
+        ? ['Report text:', reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText, '']
+        : []),
+      'Claims, with the deterministic checks of each (tier 1):',
+      ...claims.map(
+        (c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}; tier 1: ${tierOneLine(checks.claims[k] ?? [])}`,
+      ),
+      `Upstream artifacts (tier 1): ${checks.upstream.map((v) => `${v.level}: ${v.reasons.join('; ')}`).join('; ')}`,
+      '',
       `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
-        `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`, '',
-      'Calls to judge:', ...chunk.text, '', 'Give one verdict per call above (parameter "*"), and a verdict for a single parameter only where you judge it differently from its call.'].join('\n');
+        `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`,
+      '',
+      'Calls to judge:',
+      ...chunk.text,
+      '',
+      'Give one verdict per call above (parameter "*"), and a verdict for a single parameter only where you judge it differently from its call.',
+    ].join('\n');
     // One verdict (~80 tokens) per call and room for the parameters singled out, with room to think.
     const pairs = chunk.entries.length * 2 + chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0) / 2;
     const tools = [...new Set(chunk.entries.map((e) => e.call.tool))];
     // the tools named and described, not each parameter: the calls carry their own reasons
-    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, { maxTokens: Math.min(32_000, 2048 + 80 * pairs), tools, parameters: [] });
+    const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, {
+      maxTokens: Math.min(32_000, 2048 + 80 * pairs),
+      tools,
+      parameters: [],
+    });
     for (const { call: c, standsFor } of chunk.entries) {
       const params = Object.keys(c.args);
       const verdicts: Verdict[] = !answer.ok
         ? judgeInfraVerdicts('tier2', rule, answer.error, params, answer.model).map((v) => ({ ...v, tier: 'report' as const }))
         : params.map((p) => {
-          // the parameter's own verdict, else its call's ("*")
-          const v = answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p) ?? answer.input.verdicts.find((x) => x.call === c.id && x.parameter === '*');
-          if (!v) return { ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!, tier: 'report' as const };
-          return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
-        });
+            // the parameter's own verdict, else its call's ("*")
+            const v =
+              answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p) ??
+              answer.input.verdicts.find((x) => x.call === c.id && x.parameter === '*');
+            if (!v)
+              return {
+                ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!,
+                tier: 'report' as const,
+              };
+            return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
+          });
       out.set(c.id, verdicts);
       for (const s of standsFor) out.set(s.call.id, handedOn(verdicts, `(as judged for ${c.id}: ${s.why})`));
     }
   }
   for (const c of plan.referencesOnly) {
-    out.set(c.id, Object.keys(c.args).map((parameter) => ({ tier: 'report' as const, rule: 'judge-economy', parameter, level: 'pass' as const, judged: false,
-      reasons: ['not asked: every parameter is a reference to a final artifact, re-checked by tier 1 against its record'] })));
+    out.set(
+      c.id,
+      Object.keys(c.args).map((parameter) => ({
+        tier: 'report' as const,
+        rule: 'judge-economy',
+        parameter,
+        level: 'pass' as const,
+        judged: false,
+        reasons: ['not asked: every parameter is a reference to a final artifact, re-checked by tier 1 against its record'],
+      })),
+    );
   }
   return { byCall: out, requests: chunks.length, plan };
 }
@@ -245,8 +331,11 @@ async function modelVerdicts(calls: ToolCallRecord[], view: ProvenanceView, clai
  */
 function settledWarning(v: Verdict, call: string, approvals?: ApprovalBook): Verdict {
   if (v.level !== 'warn' || !approvals) return v;
-  const approved = approvals.requests().filter((r) => r.call === call && r.verdicts.some((x) => x.rule === v.rule))
-    .map((r) => ({ r, a: approvals.answerOf(r.id) })).find((x) => x.a?.decision === 'approve');
+  const approved = approvals
+    .requests()
+    .filter((r) => r.call === call && r.verdicts.some((x) => x.rule === v.rule))
+    .map((r) => ({ r, a: approvals.answerOf(r.id) }))
+    .find((x) => x.a?.decision === 'approve');
   if (!approved) return v;
   return { ...v, level: 'pass', reasons: [...v.reasons, `approved in ${approved.r.id} by ${approved.a!.by}`] };
 }
@@ -261,8 +350,18 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   const judgements: CallJudgement[] = calls.map((c) => {
     const spec = opts.specOf(c.tool);
     const reportTime = spec
-      ? runTierOne(spec, proposedFromRecord(c), viewAsOf(view, c.id)).map((v) => settledWarning({ ...v, tier: 'report' as const }, c.id, opts.approvals))
-      : [{ tier: 'report' as const, rule: 'known-tool', level: 'fail' as const, judged: true, reasons: [`${c.id} used tool ${c.tool}, which is not in the catalogue`] }];
+      ? runTierOne(spec, proposedFromRecord(c), viewAsOf(view, c.id)).map((v) =>
+          settledWarning({ ...v, tier: 'report' as const }, c.id, opts.approvals),
+        )
+      : [
+          {
+            tier: 'report' as const,
+            rule: 'known-tool',
+            level: 'fail' as const,
+            judged: true,
+            reasons: [`${c.id} used tool ${c.tool}, which is not in the catalogue`],
+          },
+        ];
     return { call: c.id, tool: c.tool, callTime: c.verdicts, reportTime };
   });
 
@@ -270,17 +369,28 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   let modelJudged = false;
   let audit = '';
   if (judge?.provider.judges && calls.length) {
-    const { byCall, requests, plan } = await modelVerdicts(calls, view, claims, { claims: claimResults.map((c) => c.verdicts), upstream }, judge, opts.specOf, opts.text);
+    const { byCall, requests, plan } = await modelVerdicts(
+      calls,
+      view,
+      claims,
+      { claims: claimResults.map((c) => c.verdicts), upstream },
+      judge,
+      opts.specOf,
+      opts.text,
+    );
     for (const j of judgements) j.reportTime.push(...(byCall.get(j.call) ?? []));
     modelJudged = true;
     const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);
-    audit = ` (${plan.judged.length} judged by the model in ${requests} request(s)${standing ? `, ${standing} identical or of a series under them` : ''}` +
+    audit =
+      ` (${plan.judged.length} judged by the model in ${requests} request(s)${standing ? `, ${standing} identical or of a series under them` : ''}` +
       `${plan.referencesOnly.length ? `, ${plan.referencesOnly.length} with references only` : ''})`;
   } else {
     const why = !judge ? 'no judge model is configured' : `provider ${judge.provider.name} does not judge`;
     const rule = latestRuleText('report-judge').id;
     for (const j of judgements) {
-      j.reportTime.push(...notJudged('tier2', rule, why, Object.keys(view.call(j.call)!.args)).map((v) => ({ ...v, tier: 'report' as const })));
+      j.reportTime.push(
+        ...notJudged('tier2', rule, why, Object.keys(view.call(j.call)!.args)).map((v) => ({ ...v, tier: 'report' as const })),
+      );
     }
   }
 
@@ -289,9 +399,10 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   const infraErrors = all.filter((v) => v.infraError).length;
   const fails = all.filter((v) => v.level === 'fail').length;
   const warns = all.filter((v) => v.level === 'warn').length;
-  const summary = claims.length === 0
-    ? 'the report states no claims: cite at least one artifact for each quantity it reports'
-    : `${claims.length} claim(s), ${calls.length} contributing call(s)${audit}: ${fails} fail, ${warns} warn` +
-      `${modelJudged ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
+  const summary =
+    claims.length === 0
+      ? 'the report states no claims: cite at least one artifact for each quantity it reports'
+      : `${claims.length} claim(s), ${calls.length} contributing call(s)${audit}: ${fails} fail, ${warns} warn` +
+        `${modelJudged ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
   return { level, accepted: level === 'pass', claims: claimResults, upstream, calls: judgements, infraErrors, modelJudged, summary };
 }

@@ -52,7 +52,13 @@ export function artifactRefListSchema(
   description: string,
   expect: ArtifactExpectation,
   bounds: { minItems?: number; maxItems?: number } = {},
-): { readonly type: 'array'; readonly description: string; readonly items: Omit<ArtifactRefSchema, 'description'>; readonly minItems?: number; readonly maxItems?: number } {
+): {
+  readonly type: 'array';
+  readonly description: string;
+  readonly items: Omit<ArtifactRefSchema, 'description'>;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+} {
   return {
     type: 'array',
     description,
@@ -73,7 +79,14 @@ export function quantitySchema(
   description: string,
   unit: Unit,
   bounds: { exclusiveMinimum?: number; minimum?: number; maximum?: number } = {},
-): { readonly type: 'number'; readonly description: string; readonly [UNIT_KEYWORD]: Unit; readonly exclusiveMinimum?: number; readonly minimum?: number; readonly maximum?: number } {
+): {
+  readonly type: 'number';
+  readonly description: string;
+  readonly [UNIT_KEYWORD]: Unit;
+  readonly exclusiveMinimum?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+} {
   return { type: 'number', description: `${description} (${unit})`, [UNIT_KEYWORD]: unit, ...bounds };
 }
 

@@ -72,9 +72,12 @@ function artifactFormProblems(schema: object, args: unknown): Map<string, string
     const ok = list ? Array.isArray(v) && v.every(isRefString) : isRefString(v);
     if (ok) continue;
     const given = JSON.stringify(v)?.slice(0, 80);
-    out.set(name, list
-      ? `argument ${name} takes the references of the artifacts it reads as its value, a list such as ["a-4", "a-5"] (given ${given}); references.${name} is not needed`
-      : `argument ${name} takes the reference of the artifact it reads as its value, such as "a-4" (given ${given}), not the artifact's content; references.${name} may repeat the same reference or be left out`);
+    out.set(
+      name,
+      list
+        ? `argument ${name} takes the references of the artifacts it reads as its value, a list such as ["a-4", "a-5"] (given ${given}); references.${name} is not needed`
+        : `argument ${name} takes the reference of the artifact it reads as its value, such as "a-4" (given ${given}), not the artifact's content; references.${name} may repeat the same reference or be left out`,
+    );
   }
   return out;
 }

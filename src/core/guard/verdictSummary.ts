@@ -35,6 +35,9 @@ export function countVerdicts(verdicts: readonly Verdict[]): VerdictCounts {
 /** One line for a call's verdicts: "3 pass, 1 warn · 4 not judged · 1 judge unavailable". */
 export function verdictLine(verdicts: readonly Verdict[]): string {
   const c = countVerdicts(verdicts);
-  const scientific = [c.pass && `${c.pass} pass`, c.warn && `${c.warn} warn`, c.fail && `${c.fail} fail`].filter(Boolean).join(', ') || 'no verdicts';
-  return [scientific, c.notJudged && `${c.notJudged} not judged`, c.judgeUnavailable && `${c.judgeUnavailable} judge unavailable`].filter(Boolean).join(' · ');
+  const scientific =
+    [c.pass && `${c.pass} pass`, c.warn && `${c.warn} warn`, c.fail && `${c.fail} fail`].filter(Boolean).join(', ') || 'no verdicts';
+  return [scientific, c.notJudged && `${c.notJudged} not judged`, c.judgeUnavailable && `${c.judgeUnavailable} judge unavailable`]
+    .filter(Boolean)
+    .join(' · ');
 }

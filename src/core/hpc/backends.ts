@@ -33,11 +33,15 @@ export class JobBackends {
     const profile = this.options.profiles.find((p) => p.name === name);
     if (!profile) {
       const known = ['local', ...this.options.profiles.map((p) => p.name)];
-      throw new Error(`no cluster profile named "${name}"; jobs can run on: ${known.join(', ')}. Add the cluster to the profiles file, or pick one of these.`);
+      throw new Error(
+        `no cluster profile named "${name}"; jobs can run on: ${known.join(', ')}. Add the cluster to the profiles file, or pick one of these.`,
+      );
     }
     const runner = new RemoteRunner(updates, {
-      profile, connection: this.connection(profile),
-      ...(this.options.pollSeconds ? { pollSeconds: this.options.pollSeconds } : {}), ...(this.options.logger ? { logger: this.options.logger } : {}),
+      profile,
+      connection: this.connection(profile),
+      ...(this.options.pollSeconds ? { pollSeconds: this.options.pollSeconds } : {}),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
     });
     this.runners.set(name, runner);
     return runner;
@@ -47,10 +51,18 @@ export class JobBackends {
     let c = this.connections.get(profile.name);
     if (!c) {
       const target = resolveSshTarget(
-        { sshHost: profile.sshHost, ...(profile.port ? { port: profile.port } : {}), ...(profile.user ? { user: profile.user } : {}), ...(profile.identityFile ? { identityFile: profile.identityFile } : {}) },
+        {
+          sshHost: profile.sshHost,
+          ...(profile.port ? { port: profile.port } : {}),
+          ...(profile.user ? { user: profile.user } : {}),
+          ...(profile.identityFile ? { identityFile: profile.identityFile } : {}),
+        },
         this.options.sshConfig ?? loadSshConfig(),
       );
-      c = new ClusterConnection(profile.name, target, { ...(this.options.logger ? { logger: this.options.logger } : {}), ...this.options.connection });
+      c = new ClusterConnection(profile.name, target, {
+        ...(this.options.logger ? { logger: this.options.logger } : {}),
+        ...this.options.connection,
+      });
       this.connections.set(profile.name, c);
     }
     return c;

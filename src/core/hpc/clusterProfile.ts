@@ -46,7 +46,8 @@ const validateProfile = ajv.compile<ClusterProfile>(CLUSTER_PROFILE_SCHEMA);
 
 function describe(e: ErrorObject, where: string): string {
   const at = `${where}${e.instancePath.replace(/\//g, '.')}`;
-  if (e.keyword === 'additionalProperties') return `${at}: unknown setting "${(e.params as { additionalProperty: string }).additionalProperty}" (allowed: ${Object.keys(CLUSTER_PROFILE_SCHEMA.properties).join(', ')})`;
+  if (e.keyword === 'additionalProperties')
+    return `${at}: unknown setting "${(e.params as { additionalProperty: string }).additionalProperty}" (allowed: ${Object.keys(CLUSTER_PROFILE_SCHEMA.properties).join(', ')})`;
   if (e.keyword === 'required') return `${at}: missing "${(e.params as { missingProperty: string }).missingProperty}"`;
   if (e.keyword === 'enum') return `${at}: must be one of ${(e.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
   if (e.keyword === 'pattern') return `${at}: ${JSON.stringify(e.data)} has characters that are not allowed here`;
@@ -70,14 +71,18 @@ export function workRootProblem(profile: Pick<ClusterProfile, 'workRoot' | 'sche
   if (profile.scheduler !== 'pbs') {
     const c = /[%\\]/.exec(w)?.[0];
     if (c) {
-      return `workRoot ${JSON.stringify(w)} contains "${c}": ${profile.scheduler === 'slurm' ? 'SLURM' : 'LSF'} ${c === '%' ? 'expands "%" patterns (%j, %u, …) in the job\'s output path, which lies under the work root' : 'reads "\\" in the job\'s output path as an escape'}, ` +
-        'so the job would fail to launch. Choose a work root without "%" and "\\".';
+      return (
+        `workRoot ${JSON.stringify(w)} contains "${c}": ${profile.scheduler === 'slurm' ? 'SLURM' : 'LSF'} ${c === '%' ? 'expands "%" patterns (%j, %u, …) in the job\'s output path, which lies under the work root' : 'reads "\\" in the job\'s output path as an escape'}, ` +
+        'so the job would fail to launch. Choose a work root without "%" and "\\".'
+      );
     }
   }
   const literal = Buffer.byteLength(w.replace(/^~\/?/, '').replace(/\/+$/, ''));
   if (literal + JOB_PSEUDO_SUFFIX_BYTES > PW_DIRECTORY_MAX_BYTES) {
-    return `workRoot ${JSON.stringify(w.length > 60 ? `${w.slice(0, 57)}…` : w)} is ${literal} bytes long; a job's pseudopotential directory under it (<workRoot>/<job>/pseudo) ` +
-      `would be over the ${PW_DIRECTORY_MAX_BYTES} characters pw.x reads for a directory name (its "input name too long" error). Choose a shorter work root.`;
+    return (
+      `workRoot ${JSON.stringify(w.length > 60 ? `${w.slice(0, 57)}…` : w)} is ${literal} bytes long; a job's pseudopotential directory under it (<workRoot>/<job>/pseudo) ` +
+      `would be over the ${PW_DIRECTORY_MAX_BYTES} characters pw.x reads for a directory name (its "input name too long" error). Choose a shorter work root.`
+    );
   }
   return undefined;
 }
@@ -99,14 +104,18 @@ export function loadClusterProfiles(file: string): ClusterProfile[] {
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`could not read cluster profiles from ${file}: ${(e as Error).message}. It must be JSON: { "clusters": [ { "name": ..., "sshHost": ..., ... } ] }.`);
+    throw new Error(
+      `could not read cluster profiles from ${file}: ${(e as Error).message}. It must be JSON: { "clusters": [ { "name": ..., "sshHost": ..., ... } ] }.`,
+    );
   }
   const list = Array.isArray(data) ? data : (data as { clusters?: unknown })?.clusters;
-  if (!Array.isArray(list)) throw new Error(`${file} has no "clusters" list; write { "clusters": [ { "name": ..., "sshHost": ..., ... } ] }.`);
+  if (!Array.isArray(list))
+    throw new Error(`${file} has no "clusters" list; write { "clusters": [ { "name": ..., "sshHost": ..., ... } ] }.`);
   const profiles = list.map((p, i) => checkClusterProfile(p, `${file}: clusters[${i}]`));
   const seen = new Set<string>();
   for (const p of profiles) {
-    if (seen.has(p.name)) throw new Error(`${file}: two clusters are named "${p.name}"; names must be unique (jobs refer to their cluster by name).`);
+    if (seen.has(p.name))
+      throw new Error(`${file}: two clusters are named "${p.name}"; names must be unique (jobs refer to their cluster by name).`);
     seen.add(p.name);
   }
   return profiles;

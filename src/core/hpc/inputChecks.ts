@@ -18,6 +18,8 @@ export function checkPwInputForJob(text: string, job: Pick<JobRecord, 'id' | 'ps
   const staged = new Set(job.pseudopotentials.map((p) => p.name));
   const missing = named.filter((f) => !staged.has(f));
   if (missing.length > 0) {
-    throw new Error(`job ${job.id}: ATOMIC_SPECIES names ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not among the staged pseudopotentials (${[...staged].join(', ')}); add ${missing.length === 1 ? 'it' : 'them'} to the job.`);
+    throw new Error(
+      `job ${job.id}: ATOMIC_SPECIES names ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not among the staged pseudopotentials (${[...staged].join(', ')}); add ${missing.length === 1 ? 'it' : 'them'} to the job.`,
+    );
   }
 }

@@ -23,7 +23,11 @@ export const JOB_TRANSITIONS: Readonly<Record<JobState, readonly JobState[]>> = 
 };
 
 export class IllegalJobTransitionError extends DreamsError<'illegal-transition'> {
-  constructor(readonly jobId: string, readonly from: JobState, readonly to: JobState) {
+  constructor(
+    readonly jobId: string,
+    readonly from: JobState,
+    readonly to: JobState,
+  ) {
     const allowed = JOB_TRANSITIONS[from];
     super(
       'illegal-transition',
@@ -81,6 +85,8 @@ export const JOB_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** A job file name: one path component, no separators, not `.` or `..`. */
 export function checkJobFileName(name: string, what: string): void {
   if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name)) {
-    throw new Error(`${what} ${JSON.stringify(name)} is not a plain file name; give a name without '/', '\\' or NUL (it is placed inside the job directory).`);
+    throw new Error(
+      `${what} ${JSON.stringify(name)} is not a plain file name; give a name without '/', '\\' or NUL (it is placed inside the job directory).`,
+    );
   }
 }

@@ -112,7 +112,9 @@ export class JobService {
     for (const p of pseudos) checkJobFileName(p.name, 'pseudopotential name');
     if (spec.id !== undefined) {
       if (!JOB_ID_PATTERN.test(spec.id)) {
-        throw new Error(`job id ${JSON.stringify(spec.id)} is not usable as a scheduler job name; use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit).`);
+        throw new Error(
+          `job id ${JSON.stringify(spec.id)} is not usable as a scheduler job name; use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit).`,
+        );
       }
       const existing = this.jobs.get(spec.id);
       if (existing) {
@@ -137,9 +139,12 @@ export class JobService {
       pseudopotentials.push({ name: p.name, source, sha256: await sha256File(source), ...(p.artifact ? { artifact: p.artifact } : {}) });
     }
     const program = spec.program ?? 'pw.x';
-    if (!JOB_PROGRAMS.includes(program)) throw new Error(`job program ${JSON.stringify(program)} is not one DREAMS runs; use one of ${JOB_PROGRAMS.join(', ')}.`);
+    if (!JOB_PROGRAMS.includes(program))
+      throw new Error(`job program ${JSON.stringify(program)} is not one DREAMS runs; use one of ${JOB_PROGRAMS.join(', ')}.`);
     for (const c of spec.collect ?? []) checkJobFileName(c.replace(/\*/g, 'x'), 'collected output pattern');
-    const parent = spec.parent ? continuation(this.require(spec.parent.job), program, spec.input.text, spec.backend, (id) => this.jobDir(id)) : undefined;
+    const parent = spec.parent
+      ? continuation(this.require(spec.parent.job), program, spec.input.text, spec.backend, (id) => this.jobDir(id))
+      : undefined;
     const discard = spec.discardWavefunctions && program === 'pw.x' ? wavefunctionPlace(spec.input.text) : undefined;
     const now = new Date().toISOString();
     const job: JobRecord = {
@@ -148,7 +153,9 @@ export class JobService {
       state: 'draft',
       program,
       input: spec.input.name,
-      files: [{ name: spec.input.name, sha256: sha256Text(spec.input.text), ...(spec.input.artifact ? { artifact: spec.input.artifact } : {}) }],
+      files: [
+        { name: spec.input.name, sha256: sha256Text(spec.input.text), ...(spec.input.artifact ? { artifact: spec.input.artifact } : {}) },
+      ],
       pseudopotentials,
       outputs: [],
       createdAt: now,
@@ -175,12 +182,16 @@ export class JobService {
     if (!fs.existsSync(inputPath)) throw new Error(`job ${id}: its input ${inputPath} is missing; create the job again.`);
     const inputHash = await sha256File(inputPath);
     if (inputHash !== job.files[0]?.sha256) {
-      throw new Error(`job ${id}: the input ${inputPath} changed after the job was created (sha256 ${inputHash.slice(0, 12)}… ≠ ${job.files[0]?.sha256?.slice(0, 12)}…); create a new job from the changed input.`);
+      throw new Error(
+        `job ${id}: the input ${inputPath} changed after the job was created (sha256 ${inputHash.slice(0, 12)}… ≠ ${job.files[0]?.sha256?.slice(0, 12)}…); create a new job from the changed input.`,
+      );
     }
     for (const p of job.pseudopotentials) {
       const now = p.source && fs.existsSync(p.source) ? await sha256File(p.source) : undefined;
       if (now !== p.sha256) {
-        throw new Error(`job ${id}: pseudopotential ${p.name} (${p.source}) ${now ? 'changed' : 'disappeared'} after the job was created; create a new job so the recorded hash matches what runs.`);
+        throw new Error(
+          `job ${id}: pseudopotential ${p.name} (${p.source}) ${now ? 'changed' : 'disappeared'} after the job was created; create a new job so the recorded hash matches what runs.`,
+        );
       }
     }
     checkPwInputForJob(fs.readFileSync(inputPath, 'utf8'), job);
@@ -253,7 +264,10 @@ export class JobService {
   private serial<T>(id: string, fn: () => Promise<T>): Promise<T> {
     const prior = this.queues.get(id) ?? Promise.resolve();
     const next = prior.then(fn, fn);
-    this.queues.set(id, next.catch(() => undefined));
+    this.queues.set(
+      id,
+      next.catch(() => undefined),
+    );
     return next;
   }
 

@@ -33,7 +33,6 @@ export const outputNameFor = (input: string): string => `${input.replace(/\.(in|
 export const errorNameFor = (input: string): string => `${input.replace(/\.(in|pwi)$/i, '')}.err`;
 export const LOCAL_PSEUDO_DIR = 'pseudo';
 
-
 interface Watched {
   timer?: NodeJS.Timeout;
   reader: PwProgressReader;
@@ -55,7 +54,10 @@ export class LocalRunner implements JobBackend {
   private readonly starting = new Set<string>();
   private disposed = false;
 
-  constructor(private readonly updates: JobUpdates, private readonly options: LocalRunnerOptions) {
+  constructor(
+    private readonly updates: JobUpdates,
+    private readonly options: LocalRunnerOptions,
+  ) {
     this.argv = parsePwCommand(options.pwCommand);
     this.maxConcurrent = Math.max(1, options.maxConcurrent ?? 1);
   }
@@ -268,11 +270,20 @@ export class LocalRunner implements JobBackend {
       }
       const output = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
       const outcome = readPwOutcome(output, readCrashBeside(outFile));
-      const collected = job.collect?.length ? fs.readdirSync(dir).filter((n) => matchesCollected(n, job.collect!)).sort() : [];
+      const collected = job.collect?.length
+        ? fs
+            .readdirSync(dir)
+            .filter((n) => matchesCollected(n, job.collect!))
+            .sort()
+        : [];
       const outputs = await describeOutputs(dir, [outputNameFor(job.input), errorNameFor(job.input), ...collected]);
       const exitCode = exit.code ?? undefined;
       if (w?.cancelling) {
-        await this.updates.transition(id, 'cancelled', { outputs, exitCode, error: `cancelled while running${exit.signal ? ` (pw.x ended by ${exit.signal})` : ''}` });
+        await this.updates.transition(id, 'cancelled', {
+          outputs,
+          exitCode,
+          error: `cancelled while running${exit.signal ? ` (pw.x ended by ${exit.signal})` : ''}`,
+        });
       } else if (outcome.jobDone && !outcome.error && (exit.code === 0 || exit.unobserved)) {
         if (job.discardWavefunctions) {
           try {
@@ -281,7 +292,11 @@ export class LocalRunner implements JobBackend {
             // a file that cannot be removed costs disk, not the result
           }
         }
-        await this.updates.transition(id, 'completed', { outputs, exitCode: exit.code ?? 0, progress: w ? w.reader.progress() : job.progress });
+        await this.updates.transition(id, 'completed', {
+          outputs,
+          exitCode: exit.code ?? 0,
+          progress: w ? w.reader.progress() : job.progress,
+        });
       } else {
         await this.updates.transition(id, 'failed', { outputs, exitCode, error: explainFailure(outcome.error, exit, output, dir) });
       }
@@ -297,12 +312,21 @@ export class LocalRunner implements JobBackend {
       const id = this.waiting.shift()!;
       this.start(id).catch((e: Error) =>
         // a job that could not be started fails with the reason, if that can still be recorded
-        this.updates.transition(id, 'failed', { error: `could not start pw.x for job ${id}: ${e.message}` }).then(() => this.next(), () => undefined));
+        this.updates.transition(id, 'failed', { error: `could not start pw.x for job ${id}: ${e.message}` }).then(
+          () => this.next(),
+          () => undefined,
+        ),
+      );
     }
   }
 }
 
-function explainFailure(pwError: string | undefined, exit: { code: number | null; signal: NodeJS.Signals | null; unobserved?: boolean }, output: string, dir: string): string {
+function explainFailure(
+  pwError: string | undefined,
+  exit: { code: number | null; signal: NodeJS.Signals | null; unobserved?: boolean },
+  output: string,
+  dir: string,
+): string {
   if (pwError) return pwError;
   const tail = output.trimEnd().split('\n').slice(-5).join('\n');
   const how = exit.unobserved
@@ -350,12 +374,16 @@ function findJobProcess(jobId: string): number | undefined {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (state === 'Z') continue;
-      if (fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`DREAMS_JOB_ID=${jobId}`)) carrying.set(Number(p), Number(ppid));
+      if (fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`DREAMS_JOB_ID=${jobId}`))
+        carrying.set(Number(p), Number(ppid));
     } catch {
       // gone meanwhile, or another user's process
     }
   }
-  return [...carrying].filter(([, parent]) => !carrying.has(parent)).map(([pid]) => pid).sort((a, b) => a - b)[0];
+  return [...carrying]
+    .filter(([, parent]) => !carrying.has(parent))
+    .map(([pid]) => pid)
+    .sort((a, b) => a - b)[0];
 }
 
 /** True when `pid` is alive and is the process started for `jobId` (not a reused pid). */

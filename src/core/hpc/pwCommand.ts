@@ -16,7 +16,9 @@ export function parsePwCommand(command: string): string[] {
     return '';
   });
   if (variables.length > 0) {
-    throw new Error(`the pw.x command "${command}" uses the shell variable(s) ${variables.map((v) => '$' + v).join(', ')}; it runs without a shell, so write the value itself (e.g. "mpirun -np 4 pw.x").`);
+    throw new Error(
+      `the pw.x command "${command}" uses the shell variable(s) ${variables.map((v) => '$' + v).join(', ')}; it runs without a shell, so write the value itself (e.g. "mpirun -np 4 pw.x").`,
+    );
   }
   const argv: string[] = [];
   for (const t of tokens) {
@@ -24,8 +26,11 @@ export function parsePwCommand(command: string): string[] {
       argv.push(t);
       continue;
     }
-    const what = 'op' in t ? (t.op === 'glob' ? `the pattern "${(t as { pattern: string }).pattern}"` : `the operator "${t.op}"`) : 'a comment';
-    throw new Error(`the pw.x command "${command}" contains ${what}; it runs without a shell, so give only the program and its arguments (e.g. "mpirun -np 2 pw.x").`);
+    const what =
+      'op' in t ? (t.op === 'glob' ? `the pattern "${(t as { pattern: string }).pattern}"` : `the operator "${t.op}"`) : 'a comment';
+    throw new Error(
+      `the pw.x command "${command}" contains ${what}; it runs without a shell, so give only the program and its arguments (e.g. "mpirun -np 2 pw.x").`,
+    );
   }
   if (argv.length === 0) throw new Error('the pw.x command is empty; set it to "pw.x" or e.g. "mpirun -np 2 pw.x".');
   return argv;
@@ -42,8 +47,10 @@ export function programArgv(argv: readonly string[], program: string): string[] 
   if (program === 'pw.x') return [...argv];
   const at = argv.findIndex((t) => path.posix.basename(t) === 'pw.x');
   if (at < 0) {
-    throw new Error(`the pw.x command "${argv.join(' ')}" does not name pw.x, so the ${program} of the same installation cannot be found from it; ` +
-      'set the pw.x command to one that names pw.x (e.g. "mpirun -np 2 /opt/qe/bin/pw.x"), with the other QE programs beside it.');
+    throw new Error(
+      `the pw.x command "${argv.join(' ')}" does not name pw.x, so the ${program} of the same installation cannot be found from it; ` +
+        'set the pw.x command to one that names pw.x (e.g. "mpirun -np 2 /opt/qe/bin/pw.x"), with the other QE programs beside it.',
+    );
   }
   const out = [...argv];
   out[at] = argv[at]!.slice(0, argv[at]!.length - 'pw.x'.length) + program;
@@ -55,8 +62,10 @@ export function programCommandLine(command: string, program: string): string {
   if (program === 'pw.x') return command;
   const re = /(^|[\s/'"])pw\.x(?=[\s'"]|$)/;
   if (!re.test(command)) {
-    throw new Error(`the cluster's pw.x command "${command}" does not name pw.x, so the ${program} of the same installation cannot be found from it; ` +
-      'set pwCommand in the cluster profile to one that names pw.x (e.g. "srun pw.x"), with the other QE programs beside it.');
+    throw new Error(
+      `the cluster's pw.x command "${command}" does not name pw.x, so the ${program} of the same installation cannot be found from it; ` +
+        'set pwCommand in the cluster profile to one that names pw.x (e.g. "srun pw.x"), with the other QE programs beside it.',
+    );
   }
   return command.replace(re, `$1${program}`);
 }
@@ -116,7 +125,9 @@ export function probeLocalPwVersion(command: string): Promise<string | undefined
   return new Promise<string | undefined>((resolve) => {
     let text = '';
     const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: scratch, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: '1', ...mpiRootEnvironment(argv) },
+      cwd: scratch,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, OMP_NUM_THREADS: '1', ...mpiRootEnvironment(argv) },
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));

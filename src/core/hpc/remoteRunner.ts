@@ -48,7 +48,14 @@ export interface RemoteRunnerStats {
 
 export class RemoteRunner implements JobBackend {
   readonly name: string;
-  readonly stats: RemoteRunnerStats = { pollCycles: 0, statusCommands: 0, finishedCommands: 0, submitCommands: 0, filesUploaded: 0, filesSkipped: 0 };
+  readonly stats: RemoteRunnerStats = {
+    pollCycles: 0,
+    statusCommands: 0,
+    finishedCommands: 0,
+    submitCommands: 0,
+    filesUploaded: 0,
+    filesSkipped: 0,
+  };
   private readonly scheduler: SchedulerAdapter;
   private readonly watched = new Set<string>();
   private readonly finalizing = new Set<string>();
@@ -60,7 +67,10 @@ export class RemoteRunner implements JobBackend {
 
   private readonly log: Logger;
 
-  constructor(private readonly updates: JobUpdates, private readonly options: RemoteRunnerOptions) {
+  constructor(
+    private readonly updates: JobUpdates,
+    private readonly options: RemoteRunnerOptions,
+  ) {
     this.name = options.profile.name;
     this.log = (options.logger ?? silentLogger).scoped(`jobs ${options.profile.name}`);
     this.scheduler = options.scheduler ?? schedulerFor(options.profile.scheduler);
@@ -77,18 +87,23 @@ export class RemoteRunner implements JobBackend {
       const partition = await this.partition(this.options.profile.partition);
       const sizedLike = job.parent ? this.updates.get(job.parent.job)?.resources : undefined;
       current = await this.updates.update(job.id, {
-        resources: job.program !== 'pw.x'
-          // a post-processing program works on the run it continues: sized like it (or one task)
-          ? (sizedLike ? { ...sizedLike, reason: `sized like job ${job.parent!.job}, whose files it reads` } : { ntasks: 1, nodes: 1, walltimeMinutes: 30, reason: `${job.program} on one task` })
-          : suggestResourcesWithin(describePwInputSize(input), this.options.profile, partition),
+        resources:
+          job.program !== 'pw.x'
+            ? // a post-processing program works on the run it continues: sized like it (or one task)
+              sizedLike
+              ? { ...sizedLike, reason: `sized like job ${job.parent!.job}, whose files it reads` }
+              : { ntasks: 1, nodes: 1, walltimeMinutes: 30, reason: `${job.program} on one task` }
+            : suggestResourcesWithin(describePwInputSize(input), this.options.profile, partition),
       });
     }
     // Whoever sized the job, the profile's limits hold: a request beyond them is refused here
     // with the limit, not sent to be refused by the scheduler in its own words.
     const over = current.resources ? beyondLimits(current.resources, this.options.profile) : [];
     if (over.length > 0) {
-      throw new Error(`job ${job.id} asks for more than cluster profile "${this.name}" allows (${over.join(', ')}); nothing was submitted. ` +
-        'Size it within the profile\'s limits, or raise them in the profile if the cluster allows it.');
+      throw new Error(
+        `job ${job.id} asks for more than cluster profile "${this.name}" allows (${over.join(', ')}); nothing was submitted. ` +
+          "Size it within the profile's limits, or raise them in the profile if the cluster allows it.",
+      );
     }
     if (!current.submitRequestedAt) current = await this.updates.update(job.id, { submitRequestedAt: new Date().toISOString() });
     const { work } = await this.roots();
@@ -120,12 +135,18 @@ export class RemoteRunner implements JobBackend {
           await this.pollOnce(); // it ended on its own first: report what really happened
           return;
         }
-        throw new Error(`could not cancel job ${job.id} (scheduler id ${sid}) on ${this.name}: ${r.stderr.trim() || `exit ${r.code}`}. Try again, or cancel it on the cluster with ${this.scheduler.cancelCommand(sid)}.`);
+        throw new Error(
+          `could not cancel job ${job.id} (scheduler id ${sid}) on ${this.name}: ${r.stderr.trim() || `exit ${r.code}`}. Try again, or cancel it on the cluster with ${this.scheduler.cancelCommand(sid)}.`,
+        );
       }
     }
     const outputs = current.workDir ? await this.download(current, current.workDir, sid).catch(() => []) : [];
     this.watched.delete(job.id);
-    await this.updates.transition(job.id, 'cancelled', { error: `cancelled${sid ? ` (${this.scheduler.cancelCommand(sid)})` : ' before the scheduler accepted it'}`, outputs, ...(sid ? { schedulerId: sid } : {}) });
+    await this.updates.transition(job.id, 'cancelled', {
+      error: `cancelled${sid ? ` (${this.scheduler.cancelCommand(sid)})` : ' before the scheduler accepted it'}`,
+      outputs,
+      ...(sid ? { schedulerId: sid } : {}),
+    });
   }
 
   async dispose(): Promise<void> {
@@ -142,7 +163,9 @@ export class RemoteRunner implements JobBackend {
   }
 
   private async poll(): Promise<void> {
-    const jobs = [...this.watched].map((id) => this.updates.get(id)).filter((j): j is JobRecord => !!j && !isTerminal(j.state) && !!j.schedulerId);
+    const jobs = [...this.watched]
+      .map((id) => this.updates.get(id))
+      .filter((j): j is JobRecord => !!j && !isTerminal(j.state) && !!j.schedulerId);
     if (jobs.length === 0) return;
     this.stats.pollCycles++;
     const ids = jobs.map((j) => j.schedulerId!);
@@ -199,10 +222,15 @@ export class RemoteRunner implements JobBackend {
       this.watched.delete(id);
       if (!job || isTerminal(job.state)) continue;
       const sid = job.schedulerId;
-      await this.updates.transition(id, 'failed', {
-        error: `${this.name} refused the connection, so this job can no longer be followed: ${refusal.message}` +
-          (sid ? ` The job (${this.scheduler.name.toUpperCase()} id ${sid}) may still be running there: once you can log in again, check it and cancel it if it is not needed (${this.scheduler.cancelCommand(sid)}).` : ''),
-      }).catch((e: Error) => this.log.error(`could not record job ${id} as failed: ${e.message}`));
+      await this.updates
+        .transition(id, 'failed', {
+          error:
+            `${this.name} refused the connection, so this job can no longer be followed: ${refusal.message}` +
+            (sid
+              ? ` The job (${this.scheduler.name.toUpperCase()} id ${sid}) may still be running there: once you can log in again, check it and cancel it if it is not needed (${this.scheduler.cancelCommand(sid)}).`
+              : ''),
+        })
+        .catch((e: Error) => this.log.error(`could not record job ${id} as failed: ${e.message}`));
     }
   }
 
@@ -246,7 +274,11 @@ export class RemoteRunner implements JobBackend {
       this.watched.delete(job.id);
       const part = await this.partition(job.resources?.partition ?? this.options.profile.partition).catch(() => undefined);
       const asked = job.resources ? ` The job asked for ${job.resources.walltimeMinutes} min on ${job.resources.nodes} node(s)` : '';
-      const allowed = part ? `; partition "${part.name}" allows a job ${part.maxWalltimeMinutes !== undefined ? `${part.maxWalltimeMinutes} min` : 'unlimited time'}${part.maxNodes !== undefined ? ` on up to ${part.maxNodes} node(s)` : ''}.` : asked ? '.' : '';
+      const allowed = part
+        ? `; partition "${part.name}" allows a job ${part.maxWalltimeMinutes !== undefined ? `${part.maxWalltimeMinutes} min` : 'unlimited time'}${part.maxNodes !== undefined ? ` on up to ${part.maxNodes} node(s)` : ''}.`
+        : asked
+          ? '.'
+          : '';
       await this.updates.transition(job.id, 'failed', {
         error: `${this.scheduler.name.toUpperCase()} will not start this job as it was asked for (${why}).${asked}${allowed} Nothing ran; the job was withdrawn (${this.scheduler.cancelCommand(sid)}) so it does not wait in the queue forever.`,
       });
@@ -266,10 +298,25 @@ export class RemoteRunner implements JobBackend {
       if (s.state === 'cancelled') {
         await this.updates.transition(job.id, 'cancelled', { outputs, ...exit, error: 'cancelled on the cluster' });
       } else if (s.state === 'completed' && outcome.jobDone && !outcome.error) {
-        await this.updates.transition(job.id, 'completed', { outputs, ...exit, ...(outcome.totalEnergyRy !== undefined ? { progress: { totalEnergyRy: outcome.totalEnergyRy, updatedAt: new Date().toISOString() } } : {}) });
+        await this.updates.transition(job.id, 'completed', {
+          outputs,
+          ...exit,
+          ...(outcome.totalEnergyRy !== undefined
+            ? { progress: { totalEnergyRy: outcome.totalEnergyRy, updatedAt: new Date().toISOString() } }
+            : {}),
+        });
       } else {
-        const why = outcome.error ?? s.reason ?? (s.state === 'completed' ? 'the batch job ended but pw.x did not print JOB DONE' : `the scheduler reports ${s.state}`);
-        await this.updates.transition(job.id, 'failed', { outputs, ...exit, error: outcome.error ? why : `${why}; see ${outputs.map((o) => o.name).join(', ') || 'the job directory'} in ${this.updates.localDir(job.id)}` });
+        const why =
+          outcome.error ??
+          s.reason ??
+          (s.state === 'completed' ? 'the batch job ended but pw.x did not print JOB DONE' : `the scheduler reports ${s.state}`);
+        await this.updates.transition(job.id, 'failed', {
+          outputs,
+          ...exit,
+          error: outcome.error
+            ? why
+            : `${why}; see ${outputs.map((o) => o.name).join(', ') || 'the job directory'} in ${this.updates.localDir(job.id)}`,
+        });
       }
       this.watched.delete(job.id);
     } finally {
@@ -280,7 +327,14 @@ export class RemoteRunner implements JobBackend {
   /** Copy the job's outputs (those that exist) back into its local directory. */
   private async download(job: JobRecord, dir: string, schedulerId: string | undefined): Promise<JobFile[]> {
     const collected = job.collect?.length
-      ? await this.connection.sftp(async (sftp) => ((await sftp.exists(dir)) ? (await sftp.list(dir)).map((e) => e.name).filter((n) => matchesCollected(n, job.collect!)).sort() : []))
+      ? await this.connection.sftp(async (sftp) =>
+          (await sftp.exists(dir))
+            ? (await sftp.list(dir))
+                .map((e) => e.name)
+                .filter((n) => matchesCollected(n, job.collect!))
+                .sort()
+            : [],
+        )
       : [];
     const names = [outputNameFor(job.input), errorNameFor(job.input), ...(schedulerId ? [`slurm-${schedulerId}.out`] : []), ...collected];
     const localDir = this.updates.localDir(job.id);
@@ -306,18 +360,36 @@ export class RemoteRunner implements JobBackend {
     fs.writeFileSync(path.join(localDir, BATCH_SCRIPT_NAME), script);
     const files = [
       { local: path.join(localDir, job.input), remote: `${dir}/${job.input}`, sha256: job.files[0]!.sha256! },
-      { local: path.join(localDir, BATCH_SCRIPT_NAME), remote: `${dir}/${BATCH_SCRIPT_NAME}`, sha256: await sha256File(path.join(localDir, BATCH_SCRIPT_NAME)) },
-      ...job.pseudopotentials.map((p) => ({ local: p.source!, remote: `${pseudo}/${p.sha256}/${p.name}`, sha256: p.sha256!, shared: true })),
+      {
+        local: path.join(localDir, BATCH_SCRIPT_NAME),
+        remote: `${dir}/${BATCH_SCRIPT_NAME}`,
+        sha256: await sha256File(path.join(localDir, BATCH_SCRIPT_NAME)),
+      },
+      ...job.pseudopotentials.map((p) => ({
+        local: p.source!,
+        remote: `${pseudo}/${p.sha256}/${p.name}`,
+        sha256: p.sha256!,
+        shared: true,
+      })),
     ];
-    const dirs = [dir, ...(job.pseudopotentials.length > 0 ? [`${dir}/${REMOTE_PSEUDO_LINKS}`] : []), ...job.pseudopotentials.map((p) => `${pseudo}/${p.sha256}`)];
-    const links = job.pseudopotentials.map((p) => `ln -sfn -- ${shellQuote(`${pseudo}/${p.sha256}/${p.name}`)} ${shellQuote(`${dir}/${REMOTE_PSEUDO_LINKS}/${p.name}`)}`);
+    const dirs = [
+      dir,
+      ...(job.pseudopotentials.length > 0 ? [`${dir}/${REMOTE_PSEUDO_LINKS}`] : []),
+      ...job.pseudopotentials.map((p) => `${pseudo}/${p.sha256}`),
+    ];
+    const links = job.pseudopotentials.map(
+      (p) => `ln -sfn -- ${shellQuote(`${pseudo}/${p.sha256}/${p.name}`)} ${shellQuote(`${dir}/${REMOTE_PSEUDO_LINKS}/${p.name}`)}`,
+    );
     const command = [
       `mkdir -p -- ${dirs.map(shellQuote).join(' ')}`,
       ...links,
       `for f in ${files.map((f) => shellQuote(f.remote)).join(' ')}; do if [ -f "$f" ]; then sha256sum < "$f" | cut -c1-64; else echo -; fi; done`,
     ].join(' && ');
     const r = await this.connection.exec(command);
-    if (r.code !== 0) throw new Error(`could not prepare ${dir} on ${this.name}: ${r.stderr.trim() || `exit ${r.code}`}. Check that the profile's workRoot is writable.`);
+    if (r.code !== 0)
+      throw new Error(
+        `could not prepare ${dir} on ${this.name}: ${r.stderr.trim() || `exit ${r.code}`}. Check that the profile's workRoot is writable.`,
+      );
     const remoteHashes = r.stdout.trim().split('\n');
     for (const [i, f] of files.entries()) {
       if (remoteHashes[i] === f.sha256) {
@@ -348,7 +420,9 @@ export class RemoteRunner implements JobBackend {
     this.stats.submitCommands++;
     const r = await this.connection.exec(command);
     if (r.code !== 0) {
-      throw new Error(`the scheduler on ${this.name} refused job ${job.id}: ${r.stderr.trim() || r.stdout.trim() || `exit ${r.code}`}. Check the partition, account and limits in the cluster profile.`);
+      throw new Error(
+        `the scheduler on ${this.name} refused job ${job.id}: ${r.stderr.trim() || r.stdout.trim() || `exit ${r.code}`}. Check the partition, account and limits in the cluster profile.`,
+      );
     }
     const [how, ...rest] = r.stdout.split('\n');
     const body = rest.join('\n');
@@ -370,12 +444,17 @@ export class RemoteRunner implements JobBackend {
 
   private roots(): Promise<{ work: string; pseudo: string }> {
     if (!this.root) {
-      this.root = this.connection.sftp((sftp) => sftp.realPath('.')).then((home) => {
-        const abs = (p: string) => (p === '~' ? home : p.startsWith('~/') ? `${home}/${p.slice(2)}` : p.startsWith('/') ? p : `${home}/${p}`);
-        const work = abs(this.options.profile.workRoot).replace(/\/+$/, '');
-        const pseudo = this.options.profile.remotePseudoDir ? abs(this.options.profile.remotePseudoDir).replace(/\/+$/, '') : `${work}/.pseudo`;
-        return { work, pseudo };
-      });
+      this.root = this.connection
+        .sftp((sftp) => sftp.realPath('.'))
+        .then((home) => {
+          const abs = (p: string) =>
+            p === '~' ? home : p.startsWith('~/') ? `${home}/${p.slice(2)}` : p.startsWith('/') ? p : `${home}/${p}`;
+          const work = abs(this.options.profile.workRoot).replace(/\/+$/, '');
+          const pseudo = this.options.profile.remotePseudoDir
+            ? abs(this.options.profile.remotePseudoDir).replace(/\/+$/, '')
+            : `${work}/.pseudo`;
+          return { work, pseudo };
+        });
       this.root.catch(() => (this.root = undefined));
     }
     return this.root;

@@ -61,29 +61,47 @@ export function suggestResources(size: PwJobSize, profile: Pick<ClusterProfile, 
  * them too (a profile need not repeat them). A walltime cut to the partition's limit is said
  * in the reason: the job may not finish in it, but a longer request would never start.
  */
-export function suggestResourcesWithin(size: PwJobSize, profile: Pick<ClusterProfile, 'limits' | 'partition' | 'account' | 'qos'>, partition: PartitionLimits | undefined): JobResources {
+export function suggestResourcesWithin(
+  size: PwJobSize,
+  profile: Pick<ClusterProfile, 'limits' | 'partition' | 'account' | 'qos'>,
+  partition: PartitionLimits | undefined,
+): JobResources {
   const free = suggestResources(size, profile);
   if (!partition) return free;
   const limits = { ...(profile.limits ?? {}) };
-  if (partition.maxWalltimeMinutes !== undefined) limits.maxWalltimeMinutes = Math.min(limits.maxWalltimeMinutes ?? Infinity, partition.maxWalltimeMinutes);
+  if (partition.maxWalltimeMinutes !== undefined)
+    limits.maxWalltimeMinutes = Math.min(limits.maxWalltimeMinutes ?? Infinity, partition.maxWalltimeMinutes);
   if (partition.maxNodes !== undefined) limits.maxNodes = Math.min(limits.maxNodes ?? Infinity, partition.maxNodes);
   const capped = suggestResources(size, { ...profile, limits });
   const cuts = [
     ...(capped.walltimeMinutes < free.walltimeMinutes ? [`walltime ${free.walltimeMinutes} → ${capped.walltimeMinutes} min`] : []),
     ...(capped.nodes < free.nodes ? [`nodes ${free.nodes} → ${capped.nodes}`] : []),
   ];
-  return cuts.length ? { ...capped, reason: `${capped.reason}; cut to the limits of partition "${partition.name}" (${cuts.join(', ')})` } : free;
+  return cuts.length
+    ? { ...capped, reason: `${capped.reason}; cut to the limits of partition "${partition.name}" (${cuts.join(', ')})` }
+    : free;
 }
 
 /**
  * An override of the suggestion. The reason is required and recorded with the suggestion
  * it replaced; a value beyond the profile's limits is refused, not silently capped.
  */
-export function overrideResources(suggested: JobResources, override: Partial<Omit<JobResources, 'reason' | 'suggested'>>, reason: string, profile: Pick<ClusterProfile, 'limits' | 'name'>): JobResources {
-  if (!reason.trim()) throw new Error('overriding the suggested resources needs a reason (e.g. "the previous run hit the walltime at 28 min"); it is recorded with the job.');
+export function overrideResources(
+  suggested: JobResources,
+  override: Partial<Omit<JobResources, 'reason' | 'suggested'>>,
+  reason: string,
+  profile: Pick<ClusterProfile, 'limits' | 'name'>,
+): JobResources {
+  if (!reason.trim())
+    throw new Error(
+      'overriding the suggested resources needs a reason (e.g. "the previous run hit the walltime at 28 min"); it is recorded with the job.',
+    );
   const next = { ...suggested, ...override };
   const over = beyondLimits(next, profile);
-  if (over.length > 0) throw new Error(`the override exceeds the limits of cluster profile "${profile.name}": ${over.join(', ')}. Ask for less, or raise the limits in the profile if the cluster allows it.`);
+  if (over.length > 0)
+    throw new Error(
+      `the override exceeds the limits of cluster profile "${profile.name}": ${over.join(', ')}. Ask for less, or raise the limits in the profile if the cluster allows it.`,
+    );
   for (const k of ['ntasks', 'nodes', 'walltimeMinutes'] as const) {
     if (!Number.isInteger(next[k]) || next[k] < 1) throw new Error(`${k} must be a whole number ≥ 1; the override gave ${next[k]}.`);
   }
@@ -97,8 +115,10 @@ export function beyondLimits(resources: Omit<JobResources, 'reason'>, profile: P
   const over: string[] = [];
   if (limits.maxNtasks !== undefined && resources.ntasks > limits.maxNtasks) over.push(`ntasks ${resources.ntasks} > ${limits.maxNtasks}`);
   if (limits.maxNodes !== undefined && resources.nodes > limits.maxNodes) over.push(`nodes ${resources.nodes} > ${limits.maxNodes}`);
-  if (limits.maxWalltimeMinutes !== undefined && resources.walltimeMinutes > limits.maxWalltimeMinutes) over.push(`walltime ${resources.walltimeMinutes} min > ${limits.maxWalltimeMinutes} min`);
-  if (limits.maxMemoryMb !== undefined && resources.memoryMb !== undefined && resources.memoryMb > limits.maxMemoryMb) over.push(`memory ${resources.memoryMb} MB > ${limits.maxMemoryMb} MB`);
+  if (limits.maxWalltimeMinutes !== undefined && resources.walltimeMinutes > limits.maxWalltimeMinutes)
+    over.push(`walltime ${resources.walltimeMinutes} min > ${limits.maxWalltimeMinutes} min`);
+  if (limits.maxMemoryMb !== undefined && resources.memoryMb !== undefined && resources.memoryMb > limits.maxMemoryMb)
+    over.push(`memory ${resources.memoryMb} MB > ${limits.maxMemoryMb} MB`);
   return over;
 }
 

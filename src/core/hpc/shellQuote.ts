@@ -7,7 +7,9 @@
  */
 export function shellQuote(arg: string): string {
   if (arg.includes('\0')) {
-    throw new Error(`cannot quote ${JSON.stringify(arg)} for the remote shell: it contains a NUL byte, which no shell argument can hold. Rename the file.`);
+    throw new Error(
+      `cannot quote ${JSON.stringify(arg)} for the remote shell: it contains a NUL byte, which no shell argument can hold. Rename the file.`,
+    );
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }

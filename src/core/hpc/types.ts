@@ -41,7 +41,7 @@ export interface JobFile {
 
 /** The Quantum ESPRESSO programs a job runs: pw.x, or a post-processing program on an earlier job's files. */
 export const JOB_PROGRAMS = ['pw.x', 'bands.x', 'dos.x', 'projwfc.x'] as const;
-export type JobProgram = typeof JOB_PROGRAMS[number];
+export type JobProgram = (typeof JOB_PROGRAMS)[number];
 
 /**
  * The earlier job whose QE scratch a job continues (an NSCF or bands run after its SCF, bands.x,

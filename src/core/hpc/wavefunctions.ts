@@ -16,7 +16,8 @@ import type { WavefunctionPlace } from './types';
 export function wavefunctionPlace(inputText: string): WavefunctionPlace | undefined {
   const { outdir: given, prefix } = scratchPlace(inputText);
   const outdir = path.posix.normalize(given ?? './');
-  if (path.posix.isAbsolute(outdir) || outdir === '..' || outdir.startsWith('../') || prefix.includes('/') || prefix === '') return undefined;
+  if (path.posix.isAbsolute(outdir) || outdir === '..' || outdir.startsWith('../') || prefix.includes('/') || prefix === '')
+    return undefined;
   return { outdir: outdir.replace(/\/+$/, '') || '.', prefix, outdirDefaulted: given === undefined };
 }
 

@@ -13,14 +13,7 @@
  * from every message this provider passes on.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  classifyAttemptError,
-  IncompleteStreamError,
-  redact,
-  SET_KEY_HINT,
-  toLlmError,
-  type AttemptFailure,
-} from './errors';
+import { classifyAttemptError, IncompleteStreamError, redact, SET_KEY_HINT, toLlmError, type AttemptFailure } from './errors';
 import { silentLogger, type Logger } from '../logger';
 import { resolveRetryPolicy, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import { MessageAssembler, type AssembledMessage } from './streamAssembler';
@@ -92,7 +85,9 @@ export class AnthropicProvider implements LlmProvider {
       let failure: AttemptFailure;
       try {
         const m = await this.#attempt(client, params, opts.signal, emit);
-        this.#log.debug(`${req.role} (${req.model}): ${m.stopReason}, ${m.usage.inputTokens} in / ${m.usage.outputTokens} out tokens${attempt > 1 ? `, attempt ${attempt}` : ''}`);
+        this.#log.debug(
+          `${req.role} (${req.model}): ${m.stopReason}, ${m.usage.inputTokens} in / ${m.usage.outputTokens} out tokens${attempt > 1 ? `, attempt ${attempt}` : ''}`,
+        );
         if (m.droppedBlockTypes.length > 0) {
           adjustments.push(`content blocks of type ${m.droppedBlockTypes.join(', ')} were left out: the contract does not carry them.`);
         }
@@ -111,14 +106,19 @@ export class AnthropicProvider implements LlmProvider {
       if (failure.serverWaitMs !== undefined && failure.serverWaitMs > policy.maxRetryAfterMs) {
         const s = Math.ceil(failure.serverWaitMs / 1000);
         throw this.#final(
-          { ...failure, detail: `${failure.detail}; the API asked to wait ${s} s, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s this run waits` },
+          {
+            ...failure,
+            detail: `${failure.detail}; the API asked to wait ${s} s, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s this run waits`,
+          },
           ctx,
           attempt,
         );
       }
       const delayMs = retryDelayMs(policy, attempt, failure.serverWaitMs, this.#random);
       const reason = redact(`${failure.kind}: ${failure.detail}`, this.#apiKey);
-      this.#log.warn(`${req.role} (${req.model}): retry ${attempt + 1} of ${policy.maxAttempts} in ${(delayMs / 1000).toFixed(1)} s${failure.serverWaitMs !== undefined ? ' (the API asked to wait)' : ''}: ${reason}`);
+      this.#log.warn(
+        `${req.role} (${req.model}): retry ${attempt + 1} of ${policy.maxAttempts} in ${(delayMs / 1000).toFixed(1)} s${failure.serverWaitMs !== undefined ? ' (the API asked to wait)' : ''}: ${reason}`,
+      );
       emit({ type: 'retry', attempt: attempt + 1, delayMs, reason });
       try {
         await sleep(delayMs, opts.signal);
@@ -173,7 +173,8 @@ export class AnthropicProvider implements LlmProvider {
   #final(f: AttemptFailure, ctx: { role: string; model: string; baseURL: string }, attempts: number): LlmError {
     const e = toLlmError(f, { ...ctx, attempts });
     const clean = new LlmError(e.code, redact(e.message, this.#apiKey), e.status);
-    if (f.kind !== 'cancelled') this.#log.error(`${ctx.role} (${ctx.model}): gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${clean.message}`);
+    if (f.kind !== 'cancelled')
+      this.#log.error(`${ctx.role} (${ctx.model}): gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${clean.message}`);
     return clean;
   }
 }

@@ -85,9 +85,7 @@ export class RunBudget {
       const spent = m.spent();
       if (spent >= m.limit) {
         const when =
-          phase === 'before-call'
-            ? 'No further model call is made'
-            : 'The response that crossed it is recorded but not acted on';
+          phase === 'before-call' ? 'No further model call is made' : 'The response that crossed it is recorded but not acted on';
         throw new BudgetExceededError(
           m.id,
           spent,

@@ -3,11 +3,7 @@
  * whether another attempt may succeed, and how long the server asked us to wait.
  */
 import { DreamsError } from '../errors';
-import {
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-} from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { serverWaitMs } from './retry';
 import { LlmError } from './types';
 

@@ -17,7 +17,12 @@ export const LLM_EVENTS = {
     role: Type.String(),
     category: Type.String(),
     model: Type.String(),
-    usage: Type.Object({ inputTokens: Type.Number(), outputTokens: Type.Number(), cacheReadTokens: Type.Number(), cacheWriteTokens: Type.Number() }),
+    usage: Type.Object({
+      inputTokens: Type.Number(),
+      outputTokens: Type.Number(),
+      cacheReadTokens: Type.Number(),
+      cacheWriteTokens: Type.Number(),
+    }),
     costUsd: Type.Union([Type.Number(), Type.Null()]),
     at: Type.String(),
   }),

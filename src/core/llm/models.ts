@@ -43,9 +43,7 @@ export function resolveRoleModels(overrides: Partial<Record<string, string>> = {
   for (const [role, model] of Object.entries(overrides)) {
     if (model === undefined) continue;
     if (!(LLM_ROLES as string[]).includes(role)) {
-      throw new Error(
-        `unknown model role '${role}' in the model settings. Use one of: ${LLM_ROLES.join(', ')}.`,
-      );
+      throw new Error(`unknown model role '${role}' in the model settings. Use one of: ${LLM_ROLES.join(', ')}.`);
     }
     if (typeof model !== 'string' || model.trim() === '') {
       throw new Error(

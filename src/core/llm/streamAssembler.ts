@@ -44,7 +44,9 @@ export class MessageAssembler {
   /** For messages about a cut stream: how far it got. */
   get progress(): string {
     const blocks = this.#slots.length;
-    return this.#started ? `after ${this.#events} events (${blocks} content block${blocks === 1 ? '' : 's'} begun)` : 'before the message started';
+    return this.#started
+      ? `after ${this.#events} events (${blocks} content block${blocks === 1 ? '' : 's'} begun)`
+      : 'before the message started';
   }
 
   push(ev: RawMessageStreamEvent): void {
@@ -142,12 +144,17 @@ export class MessageAssembler {
   }
 
   /** The API's usage fields are cumulative; a later event's non-null value replaces the earlier one. */
-  #overlayUsage(u: {
-    input_tokens?: number | null;
-    output_tokens?: number | null;
-    cache_read_input_tokens?: number | null;
-    cache_creation_input_tokens?: number | null;
-  } | null | undefined): void {
+  #overlayUsage(
+    u:
+      | {
+          input_tokens?: number | null;
+          output_tokens?: number | null;
+          cache_read_input_tokens?: number | null;
+          cache_creation_input_tokens?: number | null;
+        }
+      | null
+      | undefined,
+  ): void {
     if (!u) return;
     if (typeof u.input_tokens === 'number') this.#usage.inputTokens = u.input_tokens;
     if (typeof u.output_tokens === 'number') this.#usage.outputTokens = u.output_tokens;

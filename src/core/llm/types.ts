@@ -141,7 +141,9 @@ export interface UsageRecord {
 }
 
 /** A provider error a caller can act on. */
-export class LlmError extends DreamsError<'auth' | 'rate-limit' | 'overloaded' | 'server' | 'network' | 'bad-request' | 'cancelled' | 'budget'> {
+export class LlmError extends DreamsError<
+  'auth' | 'rate-limit' | 'overloaded' | 'server' | 'network' | 'bad-request' | 'cancelled' | 'budget'
+> {
   constructor(
     code: LlmError['code'],
     message: string,

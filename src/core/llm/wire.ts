@@ -37,7 +37,11 @@ export function toWireRequest(req: LlmRequest): WireRequest {
   if (system.length > 0) params.system = system;
 
   if (req.tools && req.tools.length > 0) {
-    const tools: Tool[] = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool['input_schema'] }));
+    const tools: Tool[] = req.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema as Tool['input_schema'],
+    }));
     if (req.cacheTools) tools[tools.length - 1] = { ...tools[tools.length - 1]!, cache_control: EPHEMERAL };
     params.tools = tools;
   }
@@ -85,8 +89,7 @@ function toWireMessages(messages: LlmMessage[], cacheHistory: boolean): MessageP
   }));
   if (cacheHistory && wire.length > 0) {
     const last = wire[wire.length - 1]!;
-    const blocks: ContentBlockParam[] =
-      typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+    const blocks: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
     // Thinking blocks cannot carry cache_control; the breakpoint goes on the last block that can.
     for (let i = blocks.length - 1; i >= 0; i--) {
       const b = blocks[i]!;
@@ -99,8 +102,7 @@ function toWireMessages(messages: LlmMessage[], cacheHistory: boolean): MessageP
   return wire;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function toWireBlock(b: ContentBlock): ContentBlockParam {
   switch (b.type) {

@@ -34,7 +34,12 @@ export const PLAN_EDIT_SCHEMA = {
       properties: {
         op: { const: 'insert' },
         after: { type: 'string', pattern: STEP_ID, description: 'Insert after this step; omit to append.' },
-        step: { type: 'object', properties: { id: { type: 'string', pattern: STEP_ID }, ...stepFields }, required: ['id', 'title', 'worker', 'tool'], additionalProperties: false },
+        step: {
+          type: 'object',
+          properties: { id: { type: 'string', pattern: STEP_ID }, ...stepFields },
+          required: ['id', 'title', 'worker', 'tool'],
+          additionalProperties: false,
+        },
       },
       required: ['op', 'step'],
       additionalProperties: false,
@@ -103,7 +108,11 @@ function checkStep(step: Omit<PlanStep, 'status'>, plan: Plan, toolRoles: ToolRo
 }
 
 /** Whether one of the steps `from` is, or depends (through others) on, `target`. */
-export function dependsTransitively(plan: { steps: readonly { id: string; dependsOn?: string[] }[] }, from: string[], target: string): boolean {
+export function dependsTransitively(
+  plan: { steps: readonly { id: string; dependsOn?: string[] }[] },
+  from: string[],
+  target: string,
+): boolean {
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
   const seen = new Set<string>();
   const stack = [...from];
@@ -142,12 +151,17 @@ export function applyPlanEdit(plan: Plan, edit: unknown, toolRoles: ToolRoles): 
 
   if (e.op === 'insert') {
     if (byId.has(e.step.id)) return refuse(`a step "${e.step.id}" already exists; choose another id, or modify that step.`);
-    if (e.after !== undefined && !byId.has(e.after)) return refuse(`cannot insert after "${e.after}": no such step (steps: ${steps.map((s) => s.id).join(', ')}).`);
+    if (e.after !== undefined && !byId.has(e.after))
+      return refuse(`cannot insert after "${e.after}": no such step (steps: ${steps.map((s) => s.id).join(', ')}).`);
     const why = checkStep(e.step, plan, toolRoles);
     if (why) return refuse(why);
     const at = e.after === undefined ? steps.length : steps.findIndex((s) => s.id === e.after) + 1;
     steps.splice(at, 0, { ...e.step, status: 'pending' });
-    return { ok: true, plan: { ...plan, steps, version: plan.version + 1 }, message: `inserted step ${e.step.id} (${e.step.tool}, ${e.step.worker})${e.after ? ` after ${e.after}` : ' at the end'}.` };
+    return {
+      ok: true,
+      plan: { ...plan, steps, version: plan.version + 1 },
+      message: `inserted step ${e.step.id} (${e.step.tool}, ${e.step.worker})${e.after ? ` after ${e.after}` : ' at the end'}.`,
+    };
   }
 
   const target = byId.get(e.id);
@@ -156,8 +170,15 @@ export function applyPlanEdit(plan: Plan, edit: unknown, toolRoles: ToolRoles): 
 
   if (e.op === 'delete') {
     const users = steps.filter((s) => s.id !== e.id && (s.dependsOn ?? []).includes(e.id)).map((s) => s.id);
-    if (users.length) return refuse(`step ${e.id} cannot be deleted: ${users.join(', ')} depend${users.length === 1 ? 's' : ''} on it. Modify or delete ${users.length === 1 ? 'it' : 'them'} first.`);
-    return { ok: true, plan: { ...plan, steps: steps.filter((s) => s.id !== e.id), version: plan.version + 1 }, message: `deleted step ${e.id}: ${e.reason}` };
+    if (users.length)
+      return refuse(
+        `step ${e.id} cannot be deleted: ${users.join(', ')} depend${users.length === 1 ? 's' : ''} on it. Modify or delete ${users.length === 1 ? 'it' : 'them'} first.`,
+      );
+    return {
+      ok: true,
+      plan: { ...plan, steps: steps.filter((s) => s.id !== e.id), version: plan.version + 1 },
+      message: `deleted step ${e.id}: ${e.reason}`,
+    };
   }
 
   const { reasons: _namedReasons, ...replaced } = e.changes;
@@ -167,10 +188,16 @@ export function applyPlanEdit(plan: Plan, edit: unknown, toolRoles: ToolRoles): 
   if (e.changes.reasons) changed.reasons = mergeNamed(target.reasons, e.changes.reasons) as Record<string, string>;
   if (changed.args && !Object.keys(changed.args).length) delete changed.args;
   if (changed.reasons && !Object.keys(changed.reasons).length) delete changed.reasons;
-  const why = checkStep(changed, { ...plan, steps: steps.filter((s) => s.id !== target.id) }, toolRoles) ??
-    ((changed.dependsOn ?? []).some((d) => dependentsOf(plan, target.id).includes(d)) ? `step ${e.id} would depend on a step that depends on it (a cycle).` : undefined);
+  const why =
+    checkStep(changed, { ...plan, steps: steps.filter((s) => s.id !== target.id) }, toolRoles) ??
+    ((changed.dependsOn ?? []).some((d) => dependentsOf(plan, target.id).includes(d))
+      ? `step ${e.id} would depend on a step that depends on it (a cycle).`
+      : undefined);
   if (why) return refuse(why);
-  const rerun = [target.id, ...dependentsOf({ ...plan, steps: steps.map((s) => (s.id === target.id ? { ...changed, status: s.status } : s)) }, target.id)];
+  const rerun = [
+    target.id,
+    ...dependentsOf({ ...plan, steps: steps.map((s) => (s.id === target.id ? { ...changed, status: s.status } : s)) }, target.id),
+  ];
   const reopened: string[] = [];
   const next = steps.map((s) => {
     const base = s.id === target.id ? { ...changed, status: s.status, ...(s.summary ? { summary: s.summary } : {}) } : s;
@@ -206,7 +233,9 @@ function describeChanges(step: Omit<PlanStep, 'status'>, changes: Record<string,
     if ((field === 'args' || field === 'reasons') && value && typeof value === 'object') {
       const before = (step[field] ?? {}) as Record<string, unknown>;
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        parts.push(v === null ? `${field}.${k} removed` : field === 'args' ? `${field}.${k} ${show(before[k])} → ${show(v)}` : `${field}.${k}`);
+        parts.push(
+          v === null ? `${field}.${k} removed` : field === 'args' ? `${field}.${k} ${show(before[k])} → ${show(v)}` : `${field}.${k}`,
+        );
       }
     } else parts.push(field);
   }

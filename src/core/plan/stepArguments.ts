@@ -53,7 +53,9 @@ export function stepArtifacts(stepId: string, name: string, ctx: StepContext): A
   const step = ctx.plan?.steps.find((s) => s.id === stepId);
   const each = step && eachArgument(step.args);
   const outputsNamed = (call: ToolCallRecord): ArtifactRecord[] =>
-    call.outputs.map((id) => ctx.provenance.artifact(id)).filter((a): a is ArtifactRecord => !!a && a.name === name && a.status === 'final');
+    call.outputs
+      .map((id) => ctx.provenance.artifact(id))
+      .filter((a): a is ArtifactRecord => !!a && a.name === name && a.status === 'final');
   if (step && each) {
     const calls = ctx.provenance.calls().filter((c) => c.step === stepId && c.tool === step.tool && callSucceeded(c, ctx.provenance));
     return stepArtifacts(each.step, each.name, ctx).flatMap((item) => {
@@ -61,7 +63,9 @@ export function stepArtifacts(stepId: string, name: string, ctx: StepContext): A
       return last ? outputsNamed(last) : [];
     });
   }
-  return attemptCalls({ id: stepId }, ctx).filter((c) => c.status === 'ok').flatMap(outputsNamed);
+  return attemptCalls({ id: stepId }, ctx)
+    .filter((c) => c.status === 'ok')
+    .flatMap(outputsNamed);
 }
 
 export function composeContext(ctx: StepContext): ComposeContext {
@@ -93,13 +97,19 @@ function resolveHint(stepId: string, argument: string, raw: unknown, ctx: StepCo
   }
   const hint = parseHint(raw);
   if (!hint) {
-    if (looksLikeHint(raw)) return { ok: false, problem: `argument ${argument} of step ${stepId} is ${JSON.stringify(raw)}, which is not a hint ("$step.<id>.<name>[.path]", "$all.<id>.<name>", "$each.<id>.<name>", "$run.<setting>")` };
+    if (looksLikeHint(raw))
+      return {
+        ok: false,
+        problem: `argument ${argument} of step ${stepId} is ${JSON.stringify(raw)}, which is not a hint ("$step.<id>.<name>[.path]", "$all.<id>.<name>", "$each.<id>.<name>", "$run.<setting>")`,
+      };
     return { ok: true, value: raw };
   }
   switch (hint.kind) {
     case 'run': {
       const v = ctx.settings[hint.setting];
-      return v === undefined ? { ok: false, problem: `the run has no setting "${hint.setting}" (step ${stepId}, argument ${argument})` } : { ok: true, value: v };
+      return v === undefined
+        ? { ok: false, problem: `the run has no setting "${hint.setting}" (step ${stepId}, argument ${argument})` }
+        : { ok: true, value: v };
     }
     case 'compose': {
       const composer = ctx.composers?.[hint.composer];
@@ -148,18 +158,26 @@ export function pendingStepCalls(step: PlanStep, toolSchema: object, ctx: StepCo
     if (r.ref) base.references[argument] = r.ref;
     else base.arguments[argument] = r.value;
     const reason = step.reasons?.[argument];
-    base.reasons[argument] = [reason, r.from ? `from ${r.from}${r.ref ? ` = ${JSON.stringify(r.value)}` : ''}` : undefined].filter(Boolean).join('; ') || `as planned in step ${step.id}`;
+    base.reasons[argument] =
+      [reason, r.from ? `from ${r.from}${r.ref ? ` = ${JSON.stringify(r.value)}` : ''}` : undefined].filter(Boolean).join('; ') ||
+      `as planned in step ${step.id}`;
   }
   if (!each) return { ok: true, calls: [base] };
   const items = stepArtifacts(each.step, each.name, ctx).map((a) => a.id);
-  if (!items.length) return { ok: false, problem: `step ${each.step} has no final ${each.name} yet (step ${step.id} runs one call per ${each.name})` };
+  if (!items.length)
+    return { ok: false, problem: `step ${each.step} has no final ${each.name} yet (step ${step.id} runs one call per ${each.name})` };
   const done = new Set(itemsDone(step, each.argument, ctx));
-  const calls = items.filter((item) => !done.has(item)).map((item) => ({
-    ...base,
-    arguments: { ...base.arguments, [each.argument]: item },
-    reasons: { ...base.reasons, [each.argument]: `${step.reasons?.[each.argument] ?? `each ${each.name} of step ${each.step}`}: ${item}` },
-    context: `${base.context} (${item}, ${items.indexOf(item) + 1} of ${items.length})`,
-  }));
+  const calls = items
+    .filter((item) => !done.has(item))
+    .map((item) => ({
+      ...base,
+      arguments: { ...base.arguments, [each.argument]: item },
+      reasons: {
+        ...base.reasons,
+        [each.argument]: `${step.reasons?.[each.argument] ?? `each ${each.name} of step ${each.step}`}: ${item}`,
+      },
+      context: `${base.context} (${item}, ${items.indexOf(item) + 1} of ${items.length})`,
+    }));
   return { ok: true, calls };
 }
 
@@ -171,7 +189,8 @@ export function callSucceeded(call: ToolCallRecord, provenance: ProvenanceView):
 
 /** Items of a "$each" step with a successful call, in any attempt. */
 function itemsDone(step: PlanStep, argument: string, ctx: StepContext): string[] {
-  return ctx.provenance.calls()
+  return ctx.provenance
+    .calls()
     .filter((c) => c.step === step.id && c.tool === step.tool && callSucceeded(c, ctx.provenance))
     .map((c) => c.args[argument]?.value)
     .filter((v): v is string => typeof v === 'string');
@@ -181,7 +200,6 @@ export type StepAssessment =
   | { state: 'done'; calls: string[] }
   | { state: 'incomplete'; remaining: number }
   | { state: 'failed'; reason: string };
-
 
 /** The advice a provisional result carries in its value (a slab selection's "add slabs with ..."). */
 function adviceOf(value: unknown): string | undefined {
@@ -222,7 +240,9 @@ export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext)
         if (why) return { state: 'failed', reason: why };
       }
     }
-    return pending.calls.length ? { state: 'incomplete', remaining: pending.calls.length } : { state: 'done', calls: done.map((c) => c.id) };
+    return pending.calls.length
+      ? { state: 'incomplete', remaining: pending.calls.length }
+      : { state: 'done', calls: done.map((c) => c.id) };
   }
   const ok = calls.filter((c) => callSucceeded(c, ctx.provenance));
   const last = ok.at(-1);
@@ -230,7 +250,9 @@ export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext)
     const judged = latestReportVerdict(ctx.events, last.id);
     if (!judged) return { state: 'incomplete', remaining: 1 };
     // A report held back for review (open approvals upstream) is written: a person decides the rest.
-    return judged.accepted || judged.level === 'warn' ? { state: 'done', calls: [last.id] } : { state: 'failed', reason: `the report judge did not accept report ${last.outputs[0] ?? ''}: ${judged.summary}` };
+    return judged.accepted || judged.level === 'warn'
+      ? { state: 'done', calls: [last.id] }
+      : { state: 'failed', reason: `the report judge did not accept report ${last.outputs[0] ?? ''}: ${judged.summary}` };
   }
   if (last) return { state: 'done', calls: [last.id] };
   const lastCall = calls.filter((c) => c.status !== 'running').at(-1);
@@ -240,5 +262,7 @@ export function assessStep(step: PlanStep, toolSchema: object, ctx: StepContext)
 
 /** The latest call of the step's attempt that failed, was refused or gave provisional results. */
 export function failedCallOf(step: PlanStep, ctx: StepContext): ToolCallRecord | undefined {
-  return attemptCalls(step, ctx).filter((c) => c.tool === step.tool && c.status !== 'running' && !callSucceeded(c, ctx.provenance)).at(-1);
+  return attemptCalls(step, ctx)
+    .filter((c) => c.tool === step.tool && c.status !== 'running' && !callSucceeded(c, ctx.provenance))
+    .at(-1);
 }

@@ -37,7 +37,9 @@ export function parseHint(value: unknown): Hint | undefined {
 export function allHintList(value: unknown): { step: string; name: string }[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const hints = value.map(parseHint);
-  return hints.every((h) => h?.kind === 'all') ? (hints as { kind: 'all'; step: string; name: string }[]).map(({ step, name }) => ({ step, name })) : undefined;
+  return hints.every((h) => h?.kind === 'all')
+    ? (hints as { kind: 'all'; step: string; name: string }[]).map(({ step, name }) => ({ step, name }))
+    : undefined;
 }
 
 /** A string that looks like a hint but does not parse: a typo the author should hear about. */

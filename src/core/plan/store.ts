@@ -40,8 +40,14 @@ export class PlanStore {
   /** Sets one step's status on the latest plan; concurrent calls are applied in turn, none lost. */
   setStatus(id: string, status: StepStatus, reason: string, summary?: string): Promise<Plan> {
     const before = planWrites.get(this.canvas) ?? Promise.resolve();
-    const next = before.then(() => this.applyStatus(id, status, reason, summary), () => this.applyStatus(id, status, reason, summary));
-    planWrites.set(this.canvas, next.catch(() => undefined));
+    const next = before.then(
+      () => this.applyStatus(id, status, reason, summary),
+      () => this.applyStatus(id, status, reason, summary),
+    );
+    planWrites.set(
+      this.canvas,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -86,5 +92,10 @@ export function nextBatch(plan: Plan, maxParallel: number): { steps: PlanStep[];
 
 /** One line per step, for prompts and logs: "3. [done] cutoff-series generate_series (dft) — Cutoff series ...". */
 export function planTable(plan: Plan): string {
-  return plan.steps.map((s, i) => `${i + 1}. [${s.status}] ${s.id} ${s.tool} (${s.worker})${s.dependsOn?.length ? ` after ${s.dependsOn.join(', ')}` : ''} — ${s.title}`).join('\n');
+  return plan.steps
+    .map(
+      (s, i) =>
+        `${i + 1}. [${s.status}] ${s.id} ${s.tool} (${s.worker})${s.dependsOn?.length ? ` after ${s.dependsOn.join(', ')}` : ''} — ${s.title}`,
+    )
+    .join('\n');
 }

@@ -37,7 +37,11 @@ export interface Plan {
 export type PlanEdit =
   | { op: 'insert'; after?: string; step: Omit<PlanStep, 'status'> }
   /** args and reasons merge (a value replaces the argument's, null removes it); other fields replace. */
-  | { op: 'modify'; id: string; changes: Partial<Omit<PlanStep, 'id' | 'status' | 'reasons'>> & { reasons?: Record<string, string | null> } }
+  | {
+      op: 'modify';
+      id: string;
+      changes: Partial<Omit<PlanStep, 'id' | 'status' | 'reasons'>> & { reasons?: Record<string, string | null> };
+    }
   | { op: 'delete'; id: string; reason: string };
 
 /** The supervisor's state, as in DREAMS: {input, plan, past_steps, response, next}. */

@@ -114,16 +114,31 @@ export async function writeBundle(run: BundleSource, outDir: string, options: Bu
 
   const logBytes = durablePrefix(run.log.path, events.length);
   const eventLog = { ...writeInto(outDir, 'events.jsonl', logBytes), events: events.length };
-  const provJson = Buffer.from(JSON.stringify(toProvJson({ artifacts: () => artifacts, calls: () => calls }, run.runId, start), null, 1) + '\n');
+  const provJson = Buffer.from(
+    JSON.stringify(toProvJson({ artifacts: () => artifacts, calls: () => calls }, run.runId, start), null, 1) + '\n',
+  );
   const provenance = writeInto(outDir, 'provenance.json', provJson);
 
   const pseudopotentials = collectPseudopotentials(run, artifacts, start, options, outDir, problems);
 
-  const literals: LiteralInput[] = calls.flatMap((c) => Object.entries(c.args)
-    .filter(([, arg]) => arg.ref === undefined)
-    .map(([parameter, arg]) => ({ call: c.id, tool: c.tool, parameter, value: arg.value, ...(c.reasons[parameter] ? { reason: c.reasons[parameter] } : {}) })));
+  const literals: LiteralInput[] = calls.flatMap((c) =>
+    Object.entries(c.args)
+      .filter(([, arg]) => arg.ref === undefined)
+      .map(([parameter, arg]) => ({
+        call: c.id,
+        tool: c.tool,
+        parameter,
+        value: arg.value,
+        ...(c.reasons[parameter] ? { reason: c.reasons[parameter] } : {}),
+      })),
+  );
   const describe = (a: ArtifactRecord): BundleArtifact => ({
-    id: a.id, kind: a.kind, name: a.name, status: a.status, contentHash: a.contentHash, creator: a.creator,
+    id: a.id,
+    kind: a.kind,
+    name: a.name,
+    status: a.status,
+    contentHash: a.contentHash,
+    creator: a.creator,
     ...(a.value !== undefined && !a.location ? { value: a.value } : {}),
     ...(a.unit ? { unit: a.unit } : {}),
     ...(a.location ? { path: a.location } : {}),
@@ -164,11 +179,13 @@ export function verifyBundle(dir: string): { ok: boolean; problems: string[] } {
     if (f.path === undefined) continue;
     const p = path.join(dir, f.path);
     if (!fs.existsSync(p)) problems.push(`${f.path} is listed but missing.`);
-    else if (sha256Hex(fs.readFileSync(p)) !== f.sha256) problems.push(`${f.path} differs from the manifest (sha256 ${f.sha256}): it was changed after bundling.`);
+    else if (sha256Hex(fs.readFileSync(p)) !== f.sha256)
+      problems.push(`${f.path} differs from the manifest (sha256 ${f.sha256}): it was changed after bundling.`);
   }
   const scan = scanLog(path.join(dir, manifest.eventLog.path), { offset: 0, line: 1, seq: 1 }, Number.MAX_SAFE_INTEGER);
   if (scan.damage) problems.push(`events.jsonl line ${scan.damage.line}: ${scan.damage.problem} (${scan.damage.detail}).`);
-  if (scan.events.length !== manifest.eventLog.events) problems.push(`events.jsonl holds ${scan.events.length} good events; the manifest says ${manifest.eventLog.events}.`);
+  if (scan.events.length !== manifest.eventLog.events)
+    problems.push(`events.jsonl holds ${scan.events.length} good events; the manifest says ${manifest.eventLog.events}.`);
   return { ok: problems.length === 0, problems };
 }
 
@@ -189,21 +206,37 @@ function collectPseudopotentials(
   const settingsDir = typeof start?.settings?.pseudoDir === 'string' ? start.settings.pseudoDir : undefined;
   const out: BundleManifest['pseudopotentials'] = [];
   for (const use of pseudopotentialsUsed(artifacts, readText)) {
-    const dirs = [use.pseudoDir, settingsDir, ...(options.pseudoDirs ?? []), process.env.ESPRESSO_PSEUDO, path.join(os.homedir(), 'espresso', 'pseudo')]
-      .filter((d): d is string => typeof d === 'string' && d !== '');
+    const dirs = [
+      use.pseudoDir,
+      settingsDir,
+      ...(options.pseudoDirs ?? []),
+      process.env.ESPRESSO_PSEUDO,
+      path.join(os.homedir(), 'espresso', 'pseudo'),
+    ].filter((d): d is string => typeof d === 'string' && d !== '');
     const found = dirs.map((d) => path.join(d, use.file)).find((p) => fs.existsSync(p));
     if (!found) {
-      problems.push(`pseudopotential ${use.file} (${use.element}, named by ${use.artifact}) was not found in ${dirs.join(', ') || 'any pseudo directory'}; pass its directory in pseudoDirs.`);
+      problems.push(
+        `pseudopotential ${use.file} (${use.element}, named by ${use.artifact}) was not found in ${dirs.join(', ') || 'any pseudo directory'}; pass its directory in pseudoDirs.`,
+      );
       continue;
     }
     const bytes = fs.readFileSync(found);
     const sha256 = sha256Hex(bytes);
     if (use.recordedSha256 && use.recordedSha256 !== sha256) {
-      problems.push(`pseudopotential ${found} now has sha256 ${sha256}, but the run recorded ${use.recordedSha256} (${use.artifact}): the file changed since the run; find the original before rerunning.`);
+      problems.push(
+        `pseudopotential ${found} now has sha256 ${sha256}, but the run recorded ${use.recordedSha256} (${use.artifact}): the file changed since the run; find the original before rerunning.`,
+      );
     }
     if (out.some((p) => p.source === found)) continue;
     const copied = options.includePseudopotentials === false ? undefined : writeInto(outDir, `pseudo/${safeFileName(use.file)}`, bytes);
-    out.push({ element: use.element, file: use.file, source: found, sha256, bytes: bytes.length, ...(copied ? { path: copied.path } : {}) });
+    out.push({
+      element: use.element,
+      file: use.file,
+      source: found,
+      sha256,
+      bytes: bytes.length,
+      ...(copied ? { path: copied.path } : {}),
+    });
   }
   return out;
 }

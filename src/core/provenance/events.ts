@@ -30,7 +30,13 @@ declare module '../canvas/types' {
 }
 
 const CALL_STATUSES = ['running', 'ok', 'failed', 'refused'] as const;
-const verdict = Type.Object({ tier: Type.String(), rule: Type.String(), level: Type.Enum(['pass', 'warn', 'fail']), reasons: Type.Array(Type.String()), judged: Type.Boolean() });
+const verdict = Type.Object({
+  tier: Type.String(),
+  rule: Type.String(),
+  level: Type.Enum(['pass', 'warn', 'fail']),
+  reasons: Type.Array(Type.String()),
+  judged: Type.Boolean(),
+});
 const concern = Type.Object({ source: Type.String(), level: Type.Enum(['warn', 'fail']), message: Type.String() });
 
 export const PROVENANCE_EVENTS = {
@@ -46,7 +52,12 @@ export const PROVENANCE_EVENTS = {
     status: Type.Enum(CALL_STATUSES),
     outputs: Type.Array(Type.String()),
   }),
-  'provenance.call.end': Type.Object({ id: Type.String(), status: Type.Enum(CALL_STATUSES), endedAt: Type.String(), outputs: Type.Array(Type.String()) }),
+  'provenance.call.end': Type.Object({
+    id: Type.String(),
+    status: Type.Enum(CALL_STATUSES),
+    endedAt: Type.String(),
+    outputs: Type.Array(Type.String()),
+  }),
   'provenance.artifact': Type.Object({
     id: Type.String(),
     kind: Type.String(),
@@ -58,7 +69,11 @@ export const PROVENANCE_EVENTS = {
     status: Type.Enum(['final', 'provisional', 'stale']),
     createdAt: Type.String(),
   }),
-  'provenance.status': Type.Object({ ids: Type.Array(Type.String()), status: Type.Enum(['final', 'provisional', 'stale']), reason: Type.String() }),
+  'provenance.status': Type.Object({
+    ids: Type.Array(Type.String()),
+    status: Type.Enum(['final', 'provisional', 'stale']),
+    reason: Type.String(),
+  }),
   'provenance.concern': Type.Object({ id: Type.String(), concern }),
   'guard.verdict': Type.Object({ call: Type.String(), verdicts: Type.Array(verdict) }),
 };

@@ -53,7 +53,10 @@ export function toProvJson(source: ProvSource, runId: string, start?: RunStartPa
     wasAssociatedWith: {},
   };
   let n = 0;
-  const relation = (kind: keyof Pick<ProvDocument, 'wasGeneratedBy' | 'used' | 'wasDerivedFrom' | 'wasAssociatedWith'>, record: ProvRecord): void => {
+  const relation = (
+    kind: keyof Pick<ProvDocument, 'wasGeneratedBy' | 'used' | 'wasDerivedFrom' | 'wasAssociatedWith'>,
+    record: ProvRecord,
+  ): void => {
     doc[kind][`_:${kind}${++n}`] = record;
   };
 

@@ -18,12 +18,16 @@ export interface StoredFile {
 
 /** A file name safe in any directory: no separators, no leading dots. */
 export function safeFileName(name: string): string {
-  const base = path.basename(name.replace(/\\/g, '/')).replace(/[^A-Za-z0-9._+-]/g, '_').replace(/^\.+/, '');
+  const base = path
+    .basename(name.replace(/\\/g, '/'))
+    .replace(/[^A-Za-z0-9._+-]/g, '_')
+    .replace(/^\.+/, '');
   return base === '' ? 'content' : base;
 }
 
 export async function storeFile(runDir: string, name: string, content: Uint8Array | string): Promise<StoredFile> {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const bytes =
+    typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   const sha256 = sha256Hex(bytes);
   const fileName = safeFileName(name);
   const location = `files/${sha256}/${fileName}`;

@@ -39,7 +39,10 @@ export function pseudoDirOfPwInput(text: string): string | undefined {
 }
 
 /** Every pseudopotential a run's artifacts name, deduplicated by element and file. */
-export function pseudopotentialsUsed(artifacts: readonly ArtifactRecord[], readText: (a: ArtifactRecord) => string | undefined): PseudoUse[] {
+export function pseudopotentialsUsed(
+  artifacts: readonly ArtifactRecord[],
+  readText: (a: ArtifactRecord) => string | undefined,
+): PseudoUse[] {
   const uses = new Map<string, PseudoUse>();
   const add = (u: PseudoUse): void => {
     const key = `${u.element}\u0000${u.file}`;

@@ -55,7 +55,14 @@ export function upstream(view: ProvenanceView, ref: Ref): UpstreamWalk {
       if (c) {
         walk.calls.push(c);
         for (const [parameter, arg] of Object.entries(c.args)) {
-          if (arg.ref === undefined) walk.literals.push({ call: c.id, tool: c.tool, parameter, value: arg.value, ...(c.reasons[parameter] ? { reason: c.reasons[parameter] } : {}) });
+          if (arg.ref === undefined)
+            walk.literals.push({
+              call: c.id,
+              tool: c.tool,
+              parameter,
+              value: arg.value,
+              ...(c.reasons[parameter] ? { reason: c.reasons[parameter] } : {}),
+            });
           else walk.edges.push({ relation: 'used', from: c.id, to: artifactIdOf(arg.ref), parameter, ref: arg.ref });
         }
       }
@@ -102,7 +109,9 @@ export async function markStale(registry: ProvenanceRegistry, ref: Ref, reason: 
     await registry.markStatus([root.id], 'stale', reason);
     changed.push(root.id);
   }
-  const dependents = downstream(registry, root.id).filter((a) => a.status !== 'stale').map((a) => a.id);
+  const dependents = downstream(registry, root.id)
+    .filter((a) => a.status !== 'stale')
+    .map((a) => a.id);
   if (dependents.length) {
     await registry.markStatus(dependents, 'stale', `computed from ${root.id} (${root.name}), which is stale: ${reason}`);
     changed.push(...dependents);
@@ -120,9 +129,12 @@ function requireArtifact(view: ProvenanceView, ref: Ref): ArtifactRecord {
   const parsed = parseRef(ref);
   const a = parsed && view.artifact(parsed.artifactId);
   if (!a) {
-    throw new ProvenanceError('unknown-reference', parsed
-      ? `${parsed.artifactId} does not exist in this run: inspect artifacts/ for the artifact you meant.`
-      : `${JSON.stringify(ref)} is not a reference: write "a-<n>" (e.g. "a-12").`);
+    throw new ProvenanceError(
+      'unknown-reference',
+      parsed
+        ? `${parsed.artifactId} does not exist in this run: inspect artifacts/ for the artifact you meant.`
+        : `${JSON.stringify(ref)} is not a reference: write "a-<n>" (e.g. "a-12").`,
+    );
   }
   return a;
 }

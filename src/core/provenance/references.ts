@@ -29,9 +29,7 @@ export function artifactIdOf(ref: Ref): string {
   return dot < 0 ? ref : ref.slice(0, dot);
 }
 
-export type Resolution =
-  | { ok: true; artifact: ArtifactRecord; value: unknown }
-  | { ok: false; problem: string };
+export type Resolution = { ok: true; artifact: ArtifactRecord; value: unknown } | { ok: false; problem: string };
 
 /**
  * The value a reference names. A bare reference to a file-backed artifact without an
@@ -40,10 +38,14 @@ export type Resolution =
 export function resolveRef(lookup: (id: string) => ArtifactRecord | undefined, ref: Ref): Resolution {
   const parsed = parseRef(ref);
   if (!parsed) {
-    return { ok: false, problem: `${JSON.stringify(ref)} is not a reference: write "a-<n>" or "a-<n>.<path>" (e.g. "a-12.chosen.ecutwfcRy", "a-7.points.3.energyEv")` };
+    return {
+      ok: false,
+      problem: `${JSON.stringify(ref)} is not a reference: write "a-<n>" or "a-<n>.<path>" (e.g. "a-12.chosen.ecutwfcRy", "a-7.points.3.energyEv")`,
+    };
   }
   const artifact = lookup(parsed.artifactId);
-  if (!artifact) return { ok: false, problem: `${parsed.artifactId} does not exist in this run: inspect artifacts/ for the artifact you meant` };
+  if (!artifact)
+    return { ok: false, problem: `${parsed.artifactId} does not exist in this run: inspect artifacts/ for the artifact you meant` };
   let value: unknown = artifact.value ?? artifact.location;
   for (let i = 0; i < parsed.path.length; i++) {
     const part = parsed.path[i]!;
@@ -51,14 +53,20 @@ export function resolveRef(lookup: (id: string) => ArtifactRecord | undefined, r
     if (Array.isArray(value)) {
       const index = Number(part);
       if (!/^\d+$/.test(part) || index >= value.length) {
-        return { ok: false, problem: `${at} is a list of ${value.length}; "${part}" is not an index into it (use 0 to ${value.length - 1})` };
+        return {
+          ok: false,
+          problem: `${at} is a list of ${value.length}; "${part}" is not an index into it (use 0 to ${value.length - 1})`,
+        };
       }
       value = value[index];
     } else if (value !== null && typeof value === 'object' && Object.hasOwn(value, part)) {
       value = (value as Record<string, unknown>)[part];
     } else {
       const fields = value !== null && typeof value === 'object' ? Object.keys(value).slice(0, 12) : [];
-      return { ok: false, problem: `${at} has no field "${part}"${fields.length ? ` (it has: ${fields.join(', ')})` : ' (it is not an object)'}` };
+      return {
+        ok: false,
+        problem: `${at} has no field "${part}"${fields.length ? ` (it has: ${fields.join(', ')})` : ' (it is not an object)'}`,
+      };
     }
   }
   return { ok: true, artifact, value };

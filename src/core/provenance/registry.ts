@@ -57,8 +57,16 @@ export interface StatusChange {
   ts: string;
 }
 
-
-const ARTIFACT_KINDS: ReadonlySet<ArtifactKind> = new Set(['scalar', 'vector', 'table', 'structure', 'qe-input', 'qe-output', 'file', 'report-claim']);
+const ARTIFACT_KINDS: ReadonlySet<ArtifactKind> = new Set([
+  'scalar',
+  'vector',
+  'table',
+  'structure',
+  'qe-input',
+  'qe-output',
+  'file',
+  'report-claim',
+]);
 const PROVENANCE: Actor = { kind: 'framework', id: 'provenance' };
 
 export class ProvenanceRegistry implements ProvenanceLookup {
@@ -124,7 +132,13 @@ export class ProvenanceRegistry implements ProvenanceLookup {
     return [
       {
         prefix: 'artifacts/',
-        keys: () => this.artifactOrder.map((a) => ({ key: `artifacts/${a.id}`, versions: 1, summary: summarizeArtifact(a), lastSeq: this.lastSeqOf.get(a.id)! })),
+        keys: () =>
+          this.artifactOrder.map((a) => ({
+            key: `artifacts/${a.id}`,
+            versions: 1,
+            summary: summarizeArtifact(a),
+            lastSeq: this.lastSeqOf.get(a.id)!,
+          })),
         read: (key) => {
           const a = this.artifactsById.get(key.slice('artifacts/'.length));
           return a && { value: structuredClone(a), versions: 1, seq: this.lastSeqOf.get(a.id)! };
@@ -132,7 +146,8 @@ export class ProvenanceRegistry implements ProvenanceLookup {
       },
       {
         prefix: 'calls/',
-        keys: () => this.callOrder.map((c) => ({ key: `calls/${c.id}`, versions: 1, summary: summarizeCall(c), lastSeq: this.lastSeqOf.get(c.id)! })),
+        keys: () =>
+          this.callOrder.map((c) => ({ key: `calls/${c.id}`, versions: 1, summary: summarizeCall(c), lastSeq: this.lastSeqOf.get(c.id)! })),
         read: (key) => {
           const c = this.callsById.get(key.slice('calls/'.length));
           return c && { value: structuredClone(c), versions: 1, seq: this.lastSeqOf.get(c.id)! };
@@ -163,13 +178,18 @@ export class ProvenanceRegistry implements ProvenanceLookup {
     delete record.endedAt;
     const problem = jsonValueProblem(record, 'call');
     if (problem) throw new Error(`call of ${input.tool} not recorded: ${problem}.`);
-    const actor: Actor = { kind: input.agent.role === 'user' ? 'user' : input.agent.role === 'framework' ? 'framework' : 'agent', id: input.agent.role, ...(input.agent.model ? { model: input.agent.model } : {}) };
+    const actor: Actor = {
+      kind: input.agent.role === 'user' ? 'user' : input.agent.role === 'framework' ? 'framework' : 'agent',
+      id: input.agent.role,
+      ...(input.agent.model ? { model: input.agent.model } : {}),
+    };
     await this.log.append({ kind: 'provenance.call', key: `calls/${record.id}`, payload: record, actor });
     return structuredClone(this.callsById.get(record.id)!);
   }
 
   async recordVerdicts(callId: string, verdicts: Verdict[]): Promise<void> {
-    if (!this.callsById.has(callId)) throw new ProvenanceError('unknown-call', `no tool call ${callId} in this run: verdicts belong to a call recorded with recordCall.`);
+    if (!this.callsById.has(callId))
+      throw new ProvenanceError('unknown-call', `no tool call ${callId} in this run: verdicts belong to a call recorded with recordCall.`);
     await this.log.append({ kind: 'guard.verdict', payload: { call: callId, verdicts }, actor: { kind: 'framework', id: 'guard' } });
   }
 
@@ -191,9 +211,17 @@ export class ProvenanceRegistry implements ProvenanceLookup {
    * Register what a running call produced. File content is stored first (durably), then
    * one provenance.artifact event per draft; `concerns` are stamped on every artifact.
    */
-  async registerArtifacts(callId: string, drafts: ArtifactDraft[], concerns: Concern[] = [], declared?: DeclaredOutputs): Promise<ArtifactRecord[]> {
+  async registerArtifacts(
+    callId: string,
+    drafts: ArtifactDraft[],
+    concerns: Concern[] = [],
+    declared?: DeclaredOutputs,
+  ): Promise<ArtifactRecord[]> {
     if (this.log.mode === 'reader') {
-      throw new EventLogError('read-only', `this run is open read-only (another process is running it); artifacts of ${callId} were not registered.`);
+      throw new EventLogError(
+        'read-only',
+        `this run is open read-only (another process is running it); artifacts of ${callId} were not registered.`,
+      );
     }
     const call = this.callsById.get(callId);
     const owner = `call ${callId}${call ? ` (${call.tool})` : ''}`;
@@ -239,7 +267,14 @@ export class ProvenanceRegistry implements ProvenanceLookup {
         ...(d.meta ? { meta: d.meta } : {}),
         createdAt,
       };
-      appends.push(this.log.append({ kind: 'provenance.artifact', key: `artifacts/${id}`, payload: record, actor: { kind: 'tool', id: current.tool } }));
+      appends.push(
+        this.log.append({
+          kind: 'provenance.artifact',
+          key: `artifacts/${id}`,
+          payload: record,
+          actor: { kind: 'tool', id: current.tool },
+        }),
+      );
       ids.push(id);
     }
     await Promise.all(appends);
@@ -258,12 +293,16 @@ export class ProvenanceRegistry implements ProvenanceLookup {
    * stale are allowed; a stale value is never revived (recompute it instead).
    */
   async markStatus(ids: string[], status: ArtifactStatus, reason: string, actor: Actor = PROVENANCE): Promise<void> {
-    if (typeof reason !== 'string' || reason.trim() === '') throw new Error(`give a reason for marking ${ids.join(', ')} ${status}: it is shown to whoever reviews the result.`);
+    if (typeof reason !== 'string' || reason.trim() === '')
+      throw new Error(`give a reason for marking ${ids.join(', ')} ${status}: it is shown to whoever reviews the result.`);
     for (const id of ids) {
       const a = this.artifactsById.get(id);
       if (!a) throw new ProvenanceError('unknown-reference', `cannot mark ${id} ${status}: no such artifact in this run.`);
       if (a.status === 'stale' && status !== 'stale') {
-        throw new ProvenanceError('immutable', `${id} (${a.name}) is stale (${this.statusHistory(id).at(-1)?.reason ?? 'an input was superseded'}); a stale value is not revived. Recompute it with a new tool call.`);
+        throw new ProvenanceError(
+          'immutable',
+          `${id} (${a.name}) is stale (${this.statusHistory(id).at(-1)?.reason ?? 'an input was superseded'}); a stale value is not revived. Recompute it with a new tool call.`,
+        );
       }
     }
     const changed = ids.filter((id) => this.artifactsById.get(id)!.status !== status);
@@ -355,14 +394,22 @@ function checkDeclared(d: ArtifactDraft, declared: DeclaredOutputs, owner: strin
   const names = Object.keys(declared);
   const spec = Object.hasOwn(declared, d.name) ? declared[d.name] : undefined;
   if (!spec) {
-    throw new ProvenanceError('undeclared-artifact',
-      `${owner} was not registered: the tool does not declare an artifact "${d.name}"; it declares ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}. Declare it in the tool's outputs (defineTool) or do not make it.`);
+    throw new ProvenanceError(
+      'undeclared-artifact',
+      `${owner} was not registered: the tool does not declare an artifact "${d.name}"; it declares ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}. Declare it in the tool's outputs (defineTool) or do not make it.`,
+    );
   }
   if (spec.kind !== d.kind) {
-    throw new ProvenanceError('undeclared-artifact', `${owner} was not registered: "${d.name}" is declared a ${spec.kind}, and this one is a ${d.kind}.`);
+    throw new ProvenanceError(
+      'undeclared-artifact',
+      `${owner} was not registered: "${d.name}" is declared a ${spec.kind}, and this one is a ${d.kind}.`,
+    );
   }
   if (spec.unit !== undefined && d.unit !== spec.unit) {
-    throw new ProvenanceError('undeclared-artifact', `${owner} was not registered: "${d.name}" is declared in ${spec.unit}, and this one is in ${d.unit ?? 'no unit'}.`);
+    throw new ProvenanceError(
+      'undeclared-artifact',
+      `${owner} was not registered: "${d.name}" is declared in ${spec.unit}, and this one is in ${d.unit ?? 'no unit'}.`,
+    );
   }
 }
 
@@ -372,27 +419,33 @@ function checkDraft(d: ArtifactDraft, owner: string): void {
     throw new Error(`${owner} was not registered: ${what}`);
   };
   if (!ARTIFACT_KINDS.has(d.kind)) fail(`kind ${JSON.stringify(d.kind)} is not one of ${[...ARTIFACT_KINDS].join(', ')}.`);
-  if (typeof d.name !== 'string' || d.name.trim() === '') fail('give the artifact a name saying what it is in the domain (e.g. "total_energy").');
+  if (typeof d.name !== 'string' || d.name.trim() === '')
+    fail('give the artifact a name saying what it is in the domain (e.g. "total_energy").');
   if (d.value === undefined && !d.file) fail(`"${d.name}" has neither a value nor a file.`);
   const problem = d.value === undefined ? undefined : jsonValueProblem(d.value, `"${d.name}"`);
   if (problem) fail(`${problem}.`);
   if (d.kind === 'scalar' && (typeof d.value !== 'number' || !d.unit)) {
-    fail(`"${d.name}" is a scalar: it needs a number value and a unit (e.g. "eV", "Å"; "1" when dimensionless), got ${JSON.stringify(d.value)}${d.unit ? ` ${d.unit}` : ' without a unit'}.`);
+    fail(
+      `"${d.name}" is a scalar: it needs a number value and a unit (e.g. "eV", "Å"; "1" when dimensionless), got ${JSON.stringify(d.value)}${d.unit ? ` ${d.unit}` : ' without a unit'}.`,
+    );
   }
   if (d.kind === 'vector' && (!Array.isArray(d.value) || !d.value.every((x) => typeof x === 'number') || !d.unit)) {
     fail(`"${d.name}" is a vector: it needs a list of numbers and one unit for all of them.`);
   }
   if (d.tolerance) {
     const { abs = 0, rel = 0 } = d.tolerance;
-    if (!(abs >= 0 && rel >= 0 && Number.isFinite(abs) && Number.isFinite(rel))) fail(`"${d.name}" declares tolerance ${JSON.stringify(d.tolerance)}: abs and rel must be finite and ≥ 0.`);
+    if (!(abs >= 0 && rel >= 0 && Number.isFinite(abs) && Number.isFinite(rel)))
+      fail(`"${d.name}" declares tolerance ${JSON.stringify(d.tolerance)}: abs and rel must be finite and ≥ 0.`);
   }
-  if (d.status !== undefined && d.status !== 'final' && d.status !== 'provisional') fail(`"${d.name}" has status ${JSON.stringify(d.status)}; a new artifact is final or provisional.`);
+  if (d.status !== undefined && d.status !== 'final' && d.status !== 'provisional')
+    fail(`"${d.name}" has status ${JSON.stringify(d.status)}; a new artifact is final or provisional.`);
 }
 
 function summarizeArtifact(a: ArtifactRecord): string {
-  const what = a.value !== undefined
-    ? `${a.name} = ${typeof a.value === 'number' ? a.value : summarizeValue(a.value)}${a.unit ? ` ${a.unit}` : ''}`
-    : `${a.name} (file ${a.location})`;
+  const what =
+    a.value !== undefined
+      ? `${a.name} = ${typeof a.value === 'number' ? a.value : summarizeValue(a.value)}${a.unit ? ` ${a.unit}` : ''}`
+      : `${a.name} (file ${a.location})`;
   const concerns = a.concerns.length ? `, ${a.concerns.length} concern${a.concerns.length === 1 ? '' : 's'}` : '';
   return oneLine(`${what} (${a.kind}, ${a.status}${concerns}; by ${a.creator})`);
 }

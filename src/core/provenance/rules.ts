@@ -31,16 +31,23 @@ export interface ArgumentProblem {
 export function checkSingleCreator(state: ProvenanceLookup, artifactId: string, creator: string): void {
   const existing = state.artifact(artifactId);
   if (existing) {
-    throw new ProvenanceError('single-creator',
-      `${artifactId} already exists, created by ${existing.creator}; an artifact has exactly one creator and never changes. Register the new value as a new artifact.`);
+    throw new ProvenanceError(
+      'single-creator',
+      `${artifactId} already exists, created by ${existing.creator}; an artifact has exactly one creator and never changes. Register the new value as a new artifact.`,
+    );
   }
   const call = state.call(creator);
   if (!call) {
-    throw new ProvenanceError('unknown-call', `no tool call ${creator} in this run: register artifacts with the call id that recordCall returned.`);
+    throw new ProvenanceError(
+      'unknown-call',
+      `no tool call ${creator} in this run: register artifacts with the call id that recordCall returned.`,
+    );
   }
   if (call.status !== 'running') {
-    throw new ProvenanceError('immutable',
-      `call ${creator} (${call.tool}) already ended (${call.status}${call.endedAt ? ` at ${call.endedAt}` : ''}); its outputs are fixed. Register artifacts before ending the call.`);
+    throw new ProvenanceError(
+      'immutable',
+      `call ${creator} (${call.tool}) already ended (${call.status}${call.endedAt ? ` at ${call.endedAt}` : ''}); its outputs are fixed. Register artifacts before ending the call.`,
+    );
   }
 }
 
@@ -64,8 +71,10 @@ export function checkNoCycle(state: ProvenanceLookup, artifactId: string, inputs
   for (const start of inputIds) {
     const path = upstreamPath(state, start, artifactId);
     if (path) {
-      throw new ProvenanceError('cycle',
-        `${artifactId} cannot take ${start} as an input: ${start} already depends on ${artifactId} (${path.join(' ← ')}); the data plane must stay acyclic.`);
+      throw new ProvenanceError(
+        'cycle',
+        `${artifactId} cannot take ${start} as an input: ${start} already depends on ${artifactId} (${path.join(' ← ')}); the data plane must stay acyclic.`,
+      );
     }
   }
 }
@@ -101,15 +110,24 @@ export function argumentProblems(state: ProvenanceLookup, args: Record<string, A
     if (arg.ref === undefined) continue;
     const r = resolveRef((id) => state.artifact(id), arg.ref);
     if (!r.ok) {
-      problems.push({ parameter, rule: 'unknown-reference', message: `argument "${parameter}" refers to ${JSON.stringify(arg.ref)}: ${r.problem}. Fix the reference, or pass a literal with a reason.` });
+      problems.push({
+        parameter,
+        rule: 'unknown-reference',
+        message: `argument "${parameter}" refers to ${JSON.stringify(arg.ref)}: ${r.problem}. Fix the reference, or pass a literal with a reason.`,
+      });
       continue;
     }
     // A file-backed artifact is also named by its location or content hash.
-    const namesFile = r.artifact.location !== undefined && !arg.ref.includes('.') && (arg.value === r.artifact.location || arg.value === r.artifact.contentHash);
+    const namesFile =
+      r.artifact.location !== undefined &&
+      !arg.ref.includes('.') &&
+      (arg.value === r.artifact.location || arg.value === r.artifact.contentHash);
     const diff = namesFile ? undefined : valueDifference(arg.value, r.value, r.artifact.tolerance);
     if (diff) {
       const unit = r.artifact.unit ? ` ${r.artifact.unit}` : '';
-      const tol = r.artifact.tolerance ? `within tolerance ${JSON.stringify(r.artifact.tolerance)}` : `up to floating-point noise, ${NOISE_TOLERANCE.rel} of its value`;
+      const tol = r.artifact.tolerance
+        ? `within tolerance ${JSON.stringify(r.artifact.tolerance)}`
+        : `up to floating-point noise, ${NOISE_TOLERANCE.rel} of its value`;
       const where = diff.startsWith('the value') ? '' : `; differs at ${diff}`;
       problems.push({
         parameter,
@@ -124,6 +142,9 @@ export function argumentProblems(state: ProvenanceLookup, args: Record<string, A
 export function checkReferencedValues(state: ProvenanceLookup, args: Record<string, ArgumentRecord>, owner: string): void {
   const [first, ...more] = argumentProblems(state, args);
   if (first) {
-    throw new ProvenanceError(first.rule, `${owner}: ${first.message}${more.length ? ` (and ${more.length} more: ${more.map((p) => p.parameter).join(', ')})` : ''}`);
+    throw new ProvenanceError(
+      first.rule,
+      `${owner}: ${first.message}${more.length ? ` (and ${more.length} more: ${more.map((p) => p.parameter).join(', ')})` : ''}`,
+    );
   }
 }

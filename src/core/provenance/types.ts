@@ -142,7 +142,9 @@ export interface ArtifactDraft {
 export type DeclaredOutputs = Readonly<Record<string, { readonly kind: ArtifactKind; readonly unit?: string }>>;
 
 /** A violated insert rule: which, and what to do about it. */
-export class ProvenanceError extends DreamsError<'single-creator' | 'unknown-reference' | 'cycle' | 'value-mismatch' | 'unknown-call' | 'immutable' | 'undeclared-artifact'> {
+export class ProvenanceError extends DreamsError<
+  'single-creator' | 'unknown-reference' | 'cycle' | 'value-mismatch' | 'unknown-call' | 'immutable' | 'undeclared-artifact'
+> {
   constructor(code: ProvenanceError['code'], message: string) {
     super(code, message);
     this.name = 'ProvenanceError';

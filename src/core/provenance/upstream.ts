@@ -33,7 +33,9 @@ export function upstreamPath(view: ProvenanceView, refs: string[], limit = 50): 
 /** Every call upstream of the given artifacts (their creators and their inputs' creators), in creation order. */
 export function contributingCalls(view: ProvenanceView, artifactIds: string[]): ToolCallRecord[] {
   const ids = upstreamPath(view, artifactIds, 10_000).filter((id) => id.startsWith('c-'));
-  return ids.map((id) => view.call(id)).filter((c): c is ToolCallRecord => !!c)
+  return ids
+    .map((id) => view.call(id))
+    .filter((c): c is ToolCallRecord => !!c)
     .sort((a, b) => Number(a.id.slice(2)) - Number(b.id.slice(2)));
 }
 

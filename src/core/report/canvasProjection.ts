@@ -38,7 +38,18 @@ import {
 export const RELAXATION_STRUCTURES: ReadonlySet<string> = new Set(['relaxed_structure', 'restart_structure']);
 
 /** Cell kinds the projection owns: the user cannot edit them in place. */
-export const PROJECTED_KINDS: ReadonlySet<CanvasCellKind> = new Set(['summary', 'step', 'plan', 'note', 'artifact', 'approval', 'verdict', 'report', 'job', 'event']);
+export const PROJECTED_KINDS: ReadonlySet<CanvasCellKind> = new Set([
+  'summary',
+  'step',
+  'plan',
+  'note',
+  'artifact',
+  'approval',
+  'verdict',
+  'report',
+  'job',
+  'event',
+]);
 
 /** The summary cell's id; the report's. */
 export const SUMMARY_CELL = 'summary';
@@ -81,15 +92,26 @@ const EOS_ENERGY: Record<string, (v: number, p: EosParameters) => number> = {
 };
 
 function eosPlot(a: ArtifactRecord): PlotData | undefined {
-  const v = a.value as { form?: string; points?: { volumeAngstrom3: number; energyEv: number }[]; v0Angstrom3?: number; b0GPa?: number; e0Ev?: number; b0Prime?: number } | undefined;
+  const v = a.value as
+    | {
+        form?: string;
+        points?: { volumeAngstrom3: number; energyEv: number }[];
+        v0Angstrom3?: number;
+        b0GPa?: number;
+        e0Ev?: number;
+        b0Prime?: number;
+      }
+    | undefined;
   if (!v?.points?.length || v.points.length < 2) return undefined;
   const points = v.points.map((p) => ({ volumeA3: p.volumeAngstrom3, energyEv: p.energyEv }));
   let curve: { volumeA3: number; energyEv: number }[] = [];
   const energy = v.form ? EOS_ENERGY[v.form] : undefined;
   if (energy && v.v0Angstrom3 !== undefined && v.b0GPa !== undefined && v.e0Ev !== undefined && v.b0Prime !== undefined) {
     const params: EosParameters = { e0: v.e0Ev, v0: v.v0Angstrom3, b0: v.b0GPa / EV_PER_ANGSTROM3_IN_GPA, b0Prime: v.b0Prime };
-    const lo = Math.min(...points.map((p) => p.volumeA3)), hi = Math.max(...points.map((p) => p.volumeA3));
-    curve = Array.from({ length: 61 }, (_, i) => lo + ((hi - lo) * i) / 60).map((vol) => ({ volumeA3: vol, energyEv: energy(vol, params) }))
+    const lo = Math.min(...points.map((p) => p.volumeA3)),
+      hi = Math.max(...points.map((p) => p.volumeA3));
+    curve = Array.from({ length: 61 }, (_, i) => lo + ((hi - lo) * i) / 60)
+      .map((vol) => ({ volumeA3: vol, energyEv: energy(vol, params) }))
       .filter((p) => Number.isFinite(p.energyEv));
   }
   const fit: NonNullable<Extract<PlotData, { kind: 'eos' }>['fit']> = { curve };
@@ -101,7 +123,9 @@ function eosPlot(a: ArtifactRecord): PlotData | undefined {
 }
 
 function convergencePlot(a: ArtifactRecord): PlotData | undefined {
-  const v = a.value as { parameter?: string; tested?: { value: number; deltaMevPerAtom: number }[]; chosenValue?: number; toleranceMevPerAtom?: number } | undefined;
+  const v = a.value as
+    | { parameter?: string; tested?: { value: number; deltaMevPerAtom: number }[]; chosenValue?: number; toleranceMevPerAtom?: number }
+    | undefined;
   if (!v?.tested?.length || !v.parameter) return undefined;
   const plot: PlotData = {
     kind: 'convergence',
@@ -119,13 +143,22 @@ function convergencePlot(a: ArtifactRecord): PlotData | undefined {
 /** Band structures, DOS and PDOS: their values are the plot data (src/shared/electronicStructure.ts). */
 function electronicPlot(a: ArtifactRecord): PlotData | undefined {
   const v = a.value as { bandsEv?: unknown; energiesEv?: unknown } | undefined;
-  if (a.name === 'band_structure' && Array.isArray(v?.bandsEv)) return { kind: 'band-structure', title: `Band structure (${a.id})`, data: a.value as BandStructurePlotData, artifact: a.id };
-  if ((a.name === 'dos' || a.name === 'pdos') && Array.isArray(v?.energiesEv)) return { kind: 'dos', title: `${a.name === 'pdos' ? 'Projected DOS' : 'Density of states'} (${a.id})`, data: a.value as DosPlotData, artifact: a.id };
+  if (a.name === 'band_structure' && Array.isArray(v?.bandsEv))
+    return { kind: 'band-structure', title: `Band structure (${a.id})`, data: a.value as BandStructurePlotData, artifact: a.id };
+  if ((a.name === 'dos' || a.name === 'pdos') && Array.isArray(v?.energiesEv))
+    return {
+      kind: 'dos',
+      title: `${a.name === 'pdos' ? 'Projected DOS' : 'Density of states'} (${a.id})`,
+      data: a.value as DosPlotData,
+      artifact: a.id,
+    };
   return undefined;
 }
 
 function structureView(a: ArtifactRecord): StructureData | undefined {
-  const s = a.value as { symbols?: string[]; positions?: [number, number, number][]; cell?: StructureData['cell']; fixed?: boolean[]; tags?: number[] } | undefined;
+  const s = a.value as
+    | { symbols?: string[]; positions?: [number, number, number][]; cell?: StructureData['cell']; fixed?: boolean[]; tags?: number[] }
+    | undefined;
   if (!s?.symbols || !s.positions || !s.cell) return undefined;
   const view: StructureData = { symbols: s.symbols, positions: s.positions, cell: s.cell, title: `${a.name} (${a.id})`, artifact: a.id };
   if (s.fixed) view.fixed = s.fixed;
@@ -160,7 +193,10 @@ export class CanvasProjection {
   /** Artifact ids by the call that created them, in creation order. */
   private readonly byCall = new Map<string, string[]>();
   private readonly groups = new CallGroups();
-  private readonly approvals = new Map<string, { request: ApprovalRequest; answer?: ApprovalAnswer; closed?: { reason: string; at: string; supersededBy?: string } }>();
+  private readonly approvals = new Map<
+    string,
+    { request: ApprovalRequest; answer?: ApprovalAnswer; closed?: { reason: string; at: string; supersededBy?: string } }
+  >();
   private readonly reportVerdicts = new Map<string, Verdict>();
   private last = 0;
   runId: string | undefined;
@@ -305,7 +341,13 @@ export class CanvasProjection {
         const j = e.payload;
         if (!j.call || !j.report || !this.artifacts.has(j.report)) return [];
         const level = j.level ?? (j.accepted ? 'pass' : 'fail');
-        this.reportVerdicts.set(j.call, { tier: 'report', rule: 'report-judge', level, reasons: j.summary ? [j.summary] : [], judged: true });
+        this.reportVerdicts.set(j.call, {
+          tier: 'report',
+          rule: 'report-judge',
+          level,
+          reasons: j.summary ? [j.summary] : [],
+          judged: true,
+        });
         return this.report?.call === j.call ? [...this.reportCell(e.seq), ...this.summaryCell(e.seq)] : [];
       }
       case 'guard.verdict': {
@@ -418,23 +460,61 @@ export class CanvasProjection {
     const open = this.pendingApprovals();
     const rows: [string, string][] = [
       ['Objective', this.objective ?? ''],
-      ['State', `**${this.state}**${this.reason ? ` (${this.reason})` : ''}` +
-        (steps.length ? ` · ${done}/${steps.length} steps done${running.length ? `, running: ${running.map((st) => `${st.title} (${st.id})`).join(', ')}` : ''} · plan version ${this.planVersion}` : '')],
+      [
+        'State',
+        `**${this.state}**${this.reason ? ` (${this.reason})` : ''}` +
+          (steps.length
+            ? ` · ${done}/${steps.length} steps done${running.length ? `, running: ${running.map((st) => `${st.title} (${st.id})`).join(', ')}` : ''} · plan version ${this.planVersion}`
+            : ''),
+      ],
     ];
     const report = this.report ? this.artifacts.get(this.report.artifact) : undefined;
-    const claims = (report?.record.value as { claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined)?.claims ?? [];
+    const claims =
+      (report?.record.value as { claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined)?.claims ?? [];
     if (claims.length) {
-      rows.push(['Result', claims.slice(0, 4).map((c) => `${c.quantity.replace(/_/g, ' ')} = **${fmt(c.value)}${c.unit ? ' ' + c.unit : ''}** (artifact ${c.cites})`).join('; ') +
-        (claims.length > 4 ? `; ${claims.length - 4} more in the report` : '')]);
+      rows.push([
+        'Result',
+        claims
+          .slice(0, 4)
+          .map((c) => `${c.quantity.replace(/_/g, ' ')} = **${fmt(c.value)}${c.unit ? ' ' + c.unit : ''}** (artifact ${c.cites})`)
+          .join('; ') + (claims.length > 4 ? `; ${claims.length - 4} more in the report` : ''),
+      ]);
     } else {
-      rows.push(['Result', this.state === 'completed' ? 'no report with claims was written' : 'not yet: the report states it when the run is done']);
+      rows.push([
+        'Result',
+        this.state === 'completed' ? 'no report with claims was written' : 'not yet: the report states it when the run is done',
+      ]);
     }
     const verdict = this.report ? this.reportVerdicts.get(this.report.call) : undefined;
-    rows.push(['Report', !this.report ? 'not written yet' : !verdict ? `${this.report.artifact}, not yet judged`
-      : `${this.report.artifact}: ${verdict.level === 'pass' ? 'accepted by the report judge' : `${verdict.level} from the report judge`}${verdict.judged === false ? ' (not judged: no judge model)' : ''}`]);
-    rows.push(['Tokens and cost', `${this.tokens.toLocaleString('en-US')} tokens · ${this.unpriced ? 'cost unknown (a model without a price answered)' : `$${this.cost.toFixed(2)}`}`]);
-    rows.push(['Jobs', jobs.length ? `${count('completed')}/${jobs.length} completed${active ? `, ${active} queued or running` : ''}${count('failed') ? `, ${count('failed')} failed` : ''}${count('cancelled') ? `, ${count('cancelled')} cancelled` : ''}` : 'none']);
-    rows.push(['Open approvals', open.length ? open.map((r) => `${r.id} (${r.tool}${r.parameter ? `.${r.parameter}` : ''}${this.calls.get(r.call)?.step ? `, step ${this.calls.get(r.call)!.step}` : ''})`).join(', ') : 'none']);
+    rows.push([
+      'Report',
+      !this.report
+        ? 'not written yet'
+        : !verdict
+          ? `${this.report.artifact}, not yet judged`
+          : `${this.report.artifact}: ${verdict.level === 'pass' ? 'accepted by the report judge' : `${verdict.level} from the report judge`}${verdict.judged === false ? ' (not judged: no judge model)' : ''}`,
+    ]);
+    rows.push([
+      'Tokens and cost',
+      `${this.tokens.toLocaleString('en-US')} tokens · ${this.unpriced ? 'cost unknown (a model without a price answered)' : `$${this.cost.toFixed(2)}`}`,
+    ]);
+    rows.push([
+      'Jobs',
+      jobs.length
+        ? `${count('completed')}/${jobs.length} completed${active ? `, ${active} queued or running` : ''}${count('failed') ? `, ${count('failed')} failed` : ''}${count('cancelled') ? `, ${count('cancelled')} cancelled` : ''}`
+        : 'none',
+    ]);
+    rows.push([
+      'Open approvals',
+      open.length
+        ? open
+            .map(
+              (r) =>
+                `${r.id} (${r.tool}${r.parameter ? `.${r.parameter}` : ''}${this.calls.get(r.call)?.step ? `, step ${this.calls.get(r.call)!.step}` : ''})`,
+            )
+            .join(', ')
+        : 'none',
+    ]);
     const cellText = (x: string) => x.replace(/\|/g, '\\|').replace(/\n/g, ' ');
     const [head, ...rest] = rows.map(([k, v]) => `| ${k} | ${cellText(v)} |`);
     const text = [`### Run ${this.runId ?? ''}`, '', head, '|---|---|', ...rest].join('\n');
@@ -451,7 +531,9 @@ export class CanvasProjection {
     const attempt = this.stepAttempts.get(stepId);
     const lines = [
       `${index >= 0 ? `Step ${index + 1} of ${this.stepOrder.length}` : 'Step'}: ${step.title} — ${step.status}`,
-      [worker ? `worker ${worker}` : '', tool ? `tool ${tool}` : '', `id ${stepId}${attempt && attempt > 1 ? `, attempt ${attempt}` : ''}`].filter(Boolean).join(' · '),
+      [worker ? `worker ${worker}` : '', tool ? `tool ${tool}` : '', `id ${stepId}${attempt && attempt > 1 ? `, attempt ${attempt}` : ''}`]
+        .filter(Boolean)
+        .join(' · '),
     ];
     const levels = { pass: 0, warn: 0, fail: 0, notJudged: 0 };
     const flagged = new Set<string>();
@@ -463,8 +545,10 @@ export class CanvasProjection {
       }
     }
     if (calls.length) {
-      lines.push(`verdicts: ${[levels.pass ? `${levels.pass} pass` : '', levels.warn ? `${levels.warn} warn` : '', levels.fail ? `${levels.fail} fail` : '', levels.notJudged ? `${levels.notJudged} not judged` : ''].filter(Boolean).join(', ') || 'none yet'}` +
-        (flagged.size ? ` (${[...flagged].join(', ')})` : ''));
+      lines.push(
+        `verdicts: ${[levels.pass ? `${levels.pass} pass` : '', levels.warn ? `${levels.warn} warn` : '', levels.fail ? `${levels.fail} fail` : '', levels.notJudged ? `${levels.notJudged} not judged` : ''].filter(Boolean).join(', ') || 'none yet'}` +
+          (flagged.size ? ` (${[...flagged].join(', ')})` : ''),
+      );
     }
     if (step.summary) lines.push(step.summary);
     const states = (call: string) => (this.byCall.get(call) ?? []).map((x) => this.artifacts.get(x)!);
@@ -482,7 +566,8 @@ export class CanvasProjection {
     const callIds = new Set(calls.map((c) => c.id));
     const approvals = [...this.approvals.values()].filter((x) => callIds.has(x.request.call));
     const waiting = approvals.filter((x) => !x.answer && !x.closed).length;
-    if (approvals.length) lines.push(`approvals: ${approvals.length}${waiting ? `, ${waiting} waiting for your answer` : ', all answered or closed'}`);
+    if (approvals.length)
+      lines.push(`approvals: ${approvals.length}${waiting ? `, ${waiting} waiting for your answer` : ', all answered or closed'}`);
     for (const x of approvals) outputs.push({ mime: CANVAS_MIME.approval, data: this.approvalData(x) });
     // jobs: a line for all of them, a card (with live progress) for those not yet completed
     const jobs = [...this.jobs.values()].filter((j) => j.call && callIds.has(j.call));
@@ -498,14 +583,32 @@ export class CanvasProjection {
   private buildReport(seq: number): CanvasCell {
     const r = this.report!;
     const a = this.artifacts.get(r.artifact)!;
-    const value = a.record.value as { title?: string; claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined;
+    const value = a.record.value as
+      | { title?: string; claims?: { quantity: string; value: number; unit?: string; cites: string }[] }
+      | undefined;
     const text = a.record.location ? this.opts.readFile?.(a.record.location) : undefined;
-    const markdown = text ?? `# ${value?.title ?? 'Report'}\n\n(The report's file ${a.record.location ?? ''} could not be read; its claims are below.)`;
-    const data: ReportData = { markdown, artifact: r.artifact, claims: (value?.claims ?? []).map((c) => ({ quantity: c.quantity, value: c.value, ...(c.unit ? { unit: c.unit } : {}), artifact: c.cites })) };
+    const markdown =
+      text ?? `# ${value?.title ?? 'Report'}\n\n(The report's file ${a.record.location ?? ''} could not be read; its claims are below.)`;
+    const data: ReportData = {
+      markdown,
+      artifact: r.artifact,
+      claims: (value?.claims ?? []).map((c) => ({
+        quantity: c.quantity,
+        value: c.value,
+        ...(c.unit ? { unit: c.unit } : {}),
+        artifact: c.cites,
+      })),
+    };
     const verdict = this.reportVerdicts.get(r.call);
     if (verdict) data.verdict = { level: verdict.level, reasons: verdict.reasons };
     const status = a.status !== 'final' ? ` (${a.status})` : '';
-    return { kind: 'report', id: REPORT_CELL, text: `Report ${r.artifact}${status}: ${value?.title ?? ''}`, seq, outputs: [{ mime: CANVAS_MIME.report, data }] };
+    return {
+      kind: 'report',
+      id: REPORT_CELL,
+      text: `Report ${r.artifact}${status}: ${value?.title ?? ''}`,
+      seq,
+      outputs: [{ mime: CANVAS_MIME.report, data }],
+    };
   }
 
   private keyWrite(e: CanvasEvent<'key.write' | 'user.edit'>): string[] {
@@ -514,18 +617,33 @@ export class CanvasProjection {
     const version = 'version' in p ? p.version : undefined;
     if (key === 'plan') {
       // One cell per step, made when the plan names it and rewritten as it goes; the summary counts them.
-      const plan = p.value as { objective?: string; version?: number; steps?: { id: string; title: string; status: string; summary?: string; worker?: string; tool?: string }[] };
+      const plan = p.value as {
+        objective?: string;
+        version?: number;
+        steps?: { id: string; title: string; status: string; summary?: string; worker?: string; tool?: string }[];
+      };
       this.planVersion = plan.version ?? version ?? 1;
       const changed: string[] = [];
       const numbered = new Map(this.stepOrder.map((id, i) => [id, i]));
-      this.stepOrder = mergeStepOrder(this.stepOrder, (plan.steps ?? []).map((st) => st.id));
+      this.stepOrder = mergeStepOrder(
+        this.stepOrder,
+        (plan.steps ?? []).map((st) => st.id),
+      );
       // A step whose number moved ("Step 3 of 9") is written again.
       this.stepOrder.forEach((id, i) => {
-        if (numbered.has(id) && this.steps.has(id) && (numbered.get(id) !== i || numbered.size !== this.stepOrder.length)) changed.push(...this.stepCell(id, e.seq));
+        if (numbered.has(id) && this.steps.has(id) && (numbered.get(id) !== i || numbered.size !== this.stepOrder.length))
+          changed.push(...this.stepCell(id, e.seq));
       });
       for (const st of plan.steps ?? []) {
         const before = this.steps.get(st.id);
-        const view: StepView = { id: st.id, title: st.title, status: st.status, ...(st.worker ? { worker: st.worker } : {}), ...(st.tool ? { tool: st.tool } : {}), ...(st.summary ? { summary: st.summary } : {}) };
+        const view: StepView = {
+          id: st.id,
+          title: st.title,
+          status: st.status,
+          ...(st.worker ? { worker: st.worker } : {}),
+          ...(st.tool ? { tool: st.tool } : {}),
+          ...(st.summary ? { summary: st.summary } : {}),
+        };
         if (!before || JSON.stringify(before) !== JSON.stringify(view)) {
           this.steps.set(st.id, view);
           changed.push(...this.stepCell(st.id, e.seq));
@@ -539,9 +657,15 @@ export class CanvasProjection {
     }
     if (key.startsWith('reports/')) {
       const v = p.value as { text?: string; markdown?: string } | string;
-      const markdown = typeof v === 'string' ? v : v.markdown ?? v.text ?? JSON.stringify(v, null, 2);
+      const markdown = typeof v === 'string' ? v : (v.markdown ?? v.text ?? JSON.stringify(v, null, 2));
       const data: ReportData = { markdown };
-      return this.put({ kind: 'report', id: key, text: `Report ${key.slice('reports/'.length)}`, seq: e.seq, outputs: [{ mime: CANVAS_MIME.report, data }] });
+      return this.put({
+        kind: 'report',
+        id: key,
+        text: `Report ${key.slice('reports/'.length)}`,
+        seq: e.seq,
+        outputs: [{ mime: CANVAS_MIME.report, data }],
+      });
     }
     return [];
   }
@@ -550,7 +674,12 @@ export class CanvasProjection {
   private card(a: ArtifactState): ArtifactCardData {
     const r = a.record;
     const card: ArtifactCardData = {
-      id: r.id, kind: r.kind, name: r.name, status: a.status, creator: r.creator, inputs: r.inputs ?? [],
+      id: r.id,
+      kind: r.kind,
+      name: r.name,
+      status: a.status,
+      creator: r.creator,
+      inputs: r.inputs ?? [],
       concerns: a.concerns.map((c) => ({ level: c.level, message: c.message, source: c.source })),
     };
     const tool = this.calls.get(r.creator)?.tool;
@@ -586,10 +715,18 @@ export class CanvasProjection {
     const statesOf = (call: string) => (this.byCall.get(call) ?? []).map((x) => this.artifacts.get(x)!);
     const mark = (a: ArtifactState) => (a.status !== 'final' ? ` (${a.status})` : '');
     const states = calls.flatMap(statesOf);
-    const text = calls.length === 1
-      ? states.map((a) => summaryOf(a.record) + mark(a)).join('\n')
-      : [`${this.calls.get(calls[0]!)?.tool ?? 'tool'} × ${calls.length}`,
-        ...calls.map((c) => `${c}: ${statesOf(c).map((a) => briefOf(a.record) + mark(a)).join(' · ')}`)].join('\n');
+    const text =
+      calls.length === 1
+        ? states.map((a) => summaryOf(a.record) + mark(a)).join('\n')
+        : [
+            `${this.calls.get(calls[0]!)?.tool ?? 'tool'} × ${calls.length}`,
+            ...calls.map(
+              (c) =>
+                `${c}: ${statesOf(c)
+                  .map((a) => briefOf(a.record) + mark(a))
+                  .join(' · ')}`,
+            ),
+          ].join('\n');
     // the cards as one output: every output costs the notebook as much as a small cell does
     const cards: ArtifactListData = { cards: states.map((a) => this.card(a)) };
     const outputs: CanvasOutputItem[] = [{ mime: CANVAS_MIME.artifacts, data: cards }, ...states.flatMap((a) => this.extraOutputs(a))];
@@ -613,19 +750,35 @@ export class CanvasProjection {
     if (cellId.startsWith('steps/')) return this.later(cellId, seq);
     const r = entry.request;
     const data = this.approvalData(entry);
-    const state = entry.answer ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}`
-      : entry.closed ? `closed, ${entry.closed.reason}` : 'waiting for your answer';
-    return this.put({ kind: 'approval', id: `approvals/${id}`, text: `Approval ${id}: ${r.tool}${r.parameter ? `.${r.parameter}` : ''} — ${state}`, seq,
-      outputs: [{ mime: CANVAS_MIME.approval, data }] });
+    const state = entry.answer
+      ? `${entry.answer.decision === 'approve' ? 'approved' : 'rejected'}${entry.answer.under ? ` (standing approval of ${entry.answer.under})` : entry.answer.standing ? ' (standing: and later ones like it)' : ''}`
+      : entry.closed
+        ? `closed, ${entry.closed.reason}`
+        : 'waiting for your answer';
+    return this.put({
+      kind: 'approval',
+      id: `approvals/${id}`,
+      text: `Approval ${id}: ${r.tool}${r.parameter ? `.${r.parameter}` : ''} — ${state}`,
+      seq,
+      outputs: [{ mime: CANVAS_MIME.approval, data }],
+    });
   }
 
-  private approvalData(entry: { request: ApprovalRequest; answer?: ApprovalAnswer; closed?: { reason: string; at: string; supersededBy?: string } }): ApprovalCardData {
+  private approvalData(entry: {
+    request: ApprovalRequest;
+    answer?: ApprovalAnswer;
+    closed?: { reason: string; at: string; supersededBy?: string };
+  }): ApprovalCardData {
     const r = entry.request;
     const call = this.calls.get(r.call);
     const data: ApprovalCardData = {
       request: {
-        id: r.id, call: r.call, tool: r.tool, verdicts: r.verdicts.map((v) => ({ rule: v.rule, level: v.level, reasons: v.reasons })),
-        provenancePath: r.provenancePath, createdAt: r.createdAt,
+        id: r.id,
+        call: r.call,
+        tool: r.tool,
+        verdicts: r.verdicts.map((v) => ({ rule: v.rule, level: v.level, reasons: v.reasons })),
+        provenancePath: r.provenancePath,
+        createdAt: r.createdAt,
         ...(r.parameter !== undefined ? { parameter: r.parameter } : {}),
         ...(r.value !== undefined ? { value: r.value } : {}),
       },
@@ -635,7 +788,14 @@ export class CanvasProjection {
     if (call?.context) data.context = call.context;
     if (entry.answer) {
       const a = entry.answer;
-      data.answer = { decision: a.decision, by: a.by, at: a.at, ...(a.comment ? { comment: a.comment } : {}), ...(a.standing ? { standing: true } : {}), ...(a.under ? { under: a.under } : {}) };
+      data.answer = {
+        decision: a.decision,
+        by: a.by,
+        at: a.at,
+        ...(a.comment ? { comment: a.comment } : {}),
+        ...(a.standing ? { standing: true } : {}),
+        ...(a.under ? { under: a.under } : {}),
+      };
     }
     if (entry.closed && !entry.answer) data.closed = entry.closed;
     return data;
@@ -645,7 +805,13 @@ export class CanvasProjection {
   private jobCell(j: JobRecord, seq: number): string[] {
     const cellId = this.jobCellId(j);
     if (cellId.startsWith('steps/')) return this.later(cellId, seq);
-    return this.put({ kind: 'job', id: `jobs/${j.id}`, text: `Job ${j.id} on ${j.backend}: ${j.state}`, seq, outputs: [{ mime: CANVAS_MIME.job, data: this.jobData(j) }] });
+    return this.put({
+      kind: 'job',
+      id: `jobs/${j.id}`,
+      text: `Job ${j.id} on ${j.backend}: ${j.state}`,
+      seq,
+      outputs: [{ mime: CANVAS_MIME.job, data: this.jobData(j) }],
+    });
   }
 
   private jobData(j: JobRecord): JobCardData {
@@ -654,7 +820,11 @@ export class CanvasProjection {
     if (j.error) data.error = j.error;
     const p = j.progress;
     if (p) {
-      const parts = [p.scfIteration !== undefined ? `SCF iteration ${p.scfIteration}` : '', p.estimatedAccuracyRy !== undefined ? `accuracy ${p.estimatedAccuracyRy} Ry` : '', p.bfgsStep !== undefined ? `BFGS step ${p.bfgsStep}` : ''].filter(Boolean);
+      const parts = [
+        p.scfIteration !== undefined ? `SCF iteration ${p.scfIteration}` : '',
+        p.estimatedAccuracyRy !== undefined ? `accuracy ${p.estimatedAccuracyRy} Ry` : '',
+        p.bfgsStep !== undefined ? `BFGS step ${p.bfgsStep}` : '',
+      ].filter(Boolean);
       if (parts.length) data.progress = parts.join(', ');
     }
     if (j.startedAt) {

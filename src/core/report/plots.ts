@@ -17,9 +17,15 @@ const SWEEP_AXIS: Record<string, { x: string; title: string }> = {
 export function convergenceSvg(sel: ConvergenceSelectionValue, artifactId: string): string {
   const axis = SWEEP_AXIS[sel.parameter] ?? { x: sel.parameter, title: `${sel.parameter} convergence` };
   const sorted = [...sel.tested].sort((a, b) => a.value - b.value);
-  const byPressure = sel.criterion && sel.criterion.kind !== 'energy' && sel.criterion.toleranceLatticePercent !== undefined && sorted.every((t) => t.latticeShiftPercent !== undefined);
+  const byPressure =
+    sel.criterion &&
+    sel.criterion.kind !== 'energy' &&
+    sel.criterion.toleranceLatticePercent !== undefined &&
+    sorted.every((t) => t.latticeShiftPercent !== undefined);
   const points = sorted.map((t) => ({ x: t.value, y: byPressure ? t.latticeShiftPercent! : Math.abs(t.deltaMevPerAtom) }));
-  const tolerance = byPressure ? sel.criterion!.toleranceLatticePercent! : sel.toleranceMevPerAtom ?? sel.criterion?.toleranceMevPerAtom ?? 0;
+  const tolerance = byPressure
+    ? sel.criterion!.toleranceLatticePercent!
+    : (sel.toleranceMevPerAtom ?? sel.criterion?.toleranceMevPerAtom ?? 0);
   return renderChart({
     title: `${axis.title} (${artifactId})`,
     xLabel: axis.x,
@@ -36,7 +42,10 @@ export function eosSvg(fit: EosFitValue, artifactId: string): string {
   const hi = Math.max(...points.map((p) => p.x));
   let curve: { x: number; y: number }[] = [];
   try {
-    const refit = fitEos(fit.points.map((p) => ({ volumeA3: p.volumeAngstrom3, energyEv: p.energyEv })), fit.form as EosForm);
+    const refit = fitEos(
+      fit.points.map((p) => ({ volumeA3: p.volumeAngstrom3, energyEv: p.energyEv })),
+      fit.form as EosForm,
+    );
     curve = Array.from({ length: 81 }, (_, i) => lo + ((hi - lo) * i) / 80).map((v) => ({ x: v, y: refit.energyAtEv(v) }));
   } catch {
     curve = [];
@@ -46,7 +55,9 @@ export function eosSvg(fit: EosFitValue, artifactId: string): string {
     xLabel: `volume per cell (Å³, ${fit.natoms} atom${fit.natoms === 1 ? '' : 's'})`,
     yLabel: 'total energy (eV)',
     series: [
-      ...(curve.length ? [{ label: `${fit.form}: V0 ${fit.v0Angstrom3.toFixed(3)} Å³, B0 ${fit.b0GPa.toFixed(1)} GPa`, points: curve, color: '#c62828' }] : []),
+      ...(curve.length
+        ? [{ label: `${fit.form}: V0 ${fit.v0Angstrom3.toFixed(3)} Å³, B0 ${fit.b0GPa.toFixed(1)} GPa`, points: curve, color: '#c62828' }]
+        : []),
       { label: 'pw.x', points, line: false, markers: true, color: '#1565c0' },
     ],
     marker: { x: fit.v0Angstrom3, label: 'V0' },

@@ -35,13 +35,21 @@ export interface RenderedReport {
   plots: Record<string, string>;
 }
 
-const cell = (s: unknown): string => String(s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const table = (head: string[], rows: unknown[][]): string[] =>
-  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+const cell = (s: unknown): string =>
+  String(s ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
+const table = (head: string[], rows: unknown[][]): string[] => [
+  `| ${head.join(' | ')} |`,
+  `| ${head.map(() => '---').join(' | ')} |`,
+  ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+];
 
 /** The payload of the last event of a kind (under a key, when given). */
 const lastPayload = <K extends EventKind>(events: readonly CanvasEvent[], kind: K, key?: string): EventCatalogue[K] | undefined =>
-  eventsOf(events, kind).reverse().find((e) => key === undefined || e.key === key)?.payload;
+  eventsOf(events, kind)
+    .reverse()
+    .find((e) => key === undefined || e.key === key)?.payload;
 
 function seconds(a?: string, b?: string): string {
   if (!a || !b) return '';
@@ -54,9 +62,15 @@ export function settingsRows(s: PhysicalSettings, meshNote = ''): unknown[][] {
   return [
     ['code', `${s.code}${s.codeVersion ? ` ${s.codeVersion}` : ''}`],
     ['functional', s.functional],
-    ...Object.entries(s.pseudopotentials).map(([el, p]) => [`pseudopotential ${el}`, `${p.file}${p.sha256 ? ` (sha256 ${p.sha256.slice(0, 12)}…)` : ''}`]),
+    ...Object.entries(s.pseudopotentials).map(([el, p]) => [
+      `pseudopotential ${el}`,
+      `${p.file}${p.sha256 ? ` (sha256 ${p.sha256.slice(0, 12)}…)` : ''}`,
+    ]),
     ['ecutwfc / ecutrho', `${s.ecutwfcRy} / ${s.ecutrhoRy} Ry`],
-    ['k-points', `${s.kSpacingPerAngstrom !== undefined ? `spacing ${s.kSpacingPerAngstrom} 1/Å, ` : ''}mesh ${s.kMesh ? s.kMesh.join('×') : '—'}${meshNote}${s.kShift ? `, shift ${s.kShift.join(' ')}` : ''}`],
+    [
+      'k-points',
+      `${s.kSpacingPerAngstrom !== undefined ? `spacing ${s.kSpacingPerAngstrom} 1/Å, ` : ''}mesh ${s.kMesh ? s.kMesh.join('×') : '—'}${meshNote}${s.kShift ? `, shift ${s.kShift.join(' ')}` : ''}`,
+    ],
     ['occupations', `${s.occupations}${s.smearing ? `, ${s.smearing} smearing ${s.degaussRy} Ry` : ''}`],
     ['nspin', s.nspin],
     ...Object.entries(s.extra ?? {}).map(([k, v]) => [k, v]),
@@ -65,7 +79,7 @@ export function settingsRows(s: PhysicalSettings, meshNote = ''): unknown[][] {
 
 /** A claimed value with its unit; a fraction or count (unit "1" or none) stands alone: "0.669", not "0.669 1". */
 export const valueWithUnit = (value: number, unit: string | undefined): string =>
-  (!unit || unit === '1' ? String(value) : `${value} ${unit}`);
+  !unit || unit === '1' ? String(value) : `${value} ${unit}`;
 
 /**
  * Each plot shown once: a section's image line is dropped when an earlier part (the agent's
@@ -96,8 +110,12 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   const title = (report?.value as { title?: string } | undefined)?.title ?? start?.objective ?? src.runId;
   const plots: Record<string, string> = {};
   const md: string[] = [`# ${title}`, ''];
-  md.push(`Run \`${src.runId}\` · ${state?.state ?? 'created'}${state?.reason ? ` (${state.reason})` : ''} · objective: ${start?.objective ?? ''}`);
-  const software = Object.entries(start?.software ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+  md.push(
+    `Run \`${src.runId}\` · ${state?.state ?? 'created'}${state?.reason ? ` (${state.reason})` : ''} · objective: ${start?.objective ?? ''}`,
+  );
+  const software = Object.entries(start?.software ?? {})
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   if (software) md.push(`Software: ${software}`);
   md.push('');
 
@@ -108,10 +126,18 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
     const text = report.location ? src.readFile(report.location) : undefined;
     if (text) md.push(text.replace(/^# .*\n+/, '').trim(), '');
-    md.push(...table(['Quantity', 'Value', 'Cites', 'Checks'], judged.claims.map((c) => [
-      c.claim.quantity, valueWithUnit(c.claim.value, c.claim.unit), c.claim.cites,
-      c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
-    ])), '');
+    md.push(
+      ...table(
+        ['Quantity', 'Value', 'Cites', 'Checks'],
+        judged.claims.map((c) => [
+          c.claim.quantity,
+          valueWithUnit(c.claim.value, c.claim.unit),
+          c.claim.cites,
+          c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
+        ]),
+      ),
+      '',
+    );
   }
 
   const selections = artifacts.filter((a) => a.name === 'converged_settings' && a.status !== 'stale');
@@ -127,19 +153,51 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       const byPressure = sel.criterion !== undefined && sel.criterion.kind !== 'energy';
       const within = [
         sel.criterion?.kind !== 'pressure' && sel.toleranceMevPerAtom !== undefined ? `${sel.toleranceMevPerAtom} meV/atom` : '',
-        byPressure ? `${sel.criterion!.toleranceLatticePercent} % of a by pressure (B ≈ ${sel.criterion!.bulkModulusGPa?.toPrecision(3)} GPa${sel.bulkModulus ? `, ${sel.bulkModulus.note}` : ''})` : '',
-        sel.criterion?.toleranceShapePercent !== undefined ? `${sel.criterion.toleranceShapePercent} % of c/a by the deviatoric stress (C ≈ ${sel.criterion.shapeModulusGPa?.toPrecision(3)} GPa)` : '',
-      ].filter(Boolean).join(' and ');
+        byPressure
+          ? `${sel.criterion!.toleranceLatticePercent} % of a by pressure (B ≈ ${sel.criterion!.bulkModulusGPa?.toPrecision(3)} GPa${sel.bulkModulus ? `, ${sel.bulkModulus.note}` : ''})`
+          : '',
+        sel.criterion?.toleranceShapePercent !== undefined
+          ? `${sel.criterion.toleranceShapePercent} % of c/a by the deviatoric stress (C ≈ ${sel.criterion.shapeModulusGPa?.toPrecision(3)} GPa)`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
       const byShape = sel.tested.some((t) => t.shapeShiftPercent !== undefined);
       const rows = [...sel.tested].sort((x, y) => x.value - y.value);
-      md.push(`![${parameter} convergence](plots/${name})`, '',
-        `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${within} of the finest run.`, '',
+      md.push(
+        `![${parameter} convergence](plots/${name})`,
+        '',
+        `${parameter}: chose **${sel.chosenValue} ${unit}** (${a.id}, ${a.status}${sel.converged ? '' : ', not converged'}) within ${within} of the finest run.`,
+        '',
         ...(byPressure
-          ? table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)', 'P (kbar)', ...(rows.some((t) => t.pulayKbar !== undefined) ? ['Pulay (kbar)'] : []), 'ΔP vs finest (kbar)', 'Δa (% of a)', ...(byShape ? ['Δs vs finest (kbar)', 'Δ(c/a) (%)'] : [])], rows.map((t) => [
-            t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3), t.pressureKbar?.toFixed(2) ?? '—', ...(rows.some((x) => x.pulayKbar !== undefined) ? [t.pulayKbar?.toFixed(2) ?? '—'] : []),
-            t.deltaPressureKbar?.toFixed(2) ?? '—', t.latticeShiftPercent?.toFixed(4) ?? '—',
-            ...(byShape ? [t.deviatoricErrorKbar?.toFixed(2) ?? '—', t.shapeShiftPercent?.toFixed(4) ?? '—'] : [])]))
-          : table([`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'], rows.map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)]))), '');
+          ? table(
+              [
+                `${parameter} (${unit})`,
+                'E (eV/atom)',
+                'ΔE vs finest (meV/atom)',
+                'P (kbar)',
+                ...(rows.some((t) => t.pulayKbar !== undefined) ? ['Pulay (kbar)'] : []),
+                'ΔP vs finest (kbar)',
+                'Δa (% of a)',
+                ...(byShape ? ['Δs vs finest (kbar)', 'Δ(c/a) (%)'] : []),
+              ],
+              rows.map((t) => [
+                t.value,
+                t.energyEvPerAtom.toFixed(6),
+                t.deltaMevPerAtom.toFixed(3),
+                t.pressureKbar?.toFixed(2) ?? '—',
+                ...(rows.some((x) => x.pulayKbar !== undefined) ? [t.pulayKbar?.toFixed(2) ?? '—'] : []),
+                t.deltaPressureKbar?.toFixed(2) ?? '—',
+                t.latticeShiftPercent?.toFixed(4) ?? '—',
+                ...(byShape ? [t.deviatoricErrorKbar?.toFixed(2) ?? '—', t.shapeShiftPercent?.toFixed(4) ?? '—'] : []),
+              ]),
+            )
+          : table(
+              [`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'],
+              rows.map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)]),
+            )),
+        '',
+      );
     }
   }
 
@@ -174,12 +232,36 @@ export function renderRunReport(src: ReportSource): RenderedReport {
     const v = fit.value as EosFitValue;
     plots['eos.svg'] = eosSvg(v, fit.id);
     const lattice = artifacts.filter((a) => a.name === 'lattice_constant' && a.inputs.some((r) => r.split('.')[0] === fit.id)).at(-1);
-    md.push('## Equation of state', '', '![E(V)](plots/eos.svg)', '',
+    md.push(
+      '## Equation of state',
+      '',
+      '![E(V)](plots/eos.svg)',
+      '',
       `${v.form} (${fit.id}): V0 = ${v.v0Angstrom3.toFixed(4)} Å³, E0 = ${v.e0Ev.toFixed(6)} eV, B0 = ${v.b0GPa.toFixed(1)} GPa, B0' = ${v.b0Prime.toFixed(2)}, rms residual ${(v.rmsResidualEv * 1000).toFixed(3)} meV` +
-        `${lattice ? `; a = **${(lattice.value as number).toFixed(4)} Å** (${lattice.id})` : ''}.`, '',
-      ...table(['V (Å³)', 'E (eV)'], v.points.map((p) => [p.volumeAngstrom3.toFixed(4), p.energyEv.toFixed(6)])), '');
+        `${lattice ? `; a = **${(lattice.value as number).toFixed(4)} Å** (${lattice.id})` : ''}.`,
+      '',
+      ...table(
+        ['V (Å³)', 'E (eV)'],
+        v.points.map((p) => [p.volumeAngstrom3.toFixed(4), p.energyEv.toFixed(6)]),
+      ),
+      '',
+    );
     const settings = fit.meta?.settings as PhysicalSettings | undefined;
-    if (settings) md.push('### Physical settings of the EOS energies', '', ...table(['Setting', 'Value'], settingsRows(settings, settings.kSpacingPerAngstrom !== undefined ? ' (the mesh of the spacing on the series\' template cell, kept for every volume)' : '')), '');
+    if (settings)
+      md.push(
+        '### Physical settings of the EOS energies',
+        '',
+        ...table(
+          ['Setting', 'Value'],
+          settingsRows(
+            settings,
+            settings.kSpacingPerAngstrom !== undefined
+              ? " (the mesh of the spacing on the series' template cell, kept for every volume)"
+              : '',
+          ),
+        ),
+        '',
+      );
   }
 
   const structures = structuresReportSection(artifacts);
@@ -189,12 +271,28 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   }
 
   if (plan) {
-    md.push(`## Plan (v${plan.version})`, '', ...table(['#', 'Step', 'Tool', 'Status', 'Summary'], plan.steps.map((s, i) => [i + 1, `${s.id}: ${s.title}`, s.tool, s.status, (s.summary ?? '').slice(0, 300)])), '');
+    md.push(
+      `## Plan (v${plan.version})`,
+      '',
+      ...table(
+        ['#', 'Step', 'Tool', 'Status', 'Summary'],
+        plan.steps.map((s, i) => [i + 1, `${s.id}: ${s.title}`, s.tool, s.status, (s.summary ?? '').slice(0, 300)]),
+      ),
+      '',
+    );
   }
 
   const jobs = foldJobEvents(ev);
   if (jobs.length) {
-    md.push('## Jobs', '', ...table(['Job', 'Backend', 'State', 'Run time', 'Error'], jobs.map((j) => [j.id, j.backend, j.state, seconds(j.startedAt, j.endedAt), (j.error ?? '').split('\n')[0]])), '');
+    md.push(
+      '## Jobs',
+      '',
+      ...table(
+        ['Job', 'Backend', 'State', 'Run time', 'Error'],
+        jobs.map((j) => [j.id, j.backend, j.state, seconds(j.startedAt, j.endedAt), (j.error ?? '').split('\n')[0]]),
+      ),
+      '',
+    );
   }
 
   // pw.x results this run took instead of running pw.x: a reader must know where they were computed
@@ -202,28 +300,61 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   if (reused.length) {
     const from = (a: ArtifactRecord) => (a.meta as { reusedFrom: { run?: string; call: string; job: string; energy?: string } }).reusedFrom;
     const elsewhere = reused.filter((a) => from(a).run);
-    md.push('## Reused pw.x results', '',
+    md.push(
+      '## Reused pw.x results',
+      '',
       `${reused.length} energ${reused.length === 1 ? 'y was' : 'ies were'} taken from an identical earlier pw.x run (the same input text and pseudopotential files) instead of running pw.x again` +
-        `${elsewhere.length ? `; ${elsewhere.length} of them from other runs (\`reuseFrom\`), which this run's bundle holds only as outputs` : ''}.`, '',
-      ...table(['Energy', 'Call', 'Value (eV)', 'Computed by', 'Job'], reused.map((a) => {
-        const f = from(a);
-        return [a.id, a.creator, typeof a.value === 'number' ? a.value.toFixed(6) : '', f.run ? `run ${f.run}: ${f.call} (${f.energy ?? ''})` : f.call, f.job];
-      })), '');
+        `${elsewhere.length ? `; ${elsewhere.length} of them from other runs (\`reuseFrom\`), which this run's bundle holds only as outputs` : ''}.`,
+      '',
+      ...table(
+        ['Energy', 'Call', 'Value (eV)', 'Computed by', 'Job'],
+        reused.map((a) => {
+          const f = from(a);
+          return [
+            a.id,
+            a.creator,
+            typeof a.value === 'number' ? a.value.toFixed(6) : '',
+            f.run ? `run ${f.run}: ${f.call} (${f.energy ?? ''})` : f.call,
+            f.job,
+          ];
+        }),
+      ),
+      '',
+    );
   }
 
   const verdicts = calls.flatMap((c) => c.verdicts);
   const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
-  md.push('## Guard', '',
+  md.push(
+    '## Guard',
+    '',
     `${calls.length} tool calls (${calls.filter((c) => c.status === 'ok').length} ok, ${calls.filter((c) => c.status === 'refused').length} refused, ${calls.filter((c) => c.status === 'failed').length} failed). ` +
       `Verdicts: tier 1 ${count((v) => v.tier === 'tier1' && v.level === 'pass')} pass, ${count((v) => v.tier === 'tier1' && v.level === 'warn')} warn, ${count((v) => v.tier === 'tier1' && v.level === 'fail')} fail; ` +
       `judges (tiers 2–3) ${count((v) => (v.tier === 'tier2' || v.tier === 'tier3') && v.judged)} judged, ${count((v) => (v.tier === 'tier2' || v.tier === 'tier3') && !v.judged)} not judged` +
-      `${count((v) => !!v.infraError) ? `, ${count((v) => !!v.infraError)} judge errors (failed open)` : ''}.`, '');
+      `${count((v) => !!v.infraError) ? `, ${count((v) => !!v.infraError)} judge errors (failed open)` : ''}.`,
+    '',
+  );
   const approvals = foldApprovals(ev);
   if (approvals.length) {
-    md.push('### Approvals', '', ...table(['Request', 'Call', 'Tool', 'Why', 'Answer'], approvals.map(({ request: r, answer: a, closed }) => [
-      r.id, r.call, r.tool, r.verdicts.map((v) => v.reasons.join(' ')).join(' '),
-      a ? `${a.decision} by ${a.by} at ${a.at}${a.comment ? `: ${a.comment}` : ''}` : closed ? `closed unanswered at ${closed.at}: ${closed.reason}` : 'open',
-    ])), '');
+    md.push(
+      '### Approvals',
+      '',
+      ...table(
+        ['Request', 'Call', 'Tool', 'Why', 'Answer'],
+        approvals.map(({ request: r, answer: a, closed }) => [
+          r.id,
+          r.call,
+          r.tool,
+          r.verdicts.map((v) => v.reasons.join(' ')).join(' '),
+          a
+            ? `${a.decision} by ${a.by} at ${a.at}${a.comment ? `: ${a.comment}` : ''}`
+            : closed
+              ? `closed unanswered at ${closed.at}: ${closed.reason}`
+              : 'open',
+        ]),
+      ),
+      '',
+    );
   }
 
   const usage = eventsOf(ev, 'llm.usage').map((e) => e.payload);
@@ -236,10 +367,23 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       r.calls++;
       byRole.set(u.role, r);
     }
-    md.push('## Model usage', '', ...table(['Role', 'Responses', 'Tokens', 'Cost (USD)'], [...byRole].map(([role, r]) => [role, r.calls, r.tokens.toLocaleString('en-US'), r.cost === null ? 'unknown' : r.cost.toFixed(4)])), '');
+    md.push(
+      '## Model usage',
+      '',
+      ...table(
+        ['Role', 'Responses', 'Tokens', 'Cost (USD)'],
+        [...byRole].map(([role, r]) => [role, r.calls, r.tokens.toLocaleString('en-US'), r.cost === null ? 'unknown' : r.cost.toFixed(4)]),
+      ),
+      '',
+    );
   } else {
     md.push('## Model usage', '', 'No model was used (offline run): the judge tiers are recorded as not judged.', '');
   }
-  md.push('## Reproduce', '', 'The event log `events.jsonl` is the record of this run; `bundle/` holds the inputs, outputs, pseudopotentials (with sha256) and PROV-JSON provenance needed to audit or rerun it.', '');
+  md.push(
+    '## Reproduce',
+    '',
+    'The event log `events.jsonl` is the record of this run; `bundle/` holds the inputs, outputs, pseudopotentials (with sha256) and PROV-JSON provenance needed to audit or rerun it.',
+    '',
+  );
   return { markdown: onceEach(md).join('\n'), plots };
 }

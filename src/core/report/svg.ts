@@ -76,7 +76,9 @@ export function renderChart(c: Chart): string {
   if (c.band) {
     const top = py(Math.max(c.band.from, c.band.to));
     const bottom = py(Math.min(c.band.from, c.band.to));
-    parts.push(`<rect x="${m.left}" y="${top.toFixed(1)}" width="${W - m.left - m.right}" height="${(bottom - top).toFixed(1)}" fill="#2e7d32" fill-opacity="0.12"><title>${esc(c.band.label)}</title></rect>`);
+    parts.push(
+      `<rect x="${m.left}" y="${top.toFixed(1)}" width="${W - m.left - m.right}" height="${(bottom - top).toFixed(1)}" fill="#2e7d32" fill-opacity="0.12"><title>${esc(c.band.label)}</title></rect>`,
+    );
     parts.push(`<text x="${W - m.right - 4}" y="${(top + 12).toFixed(1)}" text-anchor="end" fill="#2e7d32">${esc(c.band.label)}</text>`);
   }
   for (const t of niceTicks(x0, x1)) {
@@ -92,7 +94,9 @@ export function renderChart(c: Chart): string {
   parts.push(`<text x="${(m.left + W - m.right) / 2}" y="${H - 14}" text-anchor="middle">${esc(c.xLabel)}</text>`);
   parts.push(`<text transform="translate(18 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(c.yLabel)}</text>`);
   if (c.marker) {
-    parts.push(`<line x1="${px(c.marker.x).toFixed(1)}" y1="${m.top}" x2="${px(c.marker.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#c62828" stroke-dasharray="4 3"/>`);
+    parts.push(
+      `<line x1="${px(c.marker.x).toFixed(1)}" y1="${m.top}" x2="${px(c.marker.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#c62828" stroke-dasharray="4 3"/>`,
+    );
     parts.push(`<text x="${(px(c.marker.x) + 4).toFixed(1)}" y="${H - m.bottom - 6}" fill="#c62828">${esc(c.marker.label)}</text>`);
   }
   c.series.forEach((s, i) => {
@@ -102,7 +106,9 @@ export function renderChart(c: Chart): string {
     }
     if (s.markers) {
       for (const p of s.points) {
-        parts.push(`<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${s.color}"><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`);
+        parts.push(
+          `<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${s.color}"><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`,
+        );
       }
     }
     // Legend under the x-axis label, a row per series (a line for drawn series, a dot for points
@@ -110,7 +116,10 @@ export function renderChart(c: Chart): string {
     const ly = H + LEGEND_ROW * i + 6;
     const lx = m.left;
     if (s.line === false) parts.push(`<circle cx="${lx + 10}" cy="${ly}" r="4" fill="${s.color}"/>`);
-    else parts.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 20}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    else
+      parts.push(
+        `<line x1="${lx}" y1="${ly}" x2="${lx + 20}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+      );
     parts.push(`<text x="${lx + 26}" y="${ly + 4}">${esc(s.label)}</text>`);
   });
   parts.push('</svg>');

@@ -65,7 +65,10 @@ export function watchInbox(runDir: string, record: (a: PostedAnswer) => Promise<
     busy = true;
     try {
       fs.mkdirSync(dir, { recursive: true }); // removed by hand meanwhile: answers can still be posted
-      for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.endsWith('.result.json')).sort()) {
+      for (const f of fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.json') && !n.endsWith('.result.json'))
+        .sort()) {
         const file = path.join(dir, f);
         let outcome: AnswerOutcome;
         try {

@@ -71,7 +71,8 @@ export class RunController {
   static async resume(runDir: string, env: SessionEnvironment = {}, changes: Partial<RunSettings> = {}): Promise<RunController> {
     const run = await openRun(runDir, { mode: 'writer' });
     try {
-      if (Object.keys(changes).length) await run.log.append({ kind: SETTINGS_EVENT, key: 'run/settings', actor: { kind: 'user', id: 'user' }, payload: changes });
+      if (Object.keys(changes).length)
+        await run.log.append({ kind: SETTINGS_EVENT, key: 'run/settings', actor: { kind: 'user', id: 'user' }, payload: changes });
       return await RunController.open(run, env);
     } catch (e) {
       await run.close();
@@ -152,7 +153,12 @@ export class RunController {
     await setRunState(run, 'running', run.log.events().some((e) => e.kind === 'run.state') ? 'resumed' : 'started');
     const stopInbox = watchInbox(run.dir, async (a) => {
       const r = await answerApproval(runtime.approvals, run.registry, a.id, a.decision, a.by, a.comment, { standing: a.standing === true });
-      return r.ok ? { ok: true, message: `${a.id} ${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}` } : { ok: false, message: r.message };
+      return r.ok
+        ? {
+            ok: true,
+            message: `${a.id} ${a.decision === 'approve' ? 'approved' : 'rejected'} by ${a.by}${standingNote(r)}${r.madeProvisional?.length ? `; now provisional: ${r.madeProvisional.join(', ')}` : ''}`,
+          }
+        : { ok: false, message: r.message };
     });
     // Under the 'wait' policy a warning holds the run until someone answers: say so in its state.
     const stopWaiting = run.log.subscribe((e) => {
@@ -161,7 +167,11 @@ export class RunController {
       if (e.kind === 'approval.request' && !runtime.approvals.standingFor(e.payload)) {
         setRunState(run, 'waiting-approval', `waiting for an answer to ${e.payload.id}`).catch(() => undefined);
       }
-      if (e.kind === 'approval.answer' && runtime.approvals.pending().length === 0 && runProgress(run.log.events()).state === 'waiting-approval') {
+      if (
+        e.kind === 'approval.answer' &&
+        runtime.approvals.pending().length === 0 &&
+        runProgress(run.log.events()).state === 'waiting-approval'
+      ) {
         setRunState(run, 'running', `${e.payload.id} answered`).catch(() => undefined);
       }
     });
@@ -178,7 +188,8 @@ export class RunController {
     try {
       budget.check('before-call');
       const settled = await settleInterruptedCalls(runtime, {
-        waiting: (approval, call) => setRunState(run, 'waiting-approval', `waiting for an answer to ${approval} (${call}, held when the run stopped)`),
+        waiting: (approval, call) =>
+          setRunState(run, 'waiting-approval', `waiting for an answer to ${approval} (${call}, held when the run stopped)`),
       });
       if (settled.reattached.length || settled.failed.length || settled.finished?.length || settled.rejected?.length) {
         await run.log.append({ kind: 'run.recovered', key: 'run/recovery', actor: { kind: 'framework', id: 'runner' }, payload: settled });
@@ -224,15 +235,23 @@ function preflight(s: RunSettings, env: SessionEnvironment): void {
   // an i-PI command the user's calculators file does not list: refused before a run directory is made
   declaredIpiCalculators(s.objective?.inputs?.calculator);
   if (!s.offline && !env.provider && !env.apiKey) {
-    throw new Error('no Anthropic API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) or run the built-in workflow without a model (--offline).');
+    throw new Error(
+      'no Anthropic API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) or run the built-in workflow without a model (--offline).',
+    );
   }
   if (s.offline && !s.objective.workflow) {
-    throw new Error(`offline runs follow a built-in workflow, and the objective "${s.objective.text}" names none. Write an objective file with "workflow:" (see examples/), or run with a model.`);
+    throw new Error(
+      `offline runs follow a built-in workflow, and the objective "${s.objective.text}" names none. Write an objective file with "workflow:" (see examples/), or run with a model.`,
+    );
   }
   if (s.pseudoDir && !fs.existsSync(s.pseudoDir)) {
-    throw new Error(`the pseudopotential directory ${s.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
+    throw new Error(
+      `the pseudopotential directory ${s.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`,
+    );
   }
   if (s.backend !== 'local' && !(env.clusters ?? []).some((c) => c.name === s.backend)) {
-    throw new Error(`no cluster profile named "${s.backend}"; add it to the cluster profiles file or use --cluster with one of: ${(env.clusters ?? []).map((c) => c.name).join(', ') || '(none configured)'}.`);
+    throw new Error(
+      `no cluster profile named "${s.backend}"; add it to the cluster profiles file or use --cluster with one of: ${(env.clusters ?? []).map((c) => c.name).join(', ') || '(none configured)'}.`,
+    );
   }
 }

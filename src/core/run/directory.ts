@@ -62,7 +62,9 @@ export async function createRun(runsRoot: string, options: CreateRunOptions): Pr
   }
   const slug = options.slug ?? slugOf(options.objective);
   if (!SLUG.test(slug)) {
-    throw new Error(`run slug ${JSON.stringify(slug)} is not usable in a directory name: use lowercase letters, digits and "-" (at most 63), e.g. "al-lattice".`);
+    throw new Error(
+      `run slug ${JSON.stringify(slug)} is not usable in a directory name: use lowercase letters, digits and "-" (at most 63), e.g. "al-lattice".`,
+    );
   }
   fs.mkdirSync(runsRoot, { recursive: true });
   const stamp = runStamp(options.now ?? new Date());
@@ -75,20 +77,33 @@ export async function createRun(runsRoot: string, options: CreateRunOptions): Pr
     settings: options.settings ?? {},
     software: { node: process.versions.node, ...options.software },
   };
-  await opened.log.append({ kind: 'run.start', key: 'run/start', payload: start, actor: options.actor ?? { kind: 'framework', id: 'run' } });
+  await opened.log.append({
+    kind: 'run.start',
+    key: 'run/start',
+    payload: start,
+    actor: options.actor ?? { kind: 'framework', id: 'run' },
+  });
   return opened;
 }
 
 export async function openRun(runDir: string, options: OpenRunOptions): Promise<Run> {
   const logPath = path.join(runDir, EVENT_LOG_FILE);
   if (!fs.existsSync(logPath)) {
-    throw new EventLogError('not-a-log', `${runDir} is not a DREAMS run: it has no ${EVENT_LOG_FILE}. Pick the run directory (e.g. runs/20260101-120000-al-lattice).`);
+    throw new EventLogError(
+      'not-a-log',
+      `${runDir} is not a DREAMS run: it has no ${EVENT_LOG_FILE}. Pick the run directory (e.g. runs/20260101-120000-al-lattice).`,
+    );
   }
   return openRunDir(runDir, path.basename(path.resolve(runDir)), options);
 }
 
 /** Record the run's state (run/state). */
-export async function setRunState(run: Run, state: RunState, reason?: string, actor: Actor = { kind: 'framework', id: 'run' }): Promise<void> {
+export async function setRunState(
+  run: Run,
+  state: RunState,
+  reason?: string,
+  actor: Actor = { kind: 'framework', id: 'run' },
+): Promise<void> {
   await run.log.append({ kind: 'run.state', key: 'run/state', payload: reason ? { state, reason } : { state }, actor });
 }
 
@@ -101,7 +116,11 @@ export function openRunLog(logPath: string, options: Omit<OpenEventLogOptions, '
 }
 
 async function openRunDir(dir: string, fallbackId: string, options: OpenRunOptions): Promise<Run> {
-  const { log, recovery } = await openRunLog(path.join(dir, EVENT_LOG_FILE), { mode: options.mode, durability: options.durability, ...(options.onDamage ? { onDamage: options.onDamage } : {}) });
+  const { log, recovery } = await openRunLog(path.join(dir, EVENT_LOG_FILE), {
+    mode: options.mode,
+    durability: options.durability,
+    ...(options.onDamage ? { onDamage: options.onDamage } : {}),
+  });
   const registry = new ProvenanceRegistry(log, dir);
   const canvas = new Canvas(log, { ...options.canvas, views: registry.views() });
   const start = log.events().find((e) => e.kind === 'run.start')?.payload;
@@ -137,7 +156,14 @@ function runStamp(d: Date): string {
 
 /** "Lattice constant of fcc Al (PBE)" → "lattice-constant-of-fcc-al-pbe", cut at a word. */
 export function slugOf(objective: string): string {
-  const words = objective.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, ' ').trim().split(' ').filter(Boolean);
+  const words = objective
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
   let slug = '';
   for (const w of words) {
     if ((slug ? slug.length + 1 : 0) + w.length > 40) break;

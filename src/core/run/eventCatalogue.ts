@@ -36,7 +36,8 @@ type Schemas = typeof EVENT_PAYLOAD_SCHEMAS;
 type StricterThanItsType = { [K in EventKind]: EventCatalogue[K] extends Static<Schemas[K]> ? never : K }[EventKind];
 /** Schemas for kinds the catalogue does not declare (must be none). */
 type Undeclared = Exclude<keyof Schemas, EventKind>;
-const agreed: [StricterThanItsType, Undeclared] extends [never, never] ? true : { stricter: StricterThanItsType; undeclared: Undeclared } = true;
+const agreed: [StricterThanItsType, Undeclared] extends [never, never] ? true : { stricter: StricterThanItsType; undeclared: Undeclared } =
+  true;
 void agreed;
 
 export const EVENT_KINDS: readonly EventKind[] = Object.keys(EVENT_PAYLOAD_SCHEMAS) as EventKind[];

@@ -17,7 +17,9 @@ import type { AgentRuntime } from '../agents/runtime';
 const INTERRUPTED = 'interrupted: the process running this call stopped before it finished; the step makes the call again';
 
 function readsOf(schema: object, call: ToolCallRecord): string[] {
-  const out = Object.values(call.args).map((a) => a.ref).filter((r): r is string => !!r);
+  const out = Object.values(call.args)
+    .map((a) => a.ref)
+    .filter((r): r is string => !!r);
   for (const [name, { list }] of artifactArguments(schema)) {
     const v = call.args[name]?.value;
     if (list && Array.isArray(v)) out.push(...v.filter(isRef));
@@ -46,7 +48,11 @@ export interface SettleHooks {
  * and the answer it waited for: given meanwhile, taken now by the policy, or waited for again
  * under 'wait'. Under 'continue' a held call goes on with its approval still open.
  */
-async function answerForHeldCall(rt: AgentRuntime, call: ToolCallRecord, hooks: SettleHooks): Promise<{ held: boolean; answer?: ApprovalAnswer }> {
+async function answerForHeldCall(
+  rt: AgentRuntime,
+  call: ToolCallRecord,
+  hooks: SettleHooks,
+): Promise<{ held: boolean; answer?: ApprovalAnswer }> {
   const req = rt.approvals.requests().find((r) => r.call === call.id);
   if (!req || rt.approvals.hasProceeded(req.id) || call.verdicts.some((v) => v.level === 'fail')) return { held: false };
   const given = rt.approvals.answerOf(req.id);
@@ -62,7 +68,10 @@ async function answerForHeldCall(rt: AgentRuntime, call: ToolCallRecord, hooks: 
   return { held: true, answer: await rt.approvals.waitFor(req.id, rt.control.signal) };
 }
 
-export async function settleInterruptedCalls(rt: AgentRuntime, hooks: SettleHooks = {}): Promise<{ reattached: string[]; failed: string[]; finished?: string[]; rejected?: string[] }> {
+export async function settleInterruptedCalls(
+  rt: AgentRuntime,
+  hooks: SettleHooks = {},
+): Promise<{ reattached: string[]; failed: string[]; finished?: string[]; rejected?: string[] }> {
   const reattached: string[] = [];
   const failed: string[] = [];
   const finished: string[] = [];
@@ -92,25 +101,45 @@ export async function settleInterruptedCalls(rt: AgentRuntime, hooks: SettleHook
     const args = Object.fromEntries(Object.entries(call.args).map(([k, a]) => [k, a.value]));
     try {
       const output = await spec.run(args, {
-        callId: call.id, runId: rt.runId, runDir: rt.runDir, signal: rt.control.signal,
+        callId: call.id,
+        runId: rt.runId,
+        runDir: rt.runDir,
+        signal: rt.control.signal,
         progress: (m) => rt.onToolProgress?.(m),
         resolve: (ref) => {
           const r = rt.provenance.artifact(ref.split('.')[0]!);
           if (!r) throw new Error(`no artifact ${ref}`);
-          return ref.split('.').slice(1).reduce<unknown>((v, p) => (v as Record<string, unknown>)?.[p], r.value);
+          return ref
+            .split('.')
+            .slice(1)
+            .reduce<unknown>((v, p) => (v as Record<string, unknown>)?.[p], r.value);
         },
         services: { ...rt.services, provenance: rt.provenance },
       });
       const reads = readsOf(spec.schema, call);
-      const concerns: Concern[] = call.verdicts.filter((v) => v.level === 'warn').map((v) => ({
-        source: v.tier === 'tier2' || v.tier === 'tier3' ? v.tier : 'tier1', rule: v.rule, level: 'warn', message: v.reasons.join(' '),
-        ...(v.parameter ? { parameter: v.parameter } : {}), ...(req ? { approval: req.id } : {}),
-      }));
-      await rt.provenance.registerArtifacts(call.id, output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...reads, ...(d.inputs ?? [])])] })), concerns, spec.outputs);
+      const concerns: Concern[] = call.verdicts
+        .filter((v) => v.level === 'warn')
+        .map((v) => ({
+          source: v.tier === 'tier2' || v.tier === 'tier3' ? v.tier : 'tier1',
+          rule: v.rule,
+          level: 'warn',
+          message: v.reasons.join(' '),
+          ...(v.parameter ? { parameter: v.parameter } : {}),
+          ...(req ? { approval: req.id } : {}),
+        }));
+      await rt.provenance.registerArtifacts(
+        call.id,
+        output.artifacts.map((d) => ({ ...d, inputs: [...new Set([...reads, ...(d.inputs ?? [])])] })),
+        concerns,
+        spec.outputs,
+      );
       await rt.provenance.endCall(call.id, { status: 'ok' });
       reattached.push(call.id);
     } catch (e) {
-      await rt.provenance.endCall(call.id, { status: 'failed', error: `${INTERRUPTED} (picking it up again failed: ${(e as Error).message})` });
+      await rt.provenance.endCall(call.id, {
+        status: 'failed',
+        error: `${INTERRUPTED} (picking it up again failed: ${(e as Error).message})`,
+      });
       failed.push(call.id);
     }
   }

@@ -23,7 +23,7 @@ export function runningSeconds(events: readonly CanvasEvent[], now = Date.now())
     const t = Date.parse(e.ts);
     if (e.kind === 'run.state') {
       const state = e.payload.state;
-      if (since !== undefined) total += ((state === 'running' ? lastTs ?? t : t) - since) / 1000;
+      if (since !== undefined) total += ((state === 'running' ? (lastTs ?? t) : t) - since) / 1000;
       since = state === 'running' ? t : undefined;
     }
     lastTs = t;
@@ -34,7 +34,10 @@ export function runningSeconds(events: readonly CanvasEvent[], now = Date.now())
 
 export function wallTimeMeter(limitMinutes: number, events: () => readonly CanvasEvent[]): BudgetMeter {
   return {
-    id: 'wallTime', label: 'wall time', limit: limitMinutes * 60, spent: () => runningSeconds(events()),
+    id: 'wallTime',
+    label: 'wall time',
+    limit: limitMinutes * 60,
+    spent: () => runningSeconds(events()),
     format: (s) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${Math.round(s)} s`),
   };
 }

@@ -26,14 +26,21 @@ export interface RunOutputs {
  * same projection's cells into it, so the file reads as the notebook before it is opened.
  */
 export function notebookFor(run: Pick<Run, 'runId'>, objective: string): CanvasFile {
-  return { dreams: CANVAS_FILE_FORMAT, run: { id: run.runId, log: EVENT_LOG_FILE }, cells: [{ kind: 'objective', id: 'objective-1', text: objective }] };
+  return {
+    dreams: CANVAS_FILE_FORMAT,
+    run: { id: run.runId, log: EVENT_LOG_FILE },
+    cells: [{ kind: 'objective', id: 'objective-1', text: objective }],
+  };
 }
 
 /**
  * `notice`: a sentence report.md opens with (the log it was written from is damaged), so a
  * reader of the file later sees it too.
  */
-export async function writeRunOutputs(run: Run, opts: { bundle?: boolean; pseudoDirs?: string[]; notice?: string } = {}): Promise<RunOutputs> {
+export async function writeRunOutputs(
+  run: Run,
+  opts: { bundle?: boolean; pseudoDirs?: string[]; notice?: string } = {},
+): Promise<RunOutputs> {
   const events = run.log.events();
   const rendered = renderRunReport({
     runId: run.runId,

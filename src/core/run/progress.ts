@@ -81,10 +81,21 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
   const startedIndex = lastStarted === undefined ? -1 : steps.findIndex((s) => s.id === lastStarted);
   const started = startedIndex >= 0 ? steps[startedIndex]! : undefined;
   return {
-    runId, objective, state, ...(reason ? { reason } : {}),
-    ...(current ? { step: { id: current.id, title: current.title, index: runningIndex + 1, total: steps.length, ...(alongside ? { alongside } : {}) } } : {}),
+    runId,
+    objective,
+    state,
+    ...(reason ? { reason } : {}),
+    ...(current
+      ? {
+          step: { id: current.id, title: current.title, index: runningIndex + 1, total: steps.length, ...(alongside ? { alongside } : {}) },
+        }
+      : {}),
     ...(started ? { started: { id: started.id, title: started.title, index: startedIndex + 1, total: steps.length } } : {}),
-    steps: { done: steps.filter((s) => s.status === 'done').length, failed: steps.filter((s) => s.status === 'failed').length, total: steps.length },
+    steps: {
+      done: steps.filter((s) => s.status === 'done').length,
+      failed: steps.filter((s) => s.status === 'failed').length,
+      total: steps.length,
+    },
     jobs,
     tokens,
     costUsd: unpriced ? null : cost,
@@ -95,7 +106,9 @@ export function runProgress(events: readonly CanvasEvent[]): RunProgress {
 /** One line: "step 5/16 cutoff-runs · jobs 3/5 done, 1 running · 12,345 tokens $0.04 · 1 approval open". */
 export function progressLine(p: RunProgress): string {
   const parts = [
-    p.step ? `step ${p.step.index}/${p.step.total} ${p.step.id}${p.step.alongside ? ` (+${p.step.alongside} alongside)` : ''}` : `${p.steps.done}/${p.steps.total} steps done`,
+    p.step
+      ? `step ${p.step.index}/${p.step.total} ${p.step.id}${p.step.alongside ? ` (+${p.step.alongside} alongside)` : ''}`
+      : `${p.steps.done}/${p.steps.total} steps done`,
     `jobs ${p.jobs.completed}/${p.jobs.total} done${p.jobs.running ? `, ${p.jobs.running} running` : ''}${p.jobs.queued ? `, ${p.jobs.queued} queued` : ''}${p.jobs.failed ? `, ${p.jobs.failed} failed` : ''}`,
     `${p.tokens.toLocaleString('en-US')} tokens ${p.costUsd === null ? 'cost unknown' : `$${p.costUsd.toFixed(2)}`}`,
   ];

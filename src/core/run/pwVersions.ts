@@ -19,7 +19,9 @@ export interface JobsSeen {
 }
 
 export function pwVersionsOfSession(
-  pwCommand: string, jobs: JobsSeen, openedAt: string,
+  pwCommand: string,
+  jobs: JobsSeen,
+  openedAt: string,
   probeLocal: (command: string) => Promise<string | undefined> = probeLocalPwVersion,
 ): (backend: string) => Promise<string | undefined> {
   let local: Promise<string | undefined> | undefined;
@@ -28,7 +30,8 @@ export function pwVersionsOfSession(
     if (backend === 'local') return (local ??= probeLocal(pwCommand));
     const known = clusters.get(backend);
     if (known) return known;
-    const ran = jobs.list()
+    const ran = jobs
+      .list()
       .filter((j) => j.backend === backend && j.state === 'completed' && (j.startedAt ?? j.submittedAt ?? j.createdAt) >= openedAt)
       .sort((a, b) => (b.endedAt ?? b.updatedAt).localeCompare(a.endedAt ?? a.updatedAt));
     for (const job of ran) {

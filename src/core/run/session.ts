@@ -56,7 +56,11 @@ export function notRuns(dirs: readonly string[]): string[] {
 }
 
 /** The runs named in reuseFrom, open for reading; a run that is gone is left out with a warning (a resume must not stop on it). */
-async function openEarlierRuns(dirs: readonly string[], self: string, warn: (m: string) => void): Promise<{ sources: EarlierRunSource[]; close: () => Promise<void> }> {
+async function openEarlierRuns(
+  dirs: readonly string[],
+  self: string,
+  warn: (m: string) => void,
+): Promise<{ sources: EarlierRunSource[]; close: () => Promise<void> }> {
   const opened: Run[] = [];
   for (const dir of dirs) {
     if (path.resolve(dir) === path.resolve(self)) continue;
@@ -104,10 +108,20 @@ export function declaredIpiCalculators(calculator: unknown): Record<string, IpiC
   const command = c.command as string[];
   // A shared objective names a calculator; the user decides which commands may start.
   if (!isAllowedCalculatorCommand(command)) {
-    throw new DreamsError('setup', `the objective names the i-PI client command ${JSON.stringify(command)}, which is not in your calculators file (${calculatorsFile()}): ` +
-      `DREAMS starts only the i-PI clients you list there. To allow it, add {"ipi": [{"command": ${JSON.stringify(command)}}]} to that file (or point $DREAMS_CALCULATORS at such a file), then run again.`);
+    throw new DreamsError(
+      'setup',
+      `the objective names the i-PI client command ${JSON.stringify(command)}, which is not in your calculators file (${calculatorsFile()}): ` +
+        `DREAMS starts only the i-PI clients you list there. To allow it, add {"ipi": [{"command": ${JSON.stringify(command)}}]} to that file (or point $DREAMS_CALCULATORS at such a file), then run again.`,
+    );
   }
-  return { [ipiCalculatorKey(command)]: { command, ...(c.port !== undefined ? { port: c.port } : {}), ...(c.unixSocket ? { unixSocket: c.unixSocket } : {}), ...(c.timeoutSeconds !== undefined ? { timeoutSeconds: c.timeoutSeconds } : {}) } };
+  return {
+    [ipiCalculatorKey(command)]: {
+      command,
+      ...(c.port !== undefined ? { port: c.port } : {}),
+      ...(c.unixSocket ? { unixSocket: c.unixSocket } : {}),
+      ...(c.timeoutSeconds !== undefined ? { timeoutSeconds: c.timeoutSeconds } : {}),
+    },
+  };
 }
 
 /** The run's settings: run.start's, with every later run.settings change laid over them. */
@@ -148,8 +162,15 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
   const jobs = await JobService.open({ store: new CanvasJobStore(run.log), runDir: run.dir, backend: backends.create });
   const stopLoggingJobs = env.logger ? logJobTransitions(jobs, env.logger.scoped('jobs')) : () => undefined;
   const usage = eventsOf(run.log.events(), 'llm.usage').map((e) => e.payload);
-  const ledger = UsageLedger.fromRecords(usage, { sink: (r) => void run.log.append({ kind: 'llm.usage', key: `usage/${r.role}`, actor: { kind: 'framework', id: 'llm' }, payload: r }) });
-  const budget = new RunBudget(llmBudgetMeters(ledger, { ...(settings.budget.maxTokens ? { maxTokens: settings.budget.maxTokens } : {}), ...(settings.budget.maxCostUsd ? { maxCostUsd: settings.budget.maxCostUsd } : {}) }));
+  const ledger = UsageLedger.fromRecords(usage, {
+    sink: (r) => void run.log.append({ kind: 'llm.usage', key: `usage/${r.role}`, actor: { kind: 'framework', id: 'llm' }, payload: r }),
+  });
+  const budget = new RunBudget(
+    llmBudgetMeters(ledger, {
+      ...(settings.budget.maxTokens ? { maxTokens: settings.budget.maxTokens } : {}),
+      ...(settings.budget.maxCostUsd ? { maxCostUsd: settings.budget.maxCostUsd } : {}),
+    }),
+  );
   if (settings.budget.maxJobs) budget.add(jobsMeter(settings.budget.maxJobs, () => jobsSubmitted(jobs)));
   if (settings.budget.maxWallMinutes) budget.add(wallTimeMeter(settings.budget.maxWallMinutes, () => run.log.events()));
 
@@ -167,17 +188,38 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
       provenance: run.registry,
     }));
   } else {
-    const inner = env.provider ?? new AnthropicProvider({ apiKey: env.apiKey, ...(env.baseURL ? { baseURL: env.baseURL } : {}), ...(env.retry ? { retry: env.retry } : {}), ...(env.onWarning ? { onWarning: env.onWarning } : {}), ...(env.logger ? { logger: env.logger } : {}) });
+    const inner =
+      env.provider ??
+      new AnthropicProvider({
+        apiKey: env.apiKey,
+        ...(env.baseURL ? { baseURL: env.baseURL } : {}),
+        ...(env.retry ? { retry: env.retry } : {}),
+        ...(env.onWarning ? { onWarning: env.onWarning } : {}),
+        ...(env.logger ? { logger: env.logger } : {}),
+      });
     provider = meteredProvider(inner, { ledger, budget });
   }
   if (env.wrapProvider) provider = env.wrapProvider(provider);
-  const judge: JudgeConfig | undefined = provider.judges && settings.judges
-    ? { provider, models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] }, catalogue: [], maxTokens: 4096, memo: new JudgeMemo() }
-    : undefined;
+  const judge: JudgeConfig | undefined =
+    provider.judges && settings.judges
+      ? {
+          provider,
+          models: { 'param-judge': models['param-judge'], 'cross-judge': models['cross-judge'], 'report-judge': models['report-judge'] },
+          catalogue: [],
+          maxTokens: 4096,
+          memo: new JudgeMemo(),
+        }
+      : undefined;
   if (settings.pseudoDir && !fs.existsSync(settings.pseudoDir)) {
-    throw new Error(`the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`);
+    throw new Error(
+      `the pseudopotential directory ${settings.pseudoDir} does not exist; pass --pseudo-dir with the folder of your UPF files (Debian: /usr/share/espresso/pseudo).`,
+    );
   }
-  const earlier = await openEarlierRuns(settings.reuseIdenticalRuns === false ? [] : settings.reuseFrom ?? [], run.dir, env.onWarning ?? (() => {}));
+  const earlier = await openEarlierRuns(
+    settings.reuseIdenticalRuns === false ? [] : (settings.reuseFrom ?? []),
+    run.dir,
+    env.onWarning ?? (() => {}),
+  );
   // the description the validator uses for the pw.x version the run was started with (7.3 reads 'develop')
   const qeVersion = settings.qeVersion ? definitionsVersionFor(settings.qeVersion) : undefined;
   // Typed where the catalogue declares a service (tools/services.ts), so a service given in the wrong shape does not compile.
@@ -230,7 +272,12 @@ export async function openSession(run: Run, env: SessionEnvironment): Promise<Ru
     jobAllowance: () => (settings.budget.maxJobs ? settings.budget.maxJobs - jobsSubmitted(jobs) : Infinity),
   };
   return {
-    run, runtime, jobs, ledger, budget, settings,
+    run,
+    runtime,
+    jobs,
+    ledger,
+    budget,
+    settings,
     close: async () => {
       stopLoggingJobs();
       await jobs.dispose();

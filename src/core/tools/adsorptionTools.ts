@@ -44,7 +44,15 @@ export const adsorptionEnergyTool = defineTool({
     const r = adsorptionEnergy(inputs);
     if (!r.ok) throw new Error(r.message);
     return {
-      artifacts: [{ kind: 'scalar', name: ARTIFACT.adsorptionEnergy, value: r.adsorptionEnergyEv, unit: 'eV', meta: { settings: inputs.slab.settings, inputs } }],
+      artifacts: [
+        {
+          kind: 'scalar',
+          name: ARTIFACT.adsorptionEnergy,
+          value: r.adsorptionEnergyEv,
+          unit: 'eV',
+          meta: { settings: inputs.slab.settings, inputs },
+        },
+      ],
       summary: `E_ads = ${r.adsorptionEnergyEv.toFixed(4)} eV`,
     };
   },
@@ -52,13 +60,20 @@ export const adsorptionEnergyTool = defineTool({
 
 export const deltaBeTool = defineTool({
   name: 'delta_be',
-  description: 'ΔBE = E_ads(ontop) − E_ads(fcc), in eV: positive when the fcc hollow binds more strongly. Both adsorption energies must come from comparable calculations.',
+  description:
+    'ΔBE = E_ads(ontop) − E_ads(fcc), in eV: positive when the fcc hollow binds more strongly. Both adsorption energies must come from comparable calculations.',
   roles: ['dft'],
   input: {
     type: 'object',
     properties: {
-      ontop: artifactRefSchema('Adsorption energy at the top site (adsorption_energy output).', { names: [ARTIFACT.adsorptionEnergy], unit: 'eV' }),
-      fcc: artifactRefSchema('Adsorption energy at the fcc hollow (adsorption_energy output).', { names: [ARTIFACT.adsorptionEnergy], unit: 'eV' }),
+      ontop: artifactRefSchema('Adsorption energy at the top site (adsorption_energy output).', {
+        names: [ARTIFACT.adsorptionEnergy],
+        unit: 'eV',
+      }),
+      fcc: artifactRefSchema('Adsorption energy at the fcc hollow (adsorption_energy output).', {
+        names: [ARTIFACT.adsorptionEnergy],
+        unit: 'eV',
+      }),
     },
     required: ['ontop', 'fcc'],
     additionalProperties: false,
@@ -78,7 +93,15 @@ export const deltaBeTool = defineTool({
     const r = sitePreference({ ontop: inputsOf(a.ontop), fcc: inputsOf(a.fcc) });
     if (!r.ok) throw new Error(r.message);
     return {
-      artifacts: [{ kind: 'scalar', name: ARTIFACT.deltaBe, value: r.deltaBindingEnergyEv, unit: 'eV', meta: { settings: inputsOf(a.ontop).slab.settings, favouredSite: r.favouredSite } }],
+      artifacts: [
+        {
+          kind: 'scalar',
+          name: ARTIFACT.deltaBe,
+          value: r.deltaBindingEnergyEv,
+          unit: 'eV',
+          meta: { settings: inputsOf(a.ontop).slab.settings, favouredSite: r.favouredSite },
+        },
+      ],
       summary: `ΔBE = ${r.deltaBindingEnergyEv.toFixed(4)} eV (E_ads ontop ${r.ontopAdsorptionEnergyEv.toFixed(4)}, fcc ${r.fccAdsorptionEnergyEv.toFixed(4)}): ${r.favouredSite} favoured`,
     };
   },
@@ -96,22 +119,26 @@ function memberTotalsEv(ctx: CatalogueContext, ref: string): { totalsEv: number[
   const creator = ensemble && view.call(ensemble.creator);
   const energy = creator?.outputs.map((o) => view.artifact(o)).find((a) => a?.name === ARTIFACT.totalEnergy);
   if (!ensemble || !energy || typeof energy.value !== 'number') {
-    throw new Error(`beef_ensemble_stats: ${ref} has no self-consistent total energy from the same pw.x run; reference the beef_ensemble that run_pw made for a calculation='ensemble' input.`);
+    throw new Error(
+      `beef_ensemble_stats: ${ref} has no self-consistent total energy from the same pw.x run; reference the beef_ensemble that run_pw made for a calculation='ensemble' input.`,
+    );
   }
-  return { totalsEv: deviations.map((d) => energy.value as number + d), scfEnergyEv: energy.value, energyRef: energy.id };
+  return { totalsEv: deviations.map((d) => (energy.value as number) + d), scfEnergyEv: energy.value, energyRef: energy.id };
 }
 
 export const beefEnsembleStatsTool = defineTool({
   name: 'beef_ensemble_stats',
   description:
     'Member-by-member ΔBE = E_i(ontop) − E_i(fcc) over the BEEF-vdW ensemble from the ensemble runs of the two adsorbed states ' +
-    '(each member\'s energy is the run\'s self-consistent BEEF-vdW energy plus its printed deviation; the shared clean slab and gas ' +
+    "(each member's energy is the run's self-consistent BEEF-vdW energy plus its printed deviation; the shared clean slab and gas " +
     'reference cancel), with mean, σ and the fraction of members favouring fcc (ΔBE > 0).',
   roles: ['dft'],
   input: {
     type: 'object',
     properties: {
-      ontopSlabWithAdsorbate: artifactRefSchema('Ensemble energies of the top-site slab+adsorbate (run_pw, calculation ensemble).', { names: ['beef_ensemble'] }),
+      ontopSlabWithAdsorbate: artifactRefSchema('Ensemble energies of the top-site slab+adsorbate (run_pw, calculation ensemble).', {
+        names: ['beef_ensemble'],
+      }),
       fccSlabWithAdsorbate: artifactRefSchema('Ensemble energies of the fcc-site slab+adsorbate.', { names: ['beef_ensemble'] }),
     },
     required: ['ontopSlabWithAdsorbate', 'fccSlabWithAdsorbate'],
@@ -127,12 +154,16 @@ export const beefEnsembleStatsTool = defineTool({
     const s = ensembleStatistics(delta);
     const selfConsistentEv = ontop.scfEnergyEv - fcc.scfEnergyEv;
     return {
-      artifacts: [{
-        kind: 'table', name: ARTIFACT.beefStats,
-        value: { ...s, selfConsistentDeltaBeEv: selfConsistentEv, deltaBeEv: delta },
-        inputs: [ontop.energyRef, fcc.energyRef],
-      }],
-      summary: `BEEF ensemble ΔBE: mean ${s.meanEv.toFixed(3)} eV, σ ${s.sigmaEv.toFixed(3)} eV (self-consistent BEEF-vdW ${selfConsistentEv.toFixed(3)} eV), ` +
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.beefStats,
+          value: { ...s, selfConsistentDeltaBeEv: selfConsistentEv, deltaBeEv: delta },
+          inputs: [ontop.energyRef, fcc.energyRef],
+        },
+      ],
+      summary:
+        `BEEF ensemble ΔBE: mean ${s.meanEv.toFixed(3)} eV, σ ${s.sigmaEv.toFixed(3)} eV (self-consistent BEEF-vdW ${selfConsistentEv.toFixed(3)} eV), ` +
         `${(s.fractionPositive * 100).toFixed(1)} % of ${s.count} members favour fcc`,
     };
   },

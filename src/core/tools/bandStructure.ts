@@ -29,14 +29,19 @@ export const bandPathTool = defineTool({
   name: 'band_path',
   description:
     'The standard band-structure path of a crystal (Setyawan–Curtarolo convention, from the Bravais lattice of its standardised cell, ' +
-    'as ASE and most band-structure figures use): labelled points in the cell\'s reciprocal coordinates and the k-points pw.x will follow. ' +
+    "as ASE and most band-structure figures use): labelled points in the cell's reciprocal coordinates and the k-points pw.x will follow. " +
     'The cell must be primitive (bands of a supercell are folded).',
   roles: ['dft'],
   input: {
     type: 'object',
     properties: {
       structure: artifactRefSchema('The primitive cell the SCF computes.', { kinds: ['structure'] }),
-      pointsPerInverseAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 500, description: 'k-points per 1/Å of path (default 30; 15 for a quick look, 50 for a smooth figure).' },
+      pointsPerInverseAngstrom: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 500,
+        description: 'k-points per 1/Å of path (default 30; 15 for a quick look, 50 for a smooth figure).',
+      },
     },
     required: ['structure'],
     additionalProperties: false,
@@ -50,8 +55,15 @@ export const bandPathTool = defineTool({
     const bp = standardBandPath(structure);
     const sampled = samplePath(bp, structure.cell, density);
     const value: BandPathValue = {
-      convention: bp.convention, lattice: bp.lattice, spaceGroup: bp.spaceGroup, points: bp.points, segments: bp.segments,
-      nodes: sampled.nodes, kpointCount: sampled.kpoints.length, pointsPerInverseAngstrom: density, cellAngstrom: structure.cell,
+      convention: bp.convention,
+      lattice: bp.lattice,
+      spaceGroup: bp.spaceGroup,
+      points: bp.points,
+      segments: bp.segments,
+      nodes: sampled.nodes,
+      kpointCount: sampled.kpoints.length,
+      pointsPerInverseAngstrom: density,
+      cellAngstrom: structure.cell,
     };
     const text = bp.segments.map((run) => run.join('–')).join(' | ');
     return {
@@ -60,7 +72,6 @@ export const bandPathTool = defineTool({
     };
   },
 });
-
 
 export const makeNscfInputTool = defineTool({
   name: 'make_nscf_input',
@@ -72,12 +83,18 @@ export const makeNscfInputTool = defineTool({
   input: {
     type: 'object',
     properties: {
-      scf: artifactRefSchema('The total_energy of the converged SCF (run_pw) whose charge density is used.', { names: [ARTIFACT.totalEnergy] }),
+      scf: artifactRefSchema('The total_energy of the converged SCF (run_pw) whose charge density is used.', {
+        names: [ARTIFACT.totalEnergy],
+      }),
       purpose: { type: 'string', enum: ['bands', 'dos'] },
       kPoints: artifactRefSchema('The band path (band_path), for purpose bands.', { names: [ARTIFACT.bandPath] }),
       kMesh: kMeshSchema('The DOS mesh (purpose dos).'),
       kSpacingPerAngstrom: quantitySchema('The DOS mesh as a spacing (with 2π), purpose dos', '1/Å', { exclusiveMinimum: 0 }),
-      occupations: { type: 'string', enum: ['tetrahedra_opt', 'smearing'], description: "DOS only: 'tetrahedra_opt' (sharp, default) or 'smearing' (the SCF's)." },
+      occupations: {
+        type: 'string',
+        enum: ['tetrahedra_opt', 'smearing'],
+        description: "DOS only: 'tetrahedra_opt' (sharp, default) or 'smearing' (the SCF's).",
+      },
       nbnd: { type: 'integer', minimum: 1, description: 'Bands to compute (default: the occupied ones and at least four, or 20 %, more).' },
     },
     required: ['scf', 'purpose'],
@@ -93,9 +110,15 @@ export const makeNscfInputTool = defineTool({
     const scf = scfSource(view(ctx), ctx.runDir, args.scf);
     if (typeof scf === 'string') throw new Error(`make_nscf_input: ${scf}.`);
     const { input } = scf;
-    if (!input.options || !input.pseudos) throw new Error(`make_nscf_input: the SCF's input ${scf.inputRef} was not made by make_pw_input, so it cannot be rendered again; make the SCF with make_pw_input.`);
+    if (!input.options || !input.pseudos)
+      throw new Error(
+        `make_nscf_input: the SCF's input ${scf.inputRef} was not made by make_pw_input, so it cannot be rendered again; make the SCF with make_pw_input.`,
+      );
     const electrons = scf.output?.settings.electrons;
-    if (electrons === undefined) throw new Error(`make_nscf_input: the SCF's output (of ${scf.energy.creator}) does not give its number of electrons; it may be missing or cut short.`);
+    if (electrons === undefined)
+      throw new Error(
+        `make_nscf_input: the SCF's output (of ${scf.energy.creator}) does not give its number of electrons; it may be missing or cut short.`,
+      );
     const nbnd = args.nbnd ?? defaultNbnd(electrons, input.settings.nspin);
     let rendered;
     let pathRef: string | undefined;
@@ -103,29 +126,54 @@ export const makeNscfInputTool = defineTool({
       if (!args.kPoints) throw new Error("make_nscf_input: purpose 'bands' needs kPoints (a band_path artifact).");
       const bp = ctx.resolve(args.kPoints) as BandPathValue;
       pathRef = args.kPoints;
-      rendered = renderNscfInput({ structure: input.structure, options: input.options, pseudos: input.pseudos }, { kind: 'bands', nbnd, path: bp.nodes });
+      rendered = renderNscfInput(
+        { structure: input.structure, options: input.options, pseudos: input.pseudos },
+        { kind: 'bands', nbnd, path: bp.nodes },
+      );
     } else {
       const scfMesh = input.settings.kMesh ?? [1, 1, 1];
-      const mesh = args.kMesh ?? (args.kSpacingPerAngstrom !== undefined
-        ? meshFromSpacing(input.structure.cell, args.kSpacingPerAngstrom, input.structure.pbc)
-        : scfMesh.map((n) => 2 * n) as [number, number, number]);
-      rendered = renderNscfInput({ structure: input.structure, options: input.options, pseudos: input.pseudos }, { kind: 'dos', nbnd, kMesh: mesh, occupations: args.occupations ?? 'tetrahedra_opt' });
+      const mesh =
+        args.kMesh ??
+        (args.kSpacingPerAngstrom !== undefined
+          ? meshFromSpacing(input.structure.cell, args.kSpacingPerAngstrom, input.structure.pbc)
+          : (scfMesh.map((n) => 2 * n) as [number, number, number]));
+      rendered = renderNscfInput(
+        { structure: input.structure, options: input.options, pseudos: input.pseudos },
+        { kind: 'dos', nbnd, kMesh: mesh, occupations: args.occupations ?? 'tetrahedra_opt' },
+      );
     }
     const value: PwInputValue = {
-      text: rendered.text, settings: rendered.settings, structure: input.structure, calculation: rendered.calculation, pseudos: input.pseudos,
+      text: rendered.text,
+      settings: rendered.settings,
+      structure: input.structure,
+      calculation: rendered.calculation,
+      pseudos: input.pseudos,
       ...(input.pseudoDirectory ? { pseudoDirectory: input.pseudoDirectory } : {}),
     };
     return {
-      artifacts: [{
-        kind: 'qe-input', name: ARTIFACT.pwInput, value, file: { name: 'pw.in', bytes: rendered.text }, inputs: [scf.inputRef],
-        meta: { settings: rendered.settings, purpose: 'production', nscfPurpose: args.purpose, scf: scf.energy.id, nbnd, ...(pathRef ? { kPoints: pathRef } : {}) },
-      }],
-      summary: `pw.x ${rendered.calculation} input on the charge density of ${scf.energy.id}: ${nbnd} bands, ` +
+      artifacts: [
+        {
+          kind: 'qe-input',
+          name: ARTIFACT.pwInput,
+          value,
+          file: { name: 'pw.in', bytes: rendered.text },
+          inputs: [scf.inputRef],
+          meta: {
+            settings: rendered.settings,
+            purpose: 'production',
+            nscfPurpose: args.purpose,
+            scf: scf.energy.id,
+            nbnd,
+            ...(pathRef ? { kPoints: pathRef } : {}),
+          },
+        },
+      ],
+      summary:
+        `pw.x ${rendered.calculation} input on the charge density of ${scf.energy.id}: ${nbnd} bands, ` +
         (args.purpose === 'bands' ? 'along the band path' : `${rendered.settings.kMesh!.join('×')} mesh, ${rendered.settings.occupations}`),
     };
   },
 });
-
 
 export const runNscfTool = defineTool({
   name: 'run_nscf',
@@ -152,16 +200,22 @@ export const runNscfTool = defineTool({
     if (typeof scf === 'string') throw new Error(`run_nscf: ${scf}.`);
     const parent = jobs.get(scf.job);
     if (!parent) {
-      throw new Error(`run_nscf: the SCF's job ${scf.job || '(none recorded)'} is not in this run${scf.meta.reusedFrom ? ' (its result was reused from an earlier run)' : ''}, so its charge density is not here; run the SCF in this run first.`);
+      throw new Error(
+        `run_nscf: the SCF's job ${scf.job || '(none recorded)'} is not in this run${scf.meta.reusedFrom ? ' (its result was reused from an earlier run)' : ''}, so its charge density is not here; run the SCF in this run first.`,
+      );
     }
     const backend = args.backend ?? parent.backend;
-    if (!backendsOf(ctx).includes(backend)) throw new Error(`run_nscf: backend "${backend}" is not configured; use one of ${backendsOf(ctx).join(', ')}.`);
+    if (!backendsOf(ctx).includes(backend))
+      throw new Error(`run_nscf: backend "${backend}" is not configured; use one of ${backendsOf(ctx).join(', ')}.`);
     const input = ctx.resolve(args.input) as PwInputValue;
     const created = await jobs.create({
-      backend, id: jobIdForCall(ctx.runId, ctx.callId), input: { name: 'pw.in', text: input.text, artifact: args.input },
+      backend,
+      id: jobIdForCall(ctx.runId, ctx.callId),
+      input: { name: 'pw.in', text: input.text, artifact: args.input },
       pseudopotentials: Object.values(input.settings.pseudopotentials).map((p) => ({ name: p.file, path: path.join(pseudoDir, p.file) })),
       ...(parent.resources ? { resources: { ...parent.resources, reason: `sized like the SCF job ${parent.id}` } } : {}),
-      call: ctx.callId, parent: { job: parent.id },
+      call: ctx.callId,
+      parent: { job: parent.id },
     });
     ctx.progress(`job ${created.id} on ${backend}: pw.x ${input.calculation} on a copy of job ${parent.id}'s charge density`);
     await jobs.validate(created.id);
@@ -173,17 +227,33 @@ export const runNscfTool = defineTool({
     const ok = done.state === 'completed' && out.jobDone && !out.error;
     const nks = out.settings.kPoints;
     const meta: NscfMeta = {
-      job: done.id, backend, calculation: input.calculation === 'bands' ? 'bands' : 'nscf', scf: scf.energy.id, settings: input.settings,
+      job: done.id,
+      backend,
+      calculation: input.calculation === 'bands' ? 'bands' : 'nscf',
+      scf: scf.energy.id,
+      settings: input.settings,
       scfOccupations: scf.input.settings.occupations,
       ...(scf.output?.fermiEnergyEv !== undefined ? { scfFermiEnergyEv: scf.output.fermiEnergyEv } : {}),
       ...(scf.output?.highestOccupiedEv !== undefined ? { scfHighestOccupiedEv: scf.output.highestOccupiedEv } : {}),
       ...(out.fermiEnergyEv !== undefined ? { fermiEnergyEv: out.fermiEnergyEv } : {}),
-      electrons: out.settings.electrons ?? scf.output?.settings.electrons ?? NaN, nspin: input.settings.nspin,
-      nbnd: out.settings.kohnShamStates ?? NaN, alatBohr: out.settings.alatBohr ?? NaN, kpointCount: nks ?? NaN,
+      electrons: out.settings.electrons ?? scf.output?.settings.electrons ?? NaN,
+      nspin: input.settings.nspin,
+      nbnd: out.settings.kohnShamStates ?? NaN,
+      alatBohr: out.settings.alatBohr ?? NaN,
+      kpointCount: nks ?? NaN,
     };
     const problems = ok ? '' : `${done.error ?? (out.error ? out.error.message : 'pw.x did not reach JOB DONE')}`;
     return {
-      artifacts: [{ kind: 'file', name: ARTIFACT.nscfOutput, file: { name: 'pw.out', bytes: text }, status: ok ? 'final' : 'provisional', inputs: [args.scf], meta }],
+      artifacts: [
+        {
+          kind: 'file',
+          name: ARTIFACT.nscfOutput,
+          file: { name: 'pw.out', bytes: text },
+          status: ok ? 'final' : 'provisional',
+          inputs: [args.scf],
+          meta,
+        },
+      ],
       summary: ok
         ? `job ${done.id} completed: ${meta.calculation} run of ${nks} k-points, ${meta.nbnd} bands${meta.fermiEnergyEv !== undefined ? `, Fermi energy ${meta.fermiEnergyEv} eV` : ''}`
         : `job ${done.id} ${done.state} — provisional: ${problems}`,

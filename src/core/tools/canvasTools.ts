@@ -16,13 +16,17 @@ export const canvasInspectTool = defineTool({
   parameterJudge: false,
   async run({ prefix }, ctx) {
     const rows = ctx.services.canvas.inspect(prefix);
-    return { artifacts: [], summary: rows.length ? rows.map((r) => `${r.key} [${r.mode}, v${r.versions}] ${r.summary}`).join('\n') : 'no keys' };
+    return {
+      artifacts: [],
+      summary: rows.length ? rows.map((r) => `${r.key} [${r.mode}, v${r.versions}] ${r.summary}`).join('\n') : 'no keys',
+    };
   },
 });
 
 export const canvasReadTool = defineTool({
   name: 'canvas_read',
-  description: 'Read a canvas key (the latest version, or a given one): the plan ("plan"), an artifact ("artifacts/a-26", its whole value), a tool call ("calls/c-7"), a note ("notes/<name>").',
+  description:
+    'Read a canvas key (the latest version, or a given one): the plan ("plan"), an artifact ("artifacts/a-26", its whole value), a tool call ("calls/c-7"), a note ("notes/<name>").',
   roles: ALL,
   input: {
     type: 'object',
@@ -47,7 +51,11 @@ export const canvasWriteTool = defineTool({
   roles: ALL,
   input: {
     type: 'object',
-    properties: { key: { type: 'string', minLength: 1, maxLength: 300 }, value: {}, reason: { type: 'string', minLength: 1, maxLength: 2000 } },
+    properties: {
+      key: { type: 'string', minLength: 1, maxLength: 300 },
+      value: {},
+      reason: { type: 'string', minLength: 1, maxLength: 2000 },
+    },
     required: ['key', 'value', 'reason'],
     additionalProperties: false,
   },

@@ -90,7 +90,9 @@ export function defineTool<const I, const O extends readonly ArtifactContract[],
 }
 
 export function defineToolWith<Svc extends { provenance: unknown }>() {
-  return <const I, const O extends readonly ArtifactContract[], R extends keyof Svc = never>(def: ToolDefinition<I, O, Svc, R>): GuardedToolSpec => {
+  return <const I, const O extends readonly ArtifactContract[], R extends keyof Svc = never>(
+    def: ToolDefinition<I, O, Svc, R>,
+  ): GuardedToolSpec => {
     const { input, outputs, requires, run, ...rest } = def;
     return {
       ...rest,
@@ -99,7 +101,8 @@ export function defineToolWith<Svc extends { provenance: unknown }>() {
       async run(raw, ctx) {
         for (const [name, hint] of Object.entries<string>(requires ?? {})) {
           const s = ctx.services[name];
-          if (s === undefined || s === null) throw new ToolSetupError(`${def.name} needs the ${name} service, which this run was not given: ${hint}`);
+          if (s === undefined || s === null)
+            throw new ToolSetupError(`${def.name} needs the ${name} service, which this run was not given: ${hint}`);
         }
         // The one boundary where the untyped seam becomes typed, checked by a test of its own (test/unit/architecture/casts.unit.test.ts):
         // ajv checked the arguments against `input` before the guard let the call through (guard/assessCall.ts), and the

@@ -10,7 +10,6 @@ import type { Structure } from '../dft/types';
 import { artifactRefSchema } from '../guard/schemaAnnotations';
 import { ARTIFACT, type EosFitValue, type LatticeParametersValue } from '../artifacts/shapes';
 
-
 export const latticeConstantFromVolumeTool = defineTool({
   name: 'lattice_constant_from_volume',
   description:
@@ -22,9 +21,19 @@ export const latticeConstantFromVolumeTool = defineTool({
     type: 'object',
     properties: {
       eosFit: artifactRefSchema('The EOS fit (fit_eos output).', { names: [ARTIFACT.eosFit], kinds: ['table'] }),
-      structure: artifactRefSchema('The structure the EOS series scaled (its symmetry decides the V–a relation).', { kinds: ['structure'] }),
-      bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'rocksalt', 'zincblende', 'cesiumchloride', 'sc', 'hcp'], description: 'Optional: the Bravais lattice you expect; checked against the symmetry of the cell.' },
-      cOverA: { type: 'number', exclusiveMinimum: 0, description: 'Optional: the c/a of the cell the series scaled; checked against the cell.' },
+      structure: artifactRefSchema('The structure the EOS series scaled (its symmetry decides the V–a relation).', {
+        kinds: ['structure'],
+      }),
+      bravais: {
+        type: 'string',
+        enum: ['fcc', 'bcc', 'diamond', 'rocksalt', 'zincblende', 'cesiumchloride', 'sc', 'hcp'],
+        description: 'Optional: the Bravais lattice you expect; checked against the symmetry of the cell.',
+      },
+      cOverA: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Optional: the c/a of the cell the series scaled; checked against the cell.',
+      },
     },
     required: ['eosFit', 'structure'],
     additionalProperties: false,
@@ -38,15 +47,37 @@ export const latticeConstantFromVolumeTool = defineTool({
     const l = latticeAtVolume(structure, fit.v0Angstrom3);
     const sg = `${l.spaceGroup.symbol} (${l.spaceGroup.number})`;
     const parameters: LatticeParametersValue = {
-      aAngstrom: l.aAngstrom, bAngstrom: l.bAngstrom, cAngstrom: l.cAngstrom,
-      alphaDegrees: l.alphaDegrees, betaDegrees: l.betaDegrees, gammaDegrees: l.gammaDegrees, cOverA: l.cOverA,
-      volumePerCellAngstrom3: l.volumePerCellAngstrom3, conventionalVolumeAngstrom3: l.conventionalVolumeAngstrom3,
-      cellsPerConventional: l.cellsPerConventional, spaceGroup: l.spaceGroup, cubic: l.cubic, relation: l.relation,
+      aAngstrom: l.aAngstrom,
+      bAngstrom: l.bAngstrom,
+      cAngstrom: l.cAngstrom,
+      alphaDegrees: l.alphaDegrees,
+      betaDegrees: l.betaDegrees,
+      gammaDegrees: l.gammaDegrees,
+      cOverA: l.cOverA,
+      volumePerCellAngstrom3: l.volumePerCellAngstrom3,
+      conventionalVolumeAngstrom3: l.conventionalVolumeAngstrom3,
+      cellsPerConventional: l.cellsPerConventional,
+      spaceGroup: l.spaceGroup,
+      cubic: l.cubic,
+      relation: l.relation,
     };
-    const meta = { relation: l.relation, spaceGroup: sg, crystalSystem: l.spaceGroup.crystalSystem, v0Angstrom3: fit.v0Angstrom3, ...(args.bravais ? { bravais: args.bravais } : {}) };
+    const meta = {
+      relation: l.relation,
+      spaceGroup: sg,
+      crystalSystem: l.spaceGroup.crystalSystem,
+      v0Angstrom3: fit.v0Angstrom3,
+      ...(args.bravais ? { bravais: args.bravais } : {}),
+    };
     return {
       artifacts: [
-        { kind: 'scalar', name: ARTIFACT.latticeConstant, value: l.aAngstrom, unit: 'Å', inputs: [args.eosFit, args.structure], meta: { ...meta, ...(l.cubic ? {} : { cAngstrom: l.cAngstrom, cOverA: l.cOverA }) } },
+        {
+          kind: 'scalar',
+          name: ARTIFACT.latticeConstant,
+          value: l.aAngstrom,
+          unit: 'Å',
+          inputs: [args.eosFit, args.structure],
+          meta: { ...meta, ...(l.cubic ? {} : { cAngstrom: l.cAngstrom, cOverA: l.cOverA }) },
+        },
         { kind: 'table', name: ARTIFACT.latticeParameters, value: parameters, inputs: [args.eosFit, args.structure], meta },
       ],
       summary: l.cubic

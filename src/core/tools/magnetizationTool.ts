@@ -35,8 +35,14 @@ export const magnetizationTool = defineTool({
   input: {
     type: 'object',
     properties: {
-      energy: artifactRefSchema('The total energy of an nspin = 2 run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'] }),
-      lowdin: artifactRefSchema('Optional: the pdos of a projwfc.x run (run_projwfc) on this SCF, whose Löwdin moments replace pw.x\'s sphere moments.', { names: [ARTIFACT.pdos], kinds: ['table'] }),
+      energy: artifactRefSchema('The total energy of an nspin = 2 run (run_pw output).', {
+        names: [ARTIFACT.totalEnergy],
+        kinds: ['scalar'],
+      }),
+      lowdin: artifactRefSchema(
+        "Optional: the pdos of a projwfc.x run (run_projwfc) on this SCF, whose Löwdin moments replace pw.x's sphere moments.",
+        { names: [ARTIFACT.pdos], kinds: ['table'] },
+      ),
     },
     required: ['energy'],
     additionalProperties: false,
@@ -47,23 +53,43 @@ export const magnetizationTool = defineTool({
   async run({ energy, lowdin }, ctx) {
     const run = finishedRunOf(ctx, energy, 'magnetization');
     const moments = lowdin ? lowdinMoments(ctx.resolve(lowdin)) : undefined;
-    if (lowdin && !moments) throw new Error(`magnetization: ${lowdin} holds no Löwdin polarisation per atom (a spin-polarised projwfc.x run prints it); reference the pdos of run_projwfc on this SCF, or leave lowdin out to use pw.x's site moments.`);
+    if (lowdin && !moments)
+      throw new Error(
+        `magnetization: ${lowdin} holds no Löwdin polarisation per atom (a spin-polarised projwfc.x run prints it); reference the pdos of run_projwfc on this SCF, or leave lowdin out to use pw.x's site moments.`,
+      );
     if (lowdin) {
       const source = run.view.artifact(parseRef(lowdin)?.artifactId ?? '');
       const scf = (source?.meta as { scf?: string } | undefined)?.scf;
-      if (scf && scf !== run.energy.id) throw new Error(`magnetization: ${lowdin} was computed from the SCF ${scf}, not from ${energy}; reference the projwfc.x result of this SCF.`);
+      if (scf && scf !== run.energy.id)
+        throw new Error(
+          `magnetization: ${lowdin} was computed from the SCF ${scf}, not from ${energy}; reference the projwfc.x result of this SCF.`,
+        );
     }
     // the structure pw.x ended at (a relaxation's last geometry has the same atoms in the same order)
     const m = magnetizationOf(run.output, run.input.structure, { nspin: run.meta.settings.nspin, ...(moments ? { lowdin: moments } : {}) });
     const formula = formulaOf(run.input.structure.symbols);
     const value: MagnetizationValue = {
-      ...m, nspin: 2, formula, settings: run.meta.settings,
+      ...m,
+      nspin: 2,
+      formula,
+      settings: run.meta.settings,
       ...(run.output.settings.kPoints !== undefined ? { kpointCount: run.output.settings.kPoints } : {}),
       title: `Magnetization of ${formula} (${run.call.id})`,
     };
-    const sites = m.sites.length ? `; site moments (${m.siteSource}) ${m.sites.map((s) => `${s.label ?? s.symbol}(${s.atom}) ${fmt(s.momentBohrMagneton)}`).join(', ')} μB` : '; pw.x printed no site moments';
+    const sites = m.sites.length
+      ? `; site moments (${m.siteSource}) ${m.sites.map((s) => `${s.label ?? s.symbol}(${s.atom}) ${fmt(s.momentBohrMagneton)}`).join(', ')} μB`
+      : '; pw.x printed no site moments';
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.magnetization, value, status: run.energy.status === 'final' ? 'final' : 'provisional', inputs: [run.outputArtifact.id], meta: { settings: run.meta.settings, natoms: m.natoms, formula } }],
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.magnetization,
+          value,
+          status: run.energy.status === 'final' ? 'final' : 'provisional',
+          inputs: [run.outputArtifact.id],
+          meta: { settings: run.meta.settings, natoms: m.natoms, formula },
+        },
+      ],
       summary: `${formula}: ${m.order}, total ${fmt(m.totalBohrMagnetonPerCell)} μB/cell (${fmt(m.totalBohrMagnetonPerAtom)} μB/atom), absolute ${fmt(m.absoluteBohrMagnetonPerCell)} μB/cell${sites}`,
     };
   },

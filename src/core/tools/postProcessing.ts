@@ -29,15 +29,24 @@ import { service, type CatalogueContext } from './services';
 const viewOf = (ctx: CatalogueContext): ProvenanceView => ctx.services.provenance;
 
 /** The bands or nscf run a post-processing call continues: its meta, its job and the scratch its input names. */
-function nscfRun(ctx: CatalogueContext, jobs: JobService, ref: string, tool: string, want: 'bands' | 'nscf' | 'any'): { meta: NscfMeta; job: JobRecord; outdir: string; prefix: string } {
+function nscfRun(
+  ctx: CatalogueContext,
+  jobs: JobService,
+  ref: string,
+  tool: string,
+  want: 'bands' | 'nscf' | 'any',
+): { meta: NscfMeta; job: JobRecord; outdir: string; prefix: string } {
   const r = resolveRef(viewOf(ctx), ref);
   if (!r.ok) throw new Error(`${tool}: ${ref} does not resolve: ${r.problem}.`);
   if (r.artifact.name !== ARTIFACT.nscfOutput) throw new Error(`${tool}: ${ref} is a "${r.artifact.name}", not the output of run_nscf.`);
   const meta = r.artifact.meta as NscfMeta;
   if (want !== 'any' && meta.calculation !== want) {
-    throw new Error(`${tool}: ${ref} is a '${meta.calculation}' run; ${tool} reads a '${want}' run (make_nscf_input with purpose ${want === 'bands' ? 'bands' : 'dos'}).`);
+    throw new Error(
+      `${tool}: ${ref} is a '${meta.calculation}' run; ${tool} reads a '${want}' run (make_nscf_input with purpose ${want === 'bands' ? 'bands' : 'dos'}).`,
+    );
   }
-  if (r.artifact.status !== 'final') throw new Error(`${tool}: ${ref} is ${r.artifact.status}: the ${meta.calculation} run did not finish; run it again first.`);
+  if (r.artifact.status !== 'final')
+    throw new Error(`${tool}: ${ref} is ${r.artifact.status}: the ${meta.calculation} run did not finish; run it again first.`);
   const job = jobs.get(meta.job);
   if (!job) throw new Error(`${tool}: job ${meta.job} of ${ref} is not in this run, so its files are not here.`);
   const place = scratchPlace(fs.readFileSync(path.join(jobs.jobDir(job.id), job.input), 'utf8'));
@@ -45,11 +54,24 @@ function nscfRun(ctx: CatalogueContext, jobs: JobService, ref: string, tool: str
 }
 
 /** Runs a post-processing program as a job continuing `parent`, and returns the finished job with its standard output. */
-async function runProgram(ctx: CatalogueContext, jobs: JobService, parent: JobRecord, program: JobProgram, inputName: string, text: string, collect: string[]): Promise<{ job: JobRecord; stdout: string; file: (n: string) => string }> {
+async function runProgram(
+  ctx: CatalogueContext,
+  jobs: JobService,
+  parent: JobRecord,
+  program: JobProgram,
+  inputName: string,
+  text: string,
+  collect: string[],
+): Promise<{ job: JobRecord; stdout: string; file: (n: string) => string }> {
   const created = await jobs.create({
-    backend: parent.backend, id: jobIdForCall(ctx.runId, ctx.callId), program, input: { name: inputName, text },
+    backend: parent.backend,
+    id: jobIdForCall(ctx.runId, ctx.callId),
+    program,
+    input: { name: inputName, text },
     ...(parent.resources ? { resources: { ...parent.resources, reason: `sized like job ${parent.id}, whose files it reads` } } : {}),
-    call: ctx.callId, parent: { job: parent.id }, collect,
+    call: ctx.callId,
+    parent: { job: parent.id },
+    collect,
   });
   ctx.progress(`job ${created.id} on ${parent.backend}: ${program} on a copy of job ${parent.id}'s files`);
   await jobs.validate(created.id);
@@ -58,7 +80,8 @@ async function runProgram(ctx: CatalogueContext, jobs: JobService, parent: JobRe
   const dir = jobs.jobDir(job.id);
   const outFile = path.join(dir, outputNameFor(job.input));
   const stdout = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
-  if (job.state !== 'completed') throw new Error(`${program} (job ${job.id}) ${job.state}: ${job.error ?? 'no error recorded'}; see ${outFile}.`);
+  if (job.state !== 'completed')
+    throw new Error(`${program} (job ${job.id}) ${job.state}: ${job.error ?? 'no error recorded'}; see ${outFile}.`);
   return { job, stdout, file: (n) => fs.readFileSync(path.join(dir, n), 'utf8') };
 }
 
@@ -94,15 +117,36 @@ export const runBandsXTool = defineTool({
     const occupied = run.meta.nspin === 1 ? Math.round(run.meta.electrons / 2) : undefined;
     const vbm = insulator && occupied ? Math.max(...along.energiesEv.map((e) => e[occupied - 1]!)) : undefined;
     const fermi = run.meta.scfFermiEnergyEv;
-    const reference = vbm !== undefined ? { energyEv: vbm, kind: 'vbm' as const } : { energyEv: fermi ?? run.meta.scfHighestOccupiedEv ?? 0, kind: 'fermi' as const };
+    const reference =
+      vbm !== undefined
+        ? { energyEv: vbm, kind: 'vbm' as const }
+        : { energyEv: fermi ?? run.meta.scfHighestOccupiedEv ?? 0, kind: 'fermi' as const };
     const value: BandStructureValue = {
-      x: along.x, bandsEv: transpose(along.energiesEv), ticks: along.ticks.map((t) => ({ x: t.x, label: t.label })), reference,
-      kpoints: along.kpoints, electrons: run.meta.electrons, nspin: run.meta.nspin, occupations: run.meta.scfOccupations,
-      ...(fermi !== undefined ? { fermiEnergyEv: fermi } : {}), lattice: bp.lattice, convention: bp.convention,
+      x: along.x,
+      bandsEv: transpose(along.energiesEv),
+      ticks: along.ticks.map((t) => ({ x: t.x, label: t.label })),
+      reference,
+      kpoints: along.kpoints,
+      electrons: run.meta.electrons,
+      nspin: run.meta.nspin,
+      occupations: run.meta.scfOccupations,
+      ...(fermi !== undefined ? { fermiEnergyEv: fermi } : {}),
+      lattice: bp.lattice,
+      convention: bp.convention,
     };
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.bandStructure, value, unit: 'eV', inputs: [args.bands, args.kPoints], meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings } }],
-      summary: `job ${done.job.id}: ${file.nbnd} bands at ${along.x.length} k-points along ${bp.segments.map((s) => s.join('–')).join(' | ')}; ` +
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.bandStructure,
+          value,
+          unit: 'eV',
+          inputs: [args.bands, args.kPoints],
+          meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings },
+        },
+      ],
+      summary:
+        `job ${done.job.id}: ${file.nbnd} bands at ${along.x.length} k-points along ${bp.segments.map((s) => s.join('–')).join(' | ')}; ` +
         `zero at the ${reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} ${reference.energyEv.toFixed(3)} eV`,
     };
   },
@@ -125,19 +169,30 @@ export const bandGapTool = defineTool({
   async run(args, ctx) {
     const bs = ctx.resolve(args.bands) as BandStructureValue;
     const energies = transpose(bs.bandsEv);
-    const gap = bandGap({ energiesEv: energies, electrons: bs.electrons, occupations: bs.occupations, ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}) });
+    const gap = bandGap({
+      energiesEv: energies,
+      electrons: bs.electrons,
+      occupations: bs.occupations,
+      ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}),
+    });
     const path = { x: bs.x, ticks: bs.ticks.map((t) => ({ ...t, index: bs.x.findIndex((x) => Math.abs(x - t.x) < 1e-12) })) };
     const edge = (e: { energyEv: number; kIndex: number }) => {
       const where = locateOnPath(path, e.kIndex);
       return { energyEv: e.energyEv, k: bs.kpoints[e.kIndex]!, x: bs.x[e.kIndex]!, location: where.text, nearest: where.nearest };
     };
     const value: BandGapValue = {
-      gapEv: gap.gapEv, direct: gap.direct, vbm: edge(gap.vbm), cbm: edge(gap.cbm),
-      directGapEv: gap.directGapEv, directGapLocation: locateOnPath(path, gap.directGapKIndex).text, occupiedBands: gap.occupiedBands,
+      gapEv: gap.gapEv,
+      direct: gap.direct,
+      vbm: edge(gap.vbm),
+      cbm: edge(gap.cbm),
+      directGapEv: gap.directGapEv,
+      directGapLocation: locateOnPath(path, gap.directGapKIndex).text,
+      occupiedBands: gap.occupiedBands,
     };
     return {
       artifacts: [{ kind: 'table', name: ARTIFACT.bandGap, value, unit: 'eV', meta: { occupations: bs.occupations } }],
-      summary: `${gap.direct ? 'direct' : 'indirect'} gap ${gap.gapEv.toFixed(3)} eV: valence maximum at ${value.vbm.location}, conduction minimum at ${value.cbm.location}` +
+      summary:
+        `${gap.direct ? 'direct' : 'indirect'} gap ${gap.gapEv.toFixed(3)} eV: valence maximum at ${value.vbm.location}, conduction minimum at ${value.cbm.location}` +
         (gap.direct ? '' : `; smallest direct gap ${gap.directGapEv.toFixed(3)} eV at ${value.directGapLocation}`),
     };
   },
@@ -148,7 +203,10 @@ const dosSchema = (what: string) => ({
   properties: {
     nscf: artifactRefSchema(`The run whose wavefunctions ${what} reads (run_nscf, purpose dos).`, { names: [ARTIFACT.nscfOutput] }),
     deltaEEv: quantitySchema('Energy step of the DOS grid', 'eV', { exclusiveMinimum: 0, maximum: 1 }),
-    degaussEv: quantitySchema("Gaussian broadening; absent: the run's own (tetrahedra or its smearing)", 'eV', { exclusiveMinimum: 0, maximum: 2 }),
+    degaussEv: quantitySchema("Gaussian broadening; absent: the run's own (tetrahedra or its smearing)", 'eV', {
+      exclusiveMinimum: 0,
+      maximum: 2,
+    }),
   },
   required: ['nscf'] as const,
   additionalProperties: false as const,
@@ -156,7 +214,8 @@ const dosSchema = (what: string) => ({
 
 export const runDosXTool = defineTool({
   name: 'run_dos_x',
-  description: 'Run dos.x on an nscf run (run_nscf, purpose dos) and return the total DOS (states/eV per cell), its integral and the Fermi energy (eV).',
+  description:
+    'Run dos.x on an nscf run (run_nscf, purpose dos) and return the total DOS (states/eV per cell), its integral and the Fermi energy (eV).',
   roles: ['hpc', 'dft'],
   input: dosSchema('dos.x'),
   rules: ['dos-mesh-at-least-scf'],
@@ -165,17 +224,37 @@ export const runDosXTool = defineTool({
     const jobs = service(ctx, 'jobs', 'run_dos_x', 'the host opens the job service of the run');
     const run = nscfRun(ctx, jobs, args.nscf, 'run_dos_x', 'nscf');
     const fildos = `${run.prefix}.dos`;
-    const text = renderDosxInput({ prefix: run.prefix, outdir: run.outdir, fildos, deltaEEv: args.deltaEEv ?? 0.02, ...(args.degaussEv !== undefined ? { degaussEv: args.degaussEv } : {}) });
+    const text = renderDosxInput({
+      prefix: run.prefix,
+      outdir: run.outdir,
+      fildos,
+      deltaEEv: args.deltaEEv ?? 0.02,
+      ...(args.degaussEv !== undefined ? { degaussEv: args.degaussEv } : {}),
+    });
     const done = await runProgram(ctx, jobs, run.job, 'dos.x', 'dos.in', text, [fildos]);
     const d = parseDosFile(done.file(fildos));
     const value: DosValue = {
-      energiesEv: d.energiesEv, total: d.dos, integrated: d.integrated, occupations: run.meta.settings.occupations,
-      ...(d.spin ? { spin: d.spin } : {}), ...(d.fermiEnergyEv !== undefined ? { fermiEnergyEv: d.fermiEnergyEv } : {}),
+      energiesEv: d.energiesEv,
+      total: d.dos,
+      integrated: d.integrated,
+      occupations: run.meta.settings.occupations,
+      ...(d.spin ? { spin: d.spin } : {}),
+      ...(d.fermiEnergyEv !== undefined ? { fermiEnergyEv: d.fermiEnergyEv } : {}),
       ...(run.meta.settings.kMesh ? { kMesh: run.meta.settings.kMesh } : {}),
     };
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.dos, value, unit: 'states/eV', inputs: [args.nscf], meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings } }],
-      summary: `job ${done.job.id}: DOS on ${d.energiesEv.length} energies from ${d.energiesEv[0]} to ${d.energiesEv.at(-1)} eV` +
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.dos,
+          value,
+          unit: 'states/eV',
+          inputs: [args.nscf],
+          meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings },
+        },
+      ],
+      summary:
+        `job ${done.job.id}: DOS on ${d.energiesEv.length} energies from ${d.energiesEv[0]} to ${d.energiesEv.at(-1)} eV` +
         (d.fermiEnergyEv !== undefined ? `; Fermi energy ${d.fermiEnergyEv} eV` : ''),
     };
   },
@@ -193,21 +272,45 @@ export const runProjwfcTool = defineTool({
   async run(args, ctx) {
     const jobs = service(ctx, 'jobs', 'run_projwfc', 'the host opens the job service of the run');
     const run = nscfRun(ctx, jobs, args.nscf, 'run_projwfc', 'nscf');
-    const text = renderProjwfcxInput({ prefix: run.prefix, outdir: run.outdir, filpdos: run.prefix, deltaEEv: args.deltaEEv ?? 0.02, ...(args.degaussEv !== undefined ? { degaussEv: args.degaussEv } : {}) });
+    const text = renderProjwfcxInput({
+      prefix: run.prefix,
+      outdir: run.outdir,
+      filpdos: run.prefix,
+      deltaEEv: args.deltaEEv ?? 0.02,
+      ...(args.degaussEv !== undefined ? { degaussEv: args.degaussEv } : {}),
+    });
     const done = await runProgram(ctx, jobs, run.job, 'projwfc.x', 'projwfc.in', text, [`${run.prefix}.pdos_*`]);
     const names = done.job.outputs.map((o) => o.name).filter((n) => n.startsWith(`${run.prefix}.pdos_`));
     const files = parsePdosFiles(Object.fromEntries(names.map((n) => [n, done.file(n)])));
     const lowdin = parseLowdinCharges(done.stdout);
     const value: PdosValue = {
-      energiesEv: files.energiesEv, total: files.total,
+      energiesEv: files.energiesEv,
+      total: files.total,
       ...(files.spinTotal ? { spin: files.spinTotal } : {}),
       ...(run.meta.fermiEnergyEv !== undefined ? { fermiEnergyEv: run.meta.fermiEnergyEv } : {}),
-      projections: pdosBySpeciesAndL(files.channels).map((c) => ({ label: `${c.species} ${c.l}`, species: c.species, l: c.l, dos: c.dos, ...(c.spin ? { spin: c.spin } : {}) })),
-      lowdin: lowdin.atoms, ...(lowdin.spilling !== undefined ? { spilling: lowdin.spilling } : {}),
+      projections: pdosBySpeciesAndL(files.channels).map((c) => ({
+        label: `${c.species} ${c.l}`,
+        species: c.species,
+        l: c.l,
+        dos: c.dos,
+        ...(c.spin ? { spin: c.spin } : {}),
+      })),
+      lowdin: lowdin.atoms,
+      ...(lowdin.spilling !== undefined ? { spilling: lowdin.spilling } : {}),
     };
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.pdos, value, unit: 'states/eV', inputs: [args.nscf], meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings } }],
-      summary: `job ${done.job.id}: PDOS of ${value.projections!.map((p) => p.label).join(', ')}` +
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.pdos,
+          value,
+          unit: 'states/eV',
+          inputs: [args.nscf],
+          meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings },
+        },
+      ],
+      summary:
+        `job ${done.job.id}: PDOS of ${value.projections!.map((p) => p.label).join(', ')}` +
         (lowdin.spilling !== undefined ? `; Löwdin spilling ${lowdin.spilling}` : ''),
     };
   },

@@ -29,7 +29,10 @@ export const relaxationResultTool = defineTool({
   input: {
     type: 'object',
     properties: {
-      relaxation: artifactRefSchema('The total energy of a relax or vc-relax run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'] }),
+      relaxation: artifactRefSchema('The total energy of a relax or vc-relax run (run_pw output).', {
+        names: [ARTIFACT.totalEnergy],
+        kinds: ['scalar'],
+      }),
     },
     required: ['relaxation'],
     additionalProperties: false,
@@ -42,7 +45,9 @@ export const relaxationResultTool = defineTool({
     const run = finishedRunOf(ctx, relaxation, 'relaxation_result');
     const { input, output } = run;
     if (input.calculation !== 'relax' && input.calculation !== 'vc-relax') {
-      throw new Error(`relaxation_result: ${relaxation} comes from a calculation='${input.calculation}' run, which does not relax anything; reference the energy of a relax or vc-relax run.`);
+      throw new Error(
+        `relaxation_result: ${relaxation} comes from a calculation='${input.calculation}' run, which does not relax anything; reference the energy of a relax or vc-relax run.`,
+      );
     }
     const s = summariseRelaxation(output, {
       ...(input.options?.cellDofree ? { cellDofree: input.options.cellDofree as CellDofree } : {}),
@@ -51,19 +56,26 @@ export const relaxationResultTool = defineTool({
       startCellAngstrom: input.structure.cell,
     });
     if (s.finalEnergyEv === undefined) {
-      throw new Error(`relaxation_result: the pw.x output of ${run.call.id} has no total energy (${s.problems.join('; ') || 'no "!" line'}); run the relaxation again.`);
+      throw new Error(
+        `relaxation_result: the pw.x output of ${run.call.id} has no total energy (${s.problems.join('; ') || 'no "!" line'}); run the relaxation again.`,
+      );
     }
     const natoms = input.structure.symbols.length;
     const start = input.structure.positions;
     const final = s.positionsAngstrom?.length === natoms ? s.positionsAngstrom : undefined;
-    const moved = final ? Math.max(0, ...final.map((p, i) => Math.hypot(p[0] - start[i]![0], p[1] - start[i]![1], p[2] - start[i]![2]))) : undefined;
+    const moved = final
+      ? Math.max(0, ...final.map((p, i) => Math.hypot(p[0] - start[i]![0], p[1] - start[i]![1], p[2] - start[i]![2])))
+      : undefined;
     const value: RelaxationValue = {
       calculation: s.calculation,
       converged: s.converged,
       problems: s.problems,
       ...(s.failure ? { failureKind: s.failure.kind } : {}),
       checks: s.checks,
-      thresholds: { ...(s.thresholds.forceEvPerAngstrom !== undefined ? { forceEvPerAngstrom: s.thresholds.forceEvPerAngstrom } : {}), ...(s.thresholds.pressureKbar !== undefined ? { pressureKbar: s.thresholds.pressureKbar } : {}) },
+      thresholds: {
+        ...(s.thresholds.forceEvPerAngstrom !== undefined ? { forceEvPerAngstrom: s.thresholds.forceEvPerAngstrom } : {}),
+        ...(s.thresholds.pressureKbar !== undefined ? { pressureKbar: s.thresholds.pressureKbar } : {}),
+      },
       steps: s.steps,
       finalEnergyEv: s.finalEnergyEv,
       ...(s.maxForceEvPerAngstrom !== undefined ? { maxForceEvPerAngstrom: s.maxForceEvPerAngstrom } : {}),
@@ -86,15 +98,28 @@ export const relaxationResultTool = defineTool({
       settings: run.meta.settings,
       title: `${s.calculation} of ${formulaOf(input.structure.symbols)} (${run.call.id})`,
     };
-    const status = s.converged && run.energy.status === 'final' ? 'final' as const : 'provisional' as const;
-    const head = `${s.calculation} of ${value.formula}: ${s.steps.length} geometries, E = ${fmt(s.finalEnergyEv, 10)} eV, ` +
+    const status = s.converged && run.energy.status === 'final' ? ('final' as const) : ('provisional' as const);
+    const head =
+      `${s.calculation} of ${value.formula}: ${s.steps.length} geometries, E = ${fmt(s.finalEnergyEv, 10)} eV, ` +
       `largest force ${s.maxForceEvPerAngstrom !== undefined ? `${fmt(s.maxForceEvPerAngstrom, 3)} eV/Å` : 'not printed'}` +
-      (s.calculation === 'vc-relax' ? `, P = ${s.pressureKbar ?? '?'} kbar, V = ${fmt(s.volumeAngstrom3, 6)} Å³ (from ${fmt(value.startVolumeAngstrom3, 6)})` : `, V = ${fmt(s.volumeAngstrom3, 6)} Å³`);
+      (s.calculation === 'vc-relax'
+        ? `, P = ${s.pressureKbar ?? '?'} kbar, V = ${fmt(s.volumeAngstrom3, 6)} Å³ (from ${fmt(value.startVolumeAngstrom3, 6)})`
+        : `, V = ${fmt(s.volumeAngstrom3, 6)} Å³`);
     return {
-      artifacts: [{ kind: 'table', name: ARTIFACT.relaxation, value, status, inputs: [run.outputArtifact.id], meta: { settings: run.meta.settings, natoms, formula: value.formula } }],
-      summary: status === 'final'
-        ? `${head}; converged: ${s.checks.map((c) => c.statement).join('; ')}`
-        : `${head}; NOT converged (provisional): ${s.problems.join('; ')}`,
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.relaxation,
+          value,
+          status,
+          inputs: [run.outputArtifact.id],
+          meta: { settings: run.meta.settings, natoms, formula: value.formula },
+        },
+      ],
+      summary:
+        status === 'final'
+          ? `${head}; converged: ${s.checks.map((c) => c.statement).join('; ')}`
+          : `${head}; NOT converged (provisional): ${s.problems.join('; ')}`,
     };
   },
 });

@@ -31,14 +31,27 @@ function relaxationOf(relaxation: string, ctx: CatalogueContext, tool: string) {
   const inputRef = inputRefOfRun(call);
   const input = inputRef ? (ctx.resolve(inputRef) as PwInputValue) : undefined;
   if (!energy || !meta || !input?.structure || !inputRef || !call) {
-    throw new Error(`${tool}: ${relaxation} is not a total energy from a run_pw call on a make_pw_input input; reference the energy of the relaxation.`);
+    throw new Error(
+      `${tool}: ${relaxation} is not a total energy from a run_pw call on a make_pw_input input; reference the energy of the relaxation.`,
+    );
   }
   if (input.calculation !== 'relax' && input.calculation !== 'vc-relax') {
-    throw new Error(`${tool}: ${relaxation} comes from a calculation='${input.calculation}' run, which does not move the atoms; reference the energy of a relax or vc-relax run.`);
+    throw new Error(
+      `${tool}: ${relaxation} comes from a calculation='${input.calculation}' run, which does not move the atoms; reference the energy of a relax or vc-relax run.`,
+    );
   }
   const final = meta.finalPositionsAngstrom as Vec3[] | undefined;
   const start = input.structure;
-  return { view, energy, meta, call, inputRef, start, final: final && final.length === start.symbols.length ? final : undefined, printed: final?.length };
+  return {
+    view,
+    energy,
+    meta,
+    call,
+    inputRef,
+    start,
+    final: final && final.length === start.symbols.length ? final : undefined,
+    printed: final?.length,
+  };
 }
 
 /**
@@ -63,14 +76,17 @@ export function cellMoved(start: Structure['cell'], final: unknown): boolean {
 
 /** How far the free atoms moved from the start (the largest), and how many fixed atoms moved at all. */
 export function movement(start: Structure, final: Vec3[]) {
-  const moved = final.map((p, i) => Math.hypot(p[0] - start.positions[i]![0], p[1] - start.positions[i]![1], p[2] - start.positions[i]![2]));
+  const moved = final.map((p, i) =>
+    Math.hypot(p[0] - start.positions[i]![0], p[1] - start.positions[i]![1], p[2] - start.positions[i]![2]),
+  );
   return {
     maxFree: Math.max(0, ...moved.filter((_, i) => !start.fixed?.[i])),
     fixedMoved: moved.filter((d, i) => start.fixed?.[i] && d > FIXED_TOLERANCE_ANGSTROM).length,
   };
 }
 
-const SEED_ONLY = 'it is the starting geometry of a relaxation, which converges to the same minimum from any nearby start; the interrupted energy itself is not used';
+const SEED_ONLY =
+  'it is the starting geometry of a relaxation, which converges to the same minimum from any nearby start; the interrupted energy itself is not used';
 
 export const interruptedGeometryTool = defineTool({
   name: 'interrupted_geometry',
@@ -83,7 +99,11 @@ export const interruptedGeometryTool = defineTool({
   input: {
     type: 'object',
     properties: {
-      relaxation: artifactRefSchema('The provisional total energy of the interrupted relax or vc-relax run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], seedOnly: SEED_ONLY }),
+      relaxation: artifactRefSchema('The provisional total energy of the interrupted relax or vc-relax run (run_pw output).', {
+        names: [ARTIFACT.totalEnergy],
+        kinds: ['scalar'],
+        seedOnly: SEED_ONLY,
+      }),
     },
     required: ['relaxation'],
     additionalProperties: false,
@@ -100,39 +120,61 @@ export const interruptedGeometryTool = defineTool({
     const state = (outFile?.meta as { state?: string } | undefined)?.state;
     const continuable = continuableFailure(r.meta);
     if (state === 'completed' && !continuable) {
-      throw new Error(`interrupted_geometry: the job of ${r.call.id} completed, so the relaxation was not interrupted but did not converge; ` +
-        'consult the convergence advisor on it rather than continuing from where it stopped.');
+      throw new Error(
+        `interrupted_geometry: the job of ${r.call.id} completed, so the relaxation was not interrupted but did not converge; ` +
+          'consult the convergence advisor on it rather than continuing from where it stopped.',
+      );
     }
     if (!r.final) {
-      throw new Error(`interrupted_geometry: the run behind ${relaxation} printed ${r.printed ?? 'no'} positions for ${r.start.symbols.length} atoms; ` +
-        'it stopped before its first ionic step, so run the relaxation again from its input structure.');
+      throw new Error(
+        `interrupted_geometry: the run behind ${relaxation} printed ${r.printed ?? 'no'} positions for ${r.start.symbols.length} atoms; ` +
+          'it stopped before its first ionic step, so run the relaxation again from its input structure.',
+      );
     }
     const { maxFree, fixedMoved } = movement(r.start, r.final);
     if (maxFree === 0 && !cellMoved(r.start.cell, r.meta.cellAngstrom)) {
-      throw new Error(`interrupted_geometry: the run behind ${relaxation} stopped before any atom or the cell moved; run the relaxation again from its input structure.`);
+      throw new Error(
+        `interrupted_geometry: the run behind ${relaxation} stopped before any atom or the cell moved; run the relaxation again from its input structure.`,
+      );
     }
     if (fixedMoved) {
-      throw new Error(`interrupted_geometry: ${fixedMoved} fixed atom(s) moved in the run behind ${relaxation}; check the constraints of its input before continuing it.`);
+      throw new Error(
+        `interrupted_geometry: ${fixedMoved} fixed atom(s) moved in the run behind ${relaxation}; check the constraints of its input before continuing it.`,
+      );
     }
     const cell = (r.meta.cellAngstrom as Structure['cell'] | undefined) ?? r.start.cell;
     // Fixed atoms keep their input positions exactly (pw.x prints ten decimals), so a run
     // continued more than once does not drift them by rounding.
-    const structure: Structure = { ...r.start, positions: r.final.map((p, i) => [...(r.start.fixed?.[i] ? r.start.positions[i]! : p)] as Vec3), cell };
+    const structure: Structure = {
+      ...r.start,
+      positions: r.final.map((p, i) => [...(r.start.fixed?.[i] ? r.start.positions[i]! : p)] as Vec3),
+      cell,
+    };
     const steps = r.meta.ionicSteps as number | undefined;
     // Derived from the structure the interrupted input was made from, not from that input:
     // the input is superseded when its step is made again from this geometry, and what is
     // downstream of a superseded input goes stale.
-    const origin = r.view.artifact(parseRef(r.inputRef)?.artifactId ?? '')?.inputs.find((ref) => r.view.artifact(parseRef(ref)?.artifactId ?? '')?.kind === 'structure');
+    const origin = r.view
+      .artifact(parseRef(r.inputRef)?.artifactId ?? '')
+      ?.inputs.find((ref) => r.view.artifact(parseRef(ref)?.artifactId ?? '')?.kind === 'structure');
     return {
-      artifacts: [{
-        kind: 'structure', name: ARTIFACT.restartStructure, value: structure, inputs: [origin ?? r.inputRef],
-        meta: {
-          natoms: structure.symbols.length, fixedAtoms: r.start.fixed?.filter(Boolean).length ?? 0, maxDisplacementAngstrom: maxFree,
-          continues: { call: r.call.id, energy: r.energy.id, ...(steps !== undefined ? { ionicSteps: steps } : {}) },
-          ...(r.start.info?.site !== undefined ? { site: r.start.info.site } : {}),
+      artifacts: [
+        {
+          kind: 'structure',
+          name: ARTIFACT.restartStructure,
+          value: structure,
+          inputs: [origin ?? r.inputRef],
+          meta: {
+            natoms: structure.symbols.length,
+            fixedAtoms: r.start.fixed?.filter(Boolean).length ?? 0,
+            maxDisplacementAngstrom: maxFree,
+            continues: { call: r.call.id, energy: r.energy.id, ...(steps !== undefined ? { ionicSteps: steps } : {}) },
+            ...(r.start.info?.site !== undefined ? { site: r.start.info.site } : {}),
+          },
         },
-      }],
-      summary: `last geometry of the interrupted relaxation ${r.call.id}${steps !== undefined ? ` (${steps} geometries)` : ''}: ${structure.symbols.length} atoms, ` +
+      ],
+      summary:
+        `last geometry of the interrupted relaxation ${r.call.id}${steps !== undefined ? ` (${steps} geometries)` : ''}: ${structure.symbols.length} atoms, ` +
         `${maxFree.toFixed(3)} Å from its start at most; relax again from here`,
     };
   },
@@ -147,7 +189,10 @@ export const relaxedStructureTool = defineTool({
   input: {
     type: 'object',
     properties: {
-      relaxation: artifactRefSchema('The total energy of a converged relax or vc-relax run (run_pw output).', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'] }),
+      relaxation: artifactRefSchema('The total energy of a converged relax or vc-relax run (run_pw output).', {
+        names: [ARTIFACT.totalEnergy],
+        kinds: ['scalar'],
+      }),
     },
     required: ['relaxation'],
     additionalProperties: false,
@@ -157,7 +202,9 @@ export const relaxedStructureTool = defineTool({
   async run({ relaxation }, ctx) {
     const { start, final, printed, meta, inputRef } = relaxationOf(relaxation, ctx, 'relaxed_structure');
     if (!final) {
-      throw new Error(`relaxed_structure: the run behind ${relaxation} printed ${printed ?? 'no'} final positions for ${start.symbols.length} atoms; the relaxation output is incomplete, so rerun it.`);
+      throw new Error(
+        `relaxed_structure: the run behind ${relaxation} printed ${printed ?? 'no'} final positions for ${start.symbols.length} atoms; the relaxation output is incomplete, so rerun it.`,
+      );
     }
     const cell = (meta.cellAngstrom as Structure['cell'] | undefined) ?? start.cell;
     const { maxFree, fixedMoved } = movement(start, final);
@@ -165,15 +212,23 @@ export const relaxedStructureTool = defineTool({
     const { source: _file, ...startAtoms } = start;
     const structure: Structure = { ...startAtoms, positions: final.map((p) => [...p] as Vec3), cell };
     return {
-      artifacts: [{
-        kind: 'structure', name: ARTIFACT.relaxedStructure, value: structure, inputs: [inputRef],
-        meta: {
-          natoms: structure.symbols.length, fixedAtoms: start.fixed?.filter(Boolean).length ?? 0,
-          maxDisplacementAngstrom: maxFree, fixedAtomsMoved: fixedMoved,
-          ...(start.info?.site !== undefined ? { site: start.info.site } : {}),
+      artifacts: [
+        {
+          kind: 'structure',
+          name: ARTIFACT.relaxedStructure,
+          value: structure,
+          inputs: [inputRef],
+          meta: {
+            natoms: structure.symbols.length,
+            fixedAtoms: start.fixed?.filter(Boolean).length ?? 0,
+            maxDisplacementAngstrom: maxFree,
+            fixedAtomsMoved: fixedMoved,
+            ...(start.info?.site !== undefined ? { site: start.info.site } : {}),
+          },
         },
-      }],
-      summary: `relaxed geometry of ${relaxation}: ${structure.symbols.length} atoms, largest displacement ${maxFree.toFixed(3)} Å, ` +
+      ],
+      summary:
+        `relaxed geometry of ${relaxation}: ${structure.symbols.length} atoms, largest displacement ${maxFree.toFixed(3)} Å, ` +
         `${start.fixed?.filter(Boolean).length ?? 0} fixed atom(s)${fixedMoved ? ` (${fixedMoved} moved: check the constraints)` : ' unmoved'}`,
     };
   },

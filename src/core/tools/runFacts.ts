@@ -10,9 +10,18 @@ import { summariseRelaxation, type CellDofree } from '../dft/relaxation';
 import type { MagnetizationFacts, RelaxationFacts } from '../artifacts/relaxation';
 import type { PwInputValue } from '../artifacts/shapes';
 
-export function relaxationFacts(input: Pick<PwInputValue, 'calculation' | 'options' | 'structure'>, out: PwOutput): RelaxationFacts | undefined {
+export function relaxationFacts(
+  input: Pick<PwInputValue, 'calculation' | 'options' | 'structure'>,
+  out: PwOutput,
+): RelaxationFacts | undefined {
   if (input.calculation !== 'relax' && input.calculation !== 'vc-relax') return undefined;
-  if (!out.ionicSteps.length) return { calculation: input.calculation, converged: false, problems: ['the output lists no geometry: the relaxation did not start'], ...(out.failure ? { failureKind: out.failure.kind } : {}) };
+  if (!out.ionicSteps.length)
+    return {
+      calculation: input.calculation,
+      converged: false,
+      problems: ['the output lists no geometry: the relaxation did not start'],
+      ...(out.failure ? { failureKind: out.failure.kind } : {}),
+    };
   const s = summariseRelaxation(out, {
     ...(input.options?.cellDofree ? { cellDofree: input.options.cellDofree as CellDofree } : {}),
     ...(input.options?.targetPressureKbar !== undefined ? { targetPressureKbar: input.options.targetPressureKbar } : {}),
@@ -26,7 +35,11 @@ export function relaxationFacts(input: Pick<PwInputValue, 'calculation' | 'optio
     problems: s.problems,
     ...(s.failure ? { failureKind: s.failure.kind } : {}),
     ...(s.maxForceEvPerAngstrom !== undefined ? { maxForceEvPerAngstrom: s.maxForceEvPerAngstrom } : {}),
-    ...(force ? { forceThresholdEvPerAngstrom: force.threshold } : s.thresholds.forceEvPerAngstrom !== undefined ? { forceThresholdEvPerAngstrom: s.thresholds.forceEvPerAngstrom } : {}),
+    ...(force
+      ? { forceThresholdEvPerAngstrom: force.threshold }
+      : s.thresholds.forceEvPerAngstrom !== undefined
+        ? { forceThresholdEvPerAngstrom: s.thresholds.forceEvPerAngstrom }
+        : {}),
     ...(stress ? { stressDeviationKbar: stress.value, pressureThresholdKbar: stress.threshold } : {}),
     ...(s.targetPressureKbar !== undefined ? { targetPressureKbar: s.targetPressureKbar } : {}),
     ...(s.cellDofree ? { cellDofree: s.cellDofree } : {}),
@@ -41,12 +54,21 @@ export function magnetizationFacts(nspin: number, out: PwOutput): MagnetizationF
     totalBohrMagnetonPerCell: out.totalMagnetization,
     absoluteBohrMagnetonPerCell: out.absoluteMagnetization,
     ...(sites?.length ? { siteMomentsBohrMagneton: sites } : {}),
-    order: sites?.length ? magneticOrder(sites, out.totalMagnetization) : Math.abs(out.totalMagnetization) >= 0.1 ? 'ferromagnetic' : out.absoluteMagnetization >= 0.1 ? 'antiferromagnetic' : 'non-magnetic',
+    order: sites?.length
+      ? magneticOrder(sites, out.totalMagnetization)
+      : Math.abs(out.totalMagnetization) >= 0.1
+        ? 'ferromagnetic'
+        : out.absoluteMagnetization >= 0.1
+          ? 'antiferromagnetic'
+          : 'non-magnetic',
   };
 }
 
 /** The meta fields run_pw adds for relaxations and spin-polarised runs (none for others). */
-export function runFactsMeta(input: Pick<PwInputValue, 'calculation' | 'options' | 'structure' | 'settings'>, out: PwOutput): { relaxation?: RelaxationFacts; magnetization?: MagnetizationFacts; kpointCount?: number } {
+export function runFactsMeta(
+  input: Pick<PwInputValue, 'calculation' | 'options' | 'structure' | 'settings'>,
+  out: PwOutput,
+): { relaxation?: RelaxationFacts; magnetization?: MagnetizationFacts; kpointCount?: number } {
   const relaxation = relaxationFacts(input, out);
   const magnetization = magnetizationFacts(input.settings.nspin, out);
   return {

@@ -35,14 +35,25 @@ export function finishedRunOf(ctx: CatalogueContext, energyRef: string, tool: st
   const inputRef = inputRefOfRun(call);
   const input = inputRef ? (ctx.resolve(inputRef) as PwInputValue | undefined) : undefined;
   if (!inputRef || !input?.structure || !input.settings) {
-    throw new Error(`${tool}: the run behind ${energyRef} was not given a make_pw_input input, so its structure is unknown; compute it from make_pw_input.`);
+    throw new Error(
+      `${tool}: the run behind ${energyRef} was not given a make_pw_input input, so its structure is unknown; compute it from make_pw_input.`,
+    );
   }
   const outputArtifact = call.outputs.map((id) => view.artifact(id)).find((a): a is ArtifactRecord => a?.name === ARTIFACT.pwOutput);
   const file = outputArtifact?.location ? path.resolve(ctx.runDir, outputArtifact.location) : undefined;
   if (!outputArtifact || !file || !file.startsWith(path.resolve(ctx.runDir) + path.sep) || !fs.existsSync(file)) {
     throw new Error(`${tool}: the pw.x output of ${call.id} is not in this run's files; run the calculation again with run_pw.`);
   }
-  return { view, energy, meta: energy.meta as EnergyMeta, call, inputRef, input, output: parsePwOutput(fs.readFileSync(file, 'utf8')), outputArtifact };
+  return {
+    view,
+    energy,
+    meta: energy.meta as EnergyMeta,
+    call,
+    inputRef,
+    input,
+    output: parsePwOutput(fs.readFileSync(file, 'utf8')),
+    outputArtifact,
+  };
 }
 
 /** "Fe2O3": element counts in order of first appearance, 1 left out. */

@@ -62,12 +62,21 @@ export const runPwTool = defineTool({
     type: 'object',
     properties: {
       input: artifactRefSchema('The pw.x input to run.', { kinds: ['qe-input'], names: [ARTIFACT.pwInput] }),
-      backend: { type: 'string', minLength: 1, description: "'local' or a cluster profile name; leave it out to run where the run was started to run (the user's choice)." },
+      backend: {
+        type: 'string',
+        minLength: 1,
+        description: "'local' or a cluster profile name; leave it out to run where the run was started to run (the user's choice).",
+      },
       resources: {
         type: 'object',
         properties: {
-          ntasks: { type: 'integer', minimum: 1 }, nodes: { type: 'integer', minimum: 1 }, walltimeMinutes: { type: 'integer', minimum: 1 },
-          memoryMb: { type: 'integer', minimum: 1 }, partition: { type: 'string' }, account: { type: 'string' }, qos: { type: 'string' },
+          ntasks: { type: 'integer', minimum: 1 },
+          nodes: { type: 'integer', minimum: 1 },
+          walltimeMinutes: { type: 'integer', minimum: 1 },
+          memoryMb: { type: 'integer', minimum: 1 },
+          partition: { type: 'string' },
+          account: { type: 'string' },
+          qos: { type: 'string' },
           reason: { type: 'string', minLength: 1 },
         },
         required: ['ntasks', 'nodes', 'walltimeMinutes', 'reason'],
@@ -106,30 +115,55 @@ export const runPwTool = defineTool({
     const pwVersionNow = ctx.services.pwVersionOf;
     const versionNow = async (): Promise<string | undefined> => pwVersionNow?.(args.backend);
     const reusable = async (): Promise<ToolOutput | undefined> => {
-      const earlier = reuse && view ? await identicalEarlierRunOfVersion(view, input.text, pseudoSha256, versionNow, ctx.progress) : undefined;
+      const earlier =
+        reuse && view ? await identicalEarlierRunOfVersion(view, input.text, pseudoSha256, versionNow, ctx.progress) : undefined;
       const job = String(earlier?.energy.meta?.job ?? '');
       const earlierJob = job ? jobs.get(job) : undefined;
-      const text = earlier && outputOfEarlierRun(earlier, ctx.runDir, earlierJob ? path.join(jobs.jobDir(earlierJob.id), outputNameFor(earlierJob.input)) : undefined);
+      const text =
+        earlier &&
+        outputOfEarlierRun(
+          earlier,
+          ctx.runDir,
+          earlierJob ? path.join(jobs.jobDir(earlierJob.id), outputNameFor(earlierJob.input)) : undefined,
+        );
       if (earlier && text) {
         ctx.progress(`identical input already run by ${earlier.energy.creator} (job ${job}): its result is reused, pw.x is not run again`);
-        const result = runArtifacts(input, args.backend, { id: job, state: 'completed' }, text, pseudoSha256, { call: earlier.energy.creator, job });
+        const result = runArtifacts(input, args.backend, { id: job, state: 'completed' }, text, pseudoSha256, {
+          call: earlier.energy.creator,
+          job,
+        });
         const from = (name: string) => earlier.artifacts.find((a) => a.name === name)?.id;
         return {
-          artifacts: result.artifacts.map((d) => ({ ...d, inputs: [...(d.inputs ?? []), ...[from(d.name)].filter((x): x is string => !!x)] })),
+          artifacts: result.artifacts.map((d) => ({
+            ...d,
+            inputs: [...(d.inputs ?? []), ...[from(d.name)].filter((x): x is string => !!x)],
+          })),
           summary: `identical input already run by ${earlier.energy.creator} (job ${job}); its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
         };
       }
       // the same input run by an earlier run this one was told to reuse (reuseFrom)
-      for (const source of reuse ? ctx.services.earlierRuns ?? [] : []) {
-        const found = await identicalEarlierRunOfVersion(source.view, input.text, pseudoSha256, versionNow, ctx.progress, `run ${source.runId}`);
+      for (const source of reuse ? (ctx.services.earlierRuns ?? []) : []) {
+        const found = await identicalEarlierRunOfVersion(
+          source.view,
+          input.text,
+          pseudoSha256,
+          versionNow,
+          ctx.progress,
+          `run ${source.runId}`,
+        );
         const foundJob = String(found?.energy.meta?.job ?? '');
-        const out = found && outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
+        const out =
+          found &&
+          outputOfEarlierRun(found, source.dir, foundJob ? path.join(source.dir, 'jobs', foundJob, outputNameFor('pw.in')) : undefined);
         if (!found || !out) continue;
         const from = { run: source.runId, call: found.energy.creator, job: foundJob, energy: found.energy.id };
         const where = `run ${source.runId} (${from.call}, job ${foundJob}, energy ${from.energy})`;
         ctx.progress(`identical input already run by ${where}: its result is reused, pw.x is not run again`);
         const result = runArtifacts(input, args.backend, { id: foundJob, state: 'completed' }, out, pseudoSha256, from);
-        return { artifacts: result.artifacts, summary: `identical input already run by ${where}; its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}` };
+        return {
+          artifacts: result.artifacts,
+          summary: `identical input already run by ${where}; its result reused, pw.x not run again: ${result.summary.replace(/^job \S+ completed: /, '')}`,
+        };
       }
       return undefined;
     };
@@ -158,8 +192,10 @@ export const runPwTool = defineTool({
         // a convergence test's wavefunctions are never read again: they go once pw.x succeeds (wavefunctions.ts)
         discardWavefunctions: input.options?.purpose === 'convergence-test',
       });
-      ctx.progress(`job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})` +
-        (created.discardWavefunctions ? '; a convergence test: its wavefunction files are removed once pw.x succeeds' : ''));
+      ctx.progress(
+        `job ${created.id} created on ${args.backend}: ${resources.ntasks} task(s), ${resources.walltimeMinutes} min (${resources.reason})` +
+          (created.discardWavefunctions ? '; a convergence test: its wavefunction files are removed once pw.x succeeds' : ''),
+      );
       await jobs.validate(created.id);
       await jobs.submit(created.id);
       const done = await jobs.waitFor(created.id);
@@ -266,11 +302,17 @@ export interface EarlierRun {
  * would only reproduce it. Reused results are not themselves sources (the original is).
  * With pwVersion, only a result of that pw.x version (as its output's banner gave it).
  */
-export function identicalEarlierRun(view: ProvenanceView, inputText: string, pseudoSha256: Record<string, string>, pwVersion?: string): EarlierRun | undefined {
+export function identicalEarlierRun(
+  view: ProvenanceView,
+  inputText: string,
+  pseudoSha256: Record<string, string>,
+  pwVersion?: string,
+): EarlierRun | undefined {
   for (const energy of view.artifacts()) {
     if (energy.name !== ARTIFACT.totalEnergy || energy.status !== 'final') continue;
     const meta = energy.meta as EnergyMeta | undefined;
-    if (!meta?.pseudopotentialSha256 || meta.reusedFrom || !sameHashes(meta.pseudopotentialSha256 as Record<string, string>, pseudoSha256)) continue;
+    if (!meta?.pseudopotentialSha256 || meta.reusedFrom || !sameHashes(meta.pseudopotentialSha256 as Record<string, string>, pseudoSha256))
+      continue;
     if (pwVersion !== undefined && codeVersionOf(energy) !== pwVersion) continue;
     const call = view.call(energy.creator);
     if (call?.tool !== 'run_pw' || call.status !== 'ok') continue;
@@ -296,8 +338,12 @@ export const codeVersionOf = (energy: ArtifactRecord): string | undefined =>
  * match is by input and files alone, as before.
  */
 export async function identicalEarlierRunOfVersion(
-  view: ProvenanceView, inputText: string, pseudoSha256: Record<string, string>,
-  versionNow: () => Promise<string | undefined>, progress: (message: string) => void = () => undefined, where = 'this run',
+  view: ProvenanceView,
+  inputText: string,
+  pseudoSha256: Record<string, string>,
+  versionNow: () => Promise<string | undefined>,
+  progress: (message: string) => void = () => undefined,
+  where = 'this run',
 ): Promise<EarlierRun | undefined> {
   const found = identicalEarlierRun(view, inputText, pseudoSha256);
   if (!found) return undefined;
@@ -305,22 +351,30 @@ export async function identicalEarlierRunOfVersion(
   if (!now) return found;
   const same = identicalEarlierRun(view, inputText, pseudoSha256, now);
   if (!same) {
-    progress(`identical input already run by ${found.energy.creator} in ${where}, but with ${codeVersionOf(found.energy) ? `pw.x ${codeVersionOf(found.energy)}` : 'a pw.x of unrecorded version'}; ` +
-      `this backend runs pw.x ${now}, so pw.x runs again rather than mix versions`);
+    progress(
+      `identical input already run by ${found.energy.creator} in ${where}, but with ${codeVersionOf(found.energy) ? `pw.x ${codeVersionOf(found.energy)}` : 'a pw.x of unrecorded version'}; ` +
+        `this backend runs pw.x ${now}, so pw.x runs again rather than mix versions`,
+    );
   }
   return same;
 }
 
 /** The earlier run's pw.x output: its registered file, else the job's own (undefined if neither is at hand: then pw.x runs). */
 function outputOfEarlierRun(earlier: EarlierRun, runDir: string, jobOutput: string | undefined): string | undefined {
-  const file = [earlier.output.location && path.join(runDir, earlier.output.location), jobOutput].find((f): f is string => !!f && fs.existsSync(f));
+  const file = [earlier.output.location && path.join(runDir, earlier.output.location), jobOutput].find(
+    (f): f is string => !!f && fs.existsSync(f),
+  );
   return file && fs.readFileSync(file, 'utf8');
 }
 
 /** The artifacts of a finished run: its output file, its total energy (and BEEF ensemble), final only when pw.x converged. */
 function runArtifacts(
-  input: PwInputValue, backend: string, done: { id: string; state: string; error?: string }, text: string,
-  pseudoSha256: Record<string, string>, reusedFrom?: ReusedFrom,
+  input: PwInputValue,
+  backend: string,
+  done: { id: string; state: string; error?: string },
+  text: string,
+  pseudoSha256: Record<string, string>,
+  reusedFrom?: ReusedFrom,
 ): ToolOutput {
   const natoms = input.structure.symbols.length;
   const out = parsePwOutput(text);
@@ -334,15 +388,23 @@ function runArtifacts(
     !out.scfConverged ? 'the SCF did not converge' : '',
     relaxing && out.relaxation && !out.relaxation.converged ? 'the relaxation did not converge' : '',
     // BFGS converged, but the last forces or stress printed are above the output's thresholds (final-scf-above-thresholds)
-    relaxing && out.relaxation?.converged && facts.relaxation && !facts.relaxation.converged ? `the relaxation is not converged: ${facts.relaxation.problems.join('; ')}` : '',
+    relaxing && out.relaxation?.converged && facts.relaxation && !facts.relaxation.converged
+      ? `the relaxation is not converged: ${facts.relaxation.problems.join('; ')}`
+      : '',
   ].filter(Boolean);
   const converged = problems.length === 0 && out.totalEnergyRy !== undefined;
   const last = out.ionicSteps.at(-1);
   const finalCell = last?.cellAngstrom ?? input.structure.cell;
   const meta: EnergyMeta = {
     settings: { ...input.settings, ...(out.codeVersion ? { codeVersion: out.codeVersion } : {}) },
-    natoms, volumeAngstrom3: cellVolume(finalCell), formula: formulaOf(input.structure.symbols),
-    scfConverged: out.scfConverged, cellAngstrom: finalCell, job: done.id, backend, pseudopotentialSha256: pseudoSha256,
+    natoms,
+    volumeAngstrom3: cellVolume(finalCell),
+    formula: formulaOf(input.structure.symbols),
+    scfConverged: out.scfConverged,
+    cellAngstrom: finalCell,
+    job: done.id,
+    backend,
+    pseudopotentialSha256: pseudoSha256,
     ...(reusedFrom ? { reusedFrom } : {}),
     purpose: input.options?.purpose ?? 'production',
     ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
@@ -352,18 +414,30 @@ function runArtifacts(
     // last: a judge reads meta up to a length, and the relaxation facts matter more to it than the tensor
     ...(out.stressKbar ? { stressKbar: out.stressKbar } : {}),
   };
-  const artifacts = [{ kind: 'file' as const, name: ARTIFACT.pwOutput, file: { name: 'pw.out', bytes: text }, status: converged ? 'final' as const : 'provisional' as const, meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) } }];
+  const artifacts = [
+    {
+      kind: 'file' as const,
+      name: ARTIFACT.pwOutput,
+      file: { name: 'pw.out', bytes: text },
+      status: converged ? ('final' as const) : ('provisional' as const),
+      meta: { job: done.id, state: done.state, ...(reusedFrom ? { reusedFrom } : {}) },
+    },
+  ];
   if (out.totalEnergyRy === undefined) {
-    return { artifacts, summary: `job ${done.id} ${done.state} with no total energy: ${problems.join('; ') || 'no "!" line in the output'}` };
+    return {
+      artifacts,
+      summary: `job ${done.id} ${done.state} with no total energy: ${problems.join('; ') || 'no "!" line in the output'}`,
+    };
   }
   const energyEv = ryToEv(out.totalEnergyRy);
-  const status = converged ? 'final' as const : 'provisional' as const;
+  const status = converged ? ('final' as const) : ('provisional' as const);
   const ensemble = out.beefEnsembleEv?.length
     ? [{ kind: 'vector' as const, name: 'beef_ensemble', value: out.beefEnsembleEv, unit: 'eV', status, meta }]
     : [];
   return {
     artifacts: [...artifacts, { kind: 'scalar', name: ARTIFACT.totalEnergy, value: energyEv, unit: 'eV', status, meta }, ...ensemble],
-    summary: `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
+    summary:
+      `job ${done.id} ${done.state}: E = ${energyEv.toFixed(6)} eV (${meta.formula}, ${natoms} atom(s))` +
       (converged ? '' : ` — provisional: ${problems.join('; ')}`),
   };
 }

@@ -31,10 +31,12 @@ export function scfSource(view: ProvenanceView, runDir: string | undefined, ener
   const energy = r.artifact;
   if (energy.name !== ARTIFACT.totalEnergy) return `${energyRef} is a "${energy.name}", not the total_energy of an SCF (run_pw)`;
   const call = view.call(energy.creator);
-  if (call?.tool !== 'run_pw') return `${energyRef} was not made by run_pw (${call?.tool ?? 'unknown call'}), so no SCF files lie behind it`;
+  if (call?.tool !== 'run_pw')
+    return `${energyRef} was not made by run_pw (${call?.tool ?? 'unknown call'}), so no SCF files lie behind it`;
   const inputRef = inputRefOfRun(call);
   const input = inputRef ? resolveRef(view, inputRef) : undefined;
-  if (!inputRef || !input?.ok) return `the input of ${energy.creator} cannot be read (${input && !input.ok ? input.problem : 'no input reference'})`;
+  if (!inputRef || !input?.ok)
+    return `the input of ${energy.creator} cannot be read (${input && !input.ok ? input.problem : 'no input reference'})`;
   const value = input.value as PwInputValue;
   const meta = energy.meta as EnergyMeta;
   const out = view.artifacts().find((a) => a.creator === energy.creator && a.name === ARTIFACT.pwOutput);

@@ -41,8 +41,8 @@ export const selectConvergedSettingsTool = defineTool({
   description:
     'Choose the cheapest converged value of a sweep: the cutoff (ecutwfc) or the k-spacing (swept at the chosen cutoff). Each run ' +
     'is judged against the finest run of the sweep by the criterion: energy (|ΔE| per atom, meV/atom), pressure (the shift of the ' +
-    'lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given; a cutoff sweep\'s ' +
-    'pressures with the Pulay term (2/3)(Ecut/V)|dE/dEcut| a constant-cutoff EOS also feels added, so they differ from pw.x\'s raw stress, ' +
+    "lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given; a cutoff sweep's " +
+    "pressures with the Pulay term (2/3)(Ecut/V)|dE/dEcut| a constant-cutoff EOS also feels added, so they differ from pw.x's raw stress, " +
     'pulayKbar in the table), or both. For a crystal whose shape is relaxed (non-cubic), toleranceShapePercent also judges each run by the ' +
     'shift of c/a its deviatoric stress error implies (|Δs|/C, C = B/2 unless given), since c/a follows the stress anisotropy, not the pressure. The ' +
     'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
@@ -52,21 +52,61 @@ export const selectConvergedSettingsTool = defineTool({
     type: 'object',
     properties: {
       parameter: { type: 'string', enum: ['ecutwfc', 'kspacing'], description: 'The swept setting.' },
-      energies: artifactRefListSchema('Total energies of the sweep (run_pw outputs), one per tested value.', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' }, { minItems: 3 }),
-      criterion: { type: 'string', enum: ['energy', 'pressure', 'both'], description: 'What each run is judged by against the finest: energy (default), pressure, or both.' },
-      toleranceMevPerAtom: quantitySchema('Largest tolerated energy error per atom against the finest run (energy, both)', 'meV/atom', { exclusiveMinimum: 0 }),
-      toleranceLatticePercent: quantitySchema('Largest tolerated shift of the lattice constant its pressure error implies, in percent of a (pressure, both)', '1', { exclusiveMinimum: 0, maximum: 5 }),
-      bulkModulusFrom: artifactRefListSchema('Pressure criterion: total energies of the same crystal at two or more strained cells and one setting (a probe); B = −dP/dlnV from their pressures.', { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' }, { minItems: 2 }),
-      bulkModulusGPa: quantitySchema('Pressure criterion: the bulk modulus, when it is known (e.g. from an earlier selection\'s probe)', 'GPa', { exclusiveMinimum: 0 }),
-      toleranceShapePercent: quantitySchema('Non-cubic crystals whose shape is relaxed: largest tolerated shift of c/a (the cell shape) its deviatoric stress error implies, in percent', '1', { exclusiveMinimum: 0, maximum: 5 }),
-      shapeModulusGPa: quantitySchema(`With toleranceShapePercent: the modulus against a change of shape at constant volume, when known (default ${SHAPE_MODULUS_PER_BULK} × the bulk modulus)`, 'GPa', { exclusiveMinimum: 0 }),
-      extensionBudgetSeconds: quantitySchema('When the sweep must be extended: the largest predicted pw.x time of the next run that may be started without asking', 's', { exclusiveMinimum: 0 }),
+      energies: artifactRefListSchema(
+        'Total energies of the sweep (run_pw outputs), one per tested value.',
+        { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' },
+        { minItems: 3 },
+      ),
+      criterion: {
+        type: 'string',
+        enum: ['energy', 'pressure', 'both'],
+        description: 'What each run is judged by against the finest: energy (default), pressure, or both.',
+      },
+      toleranceMevPerAtom: quantitySchema('Largest tolerated energy error per atom against the finest run (energy, both)', 'meV/atom', {
+        exclusiveMinimum: 0,
+      }),
+      toleranceLatticePercent: quantitySchema(
+        'Largest tolerated shift of the lattice constant its pressure error implies, in percent of a (pressure, both)',
+        '1',
+        { exclusiveMinimum: 0, maximum: 5 },
+      ),
+      bulkModulusFrom: artifactRefListSchema(
+        'Pressure criterion: total energies of the same crystal at two or more strained cells and one setting (a probe); B = −dP/dlnV from their pressures.',
+        { names: [ARTIFACT.totalEnergy], kinds: ['scalar'], unit: 'eV' },
+        { minItems: 2 },
+      ),
+      bulkModulusGPa: quantitySchema(
+        "Pressure criterion: the bulk modulus, when it is known (e.g. from an earlier selection's probe)",
+        'GPa',
+        { exclusiveMinimum: 0 },
+      ),
+      toleranceShapePercent: quantitySchema(
+        'Non-cubic crystals whose shape is relaxed: largest tolerated shift of c/a (the cell shape) its deviatoric stress error implies, in percent',
+        '1',
+        { exclusiveMinimum: 0, maximum: 5 },
+      ),
+      shapeModulusGPa: quantitySchema(
+        `With toleranceShapePercent: the modulus against a change of shape at constant volume, when known (default ${SHAPE_MODULUS_PER_BULK} × the bulk modulus)`,
+        'GPa',
+        { exclusiveMinimum: 0 },
+      ),
+      extensionBudgetSeconds: quantitySchema(
+        'When the sweep must be extended: the largest predicted pw.x time of the next run that may be started without asking',
+        's',
+        { exclusiveMinimum: 0 },
+      ),
     },
     required: ['parameter', 'energies'],
     // the energy criterion (the default) needs its tolerance in meV/atom; pressure and both need the tolerance on a
     allOf: [
-      { if: { type: 'object', required: ['criterion'], properties: { criterion: { enum: ['pressure', 'both'] } } }, then: { required: ['toleranceLatticePercent'] } },
-      { if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'pressure' } } }, else: { required: ['toleranceMevPerAtom'] } },
+      {
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { enum: ['pressure', 'both'] } } },
+        then: { required: ['toleranceLatticePercent'] },
+      },
+      {
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'pressure' } } },
+        else: { required: ['toleranceMevPerAtom'] },
+      },
     ],
     additionalProperties: false,
   },
@@ -74,9 +114,11 @@ export const selectConvergedSettingsTool = defineTool({
   outputs: [ARTIFACTS.convergedSettings],
   crossParameterJudge: true,
   parameterNotes: {
-    toleranceMevPerAtom: '1 meV/atom or tighter when total energies are compared; for adsorption energies, well below the energy differences reported.',
+    toleranceMevPerAtom:
+      '1 meV/atom or tighter when total energies are compared; for adsorption energies, well below the energy differences reported.',
     toleranceLatticePercent: 'for a lattice constant, well below the accuracy the study wants (0.05 % of a per sweep for a 0.2 % target).',
-    toleranceShapePercent: 'only for a crystal whose shape a vc-relax sets (hexagonal, tetragonal, …); as tight on c/a as the study is on a. A cubic crystal has no shape to converge.',
+    toleranceShapePercent:
+      'only for a crystal whose shape a vc-relax sets (hexagonal, tetragonal, …); as tight on c/a as the study is on a. A cubic crystal has no shape to converge.',
     criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
     energies: 'every run of one sweep, differing only in the swept setting, all converged SCF runs.',
   },
@@ -87,19 +129,25 @@ export const selectConvergedSettingsTool = defineTool({
     if (kind !== 'energy') {
       if (args.bulkModulusFrom?.length) {
         const probe = energyInputs(ctx, args.bulkModulusFrom, 'select_converged_settings');
-        const b = bulkModulusFromPressures(probe.map((p) => ({ volumeAngstrom3: p.meta.volumeAngstrom3, pressureKbar: p.meta.pressureKbar ?? NaN })));
+        const b = bulkModulusFromPressures(
+          probe.map((p) => ({ volumeAngstrom3: p.meta.volumeAngstrom3, pressureKbar: p.meta.pressureKbar ?? NaN })),
+        );
         bulkModulus = { valueGPa: b.gpa, note: b.note, from: probe.map((p) => p.ref), atCellGPa: b.atCellGPa, pressureGPa: b.pressureGPa };
       } else if (args.bulkModulusGPa !== undefined) {
         bulkModulus = { valueGPa: args.bulkModulusGPa, note: `B = ${args.bulkModulusGPa} GPa as given`, from: [] };
       } else {
-        throw new Error('select_converged_settings: the pressure criterion turns a pressure error into a shift of a with the bulk modulus: give bulkModulusFrom (the energies of a probe of strained cells) or bulkModulusGPa.');
+        throw new Error(
+          'select_converged_settings: the pressure criterion turns a pressure error into a shift of a with the bulk modulus: give bulkModulusFrom (the energies of a probe of strained cells) or bulkModulusGPa.',
+        );
       }
     }
     let shapeModulusGPa: number | undefined;
     if (args.toleranceShapePercent !== undefined) {
       shapeModulusGPa = args.shapeModulusGPa ?? (bulkModulus ? shapeModulusFromBulk(bulkModulus.valueGPa) : undefined);
       if (shapeModulusGPa === undefined) {
-        throw new Error('select_converged_settings: the shape criterion turns a deviatoric stress error into a shift of c/a with a shape modulus: give shapeModulusGPa, or use the pressure criterion, whose bulk modulus gives one.');
+        throw new Error(
+          'select_converged_settings: the shape criterion turns a deviatoric stress error into a shift of c/a with a shape modulus: give shapeModulusGPa, or use the pressure criterion, whose bulk modulus gives one.',
+        );
       }
     }
     const criterion: SweepCriterion = {
@@ -109,12 +157,20 @@ export const selectConvergedSettingsTool = defineTool({
       ...(shapeModulusGPa !== undefined ? { toleranceShapePercent: args.toleranceShapePercent, shapeModulusGPa } : {}),
     };
     const cell = inputs[0]?.meta.cellAngstrom as Cell | undefined;
-    const sel = selectConvergedValue(args.parameter, inputs.map((e) => ({
-      energyEv: e.energyEv, natoms: e.meta.natoms, settings: e.meta.settings, label: e.ref,
-      ...(typeof e.meta.pressureKbar === 'number' ? { pressureKbar: e.meta.pressureKbar } : {}),
-      ...(e.meta.stressKbar ? { stressKbar: e.meta.stressKbar } : {}),
-      ...(typeof e.meta.volumeAngstrom3 === 'number' ? { volumeAngstrom3: e.meta.volumeAngstrom3 } : {}),
-    })), criterion, cell ? { cellAngstrom: cell } : {});
+    const sel = selectConvergedValue(
+      args.parameter,
+      inputs.map((e) => ({
+        energyEv: e.energyEv,
+        natoms: e.meta.natoms,
+        settings: e.meta.settings,
+        label: e.ref,
+        ...(typeof e.meta.pressureKbar === 'number' ? { pressureKbar: e.meta.pressureKbar } : {}),
+        ...(e.meta.stressKbar ? { stressKbar: e.meta.stressKbar } : {}),
+        ...(typeof e.meta.volumeAngstrom3 === 'number' ? { volumeAngstrom3: e.meta.volumeAngstrom3 } : {}),
+      })),
+      criterion,
+      cell ? { cellAngstrom: cell } : {},
+    );
     const converged = sel.outcome.status === 'converged';
     const chosenValue = converged ? (sel.outcome as { chosenValue: number }).chosenValue : sel.referenceValue;
     const swept = (e: EnergyInput) => (args.parameter === 'ecutwfc' ? e.meta.settings.ecutwfcRy : e.meta.settings.kSpacingPerAngstrom);
@@ -126,24 +182,36 @@ export const selectConvergedSettingsTool = defineTool({
         const e = byRef.get(r.label!);
         const seconds = e && secondsOf(e);
         return {
-          value: r.value, energyEvPerAtom: r.energyPerAtomEv, deltaMevPerAtom: r.errorMevPerAtom,
+          value: r.value,
+          energyEvPerAtom: r.energyPerAtomEv,
+          deltaMevPerAtom: r.errorMevPerAtom,
           ...(r.pressureKbar !== undefined ? { pressureKbar: r.pressureKbar } : {}),
           ...(r.pulayKbar !== undefined ? { pulayKbar: r.pulayKbar } : {}),
           ...(r.pressureErrorKbar !== undefined ? { deltaPressureKbar: r.pressureErrorKbar } : {}),
           ...(r.latticeShiftPercent !== undefined ? { latticeShiftPercent: r.latticeShiftPercent } : {}),
-          ...(r.deviatoricErrorKbar !== undefined ? { deviatoricErrorKbar: r.deviatoricErrorKbar, shapeShiftPercent: r.shapeShiftPercent! } : {}),
+          ...(r.deviatoricErrorKbar !== undefined
+            ? { deviatoricErrorKbar: r.deviatoricErrorKbar, shapeShiftPercent: r.shapeShiftPercent! }
+            : {}),
           ...(e?.meta.settings.kMesh ? { kMesh: e.meta.settings.kMesh } : {}),
           ...(seconds !== undefined ? { seconds } : {}),
         };
       }),
       chosenValue,
-      chosen: args.parameter === 'ecutwfc'
-        ? { ecutwfcRy: chosenValue, ecutrhoRy: atChosen.meta.settings.ecutrhoRy }
-        : { kSpacingPerAngstrom: chosenValue },
+      chosen:
+        args.parameter === 'ecutwfc'
+          ? { ecutwfcRy: chosenValue, ecutrhoRy: atChosen.meta.settings.ecutrhoRy }
+          : { kSpacingPerAngstrom: chosenValue },
       ...(sel.thresholdMevPerAtom !== undefined ? { toleranceMevPerAtom: sel.thresholdMevPerAtom } : {}),
-      criterion: { kind, ...(criterion.toleranceMevPerAtom !== undefined ? { toleranceMevPerAtom: criterion.toleranceMevPerAtom } : {}),
-        ...(criterion.toleranceLatticePercent !== undefined ? { toleranceLatticePercent: criterion.toleranceLatticePercent, bulkModulusGPa: criterion.bulkModulusGPa } : {}),
-        ...(criterion.toleranceShapePercent !== undefined ? { toleranceShapePercent: criterion.toleranceShapePercent, shapeModulusGPa: criterion.shapeModulusGPa } : {}) },
+      criterion: {
+        kind,
+        ...(criterion.toleranceMevPerAtom !== undefined ? { toleranceMevPerAtom: criterion.toleranceMevPerAtom } : {}),
+        ...(criterion.toleranceLatticePercent !== undefined
+          ? { toleranceLatticePercent: criterion.toleranceLatticePercent, bulkModulusGPa: criterion.bulkModulusGPa }
+          : {}),
+        ...(criterion.toleranceShapePercent !== undefined
+          ? { toleranceShapePercent: criterion.toleranceShapePercent, shapeModulusGPa: criterion.shapeModulusGPa }
+          : {}),
+      },
       ...(bulkModulus ? { bulkModulus } : {}),
       converged,
     };
@@ -152,14 +220,22 @@ export const selectConvergedSettingsTool = defineTool({
     const ext = value.extension;
     const extText = ext
       ? ` The next run (${ext.value} ${unit}${ext.kMesh ? `, ${ext.kMesh.join('×')}` : ''}) is predicted to take ${ext.predictedSeconds !== undefined ? `~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})` : 'an unknown time (no run of the sweep has a measured time)'}` +
-        (ext.budgetSeconds !== undefined ? (ext.withinBudget ? `, within the budget of ${ext.budgetSeconds} s.` : `, over the budget of ${ext.budgetSeconds} s: ask before running it.`) : '.')
+        (ext.budgetSeconds !== undefined
+          ? ext.withinBudget
+            ? `, within the budget of ${ext.budgetSeconds} s.`
+            : `, over the budget of ${ext.budgetSeconds} s: ask before running it.`
+          : '.')
       : '';
     return {
-      artifacts: [{
-        kind: 'table', name: ARTIFACT.convergedSettings, value,
-        status: converged ? 'final' : 'provisional',
-        meta: { settings: atChosen.meta.settings, unit },
-      }],
+      artifacts: [
+        {
+          kind: 'table',
+          name: ARTIFACT.convergedSettings,
+          value,
+          status: converged ? 'final' : 'provisional',
+          meta: { settings: atChosen.meta.settings, unit },
+        },
+      ],
       summary: converged
         ? `${args.parameter} converged at ${chosenValue} ${unit} (${describeCriterion(criterion)} of ${sel.referenceValue} ${unit}; tested ${sel.table.map((r) => r.value).join(', ')})` +
           (bulkModulus?.from.length ? `; B from the probe: ${bulkModulus.note}` : '')
@@ -169,7 +245,12 @@ export const selectConvergedSettingsTool = defineTool({
 });
 
 /** The next value's mesh, predicted time (plane waves × k-points from the sweep's measured runs) and whether it is within the budget. */
-function extensionOf(args: Args, next: number, inputs: EnergyInput[], cell: Cell | undefined): NonNullable<ConvergenceSelectionValue['extension']> {
+function extensionOf(
+  args: Args,
+  next: number,
+  inputs: EnergyInput[],
+  cell: Cell | undefined,
+): NonNullable<ConvergenceSelectionValue['extension']> {
   const measured: MeasuredRun[] = inputs.flatMap((e) => {
     const seconds = secondsOf(e);
     const k = meshProduct(e.meta.settings.kMesh);
@@ -178,15 +259,20 @@ function extensionOf(args: Args, next: number, inputs: EnergyInput[], cell: Cell
   const sample = inputs[0]!.meta.settings;
   const mesh = args.parameter === 'kspacing' && cell ? kPointsAt(cell, next).mesh : undefined;
   const kPoints = mesh ? meshProduct(mesh) : meshProduct(sample.kMesh);
-  const prediction = kPoints !== undefined ? predictRunSeconds(measured, { ecutwfcRy: args.parameter === 'ecutwfc' ? next : sample.ecutwfcRy, kPoints }) : undefined;
+  const prediction =
+    kPoints !== undefined
+      ? predictRunSeconds(measured, { ecutwfcRy: args.parameter === 'ecutwfc' ? next : sample.ecutwfcRy, kPoints })
+      : undefined;
   const budget = args.extensionBudgetSeconds;
   return {
     value: next,
     ...(mesh ? { kMesh: mesh } : {}),
-    ...(prediction ? {
-      predictedSeconds: prediction.seconds,
-      predictedFrom: `${prediction.workRatio.toPrecision(3)} × the ${Math.round(prediction.from.seconds)} s of the run at ${prediction.from.ecutwfcRy} Ry, ${prediction.from.kPoints} k-points, by plane waves × k-points`,
-    } : {}),
+    ...(prediction
+      ? {
+          predictedSeconds: prediction.seconds,
+          predictedFrom: `${prediction.workRatio.toPrecision(3)} × the ${Math.round(prediction.from.seconds)} s of the run at ${prediction.from.ecutwfcRy} Ry, ${prediction.from.kPoints} k-points, by plane waves × k-points`,
+        }
+      : {}),
     ...(budget !== undefined ? { budgetSeconds: budget } : {}),
     withinBudget: budget === undefined || (prediction !== undefined && prediction.seconds <= budget),
   };

@@ -23,7 +23,10 @@ interface Args {
 /** BEEF-vdW calculations use PBE pseudopotentials (there are no BEEF-generated ones). */
 const HEADER_FUNCTIONAL: Record<Args['functional'], string> = { PBE: 'PBE', PZ: 'PZ', PBEsol: 'PBESOL', 'BEEF-vdW': 'PBE' };
 
-interface Candidate { file: string; header: UpfHeader }
+interface Candidate {
+  file: string;
+  header: UpfHeader;
+}
 
 function candidates(dir: string, element: string): { ok: Candidate[]; unreadable: string[]; unusable: string[] } {
   const ok: Candidate[] = [];
@@ -51,7 +54,10 @@ const TYPE_NAME: Record<string, string> = { NC: 'norm-conserving', US: 'ultrasof
 function entryOf(dir: string, c: Candidate): PseudopotentialEntry {
   return {
     file: c.file,
-    sha256: crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, c.file))).digest('hex'),
+    sha256: crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(path.join(dir, c.file)))
+      .digest('hex'),
     functional: c.header.functional,
     type: c.header.type,
     ...(c.header.suggestedEcutwfcRy !== undefined ? { suggestedEcutwfcRy: c.header.suggestedEcutwfcRy } : {}),
@@ -64,22 +70,31 @@ function choose(ctx: CatalogueContext, dir: string, element: string, args: Args)
   const { ok, unreadable, unusable } = candidates(dir, element);
   const pinned = args.prefer?.[element];
   if (pinned !== undefined) {
-    if (pinned.includes('/') || pinned.includes('\\')) throw new Error(`prefer.${element} must be a file name in the pseudopotential library, not a path (got "${pinned}").`);
+    if (pinned.includes('/') || pinned.includes('\\'))
+      throw new Error(`prefer.${element} must be a file name in the pseudopotential library, not a path (got "${pinned}").`);
     const nameProblem = pseudoFileNameProblem(pinned);
     if (nameProblem) throw new Error(`prefer.${element}: ${nameProblem}.`);
     const c = ok.find((x) => x.file === pinned);
-    if (!c) throw new Error(`prefer.${element} = "${pinned}" is not a readable ${element} UPF file in ${dir}; available: ${ok.map((x) => x.file).join(', ') || 'none'}.`);
+    if (!c)
+      throw new Error(
+        `prefer.${element} = "${pinned}" is not a readable ${element} UPF file in ${dir}; available: ${ok.map((x) => x.file).join(', ') || 'none'}.`,
+      );
     if (c.header.functional.toUpperCase() !== want) ctx.progress(`${pinned} was generated with ${c.header.functional}, not ${want}`);
     return { entry: entryOf(dir, c), alternatives: [] };
   }
   const matching = ok.filter((c) => c.header.functional.toUpperCase() === want);
   if (matching.length === 0) {
-    throw new Error(`no ${element} pseudopotential for ${args.functional} in ${dir}: ` +
-      (ok.length ? `found ${ok.map((c) => `${c.file} (${c.header.functional})`).join(', ')}` : 'no UPF file for the element') +
-      `${unreadable.length ? `; unreadable: ${unreadable.join(', ')}` : ''}${unusable.length ? `; not usable: ${unusable.join('; ')}` : ''}. Add a ${want} pseudopotential for ${element} to the library, or pin one with prefer.`);
+    throw new Error(
+      `no ${element} pseudopotential for ${args.functional} in ${dir}: ` +
+        (ok.length ? `found ${ok.map((c) => `${c.file} (${c.header.functional})`).join(', ')}` : 'no UPF file for the element') +
+        `${unreadable.length ? `; unreadable: ${unreadable.join(', ')}` : ''}${unusable.length ? `; not usable: ${unusable.join('; ')}` : ''}. Add a ${want} pseudopotential for ${element} to the library, or pin one with prefer.`,
+    );
   }
   // Files whose authors state the cutoffs they need are preferred: the guard can then check them.
-  const ranked = [...matching].sort((a, b) => Number(b.header.suggestedEcutwfcRy !== undefined) - Number(a.header.suggestedEcutwfcRy !== undefined) || a.file.localeCompare(b.file));
+  const ranked = [...matching].sort(
+    (a, b) =>
+      Number(b.header.suggestedEcutwfcRy !== undefined) - Number(a.header.suggestedEcutwfcRy !== undefined) || a.file.localeCompare(b.file),
+  );
   return { entry: entryOf(dir, ranked[0]!), alternatives: ranked.slice(1).map((c) => c.file) };
 }
 
@@ -93,8 +108,16 @@ export const selectPseudopotentialsTool = defineTool({
     type: 'object',
     properties: {
       elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 1, uniqueItems: true },
-      functional: { type: 'string', enum: ['PBE', 'PZ', 'PBEsol', 'BEEF-vdW'], description: 'Exchange-correlation functional (BEEF-vdW uses PBE pseudopotentials).' },
-      prefer: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+$' }, description: 'Element -> UPF file name in the library, to pin a particular file.' },
+      functional: {
+        type: 'string',
+        enum: ['PBE', 'PZ', 'PBEsol', 'BEEF-vdW'],
+        description: 'Exchange-correlation functional (BEEF-vdW uses PBE pseudopotentials).',
+      },
+      prefer: {
+        type: 'object',
+        additionalProperties: { type: 'string', pattern: '^[^/\\\\]+$' },
+        description: 'Element -> UPF file name in the library, to pin a particular file.',
+      },
     },
     required: ['elements', 'functional'],
     additionalProperties: false,
@@ -111,8 +134,13 @@ export const selectPseudopotentialsTool = defineTool({
     for (const el of args.elements) {
       const { entry, alternatives } = choose(ctx, dir, el, args);
       byElement[el] = entry;
-      const cut = entry.suggestedEcutwfcRy !== undefined ? `suggests ≥ ${ry(entry.suggestedEcutwfcRy)} Ry / ${entry.suggestedEcutrhoRy !== undefined ? ry(entry.suggestedEcutrhoRy) : '?'} Ry` : 'states no cutoffs';
-      notes.push(`${el}: ${entry.file} (${entry.functional}, ${TYPE_NAME[entry.type ?? ''] ?? entry.type}, ${cut})${alternatives.length ? `; also ${alternatives.join(', ')}` : ''}`);
+      const cut =
+        entry.suggestedEcutwfcRy !== undefined
+          ? `suggests ≥ ${ry(entry.suggestedEcutwfcRy)} Ry / ${entry.suggestedEcutrhoRy !== undefined ? ry(entry.suggestedEcutrhoRy) : '?'} Ry`
+          : 'states no cutoffs';
+      notes.push(
+        `${el}: ${entry.file} (${entry.functional}, ${TYPE_NAME[entry.type ?? ''] ?? entry.type}, ${cut})${alternatives.length ? `; also ${alternatives.join(', ')}` : ''}`,
+      );
     }
     const value: PseudopotentialTableValue = { directory: dir, byElement };
     return { artifacts: [{ kind: 'table', name: ARTIFACT.pseudopotentials, value }], summary: notes.join('\n') };

@@ -66,7 +66,12 @@ export class ToolSetupError extends DreamsError<'setup'> {
   }
 }
 
-export function service<K extends keyof CatalogueServices>(ctx: CatalogueContext, name: K, tool: string, hint: string): NonNullable<CatalogueServices[K]> {
+export function service<K extends keyof CatalogueServices>(
+  ctx: CatalogueContext,
+  name: K,
+  tool: string,
+  hint: string,
+): NonNullable<CatalogueServices[K]> {
   const s = ctx.services[name];
   if (s === undefined || s === null) {
     throw new ToolSetupError(`${tool} needs the ${String(name)} service, which this run was not given: ${hint}`);
@@ -85,11 +90,17 @@ export function backendsOf(ctx: CatalogueContext): string[] {
  * cluster backend must have its profile, since its limits bound what a job may ask for, and
  * a job sized without them is refused by the scheduler.
  */
-export function clusterProfileOf(ctx: CatalogueContext, backend: string, tool: string): Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> {
+export function clusterProfileOf(
+  ctx: CatalogueContext,
+  backend: string,
+  tool: string,
+): Pick<ClusterProfile, 'name' | 'limits' | 'partition' | 'account' | 'qos'> {
   if (backend === 'local') return { name: 'local' };
   const profile = (ctx.services.clusterProfiles ?? []).find((p) => p.name === backend);
   if (!profile) {
-    throw new ToolSetupError(`${tool}: backend "${backend}" has no cluster profile in this run, so the limits of that cluster are unknown; add "${backend}" to the cluster profiles file (or dreams.clusters) and resume.`);
+    throw new ToolSetupError(
+      `${tool}: backend "${backend}" has no cluster profile in this run, so the limits of that cluster are unknown; add "${backend}" to the cluster profiles file (or dreams.clusters) and resume.`,
+    );
   }
   return profile;
 }

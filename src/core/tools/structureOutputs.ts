@@ -30,29 +30,42 @@ export const magneticConfigurationTool = defineTool({
   name: 'magnetic_configuration',
   description:
     'Give a structure the collinear magnetic order a spin-polarised run starts from: a starting magnetization (−1 to 1) per atom, ' +
-    "in atom order. Atoms of one element with different starting moments become species of their own (Fe1, Fe2); pass the returned " +
+    'in atom order. Atoms of one element with different starting moments become species of their own (Fe1, Fe2); pass the returned ' +
     'startingMagnetization to make_pw_input with nspin 2. An antiferromagnet needs a cell with both sublattices (bcc Fe: the cubic 2-atom cell).',
   roles: ['dft'],
   input: {
     type: 'object',
     properties: {
       structure: artifactRefSchema('The structure (e.g. build_bulk with cubic true).', { kinds: ['structure'] }),
-      startingMagnetization: { type: 'array', items: { type: 'number', minimum: -1, maximum: 1 }, minItems: 1, maxItems: 500, description: 'Starting magnetization of every atom, in atom order (0.5 up, −0.5 down, 0 for a non-magnetic atom).' },
+      startingMagnetization: {
+        type: 'array',
+        items: { type: 'number', minimum: -1, maximum: 1 },
+        minItems: 1,
+        maxItems: 500,
+        description: 'Starting magnetization of every atom, in atom order (0.5 up, −0.5 down, 0 for a non-magnetic atom).',
+      },
     },
     required: ['structure', 'startingMagnetization'],
     additionalProperties: false,
   },
   rules: [],
   outputs: [ARTIFACTS.magneticStructure],
-  parameterNotes: { startingMagnetization: 'opposite signs on the two sublattices for an antiferromagnet, one sign everywhere for a ferromagnet; 0.3–0.6 in magnitude.' },
+  parameterNotes: {
+    startingMagnetization:
+      'opposite signs on the two sublattices for an antiferromagnet, one sign everywhere for a ferromagnet; 0.3–0.6 in magnitude.',
+  },
   async run(a, ctx) {
     const s = ctx.resolve(a.structure) as Structure;
     if (a.startingMagnetization.length !== s.symbols.length) {
-      throw new Error(`magnetic_configuration: ${a.startingMagnetization.length} starting moments for ${s.symbols.length} atoms; give one per atom, in atom order.`);
+      throw new Error(
+        `magnetic_configuration: ${a.startingMagnetization.length} starting moments for ${s.symbols.length} atoms; give one per atom, in atom order.`,
+      );
     }
     const { labels, startingMagnetization } = magneticLabels(s.symbols, a.startingMagnetization);
     if (new Set(labels).size > 10 || labels.some((l) => l.length > 3)) {
-      throw new Error('magnetic_configuration: pw.x species labels have at most 3 characters and this order needs more species than that allows; use fewer distinct starting moments per element.');
+      throw new Error(
+        'magnetic_configuration: pw.x species labels have at most 3 characters and this order needs more species than that allows; use fewer distinct starting moments per element.',
+      );
     }
     const { labels: _old, ...plain } = s;
     const structure: Structure = { ...plain, labels };
@@ -60,8 +73,16 @@ export const magneticConfigurationTool = defineTool({
     const down = a.startingMagnetization.filter((m) => m < 0).length;
     const order = up && down ? 'antiferromagnetic or ferrimagnetic' : up || down ? 'ferromagnetic' : 'non-magnetic';
     return {
-      artifacts: [{ kind: 'structure', name: ARTIFACT.magneticStructure, value: structure, meta: { formula: formulaOf(s.symbols), natoms: s.symbols.length, startingMagnetization, order } }],
-      summary: `${formulaOf(s.symbols)} with ${/^[aeiou]/.test(order) ? 'an' : 'a'} ${order} start (${up} up, ${down} down): species ${[...new Set(labels)].join(', ')}; ` +
+      artifacts: [
+        {
+          kind: 'structure',
+          name: ARTIFACT.magneticStructure,
+          value: structure,
+          meta: { formula: formulaOf(s.symbols), natoms: s.symbols.length, startingMagnetization, order },
+        },
+      ],
+      summary:
+        `${formulaOf(s.symbols)} with ${/^[aeiou]/.test(order) ? 'an' : 'a'} ${order} start (${up} up, ${down} down): species ${[...new Set(labels)].join(', ')}; ` +
         `make_pw_input startingMagnetization ${JSON.stringify(startingMagnetization)}`,
     };
   },
@@ -77,7 +98,13 @@ export const writeStructureFilesTool = defineTool({
     type: 'object',
     properties: {
       structure: artifactRefSchema('The structure to write.', { kinds: ['structure'] }),
-      formats: { type: 'array', items: enumSchema(Object.keys(STRUCTURE_FORMATS)), minItems: 1, uniqueItems: true, description: 'Default: every format.' },
+      formats: {
+        type: 'array',
+        items: enumSchema(Object.keys(STRUCTURE_FORMATS)),
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Default: every format.',
+      },
       name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,60}$', description: 'File name without extension (default: the formula).' },
     },
     required: ['structure'],
@@ -104,11 +131,18 @@ export const writeStructureFilesTool = defineTool({
         return [];
       }
       const losses = formatLosses(s, format);
-      return [{
-        kind: 'file' as const, name: ARTIFACT.structureFile, file: { name: `${name}.${extension}`, bytes: text },
-        meta: { format, structure: a.structure, formula, natoms: s.symbols.length, ...(losses.length ? { notWritten: losses } : {}) },
-      }];
+      return [
+        {
+          kind: 'file' as const,
+          name: ARTIFACT.structureFile,
+          file: { name: `${name}.${extension}`, bytes: text },
+          meta: { format, structure: a.structure, formula, natoms: s.symbols.length, ...(losses.length ? { notWritten: losses } : {}) },
+        },
+      ];
     });
-    return { artifacts, summary: `${formula} (${a.structure}) written as ${artifacts.map((x) => x.file.name).join(', ')}${skipped.length ? `; not written: ${skipped.join('; ')}` : ''}` };
+    return {
+      artifacts,
+      summary: `${formula} (${a.structure}) written as ${artifacts.map((x) => x.file.name).join(', ')}${skipped.length ? `; not written: ${skipped.join('; ')}` : ''}`,
+    };
   },
 });

@@ -8,7 +8,6 @@ import { CLAIM_QUANTITIES } from '../guard/claimSources';
 import { enumSchema, REF_REGEX_SOURCE } from '../guard/schemaAnnotations';
 import { ARTIFACT } from '../artifacts/shapes';
 
-
 export const writeReportTool = defineTool({
   name: 'write_report',
   description:
@@ -49,9 +48,19 @@ export const writeReportTool = defineTool({
   async run(args) {
     return {
       artifacts: [
-        { kind: 'file', name: ARTIFACT.report, value: { title: args.title, claims: args.claims }, file: { name: 'report.md', bytes: `# ${args.title}\n\n${args.text}\n` }, inputs: args.claims.map((c) => c.cites) },
+        {
+          kind: 'file',
+          name: ARTIFACT.report,
+          value: { title: args.title, claims: args.claims },
+          file: { name: 'report.md', bytes: `# ${args.title}\n\n${args.text}\n` },
+          inputs: args.claims.map((c) => c.cites),
+        },
         ...args.claims.map((c) => ({
-          kind: 'report-claim' as const, name: ARTIFACT.reportClaim, value: c.value, unit: c.unit, inputs: [c.cites],
+          kind: 'report-claim' as const,
+          name: ARTIFACT.reportClaim,
+          value: c.value,
+          unit: c.unit,
+          inputs: [c.cites],
           meta: { quantity: c.quantity, cites: c.cites, ...(c.statement ? { statement: c.statement } : {}) },
         })),
       ],

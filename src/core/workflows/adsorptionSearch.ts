@@ -22,20 +22,30 @@ export const ADSORPTION_SEARCH = defineWorkflow({
     'forbidden ones before any relaxation; each valid one is screened by single points, relaxed and analysed for geometric and ' +
     'chemical slip and dissociation; slipped sites are FORBIDDEN; the search stops when a relaxation reproduces the best ' +
     'configuration (TERMINATE), when the planner stops, or at the attempt budget. Inputs: slab (generated metal facet, or a slab file: extxyz, XSF, CIF, POSCAR, pw.x ' +
-    "file), adsorbate (name or SMILES from the molecule table), calculator (EMT for testing, or pw.x with its settings), planner, budget, ablations.",
+    'file), adsorbate (name or SMILES from the molecule table), calculator (EMT for testing, or pw.x with its settings), planner, budget, ablations.',
   inputSchema: ADSORPTION_SEARCH_INPUT_SCHEMA,
   inputsFromText: searchInputsFromText,
   loadInputFiles: loadSlabFile,
   usesPwx: (inputs) => !['emt', 'ipi'].includes(inputs.calculator.kind),
   resolveInputs: resolveSearchInputs,
   steps: (i) => {
-    return [...searchSteps(i), {
-      id: 'report', title: 'Report the most stable configuration and how the search found it', worker: 'dft', tool: 'write_report',
-      args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
-      reasons: { title: 'names the study', text: 'the answer, every iteration, the references and their settings', claims: 'the best adsorption energy, citing the artifact of its iteration' },
-      reportQuantities: [claimQuantity(i)],
-      dependsOn: ['search'],
-    }];
+    return [
+      ...searchSteps(i),
+      {
+        id: 'report',
+        title: 'Report the most stable configuration and how the search found it',
+        worker: 'dft',
+        tool: 'write_report',
+        args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
+        reasons: {
+          title: 'names the study',
+          text: 'the answer, every iteration, the references and their settings',
+          claims: 'the best adsorption energy, citing the artifact of its iteration',
+        },
+        reportQuantities: [claimQuantity(i)],
+        dependsOn: ['search'],
+      },
+    ];
   },
   objective: searchObjective,
   // resolving reads the machine's pseudopotentials (a pw.x search); the line needs none of it

@@ -8,14 +8,26 @@
  */
 import { defineWorkflow } from './defineWorkflow';
 import type { TemplateStep } from './types';
-import { resolveSitePreferenceInputs, SITE_PREFERENCE_INPUT_SCHEMA, sitePreferenceInputsFromText, sitePreferenceObjective } from './sitePreference/inputs';
+import {
+  resolveSitePreferenceInputs,
+  SITE_PREFERENCE_INPUT_SCHEMA,
+  sitePreferenceInputsFromText,
+  sitePreferenceObjective,
+} from './sitePreference/inputs';
 import { SITE_PREFERENCE_COMPOSERS } from './sitePreference/report';
 import { sitePreferenceSteps } from './sitePreference/steps';
 
 export const REPORT_STEP: (quantities: string[], dependsOn: string[]) => TemplateStep = (quantities, dependsOn) => ({
-  id: 'report', title: 'Report ΔBE, the adsorption energies and the settings behind them', worker: 'dft', tool: 'write_report',
+  id: 'report',
+  title: 'Report ΔBE, the adsorption energies and the settings behind them',
+  worker: 'dft',
+  tool: 'write_report',
   args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
-  reasons: { title: 'names the study', text: 'the result with its sign convention, geometries and settings', claims: 'one claim per reported number, each citing its artifact' },
+  reasons: {
+    title: 'names the study',
+    text: 'the result with its sign convention, geometries and settings',
+    claims: 'one claim per reported number, each citing its artifact',
+  },
   reportQuantities: quantities,
   dependsOn,
 });

@@ -4,7 +4,12 @@
  * a 'bands' pw.x run on a copy of the SCF's charge density, bands.x, the band gap of an insulator
  * (direct or indirect, and where), and a report whose every number cites its artifact.
  */
-import { electronicInputsFromText, ELECTRONIC_INPUT_SCHEMA, loadElectronicStructureFile, resolveElectronicInputs } from './electronicStructure/inputs';
+import {
+  electronicInputsFromText,
+  ELECTRONIC_INPUT_SCHEMA,
+  loadElectronicStructureFile,
+  resolveElectronicInputs,
+} from './electronicStructure/inputs';
 import { BAND_STRUCTURE_COMPOSERS } from './electronicStructure/report';
 import { crystalSteps, SCF_ENERGY, scfSteps, settingsQuantities, settingsSteps, STRUCTURE } from './electronicStructure/steps';
 import { defineWorkflow } from './defineWorkflow';
@@ -28,24 +33,73 @@ export const BAND_STRUCTURE = defineWorkflow({
       ...settings.steps,
       ...scfSteps(i, settings),
       {
-        id: 'band-path', title: 'Standard band path of the lattice', worker: 'dft', tool: 'band_path',
+        id: 'band-path',
+        title: 'Standard band path of the lattice',
+        worker: 'dft',
+        tool: 'band_path',
         args: { structure: STRUCTURE, pointsPerInverseAngstrom: i.pointsPerInverseAngstrom },
-        reasons: { structure: 'the primitive cell the SCF computes', pointsPerInverseAngstrom: `${i.pointsPerInverseAngstrom} k-points per 1/Å of path` },
+        reasons: {
+          structure: 'the primitive cell the SCF computes',
+          pointsPerInverseAngstrom: `${i.pointsPerInverseAngstrom} k-points per 1/Å of path`,
+        },
         dependsOn: ['structure'],
       },
       {
-        id: 'bands-input', title: 'Bands input on the SCF charge density', worker: 'dft', tool: 'make_nscf_input',
+        id: 'bands-input',
+        title: 'Bands input on the SCF charge density',
+        worker: 'dft',
+        tool: 'make_nscf_input',
         args: { scf: SCF_ENERGY, purpose: 'bands', kPoints: '$step.band-path.band_path', ...(i.nbnd ? { nbnd: i.nbnd } : {}) },
-        reasons: { scf: 'the converged production SCF', purpose: 'bands along the path', kPoints: 'the standard path of the lattice', ...(i.nbnd ? { nbnd: 'as the objective asks' } : {}) },
+        reasons: {
+          scf: 'the converged production SCF',
+          purpose: 'bands along the path',
+          kPoints: 'the standard path of the lattice',
+          ...(i.nbnd ? { nbnd: 'as the objective asks' } : {}),
+        },
         dependsOn: ['scf', 'band-path'],
       },
-      { id: 'bands', title: 'Run pw.x bands on a copy of the SCF charge density', worker: 'hpc', tool: 'run_nscf', args: { input: '$step.bands-input.pw_input', scf: SCF_ENERGY }, reasons: { input: 'the bands input', scf: 'the SCF whose charge density it reads' }, dependsOn: ['bands-input'] },
-      { id: 'bands-x', title: 'bands.x: the bands along the path', worker: 'hpc', tool: 'run_bands_x', args: { bands: '$step.bands.nscf_output', kPoints: '$step.band-path.band_path' }, reasons: { bands: 'the bands run', kPoints: 'the path it followed' }, dependsOn: ['bands'] },
-      ...(i.metal ? [] : [{ id: 'gap', title: 'Band gap: where the band edges lie', worker: 'dft' as const, tool: 'band_gap', args: { bands: '$step.bands-x.band_structure' }, reasons: { bands: 'the band structure of an insulator' }, dependsOn: ['bands-x'] }]),
       {
-        id: 'report', title: 'Report the band gap and the settings behind it', worker: 'dft', tool: 'write_report',
+        id: 'bands',
+        title: 'Run pw.x bands on a copy of the SCF charge density',
+        worker: 'hpc',
+        tool: 'run_nscf',
+        args: { input: '$step.bands-input.pw_input', scf: SCF_ENERGY },
+        reasons: { input: 'the bands input', scf: 'the SCF whose charge density it reads' },
+        dependsOn: ['bands-input'],
+      },
+      {
+        id: 'bands-x',
+        title: 'bands.x: the bands along the path',
+        worker: 'hpc',
+        tool: 'run_bands_x',
+        args: { bands: '$step.bands.nscf_output', kPoints: '$step.band-path.band_path' },
+        reasons: { bands: 'the bands run', kPoints: 'the path it followed' },
+        dependsOn: ['bands'],
+      },
+      ...(i.metal
+        ? []
+        : [
+            {
+              id: 'gap',
+              title: 'Band gap: where the band edges lie',
+              worker: 'dft' as const,
+              tool: 'band_gap',
+              args: { bands: '$step.bands-x.band_structure' },
+              reasons: { bands: 'the band structure of an insulator' },
+              dependsOn: ['bands-x'],
+            },
+          ]),
+      {
+        id: 'report',
+        title: 'Report the band gap and the settings behind it',
+        worker: 'dft',
+        tool: 'write_report',
         args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
-        reasons: { title: 'names the study', text: 'the gap, where its edges lie, and the settings', claims: 'one claim per reported number, each citing its artifact' },
+        reasons: {
+          title: 'names the study',
+          text: 'the gap, where its edges lie, and the settings',
+          claims: 'one claim per reported number, each citing its artifact',
+        },
         reportQuantities: [...(i.metal ? [] : ['band_gap', 'direct_gap']), 'kpoint_count', ...settingsQuantities(i)],
         dependsOn: [i.metal ? 'bands-x' : 'gap'],
       },

@@ -18,8 +18,16 @@ export const BEEF_INPUT_SCHEMA = {
   ...schemaRest,
   properties: {
     ...properties,
-    functional: { type: 'string', enum: ['PBE'], description: 'Functional of the relaxations (PBE: BEEF-vdW runs on PBE pseudopotentials).' },
-    adsorptionEnergies: { type: 'boolean', description: 'Also relax the clean slab and the gas-phase molecule and report E_ads and ΔBE with the relaxation functional (default true).' },
+    functional: {
+      type: 'string',
+      enum: ['PBE'],
+      description: 'Functional of the relaxations (PBE: BEEF-vdW runs on PBE pseudopotentials).',
+    },
+    adsorptionEnergies: {
+      type: 'boolean',
+      description:
+        'Also relax the clean slab and the gas-phase molecule and report E_ads and ΔBE with the relaxation functional (default true).',
+    },
   },
 } as const;
 
@@ -29,7 +37,7 @@ export const BEEF_ENSEMBLE = defineWorkflow({
   description:
     'The distribution of ΔBE = E_ads(ontop) − E_ads(fcc) over the 2,000 BEEF-vdW ensemble functionals on the relaxed adsorbed ' +
     'states: mean, σ, range and the fraction of members favouring fcc, with a histogram. The geometries come from the ' +
-    'site-preference steps (PBE); each is recomputed with calculation=\'ensemble\' and input_dft=\'BEEF-vdW\' (pw.x 6.7). ' +
+    "site-preference steps (PBE); each is recomputed with calculation='ensemble' and input_dft='BEEF-vdW' (pw.x 6.7). " +
     'Inputs: those of adsorption-site-preference, and whether to also compute the PBE adsorption energies.',
   inputSchema: BEEF_INPUT_SCHEMA,
   resolveInputs: (raw, env): BeefInputs => {
@@ -37,14 +45,20 @@ export const BEEF_ENSEMBLE = defineWorkflow({
     const resolved = resolveSitePreferenceInputs(rest, env);
     const withRefs = adsorptionEnergies ?? true;
     if (!withRefs && (resolved.slab.layers.length > 1 || resolved.slab.vacuumAngstrom.length > 1)) {
-      throw new ObjectiveError('inputs.adsorptionEnergies is false but inputs.slab sweeps layers or vacuum, which compares ΔBE from adsorption energies; give one layer count and one vacuum, or keep adsorptionEnergies.');
+      throw new ObjectiveError(
+        'inputs.adsorptionEnergies is false but inputs.slab sweeps layers or vacuum, which compares ΔBE from adsorption energies; give one layer count and one vacuum, or keep adsorptionEnergies.',
+      );
     }
     return { ...resolved, adsorptionEnergies: withRefs };
   },
   steps: (i) => {
     const site = sitePreferenceSteps(i, { withReferences: i.adsorptionEnergies });
     const quantities = ['beef_ensemble', ...(i.adsorptionEnergies ? ['delta_be', 'adsorption_energy'] : [])];
-    return [...site.steps, ...beefEnsembleSteps(i, site.relaxed), REPORT_STEP(quantities, ['beef-stats', ...(i.adsorptionEnergies ? ['site-preference'] : [])])];
+    return [
+      ...site.steps,
+      ...beefEnsembleSteps(i, site.relaxed),
+      REPORT_STEP(quantities, ['beef-stats', ...(i.adsorptionEnergies ? ['site-preference'] : [])]),
+    ];
   },
   objective: (i) =>
     `BEEF-vdW ensemble of ΔBE for ${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) p(${i.size.join('×')}) on ${i.functional}-relaxed geometries`,

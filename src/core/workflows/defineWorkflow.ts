@@ -71,7 +71,12 @@ export function defineWorkflow<const S extends object, R extends object>(def: Wo
   const checked = (inputs: Record<string, unknown>): InputsOf<S> => inputs as InputsOf<S>;
   const resolved = (inputs: Record<string, unknown>): R => inputs as R;
   const composers = def.composers
-    ? Object.fromEntries(Object.entries(def.composers).map(([name, compose]): [string, Composer] => [name, (ctx) => compose({ ...ctx, inputs: resolved(ctx.inputs) })]))
+    ? Object.fromEntries(
+        Object.entries(def.composers).map(([name, compose]): [string, Composer] => [
+          name,
+          (ctx) => compose({ ...ctx, inputs: resolved(ctx.inputs) }),
+        ]),
+      )
     : undefined;
   const { objectiveBeforeResolving, loadInputFiles, usesPwx, inputsFromText } = def;
   return {

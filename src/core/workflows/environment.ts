@@ -12,7 +12,9 @@ import { ObjectiveError, type PseudopotentialInfo, type WorkflowEnvironment } fr
 
 function info(file: string, h: UpfHeader): PseudopotentialInfo {
   return {
-    file, type: h.type, functional: h.functional,
+    file,
+    type: h.type,
+    functional: h.functional,
     ...(h.suggestedEcutwfcRy !== undefined ? { suggestedEcutwfcRy: h.suggestedEcutwfcRy } : {}),
     ...(h.suggestedEcutrhoRy !== undefined ? { suggestedEcutrhoRy: h.suggestedEcutrhoRy } : {}),
   };
@@ -28,9 +30,16 @@ const sameFunctional = (a: string, b: string): boolean => {
  * the files whose header says that element and functional, the one select_pseudopotentials
  * would choose (scalar-relativistic before full-relativistic, stated cutoffs first, then by name).
  */
-export function findPseudopotential(dir: string, req: { element: string; functional: string; file?: string }): PseudopotentialInfo | undefined {
+export function findPseudopotential(
+  dir: string,
+  req: { element: string; functional: string; file?: string },
+): PseudopotentialInfo | undefined {
   const read = (f: string): UpfHeader | undefined => {
-    try { return readUpfHeaderFile(path.join(dir, f)); } catch { return undefined; }
+    try {
+      return readUpfHeaderFile(path.join(dir, f));
+    } catch {
+      return undefined;
+    }
   };
   if (req.file) {
     const problem = pseudoFileNameProblem(req.file);
@@ -39,20 +48,29 @@ export function findPseudopotential(dir: string, req: { element: string; functio
     return h ? info(req.file, h) : undefined;
   }
   if (!fs.existsSync(dir)) return undefined;
-  const named = fs.readdirSync(dir).filter((f) => /\.upf$/i.test(f) && new RegExp(`^${req.element}[._\\s,-]`, 'i').test(f)).sort();
+  const named = fs
+    .readdirSync(dir)
+    .filter((f) => /\.upf$/i.test(f) && new RegExp(`^${req.element}[._\\s,-]`, 'i').test(f))
+    .sort();
   // A file pw.x could not read by its name is never chosen; if it was the only one, say why.
   const unusable = named.map(pseudoFileNameProblem).filter((p): p is string => p !== undefined);
   if (unusable.length === named.length && unusable.length > 0) {
     throw new ObjectiveError(`no usable ${req.element} pseudopotential in ${dir}: ${unusable.join('; ')}.`);
   }
-  const candidates = named.filter((f) => !pseudoFileNameProblem(f))
+  const candidates = named
+    .filter((f) => !pseudoFileNameProblem(f))
     .map((f) => ({ f, h: read(f) }))
-    .filter((c): c is { f: string; h: UpfHeader } => !!c.h && c.h.element === req.element && sameFunctional(c.h.functional, req.functional));
+    .filter(
+      (c): c is { f: string; h: UpfHeader } => !!c.h && c.h.element === req.element && sameFunctional(c.h.functional, req.functional),
+    );
   // As select_pseudopotentials ranks them: files that state their suggested cutoffs first (the
   // guard can then check cutoffs against them), full-relativistic ones last.
-  const ranked = [...candidates].sort((a, b) =>
-    Number(a.h.spinOrbit || a.h.relativistic === 'full') - Number(b.h.spinOrbit || b.h.relativistic === 'full') ||
-    Number(b.h.suggestedEcutwfcRy !== undefined) - Number(a.h.suggestedEcutwfcRy !== undefined) || a.f.localeCompare(b.f));
+  const ranked = [...candidates].sort(
+    (a, b) =>
+      Number(a.h.spinOrbit || a.h.relativistic === 'full') - Number(b.h.spinOrbit || b.h.relativistic === 'full') ||
+      Number(b.h.suggestedEcutwfcRy !== undefined) - Number(a.h.suggestedEcutwfcRy !== undefined) ||
+      a.f.localeCompare(b.f),
+  );
   const best = ranked[0];
   return best ? info(best.f, best.h) : undefined;
 }

@@ -11,8 +11,18 @@ import { FORMATION_ENERGY } from './everyday/formationEnergy';
 import { SURFACE_ENERGY } from './everyday/surfaceEnergy';
 import type { WorkflowTemplate } from './types';
 
-const BUILT_IN: readonly WorkflowTemplate[] = [LATTICE_CONSTANT, ADSORPTION_SITE_PREFERENCE, BEEF_ENSEMBLE, ADSORPTION_SEARCH, BAND_STRUCTURE, DENSITY_OF_STATES,
-  RELAX, MAGNETIC_ORDERING, FORMATION_ENERGY, SURFACE_ENERGY];
+const BUILT_IN: readonly WorkflowTemplate[] = [
+  LATTICE_CONSTANT,
+  ADSORPTION_SITE_PREFERENCE,
+  BEEF_ENSEMBLE,
+  ADSORPTION_SEARCH,
+  BAND_STRUCTURE,
+  DENSITY_OF_STATES,
+  RELAX,
+  MAGNETIC_ORDERING,
+  FORMATION_ENERGY,
+  SURFACE_ENERGY,
+];
 const TEMPLATES = new Map<string, WorkflowTemplate>(BUILT_IN.map((t) => [t.id, t]));
 
 export function registerWorkflow(template: WorkflowTemplate): void {

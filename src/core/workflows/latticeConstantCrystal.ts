@@ -55,16 +55,27 @@ export function crystalOfFile(input: StructureFileInput): StudyCrystal {
   const s = input.structure;
   const sym = analyseSymmetry(s, s.labels ? { byLabel: true } : {});
   return {
-    species: speciesOf(s), formula: reducedFormula(s.symbols), natoms: s.symbols.length,
-    spaceGroup: `${sym.spaceGroup.symbol} (${sym.spaceGroup.number})`, crystalSystem: sym.spaceGroup.crystalSystem,
-    cubic: sym.spaceGroup.crystalSystem === 'Cubic', aAngstrom: sym.lattice.aAngstrom, cOverA: sym.lattice.cOverA,
+    species: speciesOf(s),
+    formula: reducedFormula(s.symbols),
+    natoms: s.symbols.length,
+    spaceGroup: `${sym.spaceGroup.symbol} (${sym.spaceGroup.number})`,
+    crystalSystem: sym.spaceGroup.crystalSystem,
+    cubic: sym.spaceGroup.crystalSystem === 'Cubic',
+    aAngstrom: sym.lattice.aAngstrom,
+    cOverA: sym.lattice.cOverA,
     source: { file: input.file, name: input.name, sha256: input.sha256, format: input.format },
   };
 }
 
 const NAMED_GROUPS: Record<string, string> = {
-  fcc: 'Fm-3m (225)', bcc: 'Im-3m (229)', diamond: 'Fd-3m (227)', sc: 'Pm-3m (221)', hcp: 'P6_3/mmc (194)',
-  rocksalt: 'Fm-3m (225)', zincblende: 'F-43m (216)', cesiumchloride: 'Pm-3m (221)',
+  fcc: 'Fm-3m (225)',
+  bcc: 'Im-3m (229)',
+  diamond: 'Fd-3m (227)',
+  sc: 'Pm-3m (221)',
+  hcp: 'P6_3/mmc (194)',
+  rocksalt: 'Fm-3m (225)',
+  zincblende: 'F-43m (216)',
+  cesiumchloride: 'Pm-3m (221)',
 };
 
 /**
@@ -75,9 +86,14 @@ const NAMED_GROUPS: Record<string, string> = {
 export function crystalOfName(element: string | string[], kind: string, aAngstrom: number, cOverA?: number): StudyCrystal {
   const species = typeof element === 'string' ? [element] : element;
   return {
-    species, formula: species.join(''), natoms: kind === 'hcp' || kind === 'diamond' || species.length === 2 ? 2 : 1,
-    spaceGroup: NAMED_GROUPS[kind] ?? kind, crystalSystem: kind === 'hcp' ? 'Hexagonal' : 'Cubic', cubic: kind !== 'hcp',
-    aAngstrom, cOverA: kind === 'hcp' ? cOverA ?? Math.sqrt(8 / 3) : 1,
+    species,
+    formula: species.join(''),
+    natoms: kind === 'hcp' || kind === 'diamond' || species.length === 2 ? 2 : 1,
+    spaceGroup: NAMED_GROUPS[kind] ?? kind,
+    crystalSystem: kind === 'hcp' ? 'Hexagonal' : 'Cubic',
+    cubic: kind !== 'hcp',
+    aAngstrom,
+    cOverA: kind === 'hcp' ? (cOverA ?? Math.sqrt(8 / 3)) : 1,
   };
 }
 
@@ -86,7 +102,8 @@ export const defaultSpin = (species: string[]): boolean => species.some((s) => M
 
 /** The starting magnetization of each magnetic species: one number for all of them, or per species as given. */
 export function startingMagnetizations(species: string[], given: number | Record<string, number> | undefined): Record<string, number> {
-  if (given !== undefined && typeof given === 'object') return Object.fromEntries(species.filter((s) => given[s] !== undefined).map((s) => [s, given[s]!]));
+  if (given !== undefined && typeof given === 'object')
+    return Object.fromEntries(species.filter((s) => given[s] !== undefined).map((s) => [s, given[s]!]));
   const value = typeof given === 'number' ? given : 0.5;
   const magnetic = species.filter((s) => MAGNETIC_SPECIES.has(s));
   // A spin-polarized run asked for on a crystal with no magnetic species still needs a start somewhere.
@@ -104,10 +121,12 @@ export function crystalName(c: StudyCrystal, kind?: string): string {
 /** What the report says of the method. */
 export function cellMethodSentence(method: CellMethod, c: StudyCrystal): string {
   if (method === 'vc-relax') {
-    return `${c.formula} is ${c.crystalSystem.toLowerCase()} (${c.spaceGroup}), so its cell has a shape to relax: a variable-cell relaxation (vc-relax) ` +
+    return (
+      `${c.formula} is ${c.crystalSystem.toLowerCase()} (${c.spaceGroup}), so its cell has a shape to relax: a variable-cell relaxation (vc-relax) ` +
       'at the converged settings gave the shape (c/a, angles and internal coordinates), and the EOS series scaled that relaxed cell isotropically ' +
       'around its volume. The fitted V0 is free of the Pulay stress a vc-relax at a finite cutoff leaves; the shape is the relaxed one, stationary ' +
-      'to first order at V0, so the lattice parameters follow from V0 and that shape.';
+      'to first order at V0, so the lattice parameters follow from V0 and that shape.'
+    );
   }
   return c.cubic
     ? `${c.formula} is cubic (${c.spaceGroup}): the EOS series scaled the cell isotropically, and a follows from V0 through the standardised conventional cell.`

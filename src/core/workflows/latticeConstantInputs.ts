@@ -17,7 +17,12 @@ export const isBinaryStructure = (s: unknown): s is BinaryStructure => (BINARY_S
 const FUNCTIONALS = ['PBE', 'PZ', 'PBEsol'] as const;
 
 /** SCF control given with a study: how pw.x gets to self-consistency, not where (the energies do not change). */
-export interface ScfControl { electronMaxstep?: number; mixingBeta?: number; mixingMode?: 'plain' | 'TF' | 'local-TF'; diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro' }
+export interface ScfControl {
+  electronMaxstep?: number;
+  mixingBeta?: number;
+  mixingMode?: 'plain' | 'TF' | 'local-TF';
+  diagonalization?: 'david' | 'cg' | 'ppcg' | 'paro';
+}
 
 export const SCF_CONTROL_SCHEMA = {
   type: 'object',
@@ -28,7 +33,8 @@ export const SCF_CONTROL_SCHEMA = {
     diagonalization: { type: 'string', enum: ['david', 'cg', 'ppcg', 'paro'] },
   },
   additionalProperties: false,
-  description: "SCF control of every pw.x run (electron_maxstep, mixing_beta, mixing_mode, diagonalization); pw.x's defaults when left out.",
+  description:
+    "SCF control of every pw.x run (electron_maxstep, mixing_beta, mixing_mode, diagonalization); pw.x's defaults when left out.",
 } as const;
 
 export const SCF_CONTROL_REASON = 'SCF control given with the study (it does not change the energies)';
@@ -104,35 +110,141 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
   type: 'object',
   properties: {
     element: { type: 'string', description: "Chemical symbol, e.g. 'Al' (with a named structure)." },
-    elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'A binary compound built by name: cation and anion, e.g. ["Ga", "As"] with structure zincblende, ["Na", "Cl"] rocksalt, ["Cs", "Cl"] cesiumchloride.' },
+    elements: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[A-Z][a-z]?$' },
+      minItems: 2,
+      maxItems: 2,
+      description:
+        'A binary compound built by name: cation and anion, e.g. ["Ga", "As"] with structure zincblende, ["Na", "Cl"] rocksalt, ["Cs", "Cl"] cesiumchloride.',
+    },
     structure: {
       oneOf: [
-        { type: 'string', enum: [...STRUCTURES, ...BINARY_STRUCTURES], description: 'Crystal structure of an element (fcc, bcc, diamond, hcp, sc), or the prototype of a binary compound given as elements (rocksalt B1, zincblende B3, cesiumchloride B2).' },
-        { ...STRUCTURE_FILE_SCHEMA, description: 'Any bulk crystal from a structure file: { file: NaCl.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file (an objective sentence that names a file: the working directory, or the folder of a notebook\'s canvas). Compounds and non-cubic cells are fine.' },
+        {
+          type: 'string',
+          enum: [...STRUCTURES, ...BINARY_STRUCTURES],
+          description:
+            'Crystal structure of an element (fcc, bcc, diamond, hcp, sc), or the prototype of a binary compound given as elements (rocksalt B1, zincblende B3, cesiumchloride B2).',
+        },
+        {
+          ...STRUCTURE_FILE_SCHEMA,
+          description:
+            "Any bulk crystal from a structure file: { file: NaCl.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file (an objective sentence that names a file: the working directory, or the folder of a notebook's canvas). Compounds and non-cubic cells are fine.",
+        },
       ],
     },
-    latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Starting lattice constant a in Å (e.g. the experimental value; of the conventional cubic cell for the binary prototypes): the centre of the EOS series. With a structure file, the file\'s cell is the start.' },
-    pseudopotentials: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' }, description: 'UPF file per species, e.g. { Na: Na.pbe.UPF, Cl: Cl.pbe.UPF }; default: the library\'s file for each species and the functional.' },
-    cell: { type: 'string', enum: ['primitive', 'as-given'], description: "A crystal from a file: compute on its standardised primitive cell (default: fewest atoms, the same crystal) or on the cell as the file gives it." },
-    cellShape: { type: 'string', enum: ['relax', 'fixed'], description: 'Non-cubic crystals from a file: relax the shape (c/a, angles, internal coordinates) with a vc-relax before the EOS (relax, default), or keep the shape of the file (fixed).' },
+    latticeConstantAngstrom: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 20,
+      description:
+        "Starting lattice constant a in Å (e.g. the experimental value; of the conventional cubic cell for the binary prototypes): the centre of the EOS series. With a structure file, the file's cell is the start.",
+    },
+    pseudopotentials: {
+      type: 'object',
+      additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' },
+      description:
+        "UPF file per species, e.g. { Na: Na.pbe.UPF, Cl: Cl.pbe.UPF }; default: the library's file for each species and the functional.",
+    },
+    cell: {
+      type: 'string',
+      enum: ['primitive', 'as-given'],
+      description:
+        'A crystal from a file: compute on its standardised primitive cell (default: fewest atoms, the same crystal) or on the cell as the file gives it.',
+    },
+    cellShape: {
+      type: 'string',
+      enum: ['relax', 'fixed'],
+      description:
+        'Non-cubic crystals from a file: relax the shape (c/a, angles, internal coordinates) with a vc-relax before the EOS (relax, default), or keep the shape of the file (fixed).',
+    },
     cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp only: c/a, held fixed (default ideal 1.633).' },
-    functional: { type: 'string', enum: [...FUNCTIONALS, 'LDA'], description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE." },
-    pseudopotential: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$', description: 'UPF file name in the pseudopotential directory; default: the library\'s file for the element and functional.' },
-    cutoffsRy: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'ecutwfc values of the cutoff sweep, Ry.' },
-    dual: { type: 'number', minimum: 4, maximum: 16, description: "ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials, or higher where the file's suggested density cutoff needs it at the sweep's lowest cutoff." },
-    kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 2 }, minItems: 3, maxItems: 15, uniqueItems: true, description: 'k-point spacings of the k sweep, 1/Å (with 2π). Default: metals 0.3, 0.25, 0.2, 0.15, 0.11; insulators 0.5, 0.4, 0.3, 0.25.' },
-    cutoffSweepKSpacingPerAngstrom: { type: 'number', minimum: 0.02, maximum: 2, description: 'k spacing of the cutoff sweep, 1/Å; one of kSpacingsPerAngstrom (default: the middle one).' },
-    criterion: { type: 'string', enum: ['energy', 'pressure', 'both'], description: 'What each sweep run is judged by against the finest: the shift of the lattice constant that its pressure implies (pressure), the energy per atom (energy), or both. Default pressure, or energy when only toleranceMevPerAtom is given.' },
-    toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Energy tolerance per atom against the finest run, meV/atom (energy, both). Default 1.' },
-    toleranceLatticePercent: { type: 'number', minimum: 0.001, maximum: 5, description: 'Tolerated shift of the lattice constant per sweep, % of a, from the pressure (pressure, both). Default 0.05.' },
-    toleranceShapePercent: { type: 'number', minimum: 0.001, maximum: 5, description: 'Non-cubic crystals whose shape is relaxed: tolerated shift of c/a per sweep, %, from the deviatoric stress (pressure, both). Default 0.15, nominal at a shape modulus of B/2: a crystal whose shape is softer (hcp Zn, Cd) may be off by up to about 1.35× it.' },
-    electronic: { type: 'string', enum: ['metal', 'insulator'], description: 'Where the k sweep starts. Default insulator for diamond C and Si, metal otherwise.' },
-    extensionBudgetSeconds: { type: 'number', exclusiveMinimum: 0, description: 'A sweep extension whose run is predicted to take longer than this (s of pw.x) is not started without asking. Default 1800.' },
+    functional: {
+      type: 'string',
+      enum: [...FUNCTIONALS, 'LDA'],
+      description: "Exchange-correlation functional (LDA means 'PZ'). Default PBE.",
+    },
+    pseudopotential: {
+      type: 'string',
+      pattern: '^[^/\\\\]+\\.(upf|UPF)$',
+      description: "UPF file name in the pseudopotential directory; default: the library's file for the element and functional.",
+    },
+    cutoffsRy: {
+      type: 'array',
+      items: { type: 'number', exclusiveMinimum: 0 },
+      minItems: 3,
+      maxItems: 15,
+      uniqueItems: true,
+      description: 'ecutwfc values of the cutoff sweep, Ry.',
+    },
+    dual: {
+      type: 'number',
+      minimum: 4,
+      maximum: 16,
+      description:
+        "ecutrho / ecutwfc; default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials, or higher where the file's suggested density cutoff needs it at the sweep's lowest cutoff.",
+    },
+    kSpacingsPerAngstrom: {
+      type: 'array',
+      items: { type: 'number', exclusiveMinimum: 0, maximum: 2 },
+      minItems: 3,
+      maxItems: 15,
+      uniqueItems: true,
+      description:
+        'k-point spacings of the k sweep, 1/Å (with 2π). Default: metals 0.3, 0.25, 0.2, 0.15, 0.11; insulators 0.5, 0.4, 0.3, 0.25.',
+    },
+    cutoffSweepKSpacingPerAngstrom: {
+      type: 'number',
+      minimum: 0.02,
+      maximum: 2,
+      description: 'k spacing of the cutoff sweep, 1/Å; one of kSpacingsPerAngstrom (default: the middle one).',
+    },
+    criterion: {
+      type: 'string',
+      enum: ['energy', 'pressure', 'both'],
+      description:
+        'What each sweep run is judged by against the finest: the shift of the lattice constant that its pressure implies (pressure), the energy per atom (energy), or both. Default pressure, or energy when only toleranceMevPerAtom is given.',
+    },
+    toleranceMevPerAtom: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 50,
+      description: 'Energy tolerance per atom against the finest run, meV/atom (energy, both). Default 1.',
+    },
+    toleranceLatticePercent: {
+      type: 'number',
+      minimum: 0.001,
+      maximum: 5,
+      description: 'Tolerated shift of the lattice constant per sweep, % of a, from the pressure (pressure, both). Default 0.05.',
+    },
+    toleranceShapePercent: {
+      type: 'number',
+      minimum: 0.001,
+      maximum: 5,
+      description:
+        'Non-cubic crystals whose shape is relaxed: tolerated shift of c/a per sweep, %, from the deviatoric stress (pressure, both). Default 0.15, nominal at a shape modulus of B/2: a crystal whose shape is softer (hcp Zn, Cd) may be off by up to about 1.35× it.',
+    },
+    electronic: {
+      type: 'string',
+      enum: ['metal', 'insulator'],
+      description: 'Where the k sweep starts. Default insulator for diamond C and Si, metal otherwise.',
+    },
+    extensionBudgetSeconds: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description:
+        'A sweep extension whose run is predicted to take longer than this (s of pw.x) is not started without asking. Default 1800.',
+    },
     eos: {
       type: 'object',
       properties: {
         points: { type: 'integer', minimum: 5, maximum: 15, description: 'Volumes in the EOS series (default 5).' },
-        rangePercent: { type: 'number', exclusiveMinimum: 0, maximum: 15, description: 'The series spans ±this percent of the lattice constant (default 5).' },
+        rangePercent: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          maximum: 15,
+          description: 'The series spans ±this percent of the lattice constant (default 5).',
+        },
         form: { type: 'string', enum: [...EOS_FORMS], description: 'Equation of state (default birch-murnaghan).' },
       },
       additionalProperties: false,
@@ -151,7 +263,8 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
         { type: 'number', minimum: -1, maximum: 1 },
         { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 } },
       ],
-      description: 'Spin-polarized runs: starting magnetization of each magnetic species (one number), or per species ({ Fe: 0.6, O: 0 }); default 0.5.',
+      description:
+        'Spin-polarized runs: starting magnetization of each magnetic species (one number), or per species ({ Fe: 0.6, O: 0 }); default 0.5.',
     },
     scf: SCF_CONTROL_SCHEMA,
   },
@@ -160,7 +273,12 @@ export const LATTICE_CONSTANT_INPUT_SCHEMA = {
   // lattice) or the two elements (a binary prototype); a file has all of them. An element or a pair
   // named without a structure is read as the lattice route too (it needs the lattice and a); inputs
   // with neither need only the structure (a lattice, a prototype or { file }).
-  if: { anyOf: [{ properties: { structure: { type: 'string' } }, required: ['structure'] }, { not: { required: ['structure'] }, anyOf: [{ required: ['element'] }, { required: ['elements'] }] }] },
+  if: {
+    anyOf: [
+      { properties: { structure: { type: 'string' } }, required: ['structure'] },
+      { not: { required: ['structure'] }, anyOf: [{ required: ['element'] }, { required: ['elements'] }] },
+    ],
+  },
   then: { required: ['structure', 'latticeConstantAngstrom'] },
   allOf: [
     { if: { properties: { structure: { enum: [...BINARY_STRUCTURES] } }, required: ['structure'] }, then: { required: ['elements'] } },
@@ -206,7 +324,10 @@ export function defaultCutoffsRy(suggestedEcutwfcRy: number | undefined): number
  * extension adds one finer value at a time. The middle spacing, where the cutoff sweep runs, is
  * 0.2 for a metal either way.
  */
-export const DEFAULT_K_SPACINGS: Record<ElectronicKind, number[]> = { metal: [0.3, 0.25, 0.2, 0.15, 0.11], insulator: [0.5, 0.4, 0.3, 0.25] };
+export const DEFAULT_K_SPACINGS: Record<ElectronicKind, number[]> = {
+  metal: [0.3, 0.25, 0.2, 0.15, 0.11],
+  insulator: [0.5, 0.4, 0.3, 0.25],
+};
 
 /**
  * The default tolerated shift of c/a per sweep for a crystal whose shape is relaxed, %, nominal at the
@@ -245,7 +366,9 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   const pseudoFile = raw.pseudopotential as string | undefined;
   const pseudo = env.pseudopotential?.({ element, functional, ...(pseudoFile ? { file: pseudoFile } : {}) });
   if (pseudoFile && env.pseudopotential && !pseudo) {
-    throw new ObjectiveError(`inputs.pseudopotential: ${pseudoFile} is not in the pseudopotential directory; name a UPF file that is there, or leave it out to use the library's file for ${element}.`);
+    throw new ObjectiveError(
+      `inputs.pseudopotential: ${pseudoFile} is not in the pseudopotential directory; name a UPF file that is there, or leave it out to use the library's file for ${element}.`,
+    );
   }
   const norm = pseudo?.type === 'NC' || pseudo?.type === 'SL';
   const cutoffsRy = [...((raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
@@ -256,28 +379,38 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   const lowest = Math.max(cutoffsRy[0]!, pseudo?.suggestedEcutwfcRy ?? 0);
   if (givenDual !== undefined && rho !== undefined && givenDual * lowest < rho) {
     // The guard refuses an input below the file's suggested density cutoff: say so before anything runs.
-    throw new ObjectiveError(`inputs.dual: ${givenDual} × ${round(lowest, 1)} Ry (the sweep's lowest cutoff) = ${round(givenDual * lowest, 1)} Ry is below the ` +
-      `${round(rho, 1)} Ry density cutoff ${pseudo!.file} suggests, and the guard refuses such inputs. Use dual ≥ ${Math.ceil(rho / lowest)}, ` +
-      `start cutoffsRy at ${Math.ceil(rho / givenDual)} Ry or above, or leave dual out to have it chosen.`);
+    throw new ObjectiveError(
+      `inputs.dual: ${givenDual} × ${round(lowest, 1)} Ry (the sweep's lowest cutoff) = ${round(givenDual * lowest, 1)} Ry is below the ` +
+        `${round(rho, 1)} Ry density cutoff ${pseudo!.file} suggests, and the guard refuses such inputs. Use dual ≥ ${Math.ceil(rho / lowest)}, ` +
+        `start cutoffsRy at ${Math.ceil(rho / givenDual)} Ry or above, or leave dual out to have it chosen.`,
+    );
   }
   const electronic = (raw.electronic as ElectronicKind | undefined) ?? defaultElectronic(element, structure);
-  const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS[electronic])].sort((a, b) => b - a);
+  const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS[electronic])].sort(
+    (a, b) => b - a,
+  );
   const cutoffSweepK = (raw.cutoffSweepKSpacingPerAngstrom as number | undefined) ?? middleSpacing(kSpacingsPerAngstrom);
   if (!kSpacingsPerAngstrom.some((k) => Math.abs(k - cutoffSweepK) < 1e-9)) {
-    throw new ObjectiveError(`inputs.cutoffSweepKSpacingPerAngstrom: ${cutoffSweepK} 1/Å is not one of the k sweep's spacings (${kSpacingsPerAngstrom.join(', ')}); ` +
-      'use one of them, so the cutoff sweep shares a run with the k sweep and its k error is one the k sweep measures.');
+    throw new ObjectiveError(
+      `inputs.cutoffSweepKSpacingPerAngstrom: ${cutoffSweepK} 1/Å is not one of the k sweep's spacings (${kSpacingsPerAngstrom.join(', ')}); ` +
+        'use one of them, so the cutoff sweep shares a run with the k sweep and its k error is one the k sweep measures.',
+    );
   }
   const eos = (raw.eos ?? {}) as Partial<LatticeConstantInputs['eos']>;
   const points = eos.points ?? 5;
   if (points % 2 === 0) {
-    throw new ObjectiveError(`inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`);
+    throw new ObjectiveError(
+      `inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`,
+    );
   }
   const criterion = (raw.criterion as ConvergenceCriterionKind | undefined) ?? defaultCriterion(raw);
   if (criterion === 'energy' && raw.toleranceShapePercent !== undefined) {
     // The shape modulus comes from the probe's bulk modulus, which only the pressure criterion runs: refuse rather than ignore it.
-    throw new ObjectiveError(`inputs.toleranceShapePercent: ${String(raw.toleranceShapePercent)} % of c/a needs criterion pressure or both, but the criterion is energy` +
-      `${raw.criterion === undefined ? ' (chosen because only toleranceMevPerAtom is given)' : ''}: the shape modulus is estimated from the bulk modulus of the pressure criterion's probe. ` +
-      'Set criterion: both (keeps the energy tolerance) or criterion: pressure, or leave toleranceShapePercent out.');
+    throw new ObjectiveError(
+      `inputs.toleranceShapePercent: ${String(raw.toleranceShapePercent)} % of c/a needs criterion pressure or both, but the criterion is energy` +
+        `${raw.criterion === undefined ? ' (chosen because only toleranceMevPerAtom is given)' : ''}: the shape modulus is estimated from the bulk modulus of the pressure criterion's probe. ` +
+        'Set criterion: both (keeps the energy tolerance) or criterion: pressure, or leave toleranceShapePercent out.',
+    );
   }
   const smearing = (raw.smearing ?? {}) as Partial<LatticeConstantInputs['smearing']>;
   if (structure === 'hcp' && raw.cOverA === undefined) {
@@ -290,7 +423,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     latticeConstantAngstrom: raw.latticeConstantAngstrom as number,
     ...(raw.cOverA !== undefined ? { cOverA: raw.cOverA as number } : {}),
     functional,
-    ...(pseudo?.file ?? pseudoFile ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
+    ...((pseudo?.file ?? pseudoFile) ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
     cutoffsRy,
     dual: givenDual ?? defaultDual(norm, lowest, rho),
     kSpacingsPerAngstrom,
@@ -307,10 +440,14 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     startingMagnetization: (raw.startingMagnetization as number | undefined) ?? 0.5,
     ...(raw.scf ? { scf: raw.scf as LatticeConstantInputs['scf'] } : {}),
     origins: {
-      pseudopotential: pseudoFile ? 'the file named with the objective' : `the library's ${functional} file for ${element} (the objective named none)`,
-      cutoffsRy: raw.cutoffsRy ? 'the cutoffs the objective asked for'
-        : pseudo?.suggestedEcutwfcRy ? `from the ${round(pseudo.suggestedEcutwfcRy, 1)} Ry its file suggests upward, in 10-Ry steps`
-        : `in 10-Ry steps from ${cutoffsRy[0]} Ry: ${pseudo?.file ?? 'the file'} states no suggested cutoff`,
+      pseudopotential: pseudoFile
+        ? 'the file named with the objective'
+        : `the library's ${functional} file for ${element} (the objective named none)`,
+      cutoffsRy: raw.cutoffsRy
+        ? 'the cutoffs the objective asked for'
+        : pseudo?.suggestedEcutwfcRy
+          ? `from the ${round(pseudo.suggestedEcutwfcRy, 1)} Ry its file suggests upward, in 10-Ry steps`
+          : `in 10-Ry steps from ${cutoffsRy[0]} Ry: ${pseudo?.file ?? 'the file'} states no suggested cutoff`,
     },
   };
 }

@@ -23,15 +23,25 @@ interface ReportNumbers {
 
 /** The pressure check of both sweeps with the fitted B0, as one sentence; empty when the runs printed no pressure. */
 function pressureCheck(n: ReportNumbers, criterion: LatticeConstantInputs['criterion']): string {
-  const parts = ([['cutoff', n.cut], ['k-spacing', n.k]] as const).map(([what, s]) => {
-    const shift = latticeShiftFromPressure(s.sweep.tested, s.sweep.chosenValue, finestTested(s.sweep), n.fit.b0);
-    return shift && `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`;
-  }).filter((x): x is string => !!x);
+  const parts = (
+    [
+      ['cutoff', n.cut],
+      ['k-spacing', n.k],
+    ] as const
+  )
+    .map(([what, s]) => {
+      const shift = latticeShiftFromPressure(s.sweep.tested, s.sweep.chosenValue, finestTested(s.sweep), n.fit.b0);
+      return (
+        shift &&
+        `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`
+      );
+    })
+    .filter((x): x is string => !!x);
   return parts.length
     ? `Pressure check of the convergence choices (same cell, from the sweeps' own runs): ${parts.join('; ')}. ` +
-      (criterion === 'energy'
-        ? 'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
-        : `The sweeps were chosen on this shift with B ≈ ${claimValue(n.cut.sweep.criterion?.bulkModulusGPa ?? NaN, 1)} GPa from the probe; here it is recomputed with the fitted B0.`)
+        (criterion === 'energy'
+          ? 'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
+          : `The sweeps were chosen on this shift with B ≈ ${claimValue(n.cut.sweep.criterion?.bulkModulusGPa ?? NaN, 1)} GPa from the probe; here it is recomputed with the fitted B0.`)
     : '';
 }
 
@@ -43,15 +53,20 @@ function pressureCheck(n: ReportNumbers, criterion: LatticeConstantInputs['crite
 function shapeWithin(n: ReportNumbers, i: LatticeConstantInputs): string {
   const cut = n.cut.sweep.criterion?.toleranceShapePercent;
   const k = n.k.sweep.criterion?.toleranceShapePercent;
-  if (cut === undefined && k === undefined) return i.cellMethod === 'vc-relax' ? ' (neither sweep judged c/a: no shape tolerance in their choices)' : '';
+  if (cut === undefined && k === undefined)
+    return i.cellMethod === 'vc-relax' ? ' (neither sweep judged c/a: no shape tolerance in their choices)' : '';
   // The c/a tolerance is exact only at the shape modulus the choice used; B/2 (the default) understates it for a softer shape.
   const applied = cut !== undefined ? n.cut.sweep.criterion! : n.k.sweep.criterion!;
   const c = applied.shapeModulusGPa;
-  const half = c !== undefined && applied.bulkModulusGPa !== undefined && Math.abs(c - applied.bulkModulusGPa / 2) <= 1e-6 * applied.bulkModulusGPa;
-  const how = c === undefined ? '(from the deviatoric stress)'
-    : `(from the deviatoric stress; nominal at a shape modulus C ≈ ${claimValue(c, 1)} GPa${half ? ', B/2: a crystal whose shape is softer than that, such as hcp Zn or Cd at about 0.4 B, may be off in c/a by up to about 1.35× the tolerance' : ''})`;
+  const half =
+    c !== undefined && applied.bulkModulusGPa !== undefined && Math.abs(c - applied.bulkModulusGPa / 2) <= 1e-6 * applied.bulkModulusGPa;
+  const how =
+    c === undefined
+      ? '(from the deviatoric stress)'
+      : `(from the deviatoric stress; nominal at a shape modulus C ≈ ${claimValue(c, 1)} GPa${half ? ', B/2: a crystal whose shape is softer than that, such as hcp Zn or Cd at about 0.4 B, may be off in c/a by up to about 1.35× the tolerance' : ''})`;
   if (cut === k) return ` and ${cut} % of c/a ${how}`;
-  if (cut === undefined || k === undefined) return ` and ${cut ?? k} % of c/a ${how} in the ${cut === undefined ? 'k-spacing' : 'cutoff'} sweep only`;
+  if (cut === undefined || k === undefined)
+    return ` and ${cut ?? k} % of c/a ${how} in the ${cut === undefined ? 'k-spacing' : 'cutoff'} sweep only`;
   return ` and ${cut} % (cutoff) and ${k} % (k-spacing) of c/a ${how}`;
 }
 
@@ -72,18 +87,34 @@ function reportNumbers(ctx: ComposeContextOf<LatticeConstantInputs>): ReportNumb
   return {
     a: { ref: a, value: ctx.value(a) as number },
     ...(lp ? { lp: { ref: lp, value: ctx.value(lp) as LatticeParametersValue } } : {}),
-    fit: { ref: fit, v0: fitValue.v0Angstrom3, b0: fitValue.b0GPa, b0Prime: fitValue.b0Prime, form: fitValue.form, natoms: fitValue.natoms },
-    cut: { ref: cut, ecutwfc: cutValue.chosen.ecutwfcRy, ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}), sweep: cutValue },
+    fit: {
+      ref: fit,
+      v0: fitValue.v0Angstrom3,
+      b0: fitValue.b0GPa,
+      b0Prime: fitValue.b0Prime,
+      form: fitValue.form,
+      natoms: fitValue.natoms,
+    },
+    cut: {
+      ref: cut,
+      ecutwfc: cutValue.chosen.ecutwfcRy,
+      ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}),
+      sweep: cutValue,
+    },
     k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom, sweep: kValue },
   };
 }
 
 /** The k-meshes of the EOS energies, said: one mesh for every volume (a mesh that changed with the cell would put jumps into E(V)). */
 function eosMeshes(ctx: ComposeContextOf<LatticeConstantInputs>): string {
-  const meshes = [...new Set(ctx.refs('eos-runs', 'total_energy').map((r) => {
-    const m = (ctx.provenance.artifact(r)?.meta as { settings?: { kMesh?: number[] } } | undefined)?.settings?.kMesh;
-    return m ? m.join('×') : '?';
-  }))];
+  const meshes = [
+    ...new Set(
+      ctx.refs('eos-runs', 'total_energy').map((r) => {
+        const m = (ctx.provenance.artifact(r)?.meta as { settings?: { kMesh?: number[] } } | undefined)?.settings?.kMesh;
+        return m ? m.join('×') : '?';
+      }),
+    ),
+  ];
   if (meshes.length === 1) return meshes[0] === '?' ? 'at one k-spacing' : `with one k-mesh, ${meshes[0]}, at every volume`;
   return `with k-meshes ${meshes.join(', ')} across the volumes (not one mesh: the fit mixes k errors)`;
 }
@@ -96,8 +127,12 @@ function eosMeshes(ctx: ComposeContextOf<LatticeConstantInputs>): string {
 function structureSentence(i: LatticeConstantInputs, fitAtoms: number): string {
   const c = i.crystal!;
   const src = c.source!;
-  const computedOn = i.cell === 'as-given' ? `computed on the cell as the file gives it (${fitAtoms} atoms)`
-    : fitAtoms === c.natoms ? `computed on its standardised primitive cell (also ${fitAtoms} atoms)` : `computed on its standardised ${fitAtoms}-atom primitive cell (the same crystal)`;
+  const computedOn =
+    i.cell === 'as-given'
+      ? `computed on the cell as the file gives it (${fitAtoms} atoms)`
+      : fitAtoms === c.natoms
+        ? `computed on its standardised primitive cell (also ${fitAtoms} atoms)`
+        : `computed on its standardised ${fitAtoms}-atom primitive cell (the same crystal)`;
   return `Structure: ${src.name} (${src.format}, sha256 ${src.sha256}): the file's ${c.natoms}-atom cell, ${c.spaceGroup}, ${computedOn}.`;
 }
 
@@ -110,9 +145,14 @@ function againstFile(i: LatticeConstantInputs, n: ReportNumbers): string {
   const c = i.crystal!;
   const a = n.lp?.value.aAngstrom ?? n.a.value;
   const pct = (x: number, ref: number) => `${x >= ref ? '+' : '−'}${round(Math.abs(100 * (x / ref - 1)), 2)} %`;
-  const shape = n.lp && !n.lp.value.cubic ? `; c/a = ${round(n.lp.value.cOverA, 4)} against the file's ${round(c.cOverA, 4)} (${pct(n.lp.value.cOverA, c.cOverA)})` : '';
-  return `Against the input structure: ${c.source!.name} has a = ${round(c.aAngstrom, 4)} Å (its standardised conventional cell); the ${i.functional} a = ${round(a, 4)} Å is ` +
-    `${pct(a, c.aAngstrom)} from it (Δa = ${a >= c.aAngstrom ? '+' : '−'}${round(Math.abs(a - c.aAngstrom), 4)} Å)${shape}.`;
+  const shape =
+    n.lp && !n.lp.value.cubic
+      ? `; c/a = ${round(n.lp.value.cOverA, 4)} against the file's ${round(c.cOverA, 4)} (${pct(n.lp.value.cOverA, c.cOverA)})`
+      : '';
+  return (
+    `Against the input structure: ${c.source!.name} has a = ${round(c.aAngstrom, 4)} Å (its standardised conventional cell); the ${i.functional} a = ${round(a, 4)} Å is ` +
+    `${pct(a, c.aAngstrom)} from it (Δa = ${a >= c.aAngstrom ? '+' : '−'}${round(Math.abs(a - c.aAngstrom), 4)} Å)${shape}.`
+  );
 }
 
 export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstantInputs>> = {
@@ -121,21 +161,30 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstant
     const n = reportNumbers(ctx);
     const i = ctx.inputs;
     const pressure = pressureCheck(n, i.criterion ?? 'energy');
-    const within = ((i.criterion ?? 'energy') === 'energy' ? `${i.toleranceMevPerAtom} meV/atom`
-      : i.criterion === 'pressure' ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
-      : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`) +
-      shapeWithin(n, i);
+    const within =
+      ((i.criterion ?? 'energy') === 'energy'
+        ? `${i.toleranceMevPerAtom} meV/atom`
+        : i.criterion === 'pressure'
+          ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
+          : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`) + shapeWithin(n, i);
     const name = i.crystal ? crystalName(i.crystal, String(i.structure)) : `${String(i.structure)} ${i.element}`;
     const lp = n.lp?.value;
-    const headline = lp && !lp.cubic
-      ? `The ${i.functional} lattice parameters of ${name} are **a = ${round(lp.aAngstrom, 4)} Å, c = ${round(lp.cAngstrom, 4)} Å, c/a = ${round(lp.cOverA, 4)}** ` +
-        `(${n.a.ref}, ${n.lp!.ref}), with V = ${round(lp.conventionalVolumeAngstrom3, 4)} Å³ per conventional ${lp.spaceGroup.symbol} cell`
-      : `The ${i.functional} lattice constant of ${name} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref})`;
+    const headline =
+      lp && !lp.cubic
+        ? `The ${i.functional} lattice parameters of ${name} are **a = ${round(lp.aAngstrom, 4)} Å, c = ${round(lp.cAngstrom, 4)} Å, c/a = ${round(lp.cOverA, 4)}** ` +
+          `(${n.a.ref}, ${n.lp!.ref}), with V = ${round(lp.conventionalVolumeAngstrom3, 4)} Å³ per conventional ${lp.spaceGroup.symbol} cell`
+        : `The ${i.functional} lattice constant of ${name} is **a = ${round(n.a.value, 4)} Å** (${n.a.ref})`;
     const method = i.crystal ? cellMethodSentence(i.cellMethod ?? 'isotropic', i.crystal) : '';
-    const eosAround = i.cellMethod === 'vc-relax' ? 'the relaxed cell' : i.crystal?.source ? `the cell of ${i.crystal.source.name}` : `the starting lattice constant ${i.latticeConstantAngstrom} Å`;
+    const eosAround =
+      i.cellMethod === 'vc-relax'
+        ? 'the relaxed cell'
+        : i.crystal?.source
+          ? `the cell of ${i.crystal.source.name}`
+          : `the starting lattice constant ${i.latticeConstantAngstrom} Å`;
     return [
       `${headline}, from a ${n.fit.form} fit (${n.fit.ref}) with V0 = ${round(n.fit.v0, 4)} Å³ per ${n.fit.natoms}-atom cell, ` +
-        `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.` + (lp ? ` ${lp.relation}.` : ''),
+        `B0 = ${claimValue(n.fit.b0, 1)} GPa and B0' = ${round(n.fit.b0Prime, 2)}.` +
+        (lp ? ` ${lp.relation}.` : ''),
       ...(method ? ['', `Method: ${method}`] : []),
       ...(i.crystal?.source ? ['', structureSentence(i, n.fit.natoms), againstFile(i, n)] : []),
       '',
@@ -150,17 +199,66 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstant
   claims: (ctx) => {
     const n = reportNumbers(ctx);
     return [
-      { quantity: 'lattice_constant', value: claimValue(n.a.value, 4), unit: 'Å', cites: n.a.ref, statement: `a = ${claimValue(n.a.value, 4)} Å` },
-      ...(n.lp && !n.lp.value.cubic ? [
-        { quantity: 'lattice_parameters', value: claimValue(n.lp.value.cAngstrom, 4), unit: 'Å', cites: `${n.lp.ref}.cAngstrom`, statement: `c = ${claimValue(n.lp.value.cAngstrom, 4)} Å` },
-        { quantity: 'lattice_parameters', value: claimValue(n.lp.value.cOverA, 4), unit: '1', cites: `${n.lp.ref}.cOverA`, statement: `c/a = ${claimValue(n.lp.value.cOverA, 4)}` },
-        { quantity: 'lattice_parameters', value: claimValue(n.lp.value.conventionalVolumeAngstrom3, 4), unit: 'Å^3', cites: `${n.lp.ref}.conventionalVolumeAngstrom3`, statement: `V = ${claimValue(n.lp.value.conventionalVolumeAngstrom3, 4)} Å³ per conventional cell` },
-      ] : []),
-      { quantity: 'bulk_modulus', value: claimValue(n.fit.b0, 1), unit: 'GPa', cites: `${n.fit.ref}.b0GPa`, statement: `B0 = ${claimValue(n.fit.b0, 1)} GPa` },
-      { quantity: 'equilibrium_volume', value: claimValue(n.fit.v0, 4), unit: 'Å^3', cites: `${n.fit.ref}.v0Angstrom3`, statement: `V0 = ${claimValue(n.fit.v0, 4)} Å³` },
-      { quantity: 'converged_cutoff', value: n.cut.ecutwfc, unit: 'Ry', cites: `${n.cut.ref}.chosen.ecutwfcRy`, statement: `ecutwfc = ${n.cut.ecutwfc} Ry` },
-      { quantity: 'converged_kspacing', value: n.k.spacing, unit: '1/Å', cites: `${n.k.ref}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${n.k.spacing} 1/Å` },
+      {
+        quantity: 'lattice_constant',
+        value: claimValue(n.a.value, 4),
+        unit: 'Å',
+        cites: n.a.ref,
+        statement: `a = ${claimValue(n.a.value, 4)} Å`,
+      },
+      ...(n.lp && !n.lp.value.cubic
+        ? [
+            {
+              quantity: 'lattice_parameters',
+              value: claimValue(n.lp.value.cAngstrom, 4),
+              unit: 'Å',
+              cites: `${n.lp.ref}.cAngstrom`,
+              statement: `c = ${claimValue(n.lp.value.cAngstrom, 4)} Å`,
+            },
+            {
+              quantity: 'lattice_parameters',
+              value: claimValue(n.lp.value.cOverA, 4),
+              unit: '1',
+              cites: `${n.lp.ref}.cOverA`,
+              statement: `c/a = ${claimValue(n.lp.value.cOverA, 4)}`,
+            },
+            {
+              quantity: 'lattice_parameters',
+              value: claimValue(n.lp.value.conventionalVolumeAngstrom3, 4),
+              unit: 'Å^3',
+              cites: `${n.lp.ref}.conventionalVolumeAngstrom3`,
+              statement: `V = ${claimValue(n.lp.value.conventionalVolumeAngstrom3, 4)} Å³ per conventional cell`,
+            },
+          ]
+        : []),
+      {
+        quantity: 'bulk_modulus',
+        value: claimValue(n.fit.b0, 1),
+        unit: 'GPa',
+        cites: `${n.fit.ref}.b0GPa`,
+        statement: `B0 = ${claimValue(n.fit.b0, 1)} GPa`,
+      },
+      {
+        quantity: 'equilibrium_volume',
+        value: claimValue(n.fit.v0, 4),
+        unit: 'Å^3',
+        cites: `${n.fit.ref}.v0Angstrom3`,
+        statement: `V0 = ${claimValue(n.fit.v0, 4)} Å³`,
+      },
+      {
+        quantity: 'converged_cutoff',
+        value: n.cut.ecutwfc,
+        unit: 'Ry',
+        cites: `${n.cut.ref}.chosen.ecutwfcRy`,
+        statement: `ecutwfc = ${n.cut.ecutwfc} Ry`,
+      },
+      {
+        quantity: 'converged_kspacing',
+        value: n.k.spacing,
+        unit: '1/Å',
+        cites: `${n.k.ref}.chosen.kSpacingPerAngstrom`,
+        statement: `k-spacing = ${n.k.spacing} 1/Å`,
+      },
     ];
   },
 };
-

@@ -9,8 +9,24 @@
  */
 import { isChemicalSymbol, normaliseSymbol } from '../dft/io/elements';
 import { compoundLatticeConstant } from './everyday/common';
-import { compoundIsInsulator, crystalOfFile, crystalOfName, defaultSpin, startingMagnetizations, type CellMethod, type StudyCrystal } from './latticeConstantCrystal';
-import { defaultCutoffsRy, defaultDual, isBinaryStructure, resolveLatticeInputs, round, type LatticeConstantInputs, type LatticeObjectiveInputs } from './latticeConstantInputs';
+import {
+  compoundIsInsulator,
+  crystalOfFile,
+  crystalOfName,
+  defaultSpin,
+  startingMagnetizations,
+  type CellMethod,
+  type StudyCrystal,
+} from './latticeConstantCrystal';
+import {
+  defaultCutoffsRy,
+  defaultDual,
+  isBinaryStructure,
+  resolveLatticeInputs,
+  round,
+  type LatticeConstantInputs,
+  type LatticeObjectiveInputs,
+} from './latticeConstantInputs';
 import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from './structureFileInput';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
@@ -19,7 +35,9 @@ export function loadLatticeStructureFile(inputs: LatticeObjectiveInputs, baseDir
   if (!isStructureFileInput(inputs.structure)) return inputs;
   const loaded = loadStructureFileInput(inputs.structure, baseDir, 'inputs.structure');
   if (!loaded.structure.pbc.every(Boolean)) {
-    throw new ObjectiveError(`inputs.structure.file: ${loaded.file} is not periodic in three directions (a slab or molecule); a lattice constant needs a bulk crystal.`);
+    throw new ObjectiveError(
+      `inputs.structure.file: ${loaded.file} is not periodic in three directions (a slab or molecule); a lattice constant needs a bulk crystal.`,
+    );
   }
   return { ...inputs, structure: loaded };
 }
@@ -43,7 +61,9 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
     const named = resolveLatticeInputs(raw, env);
     const crystal = crystalOfName(named.element, named.structure as string, named.latticeConstantAngstrom, named.cOverA);
     return {
-      ...named, crystal, cellMethod: 'isotropic',
+      ...named,
+      crystal,
+      cellMethod: 'isotropic',
       ...(named.spinPolarized ? { startingMagnetizations: { [named.element]: named.startingMagnetization } } : {}),
     };
   }
@@ -60,7 +80,9 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   const pseudos = species.map((sp) => {
     const p = env.pseudopotential?.({ element: sp, functional, ...(prefer[sp] ? { file: prefer[sp] } : {}) });
     if (prefer[sp] && env.pseudopotential && !p) {
-      throw new ObjectiveError(`inputs.pseudopotentials.${sp}: ${prefer[sp]} is not in the pseudopotential directory; name a UPF file that is there, or leave it out to use the library's file for ${sp}.`);
+      throw new ObjectiveError(
+        `inputs.pseudopotentials.${sp}: ${prefer[sp]} is not in the pseudopotential directory; name a UPF file that is there, or leave it out to use the library's file for ${sp}.`,
+      );
     }
     return [sp, p] as const;
   });
@@ -72,19 +94,35 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   const lowest = Math.max(Math.min(...cutoffsRy), suggested);
   const dual = (raw.dual as number | undefined) ?? defaultDual(norm, lowest, rho || undefined);
   if (raw.dual !== undefined && rho && dual * lowest < rho) {
-    throw new ObjectiveError(`inputs.dual: ${dual} × ${round(lowest, 1)} Ry = ${round(dual * lowest, 1)} Ry is below the ${round(rho, 1)} Ry density cutoff the pseudopotentials suggest; use dual ≥ ${Math.ceil(rho / lowest)}, or leave dual out to have it chosen.`);
+    throw new ObjectiveError(
+      `inputs.dual: ${dual} × ${round(lowest, 1)} Ry = ${round(dual * lowest, 1)} Ry is below the ${round(rho, 1)} Ry density cutoff the pseudopotentials suggest; use dual ≥ ${Math.ceil(rho / lowest)}, or leave dual out to have it chosen.`,
+    );
   }
   const spinPolarized = (raw.spinPolarized as boolean | undefined) ?? defaultSpin(species);
   const magnetizations = startingMagnetizations(species, raw.startingMagnetization as number | Record<string, number> | undefined);
-  const electronic = (raw.electronic as LatticeConstantInputs['electronic'] | undefined) ?? (compoundIsInsulator(species) ? 'insulator' : 'metal');
+  const electronic =
+    (raw.electronic as LatticeConstantInputs['electronic'] | undefined) ?? (compoundIsInsulator(species) ? 'insulator' : 'metal');
   const cellMethod: CellMethod = file && !crystal.cubic && raw.cellShape !== 'fixed' ? 'vc-relax' : 'isotropic';
   // The shared defaults (sweeps, criterion, EOS, smearing) through the element path, with the first species standing in.
-  const base = resolveLatticeInputs({
-    ...raw, element: species[0], structure: crystal.cubic ? 'sc' : 'hcp', latticeConstantAngstrom: crystal.aAngstrom,
-    cutoffsRy, dual, electronic, spinPolarized, startingMagnetization: magnetizations[species[0]!] ?? 0.5,
-    ...(crystal.cubic ? {} : { cOverA: crystal.cOverA }),
-    pseudopotential: undefined, pseudopotentials: undefined, cellShape: undefined, cell: undefined,
-  }, {});
+  const base = resolveLatticeInputs(
+    {
+      ...raw,
+      element: species[0],
+      structure: crystal.cubic ? 'sc' : 'hcp',
+      latticeConstantAngstrom: crystal.aAngstrom,
+      cutoffsRy,
+      dual,
+      electronic,
+      spinPolarized,
+      startingMagnetization: magnetizations[species[0]!] ?? 0.5,
+      ...(crystal.cubic ? {} : { cOverA: crystal.cOverA }),
+      pseudopotential: undefined,
+      pseudopotentials: undefined,
+      cellShape: undefined,
+      cell: undefined,
+    },
+    {},
+  );
   const pseudoFiles = Object.fromEntries(found.map(([sp, p]) => [sp, p!.file]));
   const { pseudopotential: _one, cOverA: _c, ...rest } = base;
   const tabulated = !file && compoundLatticeConstant(raw.structure as never, species) === crystal.aAngstrom;
@@ -92,14 +130,27 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
     ...rest,
     element: species[0]!,
     structure: raw.structure as never,
-    ...(file ? { structureFile: file, cell: (raw.cell as LatticeConstantInputs['cell'] | undefined) ?? 'primitive' } : { elements: species }),
+    ...(file
+      ? { structureFile: file, cell: (raw.cell as LatticeConstantInputs['cell'] | undefined) ?? 'primitive' }
+      : { elements: species }),
     crystal,
     latticeConstantAngstrom: crystal.aAngstrom,
     origins: {
-      pseudopotential: Object.keys(prefer).length ? 'the files named with the objective (the library\'s for any other species)' : `the library's ${functional} file for each species (the objective named none)`,
-      cutoffsRy: raw.cutoffsRy ? 'the cutoffs the objective asked for'
-        : suggested ? `from the ${round(suggested, 1)} Ry the species' files suggest (the largest) upward, in 10-Ry steps` : `in 10-Ry steps from ${cutoffsRy[0]} Ry: no file states a suggested cutoff`,
-      ...(file ? {} : { latticeConstant: tabulated ? `the room-temperature experimental a of ${crystal.formula} (CRC Handbook table), a starting point only; the EOS series is centred on it` : 'the starting value given with the objective; the EOS series is centred on it' }),
+      pseudopotential: Object.keys(prefer).length
+        ? "the files named with the objective (the library's for any other species)"
+        : `the library's ${functional} file for each species (the objective named none)`,
+      cutoffsRy: raw.cutoffsRy
+        ? 'the cutoffs the objective asked for'
+        : suggested
+          ? `from the ${round(suggested, 1)} Ry the species' files suggest (the largest) upward, in 10-Ry steps`
+          : `in 10-Ry steps from ${cutoffsRy[0]} Ry: no file states a suggested cutoff`,
+      ...(file
+        ? {}
+        : {
+            latticeConstant: tabulated
+              ? `the room-temperature experimental a of ${crystal.formula} (CRC Handbook table), a starting point only; the EOS series is centred on it`
+              : 'the starting value given with the objective; the EOS series is centred on it',
+          }),
     },
     ...(Object.keys(pseudoFiles).length ? { pseudopotentials: pseudoFiles } : {}),
     ...(spinPolarized ? { startingMagnetizations: magnetizations } : {}),
@@ -113,14 +164,17 @@ function binaryCrystal(raw: Record<string, unknown>): StudyCrystal {
   const elements = given.map((e) => normaliseSymbol(e));
   const bad = elements.find((e) => !isChemicalSymbol(e));
   if (elements.length !== 2 || bad !== undefined || elements[0] === elements[1]) {
-    throw new ObjectiveError(`inputs.elements: ${String(raw.structure)} needs two different elements, cation first (e.g. [Ga, As]); got ${JSON.stringify(given)}${bad !== undefined ? ` (${bad} is not a chemical symbol)` : ''}.`);
+    throw new ObjectiveError(
+      `inputs.elements: ${String(raw.structure)} needs two different elements, cation first (e.g. [Ga, As]); got ${JSON.stringify(given)}${bad !== undefined ? ` (${bad} is not a chemical symbol)` : ''}.`,
+    );
   }
   return crystalOfName(elements, String(raw.structure), raw.latticeConstantAngstrom as number);
 }
 
 /** The study's line from resolved inputs. */
 export const studyObjective = (i: LatticeConstantInputs): string => {
-  if (!i.crystal?.source) return `Lattice constant of ${i.structure} ${i.elements?.join('') ?? i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
+  if (!i.crystal?.source)
+    return `Lattice constant of ${i.structure} ${i.elements?.join('') ?? i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
   const c = i.crystal;
   return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${i.crystal.source.name} (${i.functional})`;
 };
@@ -131,7 +185,9 @@ export const studyObjectiveBeforeResolving = (raw: LatticeObjectiveInputs): stri
   if (isStructureFileInput(raw.structure)) {
     const file: { file: string; name?: string; structure?: unknown; sha256?: unknown } = raw.structure;
     const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
-    return c ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}` : `Lattice constant of the crystal in ${file.file}${fn}`;
+    return c
+      ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}`
+      : `Lattice constant of the crystal in ${file.file}${fn}`;
   }
   return `Lattice constant of ${raw.structure} ${raw.elements?.join('') ?? raw.element} (${raw.functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;
 };

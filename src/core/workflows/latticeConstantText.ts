@@ -23,8 +23,10 @@ function binaryFormulaIn(text: string): string[] | undefined {
 
 /** The starting lattice constant a sentence states (a0 = 4.05 Å, starting at 5.65 Å, 4.05 Å). */
 function statedLatticeConstant(text: string): number | undefined {
-  const a0 = /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(text) ??
-    /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
+  const a0 =
+    /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(
+      text,
+    ) ?? /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
   return a0 ? Number(a0[1]) : undefined;
 }
 
@@ -56,7 +58,11 @@ export function latticeInputsFromText(text: string): Record<string, unknown> | u
   // "I" is far more often the pronoun than iodine; write "iodine" objectives in a file.
   const symbol = text.match(/\b[A-Z][a-z]?\b/g)?.find((w) => w !== 'I' && isChemicalSymbol(w));
   if (symbol) out.element = symbol;
-  for (const [re, s] of TEXT_STRUCTURES) if (re.test(text)) { out.structure = s; break; }
+  for (const [re, s] of TEXT_STRUCTURES)
+    if (re.test(text)) {
+      out.structure = s;
+      break;
+    }
   const a0 = statedLatticeConstant(text);
   if (a0 !== undefined) out.latticeConstantAngstrom = a0;
   return withFunctional(text, out);
@@ -65,9 +71,10 @@ export function latticeInputsFromText(text: string): Record<string, unknown> | u
 /** The functional and pseudopotential file a sentence names, added to `out`. */
 function withFunctional(text: string, out: Record<string, unknown>): Record<string, unknown> {
   const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
-  if (functional) out.functional = functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() === 'LDA' ? 'PZ' : functional.toUpperCase();
+  if (functional)
+    out.functional =
+      functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() === 'LDA' ? 'PZ' : functional.toUpperCase();
   const upf = /([\w.+-]+\.upf)\b/i.exec(text)?.[1];
   if (upf) out.pseudopotential = upf;
   return out;
 }
-

@@ -73,7 +73,11 @@ export const OBJECTIVE_FILE_SCHEMA = {
         pseudoDir: { type: 'string', minLength: 1, description: 'the pseudopotential (UPF) library' },
         approval: { type: 'string', enum: ['wait', 'continue', 'auto-approve'] },
         budget: BUDGET_SCHEMA,
-        reuseFrom: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'directories of earlier runs whose identical pw.x runs may be reused' },
+        reuseFrom: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          description: 'directories of earlier runs whose identical pw.x runs may be reused',
+        },
       },
       additionalProperties: false,
     },
@@ -91,7 +95,8 @@ const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
  */
 export function checkInputs(template: WorkflowTemplate, inputs: unknown, where: string): Record<string, unknown> {
   const bounds = boundProblems(inputs);
-  if (bounds.length) throw new ObjectiveError(`${where}: the inputs of workflow ${template.id} need fixing:\n- ${bounds.join('\n- ')}`, bounds);
+  if (bounds.length)
+    throw new ObjectiveError(`${where}: the inputs of workflow ${template.id} need fixing:\n- ${bounds.join('\n- ')}`, bounds);
   const validate = ajv.compile(template.inputSchema);
   if (!validate(inputs)) {
     const problems = describeSchemaErrors(validate.errors, inputs, 'inputs');
@@ -106,16 +111,20 @@ export function checkInputs(template: WorkflowTemplate, inputs: unknown, where: 
  */
 export function parseObjectiveBytes(bytes: Uint8Array, file: string): Objective {
   if (bytes.length > MAX_OBJECTIVE_FILE_BYTES) {
-    throw new ObjectiveError(`${file} is ${bytes.length} bytes, over the ${MAX_OBJECTIVE_FILE_BYTES} bytes (${MAX_OBJECTIVE_FILE_BYTES / 1024} KiB) an objective file may have: ` +
-      'no study needs more. Put structures in their own files and name them in the objective.');
+    throw new ObjectiveError(
+      `${file} is ${bytes.length} bytes, over the ${MAX_OBJECTIVE_FILE_BYTES} bytes (${MAX_OBJECTIVE_FILE_BYTES / 1024} KiB) an objective file may have: ` +
+        'no study needs more. Put structures in their own files and name them in the objective.',
+    );
   }
   const bad = firstInvalidUtf8(bytes);
   if (bad !== undefined) {
     const before = Buffer.from(bytes.subarray(0, bad)).toString('utf8');
     const line = before.split('\n').length;
     const column = before.length - before.lastIndexOf('\n');
-    throw new ObjectiveError(`${file} is not UTF-8 text: byte ${bad} (0x${bytes[bad]!.toString(16).padStart(2, '0')}, line ${line}, column ${column}) is not valid UTF-8. ` +
-      'Save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).');
+    throw new ObjectiveError(
+      `${file} is not UTF-8 text: byte ${bad} (0x${bytes[bad]!.toString(16).padStart(2, '0')}, line ${line}, column ${column}) is not valid UTF-8. ` +
+        'Save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).',
+    );
   }
   return parseObjectiveFile(Buffer.from(bytes).toString('utf8'), file);
 }
@@ -128,7 +137,9 @@ export function parseObjectiveBytes(bytes: Uint8Array, file: string): Objective 
 export function parseObjectiveFile(text: string, file: string, baseDir?: string): Objective {
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length) {
-    const problems = doc.errors.map((e) => `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ''}${e.message.split('\n')[0]}`);
+    const problems = doc.errors.map(
+      (e) => `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ''}${e.message.split('\n')[0]}`,
+    );
     throw new ObjectiveError(`${file} is not valid YAML:\n- ${problems.join('\n- ')}`, problems);
   }
   let data: unknown;
@@ -136,25 +147,37 @@ export function parseObjectiveFile(text: string, file: string, baseDir?: string)
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
     // The YAML library refuses a document whose aliases (*name) expand without end (an "alias bomb").
-    throw new ObjectiveError(`${file}: its YAML could not be read: ${(e as Error).message}. ` +
-      `An objective needs no more than ${MAX_ALIAS_COUNT} alias (*name) expansions: write the values out.`);
+    throw new ObjectiveError(
+      `${file}: its YAML could not be read: ${(e as Error).message}. ` +
+        `An objective needs no more than ${MAX_ALIAS_COUNT} alias (*name) expansions: write the values out.`,
+    );
   }
   const notNumbers = nonFiniteNumbers(data);
   if (notNumbers.length) throw new ObjectiveError(`${file} has numbers that are not numbers:\n- ${notNumbers.join('\n- ')}`, notNumbers);
   const validate = ajv.compile(OBJECTIVE_FILE_SCHEMA);
   if (!validate(data)) {
     const problems = describeSchemaErrors(validate.errors, data);
-    throw new ObjectiveError(`${file} is not an objective file:\n- ${problems.join('\n- ')}\nSee examples/ for objective files that work.`, problems);
+    throw new ObjectiveError(
+      `${file} is not an objective file:\n- ${problems.join('\n- ')}\nSee examples/ for objective files that work.`,
+      problems,
+    );
   }
   const obj = data as { objective?: string; workflow: string; inputs: Record<string, unknown>; run?: RunPreferences };
   const template = workflowTemplate(obj.workflow);
   if (!template) {
     const ids = workflowTemplates().map((t) => t.id);
-    throw new ObjectiveError(`${file}: workflow "${obj.workflow}" is not a built-in workflow${ids.length ? ` (did you mean "${closest(obj.workflow, ids)}"?)` : ''}; use one of ${ids.join(', ')}.`);
+    throw new ObjectiveError(
+      `${file}: workflow "${obj.workflow}" is not a built-in workflow${ids.length ? ` (did you mean "${closest(obj.workflow, ids)}"?)` : ''}; use one of ${ids.join(', ')}.`,
+    );
   }
   const checked = checkInputs(template, obj.inputs, file);
   const inputs = template.loadInputFiles ? template.loadInputFiles(checked, baseDir ?? path.dirname(path.resolve(file))) : checked;
-  return { text: obj.objective ?? (template.objectiveBeforeResolving ? template.objectiveBeforeResolving(inputs) : template.objective(inputs)), workflow: template.id, inputs, ...(obj.run ? { run: obj.run } : {}) };
+  return {
+    text: obj.objective ?? (template.objectiveBeforeResolving ? template.objectiveBeforeResolving(inputs) : template.objective(inputs)),
+    workflow: template.id,
+    inputs,
+    ...(obj.run ? { run: obj.run } : {}),
+  };
 }
 
 /**
@@ -167,10 +190,15 @@ export function parseObjectiveFile(text: string, file: string, baseDir?: string)
  */
 export function parseObjectiveText(text: string, opts: { forModel?: boolean; baseDir?: string } = {}): Objective {
   const trimmed = text.trim();
-  if (!trimmed) throw new ObjectiveError('the objective is empty: say what to compute, e.g. "lattice constant of fcc Al, a0 = 4.05 Å, LDA", or give an objective file.');
+  if (!trimmed)
+    throw new ObjectiveError(
+      'the objective is empty: say what to compute, e.g. "lattice constant of fcc Al, a0 = 4.05 Å, LDA", or give an objective file.',
+    );
   if (trimmed.length > MAX_OBJECTIVE_TEXT_CHARS) {
-    throw new ObjectiveError(`the objective is ${trimmed.length} characters long, over the ${MAX_OBJECTIVE_TEXT_CHARS} an objective may have (the supervisor reads it in every turn): ` +
-      'say what to compute in a few sentences, and put inputs in an objective file.');
+    throw new ObjectiveError(
+      `the objective is ${trimmed.length} characters long, over the ${MAX_OBJECTIVE_TEXT_CHARS} an objective may have (the supervisor reads it in every turn): ` +
+        'say what to compute in a few sentences, and put inputs in an objective file.',
+    );
   }
   for (const template of workflowTemplates()) {
     const inputs = template.inputsFromText?.(trimmed);
@@ -190,8 +218,10 @@ export function parseObjectiveText(text: string, opts: { forModel?: boolean; bas
     // structure: { file } (lattice constant, relax, magnetic order, formation energy) or structureFile (band structure, DOS)
     const named = (checked.structure as { file?: unknown } | undefined)?.file ?? checked.structureFile;
     if (typeof named === 'string' && !fs.existsSync(path.resolve(baseDir, named))) {
-      throw new ObjectiveError(`the objective names the structure file ${named}, but ${path.resolve(baseDir, named)} does not exist: a file named in an objective sentence ` +
-        `is relative to ${opts.baseDir ? baseDir : `the working directory (${baseDir})`} (a notebook cell's, to its canvas's folder). Give its path from there or an absolute path.`);
+      throw new ObjectiveError(
+        `the objective names the structure file ${named}, but ${path.resolve(baseDir, named)} does not exist: a file named in an objective sentence ` +
+          `is relative to ${opts.baseDir ? baseDir : `the working directory (${baseDir})`} (a notebook cell's, to its canvas's folder). Give its path from there or an absolute path.`,
+      );
     }
     return { text: trimmed, workflow: template.id, inputs: template.loadInputFiles(checked, baseDir) };
   }
@@ -215,7 +245,12 @@ export interface PreparedWorkflow {
 /** Defaults resolved against the machine (pseudopotential headers), and the plan steps. */
 export function prepareWorkflow(workflow: string, inputs: Record<string, unknown>, env: WorkflowEnvironment): PreparedWorkflow {
   const template = workflowTemplate(workflow);
-  if (!template) throw new ObjectiveError(`no workflow "${workflow}"; use one of ${workflowTemplates().map((t) => t.id).join(', ')}.`);
+  if (!template)
+    throw new ObjectiveError(
+      `no workflow "${workflow}"; use one of ${workflowTemplates()
+        .map((t) => t.id)
+        .join(', ')}.`,
+    );
   const resolved = template.resolveInputs(checkInputs(template, inputs, `workflow ${workflow}`), env);
   return { template, inputs: resolved, objective: template.objective(resolved), steps: template.steps(resolved) };
 }

@@ -22,12 +22,25 @@ interface Bound {
 }
 
 const BOUNDS: Bound[] = [
-  { names: /^(ecutwfcRy|cutoffsRy|lowestCutoffRy)$/, max: 400, unit: 'Ry',
-    why: 'the hardest pseudopotentials in common use suggest 100–150 Ry for ecutwfc, and a convergence sweep goes a little beyond' },
+  {
+    names: /^(ecutwfcRy|cutoffsRy|lowestCutoffRy)$/,
+    max: 400,
+    unit: 'Ry',
+    why: 'the hardest pseudopotentials in common use suggest 100–150 Ry for ecutwfc, and a convergence sweep goes a little beyond',
+  },
   { names: /^ecutrhoRy$/, max: 6400, unit: 'Ry', why: 'ecutrho is at most 16 × the largest ecutwfc (400 Ry)' },
-  { names: /^kSpacings?PerAngstrom$/, min: 0.02, unit: '1/Å',
-    why: '0.02 1/Å is already a ~135³ k-mesh for a one-atom fcc cell; converged lattice constants of the hardest metals need ~0.04' },
-  { names: /^toleranceMevPerAtom$/, min: 0.01, unit: 'meV/atom', why: 'a tighter tolerance is below the SCF\'s own noise, so a sweep would never end' },
+  {
+    names: /^kSpacings?PerAngstrom$/,
+    min: 0.02,
+    unit: '1/Å',
+    why: '0.02 1/Å is already a ~135³ k-mesh for a one-atom fcc cell; converged lattice constants of the hardest metals need ~0.04',
+  },
+  {
+    names: /^toleranceMevPerAtom$/,
+    min: 0.01,
+    unit: 'meV/atom',
+    why: "a tighter tolerance is below the SCF's own noise, so a sweep would never end",
+  },
   { names: /EvPerAngstrom$/, min: 1e-4, unit: 'eV/Å', why: 'forces are not converged below 1e-4 eV/Å by any SCF a study runs' },
   { names: /(?<!Per)Angstrom$/, max: 100, unit: 'Å', why: 'no cell, vacuum, box or height in a DFT study is 100 Å' },
 ];
@@ -54,13 +67,17 @@ export function boundProblems(inputs: unknown, at = 'inputs', name = ''): string
   if (typeof inputs === 'number') {
     if (!Number.isFinite(inputs)) return nonFiniteNumbers(inputs, at);
     const b = BOUNDS.find((x) => x.names.test(name));
-    if (b?.max !== undefined && inputs > b.max) return [`${at} = ${inputs} ${b.unit} is above ${b.max} ${b.unit}, more than any study needs (${b.why}). Use a smaller value.`];
-    if (b?.min !== undefined && inputs > 0 && inputs < b.min) return [`${at} = ${inputs} ${b.unit} is below ${b.min} ${b.unit}, finer than any study needs (${b.why}). Use a larger value.`];
+    if (b?.max !== undefined && inputs > b.max)
+      return [`${at} = ${inputs} ${b.unit} is above ${b.max} ${b.unit}, more than any study needs (${b.why}). Use a smaller value.`];
+    if (b?.min !== undefined && inputs > 0 && inputs < b.min)
+      return [`${at} = ${inputs} ${b.unit} is below ${b.min} ${b.unit}, finer than any study needs (${b.why}). Use a larger value.`];
     if (Math.abs(inputs) > MAX_NUMBER) return [`${at} = ${inputs} is beyond ±${MAX_NUMBER}: no input of any workflow needs such a number.`];
     return [];
   }
   if (typeof inputs === 'string') {
-    return inputs.length > MAX_STRING ? [`${at} is ${inputs.length} characters long, over ${MAX_STRING}: put long content in a file and name the file.`] : [];
+    return inputs.length > MAX_STRING
+      ? [`${at} is ${inputs.length} characters long, over ${MAX_STRING}: put long content in a file and name the file.`]
+      : [];
   }
   if (Array.isArray(inputs)) {
     if (inputs.length > MAX_ITEMS) return [`${at} has ${inputs.length} items, over ${MAX_ITEMS}: no workflow input needs that many.`];

@@ -27,7 +27,12 @@ export interface StructureFileInput {
 export const STRUCTURE_FILE_SCHEMA = {
   type: 'object',
   properties: {
-    file: { type: 'string', minLength: 1, description: 'A structure file (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; named in an objective sentence, relative to the working directory (a notebook cell: its canvas\'s folder).' },
+    file: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "A structure file (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; named in an objective sentence, relative to the working directory (a notebook cell: its canvas's folder).",
+    },
     name: { type: 'string' },
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     format: { type: 'string' },
@@ -54,7 +59,10 @@ export const isStructureFileInput = (v: unknown): v is { file: string } =>
 /** Read `{ file }` (relative to baseDir) into a StructureFileInput; an ObjectiveError names the input, the file, the line and what to do. */
 export function loadStructureFileInput(value: { file: string; name?: string }, baseDir: string, where: string): StructureFileInput {
   const file = path.resolve(baseDir, value.file);
-  if (!fs.existsSync(file)) throw new ObjectiveError(`${where}.file: ${file} does not exist; the path is relative to the objective file (for a notebook cell, to the canvas).`);
+  if (!fs.existsSync(file))
+    throw new ObjectiveError(
+      `${where}.file: ${file} does not exist; the path is relative to the objective file (for a notebook cell, to the canvas).`,
+    );
   let structure: Structure;
   try {
     structure = readStructureFile(file);

@@ -71,7 +71,10 @@ export interface WorkflowTemplate {
 
 /** A template input a person must fix: where, what is wrong, what to write instead. */
 export class ObjectiveError extends DreamsError<'bad-input'> {
-  constructor(message: string, readonly problems: string[] = []) {
+  constructor(
+    message: string,
+    readonly problems: string[] = [],
+  ) {
     super('bad-input', message);
     this.name = 'ObjectiveError';
   }

@@ -17,9 +17,7 @@ export interface ShownCell {
   outputs: () => string;
 }
 
-export type CellUpdate =
-  | { kind: 'text'; index: number; cell: CanvasCell }
-  | { kind: 'replace'; index: number; cell: CanvasCell };
+export type CellUpdate = { kind: 'text'; index: number; cell: CanvasCell } | { kind: 'replace'; index: number; cell: CanvasCell };
 
 export interface CellUpdatePlan {
   /** In-place updates of cells the notebook has: the text (and record number), or the whole cell. */
@@ -38,7 +36,12 @@ export function outputsKey(outputs: readonly CanvasOutputItem[] | undefined): st
  * cells the notebook holds, by id; `order`: the projection's order of cell ids; `cellCount`:
  * cells in the notebook (user cells included).
  */
-export function planCellUpdates(changed: readonly CanvasCell[], shown: ReadonlyMap<string, ShownCell>, order: readonly string[], cellCount: number): CellUpdatePlan {
+export function planCellUpdates(
+  changed: readonly CanvasCell[],
+  shown: ReadonlyMap<string, ShownCell>,
+  order: readonly string[],
+  cellCount: number,
+): CellUpdatePlan {
   const updates: CellUpdate[] = [];
   const added: CanvasCell[] = [];
   for (const cell of changed) {

@@ -103,7 +103,9 @@ export class LiveCanvas implements vscode.Disposable {
     try {
       run = await this.runs.open(logPath);
     } catch (e) {
-      void vscode.window.showWarningMessage(`${path.basename(nb.uri.fsPath)}: could not open its run log ${logPath}: ${(e as Error).message} The canvas shows what it last saved.`);
+      void vscode.window.showWarningMessage(
+        `${path.basename(nb.uri.fsPath)}: could not open its run log ${logPath}: ${(e as Error).message} The canvas shows what it last saved.`,
+      );
       return;
     } finally {
       this.opening.delete(key);
@@ -173,8 +175,12 @@ export class LiveCanvas implements vscode.Disposable {
     nb.getCells().forEach((c, index) => {
       const meta = metaOf(c) as { id?: string; seq?: number } | undefined;
       if (!meta?.id) return;
-      shown.set(meta.id, { index, text: c.document.getText(), ...(meta.seq !== undefined ? { seq: meta.seq } : {}),
-        outputs: () => outputsKey(c.outputs.flatMap((o) => o.items.map(fromOutputItem))) });
+      shown.set(meta.id, {
+        index,
+        text: c.document.getText(),
+        ...(meta.seq !== undefined ? { seq: meta.seq } : {}),
+        outputs: () => outputsKey(c.outputs.flatMap((o) => o.items.map(fromOutputItem))),
+      });
     });
     const recorded = this.snapshot(nb);
     const changed: CanvasCell[] = [];
@@ -206,10 +212,15 @@ export class LiveCanvas implements vscode.Disposable {
       }
     }
     // Inserts from the bottom up, after the in-place updates, so no index moves under another edit.
-    for (const { index, cells } of [...plan.inserts].sort((x, y) => y.index - x.index)) edits.push(vscode.NotebookEdit.insertCells(index, cells.map(cellToNotebookCellData)));
+    for (const { index, cells } of [...plan.inserts].sort((x, y) => y.index - x.index))
+      edits.push(vscode.NotebookEdit.insertCells(index, cells.map(cellToNotebookCellData)));
     edits.push(vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, lastSeq }));
     we.set(nb.uri, edits);
-    this.updates.fire({ notebook: nb, updates: plan.updates.map((u) => ({ id: u.cell.id, kind: u.kind })), inserted: plan.inserts.flatMap((i) => i.cells.map((c) => c.id)) });
+    this.updates.fire({
+      notebook: nb,
+      updates: plan.updates.map((u) => ({ id: u.cell.id, kind: u.kind })),
+      inserted: plan.inserts.flatMap((i) => i.cells.map((c) => c.id)),
+    });
     this.applying++;
     try {
       await vscode.workspace.applyEdit(we);
@@ -233,7 +244,10 @@ export class LiveCanvas implements vscode.Disposable {
     });
     if (!outdated.length) return;
     const we = new vscode.WorkspaceEdit();
-    we.set(nb.uri, outdated.reverse().map((i) => vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(i, i + 1))));
+    we.set(
+      nb.uri,
+      outdated.reverse().map((i) => vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(i, i + 1))),
+    );
     this.applying++;
     try {
       await vscode.workspace.applyEdit(we);
@@ -296,18 +310,31 @@ export class LiveCanvas implements vscode.Disposable {
     }
     if (m.type !== 'approval-answer') return;
     if (!vscode.workspace.isTrusted) {
-      reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: 'This workspace is not trusted, so DREAMS records no answers here. Trust the workspace to answer approvals.' });
+      reply({
+        type: 'approval-result',
+        requestId: m.requestId,
+        ok: false,
+        message: 'This workspace is not trusted, so DREAMS records no answers here. Trust the workspace to answer approvals.',
+      });
       return;
     }
     const b = this.bindings.get(editor.notebook.uri.toString());
     if (!b) {
-      reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: 'This canvas is not linked to a run log, so there is nothing to answer. Reopen the canvas of the run.' });
+      reply({
+        type: 'approval-result',
+        requestId: m.requestId,
+        ok: false,
+        message: 'This canvas is not linked to a run log, so there is nothing to answer. Reopen the canvas of the run.',
+      });
       return;
     }
     const result = await this.runs.answerApproval(b.run, m.requestId, m.decision, m.comment, { standing: m.standing === true });
     if (result.ok) {
       reply({ type: 'approval-result', requestId: m.requestId, ok: true, message: 'recorded', answer: { ...result.answer } });
-      if (result.alsoApproved?.length) void vscode.window.showInformationMessage(`DREAMS: ${m.requestId} stands for later requests like it; it also approved ${result.alsoApproved.join(', ')}.`);
+      if (result.alsoApproved?.length)
+        void vscode.window.showInformationMessage(
+          `DREAMS: ${m.requestId} stands for later requests like it; it also approved ${result.alsoApproved.join(', ')}.`,
+        );
     } else {
       reply({ type: 'approval-result', requestId: m.requestId, ok: false, message: result.message });
       void vscode.window.showWarningMessage(`Approval ${m.requestId}: ${result.message}`);

@@ -11,7 +11,6 @@ import { readPwxTrajectory } from '../../core/dft/io/trajectory';
 import type { ArtifactRecord } from '../../core/provenance/types';
 import type { StructureFrameData } from '../../shared/canvasOutputs';
 
-
 const idOf = (ref: string) => ref.split('.')[0]!;
 
 /** The run-relative location of the pw.x output behind a structure, or undefined. */
@@ -41,7 +40,11 @@ export function relaxationOutputOf(events: readonly CanvasEvent[], artifactId: s
 }
 
 /** The geometries of the relaxation behind a structure artifact, or why there are none. */
-export function trajectoryOf(events: readonly CanvasEvent[], runDir: string, artifactId: string): { frames: StructureFrameData[] } | { error: string } {
+export function trajectoryOf(
+  events: readonly CanvasEvent[],
+  runDir: string,
+  artifactId: string,
+): { frames: StructureFrameData[] } | { error: string } {
   const location = relaxationOutputOf(events, artifactId);
   if (!location) return { error: `${artifactId} does not come from a pw.x relaxation recorded in this run.` };
   const file = path.resolve(runDir, location);

@@ -7,13 +7,7 @@ import type { CanvasEvent } from '../../core/canvas/types';
 import type { Verdict } from '../../core/guard/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord, ToolCallStatus } from '../../core/provenance/types';
 import { CallGroups } from '../../core/report/callGroups';
-import type {
-  GraphScope,
-  NodeVerdict,
-  ProvenanceGraph,
-  ProvenanceGraphEdge,
-  ProvenanceGraphNode,
-} from '../../shared/provenanceGraph';
+import type { GraphScope, NodeVerdict, ProvenanceGraph, ProvenanceGraphEdge, ProvenanceGraphNode } from '../../shared/provenanceGraph';
 
 const artifactOf = (ref: string): string | undefined => /^(a-\d+)/.exec(ref)?.[1];
 

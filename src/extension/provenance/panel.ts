@@ -70,7 +70,10 @@ class ProvenancePanel {
   ) {
     this.scope = scope;
     this.fold.applyAll(run.events());
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
     panel.webview.html = provenanceHtml(panel.webview, extensionUri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: GraphToHostMessage) => void this.onMessage(m)),
@@ -88,7 +91,10 @@ class ProvenancePanel {
   }
 
   private updateTitle(): void {
-    this.panel.title = this.scope.kind === 'run' ? `Provenance: ${path.basename(path.dirname(this.run.logPath))}` : `Provenance: upstream of ${this.scope.of}`;
+    this.panel.title =
+      this.scope.kind === 'run'
+        ? `Provenance: ${path.basename(path.dirname(this.run.logPath))}`
+        : `Provenance: upstream of ${this.scope.of}`;
   }
 
   private post(m: HostToGraphMessage): void {
@@ -98,7 +104,11 @@ class ProvenancePanel {
   private sendGraph(select?: string): void {
     const graph = this.fold.graph(this.scope);
     if (this.scope.kind === 'upstream' && !this.fold.has(this.scope.of)) {
-      this.post({ type: 'notice', level: 'error', text: `${this.scope.of} is not in this run (yet). Showing nothing; choose "Whole run" to see the run.` });
+      this.post({
+        type: 'notice',
+        level: 'error',
+        text: `${this.scope.of} is not in this run (yet). Showing nothing; choose "Whole run" to see the run.`,
+      });
     }
     const persist: ProvenancePanelState = { log: vscode.Uri.file(this.run.logPath).toString(), scope: this.scope };
     this.post({ type: 'graph', graph, ...(select ? { select } : {}), persist } as HostToGraphMessage);
@@ -160,13 +170,18 @@ class ProvenancePanel {
         if (m.target === 'file' && n.file) {
           const file = path.join(this.run.runDir, n.file);
           if (!fs.existsSync(file)) {
-            void vscode.window.showWarningMessage(`${n.id} (${n.label}) points at ${file}, which does not exist. Was the run directory moved or cleaned?`);
+            void vscode.window.showWarningMessage(
+              `${n.id} (${n.label}) points at ${file}, which does not exist. Was the run directory moved or cleaned?`,
+            );
             return;
           }
           await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One, preview: true });
         } else if (m.target === 'cell' && n.cell) {
           const found = await this.handlers.revealCell(this.run.logPath, n.cell);
-          if (!found) void vscode.window.showInformationMessage(`${n.id} has no cell in an open canvas of this run. Open the run's .dreams canvas to see it.`);
+          if (!found)
+            void vscode.window.showInformationMessage(
+              `${n.id} has no cell in an open canvas of this run. Open the run's .dreams canvas to see it.`,
+            );
         } else if (m.target === 'job' && n.job) {
           await this.handlers.revealJob(n.job);
         }
@@ -198,10 +213,15 @@ export class ProvenancePanels implements vscode.WebviewPanelSerializer<Provenanc
       return existing;
     }
     const run = await this.runs.open(key);
-    const panel = vscode.window.createWebviewPanel(PROVENANCE_VIEW_TYPE, 'Provenance', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      PROVENANCE_VIEW_TYPE,
+      'Provenance',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+      },
+    );
     return this.adopt(panel, run, scope, select);
   }
 

@@ -75,16 +75,24 @@ export function registerQeLanguage(context: vscode.ExtensionContext): vscode.Dia
     if (doc.languageId !== QE_LANGUAGE) return;
     const key = doc.uri.toString();
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => {
-      timers.delete(key);
-      if (doc.isClosed) return;
-      try {
-        collection.set(doc.uri, diagnosticsFor(doc));
-      } catch (e) {
-        collection.set(doc.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0),
-          `The pw.x validator stopped on this file: ${(e as Error).message}. Please report it with the file attached.`, vscode.DiagnosticSeverity.Information)]);
-      }
-    }, delayMs));
+    timers.set(
+      key,
+      setTimeout(() => {
+        timers.delete(key);
+        if (doc.isClosed) return;
+        try {
+          collection.set(doc.uri, diagnosticsFor(doc));
+        } catch (e) {
+          collection.set(doc.uri, [
+            new vscode.Diagnostic(
+              new vscode.Range(0, 0, 0, 0),
+              `The pw.x validator stopped on this file: ${(e as Error).message}. Please report it with the file attached.`,
+              vscode.DiagnosticSeverity.Information,
+            ),
+          ]);
+        }
+      }, delayMs),
+    );
   };
   context.subscriptions.push(
     collection,
@@ -96,20 +104,28 @@ export function registerQeLanguage(context: vscode.ExtensionContext): vscode.Dia
         for (const d of vscode.workspace.textDocuments) refresh(d, 0);
       }
     }),
-    vscode.languages.registerCompletionItemProvider(SELECTOR, {
-      provideCompletionItems(doc, position) {
-        const qeVersion = qeVersionSetting();
-        return completionsAt(doc.getText(), toPosition(position), qeVersion ? { qeVersion } : {}).map((c) => {
-          const item = new vscode.CompletionItem(c.label, COMPLETION_KIND[c.kind]);
-          item.detail = c.detail;
-          item.documentation = new vscode.MarkdownString(c.documentation);
-          item.insertText = c.insertText;
-          item.range = toRange(c.range);
-          item.sortText = c.sortText;
-          return item;
-        });
+    vscode.languages.registerCompletionItemProvider(
+      SELECTOR,
+      {
+        provideCompletionItems(doc, position) {
+          const qeVersion = qeVersionSetting();
+          return completionsAt(doc.getText(), toPosition(position), qeVersion ? { qeVersion } : {}).map((c) => {
+            const item = new vscode.CompletionItem(c.label, COMPLETION_KIND[c.kind]);
+            item.detail = c.detail;
+            item.documentation = new vscode.MarkdownString(c.documentation);
+            item.insertText = c.insertText;
+            item.range = toRange(c.range);
+            item.sortText = c.sortText;
+            return item;
+          });
+        },
       },
-    }, '&', '=', "'", '.', ' '),
+      '&',
+      '=',
+      "'",
+      '.',
+      ' ',
+    ),
     vscode.languages.registerHoverProvider(SELECTOR, {
       provideHover(doc, position) {
         const qeVersion = qeVersionSetting();
@@ -117,20 +133,29 @@ export function registerQeLanguage(context: vscode.ExtensionContext): vscode.Dia
         return h ? new vscode.Hover(new vscode.MarkdownString(h.markdown), toRange(h.range)) : undefined;
       },
     }),
-    vscode.languages.registerCodeActionsProvider(SELECTOR, {
-      provideCodeActions(doc, range) {
-        const qeVersion = qeVersionSetting();
-        const r = { start: { line: range.start.line, character: range.start.character }, end: { line: range.end.line, character: range.end.character } };
-        return quickFixesAt(doc.getText(), r, qeVersion ? { qeVersion } : {}).map((f) => {
-          const action = new vscode.CodeAction(f.title, vscode.CodeActionKind.QuickFix);
-          action.edit = toWorkspaceEdit(doc.uri, f.edits);
-          const match = collection.get(doc.uri)?.find((d) => d.code === f.diagnostic.code && d.range.isEqual(toRange(f.diagnostic.range)));
-          if (match) action.diagnostics = [match];
-          action.isPreferred = f.edits.length > 0;
-          return action;
-        });
+    vscode.languages.registerCodeActionsProvider(
+      SELECTOR,
+      {
+        provideCodeActions(doc, range) {
+          const qeVersion = qeVersionSetting();
+          const r = {
+            start: { line: range.start.line, character: range.start.character },
+            end: { line: range.end.line, character: range.end.character },
+          };
+          return quickFixesAt(doc.getText(), r, qeVersion ? { qeVersion } : {}).map((f) => {
+            const action = new vscode.CodeAction(f.title, vscode.CodeActionKind.QuickFix);
+            action.edit = toWorkspaceEdit(doc.uri, f.edits);
+            const match = collection
+              .get(doc.uri)
+              ?.find((d) => d.code === f.diagnostic.code && d.range.isEqual(toRange(f.diagnostic.range)));
+            if (match) action.diagnostics = [match];
+            action.isPreferred = f.edits.length > 0;
+            return action;
+          });
+        },
       },
-    }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
   );
   for (const d of vscode.workspace.textDocuments) refresh(d, 0);
   return collection;

@@ -17,7 +17,8 @@ export const alPseudo = [{ name: 'Al.pz-vbc.UPF', path: path.join(pseudoDir, 'Al
 export const readInput = (name: string) => fs.readFileSync(path.join(fixtures, name), 'utf8');
 
 /** The cluster's host key line body ("ssh-ed25519 AAAA..."). */
-export const hostKey = (): string => fs.readFileSync(path.join(clusterDir, 'ssh/known_hosts'), 'utf8').trim().split(/\s+/).slice(1, 3).join(' ');
+export const hostKey = (): string =>
+  fs.readFileSync(path.join(clusterDir, 'ssh/known_hosts'), 'utf8').trim().split(/\s+/).slice(1, 3).join(' ');
 
 export interface TestCluster {
   runId: string;
@@ -37,22 +38,44 @@ export function makeTestCluster(extraPorts: number[] = []): TestCluster {
   fs.writeFileSync(knownHosts, [sshPort, ...extraPorts].map((p) => `[127.0.0.1]:${p} ${hostKey()}\n`).join(''));
   const sshConfigFile = path.join(dir, 'ssh_config');
   const identity = path.join(clusterDir, 'ssh/id_ed25519');
-  fs.writeFileSync(sshConfigFile, `Host cluster\n  HostName 127.0.0.1\n  Port ${sshPort}\n  User testuser\n  IdentityFile ${identity}\n  UserKnownHostsFile ${knownHosts}\n` +
-    extraPorts.map((p) => `Host relay${p}\n  HostName 127.0.0.1\n  Port ${p}\n  User testuser\n  IdentityFile ${identity}\n  UserKnownHostsFile ${knownHosts}\n`).join(''));
+  fs.writeFileSync(
+    sshConfigFile,
+    `Host cluster\n  HostName 127.0.0.1\n  Port ${sshPort}\n  User testuser\n  IdentityFile ${identity}\n  UserKnownHostsFile ${knownHosts}\n` +
+      extraPorts
+        .map(
+          (p) =>
+            `Host relay${p}\n  HostName 127.0.0.1\n  Port ${p}\n  User testuser\n  IdentityFile ${identity}\n  UserKnownHostsFile ${knownHosts}\n`,
+        )
+        .join(''),
+  );
   const workRoot = `dreams-test/${runId}`;
   const ssh = (command: string) =>
-    execFileSync('ssh', ['-F', path.join(clusterDir, 'ssh/ssh_config'), 'cluster', command], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('ssh', ['-F', path.join(clusterDir, 'ssh/ssh_config'), 'cluster', command], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   return {
     runId,
     dir,
     sshConfigFile,
     knownHosts,
-    profile: (o = {}) => ({ name: 'testcluster', sshHost: 'cluster', scheduler: 'slurm', workRoot: `~/${workRoot}`, pwCommand: 'pw.x', pollSeconds: 1, limits: { maxNtasks: 2, maxNodes: 1, coresPerNode: 2, maxMemoryMb: 1500, maxWalltimeMinutes: 60 }, ...o }),
+    profile: (o = {}) => ({
+      name: 'testcluster',
+      sshHost: 'cluster',
+      scheduler: 'slurm',
+      workRoot: `~/${workRoot}`,
+      pwCommand: 'pw.x',
+      pollSeconds: 1,
+      limits: { maxNtasks: 2, maxNodes: 1, coresPerNode: 2, maxMemoryMb: 1500, maxWalltimeMinutes: 60 },
+      ...o,
+    }),
     ssh,
     cleanup() {
       try {
         // cancel whatever this run left in the queue (jobs are named after ids made in this run's directory)
-        ssh(`for d in ~/${workRoot}/*/; do [ -s "$d/.dreams-scheduler-id" ] && scancel "$(cat "$d/.dreams-scheduler-id")"; done 2>/dev/null; rm -rf ~/${workRoot}; true`);
+        ssh(
+          `for d in ~/${workRoot}/*/; do [ -s "$d/.dreams-scheduler-id" ] && scancel "$(cat "$d/.dreams-scheduler-id")"; done 2>/dev/null; rm -rf ~/${workRoot}; true`,
+        );
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

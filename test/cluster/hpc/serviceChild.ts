@@ -14,13 +14,23 @@ const say = (o: object) => process.stdout.write(JSON.stringify(o) + '\n');
 
 async function main(): Promise<void> {
   fs.mkdirSync(spec.runDir, { recursive: true });
-const { log } = await openEventLog(path.join(spec.runDir, 'events.jsonl'), { mode: 'writer' });
-const backends = new JobBackends({ local: { pwCommand: 'pw.x' }, profiles: [spec.profile], sshConfig: loadSshConfig(spec.sshConfigFile), pollSeconds: 1 });
-const service = await JobService.open({ store: new CanvasJobStore(log), runDir: spec.runDir, backend: backends.create, progressIntervalMs: 0 });
-service.onDidChange((j) => say({ event: 'state', id: j.id, state: j.state }));
-const job = await service.create({ backend: spec.profile.name, input: spec.input, pseudopotentials: spec.pseudopotentials });
-await service.submit(job.id);
-say({ event: 'submitted', id: job.id, submitCommands: backends.runners.get(spec.profile.name)!.stats.submitCommands });
+  const { log } = await openEventLog(path.join(spec.runDir, 'events.jsonl'), { mode: 'writer' });
+  const backends = new JobBackends({
+    local: { pwCommand: 'pw.x' },
+    profiles: [spec.profile],
+    sshConfig: loadSshConfig(spec.sshConfigFile),
+    pollSeconds: 1,
+  });
+  const service = await JobService.open({
+    store: new CanvasJobStore(log),
+    runDir: spec.runDir,
+    backend: backends.create,
+    progressIntervalMs: 0,
+  });
+  service.onDidChange((j) => say({ event: 'state', id: j.id, state: j.state }));
+  const job = await service.create({ backend: spec.profile.name, input: spec.input, pseudopotentials: spec.pseudopotentials });
+  await service.submit(job.id);
+  say({ event: 'submitted', id: job.id, submitCommands: backends.runners.get(spec.profile.name)!.stats.submitCommands });
 }
 
 main().catch((e) => {

@@ -13,12 +13,21 @@ import { placeAdsorbate } from '../../../src/core/dft/structure/placement';
 import { birchMurnaghanEnergy } from '../../../src/core/dft/eosForms';
 import { EV_PER_ANGSTROM3_IN_GPA } from '../../../src/core/units';
 
-export async function scalar(run: Run, tool: string, name: string, value: number, unit: string, refs: Record<string, string> = {}): Promise<{ call: string; artifact: string }> {
-  const args = Object.fromEntries(Object.entries(refs).map(([k, ref]) => {
-    const r = run.registry.resolve(ref);
-    if (!r.ok) throw new Error(`test run: ${r.problem}`);
-    return [k, { value: r.value as never, ref }];
-  }));
+export async function scalar(
+  run: Run,
+  tool: string,
+  name: string,
+  value: number,
+  unit: string,
+  refs: Record<string, string> = {},
+): Promise<{ call: string; artifact: string }> {
+  const args = Object.fromEntries(
+    Object.entries(refs).map(([k, ref]) => {
+      const r = run.registry.resolve(ref);
+      if (!r.ok) throw new Error(`test run: ${r.problem}`);
+      return [k, { value: r.value as never, ref }];
+    }),
+  );
   const call = await run.registry.recordCall({ tool, args, reasons: {}, context: 'e2e', verdicts: [], agent: { role: 'dft' } });
   const [a] = await run.registry.registerArtifacts(call.id, [{ kind: 'scalar', name, value, unit }]);
   await run.registry.endCall(call.id, { status: 'ok' });
@@ -30,8 +39,17 @@ export async function runAwaitingApproval(workspace: string, name: string): Prom
   const run = await createRun(path.join(workspace, `${name}.run`), { objective: 'CO adsorption site preference on Pt(111)', slug: name });
   const pt = slab({ facet: 'fcc111', symbol: 'Pt', aAngstrom: 3.97, size: [2, 2], layers: 3, vacuumAngstrom: 10, fixedLayers: 2 });
   const placed = placeAdsorbate(pt, { adsorbate: 'CO', site: 'fcc' });
-  const build = await run.registry.recordCall({ tool: 'place_adsorbate', args: {}, reasons: {}, context: 'e2e', verdicts: [], agent: { role: 'dft' } });
-  await run.registry.registerArtifacts(build.id, [{ kind: 'structure', name: 'slab_with_adsorbate', value: placed.structure, meta: { site: 'fcc' } }]);
+  const build = await run.registry.recordCall({
+    tool: 'place_adsorbate',
+    args: {},
+    reasons: {},
+    context: 'e2e',
+    verdicts: [],
+    agent: { role: 'dft' },
+  });
+  await run.registry.registerArtifacts(build.id, [
+    { kind: 'structure', name: 'slab_with_adsorbate', value: placed.structure, meta: { site: 'fcc' } },
+  ]);
   await run.registry.endCall(build.id, { status: 'ok' });
   const energies: string[] = [];
   const v0 = 15.1;
@@ -41,23 +59,58 @@ export async function runAwaitingApproval(workspace: string, name: string): Prom
     const v = v0 * (0.94 + 0.03 * i);
     energies.push((await scalar(run, 'run_pw', 'total_energy', Number(birchMurnaghanEnergy(v, eos).toFixed(6)), 'eV')).artifact);
   }
-  const fitArgs = Object.fromEntries(energies.map((id, i) => [`energy${i + 1}`, { value: run.registry.artifact(id)!.value as never, ref: id }]));
-  const fit = await run.registry.recordCall({ tool: 'fit_eos', args: fitArgs, reasons: {}, context: 'e2e', verdicts: [], agent: { role: 'dft' } });
-  const points = energies.map((id, i) => ({ volumeAngstrom3: v0 * (0.94 + 0.03 * i), energyEv: run.registry.artifact(id)!.value as number }));
-  await run.registry.registerArtifacts(fit.id, [{ kind: 'table', name: 'eos_fit', value: { form: 'birch-murnaghan', v0Angstrom3: v0, e0Ev: -57, b0GPa: 78, b0Prime: 4.5, natoms: 1, points, rmsResidualEv: 0.0001 } }]);
+  const fitArgs = Object.fromEntries(
+    energies.map((id, i) => [`energy${i + 1}`, { value: run.registry.artifact(id)!.value as never, ref: id }]),
+  );
+  const fit = await run.registry.recordCall({
+    tool: 'fit_eos',
+    args: fitArgs,
+    reasons: {},
+    context: 'e2e',
+    verdicts: [],
+    agent: { role: 'dft' },
+  });
+  const points = energies.map((id, i) => ({
+    volumeAngstrom3: v0 * (0.94 + 0.03 * i),
+    energyEv: run.registry.artifact(id)!.value as number,
+  }));
+  await run.registry.registerArtifacts(fit.id, [
+    {
+      kind: 'table',
+      name: 'eos_fit',
+      value: { form: 'birch-murnaghan', v0Angstrom3: v0, e0Ev: -57, b0GPa: 78, b0Prime: 4.5, natoms: 1, points, rmsResidualEv: 0.0001 },
+    },
+  ]);
   await run.registry.endCall(fit.id, { status: 'ok' });
   const cut = await scalar(run, 'select_converged_settings', 'ecutwfc', 25, 'Ry');
   const req = await new ApprovalBook(run.log).raise({
-    call: cut.call, tool: 'make_pw_input', parameter: 'ecutwfc', value: 25,
-    verdicts: [{ rule: 'cutoff-vs-pseudopotential', level: 'warn', reasons: ['25 Ry is below the 30 Ry that Pt.pbe-n-rrkjus.UPF suggests; energies may be off by several meV/atom.'] }],
+    call: cut.call,
+    tool: 'make_pw_input',
+    parameter: 'ecutwfc',
+    value: 25,
+    verdicts: [
+      {
+        rule: 'cutoff-vs-pseudopotential',
+        level: 'warn',
+        reasons: ['25 Ry is below the 30 Ry that Pt.pbe-n-rrkjus.UPF suggests; energies may be off by several meV/atom.'],
+      },
+    ],
     provenancePath: [cut.artifact, cut.call],
   });
   const logPath = path.join(run.dir, 'events.jsonl');
   await run.close();
-  fs.writeFileSync(path.join(workspace, `${name}.dreams`), JSON.stringify({
-    dreams: 1, run: { id: run.runId, log: path.relative(workspace, logPath) },
-    cells: [{ kind: 'objective', id: 'objective-1', text: 'CO adsorption site preference on Pt(111)' }],
-  }, null, 1) + '\n');
+  fs.writeFileSync(
+    path.join(workspace, `${name}.dreams`),
+    JSON.stringify(
+      {
+        dreams: 1,
+        run: { id: run.runId, log: path.relative(workspace, logPath) },
+        cells: [{ kind: 'objective', id: 'objective-1', text: 'CO adsorption site preference on Pt(111)' }],
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   return { runDir: run.dir, logPath, approval: req.id };
 }
 

@@ -31,7 +31,9 @@ async function main(): Promise<void> {
     progressIntervalMs: 0,
     backend: (_name, updates) => new LocalRunner(updates, { pwCommand: 'pw.x', watchIntervalMs: 100 }),
   });
-  service.onDidChange((j) => process.stdout.write(JSON.stringify({ id: j.id, state: j.state, pid: j.pid, scf: j.progress?.scfIteration }) + '\n'));
+  service.onDidChange((j) =>
+    process.stdout.write(JSON.stringify({ id: j.id, state: j.state, pid: j.pid, scf: j.progress?.scfIteration }) + '\n'),
+  );
   const job = await service.create({ backend: 'local', input: spec.input, pseudopotentials: spec.pseudopotentials });
   await service.submit(job.id);
 }

@@ -27,7 +27,9 @@ import type { Objective } from '../../../src/core/workflows/objective';
 export const WORKFLOW_PSEUDO_DIR = path.resolve(__dirname, '../../fixtures/workflows/pseudo');
 
 /** The toy study of examples/copt111-toy.yaml: the example users run is the one tested here. */
-export const TOY_INPUTS = (YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../../examples/copt111-toy.yaml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs;
+export const TOY_INPUTS = (
+  YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../../examples/copt111-toy.yaml'), 'utf8')) as { inputs: Record<string, unknown> }
+).inputs;
 
 export interface ToyRun {
   controller: RunController;
@@ -49,8 +51,17 @@ export const KILL_AFTER_GEOMETRIES = 3;
 
 function settings(objective: Objective): RunSettings {
   return {
-    objective, offline: true, backend: 'local', approval: 'auto-approve', pseudoDir: WORKFLOW_PSEUDO_DIR, pwCommand: 'pw.x',
-    localConcurrency: 1, models: {}, judges: false, budget: {}, qeVersion: '6.7',
+    objective,
+    offline: true,
+    backend: 'local',
+    approval: 'auto-approve',
+    pseudoDir: WORKFLOW_PSEUDO_DIR,
+    pwCommand: 'pw.x',
+    localConcurrency: 1,
+    models: {},
+    judges: false,
+    budget: {},
+    qeVersion: '6.7',
   };
 }
 
@@ -66,9 +77,13 @@ async function start(name: string, objective: Objective, killStep?: string): Pro
     while (killStep && !stop && !killed) {
       await sleep(200);
       const events = log.events();
-      const call = events.find((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === killStep)?.payload as ToolCallRecord | undefined;
+      const call = events.find((e) => e.kind === 'provenance.call' && (e.payload as ToolCallRecord).step === killStep)?.payload as
+        | ToolCallRecord
+        | undefined;
       if (!call) continue;
-      const job = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).call === call.id).at(-1)?.payload as JobRecord | undefined;
+      const job = events.filter((e) => e.kind === 'job.transition' && (e.payload as JobRecord).call === call.id).at(-1)?.payload as
+        | JobRecord
+        | undefined;
       if (job?.state !== 'running' || job.pid === undefined || !job.workDir) continue;
       const out = path.join(job.workDir, 'pw.out');
       const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
@@ -89,12 +104,20 @@ const started: { sitePreference?: Promise<ToyRun>; beef?: Promise<ToyRun & { kil
 export function toyRuns(): { readonly sitePreference: Promise<ToyRun>; readonly beef: Promise<ToyRun & { killed?: KilledRelaxation }> } {
   return {
     get sitePreference() {
-      return (started.sitePreference ??= start('copt111', { text: 'CO/Pt(111) site preference with PBE at toy settings', workflow: 'adsorption-site-preference', inputs: TOY_INPUTS }));
+      return (started.sitePreference ??= start('copt111', {
+        text: 'CO/Pt(111) site preference with PBE at toy settings',
+        workflow: 'adsorption-site-preference',
+        inputs: TOY_INPUTS,
+      }));
     },
     get beef() {
       return (started.beef ??= start(
         'beef111',
-        { text: 'BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings, its ontop relaxation interrupted', workflow: 'beef-ensemble', inputs: { ...TOY_INPUTS, adsorptionEnergies: false } },
+        {
+          text: 'BEEF-vdW ensemble of the CO/Pt(111) site preference at toy settings, its ontop relaxation interrupted',
+          workflow: 'beef-ensemble',
+          inputs: { ...TOY_INPUTS, adsorptionEnergies: false },
+        },
         'relax-ontop-run',
       ));
     },
@@ -107,7 +130,10 @@ export type StudyProvenance = ProvenanceWriter & { calls(): readonly ToolCallRec
 export function studyOf(run: ToyRun): { p: StudyProvenance; byStep(step: string, name: string): ArtifactRecord } {
   const p = run.controller.session.runtime.provenance as StudyProvenance;
   const byStep = (step: string, name: string): ArtifactRecord => {
-    const a = p.artifacts().filter((x) => x.name === name && x.status === 'final' && p.call(x.creator)?.step === step).at(-1);
+    const a = p
+      .artifacts()
+      .filter((x) => x.name === name && x.status === 'final' && p.call(x.creator)?.step === step)
+      .at(-1);
     assert.ok(a, `no final ${name} from step ${step}`);
     return a;
   };

@@ -33,14 +33,21 @@ const ALLOWED: Record<string, number> = {
 };
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && /\.tsx?$/.test(d.name) && !d.name.endsWith('.d.ts'))
     .map((d) => path.relative(root, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
 }
 
 /** The casts of the three forms in a file's text, each as its source text. */
 function seamCasts(text: string, fileName = 'x.ts'): string[] {
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const stripParens = (e: ts.Expression): ts.Expression => (ts.isParenthesizedExpression(e) ? stripParens(e.expression) : e);
   const visit = (node: ts.Node): void => {
@@ -77,9 +84,13 @@ describe('typed seams: casts in src/', () => {
       const n = /\bas unknown\b|payload\)? as\b|services\)? as\b/.test(text) ? seamCasts(text, f).length : 0;
       if (n) counts[f] = n;
     }
-    const over = Object.entries(counts).filter(([f, n]) => n > (ALLOWED[f] ?? 0)).map(([f, n]) => `${f}: ${n} (allowed ${ALLOWED[f] ?? 0})`);
+    const over = Object.entries(counts)
+      .filter(([f, n]) => n > (ALLOWED[f] ?? 0))
+      .map(([f, n]) => `${f}: ${n} (allowed ${ALLOWED[f] ?? 0})`);
     assert.deepEqual(over, [], 'type the seam instead: defineTool for a tool, the event catalogue for a payload');
-    const stale = Object.entries(ALLOWED).filter(([f, n]) => (counts[f] ?? 0) < n).map(([f, n]) => `${f}: ${counts[f] ?? 0} (listed ${n})`);
+    const stale = Object.entries(ALLOWED)
+      .filter(([f, n]) => (counts[f] ?? 0) < n)
+      .map(([f, n]) => `${f}: ${counts[f] ?? 0} (listed ${n})`);
     assert.deepEqual(stale, [], 'fewer casts than listed: lower the count in ALLOWED so it stays so');
     const inTools = Object.keys(counts).filter((f) => f.startsWith('src/core/tools/') && f !== 'src/core/tools/defineTool.ts');
     assert.deepEqual(inTools, []);

@@ -12,7 +12,8 @@ const root = path.resolve(__dirname, '../../..');
 const TABLE = 'src/shared/elements.ts';
 
 function sources(dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(ts|tsx|js|mjs)$/.test(f))
     .map((f) => path.join(dir, f));
 }

@@ -6,7 +6,8 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../../..');
 const sources = (dir: string): string[] =>
-  fs.readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+  fs
+    .readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && d.name.endsWith('.ts'))
     .map((d) => path.relative(root, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
 
@@ -16,10 +17,14 @@ const FOLDED_IN_CORE = ['job.progress', 'llm.usage'];
 const PROJECTIONS = new Set(['src/extension/notebook/projection.ts', 'src/extension/provenance/graphModel.ts']);
 
 describe('folds shared by the hosts', () => {
-  it('the extension and the CLI read job progress and usage only through the core\'s folds', () => {
+  it("the extension and the CLI read job progress and usage only through the core's folds", () => {
     const offenders = [...sources('src/extension'), ...sources('src/cli')]
       .filter((f) => !PROJECTIONS.has(f))
-      .flatMap((f) => FOLDED_IN_CORE.filter((k) => fs.readFileSync(path.join(root, f), 'utf8').includes(`'${k}'`)).map((k) => `${f} reads '${k}' events itself`));
+      .flatMap((f) =>
+        FOLDED_IN_CORE.filter((k) => fs.readFileSync(path.join(root, f), 'utf8').includes(`'${k}'`)).map(
+          (k) => `${f} reads '${k}' events itself`,
+        ),
+      );
     assert.deepEqual(offenders, []);
   });
 });

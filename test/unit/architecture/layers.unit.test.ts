@@ -13,7 +13,8 @@ const root = path.resolve(__dirname, '../../..');
 function sourceFiles(dir: string): string[] {
   const abs = path.join(root, dir);
   if (!fs.existsSync(abs)) return [];
-  return fs.readdirSync(abs, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(abs, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && /\.(ts|tsx|mts|js|mjs)$/.test(d.name) && !d.name.endsWith('.d.ts'))
     .map((d) => path.relative(root, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
 }
@@ -102,7 +103,11 @@ export function writtenOrder(markdown: string): string[][] {
   if (!section) throw new Error('docs/ARCHITECTURE.md has no section "## The order inside core"');
   const block = /```\n([\s\S]*?)```/.exec(section);
   if (!block) throw new Error('"The order inside core" in docs/ARCHITECTURE.md has no ``` block with the rooms');
-  return block[1]!.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => l.split(/\s+/));
+  return block[1]!
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => l.split(/\s+/));
 }
 
 /** The room of a file of src/core: its top directory ("guard/") or, for a file at the top, itself ("units.ts"). */
@@ -146,9 +151,16 @@ describe('layer rule', () => {
 
   it('the import scanner sees every form of import and nothing in comments or strings', () => {
     const text = [
-      `import * as vscode from 'vscode';`, `import type { X } from "a";`, `const f = require('fs');`,
-      `await import('node:path');`, `export { y } from './y';`, `export type { Z } from './z';`, `import './side-effect';`,
-      `type T = typeof import('./t');`, `// import x from './comment'`, `const s = "import q from './string'";`,
+      `import * as vscode from 'vscode';`,
+      `import type { X } from "a";`,
+      `const f = require('fs');`,
+      `await import('node:path');`,
+      `export { y } from './y';`,
+      `export type { Z } from './z';`,
+      `import './side-effect';`,
+      `type T = typeof import('./t');`,
+      `// import x from './comment'`,
+      `const s = "import q from './string'";`,
     ].join('\n');
     assert.deepEqual(importsOf(text).sort(), ['./side-effect', './t', './y', './z', 'a', 'fs', 'node:path', 'vscode'].sort());
   });
@@ -181,7 +193,8 @@ describe('layer rule', () => {
     const offences = sourceFiles('src/cli').flatMap((f) =>
       importsOf(fs.readFileSync(path.join(root, f), 'utf8'))
         .filter((s) => s === 'vscode' || resolvesInto(f, s, 'src/extension'))
-        .map((s) => `${f} imports '${s}'`));
+        .map((s) => `${f} imports '${s}'`),
+    );
     assert.deepEqual(offences, []);
   });
 });
@@ -192,11 +205,18 @@ describe('the order inside core (docs/ARCHITECTURE.md)', () => {
 
   it('is written, and names every room of src/core once', () => {
     const rooms = order.flat();
-    assert.ok(order.length >= 10 && rooms.includes('guard/') && rooms.includes('run/'), `read ${JSON.stringify(order)}: the block no longer lists the rooms`);
+    assert.ok(
+      order.length >= 10 && rooms.includes('guard/') && rooms.includes('run/'),
+      `read ${JSON.stringify(order)}: the block no longer lists the rooms`,
+    );
     assert.equal(new Set(rooms).size, rooms.length, `a room is written twice: ${rooms.join(' ')}`);
     const present = new Set([...core.keys()].map((f) => roomOf(f)!));
     assert.deepEqual([...present].filter((r) => !rooms.includes(r)).sort(), [], 'rooms of src/core missing from the written order');
-    assert.deepEqual(rooms.filter((r) => !present.has(r)), [], 'rooms in the written order that src/core does not have');
+    assert.deepEqual(
+      rooms.filter((r) => !present.has(r)),
+      [],
+      'rooms in the written order that src/core does not have',
+    );
   });
 
   it('the check finds an import of a room above, of a peer, and a type-only one (on a made-up core)', () => {
@@ -225,15 +245,18 @@ describe('the order inside core (docs/ARCHITECTURE.md)', () => {
     const offences: string[] = [];
     for (const [from, targets] of graph) {
       for (const to of targets) {
-        if (from.startsWith('src/core/hpc/') && /^src\/core\/dft\/qe\/(input|output)\//.test(to)) offences.push(`${from} imports ${to} (use dft/qe/jobFacts.ts)`);
-        if (from.startsWith('src/core/adsorption/') && to.startsWith('src/core/llm/')) offences.push(`${from} imports ${to} (a model planner belongs in agents/)`);
+        if (from.startsWith('src/core/hpc/') && /^src\/core\/dft\/qe\/(input|output)\//.test(to))
+          offences.push(`${from} imports ${to} (use dft/qe/jobFacts.ts)`);
+        if (from.startsWith('src/core/adsorption/') && to.startsWith('src/core/llm/'))
+          offences.push(`${from} imports ${to} (a model planner belongs in agents/)`);
       }
     }
     assert.deepEqual(offences, []);
   });
 
   it('report/ writes nothing: it never imports the file system', () => {
-    const offences = [...core].filter(([f]) => f.startsWith('src/core/report/'))
+    const offences = [...core]
+      .filter(([f]) => f.startsWith('src/core/report/'))
       .filter(([, text]) => importsOf(text).some((s) => s === 'fs' || s === 'node:fs' || s === 'fs/promises' || s === 'node:fs/promises'))
       .map(([f]) => f);
     assert.deepEqual(offences, []);
@@ -243,16 +266,26 @@ describe('the order inside core (docs/ARCHITECTURE.md)', () => {
 describe('import cycles', () => {
   it('the cycle finder finds a loop of two files and one of three, and nothing in a chain', () => {
     const made = new Map([
-      ['src/a.ts', `import { b } from './b';`], ['src/b.ts', `import type { A } from './a';`],
-      ['src/c.ts', `import { d } from './d';`], ['src/d.ts', `export * from './e';`], ['src/e.ts', `const c = await import('./c');`],
-      ['src/f.ts', `import { g } from './g';`], ['src/g.ts', `export const g = 1;`],
+      ['src/a.ts', `import { b } from './b';`],
+      ['src/b.ts', `import type { A } from './a';`],
+      ['src/c.ts', `import { d } from './d';`],
+      ['src/d.ts', `export * from './e';`],
+      ['src/e.ts', `const c = await import('./c');`],
+      ['src/f.ts', `import { g } from './g';`],
+      ['src/g.ts', `export const g = 1;`],
     ]);
-    assert.deepEqual(importCycles(importGraph(made)), [['src/a.ts', 'src/b.ts'], ['src/c.ts', 'src/d.ts', 'src/e.ts']]);
+    assert.deepEqual(importCycles(importGraph(made)), [
+      ['src/a.ts', 'src/b.ts'],
+      ['src/c.ts', 'src/d.ts', 'src/e.ts'],
+    ]);
   });
 
   it('no two files of src/ import each other, directly or round a loop (type imports included)', () => {
     const src = readAll(sourceFiles('src').filter((f) => /\.tsx?$/.test(f)));
     assert.ok(src.size > 300, `only ${src.size} files under src/`);
-    assert.deepEqual(importCycles(importGraph(src)).map((c) => c.join(' <-> ')), []);
+    assert.deepEqual(
+      importCycles(importGraph(src)).map((c) => c.join(' <-> ')),
+      [],
+    );
   });
 });

@@ -9,7 +9,17 @@ import { LLM_ROLES } from '../../../src/core/llm/models';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, { properties?: Record<string, unknown>; items?: { properties: Record<string, { properties?: Record<string, unknown> }>; required: string[] } }> } };
+  contributes: {
+    configuration: {
+      properties: Record<
+        string,
+        {
+          properties?: Record<string, unknown>;
+          items?: { properties: Record<string, { properties?: Record<string, unknown> }>; required: string[] };
+        }
+      >;
+    };
+  };
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
 };
 const settings = manifest.contributes.configuration.properties;
@@ -19,7 +29,10 @@ describe('extension manifest settings', () => {
     const items = settings['dreams.clusters']!.items!;
     assert.deepEqual(Object.keys(items.properties).sort(), Object.keys(CLUSTER_PROFILE_SCHEMA.properties).sort());
     assert.deepEqual([...items.required].sort(), [...CLUSTER_PROFILE_SCHEMA.required].sort());
-    assert.deepEqual(Object.keys(items.properties.limits!.properties!).sort(), Object.keys(CLUSTER_PROFILE_SCHEMA.properties.limits.properties).sort());
+    assert.deepEqual(
+      Object.keys(items.properties.limits!.properties!).sort(),
+      Object.keys(CLUSTER_PROFILE_SCHEMA.properties.limits.properties).sort(),
+    );
   });
 
   it('dreams.models offers every model role of the core', () => {
@@ -37,7 +50,14 @@ describe('extension manifest settings', () => {
     assert.ok(read.size >= 5, `found only ${[...read].join(', ')}: the scan no longer matches the code`);
     for (const key of read) assert.ok(settings[key], `${key} is read by the extension but not declared in package.json`);
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    for (const key of ['dreams.pwCommand', 'dreams.pseudoDir', 'dreams.clusters', 'dreams.provider', 'dreams.approvalPolicy', 'dreams.backend']) {
+    for (const key of [
+      'dreams.pwCommand',
+      'dreams.pseudoDir',
+      'dreams.clusters',
+      'dreams.provider',
+      'dreams.approvalPolicy',
+      'dreams.backend',
+    ]) {
       assert.ok(restricted.includes(key), `${key} is not restricted in untrusted workspaces`);
     }
   });

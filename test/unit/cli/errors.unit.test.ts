@@ -22,7 +22,7 @@ function report(e: unknown, env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('dreams: errors that reach the top of a command', () => {
-  it('prints a coded error\'s message with its code\'s exit status, and no stack trace', () => {
+  it("prints a coded error's message with its code's exit status, and no stack trace", () => {
     const r = report(new EventLogError('locked', 'this run is open for writing by pid 4242 on host a. Close the other window.'));
     assert.equal(r.exit, 5);
     assert.equal(r.text, 'dreams: this run is open for writing by pid 4242 on host a. Close the other window.');
@@ -55,9 +55,20 @@ describe('dreams: errors that reach the top of a command', () => {
   it('exits 5 without a stack trace when `dreams report` meets a run written by a newer DREAMS', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-cli-errors-'));
     try {
-      const { line } = encodeEventLine({ v: 99, seq: 1, ts: new Date().toISOString(), actor: { kind: 'framework', id: 'run' }, kind: 'run.state', payload: { state: 'created' } });
+      const { line } = encodeEventLine({
+        v: 99,
+        seq: 1,
+        ts: new Date().toISOString(),
+        actor: { kind: 'framework', id: 'run' },
+        kind: 'run.state',
+        payload: { state: 'created' },
+      });
       fs.writeFileSync(path.join(dir, 'events.jsonl'), line);
-      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'report', dir], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'report', dir], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       assert.equal(r.status, 5, r.stderr);
       assert.match(r.stderr, /^dreams: .*newer/m);
       assert.match(r.stderr, /Update the DREAMS extension or CLI to open this run/);

@@ -41,7 +41,8 @@ describe('the error root', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const section = /### Exit status\n([\s\S]*?)\n#/.exec(readme)?.[1] ?? '';
     assert.ok(section, 'README has an "### Exit status" section');
-    for (const status of Object.keys(EXIT_STATUSES)) assert.match(section, new RegExp(`^\\| ${status} \\|`, 'm'), `exit ${status} in README`);
+    for (const status of Object.keys(EXIT_STATUSES))
+      assert.match(section, new RegExp(`^\\| ${status} \\|`, 'm'), `exit ${status} in README`);
   });
 
   it('makes every error class a person can meet a DreamsError with its code', () => {
@@ -78,7 +79,7 @@ describe('the error root', () => {
     }
   });
 
-  it('keeps an action given with the error over its code\'s, and treats an error without a code as failed', () => {
+  it("keeps an action given with the error over its code's, and treats an error without a code as failed", () => {
     assert.equal(new DreamsError('setup', 'no pw.x', { action: 'Install pw.x.' }).action, 'Install pw.x.');
     assert.equal(exitStatusOf(new Error('plain')), 1);
   });

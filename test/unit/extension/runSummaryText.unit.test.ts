@@ -6,11 +6,20 @@ import { runProgress } from '../../../src/core/run/progress';
 import { runSummaryText } from '../../../src/extension/runSummaryText';
 
 let seq = 0;
-const ev = (e: Pick<CanvasEvent, 'kind' | 'payload'>): CanvasEvent => ({ v: 1, seq: ++seq, ts: 't', actor: { kind: 'framework', id: 't' }, crc: '', ...e }) as CanvasEvent;
-const usage = (costUsd: number | null): CanvasEvent => ev({
-  kind: 'llm.usage',
-  payload: { role: 'dft', category: 'act', model: 'm', usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd, at: 't' },
-});
+const ev = (e: Pick<CanvasEvent, 'kind' | 'payload'>): CanvasEvent =>
+  ({ v: 1, seq: ++seq, ts: 't', actor: { kind: 'framework', id: 't' }, crc: '', ...e }) as CanvasEvent;
+const usage = (costUsd: number | null): CanvasEvent =>
+  ev({
+    kind: 'llm.usage',
+    payload: {
+      role: 'dft',
+      category: 'act',
+      model: 'm',
+      usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd,
+      at: 't',
+    },
+  });
 const start = ev({ kind: 'run.start', payload: { runId: 'r1', objective: 'Al', settings: {}, software: {} } });
 const running = ev({ kind: 'run.state', payload: { state: 'running' } });
 

@@ -37,16 +37,23 @@ describe('structure file summary (the "Show structure" editor)', () => {
     const bulk = parse(objectiveFromStructure('NaCl.cif', viewOfStructureFile(path.join(ROOT, 'examples/NaCl.cif'))));
     assert.equal(bulk.workflow, 'lattice-constant');
     assert.deepEqual(bulk.inputs.structure, { file: 'NaCl.cif' });
-    const slab = parse(objectiveFromStructure('slab.extxyz', viewOfStructureFile(path.join(ROOT, 'examples/slabs/cuau-surface-alloy-111.extxyz'))));
+    const slab = parse(
+      objectiveFromStructure('slab.extxyz', viewOfStructureFile(path.join(ROOT, 'examples/slabs/cuau-surface-alloy-111.extxyz'))),
+    );
     assert.equal(slab.workflow, 'adsorption-search');
     assert.deepEqual(slab.inputs.slab, { file: 'slab.extxyz' });
     assert.deepEqual(slab.inputs.calculator, { kind: 'emt' });
-    assert.match(objectiveFromStructure('slab.extxyz', viewOfStructureFile(path.join(ROOT, 'examples/slabs/cuau-surface-alloy-111.extxyz'))), /# or \{ kind: pw\.x, functional: PBE \} for DFT, or your own over i-PI: \{ kind: ipi, command: \[\.\.\.\] \}/);
+    assert.match(
+      objectiveFromStructure('slab.extxyz', viewOfStructureFile(path.join(ROOT, 'examples/slabs/cuau-surface-alloy-111.extxyz'))),
+      /# or \{ kind: pw\.x, functional: PBE \} for DFT, or your own over i-PI: \{ kind: ipi, command: \[\.\.\.\] \}/,
+    );
   });
 
   it('refuses a file it cannot read with the file, line and what to do', () => {
-    assert.throws(() => viewOfStructureFile(path.join(ROOT, 'test/fixtures/structures/partial-occupancy.cif')),
-      (e: unknown) => e instanceof StructureFileError && /partial-occupancy\.cif:\d+: CIF: .*occupancy/i.test(e.located()));
+    assert.throws(
+      () => viewOfStructureFile(path.join(ROOT, 'test/fixtures/structures/partial-occupancy.cif')),
+      (e: unknown) => e instanceof StructureFileError && /partial-occupancy\.cif:\d+: CIF: .*occupancy/i.test(e.located()),
+    );
   });
 
   it('writes reduced formulas', () => {
@@ -65,6 +72,9 @@ describe('dropping a structure file into an objective cell', () => {
   });
 
   it('inserts { file } into a cell that already holds an objective', () => {
-    assert.equal(dropText(path.join(ROOT, 'examples/NaCl.cif'), 'workflow: lattice-constant\ninputs:\n  structure: ', path.join(ROOT, 'docs')), '{ file: "../examples/NaCl.cif" }');
+    assert.equal(
+      dropText(path.join(ROOT, 'examples/NaCl.cif'), 'workflow: lattice-constant\ninputs:\n  structure: ', path.join(ROOT, 'docs')),
+      '{ file: "../examples/NaCl.cif" }',
+    );
   });
 });

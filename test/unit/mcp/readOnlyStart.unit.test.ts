@@ -20,7 +20,9 @@ describe('dreams mcp at start', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-mcp-start-'));
     calls = path.join(dir, 'pw-calls');
     pw = path.join(dir, 'pw.x');
-    fs.writeFileSync(pw, `#!/bin/sh\necho run >> "${calls}"\necho "     Program PWSCF v.6.7MaX starts on  5Dec2026 at  0: 0: 0"\n`, { mode: 0o755 });
+    fs.writeFileSync(pw, `#!/bin/sh\necho run >> "${calls}"\necho "     Program PWSCF v.6.7MaX starts on  5Dec2026 at  0: 0: 0"\n`, {
+      mode: 0o755,
+    });
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -28,8 +30,21 @@ describe('dreams mcp at start', function () {
   async function startAndList(extra: string[]): Promise<string[]> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', path.join(root, 'node_modules/tsx/dist/loader.mjs'), path.join(root, 'src/cli/main.ts'), 'mcp', '--runs-dir', path.join(dir, 'runs'), '--workspace', dir, '--pw-command', pw, ...extra],
-      cwd: dir, stderr: 'pipe',
+      args: [
+        '--import',
+        path.join(root, 'node_modules/tsx/dist/loader.mjs'),
+        path.join(root, 'src/cli/main.ts'),
+        'mcp',
+        '--runs-dir',
+        path.join(dir, 'runs'),
+        '--workspace',
+        dir,
+        '--pw-command',
+        pw,
+        ...extra,
+      ],
+      cwd: dir,
+      stderr: 'pipe',
     });
     let stderr = '';
     transport.stderr?.on('data', (d) => (stderr += d));

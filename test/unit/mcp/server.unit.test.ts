@@ -19,8 +19,12 @@ const text = (r: CallToolResult) => r.content.map((c) => (c as { text?: string }
 
 async function connect(runsDir: string, readOnly: boolean): Promise<{ client: Client; server: DreamsMcpServer }> {
   const server = new DreamsMcpServer({
-    runsDir, workspace: path.dirname(runsDir), readOnly, version: 'test',
-    session: {}, defaults: { pseudoDir: '/usr/share/espresso/pseudo', pwCommand: 'pw.x', localConcurrency: 1 },
+    runsDir,
+    workspace: path.dirname(runsDir),
+    readOnly,
+    version: 'test',
+    session: {},
+    defaults: { pseudoDir: '/usr/share/espresso/pseudo', pwCommand: 'pw.x', localConcurrency: 1 },
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -38,7 +42,10 @@ describe('dreams mcp server (in process)', function () {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-mcp-unit-'));
     runsDir = path.join(dir, 'runs');
-    const c = await RunController.start({ runsDir, settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }) });
+    const c = await RunController.start({
+      runsDir,
+      settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }),
+    });
     await c.run();
     runId = c.runId;
     await c.close();
@@ -49,12 +56,24 @@ describe('dreams mcp server (in process)', function () {
     const { client, server } = await connect(runsDir, true);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
-      assert.deepEqual(names, ['dreams_approvals', 'dreams_canvas_inspect', 'dreams_canvas_read', 'dreams_jobs', 'dreams_report', 'dreams_runs', 'dreams_status', 'dreams_workflows']);
+      assert.deepEqual(names, [
+        'dreams_approvals',
+        'dreams_canvas_inspect',
+        'dreams_canvas_read',
+        'dreams_jobs',
+        'dreams_report',
+        'dreams_runs',
+        'dreams_status',
+        'dreams_workflows',
+      ]);
       const runs = (await client.callTool({ name: 'dreams_runs', arguments: {} })) as CallToolResult;
       assert.match(text(runs), new RegExp(`${runId}\\s+completed`));
       const report = (await client.callTool({ name: 'dreams_report', arguments: { run: runId } })) as CallToolResult;
       assert.match(text(report), /Report judge: accepted/);
-      const start = (await client.callTool({ name: 'dreams_start_run', arguments: { objective: { workflow: 'lattice-constant', inputs: {} } } })) as CallToolResult;
+      const start = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: { objective: { workflow: 'lattice-constant', inputs: {} } },
+      })) as CallToolResult;
       assert.ok(start.isError);
       assert.match(text(start), /not offered: this server is read-only \(an untrusted workspace\)/);
     } finally {
@@ -66,10 +85,16 @@ describe('dreams mcp server (in process)', function () {
   it('names runs by id only: a path is refused, and so is an objective file outside the workspace', async () => {
     const { client, server } = await connect(runsDir, false);
     try {
-      const byPath = (await client.callTool({ name: 'dreams_canvas_read', arguments: { run: `../runs/${runId}`, key: 'plan' } })) as CallToolResult;
+      const byPath = (await client.callTool({
+        name: 'dreams_canvas_read',
+        arguments: { run: `../runs/${runId}`, key: 'plan' },
+      })) as CallToolResult;
       assert.ok(byPath.isError);
       assert.match(text(byPath), /is a path; name a run by its id/);
-      const outside = (await client.callTool({ name: 'dreams_start_run', arguments: { objectiveFile: '../../elsewhere/objective.yaml' } })) as CallToolResult;
+      const outside = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: { objectiveFile: '../../elsewhere/objective.yaml' },
+      })) as CallToolResult;
       assert.ok(outside.isError);
       assert.match(text(outside), /outside the workspace/);
     } finally {
@@ -81,13 +106,25 @@ describe('dreams mcp server (in process)', function () {
   it('refuses an i-PI command the calculators file does not list, before any run starts (the check every route makes)', async () => {
     const saved = process.env.DREAMS_CALCULATORS;
     process.env.DREAMS_CALCULATORS = path.join(dir, 'allowed-calculators.json');
-    fs.writeFileSync(process.env.DREAMS_CALCULATORS, JSON.stringify({ ipi: [{ command: ['python3', 'allowed.py', 'ase.calculators.emt:EMT'] }] }));
+    fs.writeFileSync(
+      process.env.DREAMS_CALCULATORS,
+      JSON.stringify({ ipi: [{ command: ['python3', 'allowed.py', 'ase.calculators.emt:EMT'] }] }),
+    );
     const { client, server } = await connect(runsDir, false);
     try {
       const before = fs.readdirSync(runsDir).length;
       const r = (await client.callTool({
         name: 'dreams_start_run',
-        arguments: { objective: { workflow: 'adsorption-search', inputs: { slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } }, adsorbate: 'O', calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] } } } },
+        arguments: {
+          objective: {
+            workflow: 'adsorption-search',
+            inputs: {
+              slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } },
+              adsorbate: 'O',
+              calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] },
+            },
+          },
+        },
       })) as CallToolResult;
       assert.ok(r.isError);
       assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which is not in your calculators file/);

@@ -54,21 +54,32 @@ describe('the .vscode/mcp.json entry the README documents', function () {
 
   before(async () => {
     workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-mcp-json-'));
-    const c = await RunController.start({ runsDir: path.join(workspace, 'runs'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }) });
+    const c = await RunController.start({
+      runsDir: path.join(workspace, 'runs'),
+      settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }),
+    });
     await c.run();
     runId = c.runId;
     await c.close();
     // `dreams` on PATH, as `npm install -g` of the CLI puts it there (here: the CLI's source through tsx).
     bin = path.join(workspace, '.bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'dreams'), `#!/bin/sh\nexec "${process.execPath}" --import "${path.join(root, 'node_modules/tsx/dist/loader.mjs')}" "${path.join(root, 'src/cli/main.ts')}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'dreams'),
+      `#!/bin/sh\nexec "${process.execPath}" --import "${path.join(root, 'node_modules/tsx/dist/loader.mjs')}" "${path.join(root, 'src/cli/main.ts')}" "$@"\n`,
+      { mode: 0o755 },
+    );
   });
   after(() => fs.rmSync(workspace, { recursive: true, force: true }));
 
   it('is valid JSONC whose server, started as VS Code starts it, lists the DREAMS tools and reads a run of the workspace', async () => {
     const errors: ParseError[] = [];
     const doc = parseJsonc(readmeBlock('## Use DREAMS from any agent (MCP)'), errors, { allowTrailingComma: true }) as McpJson;
-    assert.deepEqual(errors.map((e) => printParseErrorCode(e.error)), [], 'the snippet parses as VS Code reads mcp.json');
+    assert.deepEqual(
+      errors.map((e) => printParseErrorCode(e.error)),
+      [],
+      'the snippet parses as VS Code reads mcp.json',
+    );
     const entry = doc.servers.dreams;
     assert.ok(entry, 'a "dreams" server');
     assert.equal(entry.type, 'stdio');
@@ -78,7 +89,11 @@ describe('the .vscode/mcp.json entry the README documents', function () {
       command: resolve(entry.command),
       args: (entry.args ?? []).map(resolve),
       cwd: entry.cwd ? resolve(entry.cwd) : workspace,
-      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, ...Object.fromEntries(Object.entries(entry.env ?? {}).map(([k, v]) => [k, resolve(v)])) } as Record<string, string>,
+      env: {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        ...Object.fromEntries(Object.entries(entry.env ?? {}).map(([k, v]) => [k, resolve(v)])),
+      } as Record<string, string>,
       stderr: 'pipe',
     });
     let stderr = '';
@@ -88,7 +103,15 @@ describe('the .vscode/mcp.json entry the README documents', function () {
       await client.connect(transport);
       assert.equal(client.getServerVersion()?.name, 'dreams');
       const names = (await client.listTools()).tools.map((t) => t.name);
-      for (const t of ['dreams_workflows', 'dreams_start_run', 'dreams_status', 'dreams_canvas_read', 'dreams_answer_approval', 'dreams_report']) assert.ok(names.includes(t), `${t} offered (${names.join(', ')})`);
+      for (const t of [
+        'dreams_workflows',
+        'dreams_start_run',
+        'dreams_status',
+        'dreams_canvas_read',
+        'dreams_answer_approval',
+        'dreams_report',
+      ])
+        assert.ok(names.includes(t), `${t} offered (${names.join(', ')})`);
       const runs = (await client.callTool({ name: 'dreams_runs', arguments: {} })) as CallToolResult;
       assert.match(text(runs), new RegExp(`${runId}\\s+completed`), `the server is bound to \${workspaceFolder}/runs\n${stderr}`);
       const report = (await client.callTool({ name: 'dreams_report', arguments: { run: runId } })) as CallToolResult;

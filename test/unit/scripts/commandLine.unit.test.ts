@@ -5,7 +5,18 @@ import { commandLine } from '../../../scripts/commandLine';
 
 describe('bench command line', () => {
   it('quotes only the arguments a shell would split or expand, and the shell reads back the same argv', () => {
-    const argv = ['--functionals', 'none', '--pw-command', 'mpirun -np 2 pw.x -nk 2', '--runs-dir', '/tmp/a b/it\'s', '--elements', 'W,Ir', '--x', '$HOME*'];
+    const argv = [
+      '--functionals',
+      'none',
+      '--pw-command',
+      'mpirun -np 2 pw.x -nk 2',
+      '--runs-dir',
+      "/tmp/a b/it's",
+      '--elements',
+      'W,Ir',
+      '--x',
+      '$HOME*',
+    ];
     const line = commandLine('printf %s\\\\n', argv);
     assert.equal(line.split(' --pw-command ')[0], 'printf %s\\\\n --functionals none', 'plain words stay bare');
     assert.match(line, /--pw-command 'mpirun -np 2 pw\.x -nk 2'/);

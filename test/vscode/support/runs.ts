@@ -27,11 +27,18 @@ export async function runWithCanvas(name: string, objective: string): Promise<{ 
   const run = await createRun(path.join(ws, `${name}.run`), { objective, slug: name });
   const logPath = path.join(run.dir, 'events.jsonl');
   const canvasPath = path.join(ws, `${name}.dreams`);
-  fs.writeFileSync(canvasPath, JSON.stringify({
-    dreams: 1,
-    run: { id: run.runId, log: path.relative(ws, logPath) },
-    cells: [{ kind: 'objective', id: 'objective-1', text: objective }],
-  }, null, 1) + '\n');
+  fs.writeFileSync(
+    canvasPath,
+    JSON.stringify(
+      {
+        dreams: 1,
+        run: { id: run.runId, log: path.relative(ws, logPath) },
+        cells: [{ kind: 'objective', id: 'objective-1', text: objective }],
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   return { run, canvas: vscode.Uri.file(canvasPath), logPath };
 }
 

@@ -31,21 +31,36 @@ export function loweredAccuracy(s: Suggestion, context: { elements?: string[] } 
   if (ACCURACY_CRITICAL.has(name) && s.currentValue === undefined) {
     return `${s.parameter} → ${JSON.stringify(s.newValue)}: the value it replaces is unknown, so it cannot be shown not to lower accuracy`;
   }
-  if (name === 'conv_thr' && next !== undefined && now !== undefined && next > now) return lower('loosens the SCF threshold: the energies would be less precise');
-  if ((name === 'ecutwfc' || name === 'ecutrho') && next !== undefined && now !== undefined && next < now) return lower('lowers a cutoff below the converged one');
-  if ((name === 'kspacing' || name === 'k_spacing') && next !== undefined && now !== undefined && next > now) return lower('coarsens the k-point sampling');
-  if (name === 'kmesh' && Array.isArray(s.newValue) && Array.isArray(s.currentValue) &&
-    (s.newValue as number[]).some((n, i) => n < ((s.currentValue as number[])[i] ?? 0))) return lower('coarsens the k-point mesh');
-  if (name === 'electron_maxstep' && next !== undefined && now !== undefined && next < now) return lower('allows fewer SCF iterations, which cannot help an SCF that did not converge');
-  if (name === 'degauss' && next !== undefined && next > MAX_DEGAUSS_RY) return lower(`widens the smearing beyond ${MAX_DEGAUSS_RY} Ry, which biases the total energy`);
+  if (name === 'conv_thr' && next !== undefined && now !== undefined && next > now)
+    return lower('loosens the SCF threshold: the energies would be less precise');
+  if ((name === 'ecutwfc' || name === 'ecutrho') && next !== undefined && now !== undefined && next < now)
+    return lower('lowers a cutoff below the converged one');
+  if ((name === 'kspacing' || name === 'k_spacing') && next !== undefined && now !== undefined && next > now)
+    return lower('coarsens the k-point sampling');
+  if (
+    name === 'kmesh' &&
+    Array.isArray(s.newValue) &&
+    Array.isArray(s.currentValue) &&
+    (s.newValue as number[]).some((n, i) => n < ((s.currentValue as number[])[i] ?? 0))
+  )
+    return lower('coarsens the k-point mesh');
+  if (name === 'electron_maxstep' && next !== undefined && now !== undefined && next < now)
+    return lower('allows fewer SCF iterations, which cannot help an SCF that did not converge');
+  if (name === 'degauss' && next !== undefined && next > MAX_DEGAUSS_RY)
+    return lower(`widens the smearing beyond ${MAX_DEGAUSS_RY} Ry, which biases the total energy`);
   if (name === 'nspin' && next === 1 && (context.elements ?? []).some((el) => MAGNETIC_ELEMENTS.has(el))) {
-    return lower(`drops spin polarization of a magnetic element (${(context.elements ?? []).filter((el) => MAGNETIC_ELEMENTS.has(el)).join(', ')})`);
+    return lower(
+      `drops spin polarization of a magnetic element (${(context.elements ?? []).filter((el) => MAGNETIC_ELEMENTS.has(el)).join(', ')})`,
+    );
   }
   return undefined;
 }
 
 /** Split suggestions into those that keep accuracy and those refused, each refusal with its reason. */
-export function screenSuggestions(suggestions: Suggestion[], context: { elements?: string[] } = {}): { accepted: Suggestion[]; rejected: (Suggestion & { rejectedBecause: string })[] } {
+export function screenSuggestions(
+  suggestions: Suggestion[],
+  context: { elements?: string[] } = {},
+): { accepted: Suggestion[]; rejected: (Suggestion & { rejectedBecause: string })[] } {
   const accepted: Suggestion[] = [];
   const rejected: (Suggestion & { rejectedBecause: string })[] = [];
   for (const s of suggestions) {

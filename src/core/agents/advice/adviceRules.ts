@@ -71,7 +71,10 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   const stopped = ev.output?.error ? undefined : stoppedFromOutside(ev, text);
   if (stopped) return stopped;
   if (/starting_magnetization MUST be set/i.test(text)) {
-    return { kind: 'missing-starting-magnetization', finding: 'pw.x stopped: a spin-polarized run (nspin = 2) needs a starting magnetization on some species.' };
+    return {
+      kind: 'missing-starting-magnetization',
+      finding: 'pw.x stopped: a spin-polarized run (nspin = 2) needs a starting magnetization on some species.',
+    };
   }
   if (/smearing requires|system is metallic|specify occupations/i.test(text)) {
     return { kind: 'no-smearing', finding: 'pw.x needs smeared occupations (with a width) for this metallic system.' };
@@ -83,7 +86,11 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
     return { kind: 'bands-not-converged', finding: 'too many bands did not converge in the diagonalization.' };
   }
   if (/charge is wrong|negative rho|negative starting charge/i.test(text)) {
-    return { kind: 'charge-wrong', finding: 'the charge density is inaccurate (wrong total charge or negative density): the density cutoff is too low for this pseudopotential.' };
+    return {
+      kind: 'charge-wrong',
+      finding:
+        'the charge density is inaccurate (wrong total charge or negative density): the density cutoff is too low for this pseudopotential.',
+    };
   }
   const outside = stoppedFromOutside(ev, text);
   if (outside) return outside;
@@ -92,17 +99,27 @@ export function diagnose(ev: FailureEvidence): Diagnosis {
   const fromOutput = diagnoseFromOutput(ev);
   if (fromOutput) return fromOutput;
   const cycle = ev.output?.scfCycles.at(-1);
-  if (/convergence NOT achieved/i.test(text) || (cycle && !cycle.converged) || (ev.output && !ev.output.scfConverged && ev.output.jobDone)) {
+  if (
+    /convergence NOT achieved/i.test(text) ||
+    (cycle && !cycle.converged) ||
+    (ev.output && !ev.output.scfConverged && ev.output.jobDone)
+  ) {
     const acc = (cycle?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a): a is number => a !== undefined);
     const n = cycle?.iterationCount ?? cycle?.iterations.length;
     const last = acc.at(-1);
     return {
       kind: 'scf-not-converged',
-      finding: `the SCF did not converge${n ? ` in ${n} iterations` : ''}${last !== undefined ? ` (estimated accuracy ${last.toExponential(1)} Ry at the end, threshold ${ev.input.convThrRy ?? PW_DEFAULTS.convThrRy} Ry)` : ''}` +
+      finding:
+        `the SCF did not converge${n ? ` in ${n} iterations` : ''}${last !== undefined ? ` (estimated accuracy ${last.toExponential(1)} Ry at the end, threshold ${ev.input.convThrRy ?? PW_DEFAULTS.convThrRy} Ry)` : ''}` +
         `${acc.length >= 4 ? (oscillates(acc) ? '; the accuracy oscillates (charge sloshing)' : '; the accuracy decreases steadily but too slowly') : ''}.`,
     };
   }
-  return { kind: 'unknown', finding: ev.errorText ? `pw.x or the job failed: ${ev.errorText.split('\n')[0]}` : 'the run failed without an error the advisor recognises.' };
+  return {
+    kind: 'unknown',
+    finding: ev.errorText
+      ? `pw.x or the job failed: ${ev.errorText.split('\n')[0]}`
+      : 'the run failed without an error the advisor recognises.',
+  };
 }
 
 /** The table: suggestions for a diagnosis, each with the value now and the value proposed. */
@@ -116,29 +133,82 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
     case 'missing-starting-magnetization': {
       const magnetic = s.elements.filter((el) => MAGNETIC_ELEMENTS.has(el));
       if (magnetic.length) {
-        for (const el of magnetic) out.push({ parameter: `starting_magnetization(${el})`, currentValue: s.startingMagnetization[el] ?? 0, newValue: 0.5, reason: `${el} is magnetic: start from a moment so the SCF can find the magnetic ground state` });
+        for (const el of magnetic)
+          out.push({
+            parameter: `starting_magnetization(${el})`,
+            currentValue: s.startingMagnetization[el] ?? 0,
+            newValue: 0.5,
+            reason: `${el} is magnetic: start from a moment so the SCF can find the magnetic ground state`,
+          });
       } else {
-        out.push({ parameter: 'nspin', currentValue: s.nspin ?? 2, newValue: 1, reason: `${s.elements.join(', ')} ${s.elements.length === 1 ? 'is' : 'are'} not magnetic: a spin-polarized run gains nothing` });
+        out.push({
+          parameter: 'nspin',
+          currentValue: s.nspin ?? 2,
+          newValue: 1,
+          reason: `${s.elements.join(', ')} ${s.elements.length === 1 ? 'is' : 'are'} not magnetic: a spin-polarized run gains nothing`,
+        });
       }
       break;
     }
     case 'no-smearing':
-      out.push({ parameter: 'occupations', currentValue: s.occupations ?? 'fixed', newValue: 'smearing', reason: 'a metal needs smeared occupations' });
-      out.push({ parameter: 'smearing', currentValue: s.smearing, newValue: 'mv', reason: 'Marzari–Vanderbilt cold smearing keeps the energy close to the zero-width limit' });
-      out.push({ parameter: 'degauss', currentValue: s.degaussRy, newValue: 0.02, reason: 'a width of 0.02 Ry is usual for metals with cold smearing' });
+      out.push({
+        parameter: 'occupations',
+        currentValue: s.occupations ?? 'fixed',
+        newValue: 'smearing',
+        reason: 'a metal needs smeared occupations',
+      });
+      out.push({
+        parameter: 'smearing',
+        currentValue: s.smearing,
+        newValue: 'mv',
+        reason: 'Marzari–Vanderbilt cold smearing keeps the energy close to the zero-width limit',
+      });
+      out.push({
+        parameter: 'degauss',
+        currentValue: s.degaussRy,
+        newValue: 0.02,
+        reason: 'a width of 0.02 Ry is usual for metals with cold smearing',
+      });
       break;
     case 'overlap-matrix':
     case 'bands-not-converged':
-      if (diag !== 'cg') out.push({ parameter: 'diagonalization', currentValue: diag, newValue: 'cg', reason: 'conjugate-gradient diagonalization is slower but robust where Davidson fails' });
+      if (diag !== 'cg')
+        out.push({
+          parameter: 'diagonalization',
+          currentValue: diag,
+          newValue: 'cg',
+          reason: 'conjugate-gradient diagonalization is slower but robust where Davidson fails',
+        });
       break;
     case 'charge-wrong':
-      if (s.ecutrhoRy !== undefined) out.push({ parameter: 'ecutrho', currentValue: s.ecutrhoRy, newValue: round(s.ecutrhoRy * 1.5, 1), reason: 'a higher density cutoff represents the augmentation charge of ultrasoft/PAW pseudopotentials' });
+      if (s.ecutrhoRy !== undefined)
+        out.push({
+          parameter: 'ecutrho',
+          currentValue: s.ecutrhoRy,
+          newValue: round(s.ecutrhoRy * 1.5, 1),
+          reason: 'a higher density cutoff represents the augmentation charge of ultrasoft/PAW pseudopotentials',
+        });
       break;
     case 'scheduler-limit': {
       const reason = NEVER_STARTED.exec(ev.errorText ?? '')?.[1] ?? '';
-      if (/Time|Wall/.test(reason)) out.push({ parameter: 'resources.walltimeMinutes', newValue: "at most the partition's (or QOS's) time limit", reason: `${reason}: the walltime asked for is above what the cluster allows one job` });
-      else if (/Node|Cpu|Config|Constraints|Mem|GRES/.test(reason)) out.push({ parameter: 'resources', newValue: 'fewer nodes, tasks or memory, within the partition', reason: `${reason}: the job asks for more than the cluster allows one job` });
-      else out.push({ parameter: 'cluster profile', newValue: 'a valid account, QOS and partition', reason: `${reason}: the job's account, QOS or partition is not accepted` });
+      if (/Time|Wall/.test(reason))
+        out.push({
+          parameter: 'resources.walltimeMinutes',
+          newValue: "at most the partition's (or QOS's) time limit",
+          reason: `${reason}: the walltime asked for is above what the cluster allows one job`,
+        });
+      else if (/Node|Cpu|Config|Constraints|Mem|GRES/.test(reason))
+        out.push({
+          parameter: 'resources',
+          newValue: 'fewer nodes, tasks or memory, within the partition',
+          reason: `${reason}: the job asks for more than the cluster allows one job`,
+        });
+      else
+        out.push({
+          parameter: 'cluster profile',
+          newValue: 'a valid account, QOS and partition',
+          reason: `${reason}: the job's account, QOS or partition is not accepted`,
+        });
       break;
     }
     case 'relaxation-not-converged':
@@ -146,27 +216,65 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
       out.push(...outputFailureSuggestions(ev, d.kind));
       break;
     case 'walltime':
-      out.push({ parameter: 'resources.walltimeMinutes', newValue: 'twice the previous allowance', reason: 'the run needs more time; the other settings were fine' });
+      out.push({
+        parameter: 'resources.walltimeMinutes',
+        newValue: 'twice the previous allowance',
+        reason: 'the run needs more time; the other settings were fine',
+      });
       break;
     case 'memory':
-      out.push({ parameter: 'resources.nodes', newValue: 'one more node (or more tasks)', reason: 'spreading the run over more processes divides the memory per process' });
+      out.push({
+        parameter: 'resources.nodes',
+        newValue: 'one more node (or more tasks)',
+        reason: 'spreading the run over more processes divides the memory per process',
+      });
       break;
     case 'scf-not-converged': {
-      const acc = (ev.output?.scfCycles.at(-1)?.iterations ?? []).map((i) => i.estimatedAccuracyRy).filter((a): a is number => a !== undefined);
+      const acc = (ev.output?.scfCycles.at(-1)?.iterations ?? [])
+        .map((i) => i.estimatedAccuracyRy)
+        .filter((a): a is number => a !== undefined);
       if (oscillates(acc) || acc.length < 4) {
-        out.push({ parameter: 'mixing_beta', currentValue: beta, newValue: round(Math.max(0.1, beta / 2)), reason: 'a smaller mixing step damps charge sloshing' });
-        if (s.hasVacuum && s.mixingMode !== 'local-TF') out.push({ parameter: 'mixing_mode', currentValue: s.mixingMode ?? PW_DEFAULTS.mixingMode, newValue: 'local-TF', reason: 'local Thomas–Fermi mixing suits inhomogeneous systems (slabs, surfaces)' });
+        out.push({
+          parameter: 'mixing_beta',
+          currentValue: beta,
+          newValue: round(Math.max(0.1, beta / 2)),
+          reason: 'a smaller mixing step damps charge sloshing',
+        });
+        if (s.hasVacuum && s.mixingMode !== 'local-TF')
+          out.push({
+            parameter: 'mixing_mode',
+            currentValue: s.mixingMode ?? PW_DEFAULTS.mixingMode,
+            newValue: 'local-TF',
+            reason: 'local Thomas–Fermi mixing suits inhomogeneous systems (slabs, surfaces)',
+          });
       } else if (beta < 0.2) {
-        out.push({ parameter: 'mixing_beta', currentValue: beta, newValue: 0.3, reason: 'the SCF converges steadily but the mixing step is small: a larger one gets there in fewer iterations' });
+        out.push({
+          parameter: 'mixing_beta',
+          currentValue: beta,
+          newValue: 0.3,
+          reason: 'the SCF converges steadily but the mixing step is small: a larger one gets there in fewer iterations',
+        });
       }
       out.push({ parameter: 'electron_maxstep', currentValue: maxstep, newValue: maxstep * 2, reason: 'allow more SCF iterations' });
       const metallic = s.occupations === 'smearing';
       if (metallic && s.degaussRy !== undefined && s.degaussRy < 0.01) {
-        out.push({ parameter: 'degauss', currentValue: s.degaussRy, newValue: 0.01, reason: 'a very narrow smearing makes the occupations of a metal flip between iterations' });
+        out.push({
+          parameter: 'degauss',
+          currentValue: s.degaussRy,
+          newValue: 0.01,
+          reason: 'a very narrow smearing makes the occupations of a metal flip between iterations',
+        });
       }
-      const cBands = Object.entries(ev.output?.warningCounts ?? {}).filter(([w]) => w.startsWith('c_bands')).reduce((n, [, c]) => n + c, 0);
+      const cBands = Object.entries(ev.output?.warningCounts ?? {})
+        .filter(([w]) => w.startsWith('c_bands'))
+        .reduce((n, [, c]) => n + c, 0);
       if (diag === 'david' && cBands >= C_BANDS_WARNINGS_FOR_CG) {
-        out.push({ parameter: 'diagonalization', currentValue: diag, newValue: 'cg', reason: `eigenvalues did not converge in Davidson (${cBands} c_bands warnings)` });
+        out.push({
+          parameter: 'diagonalization',
+          currentValue: diag,
+          newValue: 'cg',
+          reason: `eigenvalues did not converge in Davidson (${cBands} c_bands warnings)`,
+        });
       }
       break;
     }
@@ -181,7 +289,10 @@ export function ruleSuggestions(ev: FailureEvidence, d: Diagnosis): Suggestion[]
 function stoppedFromOutside(ev: FailureEvidence, text: string): Diagnosis | undefined {
   const refused = NEVER_STARTED.exec(text);
   if (refused) {
-    return { kind: 'scheduler-limit', finding: `the scheduler would never start the job (${refused[1]}): its request is beyond a limit of the partition, QOS or account. pw.x never ran; the input is not at fault.` };
+    return {
+      kind: 'scheduler-limit',
+      finding: `the scheduler would never start the job (${refused[1]}): its request is beyond a limit of the partition, QOS or account. pw.x never ran; the input is not at fault.`,
+    };
   }
   if (/TIMEOUT|time limit|DUE TO TIME LIMIT|walltime/i.test(text) || ev.jobState === 'timeout') {
     return { kind: 'walltime', finding: 'the job ran out of its wall-time allowance before pw.x finished.' };
@@ -195,16 +306,28 @@ function stoppedFromOutside(ev: FailureEvidence, text: string): Diagnosis | unde
     const cycle = ev.output?.scfCycles.at(-1);
     const n = cycle?.iterationCount ?? cycle?.iterations.length;
     const at = n ? ` at SCF iteration ${n} of at most ${ev.input.electronMaxstep ?? PW_DEFAULTS.electronMaxstep}` : '';
-    return { kind: 'killed', finding: `pw.x ended while no DREAMS process was watching it${at}, with no error from pw.x and no "convergence NOT achieved": the run was interrupted, not failed, so it can be repeated unchanged.` };
+    return {
+      kind: 'killed',
+      finding: `pw.x ended while no DREAMS process was watching it${at}, with no error from pw.x and no "convergence NOT achieved": the run was interrupted, not failed, so it can be repeated unchanged.`,
+    };
   }
   if (!ev.output?.error && (ev.jobState === 'cancelled' || /\bcancell?ed\b/i.test(ev.errorText))) {
     // Cancelled (scancel on the cluster, DREAMS or the user stopping it): the SCF was cut short
     // wherever it stood, so its last iteration says nothing about how it converges.
-    const why = ev.errorText.split('\n').find((l) => /cancel/i.test(l))?.trim();
-    return { kind: 'killed', finding: `the job was cancelled from outside${why ? ` (${why})` : ''}, not stopped by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
+    const why = ev.errorText
+      .split('\n')
+      .find((l) => /cancel/i.test(l))
+      ?.trim();
+    return {
+      kind: 'killed',
+      finding: `the job was cancelled from outside${why ? ` (${why})` : ''}, not stopped by pw.x: nothing in the input caused it, so the run can be repeated unchanged.`,
+    };
   }
   if (!ev.output?.error && /ended by SIG(KILL|TERM|INT|HUP)|\bkilled\b|PREEMPTED|NODE_FAIL|CANCELLED by/i.test(text)) {
-    return { kind: 'killed', finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.` };
+    return {
+      kind: 'killed',
+      finding: `the job was stopped from outside (${text.match(/SIG[A-Z]+|PREEMPTED|NODE_FAIL|killed/i)?.[0] ?? 'a signal'}), not by pw.x: nothing in the input caused it, so the run can be repeated unchanged.`,
+    };
   }
   return undefined;
 }

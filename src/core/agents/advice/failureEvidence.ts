@@ -36,7 +36,14 @@ export interface FailureEvidence {
 }
 
 /** pw.x defaults (6.7) for the variables the advisor reasons about. */
-export const PW_DEFAULTS = { mixingBeta: 0.7, electronMaxstep: 100, convThrRy: 1e-6, diagonalization: 'david', mixingMode: 'plain', nstep: 50 };
+export const PW_DEFAULTS = {
+  mixingBeta: 0.7,
+  electronMaxstep: 100,
+  convThrRy: 1e-6,
+  diagonalization: 'david',
+  mixingMode: 'plain',
+  nstep: 50,
+};
 
 export function inputSettings(text: string): InputSettings {
   const input = parsePwInput(text);
@@ -72,11 +79,21 @@ export function inputSettings(text: string): InputSettings {
  * `crashText` is pw.x's CRASH file from the run's directory when there is one: its error counts
  * when the output lacks one. The input's press lets the parser judge a vc-relax's final SCF.
  */
-export function failureEvidence(inputText: string, outputText: string | undefined, errors: (string | undefined)[], jobState?: string, crashText?: string): FailureEvidence {
+export function failureEvidence(
+  inputText: string,
+  outputText: string | undefined,
+  errors: (string | undefined)[],
+  jobState?: string,
+  crashText?: string,
+): FailureEvidence {
   const press = numberIn(parsePwInput(inputText), 'cell', 'press');
-  const output = outputText || crashText !== undefined
-    ? parsePwOutput(outputText ?? '', { ...(crashText !== undefined ? { crash: crashText } : {}), ...(press !== undefined ? { pressKbar: press } : {}) })
-    : undefined;
+  const output =
+    outputText || crashText !== undefined
+      ? parsePwOutput(outputText ?? '', {
+          ...(crashText !== undefined ? { crash: crashText } : {}),
+          ...(press !== undefined ? { pressKbar: press } : {}),
+        })
+      : undefined;
   const pwError = output?.error ? `Error in routine ${output.error.routine}: ${output.error.message}` : undefined;
   const errorText = [pwError, ...errors].filter((e): e is string => !!e && e.trim() !== '').join('\n');
   return { input: inputSettings(inputText), ...(output ? { output } : {}), errorText, ...(jobState ? { jobState } : {}) };

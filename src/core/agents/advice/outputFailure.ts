@@ -37,18 +37,46 @@ export function outputFailureSuggestions(ev: FailureEvidence, kind: OutputFailur
   const f = ev.output?.failure;
   if (kind === 'relaxation-not-converged' && f?.kind === 'steps-exhausted') {
     const nstep = s.nstep ?? PW_DEFAULTS.nstep;
-    return [{ parameter: 'nstep', currentValue: nstep, newValue: nstep * 2, reason: 'the relaxation was still converging when its ionic steps ran out: more steps (or a restart from its last geometry) let it finish' }];
+    return [
+      {
+        parameter: 'nstep',
+        currentValue: nstep,
+        newValue: nstep * 2,
+        reason:
+          'the relaxation was still converging when its ionic steps ran out: more steps (or a restart from its last geometry) let it finish',
+      },
+    ];
   }
   if (kind === 'relaxation-not-converged' && f?.kind === 'bfgs-failed') {
     const thr = s.convThrRy ?? PW_DEFAULTS.convThrRy;
-    return [{ parameter: 'conv_thr', currentValue: thr, newValue: Number((thr / 100).toExponential(1)),
-      reason: 'BFGS reset its history twice: its line searches failed on forces and energies noisier than its thresholds, which a tighter SCF makes accurate enough to follow' }];
+    return [
+      {
+        parameter: 'conv_thr',
+        currentValue: thr,
+        newValue: Number((thr / 100).toExponential(1)),
+        reason:
+          'BFGS reset its history twice: its line searches failed on forces and energies noisier than its thresholds, which a tighter SCF makes accurate enough to follow',
+      },
+    ];
   }
   if (kind === 'final-scf-above-thresholds') {
     const out: Suggestion[] = [];
-    if (s.ecutwfcRy !== undefined) out.push({ parameter: 'ecutwfc', currentValue: s.ecutwfcRy, newValue: Number((s.ecutwfcRy * 1.25).toFixed(1)), reason: 'the stress changed when the plane waves were set up again for the final cell (Pulay stress): a higher cutoff makes it small' });
+    if (s.ecutwfcRy !== undefined)
+      out.push({
+        parameter: 'ecutwfc',
+        currentValue: s.ecutwfcRy,
+        newValue: Number((s.ecutwfcRy * 1.25).toFixed(1)),
+        reason:
+          'the stress changed when the plane waves were set up again for the final cell (Pulay stress): a higher cutoff makes it small',
+      });
     const rho = s.ecutrhoRy ?? (s.ecutwfcRy !== undefined ? 4 * s.ecutwfcRy : undefined);
-    if (rho !== undefined) out.push({ parameter: 'ecutrho', currentValue: rho, newValue: Number((rho * 1.25).toFixed(1)), reason: 'raised with ecutwfc, keeping their ratio' });
+    if (rho !== undefined)
+      out.push({
+        parameter: 'ecutrho',
+        currentValue: rho,
+        newValue: Number((rho * 1.25).toFixed(1)),
+        reason: 'raised with ecutwfc, keeping their ratio',
+      });
     return out;
   }
   return [];

@@ -49,7 +49,8 @@ export function staleSteps(plan: Plan, ctx: StepContext): StaleStep[] {
   const out: StaleStep[] = [];
   for (const step of plan.steps) {
     if (step.status !== 'done') continue;
-    const stale = currentCalls(step, ctx).flatMap((c) => c.outputs)
+    const stale = currentCalls(step, ctx)
+      .flatMap((c) => c.outputs)
       .map((id) => ctx.provenance.artifact(id))
       .filter((a): a is ArtifactRecord => a?.status === 'stale')
       .map((a) => a.id);
@@ -85,7 +86,15 @@ export async function reopenStaleSteps(rt: AgentRuntime, ctx: StepContext): Prom
   const tried = new Set(eventsOf(ctx.events, RERUN_EVENT).flatMap((e) => e.payload.because.map(key)));
   const reported = new Set(eventsOf(ctx.events, STALE_REMAINS_EVENT).map((e) => key(e.payload)));
   for (const b of found.filter((x) => tried.has(key(x)) && !reported.has(key(x)))) {
-    await rt.log.append({ kind: STALE_REMAINS_EVENT, key: 'run/workflow', actor: RUNNER_ACTOR, payload: { ...b, message: `step ${b.step} ran again but still stands on stale ${b.stale.join(', ')}; recompute them by hand or edit the step.` } });
+    await rt.log.append({
+      kind: STALE_REMAINS_EVENT,
+      key: 'run/workflow',
+      actor: RUNNER_ACTOR,
+      payload: {
+        ...b,
+        message: `step ${b.step} ran again but still stands on stale ${b.stale.join(', ')}; recompute them by hand or edit the step.`,
+      },
+    });
   }
   const because = found.filter((x) => !tried.has(key(x)));
   if (!because.length) return undefined;
@@ -95,7 +104,10 @@ export async function reopenStaleSteps(rt: AgentRuntime, ctx: StepContext): Prom
     for (const d of dependentsOf(plan, b.step)) reopen.add(d);
   }
   const reopened = plan.steps.filter((s) => reopen.has(s.id) && s.status !== 'pending' && s.status !== 'running').map((s) => s.id);
-  const reasons = staleReasons(ctx.events, because.flatMap((b) => b.stale));
+  const reasons = staleReasons(
+    ctx.events,
+    because.flatMap((b) => b.stale),
+  );
   const payload: RerunPayload = { because, reopened, reasons };
   await rt.log.append({ kind: RERUN_EVENT, key: 'run/workflow', actor: RUNNER_ACTOR, payload });
   const steps = plan.steps.map((s): PlanStep => {
@@ -104,7 +116,10 @@ export async function reopenStaleSteps(rt: AgentRuntime, ctx: StepContext): Prom
     return { ...rest, status: 'pending' };
   });
   const first = because[0]!;
-  await store.save({ ...plan, steps, version: plan.version + 1 },
-    `results went stale (${first.stale.join(', ')} of step ${first.step}: ${reasons[first.stale[0]!] ?? 'marked stale'}); to run again: ${reopened.join(', ')}`, RUNNER_ACTOR);
+  await store.save(
+    { ...plan, steps, version: plan.version + 1 },
+    `results went stale (${first.stale.join(', ')} of step ${first.step}: ${reasons[first.stale[0]!] ?? 'marked stale'}); to run again: ${reopened.join(', ')}`,
+    RUNNER_ACTOR,
+  );
   return payload;
 }

@@ -20,10 +20,21 @@ export function supersession(call: ToolCallRecord, ctx: StepContext): { reason: 
   if (!step) return undefined;
   const each = eachArgument(step.args);
   const item = each ? call.args[each.argument]?.value : undefined;
-  const later = ctx.provenance.calls().find((c) => c.step === step.id && c.tool === call.tool && Number(c.id.slice(2)) > Number(call.id.slice(2)) &&
-    (!each || c.args[each.argument]?.value === item) && callSucceeded(c, ctx.provenance));
+  const later = ctx.provenance
+    .calls()
+    .find(
+      (c) =>
+        c.step === step.id &&
+        c.tool === call.tool &&
+        Number(c.id.slice(2)) > Number(call.id.slice(2)) &&
+        (!each || c.args[each.argument]?.value === item) &&
+        callSucceeded(c, ctx.provenance),
+    );
   if (!later) return undefined;
-  return { reason: `superseded: step ${step.id} ran again and ${later.id} made ${later.outputs.join(', ') || 'its result'}${each ? ` for ${String(item)}` : ''}`, by: later.id };
+  return {
+    reason: `superseded: step ${step.id} ran again and ${later.id} made ${later.outputs.join(', ') || 'its result'}${each ? ` for ${String(item)}` : ''}`,
+    by: later.id,
+  };
 }
 
 /** Close every open approval whose call was superseded; returns the ids closed. */

@@ -57,12 +57,16 @@ function answer(a: ArtifactRecord): { key: string; words: string } {
     const c = (a.value as SlabSelection).chosen;
     return { key: JSON.stringify([c.layers, c.vacuumAngstrom, c.fixedLayers]), words: `${c.layers} layers, ${c.vacuumAngstrom} Å vacuum` };
   }
-  return { key: a.contentHash, words: typeof a.value === 'number' ? `${a.value}${a.unit ? ` ${a.unit}` : ''}` : `content ${a.contentHash.slice(0, 12)}` };
+  return {
+    key: a.contentHash,
+    words: typeof a.value === 'number' ? `${a.value}${a.unit ? ` ${a.unit}` : ''}` : `content ${a.contentHash.slice(0, 12)}`,
+  };
 }
 
 /** The results of an attempt's one call; an earlier attempt's results count even if they went stale since. */
 function outputsOf(rt: AgentRuntime, attempt: Attempt, tool: string, current: boolean): ArtifactRecord[] {
-  const calls = attempt.callIds.map((id) => rt.provenance.call(id))
+  const calls = attempt.callIds
+    .map((id) => rt.provenance.call(id))
     .filter((c): c is ToolCallRecord => !!c && c.tool === tool && (current ? callSucceeded(c, rt.provenance) : c.status === 'ok'));
   if (calls.length !== 1) return [];
   return calls[0]!.outputs.map((id) => rt.provenance.artifact(id)).filter((a): a is ArtifactRecord => !!a);
@@ -75,7 +79,10 @@ function outputsOf(rt: AgentRuntime, attempt: Attempt, tool: string, current: bo
 export async function supersedeChangedResults(rt: AgentRuntime, stepId: string, tool: string): Promise<Supersession | undefined> {
   const attempts = attemptsOf(rt.log.events(), stepId);
   const latest = attempts.at(-1);
-  const previous = attempts.slice(0, -1).reverse().find((a) => a.ok);
+  const previous = attempts
+    .slice(0, -1)
+    .reverse()
+    .find((a) => a.ok);
   if (!latest?.ok || !previous) return undefined;
   const now = outputsOf(rt, latest, tool, true);
   const before = outputsOf(rt, previous, tool, false);

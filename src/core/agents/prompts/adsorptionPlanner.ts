@@ -23,7 +23,9 @@ export function plannerUserMessage(ctx: PlanningContext): string {
   const { slab, surface, adsorbate, history } = ctx;
   const s = slab.slab;
   const lines: string[] = [];
-  lines.push(`Adsorbate ${adsorbate.name}: ${adsorbate.symbols.map((x, i) => `${i} ${x}`).join(', ')}; bonds ${adsorbate.bonds.map(([i, j]) => `${i}-${j}`).join(', ') || 'none'}.`);
+  lines.push(
+    `Adsorbate ${adsorbate.name}: ${adsorbate.symbols.map((x, i) => `${i} ${x}`).join(', ')}; bonds ${adsorbate.bonds.map(([i, j]) => `${i}-${j}`).join(', ') || 'none'}.`,
+  );
   lines.push(`Slab: ${s.symbols.length} atoms. Top-layer atoms (index element x y height, Å in the surface frame):`);
   for (const i of surface.topLayer) {
     const p = s.positions[i]!;
@@ -33,7 +35,12 @@ export function plannerUserMessage(ctx: PlanningContext): string {
   for (const site of surface.sites) {
     const c = classes.get(site.fingerprint);
     if (c) c.n++;
-    else classes.set(site.fingerprint, { n: 1, example: site.surfaceAtoms, label: `${site.kind}${site.hollowType ? ` ${site.hollowType}` : ''} over ${site.surfaceAtoms.map((i) => s.symbols[i]).join('-')}` });
+    else
+      classes.set(site.fingerprint, {
+        n: 1,
+        example: site.surfaceAtoms,
+        label: `${site.kind}${site.hollowType ? ` ${site.hollowType}` : ''} over ${site.surfaceAtoms.map((i) => s.symbols[i]).join('-')}`,
+      });
   }
   lines.push(`Symmetry-distinct site classes (${classes.size}; label, copies, one example's atoms):`);
   for (const c of classes.values()) lines.push(`  ${c.label}; ${c.n} copies; e.g. [${c.example.join(', ')}]`);
@@ -47,11 +54,16 @@ export function plannerUserMessage(ctx: PlanningContext): string {
           ? 'desorbed'
           : `${h.relaxedSite.kind}${h.relaxedSite.hollowType ? ` ${h.relaxedSite.hollowType}` : ''} [${h.relaxedSite.surfaceAtoms.join(', ')}] ${h.relaxedSite.elements.join('-')}`
         : '(not shown)';
-      lines.push(`  ${h.iteration}: ${planned} -> ${relaxed}, slip ${h.slip ?? '(not shown)'}, ${h.dissociated ? 'dissociated' : 'intact'}, ${h.adsorptionEnergyEv.toFixed(3)}${h.relaxationConverged ? '' : ' (relaxation not converged)'}`);
+      lines.push(
+        `  ${h.iteration}: ${planned} -> ${relaxed}, slip ${h.slip ?? '(not shown)'}, ${h.dissociated ? 'dissociated' : 'intact'}, ${h.adsorptionEnergyEv.toFixed(3)}${h.relaxationConverged ? '' : ' (relaxation not converged)'}`,
+      );
     }
   }
-  if (ctx.forbid.length > 0) lines.push(`FORBID (site fingerprints whose configurations slipped away or desorbed): ${ctx.forbid.join(' ; ')}`);
+  if (ctx.forbid.length > 0)
+    lines.push(`FORBID (site fingerprints whose configurations slipped away or desorbed): ${ctx.forbid.join(' ; ')}`);
   if (ctx.rejections.length > 0) lines.push(`Your last proposal was rejected: ${ctx.rejections.join(' ')}`);
-  lines.push(`Relaxations left: ${ctx.relaxationsLeft}.${ctx.mayStopOnConvergence ? ' You may terminate when you judge the search converged.' : ' Do not terminate before the budget is spent unless every site class has been tried.'}`);
+  lines.push(
+    `Relaxations left: ${ctx.relaxationsLeft}.${ctx.mayStopOnConvergence ? ' You may terminate when you judge the search converged.' : ' Do not terminate before the budget is spent unless every site class has been tried.'}`,
+  );
   return lines.join('\n');
 }

@@ -42,19 +42,42 @@ export interface ObjectiveReading {
   missing: string[];
 }
 
-export function planRoundMessage(objective: string, plan: Plan | undefined, templates: WorkflowTemplate[], reading?: ObjectiveReading): string {
+export function planRoundMessage(
+  objective: string,
+  plan: Plan | undefined,
+  templates: WorkflowTemplate[],
+  reading?: ObjectiveReading,
+): string {
   if (!plan || plan.steps.length === 0) {
-    const lines = [`Objective: ${objective}`, '', 'There is no plan yet. Built-in workflows (read_workflow shows one\'s inputs in full):', workflowList(templates)];
+    const lines = [
+      `Objective: ${objective}`,
+      '',
+      "There is no plan yet. Built-in workflows (read_workflow shows one's inputs in full):",
+      workflowList(templates),
+    ];
     if (reading) {
-      lines.push('', `The objective reads as ${reading.template.id}, with ${JSON.stringify(reading.inputs)}.` +
-        `${reading.missing.length ? ` Still to give: ${reading.missing.join(' ')}` : ''} Its input schema:`, JSON.stringify(reading.template.inputSchema));
+      lines.push(
+        '',
+        `The objective reads as ${reading.template.id}, with ${JSON.stringify(reading.inputs)}.` +
+          `${reading.missing.length ? ` Still to give: ${reading.missing.join(' ')}` : ''} Its input schema:`,
+        JSON.stringify(reading.template.inputSchema),
+      );
     }
-    lines.push('', 'Start the plan from the workflow that fits (start_workflow with its inputs), or build it with edit_plan inserts, ' +
-      'and say in the same answer, in one paragraph, what the plan does and which inputs you chose and why.');
+    lines.push(
+      '',
+      'Start the plan from the workflow that fits (start_workflow with its inputs), or build it with edit_plan inserts, ' +
+        'and say in the same answer, in one paragraph, what the plan does and which inputs you chose and why.',
+    );
     return lines.join('\n');
   }
-  return [`Objective: ${objective}`, '', `The plan (v${plan.version}${plan.workflow ? `, from the ${plan.workflow} template` : ''}):`, planTable(plan), '',
-    'Review it against the objective. Edit it only if something the objective asks for is missing or wrong; then answer with one paragraph on the plan.'].join('\n');
+  return [
+    `Objective: ${objective}`,
+    '',
+    `The plan (v${plan.version}${plan.workflow ? `, from the ${plan.workflow} template` : ''}):`,
+    planTable(plan),
+    '',
+    'Review it against the objective. Edit it only if something the objective asks for is missing or wrong; then answer with one paragraph on the plan.',
+  ].join('\n');
 }
 
 /** A text cut at a sentence end (or a clause end) before `max` characters, never mid-word. */
@@ -75,18 +98,25 @@ export function clipAtSentence(text: string, max: number): string {
  */
 export function compactSummary(s: string): string {
   const said = new Set<string>();
-  return s.replace(/job dreams-[0-9a-f]{8}-(c-\d+) completed: /g, '$1: ')
-    .replace(/identical input already run by (c-\d+) \(job [^)]*\); its result reused, pw\.x not run again: /g, 'as $1 (result reused): ')
-    .replace(/\[(a-\d+) pw_output, /g, '[$1, ')
-    .replace(/ \([A-Z][A-Za-z0-9]*, \d+ atom\(s\)\)/g, (m) => (said.has(m) ? '' : (said.add(m), m)))
-    // an open approval is listed once, apart (it is the user's to answer), not in every summary
-    .replace(/ ?Approval ap-\d+ is open: the result counts only once it is approved\./g, '');
+  return (
+    s
+      .replace(/job dreams-[0-9a-f]{8}-(c-\d+) completed: /g, '$1: ')
+      .replace(/identical input already run by (c-\d+) \(job [^)]*\); its result reused, pw\.x not run again: /g, 'as $1 (result reused): ')
+      .replace(/\[(a-\d+) pw_output, /g, '[$1, ')
+      .replace(/ \([A-Z][A-Za-z0-9]*, \d+ atom\(s\)\)/g, (m) => (said.has(m) ? '' : (said.add(m), m)))
+      // an open approval is listed once, apart (it is the user's to answer), not in every summary
+      .replace(/ ?Approval ap-\d+ is open: the result counts only once it is approved\./g, '')
+  );
 }
 
 /** Each step that has ended, once, in plan order and its latest state: "  k-runs done: ...". */
 export function earlierSteps(plan: Plan, max = 320): string[] {
-  return plan.steps.filter((s) => s.status === 'done' || s.status === 'failed' || (s.status === 'pending' && s.summary))
-    .map((s) => `  ${s.id} ${s.status === 'done' ? 'done' : s.status === 'failed' ? 'FAILED' : 'to run again'}: ${clipAtSentence(compactSummary(s.summary ?? ''), max)}`);
+  return plan.steps
+    .filter((s) => s.status === 'done' || s.status === 'failed' || (s.status === 'pending' && s.summary))
+    .map(
+      (s) =>
+        `  ${s.id} ${s.status === 'done' ? 'done' : s.status === 'failed' ? 'FAILED' : 'to run again'}: ${clipAtSentence(compactSummary(s.summary ?? ''), max)}`,
+    );
 }
 
 /** Why a step failed, from every side: its tool, its worker, what the tool suggests; and the step as planned. */
@@ -109,16 +139,24 @@ export interface StepFailure {
 export function replanMessage(opts: { objective: string; plan: Plan; failure: StepFailure; replans: number; maxReplans: number }): string {
   const f = opts.failure;
   return [
-    `Objective: ${opts.objective}`, '',
+    `Objective: ${opts.objective}`,
+    '',
     `Step ${f.stepId} failed: ${f.reason}`,
     ...(f.call ? [`- the call: ${f.call}`] : []),
     ...(f.toolSaid ? [`- the tool said: ${f.toolSaid}`] : []),
     ...(f.workerSaid ? [`- the worker said: ${f.workerSaid}`] : []),
     ...(f.suggestion ? [`- the tool suggests: ${f.suggestion}`] : []),
-    `Replanning round ${opts.replans} of at most ${opts.maxReplans} for this step.`, '',
-    'As planned (edit_plan modify changes only the arguments it names; null removes one):', ...f.planned, '',
-    `The plan (v${opts.plan.version}):`, planTable(opts.plan), '',
-    'Earlier steps:', ...earlierSteps(opts.plan), '',
+    `Replanning round ${opts.replans} of at most ${opts.maxReplans} for this step.`,
+    '',
+    'As planned (edit_plan modify changes only the arguments it names; null removes one):',
+    ...f.planned,
+    '',
+    `The plan (v${opts.plan.version}):`,
+    planTable(opts.plan),
+    '',
+    'Earlier steps:',
+    ...earlierSteps(opts.plan),
+    '',
     'Decide how the run goes on: diagnose (the advisor for pw.x failures), then edit the plan so the failed step runs again with the fix. ' +
       'If nothing can fix it, answer without editing and say why; the run then stops with its state saved.',
   ].join('\n');
@@ -131,10 +169,18 @@ export function approvalLine(r: ApprovalRequest): string {
 
 export function responseMessage(opts: { objective: string; plan: Plan; report?: string; openApprovals: ApprovalRequest[] }): string {
   return [
-    `Objective: ${opts.objective}`, '', 'Every step of the plan is done:', planTable(opts.plan), '',
-    'Step summaries:', ...earlierSteps(opts.plan, 400), '',
+    `Objective: ${opts.objective}`,
+    '',
+    'Every step of the plan is done:',
+    planTable(opts.plan),
+    '',
+    'Step summaries:',
+    ...earlierSteps(opts.plan, 400),
+    '',
     ...(opts.report ? [opts.report, ''] : []),
-    ...(opts.openApprovals.length ? ['Open approvals (a person answers them: dreams approve <run> <id>):', ...opts.openApprovals.map(approvalLine), ''] : ['No approval is open.', '']),
+    ...(opts.openApprovals.length
+      ? ['Open approvals (a person answers them: dreams approve <run> <id>):', ...opts.openApprovals.map(approvalLine), '']
+      : ['No approval is open.', '']),
     'Write the final response for the user in two to five sentences: the result with its artifact reference, the settings it rests on, and anything that needs their attention (the open approvals above, warnings).',
   ].join('\n');
 }

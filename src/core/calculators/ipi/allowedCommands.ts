@@ -21,7 +21,10 @@ export function allowedCalculatorCommands(file = calculatorsFile()): string[][] 
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new DreamsError('bad-input', `${file} is not JSON (${(e as Error).message}); write {"ipi": [{"command": ["python3", "client.py", "..."]}]}.`);
+    throw new DreamsError(
+      'bad-input',
+      `${file} is not JSON (${(e as Error).message}); write {"ipi": [{"command": ["python3", "client.py", "..."]}]}.`,
+    );
   }
   const list = data && typeof data === 'object' ? (data as { ipi?: unknown }).ipi : undefined;
   const commands: string[][] = [];

@@ -76,7 +76,11 @@ export class IpiClientCalculator implements Calculator {
     exit: Promise<string>,
   ) {
     this.name = `i-PI client ${calculatorName}`;
-    this.settings = { method: `ipi:${calculatorName}`, production: false, details: { calculator: calculatorName, command: spec.command.join(' '), commandSha256: sha256 } };
+    this.settings = {
+      method: `ipi:${calculatorName}`,
+      production: false,
+      details: { calculator: calculatorName, command: spec.command.join(' '), commandSha256: sha256 },
+    };
     this.#exit = exit.then((why) => (this.#exited = why));
   }
 
@@ -86,23 +90,42 @@ export class IpiClientCalculator implements Calculator {
   }
 
   /** Listen, start the client for these atoms, and wait until it has named itself and connected. */
-  static async start(spec: IpiClientSpec, structure: Structure, opts: { workDir?: string; signal?: AbortSignal } = {}): Promise<IpiClientCalculator> {
+  static async start(
+    spec: IpiClientSpec,
+    structure: Structure,
+    opts: { workDir?: string; signal?: AbortSignal } = {},
+  ): Promise<IpiClientCalculator> {
     if (!Array.isArray(spec.command) || spec.command.length === 0 || spec.command.some((a) => typeof a !== 'string' || a === '')) {
-      throw new CalculatorError('i-PI', 'calculator.command must be the client\'s argument list, e.g. [python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT]; it runs without a shell.');
+      throw new CalculatorError(
+        'i-PI',
+        "calculator.command must be the client's argument list, e.g. [python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT]; it runs without a shell.",
+      );
     }
     const workDir = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-ipi-'));
     fs.mkdirSync(workDir, { recursive: true });
     const structureFile = path.join(workDir, 'ipi-structure.extxyz');
     fs.writeFileSync(structureFile, formatExtxyz({ structure: { ...structure, fixed: undefined } }));
-    const server = await IpiServer.listen(spec.unixSocket ? { unixSocketName: spec.unixSocket, engine: spec.command.join(' ') } : { port: spec.port ?? 0, engine: spec.command.join(' ') });
-    const where = 'port' in server.address ? { DREAMS_IPI_HOST: server.address.host, DREAMS_IPI_PORT: String(server.address.port) } : { DREAMS_IPI_UNIX: server.address.unixSocket.replace(/^\/tmp\/ipi_/, '') };
+    const server = await IpiServer.listen(
+      spec.unixSocket
+        ? { unixSocketName: spec.unixSocket, engine: spec.command.join(' ') }
+        : { port: spec.port ?? 0, engine: spec.command.join(' ') },
+    );
+    const where =
+      'port' in server.address
+        ? { DREAMS_IPI_HOST: server.address.host, DREAMS_IPI_PORT: String(server.address.port) }
+        : { DREAMS_IPI_UNIX: server.address.unixSocket.replace(/^\/tmp\/ipi_/, '') };
     let out = '';
     const keep = (d: Buffer) => {
       out = (out + d.toString()).slice(-TAIL_BYTES * 4);
     };
     let child: ChildProcess;
     try {
-      child = spawn(spec.command[0]!, spec.command.slice(1), { cwd: workDir, env: { ...process.env, DREAMS_IPI_STRUCTURE: structureFile, ...where }, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+      child = spawn(spec.command[0]!, spec.command.slice(1), {
+        cwd: workDir,
+        env: { ...process.env, DREAMS_IPI_STRUCTURE: structureFile, ...where },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        shell: false,
+      });
     } catch (e) {
       await server.close();
       throw new CalculatorError('i-PI', `could not start ${spec.command[0]} (${(e as Error).message}).`);
@@ -130,13 +153,27 @@ export class IpiClientCalculator implements Calculator {
           return JSON.parse(NAME_LINE.exec(out)![1]!) as { name?: string; package?: string; version?: string };
         })(),
         exit.then((why) => {
-          throw new CalculatorError('i-PI', `the client ${JSON.stringify(spec.command)} ${why} before it connected. Its output:\n${tail() || '(none)'}`);
+          throw new CalculatorError(
+            'i-PI',
+            `the client ${JSON.stringify(spec.command)} ${why} before it connected. Its output:\n${tail() || '(none)'}`,
+          );
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new CalculatorError('i-PI', `the client ${JSON.stringify(spec.command)} did not name its calculator and connect within ${startMs / 1000} s (it prints "DREAMS_IPI_CALCULATOR {...}" first, as dreams_ase_ipi_client.py does). Its output:\n${tail() || '(none)'}`)), startMs);
+          timer = setTimeout(
+            () =>
+              reject(
+                new CalculatorError(
+                  'i-PI',
+                  `the client ${JSON.stringify(spec.command)} did not name its calculator and connect within ${startMs / 1000} s (it prints "DREAMS_IPI_CALCULATOR {...}" first, as dreams_ase_ipi_client.py does). Its output:\n${tail() || '(none)'}`,
+                ),
+              ),
+            startMs,
+          );
         }),
       ]);
-      const label = [named.name ?? 'unnamed', named.package && named.version ? `(${named.package} ${named.version})` : ''].filter(Boolean).join(' ');
+      const label = [named.name ?? 'unnamed', named.package && named.version ? `(${named.package} ${named.version})` : '']
+        .filter(Boolean)
+        .join(' ');
       return new IpiClientCalculator(server, child, spec, structure.symbols, label, commandSha256(spec.command), tail, exit);
     } catch (e) {
       await stop();
@@ -155,7 +192,10 @@ export class IpiClientCalculator implements Calculator {
   async calculate(structure: Structure, opts: CalculateOptions = {}): Promise<CalculatorResult> {
     if (this.#exited) throw this.died();
     if (structure.symbols.length !== this.symbols.length || structure.symbols.some((s, i) => s !== this.symbols[i])) {
-      throw new CalculatorError(this.name, `this client serves ${this.symbols.length} atoms (${[...new Set(this.symbols)].join(', ')}) in a fixed order; start a client for each structure.`);
+      throw new CalculatorError(
+        this.name,
+        `this client serves ${this.symbols.length} atoms (${[...new Set(this.symbols)].join(', ')}) in a fixed order; start a client for each structure.`,
+      );
     }
     const ms = (this.spec.timeoutSeconds ?? 600) * 1000;
     let timer: NodeJS.Timeout | undefined;
@@ -166,7 +206,16 @@ export class IpiClientCalculator implements Calculator {
           throw this.died();
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new CalculatorError(this.name, `no answer for ${structure.symbols.length} atoms within ${ms / 1000} s; the client is stopped. Raise calculator.timeoutSeconds if one geometry takes that long.`)), ms);
+          timer = setTimeout(
+            () =>
+              reject(
+                new CalculatorError(
+                  this.name,
+                  `no answer for ${structure.symbols.length} atoms within ${ms / 1000} s; the client is stopped. Raise calculator.timeoutSeconds if one geometry takes that long.`,
+                ),
+              ),
+            ms,
+          );
         }),
       ]);
     } catch (e) {
@@ -181,7 +230,10 @@ export class IpiClientCalculator implements Calculator {
   }
 
   private died(): CalculatorError {
-    return new CalculatorError(this.name, `the client ${JSON.stringify(this.spec.command)} ${this.#exited} during the calculation; no energy was recorded for it. Its last output:\n${this.output() || '(none)'}`);
+    return new CalculatorError(
+      this.name,
+      `the client ${JSON.stringify(this.spec.command)} ${this.#exited} during the calculation; no energy was recorded for it. Its last output:\n${this.output() || '(none)'}`,
+    );
   }
 
   /** Send EXIT, stop listening, and end the process (killed if it does not leave within 5 s). */
@@ -214,12 +266,22 @@ export class IpiCommandCalculator implements Calculator {
   }
 
   get settings(): CalculatorSettings {
-    return this.#client?.settings ?? { method: 'ipi', production: false, details: { command: this.spec.command.join(' '), commandSha256: commandSha256(this.spec.command) } };
+    return (
+      this.#client?.settings ?? {
+        method: 'ipi',
+        production: false,
+        details: { command: this.spec.command.join(' '), commandSha256: commandSha256(this.spec.command) },
+      }
+    );
   }
 
   /** What this calculator is, for the energies it gives: its own name (once a client said it), the command and its sha256. */
   identity(): { name?: string; command: string; commandSha256: string } {
-    return { ...(this.#reported ? { name: this.#reported } : {}), command: this.spec.command.join(' '), commandSha256: commandSha256(this.spec.command) };
+    return {
+      ...(this.#reported ? { name: this.#reported } : {}),
+      command: this.spec.command.join(' '),
+      commandSha256: commandSha256(this.spec.command),
+    };
   }
 
   /** The calculator's own name, once a client has said it (kept after the client stopped). */

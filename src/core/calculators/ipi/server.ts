@@ -56,7 +56,11 @@ export class IpiServer implements Calculator {
     engine: string,
   ) {
     this.name = `i-PI (${engine})`;
-    this.settings = { method: `ipi:${engine}`, production: true, details: { engine, address: 'port' in address ? `${address.host}:${address.port}` : address.unixSocket } };
+    this.settings = {
+      method: `ipi:${engine}`,
+      production: true,
+      details: { engine, address: 'port' in address ? `${address.host}:${address.port}` : address.unixSocket },
+    };
     server.on('connection', (socket) => {
       if (this.client) {
         socket.end();
@@ -79,7 +83,9 @@ export class IpiServer implements Calculator {
     const engine = opts.engine ?? 'external engine';
     return new Promise((resolve, reject) => {
       const server = net.createServer();
-      server.once('error', (e) => reject(new CalculatorError('i-PI', `could not listen (${e.message}); pick another port or socket name.`)));
+      server.once('error', (e) =>
+        reject(new CalculatorError('i-PI', `could not listen (${e.message}); pick another port or socket name.`)),
+      );
       if (opts.unixSocketName !== undefined) {
         if (!/^[\w.-]+$/.test(opts.unixSocketName)) {
           reject(new CalculatorError('i-PI', `UNIX socket name "${opts.unixSocketName}" may hold only letters, digits, ".", "_" and "-".`));
@@ -100,7 +106,9 @@ export class IpiServer implements Calculator {
 
   /** The argument pw.x takes to connect here: `pw.x --ipi <this>`. */
   get pwIpiArgument(): string {
-    return 'port' in this.address ? `${this.address.host}:${this.address.port}` : `${this.address.unixSocket.replace(/^\/tmp\/ipi_/, '')}:UNIX`;
+    return 'port' in this.address
+      ? `${this.address.host}:${this.address.port}`
+      : `${this.address.unixSocket.replace(/^\/tmp\/ipi_/, '')}:UNIX`;
   }
 
   /** Resolves when a client is connected (immediately if one is). */
@@ -109,7 +117,12 @@ export class IpiServer implements Calculator {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== onConnect);
-        reject(new CalculatorError('i-PI', `no engine connected to ${this.pwIpiArgument} within ${timeoutMs / 1000} s; start it with e.g. pw.x --ipi ${this.pwIpiArgument} -in <input>.`));
+        reject(
+          new CalculatorError(
+            'i-PI',
+            `no engine connected to ${this.pwIpiArgument} within ${timeoutMs / 1000} s; start it with e.g. pw.x --ipi ${this.pwIpiArgument} -in <input>.`,
+          ),
+        );
       }, timeoutMs);
       const onConnect = () => {
         clearTimeout(timer);
@@ -121,9 +134,13 @@ export class IpiServer implements Calculator {
 
   async calculate(structure: Structure, opts: CalculateOptions = {}): Promise<CalculatorResult> {
     if (!structure.pbc.every(Boolean) || structure.cell.some((v) => Math.hypot(...v) === 0)) {
-      throw new CalculatorError(this.name, 'the i-PI protocol sends a full 3D cell; give the structure three lattice vectors (a gas-phase molecule needs a box) and pbc [true, true, true].');
+      throw new CalculatorError(
+        this.name,
+        'the i-PI protocol sends a full 3D cell; give the structure three lattice vectors (a gas-phase molecule needs a box) and pbc [true, true, true].',
+      );
     }
-    if (this.busy) throw new CalculatorError(this.name, 'a calculation is already running on this connection; i-PI serves one geometry at a time.');
+    if (this.busy)
+      throw new CalculatorError(this.name, 'a calculation is already running on this connection; i-PI serves one geometry at a time.');
     await this.waitForClient();
     this.busy = true;
     const abort = () => this.client?.destroy(new Error('cancelled'));
@@ -131,7 +148,12 @@ export class IpiServer implements Calculator {
     try {
       return await this.exchange(structure, opts.stress ?? false);
     } catch (e) {
-      throw e instanceof CalculatorError ? e : new CalculatorError(this.name, `${(e as Error).message} while computing ${structure.symbols.length} atoms; check the engine's own output.`);
+      throw e instanceof CalculatorError
+        ? e
+        : new CalculatorError(
+            this.name,
+            `${(e as Error).message} while computing ${structure.symbols.length} atoms; check the engine's own output.`,
+          );
     } finally {
       this.busy = false;
       opts.signal?.removeEventListener('abort', abort);
@@ -157,21 +179,29 @@ export class IpiServer implements Calculator {
     // the row-vector cell (h⁻¹ transposed), both row-major.
     const h = [0, 1, 2].map((i) => [0, 1, 2].map((j) => s.cell[j]![i]! * toBohr));
     const cellInverse = invert3(s.cell.map((v) => v.map((x) => x * toBohr)));
-    this.client!.write(Buffer.concat([
-      header('POSDATA'),
-      float64s(h.flat()),
-      float64s(cellInverse.flat()),
-      int32(n),
-      float64s(s.positions.flatMap((p) => p.map((x) => x * toBohr))),
-    ]));
+    this.client!.write(
+      Buffer.concat([
+        header('POSDATA'),
+        float64s(h.flat()),
+        float64s(cellInverse.flat()),
+        int32(n),
+        float64s(s.positions.flatMap((p) => p.map((x) => x * toBohr))),
+      ]),
+    );
     state = await this.status();
-    if (state !== 'HAVEDATA') throw new CalculatorError(this.name, `the engine answered "${state}" after POSDATA where HAVEDATA was expected.`);
+    if (state !== 'HAVEDATA')
+      throw new CalculatorError(this.name, `the engine answered "${state}" after POSDATA where HAVEDATA was expected.`);
     this.client!.write(header('GETFORCE'));
     const reply = await this.reader!.header();
-    if (reply !== 'FORCEREADY') throw new CalculatorError(this.name, `the engine answered "${reply}" to GETFORCE where FORCEREADY was expected.`);
+    if (reply !== 'FORCEREADY')
+      throw new CalculatorError(this.name, `the engine answered "${reply}" to GETFORCE where FORCEREADY was expected.`);
     const [energyHa] = await this.reader!.float64s(1);
     const count = await this.reader!.int32();
-    if (count !== n) throw new CalculatorError(this.name, `the engine returned forces for ${count} atoms for a structure of ${n}; the engine's input must describe the same atoms in the same order.`);
+    if (count !== n)
+      throw new CalculatorError(
+        this.name,
+        `the engine returned forces for ${count} atoms for a structure of ${n}; the engine's input must describe the same atoms in the same order.`,
+      );
     const forces = await this.reader!.float64s(3 * n);
     const virial = await this.reader!.float64s(9);
     const extra = await this.reader!.int32();
@@ -180,12 +210,19 @@ export class IpiServer implements Calculator {
     const forceUnit = HARTREE_IN_EV / BOHR_IN_ANGSTROM;
     const result: CalculatorResult = {
       energyEv: energyHa! * HARTREE_IN_EV,
-      forcesEvPerAngstrom: Array.from({ length: n }, (_, i) => [forces[3 * i]! * forceUnit, forces[3 * i + 1]! * forceUnit, forces[3 * i + 2]! * forceUnit] as Vec3),
+      forcesEvPerAngstrom: Array.from(
+        { length: n },
+        (_, i) => [forces[3 * i]! * forceUnit, forces[3 * i + 1]! * forceUnit, forces[3 * i + 2]! * forceUnit] as Vec3,
+      ),
     };
     if (withStress) {
       const v = volume(s.cell);
       // Sent transposed; the virial is symmetric for any engine that conserves angular momentum.
-      result.stressEvPerAngstrom3 = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (-virial[3 * j + i]! * HARTREE_IN_EV) / v)) as [Vec3, Vec3, Vec3];
+      result.stressEvPerAngstrom3 = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (-virial[3 * j + i]! * HARTREE_IN_EV) / v)) as [
+        Vec3,
+        Vec3,
+        Vec3,
+      ];
     }
     return result;
   }

@@ -62,7 +62,9 @@ export async function relaxWithFire(calculator: Calculator, start: Structure, op
   let steps = 0;
   while (fmax >= fmaxTarget && steps < maxSteps) {
     const f = r.forcesEvPerAngstrom;
-    let power = 0, vNorm2 = 0, fNorm2 = 0;
+    let power = 0,
+      vNorm2 = 0,
+      fNorm2 = 0;
     for (let i = 0; i < n; i++) {
       for (let k = 0; k < 3; k++) {
         power += f[i]![k]! * velocity[i]![k]!;

@@ -44,7 +44,10 @@ export interface BandGap {
 function merged(input: BandGapInput): number[][] {
   if ((input.nspin ?? 1) === 1) return input.energiesEv;
   if (!input.energiesDownEv || input.energiesDownEv.length !== input.energiesEv.length) {
-    throw new DftScienceError('a spin-polarised band gap needs the bands of both spin channels on the same k-points (run bands.x with spin_component 1 and 2).', {});
+    throw new DftScienceError(
+      'a spin-polarised band gap needs the bands of both spin channels on the same k-points (run bands.x with spin_component 1 and 2).',
+      {},
+    );
   }
   return input.energiesEv.map((up, k) => [...up, ...input.energiesDownEv![k]!].sort((a, b) => a - b));
 }
@@ -65,7 +68,10 @@ export function bandGap(input: BandGapInput): BandGap {
   const occupied = Math.round(occ);
   const nbnd = Math.min(...bands.map((b) => b.length));
   if (occupied < 1 || nbnd <= occupied) {
-    throw new DftScienceError(`no empty band was computed (${nbnd} bands for ${occupied} occupied): rerun the bands with nbnd of at least ${occupied + 4}.`, { nbnd, occupied });
+    throw new DftScienceError(
+      `no empty band was computed (${nbnd} bands for ${occupied} occupied): rerun the bands with nbnd of at least ${occupied + 4}.`,
+      { nbnd, occupied },
+    );
   }
   let vbm: BandEdge = { energyEv: -Infinity, kIndex: -1, band: occupied - 1 };
   let cbm: BandEdge = { energyEv: Infinity, kIndex: -1, band: occupied };
@@ -89,10 +95,14 @@ export function bandGap(input: BandGapInput): BandGap {
     );
   }
   const smeared = /smearing/i.test(input.occupations);
-  if (smeared && input.fermiEnergyEv !== undefined && (input.fermiEnergyEv < vbm.energyEv - 1e-3 || input.fermiEnergyEv > cbm.energyEv + 1e-3)) {
+  if (
+    smeared &&
+    input.fermiEnergyEv !== undefined &&
+    (input.fermiEnergyEv < vbm.energyEv - 1e-3 || input.fermiEnergyEv > cbm.energyEv + 1e-3)
+  ) {
     throw new DftScienceError(
       `no band gap: the SCF smeared its occupations and put the Fermi level at ${input.fermiEnergyEv.toFixed(3)} eV, inside a band (the gap would be ${vbm.energyEv.toFixed(3)}–${cbm.energyEv.toFixed(3)} eV); ` +
-        'the run describes a metal. Compute the gap of an insulator with occupations=\'fixed\', or report the DOS at the Fermi level instead.',
+        "the run describes a metal. Compute the gap of an insulator with occupations='fixed', or report the DOS at the Fermi level instead.",
       { fermiEnergyEv: input.fermiEnergyEv },
     );
   }

@@ -20,11 +20,20 @@ export interface BandsAlongPath {
 }
 
 /** Joins bands.x's energies to the sampled path; refuses energies computed on other k-points. */
-export function bandsAlongPath(sampled: SampledPath, cell: Cell, alatBohr: number, file: { kCartesianTwoPiOverAlat: Vec3[]; energiesEv: number[][] }): BandsAlongPath {
+export function bandsAlongPath(
+  sampled: SampledPath,
+  cell: Cell,
+  alatBohr: number,
+  file: { kCartesianTwoPiOverAlat: Vec3[]; energiesEv: number[][] },
+): BandsAlongPath {
   if (file.energiesEv.length !== sampled.kpoints.length) {
-    throw new DftScienceError(`the band file has ${file.energiesEv.length} k-points but the path generates ${sampled.kpoints.length}: the bands were computed on another path.`, {
-      fileK: file.energiesEv.length, pathK: sampled.kpoints.length,
-    });
+    throw new DftScienceError(
+      `the band file has ${file.energiesEv.length} k-points but the path generates ${sampled.kpoints.length}: the bands were computed on another path.`,
+      {
+        fileK: file.energiesEv.length,
+        pathK: sampled.kpoints.length,
+      },
+    );
   }
   const unit = (2 * Math.PI) / bohrToAngstrom(alatBohr);
   sampled.kpoints.forEach((f, i) => {
@@ -32,7 +41,10 @@ export function bandsAlongPath(sampled: SampledPath, cell: Cell, alatBohr: numbe
     const got = file.kCartesianTwoPiOverAlat[i]!.map((v) => v * unit) as Vec3;
     // bands.x prints k to 4 decimals of 2π/alat
     if (norm(sub(want, got)) > 2e-4 * unit + 1e-6) {
-      throw new DftScienceError(`k-point ${i + 1} of the band file is (${got.map((v) => v.toFixed(4)).join(', ')}) 1/Å where the path has (${want.map((v) => v.toFixed(4)).join(', ')}): the bands belong to another cell or path.`, { index: i });
+      throw new DftScienceError(
+        `k-point ${i + 1} of the band file is (${got.map((v) => v.toFixed(4)).join(', ')}) 1/Å where the path has (${want.map((v) => v.toFixed(4)).join(', ')}): the bands belong to another cell or path.`,
+        { index: i },
+      );
     }
   });
   return { x: sampled.x, kpoints: sampled.kpoints, ticks: sampled.ticks, energiesEv: file.energiesEv };

@@ -25,7 +25,13 @@ export function pdosBySpeciesAndL(channels: PdosChannel[]): SpeciesChannelDos[] 
     const key = `${c.species}\0${c.l}`;
     let e = out.get(key);
     if (!e) {
-      e = { species: c.species, l: c.l, atoms: [], dos: c.ldos.map(() => 0), ...(c.spin ? { spin: { up: c.ldos.map(() => 0), down: c.ldos.map(() => 0) } } : {}) };
+      e = {
+        species: c.species,
+        l: c.l,
+        atoms: [],
+        dos: c.ldos.map(() => 0),
+        ...(c.spin ? { spin: { up: c.ldos.map(() => 0), down: c.ldos.map(() => 0) } } : {}),
+      };
       out.set(key, e);
     }
     if (!e.atoms.includes(c.atom)) e.atoms.push(c.atom);
@@ -42,7 +48,9 @@ export function pdosBySpeciesAndL(channels: PdosChannel[]): SpeciesChannelDos[] 
 export function valueAt(energiesEv: number[], values: number[], energyEv: number): number {
   const n = energiesEv.length;
   if (n < 2 || energyEv < energiesEv[0]! || energyEv > energiesEv[n - 1]!) {
-    throw new DftScienceError(`${energyEv} eV is outside the DOS grid (${energiesEv[0]} to ${energiesEv[n - 1]} eV); widen Emin/Emax.`, { energyEv });
+    throw new DftScienceError(`${energyEv} eV is outside the DOS grid (${energiesEv[0]} to ${energiesEv[n - 1]} eV); widen Emin/Emax.`, {
+      energyEv,
+    });
   }
   let i = 0;
   while (i < n - 2 && energiesEv[i + 1]! < energyEv) i++;
@@ -69,7 +77,8 @@ export function integrateUpTo(energiesEv: number[], values: number[], upToEv: nu
  */
 export function bandBottomEv(energiesEv: number[], integrated: number[], fraction = 0.01): number {
   const i = integrated.findIndex((v) => v >= fraction);
-  if (i < 0) throw new DftScienceError('the integrated DOS never reaches one hundredth of an electron: the DOS grid holds no occupied band.', {});
+  if (i < 0)
+    throw new DftScienceError('the integrated DOS never reaches one hundredth of an electron: the DOS grid holds no occupied band.', {});
   if (i === 0) return energiesEv[0]!;
   const t = (fraction - integrated[i - 1]!) / (integrated[i]! - integrated[i - 1]!);
   return energiesEv[i - 1]! + t * (energiesEv[i]! - energiesEv[i - 1]!);

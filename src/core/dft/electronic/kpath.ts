@@ -103,7 +103,7 @@ export function canonicalLattice(info: SymmetryInfo): ScCanonical {
   throw new DftScienceError(
     `no standard band path is defined here for the ${system.toLowerCase()} ${centring}-centred lattice of space group ${info.spaceGroup.symbol} (${info.spaceGroup.number}): ` +
       'the Setyawan–Curtarolo paths are implemented for cubic, tetragonal, orthorhombic, hexagonal, rhombohedral and monoclinic lattices ' +
-      '(a C-centred monoclinic one only where its centred face\'s other axis is not longer than c). ' +
+      "(a C-centred monoclinic one only where its centred face's other axis is not longer than c). " +
       'Give the path explicitly as labelled points in crystal coordinates.',
     { spaceGroup: info.spaceGroup.number },
   );
@@ -112,7 +112,11 @@ export function canonicalLattice(info: SymmetryInfo): ScCanonical {
 /** A basis of the same lattice with shorter, more orthogonal vectors, and the integer matrix to it (rows: combinations of the input rows). */
 function reduce(cell: Cell): { basis: M3; u: M3 } {
   const basis = cell.map((v) => [...v]) as M3;
-  const u: M3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const u: M3 = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   for (let changed = true, guard = 0; changed && guard < 200; guard++) {
     changed = false;
     for (let i = 0; i < 3; i++) {
@@ -141,12 +145,14 @@ export function latticeCorrespondence(cell: Cell, target: Cell, relTol = 2e-3): 
   const lengths = target.map(norm);
   const vectors: { n: Vec3; v: Vec3; len: number }[] = [];
   const R = 2;
-  for (let i = -R; i <= R; i++) for (let j = -R; j <= R; j++) for (let k = -R; k <= R; k++) {
-    if (i === 0 && j === 0 && k === 0) continue;
-    const n: Vec3 = [i, j, k];
-    const v = combine(n, basis);
-    vectors.push({ n, v, len: norm(v) });
-  }
+  for (let i = -R; i <= R; i++)
+    for (let j = -R; j <= R; j++)
+      for (let k = -R; k <= R; k++) {
+        if (i === 0 && j === 0 && k === 0) continue;
+        const n: Vec3 = [i, j, k];
+        const v = combine(n, basis);
+        vectors.push({ n, v, len: norm(v) });
+      }
   const candidates = lengths.map((l) => vectors.filter((c) => Math.abs(c.len - l) <= relTol * l));
   const close = (x: number, y: number, scale: number) => Math.abs(x - y) <= relTol * scale;
   // of the isometries, the one closest to the identity: a cell already in the canonical setting keeps its coordinates
@@ -223,7 +229,10 @@ export function cartesianK(cell: Cell, f: Vec3): Vec3 {
  */
 export function samplePath(path: Pick<BandPath, 'points' | 'segments'>, cell: Cell, pointsPerInverseAngstrom: number): SampledPath {
   if (!(pointsPerInverseAngstrom > 0)) {
-    throw new DftScienceError(`a band path needs a positive density of k-points (got ${pointsPerInverseAngstrom} per 1/Å); 20–50 per 1/Å is usual.`, { pointsPerInverseAngstrom });
+    throw new DftScienceError(
+      `a band path needs a positive density of k-points (got ${pointsPerInverseAngstrom} per 1/Å); 20–50 per 1/Å is usual.`,
+      { pointsPerInverseAngstrom },
+    );
   }
   const nodes: PathNode[] = [];
   for (const run of path.segments) {
@@ -232,11 +241,14 @@ export function samplePath(path: Pick<BandPath, 'points' | 'segments'>, cell: Ce
       const next = run[i + 1];
       if (!k || (next !== undefined && !path.points[next])) {
         const missing = !k ? label : next!;
-        throw new DftScienceError(`the path names ${missing}, which is not among its points (${Object.keys(path.points).join(', ')}).`, { label: missing });
+        throw new DftScienceError(`the path names ${missing}, which is not among its points (${Object.keys(path.points).join(', ')}).`, {
+          label: missing,
+        });
       }
-      const count = next === undefined
-        ? 1
-        : Math.max(2, Math.round(norm(sub(cartesianK(cell, path.points[next]!), cartesianK(cell, k))) * pointsPerInverseAngstrom));
+      const count =
+        next === undefined
+          ? 1
+          : Math.max(2, Math.round(norm(sub(cartesianK(cell, path.points[next]!), cartesianK(cell, k))) * pointsPerInverseAngstrom));
       nodes.push({ label, k, count });
     });
   }

@@ -38,7 +38,8 @@ function parseComponent(expr: string, line: number, whole: string): { row: Vec3;
   if (terms.join('') !== s) fail(line, `cannot read "${expr}" in the operation "${whole}".`);
   for (const term of terms) {
     const m = /^([+-]?)(\d*\.?\d*(?:\/\d+\.?\d*)?)\*?([xyz]?)$/.exec(term);
-    if (!m || (m[2] === '' && m[3] === '')) fail(line, `cannot read the term "${term}" in the operation "${whole}"; terms are x, y, z and fractions such as 1/2 or 0.25.`);
+    if (!m || (m[2] === '' && m[3] === ''))
+      fail(line, `cannot read the term "${term}" in the operation "${whole}"; terms are x, y, z and fractions such as 1/2 or 0.25.`);
     const sign = m![1] === '-' ? -1 : 1;
     let coeff = 1;
     if (m![2]) {
@@ -67,7 +68,10 @@ function elementOfSite(type: CifValue | undefined, label: CifValue): string {
   const one = cap(letters.slice(0, 1));
   if (letters.length >= 2 && isChemicalSymbol(two)) return two;
   if (isChemicalSymbol(one)) return one;
-  return fail((type ?? label).line, `site ${label.text}: "${raw}" names no element; give _atom_site_type_symbol as a chemical symbol (e.g. Na, or Na1+).`);
+  return fail(
+    (type ?? label).line,
+    `site ${label.text}: "${raw}" names no element; give _atom_site_type_symbol as a chemical symbol (e.g. Na, or Na1+).`,
+  );
 }
 
 function chooseBlock(blocks: CifBlock[], options: CifReadOptions): CifBlock {
@@ -78,10 +82,17 @@ function chooseBlock(blocks: CifBlock[], options: CifReadOptions): CifBlock {
     return b!;
   }
   const withAtoms = blocks.filter((b) => columnOf(b, '_atom_site_fract_x', '_atom_site_cartn_x'));
-  if (withAtoms.length === 0) fail(blocks[0]!.line, `no data block lists atom sites (_atom_site_fract_x ...); blocks: ${blocks.map((x) => `data_${x.name}`).join(', ')}.`);
+  if (withAtoms.length === 0)
+    fail(
+      blocks[0]!.line,
+      `no data block lists atom sites (_atom_site_fract_x ...); blocks: ${blocks.map((x) => `data_${x.name}`).join(', ')}.`,
+    );
   if (withAtoms.length > 1) {
-    fail(withAtoms[1]!.line, `the file holds ${withAtoms.length} structures, in data blocks ${withAtoms.map((b) => `"${b.name}"`).join(', ')}; ` +
-      'choose one by name (dreams structure FILE --block NAME), or split the file.');
+    fail(
+      withAtoms[1]!.line,
+      `the file holds ${withAtoms.length} structures, in data blocks ${withAtoms.map((b) => `"${b.name}"`).join(', ')}; ` +
+        'choose one by name (dreams structure FILE --block NAME), or split the file.',
+    );
   }
   return withAtoms[0]!;
 }
@@ -90,7 +101,12 @@ function operationsOf(block: CifBlock): { operations: FractionalOperation[]; fro
   const xyz = columnOf(block, '_space_group_symop_operation_xyz', '_symmetry_equiv_pos_as_xyz');
   if (xyz) return { operations: xyz.map((v) => parseOperation(v.text, v.line)), from: 'the listed operations' };
   const refs: CifValue[] = [];
-  for (const tag of ['_space_group_name_h-m_alt', '_symmetry_space_group_name_h-m', '_space_group_it_number', '_symmetry_int_tables_number']) {
+  for (const tag of [
+    '_space_group_name_h-m_alt',
+    '_symmetry_space_group_name_h-m',
+    '_space_group_it_number',
+    '_symmetry_int_tables_number',
+  ]) {
     const v = block.items.get(tag);
     if (v && !(!v.quoted && (v.text === '?' || v.text === '.'))) refs.push(v);
   }
@@ -98,13 +114,31 @@ function operationsOf(block: CifBlock): { operations: FractionalOperation[]; fro
     const g = operationsOfSpaceGroup(v.text);
     if (g) return { operations: g.operations, from: `space group ${g.symbol} (${g.number}, operations from its ITA number)` };
   }
-  if (refs.length) fail(refs[0]!.line, `the space group "${refs[0]!.text}" is not one this reader knows; list its operations in a _space_group_symop_operation_xyz loop, or give its ITA number.`);
-  return { operations: [{ rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0] }], from: 'none given: P1 assumed' };
+  if (refs.length)
+    fail(
+      refs[0]!.line,
+      `the space group "${refs[0]!.text}" is not one this reader knows; list its operations in a _space_group_symop_operation_xyz loop, or give its ITA number.`,
+    );
+  return {
+    operations: [
+      {
+        rotation: [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
+        translation: [0, 0, 0],
+      },
+    ],
+    from: 'none given: P1 assumed',
+  };
 }
 
 const wrap = (x: number) => x - Math.floor(x);
 const apply = (op: FractionalOperation, f: Vec3): Vec3 =>
-  [0, 1, 2].map((i) => wrap(op.rotation[i]![0] * f[0] + op.rotation[i]![1] * f[1] + op.rotation[i]![2] * f[2] + op.translation[i]!)) as Vec3;
+  [0, 1, 2].map((i) =>
+    wrap(op.rotation[i]![0] * f[0] + op.rotation[i]![1] * f[1] + op.rotation[i]![2] * f[2] + op.translation[i]!),
+  ) as Vec3;
 const samePlace = (a: Vec3, b: Vec3) =>
   [0, 1, 2].every((k) => {
     const d = Math.abs(a[k]! - b[k]!);
@@ -117,11 +151,21 @@ export function readCif(text: string, options: CifReadOptions = {}): Structure {
   const param = (tag: string): number => {
     const v = block.items.get(tag);
     const x = v ? cifNumber(v) : undefined;
-    if (x === undefined) fail(v?.line ?? block.line, `${tag} is ${v ? `"${v.text}", not a number` : 'missing'} in data_${block.name}; the cell needs a, b, c (Å) and α, β, γ (degrees).`);
+    if (x === undefined)
+      fail(
+        v?.line ?? block.line,
+        `${tag} is ${v ? `"${v.text}", not a number` : 'missing'} in data_${block.name}; the cell needs a, b, c (Å) and α, β, γ (degrees).`,
+      );
     return x!;
   };
-  const p = { a: param('_cell_length_a'), b: param('_cell_length_b'), c: param('_cell_length_c'),
-    alpha: param('_cell_angle_alpha'), beta: param('_cell_angle_beta'), gamma: param('_cell_angle_gamma') };
+  const p = {
+    a: param('_cell_length_a'),
+    b: param('_cell_length_b'),
+    c: param('_cell_length_c'),
+    alpha: param('_cell_angle_alpha'),
+    beta: param('_cell_angle_beta'),
+    gamma: param('_cell_angle_gamma'),
+  };
   let cell;
   try {
     cell = cellFromParameters(p);
@@ -133,15 +177,19 @@ export function readCif(text: string, options: CifReadOptions = {}): Structure {
   const fz = columnOf(block, '_atom_site_fract_z');
   if (!fx || !fy || !fz) {
     const cart = columnOf(block, '_atom_site_cartn_x');
-    fail(cart?.[0]?.line ?? block.line, cart
-      ? 'atoms are given in Cartesian coordinates (_atom_site_Cartn_x); their frame is not defined by the cell parameters alone: write fractional coordinates (_atom_site_fract_x/y/z).'
-      : `data_${block.name} has no _atom_site_fract_x/y/z loop; list the atom sites with fractional coordinates.`);
+    fail(
+      cart?.[0]?.line ?? block.line,
+      cart
+        ? 'atoms are given in Cartesian coordinates (_atom_site_Cartn_x); their frame is not defined by the cell parameters alone: write fractional coordinates (_atom_site_fract_x/y/z).'
+        : `data_${block.name} has no _atom_site_fract_x/y/z loop; list the atom sites with fractional coordinates.`,
+    );
   }
   const labels = columnOf(block, '_atom_site_label') ?? columnOf(block, '_atom_site_type_symbol')!;
   const types = columnOf(block, '_atom_site_type_symbol');
   const occupancies = columnOf(block, '_atom_site_occupancy');
   const calc = columnOf(block, '_atom_site_calc_flag');
-  if (!labels || labels.length !== fx!.length) fail(fx![0]?.line, 'the atom sites need a _atom_site_label or _atom_site_type_symbol column.');
+  if (!labels || labels.length !== fx!.length)
+    fail(fx![0]?.line, 'the atom sites need a _atom_site_label or _atom_site_type_symbol column.');
   const { operations } = operationsOf(block);
   const fracs: Vec3[] = [];
   const symbols: string[] = [];
@@ -157,10 +205,14 @@ export function readCif(text: string, options: CifReadOptions = {}): Structure {
     const occ = occupancies?.[k];
     if (occ) {
       const o = cifNumber(occ);
-      if (o === undefined && !(occ.text === '?' || occ.text === '.')) fail(occ.line, `site ${label.text}: the occupancy "${occ.text}" is not a number.`);
+      if (o === undefined && !(occ.text === '?' || occ.text === '.'))
+        fail(occ.line, `site ${label.text}: the occupancy "${occ.text}" is not a number.`);
       if (o !== undefined && Math.abs(o - 1) > OCCUPANCY_TOLERANCE) {
-        fail(occ.line, `site ${label.text} has occupancy ${occ.text}: only ordered crystals (every occupancy 1) can be computed. ` +
-          'Choose an ordered model (one species per site, a supercell for fractional occupancy) and save it as a new CIF.');
+        fail(
+          occ.line,
+          `site ${label.text} has occupancy ${occ.text}: only ordered crystals (every occupancy 1) can be computed. ` +
+            'Choose an ordered model (one species per site, a supercell for fractional occupancy) and save it as a new CIF.',
+        );
       }
     }
     const symbol = elementOfSite(types?.[k], label);
@@ -172,8 +224,11 @@ export function readCif(text: string, options: CifReadOptions = {}): Structure {
         symbols.push(symbol);
         siteOf.push(k);
       } else if (siteOf[j] !== k) {
-        fail(label.line, `site ${label.text} lands on site ${labels[siteOf[j]!]!.text} (line ${labels[siteOf[j]!]!.line}) under the operation ` +
-          `(${g.map((x) => x.toFixed(4)).join(', ')}): two sites share a position, so the file describes a disordered crystal or repeats a site; keep one.`);
+        fail(
+          label.line,
+          `site ${label.text} lands on site ${labels[siteOf[j]!]!.text} (line ${labels[siteOf[j]!]!.line}) under the operation ` +
+            `(${g.map((x) => x.toFixed(4)).join(', ')}): two sites share a position, so the file describes a disordered crystal or repeats a site; keep one.`,
+        );
       }
     }
   }
@@ -191,13 +246,17 @@ export function cifBlockNames(text: string): string[] {
   return parseCifBlocks(text).map((b) => b.name);
 }
 
-const quoteIfNeeded = (s: string) => (/^[A-Za-z0-9+\-.()/]+$/.test(s) && !/^(data_|loop_|save_|global_|_)/i.test(s) ? s : `'${s.replace(/'/g, '')}'`);
+const quoteIfNeeded = (s: string) =>
+  /^[A-Za-z0-9+\-.()/]+$/.test(s) && !/^(data_|loop_|save_|global_|_)/i.test(s) ? s : `'${s.replace(/'/g, '')}'`;
 
 /** A P1 CIF of a periodic structure. */
 export function formatCif(structure: Structure, options: { dataName?: string; comment?: string } = {}): string {
   const n = structure.symbols.length;
   if (structure.positions.length !== n) throw new Error(`cannot write CIF: ${n} symbols but ${structure.positions.length} positions.`);
-  if (!structure.pbc.every(Boolean)) throw new Error('cannot write CIF: the structure is not periodic in three directions (a CIF describes a crystal); write extxyz or XSF.');
+  if (!structure.pbc.every(Boolean))
+    throw new Error(
+      'cannot write CIF: the structure is not periodic in three directions (a CIF describes a crystal); write extxyz or XSF.',
+    );
   for (const s of structure.symbols) if (!isChemicalSymbol(s)) throw new Error(`cannot write CIF: "${s}" is not a chemical symbol.`);
   const p = parametersOfCell(structure.cell);
   const name = (options.dataName ?? 'structure').replace(/\s+/g, '_');

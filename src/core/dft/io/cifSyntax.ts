@@ -44,7 +44,8 @@ function tokenize(text: string): Token[] {
       const parts = [raw.slice(1)];
       let j = k + 1;
       while (j < lines.length && !lines[j]!.startsWith(';')) parts.push(lines[j++]!);
-      if (j >= lines.length) fail(lineNo, 'a text field opened with ";" at the start of this line is never closed; end it with a line starting with ";".');
+      if (j >= lines.length)
+        fail(lineNo, 'a text field opened with ";" at the start of this line is never closed; end it with a line starting with ";".');
       out.push({ kind: 'value', text: parts.join('\n').trim(), line: lineNo, quoted: true });
       k = j;
       continue;
@@ -60,7 +61,11 @@ function tokenize(text: string): Token[] {
       if (c === "'" || c === '"') {
         let j = i + 1;
         while (j < raw.length && !(raw[j] === c && (j + 1 === raw.length || /\s/.test(raw[j + 1]!)))) j++;
-        if (j >= raw.length) fail(lineNo, `the quote ${c} at column ${i + 1} is never closed on this line; close it (a quote ends only before a space or the line's end).`);
+        if (j >= raw.length)
+          fail(
+            lineNo,
+            `the quote ${c} at column ${i + 1} is never closed on this line; close it (a quote ends only before a space or the line's end).`,
+          );
         out.push({ kind: 'value', text: raw.slice(i + 1, j), line: lineNo, quoted: true });
         i = j + 1;
         continue;
@@ -86,7 +91,8 @@ export function parseCifBlocks(text: string): CifBlock[] {
   const blocks: CifBlock[] = [];
   let block: CifBlock | undefined;
   let i = 0;
-  const need = (t: Token) => block ?? fail(t.line, `"${t.text}" comes before any data block; a CIF starts its data with a line "data_NAME".`);
+  const need = (t: Token) =>
+    block ?? fail(t.line, `"${t.text}" comes before any data block; a CIF starts its data with a line "data_NAME".`);
   while (i < tokens.length) {
     const t = tokens[i]!;
     if (t.kind === 'data') {
@@ -111,7 +117,10 @@ export function parseCifBlocks(text: string): CifBlock[] {
       while (i < tokens.length && tokens[i]!.kind === 'value') values.push(tokens[i++]!);
       if (values.length % tags.length !== 0) {
         const at = values[values.length - 1]?.line ?? t.line;
-        fail(at, `the loop that starts on line ${t.line} has ${tags.length} columns (${tags.join(', ')}) but ${values.length} values, not a multiple of ${tags.length}; a row is short or a value with spaces lacks quotes.`);
+        fail(
+          at,
+          `the loop that starts on line ${t.line} has ${tags.length} columns (${tags.join(', ')}) but ${values.length} values, not a multiple of ${tags.length}; a row is short or a value with spaces lacks quotes.`,
+        );
       }
       const rows: CifValue[][] = [];
       for (let r = 0; r < values.length; r += tags.length) rows.push(values.slice(r, r + tags.length));

@@ -21,7 +21,11 @@ export class StructureFileError extends DreamsError<'bad-input'> {
 
   /** "FILE:LINE: format: detail", as compilers print it. */
   located(): string {
-    const where = this.file ? `${this.file}${this.line !== undefined ? `:${this.line}` : ''}: ` : this.line !== undefined ? `line ${this.line}: ` : '';
+    const where = this.file
+      ? `${this.file}${this.line !== undefined ? `:${this.line}` : ''}: `
+      : this.line !== undefined
+        ? `line ${this.line}: `
+        : '';
     return `${where}${FORMAT_NAMES[this.format]}: ${this.detail}`;
   }
 }

@@ -47,13 +47,21 @@ interface PropertySpec {
 function parseProperties(spec: string, lineNo: number): PropertySpec[] {
   const parts = spec.split(':');
   if (parts.length % 3 !== 0) {
-    throw new StructureFileError('extxyz', lineNo, `Properties="${spec}" is not a list of name:type:width triples; write it as e.g. species:S:1:pos:R:3.`);
+    throw new StructureFileError(
+      'extxyz',
+      lineNo,
+      `Properties="${spec}" is not a list of name:type:width triples; write it as e.g. species:S:1:pos:R:3.`,
+    );
   }
   const out: PropertySpec[] = [];
   for (let k = 0; k < parts.length; k += 3) {
     const [name, type, width] = [parts[k]!, parts[k + 1]!, Number(parts[k + 2])];
     if (!['S', 'R', 'I', 'L'].includes(type) || !Number.isInteger(width) || width < 1) {
-      throw new StructureFileError('extxyz', lineNo, `property "${name}:${type}:${parts[k + 2]}" in Properties="${spec}" needs a type of S, R, I or L and a positive integer width.`);
+      throw new StructureFileError(
+        'extxyz',
+        lineNo,
+        `property "${name}:${type}:${parts[k + 2]}" in Properties="${spec}" needs a type of S, R, I or L and a positive integer width.`,
+      );
     }
     out.push({ name, type: type as ColumnType, width });
   }
@@ -66,7 +74,11 @@ function parseCell(value: ExtxyzValue, lineNo: number): Cell {
     throw new StructureFileError('extxyz', lineNo, `Lattice must hold 9 numbers (a1 a2 a3 as rows, Å); found ${JSON.stringify(value)}.`);
   }
   const v = xs as number[];
-  return [[v[0]!, v[1]!, v[2]!], [v[3]!, v[4]!, v[5]!], [v[6]!, v[7]!, v[8]!]];
+  return [
+    [v[0]!, v[1]!, v[2]!],
+    [v[3]!, v[4]!, v[5]!],
+    [v[6]!, v[7]!, v[8]!],
+  ];
 }
 
 function parsePbc(value: ExtxyzValue, lineNo: number): [boolean, boolean, boolean] {
@@ -112,7 +124,12 @@ export function parseExtxyz(text: string): ExtxyzFrame[] {
     frames.push(parseFrame(lines, i));
     i += Number(lines[i]!.trim()) + 2;
   }
-  if (frames.length === 0) throw new StructureFileError('extxyz', undefined, 'the text holds no frame; an XYZ frame starts with the number of atoms on its own line.');
+  if (frames.length === 0)
+    throw new StructureFileError(
+      'extxyz',
+      undefined,
+      'the text holds no frame; an XYZ frame starts with the number of atoms on its own line.',
+    );
   return frames;
 }
 
@@ -136,9 +153,16 @@ function parseFrame(lines: string[], start: number): ExtxyzFrame {
     throw new StructureFileError('extxyz', commentNo, `${(e as Error).message}; check the comment line's quoting.`);
   }
   const info: Record<string, ExtxyzValue> = {};
-  let cell: Cell = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  let cell: Cell = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   let pbc: [boolean, boolean, boolean] | undefined;
-  let props: PropertySpec[] = [{ name: 'species', type: 'S', width: 1 }, { name: 'pos', type: 'R', width: 3 }];
+  let props: PropertySpec[] = [
+    { name: 'species', type: 'S', width: 1 },
+    { name: 'pos', type: 'R', width: 3 },
+  ];
   let hasLattice = false;
   if (!comment.includes('=')) {
     // A plain XYZ comment line: keep the text, read nothing from it.
@@ -157,7 +181,11 @@ function parseFrame(lines: string[], start: number): ExtxyzFrame {
   const species = props.find((p) => p.name === 'species') ?? props.find((p) => p.name === 'Z');
   const pos = props.find((p) => p.name === 'pos');
   if (!species || !pos || pos.type !== 'R' || pos.width !== 3) {
-    throw new StructureFileError('extxyz', commentNo, 'Properties must name species:S:1 (or Z:I:1) and pos:R:3; add them to the Properties key.');
+    throw new StructureFileError(
+      'extxyz',
+      commentNo,
+      'Properties must name species:S:1 (or Z:I:1) and pos:R:3; add them to the Properties key.',
+    );
   }
   const width = props.reduce((s, p) => s + p.width, 0);
   const columns: Record<string, CellValue[][]> = Object.fromEntries(props.map((p) => [p.name, []]));
@@ -165,11 +193,19 @@ function parseFrame(lines: string[], start: number): ExtxyzFrame {
     const lineNo = start + 3 + a;
     const raw = lines[start + 2 + a];
     if (raw === undefined || raw.trim() === '') {
-      throw new StructureFileError('extxyz', lineNo, `the frame promises ${natoms} atoms but ${raw === undefined ? 'the text ends' : 'a blank line follows'} after ${a}; fix the atom count on line ${countLine}.`);
+      throw new StructureFileError(
+        'extxyz',
+        lineNo,
+        `the frame promises ${natoms} atoms but ${raw === undefined ? 'the text ends' : 'a blank line follows'} after ${a}; fix the atom count on line ${countLine}.`,
+      );
     }
     const tokens = raw.trim().split(/\s+/);
     if (tokens.length < width) {
-      throw new StructureFileError('extxyz', lineNo, `expected ${width} columns (${props.map((p) => `${p.name}:${p.type}:${p.width}`).join(':')}), found ${tokens.length} in "${raw.trim()}".`);
+      throw new StructureFileError(
+        'extxyz',
+        lineNo,
+        `expected ${width} columns (${props.map((p) => `${p.name}:${p.type}:${p.width}`).join(':')}), found ${tokens.length} in "${raw.trim()}".`,
+      );
     }
     let t = 0;
     for (const p of props) {
@@ -178,7 +214,9 @@ function parseFrame(lines: string[], start: number): ExtxyzFrame {
       columns[p.name]!.push(row);
     }
   }
-  const symbols = columns[species.name]!.map((r) => (species.name === 'Z' ? CHEMICAL_SYMBOLS[r[0] as number] ?? String(r[0]) : String(r[0])));
+  const symbols = columns[species.name]!.map((r) =>
+    species.name === 'Z' ? (CHEMICAL_SYMBOLS[r[0] as number] ?? String(r[0])) : String(r[0]),
+  );
   const structure: Structure = {
     symbols,
     positions: columns['pos']!.map((r) => [r[0], r[1], r[2]] as Vec3),
@@ -218,9 +256,12 @@ export function formatExtxyz(frames: Structure | ExtxyzFrameInput | (Structure |
 
 function validateStructure(s: Structure): void {
   const n = s.symbols.length;
-  if (s.positions.length !== n) throw new Error(`cannot write extxyz: ${n} symbols but ${s.positions.length} positions; give one position per atom.`);
-  if (s.tags && s.tags.length !== n) throw new Error(`cannot write extxyz: ${s.tags.length} tags for ${n} atoms; give one tag per atom or none.`);
-  if (s.fixed && s.fixed.length !== n) throw new Error(`cannot write extxyz: ${s.fixed.length} fixed flags for ${n} atoms; give one per atom or none.`);
+  if (s.positions.length !== n)
+    throw new Error(`cannot write extxyz: ${n} symbols but ${s.positions.length} positions; give one position per atom.`);
+  if (s.tags && s.tags.length !== n)
+    throw new Error(`cannot write extxyz: ${s.tags.length} tags for ${n} atoms; give one tag per atom or none.`);
+  if (s.fixed && s.fixed.length !== n)
+    throw new Error(`cannot write extxyz: ${s.fixed.length} fixed flags for ${n} atoms; give one per atom or none.`);
   for (const sym of s.symbols) {
     if (/\s/.test(sym) || sym.length === 0) throw new Error(`cannot write extxyz: species "${sym}" is empty or contains whitespace.`);
   }
@@ -238,7 +279,8 @@ function formatFrame(f: ExtxyzFrameInput): string {
   const extra = f.arrays ?? {};
   if (s.fixed && !extra['move_mask']) cols.push({ name: 'move_mask', type: 'L', rows: s.fixed.map((x) => [!x]) });
   for (const [name, col] of Object.entries(extra)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`cannot write extxyz: column name "${name}" must be letters, digits and underscores.`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`cannot write extxyz: column name "${name}" must be letters, digits and underscores.`);
     if (col.rows.length !== n) throw new Error(`cannot write extxyz: column "${name}" has ${col.rows.length} rows for ${n} atoms.`);
     cols.push({ name, type: col.type, rows: col.rows });
   }
@@ -251,7 +293,8 @@ function formatFrame(f: ExtxyzFrameInput): string {
   const info: Record<string, ExtxyzValue> = { ...(s.info ?? {}), ...(f.info ?? {}) };
   for (const [k, v] of Object.entries(info)) {
     if (RESERVED_KEYS.has(k)) continue;
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(k)) throw new Error(`cannot write extxyz: info key "${k}" must start with a letter and hold letters, digits, "_" or "-".`);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(k))
+      throw new Error(`cannot write extxyz: info key "${k}" must start with a letter and hold letters, digits, "_" or "-".`);
     keys.push(`${k}=${formatValue(v)}`);
   }
   keys.push(`pbc="${s.pbc.map((b) => (b ? 'T' : 'F')).join(' ')}"`);

@@ -21,7 +21,10 @@ function parseNumber(token: string): number {
 
 /** Interpret a raw value text as booleans, integers, floats or a string, scalar or array. */
 export function interpretValue(raw: string, bracketed: boolean): ExtxyzValue {
-  const tokens = raw.split(bracketed ? /[\s,]+/ : /\s+/).map((t) => t.replace(/^"|"$/g, '')).filter((t) => t.length > 0);
+  const tokens = raw
+    .split(bracketed ? /[\s,]+/ : /\s+/)
+    .map((t) => t.replace(/^"|"$/g, ''))
+    .filter((t) => t.length > 0);
   if (tokens.length === 0) return raw;
   const scalarOrArray = <T>(xs: T[]): T | T[] => (tokens.length === 1 && !bracketed ? xs[0]! : xs);
   if (tokens.every((t) => TRUE_WORDS.has(t) || FALSE_WORDS.has(t))) {

@@ -26,7 +26,8 @@ const fail = (line: number | undefined, message: string): never => {
 const numbersOn = (text: string | undefined, lineNo: number, count: number, what: string): number[] => {
   const xs = (text ?? '').trim().split(/\s+/).slice(0, count).map(Number);
   if (text === undefined) fail(lineNo, `the file ends where ${what} should be.`);
-  if (xs.length < count || xs.some((x) => !Number.isFinite(x))) fail(lineNo, `expected ${count} number${count > 1 ? 's' : ''} for ${what}, found "${text!.trim()}".`);
+  if (xs.length < count || xs.some((x) => !Number.isFinite(x)))
+    fail(lineNo, `expected ${count} number${count > 1 ? 's' : ''} for ${what}, found "${text!.trim()}".`);
   return xs;
 };
 
@@ -40,8 +41,13 @@ function speciesName(token: string, lineNo: number): string {
 export function readPoscar(text: string, options: PoscarReadOptions = {}): Structure {
   const lines = text.split(/\r\n|\r|\n/);
   const scaleTokens = (lines[1] ?? '').trim().split(/\s+/).filter(Boolean);
-  if (lines.length < 8) fail(lines.length, 'too short for a POSCAR: it needs a comment, the scale, three lattice vectors, the counts, the coordinate mode and the positions.');
-  if (scaleTokens.length !== 1 && scaleTokens.length !== 3) fail(2, `the scale line holds one number (or three, one per axis), found "${lines[1]!.trim()}".`);
+  if (lines.length < 8)
+    fail(
+      lines.length,
+      'too short for a POSCAR: it needs a comment, the scale, three lattice vectors, the counts, the coordinate mode and the positions.',
+    );
+  if (scaleTokens.length !== 1 && scaleTokens.length !== 3)
+    fail(2, `the scale line holds one number (or three, one per axis), found "${lines[1]!.trim()}".`);
   const scale = numbersOn(lines[1], 2, scaleTokens.length, 'the scale factor');
   const unscaled = [2, 3, 4].map((k) => numbersOn(lines[k], k + 1, 3, `lattice vector ${k - 1} (Å before scaling)`)) as Cell;
   // One factor per Cartesian axis, applied to the lattice vectors and to Cartesian positions alike.
@@ -66,8 +72,11 @@ export function readPoscar(text: string, options: PoscarReadOptions = {}): Struc
   const sixth = (lines[k] ?? '').trim().split(/\s+/);
   if (/^\d+$/.test(sixth[0] ?? '')) {
     if (!options.species) {
-      fail(6, 'this is a VASP 4 file: line 6 gives counts but no species line names the elements. Add the species line (e.g. "Na Cl") above the counts, ' +
-        'or pass the species in order (dreams structure FILE --species Na,Cl).');
+      fail(
+        6,
+        'this is a VASP 4 file: line 6 gives counts but no species line names the elements. Add the species line (e.g. "Na Cl") above the counts, ' +
+          'or pass the species in order (dreams structure FILE --species Na,Cl).',
+      );
     }
     species = options.species!.map((s) => speciesName(s, 6));
   } else {
@@ -75,7 +84,8 @@ export function readPoscar(text: string, options: PoscarReadOptions = {}): Struc
     k++;
   }
   const countTokens = (lines[k] ?? '').trim().split(/\s+/);
-  if (!countTokens.every((t) => /^\d+$/.test(t))) fail(k + 1, `expected the number of atoms of each species, found "${(lines[k] ?? '').trim()}".`);
+  if (!countTokens.every((t) => /^\d+$/.test(t)))
+    fail(k + 1, `expected the number of atoms of each species, found "${(lines[k] ?? '').trim()}".`);
   const counts = countTokens.map(Number);
   if (counts.length !== species.length) {
     fail(k + 1, `${species.length} species (${species.join(' ')}) but ${counts.length} counts; give one count per species.`);
@@ -96,13 +106,18 @@ export function readPoscar(text: string, options: PoscarReadOptions = {}): Struc
   for (let a = 0; a < symbols.length; a++) {
     const lineNo = k + a + 1;
     const raw = lines[k + a];
-    if (raw === undefined || raw.trim() === '') fail(lineNo, `the counts promise ${symbols.length} atoms but the positions end after ${a}; fix the counts on line ${k - (selective ? 2 : 1)}.`);
+    if (raw === undefined || raw.trim() === '')
+      fail(
+        lineNo,
+        `the counts promise ${symbols.length} atoms but the positions end after ${a}; fix the counts on line ${k - (selective ? 2 : 1)}.`,
+      );
     const t = raw!.trim().split(/\s+/);
     const xyz = numbersOn(raw, lineNo, 3, `the position of atom ${a + 1}`) as Vec3;
     positions.push(cartesian ? [xyz[0] * factors[0], xyz[1] * factors[1], xyz[2] * factors[2]] : toCartesian(cell, xyz));
     if (selective) {
       const flags = t.slice(3, 6);
-      if (flags.length !== 3 || !flags.every((x) => /^[TF]$/i.test(x))) fail(lineNo, `Selective dynamics needs three flags T or F after the coordinates of atom ${a + 1}; found "${flags.join(' ')}".`);
+      if (flags.length !== 3 || !flags.every((x) => /^[TF]$/i.test(x)))
+        fail(lineNo, `Selective dynamics needs three flags T or F after the coordinates of atom ${a + 1}; found "${flags.join(' ')}".`);
       masks.push(flags.map((x) => /^F$/i.test(x)) as [boolean, boolean, boolean]);
     }
   }
@@ -124,8 +139,10 @@ export function latticeMasks(structure: Structure): [boolean, boolean, boolean][
     return fc.mask.map((m, i) => {
       const l = convertMask(m, 'cartesian', 'lattice', structure.cell);
       if (!l) {
-        throw new Error(`cannot write atom ${i + 1}'s constraint (fixed along Cartesian ${m.map((x, k) => (x ? 'xyz'[k] : '')).join('')} only) as POSCAR flags, ` +
-          'which fix lattice directions: no lattice mask leaves the same directions free in this cell. Write pw.x or extxyz instead.');
+        throw new Error(
+          `cannot write atom ${i + 1}'s constraint (fixed along Cartesian ${m.map((x, k) => (x ? 'xyz'[k] : '')).join('')} only) as POSCAR flags, ` +
+            'which fix lattice directions: no lattice mask leaves the same directions free in this cell. Write pw.x or extxyz instead.',
+        );
       }
       return l;
     });
@@ -137,7 +154,8 @@ export function latticeMasks(structure: Structure): [boolean, boolean, boolean][
 export function formatPoscar(structure: Structure, options: { comment?: string } = {}): string {
   const n = structure.symbols.length;
   if (structure.positions.length !== n) throw new Error(`cannot write POSCAR: ${n} symbols but ${structure.positions.length} positions.`);
-  if (!structure.pbc.every(Boolean)) throw new Error('cannot write POSCAR: the structure has no three-dimensional cell; write extxyz or XSF.');
+  if (!structure.pbc.every(Boolean))
+    throw new Error('cannot write POSCAR: the structure has no three-dimensional cell; write extxyz or XSF.');
   const runs: { symbol: string; count: number }[] = [];
   for (const s of structure.symbols) {
     if (!isChemicalSymbol(s)) throw new Error(`cannot write POSCAR: "${s}" is not a chemical symbol.`);

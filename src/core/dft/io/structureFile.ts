@@ -44,22 +44,38 @@ export function formatFromContent(text: string): StructureFormat | undefined {
   if (/Program PWSCF/.test(head)) return 'pwx-out';
   if (/^\s*&(control|system)\b/im.test(head)) return 'pwx-in';
   if (/^\s*data_\S*/m.test(head) && /^\s*_cell_length_a/m.test(head)) return 'cif';
-  if (/^\s*(CRYSTAL|SLAB|POLYMER|MOLECULE|PRIMVEC|ATOMS|ANIMSTEPS)\s*$/m.test(head.split(/\r?\n/).filter((l) => !/^\s*#/.test(l)).slice(0, 3).join('\n'))) return 'xsf';
+  if (
+    /^\s*(CRYSTAL|SLAB|POLYMER|MOLECULE|PRIMVEC|ATOMS|ANIMSTEPS)\s*$/m.test(
+      head
+        .split(/\r?\n/)
+        .filter((l) => !/^\s*#/.test(l))
+        .slice(0, 3)
+        .join('\n'),
+    )
+  )
+    return 'xsf';
   const lines = head.split(/\r?\n/);
   if (/^\s*\d+\s*$/.test(lines[0] ?? '')) return 'extxyz';
-  if (lines.length > 7 && /^\s*-?[\d.]+(\s+[\d.]+\s+[\d.]+)?\s*$/.test(lines[1] ?? '') && (lines[2] ?? '').trim().split(/\s+/).length === 3) return 'poscar';
+  if (lines.length > 7 && /^\s*-?[\d.]+(\s+[\d.]+\s+[\d.]+)?\s*$/.test(lines[1] ?? '') && (lines[2] ?? '').trim().split(/\s+/).length === 3)
+    return 'poscar';
   return undefined;
 }
 
 /** Read a structure from text in a known format. Throws StructureFileError. */
 export function readStructureText(text: string, format: StructureFormat, options: StructureReadOptions = {}): Structure {
   switch (format) {
-    case 'cif': return readCif(text, options.block !== undefined ? { block: options.block } : {});
-    case 'poscar': return readPoscar(text, options.species ? { species: options.species } : {});
-    case 'pwx-in': return readPwxInput(text);
-    case 'pwx-out': return readPwxOutput(text);
-    case 'extxyz': return readExtxyz(text);
-    case 'xsf': return readXsf(text);
+    case 'cif':
+      return readCif(text, options.block !== undefined ? { block: options.block } : {});
+    case 'poscar':
+      return readPoscar(text, options.species ? { species: options.species } : {});
+    case 'pwx-in':
+      return readPwxInput(text);
+    case 'pwx-out':
+      return readPwxOutput(text);
+    case 'extxyz':
+      return readExtxyz(text);
+    case 'xsf':
+      return readXsf(text);
   }
 }
 
@@ -72,16 +88,27 @@ export function readStructureFile(file: string, options: StructureReadOptions = 
     bytes = fs.readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const err = new StructureFileError(options.format ?? formatFromName(file) ?? 'cif', undefined,
-      code === 'ENOENT' ? 'no such file; check the path.' : code === 'EISDIR' ? 'this is a directory; give a structure file.' : `cannot read it (${(e as Error).message}).`);
+    const err = new StructureFileError(
+      options.format ?? formatFromName(file) ?? 'cif',
+      undefined,
+      code === 'ENOENT'
+        ? 'no such file; check the path.'
+        : code === 'EISDIR'
+          ? 'this is a directory; give a structure file.'
+          : `cannot read it (${(e as Error).message}).`,
+    );
     err.file = file;
     throw err;
   }
   const text = bytes.toString('utf8');
   const format = options.format ?? formatFromName(file) ?? formatFromContent(text);
   if (!format) {
-    const err = new StructureFileError('cif', undefined, 'neither the name nor the content says which structure format this is; ' +
-      'name it .cif, POSCAR, .xyz/.extxyz, .xsf, .pwi/.pw.in or .pwo/.pw.out, or give the format (--from cif|poscar|pwx-in|pwx-out|extxyz|xsf).');
+    const err = new StructureFileError(
+      'cif',
+      undefined,
+      'neither the name nor the content says which structure format this is; ' +
+        'name it .cif, POSCAR, .xyz/.extxyz, .xsf, .pwi/.pw.in or .pwo/.pw.out, or give the format (--from cif|poscar|pwx-in|pwx-out|extxyz|xsf).',
+    );
     err.file = file;
     throw err;
   }
@@ -111,10 +138,14 @@ export function formatLosses(structure: Structure, format: WritableFormat): stri
   const out: string[] = [];
   const nFixed = structure.fixed?.filter(Boolean).length ?? 0;
   const partial = structure.fixedComponents?.mask.filter((m) => m.some(Boolean) && !m.every(Boolean)).length ?? 0;
-  if ((format === 'cif' || format === 'xsf') && (nFixed || partial)) out.push(`${FORMAT_NAMES[format]} has no fixed atoms: the constraints of ${nFixed + partial} atoms are not written.`);
-  if (format === 'extxyz' && partial) out.push(`extxyz as written here fixes whole atoms: ${partial} per-direction constraints are not written.`);
-  if (structure.labels && format !== 'pwx-in' && format !== 'extxyz') out.push(`${FORMAT_NAMES[format]} keeps elements only: species labels (${[...new Set(structure.labels)].join(', ')}) are not written.`);
-  if (format === 'cif') out.push('CIF cells are written as a, b, c, α, β, γ: the cell is turned to a along x, b in the xy plane (positions turn with it).');
+  if ((format === 'cif' || format === 'xsf') && (nFixed || partial))
+    out.push(`${FORMAT_NAMES[format]} has no fixed atoms: the constraints of ${nFixed + partial} atoms are not written.`);
+  if (format === 'extxyz' && partial)
+    out.push(`extxyz as written here fixes whole atoms: ${partial} per-direction constraints are not written.`);
+  if (structure.labels && format !== 'pwx-in' && format !== 'extxyz')
+    out.push(`${FORMAT_NAMES[format]} keeps elements only: species labels (${[...new Set(structure.labels)].join(', ')}) are not written.`);
+  if (format === 'cif')
+    out.push('CIF cells are written as a, b, c, α, β, γ: the cell is turned to a along x, b in the xy plane (positions turn with it).');
   return out;
 }
 
@@ -122,14 +153,21 @@ export function formatLosses(structure: Structure, format: WritableFormat): stri
 export function formatStructure(structure: Structure, format: WritableFormat, options: { comment?: string; name?: string } = {}): string {
   const { source: _source, ...plain } = structure;
   switch (format) {
-    case 'cif': return formatCif(plain, { ...(options.name ? { dataName: options.name } : {}), ...(options.comment ? { comment: options.comment } : {}) });
-    case 'poscar': return formatPoscar(plain, options.comment ? { comment: options.comment } : {});
-    case 'pwx-in': return formatPwxCards(plain, options.comment ? { comment: options.comment } : {});
+    case 'cif':
+      return formatCif(plain, {
+        ...(options.name ? { dataName: options.name } : {}),
+        ...(options.comment ? { comment: options.comment } : {}),
+      });
+    case 'poscar':
+      return formatPoscar(plain, options.comment ? { comment: options.comment } : {});
+    case 'pwx-in':
+      return formatPwxCards(plain, options.comment ? { comment: options.comment } : {});
     case 'extxyz': {
       const s = { ...plain };
       if (s.labels) s.info = { ...(s.info ?? {}) };
       return formatExtxyz(s);
     }
-    case 'xsf': return formatXsf(plain);
+    case 'xsf':
+      return formatXsf(plain);
   }
 }

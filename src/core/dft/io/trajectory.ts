@@ -35,10 +35,14 @@ export function readPwxTrajectory(text: string): Trajectory {
   const frames: TrajectoryFrame[] = [];
   let labels: string[] = [];
   for (const s of steps) {
-    const frame: TrajectoryFrame = { positions: s.positionsAngstrom.map((p) => [...p] as Vec3), cell: s.cellAngstrom.map((v) => [...v]) as Cell };
+    const frame: TrajectoryFrame = {
+      positions: s.positionsAngstrom.map((p) => [...p] as Vec3),
+      cell: s.cellAngstrom.map((v) => [...v]) as Cell,
+    };
     if (s.energyRy !== undefined) frame.energyEv = s.energyRy * RY_IN_EV;
     if (s.forcesRyPerBohr?.length) {
-      frame.maxForceEvPerAngstrom = Math.max(...s.forcesRyPerBohr.map((f) => Math.hypot(f[0], f[1], f[2]))) * RY_PER_BOHR_IN_EV_PER_ANGSTROM;
+      frame.maxForceEvPerAngstrom =
+        Math.max(...s.forcesRyPerBohr.map((f) => Math.hypot(f[0], f[1], f[2]))) * RY_PER_BOHR_IN_EV_PER_ANGSTROM;
     }
     frames.push(frame);
     labels = s.symbols;

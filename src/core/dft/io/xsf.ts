@@ -80,8 +80,18 @@ export function parseXsf(text: string): XsfFrame[] {
       if (tokens.length >= 7) forces.push(tokens.slice(4, 7).map(Number) as Vec3);
       i++;
     }
-    if (count !== undefined && symbols.length < count) fail(lines[i - 1]?.no, `PRIMCOORD promises ${count} atoms but only ${symbols.length} follow.`);
-    const structure: Structure = { symbols, positions, cell: cell ?? [[0, 0, 0], [0, 0, 0], [0, 0, 0]], pbc: cell ? pbc : [false, false, false] };
+    if (count !== undefined && symbols.length < count)
+      fail(lines[i - 1]?.no, `PRIMCOORD promises ${count} atoms but only ${symbols.length} follow.`);
+    const structure: Structure = {
+      symbols,
+      positions,
+      cell: cell ?? [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+      pbc: cell ? pbc : [false, false, false],
+    };
     const frame: XsfFrame = { structure };
     if (forces.length === symbols.length && forces.length > 0) frame.forcesEvPerAngstrom = forces;
     return frame;
@@ -120,8 +130,10 @@ const fmt = (x: number) => x.toFixed(10).padStart(18);
 /** Write a structure as XSF; CRYSTAL when it has a cell (VESTA draws the box), ATOMS otherwise. */
 export function formatXsf(structure: Structure, forcesEvPerAngstrom?: Vec3[]): string {
   const n = structure.symbols.length;
-  if (structure.positions.length !== n) throw new Error(`cannot write XSF: ${n} symbols but ${structure.positions.length} positions; give one position per atom.`);
-  if (forcesEvPerAngstrom && forcesEvPerAngstrom.length !== n) throw new Error(`cannot write XSF: ${forcesEvPerAngstrom.length} force vectors for ${n} atoms.`);
+  if (structure.positions.length !== n)
+    throw new Error(`cannot write XSF: ${n} symbols but ${structure.positions.length} positions; give one position per atom.`);
+  if (forcesEvPerAngstrom && forcesEvPerAngstrom.length !== n)
+    throw new Error(`cannot write XSF: ${forcesEvPerAngstrom.length} force vectors for ${n} atoms.`);
   const numbersOf = structure.symbols.map((s) => {
     const z = atomicNumber(s);
     if (z === undefined || z === 0) throw new Error(`cannot write XSF: "${s}" is not a chemical symbol; XSF stores atoms by element.`);

@@ -34,8 +34,10 @@ function loadDefinitions(version: QeVersion): QeDefinitions {
     const p = path.join(dir, file);
     if (fs.existsSync(p)) return JSON.parse(fs.readFileSync(p, 'utf8')) as QeDefinitions;
   }
-  throw new Error(`the pw.x input definitions for QE ${version} (${file}) are missing from ${DEFS_DIRS.join(' and ')}; ` +
-    'reinstall the extension, or run `npm run build` in a source checkout.');
+  throw new Error(
+    `the pw.x input definitions for QE ${version} (${file}) are missing from ${DEFS_DIRS.join(' and ')}; ` +
+      'reinstall the extension, or run `npm run build` in a source checkout.',
+  );
 }
 
 const cache = new Map<QeVersion, QeDefinitionIndex>();

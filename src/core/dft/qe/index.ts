@@ -6,6 +6,13 @@ export * from './definitions';
 export * from './detect';
 export * from './upf';
 export { functionalName } from './functional';
-export { physicalSettingsOf, settingsDifferences, CONV_THR_TOLERANCE_RY, SettingsError, type NamedDifference, type SettingsOptions } from './settings';
+export {
+  physicalSettingsOf,
+  settingsDifferences,
+  CONV_THR_TOLERANCE_RY,
+  SettingsError,
+  type NamedDifference,
+  type SettingsOptions,
+} from './settings';
 export * from './series';
 export * from './language';

@@ -38,7 +38,9 @@ export function describePwInputSize(text: string): PwJobSize {
   const atoms = numberIn(input, 'system', 'nat');
   const ecut = numberIn(input, 'system', 'ecutwfc');
   if (atoms === undefined || ecut === undefined) {
-    throw new Error(`cannot size the job: the input does not give ${atoms === undefined ? 'nat' : 'ecutwfc'} in &SYSTEM. Give resources (ntasks, nodes, walltime) explicitly, or fix the input.`);
+    throw new Error(
+      `cannot size the job: the input does not give ${atoms === undefined ? 'nat' : 'ecutwfc'} in &SYSTEM. Give resources (ntasks, nodes, walltime) explicitly, or fix the input.`,
+    );
   }
   const k = readKPoints(input)?.value;
   const kPoints = !k || k.kind === 'gamma' ? 1 : k.kind === 'automatic' ? k.mesh[0] * k.mesh[1] * k.mesh[2] : k.points.length;
@@ -55,7 +57,10 @@ export function describePwInputSize(text: string): PwJobSize {
 export function pseudopotentialsNamed(text: string): { pseudoDir?: string; files: string[] } {
   const input = parsePwInput(text);
   const pseudoDir = stringIn(input, 'control', 'pseudo_dir');
-  return { ...(pseudoDir !== undefined ? { pseudoDir } : {}), files: (readAtomicSpecies(input)?.value ?? []).map((s) => s.pseudopotential) };
+  return {
+    ...(pseudoDir !== undefined ? { pseudoDir } : {}),
+    files: (readAtomicSpecies(input)?.value ?? []).map((s) => s.pseudopotential),
+  };
 }
 
 /** Where pw.x writes its scratch files: outdir as given (undefined when left to pw.x) and prefix (pw.x's default 'pwscf'). */
@@ -75,7 +80,10 @@ const SCRATCH_NAMELIST: Record<string, string> = { 'pw.x': 'control', 'bands.x':
  */
 export function scratchPlaceOf(program: string, text: string): { outdir?: string; prefix: string } {
   const namelist = SCRATCH_NAMELIST[program];
-  if (!namelist) throw new Error(`no scratch place is known for the program ${JSON.stringify(program)}; use one of ${Object.keys(SCRATCH_NAMELIST).join(', ')}.`);
+  if (!namelist)
+    throw new Error(
+      `no scratch place is known for the program ${JSON.stringify(program)}; use one of ${Object.keys(SCRATCH_NAMELIST).join(', ')}.`,
+    );
   const input = parsePwInput(text);
   const outdir = stringIn(input, namelist, 'outdir');
   return { ...(outdir !== undefined ? { outdir } : {}), prefix: stringIn(input, namelist, 'prefix') ?? 'pwscf' };
@@ -83,7 +91,9 @@ export function scratchPlaceOf(program: string, text: string): { outdir?: string
 
 /** pw.x's error block as pw.x prints it: routine, code, message. */
 export function formatPwError(e: { routine: string; code?: number; message: string }): string {
-  const head = e.routine ? `Error in routine ${e.routine}${e.code !== undefined && Number.isFinite(e.code) ? ` (${e.code})` : ''}:` : 'pw.x error:';
+  const head = e.routine
+    ? `Error in routine ${e.routine}${e.code !== undefined && Number.isFinite(e.code) ? ` (${e.code})` : ''}:`
+    : 'pw.x error:';
   return `${head}\n${e.message}`;
 }
 
@@ -93,7 +103,10 @@ export class PwProgressReader {
 
   /** Feed a chunk of output; returns true when the progress changed. */
   feed(chunk: string): boolean {
-    const lines = chunk.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = chunk
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (lines.length > 0) this.lastLine = lines.at(-1);
     return this.parser.push(chunk).length > 0;
   }

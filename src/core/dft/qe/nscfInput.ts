@@ -28,11 +28,18 @@ export function defaultNbnd(electrons: number, nspin: number): number {
   return Math.max(occupied + 4, Math.ceil(occupied * 1.2));
 }
 
-export function renderNscfInput(scf: ScfInputParts, req: NscfRequest): { text: string; settings: PhysicalSettings; calculation: 'bands' | 'nscf' } {
+export function renderNscfInput(
+  scf: ScfInputParts,
+  req: NscfRequest,
+): { text: string; settings: PhysicalSettings; calculation: 'bands' | 'nscf' } {
   if (scf.options.calculation !== 'scf') {
-    throw new DftScienceError(`a ${req.kind === 'bands' ? 'band structure' : 'DOS'} continues an SCF, but this input is a ${scf.options.calculation}; run an SCF at the final geometry first.`, { calculation: scf.options.calculation });
+    throw new DftScienceError(
+      `a ${req.kind === 'bands' ? 'band structure' : 'DOS'} continues an SCF, but this input is a ${scf.options.calculation}; run an SCF at the final geometry first.`,
+      { calculation: scf.options.calculation },
+    );
   }
-  if (!(Number.isInteger(req.nbnd) && req.nbnd > 0)) throw new DftScienceError(`nbnd must be a positive whole number of bands (got ${req.nbnd}).`, { nbnd: req.nbnd });
+  if (!(Number.isInteger(req.nbnd) && req.nbnd > 0))
+    throw new DftScienceError(`nbnd must be a positive whole number of bands (got ${req.nbnd}).`, { nbnd: req.nbnd });
   // a DOS mesh replaces the SCF's; a path replaces the K_POINTS card below
   const options: PwInputOptions = { ...scf.options };
   if (req.kind === 'dos') {

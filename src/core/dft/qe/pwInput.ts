@@ -55,7 +55,11 @@ export interface PseudoChoice {
   functional?: string;
 }
 
-export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: Record<string, PseudoChoice>): { text: string; settings: PhysicalSettings } {
+export function renderPwInput(
+  structure: Structure,
+  o: PwInputOptions,
+  pseudos: Record<string, PseudoChoice>,
+): { text: string; settings: PhysicalSettings } {
   const elements = [...new Set(structure.symbols)];
   // pw.x species: the structure's labels where it has them (Fe1 up, Fe2 down), else its elements
   const labelled = structure.labels && structure.labels.length === structure.symbols.length ? structure.labels : undefined;
@@ -63,7 +67,9 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   const elementOf = (label: string): string => structure.symbols[(labelled ?? structure.symbols).indexOf(label)]!;
   const missing = elements.filter((el) => !pseudos[el]);
   if (missing.length) {
-    throw new Error(`no pseudopotential chosen for ${missing.join(', ')}; select_pseudopotentials for every element of the structure (${elements.join(', ')}).`);
+    throw new Error(
+      `no pseudopotential chosen for ${missing.join(', ')}; select_pseudopotentials for every element of the structure (${elements.join(', ')}).`,
+    );
   }
   if (!o.kMesh && o.kSpacingPerAngstrom === undefined) throw new Error('give kSpacingPerAngstrom (preferred) or an explicit kMesh.');
   const mesh = o.kMesh ?? meshFromSpacing(structure.cell, o.kSpacingPerAngstrom!, structure.pbc);
@@ -85,7 +91,13 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   if (o.diagonalization !== undefined) electrons.diagonalization = o.diagonalization;
   const namelists: Record<string, Record<string, NamelistValue>> = {
     // The stress of a fixed-cell relaxation or an ensemble run is not used; it costs a tenth of each step.
-    CONTROL: { calculation: o.calculation, prefix: 'dreams', outdir: './tmp', tprnfor: true, tstress: o.calculation === 'scf' || o.calculation === 'vc-relax' },
+    CONTROL: {
+      calculation: o.calculation,
+      prefix: 'dreams',
+      outdir: './tmp',
+      tprnfor: true,
+      tstress: o.calculation === 'scf' || o.calculation === 'vc-relax',
+    },
     SYSTEM: system,
     ELECTRONS: electrons,
   };
@@ -98,9 +110,11 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
     // 1e-4 Ry, a tenth of the default forc_conv_thr in Ry/bohr). Keeping that ratio makes the energy
     // criterion follow the force threshold: at 0.25 eV/Å the default alone ran 12 BFGS steps past
     // the forces' convergence.
-    if (o.calculation === 'relax' || o.calculation === 'vc-relax') namelists.CONTROL!.etot_conv_thr = Number((forc * ETOT_PER_FORCE_BOHR).toPrecision(6));
+    if (o.calculation === 'relax' || o.calculation === 'vc-relax')
+      namelists.CONTROL!.etot_conv_thr = Number((forc * ETOT_PER_FORCE_BOHR).toPrecision(6));
   }
-  if ((o.calculation === 'relax' || o.calculation === 'vc-relax') && o.maxIonicSteps !== undefined) namelists.CONTROL!.nstep = o.maxIonicSteps;
+  if ((o.calculation === 'relax' || o.calculation === 'vc-relax') && o.maxIonicSteps !== undefined)
+    namelists.CONTROL!.nstep = o.maxIonicSteps;
   if (o.calculation === 'vc-relax') {
     namelists.CELL = {
       ...(o.cellDofree !== undefined ? { cell_dofree: o.cellDofree } : {}),
@@ -110,7 +124,9 @@ export function renderPwInput(structure: Structure, o: PwInputOptions, pseudos: 
   }
   const text = pwInputFromStructure(structure, {
     namelists,
-    species: Object.fromEntries(species.map((label) => [label, { massAmu: atomicMassAmu(elementOf(label)), pseudopotential: pseudos[elementOf(label)]!.file }])),
+    species: Object.fromEntries(
+      species.map((label) => [label, { massAmu: atomicMassAmu(elementOf(label)), pseudopotential: pseudos[elementOf(label)]!.file }]),
+    ),
     kPoints: { kind: 'automatic', mesh, shift: [0, 0, 0] },
   });
   const functionals = [...new Set(elements.map((el) => pseudos[el]!.functional).filter((f): f is string => !!f))];

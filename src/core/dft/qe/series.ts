@@ -45,7 +45,10 @@ export interface SeriesMember {
 
 export class SeriesError extends DreamsError<'bad-input'> {
   override readonly name = 'SeriesError';
-  constructor(message: string, readonly diagnostics: Diagnostic[] = []) {
+  constructor(
+    message: string,
+    readonly diagnostics: Diagnostic[] = [],
+  ) {
     super('bad-input', message);
   }
 }
@@ -65,20 +68,34 @@ function validTemplate(template: string, opts: ValidateOptions): PwInput {
   const input = parsePwInput(template);
   const r = validatePwInput(input, opts);
   if (r.errorCount) {
-    const first = r.diagnostics.filter((d) => d.severity === 'error').slice(0, 3)
-      .map((d) => `line ${d.range.start.line + 1}: ${d.message}`).join('\n  ');
-    throw new SeriesError(`the template has ${r.errorCount} error(s); fix them before generating a series:\n  ${first}`,
-      r.diagnostics.filter((d) => d.severity === 'error'));
+    const first = r.diagnostics
+      .filter((d) => d.severity === 'error')
+      .slice(0, 3)
+      .map((d) => `line ${d.range.start.line + 1}: ${d.message}`)
+      .join('\n  ');
+    throw new SeriesError(
+      `the template has ${r.errorCount} error(s); fix them before generating a series:\n  ${first}`,
+      r.diagnostics.filter((d) => d.severity === 'error'),
+    );
   }
   return input;
 }
 
-function member(template: string, input: PwInput, edits: TextEdit[], fields: Omit<SeriesMember, 'text' | 'sha256' | 'templateSha256' | 'warnings'>, opts: ValidateOptions): SeriesMember {
+function member(
+  template: string,
+  input: PwInput,
+  edits: TextEdit[],
+  fields: Omit<SeriesMember, 'text' | 'sha256' | 'templateSha256' | 'warnings'>,
+  opts: ValidateOptions,
+): SeriesMember {
   const text = applyTextEdits(serializePwInput(input), edits);
   const check = validatePwInput(text, opts);
   if (check.errorCount) {
     const d = check.diagnostics.find((x) => x.severity === 'error')!;
-    throw new SeriesError(`the series point ${fields.label} would be invalid: ${d.message}`, check.diagnostics.filter((x) => x.severity === 'error'));
+    throw new SeriesError(
+      `the series point ${fields.label} would be invalid: ${d.message}`,
+      check.diagnostics.filter((x) => x.severity === 'error'),
+    );
   }
   const before = new Set(templateCodes(input, opts));
   const warnings = check.diagnostics.filter((d) => d.severity === 'warning' && !before.has(d.code));
@@ -148,7 +165,9 @@ function automaticTemplate(template: string, opts: ValidateOptions): PwInput {
   const input = validTemplate(template, opts);
   const k = readKPoints(input)?.value;
   if (k?.kind !== 'automatic') {
-    throw new SeriesError(`a k-point series changes the mesh of "K_POINTS automatic"; the template's K_POINTS is ${k ? k.kind : 'missing'}. Give the template an automatic mesh.`);
+    throw new SeriesError(
+      `a k-point series changes the mesh of "K_POINTS automatic"; the template's K_POINTS is ${k ? k.kind : 'missing'}. Give the template an automatic mesh.`,
+    );
   }
   return input;
 }
@@ -179,27 +198,42 @@ export function kSpacingSeries(template: string, spec: KSpacingSeriesSpec, opts:
   return [...byMesh.values()].map(({ mesh, spacings }) => {
     const e = meshEdits(input, mesh);
     const largest = Math.max(...spacings);
-    return member(template, input, e.edits, {
-      label: `k=${spacings.join('/')}/Å (${mesh.join('×')})`,
-      changes: [{ parameter: 'K_POINTS', from: e.from, to: e.to }],
-      value: largest,
-      kMesh: mesh,
-      spacingsPerAngstrom: spacings,
-    }, opts);
+    return member(
+      template,
+      input,
+      e.edits,
+      {
+        label: `k=${spacings.join('/')}/Å (${mesh.join('×')})`,
+        changes: [{ parameter: 'K_POINTS', from: e.from, to: e.to }],
+        value: largest,
+        kMesh: mesh,
+        spacingsPerAngstrom: spacings,
+      },
+      opts,
+    );
   });
 }
 
 export function kMeshSeries(template: string, meshes: KMesh[], opts: ValidateOptions = {}): SeriesMember[] {
   if (!meshes.length) throw new SeriesError('no k-meshes given: pass at least one [n1, n2, n3].');
   for (const m of meshes) {
-    if (m.length !== 3 || !m.every((n) => Number.isInteger(n) && n >= 1)) throw new SeriesError(`a k-mesh is three integers ≥ 1; got [${m.join(', ')}].`);
+    if (m.length !== 3 || !m.every((n) => Number.isInteger(n) && n >= 1))
+      throw new SeriesError(`a k-mesh is three integers ≥ 1; got [${m.join(', ')}].`);
   }
   const input = automaticTemplate(template, opts);
   const seen = new Set<string>();
-  return meshes.filter((m) => !seen.has(m.join('x')) && seen.add(m.join('x'))).map((mesh) => {
-    const e = meshEdits(input, mesh);
-    return member(template, input, e.edits, { label: `k=${mesh.join('×')}`, changes: [{ parameter: 'K_POINTS', from: e.from, to: e.to }], value: mesh[0], kMesh: mesh }, opts);
-  });
+  return meshes
+    .filter((m) => !seen.has(m.join('x')) && seen.add(m.join('x')))
+    .map((mesh) => {
+      const e = meshEdits(input, mesh);
+      return member(
+        template,
+        input,
+        e.edits,
+        { label: `k=${mesh.join('×')}`, changes: [{ parameter: 'K_POINTS', from: e.from, to: e.to }], value: mesh[0], kMesh: mesh },
+        opts,
+      );
+    });
 }
 
 export interface EosSeriesSpec {
@@ -210,7 +244,8 @@ export interface EosSeriesSpec {
 }
 
 const det = (m: number[][]) =>
-  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) - m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+  m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
   m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
 
 /**
@@ -257,7 +292,11 @@ export function eosSeries(template: string, spec: EosSeriesSpec, opts: ValidateO
         return { range: f.range, newText: scaled((x ?? 0) * s) };
       });
       edits.push(...posEdits);
-      changes.push({ parameter: 'ATOMIC_POSITIONS', from: coords.map((f) => f.text).join(' '), to: posEdits.map((e) => e.newText).join(' ') });
+      changes.push({
+        parameter: 'ATOMIC_POSITIONS',
+        from: coords.map((f) => f.text).join(' '),
+        to: posEdits.map((e) => e.newText).join(' '),
+      });
     }
     return member(template, input, edits, { label: `scale=${s}`, changes, value: s, volumeAngstrom3: v0 * s ** 3 }, opts);
   });

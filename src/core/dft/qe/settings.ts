@@ -28,13 +28,64 @@ export const CONV_THR_TOLERANCE_RY = 1e-5;
 const PHYSICS_VARIABLES: Record<string, string[]> = {
   CONTROL: ['tefield', 'dipfield', 'lelfield', 'lfcp', 'trism', 'gate'],
   SYSTEM: [
-    'tot_charge', 'tot_magnetization', 'lspinorb', 'noncolin', 'vdw_corr', 'london', 'xdm', 'dftd3_version', 'dftd3_threebody',
-    'london_s6', 'london_rcut', 'london_c6', 'london_rvdw', 'ts_vdw_isolated', 'xdm_a1', 'xdm_a2', 'exx_fraction',
-    'screening_parameter', 'exxdiv_treatment', 'x_gamma_extrapolation', 'ecutfock', 'ecutvcut', 'nqx1', 'nqx2', 'nqx3',
-    'lda_plus_u', 'lda_plus_u_kind', 'U_projection_type', 'Hubbard_U', 'Hubbard_J0', 'Hubbard_alpha', 'Hubbard_beta',
-    'Hubbard_J', 'Hubbard_V', 'assume_isolated', 'esm_bc', 'esm_w', 'esm_efield', 'edir', 'emaxpos', 'eopreg', 'eamp',
-    'zgate', 'relaxz', 'block', 'block_1', 'block_2', 'block_height', 'lgcscf', 'gcscf_mu', 'one_atom_occupations',
-    'constrained_magnetization', 'lambda', 'fixed_magnetization', 'ecfixed', 'qcutz', 'q2sigma', 'space_group',
+    'tot_charge',
+    'tot_magnetization',
+    'lspinorb',
+    'noncolin',
+    'vdw_corr',
+    'london',
+    'xdm',
+    'dftd3_version',
+    'dftd3_threebody',
+    'london_s6',
+    'london_rcut',
+    'london_c6',
+    'london_rvdw',
+    'ts_vdw_isolated',
+    'xdm_a1',
+    'xdm_a2',
+    'exx_fraction',
+    'screening_parameter',
+    'exxdiv_treatment',
+    'x_gamma_extrapolation',
+    'ecutfock',
+    'ecutvcut',
+    'nqx1',
+    'nqx2',
+    'nqx3',
+    'lda_plus_u',
+    'lda_plus_u_kind',
+    'U_projection_type',
+    'Hubbard_U',
+    'Hubbard_J0',
+    'Hubbard_alpha',
+    'Hubbard_beta',
+    'Hubbard_J',
+    'Hubbard_V',
+    'assume_isolated',
+    'esm_bc',
+    'esm_w',
+    'esm_efield',
+    'edir',
+    'emaxpos',
+    'eopreg',
+    'eamp',
+    'zgate',
+    'relaxz',
+    'block',
+    'block_1',
+    'block_2',
+    'block_height',
+    'lgcscf',
+    'gcscf_mu',
+    'one_atom_occupations',
+    'constrained_magnetization',
+    'lambda',
+    'fixed_magnetization',
+    'ecfixed',
+    'qcutz',
+    'q2sigma',
+    'space_group',
   ],
 };
 
@@ -105,7 +156,14 @@ export function physicalSettingsOf(source: string | PwInput, opts: SettingsOptio
   let functional: string;
   if (inputDft) functional = functionalName(inputDft);
   else {
-    const names = [...new Set(species.map((s) => opts.upfHeaders?.[s.pseudopotential]).filter((h): h is UpfHeader => !!h && !('error' in h)).map((h) => h.functional))];
+    const names = [
+      ...new Set(
+        species
+          .map((s) => opts.upfHeaders?.[s.pseudopotential])
+          .filter((h): h is UpfHeader => !!h && !('error' in h))
+          .map((h) => h.functional),
+      ),
+    ];
     functional = names.length ? names.join('+') : 'from the pseudopotentials';
   }
   const occupations = stringIn(input, 'system', 'occupations') ?? 'fixed';
@@ -168,9 +226,18 @@ export interface NamedDifference extends SettingDifference {
 
 const UNITS: Partial<Record<string, string>> = { ecutwfcRy: ' Ry', ecutrhoRy: ' Ry', degaussRy: ' Ry', kSpacingPerAngstrom: ' 1/Å' };
 const LABELS: Partial<Record<string, string>> = {
-  ecutwfcRy: 'wavefunction cutoff', ecutrhoRy: 'density cutoff', degaussRy: 'smearing width', kMesh: 'k-point mesh',
-  kShift: 'k-mesh shift', kSpacingPerAngstrom: 'k-point spacing', nspin: 'spin treatment', occupations: 'occupations',
-  smearing: 'smearing', functional: 'functional', codeVersion: 'pw.x version', code: 'code',
+  ecutwfcRy: 'wavefunction cutoff',
+  ecutrhoRy: 'density cutoff',
+  degaussRy: 'smearing width',
+  kMesh: 'k-point mesh',
+  kShift: 'k-mesh shift',
+  kSpacingPerAngstrom: 'k-point spacing',
+  nspin: 'spin treatment',
+  occupations: 'occupations',
+  smearing: 'smearing',
+  functional: 'functional',
+  codeVersion: 'pw.x version',
+  code: 'code',
 };
 
 function show(v: unknown, unit = ''): string {
@@ -187,9 +254,14 @@ function show(v: unknown, unit = ''): string {
 export function settingsDifferences(a: PhysicalSettings, b: PhysicalSettings, ignore: readonly SettingName[] = []): NamedDifference[] {
   return physicalSettingsDifferences(a, b, ignore).map((d) => {
     const s = String(d.setting);
-    const label = s.startsWith('pseudopotentials.') ? `pseudopotential of ${s.slice(17)}` : s.startsWith('extra.') ? s.slice(6) : LABELS[s] ?? s;
+    const label = s.startsWith('pseudopotentials.')
+      ? `pseudopotential of ${s.slice(17)}`
+      : s.startsWith('extra.')
+        ? s.slice(6)
+        : (LABELS[s] ?? s);
     const unit = UNITS[s] ?? '';
-    const fmt = (v: unknown) => (s.startsWith('pseudopotentials.') && v && typeof v === 'object' ? (v as { file: string }).file : show(v, unit));
+    const fmt = (v: unknown) =>
+      s.startsWith('pseudopotentials.') && v && typeof v === 'object' ? (v as { file: string }).file : show(v, unit);
     return { ...d, description: `${label}: ${fmt(d.a)} vs ${fmt(d.b)}` };
   });
 }

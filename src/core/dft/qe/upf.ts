@@ -36,7 +36,12 @@ const bool = (s: string | undefined) => (s === undefined ? undefined : /^\s*\.?(
 const positive = (x: number) => (Number.isFinite(x) && x > 0 ? x : undefined);
 
 function decode(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 function typeOf(raw: string): PseudopotentialType {
@@ -67,13 +72,22 @@ function readV2(text: string, file: string): UpfHeader {
   const element = (attrs.element ?? '').trim();
   const z = num(attrs.z_valence);
   if (!element || !Number.isFinite(z)) {
-    throw new UpfReadError(`${file}: PP_HEADER lacks element or z_valence; pw.x cannot use this file either. Re-download or regenerate it.`);
+    throw new UpfReadError(
+      `${file}: PP_HEADER lacks element or z_valence; pw.x cannot use this file either. Re-download or regenerate it.`,
+    );
   }
   let type = typeOf(attrs.pseudo_type ?? '');
   if (bool(attrs.is_paw)) type = 'PAW';
   else if (type === 'other' && bool(attrs.is_ultrasoft)) type = 'US';
   const components = (attrs.functional ?? '').trim().replace(/\s+/g, ' ');
-  const h: UpfHeader = { format: 'UPF v2', element, functional: functionalName(components), functionalComponents: components, type, zValence: z };
+  const h: UpfHeader = {
+    format: 'UPF v2',
+    element,
+    functional: functionalName(components),
+    functionalComponents: components,
+    type,
+    zValence: z,
+  };
   const rel = (attrs.relativistic ?? '').trim().toLowerCase();
   if (rel === 'no' || rel === 'scalar' || rel === 'full') h.relativistic = rel;
   const cc = bool(attrs.core_correction);
@@ -91,7 +105,10 @@ function readV2(text: string, file: string): UpfHeader {
 function readV1(text: string, file: string): UpfHeader {
   const m = /<PP_HEADER>([\s\S]*?)<\/PP_HEADER>/.exec(text);
   if (!m) throw new UpfReadError(`${file}: no <PP_HEADER> block; this is not a UPF file pw.x can read.`);
-  const lines = m[1]!.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = m[1]!
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const field = (label: RegExp) => lines.find((l) => label.test(l));
   const element = field(/\bElement\b/)?.split(/\s+/)[0] ?? '';
   const typeLine = field(/pseudopotential|Norm\s*-\s*Conserving|PAW/i) ?? '';
@@ -100,7 +117,10 @@ function readV1(text: string, file: string): UpfHeader {
   if (!element || !Number.isFinite(z)) {
     throw new UpfReadError(`${file}: the UPF v1 header lacks the element or Z valence line. Re-download or regenerate the file.`);
   }
-  const xcTokens = xc.replace(/Exchange-Correlation.*$/i, '').trim().split(/\s+/);
+  const xcTokens = xc
+    .replace(/Exchange-Correlation.*$/i, '')
+    .trim()
+    .split(/\s+/);
   const components = xcTokens.slice(0, 4).join(' ');
   const h: UpfHeader = {
     format: 'UPF v1',
@@ -133,6 +153,8 @@ export function readUpfHeader(text: string, file = 'UPF file'): UpfHeader {
   if (/<UPF\s+version\s*=\s*["']2/.test(text.slice(0, 4096))) return readV2(text, file);
   if (/<PP_HEADER>/.test(text)) return readV1(text, file);
   if (/<PP_HEADER\b/.test(text)) return readV2(text, file);
-  throw new UpfReadError(`${file}: neither a UPF v2 (<UPF version="2...">) nor a UPF v1 (<PP_HEADER>) file. ` +
-    'pw.x reads other formats (.vdb, .RRKJ3) by file name; convert them to UPF with upfconv.x to have their header read.');
+  throw new UpfReadError(
+    `${file}: neither a UPF v2 (<UPF version="2...">) nor a UPF v1 (<PP_HEADER>) file. ` +
+      'pw.x reads other formats (.vdb, .RRKJ3) by file name; convert them to UPF with upfconv.x to have their header read.',
+  );
 }

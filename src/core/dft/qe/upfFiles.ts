@@ -43,7 +43,10 @@ export function readUpfHeaderFile(file: string): UpfHeader {
 }
 
 /** Headers (or why not) for every file in ATOMIC_SPECIES, keyed by the name written there. */
-export function upfHeadersForInput(input: PwInput, opts: { pseudoDir?: string; inputDir?: string } = {}): Record<string, UpfHeader | { error: string }> {
+export function upfHeadersForInput(
+  input: PwInput,
+  opts: { pseudoDir?: string; inputDir?: string } = {},
+): Record<string, UpfHeader | { error: string }> {
   const dir = pseudoDirFor(input, opts);
   const out: Record<string, UpfHeader | { error: string }> = {};
   for (const s of readAtomicSpecies(input)?.value ?? []) {
@@ -52,9 +55,12 @@ export function upfHeadersForInput(input: PwInput, opts: { pseudoDir?: string; i
       out[s.pseudopotential] = readUpfHeaderFile(file);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      out[s.pseudopotential] = { error: err.code === 'ENOENT'
-        ? `${s.pseudopotential} is not in ${dir}; pw.x stops with "file ... not found". Put the file there or fix pseudo_dir.`
-        : `${file}: ${err.message}` };
+      out[s.pseudopotential] = {
+        error:
+          err.code === 'ENOENT'
+            ? `${s.pseudopotential} is not in ${dir}; pw.x stops with "file ... not found". Put the file there or fix pseudo_dir.`
+            : `${file}: ${err.message}`,
+      };
     }
   }
   return out;

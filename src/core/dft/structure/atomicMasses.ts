@@ -8,7 +8,9 @@ import { elementOf } from '../../../shared/elements';
 export function atomicMassAmu(symbol: string): number {
   const e = elementOf(symbol);
   if (e === undefined) {
-    throw new Error(`no atomic mass for "${symbol}": it is not a chemical symbol (H to Og, capitalised as "Pt"). Use the element of the species.`);
+    throw new Error(
+      `no atomic mass for "${symbol}": it is not a chemical symbol (H to Og, capitalised as "Pt"). Use the element of the species.`,
+    );
   }
   return e.massAmu;
 }

@@ -75,11 +75,22 @@ export function bulk(spec: BulkSpec): Structure {
       return make(cubicCell(a), [x], [[0, 0, 0]]);
     case 'fcc':
       return conventional
-        ? make(cubicCell(a), FCC_BASIS.map(() => x), FCC_BASIS.map((f) => toCartesian(cubicCell(a), f)))
+        ? make(
+            cubicCell(a),
+            FCC_BASIS.map(() => x),
+            FCC_BASIS.map((f) => toCartesian(cubicCell(a), f)),
+          )
         : make(fccPrimitiveCell(a), [x], [[0, 0, 0]]);
     case 'bcc':
       return conventional
-        ? make(cubicCell(a), [x, x], [[0, 0, 0], [a / 2, a / 2, a / 2]])
+        ? make(
+            cubicCell(a),
+            [x, x],
+            [
+              [0, 0, 0],
+              [a / 2, a / 2, a / 2],
+            ],
+          )
         : make(bccPrimitiveCell(a), [x], [[0, 0, 0]]);
     case 'diamond':
     case 'zincblende': {
@@ -91,18 +102,41 @@ export function bulk(spec: BulkSpec): Structure {
         const p = toCartesian(cubicCell(a), f);
         return [p, [p[0] + quarter[0], p[1] + quarter[1], p[2] + quarter[2]] as Vec3];
       });
-      return make(cubicCell(a), pos.map((_, i) => (i % 2 === 0 ? x : other)), pos);
+      return make(
+        cubicCell(a),
+        pos.map((_, i) => (i % 2 === 0 ? x : other)),
+        pos,
+      );
     }
     case 'cesiumchloride':
       // B2 (Pm-3m): simple cubic with a second species at the body centre; one cell, conventional and primitive alike
-      return make(cubicCell(a), [x, y], [[0, 0, 0], [a / 2, a / 2, a / 2]]);
+      return make(
+        cubicCell(a),
+        [x, y],
+        [
+          [0, 0, 0],
+          [a / 2, a / 2, a / 2],
+        ],
+      );
     case 'rocksalt': {
-      if (!conventional) return make(fccPrimitiveCell(a), [x, y], [[0, 0, 0], [a / 2, 0, 0]]);
+      if (!conventional)
+        return make(
+          fccPrimitiveCell(a),
+          [x, y],
+          [
+            [0, 0, 0],
+            [a / 2, 0, 0],
+          ],
+        );
       const pos = FCC_BASIS.flatMap((f) => {
         const p = toCartesian(cubicCell(a), f);
         return [p, [(p[0] + a / 2) % a, p[1], p[2]] as Vec3];
       });
-      return make(cubicCell(a), pos.map((_, i) => (i % 2 === 0 ? x : y)), pos);
+      return make(
+        cubicCell(a),
+        pos.map((_, i) => (i % 2 === 0 ? x : y)),
+        pos,
+      );
     }
     case 'hcp': {
       const c = spec.cAngstrom ?? Math.sqrt(8 / 3) * a;

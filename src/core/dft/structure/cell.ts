@@ -27,11 +27,7 @@ function requireNonDegenerate(cell: Cell): number {
 export function reciprocalCell(cell: Cell): Cell {
   const v = requireNonDegenerate(cell);
   const f = (2 * Math.PI) / v;
-  return [
-    scale(cross(cell[1], cell[2]), f),
-    scale(cross(cell[2], cell[0]), f),
-    scale(cross(cell[0], cell[1]), f),
-  ];
+  return [scale(cross(cell[1], cell[2]), f), scale(cross(cell[2], cell[0]), f), scale(cross(cell[0], cell[1]), f)];
 }
 
 /** Cartesian (Å) from fractional coordinates of the cell. */

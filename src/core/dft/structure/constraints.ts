@@ -11,7 +11,11 @@ import { reciprocalCell } from './cell';
 
 type Mask = [boolean, boolean, boolean];
 
-const AXES: Vec3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const AXES: Vec3[] = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 const ALL_MASKS: Mask[] = [0, 1, 2, 3, 4, 5, 6, 7].map((b) => [!!(b & 1), !!(b & 2), !!(b & 4)]);
 
 /** Unit normals of the constrained directions: fixing fractional coordinate i forbids motion along b_i. */

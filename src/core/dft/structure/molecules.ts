@@ -23,19 +23,33 @@ const deg = Math.PI / 180;
 const diatomic = (name: string, a: string, b: string, r: number, source: string): MoleculeTemplate => ({
   name,
   symbols: [a, b],
-  positions: [[0, 0, 0], [0, 0, r]],
+  positions: [
+    [0, 0, 0],
+    [0, 0, r],
+  ],
   source,
 });
 /** AH2 with bond length r and H–A–H angle, hydrogens up in the xz plane. */
 const bent = (name: string, a: string, r: number, angleDeg: number, source: string): MoleculeTemplate => {
   const h = (angleDeg / 2) * deg;
-  return { name, symbols: [a, 'H', 'H'], positions: [[0, 0, 0], [r * Math.sin(h), 0, r * Math.cos(h)], [-r * Math.sin(h), 0, r * Math.cos(h)]], source };
+  return {
+    name,
+    symbols: [a, 'H', 'H'],
+    positions: [
+      [0, 0, 0],
+      [r * Math.sin(h), 0, r * Math.cos(h)],
+      [-r * Math.sin(h), 0, r * Math.cos(h)],
+    ],
+    source,
+  };
 };
 /** AH3 of C3v symmetry with bond length r and H–A–H angle, hydrogens up. */
 const pyramidal = (name: string, a: string, r: number, angleDeg: number, source: string): MoleculeTemplate => {
   // angle β between each A–H bond and the C3 axis: sin β = (2/√3) sin(HAH/2)
   const beta = Math.asin((2 / Math.sqrt(3)) * Math.sin((angleDeg / 2) * deg));
-  const hs = [0, 120, 240].map((phi): Vec3 => [r * Math.sin(beta) * Math.cos(phi * deg), r * Math.sin(beta) * Math.sin(phi * deg), r * Math.cos(beta)]);
+  const hs = [0, 120, 240].map(
+    (phi): Vec3 => [r * Math.sin(beta) * Math.cos(phi * deg), r * Math.sin(beta) * Math.sin(phi * deg), r * Math.cos(beta)],
+  );
   return { name, symbols: [a, 'H', 'H', 'H'], positions: [[0, 0, 0], ...hs], source };
 };
 const atom = (s: string): MoleculeTemplate => ({ name: s, symbols: [s], positions: [[0, 0, 0]], source: 'single atom' });
@@ -65,7 +79,11 @@ const TABLE: MoleculeTemplate[] = [
     // r(NH) ≈ 1.06 Å, angle NNH ≈ 116° (e.g. H. Koizumi, G. C. Schatz, S. P. Walch, J. Chem. Phys. 95, 4130 (1991)).
     name: 'NNH',
     symbols: ['N', 'N', 'H'],
-    positions: [[0, 0, 0], [0, 0, 1.17], [1.06 * Math.sin(116 * deg), 0, 1.17 - 1.06 * Math.cos(116 * deg)]],
+    positions: [
+      [0, 0, 0],
+      [0, 0, 1.17],
+      [1.06 * Math.sin(116 * deg), 0, 1.17 - 1.06 * Math.cos(116 * deg)],
+    ],
     source: 'approximate ab initio geometry of HN2 (r_NN 1.17 Å, r_NH 1.06 Å, 116°); no experimental structure exists',
   },
 ];

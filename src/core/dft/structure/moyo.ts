@@ -29,8 +29,10 @@ export function loadMoyo(): Moyo {
   const candidates = wasmCandidates();
   const file = candidates.find((p) => fs.existsSync(p));
   if (!file) {
-    throw new Error(`the symmetry library's WebAssembly file (${WASM}) is missing: looked in ${candidates.join(' and ')}. ` +
-      'Reinstall the extension, or run `npm install` and `npm run build` in a source checkout.');
+    throw new Error(
+      `the symmetry library's WebAssembly file (${WASM}) is missing: looked in ${candidates.join(' and ')}. ` +
+        'Reinstall the extension, or run `npm install` and `npm run build` in a source checkout.',
+    );
   }
   moyo.initSync({ module: fs.readFileSync(file) });
   loaded = true;

@@ -69,7 +69,9 @@ export function orientTemplate(template: MoleculeTemplate, orientation: Orientat
       return { positions: pos.map((p) => rotateAbout(p, axis, angle * (Math.PI / 180))), anchor: 0 };
     }
     default:
-      throw new DftScienceError(`unknown orientation ${JSON.stringify(orientation)}; use upright, flipped, tilted or flat.`, { orientation });
+      throw new DftScienceError(`unknown orientation ${JSON.stringify(orientation)}; use upright, flipped, tilted or flat.`, {
+        orientation,
+      });
   }
 }
 
@@ -137,7 +139,8 @@ function tightest(slab: Structure, placed: Vec3[], adsRadii: number[], slabRadii
     slab.positions.forEach((s, j) => {
       const d = Math.hypot(lateral[j], r[2] - s[2]);
       const sum = adsRadii[i] + slabRadii[j];
-      if (d - sum < best.distanceAngstrom - best.covalentSumAngstrom) best = { adsorbateIndex: i, slabIndex: j, distanceAngstrom: d, covalentSumAngstrom: sum };
+      if (d - sum < best.distanceAngstrom - best.covalentSumAngstrom)
+        best = { adsorbateIndex: i, slabIndex: j, distanceAngstrom: d, covalentSumAngstrom: sum };
     });
   });
   return best;

@@ -54,7 +54,8 @@ export function slabFacts(slab: Structure): SlabFacts {
     );
   }
   const top = slab.tags.indexOf(1);
-  if (top < 0) throw new DftScienceError('the slab has no atom tagged 1 (top layer); tag the top layer 1 as ASE does.', { tags: slab.tags });
+  if (top < 0)
+    throw new DftScienceError('the slab has no atom tagged 1 (top layer); tag the top layer 1 as ASE does.', { tags: slab.tags });
   const topZ = Math.max(...slab.positions.filter((_, i) => slab.tags![i] === 1).map((r) => r[2]));
   return {
     facet,
@@ -98,11 +99,7 @@ export function siteInstances(slab: Structure, kind: SiteKind): Vec3[] {
 }
 
 function sitePosition(f: SlabFacts, frac: [number, number]): Vec3 {
-  return [
-    f.origin[0] + frac[0] * f.a1[0] + frac[1] * f.a2[0],
-    f.origin[1] + frac[0] * f.a1[1] + frac[1] * f.a2[1],
-    f.topZ,
-  ];
+  return [f.origin[0] + frac[0] * f.a1[0] + frac[1] * f.a2[0], f.origin[1] + frac[0] * f.a1[1] + frac[1] * f.a2[1], f.topZ];
 }
 
 /** In-plane minimum-image distance from (x, y) to each atom, Å. */

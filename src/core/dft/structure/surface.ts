@@ -36,7 +36,10 @@ interface FacetGeometry {
   offset: (fromTop: number) => [number, number];
 }
 
-const abab = (shift: [number, number]) => (fromTop: number): [number, number] => (fromTop % 2 === 1 ? shift : [0, 0]);
+const abab =
+  (shift: [number, number]) =>
+  (fromTop: number): [number, number] =>
+    fromTop % 2 === 1 ? shift : [0, 0];
 
 export const FACET_GEOMETRY: Record<Facet, (a: number, c: number) => FacetGeometry> = {
   fcc100: () => ({ cellInA: [Math.SQRT1_2, Math.SQRT1_2, 0.5], hexagonal: false, offset: abab([0.5, 0.5]) }),
@@ -47,7 +50,14 @@ export const FACET_GEOMETRY: Record<Facet, (a: number, c: number) => FacetGeomet
   fcc111: () => ({
     cellInA: [Math.SQRT1_2, Math.sqrt(0.375), 1 / Math.sqrt(3)],
     hexagonal: true,
-    offset: (k) => ([[0, 0], [-1 / 3, 2 / 3], [1 / 3, 1 / 3]] as [number, number][])[k % 3],
+    offset: (k) =>
+      (
+        [
+          [0, 0],
+          [-1 / 3, 2 / 3],
+          [1 / 3, 1 / 3],
+        ] as [number, number][]
+      )[k % 3],
   }),
   hcp0001: (a, c) => ({ cellInA: [1, Math.sqrt(0.75), (0.5 * c) / a], hexagonal: true, offset: abab([-1 / 3, 2 / 3]) }),
 };
@@ -58,13 +68,19 @@ export function slab(spec: SlabSpec): Structure {
   if (!FACETS.includes(facet)) {
     throw new DftScienceError(`unknown facet ${JSON.stringify(facet)}. Use one of ${FACETS.join(', ')}.`, { spec });
   }
-  if (!Number.isFinite(a) || a <= 0) throw new DftScienceError(`lattice constant a = ${a} Å is not a positive number; pass a in Å.`, { spec });
+  if (!Number.isFinite(a) || a <= 0)
+    throw new DftScienceError(`lattice constant a = ${a} Å is not a positive number; pass a in Å.`, { spec });
   if (!Array.isArray(size) || size.length !== 2 || !size.every((n) => Number.isInteger(n) && n >= 1)) {
-    throw new DftScienceError(`lateral size ${JSON.stringify(size)} is not two positive integers; pass [p, q], e.g. [3, 3] for a 3×3 cell.`, { spec });
+    throw new DftScienceError(
+      `lateral size ${JSON.stringify(size)} is not two positive integers; pass [p, q], e.g. [3, 3] for a 3×3 cell.`,
+      { spec },
+    );
   }
   if (!Number.isInteger(layers) || layers < 1) throw new DftScienceError(`layers = ${layers} is not a positive integer.`, { spec });
   if (!Number.isFinite(vacuum) || vacuum <= 0) {
-    throw new DftScienceError(`vacuum = ${vacuum} Å is not positive; pass the vacuum on each side of the slab in Å (7–10 is usual).`, { spec });
+    throw new DftScienceError(`vacuum = ${vacuum} Å is not positive; pass the vacuum on each side of the slab in Å (7–10 is usual).`, {
+      spec,
+    });
   }
   if (!Number.isInteger(fixedLayers) || fixedLayers < 0 || fixedLayers >= layers) {
     throw new DftScienceError(

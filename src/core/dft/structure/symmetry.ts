@@ -93,7 +93,11 @@ function speciesNumbers(s: Structure, byLabel: boolean): { numbers: number[]; sy
 
 function structureOfMoyoCell(c: MoyoCellJson, symbolOf: Map<number, string>): Structure {
   const b = c.lattice.basis;
-  const cell: Cell = [[b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!], [b[6]!, b[7]!, b[8]!]];
+  const cell: Cell = [
+    [b[0]!, b[1]!, b[2]!],
+    [b[3]!, b[4]!, b[5]!],
+    [b[6]!, b[7]!, b[8]!],
+  ];
   return {
     symbols: c.numbers.map((n) => symbolOf.get(n) ?? CHEMICAL_SYMBOLS[n] ?? 'X'),
     positions: c.positions.map((f) => toCartesian(cell, f as Vec3)),
@@ -134,7 +138,10 @@ export function analyseSymmetry(structure: Structure, options: SymmetryOptions =
     throw new DftScienceError(`symprec = ${symprec} Å is not a positive distance; pass a tolerance such as 1e-3 Å.`, { symprec });
   }
   if (!structure.pbc.every(Boolean)) {
-    throw new DftScienceError('symmetry analysis needs a crystal periodic in three directions; this structure is not (a molecule or slab).', { pbc: structure.pbc });
+    throw new DftScienceError(
+      'symmetry analysis needs a crystal periodic in three directions; this structure is not (a molecule or slab).',
+      { pbc: structure.pbc },
+    );
   }
   if (structure.symbols.length === 0) throw new DftScienceError('the structure has no atoms; a space group needs at least one.', {});
   const moyo = loadMoyo();
@@ -148,8 +155,11 @@ export function analyseSymmetry(structure: Structure, options: SymmetryOptions =
   try {
     d = moyo.analyze_cell(JSON.stringify(cellJson), symprec, 'Spglib');
   } catch (e) {
-    throw new DftScienceError(`the symmetry search failed at symprec = ${symprec} Å (${String((e as Error)?.message ?? e)}); ` +
-      'try a larger tolerance (e.g. --symprec 1e-2), or check for overlapping atoms.', { symprec });
+    throw new DftScienceError(
+      `the symmetry search failed at symprec = ${symprec} Å (${String((e as Error)?.message ?? e)}); ` +
+        'try a larger tolerance (e.g. --symprec 1e-2), or check for overlapping atoms.',
+      { symprec },
+    );
   }
   const type = moyo.space_group_type(d.number);
   const conventional = structureOfMoyoCell(d.std_cell as MoyoCellJson, symbolOf);
@@ -203,7 +213,9 @@ const withoutOneAxes = (full: string) => {
  * ":2", ":H", ":R" (or " H", " R", " S"); without one, spglib's first setting (origin choice 1,
  * hexagonal axes for R groups, unique axis b), as ASE assumes.
  */
-export function operationsOfSpaceGroup(ref: string | number): { operations: FractionalOperation[]; number: number; hallNumber: number; symbol: string } | undefined {
+export function operationsOfSpaceGroup(
+  ref: string | number,
+): { operations: FractionalOperation[]; number: number; hallNumber: number; symbol: string } | undefined {
   const moyo = loadMoyo();
   const text = String(ref).trim();
   const m = /^(.*?)(?:\s*:\s*([A-Za-z0-9]+)|\s+([HRSZ]))?$/.exec(text);
@@ -232,7 +244,11 @@ export function operationsOfSpaceGroup(ref: string | number): { operations: Frac
     hallNumber: entry.hall_number,
     symbol: compactSymbol(entry.hm_short),
     operations: ops.map((o) => ({
-      rotation: [[o.rotation[0], o.rotation[1], o.rotation[2]], [o.rotation[3], o.rotation[4], o.rotation[5]], [o.rotation[6], o.rotation[7], o.rotation[8]]],
+      rotation: [
+        [o.rotation[0], o.rotation[1], o.rotation[2]],
+        [o.rotation[3], o.rotation[4], o.rotation[5]],
+        [o.rotation[6], o.rotation[7], o.rotation[8]],
+      ],
       translation: [...o.translation] as Vec3,
     })),
   };

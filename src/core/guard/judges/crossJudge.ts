@@ -17,7 +17,13 @@ import { judgeInfraVerdicts } from './paramJudge';
  * above them (a sweep's runs differ in one setting), so each line shows what differs.
  */
 function referencedInputs(call: ProposedCall, provenance: ProvenanceView): string[] {
-  const refs = [...new Set(Object.values(call.args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isRef))];
+  const refs = [
+    ...new Set(
+      Object.values(call.args)
+        .flatMap((v) => (Array.isArray(v) ? v : [v]))
+        .filter(isRef),
+    ),
+  ];
   const resolved = refs.map((ref) => ({ ref, r: resolveRef(provenance, ref) }));
   const metas = resolved.map(({ r }) => (r.ok && r.artifact.meta ? judgedMeta(r.artifact.meta) : undefined));
   const settingsOf = (m: Record<string, unknown> | undefined) => m?.settings as Record<string, unknown> | undefined;
@@ -29,7 +35,8 @@ function referencedInputs(call: ProposedCall, provenance: ProvenanceView): strin
   const lines = resolved.map(({ ref, r }, i) => {
     if (!r.ok) return `- ${ref}: does not resolve`;
     const m = metas[i];
-    const own = m && settingsOf(m) ? { ...m, settings: Object.fromEntries(Object.entries(settingsOf(m)!).filter(([k]) => !(k in shared))) } : m;
+    const own =
+      m && settingsOf(m) ? { ...m, settings: Object.fromEntries(Object.entries(settingsOf(m)!).filter(([k]) => !(k in shared))) } : m;
     const meta = own ? ` meta ${shown(own, 500)}` : '';
     return `- ${ref} (${r.artifact.name}): ${shown(r.value, 600)}${r.artifact.unit ? ` ${r.artifact.unit}` : ''}${meta}`;
   });
@@ -42,7 +49,8 @@ function referencedInputs(call: ProposedCall, provenance: ProvenanceView): strin
  */
 function comparedPressures(call: ProposedCall, provenance: ProvenanceView): string[] {
   const criterion = call.args.criterion;
-  if (call.tool !== 'select_converged_settings' || call.args.parameter !== 'ecutwfc' || (criterion !== 'pressure' && criterion !== 'both')) return [];
+  if (call.tool !== 'select_converged_settings' || call.args.parameter !== 'ecutwfc' || (criterion !== 'pressure' && criterion !== 'both'))
+    return [];
   const refs = Array.isArray(call.args.energies) ? (call.args.energies as unknown[]).filter(isRef) : [];
   const runs = refs.map((ref) => {
     const r = resolveRef(provenance, ref);
@@ -55,8 +63,11 @@ function comparedPressures(call: ProposedCall, provenance: ProvenanceView): stri
   const ok = runs as { ref: string; p: number; v: number; ecut: number; e: number }[];
   const pulay = pulayPressuresKbar(ok.map((x) => ({ ecutwfcRy: x.ecut, energyEv: x.e, volumeAngstrom3: x.v })));
   const f = (x: number) => x.toFixed(2);
-  return ['', 'Pressures the selection compares (kbar): pw.x\'s plus the Pulay term (2/3)(Ecut/V)|dE/dEcut| that a constant-cutoff E(V) feels:',
-    ...ok.map((x, i) => `- ${x.ref} at ${x.ecut} Ry: ${f(x.p)} + ${f(pulay[i]!)} = ${f(x.p + pulay[i]!)}`)];
+  return [
+    '',
+    "Pressures the selection compares (kbar): pw.x's plus the Pulay term (2/3)(Ecut/V)|dE/dEcut| that a constant-cutoff E(V) feels:",
+    ...ok.map((x, i) => `- ${x.ref} at ${x.ecut} Ry: ${f(x.p)} + ${f(pulay[i]!)} = ${f(x.p + pulay[i]!)}`),
+  ];
 }
 
 /**
@@ -65,7 +76,11 @@ function comparedPressures(call: ProposedCall, provenance: ProvenanceView): stri
  * same in every run of a sweep, and what cut the pressures off when it was shown whole).
  */
 export function judgedMeta(meta: Record<string, unknown>): Record<string, unknown> {
-  const { settings, cellAngstrom: _cell, ...own } = meta as { settings?: Record<string, unknown>; cellAngstrom?: unknown } & Record<string, unknown>;
+  const {
+    settings,
+    cellAngstrom: _cell,
+    ...own
+  } = meta as { settings?: Record<string, unknown>; cellAngstrom?: unknown } & Record<string, unknown>;
   const scalars = Object.fromEntries(Object.entries(own).filter(([, v]) => v === null || typeof v !== 'object'));
   const rest = Object.fromEntries(Object.entries(own).filter(([, v]) => v !== null && typeof v === 'object'));
   const { pseudopotentials: _pp, ...physics } = settings ?? {};
@@ -74,12 +89,29 @@ export function judgedMeta(meta: Record<string, unknown>): Record<string, unknow
   return { ...scalars, ...(settings ? { settings: physics } : {}), ...kept };
 }
 
-export async function judgeCombination(call: ProposedCall, provenance: ProvenanceView, tier1: Verdict[], config: JudgeConfig): Promise<Verdict> {
+export async function judgeCombination(
+  call: ProposedCall,
+  provenance: ProvenanceView,
+  tier1: Verdict[],
+  config: JudgeConfig,
+): Promise<Verdict> {
   const rule = latestRuleText('cross-judge').id;
   const inputs = referencedInputs(call, provenance);
-  const text = [describeCall(call, provenance, tier1), ...(inputs.length ? ['', 'Referenced inputs:', ...inputs] : []), ...comparedPressures(call, provenance), '',
-    'Judge how these parameters fit together.'].join('\n');
-  const answer = await askJudge<{ level: VerdictLevel; reasons: string[] }>(config, 'cross-judge', 'judge-cross', CROSS_VERDICT_TOOL, text, { tools: [call.tool], parameters: Object.keys(call.args) });
+  const text = [
+    describeCall(call, provenance, tier1),
+    ...(inputs.length ? ['', 'Referenced inputs:', ...inputs] : []),
+    ...comparedPressures(call, provenance),
+    '',
+    'Judge how these parameters fit together.',
+  ].join('\n');
+  const answer = await askJudge<{ level: VerdictLevel; reasons: string[] }>(
+    config,
+    'cross-judge',
+    'judge-cross',
+    CROSS_VERDICT_TOOL,
+    text,
+    { tools: [call.tool], parameters: Object.keys(call.args) },
+  );
   if (!answer.ok) return judgeInfraVerdicts('tier3', rule, answer.error, [undefined], answer.model)[0]!;
   return { tier: 'tier3', rule, level: answer.input.level, reasons: answer.input.reasons, judged: true, model: answer.model };
 }

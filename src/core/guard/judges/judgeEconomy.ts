@@ -100,7 +100,9 @@ export function referencesOnly(call: ProposedCall, schema: object, view: Provena
 export function alreadyPassed(call: ProposedCall, schema: object, view: ProvenanceView): Map<string, { from: string; verdict: Verdict }> {
   const out = new Map<string, { from: string; verdict: Verdict }>();
   const artifactArgs = artifactArguments(schema);
-  const earlier = callsOf(view).filter((c) => c.tool === call.tool && c.status !== 'refused').reverse();
+  const earlier = callsOf(view)
+    .filter((c) => c.tool === call.tool && c.status !== 'refused')
+    .reverse();
   for (const p of parametersToJudge(call, schema, view)) {
     if (referencesOf(call, p, artifactArgs) || isRef(call.args[p])) continue;
     const value = JSON.stringify(call.args[p]);
@@ -120,7 +122,14 @@ export function alreadyPassed(call: ProposedCall, schema: object, view: Provenan
 
 /** The verdict of a parameter the judge was not asked about: a reference to a final artifact. */
 export function notAskedReference(parameter: string, tier: 'tier2' | 'report' = 'tier2'): Verdict {
-  return { tier, rule: 'judge-economy', parameter, level: 'pass', judged: false, reasons: ['not asked: a reference to a final artifact, which tier 1 checked against its record'] };
+  return {
+    tier,
+    rule: 'judge-economy',
+    parameter,
+    level: 'pass',
+    judged: false,
+    reasons: ['not asked: a reference to a final artifact, which tier 1 checked against its record'],
+  };
 }
 
 const digest = (s: string) => crypto.createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -135,22 +144,26 @@ function contentOf(a: ArtifactRecord | undefined): string {
 /** Same tool, same literal values, references to the same content: a call that would compute the same thing. */
 export function callIdentity(call: ProposedCall, schema: object, view: ProvenanceView): string {
   const artifactArgs = artifactArguments(schema);
-  const parts = Object.keys(call.args).sort().map((p) => {
-    const refs = referencesOf(call, p, artifactArgs);
-    if (!refs) return `${p}=${JSON.stringify(call.args[p])}`;
-    return `${p}@${refs.map((r) => `${contentOf(artifactOf(view, r))}${parseRef(r)?.path.length ? `.${parseRef(r)!.path.join('.')}` : ''}`).join(',')}`;
-  });
+  const parts = Object.keys(call.args)
+    .sort()
+    .map((p) => {
+      const refs = referencesOf(call, p, artifactArgs);
+      if (!refs) return `${p}=${JSON.stringify(call.args[p])}`;
+      return `${p}@${refs.map((r) => `${contentOf(artifactOf(view, r))}${parseRef(r)?.path.length ? `.${parseRef(r)!.path.join('.')}` : ''}`).join(',')}`;
+    });
   return `${call.tool}|${parts.join('|')}`;
 }
 
 /** Same step, tool, literal values and reasons, and references to artifacts of the same names: one of a series. */
 export function callShape(call: ProposedCall, schema: object, view: ProvenanceView): string {
   const artifactArgs = artifactArguments(schema);
-  const parts = Object.keys(call.args).sort().map((p) => {
-    const refs = referencesOf(call, p, artifactArgs);
-    if (!refs) return `${p}=${JSON.stringify(call.args[p])}:${JSON.stringify(call.reasons[p] ?? '')}`;
-    return `${p}@${refs.map((r) => `${artifactOf(view, r)?.name ?? '?'}${parseRef(r)?.path.length ? `.${parseRef(r)!.path.join('.')}` : ''}`).join(',')}`;
-  });
+  const parts = Object.keys(call.args)
+    .sort()
+    .map((p) => {
+      const refs = referencesOf(call, p, artifactArgs);
+      if (!refs) return `${p}=${JSON.stringify(call.args[p])}:${JSON.stringify(call.reasons[p] ?? '')}`;
+      return `${p}@${refs.map((r) => `${artifactOf(view, r)?.name ?? '?'}${parseRef(r)?.path.length ? `.${parseRef(r)!.path.join('.')}` : ''}`).join(',')}`;
+    });
   return `${call.step ?? ''}|${call.tool}|${parts.join('|')}`;
 }
 
@@ -162,7 +175,15 @@ function proposedOf(rec: ToolCallRecord): ProposedCall {
     args[k] = a.value;
     if (a.ref && a.ref !== a.value) refs[k] = a.ref;
   }
-  return { tool: rec.tool, args, refs, reasons: rec.reasons, context: rec.context, agent: { role: 'user' }, ...(rec.step ? { step: rec.step } : {}) };
+  return {
+    tool: rec.tool,
+    args,
+    refs,
+    reasons: rec.reasons,
+    context: rec.context,
+    agent: { role: 'user' },
+    ...(rec.step ? { step: rec.step } : {}),
+  };
 }
 
 /** A judgement worth passing on: the verdicts a judge gave (those of parameters it was not asked about aside) all came back. */
@@ -181,11 +202,26 @@ export function handedOn(verdicts: Verdict[], note: string): Verdict[] {
  * instead; undefined when it must be asked. `memo` (the run's) makes calls of one series that
  * run side by side wait for the first one's judgement.
  */
-export async function spareParameterJudge(call: ProposedCall, schema: object, view: ProvenanceView, memo?: JudgeMemo): Promise<Economy | { ask: true; settle: (v: Verdict[] | undefined) => void } | undefined> {
+export async function spareParameterJudge(
+  call: ProposedCall,
+  schema: object,
+  view: ProvenanceView,
+  memo?: JudgeMemo,
+): Promise<Economy | { ask: true; settle: (v: Verdict[] | undefined) => void } | undefined> {
   const params = Object.keys(call.args);
   if (referencesOnly(call, schema, view)) {
     const why = 'every parameter is a reference to a final artifact, which tier 1 checked against its record';
-    return { why, verdicts: params.map((parameter) => ({ tier: 'tier2' as const, rule: 'judge-economy', parameter, level: 'pass' as const, judged: false, reasons: [`not asked: ${why}`] })) };
+    return {
+      why,
+      verdicts: params.map((parameter) => ({
+        tier: 'tier2' as const,
+        rule: 'judge-economy',
+        parameter,
+        level: 'pass' as const,
+        judged: false,
+        reasons: [`not asked: ${why}`],
+      })),
+    };
   }
   const tier2 = (c: ToolCallRecord) => c.verdicts.filter((v) => v.tier === 'tier2');
   const earlier = callsOf(view).filter((c) => c.tool === call.tool && c.status !== 'refused' && judgedWell(tier2(c)));
@@ -207,7 +243,10 @@ export async function spareParameterJudge(call: ProposedCall, schema: object, vi
   if (inFlight) {
     const verdicts = await inFlight;
     if (verdicts && judgedWell(verdicts)) {
-      return { why: `one of a series of step ${call.step}, judged once`, verdicts: handedOn(verdicts, `(judged once for the series of step ${call.step})`) };
+      return {
+        why: `one of a series of step ${call.step}, judged once`,
+        verdicts: handedOn(verdicts, `(judged once for the series of step ${call.step})`),
+      };
     }
     return undefined;
   }

@@ -34,7 +34,11 @@ export const VERDICT_TOOLS: LlmToolDef[] = [
       properties: {
         verdicts: {
           type: 'array',
-          items: { type: 'object', properties: { parameter: { type: 'string' }, level: LEVEL, reasons: REASONS }, required: ['parameter', 'level', 'reasons'] },
+          items: {
+            type: 'object',
+            properties: { parameter: { type: 'string' }, level: LEVEL, reasons: REASONS },
+            required: ['parameter', 'level', 'reasons'],
+          },
         },
       },
       required: ['verdicts'],
@@ -47,7 +51,8 @@ export const VERDICT_TOOLS: LlmToolDef[] = [
   },
   {
     name: REPORT_VERDICT_TOOL,
-    description: 'Record one verdict per listed call (parameter "*" stands for every parameter of the call), and a verdict for a single parameter only where it differs from its call\'s.',
+    description:
+      'Record one verdict per listed call (parameter "*" stands for every parameter of the call), and a verdict for a single parameter only where it differs from its call\'s.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -90,7 +95,12 @@ export const VERDICT_TOOL_OF: Record<JudgeRoleName, string> = {
  * named. The same for every request of that judge on calls of one shape, so a series of calls
  * reads it from the cache.
  */
-export function judgeSystem(role: JudgeRoleName, catalogue: JudgeToolInfo[], tools?: readonly string[], parameters?: readonly string[]): SystemPart[] {
+export function judgeSystem(
+  role: JudgeRoleName,
+  catalogue: JudgeToolInfo[],
+  tools?: readonly string[],
+  parameters?: readonly string[],
+): SystemPart[] {
   const shown = tools ? catalogue.filter((t) => tools.includes(t.name)) : catalogue;
   return [{ text: `${latestRuleText(role).text}\n\n${renderCatalogue(shown, parameters)}`, cache: true }];
 }

@@ -17,15 +17,25 @@ interface ParamVerdicts {
 /** Recorded when no model judged (offline provider, or no judge configured): never a pass. */
 export function notJudged(tier: 'tier2' | 'tier3', rule: string, why: string, parameters: (string | undefined)[]): Verdict[] {
   return parameters.map((parameter) => ({
-    tier, rule, level: 'pass' as const, judged: false, reasons: [`not judged: ${why}`],
+    tier,
+    rule,
+    level: 'pass' as const,
+    judged: false,
+    reasons: [`not judged: ${why}`],
     ...(parameter !== undefined ? { parameter } : {}),
   }));
 }
 
 function infra(tier: 'tier2' | 'tier3', rule: string, error: string, parameters: (string | undefined)[], model?: string): Verdict[] {
   return parameters.map((parameter) => ({
-    tier, rule, level: 'pass' as const, judged: false, infraError: error, reasons: [`judge unavailable (fails open): ${error}`],
-    ...(parameter !== undefined ? { parameter } : {}), ...(model ? { model } : {}),
+    tier,
+    rule,
+    level: 'pass' as const,
+    judged: false,
+    infraError: error,
+    reasons: [`judge unavailable (fails open): ${error}`],
+    ...(parameter !== undefined ? { parameter } : {}),
+    ...(model ? { model } : {}),
   }));
 }
 
@@ -38,7 +48,13 @@ export { infra as judgeInfraVerdicts };
  * the tool gave with the same value and reason, and whose judge passed it, keeps that verdict; the
  * judge is not asked at all when nothing else is left.
  */
-export async function judgeParameters(call: ProposedCall, provenance: ProvenanceView, tier1: Verdict[], config: JudgeConfig, schema: object = {}): Promise<Verdict[]> {
+export async function judgeParameters(
+  call: ProposedCall,
+  provenance: ProvenanceView,
+  tier1: Verdict[],
+  config: JudgeConfig,
+  schema: object = {},
+): Promise<Verdict[]> {
   const rule = latestRuleText('param-judge').id;
   const all = Object.keys(call.args);
   if (all.length === 0) return [];
@@ -48,17 +64,28 @@ export async function judgeParameters(call: ProposedCall, provenance: Provenance
   const order = (vs: Verdict[]) => vs.sort((a, b) => all.indexOf(a.parameter!) - all.indexOf(b.parameter!));
   const spared = [
     ...all.filter((p) => !own.includes(p)).map((p) => notAskedReference(p)),
-    ...[...passed].map(([, { from, verdict }]): Verdict => ({ ...verdict, reasons: [...verdict.reasons, `(judged with ${from}: the same value and reason)`] })),
+    ...[...passed].map(
+      ([, { from, verdict }]): Verdict => ({
+        ...verdict,
+        reasons: [...verdict.reasons, `(judged with ${from}: the same value and reason)`],
+      }),
+    ),
   ];
   if (parameters.length === 0) return order(spared);
   const repeated = new Map([...passed].map(([p, { from }]) => [p, from]));
   const text = `${describeCall(call, provenance, tier1, { asked: parameters, repeated })}\n\nJudge each of these ${parameters.length} parameters: ${parameters.join(', ')}.`;
-  const answer = await askJudge<ParamVerdicts>(config, 'param-judge', 'judge-param', PARAM_VERDICT_TOOL, text, { tools: [call.tool], parameters });
+  const answer = await askJudge<ParamVerdicts>(config, 'param-judge', 'judge-param', PARAM_VERDICT_TOOL, text, {
+    tools: [call.tool],
+    parameters,
+  });
   if (!answer.ok) return order([...infra('tier2', rule, answer.error, parameters, answer.model), ...spared]);
   const byParameter = new Map(answer.input.verdicts.map((v) => [v.parameter, v]));
-  return order([...spared, ...parameters.map((parameter): Verdict => {
-    const v = byParameter.get(parameter);
-    if (!v) return infra('tier2', rule, `the judge gave no verdict for ${parameter}`, [parameter], answer.model)[0]!;
-    return { tier: 'tier2', rule, parameter, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
-  })]);
+  return order([
+    ...spared,
+    ...parameters.map((parameter): Verdict => {
+      const v = byParameter.get(parameter);
+      if (!v) return infra('tier2', rule, `the judge gave no verdict for ${parameter}`, [parameter], answer.model)[0]!;
+      return { tier: 'tier2', rule, parameter, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
+    }),
+  ]);
 }

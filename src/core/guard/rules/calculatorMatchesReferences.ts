@@ -24,7 +24,10 @@ export const calculatorMatchesReferences: TierOneRule = (input) => {
   if (!args.calculator || !slab?.symbols) return [verdict(RULE, 'pass', ['no calculator settings to compare with references'])];
   let expected: PhysicalSettings;
   try {
-    const table = args.calculator === 'pw.x' ? resolvedArgument(input, 'pseudopotentials')?.value as PseudopotentialTableValue | undefined : undefined;
+    const table =
+      args.calculator === 'pw.x'
+        ? (resolvedArgument(input, 'pseudopotentials')?.value as PseudopotentialTableValue | undefined)
+        : undefined;
     expected = energySettings(args, slab, table);
   } catch (e) {
     return [verdict(RULE, 'fail', [`the calculator settings of this call are incomplete: ${(e as Error).message}`])];
@@ -41,9 +44,12 @@ export const calculatorMatchesReferences: TierOneRule = (input) => {
     }
   }
   if (compared === 0) return [verdict(RULE, 'pass', ['no reference energies referenced'])];
-  if (problems.length === 0) return [verdict(RULE, 'pass', [`the ${args.calculator} settings of this call match the ${compared} reference energies`])];
-  return [verdict(RULE, 'fail', [
-    `its energies could not be combined with the references, which were computed differently: ${problems.join('; ')}. ` +
-      'Use the settings the references were computed with, or recompute the references with these.',
-  ])];
+  if (problems.length === 0)
+    return [verdict(RULE, 'pass', [`the ${args.calculator} settings of this call match the ${compared} reference energies`])];
+  return [
+    verdict(RULE, 'fail', [
+      `its energies could not be combined with the references, which were computed differently: ${problems.join('; ')}. ` +
+        'Use the settings the references were computed with, or recompute the references with these.',
+    ]),
+  ];
 };

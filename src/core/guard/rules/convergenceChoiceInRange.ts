@@ -22,13 +22,23 @@ const ARGUMENT_OF: Record<SweptParameter, { argument: string; unit: string }> = 
 const isSelection = (a: ArtifactRecord): boolean => a.name === ARTIFACT.convergedSettings;
 
 /** The convergence test a value answers to: the one its reference points into, else the latest final one in the run. */
-export function governingSelection(input: RuleInput, parameter: SweptParameter, opts: { includeStale?: boolean } = {}): ArtifactRecord | undefined {
+export function governingSelection(
+  input: RuleInput,
+  parameter: SweptParameter,
+  opts: { includeStale?: boolean } = {},
+): ArtifactRecord | undefined {
   const { argument } = ARGUMENT_OF[parameter];
   const ref = input.call.refs[argument];
   const referenced = ref ? input.provenance.artifact(parseRef(ref)?.artifactId ?? '') : undefined;
   if (referenced && isSelection(referenced)) return referenced;
-  const finals = input.provenance.artifacts().filter((a) => isSelection(a) && (a.status === 'final' || (opts.includeStale && a.status === 'stale')) &&
-    (a.value as ConvergenceSelectionValue).parameter === parameter);
+  const finals = input.provenance
+    .artifacts()
+    .filter(
+      (a) =>
+        isSelection(a) &&
+        (a.status === 'final' || (opts.includeStale && a.status === 'stale')) &&
+        (a.value as ConvergenceSelectionValue).parameter === parameter,
+    );
   return finals[finals.length - 1];
 }
 
@@ -58,7 +68,7 @@ function offBy(table: ConvergenceSelectionValue, value: number): string {
 }
 
 export const convergenceChoiceInRange: TierOneRule = (input) => {
-  if (isConvergenceTest(input)) return [verdict(RULE, 'pass', ['a convergence-test input: its cutoff and spacing are the test\'s own'])];
+  if (isConvergenceTest(input)) return [verdict(RULE, 'pass', ["a convergence-test input: its cutoff and spacing are the test's own"])];
   const out = [];
   for (const parameter of Object.keys(ARGUMENT_OF) as SweptParameter[]) {
     const { argument, unit } = ARGUMENT_OF[parameter];
@@ -73,22 +83,54 @@ export const convergenceChoiceInRange: TierOneRule = (input) => {
     const finest = finestTested(table);
     const list = tested.map((t) => fmt(t)).join(', ');
     if ((value < lo && !sameNumber(value, lo)) || (value > hi && !sameNumber(value, hi))) {
-      out.push(verdict(RULE, 'fail', [
-        `${argument} = ${fmt(value)} ${unit} lies outside the range tested in ${sel.id} (${fmt(lo)}–${fmt(hi)} ${unit}: ${list}). ` +
-          `Use a tested value (the selection chose ${fmt(table.chosenValue)} ${unit}) or extend the convergence sweep to cover it.`,
-      ], argument));
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${argument} = ${fmt(value)} ${unit} lies outside the range tested in ${sel.id} (${fmt(lo)}–${fmt(hi)} ${unit}: ${list}). ` +
+              `Use a tested value (the selection chose ${fmt(table.chosenValue)} ${unit}) or extend the convergence sweep to cover it.`,
+          ],
+          argument,
+        ),
+      );
     } else if (sameNumber(value, finest)) {
-      out.push(verdict(RULE, 'fail', [
-        `${argument} = ${fmt(value)} ${unit} is the finest value tested in ${sel.id} (${list}), so nothing shows it is converged. ` +
-          'Extend the sweep beyond it, or choose the value the selection found converged.',
-      ], argument));
-    } else if (table.converged && !sameNumber(value, table.chosenValue) && (parameter === 'ecutwfc' ? value < table.chosenValue : value > table.chosenValue)) {
-      out.push(verdict(RULE, 'fail', [
-        `${argument} = ${fmt(value)} ${unit} is coarser than ${fmt(table.chosenValue)} ${unit}, the cheapest value ${sel.id} found ${criterionOf(table)} of the finest` +
-          `${offBy(table, value)}: it is not shown converged. Use ${fmt(table.chosenValue)} ${unit} or a finer tested value.`,
-      ], argument));
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${argument} = ${fmt(value)} ${unit} is the finest value tested in ${sel.id} (${list}), so nothing shows it is converged. ` +
+              'Extend the sweep beyond it, or choose the value the selection found converged.',
+          ],
+          argument,
+        ),
+      );
+    } else if (
+      table.converged &&
+      !sameNumber(value, table.chosenValue) &&
+      (parameter === 'ecutwfc' ? value < table.chosenValue : value > table.chosenValue)
+    ) {
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${argument} = ${fmt(value)} ${unit} is coarser than ${fmt(table.chosenValue)} ${unit}, the cheapest value ${sel.id} found ${criterionOf(table)} of the finest` +
+              `${offBy(table, value)}: it is not shown converged. Use ${fmt(table.chosenValue)} ${unit} or a finer tested value.`,
+          ],
+          argument,
+        ),
+      );
     } else {
-      out.push(verdict(RULE, 'pass', [`${argument} = ${fmt(value)} ${unit} lies inside the range tested in ${sel.id} and is not the finest value`], argument));
+      out.push(
+        verdict(
+          RULE,
+          'pass',
+          [`${argument} = ${fmt(value)} ${unit} lies inside the range tested in ${sel.id} and is not the finest value`],
+          argument,
+        ),
+      );
     }
   }
   return out.length ? out : [verdict(RULE, 'pass', ['no convergence test governs the values of this call'])];

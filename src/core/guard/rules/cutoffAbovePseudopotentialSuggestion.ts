@@ -34,18 +34,34 @@ export const cutoffAbovePseudopotentialSuggestion: TierOneRule = (input) => {
     const top = topOf(key);
     if (!top) continue;
     if (value >= top.ry) {
-      out.push(verdict(RULE, 'pass', [`${argument} = ${fmt(value)} Ry ≥ ${fmt(top.ry)} Ry suggested for ${top.el} (${top.file})`], argument));
+      out.push(
+        verdict(RULE, 'pass', [`${argument} = ${fmt(value)} Ry ≥ ${fmt(top.ry)} Ry suggested for ${top.el} (${top.file})`], argument),
+      );
     } else if (argument === 'ecutrhoRy' && wfcAbove) {
-      out.push(verdict(RULE, 'warn', [
-        `${argument} = ${fmt(value)} Ry is below the ${fmt(top.ry)} Ry suggested for the density in the header of ${top.file} (${top.el}), ` +
-          `though ecutwfcRy = ${fmt(wfc!)} Ry is at or above its suggestion: pw.x runs, but the density may be under-converged. ` +
-          `Use at least ${fmt(top.ry)} Ry, or approve this if a convergence test over ecutrho covered it.`,
-      ], argument));
+      out.push(
+        verdict(
+          RULE,
+          'warn',
+          [
+            `${argument} = ${fmt(value)} Ry is below the ${fmt(top.ry)} Ry suggested for the density in the header of ${top.file} (${top.el}), ` +
+              `though ecutwfcRy = ${fmt(wfc!)} Ry is at or above its suggestion: pw.x runs, but the density may be under-converged. ` +
+              `Use at least ${fmt(top.ry)} Ry, or approve this if a convergence test over ecutrho covered it.`,
+          ],
+          argument,
+        ),
+      );
     } else {
-      out.push(verdict(RULE, 'fail', [
-        `${argument} = ${fmt(value)} Ry is below the ${fmt(top.ry)} Ry suggested in the header of ${top.file} (${top.el}). ` +
-          `Use at least ${fmt(top.ry)} Ry, and converge upward from there.`,
-      ], argument));
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${argument} = ${fmt(value)} Ry is below the ${fmt(top.ry)} Ry suggested in the header of ${top.file} (${top.el}). ` +
+              `Use at least ${fmt(top.ry)} Ry, and converge upward from there.`,
+          ],
+          argument,
+        ),
+      );
     }
   }
   return out.length ? out : [verdict(RULE, 'pass', ['the pseudopotential headers suggest no cutoffs'])];

@@ -17,13 +17,30 @@ type Mesh = [number, number, number];
 function compare(scf: ScfRecord, mesh: Mesh | undefined, where: string, parameter: string) {
   const scfMesh = scf.meta.settings.kMesh;
   if (!scfMesh) return [verdict(RULE, 'pass', [`the SCF ${scf.energy.id} records no mesh to compare with`], parameter)];
-  if (!mesh) return [verdict(RULE, 'fail', [`${where} has no k-mesh: a DOS needs a mesh at least as dense as the SCF's ${scfMesh.join('×')} (a band path samples only lines).`], parameter)];
+  if (!mesh)
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `${where} has no k-mesh: a DOS needs a mesh at least as dense as the SCF's ${scfMesh.join('×')} (a band path samples only lines).`,
+        ],
+        parameter,
+      ),
+    ];
   const coarser = mesh.map((n, i) => n < scfMesh[i]!);
   if (coarser.some(Boolean)) {
-    return [verdict(RULE, 'fail', [
-      `${where} samples ${mesh.join('×')}, coarser than the SCF's ${scfMesh.join('×')} along ${coarser.map((c, i) => (c ? 'abc'[i] : '')).join('')}: ` +
-        `a DOS needs at least the SCF's density in every direction (typically twice as fine, ${scfMesh.map((n) => 2 * n).join('×')}).`,
-    ], parameter)];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `${where} samples ${mesh.join('×')}, coarser than the SCF's ${scfMesh.join('×')} along ${coarser.map((c, i) => (c ? 'abc'[i] : '')).join('')}: ` +
+            `a DOS needs at least the SCF's density in every direction (typically twice as fine, ${scfMesh.map((n) => 2 * n).join('×')}).`,
+        ],
+        parameter,
+      ),
+    ];
   }
   return [verdict(RULE, 'pass', [`${where} samples ${mesh.join('×')}, at least the SCF's ${scfMesh.join('×')}`], parameter)];
 }
@@ -36,9 +53,11 @@ export const dosMeshAtLeastScf: TierOneRule = (input) => {
       const scf = scfOfEnergy(provenance, call.args.scf);
       if (typeof scf === 'string') return [verdict(RULE, 'pass', [`no SCF to compare with (${scf}); nscf-uses-scf-density reports it`])];
       const spacing = typeof call.args.kSpacingPerAngstrom === 'number' ? call.args.kSpacingPerAngstrom : undefined;
-      const mesh = Array.isArray(call.args.kMesh) ? (call.args.kMesh as Mesh)
-        : spacing !== undefined && scf.input ? meshFromSpacing(scf.input.structure.cell, spacing, scf.input.structure.pbc)
-          : scf.meta.settings.kMesh?.map((n) => 2 * n) as Mesh | undefined;
+      const mesh = Array.isArray(call.args.kMesh)
+        ? (call.args.kMesh as Mesh)
+        : spacing !== undefined && scf.input
+          ? meshFromSpacing(scf.input.structure.cell, spacing, scf.input.structure.pbc)
+          : (scf.meta.settings.kMesh?.map((n) => 2 * n) as Mesh | undefined);
       return compare(scf, mesh, 'the DOS mesh', Array.isArray(call.args.kMesh) ? 'kMesh' : 'kSpacingPerAngstrom');
     }
     case 'run_nscf': {
@@ -54,7 +73,16 @@ export const dosMeshAtLeastScf: TierOneRule = (input) => {
       if (!run) return [verdict(RULE, 'pass', ['no nscf run referenced'])];
       const meta = run.artifact.meta as NscfMeta | undefined;
       if (meta?.calculation === 'bands') {
-        return [verdict(RULE, 'fail', [`${run.artifact.id} is a band-path run: it samples lines, not the Brillouin zone, so its DOS would be wrong. Run make_nscf_input with purpose 'dos' and run_nscf, then read that run.`], 'nscf')];
+        return [
+          verdict(
+            RULE,
+            'fail',
+            [
+              `${run.artifact.id} is a band-path run: it samples lines, not the Brillouin zone, so its DOS would be wrong. Run make_nscf_input with purpose 'dos' and run_nscf, then read that run.`,
+            ],
+            'nscf',
+          ),
+        ];
       }
       const scf = meta ? scfOfEnergy(provenance, meta.scf) : 'no run meta';
       if (typeof scf === 'string') return [verdict(RULE, 'pass', [`no SCF recorded to compare with (${scf})`])];

@@ -12,18 +12,30 @@ export const RULE = 'formation-references-elemental';
 
 export const formationReferencesElemental: TierOneRule = (input) => {
   const { args } = input.call;
-  if (input.call.tool !== 'energy_difference' || args.quantity !== 'formation_energy') return [verdict(RULE, 'pass', ['not a formation energy'])];
+  if (input.call.tool !== 'energy_difference' || args.quantity !== 'formation_energy')
+    return [verdict(RULE, 'pass', ['not a formation energy'])];
   const energies = Array.isArray(args.energies) ? args.energies.map(String) : [];
   const coefficients = Array.isArray(args.coefficients) ? args.coefficients.map(Number) : [];
   const terms = energies.map((ref, i) => ({ ref, coefficient: coefficients[i] ?? 0, source: energySourceOf(input.provenance, ref) }));
   const unknown = terms.filter((t) => !t.source?.structure);
-  if (unknown.length) return [verdict(RULE, 'warn', [`the structures of ${unknown.map((t) => t.ref).join(', ')} are not on record, so their phases cannot be checked.`], 'energies')];
+  if (unknown.length)
+    return [
+      verdict(
+        RULE,
+        'warn',
+        [`the structures of ${unknown.map((t) => t.ref).join(', ')} are not on record, so their phases cannot be checked.`],
+        'energies',
+      ),
+    ];
   const compounds = terms.filter((t) => t.coefficient > 0);
   const references = terms.filter((t) => t.coefficient < 0);
   const problems: string[] = [];
   const warnings: string[] = [];
   const passes: string[] = [];
-  if (compounds.length !== 1) problems.push(`a formation energy has one compound with a positive coefficient, here ${compounds.length} (${compounds.map((t) => t.ref).join(', ') || 'none'})`);
+  if (compounds.length !== 1)
+    problems.push(
+      `a formation energy has one compound with a positive coefficient, here ${compounds.length} (${compounds.map((t) => t.ref).join(', ') || 'none'})`,
+    );
   const compoundElements = new Set(compounds.flatMap((t) => Object.keys(compositionOfSource(t.source)!)));
   const byElement = new Map<string, string[]>();
   for (const t of references) {
@@ -51,7 +63,16 @@ export const formationReferencesElemental: TierOneRule = (input) => {
   }
   for (const el of byElement.keys()) if (!compoundElements.has(el)) problems.push(`${el} is subtracted but the compound holds none`);
   if (problems.length) {
-    return [verdict(RULE, 'fail', [`the references are not the elements' ground states: ${problems.join('; ')}. Compute each element in its standard-state phase with the compound's settings and reference those energies.`], 'energies')];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `the references are not the elements' ground states: ${problems.join('; ')}. Compute each element in its standard-state phase with the compound's settings and reference those energies.`,
+        ],
+        'energies',
+      ),
+    ];
   }
   if (warnings.length) return [verdict(RULE, 'warn', [warnings.join('; ')], 'energies')];
   return [verdict(RULE, 'pass', [passes.join('; ')], 'energies')];

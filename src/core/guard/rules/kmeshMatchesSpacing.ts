@@ -19,8 +19,15 @@ export const kmeshMatchesSpacing: TierOneRule = (input) => {
   if (expected.every((n, i) => n === mesh[i])) {
     return [verdict(RULE, 'pass', [`k-mesh ${JSON.stringify(mesh)} is the mesh of spacing ${spacing} 1/Å on this cell`], 'kMesh')];
   }
-  return [verdict(RULE, 'fail', [
-    `k-mesh ${JSON.stringify(mesh)} does not match the declared spacing ${spacing} 1/Å: on this cell that spacing gives ` +
-      `${JSON.stringify(expected)}. Give only the spacing (the mesh is computed from it), or state the spacing your mesh achieves.`,
-  ], 'kMesh')];
+  return [
+    verdict(
+      RULE,
+      'fail',
+      [
+        `k-mesh ${JSON.stringify(mesh)} does not match the declared spacing ${spacing} 1/Å: on this cell that spacing gives ` +
+          `${JSON.stringify(expected)}. Give only the spacing (the mesh is computed from it), or state the spacing your mesh achieves.`,
+      ],
+      'kMesh',
+    ),
+  ];
 };

@@ -15,8 +15,7 @@ export const RULE = 'lattice-uses-cell-symmetry';
 export type CellShape = 'fcc-primitive' | 'bcc-primitive' | 'cubic' | 'hexagonal' | 'other';
 
 const len = (v: Vec3): number => Math.hypot(v[0], v[1], v[2]);
-const angleDeg = (a: Vec3, b: Vec3): number =>
-  (Math.acos((a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (len(a) * len(b))) * 180) / Math.PI;
+const angleDeg = (a: Vec3, b: Vec3): number => (Math.acos((a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (len(a) * len(b))) * 180) / Math.PI;
 
 /** The shape of a cell by its lengths and angles alone (a description for messages, not a decision). */
 export function cellShape(cell: Structure['cell']): CellShape {
@@ -27,8 +26,13 @@ export function cellShape(cell: Structure['cell']): CellShape {
   if (allEqual && angles.every((t) => near(t, 60, 0.01))) return 'fcc-primitive';
   if (allEqual && angles.every((t) => near(t, 109.4712, 0.01))) return 'bcc-primitive';
   if (allEqual && angles.every((t) => near(t, 90, 0.01))) return 'cubic';
-  if (near(a, b, 1e-4 * a) && near(angles[0]!, 90, 0.01) && near(angles[1]!, 90, 0.01) &&
-    (near(angles[2]!, 120, 0.01) || near(angles[2]!, 60, 0.01))) return 'hexagonal';
+  if (
+    near(a, b, 1e-4 * a) &&
+    near(angles[0]!, 90, 0.01) &&
+    near(angles[1]!, 90, 0.01) &&
+    (near(angles[2]!, 120, 0.01) || near(angles[2]!, 60, 0.01))
+  )
+    return 'hexagonal';
   return 'other';
 }
 
@@ -51,13 +55,31 @@ export const latticeUsesCellSymmetry: TierOneRule = (input) => {
   const structure = resolvedArgument(input, 'structure')?.value as Structure | undefined;
   if (!structure?.cell) return [verdict(RULE, 'pass', ['no cell to read the symmetry of'])];
   if (!structure.pbc?.every(Boolean)) {
-    return [verdict(RULE, 'fail', ['the structure is not periodic in three directions (a slab or molecule): a bulk lattice constant needs a bulk crystal. Reference the bulk structure the EOS series scaled.'], 'structure')];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          'the structure is not periodic in three directions (a slab or molecule): a bulk lattice constant needs a bulk crystal. Reference the bulk structure the EOS series scaled.',
+        ],
+        'structure',
+      ),
+    ];
   }
   let sym: SymmetryInfo;
   try {
     sym = analyseSymmetry(structure, structure.labels ? { byLabel: true } : {});
   } catch (e) {
-    return [verdict(RULE, 'fail', [`the symmetry of the cell cannot be found (${(e as Error).message}), so V0 cannot be turned into lattice parameters; check the structure.`], 'structure')];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `the symmetry of the cell cannot be found (${(e as Error).message}), so V0 cannot be turned into lattice parameters; check the structure.`,
+        ],
+        'structure',
+      ),
+    ];
   }
   const sg = `${sym.spaceGroup.symbol} (${sym.spaceGroup.number}), ${sym.spaceGroup.crystalSystem.toLowerCase()}`;
   const bravais = input.call.args.bravais;
@@ -65,21 +87,42 @@ export const latticeUsesCellSymmetry: TierOneRule = (input) => {
     const named = NAMED[bravais];
     const centring = sym.spaceGroup.symbol[0];
     if (!named || named.system !== sym.spaceGroup.crystalSystem || named.centring !== centring) {
-      return [verdict(RULE, 'fail', [
-        `bravais = "${bravais}" but the cell's symmetry is ${sg}${named ? `, not ${named.say}` : ''}: the volume-to-lattice relation follows the symmetry of the cell ` +
-          `(a ${cellShape(structure.cell)} cell with ${structure.symbols.length} atom(s)). Leave bravais out to have it read from the cell, or reference the structure the series scaled.`,
-      ], 'bravais')];
+      return [
+        verdict(
+          RULE,
+          'fail',
+          [
+            `bravais = "${bravais}" but the cell's symmetry is ${sg}${named ? `, not ${named.say}` : ''}: the volume-to-lattice relation follows the symmetry of the cell ` +
+              `(a ${cellShape(structure.cell)} cell with ${structure.symbols.length} atom(s)). Leave bravais out to have it read from the cell, or reference the structure the series scaled.`,
+          ],
+          'bravais',
+        ),
+      ];
     }
   }
   const cOverA = input.call.args.cOverA;
   if (typeof cOverA === 'number' && Math.abs(cOverA - sym.lattice.cOverA) > C_OVER_A_TOLERANCE * sym.lattice.cOverA) {
-    return [verdict(RULE, 'fail', [
-      `cOverA = ${cOverA} but the cell the series scaled has c/a = ${sym.lattice.cOverA.toFixed(6)} (${sg}); the lattice parameters must use the shape computed. Leave cOverA out to have it read from the cell.`,
-    ], 'cOverA')];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `cOverA = ${cOverA} but the cell the series scaled has c/a = ${sym.lattice.cOverA.toFixed(6)} (${sg}); the lattice parameters must use the shape computed. Leave cOverA out to have it read from the cell.`,
+        ],
+        'cOverA',
+      ),
+    ];
   }
   const conventionalPerCell = sym.lattice.volumeAngstrom3 / cellVolume(structure.cell);
-  return [verdict(RULE, 'pass', [
-    `the cell is ${sg}; ${Number(conventionalPerCell.toFixed(6))} computed cell(s) per conventional cell` +
-      (sym.spaceGroup.crystalSystem === 'Cubic' ? '' : `, c/a = ${sym.lattice.cOverA.toFixed(6)}`),
-  ], typeof bravais === 'string' ? 'bravais' : 'structure')];
+  return [
+    verdict(
+      RULE,
+      'pass',
+      [
+        `the cell is ${sg}; ${Number(conventionalPerCell.toFixed(6))} computed cell(s) per conventional cell` +
+          (sym.spaceGroup.crystalSystem === 'Cubic' ? '' : `, c/a = ${sym.lattice.cOverA.toFixed(6)}`),
+      ],
+      typeof bravais === 'string' ? 'bravais' : 'structure',
+    ),
+  ];
 };

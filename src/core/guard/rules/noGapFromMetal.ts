@@ -16,8 +16,22 @@ export const noGapFromMetal: TierOneRule = (input) => {
   if (!bs?.bandsEv) return [verdict(RULE, 'pass', ['no band structure referenced'])];
   const energies = (bs.bandsEv[0] ?? []).map((_, k) => bs.bandsEv.map((band) => band[k]!));
   try {
-    const gap = bandGap({ energiesEv: energies, electrons: bs.electrons, occupations: bs.occupations, ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}) });
-    return [verdict(RULE, 'pass', [`an insulator: ${gap.occupiedBands} filled bands, ${gap.gapEv.toFixed(3)} eV between them and the first empty one${bs.occupations === 'smearing' ? ', with the smeared Fermi level inside the gap' : ''}`], 'bands')];
+    const gap = bandGap({
+      energiesEv: energies,
+      electrons: bs.electrons,
+      occupations: bs.occupations,
+      ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}),
+    });
+    return [
+      verdict(
+        RULE,
+        'pass',
+        [
+          `an insulator: ${gap.occupiedBands} filled bands, ${gap.gapEv.toFixed(3)} eV between them and the first empty one${bs.occupations === 'smearing' ? ', with the smeared Fermi level inside the gap' : ''}`,
+        ],
+        'bands',
+      ),
+    ];
   } catch (e) {
     if (!(e instanceof DftScienceError)) throw e;
     return [verdict(RULE, 'fail', [`${e.message} (occupations of the SCF: ${bs.occupations}).`], 'bands')];

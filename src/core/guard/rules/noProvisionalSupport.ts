@@ -22,16 +22,32 @@ export const noProvisionalSupport: TierOneRule = (input) => {
     // A seed may be provisional (the interrupted run) or stale by the time a report is judged
     // (the input it came from was made again from the seed): neither changes what it seeded.
     if (seedOnly) {
-      out.push(verdict(RULE, 'pass', [`${label(r)} references ${a.id} (${a.name}), which is ${a.status}; ${label(r)} only seeds the calculation: ${seedOnly}`], r.parameter));
+      out.push(
+        verdict(
+          RULE,
+          'pass',
+          [`${label(r)} references ${a.id} (${a.name}), which is ${a.status}; ${label(r)} only seeds the calculation: ${seedOnly}`],
+          r.parameter,
+        ),
+      );
       continue;
     }
     const why = a.concerns.map((c) => c.message).filter(Boolean);
-    out.push(verdict(RULE, 'fail', [
-      `${label(r)} references ${a.id} (${a.name}), which is ${a.status}` + (why.length ? `: ${why.join('; ')}` : '') + '. ' +
-        (a.status === 'stale'
-          ? 'Its inputs changed after it was computed: redo the calculation with the current settings and reference the new result.'
-          : 'Fix what made it provisional (converge the calculation, or get the pending approval) and reference a final result.'),
-    ], r.parameter));
+    out.push(
+      verdict(
+        RULE,
+        'fail',
+        [
+          `${label(r)} references ${a.id} (${a.name}), which is ${a.status}` +
+            (why.length ? `: ${why.join('; ')}` : '') +
+            '. ' +
+            (a.status === 'stale'
+              ? 'Its inputs changed after it was computed: redo the calculation with the current settings and reference the new result.'
+              : 'Fix what made it provisional (converge the calculation, or get the pending approval) and reference a final result.'),
+        ],
+        r.parameter,
+      ),
+    );
   }
   return out.length ? out : [verdict(RULE, 'pass', ['every referenced artifact is final'])];
 };

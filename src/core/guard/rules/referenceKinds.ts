@@ -19,11 +19,20 @@ export const referenceKinds: TierOneRule = (input) => {
     if (!kindOk || !nameOk) {
       const wanted = [names ? `named ${names.join(' or ')}` : '', kinds ? `of kind ${kinds.join(' or ')}` : ''].filter(Boolean).join(', ');
       const creator = input.provenance.call(a.creator);
-      out.push(verdict(RULE, 'fail', [
-        `${label(r)} references ${r.ref}, a ${a.kind} artifact named "${a.name}"${creator ? ` made by ${creator.tool}` : ''}; ` +
-          `this argument needs an artifact ${wanted}. Reference the output of the step that computes it.`,
-      ], r.parameter));
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${label(r)} references ${r.ref}, a ${a.kind} artifact named "${a.name}"${creator ? ` made by ${creator.tool}` : ''}; ` +
+              `this argument needs an artifact ${wanted}. Reference the output of the step that computes it.`,
+          ],
+          r.parameter,
+        ),
+      );
     }
   }
-  return out.length ? out : [verdict(RULE, 'pass', [checked ? `${checked} referenced artifact(s) are of the kind needed` : 'no artifact arguments'])];
+  return out.length
+    ? out
+    : [verdict(RULE, 'pass', [checked ? `${checked} referenced artifact(s) are of the kind needed` : 'no artifact arguments'])];
 };

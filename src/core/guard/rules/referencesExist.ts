@@ -10,6 +10,11 @@ export const referencesExist: TierOneRule = (input) => {
     return [verdict(RULE, 'pass', [refs.length ? `${refs.length} reference(s) resolve` : 'the call makes no references'])];
   }
   return missing.map((r) =>
-    verdict(RULE, 'fail', [`${label(r)} references ${r.ref}, which does not resolve: ${(r.resolution as { problem: string }).problem}`], r.parameter),
+    verdict(
+      RULE,
+      'fail',
+      [`${label(r)} references ${r.ref}, which does not resolve: ${(r.resolution as { problem: string }).problem}`],
+      r.parameter,
+    ),
   );
 };

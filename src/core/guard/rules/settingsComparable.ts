@@ -29,21 +29,26 @@ export const settingsComparable: TierOneRule = (input) => {
   const base = unique[0]!;
   const problems: string[] = [];
   for (const other of unique.slice(1)) {
-    const diffs = physicalSettingsDifferences(
-      base.meta!.settings as PhysicalSettings, other.meta!.settings as PhysicalSettings,
-      { sameCell: sameCell(base, other) },
-    ).filter((d) => !allowed.has(d.field));
+    const diffs = physicalSettingsDifferences(base.meta!.settings as PhysicalSettings, other.meta!.settings as PhysicalSettings, {
+      sameCell: sameCell(base, other),
+    }).filter((d) => !allowed.has(d.field));
     for (const d of diffs) {
       problems.push(`${d.field} differs: ${base.id} has ${JSON.stringify(d.a)}, ${other.id} has ${JSON.stringify(d.b)}`);
     }
   }
   if (problems.length === 0) {
-    return [verdict(RULE, 'pass', [`${unique.length} energies share their physical settings` + (allowed.size ? ` (apart from the swept ${swept})` : '')])];
+    return [
+      verdict(RULE, 'pass', [
+        `${unique.length} energies share their physical settings` + (allowed.size ? ` (apart from the swept ${swept})` : ''),
+      ]),
+    ];
   }
-  return [verdict(RULE, 'fail', [
-    `the energies were computed with different physical settings, so combining them is meaningless: ${problems.join('; ')}. ` +
-      'Recompute them with one set of settings (only SCF-control parameters such as mixing_beta or conv_thr may differ).',
-  ])];
+  return [
+    verdict(RULE, 'fail', [
+      `the energies were computed with different physical settings, so combining them is meaningless: ${problems.join('; ')}. ` +
+        'Recompute them with one set of settings (only SCF-control parameters such as mixing_beta or conv_thr may differ).',
+    ]),
+  ];
 };
 
 function sameCell(a: ArtifactRecord, b: ArtifactRecord): boolean {

@@ -17,10 +17,14 @@ export interface SettingsDifference {
 const same = (x: unknown, y: unknown): boolean => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
 
 export function physicalSettingsDifferences(a: PhysicalSettings, b: PhysicalSettings, opts: { sameCell: boolean }): SettingsDifference[] {
-  const out: SettingsDifference[] = dftDifferences(a, b, ['kSpacingPerAngstrom', 'kMesh', 'kShift'])
-    .map((d) => ({ field: d.setting, a: d.a, b: d.b }));
+  const out: SettingsDifference[] = dftDifferences(a, b, ['kSpacingPerAngstrom', 'kMesh', 'kShift']).map((d) => ({
+    field: d.setting,
+    a: d.a,
+    b: d.b,
+  }));
   if (a.kSpacingPerAngstrom !== undefined && b.kSpacingPerAngstrom !== undefined) {
-    if (!sameNumber(a.kSpacingPerAngstrom, b.kSpacingPerAngstrom)) out.push({ field: 'kSpacingPerAngstrom', a: a.kSpacingPerAngstrom, b: b.kSpacingPerAngstrom });
+    if (!sameNumber(a.kSpacingPerAngstrom, b.kSpacingPerAngstrom))
+      out.push({ field: 'kSpacingPerAngstrom', a: a.kSpacingPerAngstrom, b: b.kSpacingPerAngstrom });
   } else if (opts.sameCell && !same(a.kMesh, b.kMesh)) {
     out.push({ field: 'kMesh', a: a.kMesh, b: b.kMesh });
   }

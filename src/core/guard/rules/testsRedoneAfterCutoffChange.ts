@@ -19,16 +19,30 @@ export const testsRedoneAfterCutoffChange: TierOneRule = (input) => {
   const testedAt = (kTest?.meta?.settings as PhysicalSettings | undefined)?.ecutwfcRy;
   if (!kTest || testedAt === undefined) return [verdict(RULE, 'pass', ['no k-point convergence test governs this spacing'])];
   if (kTest.status === 'stale') {
-    return [verdict(RULE, 'fail', [
-      `the k-point convergence ${kTest.id} is stale (the cutoff changed after it ran at ${fmt(testedAt)} Ry). ` +
-        `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,
-    ], 'kSpacingPerAngstrom')];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `the k-point convergence ${kTest.id} is stale (the cutoff changed after it ran at ${fmt(testedAt)} Ry). ` +
+            `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,
+        ],
+        'kSpacingPerAngstrom',
+      ),
+    ];
   }
   if (!sameNumber(ecut, testedAt)) {
-    return [verdict(RULE, 'fail', [
-      `the k-point convergence ${kTest.id} was tested at ecutwfc ${fmt(testedAt)} Ry but this call uses ${fmt(ecut)} Ry. ` +
-        `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,
-    ], 'kSpacingPerAngstrom')];
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `the k-point convergence ${kTest.id} was tested at ecutwfc ${fmt(testedAt)} Ry but this call uses ${fmt(ecut)} Ry. ` +
+            `Redo the k-point sweep at ${fmt(ecut)} Ry and use the spacing it selects.`,
+        ],
+        'kSpacingPerAngstrom',
+      ),
+    ];
   }
   return [verdict(RULE, 'pass', [`k-point test ${kTest.id} was run at the same cutoff (${fmt(ecut)} Ry)`], 'kSpacingPerAngstrom')];
 };

@@ -21,7 +21,7 @@ export function recordedUnitOf(r: CallReference): string | undefined {
   if (!r.resolution.ok) return undefined;
   const path = parseRef(r.ref)?.path ?? [];
   const a = r.resolution.artifact;
-  return path.length ? unitFromName(path[path.length - 1]!) ?? (typeof r.resolution.value === 'number' ? a.unit : undefined) : a.unit;
+  return path.length ? (unitFromName(path[path.length - 1]!) ?? (typeof r.resolution.value === 'number' ? a.unit : undefined)) : a.unit;
 }
 
 /**
@@ -46,7 +46,14 @@ export const unitsMatch: TierOneRule = (input) => {
       if (!wanted || !recorded) continue;
       checked++;
       if (!sameDimension(normaliseUnit(recorded) as Unit, wanted)) {
-        out.push(verdict(RULE, 'fail', [`${label(r)} needs a quantity in ${wanted} (or a convertible unit) but ${r.ref} is in ${recorded}.`], r.parameter));
+        out.push(
+          verdict(
+            RULE,
+            'fail',
+            [`${label(r)} needs a quantity in ${wanted} (or a convertible unit) but ${r.ref} is in ${recorded}.`],
+            r.parameter,
+          ),
+        );
       }
       continue;
     }
@@ -54,21 +61,35 @@ export const unitsMatch: TierOneRule = (input) => {
     if (!declared || !recorded) continue;
     checked++;
     if (normaliseUnit(declared) !== normaliseUnit(recorded)) {
-      out.push(verdict(RULE, 'fail', [
-        `${r.parameter} takes ${declared} but its reference ${r.ref} is in ${recorded}. ` +
-          (sameDimension(normaliseUnit(declared) as Unit, normaliseUnit(recorded) as Unit)
-            ? `Reference a value in ${declared}, or give the converted number as a literal with the conversion as its reason.`
-            : 'The two measure different things: reference the quantity this argument needs.'),
-      ], r.parameter));
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${r.parameter} takes ${declared} but its reference ${r.ref} is in ${recorded}. ` +
+              (sameDimension(normaliseUnit(declared) as Unit, normaliseUnit(recorded) as Unit)
+                ? `Reference a value in ${declared}, or give the converted number as a literal with the conversion as its reason.`
+                : 'The two measure different things: reference the quantity this argument needs.'),
+          ],
+          r.parameter,
+        ),
+      );
       continue;
     }
     const given = input.call.args[r.parameter];
     const trueUnit = mislabelledUnitOf(input, r, given, recorded);
     if (trueUnit) {
-      out.push(verdict(RULE, 'fail', [
-        `${r.parameter} = ${String(given)} is ${r.ref} in ${trueUnit}, but ${r.parameter} takes ${declared} (the record is ${String(r.resolution.value)} ${recorded}): ` +
-          `a unit error. Give the value in ${declared} (leave it out and the guard fills in the recorded one).`,
-      ], r.parameter));
+      out.push(
+        verdict(
+          RULE,
+          'fail',
+          [
+            `${r.parameter} = ${String(given)} is ${r.ref} in ${trueUnit}, but ${r.parameter} takes ${declared} (the record is ${String(r.resolution.value)} ${recorded}): ` +
+              `a unit error. Give the value in ${declared} (leave it out and the guard fills in the recorded one).`,
+          ],
+          r.parameter,
+        ),
+      );
     }
   }
   return out.length ? out : [verdict(RULE, 'pass', [checked ? `${checked} referenced unit(s) match` : 'no units to compare'])];

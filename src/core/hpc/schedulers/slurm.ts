@@ -55,7 +55,8 @@ const STATE_EXPLAINED: Record<string, string> = {
  * Priority, Dependency, ReqNodeNotAvail, PartitionDown, per-user job counts, …) are not here.
  */
 const NEVER_STARTS: Record<string, string> = {
-  PartitionTimeLimit: "its walltime is above the partition's time limit: ask for less time (set the profile's limits.maxWalltimeMinutes to the partition's MaxTime) or use another partition",
+  PartitionTimeLimit:
+    "its walltime is above the partition's time limit: ask for less time (set the profile's limits.maxWalltimeMinutes to the partition's MaxTime) or use another partition",
   PartitionNodeLimit: "its node count is outside the partition's limits: ask for fewer nodes or use another partition",
   PartitionConfig: "it asks for more than the partition's nodes have (cores, memory or GPUs): ask for less or use another partition",
   BadConstraints: 'no node can meet its constraints: change the request (tasks, memory, constraints)',
@@ -111,7 +112,9 @@ export class SlurmAdapter implements SchedulerAdapter {
       ...(job.parent ? copyParentScratchCommand(job.parent) : []),
       `${programCommandLine(profile.pwCommand, job.program ?? 'pw.x')} -in ${shellQuote(job.input)} > ${shellQuote(outputNameFor(job.input))} 2> ${shellQuote(errorNameFor(job.input))}`,
       // pw.x's exit status stays the job's; a convergence test's wavefunctions go once it succeeded
-      ...(job.discardWavefunctions ? ['status=$?', `if [ "$status" -eq 0 ]; then ${removeWavefunctionsCommand(job.discardWavefunctions)}; fi`, 'exit "$status"'] : []),
+      ...(job.discardWavefunctions
+        ? ['status=$?', `if [ "$status" -eq 0 ]; then ${removeWavefunctionsCommand(job.discardWavefunctions)}; fi`, 'exit "$status"']
+        : []),
       '',
     ];
     return lines.join('\n');
@@ -135,7 +138,10 @@ export class SlurmAdapter implements SchedulerAdapter {
 
   parseStatus(stdout: string): Map<string, SchedulerStatus> {
     const map = new Map<string, SchedulerStatus>();
-    for (const line of stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    for (const line of stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       if (/Invalid job id specified/i.test(line)) continue;
       const [id, state, reason] = line.split('|');
       const mapped = state ? STATE_MAP[state.replace(/\s.*$/, '')] : undefined;
@@ -161,7 +167,10 @@ export class SlurmAdapter implements SchedulerAdapter {
 
   parseFinished(stdout: string): Map<string, SchedulerStatus> {
     const map = new Map<string, SchedulerStatus>();
-    for (const line of stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    for (const line of stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       const [id, stateText, exit] = line.split('|');
       const state = stateText?.split(/\s/)[0] ?? '';
       const mapped = STATE_MAP[state];
@@ -183,7 +192,10 @@ export class SlurmAdapter implements SchedulerAdapter {
   }
 
   parseFindByName(stdout: string): string | undefined {
-    const ids = stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+(_\d+)?$/.test(l));
+    const ids = stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^\d+(_\d+)?$/.test(l));
     return ids.sort((a, b) => Number(b.split('_')[0]) - Number(a.split('_')[0]))[0];
   }
 
@@ -198,7 +210,10 @@ export class SlurmAdapter implements SchedulerAdapter {
   /** `sinfo -h -o '%P|%l|%s'`: name (`*` marks the default), time limit, job size in nodes ("1-infinite"). */
   parsePartitions(stdout: string): PartitionLimits[] {
     const byName = new Map<string, PartitionLimits>();
-    for (const line of stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    for (const line of stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       const [rawName, time, size] = line.split('|');
       if (!rawName || time === undefined) throw new SchedulerOutputError('sinfo', stdout, 'lines "<partition>|<time limit>|<job size>"');
       const name = rawName.replace(/\*$/, '');
@@ -206,7 +221,12 @@ export class SlurmAdapter implements SchedulerAdapter {
       const maxNodes = /^\d+-(\d+)$/.exec(size ?? '')?.[1];
       // a partition over several node sets is listed once per set: keep the first line
       if (!byName.has(name)) {
-        byName.set(name, { name, isDefault: rawName.endsWith('*'), ...(minutes !== undefined ? { maxWalltimeMinutes: minutes } : {}), ...(maxNodes ? { maxNodes: Number(maxNodes) } : {}) });
+        byName.set(name, {
+          name,
+          isDefault: rawName.endsWith('*'),
+          ...(minutes !== undefined ? { maxWalltimeMinutes: minutes } : {}),
+          ...(maxNodes ? { maxNodes: Number(maxNodes) } : {}),
+        });
       }
     }
     return [...byName.values()];
@@ -222,8 +242,10 @@ export function slurmDurationMinutes(text: string): number | undefined {
   const [, d, a, b, c] = m;
   const n = (x: string | undefined) => Number(x ?? 0);
   let seconds: number;
-  if (c !== undefined) seconds = n(a) * 3600 + n(b) * 60 + n(c); // h:m:s
-  else if (b !== undefined) seconds = d !== undefined ? n(a) * 3600 + n(b) * 60 : n(a) * 60 + n(b); // d-h:m, or m:s
+  if (c !== undefined)
+    seconds = n(a) * 3600 + n(b) * 60 + n(c); // h:m:s
+  else if (b !== undefined)
+    seconds = d !== undefined ? n(a) * 3600 + n(b) * 60 : n(a) * 60 + n(b); // d-h:m, or m:s
   else seconds = d !== undefined ? n(a) * 3600 : n(a) * 60; // d-h, or minutes
   return Math.floor((n(d) * 86400 + seconds) / 60);
 }
@@ -231,13 +253,18 @@ export function slurmDurationMinutes(text: string): number | undefined {
 /** A profile's extra option: one `--name[=value]` the directive line can hold. */
 function batchOption(option: string): string {
   if (!/^--?[A-Za-z][A-Za-z0-9-]*(=[A-Za-z0-9_.:,+=@%/-]+)?$/.test(option)) {
-    throw new Error(`the batch option ${JSON.stringify(option)} is not a single --name or --name=value of letters, digits and . _ : , + = @ % / -; write each option as its own entry, e.g. "--constraint=haswell".`);
+    throw new Error(
+      `the batch option ${JSON.stringify(option)} is not a single --name or --name=value of letters, digits and . _ : , + = @ % / -; write each option as its own entry, e.g. "--constraint=haswell".`,
+    );
   }
   return option;
 }
 
 function explain(state: string, reason?: string, exit?: string): string {
-  return STATE_EXPLAINED[state] ?? `SLURM reports ${state}${reason && reason !== 'None' ? ` (${reason})` : ''}${exit ? `, exit code ${exit}` : ''}`;
+  return (
+    STATE_EXPLAINED[state] ??
+    `SLURM reports ${state}${reason && reason !== 'None' ? ` (${reason})` : ''}${exit ? `, exit code ${exit}` : ''}`
+  );
 }
 
 function checkId(id: string): string {

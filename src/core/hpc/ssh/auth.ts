@@ -4,7 +4,14 @@
  * success (a second factor is required) only the methods the server still lists are tried.
  */
 import fs from 'node:fs';
-import { utils, type AuthHandlerMiddleware, type AuthenticationType, type KeyboardInteractiveCallback, type NextAuthHandler, type Prompt } from 'ssh2';
+import {
+  utils,
+  type AuthHandlerMiddleware,
+  type AuthenticationType,
+  type KeyboardInteractiveCallback,
+  type NextAuthHandler,
+  type Prompt,
+} from 'ssh2';
 import type { SshHop } from './sshConfig';
 
 export interface KeyboardInteractiveQuestion {
@@ -30,10 +37,20 @@ export interface AuthCallbacks {
 
 type Attempt = { method: AuthenticationType; make: () => Promise<Parameters<NextAuthHandler>[0] | undefined>; what: string };
 
-export function makeAuthHandler(cluster: string, hop: SshHop, callbacks: AuthCallbacks, agentSocket: string | undefined, tried: string[]): AuthHandlerMiddleware {
+export function makeAuthHandler(
+  cluster: string,
+  hop: SshHop,
+  callbacks: AuthCallbacks,
+  agentSocket: string | undefined,
+  tried: string[],
+): AuthHandlerMiddleware {
   const attempts: Attempt[] = [];
   if (agentSocket) {
-    attempts.push({ method: 'agent', what: `ssh-agent (${agentSocket})`, make: async () => ({ type: 'agent', username: hop.user, agent: agentSocket }) });
+    attempts.push({
+      method: 'agent',
+      what: `ssh-agent (${agentSocket})`,
+      make: async () => ({ type: 'agent', username: hop.user, agent: agentSocket }),
+    });
   }
   for (const file of hop.identityFiles) {
     attempts.push({
@@ -63,7 +80,14 @@ export function makeAuthHandler(cluster: string, hop: SshHop, callbacks: AuthCal
         username: hop.user,
         prompt: (name: string, instructions: string, _lang: string, prompts: Prompt[], finish: KeyboardInteractiveCallback) => {
           if (prompts.length === 0) return finish([]);
-          ask({ cluster, host: hop.alias, user: hop.user, name, instructions, prompts: prompts.map((p) => ({ prompt: p.prompt, echo: !!p.echo })) }).then(
+          ask({
+            cluster,
+            host: hop.alias,
+            user: hop.user,
+            name,
+            instructions,
+            prompts: prompts.map((p) => ({ prompt: p.prompt, echo: !!p.echo })),
+          }).then(
             (answers) => finish(answers ?? []),
             () => finish([]),
           );
@@ -86,6 +110,9 @@ export function makeAuthHandler(cluster: string, hop: SshHop, callbacks: AuthCal
       }
       return false as const;
     };
-    pick().then((a) => callback(a), () => callback(false));
+    pick().then(
+      (a) => callback(a),
+      () => callback(false),
+    );
   };
 }

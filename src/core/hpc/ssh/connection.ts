@@ -130,7 +130,11 @@ export class ClusterConnection extends EventEmitter {
   /** How the current (or last) connection logged in. */
   lastLogin: LoginReport | undefined;
 
-  constructor(readonly cluster: string, private readonly target: SshTarget, private readonly options: ConnectionOptions = {}) {
+  constructor(
+    readonly cluster: string,
+    private readonly target: SshTarget,
+    private readonly options: ConnectionOptions = {},
+  ) {
     super();
     this.channels = new Slots(options.maxChannels ?? 6);
     this.log = (options.logger ?? silentLogger).scoped(`ssh ${cluster}`);
@@ -166,7 +170,9 @@ export class ClusterConnection extends EventEmitter {
         const t0 = Date.now();
         const r = await this.execOnce(command, timeoutMs);
         const said = r.code === 0 ? '' : `: ${commandForLog((r.stderr.trim() || r.stdout.trim()).split('\n')[0] ?? '', 200)}`;
-        this.log[r.code === 0 ? logLevel : 'warn'](`$ ${commandForLog(command)} → exit ${r.code ?? r.signal ?? '?'} (${Date.now() - t0} ms)${said}`);
+        this.log[r.code === 0 ? logLevel : 'warn'](
+          `$ ${commandForLog(command)} → exit ${r.code ?? r.signal ?? '?'} (${Date.now() - t0} ms)${said}`,
+        );
         return r;
       } catch (e) {
         this.log.warn(`$ ${commandForLog(command)} → ${(e as Error).message}`);
@@ -183,11 +189,21 @@ export class ClusterConnection extends EventEmitter {
     try {
       this.stats.execs++;
       return await new Promise<ExecResult>((resolve, reject) => {
-        const lost = () => reject(new ConnectionLostError(`the connection to ${this.cluster} dropped while running: ${command.slice(0, 200)}`));
+        const lost = () =>
+          reject(new ConnectionLostError(`the connection to ${this.cluster} dropped while running: ${command.slice(0, 200)}`));
         live.client.exec(command, (err, stream) => {
           if (err) {
-            if (this.live !== live) return reject(new ConnectionLostError(`the connection to ${this.cluster} dropped before the command started (${err.message}).`));
-            return reject(/open failed/i.test(err.message) ? new ChannelRefusedError(`${this.cluster} refused a new channel (${err.message}); it may limit sessions per connection (MaxSessions).`) : err);
+            if (this.live !== live)
+              return reject(
+                new ConnectionLostError(`the connection to ${this.cluster} dropped before the command started (${err.message}).`),
+              );
+            return reject(
+              /open failed/i.test(err.message)
+                ? new ChannelRefusedError(
+                    `${this.cluster} refused a new channel (${err.message}); it may limit sessions per connection (MaxSessions).`,
+                  )
+                : err,
+            );
           }
           let stdout = '';
           let stderr = '';
@@ -217,7 +233,8 @@ export class ClusterConnection extends EventEmitter {
     try {
       return await fn(live.sftp);
     } catch (e) {
-      if (this.live !== live) throw new ConnectionLostError(`the connection to ${this.cluster} dropped during a file transfer (${(e as Error).message}).`);
+      if (this.live !== live)
+        throw new ConnectionLostError(`the connection to ${this.cluster} dropped during a file transfer (${(e as Error).message}).`);
       throw e;
     } finally {
       this.transfers.release();
@@ -261,7 +278,9 @@ export class ClusterConnection extends EventEmitter {
     this.live = live;
     this.stats.connects++;
     const l = this.lastLogin;
-    this.log.info(`connected${this.stats.connects > 1 ? ` again (connection ${this.stats.connects})` : ''}: logged in as ${this.target.user} with ${l?.auth ?? 'an unknown method'}; host key ${l ? `${l.hostKeyType} ${l.fingerprint} (${l.hostKey === 'known' ? `matches ${l.knownHostsFile}` : `accepted now, added to ${l.knownHostsFile}`})` : 'checked'}`);
+    this.log.info(
+      `connected${this.stats.connects > 1 ? ` again (connection ${this.stats.connects})` : ''}: logged in as ${this.target.user} with ${l?.auth ?? 'an unknown method'}; host key ${l ? `${l.hostKeyType} ${l.fingerprint} (${l.hostKey === 'known' ? `matches ${l.knownHostsFile}` : `accepted now, added to ${l.knownHostsFile}`})` : 'checked'}`,
+    );
     live.client.once('close', () => this.onDropped(live));
     this.setState('connected');
     for (const w of this.waiters.splice(0)) w.resolve(live);
@@ -312,7 +331,11 @@ export class ClusterConnection extends EventEmitter {
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new ConnectionLostError(`no connection to ${this.cluster} for ${Math.round(timeoutMs / 1000)} s (state: ${this.state}); it keeps retrying in the background.`));
+        reject(
+          new ConnectionLostError(
+            `no connection to ${this.cluster} for ${Math.round(timeoutMs / 1000)} s (state: ${this.state}); it keeps retrying in the background.`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.push(waiter);
       if (this.state === 'idle' && !this.connecting) this.connect().catch((e) => waiter.reject(e));
@@ -363,7 +386,13 @@ export class ClusterConnection extends EventEmitter {
       readyTimeout: this.options.readyTimeoutMs ?? 20_000,
       keepaliveInterval: (this.options.keepaliveSeconds ?? hop.keepaliveSeconds ?? 15) * 1000,
       keepaliveCountMax: this.options.keepaliveCountMax ?? 3,
-      authHandler: makeAuthHandler(this.cluster, hop, this.options.callbacks ?? {}, this.options.agentSocket ?? process.env.SSH_AUTH_SOCK, tried),
+      authHandler: makeAuthHandler(
+        this.cluster,
+        hop,
+        this.options.callbacks ?? {},
+        this.options.agentSocket ?? process.env.SSH_AUTH_SOCK,
+        tried,
+      ),
       hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
         this.checkHostKey(hop, name, key).then(
           () => verify(true),
@@ -380,10 +409,12 @@ export class ClusterConnection extends EventEmitter {
         client.removeListener('error', fail);
         if (refusal) return reject(refusal);
         if (/authentication methods failed/i.test(e.message)) {
-          return reject(new SshRefusedError(
-            `${hop.user}@${hop.alias} refused every way of logging in (tried: ${tried.join(', ') || 'nothing: no ssh-agent, no key file and no prompt handler'}). ` +
-              'Check the user name, load the key into ssh-agent or set IdentityFile in ~/.ssh/config, and that the public key is in the cluster\'s authorized_keys.',
-          ));
+          return reject(
+            new SshRefusedError(
+              `${hop.user}@${hop.alias} refused every way of logging in (tried: ${tried.join(', ') || 'nothing: no ssh-agent, no key file and no prompt handler'}). ` +
+                "Check the user name, load the key into ssh-agent or set IdentityFile in ~/.ssh/config, and that the public key is in the cluster's authorized_keys.",
+            ),
+          );
         }
         reject(new ConnectionLostError(`could not connect to ${hop.alias} (${hop.host}:${hop.port}): ${e.message}`));
       };
@@ -411,7 +442,16 @@ export class ClusterConnection extends EventEmitter {
     const fingerprint = fingerprintOf(key);
     const report = (hostKey: LoginReport['hostKey'], knownHostsFile: string) => {
       if (hop !== this.target) return;
-      this.lastLogin = { host: name, hostKeyType: keyTypeOf(key), fingerprint, hostKey, knownHostsFile, auth: '', user: hop.user, jumps: this.target.jumps.map((j) => j.alias) };
+      this.lastLogin = {
+        host: name,
+        hostKeyType: keyTypeOf(key),
+        fingerprint,
+        hostKey,
+        knownHostsFile,
+        auth: '',
+        user: hop.user,
+        jumps: this.target.jumps.map((j) => j.alias),
+      };
     };
     if (verdict.kind === 'match') {
       report('known', verdict.file);
@@ -420,20 +460,27 @@ export class ClusterConnection extends EventEmitter {
     if (verdict.kind === 'mismatch') {
       throw new SshRefusedError(
         `HOST KEY MISMATCH for ${name} (${this.cluster}): the server offered ${keyTypeOf(key)} ${fingerprint}, but ${verdict.file} line ${verdict.line} records ${verdict.knownFingerprint}. ` +
-          'Someone may be intercepting the connection, or the host key was changed. Refusing to connect. If the cluster\'s administrators confirm a new key, ' +
+          "Someone may be intercepting the connection, or the host key was changed. Refusing to connect. If the cluster's administrators confirm a new key, " +
           `remove the old entry (ssh-keygen -R '${name}' -f ${verdict.file}) and connect again.`,
       );
     }
     if (verdict.kind === 'revoked') {
-      throw new SshRefusedError(`the host key of ${name} (${fingerprint}) is marked @revoked in ${verdict.file} line ${verdict.line}; refusing to connect. Ask the cluster's administrators for the current key.`);
+      throw new SshRefusedError(
+        `the host key of ${name} (${fingerprint}) is marked @revoked in ${verdict.file} line ${verdict.line}; refusing to connect. Ask the cluster's administrators for the current key.`,
+      );
     }
     const file = hop.knownHostsFiles[0]!;
     const confirm = this.options.callbacks?.confirmHostKey;
     if (!confirm) {
-      throw new SshRefusedError(`${name} (${this.cluster}) is not in ${hop.knownHostsFiles.join(', ')} and there is no one to confirm its key (${keyTypeOf(key)} ${fingerprint}). Connect once with ssh in a terminal, check the fingerprint and accept it, then try again.`);
+      throw new SshRefusedError(
+        `${name} (${this.cluster}) is not in ${hop.knownHostsFiles.join(', ')} and there is no one to confirm its key (${keyTypeOf(key)} ${fingerprint}). Connect once with ssh in a terminal, check the fingerprint and accept it, then try again.`,
+      );
     }
     const ok = await confirm({ cluster: this.cluster, host: name, keyType: keyTypeOf(key), fingerprint, knownHostsFile: file });
-    if (!ok) throw new SshRefusedError(`the host key of ${name} (${keyTypeOf(key)} ${fingerprint}) was not accepted; not connecting to ${this.cluster}.`);
+    if (!ok)
+      throw new SshRefusedError(
+        `the host key of ${name} (${keyTypeOf(key)} ${fingerprint}) was not accepted; not connecting to ${this.cluster}.`,
+      );
     addKnownHost(file, name, key);
     report('accepted', file);
   }
@@ -442,7 +489,12 @@ export class ClusterConnection extends EventEmitter {
 function forward(via: Client, to: SshHop, from: SshHop): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     via.forwardOut('127.0.0.1', 0, to.host, to.port, (err, stream) => {
-      if (err) reject(new ConnectionLostError(`jump host ${from.alias} could not open a connection to ${to.host}:${to.port} (${err.message}); check that it may forward TCP (AllowTcpForwarding) and can reach that address.`));
+      if (err)
+        reject(
+          new ConnectionLostError(
+            `jump host ${from.alias} could not open a connection to ${to.host}:${to.port} (${err.message}); check that it may forward TCP (AllowTcpForwarding) and can reach that address.`,
+          ),
+        );
       else resolve(stream);
     });
   });

@@ -27,7 +27,8 @@ export interface KnownHostEntry {
 export const knownHostName = (host: string, port: number): string => (port === 22 ? host : `[${host}]:${port}`);
 
 /** OpenSSH's fingerprint form: SHA256:<base64, no padding>. */
-export const fingerprintOf = (key: Buffer): string => `SHA256:${crypto.createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+export const fingerprintOf = (key: Buffer): string =>
+  `SHA256:${crypto.createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 /** The key type named inside an SSH public key blob (its first string). */
 export function keyTypeOf(key: Buffer): string {
@@ -40,15 +41,24 @@ export function readKnownHosts(files: string[]): KnownHostEntry[] {
   const entries: KnownHostEntry[] = [];
   for (const file of files) {
     if (!fs.existsSync(file)) continue;
-    fs.readFileSync(file, 'utf8').split(/\r?\n/).forEach((text, i) => {
-      const t = text.trim();
-      if (!t || t.startsWith('#')) return;
-      const cols = t.split(/\s+/);
-      let marker: KnownHostEntry['marker'];
-      if (cols[0] === '@revoked' || cols[0] === '@cert-authority') marker = cols.shift() as KnownHostEntry['marker'];
-      if (cols.length < 3) return;
-      entries.push({ file, line: i + 1, ...(marker ? { marker } : {}), hosts: cols[0]!, keyType: cols[1]!, key: Buffer.from(cols[2]!, 'base64') });
-    });
+    fs.readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .forEach((text, i) => {
+        const t = text.trim();
+        if (!t || t.startsWith('#')) return;
+        const cols = t.split(/\s+/);
+        let marker: KnownHostEntry['marker'];
+        if (cols[0] === '@revoked' || cols[0] === '@cert-authority') marker = cols.shift() as KnownHostEntry['marker'];
+        if (cols.length < 3) return;
+        entries.push({
+          file,
+          line: i + 1,
+          ...(marker ? { marker } : {}),
+          hosts: cols[0]!,
+          keyType: cols[1]!,
+          key: Buffer.from(cols[2]!, 'base64'),
+        });
+      });
   }
   return entries;
 }
@@ -74,7 +84,12 @@ export function hostFieldMatches(field: string, name: string): boolean {
 }
 
 function globMatch(pattern: string, s: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return re.test(s);
 }
 

@@ -55,7 +55,9 @@ export function resolveSshTarget(req: SshTargetRequest, source: SshConfigSource 
   try {
     config = SSHConfig.parse(source.text ?? '');
   } catch (e) {
-    throw new Error(`could not read the ssh config ${source.file ?? ''}: ${(e as Error).message}. Fix the file, or give the cluster's host, port and user in the profile.`);
+    throw new Error(
+      `could not read the ssh config ${source.file ?? ''}: ${(e as Error).message}. Fix the file, or give the cluster's host, port and user in the profile.`,
+    );
   }
   const home = source.home ?? os.homedir();
   const localUser = source.localUser ?? os.userInfo().username;
@@ -69,7 +71,12 @@ interface Env {
   localUser: string;
 }
 
-function resolveHop(config: SSHConfig, spec: string, env: Env, override: { port?: number; user?: string; identityFile?: string } = {}): SshHop {
+function resolveHop(
+  config: SSHConfig,
+  spec: string,
+  env: Env,
+  override: { port?: number; user?: string; identityFile?: string } = {},
+): SshHop {
   const parsed = parseHopSpec(spec);
   const c = config.compute(parsed.host, { ignoreCase: true, matchExec: false }) as Record<string, string | string[] | undefined>;
   const one = (k: string): string | undefined => {
@@ -80,15 +87,21 @@ function resolveHop(config: SSHConfig, spec: string, env: Env, override: { port?
   const portText = override.port ?? parsed.port ?? one('port') ?? 22;
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`ssh port ${JSON.stringify(portText)} for "${spec}" is not a port number (1-65535); fix Port in the ssh config or the profile.`);
+    throw new Error(
+      `ssh port ${JSON.stringify(portText)} for "${spec}" is not a port number (1-65535); fix Port in the ssh config or the profile.`,
+    );
   }
   const user = override.user ?? parsed.user ?? one('user') ?? env.localUser;
   const expand = (p: string) => expandPath(p, { ...env, host, user });
   const configured = override.identityFile ? [override.identityFile] : ([] as string[]).concat(c.identityfile ?? []);
-  const identityFiles = configured.length > 0
-    ? configured.map(expand)
-    : DEFAULT_IDENTITIES.map((n) => path.join(env.home, '.ssh', n)).filter((f) => fs.existsSync(f));
-  const knownConfigured = ([] as string[]).concat(c.userknownhostsfile ?? []).flatMap((v) => v.split(/\s+/)).filter(Boolean);
+  const identityFiles =
+    configured.length > 0
+      ? configured.map(expand)
+      : DEFAULT_IDENTITIES.map((n) => path.join(env.home, '.ssh', n)).filter((f) => fs.existsSync(f));
+  const knownConfigured = ([] as string[])
+    .concat(c.userknownhostsfile ?? [])
+    .flatMap((v) => v.split(/\s+/))
+    .filter(Boolean);
   const knownHostsFiles = knownConfigured.length > 0 ? knownConfigured.map(expand) : [path.join(env.home, '.ssh', 'known_hosts')];
   const alive = one('serveraliveinterval');
   return {
@@ -105,13 +118,20 @@ function resolveHop(config: SSHConfig, spec: string, env: Env, override: { port?
 
 /** The jump chain for `alias`, outermost first; a jump host's own ProxyJump comes before it. */
 function resolveJumps(config: SSHConfig, alias: string, env: Env, seen: Set<string>): SshHop[] {
-  const c = config.compute(parseHopSpec(alias).host, { ignoreCase: true, matchExec: false }) as Record<string, string | string[] | undefined>;
+  const c = config.compute(parseHopSpec(alias).host, { ignoreCase: true, matchExec: false }) as Record<
+    string,
+    string | string[] | undefined
+  >;
   const raw = c.proxyjump;
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (!value || value.toLowerCase() === 'none') return [];
   const chain: SshHop[] = [];
-  for (const spec of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (spec.startsWith('ssh://')) throw new Error(`ProxyJump "${spec}" (for ${alias}): ssh:// URIs are not supported; write it as [user@]host[:port].`);
+  for (const spec of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (spec.startsWith('ssh://'))
+      throw new Error(`ProxyJump "${spec}" (for ${alias}): ssh:// URIs are not supported; write it as [user@]host[:port].`);
     const key = parseHopSpec(spec).host;
     if (seen.has(key)) throw new Error(`ProxyJump for ${alias} loops back to ${key}; fix the ProxyJump lines in the ssh config.`);
     const outer = chain.length === 0 ? resolveJumps(config, spec, env, new Set([...seen, key])) : [];
@@ -132,7 +152,10 @@ export function parseHopSpec(spec: string): { host: string; user?: string; port?
 }
 
 function expandPath(p: string, t: { home: string; localUser: string; host: string; user: string }): string {
-  const s = p.replace(/%(.)/g, (all, c: string) => ({ d: t.home, u: t.localUser, h: t.host, r: t.user, '%': '%' } as Record<string, string>)[c] ?? all);
+  const s = p.replace(
+    /%(.)/g,
+    (all, c: string) => (({ d: t.home, u: t.localUser, h: t.host, r: t.user, '%': '%' }) as Record<string, string>)[c] ?? all,
+  );
   if (s === '~') return t.home;
   if (s.startsWith('~/')) return path.join(t.home, s.slice(2));
   return s;

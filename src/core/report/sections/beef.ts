@@ -14,10 +14,14 @@ export function beefReportSection(artifacts: readonly ArtifactRecord[]): { markd
   return {
     plots: { [BEEF_HISTOGRAM_FILE]: beefHistogramSvg(v, stats.id) },
     markdown: [
-      '## BEEF-vdW ensemble', '', `![BEEF-vdW ensemble ΔBE](plots/${BEEF_HISTOGRAM_FILE})`, '',
+      '## BEEF-vdW ensemble',
+      '',
+      `![BEEF-vdW ensemble ΔBE](plots/${BEEF_HISTOGRAM_FILE})`,
+      '',
       `ΔBE = E_ads(ontop) − E_ads(fcc) over ${v.count} members (${stats.id}, ${stats.status}): mean ${v.meanEv.toFixed(4)} eV, σ ${v.sigmaEv.toFixed(4)} eV, ` +
         `range ${v.minEv.toFixed(3)} to ${v.maxEv.toFixed(3)} eV; ${(100 * v.fractionPositive).toFixed(1)} % of the members are above zero (fcc favoured)` +
-        `${v.selfConsistentDeltaBeEv !== undefined ? `; self-consistent BEEF-vdW ${v.selfConsistentDeltaBeEv.toFixed(4)} eV` : ''}.`, '',
+        `${v.selfConsistentDeltaBeEv !== undefined ? `; self-consistent BEEF-vdW ${v.selfConsistentDeltaBeEv.toFixed(4)} eV` : ''}.`,
+      '',
     ],
   };
 }

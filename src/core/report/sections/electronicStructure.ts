@@ -38,23 +38,38 @@ export function bandStructureSvg(bs: BandStructureValue, id: string, gap?: BandG
     parts.push(`<text x="${m.left - 8}" y="${(py(t) + 4).toFixed(1)}" text-anchor="end">${t}</text>`);
   }
   for (const t of bs.ticks) {
-    parts.push(`<line x1="${px(t.x).toFixed(1)}" y1="${m.top}" x2="${px(t.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#9e9e9e" stroke-width="${t.label.includes('|') ? 1.5 : 0.8}"/>`);
+    parts.push(
+      `<line x1="${px(t.x).toFixed(1)}" y1="${m.top}" x2="${px(t.x).toFixed(1)}" y2="${H - m.bottom}" stroke="#9e9e9e" stroke-width="${t.label.includes('|') ? 1.5 : 0.8}"/>`,
+    );
     parts.push(`<text x="${px(t.x).toFixed(1)}" y="${H - m.bottom + 18}" text-anchor="middle">${esc(t.label)}</text>`);
   }
-  parts.push(`<line x1="${m.left}" y1="${py(0).toFixed(1)}" x2="${W - m.right}" y2="${py(0).toFixed(1)}" stroke="#1565c0" stroke-dasharray="5 4"/>`);
+  parts.push(
+    `<line x1="${m.left}" y1="${py(0).toFixed(1)}" x2="${W - m.right}" y2="${py(0).toFixed(1)}" stroke="#1565c0" stroke-dasharray="5 4"/>`,
+  );
   const lines = bs.bandsEv.map((band) => {
     // a break (two points at one x) starts a new stroke
-    const d = band.map((e, k) => `${k > 0 && bs.x[k] === bs.x[k - 1] ? 'M' : k ? 'L' : 'M'}${px(bs.x[k]!).toFixed(1)} ${py(e - ref).toFixed(1)}`).join(' ');
+    const d = band
+      .map((e, k) => `${k > 0 && bs.x[k] === bs.x[k - 1] ? 'M' : k ? 'L' : 'M'}${px(bs.x[k]!).toFixed(1)} ${py(e - ref).toFixed(1)}`)
+      .join(' ');
     return `<path d="${d}" fill="none" stroke="black" stroke-width="1.2"/>`;
   });
   parts.push(`<g clip-path="url(#plot)">`, ...lines, '</g>');
   if (gap) {
-    for (const [edge, colour, name] of [[gap.vbm, '#c62828', 'VBM'], [gap.cbm, '#2e7d32', 'CBM']] as const) {
-      parts.push(`<circle cx="${px(edge.x).toFixed(1)}" cy="${py(edge.energyEv - ref).toFixed(1)}" r="4.5" fill="${colour}"><title>${esc(`${name} ${edge.energyEv.toFixed(3)} eV at ${edge.location}`)}</title></circle>`);
+    for (const [edge, colour, name] of [
+      [gap.vbm, '#c62828', 'VBM'],
+      [gap.cbm, '#2e7d32', 'CBM'],
+    ] as const) {
+      parts.push(
+        `<circle cx="${px(edge.x).toFixed(1)}" cy="${py(edge.energyEv - ref).toFixed(1)}" r="4.5" fill="${colour}"><title>${esc(`${name} ${edge.energyEv.toFixed(3)} eV at ${edge.location}`)}</title></circle>`,
+      );
     }
-    parts.push(`<text x="${m.left + 6}" y="${m.top - 6}" fill="#2e7d32">${esc(`${gap.direct ? 'direct' : 'indirect'} gap ${gap.gapEv.toFixed(3)} eV`)}</text>`);
+    parts.push(
+      `<text x="${m.left + 6}" y="${m.top - 6}" fill="#2e7d32">${esc(`${gap.direct ? 'direct' : 'indirect'} gap ${gap.gapEv.toFixed(3)} eV`)}</text>`,
+    );
   }
-  parts.push(`<rect x="${m.left}" y="${m.top}" width="${W - m.left - m.right}" height="${H - m.top - m.bottom}" fill="none" stroke="black"/>`);
+  parts.push(
+    `<rect x="${m.left}" y="${m.top}" width="${W - m.left - m.right}" height="${H - m.top - m.bottom}" fill="none" stroke="black"/>`,
+  );
   parts.push(`<text transform="translate(16 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(zero)}</text>`);
   parts.push('</svg>');
   return parts.join('\n');
@@ -70,15 +85,22 @@ export function dosSvg(dos: DosValue, id: string, pdos?: { value: PdosValue; id:
     yLabel: 'DOS (states/eV per cell)',
     series: [
       { label: 'total', points: points(dos.total, dos.energiesEv), color: 'black' },
-      ...(pdos?.value.projections ?? []).map((p, i) => ({ label: `PDOS ${p.label}`, points: points(p.dos, pdos!.value.energiesEv), color: COLOURS[i % COLOURS.length]! })),
+      ...(pdos?.value.projections ?? []).map((p, i) => ({
+        label: `PDOS ${p.label}`,
+        points: points(p.dos, pdos!.value.energiesEv),
+        color: COLOURS[i % COLOURS.length]!,
+      })),
     ],
     ...(dos.fermiEnergyEv !== undefined ? { marker: { x: 0, label: `E_F = ${dos.fermiEnergyEv} eV` } } : {}),
   });
 }
 
-const latest = (artifacts: readonly ArtifactRecord[], name: string) => artifacts.filter((a) => a.name === name && a.status !== 'stale').at(-1);
+const latest = (artifacts: readonly ArtifactRecord[], name: string) =>
+  artifacts.filter((a) => a.name === name && a.status !== 'stale').at(-1);
 
-export function electronicStructureReportSection(artifacts: readonly ArtifactRecord[]): { markdown: string[]; plots: Record<string, string> } | undefined {
+export function electronicStructureReportSection(
+  artifacts: readonly ArtifactRecord[],
+): { markdown: string[]; plots: Record<string, string> } | undefined {
   const bands = latest(artifacts, 'band_structure');
   const gap = latest(artifacts, 'band_gap');
   const dos = latest(artifacts, 'dos');
@@ -90,19 +112,33 @@ export function electronicStructureReportSection(artifacts: readonly ArtifactRec
     const v = bands.value as BandStructureValue;
     const g = gap?.value as BandGapValue | undefined;
     plots[BAND_STRUCTURE_FILE] = bandStructureSvg(v, bands.id, g);
-    md.push('## Band structure', '', `![Band structure](plots/${BAND_STRUCTURE_FILE})`, '',
+    md.push(
+      '## Band structure',
+      '',
+      `![Band structure](plots/${BAND_STRUCTURE_FILE})`,
+      '',
       `${v.bandsEv.length} bands at ${v.x.length} k-points along ${v.ticks.map((t) => t.label).join('–')} (${v.convention}, ${v.lattice}; ${bands.id}); ` +
         `zero at the ${v.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${v.reference.energyEv.toFixed(3)} eV).` +
-        (g ? ` ${g.direct ? 'Direct' : 'Indirect'} gap **${g.gapEv.toFixed(3)} eV** (${gap!.id}): valence maximum at ${g.vbm.location}, conduction minimum at ${g.cbm.location}` +
-          `${g.direct ? '' : `; smallest direct gap ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.` : ''), '');
+        (g
+          ? ` ${g.direct ? 'Direct' : 'Indirect'} gap **${g.gapEv.toFixed(3)} eV** (${gap!.id}): valence maximum at ${g.vbm.location}, conduction minimum at ${g.cbm.location}` +
+            `${g.direct ? '' : `; smallest direct gap ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.`
+          : ''),
+      '',
+    );
   }
   if (dos) {
     const v = dos.value as DosValue;
     plots[DOS_FILE] = dosSvg(v, dos.id, pdos ? { value: pdos.value as PdosValue, id: pdos.id } : undefined);
-    md.push('## Density of states', '', `![DOS](plots/${DOS_FILE})`, '',
+    md.push(
+      '## Density of states',
+      '',
+      `![DOS](plots/${DOS_FILE})`,
+      '',
       `Total DOS (${dos.id}) on ${v.energiesEv.length} energies, ${v.occupations}${v.kMesh ? ` on a ${v.kMesh.join('×')} mesh` : ''}` +
         `${v.fermiEnergyEv !== undefined ? `; Fermi energy **${v.fermiEnergyEv} eV**` : ''}` +
-        `${pdos ? `; projections ${((pdos.value as PdosValue).projections ?? []).map((p) => p.label).join(', ')} (${pdos.id})` : ''}.`, '');
+        `${pdos ? `; projections ${((pdos.value as PdosValue).projections ?? []).map((p) => p.label).join(', ')} (${pdos.id})` : ''}.`,
+      '',
+    );
   }
   return { markdown: md, plots };
 }

@@ -14,14 +14,23 @@ type Mat3 = [Vec3, Vec3, Vec3];
 
 const rotY = (deg: number): Mat3 => {
   const t = (deg * Math.PI) / 180;
-  return [[Math.cos(t), 0, Math.sin(t)], [0, 1, 0], [-Math.sin(t), 0, Math.cos(t)]];
+  return [
+    [Math.cos(t), 0, Math.sin(t)],
+    [0, 1, 0],
+    [-Math.sin(t), 0, Math.cos(t)],
+  ];
 };
 const rotX = (deg: number): Mat3 => {
   const t = (deg * Math.PI) / 180;
-  return [[1, 0, 0], [0, Math.cos(t), -Math.sin(t)], [0, Math.sin(t), Math.cos(t)]];
+  return [
+    [1, 0, 0],
+    [0, Math.cos(t), -Math.sin(t)],
+    [0, Math.sin(t), Math.cos(t)],
+  ];
 };
 const apply = (m: Mat3, v: Vec3): Vec3 => [0, 1, 2].map((i) => m[i]![0] * v[0] + m[i]![1] * v[1] + m[i]![2] * v[2]) as Vec3;
-const mul = (a: Mat3, b: Mat3): Mat3 => [0, 1, 2].map((i) => [0, 1, 2].map((j) => a[i]![0] * b[0]![j]! + a[i]![1] * b[1]![j]! + a[i]![2] * b[2]![j]!)) as Mat3;
+const mul = (a: Mat3, b: Mat3): Mat3 =>
+  [0, 1, 2].map((i) => [0, 1, 2].map((j) => a[i]![0] * b[0]![j]! + a[i]![1] * b[1]![j]! + a[i]![2] * b[2]![j]!)) as Mat3;
 const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -29,34 +38,62 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** The picture of a structure, as SVG text. */
 export function structureSvg(s: Structure, title: string): string {
   const periodic = s.pbc.every(Boolean);
-  const atoms: { symbol: string; p: Vec3; fixed: boolean }[] = s.positions.map((p, i) => ({ symbol: s.symbols[i]!, p, fixed: s.fixed?.[i] === true }));
+  const atoms: { symbol: string; p: Vec3; fixed: boolean }[] = s.positions.map((p, i) => ({
+    symbol: s.symbols[i]!,
+    p,
+    fixed: s.fixed?.[i] === true,
+  }));
   if (periodic) {
     // Atoms on a face (fractional 0) are also drawn on the opposite face, as a crystallographer draws a cell.
     s.positions.forEach((p, i) => {
       const f = toFractional(s.cell, p);
       const shifts = f.map((x) => (Math.abs(x) < 1e-3 ? [0, 1] : [0]));
-      for (const a of shifts[0]!) for (const b of shifts[1]!) for (const c of shifts[2]!) {
-        if (!a && !b && !c) continue;
-        atoms.push({ symbol: s.symbols[i]!, p: add(add(add(p, scale(s.cell[0], a)), scale(s.cell[1], b)), scale(s.cell[2], c)), fixed: s.fixed?.[i] === true });
-      }
+      for (const a of shifts[0]!)
+        for (const b of shifts[1]!)
+          for (const c of shifts[2]!) {
+            if (!a && !b && !c) continue;
+            atoms.push({
+              symbol: s.symbols[i]!,
+              p: add(add(add(p, scale(s.cell[0], a)), scale(s.cell[1], b)), scale(s.cell[2], c)),
+              fixed: s.fixed?.[i] === true,
+            });
+          }
     });
   }
   const view = mul(rotX(15), rotY(-25));
   const [a, b, c] = s.cell;
   const o: Vec3 = [0, 0, 0];
   const corners = { o, a, b, c, ab: add(a, b), ac: add(a, c), bc: add(b, c), abc: add(add(a, b), c) };
-  const edgeKeys: [keyof typeof corners, keyof typeof corners][] = [['o', 'a'], ['o', 'b'], ['o', 'c'], ['a', 'ab'], ['a', 'ac'], ['b', 'ab'], ['b', 'bc'], ['c', 'ac'], ['c', 'bc'], ['ab', 'abc'], ['ac', 'abc'], ['bc', 'abc']];
+  const edgeKeys: [keyof typeof corners, keyof typeof corners][] = [
+    ['o', 'a'],
+    ['o', 'b'],
+    ['o', 'c'],
+    ['a', 'ab'],
+    ['a', 'ac'],
+    ['b', 'ab'],
+    ['b', 'bc'],
+    ['c', 'ac'],
+    ['c', 'bc'],
+    ['ab', 'abc'],
+    ['ac', 'abc'],
+    ['bc', 'abc'],
+  ];
   const edges = periodic ? edgeKeys.map(([p, q]) => [apply(view, corners[p]), apply(view, corners[q])] as [Vec3, Vec3]) : [];
-  const drawn = atoms.map((x) => {
-    const e = elementOf(x.symbol);
-    return { ...x, q: apply(view, x.p), r: 0.5 * (e?.covalentRadiusAngstrom ?? 1.2), colour: e?.colour ?? UNKNOWN_ELEMENT_COLOUR };
-  }).sort((u, v) => u.q[2] - v.q[2]);
+  const drawn = atoms
+    .map((x) => {
+      const e = elementOf(x.symbol);
+      return { ...x, q: apply(view, x.p), r: 0.5 * (e?.covalentRadiusAngstrom ?? 1.2), colour: e?.colour ?? UNKNOWN_ELEMENT_COLOUR };
+    })
+    .sort((u, v) => u.q[2] - v.q[2]);
   const xs = [...drawn.flatMap((d) => [d.q[0] - d.r, d.q[0] + d.r]), ...edges.flatMap(([p, q]) => [p[0], q[0]])];
   const ys = [...drawn.flatMap((d) => [d.q[1] - d.r, d.q[1] + d.r]), ...edges.flatMap(([p, q]) => [p[1], q[1]])];
-  const size = 360, pad = 16, legendHeight = 26;
+  const size = 360,
+    pad = 16,
+    legendHeight = 26;
   const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 1e-6);
   const k = (size - 2 * pad) / span;
-  const x0 = Math.min(...xs), y1 = Math.max(...ys);
+  const x0 = Math.min(...xs),
+    y1 = Math.max(...ys);
   const X = (x: number) => (pad + (x - x0) * k).toFixed(2);
   const Y = (y: number) => (pad + legendHeight + (y1 - y) * k).toFixed(2);
   const species = [...new Set(s.symbols)];
@@ -73,19 +110,27 @@ export function structureSvg(s: Structure, title: string): string {
   ];
   let lx = pad;
   for (const sym of species) {
-    out.push(`<circle cx="${lx + 5}" cy="${legendHeight - 4}" r="5" fill="url(#g-${sym})" stroke="#333" stroke-width="0.6"/><text x="${lx + 13}" y="${legendHeight}">${esc(sym)}</text>`);
+    out.push(
+      `<circle cx="${lx + 5}" cy="${legendHeight - 4}" r="5" fill="url(#g-${sym})" stroke="#333" stroke-width="0.6"/><text x="${lx + 13}" y="${legendHeight}">${esc(sym)}</text>`,
+    );
     lx += 18 + 7 * sym.length + 10;
   }
   if (s.fixed?.some(Boolean)) out.push(`<text x="${lx}" y="${legendHeight}">× fixed</text>`);
   // Edges behind the atoms; drawn first, thin, so near atoms cover them.
-  for (const [p, q] of edges) out.push(`<line x1="${X(p[0])}" y1="${Y(p[1])}" x2="${X(q[0])}" y2="${Y(q[1])}" stroke="#666" stroke-width="1" stroke-dasharray="4 3"/>`);
+  for (const [p, q] of edges)
+    out.push(
+      `<line x1="${X(p[0])}" y1="${Y(p[1])}" x2="${X(q[0])}" y2="${Y(q[1])}" stroke="#666" stroke-width="1" stroke-dasharray="4 3"/>`,
+    );
   for (const d of drawn) {
     const r = Math.max(1.5, d.r * k).toFixed(2);
     out.push(`<circle cx="${X(d.q[0])}" cy="${Y(d.q[1])}" r="${r}" fill="url(#g-${d.symbol})" stroke="#222" stroke-width="0.8"/>`);
     if (d.fixed) {
       const h = Number(r) * 0.5;
-      const cx = Number(X(d.q[0])), cy = Number(Y(d.q[1]));
-      out.push(`<path d="M${cx - h},${cy - h}L${cx + h},${cy + h}M${cx - h},${cy + h}L${cx + h},${cy - h}" stroke="#222" stroke-width="1.2"/>`);
+      const cx = Number(X(d.q[0])),
+        cy = Number(Y(d.q[1]));
+      out.push(
+        `<path d="M${cx - h},${cy - h}L${cx + h},${cy + h}M${cx - h},${cy + h}L${cx + h},${cy - h}" stroke="#222" stroke-width="1.2"/>`,
+      );
     }
   }
   out.push('</svg>');
@@ -105,7 +150,9 @@ const formula = (symbols: string[]) => {
 
 /** The structure read from the user's file and the last relaxed structure, when the run has them. */
 export function structuresReportSection(artifacts: readonly ArtifactRecord[]): StructureSection | undefined {
-  const fromFile = artifacts.filter((a) => a.kind === 'structure' && a.status !== 'stale' && (a.value as Structure | undefined)?.source?.sha256).at(0);
+  const fromFile = artifacts
+    .filter((a) => a.kind === 'structure' && a.status !== 'stale' && (a.value as Structure | undefined)?.source?.sha256)
+    .at(0);
   const relaxed = artifacts.filter((a) => a.name === 'relaxed_structure' && a.status !== 'stale').at(-1);
   if (!fromFile && !relaxed) return undefined;
   const md: string[] = ['## Structures', ''];
@@ -115,15 +162,24 @@ export function structuresReportSection(artifacts: readonly ArtifactRecord[]): S
     const name = `structure-${fromFile.id}.svg`;
     const file = s.source!.file.split(/[\\/]/).pop();
     plots[name] = structureSvg(s, `${formula(s.symbols)} from ${file} (${fromFile.id})`);
-    md.push(`![${formula(s.symbols)} from ${file}](plots/${name})`, '',
+    md.push(
+      `![${formula(s.symbols)} from ${file}](plots/${name})`,
+      '',
       `${fromFile.id}: ${s.symbols.length} atoms read from \`${s.source!.file}\` (${s.source!.format}, sha256 \`${s.source!.sha256}\`)` +
-        `${fromFile.meta?.spaceGroup ? `, ${String(fromFile.meta.spaceGroup)}` : ''}${fromFile.meta?.cell === 'primitive' ? ', computed on its standardised primitive cell' : ''}.`, '');
+        `${fromFile.meta?.spaceGroup ? `, ${String(fromFile.meta.spaceGroup)}` : ''}${fromFile.meta?.cell === 'primitive' ? ', computed on its standardised primitive cell' : ''}.`,
+      '',
+    );
   }
   if (relaxed) {
     const s = relaxed.value as Structure;
     const name = `structure-${relaxed.id}.svg`;
     plots[name] = structureSvg(s, `relaxed ${formula(s.symbols)} (${relaxed.id})`);
-    md.push(`![relaxed ${formula(s.symbols)}](plots/${name})`, '', `${relaxed.id}: the relaxed structure (relaxed_structure). The notebook plays its relaxation step by step.`, '');
+    md.push(
+      `![relaxed ${formula(s.symbols)}](plots/${name})`,
+      '',
+      `${relaxed.id}: the relaxed structure (relaxed_structure). The notebook plays its relaxation step by step.`,
+      '',
+    );
   }
   return { markdown: md, plots };
 }

@@ -9,12 +9,29 @@ import { quantitySchema } from '../../guard/schemaAnnotations';
 import { PW_SETTINGS_NOTES, PW_SETTINGS_PROPERTIES } from '../pwSettings';
 
 export const CALCULATOR_PROPERTIES = {
-  calculator: { type: 'string', enum: ['emt', 'pw.x', 'ipi'], description: "'emt' (effective-medium theory: fast, for testing a search, not for final numbers), 'pw.x', or 'ipi' (the user's own calculator over the i-PI socket: a screening model, not DFT)." },
-  ipiCalculator: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'i-PI: the key of a calculator the user declared for this run (its objective\'s calculator); the command itself is the user\'s, never an argument.' },
+  calculator: {
+    type: 'string',
+    enum: ['emt', 'pw.x', 'ipi'],
+    description:
+      "'emt' (effective-medium theory: fast, for testing a search, not for final numbers), 'pw.x', or 'ipi' (the user's own calculator over the i-PI socket: a screening model, not DFT).",
+  },
+  ipiCalculator: {
+    type: 'string',
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      "i-PI: the key of a calculator the user declared for this run (its objective's calculator); the command itself is the user's, never an argument.",
+  },
   ...PW_SETTINGS_PROPERTIES,
   backend: { type: 'string', minLength: 1, description: "pw.x: 'local' or a cluster profile name." },
-  fmaxEvPerAngstrom: quantitySchema('Relaxations stop when the largest force on a free atom is below this', 'eV/Å', { exclusiveMinimum: 0 }),
-  maxSteps: { type: 'integer', minimum: 1, maximum: 2000, description: 'Most optimizer steps of one relaxation (FIRE for EMT, pw.x BFGS for pw.x).' },
+  fmaxEvPerAngstrom: quantitySchema('Relaxations stop when the largest force on a free atom is below this', 'eV/Å', {
+    exclusiveMinimum: 0,
+  }),
+  maxSteps: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 2000,
+    description: 'Most optimizer steps of one relaxation (FIRE for EMT, pw.x BFGS for pw.x).',
+  },
 } as const;
 
 /** Arguments every calculator call requires, and pw.x's when it is pw.x. */
@@ -22,7 +39,10 @@ export const CALCULATOR_REQUIRED = ['calculator', 'fmaxEvPerAngstrom', 'maxSteps
 export const CALCULATOR_CONDITIONS = [
   {
     if: { properties: { calculator: { const: 'pw.x' } }, required: ['calculator'] },
-    then: { required: ['pseudopotentials', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin', 'backend'], anyOf: [{ required: ['kSpacingPerAngstrom'] }, { required: ['kMesh'] }] },
+    then: {
+      required: ['pseudopotentials', 'ecutwfcRy', 'ecutrhoRy', 'occupations', 'nspin', 'backend'],
+      anyOf: [{ required: ['kSpacingPerAngstrom'] }, { required: ['kMesh'] }],
+    },
   },
   {
     if: { properties: { calculator: { const: 'emt' } }, required: ['calculator'] },

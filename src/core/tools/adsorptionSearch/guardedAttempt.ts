@@ -83,9 +83,11 @@ function outcomeOf(view: ProvenanceView, evaluation: string): { outcome: Extract
   const relaxation: RelaxResult = { ...c.relaxation, structure: structure.value as Structure, forcesEvPerAngstrom: [] };
   return {
     outcome: {
-      ok: true, key: c.key,
+      ok: true,
+      key: c.key,
       execution: { placed: { ...c.placed, site: c.plannedSite }, screening: c.screening, relaxation },
-      adsorptionEnergyEv: analysis.adsorptionEnergyEv, analysis,
+      adsorptionEnergyEv: analysis.adsorptionEnergyEv,
+      analysis,
     },
     refs: { evaluation, configuration: configuration.id, structure: structure.id, energy: energy.id, slipAnalysis: slip.id },
   };
@@ -93,7 +95,15 @@ function outcomeOf(view: ProvenanceView, evaluation: string): { outcome: Extract
 
 /** The adsorption energy of a recorded evaluation made by an adsorption_energy call, if one was. */
 function recordedAdsorptionEnergy(view: ProvenanceView, energy: string): ArtifactRecord | undefined {
-  return view.artifacts().find((a) => a.name === ARTIFACT.adsorptionEnergy && a.status === 'final' && a.inputs.includes(energy) && view.call(a.creator)?.tool === 'adsorption_energy');
+  return view
+    .artifacts()
+    .find(
+      (a) =>
+        a.name === ARTIFACT.adsorptionEnergy &&
+        a.status === 'final' &&
+        a.inputs.includes(energy) &&
+        view.call(a.creator)?.tool === 'adsorption_energy',
+    );
 }
 
 function failReasons(outcome: Extract<GuardedOutcome, { status: 'refused' }>): string[] {
@@ -108,27 +118,51 @@ export function guardedAttempt(o: GuardedAttemptOptions): HypothesisAttempt {
   return async (req) => {
     const h = req.hypothesis;
     // The key the validator gives the hypothesis on its own (no history): what a recorded evaluation is filed under.
-    const alone = validateHypothesis(h, { adsorbate: o.surface.adsorbate, surface: o.surface.surface, slabSymbols: o.surface.slab.slab.symbols, forbid: new Set(), tested: new Set() });
+    const alone = validateHypothesis(h, {
+      adsorbate: o.surface.adsorbate,
+      surface: o.surface.surface,
+      slabSymbols: o.surface.slab.slab.symbols,
+      forbid: new Set(),
+      tested: new Set(),
+    });
     const key = alone.ok ? alone.key : undefined;
     const earlier = key && !used.has(key) ? o.recorded.get(key) : undefined;
     if (earlier) {
       used.add(key!);
       const { outcome, refs } = outcomeOf(o.provenance, earlier.creator);
       const eads = recordedAdsorptionEnergy(o.provenance, refs.energy);
-      o.log.byIteration.set(req.iteration, { ...refs, adopted: true, ...(eads ? { adsorptionEnergy: eads.id, adsorptionEnergyCall: eads.creator } : {}) });
+      o.log.byIteration.set(req.iteration, {
+        ...refs,
+        adopted: true,
+        ...(eads ? { adsorptionEnergy: eads.id, adsorptionEnergyCall: eads.creator } : {}),
+      });
       return outcome;
     }
     // Pause, stop and budgets take effect between hypotheses; a stopped search resumes from its record.
     await o.checkpoint?.();
-    const hypothesisArgs = { siteType: h.siteType, surfaceAtoms: h.surfaceAtoms, bindingAtoms: h.bindingAtoms, orientation: h.orientation, ...(h.rationale ? { rationale: h.rationale.slice(0, 2000) } : {}) };
+    const hypothesisArgs = {
+      siteType: h.siteType,
+      surfaceAtoms: h.surfaceAtoms,
+      bindingAtoms: h.bindingAtoms,
+      orientation: h.orientation,
+      ...(h.rationale ? { rationale: h.rationale.slice(0, 2000) } : {}),
+    };
     const why = h.rationale ?? `proposed by ${o.agent.model ?? 'the planner'}`;
-    const evaluated = await call('evaluate_adsorption_hypothesis',
+    const evaluated = await call(
+      'evaluate_adsorption_hypothesis',
       { ...o.shared, search: o.search, iteration: req.iteration, ...hypothesisArgs },
       {
-        ...o.sharedReasons, search: `the search of ${o.parentCall}`, iteration: `relaxation ${req.iteration} of the search if the hypothesis is valid`,
-        siteType: why, surfaceAtoms: why, bindingAtoms: why, orientation: why, ...(h.rationale ? { rationale: 'the planner\'s own words' } : {}),
+        ...o.sharedReasons,
+        search: `the search of ${o.parentCall}`,
+        iteration: `relaxation ${req.iteration} of the search if the hypothesis is valid`,
+        siteType: why,
+        surfaceAtoms: why,
+        bindingAtoms: why,
+        orientation: why,
+        ...(h.rationale ? { rationale: "the planner's own words" } : {}),
       },
-      `${o.parentCall} (adsorption search ${o.search}): ${req.label}`);
+      `${o.parentCall} (adsorption search ${o.search}): ${req.label}`,
+    );
     if (evaluated.status === 'refused') {
       const reasons = failReasons(evaluated);
       const out = reasons.length ? reasons : [evaluated.message];
@@ -141,15 +175,26 @@ export function guardedAttempt(o: GuardedAttemptOptions): HypothesisAttempt {
     const { outcome, refs } = outcomeOf(o.provenance, evaluated.call);
     const energy = o.provenance.artifact(refs.energy)!;
     if (energy.status !== 'final') {
-      o.log.notes.set(req.iteration, `the relaxation did not converge (${refs.energy} is provisional): no adsorption energy is recorded for it`);
+      o.log.notes.set(
+        req.iteration,
+        `the relaxation did not converge (${refs.energy} is provisional): no adsorption energy is recorded for it`,
+      );
     } else {
-      const combined = await call('adsorption_energy',
+      const combined = await call(
+        'adsorption_energy',
         { slabWithAdsorbate: refs.energy, slab: o.cleanSlabEnergy, adsorbate: o.gasPhaseEnergy },
-        { slabWithAdsorbate: `the relaxed configuration of iteration ${req.iteration} (${refs.evaluation})`, slab: 'the relaxed clean slab of this search', adsorbate: 'the relaxed gas-phase adsorbate of this search' },
-        `${o.parentCall} (adsorption search ${o.search}): adsorption energy of iteration ${req.iteration}`);
+        {
+          slabWithAdsorbate: `the relaxed configuration of iteration ${req.iteration} (${refs.evaluation})`,
+          slab: 'the relaxed clean slab of this search',
+          adsorbate: 'the relaxed gas-phase adsorbate of this search',
+        },
+        `${o.parentCall} (adsorption search ${o.search}): adsorption energy of iteration ${req.iteration}`,
+      );
       if (combined.status !== 'ok') {
         const message = combined.status === 'refused' ? combined.message : combined.status === 'failed' ? combined.error : combined.message;
-        throw new Error(`the adsorption energy of iteration ${req.iteration} could not be formed (${combined.call || 'adsorption_energy'}): ${message}`);
+        throw new Error(
+          `the adsorption energy of iteration ${req.iteration} could not be formed (${combined.call || 'adsorption_energy'}): ${message}`,
+        );
       }
       refs.adsorptionEnergy = combined.outputs.find((id) => o.provenance.artifact(id)?.name === ARTIFACT.adsorptionEnergy);
       refs.adsorptionEnergyCall = combined.call;

@@ -24,7 +24,13 @@ export interface PwJobLog {
   codeVersion?: string;
 }
 
-export function pwJobRunner(ctx: CatalogueContext, tool: string, backend: string, table: PseudopotentialTableValue, log: PwJobLog): PwRunner {
+export function pwJobRunner(
+  ctx: CatalogueContext,
+  tool: string,
+  backend: string,
+  table: PseudopotentialTableValue,
+  log: PwJobLog,
+): PwRunner {
   const jobs = service(ctx, 'jobs', tool, 'the host opens the job service of the run');
   const pseudoDir = table.directory || service(ctx, 'pseudoDir', tool, 'set the pseudopotential directory (dreams.pseudoDir)');
   const backends = backendsOf(ctx);
@@ -54,7 +60,10 @@ export function pwJobRunner(ctx: CatalogueContext, tool: string, backend: string
     // pw.x exits with status 3 when a relaxation reaches nstep: the output is complete and the
     // calculator reports the relaxation as not converged (provisional), not as a failure.
     if (done.state !== 'completed' && !out.jobDone) {
-      throw new CalculatorError('pw.x', `${job.label}: job ${done.id} ${done.state}${done.error ? `: ${done.error}` : ''}. Its input and output are in ${jobs.jobDir(done.id)}.\n${text.slice(-1500)}`);
+      throw new CalculatorError(
+        'pw.x',
+        `${job.label}: job ${done.id} ${done.state}${done.error ? `: ${done.error}` : ''}. Its input and output are in ${jobs.jobDir(done.id)}.\n${text.slice(-1500)}`,
+      );
     }
     return text;
   };

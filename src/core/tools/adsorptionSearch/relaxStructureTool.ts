@@ -10,7 +10,13 @@ import { artifactRefSchema } from '../../guard/schemaAnnotations';
 import { CALCULATOR_CONDITIONS, CALCULATOR_NOTES, CALCULATOR_PROPERTIES, CALCULATOR_REQUIRED } from './calculatorArgs';
 import { relaxationDrafts, relaxationSummary, relaxWithArgs } from './relaxation';
 
-export const CALCULATOR_RULES = ['cutoff-above-pseudopotential-suggestion', 'metals-have-smearing', 'kmesh-matches-spacing', 'convergence-choice-in-range', 'adsorption-search-standards'];
+export const CALCULATOR_RULES = [
+  'cutoff-above-pseudopotential-suggestion',
+  'metals-have-smearing',
+  'kmesh-matches-spacing',
+  'convergence-choice-in-range',
+  'adsorption-search-standards',
+];
 
 export const relaxStructureTool = defineTool({
   name: 'relax_structure',

@@ -12,7 +12,14 @@ import { cellVolume } from '../../dft/structure/cell';
 import type { PhysicalSettings, Structure } from '../../dft/types';
 import type { ArtifactDraft } from '../../provenance/types';
 import { ARTIFACT, type PseudopotentialTableValue } from '../../artifacts/shapes';
-import { calculatorFor, energySettings, identityOf, misplacedArguments, reportedCalculator, type CalculatorArgs } from '../../calculators/fromArguments';
+import {
+  calculatorFor,
+  energySettings,
+  identityOf,
+  misplacedArguments,
+  reportedCalculator,
+  type CalculatorArgs,
+} from '../../calculators/fromArguments';
 import { pwJobRunner, type PwJobLog } from './pwJobRunner';
 
 const formula = (symbols: string[]): string => {
@@ -22,9 +29,18 @@ const formula = (symbols: string[]): string => {
 };
 
 /** The calculator of a call, with its pw.x jobs (if any) recorded in `log`. */
-export function callCalculator(args: CalculatorArgs, s: Structure, ctx: CatalogueContext, tool: string, log: PwJobLog): { calculator: Calculator; table?: PseudopotentialTableValue } {
+export function callCalculator(
+  args: CalculatorArgs,
+  s: Structure,
+  ctx: CatalogueContext,
+  tool: string,
+  log: PwJobLog,
+): { calculator: Calculator; table?: PseudopotentialTableValue } {
   const misplaced = misplacedArguments(args);
-  if (misplaced.length) throw new Error(`${tool}: ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is not a setting' : 'are not settings'} of calculator ${args.calculator}; leave ${misplaced.length === 1 ? 'it' : 'them'} out or use the calculator ${misplaced.length === 1 ? 'it belongs' : 'they belong'} to.`);
+  if (misplaced.length)
+    throw new Error(
+      `${tool}: ${misplaced.join(', ')} ${misplaced.length === 1 ? 'is not a setting' : 'are not settings'} of calculator ${args.calculator}; leave ${misplaced.length === 1 ? 'it' : 'them'} out or use the calculator ${misplaced.length === 1 ? 'it belongs' : 'they belong'} to.`,
+    );
   if (args.calculator === 'emt') return { calculator: calculatorFor(args, s, undefined) };
   if (args.calculator === 'ipi') {
     // only a calculator the user declared for the run: a tool call names it by key and never carries a command
@@ -32,7 +48,9 @@ export function callCalculator(args: CalculatorArgs, s: Structure, ctx: Catalogu
     const spec = args.ipiCalculator ? declared[args.ipiCalculator] : undefined;
     if (!spec) {
       const keys = Object.keys(declared);
-      throw new Error(`${tool}: ipiCalculator ${args.ipiCalculator ?? '(missing)'} is not a calculator declared for this run (${keys.length ? `declared: ${keys.join(', ')}` : 'none is declared'}); the user declares one in the objective (calculator: {kind: ipi, command: [...]}).`);
+      throw new Error(
+        `${tool}: ipiCalculator ${args.ipiCalculator ?? '(missing)'} is not a calculator declared for this run (${keys.length ? `declared: ${keys.join(', ')}` : 'none is declared'}); the user declares one in the objective (calculator: {kind: ipi, command: [...]}).`,
+      );
     }
     return { calculator: calculatorFor(args, s, undefined, undefined, spec) };
   }
@@ -48,13 +66,27 @@ export interface Relaxed {
   calculatorIdentity?: { name?: string; command: string; commandSha256: string };
 }
 
-export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: CatalogueContext, tool: string, label: string): Promise<Relaxed> {
+export async function relaxWithArgs(
+  args: CalculatorArgs,
+  s: Structure,
+  ctx: CatalogueContext,
+  tool: string,
+  label: string,
+): Promise<Relaxed> {
   const log: PwJobLog = { jobs: [] };
   const { calculator, table } = callCalculator(args, s, ctx, tool, log);
   try {
-    const result = await directRelax(calculator)({ structure: s, purpose: 'configuration', label, fmaxEvPerAngstrom: args.fmaxEvPerAngstrom, maxSteps: args.maxSteps }, ctx.signal);
+    const result = await directRelax(calculator)(
+      { structure: s, purpose: 'configuration', label, fmaxEvPerAngstrom: args.fmaxEvPerAngstrom, maxSteps: args.maxSteps },
+      ctx.signal,
+    );
     const identity = reportedCalculator(calculator);
-    return { result, settings: energySettings(args, s, table, log.codeVersion), jobs: log.jobs, ...(identity ? { calculatorIdentity: identity } : {}) };
+    return {
+      result,
+      settings: energySettings(args, s, table, log.codeVersion),
+      jobs: log.jobs,
+      ...(identity ? { calculatorIdentity: identity } : {}),
+    };
   } finally {
     // an i-PI client process stops with its relaxation
     await calculator.close?.();
@@ -62,25 +94,49 @@ export async function relaxWithArgs(args: CalculatorArgs, s: Structure, ctx: Cat
 }
 
 /** The relaxed structure and its energy as artifacts (provisional when the relaxation did not converge). */
-export function relaxationDrafts(r: Relaxed, args: CalculatorArgs, extraMeta: Record<string, unknown>, names: { structure: string } = { structure: ARTIFACT.relaxedStructure }): ArtifactDraft[] {
+export function relaxationDrafts(
+  r: Relaxed,
+  args: CalculatorArgs,
+  extraMeta: Record<string, unknown>,
+  names: { structure: string } = { structure: ARTIFACT.relaxedStructure },
+): ArtifactDraft[] {
   const s = r.result.structure;
-  const status = r.result.converged ? 'final' as const : 'provisional' as const;
+  const status = r.result.converged ? ('final' as const) : ('provisional' as const);
   const relaxation = {
-    optimizer: r.result.optimizer, steps: r.result.steps, converged: r.result.converged, fmaxEvPerAngstrom: r.result.fmaxEvPerAngstrom,
-    thresholdEvPerAngstrom: args.fmaxEvPerAngstrom, maxSteps: args.maxSteps, ...(r.jobs.length ? { jobs: r.jobs } : {}),
+    optimizer: r.result.optimizer,
+    steps: r.result.steps,
+    converged: r.result.converged,
+    fmaxEvPerAngstrom: r.result.fmaxEvPerAngstrom,
+    thresholdEvPerAngstrom: args.fmaxEvPerAngstrom,
+    maxSteps: args.maxSteps,
+    ...(r.jobs.length ? { jobs: r.jobs } : {}),
   };
   return [
     {
-      kind: 'structure', name: names.structure, value: s, status,
+      kind: 'structure',
+      name: names.structure,
+      value: s,
+      status,
       file: { name: `${names.structure}.extxyz`, bytes: formatExtxyz({ structure: s, info: { energy: r.result.energyEv } }) },
       meta: { formula: formula(s.symbols), natoms: s.symbols.length, relaxation, ...extraMeta },
     },
     {
-      kind: 'scalar', name: ARTIFACT.totalEnergy, value: r.result.energyEv, unit: 'eV', status,
+      kind: 'scalar',
+      name: ARTIFACT.totalEnergy,
+      value: r.result.energyEv,
+      unit: 'eV',
+      status,
       meta: {
-        settings: r.settings, natoms: s.symbols.length, volumeAngstrom3: cellVolume(s.cell), formula: formula(s.symbols),
-        scfConverged: true, cellAngstrom: s.cell, calculator: { ...identityOf(args), ...r.calculatorIdentity }, relaxation,
-        ...(args.calculator === 'pw.x' ? { purpose: 'production' } : {}), ...extraMeta,
+        settings: r.settings,
+        natoms: s.symbols.length,
+        volumeAngstrom3: cellVolume(s.cell),
+        formula: formula(s.symbols),
+        scfConverged: true,
+        cellAngstrom: s.cell,
+        calculator: { ...identityOf(args), ...r.calculatorIdentity },
+        relaxation,
+        ...(args.calculator === 'pw.x' ? { purpose: 'production' } : {}),
+        ...extraMeta,
       },
     },
   ];
@@ -88,4 +144,5 @@ export function relaxationDrafts(r: Relaxed, args: CalculatorArgs, extraMeta: Re
 
 export const relaxationSummary = (r: Relaxed, what: string): string =>
   `${what}: E = ${r.result.energyEv.toFixed(4)} eV after ${r.result.steps} ${r.result.optimizer} step(s), largest force ${r.result.fmaxEvPerAngstrom.toFixed(3)} eV/Å` +
-  (r.result.converged ? '' : ' — not converged: the results are provisional') + (r.jobs.length ? ` (pw.x jobs ${r.jobs.join(', ')})` : '');
+  (r.result.converged ? '' : ' — not converged: the results are provisional') +
+  (r.jobs.length ? ` (pw.x jobs ${r.jobs.join(', ')})` : '');

@@ -59,13 +59,20 @@ export const importStructureTool = defineTool({
   async run(raw) {
     const a = raw as { structure: Structure; source: string };
     const n = a.structure.symbols.length;
-    if (a.structure.positions.length !== n) throw new Error(`import_structure: ${n} symbols but ${a.structure.positions.length} positions; the structure is inconsistent (source ${a.source}).`);
+    if (a.structure.positions.length !== n)
+      throw new Error(
+        `import_structure: ${n} symbols but ${a.structure.positions.length} positions; the structure is inconsistent (source ${a.source}).`,
+      );
     return {
-      artifacts: [{
-        kind: 'structure', name: SEARCH_ARTIFACT.importedSlab, value: a.structure,
-        file: { name: 'slab.extxyz', bytes: formatExtxyz({ structure: a.structure }) },
-        meta: { formula: formula(a.structure.symbols), natoms: n, source: a.source },
-      }],
+      artifacts: [
+        {
+          kind: 'structure',
+          name: SEARCH_ARTIFACT.importedSlab,
+          value: a.structure,
+          file: { name: 'slab.extxyz', bytes: formatExtxyz({ structure: a.structure }) },
+          meta: { formula: formula(a.structure.symbols), natoms: n, source: a.source },
+        },
+      ],
       summary: `slab ${formula(a.structure.symbols)} (${n} atoms) from ${a.source}`,
     };
   },
@@ -85,7 +92,12 @@ export const prepareAdsorptionSurfaceTool = defineTool({
       adsorbate: { ...enumSchema(MOLECULE_NAMES), description: 'The adsorbate from the molecule table.' },
       minLateralAngstrom: quantitySchema('A lateral vector shorter than this is repeated (AdsMind: 6)', 'Å', { exclusiveMinimum: 0 }),
       minVacuumAngstrom: quantitySchema('A vacuum below this is widened (AdsMind: 15)', 'Å', { exclusiveMinimum: 0 }),
-      fixedFraction: { type: 'number', minimum: 0, maximum: 0.9, description: 'Fraction of the slab thickness, from the bottom, kept fixed (default 1/3).' },
+      fixedFraction: {
+        type: 'number',
+        minimum: 0,
+        maximum: 0.9,
+        description: 'Fraction of the slab thickness, from the bottom, kept fixed (default 1/3).',
+      },
     },
     required: ['slab', 'adsorbate'],
     additionalProperties: false,
@@ -99,29 +111,53 @@ export const prepareAdsorptionSurfaceTool = defineTool({
   async run(a, ctx) {
     const input = ctx.resolve(a.slab) as Structure;
     const slab = standardiseSlab(input, {
-      minLateralAngstrom: a.minLateralAngstrom ?? MIN_LATERAL_ANGSTROM, minVacuumAngstrom: a.minVacuumAngstrom ?? MIN_VACUUM_ANGSTROM,
+      minLateralAngstrom: a.minLateralAngstrom ?? MIN_LATERAL_ANGSTROM,
+      minVacuumAngstrom: a.minVacuumAngstrom ?? MIN_VACUUM_ANGSTROM,
       ...(a.fixedFraction !== undefined ? { fixedFraction: a.fixedFraction } : {}),
     });
     const surface = findSites(slab.slab, slab.frame);
-    if (surface.sites.length === 0) throw new Error(`prepare_adsorption_surface: no adsorption sites found on the top layer of ${a.slab} (${surface.topLayer.length} exposed atoms); check that the slab has a vacuum gap along a1 × a2.`);
+    if (surface.sites.length === 0)
+      throw new Error(
+        `prepare_adsorption_surface: no adsorption sites found on the top layer of ${a.slab} (${surface.topLayer.length} exposed atoms); check that the slab has a vacuum gap along a1 × a2.`,
+      );
     const classes = new Map<string, SurfaceValue['classes'][number]>();
     for (const s of surface.sites) {
       const c = classes.get(s.fingerprint);
       if (c) c.copies++;
-      else classes.set(s.fingerprint, { fingerprint: s.fingerprint, label: `${s.kind}${s.hollowType ? ` ${s.hollowType}` : ''} over ${s.surfaceAtoms.map((i) => slab.slab.symbols[i]).join('-')}`, copies: 1, example: s.surfaceAtoms });
+      else
+        classes.set(s.fingerprint, {
+          fingerprint: s.fingerprint,
+          label: `${s.kind}${s.hollowType ? ` ${s.hollowType}` : ''} over ${s.surfaceAtoms.map((i) => slab.slab.symbols[i]).join('-')}`,
+          copies: 1,
+          example: s.surfaceAtoms,
+        });
     }
     const value: SurfaceValue = { slab, surface, adsorbate: adsorbateByName(a.adsorbate), classes: [...classes.values()] };
     const n = slab.slab.symbols.length;
     return {
       artifacts: [
         {
-          kind: 'structure', name: SEARCH_ARTIFACT.standardisedSlab, value: slab.slab,
+          kind: 'structure',
+          name: SEARCH_ARTIFACT.standardisedSlab,
+          value: slab.slab,
           file: { name: 'standardised-slab.extxyz', bytes: formatExtxyz({ structure: slab.slab }) },
-          meta: { formula: formula(slab.slab.symbols), natoms: n, vacuumAngstrom: slab.vacuumAngstrom, repeat: slab.repeat, changes: slab.changes },
+          meta: {
+            formula: formula(slab.slab.symbols),
+            natoms: n,
+            vacuumAngstrom: slab.vacuumAngstrom,
+            repeat: slab.repeat,
+            changes: slab.changes,
+          },
         },
-        { kind: 'table', name: SEARCH_ARTIFACT.surface, value, meta: { adsorbate: a.adsorbate, sites: surface.sites.length, classes: classes.size } },
+        {
+          kind: 'table',
+          name: SEARCH_ARTIFACT.surface,
+          value,
+          meta: { adsorbate: a.adsorbate, sites: surface.sites.length, classes: classes.size },
+        },
       ],
-      summary: `${formula(slab.slab.symbols)} (${n} atoms, ${slab.vacuumAngstrom.toFixed(1)} Å vacuum): ${surface.topLayer.length} top-layer atoms, ` +
+      summary:
+        `${formula(slab.slab.symbols)} (${n} atoms, ${slab.vacuumAngstrom.toFixed(1)} Å vacuum): ${surface.topLayer.length} top-layer atoms, ` +
         `${surface.sites.length} sites in ${classes.size} classes (${[...classes.values()].map((c) => c.label).join('; ')})` +
         (slab.changes.length ? `. Standardisation: ${slab.changes.join(' ')}` : ''),
     };

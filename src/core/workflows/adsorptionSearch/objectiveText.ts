@@ -33,13 +33,21 @@ export function calculatorLabel(c: (AdsorptionSearchInputs | SearchObjectiveInpu
 export function searchObjective(i: AdsorptionSearchInputs | SearchObjectiveInputs): string {
   const calc = calculatorLabel(i.calculator);
   const symbols: unknown = 'generate' in i.slab ? undefined : i.slab.structure?.symbols;
-  const slab = 'generate' in i.slab ? `${i.slab.generate.metal}(${(i.slab.generate.facet ?? 'fcc111').replace(/^fcc/, '')})` : Array.isArray(symbols) ? formula(symbols) : 'the slab';
+  const slab =
+    'generate' in i.slab
+      ? `${i.slab.generate.metal}(${(i.slab.generate.facet ?? 'fcc111').replace(/^fcc/, '')})`
+      : Array.isArray(symbols)
+        ? formula(symbols)
+        : 'the slab';
   return `Most stable adsorption configuration of ${typeof i.adsorbate === 'string' ? i.adsorbate : 'the adsorbate'} on ${slab} (AdsMind closed loop, ${calc})`;
 }
 
 /** "most stable configuration of CO on Pt(111) with EMT" and similar sentences. */
 export function searchInputsFromText(text: string): Record<string, unknown> | undefined {
-  const m = /(?:most stable|lowest[- ]energy|best)\s+(?:adsorption\s+)?(?:configuration|site|geometry|adsorption site)\s+(?:of|for)\s+([A-Za-z0-9]+)\s+on\s+([A-Z][a-z]?)\s*\(\s*(111|100|110)\s*\)/i.exec(text);
+  const m =
+    /(?:most stable|lowest[- ]energy|best)\s+(?:adsorption\s+)?(?:configuration|site|geometry|adsorption site)\s+(?:of|for)\s+([A-Za-z0-9]+)\s+on\s+([A-Z][a-z]?)\s*\(\s*(111|100|110)\s*\)/i.exec(
+      text,
+    );
   if (!m) return undefined;
   const adsorbate = MOLECULE_NAMES.find((n) => n.toLowerCase() === m[1]!.toLowerCase());
   if (!adsorbate) return undefined;

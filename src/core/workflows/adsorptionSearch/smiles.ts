@@ -8,13 +8,37 @@ import { MOLECULE_NAMES } from '../../dft/structure/molecules';
 
 /** Table name → the canonical SMILES (radicals in brackets, as adsorbates are). */
 export const SMILES_OF: Readonly<Record<string, string>> = {
-  H: '[H]', C: '[C]', N: '[N]', O: '[O]', CO: '[C-]#[O+]', NO: '[N]=O', N2: 'N#N', H2: '[H][H]', O2: 'O=O',
-  OH: '[OH]', NH: '[NH]', CH: '[CH]', H2O: 'O', NH2: '[NH2]', CH2: '[CH2]', NH3: 'N', CH3: '[CH3]', NNH: '[N]=N[H]',
+  H: '[H]',
+  C: '[C]',
+  N: '[N]',
+  O: '[O]',
+  CO: '[C-]#[O+]',
+  NO: '[N]=O',
+  N2: 'N#N',
+  H2: '[H][H]',
+  O2: 'O=O',
+  OH: '[OH]',
+  NH: '[NH]',
+  CH: '[CH]',
+  H2O: 'O',
+  NH2: '[NH2]',
+  CH2: '[CH2]',
+  NH3: 'N',
+  CH3: '[CH3]',
+  NNH: '[N]=N[H]',
 };
 
 /** Other spellings a chemist may use for the same molecule. */
 const ALIASES: Readonly<Record<string, string>> = {
-  'C#O': 'CO', '[C]=O': 'CO', '[C-]#[O+]': 'CO', '[O][H]': 'OH', 'O[H]': 'OH', '[HH]': 'H2', '[H]O[H]': 'H2O', '[NH]=N': 'NNH', 'N=[N][H]': 'NNH',
+  'C#O': 'CO',
+  '[C]=O': 'CO',
+  '[C-]#[O+]': 'CO',
+  '[O][H]': 'OH',
+  'O[H]': 'OH',
+  '[HH]': 'H2',
+  '[H]O[H]': 'H2O',
+  '[NH]=N': 'NNH',
+  'N=[N][H]': 'NNH',
 };
 
 export function adsorbateFromSmiles(smiles: string): string | undefined {

@@ -42,9 +42,27 @@ function beefText(ctx: Context): string[] {
 function beefClaims(ctx: Context): ReportClaimDraft[] {
   const { ref, v } = beefNumbers(ctx);
   return [
-    { quantity: 'beef_ensemble', value: claimValue(v.meanEv, 4), unit: 'eV', cites: `${ref}.meanEv`, statement: `ensemble mean ΔBE = ${claimValue(v.meanEv, 4)} eV` },
-    { quantity: 'beef_ensemble', value: claimValue(v.sigmaEv, 4), unit: 'eV', cites: `${ref}.sigmaEv`, statement: `ensemble σ = ${claimValue(v.sigmaEv, 4)} eV` },
-    { quantity: 'beef_ensemble', value: claimValue(v.fractionPositive, 4), unit: '1', cites: `${ref}.fractionPositive`, statement: `fraction of members with ΔBE > 0 = ${claimValue(v.fractionPositive, 4)}` },
+    {
+      quantity: 'beef_ensemble',
+      value: claimValue(v.meanEv, 4),
+      unit: 'eV',
+      cites: `${ref}.meanEv`,
+      statement: `ensemble mean ΔBE = ${claimValue(v.meanEv, 4)} eV`,
+    },
+    {
+      quantity: 'beef_ensemble',
+      value: claimValue(v.sigmaEv, 4),
+      unit: 'eV',
+      cites: `${ref}.sigmaEv`,
+      statement: `ensemble σ = ${claimValue(v.sigmaEv, 4)} eV`,
+    },
+    {
+      quantity: 'beef_ensemble',
+      value: claimValue(v.fractionPositive, 4),
+      unit: '1',
+      cites: `${ref}.fractionPositive`,
+      statement: `fraction of members with ΔBE > 0 = ${claimValue(v.fractionPositive, 4)}`,
+    },
   ];
 }
 
@@ -53,10 +71,13 @@ export const BEEF_COMPOSERS: Record<string, ComposerOf<BeefInputs>> = {
     const i = ctx.inputs;
     return `${i.adsorbate}/${i.metal}(${i.facet.replace(/^[a-z]+/, '')}) BEEF-vdW ensemble of ΔBE = E_ads(ontop) − E_ads(fcc)`;
   },
-  text: (ctx) => [
-    ...beefText(ctx),
-    '',
-    ...(withReferences(ctx) ? ['## Site preference on the relaxed geometries', '', ...siteText(ctx)] : ['Relaxed geometries:', '', ...SITES.map((s) => `- ${relaxedSiteLine(ctx, s, `relaxed-${s}`)}`)]),
-  ].join('\n'),
+  text: (ctx) =>
+    [
+      ...beefText(ctx),
+      '',
+      ...(withReferences(ctx)
+        ? ['## Site preference on the relaxed geometries', '', ...siteText(ctx)]
+        : ['Relaxed geometries:', '', ...SITES.map((s) => `- ${relaxedSiteLine(ctx, s, `relaxed-${s}`)}`)]),
+    ].join('\n'),
   claims: (ctx) => [...beefClaims(ctx), ...(withReferences(ctx) ? siteClaims(ctx) : [])],
 };

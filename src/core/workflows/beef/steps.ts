@@ -18,19 +18,36 @@ export function beefEnsembleSteps(i: SitePreferenceInputs, relaxed: Record<Site,
   const s = studySettings(i);
   const steps: TemplateStep[] = [];
   for (const site of SITES) {
-    steps.push(pwInputStep(`beef-${site}-input`, `BEEF-vdW ensemble input on the relaxed ${site} geometry`, `$step.${relaxed[site]}.relaxed_structure`, 'ensemble', s, [relaxed[site]], {
-      args: { inputDft: 'BEEF-vdW' },
-      reasons: {
-        structure: `the ${site} geometry relaxed with ${i.functional}`, calculation: "pw.x 6.7 prints the 2,000-member ensemble with calculation='ensemble'",
-        inputDft: 'BEEF-vdW on the PBE pseudopotentials: its ensemble estimates the functional error',
-      },
-    }));
+    steps.push(
+      pwInputStep(
+        `beef-${site}-input`,
+        `BEEF-vdW ensemble input on the relaxed ${site} geometry`,
+        `$step.${relaxed[site]}.relaxed_structure`,
+        'ensemble',
+        s,
+        [relaxed[site]],
+        {
+          args: { inputDft: 'BEEF-vdW' },
+          reasons: {
+            structure: `the ${site} geometry relaxed with ${i.functional}`,
+            calculation: "pw.x 6.7 prints the 2,000-member ensemble with calculation='ensemble'",
+            inputDft: 'BEEF-vdW on the PBE pseudopotentials: its ensemble estimates the functional error',
+          },
+        },
+      ),
+    );
   }
   for (const site of SITES) steps.push(runStep(`beef-${site}-run`, `beef-${site}-input`, `BEEF-vdW ensemble, ${site}`));
   steps.push({
-    id: 'beef-stats', title: 'ΔBE over the 2,000 BEEF-vdW ensemble members', worker: 'dft', tool: 'beef_ensemble_stats',
+    id: 'beef-stats',
+    title: 'ΔBE over the 2,000 BEEF-vdW ensemble members',
+    worker: 'dft',
+    tool: 'beef_ensemble_stats',
     args: { ontopSlabWithAdsorbate: '$step.beef-ontop-run.beef_ensemble', fccSlabWithAdsorbate: '$step.beef-fcc-run.beef_ensemble' },
-    reasons: { ontopSlabWithAdsorbate: 'the ensemble of the top-site state', fccSlabWithAdsorbate: 'the ensemble of the fcc-site state, same settings and members' },
+    reasons: {
+      ontopSlabWithAdsorbate: 'the ensemble of the top-site state',
+      fccSlabWithAdsorbate: 'the ensemble of the fcc-site state, same settings and members',
+    },
     dependsOn: ['beef-ontop-run', 'beef-fcc-run'],
   });
   return steps;

@@ -12,7 +12,10 @@ import type { ElectronicInputs } from './inputs';
 
 type Context = ComposeContextOf<ElectronicInputs>;
 
-const crystal = (i: ElectronicInputs) => (i.structureFile ? `the crystal of ${i.structureFile}` : `${i.structure} ${i.species.join('')}${i.latticeConstantAngstrom ? ` (a = ${i.latticeConstantAngstrom} Å)` : ''}`);
+const crystal = (i: ElectronicInputs) =>
+  i.structureFile
+    ? `the crystal of ${i.structureFile}`
+    : `${i.structure} ${i.species.join('')}${i.latticeConstantAngstrom ? ` (a = ${i.latticeConstantAngstrom} Å)` : ''}`;
 
 function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
   const i = ctx.inputs;
@@ -21,13 +24,25 @@ function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
   const cut = ctx.ref('cutoff-choice', 'converged_settings');
   if (cut) {
     const v = ctx.value(cut) as ConvergenceSelectionValue;
-    claims.push({ quantity: 'converged_cutoff', value: v.chosen.ecutwfcRy!, unit: 'Ry', cites: `${cut}.chosen.ecutwfcRy`, statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry` });
+    claims.push({
+      quantity: 'converged_cutoff',
+      value: v.chosen.ecutwfcRy!,
+      unit: 'Ry',
+      cites: `${cut}.chosen.ecutwfcRy`,
+      statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry`,
+    });
     parts.push(`ecutwfc = ${v.chosen.ecutwfcRy} Ry chosen within ${i.toleranceMevPerAtom} meV/atom (${cut})`);
   } else parts.push(`ecutwfc = ${i.ecutwfcRy} Ry as given`);
   const k = ctx.ref('k-choice', 'converged_settings');
   if (k) {
     const v = ctx.value(k) as ConvergenceSelectionValue;
-    claims.push({ quantity: 'converged_kspacing', value: v.chosen.kSpacingPerAngstrom!, unit: '1/Å', cites: `${k}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å` });
+    claims.push({
+      quantity: 'converged_kspacing',
+      value: v.chosen.kSpacingPerAngstrom!,
+      unit: '1/Å',
+      cites: `${k}.chosen.kSpacingPerAngstrom`,
+      statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å`,
+    });
     parts.push(`SCF k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${i.toleranceMevPerAtom} meV/atom (${k})`);
   } else parts.push(`SCF k-spacing ${i.kSpacingPerAngstrom} 1/Å as given`);
   const occ = i.occupations === 'smearing' ? `${i.smearing} smearing ${i.degaussRy} Ry` : 'fixed occupations';
@@ -69,10 +84,29 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInput
     const gapRef = ctx.ref('gap', 'band_gap');
     if (gapRef) {
       const g = ctx.value(gapRef) as BandGapValue;
-      claims.push({ quantity: 'band_gap', value: claimValue(g.gapEv, 3), unit: 'eV', cites: `${gapRef}.gapEv`, statement: `E_g = ${claimValue(g.gapEv, 3)} eV (${g.direct ? 'direct' : 'indirect'})` });
-      if (!g.direct) claims.push({ quantity: 'direct_gap', value: claimValue(g.directGapEv, 3), unit: 'eV', cites: `${gapRef}.directGapEv`, statement: `smallest direct gap ${claimValue(g.directGapEv, 3)} eV` });
+      claims.push({
+        quantity: 'band_gap',
+        value: claimValue(g.gapEv, 3),
+        unit: 'eV',
+        cites: `${gapRef}.gapEv`,
+        statement: `E_g = ${claimValue(g.gapEv, 3)} eV (${g.direct ? 'direct' : 'indirect'})`,
+      });
+      if (!g.direct)
+        claims.push({
+          quantity: 'direct_gap',
+          value: claimValue(g.directGapEv, 3),
+          unit: 'eV',
+          cites: `${gapRef}.directGapEv`,
+          statement: `smallest direct gap ${claimValue(g.directGapEv, 3)} eV`,
+        });
     }
-    claims.push({ quantity: 'kpoint_count', value: p.kpointCount, unit: 'count', cites: `${path}.kpointCount`, statement: `${p.kpointCount} k-points along the path` });
+    claims.push({
+      quantity: 'kpoint_count',
+      value: p.kpointCount,
+      unit: 'count',
+      cites: `${path}.kpointCount`,
+      statement: `${p.kpointCount} k-points along the path`,
+    });
     return [...claims, ...settingsClaims(ctx).claims];
   },
 };
@@ -88,8 +122,13 @@ export const DOS_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
     return [
       `Total DOS (${dos}) from dos.x on a ${v.kMesh?.join('×') ?? '?'} mesh (${i.dosMeshFactor}× the SCF's in each direction) with ${v.occupations}` +
         `${v.fermiEnergyEv !== undefined ? `; the Fermi energy is **${v.fermiEnergyEv} eV**` : ''}.`,
-      ...(p ? ['', `Projected DOS (${pdosRef}) per species and angular momentum: ${(p.projections ?? []).map((x) => x.label).join(', ')}; ` +
-        `Löwdin charges ${p.lowdin.map((l) => `atom ${l.atom} ${l.total.toFixed(3)} e`).join(', ')}${p.spilling !== undefined ? ` (spilling ${p.spilling})` : ''}.`] : []),
+      ...(p
+        ? [
+            '',
+            `Projected DOS (${pdosRef}) per species and angular momentum: ${(p.projections ?? []).map((x) => x.label).join(', ')}; ` +
+              `Löwdin charges ${p.lowdin.map((l) => `atom ${l.atom} ${l.total.toFixed(3)} e`).join(', ')}${p.spilling !== undefined ? ` (spilling ${p.spilling})` : ''}.`,
+          ]
+        : []),
       '',
       settingsClaims(ctx).text,
     ].join('\n');
@@ -98,7 +137,17 @@ export const DOS_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
     const dos = need(ctx, 'dos-x', 'dos');
     const v = ctx.value(dos) as DosValue;
     return [
-      ...(v.fermiEnergyEv !== undefined ? [{ quantity: 'fermi_energy', value: v.fermiEnergyEv, unit: 'eV', cites: `${dos}.fermiEnergyEv`, statement: `E_F = ${v.fermiEnergyEv} eV` }] : []),
+      ...(v.fermiEnergyEv !== undefined
+        ? [
+            {
+              quantity: 'fermi_energy',
+              value: v.fermiEnergyEv,
+              unit: 'eV',
+              cites: `${dos}.fermiEnergyEv`,
+              statement: `E_F = ${v.fermiEnergyEv} eV`,
+            },
+          ]
+        : []),
       ...settingsClaims(ctx).claims,
     ];
   },

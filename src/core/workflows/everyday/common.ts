@@ -20,25 +20,96 @@ export const KSPACING = '$step.k-choice.converged_settings.chosen.kSpacingPerAng
 
 /** A crystal: an element (its ground-state crystal by default), a named lattice, or a structure file. */
 export const CRYSTAL_SCHEMA = {
-  element: { type: 'string', pattern: '^[A-Z][a-z]?$', description: 'The element: its ground-state crystal at the experimental lattice constant unless bravais and latticeConstantAngstrom say otherwise.' },
-  elements: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]?$' }, minItems: 2, maxItems: 2, description: 'A binary compound: cation and anion, e.g. ["Mg", "O"] (rocksalt), ["Ga", "As"] (zincblende), ["Cs", "Cl"] (cesiumchloride).' },
-  bravais: { type: 'string', enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt', 'zincblende', 'cesiumchloride'], description: 'The lattice of an element, or the prototype of a binary compound: rocksalt (B1), zincblende (B3), cesiumchloride (B2); default rocksalt with elements.' },
+  element: {
+    type: 'string',
+    pattern: '^[A-Z][a-z]?$',
+    description:
+      'The element: its ground-state crystal at the experimental lattice constant unless bravais and latticeConstantAngstrom say otherwise.',
+  },
+  elements: {
+    type: 'array',
+    items: { type: 'string', pattern: '^[A-Z][a-z]?$' },
+    minItems: 2,
+    maxItems: 2,
+    description:
+      'A binary compound: cation and anion, e.g. ["Mg", "O"] (rocksalt), ["Ga", "As"] (zincblende), ["Cs", "Cl"] (cesiumchloride).',
+  },
+  bravais: {
+    type: 'string',
+    enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt', 'zincblende', 'cesiumchloride'],
+    description:
+      'The lattice of an element, or the prototype of a binary compound: rocksalt (B1), zincblende (B3), cesiumchloride (B2); default rocksalt with elements.',
+  },
   latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Lattice constant a, Å.' },
   cOverA: { type: 'number', exclusiveMinimum: 0 },
-  structure: { ...STRUCTURE_FILE_SCHEMA, description: 'The crystal from a structure file: { file: X.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; its cell as given.' },
+  structure: {
+    ...STRUCTURE_FILE_SCHEMA,
+    description:
+      'The crystal from a structure file: { file: X.cif } (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; its cell as given.',
+  },
 } as const;
 
 export const SETTINGS_SCHEMA = {
   functional: { type: 'string', enum: ['PBE', 'PZ', 'LDA', 'PBEsol'], description: 'Default PBE (LDA means PZ).' },
-  pseudopotentials: { type: 'object', additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' }, description: 'UPF file per species (default: the library\'s for the functional).' },
-  ecutwfcRy: { type: 'number', exclusiveMinimum: 0, maximum: 400, description: 'Wavefunction cutoff, Ry; absent: chosen by a cutoff sweep.' },
-  dual: { type: 'number', minimum: 4, maximum: 16, description: 'ecutrho / ecutwfc (default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials).' },
-  kSpacingPerAngstrom: { type: 'number', minimum: 0.02, maximum: 2, description: 'k-point spacing, 1/Å with 2π; absent: chosen by a k sweep.' },
-  cutoffsRy: { type: 'array', items: { type: 'number', exclusiveMinimum: 0, maximum: 400 }, minItems: 3, maxItems: 10, uniqueItems: true, description: 'Cutoff sweep, Ry (when ecutwfcRy is absent; default 30, 40, 50, 60).' },
-  kSpacingsPerAngstrom: { type: 'array', items: { type: 'number', minimum: 0.02, maximum: 2 }, minItems: 3, maxItems: 10, uniqueItems: true, description: 'k sweep, 1/Å (when kSpacingPerAngstrom is absent; default 0.4, 0.3, 0.25, 0.2).' },
-  toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Sweep tolerance against the finest run, meV/atom (default 1).' },
-  smearing: { type: 'object', properties: { kind: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] }, degaussRy: { type: 'number', exclusiveMinimum: 0, maximum: 0.1 } }, additionalProperties: false, description: 'Smeared occupations in every run (default mv, 0.02 Ry): energies of metals and insulators compare only at one smearing.' },
-  startingMagnetization: { type: 'object', additionalProperties: { type: 'number', minimum: -1, maximum: 1 }, description: 'Starting magnetization per species of a spin-polarised study (default 0.5 on Cr, Mn, Fe, Co, Ni, Gd and on O of O2).' },
+  pseudopotentials: {
+    type: 'object',
+    additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' },
+    description: "UPF file per species (default: the library's for the functional).",
+  },
+  ecutwfcRy: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 400,
+    description: 'Wavefunction cutoff, Ry; absent: chosen by a cutoff sweep.',
+  },
+  dual: {
+    type: 'number',
+    minimum: 4,
+    maximum: 16,
+    description: 'ecutrho / ecutwfc (default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials).',
+  },
+  kSpacingPerAngstrom: {
+    type: 'number',
+    minimum: 0.02,
+    maximum: 2,
+    description: 'k-point spacing, 1/Å with 2π; absent: chosen by a k sweep.',
+  },
+  cutoffsRy: {
+    type: 'array',
+    items: { type: 'number', exclusiveMinimum: 0, maximum: 400 },
+    minItems: 3,
+    maxItems: 10,
+    uniqueItems: true,
+    description: 'Cutoff sweep, Ry (when ecutwfcRy is absent; default 30, 40, 50, 60).',
+  },
+  kSpacingsPerAngstrom: {
+    type: 'array',
+    items: { type: 'number', minimum: 0.02, maximum: 2 },
+    minItems: 3,
+    maxItems: 10,
+    uniqueItems: true,
+    description: 'k sweep, 1/Å (when kSpacingPerAngstrom is absent; default 0.4, 0.3, 0.25, 0.2).',
+  },
+  toleranceMevPerAtom: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 50,
+    description: 'Sweep tolerance against the finest run, meV/atom (default 1).',
+  },
+  smearing: {
+    type: 'object',
+    properties: {
+      kind: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
+      degaussRy: { type: 'number', exclusiveMinimum: 0, maximum: 0.1 },
+    },
+    additionalProperties: false,
+    description: 'Smeared occupations in every run (default mv, 0.02 Ry): energies of metals and insulators compare only at one smearing.',
+  },
+  startingMagnetization: {
+    type: 'object',
+    additionalProperties: { type: 'number', minimum: -1, maximum: 1 },
+    description: 'Starting magnetization per species of a spin-polarised study (default 0.5 on Cr, Mn, Fe, Co, Ni, Gd and on O of O2).',
+  },
   spinPolarized: { type: 'boolean', description: 'Run every calculation with nspin = 2 (default: when a species is magnetic).' },
 } as const;
 
@@ -72,15 +143,59 @@ export interface StudySettings {
 }
 
 /** Rocksalt compounds' lattice constants, Å (room temperature; CRC Handbook): a starting point, never a result. */
-export const ROCKSALT_A: Readonly<Record<string, number>> = { MgO: 4.212, NaCl: 5.640, LiF: 4.027, KCl: 6.293, CaO: 4.811, NiO: 4.177, MnO: 4.445, FeO: 4.307, NaF: 4.634, LiCl: 5.130 };
+export const ROCKSALT_A: Readonly<Record<string, number>> = {
+  MgO: 4.212,
+  NaCl: 5.64,
+  LiF: 4.027,
+  KCl: 6.293,
+  CaO: 4.811,
+  NiO: 4.177,
+  MnO: 4.445,
+  FeO: 4.307,
+  NaF: 4.634,
+  LiCl: 5.13,
+};
 
 /** Zincblende (B3) and cesium-chloride (B2) compounds' lattice constants, Å (room temperature; CRC Handbook): a starting point, never a result. */
-export const ZINCBLENDE_A: Readonly<Record<string, number>> = { GaAs: 5.653, GaP: 5.451, InAs: 6.058, InP: 5.869, AlAs: 5.661, ZnS: 5.410, ZnSe: 5.668, CdTe: 6.481, SiC: 4.360, BN: 3.615 };
+export const ZINCBLENDE_A: Readonly<Record<string, number>> = {
+  GaAs: 5.653,
+  GaP: 5.451,
+  InAs: 6.058,
+  InP: 5.869,
+  AlAs: 5.661,
+  ZnS: 5.41,
+  ZnSe: 5.668,
+  CdTe: 6.481,
+  SiC: 4.36,
+  BN: 3.615,
+};
 export const CESIUMCHLORIDE_A: Readonly<Record<string, number>> = { CsCl: 4.123, CsBr: 4.296, CsI: 4.567, NiAl: 2.887 };
-const COMPOUND_A: Partial<Record<Bravais, Readonly<Record<string, number>>>> = { rocksalt: ROCKSALT_A, zincblende: ZINCBLENDE_A, cesiumchloride: CESIUMCHLORIDE_A };
+const COMPOUND_A: Partial<Record<Bravais, Readonly<Record<string, number>>>> = {
+  rocksalt: ROCKSALT_A,
+  zincblende: ZINCBLENDE_A,
+  cesiumchloride: CESIUMCHLORIDE_A,
+};
 
-const ATOMS_PER_PRIMITIVE: Record<Bravais, number> = { fcc: 1, bcc: 1, sc: 1, diamond: 2, hcp: 2, rocksalt: 2, zincblende: 2, cesiumchloride: 2 };
-const ATOMS_PER_CONVENTIONAL: Record<Bravais, number> = { fcc: 4, bcc: 2, sc: 1, diamond: 8, hcp: 2, rocksalt: 8, zincblende: 8, cesiumchloride: 2 };
+const ATOMS_PER_PRIMITIVE: Record<Bravais, number> = {
+  fcc: 1,
+  bcc: 1,
+  sc: 1,
+  diamond: 2,
+  hcp: 2,
+  rocksalt: 2,
+  zincblende: 2,
+  cesiumchloride: 2,
+};
+const ATOMS_PER_CONVENTIONAL: Record<Bravais, number> = {
+  fcc: 4,
+  bcc: 2,
+  sc: 1,
+  diamond: 8,
+  hcp: 2,
+  rocksalt: 8,
+  zincblende: 8,
+  cesiumchloride: 2,
+};
 
 /** Whether a named crystal is a binary compound (cation, anion): rocksalt, zincblende, cesiumchloride. */
 export const isBinary = (bravais: Bravais | undefined): boolean => bravais !== undefined && bravais in BINARY_EXAMPLE;
@@ -103,25 +218,45 @@ export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic
     const f = raw.structure as Partial<StructureFileInput> & { file: string };
     const file = f.structure && f.sha256 ? (f as StructureFileInput) : loadStructureFileInput(f, process.cwd(), 'inputs.structure');
     if (!file.structure.pbc.every(Boolean)) {
-      throw new ObjectiveError(`inputs.structure.file: ${file.name} is not periodic in three directions (a slab or molecule); ${what} needs a bulk cell (a molecule can be computed in a box: write its cell).`);
+      throw new ObjectiveError(
+        `inputs.structure.file: ${file.name} is not periodic in three directions (a slab or molecule); ${what} needs a bulk cell (a molecule can be computed in a box: write its cell).`,
+      );
     }
-    return { kind: 'file', species: [...new Set(file.structure.symbols)], symbols: file.structure.symbols, file, name: `the crystal of ${file.name}` };
+    return {
+      kind: 'file',
+      species: [...new Set(file.structure.symbols)],
+      symbols: file.structure.symbols,
+      file,
+      name: `the crystal of ${file.name}`,
+    };
   }
   const elements = raw.elements as string[] | undefined;
   const element = (raw.element as string | undefined) ?? elements?.[0];
-  if (!element) throw new ObjectiveError(`inputs.element: name the element (e.g. "Fe"), or give the crystal as structure: { file: X.cif }.`);
+  if (!element)
+    throw new ObjectiveError(`inputs.element: name the element (e.g. "Fe"), or give the crystal as structure: { file: X.cif }.`);
   const table = ELEMENT_CRYSTALS[element];
   const bravais = (raw.bravais as Bravais | undefined) ?? (elements ? 'rocksalt' : table?.structure);
-  const a = (raw.latticeConstantAngstrom as number | undefined) ?? (isBinary(bravais) ? COMPOUND_A[bravais!]![(elements ?? []).join('')] : bravais === table?.structure ? table?.a : undefined);
+  const a =
+    (raw.latticeConstantAngstrom as number | undefined) ??
+    (isBinary(bravais) ? COMPOUND_A[bravais!]![(elements ?? []).join('')] : bravais === table?.structure ? table?.a : undefined);
   if (!bravais || a === undefined) {
-    throw new ObjectiveError(`inputs.bravais and inputs.latticeConstantAngstrom: ${element} is not in the table of ground-state crystals (${Object.keys(ELEMENT_CRYSTALS).join(', ')}); give its lattice and lattice constant.`);
+    throw new ObjectiveError(
+      `inputs.bravais and inputs.latticeConstantAngstrom: ${element} is not in the table of ground-state crystals (${Object.keys(ELEMENT_CRYSTALS).join(', ')}); give its lattice and lattice constant.`,
+    );
   }
-  if (isBinary(bravais) && elements?.length !== 2) throw new ObjectiveError(`inputs.elements: ${bravais} needs a cation and an anion, e.g. ${BINARY_EXAMPLE[bravais]}.`);
+  if (isBinary(bravais) && elements?.length !== 2)
+    throw new ObjectiveError(`inputs.elements: ${bravais} needs a cation and an anion, e.g. ${BINARY_EXAMPLE[bravais]}.`);
   const species = isBinary(bravais) ? elements! : [element];
-  const cOverA = (raw.cOverA as number | undefined) ?? (bravais === 'hcp' ? table?.cOverA ?? Math.sqrt(8 / 3) : undefined);
+  const cOverA = (raw.cOverA as number | undefined) ?? (bravais === 'hcp' ? (table?.cOverA ?? Math.sqrt(8 / 3)) : undefined);
   return {
-    kind: 'named', species, symbols: namedSymbols(bravais, species, cubic), bravais, ...(isBinary(bravais) ? { elements } : {}), latticeConstantAngstrom: a,
-    ...(cOverA !== undefined ? { cOverA } : {}), name: isBinary(bravais) ? `${species.join('')} (${bravais})` : `${bravais} ${element}`,
+    kind: 'named',
+    species,
+    symbols: namedSymbols(bravais, species, cubic),
+    bravais,
+    ...(isBinary(bravais) ? { elements } : {}),
+    latticeConstantAngstrom: a,
+    ...(cOverA !== undefined ? { cOverA } : {}),
+    name: isBinary(bravais) ? `${species.join('')} (${bravais})` : `${bravais} ${element}`,
   };
 }
 
@@ -129,62 +264,115 @@ export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic
 export function crystalStep(id: string, c: Crystal, why: string, cubic = false): TemplateStep {
   if (c.kind === 'file') {
     return {
-      id, title: `Read ${c.file!.name}`, worker: 'dft', tool: 'build_bulk',
+      id,
+      title: `Read ${c.file!.name}`,
+      worker: 'dft',
+      tool: 'build_bulk',
       args: { from: c.file!.file, sha256: c.file!.sha256, cell: 'as-given' },
-      reasons: { from: `the user's structure file (${c.file!.name}): ${why}`, sha256: 'the sha256 recorded when the objective was read: refused if the file changed since', cell: 'the cell and positions as the file gives them' },
+      reasons: {
+        from: `the user's structure file (${c.file!.name}): ${why}`,
+        sha256: 'the sha256 recorded when the objective was read: refused if the file changed since',
+        cell: 'the cell and positions as the file gives them',
+      },
     };
   }
   return {
-    id, title: `Build ${c.name} (a = ${c.latticeConstantAngstrom} Å${cubic ? ', cubic cell' : ''})`, worker: 'dft', tool: 'build_bulk',
-    args: { elements: isBinary(c.bravais) ? c.elements : [c.species[0]], bravais: c.bravais, latticeConstantAngstrom: c.latticeConstantAngstrom, ...(c.cOverA ? { cOverA: c.cOverA } : {}), ...(cubic ? { cubic: true } : {}) },
+    id,
+    title: `Build ${c.name} (a = ${c.latticeConstantAngstrom} Å${cubic ? ', cubic cell' : ''})`,
+    worker: 'dft',
+    tool: 'build_bulk',
+    args: {
+      elements: isBinary(c.bravais) ? c.elements : [c.species[0]],
+      bravais: c.bravais,
+      latticeConstantAngstrom: c.latticeConstantAngstrom,
+      ...(c.cOverA ? { cOverA: c.cOverA } : {}),
+      ...(cubic ? { cubic: true } : {}),
+    },
     reasons: {
-      elements: 'the species of the crystal', bravais: `${c.name}: ${why}`, latticeConstantAngstrom: 'the starting lattice constant (the experimental one unless given)',
-      ...(c.cOverA ? { cOverA: 'the c/a of the crystal' } : {}), ...(cubic ? { cubic: 'the conventional cubic cell, which holds both sublattices of an antiferromagnet' } : {}),
+      elements: 'the species of the crystal',
+      bravais: `${c.name}: ${why}`,
+      latticeConstantAngstrom: 'the starting lattice constant (the experimental one unless given)',
+      ...(c.cOverA ? { cOverA: 'the c/a of the crystal' } : {}),
+      ...(cubic ? { cubic: 'the conventional cubic cell, which holds both sublattices of an antiferromagnet' } : {}),
     },
   };
 }
 
 /** Settings after defaults; the dual from the pseudopotentials' type. */
-export function resolveSettings(raw: Record<string, unknown>, species: string[], env: WorkflowEnvironment, spinSpecies: string[] = species): StudySettings {
+export function resolveSettings(
+  raw: Record<string, unknown>,
+  species: string[],
+  env: WorkflowEnvironment,
+  spinSpecies: string[] = species,
+): StudySettings {
   const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as StudySettings['functional'] | undefined)) ?? 'PBE';
   const prefer = raw.pseudopotentials as Record<string, string> | undefined;
-  const types = species.map((el) => env.pseudopotential?.({ element: el, functional, ...(prefer?.[el] ? { file: prefer[el] } : {}) })?.type);
+  const types = species.map(
+    (el) => env.pseudopotential?.({ element: el, functional, ...(prefer?.[el] ? { file: prefer[el] } : {}) })?.type,
+  );
   const dual = (raw.dual as number | undefined) ?? (types.length && types.every((t) => t === 'NC' || t === 'SL') ? 4 : 8);
   const smearing = { kind: 'mv', degaussRy: 0.02, ...((raw.smearing as object | undefined) ?? {}) };
   const magnetic = spinSpecies.filter((s) => MAGNETIC_SPECIES.has(s));
   const given = raw.startingMagnetization as Record<string, number> | undefined;
-  const spinPolarized = (raw.spinPolarized as boolean | undefined) ?? (magnetic.length > 0 || (given !== undefined && Object.keys(given).length > 0));
-  const startingMagnetization = given ?? Object.fromEntries((magnetic.length ? magnetic : species).map((s) => [s, magnetic.length ? 0.5 : 0]));
+  const spinPolarized =
+    (raw.spinPolarized as boolean | undefined) ?? (magnetic.length > 0 || (given !== undefined && Object.keys(given).length > 0));
+  const startingMagnetization =
+    given ?? Object.fromEntries((magnetic.length ? magnetic : species).map((s) => [s, magnetic.length ? 0.5 : 0]));
   return {
-    functional, ...(prefer ? { pseudopotentials: prefer } : {}), dual,
+    functional,
+    ...(prefer ? { pseudopotentials: prefer } : {}),
+    dual,
     ...(raw.ecutwfcRy !== undefined ? { ecutwfcRy: raw.ecutwfcRy as number } : {}),
     ...(raw.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: raw.kSpacingPerAngstrom as number } : {}),
     cutoffsRy: [...((raw.cutoffsRy as number[] | undefined) ?? [30, 40, 50, 60])].sort((a, b) => a - b),
     kSpacingsPerAngstrom: [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? [0.4, 0.3, 0.25, 0.2])].sort((a, b) => b - a),
     toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
-    smearing, spinPolarized, startingMagnetization,
+    smearing,
+    spinPolarized,
+    startingMagnetization,
   };
 }
 
 export function pseudopotentialsStep(s: StudySettings, species: string[]): TemplateStep {
   const prefer = s.pseudopotentials && Object.keys(s.pseudopotentials).length ? { prefer: s.pseudopotentials } : {};
   return {
-    id: 'pseudopotentials', title: `Choose the ${s.functional} pseudopotentials for ${species.join(', ')}`, worker: 'dft', tool: 'select_pseudopotentials',
+    id: 'pseudopotentials',
+    title: `Choose the ${s.functional} pseudopotentials for ${species.join(', ')}`,
+    worker: 'dft',
+    tool: 'select_pseudopotentials',
     args: { elements: species, functional: s.functional, ...prefer },
-    reasons: { elements: 'every species of the study', functional: `the study asks for ${s.functional === 'PZ' ? 'LDA (PZ)' : s.functional}`, ...(prefer.prefer ? { prefer: 'the files named with the objective' } : {}) },
+    reasons: {
+      elements: 'every species of the study',
+      functional: `the study asks for ${s.functional === 'PZ' ? 'LDA (PZ)' : s.functional}`,
+      ...(prefer.prefer ? { prefer: 'the files named with the objective' } : {}),
+    },
   };
 }
 
 /** The electronic arguments every input of the study shares (smearing and spin); `start` overrides the starting magnetization of one input. */
-export function electronicArgs(s: StudySettings, start?: Record<string, number>): { args: Record<string, unknown>; reasons: Record<string, string> } {
+export function electronicArgs(
+  s: StudySettings,
+  start?: Record<string, number>,
+): { args: Record<string, unknown>; reasons: Record<string, string> } {
   const magnetization = start ?? s.startingMagnetization;
   return {
-    args: { occupations: 'smearing', smearing: s.smearing.kind, degaussRy: s.smearing.degaussRy, nspin: s.spinPolarized ? 2 : 1, ...(s.spinPolarized ? { startingMagnetization: magnetization } : {}) },
+    args: {
+      occupations: 'smearing',
+      smearing: s.smearing.kind,
+      degaussRy: s.smearing.degaussRy,
+      nspin: s.spinPolarized ? 2 : 1,
+      ...(s.spinPolarized ? { startingMagnetization: magnetization } : {}),
+    },
     reasons: {
       occupations: 'smeared occupations in every run: metals need them, and energies of different systems compare only at one smearing',
-      smearing: `${s.smearing.kind} smearing in every run`, degaussRy: `${s.smearing.degaussRy} Ry in every run, so the energies compare`,
-      nspin: s.spinPolarized ? 'spin-polarised in every run, so the energies compare and magnetic species keep their moments' : 'no magnetic species: no spin polarization',
-      ...(s.spinPolarized ? { startingMagnetization: `starting moments ${JSON.stringify(magnetization)}: a magnetic state to converge to` } : {}),
+      smearing: `${s.smearing.kind} smearing in every run`,
+      degaussRy: `${s.smearing.degaussRy} Ry in every run, so the energies compare`,
+      nspin: s.spinPolarized
+        ? 'spin-polarised in every run, so the energies compare and magnetic species keep their moments'
+        : 'no magnetic species: no spin polarization',
+      ...(s.spinPolarized
+        ? { startingMagnetization: `starting moments ${JSON.stringify(magnetization)}: a magnetic state to converge to` }
+        : {}),
     },
   };
 }
@@ -194,72 +382,187 @@ export function electronicArgs(s: StudySettings, start?: Record<string, number>)
  * `structure`) then a k sweep at the chosen cutoff, each chosen by select_converged_settings.
  * Returns the steps and the hints the production inputs take.
  */
-export function settingsSteps(s: StudySettings, structure: string, structureStep: string, electronic = electronicArgs(s)): { steps: TemplateStep[]; cut: unknown; rho: unknown; k: unknown; reasons: Record<string, string>; after: string[]; quantities: string[] } {
+export function settingsSteps(
+  s: StudySettings,
+  structure: string,
+  structureStep: string,
+  electronic = electronicArgs(s),
+): {
+  steps: TemplateStep[];
+  cut: unknown;
+  rho: unknown;
+  k: unknown;
+  reasons: Record<string, string>;
+  after: string[];
+  quantities: string[];
+} {
   const steps: TemplateStep[] = [];
   const within = `${s.toleranceMevPerAtom} meV/atom`;
   const sweepK = s.kSpacingPerAngstrom ?? s.kSpacingsPerAngstrom[Math.floor(s.kSpacingsPerAngstrom.length / 2)]!;
   const template = { structure, pseudopotentials: PSEUDOS, purpose: 'convergence-test', calculation: 'scf', ...electronic.args };
   const reasons: Record<string, string> = {
-    ecutwfcRy: `${s.ecutwfcRy} Ry, the cutoff given with the objective`, ecutrhoRy: `${s.dual} × ecutwfc for these pseudopotentials`,
+    ecutwfcRy: `${s.ecutwfcRy} Ry, the cutoff given with the objective`,
+    ecutrhoRy: `${s.dual} × ecutwfc for these pseudopotentials`,
     kSpacingPerAngstrom: `${s.kSpacingPerAngstrom} 1/Å, the k-spacing given with the objective`,
   };
   let cut: unknown = s.ecutwfcRy;
   let rho: unknown = s.ecutwfcRy !== undefined ? Number((s.dual * s.ecutwfcRy).toFixed(6)) : undefined;
   let k: unknown = s.kSpacingPerAngstrom;
-  const sweep = (id: string, title: string, args: Record<string, unknown>, why: Record<string, string>, kind: 'ecutwfc' | 'kspacing', values: number[], dependsOn: string[]): void => {
+  const sweep = (
+    id: string,
+    title: string,
+    args: Record<string, unknown>,
+    why: Record<string, string>,
+    kind: 'ecutwfc' | 'kspacing',
+    values: number[],
+    dependsOn: string[],
+  ): void => {
     const purpose = `the template of the ${kind === 'ecutwfc' ? 'cutoff' : 'k'} sweep`;
     steps.push(
-      { id: `${id}-input`, title, worker: 'dft', tool: 'make_pw_input', args, reasons: { structure: 'the crystal of the study', pseudopotentials: 'the chosen pseudopotentials', purpose, calculation: 'single points', ...electronic.reasons, ...why }, dependsOn },
-      { id: `${id}-series`, title: `${kind === 'ecutwfc' ? 'Cutoff' : 'k-spacing'} series ${values.join(', ')} ${kind === 'ecutwfc' ? 'Ry' : '1/Å'}`, worker: 'dft', tool: 'generate_series', args: { template: `$step.${id}-input.pw_input`, kind, values }, reasons: { template: 'the sweep template', kind: kind === 'ecutwfc' ? 'a cutoff sweep' : 'a k-point sweep', values: 'the values of the study, coarse to fine' }, dependsOn: [`${id}-input`] },
-      { id: `${id}-runs`, title: `Run the ${kind === 'ecutwfc' ? 'cutoff' : 'k'} series`, worker: 'hpc', tool: 'run_pw', args: { input: `$each.${id}-series.pw_input` }, reasons: { input: 'each input of the series' }, dependsOn: [`${id}-series`] },
       {
-        id: `${id}-choice`, title: `Choose the ${kind === 'ecutwfc' ? 'cheapest cutoff' : 'coarsest k-spacing'} within ${within}`, worker: 'dft', tool: 'select_converged_settings',
-        args: { parameter: kind, energies: `$all.${id}-runs.total_energy`, criterion: 'energy', toleranceMevPerAtom: s.toleranceMevPerAtom },
-        reasons: { parameter: 'the sweep', energies: 'every energy of the sweep', criterion: 'an energy difference depends on the energies: each run against the finest by its energy per atom', toleranceMevPerAtom: `${within} against the finest run` },
+        id: `${id}-input`,
+        title,
+        worker: 'dft',
+        tool: 'make_pw_input',
+        args,
+        reasons: {
+          structure: 'the crystal of the study',
+          pseudopotentials: 'the chosen pseudopotentials',
+          purpose,
+          calculation: 'single points',
+          ...electronic.reasons,
+          ...why,
+        },
+        dependsOn,
+      },
+      {
+        id: `${id}-series`,
+        title: `${kind === 'ecutwfc' ? 'Cutoff' : 'k-spacing'} series ${values.join(', ')} ${kind === 'ecutwfc' ? 'Ry' : '1/Å'}`,
+        worker: 'dft',
+        tool: 'generate_series',
+        args: { template: `$step.${id}-input.pw_input`, kind, values },
+        reasons: {
+          template: 'the sweep template',
+          kind: kind === 'ecutwfc' ? 'a cutoff sweep' : 'a k-point sweep',
+          values: 'the values of the study, coarse to fine',
+        },
+        dependsOn: [`${id}-input`],
+      },
+      {
+        id: `${id}-runs`,
+        title: `Run the ${kind === 'ecutwfc' ? 'cutoff' : 'k'} series`,
+        worker: 'hpc',
+        tool: 'run_pw',
+        args: { input: `$each.${id}-series.pw_input` },
+        reasons: { input: 'each input of the series' },
+        dependsOn: [`${id}-series`],
+      },
+      {
+        id: `${id}-choice`,
+        title: `Choose the ${kind === 'ecutwfc' ? 'cheapest cutoff' : 'coarsest k-spacing'} within ${within}`,
+        worker: 'dft',
+        tool: 'select_converged_settings',
+        args: {
+          parameter: kind,
+          energies: `$all.${id}-runs.total_energy`,
+          criterion: 'energy',
+          toleranceMevPerAtom: s.toleranceMevPerAtom,
+        },
+        reasons: {
+          parameter: 'the sweep',
+          energies: 'every energy of the sweep',
+          criterion: 'an energy difference depends on the energies: each run against the finest by its energy per atom',
+          toleranceMevPerAtom: `${within} against the finest run`,
+        },
         dependsOn: [`${id}-runs`],
       },
     );
   };
   if (cut === undefined) {
     const top = Math.max(...s.cutoffsRy);
-    sweep('cutoff', `Cutoff sweep template at ${top} Ry, k-spacing ${sweepK} 1/Å`, { ...template, ecutwfcRy: top, ecutrhoRy: Number((s.dual * top).toFixed(6)), kSpacingPerAngstrom: sweepK },
-      { ecutwfcRy: 'the highest cutoff of the sweep', ecutrhoRy: `${s.dual} × ecutwfc`, kSpacingPerAngstrom: `a spacing the k sweep tests (${sweepK} 1/Å): its error cancels between cutoffs` }, 'ecutwfc', s.cutoffsRy, [structureStep, 'pseudopotentials']);
+    sweep(
+      'cutoff',
+      `Cutoff sweep template at ${top} Ry, k-spacing ${sweepK} 1/Å`,
+      { ...template, ecutwfcRy: top, ecutrhoRy: Number((s.dual * top).toFixed(6)), kSpacingPerAngstrom: sweepK },
+      {
+        ecutwfcRy: 'the highest cutoff of the sweep',
+        ecutrhoRy: `${s.dual} × ecutwfc`,
+        kSpacingPerAngstrom: `a spacing the k sweep tests (${sweepK} 1/Å): its error cancels between cutoffs`,
+      },
+      'ecutwfc',
+      s.cutoffsRy,
+      [structureStep, 'pseudopotentials'],
+    );
     cut = CUT;
     rho = RHO;
     reasons.ecutwfcRy = 'the converged cutoff';
     reasons.ecutrhoRy = 'the charge-density cutoff that goes with it';
   }
   if (k === undefined) {
-    sweep('k', 'k-sweep template at the cutoff', { ...template, ecutwfcRy: cut, ecutrhoRy: rho, kSpacingPerAngstrom: sweepK },
-      { ecutwfcRy: reasons.ecutwfcRy!, ecutrhoRy: reasons.ecutrhoRy!, kSpacingPerAngstrom: 'the series varies it' }, 'kspacing', s.kSpacingsPerAngstrom, s.ecutwfcRy === undefined ? ['cutoff-choice'] : [structureStep, 'pseudopotentials']);
+    sweep(
+      'k',
+      'k-sweep template at the cutoff',
+      { ...template, ecutwfcRy: cut, ecutrhoRy: rho, kSpacingPerAngstrom: sweepK },
+      { ecutwfcRy: reasons.ecutwfcRy!, ecutrhoRy: reasons.ecutrhoRy!, kSpacingPerAngstrom: 'the series varies it' },
+      'kspacing',
+      s.kSpacingsPerAngstrom,
+      s.ecutwfcRy === undefined ? ['cutoff-choice'] : [structureStep, 'pseudopotentials'],
+    );
     k = KSPACING;
     reasons.kSpacingPerAngstrom = 'the converged k-spacing';
   }
   return {
-    steps, cut, rho, k, reasons, after: steps.length ? [steps.at(-1)!.id] : [structureStep, 'pseudopotentials'],
-    quantities: [...(s.ecutwfcRy === undefined ? ['converged_cutoff'] : []), ...(s.kSpacingPerAngstrom === undefined ? ['converged_kspacing'] : [])],
+    steps,
+    cut,
+    rho,
+    k,
+    reasons,
+    after: steps.length ? [steps.at(-1)!.id] : [structureStep, 'pseudopotentials'],
+    quantities: [
+      ...(s.ecutwfcRy === undefined ? ['converged_cutoff'] : []),
+      ...(s.kSpacingPerAngstrom === undefined ? ['converged_kspacing'] : []),
+    ],
   };
 }
 
 /** The converged-settings claims and a sentence, for a report composer. */
 /** The settings sentence of a study whose cutoff and k-spacing may have been chosen by its cutoff-choice and k-choice steps. */
-export function sweptSettingsSentence(s: StudySettings, ctx: Pick<Parameters<Composer>[0], 'ref' | 'value'>): ReturnType<typeof settingsSentence> {
+export function sweptSettingsSentence(
+  s: StudySettings,
+  ctx: Pick<Parameters<Composer>[0], 'ref' | 'value'>,
+): ReturnType<typeof settingsSentence> {
   const cut = ctx.ref('cutoff-choice', 'converged_settings');
   const k = ctx.ref('k-choice', 'converged_settings');
   return settingsSentence(s, { ...(cut ? { cut } : {}), ...(k ? { k } : {}) }, (r) => ctx.value(r));
 }
 
-export function settingsSentence(s: StudySettings, refs: { cut?: string; k?: string }, value: (r: string) => unknown): { text: string; claims: { quantity: string; value: number; unit: string; cites: string; statement: string }[] } {
+export function settingsSentence(
+  s: StudySettings,
+  refs: { cut?: string; k?: string },
+  value: (r: string) => unknown,
+): { text: string; claims: { quantity: string; value: number; unit: string; cites: string; statement: string }[] } {
   const claims = [];
   const parts: string[] = [];
   if (refs.cut) {
     const v = value(refs.cut) as { chosen: { ecutwfcRy: number } };
-    claims.push({ quantity: 'converged_cutoff', value: v.chosen.ecutwfcRy, unit: 'Ry', cites: `${refs.cut}.chosen.ecutwfcRy`, statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry` });
+    claims.push({
+      quantity: 'converged_cutoff',
+      value: v.chosen.ecutwfcRy,
+      unit: 'Ry',
+      cites: `${refs.cut}.chosen.ecutwfcRy`,
+      statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry`,
+    });
     parts.push(`ecutwfc ${v.chosen.ecutwfcRy} Ry chosen within ${s.toleranceMevPerAtom} meV/atom (${refs.cut})`);
   } else parts.push(`ecutwfc ${s.ecutwfcRy} Ry as given`);
   if (refs.k) {
     const v = value(refs.k) as { chosen: { kSpacingPerAngstrom: number } };
-    claims.push({ quantity: 'converged_kspacing', value: v.chosen.kSpacingPerAngstrom, unit: '1/Å', cites: `${refs.k}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å` });
+    claims.push({
+      quantity: 'converged_kspacing',
+      value: v.chosen.kSpacingPerAngstrom,
+      unit: '1/Å',
+      cites: `${refs.k}.chosen.kSpacingPerAngstrom`,
+      statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å`,
+    });
     parts.push(`k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${s.toleranceMevPerAtom} meV/atom (${refs.k})`);
   } else parts.push(`k-spacing ${s.kSpacingPerAngstrom} 1/Å as given`);
   return {
@@ -271,10 +574,18 @@ export function settingsSentence(s: StudySettings, refs: { cut?: string; k?: str
 /** The report step every template ends with. */
 export function reportStep(title: string, quantities: string[], dependsOn: string[]): TemplateStep {
   return {
-    id: 'report', title, worker: 'dft', tool: 'write_report',
+    id: 'report',
+    title,
+    worker: 'dft',
+    tool: 'write_report',
     args: { title: { $compose: 'title' }, text: { $compose: 'text' }, claims: { $compose: 'claims' } },
-    reasons: { title: 'names the study', text: 'the results with the settings behind them', claims: 'one claim per reported number, each citing its artifact' },
-    reportQuantities: quantities, dependsOn,
+    reasons: {
+      title: 'names the study',
+      text: 'the results with the settings behind them',
+      claims: 'one claim per reported number, each citing its artifact',
+    },
+    reportQuantities: quantities,
+    dependsOn,
   };
 }
 
@@ -300,7 +611,13 @@ export function binaryPrototypeNamedIn(text: string, species: string[]): Bravais
   if (/\bca?esium[- ]chloride|\bCsCl[- ](?:structure|type)|\bB2\b/i.test(text)) return 'cesiumchloride';
   if (/rock[- ]?salt|\bB1\b/i.test(text)) return 'rocksalt';
   const formula = species.join('');
-  return formula in ZINCBLENDE_A ? 'zincblende' : formula in CESIUMCHLORIDE_A ? 'cesiumchloride' : formula in ROCKSALT_A ? 'rocksalt' : undefined;
+  return formula in ZINCBLENDE_A
+    ? 'zincblende'
+    : formula in CESIUMCHLORIDE_A
+      ? 'cesiumchloride'
+      : formula in ROCKSALT_A
+        ? 'rocksalt'
+        : undefined;
 }
 
 /** The tabulated room-temperature lattice constant (Å) of a binary compound in a prototype, if the tables have it: a starting point only. */

@@ -14,8 +14,26 @@ import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { isStructureFileInput, loadStructureFileInput, structureFileNamedIn, type StructureFileInput } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
-  binaryPrototypeInText, CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, isBinary, loadCrystalFile, namedSymbols, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal,
-  resolveSettings, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+  binaryPrototypeInText,
+  CRYSTAL_SCHEMA,
+  crystalStep,
+  electronicArgs,
+  elementsInText,
+  isBinary,
+  loadCrystalFile,
+  namedSymbols,
+  need,
+  PSEUDOS,
+  pseudopotentialsStep,
+  reportStep,
+  resolveCrystal,
+  resolveSettings,
+  sweptSettingsSentence,
+  settingsSteps,
+  SETTINGS_SCHEMA,
+  shown,
+  type Crystal,
+  type StudySettings,
 } from './common';
 
 interface Reference {
@@ -61,7 +79,10 @@ const REFERENCE_SCHEMA = {
     molecule: { type: 'string', enum: ['H2', 'N2', 'O2'] },
     boxAngstrom: { type: 'number', minimum: 5, maximum: 30 },
     file: { type: 'string', minLength: 1 },
-    name: { type: 'string' }, sha256: { type: 'string' }, format: { type: 'string' }, structure: { type: 'object' },
+    name: { type: 'string' },
+    sha256: { type: 'string' },
+    format: { type: 'string' },
+    structure: { type: 'object' },
   },
   additionalProperties: false,
 } as const;
@@ -71,10 +92,28 @@ const INPUT_SCHEMA = {
   properties: {
     ...CRYSTAL_SCHEMA,
     ...SETTINGS_SCHEMA,
-    references: { type: 'object', additionalProperties: REFERENCE_SCHEMA, description: 'Per element, its reference when not the default ground state: { bravais, latticeConstantAngstrom }, { molecule: O2, boxAngstrom }, or { file }.' },
-    relax: { type: 'boolean', description: 'Relax every structure at the settings (vc-relax for crystals, relax for molecules; default true).' },
-    forceThresholdEvPerAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'Relaxations: force threshold, eV/Å (default 0.01).' },
-    pressureThresholdKbar: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'vc-relax: stress threshold, kbar (default 0.5).' },
+    references: {
+      type: 'object',
+      additionalProperties: REFERENCE_SCHEMA,
+      description:
+        'Per element, its reference when not the default ground state: { bravais, latticeConstantAngstrom }, { molecule: O2, boxAngstrom }, or { file }.',
+    },
+    relax: {
+      type: 'boolean',
+      description: 'Relax every structure at the settings (vc-relax for crystals, relax for molecules; default true).',
+    },
+    forceThresholdEvPerAngstrom: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 0.5,
+      description: 'Relaxations: force threshold, eV/Å (default 0.01).',
+    },
+    pressureThresholdKbar: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 50,
+      description: 'vc-relax: stress threshold, kbar (default 0.5).',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -89,45 +128,92 @@ function referenceOf(el: string, given: GivenReference | undefined, inCompound: 
   const start = MAGNETIC_REFERENCES[el] ?? 0;
   if (given?.file) {
     // a file read when the objective was loaded (loadFiles): its structure, sha256 and name recorded with it
-    const file = given.structure && given.sha256 ? (given as StructureFileInput) : loadStructureFileInput({ ...given, file: given.file }, baseDir, `inputs.references.${el}`);
+    const file =
+      given.structure && given.sha256
+        ? (given as StructureFileInput)
+        : loadStructureFileInput({ ...given, file: given.file }, baseDir, `inputs.references.${el}`);
     const atoms = file.structure.symbols.filter((s) => s === el).length;
-    if (atoms !== file.structure.symbols.length) throw new ObjectiveError(`inputs.references.${el}.file: ${file.name} holds other elements; an elemental reference holds ${el} alone.`);
+    if (atoms !== file.structure.symbols.length)
+      throw new ObjectiveError(
+        `inputs.references.${el}.file: ${file.name} holds other elements; an elemental reference holds ${el} alone.`,
+      );
     return { element: el, kind: 'file', file, atoms, coefficient: -inCompound / atoms, start, phase: `from ${file.name}` };
   }
   const molecule = given?.molecule ?? (!given?.bravais && DIATOMIC.has(el) ? `${el}2` : undefined);
   if (molecule) {
-    return { element: el, kind: 'molecule', molecule, boxAngstrom: given?.boxAngstrom ?? 10, atoms: 2, coefficient: -inCompound / 2, start, phase: g?.phase ? `${molecule}, ${g.phase}` : molecule };
+    return {
+      element: el,
+      kind: 'molecule',
+      molecule,
+      boxAngstrom: given?.boxAngstrom ?? 10,
+      atoms: 2,
+      coefficient: -inCompound / 2,
+      start,
+      phase: g?.phase ? `${molecule}, ${g.phase}` : molecule,
+    };
   }
   const table = ELEMENT_CRYSTALS[el];
   const bravais = given?.bravais ?? table?.structure;
   const a = given?.latticeConstantAngstrom ?? (bravais === table?.structure ? table?.a : undefined);
   if (!bravais || a === undefined) {
-    throw new ObjectiveError(`inputs.references.${el}: no ground-state crystal of ${el} is on record here; give { bravais, latticeConstantAngstrom } or { file } for its reference.`);
+    throw new ObjectiveError(
+      `inputs.references.${el}: no ground-state crystal of ${el} is on record here; give { bravais, latticeConstantAngstrom } or { file } for its reference.`,
+    );
   }
-  if (isBinary(bravais)) throw new ObjectiveError(`inputs.references.${el}.bravais: ${bravais} is a prototype of two species; an elemental reference is one element's lattice (fcc, bcc, hcp, diamond, sc) or { file }.`);
-  const cOverA = given?.cOverA ?? (bravais === 'hcp' ? table?.cOverA ?? Math.sqrt(8 / 3) : undefined);
+  if (isBinary(bravais))
+    throw new ObjectiveError(
+      `inputs.references.${el}.bravais: ${bravais} is a prototype of two species; an elemental reference is one element's lattice (fcc, bcc, hcp, diamond, sc) or { file }.`,
+    );
+  const cOverA = given?.cOverA ?? (bravais === 'hcp' ? (table?.cOverA ?? Math.sqrt(8 / 3)) : undefined);
   const atoms = namedSymbols(bravais, [el]).length;
-  return { element: el, kind: 'crystal', bravais, latticeConstantAngstrom: a, ...(cOverA ? { cOverA } : {}), atoms, coefficient: -inCompound / atoms, start, phase: `${bravais}${g?.magnetic ? `, ${g.magnetic}` : ''}` };
+  return {
+    element: el,
+    kind: 'crystal',
+    bravais,
+    latticeConstantAngstrom: a,
+    ...(cOverA ? { cOverA } : {}),
+    atoms,
+    coefficient: -inCompound / atoms,
+    start,
+    phase: `${bravais}${g?.magnetic ? `, ${g.magnetic}` : ''}`,
+  };
 }
 
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): FormationInputs {
   // the shared crystal and settings resolvers read the fields one by one
   const raw: Record<string, unknown> = { ...inputs };
   const compound = resolveCrystal(raw, 'a formation energy');
-  if (compound.species.length < 2) throw new ObjectiveError(`inputs: ${compound.name} holds one element; a formation energy is of a compound (give elements or a structure file).`);
+  if (compound.species.length < 2)
+    throw new ObjectiveError(
+      `inputs: ${compound.name} holds one element; a formation energy is of a compound (give elements or a structure file).`,
+    );
   const symbols = compound.symbols!;
   const counts = Object.fromEntries(compound.species.map((el) => [el, symbols.filter((s) => s === el).length]));
   const z = Object.values(counts).reduce(gcd, 0);
   const given = inputs.references ?? {};
-  for (const el of Object.keys(given)) if (!compound.species.includes(el)) throw new ObjectiveError(`inputs.references.${el}: ${compound.name} holds no ${el}; its species are ${compound.species.join(', ')}.`);
+  for (const el of Object.keys(given))
+    if (!compound.species.includes(el))
+      throw new ObjectiveError(`inputs.references.${el}: ${compound.name} holds no ${el}; its species are ${compound.species.join(', ')}.`);
   const references = compound.species.map((el) => referenceOf(el, given[el], counts[el]!, process.cwd()));
   const base = resolveSettings(raw, compound.species, env);
   const magnetic = references.some((r) => r.start !== 0);
-  const startingMagnetization = (raw.startingMagnetization as Record<string, number> | undefined) ?? Object.fromEntries(compound.species.map((el) => [el, 0]));
-  const settings: StudySettings = { ...base, spinPolarized: (raw.spinPolarized as boolean | undefined) ?? (magnetic || base.spinPolarized), startingMagnetization };
+  const startingMagnetization =
+    (raw.startingMagnetization as Record<string, number> | undefined) ?? Object.fromEntries(compound.species.map((el) => [el, 0]));
+  const settings: StudySettings = {
+    ...base,
+    spinPolarized: (raw.spinPolarized as boolean | undefined) ?? (magnetic || base.spinPolarized),
+    startingMagnetization,
+  };
   return {
-    compound, references, settings, relax: (raw.relax as boolean | undefined) ?? true, formulaUnits: z, natoms: symbols.length,
-    formula: Object.entries(counts).map(([el, n]) => `${el}${n / z > 1 ? n / z : ''}`).join(''),
+    compound,
+    references,
+    settings,
+    relax: (raw.relax as boolean | undefined) ?? true,
+    formulaUnits: z,
+    natoms: symbols.length,
+    formula: Object.entries(counts)
+      .map(([el, n]) => `${el}${n / z > 1 ? n / z : ''}`)
+      .join(''),
     forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
     pressureThresholdKbar: (raw.pressureThresholdKbar as number | undefined) ?? 0.5,
   };
@@ -140,52 +226,144 @@ function loadFiles(inputs: InputsOf<typeof INPUT_SCHEMA>, baseDir: string): Inpu
   if (!refs) return out;
   return {
     ...out,
-    references: Object.fromEntries(Object.entries(refs).map(([el, r]) => [el, isStructureFileInput(r) ? loadStructureFileInput(r, baseDir, `inputs.references.${el}`) : r])),
+    references: Object.fromEntries(
+      Object.entries(refs).map(([el, r]) => [
+        el,
+        isStructureFileInput(r) ? loadStructureFileInput(r, baseDir, `inputs.references.${el}`) : r,
+      ]),
+    ),
   };
 }
 
 function steps(i: FormationInputs): TemplateStep[] {
   const s = settingsSteps(i.settings, COMPOUND, 'compound', electronicArgs(i.settings));
-  const relaxArgs = (crystal: boolean) => (i.relax
-    ? { calculation: crystal ? 'vc-relax' : 'relax', forceThresholdEvPerAngstrom: i.forceThresholdEvPerAngstrom, ...(crystal ? { pressureThresholdKbar: i.pressureThresholdKbar } : {}) }
-    : { calculation: 'scf' });
-  const relaxReasons = (crystal: boolean): Record<string, string> => (i.relax
-    ? { calculation: crystal ? 'the cell and atoms at their minimum at these settings' : 'the molecule\'s bond at its minimum', forceThresholdEvPerAngstrom: `${i.forceThresholdEvPerAngstrom} eV/Å`, ...(crystal ? { pressureThresholdKbar: `${i.pressureThresholdKbar} kbar` } : {}) }
-    : { calculation: 'single point at the given geometry (the objective asks for no relaxation)' });
+  const relaxArgs = (crystal: boolean) =>
+    i.relax
+      ? {
+          calculation: crystal ? 'vc-relax' : 'relax',
+          forceThresholdEvPerAngstrom: i.forceThresholdEvPerAngstrom,
+          ...(crystal ? { pressureThresholdKbar: i.pressureThresholdKbar } : {}),
+        }
+      : { calculation: 'scf' };
+  const relaxReasons = (crystal: boolean): Record<string, string> =>
+    i.relax
+      ? {
+          calculation: crystal ? 'the cell and atoms at their minimum at these settings' : "the molecule's bond at its minimum",
+          forceThresholdEvPerAngstrom: `${i.forceThresholdEvPerAngstrom} eV/Å`,
+          ...(crystal ? { pressureThresholdKbar: `${i.pressureThresholdKbar} kbar` } : {}),
+        }
+      : { calculation: 'single point at the given geometry (the objective asks for no relaxation)' };
   const out: TemplateStep[] = [
     crystalStep('compound', i.compound, 'the compound'),
     pseudopotentialsStep(i.settings, i.compound.species),
     ...s.steps,
     {
-      id: 'compound-input', title: `${i.formula}: ${i.relax ? 'vc-relax' : 'SCF'} input`, worker: 'dft', tool: 'make_pw_input',
-      args: { structure: COMPOUND, pseudopotentials: PSEUDOS, purpose: 'production', ...relaxArgs(true), ...electronicArgs(i.settings).args, ecutwfcRy: s.cut, ecutrhoRy: s.rho, kSpacingPerAngstrom: s.k },
-      reasons: { structure: 'the compound', pseudopotentials: 'the chosen pseudopotentials', purpose: 'its energy enters the formation energy', ...relaxReasons(true), ...electronicArgs(i.settings).reasons, ...s.reasons },
+      id: 'compound-input',
+      title: `${i.formula}: ${i.relax ? 'vc-relax' : 'SCF'} input`,
+      worker: 'dft',
+      tool: 'make_pw_input',
+      args: {
+        structure: COMPOUND,
+        pseudopotentials: PSEUDOS,
+        purpose: 'production',
+        ...relaxArgs(true),
+        ...electronicArgs(i.settings).args,
+        ecutwfcRy: s.cut,
+        ecutrhoRy: s.rho,
+        kSpacingPerAngstrom: s.k,
+      },
+      reasons: {
+        structure: 'the compound',
+        pseudopotentials: 'the chosen pseudopotentials',
+        purpose: 'its energy enters the formation energy',
+        ...relaxReasons(true),
+        ...electronicArgs(i.settings).reasons,
+        ...s.reasons,
+      },
       dependsOn: s.after,
     },
-    { id: 'compound-run', title: `Run ${i.formula}`, worker: 'hpc', tool: 'run_pw', args: { input: '$step.compound-input.pw_input' }, reasons: { input: 'the compound' }, dependsOn: ['compound-input'] },
+    {
+      id: 'compound-run',
+      title: `Run ${i.formula}`,
+      worker: 'hpc',
+      tool: 'run_pw',
+      args: { input: '$step.compound-input.pw_input' },
+      reasons: { input: 'the compound' },
+      dependsOn: ['compound-input'],
+    },
   ];
   for (const r of i.references) {
     const id = `ref-${r.element.toLowerCase()}`;
     const structureName = r.kind === 'molecule' ? 'molecule' : 'bulk_structure';
     out.push(
       r.kind === 'molecule'
-        ? { id, title: `${r.molecule} in a ${r.boxAngstrom} Å box`, worker: 'dft', tool: 'build_molecule', args: { name: r.molecule, boxAngstrom: r.boxAngstrom }, reasons: { name: `${r.element}'s ground state: ${r.phase}`, boxAngstrom: `${r.boxAngstrom} Å: periodic images do not interact` } }
-        : crystalStep(id, r.kind === 'file' ? { kind: 'file', species: [r.element], file: r.file!, name: r.file!.name } : { kind: 'named', species: [r.element], bravais: r.bravais!, latticeConstantAngstrom: r.latticeConstantAngstrom!, ...(r.cOverA ? { cOverA: r.cOverA } : {}), name: `${r.bravais} ${r.element}` }, `${r.element}'s ground state (${r.phase})`),
+        ? {
+            id,
+            title: `${r.molecule} in a ${r.boxAngstrom} Å box`,
+            worker: 'dft',
+            tool: 'build_molecule',
+            args: { name: r.molecule, boxAngstrom: r.boxAngstrom },
+            reasons: {
+              name: `${r.element}'s ground state: ${r.phase}`,
+              boxAngstrom: `${r.boxAngstrom} Å: periodic images do not interact`,
+            },
+          }
+        : crystalStep(
+            id,
+            r.kind === 'file'
+              ? { kind: 'file', species: [r.element], file: r.file!, name: r.file!.name }
+              : {
+                  kind: 'named',
+                  species: [r.element],
+                  bravais: r.bravais!,
+                  latticeConstantAngstrom: r.latticeConstantAngstrom!,
+                  ...(r.cOverA ? { cOverA: r.cOverA } : {}),
+                  name: `${r.bravais} ${r.element}`,
+                },
+            `${r.element}'s ground state (${r.phase})`,
+          ),
     );
     const e = electronicArgs(i.settings, { [r.element]: r.start });
     const k = r.kind === 'molecule' ? { kMesh: [1, 1, 1] } : { kSpacingPerAngstrom: s.k };
     out.push(
       {
-        id: `${id}-input`, title: `${r.element} reference: ${i.relax ? (r.kind === 'molecule' ? 'relax' : 'vc-relax') : 'SCF'} input`, worker: 'dft', tool: 'make_pw_input',
-        args: { structure: `$step.${id}.${structureName}`, pseudopotentials: PSEUDOS, purpose: 'production', ...relaxArgs(r.kind !== 'molecule'), ...e.args, ecutwfcRy: s.cut, ecutrhoRy: s.rho, ...k },
+        id: `${id}-input`,
+        title: `${r.element} reference: ${i.relax ? (r.kind === 'molecule' ? 'relax' : 'vc-relax') : 'SCF'} input`,
+        worker: 'dft',
+        tool: 'make_pw_input',
+        args: {
+          structure: `$step.${id}.${structureName}`,
+          pseudopotentials: PSEUDOS,
+          purpose: 'production',
+          ...relaxArgs(r.kind !== 'molecule'),
+          ...e.args,
+          ecutwfcRy: s.cut,
+          ecutrhoRy: s.rho,
+          ...k,
+        },
         reasons: {
-          structure: `${r.element} in its ground state (${r.phase})`, pseudopotentials: 'the chosen pseudopotentials', purpose: 'its energy enters the formation energy', ...relaxReasons(r.kind !== 'molecule'), ...e.reasons, ...s.reasons,
+          structure: `${r.element} in its ground state (${r.phase})`,
+          pseudopotentials: 'the chosen pseudopotentials',
+          purpose: 'its energy enters the formation energy',
+          ...relaxReasons(r.kind !== 'molecule'),
+          ...e.reasons,
+          ...s.reasons,
           ...(r.kind === 'molecule' ? { kMesh: 'a molecule in a box: Γ only' } : {}),
-          ...(r.start ? { startingMagnetization: `${r.element}'s ground state is magnetic (${r.phase}): a starting moment of ${r.start}` } : {}),
+          ...(r.start
+            ? { startingMagnetization: `${r.element}'s ground state is magnetic (${r.phase}): a starting moment of ${r.start}` }
+            : {}),
         },
         dependsOn: [id, ...s.after],
       },
-      { id: `${id}-run`, title: `Run the ${r.element} reference`, worker: 'hpc', tool: 'run_pw', args: { input: `$step.${id}-input.pw_input` }, reasons: { input: `the ${r.element} reference` }, dependsOn: [`${id}-input`] },
+      {
+        id: `${id}-run`,
+        title: `Run the ${r.element} reference`,
+        worker: 'hpc',
+        tool: 'run_pw',
+        args: { input: `$step.${id}-input.pw_input` },
+        reasons: { input: `the ${r.element} reference` },
+        dependsOn: [`${id}-input`],
+      },
     );
   }
   // a list takes "$all" hints: each run step makes one energy
@@ -193,13 +371,34 @@ function steps(i: FormationInputs): TemplateStep[] {
   const coefficients = [1, ...i.references.map((r) => r.coefficient)];
   const deps = ['compound-run', ...i.references.map((r) => `ref-${r.element.toLowerCase()}-run`)];
   const why = {
-    quantity: 'the compound against its elements in their ground states', energies: 'the compound, then each element\'s reference',
+    quantity: 'the compound against its elements in their ground states',
+    energies: "the compound, then each element's reference",
     coefficients: `1 for the ${i.natoms}-atom compound cell, and for each element minus its atoms in the compound over those in its reference cell (${i.references.map((r) => `${r.element}: ${shown(r.coefficient, 6)}`).join(', ')})`,
   };
   out.push(
-    { id: 'formation-per-formula-unit', title: `ΔH_f of ${i.formula} per formula unit`, worker: 'dft', tool: 'energy_difference', args: { quantity: 'formation_energy', energies, coefficients, per: 'formula-unit', count: i.formulaUnits }, reasons: { ...why, per: 'per formula unit', count: `${i.formulaUnits} formula unit(s) of ${i.formula} in the cell` }, dependsOn: deps },
-    { id: 'formation-per-atom', title: `ΔH_f of ${i.formula} per atom`, worker: 'dft', tool: 'energy_difference', args: { quantity: 'formation_energy', energies, coefficients, per: 'atom', count: i.natoms }, reasons: { ...why, per: 'per atom', count: `${i.natoms} atoms in the cell` }, dependsOn: deps },
-    reportStep(`Report the formation energy of ${i.formula}`, ['formation_energy', ...s.quantities], ['formation-per-formula-unit', 'formation-per-atom']),
+    {
+      id: 'formation-per-formula-unit',
+      title: `ΔH_f of ${i.formula} per formula unit`,
+      worker: 'dft',
+      tool: 'energy_difference',
+      args: { quantity: 'formation_energy', energies, coefficients, per: 'formula-unit', count: i.formulaUnits },
+      reasons: { ...why, per: 'per formula unit', count: `${i.formulaUnits} formula unit(s) of ${i.formula} in the cell` },
+      dependsOn: deps,
+    },
+    {
+      id: 'formation-per-atom',
+      title: `ΔH_f of ${i.formula} per atom`,
+      worker: 'dft',
+      tool: 'energy_difference',
+      args: { quantity: 'formation_energy', energies, coefficients, per: 'atom', count: i.natoms },
+      reasons: { ...why, per: 'per atom', count: `${i.natoms} atoms in the cell` },
+      dependsOn: deps,
+    },
+    reportStep(
+      `Report the formation energy of ${i.formula}`,
+      ['formation_energy', ...s.quantities],
+      ['formation-per-formula-unit', 'formation-per-atom'],
+    ),
   );
   return out;
 }
@@ -211,8 +410,20 @@ function claimsAndText(ctx: ComposeContextOf<FormationInputs>): { text: string; 
   const fu = ctx.value(fuRef) as EnergyDifferenceValue;
   const at = ctx.value(atRef) as EnergyDifferenceValue;
   const claims: ReportClaim[] = [
-    { quantity: 'formation_energy', value: claimValue(fu.value, 4), unit: 'eV', cites: `${fuRef}.value`, statement: `ΔH_f(${i.formula}) = ${claimValue(fu.value, 4)} eV per formula unit` },
-    { quantity: 'formation_energy', value: claimValue(at.value, 4), unit: 'eV/atom', cites: `${atRef}.value`, statement: `ΔH_f(${i.formula}) = ${claimValue(at.value, 4)} eV/atom` },
+    {
+      quantity: 'formation_energy',
+      value: claimValue(fu.value, 4),
+      unit: 'eV',
+      cites: `${fuRef}.value`,
+      statement: `ΔH_f(${i.formula}) = ${claimValue(fu.value, 4)} eV per formula unit`,
+    },
+    {
+      quantity: 'formation_energy',
+      value: claimValue(at.value, 4),
+      unit: 'eV/atom',
+      cites: `${atRef}.value`,
+      statement: `ΔH_f(${i.formula}) = ${claimValue(at.value, 4)} eV/atom`,
+    },
   ];
   const settings = sweptSettingsSentence(i.settings, ctx);
   const text = [
@@ -241,12 +452,18 @@ export const FORMATION_ENERGY = defineWorkflow({
     const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
     // a structure file the sentence names is the compound (any number of species), read when the objective is
     const file = structureFileNamedIn(text);
-    if (file) return { structure: { file }, ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}) };
+    if (file)
+      return {
+        structure: { file },
+        ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
+      };
     const species = elementsInText(text);
     if (species.length !== 2) return undefined;
     const a = /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
     return {
-      elements: species, bravais: binaryPrototypeInText(text, species), ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
+      elements: species,
+      bravais: binaryPrototypeInText(text, species),
+      ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
       ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
     };
   },

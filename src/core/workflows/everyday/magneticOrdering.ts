@@ -15,8 +15,23 @@ import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineW
 import { structureFileNamedIn } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
-  CRYSTAL_SCHEMA, crystalStep, electronicArgs, elementsInText, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
-  sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+  CRYSTAL_SCHEMA,
+  crystalStep,
+  electronicArgs,
+  elementsInText,
+  loadCrystalFile,
+  need,
+  PSEUDOS,
+  pseudopotentialsStep,
+  reportStep,
+  resolveCrystal,
+  resolveSettings,
+  sweptSettingsSentence,
+  settingsSteps,
+  SETTINGS_SCHEMA,
+  shown,
+  type Crystal,
+  type StudySettings,
 } from './common';
 
 interface Order {
@@ -46,11 +61,20 @@ const INPUT_SCHEMA = {
     ...SETTINGS_SCHEMA,
     orders: {
       oneOf: [
-        { type: 'array', items: { type: 'string', enum: ['ferromagnetic', 'antiferromagnetic'] }, minItems: 1, uniqueItems: true, description: 'The orders by name: ferromagnetic alone computes the moment in the primitive cell.' },
         {
-          type: 'object', minProperties: 1, maxProperties: 6,
+          type: 'array',
+          items: { type: 'string', enum: ['ferromagnetic', 'antiferromagnetic'] },
+          minItems: 1,
+          uniqueItems: true,
+          description: 'The orders by name: ferromagnetic alone computes the moment in the primitive cell.',
+        },
+        {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: 6,
           additionalProperties: { type: 'array', items: { type: 'number', minimum: -1, maximum: 1 }, minItems: 1, maxItems: 200 },
-          description: 'Orders by name, each the starting magnetization of every atom of the cell (the file\'s, or a named crystal\'s conventional cell) in atom order.',
+          description:
+            "Orders by name, each the starting magnetization of every atom of the cell (the file's, or a named crystal's conventional cell) in atom order.",
         },
       ],
       description: 'Orders to compare; default ferromagnetic and a two-sublattice antiferromagnet.',
@@ -62,10 +86,21 @@ const INPUT_SCHEMA = {
 /** The cell the orders are set on: the conventional cell of a named crystal, the file's cell as given. */
 function cellOf(c: Crystal, cubic: boolean): Pick<Structure, 'symbols' | 'positions' | 'cell'> {
   if (c.kind === 'file') return c.file!.structure;
-  return bulk({ kind: c.bravais!, symbols: c.elements ?? [c.species[0]!], aAngstrom: c.latticeConstantAngstrom!, ...(c.cOverA ? { cAngstrom: c.cOverA * c.latticeConstantAngstrom! } : {}), cell: cubic ? 'conventional' : 'primitive' });
+  return bulk({
+    kind: c.bravais!,
+    symbols: c.elements ?? [c.species[0]!],
+    aAngstrom: c.latticeConstantAngstrom!,
+    ...(c.cOverA ? { cAngstrom: c.cOverA * c.latticeConstantAngstrom! } : {}),
+    cell: cubic ? 'conventional' : 'primitive',
+  });
 }
 
-const stepId = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'order';
+const stepId = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 24) || 'order';
 
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): MagneticOrderingInputs {
   // the shared crystal and settings resolvers read the fields one by one
@@ -79,30 +114,46 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
   const settings = { ...resolveSettings(raw, crystal.species, env), spinPolarized: true };
   const start = settings.startingMagnetization;
   if (!Object.values(start).some((m) => m !== 0)) {
-    throw new ObjectiveError(`inputs.startingMagnetization: none of ${crystal.species.join(', ')} is magnetic by default; give the starting moment of the magnetic species, e.g. { ${crystal.species[0]}: 0.5 }.`);
+    throw new ObjectiveError(
+      `inputs.startingMagnetization: none of ${crystal.species.join(', ')} is magnetic by default; give the starting moment of the magnetic species, e.g. { ${crystal.species[0]}: 0.5 }.`,
+    );
   }
   const cell = cellOf(crystal, cubic);
-  const given = named ? undefined : raw.orders as Record<string, number[]> | undefined;
+  const given = named ? undefined : (raw.orders as Record<string, number[]> | undefined);
   const magneticAtoms = cell.symbols.filter((el) => (start[el] ?? 0) !== 0).length;
   let orders: [string, number[]][];
   if (given) {
     for (const [name, m] of Object.entries(given)) {
-      if (m.length !== cell.symbols.length) throw new ObjectiveError(`inputs.orders.${name}: ${m.length} moments for the ${cell.symbols.length} atoms of the cell; give one per atom, in atom order.`);
+      if (m.length !== cell.symbols.length)
+        throw new ObjectiveError(
+          `inputs.orders.${name}: ${m.length} moments for the ${cell.symbols.length} atoms of the cell; give one per atom, in atom order.`,
+        );
     }
     orders = Object.entries(given);
   } else {
     const fm = cell.symbols.map((el) => Math.abs(start[el] ?? 0));
     const afm = ferromagnetOnly ? undefined : layeredAntiferromagneticMoments(cell, start);
     if (!afm && !ferromagnetOnly) {
-      throw new ObjectiveError(`the cell of ${crystal.name} has ${magneticAtoms} magnetic atom(s), which no layering splits into two equal sublattices: give a supercell (structure: { file }) or the orders' moments (inputs.orders).`);
+      throw new ObjectiveError(
+        `the cell of ${crystal.name} has ${magneticAtoms} magnetic atom(s), which no layering splits into two equal sublattices: give a supercell (structure: { file }) or the orders' moments (inputs.orders).`,
+      );
     }
     orders = [['ferromagnetic', fm], ...(afm ? [['antiferromagnetic', afm] as [string, number[]]] : [])];
   }
   return {
-    crystal, cubic, settings, magneticAtoms,
+    crystal,
+    cubic,
+    settings,
+    magneticAtoms,
     orders: orders.map(([name, moments]) => {
       const { labels, startingMagnetization } = magneticLabels(cell.symbols, moments);
-      return { id: name === 'ferromagnetic' ? 'fm' : name === 'antiferromagnetic' ? 'afm' : stepId(name), name, moments, labels, startingMagnetization };
+      return {
+        id: name === 'ferromagnetic' ? 'fm' : name === 'antiferromagnetic' ? 'afm' : stepId(name),
+        name,
+        moments,
+        labels,
+        startingMagnetization,
+      };
     }),
   };
 }
@@ -111,7 +162,12 @@ function steps(i: MagneticOrderingInputs): TemplateStep[] {
   const reference = i.orders.find((o) => o.name === 'ferromagnetic') ?? i.orders[0]!;
   const s = settingsSteps(i.settings, STRUCTURE, 'structure', electronicArgs(i.settings, reference.startingMagnetization));
   const out: TemplateStep[] = [
-    crystalStep('structure', i.crystal, i.orders.length > 1 ? 'the cell that holds every order\'s sublattices' : 'the primitive cell of the ferromagnet', i.cubic),
+    crystalStep(
+      'structure',
+      i.crystal,
+      i.orders.length > 1 ? "the cell that holds every order's sublattices" : 'the primitive cell of the ferromagnet',
+      i.cubic,
+    ),
     pseudopotentialsStep(i.settings, i.crystal.species),
     ...s.steps,
   ];
@@ -119,57 +175,145 @@ function steps(i: MagneticOrderingInputs): TemplateStep[] {
     const e = electronicArgs(i.settings, o.startingMagnetization);
     out.push(
       {
-        id: `${o.id}-configuration`, title: `${o.name} start: moments ${o.moments.join(', ')}`, worker: 'dft', tool: 'magnetic_configuration',
-        args: { structure: STRUCTURE, startingMagnetization: o.moments }, reasons: { structure: 'the cell of the study', startingMagnetization: `the ${o.name} order, atom by atom` }, dependsOn: ['structure'],
+        id: `${o.id}-configuration`,
+        title: `${o.name} start: moments ${o.moments.join(', ')}`,
+        worker: 'dft',
+        tool: 'magnetic_configuration',
+        args: { structure: STRUCTURE, startingMagnetization: o.moments },
+        reasons: { structure: 'the cell of the study', startingMagnetization: `the ${o.name} order, atom by atom` },
+        dependsOn: ['structure'],
       },
       {
-        id: `${o.id}-input`, title: `${o.name} SCF input`, worker: 'dft', tool: 'make_pw_input',
-        args: { structure: `$step.${o.id}-configuration.magnetic_structure`, pseudopotentials: PSEUDOS, purpose: 'production', calculation: 'scf', ...e.args, ecutwfcRy: s.cut, ecutrhoRy: s.rho, kSpacingPerAngstrom: s.k },
-        reasons: { structure: `the cell with the ${o.name} species labels`, pseudopotentials: 'the chosen pseudopotentials', purpose: 'its energy and moments are the result', calculation: 'a self-consistent spin-polarised ground state from this start', ...e.reasons, ...s.reasons },
+        id: `${o.id}-input`,
+        title: `${o.name} SCF input`,
+        worker: 'dft',
+        tool: 'make_pw_input',
+        args: {
+          structure: `$step.${o.id}-configuration.magnetic_structure`,
+          pseudopotentials: PSEUDOS,
+          purpose: 'production',
+          calculation: 'scf',
+          ...e.args,
+          ecutwfcRy: s.cut,
+          ecutrhoRy: s.rho,
+          kSpacingPerAngstrom: s.k,
+        },
+        reasons: {
+          structure: `the cell with the ${o.name} species labels`,
+          pseudopotentials: 'the chosen pseudopotentials',
+          purpose: 'its energy and moments are the result',
+          calculation: 'a self-consistent spin-polarised ground state from this start',
+          ...e.reasons,
+          ...s.reasons,
+        },
         dependsOn: [`${o.id}-configuration`, ...s.after],
       },
-      { id: `${o.id}-run`, title: `Run the ${o.name} SCF`, worker: 'hpc', tool: 'run_pw', args: { input: `$step.${o.id}-input.pw_input` }, reasons: { input: `the ${o.name} start` }, dependsOn: [`${o.id}-input`] },
-      { id: `${o.id}-magnetization`, title: `Moments of the ${o.name} run`, worker: 'dft', tool: 'magnetization', args: { energy: `$step.${o.id}-run.total_energy` }, reasons: { energy: `the ${o.name} run: does it keep its order?` }, dependsOn: [`${o.id}-run`] },
+      {
+        id: `${o.id}-run`,
+        title: `Run the ${o.name} SCF`,
+        worker: 'hpc',
+        tool: 'run_pw',
+        args: { input: `$step.${o.id}-input.pw_input` },
+        reasons: { input: `the ${o.name} start` },
+        dependsOn: [`${o.id}-input`],
+      },
+      {
+        id: `${o.id}-magnetization`,
+        title: `Moments of the ${o.name} run`,
+        worker: 'dft',
+        tool: 'magnetization',
+        args: { energy: `$step.${o.id}-run.total_energy` },
+        reasons: { energy: `the ${o.name} run: does it keep its order?` },
+        dependsOn: [`${o.id}-run`],
+      },
     );
   }
   for (const o of i.orders.filter((x) => x !== reference)) {
     out.push({
-      id: `${o.id}-ordering`, title: `E(${o.name}) − E(${reference.name}) per magnetic atom`, worker: 'dft', tool: 'energy_difference',
-      args: { quantity: 'magnetic_ordering_energy', energies: [`$all.${o.id}-run.total_energy`, `$all.${reference.id}-run.total_energy`], coefficients: [1, -1], per: 'magnetic-atom', count: i.magneticAtoms },
+      id: `${o.id}-ordering`,
+      title: `E(${o.name}) − E(${reference.name}) per magnetic atom`,
+      worker: 'dft',
+      tool: 'energy_difference',
+      args: {
+        quantity: 'magnetic_ordering_energy',
+        energies: [`$all.${o.id}-run.total_energy`, `$all.${reference.id}-run.total_energy`],
+        coefficients: [1, -1],
+        per: 'magnetic-atom',
+        count: i.magneticAtoms,
+      },
       reasons: {
-        quantity: 'the energy of one magnetic order against another', energies: `the ${o.name} and ${reference.name} runs, same cell and settings`, coefficients: 'the same cell: one minus the other',
-        per: 'per magnetic atom, as orderings are compared', count: `${i.magneticAtoms} magnetic atoms in the cell`,
+        quantity: 'the energy of one magnetic order against another',
+        energies: `the ${o.name} and ${reference.name} runs, same cell and settings`,
+        coefficients: 'the same cell: one minus the other',
+        per: 'per magnetic atom, as orderings are compared',
+        count: `${i.magneticAtoms} magnetic atoms in the cell`,
       },
       dependsOn: [`${o.id}-magnetization`, `${reference.id}-magnetization`],
     });
   }
   const last = i.orders.filter((x) => x !== reference).map((o) => `${o.id}-ordering`);
-  out.push(reportStep(last.length ? 'Report the magnetic orders, their moments and energies' : 'Report the moments', ['magnetization', ...(last.length ? ['magnetic_ordering_energy'] : []), 'kpoint_count', ...s.quantities], last.length ? last : [`${reference.id}-magnetization`]));
+  out.push(
+    reportStep(
+      last.length ? 'Report the magnetic orders, their moments and energies' : 'Report the moments',
+      ['magnetization', ...(last.length ? ['magnetic_ordering_energy'] : []), 'kpoint_count', ...s.quantities],
+      last.length ? last : [`${reference.id}-magnetization`],
+    ),
+  );
   return out;
 }
 
 function claimsAndText(ctx: ComposeContextOf<MagneticOrderingInputs>): { text: string; claims: ReportClaim[] } {
   const i = ctx.inputs;
   const claims: ReportClaim[] = [];
-  const rows: string[] = ['| order | started | ended in | total (μB/cell) | absolute (μB/cell) | site moments (μB) | E − E_ref (eV/magnetic atom) |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const rows: string[] = [
+    '| order | started | ended in | total (μB/cell) | absolute (μB/cell) | site moments (μB) | E − E_ref (eV/magnetic atom) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
   const reference = i.orders.find((o) => o.name === 'ferromagnetic') ?? i.orders[0]!;
   let lowest = { name: reference.name, value: 0 };
   for (const o of i.orders) {
     const mRef = need(ctx, `${o.id}-magnetization`, 'magnetization');
     const m = ctx.value(mRef) as MagnetizationValue;
-    claims.push({ quantity: 'magnetization', value: claimValue(m.absoluteBohrMagnetonPerCell, 3), unit: 'μB', cites: `${mRef}.absoluteBohrMagnetonPerCell`, statement: `${o.name}: absolute magnetization ${claimValue(m.absoluteBohrMagnetonPerCell, 3)} μB per cell` });
+    claims.push({
+      quantity: 'magnetization',
+      value: claimValue(m.absoluteBohrMagnetonPerCell, 3),
+      unit: 'μB',
+      cites: `${mRef}.absoluteBohrMagnetonPerCell`,
+      statement: `${o.name}: absolute magnetization ${claimValue(m.absoluteBohrMagnetonPerCell, 3)} μB per cell`,
+    });
     if (o === reference) {
-      claims.push({ quantity: 'magnetization', value: claimValue(m.totalBohrMagnetonPerAtom, 3), unit: 'μB/atom', cites: `${mRef}.totalBohrMagnetonPerAtom`, statement: `${o.name}: ${claimValue(m.totalBohrMagnetonPerAtom, 3)} μB per atom` });
-      if (m.kpointCount !== undefined) claims.push({ quantity: 'kpoint_count', value: m.kpointCount, unit: 'count', cites: `${mRef}.kpointCount`, statement: `${m.kpointCount} irreducible k-points` });
+      claims.push({
+        quantity: 'magnetization',
+        value: claimValue(m.totalBohrMagnetonPerAtom, 3),
+        unit: 'μB/atom',
+        cites: `${mRef}.totalBohrMagnetonPerAtom`,
+        statement: `${o.name}: ${claimValue(m.totalBohrMagnetonPerAtom, 3)} μB per atom`,
+      });
+      if (m.kpointCount !== undefined)
+        claims.push({
+          quantity: 'kpoint_count',
+          value: m.kpointCount,
+          unit: 'count',
+          cites: `${mRef}.kpointCount`,
+          statement: `${m.kpointCount} irreducible k-points`,
+        });
     }
     const dRef = o === reference ? undefined : ctx.ref(`${o.id}-ordering`, 'energy_difference');
     const d = dRef ? (ctx.value(dRef) as EnergyDifferenceValue) : undefined;
     if (d && dRef) {
-      claims.push({ quantity: 'magnetic_ordering_energy', value: claimValue(d.value, 4), unit: 'eV', cites: `${dRef}.value`, statement: `E(${o.name}) − E(${reference.name}) = ${claimValue(d.value, 4)} eV per magnetic atom` });
+      claims.push({
+        quantity: 'magnetic_ordering_energy',
+        value: claimValue(d.value, 4),
+        unit: 'eV',
+        cites: `${dRef}.value`,
+        statement: `E(${o.name}) − E(${reference.name}) = ${claimValue(d.value, 4)} eV per magnetic atom`,
+      });
       if (d.value < lowest.value) lowest = { name: o.name, value: d.value };
     }
     const sites = m.sites.map((x) => `${x.label ?? x.symbol}(${x.atom}) ${shown(x.momentBohrMagneton, 3)}`).join(', ');
-    rows.push(`| ${o.name} | ${o.moments.join(', ')} | ${m.order} | ${shown(m.totalBohrMagnetonPerCell, 3)} | ${shown(m.absoluteBohrMagnetonPerCell, 3)} | ${sites || '—'}${m.siteSource ? ` (${m.siteSource})` : ''} | ${d ? `${shown(d.value, 4)} (${dRef})` : '0 (reference)'} |`);
+    rows.push(
+      `| ${o.name} | ${o.moments.join(', ')} | ${m.order} | ${shown(m.totalBohrMagnetonPerCell, 3)} | ${shown(m.absoluteBohrMagnetonPerCell, 3)} | ${sites || '—'}${m.siteSource ? ` (${m.siteSource})` : ''} | ${d ? `${shown(d.value, 4)} (${dRef})` : '0 (reference)'} |`,
+    );
   }
   const settings = sweptSettingsSentence(i.settings, ctx);
   const text = [
@@ -189,7 +333,7 @@ export const MAGNETIC_ORDERING = defineWorkflow({
   title: 'Magnetic order: ferromagnetic against antiferromagnetic',
   description:
     'A crystal computed spin-polarised (nspin = 2) from each collinear order it is started in (ferromagnetic and a two-sublattice ' +
-    'antiferromagnet by default, or the moments given per atom), with each order\'s total, absolute and site moments and its energy ' +
+    "antiferromagnet by default, or the moments given per atom), with each order's total, absolute and site moments and its energy " +
     'against the ferromagnet per magnetic atom. Inputs: element (its ground-state crystal, in its cubic cell) or bravais and lattice ' +
     'constant, or structure: { file }; functional; starting magnetization per species; settings given or chosen by sweeps.',
   inputSchema: INPUT_SCHEMA,
@@ -200,7 +344,10 @@ export const MAGNETIC_ORDERING = defineWorkflow({
     const symbol = file ? undefined : elementsInText(text)[0];
     if (!file && !symbol) return undefined;
     const functional = /\b(PBEsol|PBE|LDA|PZ)\b/i.exec(text)?.[1];
-    return { ...(file ? { structure: { file } } : { element: symbol }), ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}) };
+    return {
+      ...(file ? { structure: { file } } : { element: symbol }),
+      ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
+    };
   },
   loadInputFiles: (inputs, baseDir) => loadCrystalFile(inputs, baseDir),
   resolveInputs: resolve,

@@ -13,8 +13,23 @@ import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineW
 import { structureFileNamedIn } from '../structureFileInput';
 import type { TemplateStep, WorkflowEnvironment } from '../types';
 import {
-  CRYSTAL_SCHEMA, crystalStep, electronicArgs, loadCrystalFile, need, PSEUDOS, pseudopotentialsStep, reportStep, resolveCrystal, resolveSettings,
-  elementsInText, sweptSettingsSentence, settingsSteps, SETTINGS_SCHEMA, shown, type Crystal, type StudySettings,
+  CRYSTAL_SCHEMA,
+  crystalStep,
+  electronicArgs,
+  loadCrystalFile,
+  need,
+  PSEUDOS,
+  pseudopotentialsStep,
+  reportStep,
+  resolveCrystal,
+  resolveSettings,
+  elementsInText,
+  sweptSettingsSentence,
+  settingsSteps,
+  SETTINGS_SCHEMA,
+  shown,
+  type Crystal,
+  type StudySettings,
 } from './common';
 
 export interface RelaxInputs {
@@ -36,13 +51,33 @@ const INPUT_SCHEMA = {
   properties: {
     ...CRYSTAL_SCHEMA,
     ...SETTINGS_SCHEMA,
-    calculation: { type: 'string', enum: ['relax', 'vc-relax'], description: 'relax: atoms in a fixed cell; vc-relax: atoms and cell (default).' },
-    forceThresholdEvPerAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'Every force component below this, eV/Å (forc_conv_thr; default 0.01).' },
-    pressureThresholdKbar: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'vc-relax: every free stress component within this of the target, kbar (press_conv_thr; default 0.5).' },
+    calculation: {
+      type: 'string',
+      enum: ['relax', 'vc-relax'],
+      description: 'relax: atoms in a fixed cell; vc-relax: atoms and cell (default).',
+    },
+    forceThresholdEvPerAngstrom: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 0.5,
+      description: 'Every force component below this, eV/Å (forc_conv_thr; default 0.01).',
+    },
+    pressureThresholdKbar: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 50,
+      description: 'vc-relax: every free stress component within this of the target, kbar (press_conv_thr; default 0.5).',
+    },
     targetPressureKbar: { type: 'number', minimum: -1000, maximum: 10000, description: 'vc-relax: the target pressure, kbar (default 0).' },
     cellDofree: { type: 'string', enum: [...CELL_DOFREE], description: "vc-relax: which cell components may change (default 'all')." },
     maxIonicSteps: { type: 'integer', minimum: 1, maximum: 1000, description: 'Most BFGS steps (nstep; default 50).' },
-    structureFormats: { type: 'array', items: { type: 'string', enum: ['cif', 'poscar', 'extxyz', 'xsf', 'pwx'] }, minItems: 1, uniqueItems: true, description: 'Formats the relaxed structure is written in (default all).' },
+    structureFormats: {
+      type: 'array',
+      items: { type: 'string', enum: ['cif', 'poscar', 'extxyz', 'xsf', 'pwx'] },
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Formats the relaxed structure is written in (default all).',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -52,7 +87,8 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
   const raw: Record<string, unknown> = { ...inputs };
   const crystal = resolveCrystal(raw, 'a relaxation');
   return {
-    crystal, settings: resolveSettings(raw, crystal.species, env),
+    crystal,
+    settings: resolveSettings(raw, crystal.species, env),
     calculation: (raw.calculation as RelaxInputs['calculation'] | undefined) ?? 'vc-relax',
     forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
     pressureThresholdKbar: (raw.pressureThresholdKbar as number | undefined) ?? 0.5,
@@ -79,35 +115,87 @@ function steps(i: RelaxInputs): TemplateStep[] {
     pseudopotentialsStep(i.settings, i.crystal.species),
     ...s.steps,
     {
-      id: 'relax-input', title: `${i.calculation} input at ${i.forceThresholdEvPerAngstrom} eV/Å${vc ? ` and ${i.pressureThresholdKbar} kbar` : ''}`, worker: 'dft', tool: 'make_pw_input',
-      args: { structure: STRUCTURE, pseudopotentials: PSEUDOS, purpose: 'production', calculation: i.calculation, ...e.args, ecutwfcRy: s.cut, ecutrhoRy: s.rho, kSpacingPerAngstrom: s.k, ...thresholds },
+      id: 'relax-input',
+      title: `${i.calculation} input at ${i.forceThresholdEvPerAngstrom} eV/Å${vc ? ` and ${i.pressureThresholdKbar} kbar` : ''}`,
+      worker: 'dft',
+      tool: 'make_pw_input',
+      args: {
+        structure: STRUCTURE,
+        pseudopotentials: PSEUDOS,
+        purpose: 'production',
+        calculation: i.calculation,
+        ...e.args,
+        ecutwfcRy: s.cut,
+        ecutrhoRy: s.rho,
+        kSpacingPerAngstrom: s.k,
+        ...thresholds,
+      },
       reasons: {
-        structure: 'the starting geometry', pseudopotentials: 'the chosen pseudopotentials', purpose: 'its geometry and energy are the result',
+        structure: 'the starting geometry',
+        pseudopotentials: 'the chosen pseudopotentials',
+        purpose: 'its geometry and energy are the result',
         calculation: vc ? 'atoms and cell relax (BFGS) to zero force and the target stress' : 'the atoms relax (BFGS) in the fixed cell',
-        ...e.reasons, ...s.reasons,
+        ...e.reasons,
+        ...s.reasons,
         forceThresholdEvPerAngstrom: `${i.forceThresholdEvPerAngstrom} eV/Å, the study's force threshold`,
         ...(vc ? { pressureThresholdKbar: `${i.pressureThresholdKbar} kbar, the study's stress threshold` } : {}),
-        ...(thresholds.targetPressureKbar !== undefined ? { targetPressureKbar: `${thresholds.targetPressureKbar} kbar, the study's target pressure` } : {}),
+        ...(thresholds.targetPressureKbar !== undefined
+          ? { targetPressureKbar: `${thresholds.targetPressureKbar} kbar, the study's target pressure` }
+          : {}),
         ...(thresholds.cellDofree ? { cellDofree: `${thresholds.cellDofree}: the cell components the study frees` } : {}),
         ...(thresholds.maxIonicSteps ? { maxIonicSteps: `${thresholds.maxIonicSteps} BFGS steps at most` } : {}),
       },
       dependsOn: s.after,
     },
-    { id: 'relax-run', title: `Run the ${i.calculation}`, worker: 'hpc', tool: 'run_pw', args: { input: '$step.relax-input.pw_input' }, reasons: { input: `the ${i.calculation}` }, dependsOn: ['relax-input'] },
     {
-      id: 'relaxed', title: 'The relaxed geometry', worker: 'dft', tool: 'relaxed_structure',
-      args: { relaxation: '$step.relax-run.total_energy' }, reasons: { relaxation: `the energy of the ${i.calculation}: its last geometry` }, dependsOn: ['relax-run'],
+      id: 'relax-run',
+      title: `Run the ${i.calculation}`,
+      worker: 'hpc',
+      tool: 'run_pw',
+      args: { input: '$step.relax-input.pw_input' },
+      reasons: { input: `the ${i.calculation}` },
+      dependsOn: ['relax-input'],
     },
     {
-      id: 'result', title: 'Final energy, forces, stress, volume and the trajectory', worker: 'dft', tool: 'relaxation_result',
-      args: { relaxation: '$step.relax-run.total_energy' }, reasons: { relaxation: `the ${i.calculation}: its output read against the thresholds it states` }, dependsOn: ['relax-run'],
+      id: 'relaxed',
+      title: 'The relaxed geometry',
+      worker: 'dft',
+      tool: 'relaxed_structure',
+      args: { relaxation: '$step.relax-run.total_energy' },
+      reasons: { relaxation: `the energy of the ${i.calculation}: its last geometry` },
+      dependsOn: ['relax-run'],
     },
     {
-      id: 'structure-files', title: 'Write the relaxed structure', worker: 'dft', tool: 'write_structure_files',
-      args: { structure: '$step.relaxed.relaxed_structure', ...(i.structureFormats ? { formats: i.structureFormats } : {}), name: 'relaxed' },
-      reasons: { structure: 'the relaxed geometry', ...(i.structureFormats ? { formats: 'the formats the objective asks for' } : {}), name: 'relaxed.<format>' }, dependsOn: ['relaxed'],
+      id: 'result',
+      title: 'Final energy, forces, stress, volume and the trajectory',
+      worker: 'dft',
+      tool: 'relaxation_result',
+      args: { relaxation: '$step.relax-run.total_energy' },
+      reasons: { relaxation: `the ${i.calculation}: its output read against the thresholds it states` },
+      dependsOn: ['relax-run'],
     },
-    reportStep(`Report the relaxed ${vc ? 'cell' : 'geometry'}`, ['relaxed_energy', 'force', 'volume', ...(vc ? ['stress'] : []), 'kpoint_count', ...s.quantities], ['result', 'structure-files']),
+    {
+      id: 'structure-files',
+      title: 'Write the relaxed structure',
+      worker: 'dft',
+      tool: 'write_structure_files',
+      args: {
+        structure: '$step.relaxed.relaxed_structure',
+        ...(i.structureFormats ? { formats: i.structureFormats } : {}),
+        name: 'relaxed',
+      },
+      reasons: {
+        structure: 'the relaxed geometry',
+        ...(i.structureFormats ? { formats: 'the formats the objective asks for' } : {}),
+        name: 'relaxed.<format>',
+      },
+      dependsOn: ['relaxed'],
+    },
+    reportStep(
+      `Report the relaxed ${vc ? 'cell' : 'geometry'}`,
+      ['relaxed_energy', 'force', 'volume', ...(vc ? ['stress'] : []), 'kpoint_count', ...s.quantities],
+      ['result', 'structure-files'],
+    ),
   ];
 }
 
@@ -117,21 +205,55 @@ function claimsAndText(ctx: ComposeContextOf<RelaxInputs>): { text: string; clai
   const v = ctx.value(ref) as RelaxationValue;
   const vc = v.calculation === 'vc-relax';
   const claims: ReportClaim[] = [
-    { quantity: 'relaxed_energy', value: claimValue(v.finalEnergyEv, 6), unit: 'eV', cites: `${ref}.finalEnergyEv`, statement: `E = ${claimValue(v.finalEnergyEv, 6)} eV` },
-    { quantity: 'force', value: claimValue(v.maxForceEvPerAngstrom!, 4), unit: 'eV/Å', cites: `${ref}.maxForceEvPerAngstrom`, statement: `largest force component ${claimValue(v.maxForceEvPerAngstrom!, 4)} eV/Å` },
-    { quantity: 'volume', value: claimValue(v.volumeAngstrom3, 4), unit: 'Å^3', cites: `${ref}.volumeAngstrom3`, statement: `V = ${claimValue(v.volumeAngstrom3, 4)} Å³` },
-    ...(vc && v.pressureKbar !== undefined ? [{ quantity: 'stress', value: v.pressureKbar, unit: 'kbar', cites: `${ref}.pressureKbar`, statement: `P = ${v.pressureKbar} kbar` }] : []),
-    ...(v.kpointCount !== undefined ? [{ quantity: 'kpoint_count', value: v.kpointCount, unit: 'count', cites: `${ref}.kpointCount`, statement: `${v.kpointCount} irreducible k-points` }] : []),
+    {
+      quantity: 'relaxed_energy',
+      value: claimValue(v.finalEnergyEv, 6),
+      unit: 'eV',
+      cites: `${ref}.finalEnergyEv`,
+      statement: `E = ${claimValue(v.finalEnergyEv, 6)} eV`,
+    },
+    {
+      quantity: 'force',
+      value: claimValue(v.maxForceEvPerAngstrom!, 4),
+      unit: 'eV/Å',
+      cites: `${ref}.maxForceEvPerAngstrom`,
+      statement: `largest force component ${claimValue(v.maxForceEvPerAngstrom!, 4)} eV/Å`,
+    },
+    {
+      quantity: 'volume',
+      value: claimValue(v.volumeAngstrom3, 4),
+      unit: 'Å^3',
+      cites: `${ref}.volumeAngstrom3`,
+      statement: `V = ${claimValue(v.volumeAngstrom3, 4)} Å³`,
+    },
+    ...(vc && v.pressureKbar !== undefined
+      ? [{ quantity: 'stress', value: v.pressureKbar, unit: 'kbar', cites: `${ref}.pressureKbar`, statement: `P = ${v.pressureKbar} kbar` }]
+      : []),
+    ...(v.kpointCount !== undefined
+      ? [
+          {
+            quantity: 'kpoint_count',
+            value: v.kpointCount,
+            unit: 'count',
+            cites: `${ref}.kpointCount`,
+            statement: `${v.kpointCount} irreducible k-points`,
+          },
+        ]
+      : []),
   ];
   const settings = sweptSettingsSentence(i.settings, ctx);
-  const files = ctx.refs('structure-files', 'structure_file').map((id) => `${ctx.provenance.artifact(id)?.location?.split('/').pop() ?? 'file'} (${id})`);
+  const files = ctx
+    .refs('structure-files', 'structure_file')
+    .map((id) => `${ctx.provenance.artifact(id)?.location?.split('/').pop() ?? 'file'} (${id})`);
   const lengths = v.cellLengthsAngstrom.map((x) => shown(x, 6)).join(', ');
   const text = [
     `The ${v.calculation} of ${i.crystal.name} (${v.formula}, ${v.natoms} atoms) converged in ${v.steps.length} geometries (${ref}): ${v.checks.map((c) => c.statement).join('; ')}.`,
     '',
     `Final energy ${shown(v.finalEnergyEv, 10)} eV; largest force component ${shown(v.maxForceEvPerAngstrom!, 3)} eV/Å` +
-      (vc ? `; pressure ${v.pressureKbar} kbar (target ${v.targetPressureKbar ?? 0} kbar, cell_dofree ${v.cellDofree ?? 'all'}); volume ${shown(v.volumeAngstrom3, 6)} Å³ from ${shown(v.startVolumeAngstrom3, 6)} Å³ ` +
-        `(${shown(100 * (v.volumeAngstrom3 / v.startVolumeAngstrom3 - 1), 3)} %); cell vector lengths ${lengths} Å.` : `; volume ${shown(v.volumeAngstrom3, 6)} Å³ (fixed); the atoms moved by up to ${shown(v.maxDisplacementAngstrom ?? 0, 3)} Å.`),
+      (vc
+        ? `; pressure ${v.pressureKbar} kbar (target ${v.targetPressureKbar ?? 0} kbar, cell_dofree ${v.cellDofree ?? 'all'}); volume ${shown(v.volumeAngstrom3, 6)} Å³ from ${shown(v.startVolumeAngstrom3, 6)} Å³ ` +
+          `(${shown(100 * (v.volumeAngstrom3 / v.startVolumeAngstrom3 - 1), 3)} %); cell vector lengths ${lengths} Å.`
+        : `; volume ${shown(v.volumeAngstrom3, 6)} Å³ (fixed); the atoms moved by up to ${shown(v.maxDisplacementAngstrom ?? 0, 3)} Å.`),
     '',
     `The relaxed structure: ${need(ctx, 'relaxed', 'relaxed_structure')}${files.length ? `, written as ${files.join(', ')}` : ''}.`,
     '',

@@ -43,13 +43,22 @@ export const BULK_PREFIX = 'bulk-';
 
 /** The bulk lattice-constant steps (without their report), prefixed with "bulk-". */
 export function bulkLatticeSteps(b: BulkStudy): TemplateStep[] {
-  const inputs = resolveStudyInputs({
-    element: b.element, structure: b.structure, latticeConstantAngstrom: b.startingLatticeConstantAngstrom, functional: b.functional,
-    ...(b.pseudopotential ? { pseudopotential: b.pseudopotential } : {}),
-    cutoffsRy: b.cutoffsRy, dual: b.dual, toleranceMevPerAtom: b.toleranceMevPerAtom,
-    ...(b.kSpacingsPerAngstrom ? { kSpacingsPerAngstrom: b.kSpacingsPerAngstrom } : {}),
-    smearing: b.smearing, spinPolarized: false,
-  }, {});
+  const inputs = resolveStudyInputs(
+    {
+      element: b.element,
+      structure: b.structure,
+      latticeConstantAngstrom: b.startingLatticeConstantAngstrom,
+      functional: b.functional,
+      ...(b.pseudopotential ? { pseudopotential: b.pseudopotential } : {}),
+      cutoffsRy: b.cutoffsRy,
+      dual: b.dual,
+      toleranceMevPerAtom: b.toleranceMevPerAtom,
+      ...(b.kSpacingsPerAngstrom ? { kSpacingsPerAngstrom: b.kSpacingsPerAngstrom } : {}),
+      smearing: b.smearing,
+      spinPolarized: false,
+    },
+    {},
+  );
   const steps = latticeConstantSteps(inputs).filter((s) => s.tool !== 'write_report');
   return prefixedSteps(steps, BULK_PREFIX, 'Bulk: ');
 }

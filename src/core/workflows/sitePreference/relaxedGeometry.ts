@@ -51,7 +51,9 @@ export function adsorbateGeometry(structure: Structure): AdsorbateGeometry | und
   }
   const second = ads[1] !== undefined ? structure.positions[ads[1]]! : undefined;
   return {
-    site, offsetAngstrom: offset, heightAngstrom: anchor[2] - topZ,
+    site,
+    offsetAngstrom: offset,
+    heightAngstrom: anchor[2] - topZ,
     ...(second ? { bondAngstrom: Math.hypot(second[0] - anchor[0], second[1] - anchor[1], second[2] - anchor[2]) } : {}),
   };
 }

@@ -38,22 +38,37 @@ export function relaxedSiteLine(ctx: Context, site: string, relaxedStep: string)
   if (!ref) return `${site}: no relaxed geometry recorded.`;
   const s = ctx.value(ref) as Structure;
   const g = adsorbateGeometry(s);
-  const meta = ctx.provenance.artifact(ref)?.meta as { maxDisplacementAngstrom?: number; fixedAtoms?: number; fixedAtomsMoved?: number } | undefined;
+  const meta = ctx.provenance.artifact(ref)?.meta as
+    | { maxDisplacementAngstrom?: number; fixedAtoms?: number; fixedAtomsMoved?: number }
+    | undefined;
   if (!g) return `${site} (${ref}): relaxed, adsorbate position not readable.`;
   const anchor = s.symbols[s.tags!.indexOf(0)];
   const kept = g.site === site ? `stayed over the ${site} site` : `**moved from the ${site} site to the ${g.site} site**`;
-  return `${site} (${ref}): ${anchor} ${kept} (${round(g.offsetAngstrom, 2)} Å off), ${round(g.heightAngstrom, 2)} Å above the top layer` +
-    `${g.bondAngstrom !== undefined ? `, ${s.symbols.filter((_, k) => s.tags![k] === 0).slice(0, 2).join('–')} ${round(g.bondAngstrom, 3)} Å` : ''}; ` +
-    `largest displacement ${round(meta?.maxDisplacementAngstrom ?? NaN, 3)} Å, ${meta?.fixedAtoms ?? 0} fixed ${meta?.fixedAtoms === 1 ? 'atom' : 'atoms'} ${meta?.fixedAtomsMoved ? `(${meta.fixedAtomsMoved} moved!)` : 'unmoved'}.`;
+  return (
+    `${site} (${ref}): ${anchor} ${kept} (${round(g.offsetAngstrom, 2)} Å off), ${round(g.heightAngstrom, 2)} Å above the top layer` +
+    `${
+      g.bondAngstrom !== undefined
+        ? `, ${s.symbols
+            .filter((_, k) => s.tags![k] === 0)
+            .slice(0, 2)
+            .join('–')} ${round(g.bondAngstrom, 3)} Å`
+        : ''
+    }; ` +
+    `largest displacement ${round(meta?.maxDisplacementAngstrom ?? NaN, 3)} Å, ${meta?.fixedAtoms ?? 0} fixed ${meta?.fixedAtoms === 1 ? 'atom' : 'atoms'} ${meta?.fixedAtomsMoved ? `(${meta.fixedAtomsMoved} moved!)` : 'unmoved'}.`
+  );
 }
 
 function settingsLine(ctx: Context, energyRef: string): string {
   const meta = ctx.provenance.artifact(energyRef)?.meta as EnergyMeta | undefined;
   const st = meta?.settings;
   if (!st) return '';
-  return `Every energy shares: ${st.functional}, ecutwfc ${st.ecutwfcRy} Ry, ecutrho ${st.ecutrhoRy} Ry, ` +
+  return (
+    `Every energy shares: ${st.functional}, ecutwfc ${st.ecutwfcRy} Ry, ecutrho ${st.ecutrhoRy} Ry, ` +
     `k-mesh ${st.kMesh?.join('×') ?? '?'}${st.kSpacingPerAngstrom !== undefined ? ` (spacing ${st.kSpacingPerAngstrom} 1/Å)` : ''} for the slabs (Γ for the molecule), ` +
-    `${st.smearing ?? st.occupations} ${st.degaussRy ?? ''} Ry, pseudopotentials ${Object.values(st.pseudopotentials).map((p) => p.file).join(', ')}${st.codeVersion ? `, pw.x ${st.codeVersion}` : ''}.`;
+    `${st.smearing ?? st.occupations} ${st.degaussRy ?? ''} Ry, pseudopotentials ${Object.values(st.pseudopotentials)
+      .map((p) => p.file)
+      .join(', ')}${st.codeVersion ? `, pw.x ${st.codeVersion}` : ''}.`
+  );
 }
 
 function sweepLines(ctx: Context): string[] {
@@ -63,10 +78,19 @@ function sweepLines(ctx: Context): string[] {
     if (!ref) continue;
     const sel = ctx.value(ref) as SlabSelection;
     const col = sel.dimension === 'layers' ? 'layers' : 'vacuum (Å)';
-    out.push('', `Slab ${sel.dimension} sweep (${ref}, single points on unrelaxed slabs, tolerance ${sel.toleranceEv} eV on ΔBE):`, '',
-      `| ${col} | ΔBE (eV) | deviation from the largest (meV) |`, '|---|---|---|',
-      ...sel.tested.map((t) => `| ${sel.dimension === 'layers' ? t.layers : t.vacuumAngstrom} | ${t.valueEv.toFixed(4)} | ${(t.deviationEv * 1000).toFixed(1)} |`),
-      '', `Chosen: ${sel.chosen.layers} layers (${sel.chosen.fixedLayers} fixed), ${sel.chosen.vacuumAngstrom} Å vacuum.`);
+    out.push(
+      '',
+      `Slab ${sel.dimension} sweep (${ref}, single points on unrelaxed slabs, tolerance ${sel.toleranceEv} eV on ΔBE):`,
+      '',
+      `| ${col} | ΔBE (eV) | deviation from the largest (meV) |`,
+      '|---|---|---|',
+      ...sel.tested.map(
+        (t) =>
+          `| ${sel.dimension === 'layers' ? t.layers : t.vacuumAngstrom} | ${t.valueEv.toFixed(4)} | ${(t.deviationEv * 1000).toFixed(1)} |`,
+      ),
+      '',
+      `Chosen: ${sel.chosen.layers} layers (${sel.chosen.fixedLayers} fixed), ${sel.chosen.vacuumAngstrom} Å vacuum.`,
+    );
   }
   return out;
 }
@@ -74,15 +98,32 @@ function sweepLines(ctx: Context): string[] {
 export function siteNumbers(ctx: Context) {
   const dbe = need(ctx, 'site-preference', 'delta_be');
   const eads = Object.fromEntries(SITES.map((s) => [s, need(ctx, `eads-${s}`, 'adsorption_energy')])) as Record<'ontop' | 'fcc', string>;
-  return { dbe, dbeValue: ctx.value(dbe) as number, eads, eadsValue: { ontop: ctx.value(eads.ontop) as number, fcc: ctx.value(eads.fcc) as number } };
+  return {
+    dbe,
+    dbeValue: ctx.value(dbe) as number,
+    eads,
+    eadsValue: { ontop: ctx.value(eads.ontop) as number, fcc: ctx.value(eads.fcc) as number },
+  };
 }
 
 export function siteClaims(ctx: Context): ReportClaimDraft[] {
   const n = siteNumbers(ctx);
   const i = ctx.inputs;
   const claims: ReportClaimDraft[] = [
-    { quantity: 'delta_be', value: claimValue(n.dbeValue, 4), unit: 'eV', cites: n.dbe, statement: `ΔBE = E_ads(ontop) − E_ads(fcc) = ${claimValue(n.dbeValue, 4)} eV (${fnName(i)})` },
-    ...SITES.map((s) => ({ quantity: 'adsorption_energy', value: claimValue(n.eadsValue[s], 4), unit: 'eV', cites: n.eads[s], statement: `E_ads(${s}) = ${claimValue(n.eadsValue[s], 4)} eV` })),
+    {
+      quantity: 'delta_be',
+      value: claimValue(n.dbeValue, 4),
+      unit: 'eV',
+      cites: n.dbe,
+      statement: `ΔBE = E_ads(ontop) − E_ads(fcc) = ${claimValue(n.dbeValue, 4)} eV (${fnName(i)})`,
+    },
+    ...SITES.map((s) => ({
+      quantity: 'adsorption_energy',
+      value: claimValue(n.eadsValue[s], 4),
+      unit: 'eV',
+      cites: n.eads[s],
+      statement: `E_ads(${s}) = ${claimValue(n.eadsValue[s], 4)} eV`,
+    })),
   ];
   if (i.bulk) {
     const a = need(ctx, `${BULK_PREFIX}lattice`, 'lattice_constant');
@@ -90,9 +131,27 @@ export function siteClaims(ctx: Context): ReportClaimDraft[] {
     const k = need(ctx, `${BULK_PREFIX}k-choice`, 'converged_settings');
     const av = ctx.value(a) as number;
     claims.push(
-      { quantity: 'lattice_constant', value: claimValue(av, 4), unit: 'Å', cites: a, statement: `bulk a = ${claimValue(av, 4)} Å (${fnName(i)})` },
-      { quantity: 'converged_cutoff', value: ctx.value(`${cut}.chosen.ecutwfcRy`) as number, unit: 'Ry', cites: `${cut}.chosen.ecutwfcRy`, statement: `ecutwfc = ${ctx.value(`${cut}.chosen.ecutwfcRy`)} Ry` },
-      { quantity: 'converged_kspacing', value: ctx.value(`${k}.chosen.kSpacingPerAngstrom`) as number, unit: '1/Å', cites: `${k}.chosen.kSpacingPerAngstrom`, statement: `k-spacing = ${ctx.value(`${k}.chosen.kSpacingPerAngstrom`)} 1/Å` },
+      {
+        quantity: 'lattice_constant',
+        value: claimValue(av, 4),
+        unit: 'Å',
+        cites: a,
+        statement: `bulk a = ${claimValue(av, 4)} Å (${fnName(i)})`,
+      },
+      {
+        quantity: 'converged_cutoff',
+        value: ctx.value(`${cut}.chosen.ecutwfcRy`) as number,
+        unit: 'Ry',
+        cites: `${cut}.chosen.ecutwfcRy`,
+        statement: `ecutwfc = ${ctx.value(`${cut}.chosen.ecutwfcRy`)} Ry`,
+      },
+      {
+        quantity: 'converged_kspacing',
+        value: ctx.value(`${k}.chosen.kSpacingPerAngstrom`) as number,
+        unit: '1/Å',
+        cites: `${k}.chosen.kSpacingPerAngstrom`,
+        statement: `k-spacing = ${ctx.value(`${k}.chosen.kSpacingPerAngstrom`)} 1/Å`,
+      },
     );
   }
   return claims;
@@ -101,7 +160,12 @@ export function siteClaims(ctx: Context): ReportClaimDraft[] {
 export function siteText(ctx: Context): string[] {
   const n = siteNumbers(ctx);
   const i = ctx.inputs;
-  const favoured = n.dbeValue > 0 ? 'the fcc hollow binds more strongly' : n.dbeValue < 0 ? 'the top site binds more strongly' : 'neither site is favoured';
+  const favoured =
+    n.dbeValue > 0
+      ? 'the fcc hollow binds more strongly'
+      : n.dbeValue < 0
+        ? 'the top site binds more strongly'
+        : 'neither site is favoured';
   const slab = ctx.provenance.artifact(need(ctx, 'relaxed-fcc', 'relaxed_structure'))?.value as Structure | undefined;
   const info = slab?.info ?? {};
   const lattice = i.bulk ? ctx.ref(`${BULK_PREFIX}lattice`, 'lattice_constant') : undefined;

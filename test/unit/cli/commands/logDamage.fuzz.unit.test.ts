@@ -34,7 +34,12 @@ function prng(seed: number): () => number {
 
 const SEED = Number(process.env.DREAMS_FUZZ_SEED ?? 20261204);
 
-interface Captured { code: number; out: string; err: string; threw?: unknown }
+interface Captured {
+  code: number;
+  out: string;
+  err: string;
+  threw?: unknown;
+}
 
 /** Run a command in this process, capturing what it prints (driveRun writes to stdout directly). */
 async function capture(fn: () => Promise<number>): Promise<Captured> {
@@ -43,9 +48,16 @@ async function capture(fn: () => Promise<number>): Promise<Captured> {
   const write = process.stdout.write.bind(process.stdout);
   let out = '';
   let err = '';
-  console.log = (...a: unknown[]) => { out += a.join(' ') + '\n'; };
-  console.error = (...a: unknown[]) => { err += a.join(' ') + '\n'; };
-  (process.stdout as { write: unknown }).write = (chunk: string | Uint8Array) => { out += String(chunk); return true; };
+  console.log = (...a: unknown[]) => {
+    out += a.join(' ') + '\n';
+  };
+  console.error = (...a: unknown[]) => {
+    err += a.join(' ') + '\n';
+  };
+  (process.stdout as { write: unknown }).write = (chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  };
   try {
     return { code: await fn(), out, err };
   } catch (threw) {
@@ -60,7 +72,10 @@ async function capture(fn: () => Promise<number>): Promise<Captured> {
 type Damage = { kind: string; bytes: Buffer };
 
 function damages(original: Buffer, random: () => number): Damage[] {
-  const lines = original.toString('latin1').split(/(?<=\n)/).map((l) => Buffer.from(l, 'latin1'));
+  const lines = original
+    .toString('latin1')
+    .split(/(?<=\n)/)
+    .map((l) => Buffer.from(l, 'latin1'));
   const at = (n: number) => Math.floor(random() * n);
   const crlf = Buffer.from(original.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
   const out: Damage[] = [{ kind: 'crlf', bytes: crlf }];
@@ -80,8 +95,11 @@ function damages(original: Buffer, random: () => number): Damage[] {
   // the first line (run.start) changed or gone, and the last line gone (a valid shorter log)
   const firstFlipped = Buffer.from(original);
   firstFlipped[10] = firstFlipped[10]! ^ 0x20;
-  out.push({ kind: 'byte-flip', bytes: firstFlipped }, { kind: 'delete-line', bytes: Buffer.concat(lines.slice(1)) },
-    { kind: 'delete-line', bytes: Buffer.concat(lines.slice(0, -1)) });
+  out.push(
+    { kind: 'byte-flip', bytes: firstFlipped },
+    { kind: 'delete-line', bytes: Buffer.concat(lines.slice(1)) },
+    { kind: 'delete-line', bytes: Buffer.concat(lines.slice(0, -1)) },
+  );
   for (let i = 0; i < 10; i++) {
     const kept = [...lines];
     kept.splice(at(kept.length), 1);
@@ -120,7 +138,10 @@ describe('every command that opens a log, on damaged copies of a real run', func
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-logfuzz-'));
-    const c = await RunController.start({ runsDir: path.join(root, 'made'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }) });
+    const c = await RunController.start({
+      runsDir: path.join(root, 'made'),
+      settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }),
+    });
     const result = await c.run();
     assert.equal(result.state, 'completed', result.reason);
     source = c.runDir;
@@ -128,7 +149,12 @@ describe('every command that opens a log, on damaged copies of a real run', func
     // An open approval request at the end, for `dreams approve` to answer.
     const run = await openRun(source, { mode: 'writer' });
     const call = run.registry.calls().find((x) => x.status === 'ok')!;
-    await new ApprovalBook(run.log).raise({ call: call.id, tool: call.tool, verdicts: [{ rule: 'param-judge@1', level: 'warn', reasons: ['a concern'] }], provenancePath: [] });
+    await new ApprovalBook(run.log).raise({
+      call: call.id,
+      tool: call.tool,
+      verdicts: [{ rule: 'param-judge@1', level: 'warn', reasons: ['a concern'] }],
+      provenancePath: [],
+    });
     requestLine = run.log.lastSeq();
     await run.close();
     original = fs.readFileSync(path.join(source, 'events.jsonl'));
@@ -141,10 +167,18 @@ describe('every command that opens a log, on damaged copies of a real run', func
     const dir = path.join(root, 'stale', path.basename(source));
     fs.cpSync(source, dir, { recursive: true });
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    fs.writeFileSync(path.join(dir, 'events.lock'), JSON.stringify({ pid: Number(dead), host: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z' }));
+    fs.writeFileSync(
+      path.join(dir, 'events.lock'),
+      JSON.stringify({ pid: Number(dead), host: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z' }),
+    );
     const a = await capture(() => approveCommand([dir, 'ap-1']));
     assert.equal(a.code, 0, a.err);
-    assert.match(a.err, new RegExp(`took over the writer lock \\S+events\\.lock of process ${dead} on ${os.hostname()} \\(since 2026-01-01T00:00:00\\.000Z\\), which no longer runs`));
+    assert.match(
+      a.err,
+      new RegExp(
+        `took over the writer lock \\S+events\\.lock of process ${dead} on ${os.hostname()} \\(since 2026-01-01T00:00:00\\.000Z\\), which no longer runs`,
+      ),
+    );
     assert.doesNotMatch(a.err, /damaged/);
   });
 
@@ -165,7 +199,11 @@ describe('every command that opens a log, on damaged copies of a real run', func
       const names = new RegExp(`(damaged at line ${line} |torn line: line ${line} )`);
 
       // Read-only commands: the damage is named, nothing is rewritten.
-      for (const [name, argv] of [['report', [dir, '--no-bundle']], ['jobs', [dir]], ['approve --list', [dir, '--list']]] as const) {
+      for (const [name, argv] of [
+        ['report', [dir, '--no-bundle']],
+        ['jobs', [dir]],
+        ['approve --list', [dir, '--list']],
+      ] as const) {
         const r = await capture(() => (name === 'report' ? reportCommand : name === 'jobs' ? jobsCommand : approveCommand)([...argv]));
         assert.equal(r.threw, undefined, `${where}: dreams ${name} threw ${String((r.threw as Error)?.stack ?? r.threw)}`);
         assert.deepEqual(fs.readFileSync(log), d.bytes, `${where}: dreams ${name} changed the log`);
@@ -177,8 +215,11 @@ describe('every command that opens a log, on damaged copies of a real run', func
           if (name !== 'approve --list') assert.equal(r.code, 0, `${where}: dreams ${name} exit ${r.code}\n${r.err}`);
         }
       }
-      assert.deepEqual(fs.readFileSync(path.join(dir, 'report.md')), exp.damaged ? report : fs.readFileSync(path.join(dir, 'report.md')),
-        `${where}: report.md was rewritten from a damaged log`);
+      assert.deepEqual(
+        fs.readFileSync(path.join(dir, 'report.md')),
+        exp.damaged ? report : fs.readFileSync(path.join(dir, 'report.md')),
+        `${where}: report.md was rewritten from a damaged log`,
+      );
       const all = await capture(() => jobsCommand(['--runs-dir', runs]));
       assert.equal(all.threw, undefined, `${where}: dreams jobs (all runs) threw`);
       if (exp.damaged) assert.match(all.out, new RegExp(`log damaged at line ${line}`), `${where}: dreams jobs did not mark the run`);
@@ -210,7 +251,12 @@ describe('every command that opens a log, on damaged copies of a real run', func
         assert.equal(r.threw, undefined, `${where}: dreams resume threw ${String((r.threw as Error)?.stack ?? r.threw)}`);
         if (exp.damaged) {
           assert.match(r.err, names, `${where}: dreams resume did not name the damage:\n${r.err}`);
-          if (!fs.readFileSync(log).equals(d.bytes)) assert.match(r.err, /copied to \S+events\.damaged-\S+ first/, `${where}: resume cut without saying where the copy is:\n${r.err}`);
+          if (!fs.readFileSync(log).equals(d.bytes))
+            assert.match(
+              r.err,
+              /copied to \S+events\.damaged-\S+ first/,
+              `${where}: resume cut without saying where the copy is:\n${r.err}`,
+            );
           else assert.equal(r.code, 1, `${where}: resume neither refused nor cut:\n${r.out}${r.err}`);
           if (process.env.DREAMS_FUZZ_VERBOSE) console.log(where, r.code, r.err, r.out.slice(-600));
         }
@@ -218,6 +264,10 @@ describe('every command that opens a log, on damaged copies of a real run', func
       }
       fs.rmSync(runs, { recursive: true, force: true });
     }
-    console.log(`      ${copies.length} damaged copies of a ${original.length}-byte log (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}); resume on ${resumed}`);
+    console.log(
+      `      ${copies.length} damaged copies of a ${original.length}-byte log (${Object.entries(counts)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')}); resume on ${resumed}`,
+    );
   });
 });

@@ -62,7 +62,10 @@ describe('dreams resume on a full disk', function () {
   });
 
   it('says the disk is full and what to do, leaves no lock file, and changes nothing', async () => {
-    const c = await RunController.start({ runsDir: path.join(root, 'made'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }) });
+    const c = await RunController.start({
+      runsDir: path.join(root, 'made'),
+      settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }),
+    });
     assert.equal((await c.run()).state, 'completed');
     const made = c.runDir;
     await c.close();
@@ -81,7 +84,9 @@ describe('dreams resume on a full disk', function () {
 
     const errors: string[] = [];
     const orig = console.error;
-    console.error = (...a: unknown[]) => { errors.push(a.join(' ')); };
+    console.error = (...a: unknown[]) => {
+      errors.push(a.join(' '));
+    };
     let message = '';
     try {
       const code = await resumeCommand([dir, '--no-bundle', '--log-level', 'off']);

@@ -13,7 +13,9 @@ import { parseBudget, resolveRunDir, UsageError } from '../../../../src/cli/comm
 async function captureErrors(fn: () => Promise<number>): Promise<{ code: number; err: string }> {
   const orig = console.error;
   let err = '';
-  console.error = (...a: unknown[]) => { err += a.join(' ') + '\n'; };
+  console.error = (...a: unknown[]) => {
+    err += a.join(' ') + '\n';
+  };
   try {
     return { code: await fn(), err };
   } finally {
@@ -26,7 +28,12 @@ const ev = (seq: number, kind: string, payload: unknown, ts: string, key?: strin
 
 describe('dreams run options', () => {
   it('reads budgets, wall time in minutes or hours, and refuses what it cannot read', () => {
-    assert.deepEqual(parseBudget('tokens=2000000,cost=$5,jobs=40,wall=2h'), { maxTokens: 2_000_000, maxCostUsd: 5, maxJobs: 40, maxWallMinutes: 120 });
+    assert.deepEqual(parseBudget('tokens=2000000,cost=$5,jobs=40,wall=2h'), {
+      maxTokens: 2_000_000,
+      maxCostUsd: 5,
+      maxJobs: 40,
+      maxWallMinutes: 120,
+    });
     assert.deepEqual(parseBudget('wall=45m'), { maxWallMinutes: 45 });
     assert.throws(() => parseBudget('cots=5'), /"cots=5" is not a limit; write tokens=N, cost=USD, jobs=N or wall=MINUTES/);
     assert.throws(() => parseBudget('jobs=2.5'), /jobs must be a positive whole number/);
@@ -73,29 +80,43 @@ describe('dreams run options', () => {
   it("refuses a workflow input the pseudopotential library rules out (a dual below Pt's suggested density cutoff) before a run directory is made", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-dual-'));
     const objective = path.join(dir, 'pt.yaml');
-    fs.writeFileSync(objective, 'workflow: lattice-constant\ninputs:\n  element: Pt\n  structure: fcc\n  latticeConstantAngstrom: 3.92\n  dual: 8\n');
+    fs.writeFileSync(
+      objective,
+      'workflow: lattice-constant\ninputs:\n  element: Pt\n  structure: fcc\n  latticeConstantAngstrom: 3.92\n  dual: 8\n',
+    );
     const runs = path.join(dir, 'runs');
     const pseudo = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
     const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
     assert.equal(code, 2);
-    assert.match(err, /dreams run: inputs\.dual: 8 × 40 Ry .* = 320 Ry is below the 401\.3 Ry density cutoff Pt\.pbe-n-rrkjus_psl\.1\.0\.0\.UPF suggests.*dual ≥ 11/);
+    assert.match(
+      err,
+      /dreams run: inputs\.dual: 8 × 40 Ry .* = 320 Ry is below the 401\.3 Ry density cutoff Pt\.pbe-n-rrkjus_psl\.1\.0\.0\.UPF suggests.*dual ≥ 11/,
+    );
     assert.equal(fs.existsSync(runs), false);
   });
 
-  it("reads run.reuseFrom relative to the objective file and refuses a directory that is not a run, before a run directory is made", async () => {
+  it('reads run.reuseFrom relative to the objective file and refuses a directory that is not a run, before a run directory is made', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-reuse-'));
     const objective = path.join(dir, 'al.yaml');
-    fs.writeFileSync(objective, 'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: [runs/old-al]\n');
+    fs.writeFileSync(
+      objective,
+      'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: [runs/old-al]\n',
+    );
     const runs = path.join(dir, 'runs');
     const pseudo = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
     const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
     assert.equal(code, 2);
     assert.ok(err.includes(`--reuse-from: ${path.join(dir, 'runs/old-al')} is not a DREAMS run (it has no events.jsonl)`), err);
     assert.equal(fs.existsSync(runs), false);
-    const both = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs, '--reuse-from', dir, '--rerun-identical']));
+    const both = await captureErrors(() =>
+      runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs, '--reuse-from', dir, '--rerun-identical']),
+    );
     assert.equal(both.code, 2);
     const schema = path.join(dir, 'bad.yaml');
-    fs.writeFileSync(schema, 'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: runs/old-al\n');
+    fs.writeFileSync(
+      schema,
+      'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: runs/old-al\n',
+    );
     const c = await captureErrors(() => runCommand([schema, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
     assert.equal(c.code, 2);
     assert.match(c.err, /run\.reuseFrom: must be array/);
@@ -107,9 +128,31 @@ describe('live progress', () => {
   const events = [
     ev(1, 'run.start', { runId: 'r1', objective: 'a(Al)' }, t(0)),
     ev(2, 'run.state', { state: 'running' }, t(0)),
-    ev(3, 'key.write', { value: { objective: 'a', version: 2, steps: [{ id: 'structure', title: 'Build', status: 'done' }, { id: 'runs', title: 'Run pw.x', status: 'running' }] }, version: 2, reason: 'r' }, t(1), 'plan'),
+    ev(
+      3,
+      'key.write',
+      {
+        value: {
+          objective: 'a',
+          version: 2,
+          steps: [
+            { id: 'structure', title: 'Build', status: 'done' },
+            { id: 'runs', title: 'Run pw.x', status: 'running' },
+          ],
+        },
+        version: 2,
+        reason: 'r',
+      },
+      t(1),
+      'plan',
+    ),
     ev(4, 'job.transition', { id: 'dreams-c-2', state: 'running' }, t(2)),
-    ev(5, 'llm.usage', { role: 'dft', usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 300 }, costUsd: 0.012 }, t(3)),
+    ev(
+      5,
+      'llm.usage',
+      { role: 'dft', usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 300 }, costUsd: 0.012 },
+      t(3),
+    ),
     ev(6, 'approval.request', { id: 'ap-1', tool: 'make_pw_input', verdicts: [{ reasons: ['degauss is large'] }] }, t(4)),
   ];
 
@@ -120,7 +163,15 @@ describe('live progress', () => {
     assert.equal(p.tokens, 1500);
     assert.equal(p.approvalsOpen, 1);
     assert.equal(progressLine(p), '[running] step 2/2 runs · jobs 0/1 done, 1 running · 1,500 tokens $0.01 · 1 approval open');
-    const unpriced = runProgress([...events, ev(7, 'llm.usage', { role: 'dft', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: null }, t(5))]);
+    const unpriced = runProgress([
+      ...events,
+      ev(
+        7,
+        'llm.usage',
+        { role: 'dft', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: null },
+        t(5),
+      ),
+    ]);
     assert.equal(unpriced.costUsd, null);
     assert.match(progressLine(unpriced), /cost unknown/);
   });
@@ -130,7 +181,10 @@ describe('live progress', () => {
     const tty: string[] = [];
     const view = new ProgressView({ write: (s) => tty.push(s), isTTY: true, columns: 200 }, 'runs/r1');
     view.onEvent(p, events[5]!);
-    assert.match(tty.join(''), /\r\x1b\[K⚠ approval ap-1 needed for make_pw_input: degauss is large\n {2}answer: dreams approve runs\/r1 ap-1/);
+    assert.match(
+      tty.join(''),
+      /\r\x1b\[K⚠ approval ap-1 needed for make_pw_input: degauss is large\n {2}answer: dreams approve runs\/r1 ap-1/,
+    );
     assert.match(tty.at(-1)!, /^\r\x1b\[K\[running\] step 2\/2/);
     const log: string[] = [];
     const plain = new ProgressView({ write: (s) => log.push(s), isTTY: false }, 'runs/r1', 0);
@@ -141,11 +195,15 @@ describe('live progress', () => {
   });
 
   it('names each started step with its own title and place, also when steps run side by side', () => {
-    const plan = { objective: 'a', version: 3, steps: [
-      { id: 'gas-run', title: 'Run pw.x: gas-phase CO relaxation', status: 'running' },
-      { id: 'relax-clean-run', title: 'Run pw.x: clean slab relaxation', status: 'running' },
-      { id: 'relax-ontop-run', title: 'Run pw.x: ontop relaxation', status: 'pending' },
-    ] };
+    const plan = {
+      objective: 'a',
+      version: 3,
+      steps: [
+        { id: 'gas-run', title: 'Run pw.x: gas-phase CO relaxation', status: 'running' },
+        { id: 'relax-clean-run', title: 'Run pw.x: clean slab relaxation', status: 'running' },
+        { id: 'relax-ontop-run', title: 'Run pw.x: ontop relaxation', status: 'pending' },
+      ],
+    };
     const side = [
       ev(1, 'run.start', { runId: 'r1', objective: 'CO/Pt' }, t(0)),
       ev(2, 'key.write', { value: plan, version: 3, reason: 'r' }, t(1), 'plan'),

@@ -54,7 +54,12 @@ describe('dreams structure (built CLI)', function () {
 
   it('--symprec decides whether a slightly distorted crystal keeps its symmetry', () => {
     const noisy = path.join(dir, 'noisy.in');
-    fs.writeFileSync(noisy, fs.readFileSync(path.join(FIX, 'pw-ibrav4-A-C.in'), 'utf8').replace('Mg 0.666666667 0.333333333 0.75', 'Mg 0.666766667 0.333333333 0.75'));
+    fs.writeFileSync(
+      noisy,
+      fs
+        .readFileSync(path.join(FIX, 'pw-ibrav4-A-C.in'), 'utf8')
+        .replace('Mg 0.666666667 0.333333333 0.75', 'Mg 0.666766667 0.333333333 0.75'),
+    );
     assert.match(dreams(noisy, '--symprec', '1e-5').out, /space group\s+(?!P6_3\/mmc)\S+ \(\d+\)/);
     assert.match(dreams(noisy, '--symprec', '1e-2').out, /space group\s+P6_3\/mmc \(194\)/);
   });

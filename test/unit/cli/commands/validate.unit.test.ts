@@ -47,7 +47,12 @@ describe('dreams validate / dreams parse (built CLI)', function () {
     fs.writeFileSync(bad, fs.readFileSync(path.join(FIXTURES, 'al-fcc-scf.in'), 'utf8').replace('nat = 1', 'nat = 2'));
     const r = dreams('validate', '--json', bad);
     assert.equal(r.code, 1);
-    const [res] = JSON.parse(r.out) as { file: string; errorCount: number; qeVersion: string; diagnostics: { code: string; line: number; column: number; severity: string; range: unknown; fixes?: unknown[] }[] }[];
+    const [res] = JSON.parse(r.out) as {
+      file: string;
+      errorCount: number;
+      qeVersion: string;
+      diagnostics: { code: string; line: number; column: number; severity: string; range: unknown; fixes?: unknown[] }[];
+    }[];
     assert.equal(res!.errorCount, 1);
     assert.equal(res!.qeVersion, '7.2');
     const d = res!.diagnostics[0]!;
@@ -57,7 +62,10 @@ describe('dreams validate / dreams parse (built CLI)', function () {
 
   it('skips pseudopotential checks when the pseudo directory is not here, and uses --pseudo-dir when given', () => {
     const remote = path.join(dir, 'remote.in');
-    fs.writeFileSync(remote, fs.readFileSync(path.join(FIXTURES, 'al-fcc-scf.in'), 'utf8').replace('/usr/share/espresso/pseudo', '/scratch/pseudo'));
+    fs.writeFileSync(
+      remote,
+      fs.readFileSync(path.join(FIXTURES, 'al-fcc-scf.in'), 'utf8').replace('/usr/share/espresso/pseudo', '/scratch/pseudo'),
+    );
     const skipped = dreams('validate', remote);
     assert.equal(skipped.code, 0);
     assert.match(skipped.out, /pseudopotential checks skipped: \/scratch\/pseudo does not exist here/);

@@ -24,9 +24,24 @@ describe('analyzer', () => {
   const hcp = surface.sites.find((s) => s.hollowType === 'hcp')!;
   const ontop = surface.sites.find((s) => s.kind === 'ontop')!;
   const place = (site: AdsorptionSite, name: string, slab = std) =>
-    placeOnSite({ slab: slab.slab, frame: slab.frame, site, adsorbate: adsorbate(name), bindingAtoms: [0], orientation: 'upright', azimuthDeg: 0 });
+    placeOnSite({
+      slab: slab.slab,
+      frame: slab.frame,
+      site,
+      adsorbate: adsorbate(name),
+      bindingAtoms: [0],
+      orientation: 'upright',
+      azimuthDeg: 0,
+    });
   const analyse = (relaxed: Structure, planned: AdsorptionSite, e = -1, slab = std, sites = surface) =>
-    analyseConfiguration({ relaxed, adsorbateStart: slab.slab.symbols.length, frame: slab.frame, sites, plannedSite: planned, adsorptionEnergyEv: e });
+    analyseConfiguration({
+      relaxed,
+      adsorbateStart: slab.slab.symbols.length,
+      frame: slab.frame,
+      sites,
+      plannedSite: planned,
+      adsorptionEnergyEv: e,
+    });
 
   it('a configuration that stays where it was planned: no slip, same site fingerprint', () => {
     const a = analyse(place(fcc, 'O').structure, fcc);
@@ -59,7 +74,10 @@ describe('analyzer', () => {
     const placed = place(ontop, 'OH');
     const n = placed.adsorbateStart;
     const o = placed.structure.positions[n]!;
-    const apart = { ...placed.structure, positions: placed.structure.positions.map((p, i) => (i === n + 1 ? ([o[0] + 1.9, o[1], o[2] + 0.3] as Vec3) : p)) };
+    const apart = {
+      ...placed.structure,
+      positions: placed.structure.positions.map((p, i) => (i === n + 1 ? ([o[0] + 1.9, o[1], o[2] + 0.3] as Vec3) : p)),
+    };
     const a = analyse(apart, ontop);
     assert.equal(a.dissociated, true);
     assert.equal(a.fragments.length, 2);
@@ -72,7 +90,10 @@ describe('analyzer', () => {
     const n = placed.adsorbateStart;
     const pt = ontop.atomPositions[0]!;
     const r = 1.4 * (0.66 + 1.36);
-    const lifted = { ...placed.structure, positions: placed.structure.positions.map((p, i) => (i === n ? ([pt[0], pt[1], pt[2] + r] as Vec3) : p)) };
+    const lifted = {
+      ...placed.structure,
+      positions: placed.structure.positions.map((p, i) => (i === n ? ([pt[0], pt[1], pt[2] + r] as Vec3) : p)),
+    };
     const weak = analyse(lifted, ontop, -0.3);
     assert.equal(weak.slip, 'desorbed');
     assert.equal(weak.surfaceBondFactor, 1.3);
@@ -103,7 +124,7 @@ describe('analyzer', () => {
     assert.equal(near.relaxedSite.siteFingerprint, fcc.fingerprint);
   });
 
-  it('an adsorbate carried across the vacuum, under the next image\'s bottom face or below the slab, is desorbed, not on a site of the top surface', () => {
+  it("an adsorbate carried across the vacuum, under the next image's bottom face or below the slab, is desorbed, not on a site of the top surface", () => {
     const h = (p: Vec3) => p[0] * std.frame.normal[0] + p[1] * std.frame.normal[1] + p[2] * std.frame.normal[2];
     const heights = std.slab.positions.map(h);
     const c = h(std.slab.cell[2]);
@@ -125,7 +146,10 @@ describe('analyzer', () => {
     const a = analyse(withO(up(fcc, 3)), fcc, -1.5, std, ontops);
     assert.deepEqual(a.surfaceBonds[0], []);
     assert.equal(a.relaxedSite.kind, 'hollow');
-    assert.deepEqual(a.relaxedSite.surfaceAtoms, [...fcc.surfaceAtoms].sort((x, y) => x - y));
+    assert.deepEqual(
+      a.relaxedSite.surfaceAtoms,
+      [...fcc.surfaceAtoms].sort((x, y) => x - y),
+    );
     assert.equal(a.relaxedSite.siteFingerprint, 'hollow|Pt,Pt,Pt|irregular');
     assert.equal(a.slip, 'geometric');
   });
@@ -140,11 +164,30 @@ describe('analyzer on relaxed geometries', function () {
     const a = adsorbate(name);
     const refs = await computeReferences(executor, p.slab, a);
     const site = p.surface.sites.find(pick)!;
-    const placed = placeOnSite({ slab: p.slab.slab, frame: p.slab.frame, site, adsorbate: a, bindingAtoms: [0], orientation: 'upright', azimuthDeg: 0 });
+    const placed = placeOnSite({
+      slab: p.slab.slab,
+      frame: p.slab.frame,
+      site,
+      adsorbate: a,
+      bindingAtoms: [0],
+      orientation: 'upright',
+      azimuthDeg: 0,
+    });
     const r = await executor.relaxReference(placed.structure, 'configuration', name);
     assert.equal(r.converged, true);
     const adsorptionEnergyEv = r.energyEv - refs.cleanSlabEv - refs.gasPhaseEv;
-    return { site, adsorptionEnergyEv, analysis: analyseConfiguration({ relaxed: r.structure, adsorbateStart: placed.adsorbateStart, frame: p.slab.frame, sites: p.surface, plannedSite: site, adsorptionEnergyEv }) };
+    return {
+      site,
+      adsorptionEnergyEv,
+      analysis: analyseConfiguration({
+        relaxed: r.structure,
+        adsorbateStart: placed.adsorbateStart,
+        frame: p.slab.frame,
+        sites: p.surface,
+        plannedSite: site,
+        adsorptionEnergyEv,
+      }),
+    };
   };
 
   it('CO relaxed to the Pt28–Pt31 bridge midpoint on Pt(111) in a search is a bridge, not a four-atom hollow', () => {
@@ -152,7 +195,14 @@ describe('analyzer on relaxed geometries', function () {
     const p = prepareSurface(read('pt111-3x3-standardised.extxyz'));
     const relaxed = read('co-pt111-bridge-relaxed.extxyz');
     const bridge = p.surface.sites.find((s) => s.kind === 'bridge' && [...s.surfaceAtoms].sort().join() === '28,31')!;
-    const a = analyseConfiguration({ relaxed, adsorbateStart: 36, frame: p.slab.frame, sites: p.surface, plannedSite: bridge, adsorptionEnergyEv: -0.532 });
+    const a = analyseConfiguration({
+      relaxed,
+      adsorbateStart: 36,
+      frame: p.slab.frame,
+      sites: p.surface,
+      plannedSite: bridge,
+      adsorptionEnergyEv: -0.532,
+    });
     // The two far atoms of the rhombus (Pt29, Pt30) are inside the bond cutoff: counting bonds named it a hollow.
     assert.deepEqual(a.surfaceBonds[0], [28, 29, 30, 31]);
     assert.equal(a.relaxedSite.kind, 'bridge');
@@ -166,7 +216,10 @@ describe('analyzer on relaxed geometries', function () {
     const { site, analysis } = await relaxOn('09_Pt_111.xyz', 'CO', (s) => s.kind === 'bridge');
     assert.equal(analysis.surfaceBonds[0]!.length, 4);
     assert.equal(analysis.relaxedSite.kind, 'bridge');
-    assert.deepEqual(analysis.relaxedSite.surfaceAtoms, [...site.surfaceAtoms].sort((x, y) => x - y));
+    assert.deepEqual(
+      analysis.relaxedSite.surfaceAtoms,
+      [...site.surfaceAtoms].sort((x, y) => x - y),
+    );
     assert.equal(analysis.slip, 'none');
   });
 

@@ -17,8 +17,18 @@ describe('search report', function () {
     const prepared = prepareSurface(aa20('03_Pd3Cu_111.xyz'));
     const h = adsorbate('H');
     const exec = new ScreenAndRelaxExecutor(emt);
-    const search = await searchAdsorption({ slab: prepared, adsorbate: h, planner: new OfflinePlanner({ screen: exec.siteScreen(prepared.slab, h) }), executor: exec });
-    const report = reportSearch(search, { calculator: emt.settings, planner: 'offline-heuristic', options: {}, slabSource: '03_Pd3Cu_111.xyz' });
+    const search = await searchAdsorption({
+      slab: prepared,
+      adsorbate: h,
+      planner: new OfflinePlanner({ screen: exec.siteScreen(prepared.slab, h) }),
+      executor: exec,
+    });
+    const report = reportSearch(search, {
+      calculator: emt.settings,
+      planner: 'offline-heuristic',
+      options: {},
+      slabSource: '03_Pd3Cu_111.xyz',
+    });
     const { result } = search;
     assert.ok(result.iterations.length >= 2);
 
@@ -59,26 +69,46 @@ describe('search report', function () {
 describe('degenerate configurations', function () {
   this.timeout(30_000);
 
-  it('names configurations within the search\'s energy resolution of the best as degenerate with it, not the TERMINATE tolerance, and ranks them under a tighter resolution', async () => {
+  it("names configurations within the search's energy resolution of the best as degenerate with it, not the TERMINATE tolerance, and ranks them under a tighter resolution", async () => {
     // H on Pd3Cu(111): three hcp hollows of different environments within 10 meV of each other.
     const emt = new EmtCalculator();
     const prepared = prepareSurface(aa20('03_Pd3Cu_111.xyz'));
     const h = adsorbate('H');
     const exec = new ScreenAndRelaxExecutor(emt);
-    const search = await searchAdsorption({ slab: prepared, adsorbate: h, planner: new OfflinePlanner({ screen: exec.siteScreen(prepared.slab, h) }), executor: exec });
+    const search = await searchAdsorption({
+      slab: prepared,
+      adsorbate: h,
+      planner: new OfflinePlanner({ screen: exec.siteScreen(prepared.slab, h) }),
+      executor: exec,
+    });
     const { result } = search;
     const best = result.best!;
     const others = result.iterations.filter((r) => r.valid && r.analysis.fingerprint !== best.analysis.fingerprint);
     const gaps = others.map((r) => r.adsorptionEnergyEv - best.adsorptionEnergyEv);
     assert.ok(others.length >= 2 && Math.max(...gaps) < 0.01, `precondition: gaps ${gaps.join(', ')} eV`);
     const ties = degenerateWithBest(result.iterations, best, 0.01);
-    assert.deepEqual(ties.map((r) => r.iteration), [...others].sort((a, b) => a.adsorptionEnergyEv - b.adsorptionEnergyEv).map((r) => r.iteration));
+    assert.deepEqual(
+      ties.map((r) => r.iteration),
+      [...others].sort((a, b) => a.adsorptionEnergyEv - b.adsorptionEnergyEv).map((r) => r.iteration),
+    );
     // The default resolution (0.01 eV), whatever the TERMINATE tolerance.
     const loose = reportSearch(search, { calculator: emt.settings, planner: 'offline-heuristic', options: { terminateToleranceEv: 0.05 } });
-    assert.match(loose.markdown, new RegExp(`Degenerate with it within the search's energy resolution \\(0\\.01 eV\\), not ranked against it: iteration ${ties[0]!.iteration}, hollow \\(hcp\\)`));
+    assert.match(
+      loose.markdown,
+      new RegExp(
+        `Degenerate with it within the search's energy resolution \\(0\\.01 eV\\), not ranked against it: iteration ${ties[0]!.iteration}, hollow \\(hcp\\)`,
+      ),
+    );
 
     const tight = Math.min(...gaps) / 2;
     assert.deepEqual(degenerateWithBest(result.iterations, best, tight), []);
-    assert.doesNotMatch(reportSearch(search, { calculator: emt.settings, planner: 'offline-heuristic', options: { terminateToleranceEv: 0.05, degenerateToleranceEv: tight } }).markdown, /Degenerate/);
+    assert.doesNotMatch(
+      reportSearch(search, {
+        calculator: emt.settings,
+        planner: 'offline-heuristic',
+        options: { terminateToleranceEv: 0.05, degenerateToleranceEv: tight },
+      }).markdown,
+      /Degenerate/,
+    );
   });
 });

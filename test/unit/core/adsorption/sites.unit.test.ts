@@ -20,7 +20,17 @@ describe('site finding', () => {
     // the slab builder stacks ABC from the top: the second layer (tag 2) lies under hcp hollows
     const second = std.slab.positions.filter((_, i) => std.slab.tags![i] === 2);
     const underneath = (x: number, y: number) =>
-      second.some((p) => [-1, 0, 1].some((a) => [-1, 0, 1].some((b) => Math.hypot(p[0] + a * std.slab.cell[0][0] + b * std.slab.cell[1][0] - x, p[1] + a * std.slab.cell[0][1] + b * std.slab.cell[1][1] - y) < 0.3)));
+      second.some((p) =>
+        [-1, 0, 1].some((a) =>
+          [-1, 0, 1].some(
+            (b) =>
+              Math.hypot(
+                p[0] + a * std.slab.cell[0][0] + b * std.slab.cell[1][0] - x,
+                p[1] + a * std.slab.cell[0][1] + b * std.slab.cell[1][1] - y,
+              ) < 0.3,
+          ),
+        ),
+      );
     for (const s of by('hollow', 'hcp')) assert.ok(underneath(s.centre[0], s.centre[1]), `hcp ${s.id} has no second-layer atom beneath`);
     for (const s of by('hollow', 'fcc')) assert.ok(!underneath(s.centre[0], s.centre[1]), `fcc ${s.id} has a second-layer atom beneath`);
     // bridges join nearest neighbours only
@@ -33,7 +43,10 @@ describe('site finding', () => {
   it('fcc(100): 9 ontop, 18 bridge and 9 four-fold hollows, no long-diagonal bridges', () => {
     const { found } = surfaceOf(fcc100('Ag'));
     const count = (k: string, h?: string) => found.sites.filter((s) => s.kind === k && s.hollowType === h).length;
-    assert.deepEqual([count('ontop'), count('bridge'), count('hollow', '4fold'), count('hollow', 'fcc') + count('hollow', 'hcp')], [9, 18, 9, 0]);
+    assert.deepEqual(
+      [count('ontop'), count('bridge'), count('hollow', '4fold'), count('hollow', 'fcc') + count('hollow', 'hcp')],
+      [9, 18, 9, 0],
+    );
   });
 
   it('equivalent sites of a pure metal share a fingerprint; fcc and hcp do not', () => {
@@ -50,6 +63,9 @@ describe('site finding', () => {
     const compositions = new Set([...classes.values()].map((x) => x.join('')));
     assert.ok(classes.size > compositions.size, `${classes.size} classes, ${compositions.size} compositions`);
     for (const s of found.sites) assert.deepEqual(s.surfaceAtoms.map((i) => std.slab.symbols[i]!).sort(), classes.get(s.fingerprint));
-    assert.ok(found.topLayer.every((i) => std.slab.tags![i] === 1), 'exposed atoms are FAIR-Chem surface atoms');
+    assert.ok(
+      found.topLayer.every((i) => std.slab.tags![i] === 1),
+      'exposed atoms are FAIR-Chem surface atoms',
+    );
   });
 });

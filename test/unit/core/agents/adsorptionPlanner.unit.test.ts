@@ -26,15 +26,44 @@ describe('LLM planner (Anthropic SDK against the fake Messages API)', function (
       apiKey: KEY,
       script: {
         steps: [
-          { name: 'binds-through-H', reply: tool({ action: 'propose', siteType: 'hollow', surfaceAtoms: fcc.surfaceAtoms, bindingAtoms: [1], orientation: 'upright', rationale: 'H points down' }) },
-          { name: 'corrected', match: { lastUser: 'binding atom 1 is hydrogen' }, reply: tool({ action: 'propose', siteType: 'hollow', surfaceAtoms: fcc.surfaceAtoms, bindingAtoms: [0], orientation: 'upright', rationale: 'O in the fcc hollow' }) },
-          { name: 'terminate', match: { lastUser: 'Relaxations so far' }, reply: tool({ action: 'terminate', reason: 'the fcc hollow is the expected minimum for OH on Pt(111)' }) },
+          {
+            name: 'binds-through-H',
+            reply: tool({
+              action: 'propose',
+              siteType: 'hollow',
+              surfaceAtoms: fcc.surfaceAtoms,
+              bindingAtoms: [1],
+              orientation: 'upright',
+              rationale: 'H points down',
+            }),
+          },
+          {
+            name: 'corrected',
+            match: { lastUser: 'binding atom 1 is hydrogen' },
+            reply: tool({
+              action: 'propose',
+              siteType: 'hollow',
+              surfaceAtoms: fcc.surfaceAtoms,
+              bindingAtoms: [0],
+              orientation: 'upright',
+              rationale: 'O in the fcc hollow',
+            }),
+          },
+          {
+            name: 'terminate',
+            match: { lastUser: 'Relaxations so far' },
+            reply: tool({ action: 'terminate', reason: 'the fcc hollow is the expected minimum for OH on Pt(111)' }),
+          },
         ],
       },
     });
     try {
       const usage: string[] = [];
-      const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } });
+      const provider = new AnthropicProvider({
+        apiKey: KEY,
+        baseURL: api.baseURL,
+        retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
+      });
       const planner = new LlmPlanner({ provider, model: 'claude-haiku-5-5', onUsage: (u) => usage.push(`${u.role}/${u.category}`) });
       const emt = new EmtCalculator();
       const search = await searchAdsorption({ slab: pt, adsorbate: adsorbate('OH'), planner, executor: new ScreenAndRelaxExecutor(emt) });
@@ -77,14 +106,41 @@ describe('LLM planner with a model that refuses a forced tool choice', function 
       script: {
         steps: [
           { name: 'talks', reply: { content: [{ type: 'text', text: 'I would try the fcc hollow.' }] } },
-          { name: 'calls', match: { lastUser: 'does not match its schema' }, reply: { content: [{ type: 'tool_use', name: PLANNER_TOOL, input: { action: 'propose', siteType: 'hollow', surfaceAtoms: fcc.surfaceAtoms, bindingAtoms: [0], orientation: 'upright' } }] } },
+          {
+            name: 'calls',
+            match: { lastUser: 'does not match its schema' },
+            reply: {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: PLANNER_TOOL,
+                  input: {
+                    action: 'propose',
+                    siteType: 'hollow',
+                    surfaceAtoms: fcc.surfaceAtoms,
+                    bindingAtoms: [0],
+                    orientation: 'upright',
+                  },
+                },
+              ],
+            },
+          },
           { name: 'stops', reply: { content: [{ type: 'tool_use', name: PLANNER_TOOL, input: { action: 'terminate', reason: 'done' } }] } },
         ],
       },
     });
     try {
-      const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } });
-      const search = await searchAdsorption({ slab: pt, adsorbate: adsorbate('O'), planner: new LlmPlanner({ provider, model: 'claude-opus-5-5' }), executor: new ScreenAndRelaxExecutor(new EmtCalculator()) });
+      const provider = new AnthropicProvider({
+        apiKey: KEY,
+        baseURL: api.baseURL,
+        retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
+      });
+      const search = await searchAdsorption({
+        slab: pt,
+        adsorbate: adsorbate('O'),
+        planner: new LlmPlanner({ provider, model: 'claude-opus-5-5' }),
+        executor: new ScreenAndRelaxExecutor(new EmtCalculator()),
+      });
       assert.equal(search.result.relaxations, 1);
       assert.equal(search.result.rejections.length, 1);
       const bodies = api.requests.map((r) => r.body as Record<string, any>);

@@ -12,7 +12,8 @@ import { seedCall } from '../guard/support/seedCall';
 
 const dir = path.resolve(__dirname, '../../../fixtures/agents/pw-failures');
 const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
-const evidence = (name: string, errors: string[] = [], state?: string) => failureEvidence(read(`${name}.in`), read(`${name}.out`), errors, state);
+const evidence = (name: string, errors: string[] = [], state?: string) =>
+  failureEvidence(read(`${name}.in`), read(`${name}.out`), errors, state);
 
 describe('convergence advisor: diagnosis of real pw.x failures', () => {
   it('reads an unconverged SCF as steady but too slow and asks for more iterations, not a smaller step', () => {
@@ -22,7 +23,10 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.match(d.finding, /did not converge in 6 iterations/);
     assert.match(d.finding, /decreases steadily/);
     const s = ruleSuggestions(ev, d);
-    assert.deepEqual(s.map((x) => [x.parameter, x.currentValue, x.newValue]), [['electron_maxstep', 6, 12]]);
+    assert.deepEqual(
+      s.map((x) => [x.parameter, x.currentValue, x.newValue]),
+      [['electron_maxstep', 6, 12]],
+    );
   });
 
   it('halves mixing_beta when the SCF accuracy oscillates', () => {
@@ -31,7 +35,10 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     const cycle = ev.output!.scfCycles.at(-1)!;
     cycle.iterations.forEach((it, i) => (it.estimatedAccuracyRy = i % 2 ? 1e-3 : 1e-2));
     const s = ruleSuggestions(ev, diagnose(ev));
-    assert.deepEqual(s.find((x) => x.parameter === 'mixing_beta'), { parameter: 'mixing_beta', currentValue: 0.7, newValue: 0.35, reason: 'a smaller mixing step damps charge sloshing' });
+    assert.deepEqual(
+      s.find((x) => x.parameter === 'mixing_beta'),
+      { parameter: 'mixing_beta', currentValue: 0.7, newValue: 0.35, reason: 'a smaller mixing step damps charge sloshing' },
+    );
     assert.equal(oscillates([1, 0.5, 0.25, 0.1]), false);
     assert.equal(oscillates([1, 0.1, 0.5, 0.05, 0.4]), true);
   });
@@ -53,13 +60,19 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     const ev = evidence('nspin-without-magnetization');
     const d = diagnose(ev);
     assert.equal(d.kind, 'missing-starting-magnetization');
-    assert.deepEqual(ruleSuggestions(ev, d).map((x) => [x.parameter, x.newValue]), [['nspin', 1]]);
+    assert.deepEqual(
+      ruleSuggestions(ev, d).map((x) => [x.parameter, x.newValue]),
+      [['nspin', 1]],
+    );
   });
 
   it('for a magnetic element sets a starting magnetization instead', () => {
     const ev = evidence('nspin-without-magnetization');
     ev.input.elements = ['Fe'];
-    assert.deepEqual(ruleSuggestions(ev, diagnose(ev)).map((x) => [x.parameter, x.newValue]), [['starting_magnetization(Fe)', 0.5]]);
+    assert.deepEqual(
+      ruleSuggestions(ev, diagnose(ev)).map((x) => [x.parameter, x.newValue]),
+      [['starting_magnetization(Fe)', 0.5]],
+    );
   });
 
   it('recognises a job killed from outside: rerun unchanged, no parameter change', async () => {
@@ -84,18 +97,23 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     assert.equal(diagnose(failureEvidence(read('killed.in'), undefined, ['cancelled (scancel 41)'], 'cancelled')).kind, 'killed');
     assert.equal(diagnose(evidence('killed', ['job j-3 cancelled: cancelled while running (pw.x ended by SIGTERM)'])).kind, 'killed');
     // pw.x's own error still wins over the job's state
-    assert.equal(diagnose(evidence('nspin-without-magnetization', ['cancelled on the cluster'], 'cancelled')).kind, 'missing-starting-magnetization');
+    assert.equal(
+      diagnose(evidence('nspin-without-magnetization', ['cancelled on the cluster'], 'cancelled')).kind,
+      'missing-starting-magnetization',
+    );
   });
 
   it('reads a kill as a kill when the last lines of the output happen to hold a pw.x warning', () => {
     // pw.x prints "negative rho" as it starts the SCF of each new geometry; a kill landing just
     // after it puts the line in the runner's tail of the output. The input is not at fault.
-    const tail = 'pw.x was ended by SIGKILL. Last lines of the output (jobs/j-4):\n     NEW-OLD atomic charge density approx. for the potential\n     negative rho (up, down):  2.731E-03 0.000E+00';
+    const tail =
+      'pw.x was ended by SIGKILL. Last lines of the output (jobs/j-4):\n     NEW-OLD atomic charge density approx. for the potential\n     negative rho (up, down):  2.731E-03 0.000E+00';
     assert.equal(diagnose(evidence('killed', [tail], 'failed')).kind, 'killed');
     const unwatched = `${UNWATCHED_EXIT} and its output has no "JOB DONE". Last lines of the output (jobs/x):\n     negative rho (up, down):  2.731E-03 0.000E+00`;
     assert.equal(diagnose(evidence('interrupted-copt', [unwatched], 'failed')).kind, 'killed');
     // The same line after a run that ended on its own still points at the density cutoff.
-    const exited = 'pw.x exited with code 1 without printing an error block. Last lines of the output (jobs/j-4):\n     negative rho (up, down):  2.731E-03 0.000E+00';
+    const exited =
+      'pw.x exited with code 1 without printing an error block. Last lines of the output (jobs/j-4):\n     negative rho (up, down):  2.731E-03 0.000E+00';
     assert.equal(diagnose(evidence('killed', [exited], 'failed')).kind, 'charge-wrong');
   });
 
@@ -120,20 +138,33 @@ describe('convergence advisor: diagnosis of real pw.x failures', () => {
     const d = diagnose(ev); // without the runner's words: the unconverged last cycle
     assert.equal(d.kind, 'scf-not-converged');
     assert.equal(ev.output?.warningCounts['c_bands: eigenvalues not converged'], 1);
-    assert.equal(ruleSuggestions(ev, d).some((s) => s.parameter === 'diagonalization'), false);
+    assert.equal(
+      ruleSuggestions(ev, d).some((s) => s.parameter === 'diagonalization'),
+      false,
+    );
     ev.output!.warningCounts['c_bands: eigenvalues not converged'] = 4;
-    assert.deepEqual(ruleSuggestions(ev, d).find((s) => s.parameter === 'diagonalization'), {
-      parameter: 'diagonalization', currentValue: 'david', newValue: 'cg', reason: 'eigenvalues did not converge in Davidson (4 c_bands warnings)',
-    });
+    assert.deepEqual(
+      ruleSuggestions(ev, d).find((s) => s.parameter === 'diagonalization'),
+      {
+        parameter: 'diagonalization',
+        currentValue: 'david',
+        newValue: 'cg',
+        reason: 'eigenvalues did not converge in Davidson (4 c_bands warnings)',
+      },
+    );
   });
 
   it('reads a job the scheduler would never start as a request beyond its limits: less walltime, not more, and no rerun as it was', async () => {
-    const error = "SLURM will not start this job as it was asked for (PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time). Nothing ran; the job was withdrawn (scancel 12) so it does not wait in the queue forever.";
+    const error =
+      "SLURM will not start this job as it was asked for (PartitionTimeLimit: its walltime is above the partition's time limit: ask for less time). Nothing ran; the job was withdrawn (scancel 12) so it does not wait in the queue forever.";
     const ev = failureEvidence(read('killed.in'), '', [error], 'failed');
     const d = diagnose(ev);
     assert.equal(d.kind, 'scheduler-limit', 'not a walltime overrun, though the text says "time limit"');
     assert.match(d.finding, /never start the job \(PartitionTimeLimit\).*pw\.x never ran/);
-    assert.deepEqual(ruleSuggestions(ev, d).map((x) => [x.parameter, x.newValue]), [['resources.walltimeMinutes', "at most the partition's (or QOS's) time limit"]]);
+    assert.deepEqual(
+      ruleSuggestions(ev, d).map((x) => [x.parameter, x.newValue]),
+      [['resources.walltimeMinutes', "at most the partition's (or QOS's) time limit"]],
+    );
     const account = failureEvidence(read('killed.in'), '', [error.replace('PartitionTimeLimit', 'InvalidAccount')], 'failed');
     assert.equal(ruleSuggestions(account, diagnose(account))[0]!.parameter, 'cluster profile');
     const advice = await adviseOnEvidence(ev, 'c-9', makePwInputTool.schema);
@@ -167,15 +198,27 @@ describe('convergence advisor: the accuracy check', () => {
   });
 
   it('lets through changes of how the SCF gets there', () => {
-    for (const [p, a, b] of [['mixing_beta', 0.7, 0.3], ['conv_thr', 1e-6, 1e-8], ['ecutwfc', 30, 40], ['electron_maxstep', 100, 200], ['diagonalization', 'david', 'cg']] as const) {
+    for (const [p, a, b] of [
+      ['mixing_beta', 0.7, 0.3],
+      ['conv_thr', 1e-6, 1e-8],
+      ['ecutwfc', 30, 40],
+      ['electron_maxstep', 100, 200],
+      ['diagonalization', 'david', 'cg'],
+    ] as const) {
       assert.equal(refused(p, a, b), undefined, p);
     }
     const { accepted, rejected } = screenSuggestions([
       { parameter: 'conv_thr', currentValue: 1e-8, newValue: 1e-5, reason: 'looser' },
       { parameter: 'mixing_beta', currentValue: 0.7, newValue: 0.3, reason: 'damp' },
     ]);
-    assert.deepEqual(accepted.map((s) => s.parameter), ['mixing_beta']);
-    assert.deepEqual(rejected.map((s) => s.parameter), ['conv_thr']);
+    assert.deepEqual(
+      accepted.map((s) => s.parameter),
+      ['mixing_beta'],
+    );
+    assert.deepEqual(
+      rejected.map((s) => s.parameter),
+      ['conv_thr'],
+    );
   });
 
   it('a model suggestion that lowers accuracy is refused like a rule one', async () => {
@@ -185,19 +228,25 @@ describe('convergence advisor: the accuracy check', () => {
       { parameter: 'diagonalization', newValue: 'cg', reason: 'robust' },
     ]);
     assert.equal(advice.source, 'rules+model');
-    assert.deepEqual(advice.rejected.map((s) => s.parameter), ['conv_thr']);
+    assert.deepEqual(
+      advice.rejected.map((s) => s.parameter),
+      ['conv_thr'],
+    );
     assert.deepEqual(advice.suggestions.map((s) => s.parameter).sort(), ['diagonalization', 'electron_maxstep']);
   });
 });
 
 describe('convergence advisor: mapping suggestions to the input tool', () => {
   it('maps each suggestion to the make_pw_input argument that applies it, or says why not', () => {
-    const mapped = mapToInputTool([
-      { parameter: 'mixing_beta', newValue: 0.3, reason: 'r' },
-      { parameter: 'starting_magnetization(Fe)', newValue: 0.5, reason: 'r' },
-      { parameter: 'resources.walltimeMinutes', newValue: 'twice', reason: 'r' },
-      { parameter: 'tqr', newValue: true, reason: 'r' },
-    ], makePwInputTool.schema);
+    const mapped = mapToInputTool(
+      [
+        { parameter: 'mixing_beta', newValue: 0.3, reason: 'r' },
+        { parameter: 'starting_magnetization(Fe)', newValue: 0.5, reason: 'r' },
+        { parameter: 'resources.walltimeMinutes', newValue: 'twice', reason: 'r' },
+        { parameter: 'tqr', newValue: true, reason: 'r' },
+      ],
+      makePwInputTool.schema,
+    );
     assert.deepEqual(mapped[0]!.apply, { tool: 'make_pw_input', argument: 'mixingBeta', value: 0.3 });
     assert.deepEqual(mapped[1]!.apply, { tool: 'make_pw_input', argument: 'startingMagnetization', value: { Fe: 0.5 } });
     assert.match(mapped[2]!.notApplicable!, /job resource/);
@@ -210,12 +259,37 @@ describe('convergence advisor: an interrupted relaxation', () => {
   const positions = (moved: boolean) => Array.from({ length: 14 }, (_, i) => [0, 0, i + (moved && i === 12 ? 0.05 : 0)]);
   async function chain(calculation: string, moved = true, fixed?: boolean[], extra: Record<string, unknown> = {}) {
     const p = new MemoryProvenance();
-    const structure = { symbols: Array(14).fill('Pt'), positions: positions(false), cell: [[5, 0, 0], [0, 5, 0], [0, 0, 16]], pbc: [true, true, true], ...(fixed ? { fixed } : {}) };
-    const [input] = await seedCall(p, 'make_pw_input', {}, [{ kind: 'qe-input', name: 'pw_input', value: { text: relaxText, calculation, structure, settings: {} } }]);
-    const [, energy] = await seedCall(p, 'run_pw', { input: input!.id }, [
-      { kind: 'table', name: 'pw_output', value: {}, status: 'provisional', meta: { state: 'failed' } },
-      { kind: 'scalar', name: 'total_energy', value: -1, unit: 'eV', status: 'provisional', meta: { finalPositionsAngstrom: positions(moved), ionicSteps: 4, ...extra } },
-    ], { input: input!.id });
+    const structure = {
+      symbols: Array(14).fill('Pt'),
+      positions: positions(false),
+      cell: [
+        [5, 0, 0],
+        [0, 5, 0],
+        [0, 0, 16],
+      ],
+      pbc: [true, true, true],
+      ...(fixed ? { fixed } : {}),
+    };
+    const [input] = await seedCall(p, 'make_pw_input', {}, [
+      { kind: 'qe-input', name: 'pw_input', value: { text: relaxText, calculation, structure, settings: {} } },
+    ]);
+    const [, energy] = await seedCall(
+      p,
+      'run_pw',
+      { input: input!.id },
+      [
+        { kind: 'table', name: 'pw_output', value: {}, status: 'provisional', meta: { state: 'failed' } },
+        {
+          kind: 'scalar',
+          name: 'total_energy',
+          value: -1,
+          unit: 'eV',
+          status: 'provisional',
+          meta: { finalPositionsAngstrom: positions(moved), ionicSteps: 4, ...extra },
+        },
+      ],
+      { input: input!.id },
+    );
     return { p, call: energy!.creator, energy: energy!.id };
   }
   const d = (kind: Diagnosis['kind']): Diagnosis => ({ kind, finding: '' });
@@ -229,7 +303,14 @@ describe('convergence advisor: an interrupted relaxation', () => {
   it('continues a relaxation that ran out of steps, and a vc-relax whose final SCF is above its thresholds though only its cell moved', async () => {
     const steps = await chain('relax', true, undefined, { relaxation: { failureKind: 'steps-exhausted' } });
     assert.deepEqual(interruptedRelaxation(steps.p, steps.call, d('relaxation-not-converged')), { energy: steps.energy, ionicSteps: 4 });
-    const pulay = await chain('vc-relax', false, undefined, { relaxation: { failureKind: 'final-scf-above-thresholds' }, cellAngstrom: [[5.05, 0, 0], [0, 5.05, 0], [0, 0, 16.1]] });
+    const pulay = await chain('vc-relax', false, undefined, {
+      relaxation: { failureKind: 'final-scf-above-thresholds' },
+      cellAngstrom: [
+        [5.05, 0, 0],
+        [0, 5.05, 0],
+        [0, 0, 16.1],
+      ],
+    });
     assert.deepEqual(interruptedRelaxation(pulay.p, pulay.call, d('final-scf-above-thresholds')), { energy: pulay.energy, ionicSteps: 4 });
     // BFGS that gave up wants a tighter SCF, not a continuation
     const bfgs = await chain('relax', true, undefined, { relaxation: { failureKind: 'bfgs-failed' } });
@@ -244,7 +325,11 @@ describe('convergence advisor: an interrupted relaxation', () => {
     const still = await chain('relax', false);
     assert.equal(interruptedRelaxation(still.p, still.call, d('killed')), undefined);
     // only a fixed atom differs (as printed): the free atoms never moved, which interrupted_geometry refuses too
-    const fixedOnly = await chain('relax', true, Array.from({ length: 14 }, (_, i) => i === 12));
+    const fixedOnly = await chain(
+      'relax',
+      true,
+      Array.from({ length: 14 }, (_, i) => i === 12),
+    );
     assert.equal(interruptedRelaxation(fixedOnly.p, fixedOnly.call, d('killed')), undefined);
   });
 });

@@ -7,7 +7,9 @@ import { RunControl } from '../../../../src/core/run/checkpoint';
 import { RunStopped } from '../../../../src/core/guard/interruption';
 import { runStepPool, type StepResult } from '../../../../src/core/agents/stepPool';
 
-interface Step { id: string }
+interface Step {
+  id: string;
+}
 
 function harness(opts: { slots: number; queue: string[] }) {
   const control = new RunControl();
@@ -15,23 +17,30 @@ function harness(opts: { slots: number; queue: string[] }) {
   const pending = new Map<string, (r: StepResult | Error) => void>();
   const queue = [...opts.queue];
   let waiters: (() => void)[] = [];
-  const pool = (first: string[]) => runStepPool<Step>({
-    first: first.map((id) => ({ id })),
-    run: (step) => new Promise<StepResult>((resolve, reject) => {
-      log.push(`start ${step.id}`);
-      pending.set(step.id, (r) => {
-        pending.delete(step.id);
-        log.push(`end ${step.id}`);
-        if (r instanceof Error) reject(r); else resolve(r);
-      });
-      for (const w of waiters) w();
-      waiters = [];
-    }),
-    ended: async (step, result) => { log.push(`ended ${step.id} ${result.ok ? 'ok' : 'failed'}`); },
-    more: (inFlight) => queue.splice(0, Math.max(0, opts.slots - inFlight.size)).map((id) => ({ id })),
-    checkpoint: () => control.checkpoint(),
-  });
-  const settle = async () => { for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r)); };
+  const pool = (first: string[]) =>
+    runStepPool<Step>({
+      first: first.map((id) => ({ id })),
+      run: (step) =>
+        new Promise<StepResult>((resolve, reject) => {
+          log.push(`start ${step.id}`);
+          pending.set(step.id, (r) => {
+            pending.delete(step.id);
+            log.push(`end ${step.id}`);
+            if (r instanceof Error) reject(r);
+            else resolve(r);
+          });
+          for (const w of waiters) w();
+          waiters = [];
+        }),
+      ended: async (step, result) => {
+        log.push(`ended ${step.id} ${result.ok ? 'ok' : 'failed'}`);
+      },
+      more: (inFlight) => queue.splice(0, Math.max(0, opts.slots - inFlight.size)).map((id) => ({ id })),
+      checkpoint: () => control.checkpoint(),
+    });
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+  };
   const started = async (...ids: string[]) => {
     while (!ids.every((id) => pending.has(id))) await new Promise<void>((r) => waiters.push(r));
     await settle();
@@ -45,7 +54,7 @@ function harness(opts: { slots: number; queue: string[] }) {
   return { control, log, pending, pool, started, end, settle };
 }
 
-describe('plan steps side by side (the supervisor\'s pool)', () => {
+describe("plan steps side by side (the supervisor's pool)", () => {
   it('starts the next ready step when any one ends, within the limit', async () => {
     const h = harness({ slots: 2, queue: ['relax-ontop-run', 'relax-fcc-run'] });
     const done = h.pool(['gas-run', 'relax-clean-run']);
@@ -59,11 +68,23 @@ describe('plan steps side by side (the supervisor\'s pool)', () => {
     await h.end('relax-fcc-run');
     await h.end('relax-clean-run');
     const ended = await done;
-    assert.deepEqual(ended.map((e) => e.step.id), ['gas-run', 'relax-ontop-run', 'relax-fcc-run', 'relax-clean-run']);
+    assert.deepEqual(
+      ended.map((e) => e.step.id),
+      ['gas-run', 'relax-ontop-run', 'relax-fcc-run', 'relax-clean-run'],
+    );
     assert.deepEqual(h.log, [
-      'start gas-run', 'start relax-clean-run', 'end gas-run', 'ended gas-run ok', 'start relax-ontop-run',
-      'end relax-ontop-run', 'ended relax-ontop-run ok', 'start relax-fcc-run', 'end relax-fcc-run', 'ended relax-fcc-run ok',
-      'end relax-clean-run', 'ended relax-clean-run ok',
+      'start gas-run',
+      'start relax-clean-run',
+      'end gas-run',
+      'ended gas-run ok',
+      'start relax-ontop-run',
+      'end relax-ontop-run',
+      'ended relax-ontop-run ok',
+      'start relax-fcc-run',
+      'end relax-fcc-run',
+      'ended relax-fcc-run ok',
+      'end relax-clean-run',
+      'ended relax-clean-run ok',
     ]);
   });
 
@@ -75,7 +96,13 @@ describe('plan steps side by side (the supervisor\'s pool)', () => {
     assert.deepEqual([...h.pending.keys()], ['b'], 'no step started after the failure');
     await h.end('b');
     const ended = await done;
-    assert.deepEqual(ended.map((e) => [e.step.id, e.result.ok]), [['a', false], ['b', true]]);
+    assert.deepEqual(
+      ended.map((e) => [e.step.id, e.result.ok]),
+      [
+        ['a', false],
+        ['b', true],
+      ],
+    );
     assert.ok(!h.log.some((l) => l.startsWith('start c')), h.log.join(', '));
   });
 
@@ -84,7 +111,14 @@ describe('plan steps side by side (the supervisor\'s pool)', () => {
     const done = h.pool(['a', 'b']);
     const seen: { outcome?: unknown } = {};
     const outcome = (): unknown => seen.outcome;
-    const finished = done.then(() => { seen.outcome = 'resolved'; }, (e: unknown) => { seen.outcome = e; });
+    const finished = done.then(
+      () => {
+        seen.outcome = 'resolved';
+      },
+      (e: unknown) => {
+        seen.outcome = e;
+      },
+    );
     await h.started('a', 'b');
     h.control.stop();
     await h.end('a');
@@ -106,14 +140,24 @@ describe('plan steps side by side (the supervisor\'s pool)', () => {
     h.control.resume();
     await h.started('b');
     await h.end('b');
-    assert.deepEqual((await done).map((e) => e.step.id), ['a', 'b']);
+    assert.deepEqual(
+      (await done).map((e) => e.step.id),
+      ['a', 'b'],
+    );
   });
 
   it('a step that throws ends the pool with its error after the others have ended', async () => {
     const h = harness({ slots: 2, queue: ['c'] });
     const seen: { outcome?: unknown } = {};
     const outcome = (): unknown => seen.outcome;
-    const finished = h.pool(['a', 'b']).then(() => { seen.outcome = 'resolved'; }, (e: unknown) => { seen.outcome = e; });
+    const finished = h.pool(['a', 'b']).then(
+      () => {
+        seen.outcome = 'resolved';
+      },
+      (e: unknown) => {
+        seen.outcome = e;
+      },
+    );
     await h.started('a', 'b');
     await h.end('a', new Error('the canvas refused a write'));
     assert.ok(seen.outcome === undefined, 'the pool waits for b');

@@ -21,22 +21,27 @@ function harness(opts: { maxParallelJobs: number; jobAllowance?: () => number })
   const pending = new Map<string, Pending>();
   let waiters: (() => void)[] = [];
   const registry = {
-    call: (use: ToolUseBlock) => new Promise((resolve) => {
-      log.push(`start ${use.id}`);
-      pending.set(use.id, {
-        id: use.id,
-        end: () => {
-          log.push(`end ${use.id}`);
-          pending.delete(use.id);
-          resolve({ outcome: { status: 'ok', call: `c-${use.id}` }, toolResult: { type: 'tool_result', toolUseId: use.id, content: `result of ${use.id}` } });
-        },
-      });
-      for (const w of waiters) w();
-      waiters = [];
-    }),
+    call: (use: ToolUseBlock) =>
+      new Promise((resolve) => {
+        log.push(`start ${use.id}`);
+        pending.set(use.id, {
+          id: use.id,
+          end: () => {
+            log.push(`end ${use.id}`);
+            pending.delete(use.id);
+            resolve({
+              outcome: { status: 'ok', call: `c-${use.id}` },
+              toolResult: { type: 'tool_result', toolUseId: use.id, content: `result of ${use.id}` },
+            });
+          },
+        });
+        for (const w of waiters) w();
+        waiters = [];
+      }),
   };
   const rt = {
-    control, registry,
+    control,
+    registry,
     limits: { maxParallelJobs: opts.maxParallelJobs, maxToolResultChars: 4000 },
     ...(opts.jobAllowance ? { jobAllowance: opts.jobAllowance } : {}),
   } as unknown as AgentRuntime;
@@ -71,7 +76,11 @@ describe('run_pw calls of one turn side by side', () => {
     await h.end('k90');
     await h.end('k49');
     const results = await done;
-    assert.deepEqual(results.map((r) => r.content), ['result of k36', 'result of k49', 'result of k66', 'result of k90'], 'results in the order of the calls');
+    assert.deepEqual(
+      results.map((r) => r.content),
+      ['result of k36', 'result of k49', 'result of k66', 'result of k90'],
+      'results in the order of the calls',
+    );
     assert.deepEqual(h.log, ['start k36', 'start k49', 'end k36', 'start k66', 'end k66', 'start k90', 'end k90', 'end k49']);
   });
 
@@ -100,7 +109,10 @@ describe('run_pw calls of one turn side by side', () => {
     await h.started('a', 'b');
     h.control.stop('stopped by the user');
     let settled = false;
-    void done.then(() => (settled = true), () => (settled = true));
+    void done.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     await h.end('a');
     assert.ok(!h.pending.has('c'), 'nothing new after the stop');
     assert.equal(settled, false, 'b is still running: the turn has not ended');

@@ -20,7 +20,10 @@ interface ReferenceCase {
   stressEvPerAngstrom3?: [Vec3, Vec3, Vec3];
 }
 
-const reference = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../fixtures/calculators/emt-ase-reference.json'), 'utf8')) as { generator: string; cases: ReferenceCase[] };
+const reference = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../fixtures/calculators/emt-ase-reference.json'), 'utf8')) as {
+  generator: string;
+  cases: ReferenceCase[];
+};
 
 describe(`EMT against ${reference.generator}`, () => {
   for (const c of reference.cases) {
@@ -28,8 +31,14 @@ describe(`EMT against ${reference.generator}`, () => {
       const s: Structure = { symbols: c.symbols, positions: c.positions, cell: c.cell, pbc: c.pbc };
       const r = new EmtCalculator().compute(s, !!c.stressEvPerAngstrom3);
       assert.ok(Math.abs(r.energyEv - c.energyEv) < 1e-6, `energy ${r.energyEv} vs ASE ${c.energyEv}`);
-      r.forcesEvPerAngstrom.forEach((f, i) => f.forEach((x, k) => assert.ok(Math.abs(x - c.forcesEvPerAngstrom[i]![k]!) < 1e-6, `force ${i},${k}: ${x} vs ${c.forcesEvPerAngstrom[i]![k]}`)));
-      c.stressEvPerAngstrom3?.forEach((row, a) => row.forEach((x, b) => assert.ok(Math.abs(r.stressEvPerAngstrom3![a]![b]! - x) < 1e-8, `stress ${a}${b}`)));
+      r.forcesEvPerAngstrom.forEach((f, i) =>
+        f.forEach((x, k) =>
+          assert.ok(Math.abs(x - c.forcesEvPerAngstrom[i]![k]!) < 1e-6, `force ${i},${k}: ${x} vs ${c.forcesEvPerAngstrom[i]![k]}`),
+        ),
+      );
+      c.stressEvPerAngstrom3?.forEach((row, a) =>
+        row.forEach((x, b) => assert.ok(Math.abs(r.stressEvPerAngstrom3![a]![b]! - x) < 1e-8, `stress ${a}${b}`)),
+      );
     });
   }
 });

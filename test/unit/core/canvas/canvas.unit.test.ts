@@ -10,7 +10,16 @@ const dft: Actor = { kind: 'agent', id: 'dft', model: 'claude-test' };
 const supervisor: Actor = { kind: 'agent', id: 'supervisor', model: 'claude-test' };
 const jobsFramework: Actor = { kind: 'framework', id: 'jobs' };
 const job = (id: string, state: JobState): JobRecord => ({
-  id, backend: 'local', state, program: 'pw.x', input: 'pw.in', files: [], pseudopotentials: [], outputs: [], createdAt: 'now', updatedAt: 'now',
+  id,
+  backend: 'local',
+  state,
+  program: 'pw.x',
+  input: 'pw.in',
+  files: [],
+  pseudopotentials: [],
+  outputs: [],
+  createdAt: 'now',
+  updatedAt: 'now',
 });
 const judge: Actor = { kind: 'judge', id: 'report-judge', model: 'claude-test' };
 const tempDir = useTempDirs();
@@ -37,7 +46,14 @@ describe('canvas: write, read, inspect', () => {
     assert.ok(second.ok);
     assert.equal(second.version, 2);
     assert.match(second.message, /notes\/cutoff existed with 1 version; this write is version 2\. Earlier versions stay readable/);
-    assert.deepEqual(canvas.read('notes/cutoff'), { ok: true, key: 'notes/cutoff', version: 2, versions: 2, value: { chosenRy: 35 }, seq: 2 });
+    assert.deepEqual(canvas.read('notes/cutoff'), {
+      ok: true,
+      key: 'notes/cutoff',
+      version: 2,
+      versions: 2,
+      value: { chosenRy: 35 },
+      seq: 2,
+    });
     const v1 = canvas.read('notes/cutoff', 1);
     assert.ok(v1.ok);
     assert.deepEqual(v1.value, { chosenRy: 30 });
@@ -66,13 +82,19 @@ describe('canvas: write, read, inspect', () => {
       { key: 'notes/a', mode: 'versioned', versions: 2, summary: 'second thought — revised', lastSeq: 3 },
       { key: 'plan', mode: 'versioned', versions: 1, summary: '{steps} — initial plan for the lattice constant', lastSeq: 1 },
     ]);
-    assert.deepEqual(canvas.inspect('notes/').map((k) => k.key), ['notes/a']);
+    assert.deepEqual(
+      canvas.inspect('notes/').map((k) => k.key),
+      ['notes/a'],
+    );
   });
 
   it('framework spaces are read-only to agents, writable by tools and the framework', async () => {
     const refused = await canvas.write('jobs/j-7', { state: 'cancelled' }, 'stop it', dft);
     assert.equal(refused.ok, false);
-    assert.match(refused.message, /jobs\/j-7 is in jobs\/\* .* which only the framework writes; you can read it\. To record your own observation, write a note/);
+    assert.match(
+      refused.message,
+      /jobs\/j-7 is in jobs\/\* .* which only the framework writes; you can read it\. To record your own observation, write a note/,
+    );
     const byFramework = await canvas.write('run/state', { state: 'running' }, 'started', jobsFramework);
     assert.equal(byFramework.ok, true);
   });
@@ -103,13 +125,20 @@ describe('canvas: write, read, inspect', () => {
 
   it('concurrent writes to one key get distinct, ordered versions', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => canvas.write('notes/shared', { i }, `writer ${i}`, dft)));
-    assert.deepEqual(results.map((r) => (r.ok ? r.version : 0)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? r.version : 0)),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
     assert.deepEqual(canvas.read('notes/shared', 4), { ok: true, key: 'notes/shared', version: 4, versions: 10, value: { i: 3 }, seq: 4 });
   });
 
   it('a user edit from the notebook is a version of its key', async () => {
     await canvas.write('notes/a', 'agent text', 'r', dft);
-    await log.append({ kind: 'user.edit', payload: { key: 'notes/a', value: 'user text', reason: 'fixed a typo' }, actor: { kind: 'user', id: 'alice' } });
+    await log.append({
+      kind: 'user.edit',
+      payload: { key: 'notes/a', value: 'user text', reason: 'fixed a typo' },
+      actor: { kind: 'user', id: 'alice' },
+    });
     const r = canvas.read('notes/a');
     assert.ok(r.ok);
     assert.equal(r.value, 'user text');
@@ -119,8 +148,15 @@ describe('canvas: write, read, inspect', () => {
 
 describe('canvas: per-key constraints', () => {
   it('a format-restricted key refuses values that fail its schema, naming where', async () => {
-    const planSchema = { type: 'object', required: ['steps'], properties: { steps: { type: 'array', items: { type: 'object', required: ['tool'] } } } };
-    const specs: KeySpec[] = [...DEFAULT_KEY_SPECS.filter((s) => s.pattern !== 'plan'), { pattern: 'plan', mode: 'versioned', schema: planSchema, description: 'the plan' }];
+    const planSchema = {
+      type: 'object',
+      required: ['steps'],
+      properties: { steps: { type: 'array', items: { type: 'object', required: ['tool'] } } },
+    };
+    const specs: KeySpec[] = [
+      ...DEFAULT_KEY_SPECS.filter((s) => s.pattern !== 'plan'),
+      { pattern: 'plan', mode: 'versioned', schema: planSchema, description: 'the plan' },
+    ];
     const { log } = await freshLog();
     const canvas = new Canvas(log, { specs });
     const bad = await canvas.write('plan', { steps: [{ tool: 'pw_scf' }, { worker: 'dft' }] }, 'plan', supervisor);
@@ -138,7 +174,10 @@ describe('canvas: per-key constraints', () => {
     assert.equal((await canvas.write('decisions/functional', 'PBE', 'matches the pseudopotentials', supervisor)).ok, true);
     const again = await canvas.write('decisions/functional', 'PBEsol', 'changed my mind', supervisor);
     assert.equal(again.ok, false);
-    assert.match(again.message, /already exists \(written at seq 1\) and is immutable: read it, or write under a new key such as decisions\/functional-2/);
+    assert.match(
+      again.message,
+      /already exists \(written at seq 1\) and is immutable: read it, or write under a new key such as decisions\/functional-2/,
+    );
     await log.close();
   });
 
@@ -163,15 +202,20 @@ describe('canvas: per-key constraints', () => {
     assert.ok(verified.ok);
     const after = await canvas.write('reports/al-lattice', { a0Angstrom: 4.1 }, 'tweak', supervisor);
     assert.equal(after.ok, false);
-    assert.match(after.message, /reports\/al-lattice was verified at version 2 \(seq 3: claims match a-12\) and is now immutable\. Write a new report key \(e\.g\. reports\/al-lattice-revised\)/);
+    assert.match(
+      after.message,
+      /reports\/al-lattice was verified at version 2 \(seq 3: claims match a-12\) and is now immutable\. Write a new report key \(e\.g\. reports\/al-lattice-revised\)/,
+    );
     assert.match(canvas.inspect('reports/')[0]!.summary, /\[verified v2\]/);
     await log.close();
   });
 
   it('refuses to start with a spec protected by a condition it does not know', async () => {
     const { log } = await freshLog();
-    assert.throws(() => new Canvas(log, { specs: [{ pattern: 'x/*', mode: 'versioned', protectedBy: 'moon is full', description: 'x' }] }),
-      /protected by "moon is full", a condition this canvas does not define/);
+    assert.throws(
+      () => new Canvas(log, { specs: [{ pattern: 'x/*', mode: 'versioned', protectedBy: 'moon is full', description: 'x' }] }),
+      /protected by "moon is full", a condition this canvas does not define/,
+    );
     await log.close();
   });
 
@@ -186,8 +230,17 @@ describe('canvas: per-key constraints', () => {
     const w = await canvas.write('artifacts/a-1', 0, 'overwrite', { kind: 'tool', id: 'pw_scf' });
     assert.equal(w.ok, false);
     assert.match(w.message, /created only by tool calls, through the provenance registry/);
-    assert.deepEqual(canvas.read('artifacts/a-1'), { ok: true, key: 'artifacts/a-1', version: 1, versions: 1, value: { value: -39.5, unit: 'eV' }, seq: 1 });
-    assert.deepEqual(canvas.inspect('artifacts/'), [{ key: 'artifacts/a-1', mode: 'framework', versions: 1, summary: 'total_energy = -39.5 eV (final)', lastSeq: 1 }]);
+    assert.deepEqual(canvas.read('artifacts/a-1'), {
+      ok: true,
+      key: 'artifacts/a-1',
+      version: 1,
+      versions: 1,
+      value: { value: -39.5, unit: 'eV' },
+      seq: 1,
+    });
+    assert.deepEqual(canvas.inspect('artifacts/'), [
+      { key: 'artifacts/a-1', mode: 'framework', versions: 1, summary: 'total_energy = -39.5 eV (final)', lastSeq: 1 },
+    ]);
     const miss = canvas.read('artifacts/a-2');
     assert.equal(miss.ok, false);
     assert.deepEqual(!miss.ok && miss.closest[0], 'artifacts/a-1');
@@ -199,13 +252,22 @@ describe('canvas: reopening rebuilds the same state', () => {
   it('folding the log twice gives deep-equal state, for a writer and for a reader', async () => {
     const { log, file } = await freshLog();
     const canvas = new Canvas(log);
-    for (let i = 0; i < 30; i++) await canvas.write(`notes/n${i % 7}`, { i, nested: { list: [i, i * 2] } }, `reason ${i}`, i % 2 ? dft : supervisor);
+    for (let i = 0; i < 30; i++)
+      await canvas.write(`notes/n${i % 7}`, { i, nested: { list: [i, i * 2] } }, `reason ${i}`, i % 2 ? dft : supervisor);
     await canvas.write('reports/r', { claim: 1 }, 'draft', supervisor);
     await canvas.markVerified('reports/r', 'ok', judge);
     await log.append({ kind: 'job.transition', key: 'jobs/j-1', payload: job('j-1', 'completed'), actor: jobsFramework });
     await log.append({
-      kind: 'llm.usage', actor: jobsFramework,
-      payload: { role: 'dft', category: 'act', model: 'm', usage: { inputTokens: 10, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: null, at: 'now' },
+      kind: 'llm.usage',
+      actor: jobsFramework,
+      payload: {
+        role: 'dft',
+        category: 'act',
+        model: 'm',
+        usage: { inputTokens: 10, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: null,
+        at: 'now',
+      },
     });
     const before = canvas.snapshot();
     await log.close();

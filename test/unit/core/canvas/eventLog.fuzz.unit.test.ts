@@ -18,10 +18,13 @@ import { useTempDirs } from './tempDir';
 const MAX_LINE = 64 * 1024;
 const tempDir = useTempDirs();
 
-const actorArb: fc.Arbitrary<Actor> = fc.record({
-  kind: fc.constantFrom('agent', 'judge', 'tool', 'user', 'framework'),
-  id: fc.string({ maxLength: 12 }),
-}, { requiredKeys: ['kind', 'id'] }) as fc.Arbitrary<Actor>;
+const actorArb: fc.Arbitrary<Actor> = fc.record(
+  {
+    kind: fc.constantFrom('agent', 'judge', 'tool', 'user', 'framework'),
+    id: fc.string({ maxLength: 12 }),
+  },
+  { requiredKeys: ['kind', 'id'] },
+) as fc.Arbitrary<Actor>;
 
 const eventBodyArb = fc.record({
   actor: actorArb,
@@ -48,9 +51,25 @@ function withCrc(obj: Record<string, unknown>): Buffer {
 }
 
 const WRONG_TYPES: [string, unknown][] = [
-  ['v', '1'], ['v', 0], ['v', 1.5], ['v', null], ['seq', 'x'], ['seq', -1], ['seq', 2.5], ['ts', 5], ['ts', null],
-  ['actor', null], ['actor', 'dft'], ['actor', { kind: 'robot', id: 'x' }], ['actor', { kind: 'agent' }],
-  ['kind', ''], ['kind', 7], ['kind', null], ['key', 5], ['key', []], ['payload', undefined],
+  ['v', '1'],
+  ['v', 0],
+  ['v', 1.5],
+  ['v', null],
+  ['seq', 'x'],
+  ['seq', -1],
+  ['seq', 2.5],
+  ['ts', 5],
+  ['ts', null],
+  ['actor', null],
+  ['actor', 'dft'],
+  ['actor', { kind: 'robot', id: 'x' }],
+  ['actor', { kind: 'agent' }],
+  ['kind', ''],
+  ['kind', 7],
+  ['kind', null],
+  ['key', 5],
+  ['key', []],
+  ['payload', undefined],
 ];
 
 type Damage =
@@ -71,7 +90,12 @@ const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   fc.record({ op: fc.constant('swap' as const), i: fraction, j: fraction }),
   fc.record({ op: fc.constant('duplicate' as const), i: fraction, at: fraction }),
   fc.record({ op: fc.constant('delete' as const), i: fraction }),
-  fc.record({ op: fc.constant('huge' as const), at: fraction, length: fc.integer({ min: MAX_LINE + 1, max: 3 * MAX_LINE }), newline: fc.boolean() }),
+  fc.record({
+    op: fc.constant('huge' as const),
+    at: fraction,
+    length: fc.integer({ min: MAX_LINE + 1, max: 3 * MAX_LINE }),
+    newline: fc.boolean(),
+  }),
   fc.record({ op: fc.constant('wrong-type' as const), i: fraction, which: fc.integer({ min: 0, max: WRONG_TYPES.length - 1 }) }),
   fc.record({ op: fc.constant('garbage' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 40 }) }),
   fc.record({ op: fc.constant('not-json' as const), at: fraction, text: fc.string({ maxLength: 30 }) }),
@@ -166,105 +190,116 @@ describe('event log: fuzzed damage', function () {
   it('a writer opening any of 1,000 damaged logs keeps every good event before the damage and reports exactly what it cut', async () => {
     const root = tempDir();
     let refused = 0;
-    await fc.assert(fc.asyncProperty(
-      fc.array(eventBodyArb, { minLength: 0, maxLength: 25 }),
-      fc.array(damageArb, { minLength: 1, maxLength: 3 }),
-      async (bodies, damages) => {
-        const { lines, events } = goodLog(bodies);
-        const damagedLines = damages.reduce(damage, lines);
-        const damaged = Buffer.concat(damagedLines);
-        const dir = path.join(root, String(++runNumber));
-        fs.mkdirSync(dir);
-        const file = path.join(dir, 'events.jsonl');
-        fs.writeFileSync(file, damaged);
-        const expected = intactPrefix(lines, damaged);
-        const start = Buffer.from('{"v":');
-        const head = damaged.subarray(0, Math.min(start.length, damaged.length));
-        if (expected.lines === 0 && head[0] !== 0 && !head.equals(start.subarray(0, head.length))) {
-          // Nothing good and not even the start of an event line: not a DREAMS log, refused untouched.
-          await assert.rejects(openEventLog(file, { mode: 'writer', maxLineBytes: MAX_LINE }), (e: unknown) =>
-            e instanceof EventLogError && e.code === 'not-a-log');
-          assert.deepEqual(fs.readFileSync(file), damaged, 'a refused file is not changed');
-          assert.deepEqual(fs.readdirSync(dir), ['events.jsonl'], 'no copy made and no lock left');
-          refused++;
-          fs.rmSync(dir, { recursive: true, force: true });
-          return;
-        }
-
-        const { log, recovery } = await openEventLog(file, { mode: 'writer', maxLineBytes: MAX_LINE });
-        try {
-          assert.deepEqual(log.events(), events.slice(0, expected.lines), 'every good event before the damage is kept');
-          assert.equal(recovery.eventsRead, expected.lines);
-          if (expected.bytes === damaged.length) {
-            assert.equal(recovery.damage, undefined, 'an undamaged prefix is not reported');
-          } else {
-            const d = recovery.damage;
-            assert.ok(d, 'damage is reported');
-            assert.equal(d.line, expected.lines + 1);
-            assert.equal(d.byteOffset, expected.bytes);
-            assert.equal(d.linesDropped, linesIn(damaged.subarray(expected.bytes)));
-            assert.ok(d.detail.length > 0);
-            assert.deepEqual(fs.readFileSync(d.backup), damaged, 'the damaged file was kept whole');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(eventBodyArb, { minLength: 0, maxLength: 25 }),
+        fc.array(damageArb, { minLength: 1, maxLength: 3 }),
+        async (bodies, damages) => {
+          const { lines, events } = goodLog(bodies);
+          const damagedLines = damages.reduce(damage, lines);
+          const damaged = Buffer.concat(damagedLines);
+          const dir = path.join(root, String(++runNumber));
+          fs.mkdirSync(dir);
+          const file = path.join(dir, 'events.jsonl');
+          fs.writeFileSync(file, damaged);
+          const expected = intactPrefix(lines, damaged);
+          const start = Buffer.from('{"v":');
+          const head = damaged.subarray(0, Math.min(start.length, damaged.length));
+          if (expected.lines === 0 && head[0] !== 0 && !head.equals(start.subarray(0, head.length))) {
+            // Nothing good and not even the start of an event line: not a DREAMS log, refused untouched.
+            await assert.rejects(
+              openEventLog(file, { mode: 'writer', maxLineBytes: MAX_LINE }),
+              (e: unknown) => e instanceof EventLogError && e.code === 'not-a-log',
+            );
+            assert.deepEqual(fs.readFileSync(file), damaged, 'a refused file is not changed');
+            assert.deepEqual(fs.readdirSync(dir), ['events.jsonl'], 'no copy made and no lock left');
+            refused++;
+            fs.rmSync(dir, { recursive: true, force: true });
+            return;
           }
-          assert.deepEqual(fs.readFileSync(file), damaged.subarray(0, expected.bytes), 'cut exactly at the damage');
-        } finally {
-          await log.close();
-        }
-        const again = await openEventLog(file, { mode: 'reader', maxLineBytes: MAX_LINE });
-        assert.equal(again.recovery.damage, undefined);
-        assert.equal(again.log.lastSeq(), expected.lines);
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    ), { numRuns: 1000 });
+
+          const { log, recovery } = await openEventLog(file, { mode: 'writer', maxLineBytes: MAX_LINE });
+          try {
+            assert.deepEqual(log.events(), events.slice(0, expected.lines), 'every good event before the damage is kept');
+            assert.equal(recovery.eventsRead, expected.lines);
+            if (expected.bytes === damaged.length) {
+              assert.equal(recovery.damage, undefined, 'an undamaged prefix is not reported');
+            } else {
+              const d = recovery.damage;
+              assert.ok(d, 'damage is reported');
+              assert.equal(d.line, expected.lines + 1);
+              assert.equal(d.byteOffset, expected.bytes);
+              assert.equal(d.linesDropped, linesIn(damaged.subarray(expected.bytes)));
+              assert.ok(d.detail.length > 0);
+              assert.deepEqual(fs.readFileSync(d.backup), damaged, 'the damaged file was kept whole');
+            }
+            assert.deepEqual(fs.readFileSync(file), damaged.subarray(0, expected.bytes), 'cut exactly at the damage');
+          } finally {
+            await log.close();
+          }
+          const again = await openEventLog(file, { mode: 'reader', maxLineBytes: MAX_LINE });
+          assert.equal(again.recovery.damage, undefined);
+          assert.equal(again.log.lastSeq(), expected.lines);
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      ),
+      { numRuns: 1000 },
+    );
     assert.ok(refused < 500, `${refused} of 1,000 damaged logs were refused as not logs: the property hardly reaches the cut`);
   });
 
   it('a reader of a damaged log sees the same good events, reports the damage and changes nothing (300 logs)', async () => {
     const root = tempDir();
-    await fc.assert(fc.asyncProperty(
-      fc.array(eventBodyArb, { minLength: 1, maxLength: 25 }),
-      fc.array(damageArb, { minLength: 1, maxLength: 3 }),
-      async (bodies, damages) => {
-        const { lines, events } = goodLog(bodies);
-        const damaged = Buffer.concat(damages.reduce(damage, lines));
-        const file = path.join(root, `${++runNumber}.jsonl`);
-        fs.writeFileSync(file, damaged);
-        const expected = intactPrefix(lines, damaged);
-        const { log, recovery } = await openEventLog(file, { mode: 'reader', maxLineBytes: MAX_LINE });
-        assert.deepEqual(log.events(), events.slice(0, expected.lines));
-        const tail = damaged.subarray(expected.bytes);
-        // A reader cannot tell a last line still being written from a torn one: it waits.
-        const onlyPartialTail = tail.length > 0 && !tail.includes(10) && tail.length <= MAX_LINE;
-        assert.equal(recovery.damage === undefined, tail.length === 0 || onlyPartialTail);
-        if (recovery.damage) assert.equal(recovery.damage.line, expected.lines + 1);
-        assert.deepEqual(fs.readFileSync(file), damaged);
-        assert.equal(fs.readdirSync(root).filter((f) => f.startsWith(`${runNumber}.`)).length, 1, 'no lock, no backup');
-      },
-    ), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(eventBodyArb, { minLength: 1, maxLength: 25 }),
+        fc.array(damageArb, { minLength: 1, maxLength: 3 }),
+        async (bodies, damages) => {
+          const { lines, events } = goodLog(bodies);
+          const damaged = Buffer.concat(damages.reduce(damage, lines));
+          const file = path.join(root, `${++runNumber}.jsonl`);
+          fs.writeFileSync(file, damaged);
+          const expected = intactPrefix(lines, damaged);
+          const { log, recovery } = await openEventLog(file, { mode: 'reader', maxLineBytes: MAX_LINE });
+          assert.deepEqual(log.events(), events.slice(0, expected.lines));
+          const tail = damaged.subarray(expected.bytes);
+          // A reader cannot tell a last line still being written from a torn one: it waits.
+          const onlyPartialTail = tail.length > 0 && !tail.includes(10) && tail.length <= MAX_LINE;
+          assert.equal(recovery.damage === undefined, tail.length === 0 || onlyPartialTail);
+          if (recovery.damage) assert.equal(recovery.damage.line, expected.lines + 1);
+          assert.deepEqual(fs.readFileSync(file), damaged);
+          assert.equal(fs.readdirSync(root).filter((f) => f.startsWith(`${runNumber}.`)).length, 1, 'no lock, no backup');
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('a tailing reader sees exactly the complete lines, however the writes are split (200 logs)', async () => {
     const root = tempDir();
-    await fc.assert(fc.asyncProperty(
-      fc.array(eventBodyArb, { minLength: 1, maxLength: 15 }),
-      fc.array(fraction, { minLength: 1, maxLength: 8 }),
-      async (bodies, cuts) => {
-        const { lines, events } = goodLog(bodies);
-        const all = Buffer.concat(lines);
-        const file = path.join(root, `${++runNumber}.jsonl`);
-        fs.writeFileSync(file, '');
-        const { log } = await openEventLog(file, { mode: 'reader' });
-        const points = [...new Set(cuts.map((f) => Math.floor(f * all.length))), all.length].sort((a, b) => a - b);
-        let written = 0;
-        for (const p of points) {
-          fs.appendFileSync(file, all.subarray(written, p));
-          written = p;
-          const r = log.refresh();
-          assert.equal(r.damage, undefined);
-          const complete = intactPrefix(lines, all.subarray(0, p)).lines;
-          assert.deepEqual(log.events(), events.slice(0, complete));
-        }
-      },
-    ), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(eventBodyArb, { minLength: 1, maxLength: 15 }),
+        fc.array(fraction, { minLength: 1, maxLength: 8 }),
+        async (bodies, cuts) => {
+          const { lines, events } = goodLog(bodies);
+          const all = Buffer.concat(lines);
+          const file = path.join(root, `${++runNumber}.jsonl`);
+          fs.writeFileSync(file, '');
+          const { log } = await openEventLog(file, { mode: 'reader' });
+          const points = [...new Set(cuts.map((f) => Math.floor(f * all.length))), all.length].sort((a, b) => a - b);
+          let written = 0;
+          for (const p of points) {
+            fs.appendFileSync(file, all.subarray(written, p));
+            written = p;
+            const r = log.refresh();
+            assert.equal(r.damage, undefined);
+            const complete = intactPrefix(lines, all.subarray(0, p)).lines;
+            assert.deepEqual(log.events(), events.slice(0, complete));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

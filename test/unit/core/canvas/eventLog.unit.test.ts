@@ -19,11 +19,16 @@ async function logWith(n: number, dir = tempDir()): Promise<string> {
   return file;
 }
 
-const lines = (file: string): string[] => fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+const lines = (file: string): string[] =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 
 function spawnHolder(file: string, appends = 0): Promise<{ child: ReturnType<typeof spawn>; first: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'holdWriter.ts'), file, String(appends)],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'holdWriter.ts'), file, String(appends)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   return new Promise((resolve) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -33,7 +38,6 @@ function spawnHolder(file: string, appends = 0): Promise<{ child: ReturnType<typ
   });
 }
 
-
 /** A notebook edit: an event of a declared kind whose value the log mechanics below never look into. */
 const edit = (value: unknown) => ({ key: 'notes/test', value, reason: 'test' });
 
@@ -42,7 +46,12 @@ describe('event log: append and reopen', () => {
     const file = path.join(tempDir(), 'events.jsonl');
     const { log, recovery } = await openEventLog(file, { mode: 'writer' });
     assert.deepEqual(recovery, { eventsRead: 0 });
-    const a = await log.append({ kind: 'run.start', key: 'run/start', payload: { runId: 'r', objective: 'Al a0', settings: {}, software: {} }, actor });
+    const a = await log.append({
+      kind: 'run.start',
+      key: 'run/start',
+      payload: { runId: 'r', objective: 'Al a0', settings: {}, software: {} },
+      actor,
+    });
     const b = await log.append('key.write', 'notes/x', { value: { ecut: 30 }, reason: 'sweep', version: 1 }, actor);
     assert.equal(a.seq, 1);
     assert.equal(b.seq, 2);
@@ -59,7 +68,7 @@ describe('event log: append and reopen', () => {
     assert.equal(reopened.recovery.damage, undefined);
   });
 
-  it('keeps no alias to the caller\'s payload and drops undefined members exactly as a reopen would', async () => {
+  it("keeps no alias to the caller's payload and drops undefined members exactly as a reopen would", async () => {
     const file = path.join(tempDir(), 'events.jsonl');
     const { log } = await openEventLog(file, { mode: 'writer' });
     const payload = { value: [1, 2], reason: 'r', version: 1, note: undefined };
@@ -75,16 +84,24 @@ describe('event log: append and reopen', () => {
     const file = path.join(tempDir(), 'events.jsonl');
     const { log } = await openEventLog(file, { mode: 'writer' });
     const big = 'x'.repeat(70_000); // larger than a pipe buffer: interleaving would show
-    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      for (let i = 0; i < 10; i++) await log.append('user.edit', undefined, edit({ w, i, big }), actor);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; i < 10; i++) await log.append('user.edit', undefined, edit({ w, i, big }), actor);
+      }),
+    );
     await log.close();
     const seqs = lines(file).map((l) => (JSON.parse(l) as { seq: number }).seq);
-    assert.deepEqual(seqs, Array.from({ length: 80 }, (_, i) => i + 1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: 80 }, (_, i) => i + 1),
+    );
   });
 
   it('group-commit writes the appends of one tick with one write and one fdatasync; fsync-each with one per event', async () => {
-    for (const [durability, syncs] of [['group-commit', 1], ['fsync-each', 50]] as const) {
+    for (const [durability, syncs] of [
+      ['group-commit', 1],
+      ['fsync-each', 50],
+    ] as const) {
       const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer', durability });
       await Promise.all(Array.from({ length: 50 }, (_, i) => log.append('user.edit', undefined, edit({ i }), actor)));
       assert.deepEqual(log.stats(), { appends: 50, writes: syncs, syncs }, durability);
@@ -124,8 +141,10 @@ describe('event log: append and reopen', () => {
 
   it('refuses an event larger than the line limit, saying how to store it', async () => {
     const { log } = await openEventLog(path.join(tempDir(), 'events.jsonl'), { mode: 'writer', maxLineBytes: 1000 });
-    await assert.rejects(log.append('user.edit', 'notes/a', edit('x'.repeat(2000)), actor),
-      (e: unknown) => e instanceof EventLogError && e.code === 'oversized-event' && /file-backed artifact/.test(e.message));
+    await assert.rejects(
+      log.append('user.edit', 'notes/a', edit('x'.repeat(2000)), actor),
+      (e: unknown) => e instanceof EventLogError && e.code === 'oversized-event' && /file-backed artifact/.test(e.message),
+    );
     const ok = await log.append('user.edit', undefined, edit({ small: true }), actor);
     assert.equal(ok.seq, 1, 'a refused append does not use up a sequence number');
     await log.close();
@@ -136,7 +155,10 @@ describe('event log: append and reopen', () => {
     await log.append('user.edit', undefined, edit({ i: 1 }), actor);
     // Simulate the disk failing under the log: its file descriptor goes away.
     await (log as unknown as { file: fs.promises.FileHandle }).file.close();
-    await assert.rejects(log.append('user.edit', undefined, edit({ i: 2 }), actor), (e: unknown) => e instanceof EventLogError && e.code === 'broken');
+    await assert.rejects(
+      log.append('user.edit', undefined, edit({ i: 2 }), actor),
+      (e: unknown) => e instanceof EventLogError && e.code === 'broken',
+    );
     await assert.rejects(log.append('user.edit', undefined, edit({ i: 3 }), actor), /reopen the run: it recovers to the last saved event/);
     assert.equal(log.lastSeq(), 1);
   });
@@ -176,11 +198,21 @@ describe('event log: one writer process', () => {
   it('refuses a second writer in the same process, naming the holder; the lock goes with close()', async () => {
     const file = path.join(tempDir(), 'events.jsonl');
     const { log } = await openEventLog(file, { mode: 'writer' });
-    const lockText = JSON.parse(fs.readFileSync(path.join(path.dirname(file), 'events.lock'), 'utf8')) as { pid: number; host: string; startedAt: string };
+    const lockText = JSON.parse(fs.readFileSync(path.join(path.dirname(file), 'events.lock'), 'utf8')) as {
+      pid: number;
+      host: string;
+      startedAt: string;
+    };
     assert.equal(lockText.pid, process.pid);
     assert.equal(lockText.host, os.hostname());
-    await assert.rejects(openEventLog(file, { mode: 'writer' }), (e: unknown) =>
-      e instanceof EventLogError && e.code === 'locked' && e.message.includes(`process ${process.pid} on this host`) && e.message.includes(lockText.startedAt));
+    await assert.rejects(
+      openEventLog(file, { mode: 'writer' }),
+      (e: unknown) =>
+        e instanceof EventLogError &&
+        e.code === 'locked' &&
+        e.message.includes(`process ${process.pid} on this host`) &&
+        e.message.includes(lockText.startedAt),
+    );
     await log.close();
     assert.equal(fs.existsSync(path.join(path.dirname(file), 'events.lock')), false);
     const again = await openEventLog(file, { mode: 'writer' });
@@ -229,8 +261,14 @@ describe('event log: one writer process', () => {
 
   it('never takes over a lock held from another host: it says which host and what to do', async () => {
     const file = await logWith(1);
-    fs.writeFileSync(path.join(path.dirname(file), 'events.lock'), JSON.stringify({ pid: 4242, host: 'login01.cluster', startedAt: '2026-01-01T00:00:00Z' }));
-    await assert.rejects(openEventLog(file, { mode: 'writer' }), /process 4242 on host login01\.cluster.*if it is gone, delete .*events\.lock/);
+    fs.writeFileSync(
+      path.join(path.dirname(file), 'events.lock'),
+      JSON.stringify({ pid: 4242, host: 'login01.cluster', startedAt: '2026-01-01T00:00:00Z' }),
+    );
+    await assert.rejects(
+      openEventLog(file, { mode: 'writer' }),
+      /process 4242 on host login01\.cluster.*if it is gone, delete .*events\.lock/,
+    );
   });
 });
 
@@ -243,13 +281,36 @@ describe('event log: recovery of a damaged tail', () => {
   }
 
   const cases: [string, (l: string[]) => string, { line: number; problem: string; detail: RegExp; kept: number; dropped: number }][] = [
-    ['a torn last line', (l) => l.slice(0, 4).join('') + l[4]!.slice(0, 30), { line: 5, problem: 'torn-line', detail: /no line end/, kept: 4, dropped: 1 }],
-    ['a changed byte in the middle', (l) => [l[0], l[1], l[2]!.replace('"r3"', '"r9"'), l[3], l[4]].join(''),
-      { line: 3, problem: 'bad-checksum', detail: /recorded, [0-9a-f]{8} computed/, kept: 2, dropped: 3 }],
-    ['a line that is not JSON', (l) => [l[0], '{"v":1,"seq":2,\n', ...l.slice(1)].join(''), { line: 2, problem: 'invalid-json', detail: /not JSON/, kept: 1, dropped: 5 }],
-    ['a duplicated line', (l) => [l[0], l[1], l[1], ...l.slice(2)].join(''), { line: 3, problem: 'sequence-gap', detail: /expected seq 3, found seq 2 again/, kept: 2, dropped: 4 }],
-    ['a missing line', (l) => [l[0], l[1], l[3], l[4]].join(''), { line: 3, problem: 'sequence-gap', detail: /expected seq 3, found seq 4 \(events are missing\)/, kept: 2, dropped: 2 }],
-    ['a blank line', (l) => [l[0], '\n', ...l.slice(1)].join(''), { line: 2, problem: 'invalid-json', detail: /blank line/, kept: 1, dropped: 5 }],
+    [
+      'a torn last line',
+      (l) => l.slice(0, 4).join('') + l[4]!.slice(0, 30),
+      { line: 5, problem: 'torn-line', detail: /no line end/, kept: 4, dropped: 1 },
+    ],
+    [
+      'a changed byte in the middle',
+      (l) => [l[0], l[1], l[2]!.replace('"r3"', '"r9"'), l[3], l[4]].join(''),
+      { line: 3, problem: 'bad-checksum', detail: /recorded, [0-9a-f]{8} computed/, kept: 2, dropped: 3 },
+    ],
+    [
+      'a line that is not JSON',
+      (l) => [l[0], '{"v":1,"seq":2,\n', ...l.slice(1)].join(''),
+      { line: 2, problem: 'invalid-json', detail: /not JSON/, kept: 1, dropped: 5 },
+    ],
+    [
+      'a duplicated line',
+      (l) => [l[0], l[1], l[1], ...l.slice(2)].join(''),
+      { line: 3, problem: 'sequence-gap', detail: /expected seq 3, found seq 2 again/, kept: 2, dropped: 4 },
+    ],
+    [
+      'a missing line',
+      (l) => [l[0], l[1], l[3], l[4]].join(''),
+      { line: 3, problem: 'sequence-gap', detail: /expected seq 3, found seq 4 \(events are missing\)/, kept: 2, dropped: 2 },
+    ],
+    [
+      'a blank line',
+      (l) => [l[0], '\n', ...l.slice(1)].join(''),
+      { line: 2, problem: 'invalid-json', detail: /blank line/, kept: 1, dropped: 5 },
+    ],
   ];
   for (const [name, mutate, want] of cases) {
     it(`cuts ${name} back to the last good event, keeping a copy of the damaged file`, async () => {
@@ -261,8 +322,19 @@ describe('event log: recovery of a damaged tail', () => {
       assert.equal(recovery.damage?.linesDropped, want.dropped);
       assert.equal(recovery.eventsRead, want.kept);
       assert.equal(fs.readFileSync(recovery.damage!.backup, 'utf8'), before, 'the copy is the damaged file as found');
-      assert.equal(recovery.damage!.byteOffset, Buffer.byteLength(before.split(/(?<=\n)/).slice(0, want.line - 1).join('')));
-      assert.deepEqual(log.events().map((e) => e.seq), Array.from({ length: want.kept }, (_, i) => i + 1));
+      assert.equal(
+        recovery.damage!.byteOffset,
+        Buffer.byteLength(
+          before
+            .split(/(?<=\n)/)
+            .slice(0, want.line - 1)
+            .join(''),
+        ),
+      );
+      assert.deepEqual(
+        log.events().map((e) => e.seq),
+        Array.from({ length: want.kept }, (_, i) => i + 1),
+      );
       const next = await log.append('user.edit', undefined, edit({ after: 'recovery' }), actor);
       assert.equal(next.seq, want.kept + 1);
       await log.close();
@@ -300,12 +372,17 @@ describe('event log: recovery of a damaged tail', () => {
     const foreign = path.join(dir, 'events.jsonl');
     const text = '{"event":"build","time":1}\n{"event":"test","time":2}\n';
     fs.writeFileSync(foreign, text);
-    await assert.rejects(openEventLog(foreign, { mode: 'writer' }), (e: unknown) =>
-      e instanceof EventLogError && e.code === 'not-a-log' && /is not a DREAMS event log.*Nothing was changed.*move this file away/.test(e.message));
+    await assert.rejects(
+      openEventLog(foreign, { mode: 'writer' }),
+      (e: unknown) =>
+        e instanceof EventLogError &&
+        e.code === 'not-a-log' &&
+        /is not a DREAMS event log.*Nothing was changed.*move this file away/.test(e.message),
+    );
     assert.equal(fs.readFileSync(foreign, 'utf8'), text);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['events.jsonl'], 'no copy made and the lock released');
     // A crash in the middle of the very first event leaves the beginning of one of ours.
-    const torn = (await logWith(1));
+    const torn = await logWith(1);
     const first = fs.readFileSync(torn, 'utf8');
     fs.writeFileSync(torn, first.slice(0, 3));
     const { log, recovery } = await openEventLog(torn, { mode: 'writer' });
@@ -326,8 +403,11 @@ describe('event log: recovery of a damaged tail', () => {
     const body = JSON.stringify({ v: 2, seq: 3, ts: 'now', actor, kind: 'k', payload: {} });
     fs.appendFileSync(file, `${body.slice(0, -1)},"crc":"${zlib.crc32(body).toString(16).padStart(8, '0')}"}\n`);
     const before = fs.readFileSync(file);
-    await assert.rejects(openEventLog(file, { mode: 'writer' }), (e: unknown) =>
-      e instanceof EventLogError && e.code === 'newer-format' && /event format 2 \(line 3\), newer than format 1/.test(e.message));
+    await assert.rejects(
+      openEventLog(file, { mode: 'writer' }),
+      (e: unknown) =>
+        e instanceof EventLogError && e.code === 'newer-format' && /event format 2 \(line 3\), newer than format 1/.test(e.message),
+    );
     assert.deepEqual(fs.readFileSync(file), before);
     assert.equal(fs.existsSync(path.join(path.dirname(file), 'events.lock')), false, 'the refused writer released its lock');
   });
@@ -344,7 +424,8 @@ describe('event log: read-only tailing', () => {
     await writer.close();
     // A fourth line, half written.
     const { line } = await import('../../../../src/core/canvas/eventLine').then((m) =>
-      m.encodeEventLine({ v: 1, seq: 4, ts: 'now', actor, kind: 'user.edit', payload: edit({ i: 4 }) }));
+      m.encodeEventLine({ v: 1, seq: 4, ts: 'now', actor, kind: 'user.edit', payload: edit({ i: 4 }) }),
+    );
     fs.appendFileSync(file, line.slice(0, 20));
     const before = fs.readFileSync(file);
     const r1 = reader.refresh();
@@ -352,10 +433,16 @@ describe('event log: read-only tailing', () => {
     assert.equal(r1.damage, undefined, 'a line being written is not damage');
     assert.deepEqual(fs.readFileSync(file), before, 'the reader changed nothing');
     fs.appendFileSync(file, line.slice(20));
-    assert.deepEqual(reader.refresh().events.map((e) => e.seq), [4]);
+    assert.deepEqual(
+      reader.refresh().events.map((e) => e.seq),
+      [4],
+    );
     assert.deepEqual(seen, [3, 4]);
     assert.equal(reader.lastSeq(), 4);
-    await assert.rejects(reader.append('user.edit', undefined, edit({}), actor), (e: unknown) => e instanceof EventLogError && e.code === 'read-only');
+    await assert.rejects(
+      reader.append('user.edit', undefined, edit({}), actor),
+      (e: unknown) => e instanceof EventLogError && e.code === 'read-only',
+    );
   });
 
   it('reports damage without cutting, and goes on once the writer has cut it', async () => {
@@ -372,7 +459,10 @@ describe('event log: read-only tailing', () => {
     await writer.append('user.edit', undefined, edit({ i: 3 }), actor);
     await writer.close();
     const r = reader.refresh();
-    assert.deepEqual(r.events.map((e) => e.seq), [3]);
+    assert.deepEqual(
+      r.events.map((e) => e.seq),
+      [3],
+    );
     assert.equal(r.damage, undefined);
   });
 

@@ -57,9 +57,15 @@ describe('event log: a writer that must not cut', () => {
     const file = await logWith(6);
     flipInLine(file, 3);
     const before = fs.readFileSync(file);
-    await assert.rejects(openEventLog(file, { mode: 'writer', onDamage: 'refuse' }), (e: unknown) =>
-      e instanceof EventLogError && e.code === 'damaged' && e.damage?.line === 3 && e.damage.linesDropped === 4 &&
-      /is damaged at line 3 \(byte \d+, bad-checksum\).*4 line\(s\) from there on cannot be read\. Nothing was changed\./.test(e.message));
+    await assert.rejects(
+      openEventLog(file, { mode: 'writer', onDamage: 'refuse' }),
+      (e: unknown) =>
+        e instanceof EventLogError &&
+        e.code === 'damaged' &&
+        e.damage?.line === 3 &&
+        e.damage.linesDropped === 4 &&
+        /is damaged at line 3 \(byte \d+, bad-checksum\).*4 line\(s\) from there on cannot be read\. Nothing was changed\./.test(e.message),
+    );
     assert.deepEqual(fs.readFileSync(file), before);
     assert.deepEqual(fs.readdirSync(path.dirname(file)), ['events.jsonl']);
   });
@@ -75,7 +81,10 @@ describe('event log: a writer that must not cut', () => {
 
     const mid = await logWith(4);
     flipInLine(mid, 2);
-    await assert.rejects(openEventLog(mid, { mode: 'writer', onDamage: 'cut-last-line' }), (e: unknown) => e instanceof EventLogError && e.code === 'damaged');
+    await assert.rejects(
+      openEventLog(mid, { mode: 'writer', onDamage: 'cut-last-line' }),
+      (e: unknown) => e instanceof EventLogError && e.code === 'damaged',
+    );
     assert.equal(fs.readFileSync(mid, 'utf8').split('\n').length, 5, 'all four lines are still there');
   });
 
@@ -83,7 +92,10 @@ describe('event log: a writer that must not cut', () => {
     const file = await logWith(1);
     flipInLine(file, 1);
     const before = fs.readFileSync(file);
-    await assert.rejects(openEventLog(file, { mode: 'writer', onDamage: 'cut-last-line' }), (e: unknown) => e instanceof EventLogError && e.code === 'damaged');
+    await assert.rejects(
+      openEventLog(file, { mode: 'writer', onDamage: 'cut-last-line' }),
+      (e: unknown) => e instanceof EventLogError && e.code === 'damaged',
+    );
     assert.deepEqual(fs.readFileSync(file), before);
   });
 });
@@ -98,13 +110,20 @@ describe('event log: what a command says about the log it opened', () => {
     const h = logHealth(recovery, file);
     assert.equal(h.damaged, true);
     assert.equal(h.line, 4);
-    assert.match(h.notes[0]!, new RegExp(`ends in a torn line: line 4 \\(byte ${offset}, 14 bytes\\) has no line end and no DREAMS process is writing the run.*Nothing was changed`));
+    assert.match(
+      h.notes[0]!,
+      new RegExp(
+        `ends in a torn line: line 4 \\(byte ${offset}, 14 bytes\\) has no line end and no DREAMS process is writing the run.*Nothing was changed`,
+      ),
+    );
   });
 
   it('the same unfinished line while a live process holds the run is a line still being written, not damage', async function () {
     this.timeout(20_000);
     const file = await logWith(2);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'holdWriter.ts'), file, '0'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'holdWriter.ts'), file, '0'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve) => child.stdout!.on('data', () => resolve()));
       fs.appendFileSync(file, '{"v":1,"seq":3');
@@ -120,12 +139,20 @@ describe('event log: what a command says about the log it opened', () => {
     const file = await logWith(3);
     flipInLine(file, 3);
     const deadPid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-    fs.writeFileSync(path.join(path.dirname(file), 'events.lock'), JSON.stringify({ pid: deadPid, host: os.hostname(), startedAt: '2020-01-01T00:00:00.000Z' }));
+    fs.writeFileSync(
+      path.join(path.dirname(file), 'events.lock'),
+      JSON.stringify({ pid: deadPid, host: os.hostname(), startedAt: '2020-01-01T00:00:00.000Z' }),
+    );
     const { log, recovery } = await openEventLog(file, { mode: 'writer' });
     await log.close();
     const h = logHealth(recovery, file);
     assert.equal(h.cut, true);
-    assert.match(h.notes[0]!, new RegExp(`damaged at line 3 .*copied to ${recovery.damage!.backup.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} first.*1 line\\(s\\) from line 3 on were removed, 2 event\\(s\\) kept`));
+    assert.match(
+      h.notes[0]!,
+      new RegExp(
+        `damaged at line 3 .*copied to ${recovery.damage!.backup.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} first.*1 line\\(s\\) from line 3 on were removed, 2 event\\(s\\) kept`,
+      ),
+    );
     assert.match(h.notes[1]!, new RegExp(`took over the writer lock .*events\\.lock of process ${deadPid} on ${os.hostname()}`));
   });
 });

@@ -5,7 +5,8 @@ import { EOS_FORMS, eosEnergyEv, fitEos, type EosForm, type EosPoint } from '../
 import { DftScienceError } from '../../../../src/core/dft/scienceError';
 
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
-const within = (a: number, b: number, tol: number, what: string) => assert.ok(rel(a, b) <= tol, `${what}: ${a} vs ${b} (rel ${rel(a, b)} > ${tol})`);
+const within = (a: number, b: number, tol: number, what: string) =>
+  assert.ok(rel(a, b) <= tol, `${what}: ${a} vs ${b} (rel ${rel(a, b)} > ${tol})`);
 
 // Parameters of the order of fcc Al per atom; the data are generated from each closed form.
 const truth = { e0Ev: -57.3, v0A3: 16.5, b0Gpa: 78, b0Prime: 4.6 };

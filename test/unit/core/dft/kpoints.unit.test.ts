@@ -24,10 +24,24 @@ const hexagonal = (a: number, c: number): Cell => [
 describe('k-point mesh from a spacing (1/Å, including 2π)', () => {
   it('gives |b| = 2π/a per axis for a simple cubic cell', () => {
     const a = 3.0;
-    const b = reciprocalLengthsPerAngstrom([[a, 0, 0], [0, a, 0], [0, 0, a]]);
+    const b = reciprocalLengthsPerAngstrom([
+      [a, 0, 0],
+      [0, a, 0],
+      [0, 0, a],
+    ]);
     for (const x of b) close(x, (2 * Math.PI) / a, 1e-12, '|b| of a cube');
     // 2π/3 = 2.0944 1/Å; at 0.2 1/Å that is 10.47 -> 11 points
-    assert.deepEqual(meshFromSpacing([[a, 0, 0], [0, a, 0], [0, 0, a]], 0.2), [11, 11, 11]);
+    assert.deepEqual(
+      meshFromSpacing(
+        [
+          [a, 0, 0],
+          [0, a, 0],
+          [0, 0, a],
+        ],
+        0.2,
+      ),
+      [11, 11, 11],
+    );
   });
 
   it('uses the reciprocal lattice for fcc primitive cells, where 2π/|a_i| is too coarse', () => {
@@ -52,7 +66,11 @@ describe('k-point mesh from a spacing (1/Å, including 2π)', () => {
   });
 
   it('puts one point along a non-periodic axis (slab normal)', () => {
-    const cell: Cell = [[2.8, 0, 0], [1.4, 2.425, 0], [0, 0, 25]];
+    const cell: Cell = [
+      [2.8, 0, 0],
+      [1.4, 2.425, 0],
+      [0, 0, 25],
+    ];
     assert.deepEqual(meshFromSpacing(cell, 0.15, [true, true, false])[2], 1);
     assert.ok(meshFromSpacing(cell, 0.15)[2] > 1, 'a periodic 25 Å axis still gets points');
     const s = spacingOfMesh(cell, [12, 12, 1], [true, true, false]);
@@ -64,7 +82,15 @@ describe('k-point mesh from a spacing (1/Å, including 2π)', () => {
   });
 
   it('inverts: the spacing of a mesh reproduces the mesh, and never exceeds the request', () => {
-    const cells: Cell[] = [fccPrimitive(4.05), hexagonal(2.51, 4.07), [[5.43, 0, 0], [0, 5.43, 0], [0, 0, 5.43]]];
+    const cells: Cell[] = [
+      fccPrimitive(4.05),
+      hexagonal(2.51, 4.07),
+      [
+        [5.43, 0, 0],
+        [0, 5.43, 0],
+        [0, 0, 5.43],
+      ],
+    ];
     for (const cell of cells) {
       for (const spacing of [0.1, 0.137, 0.2, 0.25, 0.33]) {
         const mesh = meshFromSpacing(cell, spacing);
@@ -87,10 +113,21 @@ describe('k-point mesh from a spacing (1/Å, including 2π)', () => {
   });
 
   it('rejects a non-positive spacing, a degenerate cell and a bad mesh with what to pass', () => {
-    assert.throws(() => meshFromSpacing(fccPrimitive(4), 0), (e: unknown) => e instanceof DftScienceError && /positive/.test(e.message));
+    assert.throws(
+      () => meshFromSpacing(fccPrimitive(4), 0),
+      (e: unknown) => e instanceof DftScienceError && /positive/.test(e.message),
+    );
     assert.throws(() => meshFromSpacing(fccPrimitive(4), Number.NaN), DftScienceError);
     assert.throws(
-      () => meshFromSpacing([[1, 0, 0], [0, 1, 0], [1, 1, 0]], 0.2),
+      () =>
+        meshFromSpacing(
+          [
+            [1, 0, 0],
+            [0, 1, 0],
+            [1, 1, 0],
+          ],
+          0.2,
+        ),
       (e: unknown) => e instanceof DftScienceError && /coplanar/.test(e.message),
     );
     assert.throws(() => spacingOfMesh(fccPrimitive(4), [0, 4, 4]), /three positive integers/);

@@ -33,7 +33,11 @@ describe('lattice constant from the equilibrium volume', () => {
   });
 
   it('inverts to a volume', () => {
-    for (const spec of [{ bravais: 'fcc', cell: 'primitive' }, { bravais: 'bcc', cell: 'conventional' }, { bravais: 'hcp', cOverA: 1.6 }] as const) {
+    for (const spec of [
+      { bravais: 'fcc', cell: 'primitive' },
+      { bravais: 'bcc', cell: 'conventional' },
+      { bravais: 'hcp', cOverA: 1.6 },
+    ] as const) {
       close(latticeConstantFromVolume(volumeFromLatticeConstant(3.7, spec), spec).aAngstrom, 3.7, JSON.stringify(spec));
     }
   });
@@ -49,10 +53,30 @@ describe('lattice constant from the equilibrium volume', () => {
   });
 
   it("reads the cell description bulk() records, so a structure's own volume gives back its a", () => {
-    for (const [kind, cell] of [['fcc', 'primitive'], ['bcc', 'primitive'], ['diamond', 'primitive'], ['fcc', 'conventional'], ['hcp', 'primitive'], ['sc', 'conventional']] as const) {
+    for (const [kind, cell] of [
+      ['fcc', 'primitive'],
+      ['bcc', 'primitive'],
+      ['diamond', 'primitive'],
+      ['fcc', 'conventional'],
+      ['hcp', 'primitive'],
+      ['sc', 'conventional'],
+    ] as const) {
       const s = bulk({ kind, symbols: ['X'], aAngstrom: 3.3, cAngstrom: kind === 'hcp' ? 5.2 : undefined, cell });
       close(latticeConstantFromVolume(cellVolume(s.cell), latticeCellSpecOf(s)).aAngstrom, 3.3, `${kind} ${cell}`);
     }
-    assert.throws(() => latticeCellSpecOf({ symbols: ['X'], positions: [[0, 0, 0]], cell: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], pbc: [true, true, true] }), /does not record its lattice/);
+    assert.throws(
+      () =>
+        latticeCellSpecOf({
+          symbols: ['X'],
+          positions: [[0, 0, 0]],
+          cell: [
+            [1, 0, 0],
+            [0, 1, 0],
+            [0, 0, 1],
+          ],
+          pbc: [true, true, true],
+        }),
+      /does not record its lattice/,
+    );
   });
 });

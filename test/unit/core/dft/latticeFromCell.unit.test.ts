@@ -9,10 +9,21 @@ import type { Structure } from '../../../../src/core/dft/types';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
-const scaled = (s: Structure, f: number): Structure => ({ ...s, cell: s.cell.map((v) => v.map((x) => x * f)) as Structure['cell'], positions: s.positions.map((p) => p.map((x) => x * f) as [number, number, number]) });
+const scaled = (s: Structure, f: number): Structure => ({
+  ...s,
+  cell: s.cell.map((v) => v.map((x) => x * f)) as Structure['cell'],
+  positions: s.positions.map((p) => p.map((x) => x * f) as [number, number, number]),
+});
 
 describe('lattice parameters from a volume through the symmetry of the cell', () => {
-  for (const [kind, symbols, cell] of [['fcc', ['Al'], 'primitive'], ['fcc', ['Al'], 'conventional'], ['bcc', ['Fe'], 'primitive'], ['diamond', ['Si'], 'primitive'], ['rocksalt', ['Na', 'Cl'], 'primitive'], ['sc', ['Po'], 'primitive']] as const) {
+  for (const [kind, symbols, cell] of [
+    ['fcc', ['Al'], 'primitive'],
+    ['fcc', ['Al'], 'conventional'],
+    ['bcc', ['Fe'], 'primitive'],
+    ['diamond', ['Si'], 'primitive'],
+    ['rocksalt', ['Na', 'Cl'], 'primitive'],
+    ['sc', ['Po'], 'primitive'],
+  ] as const) {
     it(`agrees with the named relation for ${kind} ${symbols.join('')} (${cell} cell), found from the cell alone`, () => {
       const s = bulk({ kind, symbols: [...symbols], aAngstrom: 4, cell });
       const v0 = cellVolume(s.cell) * 1.07;
@@ -57,9 +68,14 @@ describe('lattice parameters from a volume through the symmetry of the cell', ()
   it('counts a supercell as a fraction of a conventional cell', () => {
     const nacl = readStructureFile(path.join(ROOT, 'examples/NaCl.cif'));
     const double: Structure = {
-      ...nacl, symbols: [...nacl.symbols, ...nacl.symbols],
+      ...nacl,
+      symbols: [...nacl.symbols, ...nacl.symbols],
       positions: [...nacl.positions, ...nacl.positions.map((p) => [p[0] + 5.64, p[1], p[2]] as [number, number, number])],
-      cell: [[11.28, 0, 0], [0, 5.64, 0], [0, 0, 5.64]],
+      cell: [
+        [11.28, 0, 0],
+        [0, 5.64, 0],
+        [0, 0, 5.64],
+      ],
     };
     const r = latticeAtVolume(double, 2 * 5.6 ** 3);
     assert.equal(r.cellsPerConventional, 0.5);
@@ -67,6 +83,9 @@ describe('lattice parameters from a volume through the symmetry of the cell', ()
   });
 
   it('refuses a volume that is not positive, saying what to pass', () => {
-    assert.throws(() => latticeAtVolume(bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: 4, cell: 'primitive' }), -1), /not a positive number; pass the fitted V0/);
+    assert.throws(
+      () => latticeAtVolume(bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: 4, cell: 'primitive' }), -1),
+      /not a positive number; pass the fitted V0/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { magneticOrder, magnetizationOf } from '../../../../src/core/dft/magneti
 const read = (file: string) => parsePwOutput(fs.readFileSync(path.resolve(__dirname, '../../../fixtures', file), 'utf8'));
 
 describe('magnetization of a spin-polarised run', () => {
-  it('ferromagnetic bcc Fe: total and absolute moment per cell and per atom, and pw.x\'s site moment with its source', () => {
+  it("ferromagnetic bcc Fe: total and absolute moment per cell and per atom, and pw.x's site moment with its source", () => {
     const m = magnetizationOf(read('qe/runs/fe-bcc-magnetic.out'), { symbols: ['Fe'] }, { nspin: 2 });
     assert.equal(m.totalBohrMagnetonPerCell, 2.25);
     assert.equal(m.absoluteBohrMagnetonPerCell, 2.37);
@@ -36,7 +36,10 @@ describe('magnetization of a spin-polarised run', () => {
 
   it('refuses a run that is not spin-polarised, saying to run it with nspin = 2', () => {
     assert.throws(() => magnetizationOf(read('qe/runs/fe-bcc-magnetic.out'), { symbols: ['Fe'] }, { nspin: 1 }), /nspin = 1: .*nspin = 2/);
-    assert.throws(() => magnetizationOf(read('qe/runs/si-relax.out'), { symbols: ['Si', 'Si'] }, { nspin: 2 }), /prints no total and absolute magnetization/);
+    assert.throws(
+      () => magnetizationOf(read('qe/runs/si-relax.out'), { symbols: ['Si', 'Si'] }, { nspin: 2 }),
+      /prints no total and absolute magnetization/,
+    );
   });
 
   it('names the order from the site moments: small, one sign, cancelling, or not', () => {

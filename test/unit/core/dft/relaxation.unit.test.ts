@@ -66,7 +66,11 @@ describe('relaxation summary: final energy, forces, stress, volume, trajectory, 
   });
 
   it('judges only the stress components cell_dofree frees, and forces on fixed atoms not at all', () => {
-    const stress: [Vec3, Vec3, Vec3] = [[5, 0.2, 0], [0.2, 5, 0], [0, 0, -1]];
+    const stress: [Vec3, Vec3, Vec3] = [
+      [5, 0.2, 0],
+      [0.2, 5, 0],
+      [0, 0, -1],
+    ];
     assert.equal(stressDeviationKbar(stress, 0, 'all').value, 5);
     assert.equal(stressDeviationKbar(stress, 0, 'z').value, 1);
     assert.equal(stressDeviationKbar(stress, 0, '2Dxy').value, 5);
@@ -74,6 +78,15 @@ describe('relaxation summary: final energy, forces, stress, volume, trajectory, 
     // shape: the deviatoric part about the mean (3 kbar)
     assert.equal(stressDeviationKbar(stress, 0, 'shape').value, 4);
     assert.deepEqual(freeStressComponents('epitaxial_ab'), [[2, 2]]);
-    assert.equal(maxForceComponent([[0.5, 0, 0], [0, 0.01, 0]], [true, false]), 0.01);
+    assert.equal(
+      maxForceComponent(
+        [
+          [0.5, 0, 0],
+          [0, 0.01, 0],
+        ],
+        [true, false],
+      ),
+      0.01,
+    );
   });
 });

@@ -35,14 +35,19 @@ describe('physical settings differences', () => {
 
   it('compares pseudopotentials by hash when both have one, else by file, and only for shared elements', () => {
     assert.deepEqual(settings({ ...a, pseudopotentials: { Pt: { file: 'renamed.UPF', sha256: 'aa' }, O: { file: 'O.UPF' } } }), []);
-    assert.deepEqual(settings({ ...a, pseudopotentials: { Pt: { file: 'Pt.UPF', sha256: 'bb' }, O: { file: 'O.UPF' } } }), ['pseudopotentials.Pt']);
+    assert.deepEqual(settings({ ...a, pseudopotentials: { Pt: { file: 'Pt.UPF', sha256: 'bb' }, O: { file: 'O.UPF' } } }), [
+      'pseudopotentials.Pt',
+    ]);
     assert.deepEqual(settings({ ...a, pseudopotentials: { O: { file: 'O2.UPF' } } }), ['pseudopotentials.O']);
     assert.deepEqual(settings({ ...a, pseudopotentials: { O: { file: 'O.UPF' }, C: { file: 'C.UPF' } } }), []);
   });
 
   it('ignores the settings a caller varies on purpose', () => {
     const b = { ...a, ecutwfcRy: 50, ecutrhoRy: 400, kMesh: [8, 8, 1] as [number, number, number] };
-    assert.deepEqual(physicalSettingsDifferences(a, b, ['ecutwfcRy', 'ecutrhoRy']).map((d) => d.setting), ['kMesh']);
+    assert.deepEqual(
+      physicalSettingsDifferences(a, b, ['ecutwfcRy', 'ecutrhoRy']).map((d) => d.setting),
+      ['kMesh'],
+    );
     assert.deepEqual(physicalSettingsDifferences(a, { ...a, extra: {} }, ['extra.vdw_corr']), []);
   });
 });

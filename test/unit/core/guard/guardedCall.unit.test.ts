@@ -16,7 +16,9 @@ function context(seed: SeedArtifact[], policy: ApprovalPolicy = 'continue', extr
   const log = new MemoryEventLog();
   const progress: string[] = [];
   const ctx: GuardContext = {
-    provenance, approvals: new ApprovalBook(log), policy,
+    provenance,
+    approvals: new ApprovalBook(log),
+    policy,
     run: { runId: 'r1', runDir: '/nonexistent', signal: new AbortController().signal, progress: (m) => progress.push(m), services: {} },
     ...extra,
   };
@@ -24,7 +26,12 @@ function context(seed: SeedArtifact[], policy: ApprovalPolicy = 'continue', extr
 }
 
 const sweepCall = (ids: string[], tol = 1) =>
-  proposed('select_converged_settings', { parameter: 'ecutwfc', energies: ids, toleranceMevPerAtom: tol }, {}, { toleranceMevPerAtom: '1 meV/atom for a lattice constant' });
+  proposed(
+    'select_converged_settings',
+    { parameter: 'ecutwfc', energies: ids, toleranceMevPerAtom: tol },
+    {},
+    { toleranceMevPerAtom: '1 meV/atom for a lattice constant' },
+  );
 
 describe('guardedCall', () => {
   it('runs a legitimate call: records it, runs the body, registers outputs with every energy read as an input', async () => {
@@ -44,8 +51,15 @@ describe('guardedCall', () => {
     const { ctx } = context(cutoffSweep(1));
     const out = await guardedCall(spec('select_converged_settings'), sweepCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']), ctx);
     const judges = (out as { verdicts: Verdict[] }).verdicts.filter((v) => v.tier === 'tier2' || v.tier === 'tier3');
-    assert.deepEqual(judges.map((v) => [v.tier, v.parameter ?? '*', v.judged]), [
-      ['tier2', 'parameter', false], ['tier2', 'energies', false], ['tier2', 'toleranceMevPerAtom', false], ['tier3', '*', false]]);
+    assert.deepEqual(
+      judges.map((v) => [v.tier, v.parameter ?? '*', v.judged]),
+      [
+        ['tier2', 'parameter', false],
+        ['tier2', 'energies', false],
+        ['tier2', 'toleranceMevPerAtom', false],
+        ['tier3', '*', false],
+      ],
+    );
     assert.ok(judges.every((v) => /not judged: no judge model is configured/.test(v.reasons[0]!)));
   });
 
@@ -53,14 +67,21 @@ describe('guardedCall', () => {
     const { ctx, provenance } = context([...cutoffSweep(1), ...cutoffSweep(6, [20], { smearing: 'gaussian' })]);
     const out = await guardedCall(spec('select_converged_settings'), sweepCall(['a-1', 'a-2', 'a-6']), ctx);
     assert.equal(out.status, 'refused');
-    assert.match((out as { message: string }).message, /\[settings-comparable\].*smearing differs.*Fix these and call select_converged_settings again/s);
+    assert.match(
+      (out as { message: string }).message,
+      /\[settings-comparable\].*smearing differs.*Fix these and call select_converged_settings again/s,
+    );
     assert.equal(provenance.call(out.call)!.status, 'refused');
     assert.equal(provenance.records.length, 6, 'nothing was registered');
   });
 
   it('refuses arguments that break the schema without recording a call, naming the argument', async () => {
     const { ctx, provenance } = context(cutoffSweep(1));
-    const out = await guardedCall(spec('select_converged_settings'), proposed('select_converged_settings', { parameter: 'ecut', energies: ['a-1'] }), ctx);
+    const out = await guardedCall(
+      spec('select_converged_settings'),
+      proposed('select_converged_settings', { parameter: 'ecut', energies: ['a-1'] }),
+      ctx,
+    );
     assert.equal(out.status, 'refused');
     assert.equal(out.call, '');
     const msg = (out as { message: string }).message;
@@ -71,8 +92,15 @@ describe('guardedCall', () => {
   });
 
   it('fills an argument given only as a reference from the registry', async () => {
-    const { ctx, provenance } = context([...eosSeries(1), { id: 'a-6', kind: 'table', name: 'converged_settings', value: { tol: 1 }, creatorTool: 'select_converged_settings' }]);
-    const call = proposed('select_converged_settings', { parameter: 'kspacing', energies: ['a-1', 'a-2', 'a-3'] }, { toleranceMevPerAtom: 'a-6.tol' });
+    const { ctx, provenance } = context([
+      ...eosSeries(1),
+      { id: 'a-6', kind: 'table', name: 'converged_settings', value: { tol: 1 }, creatorTool: 'select_converged_settings' },
+    ]);
+    const call = proposed(
+      'select_converged_settings',
+      { parameter: 'kspacing', energies: ['a-1', 'a-2', 'a-3'] },
+      { toleranceMevPerAtom: 'a-6.tol' },
+    );
     const out = await guardedCall(spec('select_converged_settings'), call, ctx);
     const rec = provenance.call(out.call)!;
     assert.deepEqual(rec.args.toleranceMevPerAtom, { value: 1, ref: 'a-6.tol' });
@@ -81,7 +109,11 @@ describe('guardedCall', () => {
   it('reports a failing body as failed, with its message', async () => {
     const { ctx, provenance } = context(eosSeries(1));
     // the k sweep has the same spacing in every run: the convergence module refuses the duplicate
-    const out = await guardedCall(spec('select_converged_settings'), proposed('select_converged_settings', { parameter: 'kspacing', energies: ['a-1', 'a-2', 'a-3'], toleranceMevPerAtom: 1 }), ctx);
+    const out = await guardedCall(
+      spec('select_converged_settings'),
+      proposed('select_converged_settings', { parameter: 'kspacing', energies: ['a-1', 'a-2', 'a-3'], toleranceMevPerAtom: 1 }),
+      ctx,
+    );
     assert.equal(out.status, 'failed');
     assert.match((out as { error: string }).error, /tests 0\.2 1\/Å twice/);
     assert.equal(provenance.call(out.call)!.status, 'failed');
@@ -97,12 +129,27 @@ describe('guardedCall', () => {
 
   describe('warnings and the approval policy (judges on the fake API)', () => {
     let rig: JudgeRig;
-    const warnScript = () => ({ steps: [
-      paramVerdicts([{ parameter: 'parameter', level: 'pass' }, { parameter: 'energies', level: 'pass' },
-        { parameter: 'toleranceMevPerAtom', level: 'warn', reasons: ['5 meV/atom is loose for a lattice constant'] }], {}, 'always'),
-      { name: 'cross', times: 'always' as const, match: { system: 'Cross-parameter judge', lastUser: 'fit together' },
-        reply: { content: [{ type: 'tool_use' as const, name: 'record_cross_verdict', input: { level: 'pass', reasons: ['consistent'] } }] } },
-    ] });
+    const warnScript = () => ({
+      steps: [
+        paramVerdicts(
+          [
+            { parameter: 'parameter', level: 'pass' },
+            { parameter: 'energies', level: 'pass' },
+            { parameter: 'toleranceMevPerAtom', level: 'warn', reasons: ['5 meV/atom is loose for a lattice constant'] },
+          ],
+          {},
+          'always',
+        ),
+        {
+          name: 'cross',
+          times: 'always' as const,
+          match: { system: 'Cross-parameter judge', lastUser: 'fit together' },
+          reply: {
+            content: [{ type: 'tool_use' as const, name: 'record_cross_verdict', input: { level: 'pass', reasons: ['consistent'] } }],
+          },
+        },
+      ],
+    });
     afterEach(async () => rig?.stop());
 
     it('auto-approve: registers the value with the concern stamped and the approval answered by policy', async () => {
@@ -112,8 +159,14 @@ describe('guardedCall', () => {
       assert.equal(out.status, 'ok');
       const made = provenance.artifact((out as { outputs: string[] }).outputs[0]!)!;
       assert.equal(made.concerns.length, 1);
-      assert.deepEqual([made.concerns[0]!.source, made.concerns[0]!.parameter, made.concerns[0]!.approval], ['tier2', 'toleranceMevPerAtom', 'ap-1']);
-      assert.deepEqual(log.list.map((e) => e.kind), ['approval.request', 'approval.answer', 'approval.proceeded']);
+      assert.deepEqual(
+        [made.concerns[0]!.source, made.concerns[0]!.parameter, made.concerns[0]!.approval],
+        ['tier2', 'toleranceMevPerAtom', 'ap-1'],
+      );
+      assert.deepEqual(
+        log.list.map((e) => e.kind),
+        ['approval.request', 'approval.answer', 'approval.proceeded'],
+      );
       assert.equal((log.list[1]!.payload as { by: string }).by, 'policy');
       assert.deepEqual((out as { pendingApprovals: string[] }).pendingApprovals, []);
     });
@@ -166,10 +219,20 @@ describe('guardedCall', () => {
     });
 
     it('a judge fail refuses the call', async () => {
-      rig = await startJudgeRig({ steps: [
-        paramVerdicts([{ parameter: 'parameter', level: 'pass' }, { parameter: 'energies', level: 'pass' }, { parameter: 'toleranceMevPerAtom', level: 'fail', reasons: ['50 meV/atom cannot resolve a lattice constant'] }]),
-        { name: 'cross', match: { system: 'Cross-parameter judge' }, reply: { content: [{ type: 'tool_use', name: 'record_cross_verdict', input: { level: 'pass', reasons: ['ok'] } }] } },
-      ] });
+      rig = await startJudgeRig({
+        steps: [
+          paramVerdicts([
+            { parameter: 'parameter', level: 'pass' },
+            { parameter: 'energies', level: 'pass' },
+            { parameter: 'toleranceMevPerAtom', level: 'fail', reasons: ['50 meV/atom cannot resolve a lattice constant'] },
+          ]),
+          {
+            name: 'cross',
+            match: { system: 'Cross-parameter judge' },
+            reply: { content: [{ type: 'tool_use', name: 'record_cross_verdict', input: { level: 'pass', reasons: ['ok'] } }] },
+          },
+        ],
+      });
       const { ctx } = context(cutoffSweep(1), 'auto-approve', { judge: rig.judge });
       const out = await guardedCall(spec('select_converged_settings'), sweepCall(['a-1', 'a-2', 'a-3', 'a-4', 'a-5'], 50), ctx);
       assert.equal(out.status, 'refused');

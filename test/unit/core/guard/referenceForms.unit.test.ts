@@ -32,21 +32,41 @@ const spec: GuardedToolSpec = {
   },
 };
 
-const registry = () => new MemoryProvenance([
-  cutoffSelection('a-1', [20, 25, 30, 35], 30), structureArtifact('a-2'), energy('a-3', -57.1), energy('a-4', -57.2),
-  structureArtifact('a-5'),
-  { id: 'a-6', kind: 'scalar', name: 'lattice_constant', value: 4.0493877, unit: 'Å', creatorTool: 'lattice_constant_from_volume', status: 'provisional' },
-]);
+const registry = () =>
+  new MemoryProvenance([
+    cutoffSelection('a-1', [20, 25, 30, 35], 30),
+    structureArtifact('a-2'),
+    energy('a-3', -57.1),
+    energy('a-4', -57.2),
+    structureArtifact('a-5'),
+    {
+      id: 'a-6',
+      kind: 'scalar',
+      name: 'lattice_constant',
+      value: 4.0493877,
+      unit: 'Å',
+      creatorTool: 'lattice_constant_from_volume',
+      status: 'provisional',
+    },
+  ]);
 
 async function assess(args: Record<string, unknown>, refs: Record<string, string> = {}) {
   const a = await assessCall(spec, proposed('probe', args, refs), { provenance: registry() });
   const fails = (vs: Verdict[]) => vs.filter((v) => v.level === 'fail');
-  return { ...a, level: a.schemaProblems.length ? 'fail' : worstLevel(a.tier1), reasons: [...a.schemaProblems, ...fails(a.tier1).flatMap((v) => v.reasons)].join(' | ') };
+  return {
+    ...a,
+    level: a.schemaProblems.length ? 'fail' : worstLevel(a.tier1),
+    reasons: [...a.schemaProblems, ...fails(a.tier1).flatMap((v) => v.reasons)].join(' | '),
+  };
 }
 
 describe('one reference rule: every form a model writes', () => {
   it('accepts an artifact argument given as its reference value, in references, or both', async () => {
-    for (const [args, refs] of [[{ structure: 'a-2' }, {}], [{}, { structure: 'a-2' }], [{ structure: 'a-2' }, { structure: 'a-2' }]] as const) {
+    for (const [args, refs] of [
+      [{ structure: 'a-2' }, {}],
+      [{}, { structure: 'a-2' }],
+      [{ structure: 'a-2' }, { structure: 'a-2' }],
+    ] as const) {
       const a = await assess({ ...args }, { ...refs });
       assert.equal(a.level, 'pass', `${JSON.stringify({ args, refs })}: ${a.reasons}`);
       assert.equal(a.call.args.structure, 'a-2', 'the argument holds the reference itself');
@@ -63,15 +83,21 @@ describe('one reference rule: every form a model writes', () => {
   it('refuses an artifact argument whose references entry names another artifact, saying which form it takes', async () => {
     const a = await assess({ structure: 'a-2' }, { structure: 'a-5' });
     assert.equal(a.level, 'fail');
-    assert.match(a.reasons, /structure takes the reference of the artifact it reads as its value: the value "a-2" and references\.structure = a-5 name different artifacts\. Give the one you mean as the value; references\.structure may repeat the same reference or be left out/);
+    assert.match(
+      a.reasons,
+      /structure takes the reference of the artifact it reads as its value: the value "a-2" and references\.structure = a-5 name different artifacts\. Give the one you mean as the value; references\.structure may repeat the same reference or be left out/,
+    );
     const l = await assess({ energies: ['a-3', 'a-4'] }, { energies: 'a-5' });
     assert.match(l.reasons, /energies takes the references of the artifacts it reads as its value.*a-5 is not among them/);
   });
 
-  it('refuses an artifact argument given the artifact\'s content, saying it takes the reference', async () => {
+  it("refuses an artifact argument given the artifact's content, saying it takes the reference", async () => {
     const a = await assess({ structure: { symbols: ['Al'] } });
     assert.equal(a.level, 'fail');
-    assert.match(a.reasons, /argument structure takes the reference of the artifact it reads as its value, such as "a-4" \(given \{"symbols":\["Al"\]\}\), not the artifact's content/);
+    assert.match(
+      a.reasons,
+      /argument structure takes the reference of the artifact it reads as its value, such as "a-4" \(given \{"symbols":\["Al"\]\}\), not the artifact's content/,
+    );
     assert.doesNotMatch(a.reasons, /must be string/, 'no second, generic message for the same argument');
   });
 
@@ -97,9 +123,17 @@ describe('one reference rule: every form a model writes', () => {
   });
 
   it('takes a literal equal to its record up to floating-point noise as the record itself', () => {
-    const call = normaliseReferences(proposed('probe', { ecutwfcRy: 30.000000000000004 }, { ecutwfcRy: 'a-1.chosen.ecutwfcRy' }), spec.schema, registry());
+    const call = normaliseReferences(
+      proposed('probe', { ecutwfcRy: 30.000000000000004 }, { ecutwfcRy: 'a-1.chosen.ecutwfcRy' }),
+      spec.schema,
+      registry(),
+    );
     assert.equal(call.args.ecutwfcRy, 30);
-    const off = normaliseReferences(proposed('probe', { ecutwfcRy: 30.001 }, { ecutwfcRy: 'a-1.chosen.ecutwfcRy' }), spec.schema, registry());
+    const off = normaliseReferences(
+      proposed('probe', { ecutwfcRy: 30.001 }, { ecutwfcRy: 'a-1.chosen.ecutwfcRy' }),
+      spec.schema,
+      registry(),
+    );
     assert.equal(off.args.ecutwfcRy, 30.001, 'a real difference is left for reference-values-match to refuse');
   });
 });
@@ -116,6 +150,9 @@ describe('seed-only is a property of the argument, whatever its type', () => {
     const s: GuardedToolSpec = { ...spec, schema: { type: 'object', properties: { aAngstrom: quantitySchema('Lattice constant', 'Å') } } };
     const a = await assessCall(s, proposed('probe', {}, { aAngstrom: 'a-6' }), { provenance: registry() });
     assert.equal(worstLevel(a.tier1), 'fail');
-    assert.match(a.tier1.find((v) => v.level === 'fail')!.reasons[0]!, /aAngstrom references a-6 \(lattice_constant\), which is provisional/);
+    assert.match(
+      a.tier1.find((v) => v.level === 'fail')!.reasons[0]!,
+      /aAngstrom references a-6 \(lattice_constant\), which is provisional/,
+    );
   });
 });

@@ -17,7 +17,18 @@ describe('canvas job store', () => {
     const file = path.join(dir, 'events.jsonl');
     const { log } = await openEventLog(file, { mode: 'writer' });
     const store = new CanvasJobStore(log);
-    const draft: JobRecord = { id: 'job-a', backend: 'local', state: 'draft', program: 'pw.x', input: 'a.in', files: [], pseudopotentials: [], outputs: [], createdAt: 't', updatedAt: 't' };
+    const draft: JobRecord = {
+      id: 'job-a',
+      backend: 'local',
+      state: 'draft',
+      program: 'pw.x',
+      input: 'a.in',
+      files: [],
+      pseudopotentials: [],
+      outputs: [],
+      createdAt: 't',
+      updatedAt: 't',
+    };
     const validated = transitionJob(draft, 'validated');
     const submitted = transitionJob(validated, 'submitted');
     const running = transitionJob(submitted, 'running', { pid: 42 });

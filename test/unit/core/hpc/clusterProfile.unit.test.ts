@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkClusterProfile, loadClusterProfiles } from '../../../../src/core/hpc/clusterProfile';
 
-const good = { name: 'hpc1', sshHost: 'hpc1', scheduler: 'slurm', workRoot: '~/dreams', pwCommand: 'srun pw.x', prelude: ['module load qe'], limits: { maxNtasks: 64 } };
+const good = {
+  name: 'hpc1',
+  sshHost: 'hpc1',
+  scheduler: 'slurm',
+  workRoot: '~/dreams',
+  pwCommand: 'srun pw.x',
+  prelude: ['module load qe'],
+  limits: { maxNtasks: 64 },
+};
 
 describe('cluster profiles', () => {
   let dir: string;
@@ -14,17 +22,23 @@ describe('cluster profiles', () => {
   it('loads valid profiles from { "clusters": [...] }', () => {
     const f = path.join(dir, 'clusters.json');
     fs.writeFileSync(f, JSON.stringify({ clusters: [good, { ...good, name: 'hpc2' }] }));
-    assert.deepEqual(loadClusterProfiles(f).map((p) => p.name), ['hpc1', 'hpc2']);
+    assert.deepEqual(
+      loadClusterProfiles(f).map((p) => p.name),
+      ['hpc1', 'hpc2'],
+    );
   });
 
   it('reports every problem with its place and what is allowed', () => {
-    assert.throws(() => checkClusterProfile({ ...good, workroot: 'x', workRoot: undefined, scheduler: 'sge', partition: 'a b' }), (e: Error) => {
-      assert.match(e.message, /unknown setting "workroot"/);
-      assert.match(e.message, /missing "workRoot"/);
-      assert.match(e.message, /\.scheduler: must be one of slurm, pbs, lsf/);
-      assert.match(e.message, /\.partition: "a b" has characters that are not allowed/);
-      return true;
-    });
+    assert.throws(
+      () => checkClusterProfile({ ...good, workroot: 'x', workRoot: undefined, scheduler: 'sge', partition: 'a b' }),
+      (e: Error) => {
+        assert.match(e.message, /unknown setting "workroot"/);
+        assert.match(e.message, /missing "workRoot"/);
+        assert.match(e.message, /\.scheduler: must be one of slurm, pbs, lsf/);
+        assert.match(e.message, /\.partition: "a b" has characters that are not allowed/);
+        return true;
+      },
+    );
     assert.throws(() => checkClusterProfile({ ...good, prelude: ['ok', 'two\nlines'] }), /prelude\.1/);
   });
 

@@ -59,9 +59,17 @@ describe('JobService', () => {
   it('refuses to validate what would run other files than the ones recorded', async () => {
     const s = await open();
     const pseudos = [{ name: 'Al.pz-vbc.UPF', path: pseudo }];
-    const withDir = await s.create({ backend: 'rec', input: { name: 'a.in', text: input.text.replace("outdir = './tmp'", "outdir = './tmp'\n  pseudo_dir = '/opt/pseudo'") }, pseudopotentials: pseudos });
+    const withDir = await s.create({
+      backend: 'rec',
+      input: { name: 'a.in', text: input.text.replace("outdir = './tmp'", "outdir = './tmp'\n  pseudo_dir = '/opt/pseudo'") },
+      pseudopotentials: pseudos,
+    });
     await assert.rejects(s.validate(withDir.id), /sets pseudo_dir = '\/opt\/pseudo'.*Remove pseudo_dir/s);
-    const otherSpecies = await s.create({ backend: 'rec', input: { name: 'b.in', text: input.text.replace('Al.pz-vbc.UPF', 'Al.pbe-n-kjpaw.UPF') }, pseudopotentials: pseudos });
+    const otherSpecies = await s.create({
+      backend: 'rec',
+      input: { name: 'b.in', text: input.text.replace('Al.pz-vbc.UPF', 'Al.pbe-n-kjpaw.UPF') },
+      pseudopotentials: pseudos,
+    });
     await assert.rejects(s.validate(otherSpecies.id), /ATOMIC_SPECIES names Al\.pbe-n-kjpaw\.UPF, which is not among the staged/);
     const changed = await s.create({ backend: 'rec', input, pseudopotentials: pseudos });
     fs.appendFileSync(pseudo, 'edited\n');
@@ -70,12 +78,20 @@ describe('JobService', () => {
     await assert.rejects(s.create({ backend: 'rec', input: { name: '../x.in', text: 'x' } }), /not a plain file name/);
   });
 
-  it('records where a convergence test\'s wavefunctions go, so the backend removes them; not outside the job directory', async () => {
+  it("records where a convergence test's wavefunctions go, so the backend removes them; not outside the job directory", async () => {
     const s = await open();
     const test = await s.create({ backend: 'rec', input, discardWavefunctions: true });
     assert.deepEqual(test.discardWavefunctions, { outdir: 'tmp', prefix: 'al', outdirDefaulted: false });
-    assert.equal((await s.create({ backend: 'rec', input: { ...input, name: 'p.in' } })).discardWavefunctions, undefined, 'a production run keeps them');
-    const elsewhere = await s.create({ backend: 'rec', input: { name: 'x.in', text: input.text.replace("outdir = './tmp'", "outdir = '/scratch/shared'") }, discardWavefunctions: true });
+    assert.equal(
+      (await s.create({ backend: 'rec', input: { ...input, name: 'p.in' } })).discardWavefunctions,
+      undefined,
+      'a production run keeps them',
+    );
+    const elsewhere = await s.create({
+      backend: 'rec',
+      input: { name: 'x.in', text: input.text.replace("outdir = './tmp'", "outdir = '/scratch/shared'") },
+      discardWavefunctions: true,
+    });
     assert.equal(elsewhere.discardWavefunctions, undefined);
   });
 
@@ -84,7 +100,10 @@ describe('JobService', () => {
     const a = await s.create({ id: 'c-12-scf', backend: 'rec', input });
     const b = await s.create({ id: 'c-12-scf', backend: 'rec', input });
     assert.equal(a, b);
-    await assert.rejects(s.create({ id: 'c-12-scf', backend: 'rec', input: { ...input, text: input.text + '\n' } }), /already exists with a different input/);
+    await assert.rejects(
+      s.create({ id: 'c-12-scf', backend: 'rec', input: { ...input, text: input.text + '\n' } }),
+      /already exists with a different input/,
+    );
     await assert.rejects(s.create({ id: 'bad id!', backend: 'rec', input }), /not usable as a scheduler job name/);
     await s.submit(a.id);
     await s.submit(a.id);
@@ -118,10 +137,16 @@ describe('JobService', () => {
     await s.cancel(done.id);
 
     const reopened = await open(store);
-    assert.deepEqual(reopened.list().map((j) => j.state), ['draft', 'validated', 'validated', 'submitted', 'cancelled']);
+    assert.deepEqual(
+      reopened.list().map((j) => j.state),
+      ['draft', 'validated', 'validated', 'submitted', 'cancelled'],
+    );
     assert.deepEqual(backend!.calls.sort(), [`resume ${cutShort.id} validated`, `resume ${inFlight.id} submitted`].sort());
     assert.equal(reopened.get(draft.id)!.state, 'draft');
-    assert.deepEqual(foldJobEvents(store.events).map((j) => j.id), reopened.list().map((j) => j.id));
+    assert.deepEqual(
+      foldJobEvents(store.events).map((j) => j.id),
+      reopened.list().map((j) => j.id),
+    );
   });
 
   it('a second report of the end of a job changes nothing: the first final state stands', async () => {

@@ -15,7 +15,7 @@ describe('k-point pools for local jobs', () => {
     assert.equal(kPoolsFor(['mpirun', '-np', '6', 'pw.x'], 4), 3, 'the largest divisor of 6 not above 4');
     assert.equal(kPoolsFor(['mpirun', '-np', '4', 'pw.x'], 1), undefined, 'Γ only: one pool');
     assert.equal(kPoolsFor(['pw.x'], 100), undefined, 'serial: nothing to split');
-    assert.equal(kPoolsFor(['mpirun', '-np', '4', 'pw.x', '-nk', '1'], 100), undefined, 'the user\'s own -nk is kept');
+    assert.equal(kPoolsFor(['mpirun', '-np', '4', 'pw.x', '-nk', '1'], 100), undefined, "the user's own -nk is kept");
     assert.deepEqual(withKPools(['mpirun', '-np', '2', 'pw.x'], 10), ['mpirun', '-np', '2', 'pw.x', '-nk', '2']);
   });
 

@@ -16,7 +16,11 @@ function runnerAnswering(answer: () => Promise<{ code: number; stdout: string; s
 
 describe('remote runner: partition limits', () => {
   it('reads sinfo once and finds a named partition or the default one', async () => {
-    const { runner, commands } = runnerAnswering(async () => ({ code: 0, stdout: 'batch*|2-00:00:00|1-16\nshort|30:00|1-2\n', stderr: '' }));
+    const { runner, commands } = runnerAnswering(async () => ({
+      code: 0,
+      stdout: 'batch*|2-00:00:00|1-16\nshort|30:00|1-2\n',
+      stderr: '',
+    }));
     assert.deepEqual(await runner.partition(undefined), { name: 'batch', isDefault: true, maxWalltimeMinutes: 2880, maxNodes: 16 });
     assert.deepEqual(await runner.partition('short'), { name: 'short', isDefault: false, maxWalltimeMinutes: 30, maxNodes: 2 });
     assert.equal(await runner.partition('gpu'), undefined);
@@ -24,7 +28,10 @@ describe('remote runner: partition limits', () => {
   });
 
   it('a scheduler that cannot list them (exit status or output it cannot read) is not asked again, and nothing fails', async () => {
-    for (const answer of [{ code: 1, stdout: '', stderr: 'sinfo: command not found' }, { code: 0, stdout: 'sinfo: error: Unable to contact slurm controller', stderr: '' }]) {
+    for (const answer of [
+      { code: 1, stdout: '', stderr: 'sinfo: command not found' },
+      { code: 0, stdout: 'sinfo: error: Unable to contact slurm controller', stderr: '' },
+    ]) {
       const { runner, commands } = runnerAnswering(async () => answer);
       assert.equal(await runner.partition(undefined), undefined);
       assert.equal(await runner.partition('short'), undefined);

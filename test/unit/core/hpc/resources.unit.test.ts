@@ -24,13 +24,16 @@ describe('resource suggestion', () => {
     const small = suggestResources({ atoms: 8, kPoints: 8, ecutwfcRy: 30, calculation: 'scf', nspin: 1 }, profile);
     const slab = suggestResources({ atoms: 60, kPoints: 16, ecutwfcRy: 40, calculation: 'relax', nspin: 2 }, profile);
     assert.ok(slab.ntasks > small.ntasks && slab.walltimeMinutes > small.walltimeMinutes && slab.memoryMb! > small.memoryMb!);
-    const tight = suggestResources({ atoms: 200, kPoints: 64, ecutwfcRy: 60, calculation: 'relax', nspin: 2 }, { limits: { maxNtasks: 32, maxWalltimeMinutes: 720, maxMemoryMb: 64_000, coresPerNode: 16, maxNodes: 2 } });
+    const tight = suggestResources(
+      { atoms: 200, kPoints: 64, ecutwfcRy: 60, calculation: 'relax', nspin: 2 },
+      { limits: { maxNtasks: 32, maxWalltimeMinutes: 720, maxMemoryMb: 64_000, coresPerNode: 16, maxNodes: 2 } },
+    );
     assert.ok(tight.ntasks <= 32 && tight.nodes <= 2 && tight.walltimeMinutes <= 720 && tight.memoryMb! <= 64_000);
     assert.equal(tight.nodes, Math.ceil(tight.ntasks / 16) > 2 ? 2 : Math.ceil(tight.ntasks / 16));
     assert.match(tight.reason, /capped at the profile limits/);
   });
 
-  it('keeps inside the partition\'s own limits as well, and says when it cut the walltime to them', () => {
+  it("keeps inside the partition's own limits as well, and says when it cut the walltime to them", () => {
     const slab = { atoms: 60, kPoints: 16, ecutwfcRy: 40, calculation: 'relax', nspin: 2 };
     const free = suggestResources(slab, profile);
     assert.ok(free.walltimeMinutes > 15, `${free.walltimeMinutes} min`);
@@ -50,7 +53,10 @@ describe('resource suggestion', () => {
     assert.equal(o.reason, 'override: the previous attempt hit the 10 min limit');
     assert.equal(o.suggested!.walltimeMinutes, 10);
     assert.throws(() => overrideResources(suggested, { ntasks: 4 }, '  ', profile), /needs a reason/);
-    assert.throws(() => overrideResources(suggested, { ntasks: 4096 }, 'more', profile), /exceeds the limits of cluster profile "hpc": ntasks 4096 > 128/);
+    assert.throws(
+      () => overrideResources(suggested, { ntasks: 4096 }, 'more', profile),
+      /exceeds the limits of cluster profile "hpc": ntasks 4096 > 128/,
+    );
     assert.throws(() => overrideResources(suggested, { nodes: 0 }, 'none', profile), /whole number/);
   });
 });

@@ -23,12 +23,25 @@ const place = (text: string): WavefunctionPlace => {
   return p;
 };
 /** What is left under dir, as sorted relative paths. */
-const left = (dir: string): string[] => (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
+const left = (dir: string): string[] =>
+  (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
 const RUN_FILES = {
-  'pw.out': 10, 'tmp/dreams.save/wfc1.dat': 1000, 'tmp/dreams.save/wfc2.dat': 1000, 'tmp/dreams.save/charge-density.dat': 50,
-  'tmp/dreams.save/data-file-schema.xml': 5, 'tmp/dreams.wfc1': 300, 'tmp/dreams.xml': 5, 'tmp/other.save/wfc1.dat': 10,
+  'pw.out': 10,
+  'tmp/dreams.save/wfc1.dat': 1000,
+  'tmp/dreams.save/wfc2.dat': 1000,
+  'tmp/dreams.save/charge-density.dat': 50,
+  'tmp/dreams.save/data-file-schema.xml': 5,
+  'tmp/dreams.wfc1': 300,
+  'tmp/dreams.xml': 5,
+  'tmp/other.save/wfc1.dat': 10,
 };
-const KEPT = ['pw.out', 'tmp/dreams.save/charge-density.dat', 'tmp/dreams.save/data-file-schema.xml', 'tmp/dreams.xml', 'tmp/other.save/wfc1.dat'];
+const KEPT = [
+  'pw.out',
+  'tmp/dreams.save/charge-density.dat',
+  'tmp/dreams.save/data-file-schema.xml',
+  'tmp/dreams.xml',
+  'tmp/other.save/wfc1.dat',
+];
 
 describe('wavefunction files of a finished convergence test', () => {
   it('finds outdir and prefix with the pw.x input parser, and nothing outside the job directory', () => {
@@ -51,7 +64,9 @@ describe('wavefunction files of a finished convergence test', () => {
 
   it('removes the same files with the shell command, quoting outdir and prefix whatever they hold', () => {
     const odd = "it's $(touch pwned) dir";
-    const files = Object.fromEntries(Object.entries(RUN_FILES).map(([k, v]) => [k.replace(/^tmp\//, `${odd}/`).replace(/dreams/g, "p'x"), v]));
+    const files = Object.fromEntries(
+      Object.entries(RUN_FILES).map(([k, v]) => [k.replace(/^tmp\//, `${odd}/`).replace(/dreams/g, "p'x"), v]),
+    );
     const dir = jobDir(files);
     const cmd = removeWavefunctionsCommand(place(input(odd.replace(/'/g, "''"), "p''x")));
     const r = spawnSync('bash', ['-c', cmd], { cwd: dir, encoding: 'utf8' });
@@ -60,7 +75,7 @@ describe('wavefunction files of a finished convergence test', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'pwned')), 'nothing in the path was run');
   });
 
-  it("leaves a defaulted outdir alone on the cluster when ESPRESSO_TMPDIR points pw.x elsewhere (a directory jobs share)", () => {
+  it('leaves a defaulted outdir alone on the cluster when ESPRESSO_TMPDIR points pw.x elsewhere (a directory jobs share)', () => {
     const cmd = removeWavefunctionsCommand(place("&CONTROL\n  calculation = 'scf'\n/\n"));
     const shared = jobDir({ 'pwscf.save/wfc1.dat': 7 });
     const job = jobDir({ 'pwscf.save/wfc1.dat': 7 });
@@ -76,8 +91,17 @@ describe('wavefunction files of a finished convergence test', () => {
 describe('SLURM batch script of a convergence test', () => {
   const slurm = new SlurmAdapter();
   const job: JobRecord = {
-    id: 'c-7-scf', backend: 'c', state: 'validated', program: 'pw.x', input: 'pw.in', files: [], pseudopotentials: [], outputs: [],
-    createdAt: '', updatedAt: '', resources: { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test' },
+    id: 'c-7-scf',
+    backend: 'c',
+    state: 'validated',
+    program: 'pw.x',
+    input: 'pw.in',
+    files: [],
+    pseudopotentials: [],
+    outputs: [],
+    createdAt: '',
+    updatedAt: '',
+    resources: { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test' },
     discardWavefunctions: { outdir: 'tmp', prefix: 'dreams', outdirDefaulted: false },
   };
   /** Run the script's body in a job directory, pw.x played by `pw`: its exit status and what is left. */

@@ -45,11 +45,14 @@ describe('Anthropic provider: the API key', () => {
       },
     });
     const reasons: string[] = [];
-    await assert.rejects(rig.provider.complete(request(), { onEvent: (e) => e.type === 'retry' && reasons.push(e.reason) }), (e: LlmError) => {
-      assert.ok(!e.message.includes(TEST_KEY), e.message);
-      assert.match(e.message, /bad header Bearer \[redacted\]/);
-      return true;
-    });
+    await assert.rejects(
+      rig.provider.complete(request(), { onEvent: (e) => e.type === 'retry' && reasons.push(e.reason) }),
+      (e: LlmError) => {
+        assert.ok(!e.message.includes(TEST_KEY), e.message);
+        assert.match(e.message, /bad header Bearer \[redacted\]/);
+        return true;
+      },
+    );
     assert.equal(reasons.length, 1);
     assert.ok(!reasons[0]!.includes(TEST_KEY) && reasons[0]!.includes('[redacted]'), reasons[0]);
     assert.ok(!inspect(rig.provider, { depth: 20, showHidden: true }).includes(TEST_KEY));

@@ -29,14 +29,23 @@ describe('Anthropic provider: prompt caching on stable prefixes', () => {
 
   it('marks the tools and the last cacheable system part, and the second request reads the cache', async () => {
     let clock = 1_000_000;
-    rig = await startRig({ now: () => clock, script: { steps: [{ reply: { content: [{ type: 'text', text: 'ok' }] }, times: 'always' }] } });
+    rig = await startRig({
+      now: () => clock,
+      script: { steps: [{ reply: { content: [{ type: 'text', text: 'ok' }] }, times: 'always' }] },
+    });
     const first = await rig.provider.complete(judgeLikeRequest('converge the cutoff'));
     clock += 60_000;
     const second = await rig.provider.complete(judgeLikeRequest('converge the k-mesh'));
 
     const body = rig.api.requests[0]!.body as { tools: { cache_control?: unknown }[]; system: { cache_control?: unknown }[] };
-    assert.deepEqual(body.tools.map((t) => t.cache_control !== undefined), [false, false, true]);
-    assert.deepEqual(body.system.map((p) => p.cache_control !== undefined), [false, true, false]);
+    assert.deepEqual(
+      body.tools.map((t) => t.cache_control !== undefined),
+      [false, false, true],
+    );
+    assert.deepEqual(
+      body.system.map((p) => p.cache_control !== undefined),
+      [false, true, false],
+    );
 
     assert.equal(first.usage.cacheReadTokens, 0);
     assert.ok(first.usage.cacheWriteTokens > 500, `tools + role + rules should be written, got ${first.usage.cacheWriteTokens}`);
@@ -47,7 +56,10 @@ describe('Anthropic provider: prompt caching on stable prefixes', () => {
 
   it('an expired entry (past 5 minutes) is written again', async () => {
     let clock = 0;
-    rig = await startRig({ now: () => clock, script: { steps: [{ reply: { content: [{ type: 'text', text: 'ok' }] }, times: 'always' }] } });
+    rig = await startRig({
+      now: () => clock,
+      script: { steps: [{ reply: { content: [{ type: 'text', text: 'ok' }] }, times: 'always' }] },
+    });
     const first = await rig.provider.complete(judgeLikeRequest('a'));
     clock += 5 * 60_000 + 1;
     const late = await rig.provider.complete(judgeLikeRequest('b'));
@@ -68,7 +80,14 @@ describe('Anthropic provider: prompt caching on stable prefixes', () => {
     rig = await startRig({
       script: {
         steps: [
-          { reply: { content: [{ type: 'thinking', thinking: 'start with the sweep' }, { type: 'tool_use', name: 'run_cutoff_sweep', input: { ecutwfcRy: 30 } }] } },
+          {
+            reply: {
+              content: [
+                { type: 'thinking', thinking: 'start with the sweep' },
+                { type: 'tool_use', name: 'run_cutoff_sweep', input: { ecutwfcRy: 30 } },
+              ],
+            },
+          },
           { reply: { content: [{ type: 'tool_use', name: 'fit_eos', input: {} }] } },
           { reply: { content: [{ type: 'text', text: 'a0 = 4.04 Å (a-31)' }] } },
         ],
@@ -77,18 +96,24 @@ describe('Anthropic provider: prompt caching on stable prefixes', () => {
     const messages: LlmMessage[] = [{ role: 'user', content: 'Lattice constant of fcc Al. '.repeat(30) }];
     const turns = [];
     for (let turn = 0; turn < 3; turn++) {
-      const res = await rig.provider.complete(judgeLikeRequest('', { messages: [...messages], cacheHistory: true, model: 'claude-opus-5-5' }));
+      const res = await rig.provider.complete(
+        judgeLikeRequest('', { messages: [...messages], cacheHistory: true, model: 'claude-opus-5-5' }),
+      );
       turns.push(res.usage);
       const use = res.content.find((b): b is ToolUseBlock => b.type === 'tool_use');
       if (!use) break;
       messages.push({ role: 'assistant', content: res.content });
-      messages.push({ role: 'user', content: [{ type: 'tool_result', toolUseId: use.id, content: `result of ${use.name}: artifact a-${turn + 30}` }] });
+      messages.push({
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: use.id, content: `result of ${use.name}: artifact a-${turn + 30}` }],
+      });
     }
     assert.equal(turns.length, 3);
     const written = turns[0]!.cacheWriteTokens + turns[1]!.cacheWriteTokens;
     assert.equal(turns[2]!.cacheReadTokens, written, 'turn 3 reads everything turns 1 and 2 wrote');
     assert.ok(turns[1]!.cacheReadTokens >= turns[0]!.cacheWriteTokens);
-    for (const u of turns.slice(1)) assert.ok(u.inputTokens <= 3, `only the part after the last breakpoint is uncached, got ${u.inputTokens}`);
+    for (const u of turns.slice(1))
+      assert.ok(u.inputTokens <= 3, `only the part after the last breakpoint is uncached, got ${u.inputTokens}`);
     rig.api.assertScriptDone();
   });
 });

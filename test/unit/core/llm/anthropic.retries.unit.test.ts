@@ -48,7 +48,9 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
   });
 
   it('529 overloaded, then success', async () => {
-    rig = await startRig({ script: { steps: [{ fault: { type: 'overloaded' } }, { reply: { content: [{ type: 'text', text: 'ok' }] } }] } });
+    rig = await startRig({
+      script: { steps: [{ fault: { type: 'overloaded' } }, { reply: { content: [{ type: 'text', text: 'ok' }] } }] },
+    });
     const res = await rig.provider.complete(request(), { onEvent: (e) => rig!.events.push(e) });
     assert.equal(res.attempts, 2);
     assert.deepEqual(res.content, [{ type: 'text', text: 'ok' }]);
@@ -56,8 +58,14 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
   });
 
   it('500 on every attempt: a server LlmError after exactly maxAttempts requests', async () => {
-    rig = await startRig({ script: { steps: [{ fault: { type: 'server_error', status: 500 }, times: 'always' }] } }, { retry: { maxAttempts: 3 } });
-    await assert.rejects(rig.provider.complete(request({ role: 'supervisor', model: 'claude-opus-5-5' })), isLlmError('server', /supervisor request to claude-opus-5-5 \(3 attempts\): 500 api_error: Internal server error.*resume later/));
+    rig = await startRig(
+      { script: { steps: [{ fault: { type: 'server_error', status: 500 }, times: 'always' }] } },
+      { retry: { maxAttempts: 3 } },
+    );
+    await assert.rejects(
+      rig.provider.complete(request({ role: 'supervisor', model: 'claude-opus-5-5' })),
+      isLlmError('server', /supervisor request to claude-opus-5-5 \(3 attempts\): 500 api_error: Internal server error.*resume later/),
+    );
     assert.equal(rig.api.requests.length, 3);
   });
 
@@ -65,7 +73,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     rig = await startRig({
       script: {
         steps: [
-          { fault: { type: 'stream_cut', afterDeltas: 3 }, reply: { content: [{ type: 'text', text: 'Partial attempt text that must not survive.' }, SWEEP], chunkSize: 4 } },
+          {
+            fault: { type: 'stream_cut', afterDeltas: 3 },
+            reply: { content: [{ type: 'text', text: 'Partial attempt text that must not survive.' }, SWEEP], chunkSize: 4 },
+          },
           { reply: { content: [{ type: 'text', text: 'Sweeping.' }, SWEEP] } },
         ],
       },
@@ -73,7 +84,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     const res = await rig.provider.complete(request({ tools: TOOLS }), { onEvent: (e) => rig!.events.push(e) });
 
     assert.equal(res.attempts, 2);
-    assert.deepEqual(res.content.map((b) => b.type), ['text', 'tool_use']);
+    assert.deepEqual(
+      res.content.map((b) => b.type),
+      ['text', 'tool_use'],
+    );
     assert.equal((res.content[0] as { text: string }).text, 'Sweeping.');
     assert.deepEqual((res.content[1] as ToolUseBlock).input, SWEEP.input);
     assert.equal(rig.api.requests[1]!.rawBody, rig.api.requests[0]!.rawBody);
@@ -88,7 +102,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     rig = await startRig({
       script: {
         steps: [
-          { fault: { type: 'stream_end', afterDeltas: 2 }, reply: { content: [{ type: 'text', text: 'half a message' }, SWEEP], chunkSize: 3 } },
+          {
+            fault: { type: 'stream_end', afterDeltas: 2 },
+            reply: { content: [{ type: 'text', text: 'half a message' }, SWEEP], chunkSize: 3 },
+          },
           { reply: { content: [{ type: 'text', text: 'whole' }] } },
         ],
       },
@@ -104,7 +121,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
       {
         script: {
           steps: [
-            { fault: { type: 'stream_stall', afterDeltas: 1 }, reply: { content: [{ type: 'text', text: 'stalls after one delta' }], chunkSize: 4 } },
+            {
+              fault: { type: 'stream_stall', afterDeltas: 1 },
+              reply: { content: [{ type: 'text', text: 'stalls after one delta' }], chunkSize: 4 },
+            },
             { reply: { content: [{ type: 'text', text: 'ok' }] } },
           ],
         },
@@ -120,7 +140,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     rig = await startRig({
       script: {
         steps: [
-          { fault: { type: 'stream_error', afterDeltas: 1, errorType: 'overloaded_error' }, reply: { content: [{ type: 'text', text: 'abcdefghij' }], chunkSize: 2 } },
+          {
+            fault: { type: 'stream_error', afterDeltas: 1, errorType: 'overloaded_error' },
+            reply: { content: [{ type: 'text', text: 'abcdefghij' }], chunkSize: 2 },
+          },
           { reply: { content: [{ type: 'text', text: 'ok' }] } },
         ],
       },
@@ -154,7 +177,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     rig = await startRig({ script: { steps: [{ fault: { type: 'rate_limit', retryAfterSeconds: 30 } }] } });
     const ctl = new AbortController();
     const started = performance.now();
-    const call = rig.provider.complete(request(), { signal: ctl.signal, onEvent: (e) => e.type === 'retry' && setTimeout(() => ctl.abort(), 50) });
+    const call = rig.provider.complete(request(), {
+      signal: ctl.signal,
+      onEvent: (e) => e.type === 'retry' && setTimeout(() => ctl.abort(), 50),
+    });
     await assert.rejects(call, isLlmError('cancelled'));
     assert.ok(performance.now() - started < 2000);
     assert.equal(rig.api.requests.length, 1);
@@ -167,14 +193,28 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
   });
 
   it('a retry-after longer than the run will wait fails at once and says how long', async () => {
-    rig = await startRig({ script: { steps: [{ fault: { type: 'rate_limit', retryAfterSeconds: 900 } }] } }, { retry: { maxRetryAfterMs: 60_000 } });
+    rig = await startRig(
+      { script: { steps: [{ fault: { type: 'rate_limit', retryAfterSeconds: 900 } }] } },
+      { retry: { maxRetryAfterMs: 60_000 } },
+    );
     await assert.rejects(rig.provider.complete(request()), isLlmError('rate-limit', /asked to wait 900 s, longer than the 60 s/));
     assert.equal(rig.api.requests.length, 1);
   });
 
   it('a 400 is not retried and carries the API message', async () => {
     rig = await startRig({
-      script: { steps: [{ fault: { type: 'http_error', status: 400, errorType: 'invalid_request_error', message: 'max_tokens: 999999 > 128000, the maximum for this model' } }] },
+      script: {
+        steps: [
+          {
+            fault: {
+              type: 'http_error',
+              status: 400,
+              errorType: 'invalid_request_error',
+              message: 'max_tokens: 999999 > 128000, the maximum for this model',
+            },
+          },
+        ],
+      },
     });
     await assert.rejects(rig.provider.complete(request()), isLlmError('bad-request', /max_tokens: 999999 > 128000.*request has to change/));
     assert.equal(rig.api.requests.length, 1);
@@ -182,7 +222,19 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
 
   it('x-should-retry: false on a 500 is obeyed', async () => {
     rig = await startRig({
-      script: { steps: [{ fault: { type: 'http_error', status: 500, errorType: 'api_error', message: 'do not retry', headers: { 'x-should-retry': 'false' } } }] },
+      script: {
+        steps: [
+          {
+            fault: {
+              type: 'http_error',
+              status: 500,
+              errorType: 'api_error',
+              message: 'do not retry',
+              headers: { 'x-should-retry': 'false' },
+            },
+          },
+        ],
+      },
     });
     await assert.rejects(rig.provider.complete(request()), isLlmError('server'));
     assert.equal(rig.api.requests.length, 1);
@@ -195,7 +247,10 @@ describe('Anthropic provider: retries, faults and cancellation', () => {
     const { AnthropicProvider } = await import('../../../../src/core/llm/anthropic');
     const p = new AnthropicProvider({ apiKey: 'sk-ant-test-0123456789abcdef', baseURL, retry: { maxAttempts: 2, baseDelayMs: 10 } });
     const events: LlmStreamEvent[] = [];
-    await assert.rejects(p.complete(request(), { onEvent: (e) => events.push(e) }), isLlmError('network', new RegExp(`${baseURL.replace(/[.]/g, '\\.')} did not complete \\(2 attempts\\)`)));
+    await assert.rejects(
+      p.complete(request(), { onEvent: (e) => events.push(e) }),
+      isLlmError('network', new RegExp(`${baseURL.replace(/[.]/g, '\\.')} did not complete \\(2 attempts\\)`)),
+    );
     assert.equal(retries(events).length, 1);
     rig = undefined;
   });

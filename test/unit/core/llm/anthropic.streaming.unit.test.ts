@@ -80,7 +80,10 @@ describe('Anthropic provider: streaming and tool use through the real SDK', () =
     assert.deepEqual(second.content, [{ type: 'text', text: 'Use 30 Ry (a-12).' }]);
 
     const sent = rig.api.requests[1]!.body!.messages as { role: string; content: unknown }[];
-    assert.deepEqual(sent[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'energies recorded as a-12' }] });
+    assert.deepEqual(sent[2], {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: use.id, content: 'energies recorded as a-12' }],
+    });
     rig.api.assertScriptDone();
   });
 

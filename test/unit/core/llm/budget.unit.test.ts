@@ -30,7 +30,12 @@ describe('run budget', () => {
     await provider.complete(request());
     await provider.complete(request());
     await assert.rejects(provider.complete(request()), (e: unknown) => {
-      budgetError('tokens', new RegExp(`model tokens spent ${(perCall * 3).toLocaleString('en-US')} tokens of the ${limit.toLocaleString('en-US')} tokens limit`))(e);
+      budgetError(
+        'tokens',
+        new RegExp(
+          `model tokens spent ${(perCall * 3).toLocaleString('en-US')} tokens of the ${limit.toLocaleString('en-US')} tokens limit`,
+        ),
+      )(e);
       assert.ok((e as BudgetExceededError).response, 'the response that crossed the limit is handed back');
       return true;
     });
@@ -45,7 +50,10 @@ describe('run budget', () => {
     const ledger = new UsageLedger();
     const provider = meteredProvider(rig.provider, { ledger, budget: new RunBudget(llmBudgetMeters(ledger, { maxCostUsd: 0.03 })) });
     await provider.complete(request({ model: 'claude-opus-5-5' }));
-    await assert.rejects(provider.complete(request({ model: 'claude-opus-5-5' })), budgetError('costUsd', /model cost spent \$0\.04\d+ of the \$0\.0300 limit/));
+    await assert.rejects(
+      provider.complete(request({ model: 'claude-opus-5-5' })),
+      budgetError('costUsd', /model cost spent \$0\.04\d+ of the \$0\.0300 limit/),
+    );
   });
 
   it('a cost limit with a model that has no price refuses before sending', async () => {
@@ -73,12 +81,24 @@ describe('run budget', () => {
     budget.check('before-call');
     jobs = 3;
     assert.throws(() => budget.check('before-call'), budgetError('jobs', /jobs submitted spent 3 jobs of the 3 jobs limit/));
-    assert.deepEqual(budget.status().map((s) => [s.id, s.fraction]), [['tokens', 0], ['jobs', 1]]);
+    assert.deepEqual(
+      budget.status().map((s) => [s.id, s.fraction]),
+      [
+        ['tokens', 0],
+        ['jobs', 1],
+      ],
+    );
   });
 
   it('refuses limits that are not positive numbers, naming the limit', () => {
     const ledger = new UsageLedger();
-    assert.throws(() => new RunBudget(llmBudgetMeters(ledger, { maxTokens: 0 })), /limit for model tokens must be a positive number, got 0/);
-    assert.throws(() => new RunBudget(llmBudgetMeters(ledger, { maxCostUsd: Number.NaN })), /model cost must be a positive number, got NaN/);
+    assert.throws(
+      () => new RunBudget(llmBudgetMeters(ledger, { maxTokens: 0 })),
+      /limit for model tokens must be a positive number, got 0/,
+    );
+    assert.throws(
+      () => new RunBudget(llmBudgetMeters(ledger, { maxCostUsd: Number.NaN })),
+      /model cost must be a positive number, got NaN/,
+    );
   });
 });

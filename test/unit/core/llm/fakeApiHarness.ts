@@ -12,10 +12,7 @@ export interface Rig {
 }
 
 /** Start the fake with `script`, and a provider pointed at it with quick retries. */
-export async function startRig(
-  fake: FakeAnthropicOptions,
-  provider: Partial<AnthropicProviderOptions> = {},
-): Promise<Rig> {
+export async function startRig(fake: FakeAnthropicOptions, provider: Partial<AnthropicProviderOptions> = {}): Promise<Rig> {
   const api = await FakeAnthropicApi.start({ apiKey: TEST_KEY, ...fake });
   const p = new AnthropicProvider({
     apiKey: TEST_KEY,

@@ -58,7 +58,13 @@ describe('Anthropic provider: per-model request adjustments, checked by the fake
   it('a forced verdict tool goes out as asked where the model accepts forcing', async () => {
     rig = await startRig({ script: { steps: [{ match: { toolChoice: 'record_verdict' }, reply: verdictReply }] } });
     const res = await rig.provider.complete(
-      request({ role: 'param-judge', category: 'judge-param', model: 'claude-haiku-5-5', tools: [VERDICT], toolChoice: { type: 'tool', name: 'record_verdict' } }),
+      request({
+        role: 'param-judge',
+        category: 'judge-param',
+        model: 'claude-haiku-5-5',
+        tools: [VERDICT],
+        toolChoice: { type: 'tool', name: 'record_verdict' },
+      }),
     );
     assert.equal(res.adjustments, undefined);
     rig.api.assertScriptDone();
@@ -67,7 +73,13 @@ describe('Anthropic provider: per-model request adjustments, checked by the fake
   it('a forced tool choice is sent as auto, and said so, to a model that refuses forcing', async () => {
     rig = await startRig({ script: { steps: [{ match: { toolChoice: 'auto' }, reply: verdictReply }] } });
     const res = await rig.provider.complete(
-      request({ role: 'cross-judge', category: 'judge-cross', model: 'claude-opus-5-5', tools: [VERDICT], toolChoice: { type: 'tool', name: 'record_verdict' } }),
+      request({
+        role: 'cross-judge',
+        category: 'judge-cross',
+        model: 'claude-opus-5-5',
+        tools: [VERDICT],
+        toolChoice: { type: 'tool', name: 'record_verdict' },
+      }),
     );
     assert.equal(res.adjustments?.length, 1);
     assert.match(res.adjustments![0]!, /tool choice sent as 'auto': claude-opus-5-5 refuses a forced tool choice.*tool 'record_verdict'/);

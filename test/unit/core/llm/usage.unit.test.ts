@@ -52,27 +52,51 @@ describe('usage ledger over real responses', () => {
     assert.equal(judge.cacheHitShare, hitShare);
 
     assert.equal(sunk.length, 4);
-    assert.deepEqual(sunk[0], { ...sunk[0]!, role: 'supervisor', category: 'plan', model: 'claude-opus-5-5', at: '2026-11-30T12:00:00.000Z' });
-    assert.deepEqual(live.map((s) => s.total.responses), [1, 2, 3, 4]);
+    assert.deepEqual(sunk[0], {
+      ...sunk[0]!,
+      role: 'supervisor',
+      category: 'plan',
+      model: 'claude-opus-5-5',
+      at: '2026-11-30T12:00:00.000Z',
+    });
+    assert.deepEqual(
+      live.map((s) => s.total.responses),
+      [1, 2, 3, 4],
+    );
     assert.deepEqual(UsageLedger.fromRecords(sunk).snapshot(), snap, 'a resumed run rebuilds the same account from its records');
   });
 
   it('a model with no price is cost-unknown, not free', () => {
     const ledger = new UsageLedger();
-    const r = ledger.record('dft', 'act', 'my-proxy-model', { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    const r = ledger.record('dft', 'act', 'my-proxy-model', {
+      inputTokens: 1000,
+      outputTokens: 200,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     ledger.record('dft', 'act', 'claude-sonnet-5-5', { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0 });
     assert.equal(r.costUsd, null);
     const t = ledger.totals();
     assert.equal(t.unpricedResponses, 1);
     assert.deepEqual(t.unpricedModels, ['my-proxy-model']);
     assert.equal(t.costUsd, (1000 * 2 + 200 * 10) / 1e6);
-    assert.equal(new UsageLedger({ extraPrices: { 'my-proxy-model': { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 } } }).isPriced('my-proxy-model'), true);
+    assert.equal(
+      new UsageLedger({
+        extraPrices: { 'my-proxy-model': { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 } },
+      }).isPriced('my-proxy-model'),
+      true,
+    );
   });
 
   it('cache-hit share is cache reads over all input, null before any input', () => {
     const ledger = new UsageLedger();
     assert.equal(ledger.totals().cacheHitShare, null);
-    ledger.record('cross-judge', 'judge-cross', 'claude-opus-5-5', { inputTokens: 100, outputTokens: 10, cacheReadTokens: 600, cacheWriteTokens: 300 });
+    ledger.record('cross-judge', 'judge-cross', 'claude-opus-5-5', {
+      inputTokens: 100,
+      outputTokens: 10,
+      cacheReadTokens: 600,
+      cacheWriteTokens: 300,
+    });
     assert.equal(ledger.totals().cacheHitShare, 0.6);
   });
 });
@@ -84,8 +108,18 @@ describe('list prices', () => {
   });
 
   it('Haiku 5.5 prompts over 100,000 tokens (cache included) take the long-prompt rates', () => {
-    const short = responseCostUsd('claude-haiku-5-5', { inputTokens: 50_000, outputTokens: 1000, cacheReadTokens: 50_000, cacheWriteTokens: 0 })!;
-    const long = responseCostUsd('claude-haiku-5-5', { inputTokens: 50_001, outputTokens: 1000, cacheReadTokens: 50_000, cacheWriteTokens: 0 })!;
+    const short = responseCostUsd('claude-haiku-5-5', {
+      inputTokens: 50_000,
+      outputTokens: 1000,
+      cacheReadTokens: 50_000,
+      cacheWriteTokens: 0,
+    })!;
+    const long = responseCostUsd('claude-haiku-5-5', {
+      inputTokens: 50_001,
+      outputTokens: 1000,
+      cacheReadTokens: 50_000,
+      cacheWriteTokens: 0,
+    })!;
     assert.ok(Math.abs(short - (50_000 * 0.1 + 1000 * 0.5 + 50_000 * 0.01) / 1e6) < 1e-15);
     assert.ok(Math.abs(long - (50_001 * 0.5 + 1000 * 2.5 + 50_000 * 0.05) / 1e6) < 1e-15);
   });

@@ -18,18 +18,33 @@ describe('plan edits: modify', () => {
   it('changes only the arguments it names: the others, hints included, stay as planned', () => {
     const plan = latticePlan();
     const before = step(plan, 'eos-input');
-    const r = applyPlanEdit(plan, { op: 'modify', id: 'eos-input', changes: { args: { mixingBeta: 0.3 }, reasons: { mixingBeta: 'advisor a-40: the SCF sloshed' } } }, roles);
+    const r = applyPlanEdit(
+      plan,
+      { op: 'modify', id: 'eos-input', changes: { args: { mixingBeta: 0.3 }, reasons: { mixingBeta: 'advisor a-40: the SCF sloshed' } } },
+      roles,
+    );
     assert.ok(r.ok, (r as { reason?: string }).reason);
     const after = step(r.plan, 'eos-input');
     assert.deepEqual(after.args, { ...before.args, mixingBeta: 0.3 });
-    assert.equal((step(r.plan, 'eos-input').args as Record<string, unknown>).ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy', 'a hint not named is kept');
+    assert.equal(
+      (step(r.plan, 'eos-input').args as Record<string, unknown>).ecutwfcRy,
+      '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy',
+      'a hint not named is kept',
+    );
     assert.deepEqual(after.reasons, { ...before.reasons, mixingBeta: 'advisor a-40: the SCF sloshed' });
-    assert.match(r.message, /modified step eos-input \(args\.mixingBeta \(unset\) → 0\.3, reasons\.mixingBeta\); to run again: eos-input, eos-series/);
+    assert.match(
+      r.message,
+      /modified step eos-input \(args\.mixingBeta \(unset\) → 0\.3, reasons\.mixingBeta\); to run again: eos-input, eos-series/,
+    );
   });
 
   it('removes an argument given as null, and its reason with it when the reason is null too', () => {
     const plan = latticePlan();
-    const r = applyPlanEdit(plan, { op: 'modify', id: 'eos-input', changes: { args: { degaussRy: null }, reasons: { degaussRy: null } } }, roles);
+    const r = applyPlanEdit(
+      plan,
+      { op: 'modify', id: 'eos-input', changes: { args: { degaussRy: null }, reasons: { degaussRy: null } } },
+      roles,
+    );
     assert.ok(r.ok, (r as { reason?: string }).reason);
     assert.equal('degaussRy' in step(r.plan, 'eos-input').args!, false);
     assert.equal('degaussRy' in step(r.plan, 'eos-input').reasons!, false);
@@ -38,7 +53,11 @@ describe('plan edits: modify', () => {
 
   it('replaces the other fields it names whole: dependsOn and the title', () => {
     const plan = latticePlan();
-    const r = applyPlanEdit(plan, { op: 'modify', id: 'lattice', changes: { title: 'a from V0', dependsOn: ['eos-fit', 'structure'] } }, roles);
+    const r = applyPlanEdit(
+      plan,
+      { op: 'modify', id: 'lattice', changes: { title: 'a from V0', dependsOn: ['eos-fit', 'structure'] } },
+      roles,
+    );
     assert.ok(r.ok, (r as { reason?: string }).reason);
     assert.equal(step(r.plan, 'lattice').title, 'a from V0');
     assert.deepEqual(step(r.plan, 'lattice').dependsOn, ['eos-fit', 'structure']);
@@ -46,7 +65,11 @@ describe('plan edits: modify', () => {
   });
 
   it('refuses a null reason in an insert (only modify removes)', () => {
-    const r = applyPlanEdit(latticePlan(), { op: 'insert', step: { id: 'x', title: 't', worker: 'dft', tool: 'canvas_read', args: { key: 'plan' }, reasons: { key: null } } }, roles);
+    const r = applyPlanEdit(
+      latticePlan(),
+      { op: 'insert', step: { id: 'x', title: 't', worker: 'dft', tool: 'canvas_read', args: { key: 'plan' }, reasons: { key: null } } },
+      roles,
+    );
     assert.equal(r.ok, false);
   });
 });

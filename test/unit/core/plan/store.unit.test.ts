@@ -8,14 +8,33 @@ import { prepareWorkflow } from '../../../../src/core/workflows/objective';
 import type { WorkflowEnvironment } from '../../../../src/core/workflows/types';
 
 const env: WorkflowEnvironment = {
-  pseudopotential: ({ element, file }) => ({ file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`, type: 'US', functional: 'PBE', suggestedEcutwfcRy: 47, suggestedEcutrhoRy: 323 }),
+  pseudopotential: ({ element, file }) => ({
+    file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`,
+    type: 'US',
+    functional: 'PBE',
+    suggestedEcutwfcRy: 47,
+    suggestedEcutrhoRy: 323,
+  }),
 };
 
 function sitePreferencePlan(): Plan {
-  const { steps } = prepareWorkflow('adsorption-site-preference', {
-    metal: 'Pt', latticeConstantAngstrom: 3.98, ecutwfcRy: 47, kMesh: [2, 2, 1], slab: { layers: 2, vacuumAngstrom: 5 },
-  }, env);
-  return { objective: 'CO/Pt(111)', workflow: 'adsorption-site-preference', steps: steps.map((s) => ({ ...s, status: 'pending' })), version: 1 };
+  const { steps } = prepareWorkflow(
+    'adsorption-site-preference',
+    {
+      metal: 'Pt',
+      latticeConstantAngstrom: 3.98,
+      ecutwfcRy: 47,
+      kMesh: [2, 2, 1],
+      slab: { layers: 2, vacuumAngstrom: 5 },
+    },
+    env,
+  );
+  return {
+    objective: 'CO/Pt(111)',
+    workflow: 'adsorption-site-preference',
+    steps: steps.map((s) => ({ ...s, status: 'pending' })),
+    version: 1,
+  };
 }
 
 /** Every step done up to (not including) the first run_pw step whose input step is done. */
@@ -32,9 +51,19 @@ describe('plan steps side by side', () => {
     const plan = upToTheRuns(sitePreferencePlan());
     const all = nextBatch(plan, 8);
     assert.equal(all.continuing, false);
-    assert.deepEqual(all.steps.map((s) => s.id), ['gas-run', 'relax-clean-run', 'relax-ontop-run', 'relax-fcc-run']);
-    assert.deepEqual(nextBatch(plan, 2).steps.map((s) => s.id), ['gas-run', 'relax-clean-run']);
-    assert.deepEqual(nextBatch(plan, 1).steps.map((s) => s.id), ['gas-run'], 'a limit of one runs steps one at a time');
+    assert.deepEqual(
+      all.steps.map((s) => s.id),
+      ['gas-run', 'relax-clean-run', 'relax-ontop-run', 'relax-fcc-run'],
+    );
+    assert.deepEqual(
+      nextBatch(plan, 2).steps.map((s) => s.id),
+      ['gas-run', 'relax-clean-run'],
+    );
+    assert.deepEqual(
+      nextBatch(plan, 1).steps.map((s) => s.id),
+      ['gas-run'],
+      'a limit of one runs steps one at a time',
+    );
   });
 
   it('runs any other step alone, and continues every step a stopped process left running', () => {
@@ -43,14 +72,28 @@ describe('plan steps side by side', () => {
     assert.equal(first.steps.length, 1);
     assert.notEqual(first.steps[0]!.tool, 'run_pw');
     const ready = upToTheRuns(plan);
-    const left = { ...ready, steps: ready.steps.map((s): PlanStep => (s.id === 'relax-ontop-run' || s.id === 'relax-fcc-run' ? { ...s, status: 'running' } : s)) };
+    const left = {
+      ...ready,
+      steps: ready.steps.map((s): PlanStep => (s.id === 'relax-ontop-run' || s.id === 'relax-fcc-run' ? { ...s, status: 'running' } : s)),
+    };
     const resumed = nextBatch(left, 1);
     assert.equal(resumed.continuing, true);
-    assert.deepEqual(resumed.steps.map((s) => s.id), ['relax-ontop-run', 'relax-fcc-run']);
+    assert.deepEqual(
+      resumed.steps.map((s) => s.id),
+      ['relax-ontop-run', 'relax-fcc-run'],
+    );
     // the gas run is ready before the slab is built: the builders go first, so it joins the relaxations
-    const gasReady = { ...plan, steps: plan.steps.map((s): PlanStep => (['pseudopotentials', 'gas-molecule', 'gas-input'].includes(s.id) ? { ...s, status: 'done' } : s)) };
+    const gasReady = {
+      ...plan,
+      steps: plan.steps.map(
+        (s): PlanStep => (['pseudopotentials', 'gas-molecule', 'gas-input'].includes(s.id) ? { ...s, status: 'done' } : s),
+      ),
+    };
     assert.ok(gasReady.steps.some((s) => s.id === 'gas-run') && nextBatch(gasReady, 8).steps[0]!.id !== 'gas-run');
-    assert.deepEqual(nextBatch(gasReady, 8).steps.map((s) => s.tool === 'run_pw'), [false]);
+    assert.deepEqual(
+      nextBatch(gasReady, 8).steps.map((s) => s.tool === 'run_pw'),
+      [false],
+    );
     const finished = { ...plan, steps: plan.steps.map((s): PlanStep => ({ ...s, status: 'done' })) };
     assert.deepEqual(nextBatch(finished, 8).steps, []);
   });
@@ -73,7 +116,10 @@ describe('plan steps side by side', () => {
     const [a, b] = [new PlanStore(canvas), new PlanStore(canvas)];
     await Promise.all(runs.map((id, i) => (i % 2 ? a : b).setStatus(id, 'done', `${id} done`)));
     const last = versions.at(-1) as Plan;
-    assert.deepEqual(runs.map((id) => last.steps.find((s) => s.id === id)!.status), ['done', 'done', 'done', 'done']);
+    assert.deepEqual(
+      runs.map((id) => last.steps.find((s) => s.id === id)!.status),
+      ['done', 'done', 'done', 'done'],
+    );
     assert.equal(last.version, plan.version + 4, 'one new version per change');
   });
 });

@@ -39,11 +39,41 @@ describe('reproducibility bundle', () => {
     assert.deepEqual(m.software, { node: process.versions.node, 'pw.x': '6.7' });
     assert.equal(m.eventLog.events, run.log.lastSeq());
     assert.deepEqual(fs.readFileSync(path.join(out, 'events.jsonl')), fs.readFileSync(run.log.path));
-    assert.deepEqual(m.inputs.artifacts.map((a) => a.id), ['a-2']);
-    assert.deepEqual(m.outputs.map((a) => a.id), ['a-1', 'a-3', 'a-4', 'a-5', 'a-6']);
-    assert.deepEqual(m.outputs.find((a) => a.id === 'a-5'), { id: 'a-5', kind: 'scalar', name: 'lattice_constant', status: 'final', contentHash: run.registry.artifact('a-5')!.contentHash, creator: 'c-4', value: 4.04, unit: 'Å' });
-    assert.deepEqual(m.inputs.literals.map((l) => `${l.call}.${l.parameter}`), ['c-1.element', 'c-1.ecutwfcListRy', 'c-2.kspacing', 'c-5.element']);
-    assert.deepEqual(m.pseudopotentials, [{ element: 'Al', file: 'Al.pz-vbc.UPF', source: path.join(pseudo, 'Al.pz-vbc.UPF'), sha256: sha256(upf), bytes: upf.length, path: 'pseudo/Al.pz-vbc.UPF' }]);
+    assert.deepEqual(
+      m.inputs.artifacts.map((a) => a.id),
+      ['a-2'],
+    );
+    assert.deepEqual(
+      m.outputs.map((a) => a.id),
+      ['a-1', 'a-3', 'a-4', 'a-5', 'a-6'],
+    );
+    assert.deepEqual(
+      m.outputs.find((a) => a.id === 'a-5'),
+      {
+        id: 'a-5',
+        kind: 'scalar',
+        name: 'lattice_constant',
+        status: 'final',
+        contentHash: run.registry.artifact('a-5')!.contentHash,
+        creator: 'c-4',
+        value: 4.04,
+        unit: 'Å',
+      },
+    );
+    assert.deepEqual(
+      m.inputs.literals.map((l) => `${l.call}.${l.parameter}`),
+      ['c-1.element', 'c-1.ecutwfcListRy', 'c-2.kspacing', 'c-5.element'],
+    );
+    assert.deepEqual(m.pseudopotentials, [
+      {
+        element: 'Al',
+        file: 'Al.pz-vbc.UPF',
+        source: path.join(pseudo, 'Al.pz-vbc.UPF'),
+        sha256: sha256(upf),
+        bytes: upf.length,
+        path: 'pseudo/Al.pz-vbc.UPF',
+      },
+    ]);
     const input = m.files.find((f) => f.path === run.registry.artifact('a-2')!.location)!;
     assert.equal(fs.readFileSync(path.join(out, input.path), 'utf8'), AL_SCF_INPUT(pseudo));
     assert.equal(input.sha256, sha256(AL_SCF_INPUT(pseudo)));
@@ -62,13 +92,19 @@ describe('reproducibility bundle', () => {
     await latticeConstantRun(missing, '/nonexistent/pseudo');
     const m1 = await writeBundle(missing, path.join(tmp(), 'b'));
     assert.equal(m1.pseudopotentials.length, 0);
-    assert.match(m1.problems.join('\n'), /pseudopotential Al\.pz-vbc\.UPF \(Al, named by a-2\) was not found in \/nonexistent\/pseudo.*pass its directory in pseudoDirs/);
+    assert.match(
+      m1.problems.join('\n'),
+      /pseudopotential Al\.pz-vbc\.UPF \(Al, named by a-2\) was not found in \/nonexistent\/pseudo.*pass its directory in pseudoDirs/,
+    );
 
     const changed = await newRun();
     const pseudo = pseudoDir('<UPF>edited since the run</UPF>\n');
     await latticeConstantRun(changed, pseudo, sha256('<UPF>the original</UPF>\n'));
     const m2 = await writeBundle(changed, path.join(tmp(), 'b'), { includePseudopotentials: false });
-    assert.match(m2.problems.join('\n'), /now has sha256 [0-9a-f]{64}, but the run recorded [0-9a-f]{64} \(a-2\): the file changed since the run/);
+    assert.match(
+      m2.problems.join('\n'),
+      /now has sha256 [0-9a-f]{64}, but the run recorded [0-9a-f]{64} \(a-2\): the file changed since the run/,
+    );
     assert.equal(m2.pseudopotentials[0]!.path, undefined, 'hashed but not copied');
   });
 
@@ -90,11 +126,37 @@ describe('reproducibility bundle', () => {
 describe('pseudopotentials a run used', () => {
   it('reads a species label by its element: fixed atoms as "Pt1" share the Pt file and are listed once, under Pt', () => {
     const input = [
-      '&CONTROL', "  calculation = 'relax'", '/', '&SYSTEM', '  ibrav = 0', '  nat = 2', '  ntyp = 2', '  ecutwfc = 47', '/', '&ELECTRONS', '/', '&IONS', '/',
-      'ATOMIC_SPECIES', '  Pt  195.08  Pt.pbe-n-rrkjus_psl.1.0.0.UPF', '  Pt1  195.08  Pt.pbe-n-rrkjus_psl.1.0.0.UPF',
-      'CELL_PARAMETERS {angstrom}', '  2.8 0 0', '  1.4 2.4 0', '  0 0 12', 'ATOMIC_POSITIONS {angstrom}', '  Pt1  0 1.6 5  0 0 0', '  Pt  0 0 7.3  1 1 1', 'K_POINTS {automatic}', '  4 4 1 0 0 0', '',
+      '&CONTROL',
+      "  calculation = 'relax'",
+      '/',
+      '&SYSTEM',
+      '  ibrav = 0',
+      '  nat = 2',
+      '  ntyp = 2',
+      '  ecutwfc = 47',
+      '/',
+      '&ELECTRONS',
+      '/',
+      '&IONS',
+      '/',
+      'ATOMIC_SPECIES',
+      '  Pt  195.08  Pt.pbe-n-rrkjus_psl.1.0.0.UPF',
+      '  Pt1  195.08  Pt.pbe-n-rrkjus_psl.1.0.0.UPF',
+      'CELL_PARAMETERS {angstrom}',
+      '  2.8 0 0',
+      '  1.4 2.4 0',
+      '  0 0 12',
+      'ATOMIC_POSITIONS {angstrom}',
+      '  Pt1  0 1.6 5  0 0 0',
+      '  Pt  0 0 7.3  1 1 1',
+      'K_POINTS {automatic}',
+      '  4 4 1 0 0 0',
+      '',
     ].join('\n');
     const artifact = { id: 'a-1', kind: 'qe-input', name: 'pw_input' } as unknown as ArtifactRecord;
-    assert.deepEqual(pseudopotentialsUsed([artifact], () => input).map((u) => [u.element, u.file]), [['Pt', 'Pt.pbe-n-rrkjus_psl.1.0.0.UPF']]);
+    assert.deepEqual(
+      pseudopotentialsUsed([artifact], () => input).map((u) => [u.element, u.file]),
+      [['Pt', 'Pt.pbe-n-rrkjus_psl.1.0.0.UPF']],
+    );
   });
 });

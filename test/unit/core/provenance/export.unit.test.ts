@@ -18,18 +18,34 @@ describe('PROV-JSON export', () => {
     assert.deepEqual(artifactEntities, ['run:a-1', 'run:a-2', 'run:a-3', 'run:a-4', 'run:a-5', 'run:a-6']);
     assert.deepEqual(Object.keys(doc.activity), ['run:c-1', 'run:c-2', 'run:c-3', 'run:c-4', 'run:c-5']);
     assert.deepEqual(doc.entity['run:a-5'], {
-      'prov:type': { $: 'dreams:Artifact', type: 'xsd:QName' }, 'prov:label': 'lattice_constant', 'dreams:kind': 'scalar',
-      'prov:value': 4.04, 'dreams:unit': 'Å', 'dreams:contentHash': run.registry.artifact('a-5')!.contentHash, 'dreams:status': 'final',
+      'prov:type': { $: 'dreams:Artifact', type: 'xsd:QName' },
+      'prov:label': 'lattice_constant',
+      'dreams:kind': 'scalar',
+      'prov:value': 4.04,
+      'dreams:unit': 'Å',
+      'dreams:contentHash': run.registry.artifact('a-5')!.contentHash,
+      'dreams:status': 'final',
     });
     assert.equal(doc.entity['run:a-6']!['dreams:status'], 'stale');
     assert.equal(doc.entity['run:a-2']!['prov:atLocation'], run.registry.artifact('a-2')!.location);
     assert.deepEqual(doc.entity['run:c-2.arg.kspacing'], {
-      'prov:type': { $: 'dreams:LiteralArgument', type: 'xsd:QName' }, 'prov:label': 'kspacing', 'prov:value': 0.2, 'dreams:reason': 'reason for kspacing',
+      'prov:type': { $: 'dreams:LiteralArgument', type: 'xsd:QName' },
+      'prov:label': 'kspacing',
+      'prov:value': 0.2,
+      'dreams:reason': 'reason for kspacing',
     });
     assert.deepEqual(doc.entity['run:c-1.arg.ecutwfcListRy']!['prov:value'], { $: '[20,25,30]', type: 'dreams:json' });
-    assert.ok(Object.values(doc.used).some((u) => u['prov:activity'] === 'run:c-2' && u['prov:entity'] === 'run:a-1' && u['dreams:reference'] === 'a-1.chosen.ecutwfcRy'));
+    assert.ok(
+      Object.values(doc.used).some(
+        (u) => u['prov:activity'] === 'run:c-2' && u['prov:entity'] === 'run:a-1' && u['dreams:reference'] === 'a-1.chosen.ecutwfcRy',
+      ),
+    );
     assert.ok(Object.values(doc.wasDerivedFrom).some((d) => d['prov:generatedEntity'] === 'run:a-5' && d['prov:usedEntity'] === 'run:a-4'));
-    assert.deepEqual(doc.agent['run:agent.dft.claude-test'], { 'prov:type': { $: 'prov:SoftwareAgent', type: 'xsd:QName' }, 'dreams:role': 'dft', 'dreams:model': 'claude-test' });
+    assert.deepEqual(doc.agent['run:agent.dft.claude-test'], {
+      'prov:type': { $: 'prov:SoftwareAgent', type: 'xsd:QName' },
+      'dreams:role': 'dft',
+      'dreams:model': 'claude-test',
+    });
     assert.equal(JSON.parse((doc.agent['run:dreams']!['dreams:software'] as { $: string }).$)['pw.x'], '6.7');
 
     // Every relation names something the document defines.

@@ -56,15 +56,41 @@ K_POINTS automatic
 export async function latticeConstantRun(run: Run, pseudoDir: string, pseudoSha256?: string): Promise<void> {
   const r = run.registry;
   const c1 = await r.recordCall(call('converge_cutoff', { element: { value: 'Al' }, ecutwfcListRy: { value: [20, 25, 30] } }));
-  await r.registerArtifacts(c1.id, [{ kind: 'table', name: 'cutoff_convergence', value: { chosen: { ecutwfcRy: 30 }, rows: [[20, -57.1], [25, -57.19], [30, -57.2]] } }]);
+  await r.registerArtifacts(c1.id, [
+    {
+      kind: 'table',
+      name: 'cutoff_convergence',
+      value: {
+        chosen: { ecutwfcRy: 30 },
+        rows: [
+          [20, -57.1],
+          [25, -57.19],
+          [30, -57.2],
+        ],
+      },
+    },
+  ]);
   await r.endCall(c1.id, { status: 'ok' });
   const c2 = await r.recordCall(call('write_pw_input', { ecutwfc: { value: 30, ref: 'a-1.chosen.ecutwfcRy' }, kspacing: { value: 0.2 } }));
   const pseudopotentials = { Al: { file: 'Al.pz-vbc.UPF', ...(pseudoSha256 ? { sha256: pseudoSha256 } : {}) } };
-  await r.registerArtifacts(c2.id, [{ kind: 'qe-input', name: 'pw_input', value: { calculation: 'scf' }, file: { name: 'al.scf.in', bytes: AL_SCF_INPUT(pseudoDir) }, meta: { settings: { pseudopotentials } } }]);
+  await r.registerArtifacts(c2.id, [
+    {
+      kind: 'qe-input',
+      name: 'pw_input',
+      value: { calculation: 'scf' },
+      file: { name: 'al.scf.in', bytes: AL_SCF_INPUT(pseudoDir) },
+      meta: { settings: { pseudopotentials } },
+    },
+  ]);
   await r.endCall(c2.id, { status: 'ok' });
   const c3 = await r.recordCall(call('pw_scf', { input: { value: r.artifact('a-2')!.location, ref: 'a-2' } }));
   await r.registerArtifacts(c3.id, [
-    { kind: 'qe-output', name: 'pw_output', value: { totalEnergyRy: -4.2, scfConverged: true }, file: { name: 'al.scf.out', bytes: '!    total energy = -4.2 Ry\n' } },
+    {
+      kind: 'qe-output',
+      name: 'pw_output',
+      value: { totalEnergyRy: -4.2, scfConverged: true },
+      file: { name: 'al.scf.out', bytes: '!    total energy = -4.2 Ry\n' },
+    },
     { kind: 'scalar', name: 'total_energy', value: -57.2, unit: 'eV' },
   ]);
   await r.endCall(c3.id, { status: 'ok' });

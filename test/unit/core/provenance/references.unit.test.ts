@@ -3,11 +3,27 @@ import { parseRef, resolveRef, valueDifference } from '../../../../src/core/prov
 import type { ArtifactRecord } from '../../../../src/core/provenance/types';
 
 const artifact = (id: string, value: unknown, extra: Partial<ArtifactRecord> = {}): ArtifactRecord => ({
-  id, kind: 'table', name: 'eos_points', value, contentHash: 'h', creator: 'c-1', inputs: [], concerns: [], status: 'final', createdAt: 't', ...extra,
+  id,
+  kind: 'table',
+  name: 'eos_points',
+  value,
+  contentHash: 'h',
+  creator: 'c-1',
+  inputs: [],
+  concerns: [],
+  status: 'final',
+  createdAt: 't',
+  ...extra,
 });
 
 describe('references', () => {
-  const eos = artifact('a-7', { points: [{ volumeA3: 16.1, energyEv: -57.1 }, { volumeA3: 16.5, energyEv: -57.2 }], unit: 'eV' });
+  const eos = artifact('a-7', {
+    points: [
+      { volumeA3: 16.1, energyEv: -57.1 },
+      { volumeA3: 16.5, energyEv: -57.2 },
+    ],
+    unit: 'eV',
+  });
   const lookup = (id: string) => (id === 'a-7' ? eos : undefined);
 
   it('parses "a-<n>" and paths, and nothing else', () => {

@@ -20,9 +20,21 @@ import { captureConsole as capture } from '../../../fixtures/captureConsole';
 
 const KEY = 'sk-ant-test-approvals-0000000';
 const ONE_CRYSTAL: WorkflowTemplate = {
-  id: 'one-crystal', title: 'Build a crystal', description: 'test workflow',
-  inputSchema: { type: 'object' }, resolveInputs: (i) => i, objective: () => 'fcc Al',
-  steps: () => [{ id: 'structure', title: 'Build the crystal', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 } }],
+  id: 'one-crystal',
+  title: 'Build a crystal',
+  description: 'test workflow',
+  inputSchema: { type: 'object' },
+  resolveInputs: (i) => i,
+  objective: () => 'fcc Al',
+  steps: () => [
+    {
+      id: 'structure',
+      title: 'Build the crystal',
+      worker: 'dft',
+      tool: 'build_bulk',
+      args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 },
+    },
+  ],
 };
 registerWorkflow(ONE_CRYSTAL);
 
@@ -30,12 +42,44 @@ const SUP = { system: 'You are the supervisor of DREAMS' };
 const DFT = { system: 'You are the DFT worker of DREAMS' };
 const steps: ScriptStep[] = [
   { match: SUP, reply: { content: [{ type: 'text', text: 'Plan reviewed.' }] } },
-  { match: DFT, reply: { content: [{ type: 'tool_use', name: 'build_bulk', input: { arguments: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.5 }, reasons: { latticeConstantAngstrom: 'a guess' }, context: 'step structure' } }] } },
-  { match: { toolChoice: 'record_parameter_verdicts' }, reply: { content: [{ type: 'tool_use', name: 'record_parameter_verdicts', input: { verdicts: [
-    { parameter: 'elements', level: 'pass', reasons: ['Al'] },
-    { parameter: 'bravais', level: 'pass', reasons: ['Al is fcc'] },
-    { parameter: 'latticeConstantAngstrom', level: 'warn', reasons: ['4.5 Å is 11 % above the experimental 4.05 Å; the EOS series may not bracket the minimum'] },
-  ] } }] } },
+  {
+    match: DFT,
+    reply: {
+      content: [
+        {
+          type: 'tool_use',
+          name: 'build_bulk',
+          input: {
+            arguments: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.5 },
+            reasons: { latticeConstantAngstrom: 'a guess' },
+            context: 'step structure',
+          },
+        },
+      ],
+    },
+  },
+  {
+    match: { toolChoice: 'record_parameter_verdicts' },
+    reply: {
+      content: [
+        {
+          type: 'tool_use',
+          name: 'record_parameter_verdicts',
+          input: {
+            verdicts: [
+              { parameter: 'elements', level: 'pass', reasons: ['Al'] },
+              { parameter: 'bravais', level: 'pass', reasons: ['Al is fcc'] },
+              {
+                parameter: 'latticeConstantAngstrom',
+                level: 'warn',
+                reasons: ['4.5 Å is 11 % above the experimental 4.05 Å; the EOS series may not bracket the minimum'],
+              },
+            ],
+          },
+        },
+      ],
+    },
+  },
   { match: DFT, reply: { content: [{ type: 'text', text: 'Built fcc Al at 4.5 Å (a-1), approved.' }] } },
   { match: SUP, reply: { content: [{ type: 'text', text: 'fcc Al built (a-1).' }] } },
 ];
@@ -46,8 +90,16 @@ async function waitingRun(script: ScriptStep[], workflow: string) {
   const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { baseDelayMs: 10 } });
   const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-approvals-'));
   const settings: RunSettings = {
-    objective: { text: 'fcc Al', workflow, inputs: {} }, offline: false, backend: 'local', approval: 'wait',
-    pseudoDir: os.tmpdir(), pwCommand: 'pw.x', localConcurrency: 1, models: {}, judges: true, budget: {},
+    objective: { text: 'fcc Al', workflow, inputs: {} },
+    offline: false,
+    backend: 'local',
+    approval: 'wait',
+    pseudoDir: os.tmpdir(),
+    pwCommand: 'pw.x',
+    localConcurrency: 1,
+    models: {},
+    judges: true,
+    budget: {},
   };
   const controller = await RunController.start({ runsDir: runs, settings }, { provider });
   const done = controller.run();
@@ -58,7 +110,11 @@ async function waitingRun(script: ScriptStep[], workflow: string) {
 describe('approvals of a running run', () => {
   it('waits on a warning, takes the answer from `dreams approve` through the inbox, and refuses a second answer', async () => {
     const { api, controller, done } = await waitingRun(steps, 'one-crystal');
-    assert.equal(controller.session.run.registry.calls().filter((c) => c.tool === 'build_bulk' && c.status === 'ok').length, 0, 'the call waits for the answer');
+    assert.equal(
+      controller.session.run.registry.calls().filter((c) => c.tool === 'build_bulk' && c.status === 'ok').length,
+      0,
+      'the call waits for the answer',
+    );
 
     const first = await capture(() => approveCommand([controller.runDir, 'ap-1', '--comment', 'intended: testing the upper bracket']));
     assert.equal(first.code, 0, first.out);
@@ -67,16 +123,30 @@ describe('approvals of a running run', () => {
     await controller.close();
     await api.stop();
     assert.equal(result.state, 'completed', result.reason);
-    const states = controller.session.run.log.events().filter((e) => e.kind === 'run.state').map((e) => (e.payload as { state: string; reason?: string }));
-    assert.deepEqual(states.map((x) => x.state), ['running', 'waiting-approval', 'running', 'completed']);
+    const states = controller.session.run.log
+      .events()
+      .filter((e) => e.kind === 'run.state')
+      .map((e) => e.payload as { state: string; reason?: string });
+    assert.deepEqual(
+      states.map((x) => x.state),
+      ['running', 'waiting-approval', 'running', 'completed'],
+    );
     assert.equal(states[1]!.reason, 'waiting for an answer to ap-1');
     const answers = controller.session.run.log.events().filter((e) => e.kind === 'approval.answer');
     assert.equal(answers.length, 1);
-    assert.deepEqual((answers[0]!.payload as { decision: string; by: string; comment: string }), { ...(answers[0]!.payload as object), decision: 'approve', by: 'user@cli', comment: 'intended: testing the upper bracket' });
+    assert.deepEqual(answers[0]!.payload as { decision: string; by: string; comment: string }, {
+      ...(answers[0]!.payload as object),
+      decision: 'approve',
+      by: 'user@cli',
+      comment: 'intended: testing the upper bracket',
+    });
 
     const second = await capture(() => approveCommand([controller.runDir, 'ap-1', '--reject']));
     assert.equal(second.code, 1);
-    assert.match(second.out, /ap-1 was already answered: approved by user@cli at \d{4}-\d\d-\d\dT[\d:.]+Z \("intended: testing the upper bracket"\)/);
+    assert.match(
+      second.out,
+      /ap-1 was already answered: approved by user@cli at \d{4}-\d\d-\d\dT[\d:.]+Z \("intended: testing the upper bracket"\)/,
+    );
   });
 
   it('a call held at its approval when its process stopped is refused on resume by a rejection given meanwhile, its tool never run', async () => {
@@ -96,7 +166,11 @@ describe('approvals of a running run', () => {
       assert.deepEqual(settled, { reattached: [], failed: [], rejected: [call] });
       const record = again.session.run.registry.call(call)!;
       assert.deepEqual([record.status, record.error], ['refused', 'rejected by user@cli']);
-      assert.deepEqual(again.session.run.registry.artifacts().filter((a) => a.creator === call), [], 'the tool did not run');
+      assert.deepEqual(
+        again.session.run.registry.artifacts().filter((a) => a.creator === call),
+        [],
+        'the tool did not run',
+      );
     } finally {
       await again.close();
       await api.stop();
@@ -105,10 +179,24 @@ describe('approvals of a running run', () => {
 
   it('a standing approval posted through the inbox of a running run answers its later request of the same concern', async () => {
     const TWO_CRYSTALS: WorkflowTemplate = {
-      ...ONE_CRYSTAL, id: 'two-crystals',
+      ...ONE_CRYSTAL,
+      id: 'two-crystals',
       steps: () => [
-        { id: 'structure', title: 'Build the crystal', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 } },
-        { id: 'again', title: 'Build it again', worker: 'dft', tool: 'build_bulk', args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 }, dependsOn: ['structure'] },
+        {
+          id: 'structure',
+          title: 'Build the crystal',
+          worker: 'dft',
+          tool: 'build_bulk',
+          args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 },
+        },
+        {
+          id: 'again',
+          title: 'Build it again',
+          worker: 'dft',
+          tool: 'build_bulk',
+          args: { elements: ['Al'], bravais: 'fcc', latticeConstantAngstrom: 4.05 },
+          dependsOn: ['structure'],
+        },
       ],
     };
     registerWorkflow(TWO_CRYSTALS);
@@ -116,8 +204,11 @@ describe('approvals of a running run', () => {
     const warn = steps[2]!;
     const twice: ScriptStep[] = [
       // each step ends with its call that went through: no summary turn
-      steps[0]!, build, warn,
-      build, warn,
+      steps[0]!,
+      build,
+      warn,
+      build,
+      warn,
       { match: SUP, times: 'always', reply: { content: [{ type: 'text', text: 'fcc Al built twice.' }] } },
     ];
     const { api, controller, done } = await waitingRun(twice, 'two-crystals');
@@ -132,11 +223,16 @@ describe('approvals of a running run', () => {
     const events = controller.session.run.log.events();
     const requests = events.filter((e) => e.kind === 'approval.request').map((e) => e.payload as { id: string; call: string });
     assert.equal(requests.length, 2, 'the second build is checked and warned about too');
-    const answers = events.filter((e) => e.kind === 'approval.answer').map((e) => e.payload as { id: string; decision: string; by: string; standing?: boolean; under?: string });
-    assert.deepEqual(answers.map((a) => [a.id, a.decision, a.by, a.standing ?? false, a.under ?? '']), [
-      ['ap-1', 'approve', 'user@cli', true, ''],
-      ['ap-2', 'approve', 'user@cli', false, 'ap-1'],
-    ]);
+    const answers = events
+      .filter((e) => e.kind === 'approval.answer')
+      .map((e) => e.payload as { id: string; decision: string; by: string; standing?: boolean; under?: string });
+    assert.deepEqual(
+      answers.map((a) => [a.id, a.decision, a.by, a.standing ?? false, a.under ?? '']),
+      [
+        ['ap-1', 'approve', 'user@cli', true, ''],
+        ['ap-2', 'approve', 'user@cli', false, 'ap-1'],
+      ],
+    );
     assert.equal(controller.session.run.registry.calls().filter((c) => c.tool === 'build_bulk' && c.status === 'ok').length, 2);
     // The run waited once, for the person; the second request did not leave it "waiting".
     const states = events.filter((e) => e.kind === 'run.state').map((e) => (e.payload as { state: string }).state);
@@ -147,7 +243,13 @@ describe('approvals of a running run', () => {
   it('`dreams approve --all-like-this` approves the open requests of the same concern and stands for later ones; --list says so', async () => {
     const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-standing-'));
     const run = await createRun(runs, { objective: 'loose relaxations' });
-    const loose = { tool: 'relax_structure', parameter: 'fmaxEvPerAngstrom', value: 0.2, verdicts: [{ rule: 'relax-fmax@1', level: 'warn' as const, reasons: ['0.2 eV/Å is looser than the 0.1 eV/Å the study uses'] }], provenancePath: [] };
+    const loose = {
+      tool: 'relax_structure',
+      parameter: 'fmaxEvPerAngstrom',
+      value: 0.2,
+      verdicts: [{ rule: 'relax-fmax@1', level: 'warn' as const, reasons: ['0.2 eV/Å is looser than the 0.1 eV/Å the study uses'] }],
+      provenancePath: [],
+    };
     const book = new ApprovalBook(run.log);
     await book.raise({ ...loose, call: 'c-1' });
     await book.raise({ ...loose, call: 'c-2', tool: 'adsorption_search' });

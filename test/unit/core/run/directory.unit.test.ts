@@ -11,14 +11,21 @@ const now = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
 describe('run directory', () => {
   it('creates <yyyymmdd-HHMMSS>-<slug> with its log, lock and run.start record', async () => {
     const root = tempDir();
-    const run = await createRun(root, { objective: 'Lattice constant of fcc Al (PBE)', software: { 'pw.x': '6.7' }, settings: { pseudoDir: '/p' }, now });
+    const run = await createRun(root, {
+      objective: 'Lattice constant of fcc Al (PBE)',
+      software: { 'pw.x': '6.7' },
+      settings: { pseudoDir: '/p' },
+      now,
+    });
     assert.equal(run.runId, '20260102-030405-lattice-constant-of-fcc-al-pbe');
     assert.equal(run.dir, path.join(root, run.runId));
     assert.deepEqual(fs.readdirSync(run.dir).sort(), ['events.jsonl', 'events.lock']);
     const start = run.canvas.read('run/start');
     assert.ok(start.ok);
     assert.deepEqual(start.value, {
-      runId: run.runId, objective: 'Lattice constant of fcc Al (PBE)', settings: { pseudoDir: '/p' },
+      runId: run.runId,
+      objective: 'Lattice constant of fcc Al (PBE)',
+      settings: { pseudoDir: '/p' },
       software: { node: process.versions.node, 'pw.x': '6.7' },
     });
     await setRunState(run, 'running');
@@ -35,7 +42,10 @@ describe('run directory', () => {
   });
 
   it('refuses an unusable slug or an empty objective, saying what would do', async () => {
-    await assert.rejects(createRun(tempDir(), { objective: 'x', slug: 'Al Lattice!' }), /slug "Al Lattice!" is not usable .* e\.g\. "al-lattice"/);
+    await assert.rejects(
+      createRun(tempDir(), { objective: 'x', slug: 'Al Lattice!' }),
+      /slug "Al Lattice!" is not usable .* e\.g\. "al-lattice"/,
+    );
     await assert.rejects(createRun(tempDir(), { objective: '  ' }), /a run needs an objective/);
     assert.equal(slugOf('Ünïcode & CO/Pt(111) site preference, top vs fcc hollow'), 'unicode-co-pt-111-site-preference-top-vs');
   });

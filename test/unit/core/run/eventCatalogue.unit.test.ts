@@ -14,7 +14,9 @@ import { syntheticRunEvents } from '../../../harness/syntheticRun';
 
 const actor = { kind: 'framework', id: 'test' } as const;
 let root: string;
-beforeEach(() => { root = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-catalogue-')); });
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-catalogue-'));
+});
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** A run whose log is followed by one more line, checksum and sequence right: only kind or payload can be wrong. */
@@ -31,8 +33,21 @@ async function runWithLine(kind: string, payload: unknown): Promise<{ dir: strin
 describe('the event catalogue', () => {
   it('gives every declared kind a payload schema, and the kinds the runs of every workflow write are among them', () => {
     assert.deepEqual(new Set(EVENT_KINDS), new Set(Object.keys(EVENT_PAYLOAD_SCHEMAS)));
-    for (const k of ['run.start', 'key.write', 'provenance.call', 'job.transition', 'llm.usage', 'approval.request', 'report.judged', 'step.start',
-      'workflow.inputs', 'supervisor.planned', 'workflow.rerun', 'run.settings', 'run.recovered'] satisfies EventKind[]) {
+    for (const k of [
+      'run.start',
+      'key.write',
+      'provenance.call',
+      'job.transition',
+      'llm.usage',
+      'approval.request',
+      'report.judged',
+      'step.start',
+      'workflow.inputs',
+      'supervisor.planned',
+      'workflow.rerun',
+      'run.settings',
+      'run.recovered',
+    ] satisfies EventKind[]) {
       assert.ok(EVENT_KINDS.includes(k), k);
     }
   });
@@ -61,8 +76,14 @@ describe('the event catalogue', () => {
     const { dir, log, line } = await runWithLine('job.finished', { id: 'j-1' });
     const before = fs.readFileSync(log);
     for (const mode of ['reader', 'writer'] as const) {
-      await assert.rejects(openRun(dir, { mode }), (e: unknown) => e instanceof EventLogError && e.code === 'unknown-event'
-        && e.message.includes(`line ${line}`) && /"job\.finished" is not an event kind this version of DREAMS knows/.test(e.message));
+      await assert.rejects(
+        openRun(dir, { mode }),
+        (e: unknown) =>
+          e instanceof EventLogError &&
+          e.code === 'unknown-event' &&
+          e.message.includes(`line ${line}`) &&
+          /"job\.finished" is not an event kind this version of DREAMS knows/.test(e.message),
+      );
     }
     assert.deepEqual(fs.readFileSync(log), before, 'nothing was cut or rewritten');
     const raw = await openEventLog(log, { mode: 'reader' });
@@ -71,9 +92,24 @@ describe('the event catalogue', () => {
   });
 
   it('refuses a payload that is not what its kind holds, saying which field', async () => {
-    const { dir, line } = await runWithLine('job.transition', { id: 'j-1', backend: 'local', state: 'paused', program: 'pw.x', input: 'pw.in', files: [], createdAt: 'x', updatedAt: 'x' });
-    await assert.rejects(openRun(dir, { mode: 'reader' }), (e: unknown) => e instanceof EventLogError && e.code === 'unknown-event'
-      && e.message.includes(`line ${line}`) && /payload\.state: must be one of draft, validated/.test(e.message));
+    const { dir, line } = await runWithLine('job.transition', {
+      id: 'j-1',
+      backend: 'local',
+      state: 'paused',
+      program: 'pw.x',
+      input: 'pw.in',
+      files: [],
+      createdAt: 'x',
+      updatedAt: 'x',
+    });
+    await assert.rejects(
+      openRun(dir, { mode: 'reader' }),
+      (e: unknown) =>
+        e instanceof EventLogError &&
+        e.code === 'unknown-event' &&
+        e.message.includes(`line ${line}`) &&
+        /payload\.state: must be one of draft, validated/.test(e.message),
+    );
     const missing = await runWithLine('approval.answer', { id: 'ap-1', decision: 'approve' });
     await assert.rejects(openRun(missing.dir, { mode: 'reader' }), /payload: by is missing/);
   });

@@ -13,10 +13,25 @@ describe("the run's canvas.dreams (CLI)", () => {
 
   async function plannedRun() {
     const run = await createRun(root, { objective: 'Lattice constant of fcc Al', slug: 'al' });
-    await run.canvas.write('plan', { objective: 'Lattice constant of fcc Al', version: 1, steps: [
-      { id: 'eos', title: 'Fit the equation of state', worker: 'dft', tool: 'fit_eos', status: 'done' },
-    ] }, 'test', { kind: 'agent', id: 'supervisor' });
-    const call = await run.registry.recordCall({ tool: 'fit_eos', args: {}, reasons: {}, context: 'test', verdicts: [], agent: { role: 'dft' }, step: 'eos' });
+    await run.canvas.write(
+      'plan',
+      {
+        objective: 'Lattice constant of fcc Al',
+        version: 1,
+        steps: [{ id: 'eos', title: 'Fit the equation of state', worker: 'dft', tool: 'fit_eos', status: 'done' }],
+      },
+      'test',
+      { kind: 'agent', id: 'supervisor' },
+    );
+    const call = await run.registry.recordCall({
+      tool: 'fit_eos',
+      args: {},
+      reasons: {},
+      context: 'test',
+      verdicts: [],
+      agent: { role: 'dft' },
+      step: 'eos',
+    });
     await run.registry.registerArtifacts(call.id, [{ kind: 'scalar', name: 'lattice_constant', value: 4.04, unit: 'Å' }]);
     await run.registry.endCall(call.id, { status: 'ok' });
     return run;
@@ -26,7 +41,10 @@ describe("the run's canvas.dreams (CLI)", () => {
     const run = await plannedRun();
     const out = await writeRunOutputs(run, { bundle: false });
     const file = parseCanvasFile(fs.readFileSync(out.notebook, 'utf8'));
-    assert.deepEqual(file.cells.map((c) => c.id), ['objective-1', 'summary', 'steps/eos']);
+    assert.deepEqual(
+      file.cells.map((c) => c.id),
+      ['objective-1', 'summary', 'steps/eos'],
+    );
     assert.match(file.cells[2]!.text, /^Step 1 of 1: Fit the equation of state — done\n/);
     assert.match(file.cells[2]!.text, /lattice_constant = 4\.04 Å/);
     assert.equal(file.run?.log, 'events.jsonl');
@@ -41,7 +59,10 @@ describe("the run's canvas.dreams (CLI)", () => {
     fs.writeFileSync(out.notebook, JSON.stringify(file));
     await writeRunOutputs(run, { bundle: false });
     const again = parseCanvasFile(fs.readFileSync(out.notebook, 'utf8'));
-    assert.deepEqual(again.cells.map((c) => c.id), ['objective-1', 'markdown-1', 'summary', 'steps/eos']);
+    assert.deepEqual(
+      again.cells.map((c) => c.id),
+      ['objective-1', 'markdown-1', 'summary', 'steps/eos'],
+    );
     fs.writeFileSync(out.notebook, '{ not a canvas');
     await writeRunOutputs(run, { bundle: false });
     assert.equal(fs.readFileSync(out.notebook, 'utf8'), '{ not a canvas');

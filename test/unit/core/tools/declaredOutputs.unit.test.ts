@@ -45,12 +45,19 @@ describe('tools declare their outputs', () => {
     const declared = declaredOutputs([ARTIFACTS.totalEnergy]);
     const c = await registry.recordCall(call('probe'));
     const undeclared = (e: unknown) => e instanceof ProvenanceError && e.code === 'undeclared-artifact';
-    await assert.rejects(registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'lattice_constant', value: 4.04, unit: 'Å' }], [], declared),
-      (e: unknown) => undeclared(e) && /does not declare an artifact "lattice_constant"; it declares "total_energy"/.test((e as Error).message));
-    await assert.rejects(registry.registerArtifacts(c.id, [{ kind: 'table', name: 'total_energy', value: { e: 1 } }], [], declared),
-      (e: unknown) => undeclared(e) && /declared a scalar, and this one is a table/.test((e as Error).message));
-    await assert.rejects(registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'total_energy', value: -4, unit: 'Ry' }], [], declared),
-      (e: unknown) => undeclared(e) && /declared in eV, and this one is in Ry/.test((e as Error).message));
+    await assert.rejects(
+      registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'lattice_constant', value: 4.04, unit: 'Å' }], [], declared),
+      (e: unknown) =>
+        undeclared(e) && /does not declare an artifact "lattice_constant"; it declares "total_energy"/.test((e as Error).message),
+    );
+    await assert.rejects(
+      registry.registerArtifacts(c.id, [{ kind: 'table', name: 'total_energy', value: { e: 1 } }], [], declared),
+      (e: unknown) => undeclared(e) && /declared a scalar, and this one is a table/.test((e as Error).message),
+    );
+    await assert.rejects(
+      registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'total_energy', value: -4, unit: 'Ry' }], [], declared),
+      (e: unknown) => undeclared(e) && /declared in eV, and this one is in Ry/.test((e as Error).message),
+    );
     assert.equal([...registry.artifacts()].length, 0, 'nothing of a refused call is registered');
     const [ok] = await registry.registerArtifacts(c.id, [{ kind: 'scalar', name: 'total_energy', value: -4, unit: 'eV' }], [], declared);
     assert.equal(ok!.name, 'total_energy');
@@ -58,7 +65,10 @@ describe('tools declare their outputs', () => {
 
   it('a tool body gets its declared drafts from the contract and refuses to run without a required service', async () => {
     const tool = defineTool({
-      name: 'probe', description: 'a probe of the tool definition', roles: ['dft'], rules: [],
+      name: 'probe',
+      description: 'a probe of the tool definition',
+      roles: ['dft'],
+      rules: [],
       input: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'], additionalProperties: false },
       outputs: [ARTIFACTS.latticeConstant],
       requires: { canvas: 'the host opens the run canvas' },
@@ -68,9 +78,20 @@ describe('tools declare their outputs', () => {
       },
     });
     assert.deepEqual(tool.outputs, { lattice_constant: { kind: 'scalar', unit: 'Å' } });
-    const base = { runId: 'r', runDir: '/nonexistent', callId: 'c-1', resolve: () => undefined, progress: () => {}, signal: new AbortController().signal };
-    await assert.rejects(tool.run({ x: 4 }, { ...base, services: { provenance: {} } } as never),
-      (e: unknown) => e instanceof ToolSetupError && /probe needs the canvas service, which this run was not given: the host opens the run canvas/.test((e as Error).message));
+    const base = {
+      runId: 'r',
+      runDir: '/nonexistent',
+      callId: 'c-1',
+      resolve: () => undefined,
+      progress: () => {},
+      signal: new AbortController().signal,
+    };
+    await assert.rejects(
+      tool.run({ x: 4 }, { ...base, services: { provenance: {} } } as never),
+      (e: unknown) =>
+        e instanceof ToolSetupError &&
+        /probe needs the canvas service, which this run was not given: the host opens the run canvas/.test((e as Error).message),
+    );
     const out = await tool.run({ x: 4.04 }, { ...base, services: { provenance: {}, canvas: { inspect: () => [] } } } as never);
     assert.deepEqual(out.artifacts, [{ value: 4.04, kind: 'scalar', name: 'lattice_constant', unit: 'Å' }]);
   });
@@ -78,7 +99,10 @@ describe('tools declare their outputs', () => {
   it("every workflow template's $step.<id>.<name> hint names an output the step's tool declares", () => {
     const byTool = new Map(tools.map((t) => [t.name, t.outputs]));
     const dir = path.resolve(__dirname, '../../../../src/core/workflows');
-    const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+    const files = fs
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(dir, f));
     const text = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
     // the tool of each step id: the first `tool: '...'` after `id: '<id>'` and before the next step's id
     const toolOfStep = new Map<string, Set<string>>();
@@ -95,8 +119,10 @@ describe('tools declare their outputs', () => {
       const stepTools = toolOfStep.get(h.step);
       if (!stepTools) continue;
       checkedAgainstTool++;
-      assert.ok([...stepTools].some((t) => Object.hasOwn(byTool.get(t) ?? {}, h.name)),
-        `$step.${h.step}.${h.name}: step ${h.step} runs ${[...stepTools].join(' or ')}, which does not declare "${h.name}"`);
+      assert.ok(
+        [...stepTools].some((t) => Object.hasOwn(byTool.get(t) ?? {}, h.name)),
+        `$step.${h.step}.${h.name}: step ${h.step} runs ${[...stepTools].join(' or ')}, which does not declare "${h.name}"`,
+      );
     }
     assert.ok(checkedAgainstTool > hints.length / 2, `only ${checkedAgainstTool} of ${hints.length} hints matched their step's tool`);
   });
@@ -109,10 +135,16 @@ describe('the pw.x settings vocabulary', () => {
 
   it('every tool that takes pw.x settings takes them in the same words', () => {
     const takers = tools.filter((t) => Object.hasOwn((t.schema as { properties: object }).properties, 'ecutwfcRy'));
-    assert.deepEqual(takers.map((t) => t.name).sort(), ['adsorption_search', 'evaluate_adsorption_hypothesis', 'make_pw_input', 'relax_structure']);
+    assert.deepEqual(takers.map((t) => t.name).sort(), [
+      'adsorption_search',
+      'evaluate_adsorption_hypothesis',
+      'make_pw_input',
+      'relax_structure',
+    ]);
     for (const t of takers) {
       const props = (t.schema as { properties: Record<string, unknown> }).properties;
-      for (const [k, schema] of Object.entries(PW_SETTINGS_PROPERTIES)) assert.deepEqual(props[k], schema, `${t.name}.${k} differs from the vocabulary`);
+      for (const [k, schema] of Object.entries(PW_SETTINGS_PROPERTIES))
+        assert.deepEqual(props[k], schema, `${t.name}.${k} differs from the vocabulary`);
     }
   });
 });

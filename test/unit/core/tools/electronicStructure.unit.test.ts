@@ -13,25 +13,53 @@ import { seedCall } from '../guard/support/seedCall';
 
 const registry = new ToolRegistry();
 const ctxFor = (provenance: ProvenanceWriter): GuardContext => ({
-  provenance, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+  provenance,
+  approvals: new ApprovalBook(new MemoryEventLog()),
+  policy: 'auto-approve',
   run: { runId: 'r', runDir: '/nonexistent', signal: new AbortController().signal, progress: () => {}, services: {} },
 });
 const run = (p: ProvenanceWriter, tool: string, args: Record<string, unknown>): Promise<GuardedOutcome> =>
-  guardedCall(registry.get(tool)!, { tool, args, refs: {}, reasons: {}, context: 'test', agent: { role: 'dft' } } as ProposedCall, ctxFor(p));
+  guardedCall(
+    registry.get(tool)!,
+    { tool, args, refs: {}, reasons: {}, context: 'test', agent: { role: 'dft' } } as ProposedCall,
+    ctxFor(p),
+  );
 const outputs = (p: ProvenanceWriter, out: GuardedOutcome) => {
   assert.equal(out.status, 'ok', JSON.stringify(out));
   return (out as { outputs: string[] }).outputs.map((id) => p.artifact(id)!);
 };
 
 /** A band structure as run_bands_x records it: bandsEv[band][k] on a Γ–X path of five k-points. */
-async function seededBands(p: ProvenanceWriter, occupations: string, electrons: number, fermi: number, bandsEv: number[][]): Promise<string> {
-  const [a] = await seedCall(p, 'run_bands_x', {}, [{
-    kind: 'table', name: 'band_structure', unit: 'eV',
-    value: {
-      x: [0, 0.25, 0.5, 0.75, 1], bandsEv, ticks: [{ x: 0, label: 'Γ' }, { x: 1, label: 'X' }], reference: { energyEv: fermi, kind: 'fermi' },
-      kpoints: [0, 0.25, 0.5, 0.75, 1].map((f) => [f / 2, 0, f / 2]), electrons, nspin: 1, occupations, fermiEnergyEv: fermi, lattice: 'FCC', convention: 'Setyawan-Curtarolo 2010',
+async function seededBands(
+  p: ProvenanceWriter,
+  occupations: string,
+  electrons: number,
+  fermi: number,
+  bandsEv: number[][],
+): Promise<string> {
+  const [a] = await seedCall(p, 'run_bands_x', {}, [
+    {
+      kind: 'table',
+      name: 'band_structure',
+      unit: 'eV',
+      value: {
+        x: [0, 0.25, 0.5, 0.75, 1],
+        bandsEv,
+        ticks: [
+          { x: 0, label: 'Γ' },
+          { x: 1, label: 'X' },
+        ],
+        reference: { energyEv: fermi, kind: 'fermi' },
+        kpoints: [0, 0.25, 0.5, 0.75, 1].map((f) => [f / 2, 0, f / 2]),
+        electrons,
+        nspin: 1,
+        occupations,
+        fermiEnergyEv: fermi,
+        lattice: 'FCC',
+        convention: 'Setyawan-Curtarolo 2010',
+      },
     },
-  }]);
+  ]);
   return a!.id;
 }
 
@@ -47,9 +75,14 @@ describe('band-structure tool bodies', () => {
     assert.equal(v.kpointCount, samplePath(standardBandPath(s), s.cell, 10).kpoints.length);
   });
 
-  it('band_gap: an insulator\'s gap, indirect, with where its edges lie', async () => {
+  it("band_gap: an insulator's gap, indirect, with where its edges lie", async () => {
     const p = new MemoryProvenance();
-    const bands = await seededBands(p, 'fixed', 4, 5, [[-5, -4, -3, -2.5, -2], [5, 4.5, 4, 3.5, 3.2], [7, 6.5, 6.2, 5.9, 5.8], [9, 9, 9, 9, 9]]);
+    const bands = await seededBands(p, 'fixed', 4, 5, [
+      [-5, -4, -3, -2.5, -2],
+      [5, 4.5, 4, 3.5, 3.2],
+      [7, 6.5, 6.2, 5.9, 5.8],
+      [9, 9, 9, 9, 9],
+    ]);
     const [gap] = outputs(p, await run(p, 'band_gap', { bands }));
     const v = gap!.value as BandGapValue;
     assert.equal(v.direct, false);
@@ -62,7 +95,11 @@ describe('band-structure tool bodies', () => {
 
   it('band_gap: refused before it runs for a smeared metal, with the reason from the science', async () => {
     const p = new MemoryProvenance();
-    const bands = await seededBands(p, 'smearing', 3, 7.6, [[-3, -2, 0, 2, 3], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15]]);
+    const bands = await seededBands(p, 'smearing', 3, 7.6, [
+      [-3, -2, 0, 2, 3],
+      [6, 7, 8, 9, 10],
+      [11, 12, 13, 14, 15],
+    ]);
     const out = await run(p, 'band_gap', { bands });
     assert.notEqual(out.status, 'ok');
     assert.match(JSON.stringify(out), /no-gap-from-metal/);

@@ -12,19 +12,49 @@ import { FIXTURES, runDir, seedRun } from './support/seedRun';
 
 const registry = new ToolRegistry();
 const ctxFor = (p: MemoryProvenance, dir: string): GuardContext => ({
-  provenance: p, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve',
+  provenance: p,
+  approvals: new ApprovalBook(new MemoryEventLog()),
+  policy: 'auto-approve',
   run: { runId: 'r', runDir: dir, signal: new AbortController().signal, progress: () => {}, services: {} },
 });
-const call = (tool: string, args: Record<string, unknown>) => ({ tool, args, refs: {}, reasons: {}, context: 't', agent: { role: 'dft' as const } });
-const settings: PhysicalSettings = { code: 'pw.x', functional: 'PBE', ecutwfcRy: 16, ecutrhoRy: 64, pseudopotentials: { Si: { file: 'Si.pbe-rrkj.UPF' } }, kMesh: [3, 3, 3], occupations: 'fixed', nspin: 1 };
-const structure = (name: string) => { const { source: _s, ...s } = readStructureFile(path.join(FIXTURES, 'qe/runs', name)); return s; };
+const call = (tool: string, args: Record<string, unknown>) => ({
+  tool,
+  args,
+  refs: {},
+  reasons: {},
+  context: 't',
+  agent: { role: 'dft' as const },
+});
+const settings: PhysicalSettings = {
+  code: 'pw.x',
+  functional: 'PBE',
+  ecutwfcRy: 16,
+  ecutrhoRy: 64,
+  pseudopotentials: { Si: { file: 'Si.pbe-rrkj.UPF' } },
+  kMesh: [3, 3, 3],
+  occupations: 'fixed',
+  nspin: 1,
+};
+const structure = (name: string) => {
+  const { source: _s, ...s } = readStructureFile(path.join(FIXTURES, 'qe/runs', name));
+  return s;
+};
 
 describe('relaxation_result', () => {
   it('a converged vc-relax: final energy, forces, stress, volume, trajectory and the checks, final', async () => {
     const p = new MemoryProvenance();
     const dir = runDir();
-    const run = await seedRun(p, dir, { outputFile: 'qe/runs/si-vc-relax.out', structure: structure('si-vc-relax.in'), calculation: 'vc-relax', settings });
-    const out = await guardedCall(registry.get('relaxation_result')!, call('relaxation_result', { relaxation: run.energy.id }), ctxFor(p, dir));
+    const run = await seedRun(p, dir, {
+      outputFile: 'qe/runs/si-vc-relax.out',
+      structure: structure('si-vc-relax.in'),
+      calculation: 'vc-relax',
+      settings,
+    });
+    const out = await guardedCall(
+      registry.get('relaxation_result')!,
+      call('relaxation_result', { relaxation: run.energy.id }),
+      ctxFor(p, dir),
+    );
     assert.equal(out.status, 'ok', JSON.stringify(out));
     const made = p.artifact((out as { outputs: string[] }).outputs[0]!)!;
     assert.equal(made.name, 'relaxation');
@@ -37,7 +67,13 @@ describe('relaxation_result', () => {
     assert.ok(v.startVolumeAngstrom3 !== v.volumeAngstrom3);
     assert.equal(v.kpointCount, 10);
     assert.equal(v.formula, 'Si2');
-    assert.deepEqual(v.checks.map((c) => [c.quantity, c.within]), [['force', true], ['stress', true]]);
+    assert.deepEqual(
+      v.checks.map((c) => [c.quantity, c.within]),
+      [
+        ['force', true],
+        ['stress', true],
+      ],
+    );
     assert.match((out as { summary: string }).summary, /converged: largest force component/);
   });
 
@@ -45,8 +81,17 @@ describe('relaxation_result', () => {
     const p = new MemoryProvenance();
     const dir = runDir();
     // run_pw marks such a run provisional; an energy recorded final (a run from before it did) is read again here
-    const run = await seedRun(p, dir, { outputFile: 'qe/runs/si-vc-final.out', structure: structure('si-vc-final.in'), calculation: 'vc-relax', settings: { ...settings, ecutwfcRy: 10, ecutrhoRy: 40 } });
-    const out = await guardedCall(registry.get('relaxation_result')!, call('relaxation_result', { relaxation: run.energy.id }), ctxFor(p, dir));
+    const run = await seedRun(p, dir, {
+      outputFile: 'qe/runs/si-vc-final.out',
+      structure: structure('si-vc-final.in'),
+      calculation: 'vc-relax',
+      settings: { ...settings, ecutwfcRy: 10, ecutrhoRy: 40 },
+    });
+    const out = await guardedCall(
+      registry.get('relaxation_result')!,
+      call('relaxation_result', { relaxation: run.energy.id }),
+      ctxFor(p, dir),
+    );
     assert.equal(out.status, 'ok', JSON.stringify(out));
     const made = p.artifact((out as { outputs: string[] }).outputs[0]!)!;
     assert.equal(made.status, 'provisional');
@@ -57,8 +102,18 @@ describe('relaxation_result', () => {
   it('refuses a provisional relaxation energy: the advisor, not a result, is what an unconverged run needs', async () => {
     const p = new MemoryProvenance();
     const dir = runDir();
-    const run = await seedRun(p, dir, { outputFile: 'qe/runs/si-relax-nstep.out', structure: structure('si-relax-nstep.in'), calculation: 'relax', settings, status: 'provisional' });
-    const out = await guardedCall(registry.get('relaxation_result')!, call('relaxation_result', { relaxation: run.energy.id }), ctxFor(p, dir));
+    const run = await seedRun(p, dir, {
+      outputFile: 'qe/runs/si-relax-nstep.out',
+      structure: structure('si-relax-nstep.in'),
+      calculation: 'relax',
+      settings,
+      status: 'provisional',
+    });
+    const out = await guardedCall(
+      registry.get('relaxation_result')!,
+      call('relaxation_result', { relaxation: run.energy.id }),
+      ctxFor(p, dir),
+    );
     assert.equal(out.status, 'refused');
     assert.match(JSON.stringify(out), /no-provisional-support/);
   });
@@ -66,8 +121,17 @@ describe('relaxation_result', () => {
   it('refuses the energy of an SCF, which relaxes nothing', async () => {
     const p = new MemoryProvenance();
     const dir = runDir();
-    const run = await seedRun(p, dir, { outputFile: 'qe/runs/si-relax.out', structure: structure('si-relax.in'), calculation: 'scf', settings });
-    const out = await guardedCall(registry.get('relaxation_result')!, call('relaxation_result', { relaxation: run.energy.id }), ctxFor(p, dir));
+    const run = await seedRun(p, dir, {
+      outputFile: 'qe/runs/si-relax.out',
+      structure: structure('si-relax.in'),
+      calculation: 'scf',
+      settings,
+    });
+    const out = await guardedCall(
+      registry.get('relaxation_result')!,
+      call('relaxation_result', { relaxation: run.energy.id }),
+      ctxFor(p, dir),
+    );
     assert.equal(out.status, 'failed');
     assert.match((out as { error: string }).error, /calculation='scf' run, which does not relax anything/);
   });
@@ -77,12 +141,30 @@ describe('relaxed_structure under the relaxation-under-thresholds rule', () => {
   it('takes the geometry of a converged relax and refuses one whose output is above its thresholds', async () => {
     const p = new MemoryProvenance();
     const dir = runDir();
-    const good = await seedRun(p, dir, { outputFile: 'qe/runs/si-relax.out', structure: structure('si-relax.in'), calculation: 'relax', settings });
-    const ok = await guardedCall(registry.get('relaxed_structure')!, call('relaxed_structure', { relaxation: good.energy.id }), ctxFor(p, dir));
+    const good = await seedRun(p, dir, {
+      outputFile: 'qe/runs/si-relax.out',
+      structure: structure('si-relax.in'),
+      calculation: 'relax',
+      settings,
+    });
+    const ok = await guardedCall(
+      registry.get('relaxed_structure')!,
+      call('relaxed_structure', { relaxation: good.energy.id }),
+      ctxFor(p, dir),
+    );
     assert.equal(ok.status, 'ok', JSON.stringify(ok));
     // BFGS said converged, but the final SCF at the relaxed cell is 6.5 kbar off; the energy was (wrongly) left final
-    const bad = await seedRun(p, dir, { outputFile: 'qe/runs/si-vc-final.out', structure: structure('si-vc-final.in'), calculation: 'vc-relax', settings });
-    const refused = await guardedCall(registry.get('relaxed_structure')!, call('relaxed_structure', { relaxation: bad.energy.id }), ctxFor(p, dir));
+    const bad = await seedRun(p, dir, {
+      outputFile: 'qe/runs/si-vc-final.out',
+      structure: structure('si-vc-final.in'),
+      calculation: 'vc-relax',
+      settings,
+    });
+    const refused = await guardedCall(
+      registry.get('relaxed_structure')!,
+      call('relaxed_structure', { relaxation: bad.energy.id }),
+      ctxFor(p, dir),
+    );
     assert.equal(refused.status, 'refused', JSON.stringify(refused));
     assert.match(JSON.stringify(refused), /relaxation-under-thresholds.*final-scf-above-thresholds.*above press_conv_thr 0\.2 kbar/);
   });

@@ -25,7 +25,10 @@ describe('identicalEarlierRun', () => {
     const found = identicalEarlierRun(p, TEXT, { ...SHA });
     assert.equal(found?.energy.id, first.energy.id);
     assert.equal(found?.output.id, first.output.id);
-    assert.deepEqual(found?.artifacts.map((a) => a.name), ['pw_output', 'total_energy']);
+    assert.deepEqual(
+      found?.artifacts.map((a) => a.name),
+      ['pw_output', 'total_energy'],
+    );
   });
 
   it('does not reuse another input, other pseudopotential files, or a run without their hashes', async () => {
@@ -60,7 +63,9 @@ describe('identicalEarlierRun', () => {
   it('ignores energies that were not made by run_pw', async () => {
     const p = new MemoryProvenance();
     const [input] = await p.seedCall('make_pw_input', {}, [{ kind: 'table', name: 'pw_input', value: { text: TEXT } }]);
-    await p.seedCall('adsorption_energy', { input: input!.id }, [{ kind: 'scalar', name: 'total_energy', value: -1, unit: 'eV', meta: { pseudopotentialSha256: SHA } }]);
+    await p.seedCall('adsorption_energy', { input: input!.id }, [
+      { kind: 'scalar', name: 'total_energy', value: -1, unit: 'eV', meta: { pseudopotentialSha256: SHA } },
+    ]);
     assert.equal(identicalEarlierRun(p, TEXT, SHA), undefined);
   });
 
@@ -78,7 +83,13 @@ describe('identicalEarlierRun', () => {
 describe('identicalEarlierRunOfVersion', () => {
   const asked = () => {
     const calls: string[] = [];
-    return { calls, version: (v: string | undefined) => async () => { calls.push('probe'); return v; } };
+    return {
+      calls,
+      version: (v: string | undefined) => async () => {
+        calls.push('probe');
+        return v;
+      },
+    };
   };
 
   it('runs pw.x again for a result of another pw.x version, and says why', async () => {
@@ -88,15 +99,26 @@ describe('identicalEarlierRunOfVersion', () => {
     const probe = asked();
     assert.equal(await identicalEarlierRunOfVersion(p, TEXT, SHA, probe.version('6.7MaX'), (m) => said.push(m)), undefined);
     assert.equal(said.length, 1);
-    assert.match(said[0]!, new RegExp(`identical input already run by ${old.energy.creator} in this run, but with pw\\.x 6\\.5; this backend runs pw\\.x 6\\.7MaX, so pw\\.x runs again`));
+    assert.match(
+      said[0]!,
+      new RegExp(
+        `identical input already run by ${old.energy.creator} in this run, but with pw\\.x 6\\.5; this backend runs pw\\.x 6\\.7MaX, so pw\\.x runs again`,
+      ),
+    );
   });
 
   it('reuses a result of the same version, or any when the version now cannot be told', async () => {
     const p = new MemoryProvenance();
     const first = await study(p, TEXT, { pseudopotentialSha256: SHA, job: 'j-1', settings: { codeVersion: '6.7MaX' } });
     const said: string[] = [];
-    assert.equal((await identicalEarlierRunOfVersion(p, TEXT, SHA, asked().version('6.7MaX'), (m) => said.push(m)))?.energy.id, first.energy.id);
-    assert.equal((await identicalEarlierRunOfVersion(p, TEXT, SHA, asked().version(undefined), (m) => said.push(m)))?.energy.id, first.energy.id);
+    assert.equal(
+      (await identicalEarlierRunOfVersion(p, TEXT, SHA, asked().version('6.7MaX'), (m) => said.push(m)))?.energy.id,
+      first.energy.id,
+    );
+    assert.equal(
+      (await identicalEarlierRunOfVersion(p, TEXT, SHA, asked().version(undefined), (m) => said.push(m)))?.energy.id,
+      first.energy.id,
+    );
     assert.deepEqual(said, []);
   });
 

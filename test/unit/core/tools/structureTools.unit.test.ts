@@ -12,21 +12,30 @@ import { createRun, type Run } from '../../../../src/core/run/directory';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const registry = new ToolRegistry();
-const use = (args: Record<string, unknown>): ToolUseBlock =>
-  ({ type: 'tool_use', id: 'tu_build_bulk', name: 'build_bulk', input: { arguments: args, references: {}, reasons: { from: 'the user\'s file' }, context: 'structure from a file' } });
+const use = (args: Record<string, unknown>): ToolUseBlock => ({
+  type: 'tool_use',
+  id: 'tu_build_bulk',
+  name: 'build_bulk',
+  input: { arguments: args, references: {}, reasons: { from: "the user's file" }, context: 'structure from a file' },
+});
 const sha = (f: string) => createHash('sha256').update(fs.readFileSync(f)).digest('hex');
 
 describe('build_bulk from a structure file', () => {
   let root: string;
   let run: Run | undefined;
-  beforeEach(() => { root = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-build-bulk-')); });
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-build-bulk-'));
+  });
   afterEach(async () => {
     await run?.close();
     run = undefined;
     fs.rmSync(root, { recursive: true, force: true });
   });
   const ctxOf = (r: Run): RegistryContext => ({
-    provenance: r.registry, approvals: new ApprovalBook(r.log), policy: 'auto-approve', events: r.log,
+    provenance: r.registry,
+    approvals: new ApprovalBook(r.log),
+    policy: 'auto-approve',
+    events: r.log,
     run: { runId: r.runId, runDir: r.dir, signal: new AbortController().signal, progress: () => {}, services: {} },
   });
 
@@ -39,7 +48,7 @@ describe('build_bulk from a structure file', () => {
     const s = a.value as Structure;
     assert.equal(s.symbols.length, 8);
     assert.deepEqual(s.source, { file: cif, sha256: sha(cif), format: 'cif' });
-    assert.equal(a.contentHash, sha(cif), 'the artifact is the user\'s file, by its hash');
+    assert.equal(a.contentHash, sha(cif), "the artifact is the user's file, by its hash");
     assert.equal(a.meta?.spaceGroup, 'Fm-3m (225)');
     assert.ok(a.location, 'the file is stored in the run');
     assert.equal(fs.readFileSync(path.join(run.dir, a.location!), 'utf8'), fs.readFileSync(cif, 'utf8'));

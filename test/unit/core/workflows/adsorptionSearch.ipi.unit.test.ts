@@ -18,19 +18,42 @@ import { byName, emtSearchSettings, freshDir } from './support/adsorptionSearch'
 
 const root = path.resolve(__dirname, '../../../..');
 const AA20 = path.join(root, 'test/fixtures/adsmind/aa20');
-const COMMAND = ['/usr/bin/python3', path.join(root, 'src/core/calculators/ipi/python/dreams_ase_ipi_client.py'), 'ase.calculators.emt:EMT'];
+const COMMAND = [
+  '/usr/bin/python3',
+  path.join(root, 'src/core/calculators/ipi/python/dreams_ase_ipi_client.py'),
+  'ase.calculators.emt:EMT',
+];
 
 const CASES = [
   { id: '09', file: '09_Pt_111.xyz', smiles: '[OH]' },
   { id: '05', file: '05_Cu3Ag_111.xyz', smiles: '[H]' },
 ];
 
-async function search(dir: string, c: (typeof CASES)[number], calculator: Record<string, unknown>): Promise<{ run: RunController; value: SearchResultValue; state: string; reason?: string }> {
+async function search(
+  dir: string,
+  c: (typeof CASES)[number],
+  calculator: Record<string, unknown>,
+): Promise<{ run: RunController; value: SearchResultValue; state: string; reason?: string }> {
   fs.mkdirSync(path.join(dir, 'slabs'), { recursive: true });
   fs.copyFileSync(path.join(AA20, c.file), path.join(dir, 'slabs', c.file));
   const file = path.join(dir, 'search.yaml');
-  fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', `  slab: { file: slabs/${c.file} }`, `  adsorbate: { smiles: "${c.smiles}" }`, '  calculator: { kind: emt }', ''].join('\n'));
-  const inputs = { ...parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!, calculator, maxRelaxations: 2, planner: { kind: 'offline', screen: false } };
+  fs.writeFileSync(
+    file,
+    [
+      'workflow: adsorption-search',
+      'inputs:',
+      `  slab: { file: slabs/${c.file} }`,
+      `  adsorbate: { smiles: "${c.smiles}" }`,
+      '  calculator: { kind: emt }',
+      '',
+    ].join('\n'),
+  );
+  const inputs = {
+    ...parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!,
+    calculator,
+    maxRelaxations: 2,
+    planner: { kind: 'offline', screen: false },
+  };
   const run = await RunController.start({ runsDir: path.join(dir, 'runs'), settings: emtSearchSettings(inputs) });
   const r = await run.run();
   const value = byName(run.session.run.registry, 'adsorption_search_result').at(-1)?.value as SearchResultValue;
@@ -42,7 +65,10 @@ describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shi
   const saved = process.env.DREAMS_CALCULATORS;
   before(() => {
     const probe = spawnSync('/usr/bin/python3', ['-c', 'import ase.calculators.socketio'], { encoding: 'utf8' });
-    if (probe.status !== 0) throw new Error(`this test needs Debian's python3-ase (apt-get install -y python3-ase): ${probe.error?.message ?? probe.stderr.trim()}`);
+    if (probe.status !== 0)
+      throw new Error(
+        `this test needs Debian's python3-ase (apt-get install -y python3-ase): ${probe.error?.message ?? probe.stderr.trim()}`,
+      );
     // The user's calculators file lists the client (DREAMS starts no other command).
     const file = path.join(freshDir('dreams-ipi-allowed-'), 'calculators.json');
     fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: COMMAND }] }));
@@ -53,10 +79,13 @@ describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shi
     else process.env.DREAMS_CALCULATORS = saved;
   });
 
-  it('refuses to start a run whose objective names an i-PI command the user\'s calculators file does not list, saying how to allow it', async () => {
+  it("refuses to start a run whose objective names an i-PI command the user's calculators file does not list, saying how to allow it", async () => {
     const other = ['/usr/bin/python3', '-c', 'print(1)'];
     await assert.rejects(search(freshDir('dreams-ipi-unlisted-'), CASES[0]!, { kind: 'ipi', command: other }), (e: Error) => {
-      assert.match(e.message, /names the i-PI client command \["\/usr\/bin\/python3","-c","print\(1\)"\], which is not in your calculators file/);
+      assert.match(
+        e.message,
+        /names the i-PI client command \["\/usr\/bin\/python3","-c","print\(1\)"\], which is not in your calculators file/,
+      );
       assert.ok(e.message.includes(process.env.DREAMS_CALCULATORS!), 'the message names the file');
       assert.match(e.message, /add \{"ipi": \[\{"command": /);
       return true;
@@ -72,30 +101,54 @@ describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shi
         assert.equal(served.state, 'completed', served.reason);
         assert.ok(builtIn.value.best && served.value.best);
         assert.equal(served.value.best.relaxedSite, builtIn.value.best.relaxedSite);
-        assert.ok(Math.abs(served.value.best.adsorptionEnergyEv - builtIn.value.best.adsorptionEnergyEv) < 1e-3,
-          `E_ads ${served.value.best.adsorptionEnergyEv} eV over i-PI vs ${builtIn.value.best.adsorptionEnergyEv} eV built in`);
+        assert.ok(
+          Math.abs(served.value.best.adsorptionEnergyEv - builtIn.value.best.adsorptionEnergyEv) < 1e-3,
+          `E_ads ${served.value.best.adsorptionEnergyEv} eV over i-PI vs ${builtIn.value.best.adsorptionEnergyEv} eV built in`,
+        );
 
         const reg = served.run.session.run.registry;
         const energy = byName(reg, 'total_energy').at(-1)!;
         const settings = energy.meta!.settings as PhysicalSettings;
         assert.equal(settings.code, 'ipi');
         assert.equal(settings.extra?.ipiCalculator, ipiCalculatorKey(COMMAND));
-        const identity = energy.meta!.calculator as { method: string; production: boolean; name: string; command: string; commandSha256: string };
-        assert.deepEqual([identity.method, identity.production, identity.command, identity.commandSha256], ['ipi', false, COMMAND.join(' '), commandSha256(COMMAND)]);
+        const identity = energy.meta!.calculator as {
+          method: string;
+          production: boolean;
+          name: string;
+          command: string;
+          commandSha256: string;
+        };
+        assert.deepEqual(
+          [identity.method, identity.production, identity.command, identity.commandSha256],
+          ['ipi', false, COMMAND.join(' '), commandSha256(COMMAND)],
+        );
         assert.match(identity.name, /^EMT \(ase 3\.\d+/);
 
-        const judged = [...served.run.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as { accepted: boolean; claims: { claim: { quantity: string } }[] };
+        const judged = [...served.run.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as {
+          accepted: boolean;
+          claims: { claim: { quantity: string } }[];
+        };
         assert.ok(judged.accepted);
         assert.equal(judged.claims[0]!.claim.quantity, 'screening_adsorption_energy');
 
         // A call cannot bring a command of its own: it names a declared calculator by key, and any other key is refused.
         const rt = served.run.session.runtime;
         const relax = reg.calls().find((x) => x.tool === 'relax_structure')!;
-        const args = { ...Object.fromEntries(Object.entries(relax.args).map(([k, v]) => [k, v.value])), ipiCalculator: ipiCalculatorKey(['sh', '-c', 'echo owned']) };
-        const out = await rt.registry.callProposed(rt.registry.get('relax_structure')!, { tool: 'relax_structure', args, refs: {}, reasons: {}, context: 'test: an undeclared calculator', agent: { role: 'dft' } }, registryContext(rt));
+        const args = {
+          ...Object.fromEntries(Object.entries(relax.args).map(([k, v]) => [k, v.value])),
+          ipiCalculator: ipiCalculatorKey(['sh', '-c', 'echo owned']),
+        };
+        const out = await rt.registry.callProposed(
+          rt.registry.get('relax_structure')!,
+          { tool: 'relax_structure', args, refs: {}, reasons: {}, context: 'test: an undeclared calculator', agent: { role: 'dft' } },
+          registryContext(rt),
+        );
         assert.equal(out.status, 'failed');
         assert.match((out as { error: string }).error, /is not a calculator declared for this run \(declared: [0-9a-f]{64}\)/);
-        assert.equal(rt.registry.get('relax_structure')!.schema && JSON.stringify(rt.registry.get('relax_structure')!.schema).includes('ipiCommand'), false);
+        assert.equal(
+          rt.registry.get('relax_structure')!.schema && JSON.stringify(rt.registry.get('relax_structure')!.schema).includes('ipiCommand'),
+          false,
+        );
       } finally {
         await builtIn.run.close();
         await served.run.close();

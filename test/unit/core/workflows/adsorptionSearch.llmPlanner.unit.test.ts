@@ -33,38 +33,92 @@ describe('adsorption-search workflow with the LLM planner (real SDK, fake Messag
     const bottom = [...Array(64).keys()].find((i) => !surface.topLayer.includes(i))!;
     const onPd = surface.sites.find((s) => s.kind === 'ontop' && s.surfaceAtoms[0] === 63)!;
     const otherOnPd = surface.sites.find((s) => s.fingerprint === onPd.fingerprint && s.id !== onPd.id)!;
-    const pd3 = (hollowType: string) => surface.sites.find((s) => s.hollowType === hollowType && s.surfaceAtoms.every((i) => [53, 55, 57, 63].includes(i)))!;
+    const pd3 = (hollowType: string) =>
+      surface.sites.find((s) => s.hollowType === hollowType && s.surfaceAtoms.every((i) => [53, 55, 57, 63].includes(i)))!;
     const hcp = pd3('hcp');
     const fcc = pd3('fcc');
-    const propose = (siteType: string, surfaceAtoms: number[], orientation: string, rationale: string) =>
-      ({ content: [{ type: 'tool_use' as const, name: PLANNER_TOOL, input: { action: 'propose', siteType, surfaceAtoms, bindingAtoms: [0], orientation, rationale } }] });
+    const propose = (siteType: string, surfaceAtoms: number[], orientation: string, rationale: string) => ({
+      content: [
+        {
+          type: 'tool_use' as const,
+          name: PLANNER_TOOL,
+          input: { action: 'propose', siteType, surfaceAtoms, bindingAtoms: [0], orientation, rationale },
+        },
+      ],
+    });
     const planner = 'adsorption planner';
     const api = await FakeAnthropicApi.start({
       apiKey: KEY,
       script: {
         steps: [
-          { name: 'below the surface', match: { system: planner }, reply: propose('ontop', [bottom], 'upright', 'O on top of a metal atom') },
-          { name: 'on top of Pd', match: { system: planner, lastUser: 'not in the top layer' }, reply: propose('ontop', onPd.surfaceAtoms, 'upright', 'O on top of a Pd') },
-          { name: 'forbidden ontop', match: { system: planner, lastUser: 'FORBID' }, reply: propose('ontop', otherOnPd.surfaceAtoms, 'tilted', 'another Pd of the same kind') },
-          { name: 'hcp', match: { system: planner, lastUser: 'is forbidden' }, reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'O prefers three-fold hollows') },
-          { name: 'repeat', match: { system: planner, lastUser: 'Relaxations so far' }, reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'once more') },
-          { name: 'fcc tilted', match: { system: planner, lastUser: 'repeats one already relaxed' }, reply: propose('hollow', fcc.surfaceAtoms, 'tilted', 'the Pd3 fcc hollow the first one slipped into') },
+          {
+            name: 'below the surface',
+            match: { system: planner },
+            reply: propose('ontop', [bottom], 'upright', 'O on top of a metal atom'),
+          },
+          {
+            name: 'on top of Pd',
+            match: { system: planner, lastUser: 'not in the top layer' },
+            reply: propose('ontop', onPd.surfaceAtoms, 'upright', 'O on top of a Pd'),
+          },
+          {
+            name: 'forbidden ontop',
+            match: { system: planner, lastUser: 'FORBID' },
+            reply: propose('ontop', otherOnPd.surfaceAtoms, 'tilted', 'another Pd of the same kind'),
+          },
+          {
+            name: 'hcp',
+            match: { system: planner, lastUser: 'is forbidden' },
+            reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'O prefers three-fold hollows'),
+          },
+          {
+            name: 'repeat',
+            match: { system: planner, lastUser: 'Relaxations so far' },
+            reply: propose('hollow', hcp.surfaceAtoms, 'upright', 'once more'),
+          },
+          {
+            name: 'fcc tilted',
+            match: { system: planner, lastUser: 'repeats one already relaxed' },
+            reply: propose('hollow', fcc.surfaceAtoms, 'tilted', 'the Pd3 fcc hollow the first one slipped into'),
+          },
         ],
       },
     });
-    const anthropic = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } });
+    const anthropic = new AnthropicProvider({
+      apiKey: KEY,
+      baseURL: api.baseURL,
+      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
+    });
     let offline: OfflineProvider | undefined;
-    const provider: LlmProvider = { name: 'offline agents, model planner', judges: false, complete: (req, o) => (req.role === 'planner' ? anthropic.complete(req, o) : offline!.complete(req)) };
+    const provider: LlmProvider = {
+      name: 'offline agents, model planner',
+      judges: false,
+      complete: (req, o) => (req.role === 'planner' ? anthropic.complete(req, o) : offline!.complete(req)),
+    };
     const dir = freshDir('dreams-adsearch-llm-');
     fs.mkdirSync(path.join(dir, 'slabs'));
     fs.copyFileSync(SLAB, path.join(dir, 'slabs', 'pd3cu.xyz'));
     const file = path.join(dir, 'search.yaml');
-    fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', '  slab: { file: slabs/pd3cu.xyz }', '  adsorbate: O', '  calculator: { kind: emt }', '  planner: llm', ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'workflow: adsorption-search',
+        'inputs:',
+        '  slab: { file: slabs/pd3cu.xyz }',
+        '  adsorbate: O',
+        '  calculator: { kind: emt }',
+        '  planner: llm',
+        '',
+      ].join('\n'),
+    );
     const settings = emtSearchSettings(parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!, { offline: false });
     const c = await RunController.start({ runsDir: path.join(dir, 'runs'), settings }, { provider });
     offline = new OfflineProvider(() => ({
-      plan: () => new PlanStore(c.session.run.canvas).current(), stepContext: () => stepContext(c.session.runtime),
-      toolSchema: (t) => c.session.runtime.registry.get(t)?.schema, objective: settings.objective, provenance: c.session.run.registry,
+      plan: () => new PlanStore(c.session.run.canvas).current(),
+      stepContext: () => stepContext(c.session.runtime),
+      toolSchema: (t) => c.session.runtime.registry.get(t)?.schema,
+      objective: settings.objective,
+      provenance: c.session.run.registry,
     }));
     try {
       const result = await c.run();
@@ -81,8 +135,14 @@ describe('adsorption-search workflow with the LLM planner (real SDK, fake Messag
       assert.equal(value.best!.iteration, 1);
 
       const evaluations = callsOf(reg, 'evaluate_adsorption_hypothesis');
-      assert.deepEqual(evaluations.map((e) => e.status), ['refused', 'ok', 'refused', 'ok', 'refused', 'ok']);
-      assert.deepEqual(value.rejections.map((r) => r.call), evaluations.filter((e) => e.status === 'refused').map((e) => e.id));
+      assert.deepEqual(
+        evaluations.map((e) => e.status),
+        ['refused', 'ok', 'refused', 'ok', 'refused', 'ok'],
+      );
+      assert.deepEqual(
+        value.rejections.map((r) => r.call),
+        evaluations.filter((e) => e.status === 'refused').map((e) => e.id),
+      );
       for (const e of evaluations.filter((x) => x.status === 'refused')) assert.deepEqual(e.outputs, [], `${e.id} made nothing`);
       assert.equal(evaluations[1]!.agent.model, 'llm:claude-opus-5-5');
       assert.equal(evaluations[1]!.reasons.siteType, 'O on top of a Pd');
@@ -95,7 +155,9 @@ describe('adsorption-search workflow with the LLM planner (real SDK, fake Messag
       assert.match(told(3), /is forbidden: a configuration planned there relaxed away before/);
       assert.match(told(5), new RegExp(`repeats one already relaxed[\\s\\S]*${value.iterations[1]!.refs.configuration}`));
 
-      const plannerCalls = c.session.run.log.events().filter((e) => e.kind === 'llm.usage' && (e.payload as { role: string }).role === 'planner');
+      const plannerCalls = c.session.run.log
+        .events()
+        .filter((e) => e.kind === 'llm.usage' && (e.payload as { role: string }).role === 'planner');
       assert.equal(plannerCalls.length, 6);
       const judged = [...c.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as { accepted: boolean };
       assert.ok(judged.accepted);

@@ -19,7 +19,11 @@ import { byName, callsOf, creatorOf, emtSearchSettings, freshDir } from './suppo
 /** A guarded call of the catalogue as a worker would make it, on the finished run. */
 async function callTool(c: RunController, tool: string, args: Record<string, unknown>): Promise<GuardedOutcome> {
   const rt = c.session.runtime;
-  return rt.registry.callProposed(rt.registry.get(tool)!, { tool, args, refs: {}, reasons: {}, context: 'test: a hypothesis proposed by hand', agent: { role: 'dft' } }, registryContext(rt));
+  return rt.registry.callProposed(
+    rt.registry.get(tool)!,
+    { tool, args, refs: {}, reasons: {}, context: 'test: a hypothesis proposed by hand', agent: { role: 'dft' } },
+    registryContext(rt),
+  );
 }
 
 /** The arguments the search gave its evaluations, with another hypothesis. */
@@ -38,13 +42,16 @@ describe('adsorption-search workflow (offline, EMT)', function () {
     let value: SearchResultValue;
 
     before(async () => {
-      c = await RunController.start({ runsDir: freshDir('dreams-adsearch-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }) });
+      c = await RunController.start({
+        runsDir: freshDir('dreams-adsearch-'),
+        settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }),
+      });
       result = await c.run();
       value = byName(c.session.run.registry, 'adsorption_search_result').at(-1)!.value as SearchResultValue;
     });
     after(async () => c?.close());
 
-    it('finds the most stable configuration with few relaxations, each one a guarded call, and stops by the planner\'s TERMINATE', () => {
+    it("finds the most stable configuration with few relaxations, each one a guarded call, and stops by the planner's TERMINATE", () => {
       assert.equal(result.state, 'completed', result.reason);
       const reg = c.session.run.registry;
       const surface = byName(reg, 'adsorption_surface')[0]!.value as SurfaceValue;
@@ -62,14 +69,20 @@ describe('adsorption-search workflow (offline, EMT)', function () {
         assert.equal(e.args.calculator!.value, 'emt');
         assert.equal(e.args.fmaxEvPerAngstrom!.value, 0.1);
         for (const rule of ['adsorption-hypothesis-valid', 'calculator-matches-references', 'settings-comparable']) {
-          assert.ok(e.verdicts.some((v) => v.rule === rule && v.level === 'pass'), `${e.id}: ${rule}`);
+          assert.ok(
+            e.verdicts.some((v) => v.rule === rule && v.level === 'pass'),
+            `${e.id}: ${rule}`,
+          );
         }
       }
     });
 
     it('reports the best energy as an EMT screening energy, accepted, and the reviewer can walk it back to its relaxation, settings and references', () => {
       const reg = c.session.run.registry;
-      const judged = [...c.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as { accepted: boolean; claims: { claim: { quantity: string; cites: string; value: number } }[] };
+      const judged = [...c.session.run.log.events()].reverse().find((e) => e.kind === 'report.judged')!.payload as {
+        accepted: boolean;
+        claims: { claim: { quantity: string; cites: string; value: number } }[];
+      };
       assert.ok(judged.accepted);
       const claim = judged.claims[0]!.claim;
       assert.equal(claim.quantity, 'screening_adsorption_energy');
@@ -78,7 +91,10 @@ describe('adsorption-search workflow (offline, EMT)', function () {
 
       const eads = creatorOf(reg, claim.cites);
       assert.equal(eads.tool, 'adsorption_energy');
-      assert.match(eads.verdicts.find((v) => v.rule === 'settings-comparable')!.reasons.join(' '), /3 energies share their physical settings/);
+      assert.match(
+        eads.verdicts.find((v) => v.rule === 'settings-comparable')!.reasons.join(' '),
+        /3 energies share their physical settings/,
+      );
       const up = upstreamPath(reg, [claim.cites], 10_000);
       const configuration = reg.artifact(eads.args.slabWithAdsorbate!.value as string)!;
       assert.ok(up.includes(configuration.id));
@@ -87,7 +103,10 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       assert.equal(evaluation.id, value.best!.refs.evaluation);
       assert.deepEqual((configuration.meta!.settings as { code: string }).code, 'emt');
       assert.deepEqual((configuration.meta!.relaxation as { converged: boolean }).converged, true);
-      for (const [arg, reference] of [['slab', 'clean-slab'], ['adsorbate', 'gas-phase']] as const) {
+      for (const [arg, reference] of [
+        ['slab', 'clean-slab'],
+        ['adsorbate', 'gas-phase'],
+      ] as const) {
         const ref = eads.args[arg]!.value as string;
         assert.ok(up.includes(ref), `${ref} upstream of ${claim.cites}`);
         const maker = creatorOf(reg, ref);
@@ -97,7 +116,7 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       }
     });
 
-    it('hollows whose energies differ by less than the search\'s energy resolution (0.01 eV) are reported as degenerate, not ranked; a site 43 meV up, within the TERMINATE tolerance, is ranked', async () => {
+    it("hollows whose energies differ by less than the search's energy resolution (0.01 eV) are reported as degenerate, not ranked; a site 43 meV up, within the TERMINATE tolerance, is ranked", async () => {
       // EMT at fmax 0.1 eV/Å puts CO in the hcp and fcc hollows of Pt(111) well under a meV apart.
       const hollows = value.iterations.filter((i) => i.valid && /^hollow/.test(i.relaxedSite));
       assert.equal(hollows.length, 2, 'precondition: both hollows relaxed');
@@ -112,16 +131,32 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       const gap = bridge.adsorptionEnergyEv - value.best!.adsorptionEnergyEv;
       assert.ok(gap > 0.01 && gap <= 0.05, `precondition: bridge ${gap} eV above the best`);
       assert.ok(!value.degenerate!.configurations.some((d) => d.iteration === bridge.iteration));
-      const within = value.iterations.filter((i) => i.valid && i.iteration !== value.best!.iteration && i.adsorptionEnergyEv - value.best!.adsorptionEnergyEv <= 0.01)
+      const within = value.iterations
+        .filter((i) => i.valid && i.iteration !== value.best!.iteration && i.adsorptionEnergyEv - value.best!.adsorptionEnergyEv <= 0.01)
         .sort((x, y) => x.adsorptionEnergyEv - y.adsorptionEnergyEv);
-      assert.deepEqual(value.degenerate!.configurations.map((d) => d.iteration), within.map((i) => i.iteration));
+      assert.deepEqual(
+        value.degenerate!.configurations.map((d) => d.iteration),
+        within.map((i) => i.iteration),
+      );
       assert.equal(value.degenerate!.configurations[0]!.iteration, other.iteration);
       const out = await writeRunOutputs(c.session.run, { bundle: false });
       const md = fs.readFileSync(out.report, 'utf8');
-      assert.match(md, /The most stable configurations of CO on Pt\(111\) found by the search are degenerate within its resolution \(0\.01 eV\), so the search does not rank them/);
-      assert.ok(md.includes(`**${other.relaxedSite}** (iteration ${other.iteration}, E_ads = ${Number(other.adsorptionEnergyEv.toFixed(3))} eV, ${other.refs.adsorptionEnergy})`));
+      assert.match(
+        md,
+        /The most stable configurations of CO on Pt\(111\) found by the search are degenerate within its resolution \(0\.01 eV\), so the search does not rank them/,
+      );
+      assert.ok(
+        md.includes(
+          `**${other.relaxedSite}** (iteration ${other.iteration}, E_ads = ${Number(other.adsorptionEnergyEv.toFixed(3))} eV, ${other.refs.adsorptionEnergy})`,
+        ),
+      );
       assert.doesNotMatch(md, /The most stable configuration of CO/);
-      assert.match(md, new RegExp(`Degenerate with it within the search's energy resolution \\(0\\.01 eV\\), not ranked against it: iteration ${other.iteration}, hollow[^\\n]*\\.\\n`));
+      assert.match(
+        md,
+        new RegExp(
+          `Degenerate with it within the search's energy resolution \\(0\\.01 eV\\), not ranked against it: iteration ${other.iteration}, hollow[^\\n]*\\.\\n`,
+        ),
+      );
       assert.doesNotMatch(md, new RegExp(`Degenerate with it[^\\n]*iteration ${bridge.iteration},`));
     });
 
@@ -130,11 +165,24 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       const surface = byName(reg, 'adsorption_surface')[0]!.value as SurfaceValue;
       const before = reg.artifacts().length;
       const bottom = surface.slab.slab.symbols.findIndex((_, i) => !surface.surface.topLayer.includes(i));
-      const invalid = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: 'ontop', surfaceAtoms: [bottom], bindingAtoms: [0], orientation: 'upright' }));
+      const invalid = await callTool(
+        c,
+        'evaluate_adsorption_hypothesis',
+        evaluationArgs(c, { siteType: 'ontop', surfaceAtoms: [bottom], bindingAtoms: [0], orientation: 'upright' }),
+      );
       assert.equal(invalid.status, 'refused');
       assert.match((invalid as { message: string }).message, new RegExp(`surface atom\\(s\\) ${bottom} are not in the top layer`));
       const best = value.iterations.find((i) => i.iteration === value.best!.iteration)!;
-      const repeat = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: best.hypothesis.siteType, surfaceAtoms: best.hypothesis.surfaceAtoms, bindingAtoms: [0], orientation: 'upright' }));
+      const repeat = await callTool(
+        c,
+        'evaluate_adsorption_hypothesis',
+        evaluationArgs(c, {
+          siteType: best.hypothesis.siteType,
+          surfaceAtoms: best.hypothesis.surfaceAtoms,
+          bindingAtoms: [0],
+          orientation: 'upright',
+        }),
+      );
       assert.equal(repeat.status, 'refused');
       assert.match((repeat as { message: string }).message, new RegExp(`repeats one already relaxed[\\s\\S]*${best.refs.configuration}`));
       assert.equal(reg.artifacts().length, before, 'no relaxation, no artifact');
@@ -147,26 +195,50 @@ describe('adsorption-search workflow (offline, EMT)', function () {
       const evaluationsBefore = callsOf(reg, 'evaluate_adsorption_hypothesis').length;
       const rt = c.session.runtime;
       const args = Object.fromEntries(Object.entries(search.args).map(([k, a]) => [k, a.value]));
-      const again = await rt.registry.callProposed(rt.registry.get('adsorption_search')!, { tool: 'adsorption_search', args, refs: {}, reasons: search.reasons, context: 'the search step again', agent: { role: 'dft' }, step: 'search' }, registryContext(rt));
+      const again = await rt.registry.callProposed(
+        rt.registry.get('adsorption_search')!,
+        {
+          tool: 'adsorption_search',
+          args,
+          refs: {},
+          reasons: search.reasons,
+          context: 'the search step again',
+          agent: { role: 'dft' },
+          step: 'search',
+        },
+        registryContext(rt),
+      );
       assert.equal(again.status, 'ok');
       assert.equal(callsOf(reg, 'evaluate_adsorption_hypothesis').length, evaluationsBefore, 'no hypothesis evaluated again');
       const redone = reg.artifact((again as { outputs: string[] }).outputs[0]!)!.value as SearchResultValue;
       assert.equal(redone.search, value.search);
-      assert.deepEqual(redone.iterations.map((i) => [i.refs.evaluation, i.refs.adopted]), value.iterations.map((i) => [i.refs.evaluation, true]));
+      assert.deepEqual(
+        redone.iterations.map((i) => [i.refs.evaluation, i.refs.adopted]),
+        value.iterations.map((i) => [i.refs.evaluation, true]),
+      );
       assert.deepEqual(redone.best, { ...value.best, refs: { ...value.best!.refs, adopted: true } });
     });
 
     it('an EMT energy stated as an adsorption energy (a DFT number) is refused by the report judge', async () => {
       const rt = c.session.runtime;
-      const judgement = await judgeReport([{ quantity: 'adsorption_energy', value: Number(value.best!.adsorptionEnergyEv.toFixed(3)), unit: 'eV', cites: value.best!.refs.adsorptionEnergy! }],
-        { provenance: c.session.run.registry, approvals: rt.approvals, specOf: (t) => rt.registry.get(t) });
+      const judgement = await judgeReport(
+        [
+          {
+            quantity: 'adsorption_energy',
+            value: Number(value.best!.adsorptionEnergyEv.toFixed(3)),
+            unit: 'eV',
+            cites: value.best!.refs.adsorptionEnergy!,
+          },
+        ],
+        { provenance: c.session.run.registry, approvals: rt.approvals, specOf: (t) => rt.registry.get(t) },
+      );
       assert.equal(judgement.accepted, false);
       const verdict = judgement.claims[0]!.verdicts.find((v) => v.rule === 'claim-calculator')!;
       assert.equal(verdict.level, 'fail');
       assert.match(verdict.reasons.join(' '), /EMT is fine for testing the search, not for final numbers/);
     });
 
-    it('writes the summarizer\'s report into the run report with its drawings, and the best structure is drawable in the notebook', async () => {
+    it("writes the summarizer's report into the run report with its drawings, and the best structure is drawable in the notebook", async () => {
       const out = await writeRunOutputs(c.session.run, { bundle: false });
       const md = fs.readFileSync(out.report, 'utf8');
       assert.match(md, new RegExp(`## Adsorption configuration search ${value.search}`));
@@ -196,20 +268,49 @@ describe('adsorption-search workflow (offline, EMT)', function () {
     fs.mkdirSync(path.join(dir, 'slabs'));
     fs.copyFileSync(path.join(__dirname, '../../../fixtures/adsmind/aa20/03_Pd3Cu_111.xyz'), path.join(dir, 'slabs', 'pd3cu.xyz'));
     const file = path.join(dir, 'search.yaml');
-    fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', '  slab: { file: slabs/pd3cu.xyz }', '  adsorbate: O', '  calculator: { kind: emt }', ''].join('\n'));
-    const c = await RunController.start({ runsDir: path.join(dir, 'runs'), settings: emtSearchSettings(parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!) });
+    fs.writeFileSync(
+      file,
+      [
+        'workflow: adsorption-search',
+        'inputs:',
+        '  slab: { file: slabs/pd3cu.xyz }',
+        '  adsorbate: O',
+        '  calculator: { kind: emt }',
+        '',
+      ].join('\n'),
+    );
+    const c = await RunController.start({
+      runsDir: path.join(dir, 'runs'),
+      settings: emtSearchSettings(parseObjectiveFile(fs.readFileSync(file, 'utf8'), file).inputs!),
+    });
     try {
       assert.equal((await c.run()).state, 'completed');
       const reg = c.session.run.registry;
       const surface = byName(reg, 'adsorption_surface')[0]!.value as SurfaceValue;
-      const slipping = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: 'ontop', surfaceAtoms: [63], bindingAtoms: [0], orientation: 'upright' }));
+      const slipping = await callTool(
+        c,
+        'evaluate_adsorption_hypothesis',
+        evaluationArgs(c, { siteType: 'ontop', surfaceAtoms: [63], bindingAtoms: [0], orientation: 'upright' }),
+      );
       assert.equal(slipping.status, 'ok');
-      const slipped = byName(reg, 'adsorption_slip_analysis').map((a) => a.value as SlipAnalysisValue).filter((s) => s.slip !== 'none');
+      const slipped = byName(reg, 'adsorption_slip_analysis')
+        .map((a) => a.value as SlipAnalysisValue)
+        .filter((s) => s.slip !== 'none');
       assert.equal(slipped.length, 1, 'the configuration on top of Pd63 slipped');
       assert.equal(slipped[0]!.slip, 'geometric');
       const other = surface.surface.sites.filter((s) => s.fingerprint === slipped[0]!.plannedSiteFingerprint).at(-1)!;
       assert.deepEqual(other.kind, 'ontop');
-      const again = await callTool(c, 'evaluate_adsorption_hypothesis', evaluationArgs(c, { siteType: other.kind, surfaceAtoms: other.surfaceAtoms, bindingAtoms: [0], orientation: 'tilted', iteration: 100 }));
+      const again = await callTool(
+        c,
+        'evaluate_adsorption_hypothesis',
+        evaluationArgs(c, {
+          siteType: other.kind,
+          surfaceAtoms: other.surfaceAtoms,
+          bindingAtoms: [0],
+          orientation: 'tilted',
+          iteration: 100,
+        }),
+      );
       assert.equal(again.status, 'refused');
       assert.match((again as { message: string }).message, /is forbidden: a configuration planned there relaxed away before/);
     } finally {

@@ -16,7 +16,8 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
     const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-stop-'), settings });
     let evaluations = 0;
     c.session.run.log.subscribe((e) => {
-      if (e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'evaluate_adsorption_hypothesis' && ++evaluations === 2) c.stop('stopped by the test after the second hypothesis');
+      if (e.kind === 'provenance.call' && (e.payload as ToolCallRecord).tool === 'evaluate_adsorption_hypothesis' && ++evaluations === 2)
+        c.stop('stopped by the test after the second hypothesis');
     });
     const first = await c.run();
     const dir = c.runDir;
@@ -38,7 +39,10 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
       assert.equal(new Set(keys).size, keys.length, 'no hypothesis relaxed twice');
       const value = byName(reg, 'adsorption_search_result').at(-1)!.value as SearchResultValue;
       assert.equal(value.relaxations, keys.length);
-      assert.deepEqual(value.iterations.slice(0, 2).map((i) => i.refs.adopted), [true, true]);
+      assert.deepEqual(
+        value.iterations.slice(0, 2).map((i) => i.refs.adopted),
+        [true, true],
+      );
       assert.ok(value.iterations.slice(2).every((i) => !i.refs.adopted));
     } finally {
       await again.close();
@@ -46,7 +50,10 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
   });
 
   it('a log that can no longer be written (disk full) ends the run with what to do, raises no unhandled rejection, and the run resumes from its last saved event', async () => {
-    const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-broken-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }) });
+    const c = await RunController.start({
+      runsDir: freshDir('dreams-adsearch-broken-'),
+      settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'CO' }),
+    });
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
@@ -62,7 +69,10 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
       const first = await c.run();
       dir = c.runDir;
       assert.equal(first.state, 'failed');
-      assert.match(first.reason!, /could not write .*events\.jsonl .*no further events are accepted.*recovers to the last saved event.*dreams resume/);
+      assert.match(
+        first.reason!,
+        /could not write .*events\.jsonl .*no further events are accepted.*recovers to the last saved event.*dreams resume/,
+      );
       await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(unhandled, []);
     } finally {
@@ -82,20 +92,45 @@ describe('adsorption search stopped and resumed (offline, EMT)', function () {
   });
 
   it('a call whose results were registered when the process died is ended, not run again (no result twice)', async () => {
-    const c = await RunController.start({ runsDir: freshDir('dreams-adsearch-stop-'), settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }) });
+    const c = await RunController.start({
+      runsDir: freshDir('dreams-adsearch-stop-'),
+      settings: emtSearchSettings({ slab: { generate: { metal: 'Pt', size: [3, 3], layers: 3 } }, adsorbate: 'O', maxRelaxations: 1 }),
+    });
     assert.equal((await c.run()).state, 'completed');
     const reg = c.session.run.registry;
     const done = callsOf(reg, 'relax_structure')[1]!;
     // What a process killed between registering a call's results and ending the call leaves behind.
-    const open = await reg.recordCall({ tool: done.tool, args: done.args, reasons: done.reasons, context: done.context, verdicts: done.verdicts, agent: done.agent });
-    await reg.registerArtifacts(open.id, done.outputs.map((id) => reg.artifact(id)!).map((a) => ({ kind: a.kind, name: a.name, value: a.value, ...(a.unit ? { unit: a.unit } : {}), ...(a.meta ? { meta: a.meta } : {}) })), []);
+    const open = await reg.recordCall({
+      tool: done.tool,
+      args: done.args,
+      reasons: done.reasons,
+      context: done.context,
+      verdicts: done.verdicts,
+      agent: done.agent,
+    });
+    await reg.registerArtifacts(
+      open.id,
+      done.outputs
+        .map((id) => reg.artifact(id)!)
+        .map((a) => ({
+          kind: a.kind,
+          name: a.name,
+          value: a.value,
+          ...(a.unit ? { unit: a.unit } : {}),
+          ...(a.meta ? { meta: a.meta } : {}),
+        })),
+      [],
+    );
     const dir = c.runDir;
     await c.close();
     const again = await RunController.resume(dir, {});
     try {
       await again.run();
       const r = again.session.run.registry;
-      const recovered = again.session.run.log.events().find((e) => e.kind === 'run.recovered')!.payload as { finished?: string[]; reattached: string[] };
+      const recovered = again.session.run.log.events().find((e) => e.kind === 'run.recovered')!.payload as {
+        finished?: string[];
+        reattached: string[];
+      };
       assert.deepEqual(recovered.finished, [open.id]);
       assert.equal(r.call(open.id)!.status, 'ok');
       assert.equal(r.artifacts().filter((a) => a.creator === open.id).length, done.outputs.length, 'its results once');

@@ -11,32 +11,61 @@ import { checkTemplateSteps } from './templateSteps';
 
 const AA20 = path.resolve(__dirname, '../../../fixtures/adsmind/aa20');
 
-const checkSteps = (steps: ReturnType<typeof prepareWorkflow>['steps']) => checkTemplateSteps(steps, { quantity: 'adsorption_energy', value: -1.5, unit: 'eV' });
+const checkSteps = (steps: ReturnType<typeof prepareWorkflow>['steps']) =>
+  checkTemplateSteps(steps, { quantity: 'adsorption_energy', value: -1.5, unit: 'eV' });
 
 const env: WorkflowEnvironment = {
-  pseudopotential: ({ element, file }) => ({ file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`, type: 'US', functional: 'PBE', suggestedEcutwfcRy: element === 'O' ? 47 : 31, suggestedEcutrhoRy: 323 }),
+  pseudopotential: ({ element, file }) => ({
+    file: file ?? `${element}.pbe-n-rrkjus_psl.1.0.0.UPF`,
+    type: 'US',
+    functional: 'PBE',
+    suggestedEcutwfcRy: element === 'O' ? 47 : 31,
+    suggestedEcutrhoRy: 323,
+  }),
 };
 
 describe('adsorption-search template', () => {
-  it('EMT on a generated slab: EMT\'s own lattice constant, the AdsMind defaults, and steps every tool accepts', () => {
-    const { steps, inputs } = prepareWorkflow('adsorption-search', { slab: { generate: { metal: 'Pt' } }, adsorbate: 'CO', calculator: { kind: 'emt' } }, {});
+  it("EMT on a generated slab: EMT's own lattice constant, the AdsMind defaults, and steps every tool accepts", () => {
+    const { steps, inputs } = prepareWorkflow(
+      'adsorption-search',
+      { slab: { generate: { metal: 'Pt' } }, adsorbate: 'CO', calculator: { kind: 'emt' } },
+      {},
+    );
     checkSteps(steps);
-    assert.deepEqual(steps.map((s) => s.id), ['slab', 'surface', 'gas-molecule', 'relax-clean', 'relax-gas', 'search', 'report']);
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      ['slab', 'surface', 'gas-molecule', 'relax-clean', 'relax-gas', 'search', 'report'],
+    );
     const slab = steps[0]!.args!;
     // EMT's Pt minimum, measured by the adsorption bench's golden-section search (3.922 Å).
     assert.ok(Math.abs((slab.latticeConstantAngstrom as number) - 3.922) < 2e-3, String(slab.latticeConstantAngstrom));
     const search = steps.find((s) => s.id === 'search')!.args!;
-    assert.deepEqual({ planner: search.planner, maxRelaxations: search.maxRelaxations, terminateToleranceEv: search.terminateToleranceEv, fmax: search.fmaxEvPerAngstrom, maxSteps: search.maxSteps },
-      { planner: 'offline-heuristic', maxRelaxations: 10, terminateToleranceEv: 0.05, fmax: 0.1, maxSteps: 200 });
+    assert.deepEqual(
+      {
+        planner: search.planner,
+        maxRelaxations: search.maxRelaxations,
+        terminateToleranceEv: search.terminateToleranceEv,
+        fmax: search.fmaxEvPerAngstrom,
+        maxSteps: search.maxSteps,
+      },
+      { planner: 'offline-heuristic', maxRelaxations: 10, terminateToleranceEv: 0.05, fmax: 0.1, maxSteps: 200 },
+    );
     assert.deepEqual(search.ablations, { slipFeedback: true, forbid: true, terminate: true, oneShot: false });
     assert.deepEqual(steps.at(-1)!.reportQuantities, ['screening_adsorption_energy']);
     assert.match(String(inputs.calculator && (inputs.calculator as { kind: string }).kind), /emt/);
   });
 
-  it('pw.x: cutoffs from the pseudopotentials\' suggestion, Γ for the gas phase, the same settings for both references and the search', () => {
-    const { steps } = prepareWorkflow('adsorption-search', {
-      slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.97 } }, adsorbate: 'CO', calculator: { kind: 'pw.x', functional: 'PBE' }, planner: 'llm',
-    }, env);
+  it("pw.x: cutoffs from the pseudopotentials' suggestion, Γ for the gas phase, the same settings for both references and the search", () => {
+    const { steps } = prepareWorkflow(
+      'adsorption-search',
+      {
+        slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.97 } },
+        adsorbate: 'CO',
+        calculator: { kind: 'pw.x', functional: 'PBE' },
+        planner: 'llm',
+      },
+      env,
+    );
     checkSteps(steps);
     const byId = new Map(steps.map((s) => [s.id, s.args!]));
     assert.deepEqual(byId.get('pseudopotentials')!.elements, ['Pt', 'C', 'O']);
@@ -46,11 +75,26 @@ describe('adsorption-search template', () => {
     assert.equal(clean.kSpacingPerAngstrom, 0.25);
     assert.deepEqual(byId.get('relax-gas')!.kMesh, [1, 1, 1]);
     const search = byId.get('search')!;
-    for (const k of ['ecutwfcRy', 'ecutrhoRy', 'kSpacingPerAngstrom', 'smearing', 'degaussRy', 'occupations', 'nspin', 'pseudopotentials', 'backend']) assert.deepEqual(search[k], clean[k], k);
+    for (const k of [
+      'ecutwfcRy',
+      'ecutrhoRy',
+      'kSpacingPerAngstrom',
+      'smearing',
+      'degaussRy',
+      'occupations',
+      'nspin',
+      'pseudopotentials',
+      'backend',
+    ])
+      assert.deepEqual(search[k], clean[k], k);
     assert.equal(search.planner, 'llm');
     assert.deepEqual(steps.at(-1)!.reportQuantities, ['adsorption_energy']);
-    assert.throws(() => prepareWorkflow('adsorption-search', { slab: { generate: { metal: 'Pt' } }, adsorbate: 'CO', calculator: { kind: 'pw.x' } }, env),
-      (e: Error) => e instanceof ObjectiveError && /latticeConstantAngstrom is missing: with pw.x give the Pt lattice constant/.test(e.message));
+    assert.throws(
+      () =>
+        prepareWorkflow('adsorption-search', { slab: { generate: { metal: 'Pt' } }, adsorbate: 'CO', calculator: { kind: 'pw.x' } }, env),
+      (e: Error) =>
+        e instanceof ObjectiveError && /latticeConstantAngstrom is missing: with pw.x give the Pt lattice constant/.test(e.message),
+    );
   });
 
   it('an objective file names the slab file (relative to it) and the adsorbate by SMILES; the run records the structure and its sha256', () => {
@@ -58,7 +102,18 @@ describe('adsorption-search template', () => {
     fs.mkdirSync(path.join(dir, 'slabs'));
     fs.copyFileSync(path.join(AA20, '09_Pt_111.xyz'), path.join(dir, 'slabs', 'pt111.xyz'));
     const file = path.join(dir, 'search.yaml');
-    fs.writeFileSync(file, ['workflow: adsorption-search', 'inputs:', '  slab: { file: slabs/pt111.xyz }', '  adsorbate: { smiles: "[OH]" }', '  calculator: { kind: emt }', '  maxRelaxations: 6', ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'workflow: adsorption-search',
+        'inputs:',
+        '  slab: { file: slabs/pt111.xyz }',
+        '  adsorbate: { smiles: "[OH]" }',
+        '  calculator: { kind: emt }',
+        '  maxRelaxations: 6',
+        '',
+      ].join('\n'),
+    );
     const o = parseObjectiveFile(fs.readFileSync(file, 'utf8'), file);
     const slab = o.inputs!.slab as { file: string; structure: { symbols: string[] }; sha256: string };
     assert.equal(slab.file, path.join(dir, 'slabs', 'pt111.xyz'));
@@ -81,17 +136,34 @@ describe('adsorption-search template', () => {
       const o = parseObjectiveFile(fs.readFileSync(file, 'utf8'), file);
       return prepareWorkflow('adsorption-search', o.inputs!, {});
     };
-    assert.throws(() => parse(['  slab: { generate: { metal: Pt } }', '  adsorbate: { smiles: "CCO" }', '  calculator: { kind: emt }']),
-      (e: Error) => e instanceof ObjectiveError && /SMILES "CCO" is not one of the molecules[\s\S]*\[C-\]#\[O\+\] \(CO\)/.test(e.message));
-    assert.throws(() => parse(['  slab: { file: nowhere.extxyz }', '  adsorbate: CO', '  calculator: { kind: emt }']),
-      (e: Error) => e instanceof ObjectiveError && /nowhere\.extxyz does not exist; the path is relative to the objective file/.test(e.message));
-    assert.throws(() => parse(['  slab: { generate: { metal: Fe, latticeConstantAngstrom: 2.87, facet: fcc110 } }', '  adsorbate: CO', '  calculator: { kind: emt }']),
-      (e: Error) => e instanceof ObjectiveError && /EMT has no parameters for Fe .*use calculator kind 'pw.x'/.test(e.message));
+    assert.throws(
+      () => parse(['  slab: { generate: { metal: Pt } }', '  adsorbate: { smiles: "CCO" }', '  calculator: { kind: emt }']),
+      (e: Error) => e instanceof ObjectiveError && /SMILES "CCO" is not one of the molecules[\s\S]*\[C-\]#\[O\+\] \(CO\)/.test(e.message),
+    );
+    assert.throws(
+      () => parse(['  slab: { file: nowhere.extxyz }', '  adsorbate: CO', '  calculator: { kind: emt }']),
+      (e: Error) =>
+        e instanceof ObjectiveError && /nowhere\.extxyz does not exist; the path is relative to the objective file/.test(e.message),
+    );
+    assert.throws(
+      () =>
+        parse([
+          '  slab: { generate: { metal: Fe, latticeConstantAngstrom: 2.87, facet: fcc110 } }',
+          '  adsorbate: CO',
+          '  calculator: { kind: emt }',
+        ]),
+      (e: Error) => e instanceof ObjectiveError && /EMT has no parameters for Fe .*use calculator kind 'pw.x'/.test(e.message),
+    );
   });
 
   it('reads a sentence: "the most stable configuration of O on Cu(100) with EMT"', () => {
     const o = parseObjectiveText('Find the most stable configuration of O on Cu(100) with EMT, at most 5 relaxations');
     assert.equal(o.workflow, 'adsorption-search');
-    assert.deepEqual(o.inputs, { adsorbate: 'O', slab: { generate: { metal: 'Cu', facet: 'fcc100' } }, calculator: { kind: 'emt' }, maxRelaxations: 5 });
+    assert.deepEqual(o.inputs, {
+      adsorbate: 'O',
+      slab: { generate: { metal: 'Cu', facet: 'fcc100' } },
+      calculator: { kind: 'emt' },
+      maxRelaxations: 5,
+    });
   });
 });

@@ -25,7 +25,7 @@ describe('band-structure and DOS sentences that name a structure file', () => {
     }
   });
 
-  it('reads a DOS sentence\'s quoted file relative to a notebook canvas\'s folder, and takes no element or lattice from the words around it', () => {
+  it("reads a DOS sentence's quoted file relative to a notebook canvas's folder, and takes no element or lattice from the words around it", () => {
     const o = parseObjectiveText('DOS of fcc-looking "Mg-hcp.cif" at 3.21 Å with LDA', { baseDir: EXAMPLES });
     assert.equal(o.workflow, 'dos');
     const mg = path.join(EXAMPLES, 'Mg-hcp.cif');
@@ -34,8 +34,12 @@ describe('band-structure and DOS sentences that name a structure file', () => {
 
   it('refuses a named file that is absent, saying the path it tried and what the path is relative to', () => {
     for (const sentence of ['band structure of nowhere/GaAs.cif with PBE', 'density of states of nowhere/GaAs.cif']) {
-      assert.throws(() => parseObjectiveText(sentence, { forModel: true, baseDir: ROOT }),
-        new RegExp(`names the structure file nowhere/GaAs\\.cif, but ${ROOT}/nowhere/GaAs\\.cif does not exist: a file named in an objective sentence is relative to ${ROOT}`));
+      assert.throws(
+        () => parseObjectiveText(sentence, { forModel: true, baseDir: ROOT }),
+        new RegExp(
+          `names the structure file nowhere/GaAs\\.cif, but ${ROOT}/nowhere/GaAs\\.cif does not exist: a file named in an objective sentence is relative to ${ROOT}`,
+        ),
+      );
     }
   });
 });

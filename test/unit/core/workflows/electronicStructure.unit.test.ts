@@ -4,7 +4,9 @@ import { BAND_STRUCTURE } from '../../../../src/core/workflows/bandStructure';
 import { DENSITY_OF_STATES } from '../../../../src/core/workflows/dos';
 import { ObjectiveError, workflowTemplate, type WorkflowEnvironment } from '../../../../src/core/workflows';
 
-const env: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: element === 'Si' || element === 'Al' ? 'NC' : 'US' }) };
+const env: WorkflowEnvironment = {
+  pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: element === 'Si' || element === 'Al' ? 'NC' : 'US' }),
+};
 const plan = (t: typeof BAND_STRUCTURE, inputs: Record<string, unknown>) => t.steps(t.resolveInputs(inputs, env));
 
 describe('band-structure and dos templates', () => {
@@ -12,20 +14,44 @@ describe('band-structure and dos templates', () => {
     assert.equal(workflowTemplate('band-structure'), BAND_STRUCTURE);
     assert.equal(workflowTemplate('dos'), DENSITY_OF_STATES);
     assert.deepEqual(BAND_STRUCTURE.inputsFromText!('band structure of Si with PBE'), { element: 'Si', functional: 'PBE' });
-    assert.deepEqual(DENSITY_OF_STATES.inputsFromText!('density of states of fcc Al with LDA'), { element: 'Al', structure: 'fcc', functional: 'PZ' });
+    assert.deepEqual(DENSITY_OF_STATES.inputsFromText!('density of states of fcc Al with LDA'), {
+      element: 'Al',
+      structure: 'fcc',
+      functional: 'PZ',
+    });
     assert.equal(BAND_STRUCTURE.inputsFromText!('lattice constant of Al'), undefined);
   });
 
-  it('takes an element\'s ground-state crystal and fixed occupations for an insulator, with cutoff and k sweeps when no settings are given', () => {
+  it("takes an element's ground-state crystal and fixed occupations for an insulator, with cutoff and k sweeps when no settings are given", () => {
     const i = BAND_STRUCTURE.resolveInputs({ element: 'Si' }, env) as Record<string, unknown>;
     assert.equal(i.structure, 'diamond');
     assert.equal(i.latticeConstantAngstrom, 5.431);
     assert.equal(i.occupations, 'fixed');
     assert.equal(i.dual, 4);
     const steps = BAND_STRUCTURE.steps(i);
-    assert.deepEqual(steps.map((s) => s.id), [
-      'structure', 'pseudopotentials', 'cutoff-input', 'cutoff-series', 'cutoff-runs', 'cutoff-choice', 'k-input', 'k-series', 'k-runs', 'k-choice',
-      'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'gap', 'report']);
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      [
+        'structure',
+        'pseudopotentials',
+        'cutoff-input',
+        'cutoff-series',
+        'cutoff-runs',
+        'cutoff-choice',
+        'k-input',
+        'k-series',
+        'k-runs',
+        'k-choice',
+        'scf-input',
+        'scf',
+        'band-path',
+        'bands-input',
+        'bands',
+        'bands-x',
+        'gap',
+        'report',
+      ],
+    );
     const scfInput = steps.find((s) => s.id === 'scf-input')!;
     assert.equal(scfInput.args!.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
     assert.equal(scfInput.args!.purpose, 'production');
@@ -33,29 +59,58 @@ describe('band-structure and dos templates', () => {
   });
 
   it('starts the default cutoff sweep at the largest cutoff the files suggest (Si PSL: 43.7 Ry), or at 20 Ry when none states one', () => {
-    const suggesting: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.pbe-nl-rrkjus_psl.1.0.0.UPF`, type: 'US', suggestedEcutwfcRy: 43.7, suggestedEcutrhoRy: 175 }) };
+    const suggesting: WorkflowEnvironment = {
+      pseudopotential: ({ element }) => ({
+        file: `${element}.pbe-nl-rrkjus_psl.1.0.0.UPF`,
+        type: 'US',
+        suggestedEcutwfcRy: 43.7,
+        suggestedEcutrhoRy: 175,
+      }),
+    };
     const i = BAND_STRUCTURE.resolveInputs({ element: 'Si' }, suggesting) as { cutoffsRy: number[] };
     assert.deepEqual(i.cutoffsRy, [45, 55, 65, 75, 85]);
     const series = BAND_STRUCTURE.steps(i as never).find((s) => s.id === 'cutoff-series')!;
-    assert.equal(series.reasons!.values, 'from the pseudopotential\'s suggested 43.7 Ry upward in 10-Ry steps');
+    assert.equal(series.reasons!.values, "from the pseudopotential's suggested 43.7 Ry upward in 10-Ry steps");
     assert.deepEqual((BAND_STRUCTURE.resolveInputs({ element: 'Si' }, env) as { cutoffsRy: number[] }).cutoffsRy, [20, 30, 40, 50, 60]);
-    assert.deepEqual((BAND_STRUCTURE.resolveInputs({ element: 'Si', cutoffsRy: [20, 25, 30] }, suggesting) as { cutoffsRy: number[] }).cutoffsRy, [20, 25, 30]);
+    assert.deepEqual(
+      (BAND_STRUCTURE.resolveInputs({ element: 'Si', cutoffsRy: [20, 25, 30] }, suggesting) as { cutoffsRy: number[] }).cutoffsRy,
+      [20, 25, 30],
+    );
   });
 
   it('skips the sweeps for given settings, and the gap for a metal (smeared occupations)', () => {
     const steps = plan(BAND_STRUCTURE, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
-    assert.deepEqual(steps.map((s) => s.id), ['structure', 'pseudopotentials', 'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'report']);
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      ['structure', 'pseudopotentials', 'scf-input', 'scf', 'band-path', 'bands-input', 'bands', 'bands-x', 'report'],
+    );
     assert.equal(steps.find((s) => s.id === 'scf-input')!.args!.occupations, 'smearing');
   });
 
   it('refuses fixed occupations for a metal and an element it has no crystal for, saying what to give', () => {
-    assert.throws(() => BAND_STRUCTURE.resolveInputs({ element: 'Al', occupations: 'fixed' }, env), (e: unknown) => e instanceof ObjectiveError && /Al is a metal/.test(e.message));
+    assert.throws(
+      () => BAND_STRUCTURE.resolveInputs({ element: 'Al', occupations: 'fixed' }, env),
+      (e: unknown) => e instanceof ObjectiveError && /Al is a metal/.test(e.message),
+    );
     assert.throws(() => BAND_STRUCTURE.resolveInputs({ element: 'Xe' }, env), /give its structure and lattice constant/);
   });
 
-  it('plans a DOS on a mesh twice the SCF\'s with tetrahedra, dos.x and projwfc.x', () => {
+  it("plans a DOS on a mesh twice the SCF's with tetrahedra, dos.x and projwfc.x", () => {
     const steps = plan(DENSITY_OF_STATES, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
-    assert.deepEqual(steps.map((s) => s.tool), ['build_bulk', 'select_pseudopotentials', 'make_pw_input', 'run_pw', 'make_nscf_input', 'run_nscf', 'run_dos_x', 'run_projwfc', 'write_report']);
+    assert.deepEqual(
+      steps.map((s) => s.tool),
+      [
+        'build_bulk',
+        'select_pseudopotentials',
+        'make_pw_input',
+        'run_pw',
+        'make_nscf_input',
+        'run_nscf',
+        'run_dos_x',
+        'run_projwfc',
+        'write_report',
+      ],
+    );
     const nscf = steps.find((s) => s.id === 'nscf-input')!;
     assert.deepEqual(nscf.args!.kMesh, { $compose: 'dosMesh' });
     assert.equal(nscf.args!.occupations, 'tetrahedra_opt');
@@ -69,6 +124,9 @@ describe('band-structure and dos templates', () => {
     const steps = plan(BAND_STRUCTURE, { ...loaded, ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
     assert.deepEqual(steps[0]!.args, { from: loaded.structureFile, cell: 'primitive', sha256: loaded.structureSha256 });
     assert.equal(steps.find((s) => s.id === 'scf-input')!.args!.occupations, 'smearing', 'Mg is a metal');
-    assert.throws(() => BAND_STRUCTURE.loadInputFiles!({ structureFile: 'nowhere.cif' }, '/tmp'), /does not exist; the path is relative to the objective file/);
+    assert.throws(
+      () => BAND_STRUCTURE.loadInputFiles!({ structureFile: 'nowhere.cif' }, '/tmp'),
+      /does not exist; the path is relative to the objective file/,
+    );
   });
 });

@@ -11,9 +11,17 @@ describe('pseudopotential defaults for templates', () => {
   let dir: string;
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-pseudo-'));
-    for (const f of ['Al.pz-vbc.UPF', 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF', 'Ni.rel-pbe-nd-rrkjus.UPF', 'Si.pbe-nl-rrkjus_psl.1.0.0.UPF']) fs.copyFileSync(path.join(upf, f), path.join(dir, f));
+    for (const f of ['Al.pz-vbc.UPF', 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF', 'Ni.rel-pbe-nd-rrkjus.UPF', 'Si.pbe-nl-rrkjus_psl.1.0.0.UPF'])
+      fs.copyFileSync(path.join(upf, f), path.join(dir, f));
     // A second PBE Si file that states no cutoffs: ranked after the one that does.
-    fs.writeFileSync(path.join(dir, 'Si.pbe-aaa.UPF'), fs.readFileSync(path.join(upf, 'Si.pbe-nl-rrkjus_psl.1.0.0.UPF'), 'utf8').replace(/wfc_cutoff="[^"]*"/, 'wfc_cutoff="0"').replace(/rho_cutoff="[^"]*"/, 'rho_cutoff="0"').replace(/Suggested minimum cutoff[^\n]*\n/g, ''));
+    fs.writeFileSync(
+      path.join(dir, 'Si.pbe-aaa.UPF'),
+      fs
+        .readFileSync(path.join(upf, 'Si.pbe-nl-rrkjus_psl.1.0.0.UPF'), 'utf8')
+        .replace(/wfc_cutoff="[^"]*"/, 'wfc_cutoff="0"')
+        .replace(/rho_cutoff="[^"]*"/, 'rho_cutoff="0"')
+        .replace(/Suggested minimum cutoff[^\n]*\n/g, ''),
+    );
   });
 
   it('picks the file the header says is for the element and functional, with stated cutoffs first', () => {

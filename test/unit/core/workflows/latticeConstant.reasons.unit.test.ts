@@ -4,14 +4,25 @@ import type { WorkflowEnvironment } from '../../../../src/core/workflows/types';
 
 // A file that states no suggested cutoff (as Al.pz-vbc.UPF), and one that does.
 const silent: WorkflowEnvironment = { pseudopotential: ({ file }) => ({ file: file ?? 'Al.pz-vbc.UPF', type: 'NC' }) };
-const suggesting: WorkflowEnvironment = { pseudopotential: ({ file }) => ({ file: file ?? 'Al.pbe-n-kjpaw_psl.1.0.0.UPF', type: 'PAW', suggestedEcutwfcRy: 30, suggestedEcutrhoRy: 240 }) };
+const suggesting: WorkflowEnvironment = {
+  pseudopotential: ({ file }) => ({
+    file: file ?? 'Al.pbe-n-kjpaw_psl.1.0.0.UPF',
+    type: 'PAW',
+    suggestedEcutwfcRy: 30,
+    suggestedEcutrhoRy: 240,
+  }),
+};
 
 const reasons = (inputs: Record<string, unknown>, env: WorkflowEnvironment, step: string) =>
-  prepareWorkflow('lattice-constant', { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.05, functional: 'PZ', ...inputs }, env).steps.find((s) => s.id === step)!.reasons!;
+  prepareWorkflow(
+    'lattice-constant',
+    { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.05, functional: 'PZ', ...inputs },
+    env,
+  ).steps.find((s) => s.id === step)!.reasons!;
 
 describe('lattice-constant plan: reasons true of the case at hand', () => {
-  it('says the pseudopotential is the library\'s when the objective named none, and the named file when it did', () => {
-    assert.equal(reasons({}, silent, 'pseudopotentials').prefer, 'the library\'s PZ file for Al (the objective named none)');
+  it("says the pseudopotential is the library's when the objective named none, and the named file when it did", () => {
+    assert.equal(reasons({}, silent, 'pseudopotentials').prefer, "the library's PZ file for Al (the objective named none)");
     assert.equal(reasons({ pseudopotential: 'Al.pz-vbc.UPF' }, silent, 'pseudopotentials').prefer, 'the file named with the objective');
   });
 

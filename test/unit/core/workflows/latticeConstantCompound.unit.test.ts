@@ -33,11 +33,17 @@ describe('lattice-constant study of a binary compound named in a sentence', () =
       assert.equal(o.inputs!.structure, structure, sentence);
       assert.equal(o.inputs!.latticeConstantAngstrom, a, sentence);
       const p = prepareWorkflow('lattice-constant', o.inputs!, {});
-      assert.equal(p.objective, `Lattice constant of ${structure} ${elements.join('')} (${o.inputs!.functional === 'PZ' ? 'PZ' : o.inputs!.functional})`);
+      assert.equal(
+        p.objective,
+        `Lattice constant of ${structure} ${elements.join('')} (${o.inputs!.functional === 'PZ' ? 'PZ' : o.inputs!.functional})`,
+      );
       const s = step(p.steps, 'structure');
       assert.deepEqual(s.args, { elements, bravais: structure, latticeConstantAngstrom: a });
       assert.match(s.reasons!.latticeConstantAngstrom!, /conventional cubic cell: the room-temperature experimental a .*CRC/);
-      assert.match(s.reasons!.bravais!, new RegExp(`\\(${group.replace(/[()]/g, '\\$&')}\\): its primitive cell, one ${elements[0]} and one ${elements[1]}`));
+      assert.match(
+        s.reasons!.bravais!,
+        new RegExp(`\\(${group.replace(/[()]/g, '\\$&')}\\): its primitive cell, one ${elements[0]} and one ${elements[1]}`),
+      );
       assert.deepEqual(step(p.steps, 'pseudopotentials').args!.elements, elements);
       assert.equal(step(p.steps, 'lattice').args!.bravais, structure);
       // build_bulk on the planned arguments: the 2-atom primitive cell of both species
@@ -54,19 +60,40 @@ describe('lattice-constant study of a binary compound named in a sentence', () =
     assert.match(pp.reasons!.prefer!, /the library's PZ file for each species/);
     assert.equal(p.inputs.electronic, 'insulator', 'a compound with an anion starts the k sweep as an insulator');
     assert.equal(p.inputs.dual, 4, 'both files norm-conserving');
-    const named = parseObjectiveFile('workflow: lattice-constant\ninputs:\n  elements: [Na, Cl]\n  structure: rocksalt\n  latticeConstantAngstrom: 5.5\n  functional: PZ\n  pseudopotentials: { Cl: Cl.pz-tm.UPF }\n', 'the objective', ROOT);
+    const named = parseObjectiveFile(
+      'workflow: lattice-constant\ninputs:\n  elements: [Na, Cl]\n  structure: rocksalt\n  latticeConstantAngstrom: 5.5\n  functional: PZ\n  pseudopotentials: { Cl: Cl.pz-tm.UPF }\n',
+      'the objective',
+      ROOT,
+    );
     const q = prepareWorkflow('lattice-constant', named.inputs!, workflowEnvironment({ pseudoDir: NC }));
     assert.equal(step(q.steps, 'structure').args!.latticeConstantAngstrom, 5.5);
     assert.match(step(q.steps, 'structure').reasons!.latticeConstantAngstrom!, /the starting value given with the objective/);
-    assert.throws(() => prepareWorkflow('lattice-constant', { ...named.inputs!, pseudopotentials: { K: 'K.UPF' } }, {}), /inputs\.pseudopotentials\.K: NaCl has no K; its species are Na, Cl/);
+    assert.throws(
+      () => prepareWorkflow('lattice-constant', { ...named.inputs!, pseudopotentials: { K: 'K.UPF' } }, {}),
+      /inputs\.pseudopotentials\.K: NaCl has no K; its species are Na, Cl/,
+    );
   });
 
   it('asks for a starting a when the tables do not know the formula, and for the structure when neither a prototype word nor the tables place the pair', () => {
     assert.throws(() => parseObjectiveText('Lattice constant of zincblende GaSb with PBE'), /does not state latticeConstantAngstrom/);
     assert.equal(parseObjectiveText('Lattice constant of zincblende GaSb with PBE, a0 = 6.1 Å').inputs!.latticeConstantAngstrom, 6.1);
-    assert.deepEqual(objectiveReading('Lattice constant of NaBr with PBE')!.missing, ['structure is missing; add it.', 'latticeConstantAngstrom is missing; add it.']);
-    assert.throws(() => parseObjectiveFile('workflow: lattice-constant\ninputs:\n  structure: zincblende\n  element: Ga\n  latticeConstantAngstrom: 5.6\n', 'the objective', ROOT), /elements/);
-    assert.throws(() => prepareWorkflow('lattice-constant', { elements: ['Ga', 'Ga'], structure: 'zincblende', latticeConstantAngstrom: 5.6 }, {}), /inputs\.elements: zincblende needs two different elements/);
+    assert.deepEqual(objectiveReading('Lattice constant of NaBr with PBE')!.missing, [
+      'structure is missing; add it.',
+      'latticeConstantAngstrom is missing; add it.',
+    ]);
+    assert.throws(
+      () =>
+        parseObjectiveFile(
+          'workflow: lattice-constant\ninputs:\n  structure: zincblende\n  element: Ga\n  latticeConstantAngstrom: 5.6\n',
+          'the objective',
+          ROOT,
+        ),
+      /elements/,
+    );
+    assert.throws(
+      () => prepareWorkflow('lattice-constant', { elements: ['Ga', 'Ga'], structure: 'zincblende', latticeConstantAngstrom: 5.6 }, {}),
+      /inputs\.elements: zincblende needs two different elements/,
+    );
   });
 
   it('reports a of the conventional cubic cell from V0 of the 2-atom primitive cell the series scaled', () => {
@@ -83,17 +110,32 @@ describe('lattice-constant study of a binary compound named in a sentence', () =
     const artifacts: Record<string, [string, unknown]> = {
       'lattice/lattice_constant': ['a-30', a.aAngstrom],
       'eos-fit/eos_fit': ['a-29', { v0Angstrom3: v0, b0GPa: 74.1, b0Prime: 4.6, form: 'birch-murnaghan', natoms: 2 }],
-      'cutoff-choice/converged_settings': ['a-12', { parameter: 'ecutwfc', tested: [], chosenValue: 40, chosen: { ecutwfcRy: 40, ecutrhoRy: 160 }, converged: true }],
-      'k-choice/converged_settings': ['a-20', { parameter: 'kspacing', tested: [], chosenValue: 0.3, chosen: { kSpacingPerAngstrom: 0.3 }, converged: true }],
+      'cutoff-choice/converged_settings': [
+        'a-12',
+        { parameter: 'ecutwfc', tested: [], chosenValue: 40, chosen: { ecutwfcRy: 40, ecutrhoRy: 160 }, converged: true },
+      ],
+      'k-choice/converged_settings': [
+        'a-20',
+        { parameter: 'kspacing', tested: [], chosenValue: 0.3, chosen: { kSpacingPerAngstrom: 0.3 }, converged: true },
+      ],
     };
     const byRef = new Map(Object.values(artifacts));
     const ctx: ComposeContextOf<LatticeConstantInputs> = {
       provenance: { artifact: () => undefined } as unknown as ComposeContextOf<LatticeConstantInputs>['provenance'],
-      ref: (s, n) => artifacts[`${s}/${n}`]?.[0], refs: (s, n) => (artifacts[`${s}/${n}`] ? [artifacts[`${s}/${n}`]![0]] : []), value: (r) => byRef.get(r), inputs,
+      ref: (s, n) => artifacts[`${s}/${n}`]?.[0],
+      refs: (s, n) => (artifacts[`${s}/${n}`] ? [artifacts[`${s}/${n}`]![0]] : []),
+      value: (r) => byRef.get(r),
+      inputs,
     };
     const text = LATTICE_REPORT_COMPOSERS.text!(ctx) as string;
-    assert.match(text, /The PZ lattice constant of zincblende GaAs is \*\*a = 5\.6 Å\*\* \(a-30\), from a birch-murnaghan fit \(a-29\) with V0 = 43\.904 Å³ per 2-atom cell/);
-    assert.match(text, /GaAs is cubic \(F-43m \(216\)\): the EOS series scaled the cell isotropically, and a follows from V0 through the standardised conventional cell/);
+    assert.match(
+      text,
+      /The PZ lattice constant of zincblende GaAs is \*\*a = 5\.6 Å\*\* \(a-30\), from a birch-murnaghan fit \(a-29\) with V0 = 43\.904 Å³ per 2-atom cell/,
+    );
+    assert.match(
+      text,
+      /GaAs is cubic \(F-43m \(216\)\): the EOS series scaled the cell isotropically, and a follows from V0 through the standardised conventional cell/,
+    );
     assert.match(text, /around the starting lattice constant 5\.653 Å/);
   });
 });

@@ -24,13 +24,18 @@ function context(inputs: LatticeConstantInputs, artifacts: Record<string, [strin
 }
 
 const selection = (parameter: 'ecutwfc' | 'kspacing', value: number, chosen: object) => ({
-  parameter, tested: [{ value, energyEvPerAtom: -100, deltaMevPerAtom: 0 }], chosenValue: value, chosen, converged: true,
+  parameter,
+  tested: [{ value, energyEvPerAtom: -100, deltaMevPerAtom: 0 }],
+  chosenValue: value,
+  chosen,
+  converged: true,
 });
 
 describe('lattice-constant report of a crystal from a file', () => {
-  it('compares a with the file\'s own a, and says the file\'s 8-atom cell was computed on its 2-atom primitive cell', () => {
+  it("compares a with the file's own a, and says the file's 8-atom cell was computed on its 2-atom primitive cell", () => {
     const o = parseObjectiveText('Lattice constant of rocksalt NaCl from examples/NaCl.cif with LDA', { forModel: true, baseDir: ROOT });
-    const inputs = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC })).inputs as unknown as LatticeConstantInputs;
+    const inputs = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC }))
+      .inputs as unknown as LatticeConstantInputs;
     const ctx = context(inputs, {
       'lattice/lattice_constant': ['a-30', 5.4467],
       'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 40.3968, b0GPa: 31.2, b0Prime: 4.9, form: 'birch-murnaghan', natoms: 2 }],
@@ -38,37 +43,82 @@ describe('lattice-constant report of a crystal from a file', () => {
       'k-choice/converged_settings': ['a-20', selection('kspacing', 0.3, { kSpacingPerAngstrom: 0.3 })],
     });
     const text = LATTICE_REPORT_COMPOSERS.text!(ctx) as string;
-    assert.match(text, /Against the input structure: examples\/NaCl\.cif has a = 5\.64 Å \(its standardised conventional cell\); the PZ a = 5\.4467 Å is −3\.43 % from it \(Δa = −0\.1933 Å\)\./);
-    assert.match(text, /Structure: examples\/NaCl\.cif \(cif, sha256 [0-9a-f]{64}\): the file's 8-atom cell, Fm-3m \(225\), computed on its standardised 2-atom primitive cell/);
+    assert.match(
+      text,
+      /Against the input structure: examples\/NaCl\.cif has a = 5\.64 Å \(its standardised conventional cell\); the PZ a = 5\.4467 Å is −3\.43 % from it \(Δa = −0\.1933 Å\)\./,
+    );
+    assert.match(
+      text,
+      /Structure: examples\/NaCl\.cif \(cif, sha256 [0-9a-f]{64}\): the file's 8-atom cell, Fm-3m \(225\), computed on its standardised 2-atom primitive cell/,
+    );
     assert.match(text, /V0 = 40\.3968 Å³ per 2-atom cell/);
   });
 
-  it('states the c/a tolerance the sweeps\' choices record, not the one the inputs would plan today', () => {
-    const o = parseObjectiveFile('workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n', 'the objective', path.join(ROOT, 'examples'));
+  it("states the c/a tolerance the sweeps' choices record, not the one the inputs would plan today", () => {
+    const o = parseObjectiveFile(
+      'workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n',
+      'the objective',
+      path.join(ROOT, 'examples'),
+    );
     const inputs = prepareWorkflow('lattice-constant', o.inputs!, {}).inputs as unknown as LatticeConstantInputs;
     assert.equal(inputs.cellMethod, 'vc-relax');
-    const byPressure = (shape?: number) => ({ criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 29.9, ...(shape !== undefined ? { toleranceShapePercent: shape, shapeModulusGPa: 14.95 } : {}) } });
-    const textWith = (cutShape?: number, kShape?: number) => LATTICE_REPORT_COMPOSERS.text!(context(inputs, {
-      'lattice/lattice_constant': ['a-30', 3.1388],
-      'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 23.27, b0GPa: 39.7, b0Prime: 4.1, form: 'birch-murnaghan', natoms: 2 }],
-      'cutoff-choice/converged_settings': ['a-12', { ...selection('ecutwfc', 15, { ecutwfcRy: 15, ecutrhoRy: 60 }), ...byPressure(cutShape) }],
-      'k-choice/converged_settings': ['a-20', { ...selection('kspacing', 0.096, { kSpacingPerAngstrom: 0.096 }), ...byPressure(kShape) }],
-    })) as string;
-    assert.match(textWith(0.15, 0.15), /within 0\.05 % of a \(from the pressure against the finest run\) and 0\.15 % of c\/a \(from the deviatoric stress; nominal at a shape modulus C ≈ 14\.9 GPa, B\/2: a crystal whose shape is softer than that, such as hcp Zn or Cd at about 0\.4 B, may be off in c\/a by up to about 1\.35× the tolerance\): ecutwfc/);
+    const byPressure = (shape?: number) => ({
+      criterion: {
+        kind: 'pressure',
+        toleranceLatticePercent: 0.05,
+        bulkModulusGPa: 29.9,
+        ...(shape !== undefined ? { toleranceShapePercent: shape, shapeModulusGPa: 14.95 } : {}),
+      },
+    });
+    const textWith = (cutShape?: number, kShape?: number) =>
+      LATTICE_REPORT_COMPOSERS.text!(
+        context(inputs, {
+          'lattice/lattice_constant': ['a-30', 3.1388],
+          'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 23.27, b0GPa: 39.7, b0Prime: 4.1, form: 'birch-murnaghan', natoms: 2 }],
+          'cutoff-choice/converged_settings': [
+            'a-12',
+            { ...selection('ecutwfc', 15, { ecutwfcRy: 15, ecutrhoRy: 60 }), ...byPressure(cutShape) },
+          ],
+          'k-choice/converged_settings': [
+            'a-20',
+            { ...selection('kspacing', 0.096, { kSpacingPerAngstrom: 0.096 }), ...byPressure(kShape) },
+          ],
+        }),
+      ) as string;
+    assert.match(
+      textWith(0.15, 0.15),
+      /within 0\.05 % of a \(from the pressure against the finest run\) and 0\.15 % of c\/a \(from the deviatoric stress; nominal at a shape modulus C ≈ 14\.9 GPa, B\/2: a crystal whose shape is softer than that, such as hcp Zn or Cd at about 0\.4 B, may be off in c\/a by up to about 1\.35× the tolerance\): ecutwfc/,
+    );
     // a run planned before the shape criterion, resumed with its recorded plan: its sweeps held c/a to nothing
     const old = textWith();
     assert.doesNotMatch(old, /% of c\/a/);
-    assert.match(old, /within 0\.05 % of a \(from the pressure against the finest run\) \(neither sweep judged c\/a: no shape tolerance in their choices\): ecutwfc/);
-    assert.match(textWith(undefined, 0.3), /and 0\.3 % of c\/a \(from the deviatoric stress; nominal at a shape modulus C ≈ 14\.9 GPa, B\/2: [^)]*\) in the k-spacing sweep only: ecutwfc/);
+    assert.match(
+      old,
+      /within 0\.05 % of a \(from the pressure against the finest run\) \(neither sweep judged c\/a: no shape tolerance in their choices\): ecutwfc/,
+    );
+    assert.match(
+      textWith(undefined, 0.3),
+      /and 0\.3 % of c\/a \(from the deviatoric stress; nominal at a shape modulus C ≈ 14\.9 GPa, B\/2: [^)]*\) in the k-spacing sweep only: ecutwfc/,
+    );
     assert.match(textWith(0.15, 0.3), /and 0\.15 % \(cutoff\) and 0\.3 % \(k-spacing\) of c\/a/);
     // a shape modulus given with the choice (not B/2): nominal at it, without the B/2 caveat
-    const measured = { criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 29.9, toleranceShapePercent: 0.15, shapeModulusGPa: 24.1 } };
-    const withC = LATTICE_REPORT_COMPOSERS.text!(context(inputs, {
-      'lattice/lattice_constant': ['a-30', 3.1388],
-      'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 23.27, b0GPa: 39.7, b0Prime: 4.1, form: 'birch-murnaghan', natoms: 2 }],
-      'cutoff-choice/converged_settings': ['a-12', { ...selection('ecutwfc', 15, { ecutwfcRy: 15, ecutrhoRy: 60 }), ...measured }],
-      'k-choice/converged_settings': ['a-20', { ...selection('kspacing', 0.096, { kSpacingPerAngstrom: 0.096 }), ...measured }],
-    })) as string;
+    const measured = {
+      criterion: {
+        kind: 'pressure',
+        toleranceLatticePercent: 0.05,
+        bulkModulusGPa: 29.9,
+        toleranceShapePercent: 0.15,
+        shapeModulusGPa: 24.1,
+      },
+    };
+    const withC = LATTICE_REPORT_COMPOSERS.text!(
+      context(inputs, {
+        'lattice/lattice_constant': ['a-30', 3.1388],
+        'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 23.27, b0GPa: 39.7, b0Prime: 4.1, form: 'birch-murnaghan', natoms: 2 }],
+        'cutoff-choice/converged_settings': ['a-12', { ...selection('ecutwfc', 15, { ecutwfcRy: 15, ecutrhoRy: 60 }), ...measured }],
+        'k-choice/converged_settings': ['a-20', { ...selection('kspacing', 0.096, { kSpacingPerAngstrom: 0.096 }), ...measured }],
+      }),
+    ) as string;
     assert.match(withC, /0\.15 % of c\/a \(from the deviatoric stress; nominal at a shape modulus C ≈ 24\.1 GPa\): ecutwfc/);
   });
 });

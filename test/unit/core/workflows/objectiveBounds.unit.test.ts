@@ -15,7 +15,8 @@ const refusal = (fn: () => unknown): string => {
   assert.fail('expected the objective to be refused');
 };
 
-const al = (extra: string): string => `workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\n${extra}`;
+const al = (extra: string): string =>
+  `workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\n${extra}`;
 
 describe('objective sanity bounds', () => {
   it('refuses a cutoff and a k-spacing no study needs, with the bound and the file in the message', () => {
@@ -36,7 +37,9 @@ describe('objective sanity bounds', () => {
   });
 
   it('names NaN and Inf as such, wherever they are (not "got null")', () => {
-    const m = refusal(() => parseObjectiveFile(al('  cutoffsRy: [20, 25, .inf]\n  toleranceMevPerAtom: .nan\nrun:\n  budget: { maxCostUsd: .nan }\n'), 'al.yaml'));
+    const m = refusal(() =>
+      parseObjectiveFile(al('  cutoffsRy: [20, 25, .inf]\n  toleranceMevPerAtom: .nan\nrun:\n  budget: { maxCostUsd: .nan }\n'), 'al.yaml'),
+    );
     assert.match(m, /^al\.yaml has numbers that are not numbers/);
     assert.match(m, /inputs\.cutoffsRy\[2\]: \.inf is infinite/);
     assert.match(m, /inputs\.toleranceMevPerAtom: \.nan is not a number \(NaN\)/);
@@ -45,8 +48,15 @@ describe('objective sanity bounds', () => {
   });
 
   it('refuses bytes that are not UTF-8 with their offset, line and column, instead of replacing them', () => {
-    const bytes = Buffer.concat([Buffer.from('workflow: lattice-constant\nobjective: "Al '), Buffer.from([0xe9]), Buffer.from('t"\ninputs: {}\n')]);
-    assert.match(refusal(() => parseObjectiveBytes(bytes, 'al.yaml')), /^al\.yaml is not UTF-8 text: byte 42 \(0xe9, line 2, column 16\) is not valid UTF-8/);
+    const bytes = Buffer.concat([
+      Buffer.from('workflow: lattice-constant\nobjective: "Al '),
+      Buffer.from([0xe9]),
+      Buffer.from('t"\ninputs: {}\n'),
+    ]);
+    assert.match(
+      refusal(() => parseObjectiveBytes(bytes, 'al.yaml')),
+      /^al\.yaml is not UTF-8 text: byte 42 \(0xe9, line 2, column 16\) is not valid UTF-8/,
+    );
     assert.equal(firstInvalidUtf8(Buffer.from('Å ☃ 𝛼 ok', 'utf8')), undefined);
     assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0xed, 0xa0, 0x80])), 1, 'a UTF-16 surrogate is not UTF-8');
     assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0x62, 0xe2, 0x82])), 2, 'a character cut at the end of the file');
@@ -54,7 +64,12 @@ describe('objective sanity bounds', () => {
 
   it('refuses an alias bomb quickly, as an objective problem naming the file', () => {
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (const n of 'bcdefgh') levels.push(`${n}: &${n} [${Array(9).fill(`*${String.fromCharCode(n.charCodeAt(0) - 1)}`).join(', ')}]`);
+    for (const n of 'bcdefgh')
+      levels.push(
+        `${n}: &${n} [${Array(9)
+          .fill(`*${String.fromCharCode(n.charCodeAt(0) - 1)}`)
+          .join(', ')}]`,
+      );
     const started = Date.now();
     const m = refusal(() => parseObjectiveFile(`workflow: lattice-constant\n${levels.join('\n')}\ninputs: {}\n`, 'bomb.yaml'));
     assert.match(m, /^bomb\.yaml: its YAML could not be read: .*alias/);
@@ -62,8 +77,13 @@ describe('objective sanity bounds', () => {
   });
 
   it('refuses an objective file over 256 KiB and a sentence over 10,000 characters, so neither is stored whole', () => {
-    assert.match(refusal(() => parseObjectiveBytes(Buffer.alloc(MAX_OBJECTIVE_FILE_BYTES + 1, 0x20), 'big.yaml')),
-      /^big\.yaml is 262145 bytes, over the 262144 bytes \(256 KiB\) an objective file may have/);
-    assert.match(refusal(() => parseObjectiveText('lattice constant '.repeat(700))), /the objective is 11899 characters long, over the 10000/);
+    assert.match(
+      refusal(() => parseObjectiveBytes(Buffer.alloc(MAX_OBJECTIVE_FILE_BYTES + 1, 0x20), 'big.yaml')),
+      /^big\.yaml is 262145 bytes, over the 262144 bytes \(256 KiB\) an objective file may have/,
+    );
+    assert.match(
+      refusal(() => parseObjectiveText('lattice constant '.repeat(700))),
+      /the objective is 11899 characters long, over the 10000/,
+    );
   });
 });

@@ -18,21 +18,31 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 type Prop = { type?: string; minimum?: number; maximum?: number; items?: Prop };
 
 /** A claim for compose hints of array arguments (a report's claims). */
-export interface ClaimStandIn { quantity: string; value: number; unit: string }
+export interface ClaimStandIn {
+  quantity: string;
+  value: number;
+  unit: string;
+}
 
 /** Stand-ins of the right type for hints, so a step's literal arguments meet the tool's schema. */
-export function placeholders(args: Record<string, unknown>, schema: { properties?: Record<string, Prop> }, claim: ClaimStandIn): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).map(([k, v]) => {
-    const prop = schema.properties?.[k] ?? {};
-    if (Array.isArray(v) && v.length && v.every((x) => parseHint(x))) return [k, v.map((_, j) => `a-${j + 1}`)];
-    const hint = parseHint(v);
-    if (!hint) return [k, v];
-    if (hint.kind === 'all') return [k, ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']];
-    if (hint.kind === 'compose') return [k, prop.type === 'array' ? [{ ...claim, cites: 'a-9' }] : 'composed'];
-    if (hint.kind === 'run') return [k, 'local'];
-    if (prop.type === 'number' || prop.type === 'integer') return [k, Math.min(Math.max(prop.minimum ?? 0, 3), prop.maximum ?? Infinity)];
-    return [k, 'a-1'];
-  }));
+export function placeholders(
+  args: Record<string, unknown>,
+  schema: { properties?: Record<string, Prop> },
+  claim: ClaimStandIn,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([k, v]) => {
+      const prop = schema.properties?.[k] ?? {};
+      if (Array.isArray(v) && v.length && v.every((x) => parseHint(x))) return [k, v.map((_, j) => `a-${j + 1}`)];
+      const hint = parseHint(v);
+      if (!hint) return [k, v];
+      if (hint.kind === 'all') return [k, ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']];
+      if (hint.kind === 'compose') return [k, prop.type === 'array' ? [{ ...claim, cites: 'a-9' }] : 'composed'];
+      if (hint.kind === 'run') return [k, 'local'];
+      if (prop.type === 'number' || prop.type === 'integer') return [k, Math.min(Math.max(prop.minimum ?? 0, 3), prop.maximum ?? Infinity)];
+      return [k, 'a-1'];
+    }),
+  );
 }
 
 export function checkTemplateSteps(steps: readonly TemplateStep[], claim: ClaimStandIn): void {
@@ -46,7 +56,9 @@ export function checkTemplateSteps(steps: readonly TemplateStep[], claim: ClaimS
     const validate = ajv.compile(schema);
     assert.ok(validate(placeholders(step.args ?? {}, schema, claim)), `step ${step.id}: ${JSON.stringify(validate.errors)}`);
     for (const arg of Object.keys(step.args ?? {})) assert.ok(step.reasons?.[arg], `step ${step.id}: no reason for ${arg}`);
-    for (const d of step.dependsOn ?? []) assert.ok(steps.findIndex((s) => s.id === d) < steps.indexOf(step), `step ${step.id} depends on the later or missing step ${d}`);
-    for (const h of hintedSteps(step.args ?? {})) assert.ok(dependsTransitively({ steps }, step.dependsOn ?? [], h), `step ${step.id} refers to ${h} without depending on it`);
+    for (const d of step.dependsOn ?? [])
+      assert.ok(steps.findIndex((s) => s.id === d) < steps.indexOf(step), `step ${step.id} depends on the later or missing step ${d}`);
+    for (const h of hintedSteps(step.args ?? {}))
+      assert.ok(dependsTransitively({ steps }, step.dependsOn ?? [], h), `step ${step.id} refers to ${h} without depending on it`);
   }
 }

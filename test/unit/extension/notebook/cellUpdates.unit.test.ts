@@ -17,7 +17,12 @@ function notebookOf(cells: CanvasCell[]): Map<string, ShownCell> {
   shown.set('objective-1', { index: 0, text: 'synthetic', outputs: () => outputsKey(undefined) });
   cells.forEach((c, i) => {
     const copy = JSON.parse(JSON.stringify(c)) as CanvasCell; // what the notebook holds went through JSON
-    shown.set(c.id, { index: i + 1, text: copy.text, ...(copy.seq !== undefined ? { seq: copy.seq } : {}), outputs: () => outputsKey(copy.outputs) });
+    shown.set(c.id, {
+      index: i + 1,
+      text: copy.text,
+      ...(copy.seq !== undefined ? { seq: copy.seq } : {}),
+      outputs: () => outputsKey(copy.outputs),
+    });
   });
   return shown;
 }
@@ -38,22 +43,76 @@ const tool = { kind: 'tool' as const, id: 'registry' };
 const at = '2026-01-01T00:00:00.000Z';
 
 describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
-  it('a call starting in a step changes that step\'s text only: its outputs stay drawn and no other cell is touched', () => {
-    const { plan } = planAfter((last) => [{
-      v: 1, seq: last + 1, ts: at, crc: '', kind: 'provenance.call', key: 'calls/c-900', actor: tool,
-      payload: { id: 'c-900', tool: 'run_scf', args: {}, reasons: {}, context: 'more', verdicts: [], agent: { role: 'dft' }, startedAt: at, status: 'running', outputs: [], step: 'sweep-2' },
-    } as CanvasEvent]);
-    assert.deepEqual(plan.updates.map((u) => [u.cell.id, u.kind]), [['steps/sweep-2', 'text']]);
+  it("a call starting in a step changes that step's text only: its outputs stay drawn and no other cell is touched", () => {
+    const { plan } = planAfter((last) => [
+      {
+        v: 1,
+        seq: last + 1,
+        ts: at,
+        crc: '',
+        kind: 'provenance.call',
+        key: 'calls/c-900',
+        actor: tool,
+        payload: {
+          id: 'c-900',
+          tool: 'run_scf',
+          args: {},
+          reasons: {},
+          context: 'more',
+          verdicts: [],
+          agent: { role: 'dft' },
+          startedAt: at,
+          status: 'running',
+          outputs: [],
+          step: 'sweep-2',
+        },
+      } as CanvasEvent,
+    ]);
+    assert.deepEqual(
+      plan.updates.map((u) => [u.cell.id, u.kind]),
+      [['steps/sweep-2', 'text']],
+    );
     assert.match(plan.updates[0]!.cell.text, /sweep-2/);
     assert.deepEqual(plan.inserts, []);
   });
 
-  it('a new artifact redraws the outputs of its step\'s cell only, and the summary rewritten after a state change is text only', () => {
-    const { plan } = planAfter((last) => [
-      { v: 1, seq: last + 1, ts: at, crc: '', kind: 'provenance.artifact', key: 'artifacts/a-900', actor: tool,
-        payload: { id: 'a-900', kind: 'scalar', name: 'total_energy', value: -57.2, unit: 'eV', contentHash: 'x', creator: 'c-3', inputs: [], concerns: [], status: 'final', createdAt: at } },
-      { v: 1, seq: last + 2, ts: at, crc: '', kind: 'run.state', actor: { kind: 'framework', id: 'runner' }, payload: { state: 'running' } },
-    ] as CanvasEvent[]);
+  it("a new artifact redraws the outputs of its step's cell only, and the summary rewritten after a state change is text only", () => {
+    const { plan } = planAfter(
+      (last) =>
+        [
+          {
+            v: 1,
+            seq: last + 1,
+            ts: at,
+            crc: '',
+            kind: 'provenance.artifact',
+            key: 'artifacts/a-900',
+            actor: tool,
+            payload: {
+              id: 'a-900',
+              kind: 'scalar',
+              name: 'total_energy',
+              value: -57.2,
+              unit: 'eV',
+              contentHash: 'x',
+              creator: 'c-3',
+              inputs: [],
+              concerns: [],
+              status: 'final',
+              createdAt: at,
+            },
+          },
+          {
+            v: 1,
+            seq: last + 2,
+            ts: at,
+            crc: '',
+            kind: 'run.state',
+            actor: { kind: 'framework', id: 'runner' },
+            payload: { state: 'running' },
+          },
+        ] as CanvasEvent[],
+    );
     const byId = new Map(plan.updates.map((u) => [u.cell.id, u.kind]));
     assert.equal(byId.size, 2, `touched: ${[...byId.keys()].join(', ')}`);
     assert.equal(byId.get('summary'), 'text');
@@ -64,13 +123,42 @@ describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
 
   it('a step the plan adds gets a new cell, and the cells shown change their text only (the summary\'s count, each step\'s "of N"), no output redrawn', () => {
     const { plan, shown } = planAfter((last, events) => {
-      const order = (events.find((e) => e.kind === 'key.write' && e.key === 'plan')!.payload as { value: { steps: unknown[] } }).value.steps;
-      return [{ v: 1, seq: last + 1, ts: at, crc: '', kind: 'key.write', key: 'plan', actor: { kind: 'agent', id: 'supervisor' },
-        payload: { value: { objective: 'synthetic', version: 2, steps: [...order, { id: 'report-step', title: 'Write the report', worker: 'report', status: 'pending' }] }, reason: 'one more', version: 2 } } as CanvasEvent];
+      const order = (events.find((e) => e.kind === 'key.write' && e.key === 'plan')!.payload as { value: { steps: unknown[] } }).value
+        .steps;
+      return [
+        {
+          v: 1,
+          seq: last + 1,
+          ts: at,
+          crc: '',
+          kind: 'key.write',
+          key: 'plan',
+          actor: { kind: 'agent', id: 'supervisor' },
+          payload: {
+            value: {
+              objective: 'synthetic',
+              version: 2,
+              steps: [...order, { id: 'report-step', title: 'Write the report', worker: 'report', status: 'pending' }],
+            },
+            reason: 'one more',
+            version: 2,
+          },
+        } as CanvasEvent,
+      ];
     });
-    assert.deepEqual(plan.inserts.map((i) => [i.index, i.cells.map((c) => c.id)]), [[shown.size, ['steps/report-step']]]);
-    assert.ok(plan.updates.some((u) => u.cell.id === 'summary' && u.kind === 'text'), 'the summary counts the new step');
-    assert.deepEqual(plan.updates.filter((u) => u.kind !== 'text').map((u) => u.cell.id), [], 'no cell\'s outputs are drawn again');
+    assert.deepEqual(
+      plan.inserts.map((i) => [i.index, i.cells.map((c) => c.id)]),
+      [[shown.size, ['steps/report-step']]],
+    );
+    assert.ok(
+      plan.updates.some((u) => u.cell.id === 'summary' && u.kind === 'text'),
+      'the summary counts the new step',
+    );
+    assert.deepEqual(
+      plan.updates.filter((u) => u.kind !== 'text').map((u) => u.cell.id),
+      [],
+      "no cell's outputs are drawn again",
+    );
     const stepsNow = [...shown.keys()].filter((id) => id.startsWith('steps/')).length + 1;
     const outOf = plan.updates.filter((u) => u.cell.id.startsWith('steps/')).map((u) => /^Step \d+ of (\d+): /.exec(u.cell.text)?.[1]);
     assert.equal(outOf.length, stepsNow - 1, 'every step shown is written again');
@@ -84,13 +172,21 @@ describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
     const shown = notebookOf(first.cells());
     const again = new CanvasProjection();
     const ids = again.applyAll(events);
-    const plan = planCellUpdates(ids.map((id) => again.cell(id)!), shown, again.cellOrder(), shown.size);
+    const plan = planCellUpdates(
+      ids.map((id) => again.cell(id)!),
+      shown,
+      again.cellOrder(),
+      shown.size,
+    );
     assert.deepEqual(plan, { updates: [], inserts: [] });
   });
   it('a cell without a record number whose outputs changed is drawn again, and one whose outputs are the same is left alone', () => {
     const cell = (data: unknown): CanvasCell => ({ kind: 'note', id: 'notes/a', text: 'note', outputs: [{ mime: 'text/markdown', data }] });
     const shown = new Map<string, ShownCell>([['notes/a', { index: 3, text: 'note', outputs: () => outputsKey(cell('old').outputs) }]]);
-    assert.deepEqual(planCellUpdates([cell('new')], shown, ['notes/a'], 4).updates.map((u) => [u.kind, u.index]), [['replace', 3]]);
+    assert.deepEqual(
+      planCellUpdates([cell('new')], shown, ['notes/a'], 4).updates.map((u) => [u.kind, u.index]),
+      [['replace', 3]],
+    );
     assert.deepEqual(planCellUpdates([cell('old')], shown, ['notes/a'], 4), { updates: [], inserts: [] });
   });
 });

@@ -10,7 +10,14 @@ const ROOT = path.resolve(__dirname, '../../../..');
 
 let seq = 0;
 const artifact = (a: Partial<ArtifactRecord> & Pick<ArtifactRecord, 'id' | 'name' | 'creator'>): CanvasEvent =>
-  ({ v: 1, seq: ++seq, ts: '', actor: { kind: 'tool', id: 't' }, kind: 'provenance.artifact', payload: { kind: 'structure', status: 'final', inputs: [], hash: '', ...a } }) as unknown as CanvasEvent;
+  ({
+    v: 1,
+    seq: ++seq,
+    ts: '',
+    actor: { kind: 'tool', id: 't' },
+    kind: 'provenance.artifact',
+    payload: { kind: 'structure', status: 'final', inputs: [], hash: '', ...a },
+  }) as unknown as CanvasEvent;
 
 /** make_pw_input → run_pw (pw_output + total_energy) → relaxed_structure, as a relaxation is recorded. */
 function relaxationRun(): CanvasEvent[] {

@@ -12,7 +12,11 @@ describe('provenance graph model', () => {
   it('leaves out exactly the edges implied by a longer path, and keeps every reachability', () => {
     const nodes = ['s', 'c1', 'a1', 'c2', 'a2'];
     const edges = [
-      { from: 's', to: 'c1' }, { from: 'c1', to: 'a1' }, { from: 'a1', to: 'c2' }, { from: 's', to: 'c2' }, { from: 'c2', to: 'a2' },
+      { from: 's', to: 'c1' },
+      { from: 'c1', to: 'a1' },
+      { from: 'a1', to: 'c2' },
+      { from: 's', to: 'c2' },
+      { from: 'c2', to: 'a2' },
     ];
     const { kept, omitted } = transitiveReduction(nodes, edges);
     assert.deepEqual(omitted, [3], 's→c2 is implied by s→c1→a1→c2');
@@ -20,7 +24,13 @@ describe('provenance graph model', () => {
   });
 
   it('keeps edges on a cycle rather than looping (a damaged log must still draw)', () => {
-    const { kept, omitted } = transitiveReduction(['a', 'b'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }]);
+    const { kept, omitted } = transitiveReduction(
+      ['a', 'b'],
+      [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'a' },
+      ],
+    );
     assert.equal(kept.length, 2);
     assert.equal(omitted.length, 0);
   });
@@ -30,9 +40,18 @@ describe('provenance graph model', () => {
     const calls = g.nodes.filter((n) => n.type === 'call');
     const arts = g.nodes.filter((n) => n.type === 'artifact');
     assert.ok(calls.length > 50 && arts.length > 150);
-    assert.ok(g.nodes.some((n) => n.stale), 'no stale node');
-    assert.ok(g.nodes.some((n) => n.warned && n.verdict === 'warn'), 'no warned node');
-    assert.ok(calls.some((n) => n.failed), 'no failed call');
+    assert.ok(
+      g.nodes.some((n) => n.stale),
+      'no stale node',
+    );
+    assert.ok(
+      g.nodes.some((n) => n.warned && n.verdict === 'warn'),
+      'no warned node',
+    );
+    assert.ok(
+      calls.some((n) => n.failed),
+      'no failed call',
+    );
     // run_scf carries a tier-1 pass and an unjudged tier-2 verdict: "not judged" must win over "pass".
     assert.ok(calls.filter((n) => n.label === 'run_scf' && !n.failed && !n.warned).every((n) => n.verdict === 'not-judged'));
     assert.ok(calls.filter((n) => n.label === 'select_converged').every((n) => n.verdict === 'pass'));

@@ -12,7 +12,17 @@ describe('bench:adsorption cases', () => {
       const { cases, excluded, dataDir } = loadCases(path.resolve(__dirname, '../../../..'));
       assert.match(dataDir, /test\/fixtures\/adsmind$/);
       const aa20 = cases.filter((c) => c.source === 'AA20').map((c) => c.id);
-      assert.deepEqual(aa20, ['AA20-03-CuPd-H', 'AA20-04-CuPd-NNH', 'AA20-05-AgCu-H', 'AA20-06-AgCu-NNH', 'AA20-09-Pt-OH', 'AA20-10-Pt-OH', 'AA20-11-Pd-OH', 'AA20-12-Au-OH', 'AA20-13-Ag-OH']);
+      assert.deepEqual(aa20, [
+        'AA20-03-CuPd-H',
+        'AA20-04-CuPd-NNH',
+        'AA20-05-AgCu-H',
+        'AA20-06-AgCu-NNH',
+        'AA20-09-Pt-OH',
+        'AA20-10-Pt-OH',
+        'AA20-11-Pd-OH',
+        'AA20-12-Au-OH',
+        'AA20-13-Ag-OH',
+      ]);
       assert.deepEqual(excluded, [{ id: 'OCD-GMAE62-041', source: 'OCD-GMAE62', reason: 'EMT has no parameters for Cr' }]);
       const generated = cases.filter((c) => c.source === 'generated');
       assert.equal(generated.length, 7 * 2 * 7);

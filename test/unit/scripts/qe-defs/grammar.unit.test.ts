@@ -29,7 +29,10 @@ describe('pw.x input grammar', function () {
   it('fails on a wrong assertion (the runner checks what it claims)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-grammar-'));
     try {
-      fs.writeFileSync(path.join(dir, 'wrong.pwi'), '! SYNTAX TEST "source.qe-input" "a misspelt variable is not a known one"\n&SYSTEM\n  ecutwfx = 30\n! ^^^^^^^ variable.parameter.qe-input\n/\n');
+      fs.writeFileSync(
+        path.join(dir, 'wrong.pwi'),
+        '! SYNTAX TEST "source.qe-input" "a misspelt variable is not a known one"\n&SYSTEM\n  ecutwfx = 30\n! ^^^^^^^ variable.parameter.qe-input\n/\n',
+      );
       const r = runGrammarTests(path.join(dir, '*.pwi'));
       assert.notEqual(r.status, 0);
       assert.match(r.output, /missing required scopes: variable\.parameter\.qe-input/);

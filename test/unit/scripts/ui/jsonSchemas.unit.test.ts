@@ -9,14 +9,18 @@ import { SCHEMA_DIR, schemaFiles } from '../../../../scripts/ui/jsonSchemas';
 
 const root = path.resolve(__dirname, '../../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-  contributes: { jsonValidation: { fileMatch: string | string[]; url: string }[]; yamlValidation: { fileMatch: string | string[]; url: string }[] };
+  contributes: {
+    jsonValidation: { fileMatch: string | string[]; url: string }[];
+    yamlValidation: { fileMatch: string | string[]; url: string }[];
+  };
 };
 const load = (name: string) => JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8')) as object;
 const ajv = new Ajv({ allErrors: true, strict: false });
 
 describe('editor schemas for cluster profiles and objective files', () => {
   it('are up to date with the core schemas (refresh: node --import tsx scripts/ui/jsonSchemas.ts)', () => {
-    for (const [name, text] of Object.entries(schemaFiles())) assert.equal(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'), text, `${name} is out of date`);
+    for (const [name, text] of Object.entries(schemaFiles()))
+      assert.equal(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'), text, `${name} is out of date`);
   });
 
   it('are wired to the files they describe in package.json, and the files they name ship', () => {
@@ -41,7 +45,10 @@ describe('editor schemas for cluster profiles and objective files', () => {
 
   it('the objective schema refuses an unknown workflow, a mistyped input of the named workflow, and a run option that does not exist', () => {
     const validate = ajv.compile(load('objective.schema.json'));
-    const ok = parseYaml(fs.readFileSync(path.join(root, 'examples/al-lattice-constant.yaml'), 'utf8')) as { workflow: string; inputs: Record<string, unknown> };
+    const ok = parseYaml(fs.readFileSync(path.join(root, 'examples/al-lattice-constant.yaml'), 'utf8')) as {
+      workflow: string;
+      inputs: Record<string, unknown>;
+    };
     assert.equal(validate({ ...ok, workflow: 'lattice-constants' }), false);
     assert.equal(validate({ ...ok, inputs: { ...ok.inputs, structure: 'fcc-ish' } }), false);
     assert.match(ajv.errorsText(validate.errors), /inputs\/structure/);
@@ -49,9 +56,18 @@ describe('editor schemas for cluster profiles and objective files', () => {
     assert.equal(validate({ ...ok, run: { approval: 'wait', budget: { maxJobs: 10 } } }), true);
   });
 
-  it('the clusters schema accepts the README\'s profile, as a file or a bare list, and names a mistyped field', () => {
+  it("the clusters schema accepts the README's profile, as a file or a bare list, and names a mistyped field", () => {
     const validate = ajv.compile(load('clusters.schema.json'));
-    const profile = { name: 'hpc1', sshHost: 'hpc1', scheduler: 'slurm', workRoot: '~/dreams', pwCommand: 'srun pw.x', prelude: ['module load quantum-espresso/7.2'], partition: 'standard', limits: { maxNtasks: 128, coresPerNode: 64 } };
+    const profile = {
+      name: 'hpc1',
+      sshHost: 'hpc1',
+      scheduler: 'slurm',
+      workRoot: '~/dreams',
+      pwCommand: 'srun pw.x',
+      prelude: ['module load quantum-espresso/7.2'],
+      partition: 'standard',
+      limits: { maxNtasks: 128, coresPerNode: 64 },
+    };
     assert.ok(validate({ clusters: [profile] }), ajv.errorsText(validate.errors));
     assert.ok(validate([profile]));
     assert.equal(validate({ clusters: [{ ...profile, sshhost: 'x' }] }), false);

@@ -21,7 +21,8 @@ function layOut(nodes: number) {
 describe('provisional provenance layout', () => {
   it('puts every edge of the graph left to right, laid-out and implied edges alike', () => {
     const { g, from, to, l } = layOut(2000);
-    for (let k = 0; k < g.edges.length; k++) assert.ok(l.x[to[k]!]! > l.x[from[k]!]!, `${g.edges[k]!.from} → ${g.edges[k]!.to} points left`);
+    for (let k = 0; k < g.edges.length; k++)
+      assert.ok(l.x[to[k]!]! > l.x[from[k]!]!, `${g.edges[k]!.from} → ${g.edges[k]!.to} points left`);
   });
 
   it('never puts two nodes on top of each other, and its size holds every node', () => {
@@ -43,7 +44,10 @@ describe('provisional provenance layout', () => {
     for (let r = 0; r < l.edge.length; r++) {
       const k = l.edge[r]!;
       const pts = l.points.subarray(l.offsets[r]!, l.offsets[r + 1]!);
-      assert.deepEqual([...pts], [l.x[from[k]!]! + NODE_WIDTH, l.y[from[k]!]! + NODE_HEIGHT / 2, l.x[to[k]!]!, l.y[to[k]!]! + NODE_HEIGHT / 2]);
+      assert.deepEqual(
+        [...pts],
+        [l.x[from[k]!]! + NODE_WIDTH, l.y[from[k]!]! + NODE_HEIGHT / 2, l.x[to[k]!]!, l.y[to[k]!]! + NODE_HEIGHT / 2],
+      );
     }
   });
 
@@ -51,7 +55,11 @@ describe('provisional provenance layout', () => {
     const { g, l } = layOut(300);
     const creator = new Map<number, number>();
     g.edges.forEach((e) => {
-      if (e.kind === 'create') creator.set(g.nodes.findIndex((n) => n.id === e.to), g.nodes.findIndex((n) => n.id === e.from));
+      if (e.kind === 'create')
+        creator.set(
+          g.nodes.findIndex((n) => n.id === e.to),
+          g.nodes.findIndex((n) => n.id === e.from),
+        );
     });
     const far = [...creator].filter(([a, c]) => Math.abs(l.y[a]! - l.y[c]!) > 4 * (NODE_HEIGHT + 14));
     assert.ok(far.length <= creator.size * 0.05, `${far.length} of ${creator.size} artifacts are far from the call that made them`);

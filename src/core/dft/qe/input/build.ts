@@ -121,7 +121,8 @@ export function pwInputFromStructure(structure: Structure, options: StructureInp
     ? labels.filter((l) => speciesOf.some((s, i) => s === l && isFixed(i)) && speciesOf.some((s, i) => s === l && !isFixed(i)))
     : [];
   for (const l of split) {
-    if (labels.includes(fixedSpeciesLabel(l))) throw new Error(`the structure already has a species ${fixedSpeciesLabel(l)}, the label kept for the fixed ${l} atoms; rename it.`);
+    if (labels.includes(fixedSpeciesLabel(l)))
+      throw new Error(`the structure already has a species ${fixedSpeciesLabel(l)}, the label kept for the fixed ${l} atoms; rename it.`);
   }
   const nl = Object.fromEntries(Object.entries(options.namelists).map(([k, v]) => [k.toUpperCase(), { ...v }]));
   const system: Record<string, NamelistValue> = { ...(nl.SYSTEM ?? {}) };
@@ -137,7 +138,10 @@ export function pwInputFromStructure(structure: Structure, options: StructureInp
   nl.SYSTEM = { ibrav: 0, nat: structure.symbols.length, ntyp: speciesLabels.length, ...system };
   const spec: PwInputSpec = {
     namelists: nl,
-    species: [...labels.map((l) => ({ label: l, ...options.species[l]! })), ...split.map((l) => ({ label: fixedSpeciesLabel(l), ...options.species[l]! }))],
+    species: [
+      ...labels.map((l) => ({ label: l, ...options.species[l]! })),
+      ...split.map((l) => ({ label: fixedSpeciesLabel(l), ...options.species[l]! })),
+    ],
     cell: { unit: 'angstrom', vectors: structure.cell },
     positions: {
       unit: 'angstrom',
@@ -152,7 +156,9 @@ export function pwInputFromStructure(structure: Structure, options: StructureInp
   };
   const header = [...(options.header ?? [])];
   if (split.length) {
-    header.push(`fixed ${split.join(', ')} atoms are species ${split.map(fixedSpeciesLabel).join(', ')} (same pseudopotential): pw.x then keeps no symmetry that maps a fixed atom onto a moving one`);
+    header.push(
+      `fixed ${split.join(', ')} atoms are species ${split.map(fixedSpeciesLabel).join(', ')} (same pseudopotential): pw.x then keeps no symmetry that maps a fixed atom onto a moving one`,
+    );
   }
   if (header.length) spec.header = header;
   return buildPwInput(spec);

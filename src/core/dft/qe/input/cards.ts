@@ -40,14 +40,20 @@ export function readAtomicSpecies(input: PwInput): Read<SpeciesEntry[]> | undefi
   const value: SpeciesEntry[] = [];
   for (const line of card.lines) {
     if (line.fields.length < 3) {
-      problems.push({ code: 'species-line-short', range: line.range,
-        message: `an ATOMIC_SPECIES line needs a label, a mass and a pseudopotential file, e.g. "Al 26.98 Al.pz-vbc.UPF"; found "${line.fields.map((f) => f.text).join(' ')}".` });
+      problems.push({
+        code: 'species-line-short',
+        range: line.range,
+        message: `an ATOMIC_SPECIES line needs a label, a mass and a pseudopotential file, e.g. "Al 26.98 Al.pz-vbc.UPF"; found "${line.fields.map((f) => f.text).join(' ')}".`,
+      });
       continue;
     }
     const mass = numberField(line, 1);
     if (mass === undefined) {
-      problems.push({ code: 'species-mass-not-number', range: line.fields[1]!.range,
-        message: `the mass of ${line.fields[0]!.text} must be a number in amu; found "${line.fields[1]!.text}".` });
+      problems.push({
+        code: 'species-mass-not-number',
+        range: line.fields[1]!.range,
+        message: `the mass of ${line.fields[0]!.text} must be a number in amu; found "${line.fields[1]!.text}".`,
+      });
     }
     const entry: SpeciesEntry = { label: line.fields[0]!.text, pseudopotential: line.fields[2]!.text, range: line.range };
     if (mass !== undefined) entry.massAmu = mass;
@@ -88,24 +94,33 @@ export function readAtomicPositions(input: PwInput): Read<AtomicPositions> | und
       continue;
     }
     if (rest.length < 3) {
-      problems.push({ code: 'position-line-short', range: line.range,
-        message: `an ATOMIC_POSITIONS line needs a label and three coordinates; found "${line.fields.map((f) => f.text).join(' ')}".` });
+      problems.push({
+        code: 'position-line-short',
+        range: line.range,
+        message: `an ATOMIC_POSITIONS line needs a label and three coordinates; found "${line.fields.map((f) => f.text).join(' ')}".`,
+      });
       atoms.push(entry);
       continue;
     }
     const xyz = rest.slice(0, 3).map((f) => evaluateCoordinate(f.text));
     xyz.forEach((v, k) => {
       if (v === undefined) {
-        problems.push({ code: 'coordinate-not-number', range: rest[k]!.range,
-          message: `coordinate "${rest[k]!.text}" of ${entry.label} is not a number or an expression pw.x reads (+ - * / ^, no blanks).` });
+        problems.push({
+          code: 'coordinate-not-number',
+          range: rest[k]!.range,
+          message: `coordinate "${rest[k]!.text}" of ${entry.label} is not a number or an expression pw.x reads (+ - * / ^, no blanks).`,
+        });
       }
     });
     if (xyz.every((v) => v !== undefined)) entry.position = xyz as Vec3;
     if (rest.length > 3) {
       const flags = rest.slice(3);
       if (flags.length !== 3 || !flags.every((f) => f.text === '0' || f.text === '1')) {
-        problems.push({ code: 'if-pos-invalid', range: { start: flags[0]!.range.start, end: flags[flags.length - 1]!.range.end },
-          message: `the if_pos flags of ${entry.label} must be three integers 0 or 1 (0 keeps that component fixed); found "${flags.map((f) => f.text).join(' ')}".` });
+        problems.push({
+          code: 'if-pos-invalid',
+          range: { start: flags[0]!.range.start, end: flags[flags.length - 1]!.range.end },
+          message: `the if_pos flags of ${entry.label} must be three integers 0 or 1 (0 keeps that component fixed); found "${flags.map((f) => f.text).join(' ')}".`,
+        });
       } else {
         entry.ifPos = flags.map((f) => Number(f.text)) as [number, number, number];
       }
@@ -139,17 +154,28 @@ export function readKPoints(input: PwInput): Read<KPoints> | undefined {
     const nums = line?.fields.map((f) => f.text) ?? [];
     const ints = nums.map((t) => (/^[+-]?\d+$/.test(t) ? Number(t) : NaN));
     if (!line || nums.length < 6 || ints.slice(0, 6).some((n) => Number.isNaN(n))) {
-      problems.push({ code: 'kpoints-automatic-line', range: line?.range ?? whole(card),
-        message: `K_POINTS automatic needs one line of six integers "nk1 nk2 nk3 sk1 sk2 sk3" (e.g. "6 6 6 0 0 0"); found "${nums.join(' ')}".` });
+      problems.push({
+        code: 'kpoints-automatic-line',
+        range: line?.range ?? whole(card),
+        message: `K_POINTS automatic needs one line of six integers "nk1 nk2 nk3 sk1 sk2 sk3" (e.g. "6 6 6 0 0 0"); found "${nums.join(' ')}".`,
+      });
       return { value: { kind: 'automatic', mesh: [1, 1, 1], shift: [0, 0, 0] }, problems };
     }
     const mesh = ints.slice(0, 3) as [number, number, number];
     const shift = ints.slice(3, 6) as [number, number, number];
     if (mesh.some((n) => n < 1)) {
-      problems.push({ code: 'kpoints-mesh-nonpositive', range: line.range, message: `every k-mesh dimension must be 1 or more; found ${mesh.join(' ')}.` });
+      problems.push({
+        code: 'kpoints-mesh-nonpositive',
+        range: line.range,
+        message: `every k-mesh dimension must be 1 or more; found ${mesh.join(' ')}.`,
+      });
     }
     if (shift.some((n) => n !== 0 && n !== 1)) {
-      problems.push({ code: 'kpoints-shift-invalid', range: line.range, message: `k-mesh shifts must be 0 or 1 (half a grid step); found ${shift.join(' ')}.` });
+      problems.push({
+        code: 'kpoints-shift-invalid',
+        range: line.range,
+        message: `k-mesh shifts must be 0 or 1 (half a grid step); found ${shift.join(' ')}.`,
+      });
     }
     return { value: { kind: 'automatic', mesh, shift }, problems };
   }
@@ -158,8 +184,11 @@ export function readKPoints(input: PwInput): Read<KPoints> | undefined {
   const points: KPointEntry[] = [];
   const path = /_[bc]$/.test(option);
   if (!Number.isInteger(count)) {
-    problems.push({ code: 'kpoints-count', range: countLine?.range ?? whole(card),
-      message: `K_POINTS ${option} starts with the number of k-points on its own line; found "${countLine?.fields.map((f) => f.text).join(' ') ?? ''}".` });
+    problems.push({
+      code: 'kpoints-count',
+      range: countLine?.range ?? whole(card),
+      message: `K_POINTS ${option} starts with the number of k-points on its own line; found "${countLine?.fields.map((f) => f.text).join(' ') ?? ''}".`,
+    });
   }
   for (const r of rows) {
     const labelled = path && r.fields.length >= 2 && /^[A-Za-z][A-Za-z0-9_']*$/.test(r.fields[0]!.text) ? numberField(r, 1) : undefined;
@@ -169,14 +198,21 @@ export function readKPoints(input: PwInput): Read<KPoints> | undefined {
     }
     const v = [0, 1, 2, 3].map((k) => numberField(r, k));
     if (v.some((x) => x === undefined)) {
-      problems.push({ code: 'kpoint-line', range: r.range, message: `a k-point line needs "kx ky kz weight"; found "${r.fields.map((f) => f.text).join(' ')}".` });
+      problems.push({
+        code: 'kpoint-line',
+        range: r.range,
+        message: `a k-point line needs "kx ky kz weight"; found "${r.fields.map((f) => f.text).join(' ')}".`,
+      });
       continue;
     }
     points.push({ k: [v[0]!, v[1]!, v[2]!], weight: v[3]!, range: r.range });
   }
   if (Number.isInteger(count) && count !== rows.length) {
-    problems.push({ code: 'kpoints-count-mismatch', range: countLine!.range,
-      message: `K_POINTS says ${count} k-points but lists ${rows.length}; make the count match the lines.` });
+    problems.push({
+      code: 'kpoints-count-mismatch',
+      range: countLine!.range,
+      message: `K_POINTS says ${count} k-points but lists ${rows.length}; make the count match the lines.`,
+    });
   }
   return { value: { kind: 'list', unit: option, points }, problems };
 }
@@ -201,7 +237,11 @@ export function readCellParameters(input: PwInput): Read<CellParameters> | undef
   for (const r of rows) {
     const v = [0, 1, 2].map((k) => numberField(r, k));
     if (r.fields.length !== 3 || v.some((x) => x === undefined)) {
-      problems.push({ code: 'cell-row', range: r.range, message: `a CELL_PARAMETERS row needs three numbers; found "${r.fields.map((f) => f.text).join(' ')}".` });
+      problems.push({
+        code: 'cell-row',
+        range: r.range,
+        message: `a CELL_PARAMETERS row needs three numbers; found "${r.fields.map((f) => f.text).join(' ')}".`,
+      });
       vectors.push([0, 0, 0]);
       continue;
     }
@@ -209,8 +249,11 @@ export function readCellParameters(input: PwInput): Read<CellParameters> | undef
     fieldRanges.push(...r.fields.map((f) => f.range));
   }
   if (card.lines.length !== 3) {
-    problems.push({ code: 'cell-row-count', range: whole(card),
-      message: `CELL_PARAMETERS needs exactly three rows (the lattice vectors); found ${card.lines.length}.` });
+    problems.push({
+      code: 'cell-row-count',
+      range: whole(card),
+      message: `CELL_PARAMETERS needs exactly three rows (the lattice vectors); found ${card.lines.length}.`,
+    });
   }
   while (vectors.length < 3) vectors.push([0, 0, 0]);
   const value: CellParameters = { vectors: vectors as [Vec3, Vec3, Vec3], fieldRanges };
@@ -227,7 +270,12 @@ export function readOccupations(input: PwInput): Read<number[]> | undefined {
     for (const f of line.fields) {
       // read_cards.f90 evaluates each field with feval_infix, as it does atomic coordinates ("4/3", "1+1/3").
       const v = evaluateCoordinate(f.text);
-      if (v === undefined) problems.push({ code: 'occupation-not-number', range: f.range, message: `occupation "${f.text}" is neither a number nor an expression pw.x evaluates (+ - * / ^ and parentheses, e.g. 4/3); pw.x stops with "Error parsing occupation".` });
+      if (v === undefined)
+        problems.push({
+          code: 'occupation-not-number',
+          range: f.range,
+          message: `occupation "${f.text}" is neither a number nor an expression pw.x evaluates (+ - * / ^ and parentheses, e.g. 4/3); pw.x stops with "Error parsing occupation".`,
+        });
       else value.push(v);
     }
   }
@@ -249,14 +297,22 @@ export function readConstraints(input: PwInput): Read<{ count: number; tolerance
   const count = head ? Number(head.fields[0]?.text) : NaN;
   const tolerance = head ? numberField(head, 1) : undefined;
   if (!Number.isInteger(count)) {
-    problems.push({ code: 'constraints-count', range: head?.range ?? whole(card), message: 'CONSTRAINTS starts with "nconstr [constr_tol]" on its own line.' });
+    problems.push({
+      code: 'constraints-count',
+      range: head?.range ?? whole(card),
+      message: 'CONSTRAINTS starts with "nconstr [constr_tol]" on its own line.',
+    });
   }
   const constraints: Constraint[] = rows.map((r) => {
     const nums = r.fields.slice(1).map((f) => parseFortranNumber(f.text) ?? NaN);
     return { type: r.fields[0]!.text.replace(/^'|'$/g, ''), args: nums, range: r.range };
   });
   if (Number.isInteger(count) && count !== rows.length) {
-    problems.push({ code: 'constraints-count-mismatch', range: head!.range, message: `CONSTRAINTS says ${count} constraints but lists ${rows.length}.` });
+    problems.push({
+      code: 'constraints-count-mismatch',
+      range: head!.range,
+      message: `CONSTRAINTS says ${count} constraints but lists ${rows.length}.`,
+    });
   }
   const value: { count: number; tolerance?: number; constraints: Constraint[] } = { count, constraints };
   if (tolerance !== undefined) value.tolerance = tolerance;
@@ -287,15 +343,22 @@ export function readHubbard(input: PwInput): Read<{ projectors?: string; entries
     const parameter = f[0]!.toUpperCase();
     const value = parseFortranNumber(f[f.length - 1] ?? '');
     if (!HUBBARD_PARAMETERS.has(parameter) || value === undefined || f.length < 3) {
-      problems.push({ code: 'hubbard-line', range: line.range,
-        message: `a HUBBARD line reads "<U|J0|J|B|E2|E3|V|ALPHA|BETA> <label>-<manifold> ... <value>", e.g. "U Fe-3d 4.0"; found "${f.join(' ')}".` });
+      problems.push({
+        code: 'hubbard-line',
+        range: line.range,
+        message: `a HUBBARD line reads "<U|J0|J|B|E2|E3|V|ALPHA|BETA> <label>-<manifold> ... <value>", e.g. "U Fe-3d 4.0"; found "${f.join(' ')}".`,
+      });
       continue;
     }
     if (parameter === 'V') {
       const i = Number(f[3]);
       const j = Number(f[4]);
       if (f.length !== 6 || !Number.isInteger(i) || !Number.isInteger(j)) {
-        problems.push({ code: 'hubbard-v-line', range: line.range, message: `a V line reads "V Fe-3d O-2p 1 2 0.5" (two manifolds, two atom indices, the value); found "${f.join(' ')}".` });
+        problems.push({
+          code: 'hubbard-v-line',
+          range: line.range,
+          message: `a V line reads "V Fe-3d O-2p 1 2 0.5" (two manifolds, two atom indices, the value); found "${f.join(' ')}".`,
+        });
         continue;
       }
       entries.push({ parameter, manifolds: [f[1]!, f[2]!], atoms: [i, j], valueEv: value, range: line.range });

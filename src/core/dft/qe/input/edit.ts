@@ -87,7 +87,8 @@ export function setVariableEdit(input: PwInput, namelist: string, key: string, v
     const indent = last ? ' '.repeat(last.nameRange.start.character) : '  ';
     if (nl.endRange) {
       const before = lineText(input, nl.endRange.start.line).slice(0, nl.endRange.start.character);
-      if (before.trim() === '') return { range: point({ line: nl.endRange.start.line, character: 0 }), newText: `${indent}${key} = ${text}${eol}` };
+      if (before.trim() === '')
+        return { range: point({ line: nl.endRange.start.line, character: 0 }), newText: `${indent}${key} = ${text}${eol}` };
       return { range: point(nl.endRange.start), newText: `${key} = ${text} ` };
     }
     const at = nl.range.end;
@@ -115,15 +116,23 @@ export function removeVariableEdits(input: PwInput, namelist: string, key: strin
   const edits: TextEdit[] = [];
   for (const a of nl.assignments.filter((x) => x.key === k)) {
     const line = lineText(input, a.range.start.line);
-    const others = nl.assignments.filter((x) => x !== a && (x.range.start.line === a.range.start.line || x.range.end.line === a.range.start.line));
+    const others = nl.assignments.filter(
+      (x) => x !== a && (x.range.start.line === a.range.start.line || x.range.end.line === a.range.start.line),
+    );
     const endsHere = nl.endRange && nl.endRange.start.line === a.range.start.line;
     const headerHere = nl.headerRange.start.line === a.range.start.line;
     if (!others.length && !endsHere && !headerHere && a.range.start.line === a.range.end.line) {
-      edits.push({ range: { start: { line: a.range.start.line, character: 0 }, end: { line: a.range.start.line + 1, character: 0 } }, newText: '' });
+      edits.push({
+        range: { start: { line: a.range.start.line, character: 0 }, end: { line: a.range.start.line + 1, character: 0 } },
+        newText: '',
+      });
     } else {
       const after = line.slice(a.range.end.character);
       const comma = /^\s*,?\s*/.exec(after)![0];
-      edits.push({ range: { start: a.range.start, end: { line: a.range.end.line, character: a.range.end.character + comma.length } }, newText: '' });
+      edits.push({
+        range: { start: a.range.start, end: { line: a.range.end.line, character: a.range.end.character + comma.length } },
+        newText: '',
+      });
     }
   }
   return edits;
@@ -138,9 +147,10 @@ export function replaceCardEdit(input: PwInput, card: Card | string, body: { opt
   const c = typeof card === 'string' ? cardOf(input, card) : card;
   if (!c) throw new Error(`the input has no ${String(card)} card to replace; add it with addCardEdit.`);
   const eol = input.eol;
-  const header = body.option !== undefined && body.option !== c.option
-    ? `${lineText(input, c.nameRange.start.line).slice(0, c.nameRange.end.character)} ${body.option ? `{${body.option}}` : ''}`.trimEnd()
-    : lineText(input, c.headerRange.start.line).replace(/\s+$/, '');
+  const header =
+    body.option !== undefined && body.option !== c.option
+      ? `${lineText(input, c.nameRange.start.line).slice(0, c.nameRange.end.character)} ${body.option ? `{${body.option}}` : ''}`.trimEnd()
+      : lineText(input, c.headerRange.start.line).replace(/\s+$/, '');
   const lastLine = c.lines.length ? c.lines[c.lines.length - 1]!.range.end.line : c.headerRange.end.line;
   const end = { line: lastLine, character: lineText(input, lastLine).length };
   return { range: { start: { line: c.headerRange.start.line, character: 0 }, end }, newText: [header, ...body.lines].join(eol) };

@@ -22,7 +22,13 @@ export function parseFortranLiteral(raw: string): FortranValue {
   const s = raw.trim();
   if (s.length >= 2 && (s[0] === "'" || s[0] === '"') && s.endsWith(s[0]!)) {
     const q = s[0]!;
-    return { type: 'string', value: s.slice(1, -1).split(q + q).join(q) };
+    return {
+      type: 'string',
+      value: s
+        .slice(1, -1)
+        .split(q + q)
+        .join(q),
+    };
   }
   // A literal beyond double range (1e999) is not a number pw.x can read either.
   if (INTEGER.test(s) && Number.isSafeInteger(Number(s))) return { type: 'integer', value: Number(s) };
@@ -43,8 +49,7 @@ export const numberOf = (v: FortranValue | undefined): number | undefined =>
   v && (v.type === 'integer' || v.type === 'real') ? v.value : undefined;
 export const stringOf = (v: FortranValue | undefined): string | undefined =>
   v && (v.type === 'string' || v.type === 'word') ? v.value : undefined;
-export const logicalOf = (v: FortranValue | undefined): boolean | undefined =>
-  v && v.type === 'logical' ? v.value : undefined;
+export const logicalOf = (v: FortranValue | undefined): boolean | undefined => (v && v.type === 'logical' ? v.value : undefined);
 
 /** The JavaScript value a literal stands for. */
 export function plainValue(v: FortranValue): string | number | boolean {

@@ -53,39 +53,138 @@ function latgen(ibrav: number, c: number[]): [Vec3, Vec3, Vec3] | undefined {
   const [, b, ca, c4, c5, c6] = c as [number, number, number, number, number, number];
   const s3 = Math.sqrt(3);
   switch (ibrav) {
-    case 1: return [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
-    case 2: return [[-0.5, 0, 0.5], [0, 0.5, 0.5], [-0.5, 0.5, 0]];
-    case 3: return [[0.5, 0.5, 0.5], [-0.5, 0.5, 0.5], [-0.5, -0.5, 0.5]];
-    case -3: return [[-0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.5, 0.5, -0.5]];
-    case 4: return [[1, 0, 0], [-0.5, s3 / 2, 0], [0, 0, ca]];
+    case 1:
+      return [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ];
+    case 2:
+      return [
+        [-0.5, 0, 0.5],
+        [0, 0.5, 0.5],
+        [-0.5, 0.5, 0],
+      ];
+    case 3:
+      return [
+        [0.5, 0.5, 0.5],
+        [-0.5, 0.5, 0.5],
+        [-0.5, -0.5, 0.5],
+      ];
+    case -3:
+      return [
+        [-0.5, 0.5, 0.5],
+        [0.5, -0.5, 0.5],
+        [0.5, 0.5, -0.5],
+      ];
+    case 4:
+      return [
+        [1, 0, 0],
+        [-0.5, s3 / 2, 0],
+        [0, 0, ca],
+      ];
     case 5:
     case -5: {
       const tx = Math.sqrt((1 - c4) / 2);
       const ty = Math.sqrt((1 - c4) / 6);
       const tz = Math.sqrt((1 + 2 * c4) / 3);
-      if (ibrav === 5) return [[tx, -ty, tz], [0, 2 * ty, tz], [-tx, -ty, tz]];
+      if (ibrav === 5)
+        return [
+          [tx, -ty, tz],
+          [0, 2 * ty, tz],
+          [-tx, -ty, tz],
+        ];
       const u = (tz - 2 * Math.SQRT2 * ty) / s3;
       const v = (tz + Math.SQRT2 * ty) / s3;
-      return [[u, v, v], [v, u, v], [v, v, u]];
+      return [
+        [u, v, v],
+        [v, u, v],
+        [v, v, u],
+      ];
     }
-    case 6: return [[1, 0, 0], [0, 1, 0], [0, 0, ca]];
-    case 7: return [[0.5, -0.5, ca / 2], [0.5, 0.5, ca / 2], [-0.5, -0.5, ca / 2]];
-    case 8: return [[1, 0, 0], [0, b, 0], [0, 0, ca]];
-    case 9: return [[0.5, b / 2, 0], [-0.5, b / 2, 0], [0, 0, ca]];
-    case -9: return [[0.5, -b / 2, 0], [0.5, b / 2, 0], [0, 0, ca]];
-    case 91: return [[1, 0, 0], [0, b / 2, -ca / 2], [0, b / 2, ca / 2]];
-    case 10: return [[0.5, 0, ca / 2], [0.5, b / 2, 0], [0, b / 2, ca / 2]];
-    case 11: return [[0.5, b / 2, ca / 2], [-0.5, b / 2, ca / 2], [-0.5, -b / 2, ca / 2]];
-    case 12: return [[1, 0, 0], [b * c4, b * Math.sqrt(1 - c4 * c4), 0], [0, 0, ca]];
-    case -12: return [[1, 0, 0], [0, b, 0], [ca * c5, 0, ca * Math.sqrt(1 - c5 * c5)]];
-    case 13: return [[0.5, 0, -ca / 2], [b * c4, b * Math.sqrt(1 - c4 * c4), 0], [0.5, 0, ca / 2]];
-    case -13: return [[0.5, b / 2, 0], [-0.5, b / 2, 0], [ca * c5, 0, ca * Math.sqrt(1 - c5 * c5)]];
+    case 6:
+      return [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, ca],
+      ];
+    case 7:
+      return [
+        [0.5, -0.5, ca / 2],
+        [0.5, 0.5, ca / 2],
+        [-0.5, -0.5, ca / 2],
+      ];
+    case 8:
+      return [
+        [1, 0, 0],
+        [0, b, 0],
+        [0, 0, ca],
+      ];
+    case 9:
+      return [
+        [0.5, b / 2, 0],
+        [-0.5, b / 2, 0],
+        [0, 0, ca],
+      ];
+    case -9:
+      return [
+        [0.5, -b / 2, 0],
+        [0.5, b / 2, 0],
+        [0, 0, ca],
+      ];
+    case 91:
+      return [
+        [1, 0, 0],
+        [0, b / 2, -ca / 2],
+        [0, b / 2, ca / 2],
+      ];
+    case 10:
+      return [
+        [0.5, 0, ca / 2],
+        [0.5, b / 2, 0],
+        [0, b / 2, ca / 2],
+      ];
+    case 11:
+      return [
+        [0.5, b / 2, ca / 2],
+        [-0.5, b / 2, ca / 2],
+        [-0.5, -b / 2, ca / 2],
+      ];
+    case 12:
+      return [
+        [1, 0, 0],
+        [b * c4, b * Math.sqrt(1 - c4 * c4), 0],
+        [0, 0, ca],
+      ];
+    case -12:
+      return [
+        [1, 0, 0],
+        [0, b, 0],
+        [ca * c5, 0, ca * Math.sqrt(1 - c5 * c5)],
+      ];
+    case 13:
+      return [
+        [0.5, 0, -ca / 2],
+        [b * c4, b * Math.sqrt(1 - c4 * c4), 0],
+        [0.5, 0, ca / 2],
+      ];
+    case -13:
+      return [
+        [0.5, b / 2, 0],
+        [-0.5, b / 2, 0],
+        [ca * c5, 0, ca * Math.sqrt(1 - c5 * c5)],
+      ];
     case 14: {
       const singam = Math.sqrt(1 - c6 * c6);
       const term = Math.sqrt(1 + 2 * c4 * c5 * c6 - c4 * c4 - c5 * c5 - c6 * c6) / singam;
-      return [[1, 0, 0], [b * c6, b * singam, 0], [ca * c5, (ca * (c4 - c5 * c6)) / singam, ca * term]];
+      return [
+        [1, 0, 0],
+        [b * c6, b * singam, 0],
+        [ca * c5, (ca * (c4 - c5 * c6)) / singam, ca * term],
+      ];
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -95,14 +194,18 @@ const scale = (v: Vec3, s: number): Vec3 => [v[0] * s, v[1] * s, v[2] * s];
 export function latticeOfInput(input: PwInput): InputLattice {
   const ibrav = numberIn(input, 'system', 'ibrav');
   if (ibrav === undefined) {
-    throw new LatticeError('the input sets no ibrav in &SYSTEM, so its cell is unknown; set ibrav (0 with CELL_PARAMETERS, or a Bravais lattice index).');
+    throw new LatticeError(
+      'the input sets no ibrav in &SYSTEM, so its cell is unknown; set ibrav (0 with CELL_PARAMETERS, or a Bravais lattice index).',
+    );
   }
   const celldm = celldmOf(input, ibrav);
   if (ibrav === 0) {
     const read = readCellParameters(input);
     if (!read || read.problems.length) {
-      throw new LatticeError('ibrav = 0 needs a readable CELL_PARAMETERS card with three vectors; ' +
-        (read ? read.problems.map((p) => p.message).join(' ') : 'it is missing.'));
+      throw new LatticeError(
+        'ibrav = 0 needs a readable CELL_PARAMETERS card with three vectors; ' +
+          (read ? read.problems.map((p) => p.message).join(' ') : 'it is missing.'),
+      );
     }
     const alatGiven = celldm ? celldm[0]! * BOHR_IN_ANGSTROM : undefined;
     const unit = read.value.unit ?? (alatGiven !== undefined ? 'alat' : 'bohr');
@@ -111,7 +214,9 @@ export function latticeOfInput(input: PwInput): InputLattice {
     else if (unit === 'bohr') factor = BOHR_IN_ANGSTROM;
     else {
       if (alatGiven === undefined) {
-        throw new LatticeError('CELL_PARAMETERS {alat} needs celldm(1) or A to give alat; state the vectors in {angstrom} or {bohr}, or set celldm(1).');
+        throw new LatticeError(
+          'CELL_PARAMETERS {alat} needs celldm(1) or A to give alat; state the vectors in {angstrom} or {bohr}, or set celldm(1).',
+        );
       }
       factor = alatGiven;
     }

@@ -18,11 +18,21 @@ export interface Range {
 }
 
 export type TokenKind =
-  | 'space' | 'eol' | 'comment'
-  | 'namelist-start' | 'namelist-end'
-  | 'name' | 'index' | 'equals' | 'value' | 'comma'
-  | 'card-name' | 'card-option' | 'card-field'
-  | 'punctuation' | 'junk';
+  | 'space'
+  | 'eol'
+  | 'comment'
+  | 'namelist-start'
+  | 'namelist-end'
+  | 'name'
+  | 'index'
+  | 'equals'
+  | 'value'
+  | 'comma'
+  | 'card-name'
+  | 'card-option'
+  | 'card-field'
+  | 'punctuation'
+  | 'junk';
 
 export interface Token {
   kind: TokenKind;

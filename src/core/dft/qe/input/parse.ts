@@ -10,9 +10,7 @@
  */
 import names from '../defs/names.json';
 import { parseFortranLiteral } from './fortran';
-import type {
-  Assignment, Card, CardLine, Comment, Namelist, PwInput, Range, SyntaxProblem, Token, TokenKind, ValueItem,
-} from './model';
+import type { Assignment, Card, CardLine, Comment, Namelist, PwInput, Range, SyntaxProblem, Token, TokenKind, ValueItem } from './model';
 
 const CARD_NAMES = new Set(names.cards);
 /** Cards pw.x reads that the definition files do not describe. */
@@ -109,8 +107,11 @@ class Reader {
     }
     const r = this.push('junk', rest.replace(/\s+$/, ''), col);
     this.pushSpace(text, col + rest.replace(/\s+$/, '').length);
-    this.problem('stray-text', `"${rest.trim().slice(0, 40)}" is outside any namelist or card; pw.x ignores it. ` +
-      'Delete it, or make it a comment with "!".', r);
+    this.problem(
+      'stray-text',
+      `"${rest.trim().slice(0, 40)}" is outside any namelist or card; pw.x ignores it. ` + 'Delete it, or make it a comment with "!".',
+      r,
+    );
   }
 
   private pushSpace(text: string, col: number): number {
@@ -132,13 +133,20 @@ class Reader {
       return;
     }
     const r = this.push('junk', text.slice(col), col);
-    this.problem('text-after-end', `"${text.slice(col).trim().slice(0, 40)}" after the namelist's "/" is ignored by pw.x. Move it into the namelist or delete it.`, r);
+    this.problem(
+      'text-after-end',
+      `"${text.slice(col).trim().slice(0, 40)}" after the namelist's "/" is ignored by pw.x. Move it into the namelist or delete it.`,
+      r,
+    );
   }
 
   private openNamelist(header: string, col: number): void {
     if (this.mode === 'namelist') {
-      this.problem('namelist-not-closed', `&${this.namelist!.name} is not closed: add a line with "/" before ${header}.`,
-        this.range(col, col + header.length));
+      this.problem(
+        'namelist-not-closed',
+        `&${this.namelist!.name} is not closed: add a line with "/" before ${header}.`,
+        this.range(col, col + header.length),
+      );
       this.finishNamelist();
     }
     this.finishCard();
@@ -230,7 +238,11 @@ class Reader {
     const raw = text.slice(col, j);
     const r = this.push('value', raw, col);
     if (!closed) {
-      this.problem('unterminated-string', `the string ${raw.slice(0, 30)} is not closed: add ${q} at its end (strings cannot span lines).`, r);
+      this.problem(
+        'unterminated-string',
+        `the string ${raw.slice(0, 30)} is not closed: add ${q} at its end (strings cannot span lines).`,
+        r,
+      );
       this.addValue({ raw, value: { type: 'string', value: raw.slice(1) }, range: r });
     } else {
       this.addValue({ raw, value: parseFortranLiteral(raw), range: r });
@@ -329,8 +341,11 @@ class Reader {
         card.headerRange = { start: nameRange.start, end: r.end };
         j += 1;
       } else {
-        this.problem('card-option-unclosed', `the option of ${card.name} is not closed: write ${card.name} ${bracket[1]}${bracket[2]}${bracket[1] === '(' ? ')' : '}'}.`,
-          this.range(col, j));
+        this.problem(
+          'card-option-unclosed',
+          `the option of ${card.name} is not closed: write ${card.name} ${bracket[1]}${bracket[2]}${bracket[1] === '(' ? ')' : '}'}.`,
+          this.range(col, j),
+        );
       }
     } else if (bare) {
       card.optionRange = this.push('card-option', bare[1]!, j);
@@ -343,7 +358,11 @@ class Reader {
       if (text[j] === '!' || text[j] === '#') this.pushComment(text, j);
       else {
         const r = this.push('junk', text.slice(j), j);
-        this.problem('card-header-extra', `"${text.slice(j).trim().slice(0, 40)}" after the ${card.name} header is ignored by pw.x; put card data on the lines below.`, r);
+        this.problem(
+          'card-header-extra',
+          `"${text.slice(j).trim().slice(0, 40)}" after the ${card.name} header is ignored by pw.x; put card data on the lines below.`,
+          r,
+        );
       }
     }
     card.range = { start: nameRange.start, end: this.lastRangeEnd };
@@ -385,7 +404,11 @@ class Reader {
 
   finish(): void {
     if (this.mode === 'namelist' && this.namelist) {
-      this.problem('namelist-not-closed', `&${this.namelist.name} is not closed: add a line with "/" at its end.`, this.namelist.headerRange);
+      this.problem(
+        'namelist-not-closed',
+        `&${this.namelist.name} is not closed: add a line with "/" at its end.`,
+        this.namelist.headerRange,
+      );
       this.finishNamelist();
     }
   }

@@ -20,7 +20,9 @@ export function cardAt(input: PwInput, p: Position): Card | undefined {
   let found: Card | undefined;
   for (const c of input.cards) if (!positionLess(p, c.nameRange.start)) found = c;
   if (!found) return undefined;
-  const next = input.namelists.find((n) => positionLess(found!.nameRange.start, n.headerRange.start) && positionLess(n.headerRange.start, p));
+  const next = input.namelists.find(
+    (n) => positionLess(found!.nameRange.start, n.headerRange.start) && positionLess(n.headerRange.start, p),
+  );
   return next ? undefined : found;
 }
 

@@ -88,8 +88,8 @@ export function continueBlock(r: BlockHost, t: string): boolean {
       if (v.length === 3 && b.rows.length < 3) {
         b.rows.push(v as Vec3);
         if (b.rows.length === 3) {
-          const f = b.unit === 'angstrom' ? 1 : b.unit === 'bohr' ? BOHR_IN_ANGSTROM
-            : (b.alatBohr ?? r.settings.alatBohr ?? 0) * BOHR_IN_ANGSTROM;
+          const f =
+            b.unit === 'angstrom' ? 1 : b.unit === 'bohr' ? BOHR_IN_ANGSTROM : (b.alatBohr ?? r.settings.alatBohr ?? 0) * BOHR_IN_ANGSTROM;
           r.cellAngstrom = b.rows.map((r) => r.map((x) => x * f)) as Cell;
           r.block = { kind: 'none' };
         }

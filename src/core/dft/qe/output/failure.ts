@@ -60,14 +60,24 @@ function maxForceComponent(step: IonicStep | undefined): number | undefined {
   return Math.max(...step.forcesRyPerBohr.flatMap((f) => f.map(Math.abs)));
 }
 
-function failure(kind: PwFailure['kind'], mark: Mark | undefined, detail: string, source: PwFailure['source'] = 'output', evidence?: string): PwFailure {
+function failure(
+  kind: PwFailure['kind'],
+  mark: Mark | undefined,
+  detail: string,
+  source: PwFailure['source'] = 'output',
+  evidence?: string,
+): PwFailure {
   return { kind, evidence: evidence ?? mark?.text ?? '', ...(mark && source === 'output' ? { line: mark.line } : {}), source, detail };
 }
 
 /** The failure of a parsed run, or undefined when it ended as asked. */
 export function classifyFailure(r: PwOutputReader, out: PwOutput, opts: FailureOptions, lastLine: Mark | undefined): PwFailure | undefined {
   if (r.error) {
-    return failure('pw-error', r.marks.error, `pw.x stopped${r.error.routine ? ` in ${r.error.routine}` : ''}: ${r.error.message.split('\n')[0]}`);
+    return failure(
+      'pw-error',
+      r.marks.error,
+      `pw.x stopped${r.error.routine ? ` in ${r.error.routine}` : ''}: ${r.error.message.split('\n')[0]}`,
+    );
   }
   if (r.marks.failureLine) return failure('pw-error', r.marks.failureLine, `pw.x failed: ${r.marks.failureLine.text}`);
   // A CRASH file is written when pw.x stops with an error, and deleted when a run starts: it
@@ -76,7 +86,13 @@ export function classifyFailure(r: PwOutputReader, out: PwOutput, opts: FailureO
     const crash = readCrash(opts.crash);
     if (crash.error) {
       out.error = crash.error;
-      return failure('pw-error', undefined, `pw.x stopped${crash.error.routine ? ` in ${crash.error.routine}` : ''}: ${crash.error.message.split('\n')[0]} (from its CRASH file)`, 'crash', crash.evidence);
+      return failure(
+        'pw-error',
+        undefined,
+        `pw.x stopped${crash.error.routine ? ` in ${crash.error.routine}` : ''}: ${crash.error.message.split('\n')[0]} (from its CRASH file)`,
+        'crash',
+        crash.evidence,
+      );
     }
   }
   const scfs = r.scfCycles;
@@ -86,13 +102,23 @@ export function classifyFailure(r: PwOutputReader, out: PwOutput, opts: FailureO
   if (r.marks.timeLimit) {
     const where = last?.stoppedByTimeLimit
       ? ` after ${last.iterationCount ?? 0} complete SCF iterations${ionic ? ` of ionic step ${stepOf(last)}` : ''}`
-      : ionic ? ` after ${scfs.length} ionic step${scfs.length === 1 ? '' : 's'}` : '';
-    return failure('time-limit', r.marks.timeLimit, `the run reached its time limit (max_seconds)${where}; nothing failed, it needs more time or a restart.`);
+      : ionic
+        ? ` after ${scfs.length} ionic step${scfs.length === 1 ? '' : 's'}`
+        : '';
+    return failure(
+      'time-limit',
+      r.marks.timeLimit,
+      `the run reached its time limit (max_seconds)${where}; nothing failed, it needs more time or a restart.`,
+    );
   }
   const rel = r.relaxation;
   if (rel?.failed) {
-    return failure('bfgs-failed', r.marks.bfgsFailed, `BFGS reset its history twice without progress and gave up${rel.bfgsSteps !== undefined ? ` after ${rel.bfgsSteps} steps` : ''}` +
-      `${rel.scfCycles !== undefined ? ` (${rel.scfCycles} SCF cycles)` : ''}: the geometry is not converged.`);
+    return failure(
+      'bfgs-failed',
+      r.marks.bfgsFailed,
+      `BFGS reset its history twice without progress and gave up${rel.bfgsSteps !== undefined ? ` after ${rel.bfgsSteps} steps` : ''}` +
+        `${rel.scfCycles !== undefined ? ` (${rel.scfCycles} SCF cycles)` : ''}: the geometry is not converged.`,
+    );
   }
   // MD ends by running its nstep steps; a relaxation that does has not converged.
   if (rel?.stepsExhausted && (out.calculation === 'relax' || out.calculation === 'vc-relax')) {
@@ -100,8 +126,12 @@ export function classifyFailure(r: PwOutputReader, out: PwOutput, opts: FailureO
     const grad = s?.gradientErrorRyPerBohr;
     const thr = rel.criteria?.forceRyPerBohr ?? r.settings.forceConvThrRyPerBohr;
     const nstep = r.settings.nstep !== undefined ? `${r.settings.nstep} ` : '';
-    return failure('steps-exhausted', r.marks.stepsExhausted, `the relaxation used its ${nstep}ionic steps (nstep) before converging` +
-      `${grad !== undefined && thr !== undefined ? `; the last gradient error was ${grad} Ry/bohr against ${thr}` : ''}.`);
+    return failure(
+      'steps-exhausted',
+      r.marks.stepsExhausted,
+      `the relaxation used its ${nstep}ionic steps (nstep) before converging` +
+        `${grad !== undefined && thr !== undefined ? `; the last gradient error was ${grad} Ry/bohr against ${thr}` : ''}.`,
+    );
   }
   const unconverged = [...r.notConverged.keys()].pop();
   if (unconverged && !unconverged.converged) {
@@ -109,7 +139,11 @@ export function classifyFailure(r: PwOutputReader, out: PwOutput, opts: FailureO
     const n = unconverged.iterationCount;
     if (ionic) {
       const which = unconverged.final ? 'the final SCF at the relaxed structure' : `the SCF of ionic step ${stepOf(unconverged)}`;
-      return failure('relax-scf-not-converged', mark, `${which} of this ${out.calculation} did not converge${n !== undefined ? ` in ${n} iterations` : ''}.`);
+      return failure(
+        'relax-scf-not-converged',
+        mark,
+        `${which} of this ${out.calculation} did not converge${n !== undefined ? ` in ${n} iterations` : ''}.`,
+      );
     }
     return failure('scf-not-converged', mark, `the SCF did not converge${n !== undefined ? ` in ${n} iterations` : ''}.`);
   }
@@ -122,25 +156,48 @@ export function classifyFailure(r: PwOutputReader, out: PwOutput, opts: FailureO
     // The final pressure is judged against the target pressure (press, given or read from the
     // output), unless the relaxation converged away from it (only some cell components were free,
     // cell_dofree): then against the pressure of its last BFGS step.
-    const lastBfgs = out.ionicSteps.filter((s) => s.scfCycle !== undefined && s.scfCycle < rel.finalScfCycle! && s.pressureKbar !== undefined).pop();
+    const lastBfgs = out.ionicSteps
+      .filter((s) => s.scfCycle !== undefined && s.scfCycle < rel.finalScfCycle! && s.pressureKbar !== undefined)
+      .pop();
     const target = opts.pressKbar ?? targetPressureKbar(r);
-    const reference = target !== undefined && lastBfgs?.pressureKbar !== undefined && pressThr !== undefined && Math.abs(lastBfgs.pressureKbar - target) <= pressThr
-      ? target : lastBfgs?.pressureKbar;
+    const reference =
+      target !== undefined &&
+      lastBfgs?.pressureKbar !== undefined &&
+      pressThr !== undefined &&
+      Math.abs(lastBfgs.pressureKbar - target) <= pressThr
+        ? target
+        : lastBfgs?.pressureKbar;
     const over: string[] = [];
-    if (force !== undefined && forceThr !== undefined && force > forceThr) over.push(`a force component of ${force} Ry/bohr (threshold ${forceThr})`);
-    if (step?.pressureKbar !== undefined && reference !== undefined && pressThr !== undefined && Math.abs(step.pressureKbar - reference) > pressThr) {
-      over.push(`a pressure of ${step.pressureKbar} kbar against ${reference === target ? 'the target' : 'the relaxation\'s last'} ${reference} kbar (threshold ${pressThr})`);
+    if (force !== undefined && forceThr !== undefined && force > forceThr)
+      over.push(`a force component of ${force} Ry/bohr (threshold ${forceThr})`);
+    if (
+      step?.pressureKbar !== undefined &&
+      reference !== undefined &&
+      pressThr !== undefined &&
+      Math.abs(step.pressureKbar - reference) > pressThr
+    ) {
+      over.push(
+        `a pressure of ${step.pressureKbar} kbar against ${reference === target ? 'the target' : "the relaxation's last"} ${reference} kbar (threshold ${pressThr})`,
+      );
     }
     if (final?.converged && over.length) {
       const marker = r.marks.finalScf;
-      return failure('final-scf-above-thresholds', marker, `the geometry converged, but the final SCF at the relaxed structure (with the plane waves of the final cell) finds ${over.join(' and ')}: ` +
-        'the basis changed with the cell; relax again from the final structure, or raise ecutwfc/ecutrho.');
+      return failure(
+        'final-scf-above-thresholds',
+        marker,
+        `the geometry converged, but the final SCF at the relaxed structure (with the plane waves of the final cell) finds ${over.join(' and ')}: ` +
+          'the basis changed with the cell; relax again from the final structure, or raise ecutwfc/ecutrho.',
+      );
     }
   }
   if (!r.jobDone) {
-    return failure('interrupted', lastLine, lastLine
-      ? 'the output stops before pw.x ended, with no error: the run was killed, ran out of scheduler time, or is still running.'
-      : 'the output is empty and no CRASH file was read: pw.x did not start, or its output was lost.');
+    return failure(
+      'interrupted',
+      lastLine,
+      lastLine
+        ? 'the output stops before pw.x ended, with no error: the run was killed, ran out of scheduler time, or is still running.'
+        : 'the output is empty and no CRASH file was read: pw.x did not start, or its output was lost.',
+    );
   }
   return undefined;
 }

@@ -60,7 +60,9 @@ export function errorOfBlock(lines: string[]): { routine: string; code?: number;
   if (!body.length) return undefined;
   const head = body[0]!;
   const m = /Error in routine\s+(\S+)\s*\(\s*(-?\d+)\s*\)/.exec(head) ?? /^from\s+(\S+)\s*:\s*error #\s*(-?\d+)/.exec(head);
-  return m ? { routine: m[1]!, code: Number(m[2]), message: body.slice(1).join('\n').trim() } : { routine: '', message: body.join('\n').trim() };
+  return m
+    ? { routine: m[1]!, code: Number(m[2]), message: body.slice(1).join('\n').trim() }
+    : { routine: '', message: body.join('\n').trim() };
 }
 
 /**

@@ -72,7 +72,9 @@ export function outputFromReader(r: PwOutputReader, opts: ParseOptions = {}): Pw
     scfCycles: r.scfCycles,
     ionicSteps: steps,
     // A vc-relax prints the pseudopotentials again for its final SCF.
-    pseudopotentialsUsed: r.pseudopotentials.filter((p, i, all) => all.findIndex((q) => q.element === p.element && q.path === p.path) === i),
+    pseudopotentialsUsed: r.pseudopotentials.filter(
+      (p, i, all) => all.findIndex((q) => q.element === p.element && q.path === p.path) === i,
+    ),
     lineCount: r.lines,
   };
   if (r.codeVersion) out.codeVersion = r.codeVersion;

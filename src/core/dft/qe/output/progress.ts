@@ -63,7 +63,12 @@ export class PwProgressParser {
     const cycle = r.scfCycles.length;
     if (scf && it && it.estimatedAccuracyRy !== undefined && !this.emittedIteration.has(it)) {
       this.emittedIteration.add(it);
-      const e: PwProgressEvent = { type: 'scf-iteration', scfCycle: cycle, iteration: it.iteration, estimatedAccuracyRy: it.estimatedAccuracyRy };
+      const e: PwProgressEvent = {
+        type: 'scf-iteration',
+        scfCycle: cycle,
+        iteration: it.iteration,
+        estimatedAccuracyRy: it.estimatedAccuracyRy,
+      };
       if (it.totalEnergyRy !== undefined) e.totalEnergyRy = it.totalEnergyRy;
       events.push(e);
     }

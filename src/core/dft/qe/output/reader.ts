@@ -29,11 +29,6 @@ export interface RawStep extends Omit<IonicStep, 'symbols' | 'positionsAngstrom'
   geometry?: RawGeometry;
 }
 
-
-
-
-
-
 export class PwOutputReader {
   codeVersion?: string;
   settings: RunSettingsPrinted = {};
@@ -137,7 +132,6 @@ export class PwOutputReader {
     return this.step!;
   }
 
-
   line(line: string): void {
     this.lines++;
     let i = 0;
@@ -229,7 +223,10 @@ export class PwOutputReader {
         return;
       case 69: // E
         if (t.startsWith('Exchange-correlation')) {
-          this.settings.exchangeCorrelation = t.slice(t.indexOf('=') + 1).replace(/\(.*$/, '').trim();
+          this.settings.exchangeCorrelation = t
+            .slice(t.indexOf('=') + 1)
+            .replace(/\(.*$/, '')
+            .trim();
         } else if (t.startsWith('Entering Dynamics') && !this.sawDamped) {
           this.sawMd = true;
         } else if (t.startsWith('Energy error')) {
@@ -247,8 +244,7 @@ export class PwOutputReader {
         else if (t.startsWith('Final scf calculation at the relaxed structure')) {
           this.finalNext = true;
           this.marks.finalScf = { line: this.lines, text: t };
-        }
-        else if (t.startsWith('Final energy')) {
+        } else if (t.startsWith('Final energy')) {
           (this.relaxation ??= { converged: false }).finalEnergyRy = numberAfter(t);
         } else if (t.startsWith('Final enthalpy')) {
           (this.relaxation ??= { converged: false }).finalEnthalpyRy = numberAfter(t);
@@ -261,8 +257,7 @@ export class PwOutputReader {
         else if (t.startsWith('Magnetic moment per site')) {
           const scf = this.ensureScf();
           scf.siteMoments = [];
-        }
-        else if (t.startsWith('MPI processes distributed')) return;
+        } else if (t.startsWith('MPI processes distributed')) return;
         else if (t.startsWith('Molecular Dynamics Calculation')) this.sawMd = true;
         return;
       case 80: // P
@@ -509,7 +504,8 @@ export class PwOutputReader {
       r.failed = true;
       r.converged = false;
       // In 6.x the first of these messages may let BFGS try once more: the last one is where it stopped.
-      if (!this.marks.bfgsFailed?.text.startsWith('bfgs failed')) this.marks.bfgsFailed = { line: this.lines, text: lines[lines.length - 1]! };
+      if (!this.marks.bfgsFailed?.text.startsWith('bfgs failed'))
+        this.marks.bfgsFailed = { line: this.lines, text: lines[lines.length - 1]! };
     }
   }
 
@@ -543,7 +539,12 @@ export class PwOutputReader {
     if (!list) return;
     const m = /^atom:?\s+(\d+)\b.*?charge[:=]\s*([-+\d.]+)\s+magn[:=]\s*([-+\d.]+)(?:\s+constr[:=]\s*([-+\d.]+))?/.exec(t);
     if (!m) return;
-    list.push({ atom: Number(m[1]), charge: Number(m[2]), magnetization: Number(m[3]) + 0, ...(m[4] !== undefined ? { constraint: Number(m[4]) } : {}) });
+    list.push({
+      atom: Number(m[1]),
+      charge: Number(m[2]),
+      magnetization: Number(m[3]) + 0,
+      ...(m[4] !== undefined ? { constraint: Number(m[4]) } : {}),
+    });
   }
 
   /** @internal (blocks.ts) */
@@ -573,4 +574,3 @@ export class PwOutputReader {
     }
   }
 }
-

@@ -173,9 +173,17 @@ export interface Relaxation {
  * - interrupted: the output stops mid-run with no error and no JOB DONE (killed, out of
  *   scheduler time, or still running).
  */
-export const PW_FAILURE_KINDS = ['pw-error', 'time-limit', 'scf-not-converged', 'relax-scf-not-converged', 'steps-exhausted',
-  'bfgs-failed', 'final-scf-above-thresholds', 'interrupted'] as const;
-export type PwFailureKind = typeof PW_FAILURE_KINDS[number];
+export const PW_FAILURE_KINDS = [
+  'pw-error',
+  'time-limit',
+  'scf-not-converged',
+  'relax-scf-not-converged',
+  'steps-exhausted',
+  'bfgs-failed',
+  'final-scf-above-thresholds',
+  'interrupted',
+] as const;
+export type PwFailureKind = (typeof PW_FAILURE_KINDS)[number];
 
 export interface PwFailure {
   kind: PwFailureKind;

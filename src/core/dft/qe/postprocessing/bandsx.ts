@@ -44,16 +44,24 @@ export interface BandFile {
 export function parseBandFile(text: string): BandFile {
   const head = /&plot\s+nbnd\s*=\s*(\d+)\s*,\s*nks\s*=\s*(\d+)\s*\//i.exec(text);
   if (!head) {
-    throw new DftScienceError('this is not a bands.x band file: its first line should be "&plot nbnd=…, nks=… /". Point the reader at the filband bands.x wrote.', {});
+    throw new DftScienceError(
+      'this is not a bands.x band file: its first line should be "&plot nbnd=…, nks=… /". Point the reader at the filband bands.x wrote.',
+      {},
+    );
   }
   const nbnd = Number(head[1]);
   const nks = Number(head[2]);
   // Fortran fixed-width numbers may touch ("-10.123-11.456"): split on the sign as well as on blanks
-  const numbers = (text.slice(head.index + head[0].length).match(/-?\d+\.\d*(?:[eEdD][-+]?\d+)?|-?\.\d+/g) ?? []).map((s) => Number(s.replace(/[dD]/, 'e')));
+  const numbers = (text.slice(head.index + head[0].length).match(/-?\d+\.\d*(?:[eEdD][-+]?\d+)?|-?\.\d+/g) ?? []).map((s) =>
+    Number(s.replace(/[dD]/, 'e')),
+  );
   const per = 3 + nbnd;
   if (numbers.length < per * nks) {
     const complete = Math.floor(numbers.length / per);
-    throw new DftScienceError(`the band file is cut short: it announces ${nks} k-points of ${nbnd} bands but holds ${complete} complete ones; bands.x may not have finished (see its output).`, { nks, nbnd, complete });
+    throw new DftScienceError(
+      `the band file is cut short: it announces ${nks} k-points of ${nbnd} bands but holds ${complete} complete ones; bands.x may not have finished (see its output).`,
+      { nks, nbnd, complete },
+    );
   }
   const kCartesianTwoPiOverAlat: Vec3[] = [];
   const energiesEv: number[][] = [];

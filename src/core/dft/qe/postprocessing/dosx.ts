@@ -53,7 +53,10 @@ export function parseDosFile(text: string): DosFile {
   const lines = text.split(/\r?\n/);
   const header = lines.find((l) => l.trim().startsWith('#'));
   if (!header || !/E \(eV\)/.test(header)) {
-    throw new DftScienceError('this is not a dos.x file: its first line should be the header "#  E (eV)   dos(E)   Int dos(E) EFermi = … eV". Point the reader at the fildos dos.x wrote.', {});
+    throw new DftScienceError(
+      'this is not a dos.x file: its first line should be the header "#  E (eV)   dos(E)   Int dos(E) EFermi = … eV". Point the reader at the fildos dos.x wrote.',
+      {},
+    );
   }
   const spinResolved = /dosup/i.test(header);
   const ef = /EFermi\s*=\s*(-?[\d.]+)/.exec(header);
@@ -67,7 +70,9 @@ export function parseDosFile(text: string): DosFile {
     if (!t || t.startsWith('#')) continue;
     const v = t.split(/\s+/).map(Number);
     if (v.some((x) => !Number.isFinite(x)) || v.length < (spinResolved ? 4 : 3)) {
-      throw new DftScienceError(`dos.x file: cannot read the line ${JSON.stringify(t)}; the file may be cut short or not dos.x's.`, { line: t });
+      throw new DftScienceError(`dos.x file: cannot read the line ${JSON.stringify(t)}; the file may be cut short or not dos.x's.`, {
+        line: t,
+      });
     }
     energiesEv.push(v[0]!);
     if (spinResolved) {
@@ -82,7 +87,9 @@ export function parseDosFile(text: string): DosFile {
   }
   if (energiesEv.length < 2) throw new DftScienceError('the dos.x file holds fewer than two energies; dos.x may not have finished.', {});
   return {
-    energiesEv, dos, integrated,
+    energiesEv,
+    dos,
+    integrated,
     ...(spinResolved ? { spin: { up, down } } : {}),
     ...(ef ? { fermiEnergyEv: Number(ef[1]) } : {}),
   };

@@ -6,7 +6,8 @@ import { DftScienceError } from '../../scienceError';
 
 /** A Fortran string literal: single quotes, an embedded quote doubled. Newlines are refused. */
 export function fortranString(s: string): string {
-  if (/[\n\r\0]/.test(s)) throw new DftScienceError(`${JSON.stringify(s)} cannot be written into a namelist: it holds a line break or NUL.`, { value: s });
+  if (/[\n\r\0]/.test(s))
+    throw new DftScienceError(`${JSON.stringify(s)} cannot be written into a namelist: it holds a line break or NUL.`, { value: s });
   return `'${s.replace(/'/g, "''")}'`;
 }
 
@@ -20,6 +21,9 @@ export function fortranReal(x: number): string {
 export function checkRelativeOutdir(outdir: string, program: string): void {
   const parts = outdir.split('/');
   if (outdir.startsWith('/') || parts.includes('..') || outdir === '') {
-    throw new DftScienceError(`${program}: outdir ${JSON.stringify(outdir)} must be a relative path inside the job directory (e.g. './out'), where the SCF's files are copied.`, { outdir });
+    throw new DftScienceError(
+      `${program}: outdir ${JSON.stringify(outdir)} must be a relative path inside the job directory (e.g. './out'), where the SCF's files are copied.`,
+      { outdir },
+    );
   }
 }

@@ -69,18 +69,27 @@ function columns(text: string, name: string): { header: string; rows: number[][]
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   const header = lines[0]?.trim() ?? '';
   if (!header.startsWith('#') || !/E \(eV\)/.test(header)) {
-    throw new DftScienceError(`${name} is not a projwfc.x PDOS file: its first line should be a header starting "# E (eV)".`, { file: name });
+    throw new DftScienceError(`${name} is not a projwfc.x PDOS file: its first line should be a header starting "# E (eV)".`, {
+      file: name,
+    });
   }
   const rows = lines.slice(1).map((l) => l.trim().split(/\s+/).map(Number));
   const bad = rows.findIndex((r) => r.some((x) => !Number.isFinite(x)));
-  if (bad >= 0) throw new DftScienceError(`${name}: cannot read line ${bad + 2} (${JSON.stringify(lines[bad + 1])}); the file may be cut short.`, { file: name });
+  if (bad >= 0)
+    throw new DftScienceError(`${name}: cannot read line ${bad + 2} (${JSON.stringify(lines[bad + 1])}); the file may be cut short.`, {
+      file: name,
+    });
   return { header, rows };
 }
 
 /** Reads the pdos_tot and pdos_atm files projwfc.x wrote, given by file name. */
 export function parsePdosFiles(files: Record<string, string>): PdosFiles {
   const totName = Object.keys(files).find((n) => n.endsWith('.pdos_tot'));
-  if (!totName) throw new DftScienceError(`no .pdos_tot among the files (${Object.keys(files).join(', ') || 'none'}); projwfc.x writes it beside the per-atom files.`, {});
+  if (!totName)
+    throw new DftScienceError(
+      `no .pdos_tot among the files (${Object.keys(files).join(', ') || 'none'}); projwfc.x writes it beside the per-atom files.`,
+      {},
+    );
   const tot = columns(files[totName]!, totName);
   const spinResolved = /dosup/i.test(tot.header);
   const energiesEv = tot.rows.map((r) => r[0]!);
@@ -92,11 +101,17 @@ export function parsePdosFiles(files: Record<string, string>): PdosFiles {
     if (!m) continue;
     const c = columns(text, name);
     if (c.rows.length !== energiesEv.length) {
-      throw new DftScienceError(`${name} has ${c.rows.length} energies where pdos_tot has ${energiesEv.length}; the files come from different projwfc.x runs or one is cut short.`, { file: name });
+      throw new DftScienceError(
+        `${name} has ${c.rows.length} energies where pdos_tot has ${energiesEv.length}; the files come from different projwfc.x runs or one is cut short.`,
+        { file: name },
+      );
     }
     const spin = /ldosup/i.test(c.header);
     channels.push({
-      atom: Number(m[1]), species: m[2]!.trim(), wavefunction: Number(m[3]), l: m[4] as AngularMomentum,
+      atom: Number(m[1]),
+      species: m[2]!.trim(),
+      wavefunction: Number(m[3]),
+      l: m[4] as AngularMomentum,
       ...(m[5] !== undefined ? { j: Number(m[5]) } : {}),
       ldos: c.rows.map((r) => (spin ? r[1]! + r[2]! : r[1]!)),
       ...(spin ? { spin: { up: c.rows.map((r) => r[1]!), down: c.rows.map((r) => r[2]!) } } : {}),
@@ -104,7 +119,10 @@ export function parsePdosFiles(files: Record<string, string>): PdosFiles {
   }
   channels.sort((a, b) => a.atom - b.atom || a.wavefunction - b.wavefunction);
   return {
-    energiesEv, total, projectedSum, channels,
+    energiesEv,
+    total,
+    projectedSum,
+    channels,
     ...(spinResolved ? { spinTotal: { up: tot.rows.map((r) => r[1]!), down: tot.rows.map((r) => r[2]!) } } : {}),
   };
 }

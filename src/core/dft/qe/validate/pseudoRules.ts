@@ -35,34 +35,61 @@ export function checkPseudopotentials(c: ValidationContext): void {
     const needWfc = Math.max(0, ...suggesting.map((p) => p.header!.suggestedEcutwfcRy!));
     if (suggesting.length) {
       const who = suggesting.map((p) => `${p.file} (${p.header!.suggestedEcutwfcRy!.toFixed(0)} Ry)`);
-      c.report({ code: 'ecutwfc-below-suggested', severity: 'warning', range: wfcAt,
-        message: `ecutwfc = ${ecutwfc} Ry is below the minimum the pseudopotential files suggest: ${who.join(', ')}. Raise it to at least ${Math.ceil(needWfc)} Ry and converge from there.` });
+      c.report({
+        code: 'ecutwfc-below-suggested',
+        severity: 'warning',
+        range: wfcAt,
+        message: `ecutwfc = ${ecutwfc} Ry is below the minimum the pseudopotential files suggest: ${who.join(', ')}. Raise it to at least ${Math.ceil(needWfc)} Ry and converge from there.`,
+      });
     }
     const needRho = Math.max(0, ...known.map((p) => p.header!.suggestedEcutrhoRy ?? 0));
     if (ecutrho !== undefined && ecutrho > 0 && rhoAt && needRho > ecutrho) {
-      c.report({ code: 'ecutrho-below-suggested', severity: 'warning', range: rhoAt,
-        message: `ecutrho = ${ecutrho} Ry is below the ${Math.ceil(needRho)} Ry the pseudopotential files suggest for the density; raise it.` });
+      c.report({
+        code: 'ecutrho-below-suggested',
+        severity: 'warning',
+        range: rhoAt,
+        message: `ecutrho = ${ecutrho} Ry is below the ${Math.ceil(needRho)} Ry the pseudopotential files suggest for the density; raise it.`,
+      });
     }
     const augmented = known.filter((p) => p.header!.type === 'US' || p.header!.type === 'PAW');
     if (augmented.length && ecutrho !== undefined && ecutrho < USPP_MIN_DUAL * ecutwfc && ecutrho >= 4 * ecutwfc) {
-      c.report({ code: 'ecutrho-low-for-uspp', severity: 'warning', range: rhoAt!,
-        message: `${augmented.map((p) => `${p.file} (${p.header!.type})`).join(', ')} ${augmented.length === 1 ? 'has' : 'have'} augmentation charges that usually need ecutrho ≈ 8-12 × ecutwfc; ` +
+      c.report({
+        code: 'ecutrho-low-for-uspp',
+        severity: 'warning',
+        range: rhoAt!,
+        message:
+          `${augmented.map((p) => `${p.file} (${p.header!.type})`).join(', ')} ${augmented.length === 1 ? 'has' : 'have'} augmentation charges that usually need ecutrho ≈ 8-12 × ecutwfc; ` +
           `here ecutrho = ${ecutrho} Ry = ${(ecutrho / ecutwfc).toFixed(1)} × ecutwfc. Set ecutrho ≥ ${USPP_MIN_DUAL * ecutwfc} Ry or test convergence in ecutrho.`,
-        fixes: [{ title: `Set ecutrho = ${USPP_MIN_DUAL * ecutwfc}`, edits: [setVariableEdit(c.input, 'system', 'ecutrho', USPP_MIN_DUAL * ecutwfc)] }] });
+        fixes: [
+          {
+            title: `Set ecutrho = ${USPP_MIN_DUAL * ecutwfc}`,
+            edits: [setVariableEdit(c.input, 'system', 'ecutrho', USPP_MIN_DUAL * ecutwfc)],
+          },
+        ],
+      });
     }
   }
   const inputDft = stringIn(c.input, 'system', 'input_dft');
   const functionals = new Set(known.map((p) => p.header!.functional));
   if (!inputDft && functionals.size > 1 && speciesCard) {
-    c.report({ code: 'functional-mismatch', severity: 'error', range: speciesCard.nameRange,
-      message: `the pseudopotentials were generated with different functionals (${known.map((p) => `${p.file}: ${p.header!.functional}`).join(', ')}); ` +
-        'pw.x stops with "conflicting values for ...". Use pseudopotentials of one functional (or set input_dft knowingly).' });
+    c.report({
+      code: 'functional-mismatch',
+      severity: 'error',
+      range: speciesCard.nameRange,
+      message:
+        `the pseudopotentials were generated with different functionals (${known.map((p) => `${p.file}: ${p.header!.functional}`).join(', ')}); ` +
+        'pw.x stops with "conflicting values for ...". Use pseudopotentials of one functional (or set input_dft knowingly).',
+    });
   }
   for (const p of known) {
     const el = elementOfSpeciesLabel(p.label);
     if (el && p.header!.element.toLowerCase() !== el.toLowerCase()) {
-      c.report({ code: 'species-element-mismatch', severity: 'warning', range: rangeOf(p.label)!,
-        message: `species ${p.label} uses ${p.file}, a pseudopotential for ${p.header!.element}; check the ATOMIC_SPECIES line.` });
+      c.report({
+        code: 'species-element-mismatch',
+        severity: 'warning',
+        range: rangeOf(p.label)!,
+        message: `species ${p.label} uses ${p.file}, a pseudopotential for ${p.header!.element}; check the ATOMIC_SPECIES line.`,
+      });
     }
   }
   fullyRelativistic(c, rangeOf);
@@ -85,13 +112,22 @@ function fullyRelativistic(c: ValidationContext, rangeOf: (label: string) => Ran
     const at = rangeOf(p.label);
     if (!at) continue;
     if (augmented || hubbard) {
-      c.report({ code: 'fr-pseudo-needs-lspinorb', severity: 'error', range: at,
-        message: `${p.file} is fully relativistic (spin-orbit)${augmented ? ` and ${p.header.type === 'US' ? 'ultrasoft' : 'PAW'}` : ''}; without lspinorb = .true. pw.x ${c.version} stops ` +
+      c.report({
+        code: 'fr-pseudo-needs-lspinorb',
+        severity: 'error',
+        range: at,
+        message:
+          `${p.file} is fully relativistic (spin-orbit)${augmented ? ` and ${p.header.type === 'US' ? 'ultrasoft' : 'PAW'}` : ''}; without lspinorb = .true. pw.x ${c.version} stops ` +
           `(${c.version === 'develop' ? '"Fully relativistic PPs, need spin-orbit calc."' : '"FR-PP please use lspinorb=.true."'}${hubbard && !augmented ? ', with DFT+U' : ''}). ` +
-          'Set noncolin = .true. and lspinorb = .true. for spin-orbit, or use the scalar-relativistic pseudopotential.' });
+          'Set noncolin = .true. and lspinorb = .true. for spin-orbit, or use the scalar-relativistic pseudopotential.',
+      });
     } else {
-      c.report({ code: 'fr-pseudo-averaged', severity: 'info', range: at,
-        message: `${p.file} is fully relativistic (spin-orbit) and norm-conserving; without lspinorb pw.x averages it into a scalar-relativistic pseudopotential and runs.` });
+      c.report({
+        code: 'fr-pseudo-averaged',
+        severity: 'info',
+        range: at,
+        message: `${p.file} is fully relativistic (spin-orbit) and norm-conserving; without lspinorb pw.x averages it into a scalar-relativistic pseudopotential and runs.`,
+      });
     }
   }
 }
@@ -110,9 +146,14 @@ function oddElectrons(c: ValidationContext): void {
   const rounded = Math.round(electrons);
   if (Math.abs(electrons - rounded) < 1e-6 && rounded % 2 === 1) {
     const where = assignedOf(c.input, 'system', 'occupations')?.assignment.range ?? namelistOf(c.input, 'system')!.headerRange;
-    c.report({ code: 'odd-electrons-fixed-occupations', severity: 'error', range: where,
-      message: `the cell has ${rounded} valence electrons (odd) and fixed occupations without spin polarisation, so the highest band is half filled; pw.x stops ("charge is wrong"). ` +
+    c.report({
+      code: 'odd-electrons-fixed-occupations',
+      severity: 'error',
+      range: where,
+      message:
+        `the cell has ${rounded} valence electrons (odd) and fixed occupations without spin polarisation, so the highest band is half filled; pw.x stops ("charge is wrong"). ` +
         "For a metal set occupations='smearing' with a degauss; for a radical set nspin = 2 with a starting_magnetization.",
-      fixes: [{ title: "Set occupations = 'smearing'", edits: [setVariableEdit(c.input, 'system', 'occupations', 'smearing')] }] });
+      fixes: [{ title: "Set occupations = 'smearing'", edits: [setVariableEdit(c.input, 'system', 'occupations', 'smearing')] }],
+    });
   }
 }

@@ -67,7 +67,12 @@ export function validatePwInput(source: string | PwInput, options: ValidateOptio
       versionSource = 'comment';
     }
   }
-  const diagnostics: Diagnostic[] = input.problems.map((p) => ({ code: p.code, severity: SYNTAX_SEVERITY[p.code] ?? 'error', message: p.message, range: p.range }));
+  const diagnostics: Diagnostic[] = input.problems.map((p) => ({
+    code: p.code,
+    severity: SYNTAX_SEVERITY[p.code] ?? 'error',
+    message: p.message,
+    range: p.range,
+  }));
   const ctx: ValidationContext = {
     input,
     version,
@@ -82,12 +87,20 @@ export function validatePwInput(source: string | PwInput, options: ValidateOptio
       rule(ctx);
     } catch (e) {
       // A rule tripping over a malformed input must not hide the other diagnostics.
-      diagnostics.push({ code: 'validator-internal', severity: 'warning', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        message: `a validation rule (${rule.name}) could not finish on this input: ${(e as Error).message}. The other diagnostics stand; please report this input.` });
+      diagnostics.push({
+        code: 'validator-internal',
+        severity: 'warning',
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        message: `a validation rule (${rule.name}) could not finish on this input: ${(e as Error).message}. The other diagnostics stand; please report this input.`,
+      });
     }
   }
-  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character ||
-    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  diagnostics.sort(
+    (a, b) =>
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+  );
   return {
     qeVersion: version,
     versionSource,

@@ -7,7 +7,8 @@ import { diagnose, ruleSuggestions } from '../../../../../src/core/agents/advice
 import { failureEvidence } from '../../../../../src/core/agents/advice/failureEvidence';
 
 const runs = path.resolve(__dirname, '../../../../fixtures/qe/runs');
-const evidence = (name: string) => failureEvidence(fs.readFileSync(path.join(runs, `${name}.in`), 'utf8'), fs.readFileSync(path.join(runs, `${name}.out`), 'utf8'), []);
+const evidence = (name: string) =>
+  failureEvidence(fs.readFileSync(path.join(runs, `${name}.in`), 'utf8'), fs.readFileSync(path.join(runs, `${name}.out`), 'utf8'), []);
 const changes = (name: string) => {
   const ev = evidence(name);
   return ruleSuggestions(ev, diagnose(ev)).map((s) => [s.parameter, s.currentValue, s.newValue]);
@@ -40,7 +41,10 @@ describe('convergence advisor: the failure kind of the parsed output', () => {
     const d = diagnose(evidence('si-vc-final'));
     assert.equal(d.kind, 'final-scf-above-thresholds');
     assert.match(d.finding, /-6\.46 kbar/);
-    assert.deepEqual(changes('si-vc-final'), [['ecutwfc', 10, 12.5], ['ecutrho', 40, 50]]);
+    assert.deepEqual(changes('si-vc-final'), [
+      ['ecutwfc', 10, 12.5],
+      ['ecutrho', 40, 50],
+    ]);
   });
 
   it('keeps an SCF that did not converge inside a relaxation an SCF problem', () => {

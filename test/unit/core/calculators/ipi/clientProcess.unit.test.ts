@@ -26,7 +26,8 @@ function aa20Case(file: string, adsorbate: { symbols: string[]; offsets: Vec3[] 
   const top = slab.positions.find((p) => p[2] === topZ)!;
   const n = slab.symbols.length + adsorbate.symbols.length;
   return {
-    ...slab, tags: undefined,
+    ...slab,
+    tags: undefined,
     symbols: [...slab.symbols, ...adsorbate.symbols],
     positions: [...slab.positions, ...adsorbate.offsets.map((o) => [top[0] + o[0], top[1] + o[1], topZ + o[2]] as Vec3)],
     fixed: Array.from({ length: n }, (_, i) => slab.fixed?.[i] ?? false),
@@ -42,7 +43,10 @@ describe('i-PI client calculator: the shipped ASE client script started by DREAM
   this.timeout(300_000);
   before(() => {
     const probe = spawnSync(PYTHON, ['-c', 'import ase.calculators.socketio'], { encoding: 'utf8' });
-    if (probe.status !== 0) throw new Error(`these tests need Debian's python3-ase (apt-get install -y python3-ase): ${probe.error?.message ?? probe.stderr.trim()}`);
+    if (probe.status !== 0)
+      throw new Error(
+        `these tests need Debian's python3-ase (apt-get install -y python3-ase): ${probe.error?.message ?? probe.stderr.trim()}`,
+      );
   });
 
   for (const c of CASES) {
@@ -76,7 +80,8 @@ describe('i-PI client calculator: the shipped ASE client script started by DREAM
     const calc = await IpiClientCalculator.start({ command: EMT_COMMAND }, s);
     let evaluations = 0;
     const killing: Calculator = {
-      name: calc.name, settings: calc.settings,
+      name: calc.name,
+      settings: calc.settings,
       calculate: (x: Structure, o?: CalculateOptions) => {
         if (++evaluations === 4) process.kill(calc.pid!, 'SIGKILL');
         return calc.calculate(x, o);
@@ -85,7 +90,10 @@ describe('i-PI client calculator: the shipped ASE client script started by DREAM
     const t0 = Date.now();
     try {
       await assert.rejects(relaxWithFire(killing, s, { fmaxEvPerAngstrom: 0.001, maxSteps: 500 }), (e: Error) => {
-        assert.match(e.message, /the client \[.*dreams_ase_ipi_client\.py.*\] was killed \(SIGKILL\) during the calculation; no energy was recorded for it/);
+        assert.match(
+          e.message,
+          /the client \[.*dreams_ase_ipi_client\.py.*\] was killed \(SIGKILL\) during the calculation; no energy was recorded for it/,
+        );
         return true;
       });
       assert.ok(Date.now() - t0 < 30_000, 'no hang');
@@ -97,8 +105,14 @@ describe('i-PI client calculator: the shipped ASE client script started by DREAM
 
   it('says what is wrong when the client cannot start, or cannot import its calculator', async () => {
     const s = CASES[1]!.structure();
-    await assert.rejects(IpiClientCalculator.start({ command: ['/nonexistent/python3', CLIENT, 'ase.calculators.emt:EMT'] }, s), /could not be started .*ENOENT.*is \/nonexistent\/python3 installed/);
-    await assert.rejects(IpiClientCalculator.start({ command: [PYTHON, CLIENT, 'ase.calculators.nowhere:EMT'] }, s), /exited with code 2 before it connected[\s\S]*cannot import ase\.calculators\.nowhere/);
+    await assert.rejects(
+      IpiClientCalculator.start({ command: ['/nonexistent/python3', CLIENT, 'ase.calculators.emt:EMT'] }, s),
+      /could not be started .*ENOENT.*is \/nonexistent\/python3 installed/,
+    );
+    await assert.rejects(
+      IpiClientCalculator.start({ command: [PYTHON, CLIENT, 'ase.calculators.nowhere:EMT'] }, s),
+      /exited with code 2 before it connected[\s\S]*cannot import ase\.calculators\.nowhere/,
+    );
     await assert.rejects(IpiClientCalculator.start({ command: [] }, s), /argument list/);
   });
 });

@@ -6,7 +6,16 @@ import { toCartesian } from '../../../../../src/core/dft/structure/cell';
 import { norm, sub } from '../../../../../src/core/dft/structure/vec';
 import type { Cell, Structure, Vec3 } from '../../../../../src/core/dft/types';
 
-interface AseCase { name: string; variant: string; lattice: string; cell: Cell; fractional: Vec3[]; symbols: string[]; path: string; points: Record<string, Vec3> }
+interface AseCase {
+  name: string;
+  variant: string;
+  lattice: string;
+  cell: Cell;
+  fractional: Vec3[];
+  symbols: string[];
+  path: string;
+  points: Record<string, Vec3>;
+}
 
 // ASE 3.22 (Debian python3-ase) on the same cells: test/fixtures/dft/kpath/ase_bandpaths.py
 const cases = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../../fixtures/dft/kpath/ase_bandpaths.json'), 'utf8')) as AseCase[];
@@ -52,15 +61,33 @@ describe('standard band path (Setyawan–Curtarolo)', () => {
     const a = 4.05;
     const s: Structure = {
       symbols: ['Al', 'Al', 'Al', 'Al'],
-      positions: [[0, 0, 0], [0, a / 2, a / 2], [a / 2, 0, a / 2], [a / 2, a / 2, 0]],
-      cell: [[a, 0, 0], [0, a, 0], [0, 0, a]],
+      positions: [
+        [0, 0, 0],
+        [0, a / 2, a / 2],
+        [a / 2, 0, a / 2],
+        [a / 2, a / 2, 0],
+      ],
+      cell: [
+        [a, 0, 0],
+        [0, a, 0],
+        [0, 0, a],
+      ],
       pbc: [true, true, true],
     };
     assert.throws(() => standardBandPath(s), /not primitive: it holds 4 primitive cells of its FCC lattice/);
   });
 
   it('refuses a triclinic crystal with a message that says to give the path explicitly', () => {
-    const s: Structure = { symbols: ['Cu'], positions: [[0, 0, 0]], cell: [[3, 0, 0], [0.4, 3.3, 0], [0.7, 0.5, 3.9]], pbc: [true, true, true] };
+    const s: Structure = {
+      symbols: ['Cu'],
+      positions: [[0, 0, 0]],
+      cell: [
+        [3, 0, 0],
+        [0.4, 3.3, 0],
+        [0.7, 0.5, 3.9],
+      ],
+      pbc: [true, true, true],
+    };
     assert.throws(() => standardBandPath(s), /triclinic .*Give the path explicitly/);
   });
 });
@@ -76,7 +103,10 @@ describe('sampling a band path as pw.x does from crystal_b', () => {
   });
 
   it('puts one tick per node, merging the two sides of a break ("K|U") at one path coordinate', () => {
-    assert.deepEqual(s.ticks.map((t) => t.label), ['Γ', 'X', 'W', 'K', 'Γ', 'L', 'U', 'W', 'L', 'K|U', 'X']);
+    assert.deepEqual(
+      s.ticks.map((t) => t.label),
+      ['Γ', 'X', 'W', 'K', 'Γ', 'L', 'U', 'W', 'L', 'K|U', 'X'],
+    );
     const ku = s.ticks.find((t) => t.label === 'K|U')!;
     assert.deepEqual(s.kpoints[ku.index], bp.points.K);
     assert.deepEqual(s.kpoints[ku.index + 1], bp.points.U);
@@ -88,9 +118,10 @@ describe('sampling a band path as pw.x does from crystal_b', () => {
     assert.ok(Math.abs(gx - (2 * Math.PI) / 5.43) < 1e-9, `Γ–X = ${gx} 1/Å`);
     const total = s.ticks.at(-1)!.x;
     let sum = 0;
-    for (const run of bp.segments) for (let i = 1; i < run.length; i++) {
-      sum += norm(sub(cartesianK(fcc.cell, bp.points[run[i]!]!), cartesianK(fcc.cell, bp.points[run[i - 1]!]!)));
-    }
+    for (const run of bp.segments)
+      for (let i = 1; i < run.length; i++) {
+        sum += norm(sub(cartesianK(fcc.cell, bp.points[run[i]!]!), cartesianK(fcc.cell, bp.points[run[i - 1]!]!)));
+      }
     assert.ok(Math.abs(total - sum) < 1e-9);
   });
 });

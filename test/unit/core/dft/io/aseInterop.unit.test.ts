@@ -14,7 +14,9 @@ const PYTHON = '/usr/bin/python3';
 function runAse(script: string, ...args: string[]): unknown {
   const r = spawnSync(PYTHON, ['-c', script, ...args], { encoding: 'utf8' });
   if (r.error || r.status !== 0) {
-    throw new Error(`ASE check could not run (${r.error?.message ?? r.stderr.trim()}). It needs Debian's python3-ase: apt-get install -y python3-ase`);
+    throw new Error(
+      `ASE check could not run (${r.error?.message ?? r.stderr.trim()}). It needs Debian's python3-ase: apt-get install -y python3-ase`,
+    );
   }
   return JSON.parse(r.stdout);
 }
@@ -47,12 +49,18 @@ describe('ASE reads what we write', () => {
     slab.fixed = slab.tags!.map((t) => t === 0);
     const forces = slab.positions.map((_, i) => [0.01 * i, -0.02 * i, 0.5] as [number, number, number]);
     const file = path.join(dir, 'slab.extxyz');
-    fs.writeFileSync(file, formatExtxyz({ structure: slab, arrays: { forces: { type: 'R', rows: forces } }, info: { energy: -123.456, site: 'fcc hollow' } }));
+    fs.writeFileSync(
+      file,
+      formatExtxyz({ structure: slab, arrays: { forces: { type: 'R', rows: forces } }, info: { energy: -123.456, site: 'fcc hollow' } }),
+    );
     const a = runAse(READ, file, 'extxyz') as Record<string, any>;
     assert.deepEqual(a.symbols, slab.symbols);
     assert.deepEqual(a.pbc, [true, true, false]);
     assert.deepEqual(a.tags, slab.tags);
-    assert.deepEqual(a.fixed, slab.fixed.flatMap((f, i) => (f ? [i] : [])));
+    assert.deepEqual(
+      a.fixed,
+      slab.fixed.flatMap((f, i) => (f ? [i] : [])),
+    );
     (a.cell as number[][]).forEach((row, i) => row.forEach((x, k) => assert.ok(Math.abs(x - slab.cell[i]![k]!) < 1e-12)));
     (a.positions as number[][]).forEach((p, i) => p.forEach((x, k) => assert.ok(Math.abs(x - slab.positions[i]![k]!) < 1e-8)));
     assert.equal(a.energy, -123.456);

@@ -12,7 +12,9 @@ const read = (rel: string) => fs.readFileSync(path.join(fixtures, rel), 'utf8');
 function assertSameStructure(a: Structure, b: Structure, tol = 1e-8): void {
   assert.deepEqual(b.symbols, a.symbols);
   assert.deepEqual(b.pbc, a.pbc);
-  a.positions.forEach((p, i) => p.forEach((x, k) => assert.ok(Math.abs(x - b.positions[i]![k]!) <= tol, `atom ${i} coordinate ${k}: ${x} vs ${b.positions[i]![k]}`)));
+  a.positions.forEach((p, i) =>
+    p.forEach((x, k) => assert.ok(Math.abs(x - b.positions[i]![k]!) <= tol, `atom ${i} coordinate ${k}: ${x} vs ${b.positions[i]![k]}`)),
+  );
   assert.deepEqual(b.cell, a.cell);
   assert.deepEqual(b.tags, a.tags);
   assert.deepEqual(b.fixed, a.fixed);
@@ -72,21 +74,62 @@ describe('extxyz', () => {
     fc.assert(
       fc.property(structure, (r) => {
         const s: Structure = { symbols: r.symbols, positions: r.positions, cell: r.cell, pbc: r.pbc, tags: r.tags, fixed: r.fixed };
-        const text = formatExtxyz({ structure: s, arrays: { forces: { type: 'R', rows: r.forces } }, info: { energy: r.energy, label: `run ${r.label}` } });
+        const text = formatExtxyz({
+          structure: s,
+          arrays: { forces: { type: 'R', rows: r.forces } },
+          info: { energy: r.energy, label: `run ${r.label}` },
+        });
         const [frame] = parseExtxyz(text);
         const cellIsZero = r.cell.every((row) => row.every((x) => x === 0));
-        assertSameStructure({ ...s, cell: cellIsZero ? [[0, 0, 0], [0, 0, 0], [0, 0, 0]] : s.cell }, frame!.structure);
+        assertSameStructure(
+          {
+            ...s,
+            cell: cellIsZero
+              ? [
+                  [0, 0, 0],
+                  [0, 0, 0],
+                  [0, 0, 0],
+                ]
+              : s.cell,
+          },
+          frame!.structure,
+        );
         assert.equal(frame!.info['energy'], r.energy);
         assert.equal(frame!.info['label'], `run ${r.label}`);
-        frame!.arrays['forces']!.rows.forEach((row, i) => row.forEach((x, k) => assert.ok(Math.abs((x as number) - r.forces[i]![k]!) <= 1e-8)));
+        frame!.arrays['forces']!.rows.forEach((row, i) =>
+          row.forEach((x, k) => assert.ok(Math.abs((x as number) - r.forces[i]![k]!) <= 1e-8)),
+        );
       }),
       { numRuns: 200 },
     );
   });
 
   it('reads several frames and a plain XYZ without key=value pairs', () => {
-    const s: Structure = { symbols: ['O', 'H'], positions: [[0, 0, 0], [0, 0, 0.97]], cell: [[10, 0, 0], [0, 10, 0], [0, 0, 10]], pbc: [true, true, true] };
-    const frames = parseExtxyz(formatExtxyz([s, { ...s, positions: [[0, 0, 0], [0, 0, 1.1]] }]));
+    const s: Structure = {
+      symbols: ['O', 'H'],
+      positions: [
+        [0, 0, 0],
+        [0, 0, 0.97],
+      ],
+      cell: [
+        [10, 0, 0],
+        [0, 10, 0],
+        [0, 0, 10],
+      ],
+      pbc: [true, true, true],
+    };
+    const frames = parseExtxyz(
+      formatExtxyz([
+        s,
+        {
+          ...s,
+          positions: [
+            [0, 0, 0],
+            [0, 0, 1.1],
+          ],
+        },
+      ]),
+    );
     assert.equal(frames.length, 2);
     assert.equal(frames[1]!.structure.positions[1]![2], 1.1);
     const plain = parseExtxyz('2\nwater fragment\nO 0 0 0\nH 0 0 0.97\n');
@@ -95,22 +138,38 @@ describe('extxyz', () => {
   });
 
   it('keeps a per-direction move_mask as written and counts an atom fixed only when no direction moves', () => {
-    const text = '2\nLattice="5 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3:move_mask:L:3 pbc="T T T"\nCu 0 0 0 F F F\nCu 1 1 1 T T F\n';
+    const text =
+      '2\nLattice="5 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3:move_mask:L:3 pbc="T T T"\nCu 0 0 0 F F F\nCu 1 1 1 T T F\n';
     const [frame] = parseExtxyz(text);
     assert.deepEqual(frame!.structure.fixed, [true, false]);
     const again = parseExtxyz(formatExtxyz({ structure: frame!.structure, arrays: frame!.arrays }))[0]!;
-    assert.deepEqual(again.arrays['move_mask']!.rows, [[false, false, false], [true, true, false]]);
+    assert.deepEqual(again.arrays['move_mask']!.rows, [
+      [false, false, false],
+      [true, true, false],
+    ]);
   });
 
   it('says which line is wrong and what to do', () => {
-    assert.throws(() => parseExtxyz('3\nProperties=species:S:1:pos:R:3\nH 0 0 0\nH 0 0 1\n'), (e: unknown) =>
-      e instanceof StructureFileError && e.line === 5 && /promises 3 atoms/.test(e.message) && /fix the atom count on line 1/.test(e.message));
-    assert.throws(() => parseExtxyz('1\nProperties=species:S:1:pos:R:3\nH 0 zero 0\n'), (e: unknown) =>
-      e instanceof StructureFileError && e.line === 3 && /real number, not "zero"/.test(e.message));
-    assert.throws(() => parseExtxyz('1\nLattice="1 0 0 0 1 0" Properties=species:S:1:pos:R:3\nH 0 0 0\n'), (e: unknown) =>
-      e instanceof StructureFileError && e.line === 2 && /Lattice must hold 9 numbers/.test(e.message));
-    assert.throws(() => parseExtxyz('1\nLattice="1 0 0 0 1 0 0 0 1 Properties=species:S:1:pos:R:3\nH 0 0 0\n'), (e: unknown) =>
-      e instanceof StructureFileError && e.line === 2 && /never closed/.test(e.message));
+    assert.throws(
+      () => parseExtxyz('3\nProperties=species:S:1:pos:R:3\nH 0 0 0\nH 0 0 1\n'),
+      (e: unknown) =>
+        e instanceof StructureFileError &&
+        e.line === 5 &&
+        /promises 3 atoms/.test(e.message) &&
+        /fix the atom count on line 1/.test(e.message),
+    );
+    assert.throws(
+      () => parseExtxyz('1\nProperties=species:S:1:pos:R:3\nH 0 zero 0\n'),
+      (e: unknown) => e instanceof StructureFileError && e.line === 3 && /real number, not "zero"/.test(e.message),
+    );
+    assert.throws(
+      () => parseExtxyz('1\nLattice="1 0 0 0 1 0" Properties=species:S:1:pos:R:3\nH 0 0 0\n'),
+      (e: unknown) => e instanceof StructureFileError && e.line === 2 && /Lattice must hold 9 numbers/.test(e.message),
+    );
+    assert.throws(
+      () => parseExtxyz('1\nLattice="1 0 0 0 1 0 0 0 1 Properties=species:S:1:pos:R:3\nH 0 0 0\n'),
+      (e: unknown) => e instanceof StructureFileError && e.line === 2 && /never closed/.test(e.message),
+    );
     assert.throws(() => parseExtxyz('\n\n'), /no frame/);
   });
 });

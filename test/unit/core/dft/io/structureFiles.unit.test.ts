@@ -6,7 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StructureFileError } from '../../../../../src/core/dft/io/errors';
-import { formatLosses, formatStructure, readStructureFile, readStructureText, type WritableFormat } from '../../../../../src/core/dft/io/structureFile';
+import {
+  formatLosses,
+  formatStructure,
+  readStructureFile,
+  readStructureText,
+  type WritableFormat,
+} from '../../../../../src/core/dft/io/structureFile';
 import { toFractional } from '../../../../../src/core/dft/structure/cell';
 import type { Structure, Vec3 } from '../../../../../src/core/dft/types';
 
@@ -15,7 +21,12 @@ const FIX = path.join(ROOT, 'test/fixtures/structures');
 const QE_RUNS = path.join(ROOT, 'test/fixtures/qe/runs');
 const PYTHON = '/usr/bin/python3';
 
-interface AseAtoms { symbols: string[]; cell: number[][]; positions: number[][]; fixed: number[] }
+interface AseAtoms {
+  symbols: string[];
+  cell: number[][];
+  positions: number[][];
+  fixed: number[];
+}
 
 const READ = `
 import sys, json
@@ -30,7 +41,10 @@ print(json.dumps(dict(symbols=a.get_chemical_symbols(), cell=a.cell.tolist(), po
 
 function ase(file: string, format: string, index = 0): AseAtoms {
   const r = spawnSync(PYTHON, ['-c', READ, file, format, String(index)], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) throw new Error(`ASE could not read ${file} (${r.error?.message ?? r.stderr.trim()}). This test needs Debian's python3-ase: apt-get install -y python3-ase`);
+  if (r.error || r.status !== 0)
+    throw new Error(
+      `ASE could not read ${file} (${r.error?.message ?? r.stderr.trim()}). This test needs Debian's python3-ase: apt-get install -y python3-ase`,
+    );
   return JSON.parse(r.stdout) as AseAtoms;
 }
 
@@ -43,7 +57,9 @@ function sameCell(a: number[][], b: number[][], tol = 1e-6) {
 /** Same atoms in the same order, positions to tol Å. */
 function sameAtoms(ours: Structure, ref: { symbols: string[]; positions: number[][] }, tol = 1e-6) {
   assert.deepEqual(ours.symbols, ref.symbols);
-  ours.positions.forEach((p, i) => p.forEach((x, k) => close(x, ref.positions[i]![k]!, tol, `atom ${i} (${ours.symbols[i]}) coordinate ${k}`)));
+  ours.positions.forEach((p, i) =>
+    p.forEach((x, k) => close(x, ref.positions[i]![k]!, tol, `atom ${i} (${ours.symbols[i]}) coordinate ${k}`)),
+  );
 }
 
 /** Same atoms in any order (a CIF's expansion order is the reader's choice), compared periodically in fractional coordinates. */
@@ -53,9 +69,19 @@ function sameCrystal(ours: Structure, ref: { symbols: string[]; positions: numbe
   const used = new Set<number>();
   ours.positions.forEach((p, i) => {
     const f = toFractional(ours.cell, p);
-    const j = refFrac.findIndex((g, k) => !used.has(k) && ref.symbols[k] === ours.symbols[i] &&
-      [0, 1, 2].every((c) => { const d = Math.abs(f[c]! - g[c]!) % 1; return Math.min(d, 1 - d) * Math.hypot(...ours.cell[c]!) < tolAngstrom; }));
-    assert.ok(j >= 0, `atom ${i} (${ours.symbols[i]}) at fractional ${f.map((x) => x.toFixed(6)).join(' ')} has no partner in ASE's reading`);
+    const j = refFrac.findIndex(
+      (g, k) =>
+        !used.has(k) &&
+        ref.symbols[k] === ours.symbols[i] &&
+        [0, 1, 2].every((c) => {
+          const d = Math.abs(f[c]! - g[c]!) % 1;
+          return Math.min(d, 1 - d) * Math.hypot(...ours.cell[c]!) < tolAngstrom;
+        }),
+    );
+    assert.ok(
+      j >= 0,
+      `atom ${i} (${ours.symbols[i]}) at fractional ${f.map((x) => x.toFixed(6)).join(' ')} has no partner in ASE's reading`,
+    );
     used.add(j);
   });
 }
@@ -63,7 +89,9 @@ function sameCrystal(ours: Structure, ref: { symbols: string[]; positions: numbe
 const fixedIndices = (s: Structure) => (s.fixed ?? []).flatMap((f, i) => (f ? [i] : []));
 
 const det = (m: number[][]) =>
-  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) - m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) + m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+  m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+  m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
 
 const ASE_CASES: { file: string; aseFormat: string; index?: number; block?: string; anyOrder?: boolean; negativeScale?: number }[] = [
   { file: 'si-uncertainties.cif', aseFormat: 'cif', anyOrder: true },
@@ -136,8 +164,14 @@ describe('structure files: the awkward cases', () => {
   it('CIF: names the data blocks when a file holds several structures and no block is chosen', () => {
     const e = errorOf(() => readStructureFile(fixture('multi-block.cif')));
     assert.equal(e.line, 19);
-    assert.match(e.located(), /multi-block\.cif:19: CIF: the file holds 2 structures, in data blocks "MgO", "CsCl"; choose one by name \(dreams structure FILE --block NAME\)/);
-    assert.match(errorOf(() => readStructureFile(fixture('multi-block.cif'), { block: 'NaCl' })).detail, /no data block named "NaCl"; the file has data_MgO, data_CsCl/);
+    assert.match(
+      e.located(),
+      /multi-block\.cif:19: CIF: the file holds 2 structures, in data blocks "MgO", "CsCl"; choose one by name \(dreams structure FILE --block NAME\)/,
+    );
+    assert.match(
+      errorOf(() => readStructureFile(fixture('multi-block.cif'), { block: 'NaCl' })).detail,
+      /no data block named "NaCl"; the file has data_MgO, data_CsCl/,
+    );
   });
 
   it('CIF: refuses partial occupancy, naming the site and its line', () => {
@@ -197,7 +231,15 @@ describe('structure files: the awkward cases', () => {
   it('pw.x input: if_pos 0 0 0 fixes an atom and a partial if_pos is a Cartesian constraint; Fe1/Fe2 stay apart as labels', () => {
     const s = readStructureFile(fixture('pw-ibrav0-angstrom-ifpos.in'));
     assert.deepEqual(s.fixed, [true, true, false, false]);
-    assert.deepEqual(s.fixedComponents, { frame: 'cartesian', mask: [[true, true, true], [true, true, true], [false, false, false], [true, true, false]] });
+    assert.deepEqual(s.fixedComponents, {
+      frame: 'cartesian',
+      mask: [
+        [true, true, true],
+        [true, true, true],
+        [false, false, false],
+        [true, true, false],
+      ],
+    });
     const fe = readStructureFile(fixture('pw-fe-afm-labels.in'));
     assert.deepEqual(fe.symbols, ['Fe', 'Fe']);
     assert.deepEqual(fe.labels, ['Fe1', 'Fe2']);
@@ -223,7 +265,10 @@ describe('structure files: the awkward cases', () => {
     assert.match(errorOf(() => readStructureFile(fixture('nope.cif'))).located(), /nope\.cif: CIF: no such file/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-structure-'));
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'hello\n');
-    assert.match(errorOf(() => readStructureFile(path.join(dir, 'notes.txt'))).detail, /neither the name nor the content says which structure format/);
+    assert.match(
+      errorOf(() => readStructureFile(path.join(dir, 'notes.txt'))).detail,
+      /neither the name nor the content says which structure format/,
+    );
     fs.rmSync(dir, { recursive: true });
   });
 });
@@ -246,9 +291,14 @@ describe('structure files: round trips through every writer', () => {
         const back = readStructureFile(out, { format });
         if (format === 'cif') {
           // A CIF holds a, b, c, α, β, γ: the cell comes back turned to the standard orientation, so compare shapes and fractions.
-          const g = (c: Structure['cell']) => [0, 1, 2].map((i) => [0, 1, 2].map((j) => c[i]!.reduce((acc, x, k) => acc + x * c[j]![k]!, 0)));
+          const g = (c: Structure['cell']) =>
+            [0, 1, 2].map((i) => [0, 1, 2].map((j) => c[i]!.reduce((acc, x, k) => acc + x * c[j]![k]!, 0)));
           sameCell(g(back.cell), g(s.cell), 1e-6);
-          back.positions.forEach((p, i) => toFractional(back.cell, p).forEach((x, k) => close(x, toFractional(s.cell, s.positions[i]!)[k]!, 1e-9, `atom ${i} fraction ${k}`)));
+          back.positions.forEach((p, i) =>
+            toFractional(back.cell, p).forEach((x, k) =>
+              close(x, toFractional(s.cell, s.positions[i]!)[k]!, 1e-9, `atom ${i} fraction ${k}`),
+            ),
+          );
           assert.deepEqual(back.symbols, s.symbols);
         } else {
           sameCell(back.cell, s.cell);
@@ -256,7 +306,11 @@ describe('structure files: round trips through every writer', () => {
         }
         const keepsFixed = format === 'poscar' || format === 'pwx-in' || format === 'extxyz';
         if (keepsFixed) assert.deepEqual(fixedIndices(back), fixedIndices(s));
-        else if (fixedIndices(s).length) assert.ok(formatLosses(s, format).some((l) => /no fixed atoms/.test(l)), 'the loss of fixed atoms is reported');
+        else if (fixedIndices(s).length)
+          assert.ok(
+            formatLosses(s, format).some((l) => /no fixed atoms/.test(l)),
+            'the loss of fixed atoms is reported',
+          );
         if (format === 'pwx-in' || format === 'poscar') assert.deepEqual(back.fixedComponents?.mask, s.fixedComponents?.mask);
         const ref = ase(out, ASE_FORMAT[format]);
         assert.deepEqual(ref.symbols, back.symbols);

@@ -22,18 +22,30 @@ for a in read(sys.argv[1], index=':', format='espresso-out'):
 print(json.dumps(out))
 `;
 
-interface AseImage { cell: number[][]; positions: number[][]; energy: number | null; fmax: number | null }
+interface AseImage {
+  cell: number[][];
+  positions: number[][];
+  energy: number | null;
+  fmax: number | null;
+}
 
 function aseImages(file: string): AseImage[] {
   const r = spawnSync(PYTHON, ['-c', READ_ALL, file], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) throw new Error(`ASE could not read ${file} (${r.error?.message ?? r.stderr.trim()}). This test needs Debian's python3-ase: apt-get install -y python3-ase`);
+  if (r.error || r.status !== 0)
+    throw new Error(
+      `ASE could not read ${file} (${r.error?.message ?? r.stderr.trim()}). This test needs Debian's python3-ase: apt-get install -y python3-ase`,
+    );
   return JSON.parse(r.stdout) as AseImage[];
 }
 
 const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
 
 describe('pw.x relaxation trajectory', () => {
-  for (const rel of ['test/fixtures/qe/runs/si-vc-relax.out', 'test/fixtures/qe/runs/si-relax.out', 'test/fixtures/qe/qe-7.2-benchmarks/pw_twochem/relax_twochem.out']) {
+  for (const rel of [
+    'test/fixtures/qe/runs/si-vc-relax.out',
+    'test/fixtures/qe/runs/si-relax.out',
+    'test/fixtures/qe/qe-7.2-benchmarks/pw_twochem/relax_twochem.out',
+  ]) {
     it(`reads every geometry of ${path.basename(rel)} with its energy and largest force, as ASE does`, () => {
       const file = path.join(ROOT, rel);
       const ours = readPwxTrajectory(fs.readFileSync(file, 'utf8'));

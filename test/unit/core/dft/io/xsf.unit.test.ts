@@ -22,8 +22,26 @@ describe('XSF', () => {
   });
 
   it('writes a molecule without a cell as ATOMS, with forces', () => {
-    const forces: Vec3[] = [[0.1, -0.2, 0.3], [0, 0, -1.5]];
-    const text = formatXsf({ symbols: ['C', 'O'], positions: [[0, 0, 0], [0, 0, 1.128]], cell: [[0, 0, 0], [0, 0, 0], [0, 0, 0]], pbc: [false, false, false] }, forces);
+    const forces: Vec3[] = [
+      [0.1, -0.2, 0.3],
+      [0, 0, -1.5],
+    ];
+    const text = formatXsf(
+      {
+        symbols: ['C', 'O'],
+        positions: [
+          [0, 0, 0],
+          [0, 0, 1.128],
+        ],
+        cell: [
+          [0, 0, 0],
+          [0, 0, 0],
+          [0, 0, 0],
+        ],
+        pbc: [false, false, false],
+      },
+      forces,
+    );
     assert.match(text, /^ATOMS\n\s+6 /);
     const [frame] = parseXsf(text);
     assert.deepEqual(frame!.structure.symbols, ['C', 'O']);
@@ -37,7 +55,9 @@ describe('XSF', () => {
       'ANIMSTEPS 2',
       'SLAB',
       'PRIMVEC',
-      '  2.8 0 0', '  1.4 2.42487 0', '  0 0 20',
+      '  2.8 0 0',
+      '  1.4 2.42487 0',
+      '  0 0 20',
       'PRIMCOORD 1',
       '2 1',
       'Pt 0 0 10',
@@ -56,10 +76,31 @@ describe('XSF', () => {
   });
 
   it('names the line and the problem in a bad file', () => {
-    assert.throws(() => parseXsf('CRYSTAL\nPRIMVEC\n1 0 0\n0 1 0\n0 0 1\nPRIMCOORD\n2 1\n78 0 0 0\n'), (e: unknown) =>
-      e instanceof StructureFileError && /promises 2 atoms but only 1/.test(e.message));
-    assert.throws(() => parseXsf('ATOMS\n999 0 0 0\n'), (e: unknown) => e instanceof StructureFileError && e.line === 2 && /not an element/.test(e.message));
-    assert.throws(() => parseXsf('CRYSTAL\nPRIMVEC\n1 0 0\n0 one 0\n0 0 1\n'), (e: unknown) => e instanceof StructureFileError && e.line === 4);
-    assert.throws(() => formatXsf({ symbols: ['Xx'], positions: [[0, 0, 0]], cell: [[0, 0, 0], [0, 0, 0], [0, 0, 0]], pbc: [false, false, false] }), /"Xx" is not a chemical symbol/);
+    assert.throws(
+      () => parseXsf('CRYSTAL\nPRIMVEC\n1 0 0\n0 1 0\n0 0 1\nPRIMCOORD\n2 1\n78 0 0 0\n'),
+      (e: unknown) => e instanceof StructureFileError && /promises 2 atoms but only 1/.test(e.message),
+    );
+    assert.throws(
+      () => parseXsf('ATOMS\n999 0 0 0\n'),
+      (e: unknown) => e instanceof StructureFileError && e.line === 2 && /not an element/.test(e.message),
+    );
+    assert.throws(
+      () => parseXsf('CRYSTAL\nPRIMVEC\n1 0 0\n0 one 0\n0 0 1\n'),
+      (e: unknown) => e instanceof StructureFileError && e.line === 4,
+    );
+    assert.throws(
+      () =>
+        formatXsf({
+          symbols: ['Xx'],
+          positions: [[0, 0, 0]],
+          cell: [
+            [0, 0, 0],
+            [0, 0, 0],
+            [0, 0, 0],
+          ],
+          pbc: [false, false, false],
+        }),
+      /"Xx" is not a chemical symbol/,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { generatedFiles, PROJECT_ROOT } from '../../../../../scripts/qe-defs/gen
 import { parseHelpdoc, helpdocPlainText } from '../../../../../scripts/qe-defs/helpdoc';
 import { definitionsVersionFor, qeDefinitions } from '../../../../../src/core/dft/qe/definitions';
 
-describe('pw.x input definitions generated from QE\'s INPUT_PW.def', () => {
+describe("pw.x input definitions generated from QE's INPUT_PW.def", () => {
   it('the committed JSON descriptions and grammar are what the generator writes today', () => {
     const files = generatedFiles();
     assert.equal(files.size, 5);
@@ -17,9 +17,18 @@ describe('pw.x input definitions generated from QE\'s INPUT_PW.def', () => {
 
   it('lists the namelists in the order pw.x reads them, with the always-read ones marked required', () => {
     const d = qeDefinitions('7.2').defs;
-    assert.deepEqual(d.namelists.map((n) => n.name), ['CONTROL', 'SYSTEM', 'ELECTRONS', 'IONS', 'CELL', 'FCP', 'RISM']);
-    assert.deepEqual(d.namelists.filter((n) => n.required).map((n) => n.name), ['CONTROL', 'SYSTEM', 'ELECTRONS']);
-    assert.deepEqual(qeDefinitions('6.7').defs.namelists.map((n) => n.name), ['CONTROL', 'SYSTEM', 'ELECTRONS', 'IONS', 'CELL']);
+    assert.deepEqual(
+      d.namelists.map((n) => n.name),
+      ['CONTROL', 'SYSTEM', 'ELECTRONS', 'IONS', 'CELL', 'FCP', 'RISM'],
+    );
+    assert.deepEqual(
+      d.namelists.filter((n) => n.required).map((n) => n.name),
+      ['CONTROL', 'SYSTEM', 'ELECTRONS'],
+    );
+    assert.deepEqual(
+      qeDefinitions('6.7').defs.namelists.map((n) => n.name),
+      ['CONTROL', 'SYSTEM', 'ELECTRONS', 'IONS', 'CELL'],
+    );
   });
 
   it('keeps types, defaults, required flags and dimensioned variables', () => {
@@ -30,8 +39,14 @@ describe('pw.x input definitions generated from QE\'s INPUT_PW.def', () => {
     assert.equal(q.variable('system', 'ecutrho')!.default, '4 * ecutwfc');
     assert.deepEqual(q.variable('system', 'celldm')!.dimensions, [{ index: 'i', start: '1', end: '6' }]);
     assert.deepEqual(q.variable('system', 'starting_magnetization')!.dimensions, [{ index: 'i', start: '1', end: 'ntyp' }]);
-    assert.deepEqual(q.variable('system', 'Hubbard_occ')!.dimensions.map((d) => d.index), ['ityp', 'i']);
-    assert.deepEqual(q.namelistsOf('tprnfor').map((n) => n.name), ['CONTROL']);
+    assert.deepEqual(
+      q.variable('system', 'Hubbard_occ')!.dimensions.map((d) => d.index),
+      ['ityp', 'i'],
+    );
+    assert.deepEqual(
+      q.namelistsOf('tprnfor').map((n) => n.name),
+      ['CONTROL'],
+    );
     assert.equal(q.variable('system', 'nosym')!.default, '.FALSE.');
   });
 
@@ -46,7 +61,10 @@ describe('pw.x input definitions generated from QE\'s INPUT_PW.def', () => {
 
   it('describes the cards, their options and layouts, including HUBBARD from 7.x on', () => {
     const k = qeDefinitions('7.2').card('k_points')!;
-    assert.deepEqual(k.options.map((o) => o.values[0]), ['tpiba', 'automatic', 'crystal', 'gamma', 'tpiba_b', 'crystal_b', 'tpiba_c', 'crystal_c']);
+    assert.deepEqual(
+      k.options.map((o) => o.values[0]),
+      ['tpiba', 'automatic', 'crystal', 'gamma', 'tpiba_b', 'crystal_b', 'tpiba_c', 'crystal_c'],
+    );
     assert.deepEqual(k.syntax.find((s) => s.forOptions.includes('automatic'))!.lines, [['nk1', 'nk2', 'nk3', 'sk1', 'sk2', 'sk3']]);
     assert.equal(k.required, true);
     assert.equal(qeDefinitions('7.2').card('CELL_PARAMETERS')!.required, false);

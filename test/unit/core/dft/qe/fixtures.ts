@@ -5,8 +5,9 @@ import path from 'node:path';
 export const FIXTURES = path.resolve(__dirname, '../../../../fixtures/qe');
 
 function walk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 /** Every pw.x input among the fixtures (the project's QE fixtures and other areas' .in/.pwi files). */
@@ -22,6 +23,15 @@ export function fixtureOutputs(): string[] {
 /** QE's qe-7.2 test-suite inputs kept as fixtures, as paths relative to their folder ("pw_scf/scf.in"). */
 export const QE_TEST_SUITE = path.join(FIXTURES, 'qe-7.2-test-suite');
 export function qeTestSuiteInputs(): string[] {
-  return fs.readdirSync(QE_TEST_SUITE).filter((d) => d.startsWith('pw_')).sort()
-    .flatMap((d) => fs.readdirSync(path.join(QE_TEST_SUITE, d)).filter((f) => f.endsWith('.in')).sort().map((f) => path.join(d, f)));
+  return fs
+    .readdirSync(QE_TEST_SUITE)
+    .filter((d) => d.startsWith('pw_'))
+    .sort()
+    .flatMap((d) =>
+      fs
+        .readdirSync(path.join(QE_TEST_SUITE, d))
+        .filter((f) => f.endsWith('.in'))
+        .sort()
+        .map((f) => path.join(d, f)),
+    );
 }

@@ -9,7 +9,7 @@ import { FIXTURES } from './fixtures';
 const run = (name: string) => fs.readFileSync(path.join(FIXTURES, 'runs', name), 'utf8');
 
 describe('pw.x job outcome', () => {
-  it('takes pw.x\'s error from the CRASH file in the job directory when the output was cut before it', () => {
+  it("takes pw.x's error from the CRASH file in the job directory when the output was cut before it", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-outcome-'));
     try {
       const out = path.join(dir, 'pw.out');
@@ -20,7 +20,10 @@ describe('pw.x job outcome', () => {
       fs.writeFileSync(path.join(dir, 'CRASH'), run('al-missing-pseudo.CRASH'));
       const outcome = readPwOutcome(cut, readCrashBeside(out));
       assert.equal(outcome.jobDone, false);
-      assert.match(outcome.error ?? '', /^Error in routine readpp \(1\):\nfile \/usr\/share\/espresso\/pseudo\/Al\.no-such-file\.UPF not found$/);
+      assert.match(
+        outcome.error ?? '',
+        /^Error in routine readpp \(1\):\nfile \/usr\/share\/espresso\/pseudo\/Al\.no-such-file\.UPF not found$/,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -7,8 +7,19 @@ import { numberIn, parsePwInput } from '../../../../../src/core/dft/qe/input';
 import { validatePwInput } from '../../../../../src/core/dft/qe/validate';
 
 const al = bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: 4.05, cell: 'primitive' });
-const base: PwInputOptions = { purpose: 'production', calculation: 'relax', ecutwfcRy: 30, ecutrhoRy: 240, kMesh: [4, 4, 4], occupations: 'smearing', smearing: 'mv', degaussRy: 0.02, nspin: 1 };
-const render = (o: Partial<PwInputOptions>) => parsePwInput(renderPwInput(al, { ...base, ...o }, { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } }).text);
+const base: PwInputOptions = {
+  purpose: 'production',
+  calculation: 'relax',
+  ecutwfcRy: 30,
+  ecutrhoRy: 240,
+  kMesh: [4, 4, 4],
+  occupations: 'smearing',
+  smearing: 'mv',
+  degaussRy: 0.02,
+  nspin: 1,
+};
+const render = (o: Partial<PwInputOptions>) =>
+  parsePwInput(renderPwInput(al, { ...base, ...o }, { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } }).text);
 
 describe('relaxation thresholds in make_pw_input', () => {
   it('writes forc_conv_thr in Ry/bohr and etot_conv_thr at a tenth of it (bohr), as pw.x pairs its defaults', () => {
@@ -28,10 +39,20 @@ describe('relaxation thresholds in make_pw_input', () => {
 
   it('writes &IONS for relaxations and ensemble runs, which pw.x 6.7 reads, and the validator accepts the ensemble input', () => {
     for (const calculation of ['relax', 'ensemble'] as const) {
-      const text = renderPwInput(al, { ...base, calculation, ...(calculation === 'ensemble' ? { inputDft: 'BEEF-vdW' } : {}) }, { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } }).text;
+      const text = renderPwInput(
+        al,
+        { ...base, calculation, ...(calculation === 'ensemble' ? { inputDft: 'BEEF-vdW' } : {}) },
+        { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } },
+      ).text;
       assert.match(text, /&IONS/i, calculation);
-      const problems = validatePwInput(text, { qeVersion: '6.7' }).diagnostics.filter((d) => d.severity === 'error' && d.code !== 'unknown-pseudopotential' && !/pseudo/i.test(d.code));
-      assert.deepEqual(problems.map((d) => d.message), [], calculation);
+      const problems = validatePwInput(text, { qeVersion: '6.7' }).diagnostics.filter(
+        (d) => d.severity === 'error' && d.code !== 'unknown-pseudopotential' && !/pseudo/i.test(d.code),
+      );
+      assert.deepEqual(
+        problems.map((d) => d.message),
+        [],
+        calculation,
+      );
     }
     assert.doesNotMatch(renderPwInput(al, { ...base, calculation: 'scf' }, { Al: { file: 'Al.pz-vbc.UPF', sha256: 'x' } }).text, /&IONS/i);
   });

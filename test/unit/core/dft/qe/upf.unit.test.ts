@@ -13,8 +13,18 @@ describe('UPF header reader', () => {
   it('reads a UPF v2 norm-conserving header (no cutoffs stated: a stated 0 is "unknown")', () => {
     const h = head('Al.pz-vbc.UPF');
     assert.deepEqual(
-      { format: h.format, element: h.element, type: h.type, functional: h.functional, z: h.zValence, rel: h.relativistic, wfc: h.suggestedEcutwfcRy, rho: h.suggestedEcutrhoRy },
-      { format: 'UPF v2', element: 'Al', type: 'NC', functional: 'PZ', z: 3, rel: 'no', wfc: undefined, rho: undefined });
+      {
+        format: h.format,
+        element: h.element,
+        type: h.type,
+        functional: h.functional,
+        z: h.zValence,
+        rel: h.relativistic,
+        wfc: h.suggestedEcutwfcRy,
+        rho: h.suggestedEcutrhoRy,
+      },
+      { format: 'UPF v2', element: 'Al', type: 'NC', functional: 'PZ', z: 3, rel: 'no', wfc: undefined, rho: undefined },
+    );
     assert.equal(h.functionalComponents, 'SLA PZ NOGX NOGC');
   });
 
@@ -43,7 +53,10 @@ describe('UPF header reader', () => {
 
   it('reads UPF v1 headers, with the relativistic treatment from PP_INFO', () => {
     const c = head('C.UPF');
-    assert.deepEqual([c.format, c.element, c.type, c.functional, c.zValence, c.relativistic, c.coreCorrection], ['UPF v1', 'C', 'NC', 'PZ', 4, 'scalar', false]);
+    assert.deepEqual(
+      [c.format, c.element, c.type, c.functional, c.zValence, c.relativistic, c.coreCorrection],
+      ['UPF v1', 'C', 'NC', 'PZ', 4, 'scalar', false],
+    );
     const ni = head('Ni.rel-pbe-nd-rrkjus.UPF');
     assert.deepEqual([ni.type, ni.functional, ni.zValence, ni.relativistic], ['US', 'PBE', 10, 'full']);
     assert.ok(Math.abs(ni.suggestedEcutwfcRy! - 23.557) < 1e-9);
@@ -66,8 +79,10 @@ describe('UPF header reader', () => {
   });
 
   it('refuses text that is not UPF, saying what to do', () => {
-    assert.throws(() => readUpfHeader('<?xml version="1.0"?><qes:espresso/>', 'x.xml'), (e: unknown) =>
-      e instanceof UpfReadError && /x\.xml/.test(e.message) && /upfconv/.test(e.message));
+    assert.throws(
+      () => readUpfHeader('<?xml version="1.0"?><qes:espresso/>', 'x.xml'),
+      (e: unknown) => e instanceof UpfReadError && /x\.xml/.test(e.message) && /upfconv/.test(e.message),
+    );
     assert.throws(() => readUpfHeader('<UPF version="2.0.1"><PP_HEADER element="Fe"/>', 'bad.UPF'), /z_valence/);
   });
 

@@ -8,9 +8,33 @@ import { analyseSymmetry } from '../../../../../src/core/dft/structure/symmetry'
 
 const close = (x: number, y: number, tol: number, what: string) => assert.ok(Math.abs(x - y) <= tol, `${what}: ${x} vs ${y}`);
 
-const CASES: { kind: BulkKind; symbols: string[]; a: number; group: number; symbol: string; atoms: Record<CellChoice, number>; perConventional: Record<CellChoice, number> }[] = [
-  { kind: 'zincblende', symbols: ['Ga', 'As'], a: 5.653, group: 216, symbol: 'F-43m', atoms: { primitive: 2, conventional: 8 }, perConventional: { primitive: 4, conventional: 1 } },
-  { kind: 'cesiumchloride', symbols: ['Cs', 'Cl'], a: 4.123, group: 221, symbol: 'Pm-3m', atoms: { primitive: 2, conventional: 2 }, perConventional: { primitive: 1, conventional: 1 } },
+const CASES: {
+  kind: BulkKind;
+  symbols: string[];
+  a: number;
+  group: number;
+  symbol: string;
+  atoms: Record<CellChoice, number>;
+  perConventional: Record<CellChoice, number>;
+}[] = [
+  {
+    kind: 'zincblende',
+    symbols: ['Ga', 'As'],
+    a: 5.653,
+    group: 216,
+    symbol: 'F-43m',
+    atoms: { primitive: 2, conventional: 8 },
+    perConventional: { primitive: 4, conventional: 1 },
+  },
+  {
+    kind: 'cesiumchloride',
+    symbols: ['Cs', 'Cl'],
+    a: 4.123,
+    group: 221,
+    symbol: 'Pm-3m',
+    atoms: { primitive: 2, conventional: 2 },
+    perConventional: { primitive: 1, conventional: 1 },
+  },
 ];
 
 describe('binary prototypes built by name', () => {
@@ -47,7 +71,13 @@ describe('binary prototypes built by name', () => {
   }
 
   it('asks for a cation and an anion', () => {
-    assert.throws(() => bulk({ kind: 'zincblende', symbols: ['Ga'], aAngstrom: 5.65, cell: 'primitive' }), /zincblende needs 2 element symbols \(cation, anion\)/);
-    assert.throws(() => bulk({ kind: 'cesiumchloride', symbols: ['Cs'], aAngstrom: 4.12, cell: 'primitive' }), /cesiumchloride needs 2 element symbols/);
+    assert.throws(
+      () => bulk({ kind: 'zincblende', symbols: ['Ga'], aAngstrom: 5.65, cell: 'primitive' }),
+      /zincblende needs 2 element symbols \(cation, anion\)/,
+    );
+    assert.throws(
+      () => bulk({ kind: 'cesiumchloride', symbols: ['Cs'], aAngstrom: 4.12, cell: 'primitive' }),
+      /cesiumchloride needs 2 element symbols/,
+    );
   });
 });

@@ -26,7 +26,12 @@ describe('molecule table', () => {
     close(distance(h2o.positions[0], h2o.positions[1]), 0.9572, 1e-12, 'OH in H2O');
     close(angleDeg(h2o.positions[1], h2o.positions[0], h2o.positions[2]), 104.52, 1e-9, 'HOH');
     const nh3 = molecule('NH3');
-    for (const [i, j] of [[1, 2], [2, 3], [1, 3]]) close(angleDeg(nh3.positions[i], nh3.positions[0], nh3.positions[j]), 106.7, 1e-9, 'HNH');
+    for (const [i, j] of [
+      [1, 2],
+      [2, 3],
+      [1, 3],
+    ])
+      close(angleDeg(nh3.positions[i], nh3.positions[0], nh3.positions[j]), 106.7, 1e-9, 'HNH');
     close(distance(nh3.positions[0], nh3.positions[3]), 1.012, 1e-12, 'NH in NH3');
     const ch3 = molecule('CH3');
     close(angleDeg(ch3.positions[1], ch3.positions[0], ch3.positions[2]), 109.4712, 1e-4, 'HCH');
@@ -38,18 +43,32 @@ describe('molecule table', () => {
     for (const name of MOLECULE_NAMES) {
       const m = molecule(name);
       assert.deepEqual(m.positions[0], [0, 0, 0], name);
-      assert.ok(m.positions.every((p) => p[2] >= 0), `${name} points up`);
+      assert.ok(
+        m.positions.every((p) => p[2] >= 0),
+        `${name} points up`,
+      );
       assert.ok(m.source.length > 0);
     }
-    assert.ok(['CO', 'O', 'H', 'OH', 'N', 'N2', 'NO', 'H2O', 'NH3', 'NH', 'NH2', 'CH3', 'CH2', 'CH', 'C', 'NNH'].every((n) => MOLECULE_NAMES.includes(n)));
-    assert.throws(() => molecule('CO3'), (e: unknown) => e instanceof DftScienceError && /no molecule "CO3".*CO, NO/.test(e.message));
+    assert.ok(
+      ['CO', 'O', 'H', 'OH', 'N', 'N2', 'NO', 'H2O', 'NH3', 'NH', 'NH2', 'CH3', 'CH2', 'CH', 'C', 'NNH'].every((n) =>
+        MOLECULE_NAMES.includes(n),
+      ),
+    );
+    assert.throws(
+      () => molecule('CO3'),
+      (e: unknown) => e instanceof DftScienceError && /no molecule "CO3".*CO, NO/.test(e.message),
+    );
   });
 });
 
 describe('gas-phase references in a box', () => {
   it('centres the molecule in a cubic periodic box and keeps its geometry', () => {
     const box = moleculeInBox('H2O', 10);
-    assert.deepEqual(box.cell, [[10, 0, 0], [0, 10, 0], [0, 0, 10]]);
+    assert.deepEqual(box.cell, [
+      [10, 0, 0],
+      [0, 10, 0],
+      [0, 0, 10],
+    ]);
     assert.deepEqual(box.pbc, [true, true, true]);
     const lo = [0, 1, 2].map((k) => Math.min(...box.positions.map((p) => p[k])));
     const hi = [0, 1, 2].map((k) => Math.max(...box.positions.map((p) => p[k])));
@@ -86,7 +105,10 @@ describe('placing adsorbates', () => {
     const c = p.structure.positions[p.anchorIndex];
     const rho = A_PT / Math.SQRT2 / Math.sqrt(3);
     close(p.heightAngstrom, Math.sqrt((R.C + R.Pt) ** 2 - rho ** 2), 1e-9, 'hollow height');
-    const top = s.positions.filter((_, i) => s.tags![i] === 1).map((q) => distance(q, c)).sort((x, y) => x - y);
+    const top = s.positions
+      .filter((_, i) => s.tags![i] === 1)
+      .map((q) => distance(q, c))
+      .sort((x, y) => x - y);
     close(top[0], R.C + R.Pt, 1e-9, 'C–Pt 1');
     close(top[2], R.C + R.Pt, 1e-9, 'C–Pt 3');
     assert.ok(top[3] > top[2] + 0.5);
@@ -110,7 +132,10 @@ describe('placing adsorbates', () => {
     close((Math.acos(axis[2] / norm(axis)) * 180) / Math.PI, 30, 1e-9, 'tilt from the normal');
     assert.ok(axis[0] > 0 && Math.abs(axis[1]) < 1e-12, 'tilt about y moves O along +x');
     assert.equal(tilted.structure.info?.orientation, 'tilted 30°');
-    assert.throws(() => placeAdsorbate(s, { adsorbate: 'CO', site: 'ontop', orientation: { kind: 'tilted', angleDeg: 30, axis: [0, 0, 1] } }), /surface plane/);
+    assert.throws(
+      () => placeAdsorbate(s, { adsorbate: 'CO', site: 'ontop', orientation: { kind: 'tilted', angleDeg: 30, axis: [0, 0, 1] } }),
+      /surface plane/,
+    );
   });
 
   it('keeps every adsorbate atom at least the covalent sum from the slab (NH3 in a hollow)', () => {

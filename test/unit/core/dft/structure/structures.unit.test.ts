@@ -62,7 +62,10 @@ describe('bulk structures', () => {
 
   it('rejects bad input with what to pass', () => {
     assert.throws(() => bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: -4, cell: 'primitive' }), /a = -4 Å/);
-    assert.throws(() => bulk({ kind: 'rocksalt', symbols: ['Na'], aAngstrom: 5.6, cell: 'primitive' }), /2 element symbols \(cation, anion\)/);
+    assert.throws(
+      () => bulk({ kind: 'rocksalt', symbols: ['Na'], aAngstrom: 5.6, cell: 'primitive' }),
+      /2 element symbols \(cation, anion\)/,
+    );
     assert.throws(() => bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: 4, cell: 'unit' as 'primitive' }), DftScienceError);
   });
 });
@@ -70,7 +73,15 @@ describe('bulk structures', () => {
 describe('slabs', () => {
   for (const ref of ase.surfaces) {
     it(`${ref.facet} ${ref.size.join('×')} matches ASE's ${ref.facet}() cell, atoms, order and tags`, () => {
-      const s = slab({ facet: ref.facet, symbol: ref.symbol, aAngstrom: ref.params.a, cAngstrom: ref.params.c, size: [ref.size[0], ref.size[1]], layers: ref.size[2], vacuumAngstrom: ref.vacuum });
+      const s = slab({
+        facet: ref.facet,
+        symbol: ref.symbol,
+        aAngstrom: ref.params.a,
+        cAngstrom: ref.params.c,
+        size: [ref.size[0], ref.size[1]],
+        layers: ref.size[2],
+        vacuumAngstrom: ref.vacuum,
+      });
       s.cell.forEach((row, i) => near(row, ref.atoms.cell[i], 1e-9, `cell ${i}`));
       assert.equal(s.positions.length, ref.atoms.positions.length);
       s.positions.forEach((p, i) => near(p, ref.atoms.positions[i], 1e-9, `atom ${i}`));
@@ -79,7 +90,15 @@ describe('slabs', () => {
     });
 
     it(`${ref.facet} has ASE's sites, and an O atom 1.5 Å above each lands where ASE's add_adsorbate puts it`, () => {
-      const s = slab({ facet: ref.facet, symbol: ref.symbol, aAngstrom: ref.params.a, cAngstrom: ref.params.c, size: [ref.size[0], ref.size[1]], layers: ref.size[2], vacuumAngstrom: ref.vacuum });
+      const s = slab({
+        facet: ref.facet,
+        symbol: ref.symbol,
+        aAngstrom: ref.params.a,
+        cAngstrom: ref.params.c,
+        size: [ref.size[0], ref.size[1]],
+        layers: ref.size[2],
+        vacuumAngstrom: ref.vacuum,
+      });
       const sites = adsorptionSites(s);
       assert.deepEqual(sites.map((x) => x.kind).sort(), Object.keys(ref.sites).sort());
       for (const site of sites) {
@@ -108,7 +127,10 @@ describe('slabs', () => {
     assert.equal(adsorptionSite(s, 'fcc').coordination, 3);
     assert.equal(adsorptionSite(s, 'bridge').coordination, 2);
     // the bottom two layers fixed; vacuum 10 Å on each side
-    assert.deepEqual(s.fixed, s.tags!.map((t) => t >= 3));
+    assert.deepEqual(
+      s.fixed,
+      s.tags!.map((t) => t >= 3),
+    );
     assert.ok(Math.abs(s.cell[2][2] - (3 * a) / Math.sqrt(3) - 20) < 1e-12);
     assert.equal(siteInstances(s, 'fcc').length, 9);
   });
@@ -124,7 +146,10 @@ describe('slabs', () => {
     assert.ok(Math.abs(2 * distance(sb, o) - 4.09 / Math.SQRT2) < 1e-12, 'short bridge spans a/√2');
     const fe = slab({ facet: 'bcc110', symbol: 'Fe', aAngstrom: 2.87, size: [2, 2], layers: 3, vacuumAngstrom: 8 });
     const h = adsorptionSite(fe, 'hollow');
-    const d = fe.positions.filter((_, i) => fe.tags![i] === 1).map((p) => Math.hypot(p[0] - h.position[0], p[1] - h.position[1])).sort((x, y) => x - y);
+    const d = fe.positions
+      .filter((_, i) => fe.tags![i] === 1)
+      .map((p) => Math.hypot(p[0] - h.position[0], p[1] - h.position[1]))
+      .sort((x, y) => x - y);
     assert.ok(Math.abs(d[0] - d[2]) < 1e-12 && d[3] > d[2] + 0.1, `three equal nearest distances: ${d.slice(0, 4)}`);
     assert.equal(h.coordination, 3);
     assert.throws(() => adsorptionSite(cu, 'fcc'), /fcc100 surface has no "fcc" site. Its sites are: ontop, bridge, hollow/);

@@ -22,7 +22,13 @@ interface Answer {
   conventional: { natoms: number; cellpar: number[]; volume: number };
   primitiveNatoms: number;
 }
-interface Case { name: string; lattice: number[][]; positions: number[][]; numbers: number[]; answers: Answer[] }
+interface Case {
+  name: string;
+  lattice: number[][];
+  positions: number[][];
+  numbers: number[];
+  answers: Answer[];
+}
 
 const { cases } = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/structures/symmetry/cases.json'), 'utf8')) as { cases: Case[] };
 
@@ -37,8 +43,20 @@ describe('symmetry (moyo) against spglib', () => {
   it('the fixtures cover at least 30 distinct space groups in all seven crystal systems', () => {
     const numbers = new Set(cases.map((c) => c.answers[0]!.number));
     assert.ok(numbers.size >= 30, `${numbers.size} space groups`);
-    const systems = [[1, 2], [3, 15], [16, 74], [75, 142], [143, 167], [168, 194], [195, 230]];
-    for (const [lo, hi] of systems) assert.ok([...numbers].some((n) => n >= lo! && n <= hi!), `no space group in ${lo}-${hi}`);
+    const systems = [
+      [1, 2],
+      [3, 15],
+      [16, 74],
+      [75, 142],
+      [143, 167],
+      [168, 194],
+      [195, 230],
+    ];
+    for (const [lo, hi] of systems)
+      assert.ok(
+        [...numbers].some((n) => n >= lo! && n <= hi!),
+        `no space group in ${lo}-${hi}`,
+      );
   });
 
   for (const c of cases) {
@@ -51,7 +69,12 @@ describe('symmetry (moyo) against spglib', () => {
         // equally right; spglib and moyo may pick different origins, so a letter may differ only where
         // the site symmetry is the same.
         s.wyckoffLetters.forEach((w, i) => {
-          if (w !== a.wyckoffs[i]) assert.equal(s.siteSymmetry[i]!.replace(/\s/g, ''), a.siteSymmetry[i]!.replace(/\s/g, ''), `atom ${i}: ${w} vs ${a.wyckoffs[i]}`);
+          if (w !== a.wyckoffs[i])
+            assert.equal(
+              s.siteSymmetry[i]!.replace(/\s/g, ''),
+              a.siteSymmetry[i]!.replace(/\s/g, ''),
+              `atom ${i}: ${w} vs ${a.wyckoffs[i]}`,
+            );
         });
         assert.deepEqual(s.equivalentAtoms, a.equivalentAtoms);
         assert.equal(s.conventional.symbols.length, a.conventional.natoms);

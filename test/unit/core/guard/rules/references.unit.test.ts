@@ -15,11 +15,16 @@ const schema = {
     energies: artifactRefListSchema('energies', { names: ['total_energy'], unit: 'eV' }),
   },
 };
-const registry = () => new MemoryProvenance([
-  cutoffSelection('a-1', [20, 25, 30, 35], 30), structureArtifact('a-2'), energy('a-3', -57.1), energy('a-4', -57.2),
-  { id: 'a-5', kind: 'qe-input', name: 'pw_input', value: { text: '&control/' }, creatorTool: 'make_pw_input' },
-  energy('a-6', -57.3, { status: 'provisional' }), energy('a-7', -57.3, { status: 'stale' }),
-]);
+const registry = () =>
+  new MemoryProvenance([
+    cutoffSelection('a-1', [20, 25, 30, 35], 30),
+    structureArtifact('a-2'),
+    energy('a-3', -57.1),
+    energy('a-4', -57.2),
+    { id: 'a-5', kind: 'qe-input', name: 'pw_input', value: { text: '&control/' }, creatorTool: 'make_pw_input' },
+    energy('a-6', -57.3, { status: 'provisional' }),
+    energy('a-7', -57.3, { status: 'stale' }),
+  ]);
 const levels = (vs: { level: string }[]) => vs.map((v) => v.level);
 
 describe('tier-1 rule references-exist', () => {

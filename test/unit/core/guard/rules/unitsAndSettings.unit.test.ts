@@ -27,16 +27,31 @@ describe('tier-1 rule units-match', () => {
     assert.equal(unitFromName('bravais'), undefined);
   });
   it('passes a value in the unit the argument takes', () => {
-    const vs = unitsMatch({ call: proposed('t', { latticeConstantAngstrom: 4.04 }, { latticeConstantAngstrom: 'a-1' }), schema, provenance: p });
-    assert.deepEqual(vs.map((v) => v.level), ['pass']);
+    const vs = unitsMatch({
+      call: proposed('t', { latticeConstantAngstrom: 4.04 }, { latticeConstantAngstrom: 'a-1' }),
+      schema,
+      provenance: p,
+    });
+    assert.deepEqual(
+      vs.map((v) => v.level),
+      ['pass'],
+    );
   });
   it('fails bohr passed where Å is taken, and says to convert', () => {
-    const [v] = unitsMatch({ call: proposed('t', { latticeConstantAngstrom: 7.63 }, { latticeConstantAngstrom: 'a-2' }), schema, provenance: p });
+    const [v] = unitsMatch({
+      call: proposed('t', { latticeConstantAngstrom: 7.63 }, { latticeConstantAngstrom: 'a-2' }),
+      schema,
+      provenance: p,
+    });
     assert.equal(v!.level, 'fail');
     assert.match(v!.reasons[0]!, /takes Å but its reference a-2 is in bohr.*converted/);
   });
   it('fails an energy passed where a length is taken', () => {
-    const [v] = unitsMatch({ call: proposed('t', { latticeConstantAngstrom: -57.1 }, { latticeConstantAngstrom: 'a-3' }), schema, provenance: p });
+    const [v] = unitsMatch({
+      call: proposed('t', { latticeConstantAngstrom: -57.1 }, { latticeConstantAngstrom: 'a-3' }),
+      schema,
+      provenance: p,
+    });
     assert.equal(v!.level, 'fail');
     assert.match(v!.reasons[0]!, /measure different things/);
   });
@@ -64,26 +79,52 @@ describe('tier-1 rule settings-comparable', () => {
     assert.match(v!.reasons[0]!, /ecutwfcRy differs: a-1 has 20, a-2 has 30/);
   });
   it('allows the swept parameter to differ in a convergence series, and only it', () => {
-    const p = new MemoryProvenance([energy('a-1', -1), energy('a-2', -2, { settings: { ecutwfcRy: 30, ecutrhoRy: 120 } }),
-      energy('a-3', -3, { settings: { ecutwfcRy: 40, ecutrhoRy: 160, smearing: 'gaussian' } })]);
-    assert.equal(settingsComparable({ call: proposed('t', { parameter: 'ecutwfc', energies: ['a-1', 'a-2'] }), schema, provenance: p })[0]!.level, 'pass');
+    const p = new MemoryProvenance([
+      energy('a-1', -1),
+      energy('a-2', -2, { settings: { ecutwfcRy: 30, ecutrhoRy: 120 } }),
+      energy('a-3', -3, { settings: { ecutwfcRy: 40, ecutrhoRy: 160, smearing: 'gaussian' } }),
+    ]);
+    assert.equal(
+      settingsComparable({ call: proposed('t', { parameter: 'ecutwfc', energies: ['a-1', 'a-2'] }), schema, provenance: p })[0]!.level,
+      'pass',
+    );
     const [v] = settingsComparable({ call: proposed('t', { parameter: 'ecutwfc', energies: ['a-1', 'a-3'] }), schema, provenance: p });
     assert.equal(v!.level, 'fail');
     assert.match(v!.reasons[0]!, /smearing differs/);
     assert.doesNotMatch(v!.reasons[0]!, /ecutwfcRy differs/);
   });
   it('fails a different pseudopotential file for the same element', () => {
-    const p = new MemoryProvenance([energy('a-1', -1), energy('a-2', -2, { settings: { pseudopotentials: { Al: { file: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF' } } } })]);
-    assert.match(settingsComparable({ call: proposed('t', { energies: ['a-1', 'a-2'] }), schema, provenance: p })[0]!.reasons[0]!, /pseudopotentials\.Al differs/);
+    const p = new MemoryProvenance([
+      energy('a-1', -1),
+      energy('a-2', -2, { settings: { pseudopotentials: { Al: { file: 'Al.pbe-nl-rrkjus_psl.1.0.0.UPF' } } } }),
+    ]);
+    assert.match(
+      settingsComparable({ call: proposed('t', { energies: ['a-1', 'a-2'] }), schema, provenance: p })[0]!.reasons[0]!,
+      /pseudopotentials\.Al differs/,
+    );
   });
   it('compares meshes only on the same cell: a molecule at Γ beside a slab is comparable', () => {
-    const slabCell = [[5, 0, 0], [0, 5, 0], [0, 0, 20]];
+    const slabCell = [
+      [5, 0, 0],
+      [0, 5, 0],
+      [0, 0, 20],
+    ];
     const p = new MemoryProvenance([
       energy('a-1', -1, { settings: { kSpacingPerAngstrom: undefined, kMesh: [4, 4, 1] }, cell: slabCell }),
-      energy('a-2', -2, { settings: { kSpacingPerAngstrom: undefined, kMesh: [1, 1, 1] }, cell: [[10, 0, 0], [0, 10, 0], [0, 0, 10]] }),
+      energy('a-2', -2, {
+        settings: { kSpacingPerAngstrom: undefined, kMesh: [1, 1, 1] },
+        cell: [
+          [10, 0, 0],
+          [0, 10, 0],
+          [0, 0, 10],
+        ],
+      }),
       energy('a-3', -3, { settings: { kSpacingPerAngstrom: undefined, kMesh: [3, 3, 1] }, cell: slabCell }),
     ]);
     assert.equal(settingsComparable({ call: proposed('t', { energies: ['a-1', 'a-2'] }), schema, provenance: p })[0]!.level, 'pass');
-    assert.match(settingsComparable({ call: proposed('t', { energies: ['a-1', 'a-3'] }), schema, provenance: p })[0]!.reasons[0]!, /kMesh differs/);
+    assert.match(
+      settingsComparable({ call: proposed('t', { energies: ['a-1', 'a-3'] }), schema, provenance: p })[0]!.reasons[0]!,
+      /kMesh differs/,
+    );
   });
 });

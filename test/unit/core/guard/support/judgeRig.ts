@@ -19,19 +19,35 @@ export async function startJudgeRig(script: FakeScript): Promise<JudgeRig> {
   const provider = new AnthropicProvider({ apiKey: KEY, baseURL: api.baseURL, retry: { maxAttempts: 1 } });
   const judge: JudgeConfig = {
     provider,
-    models: { 'param-judge': DEFAULT_ROLE_MODELS['param-judge'], 'cross-judge': DEFAULT_ROLE_MODELS['cross-judge'], 'report-judge': DEFAULT_ROLE_MODELS['report-judge'] },
+    models: {
+      'param-judge': DEFAULT_ROLE_MODELS['param-judge'],
+      'cross-judge': DEFAULT_ROLE_MODELS['cross-judge'],
+      'report-judge': DEFAULT_ROLE_MODELS['report-judge'],
+    },
     catalogue: new ToolRegistry().judgeCatalogue(),
   };
   return { api, judge, stop: () => api.stop() };
 }
 
 /** A scripted judge answer: verdicts for the named parameters. */
-export function paramVerdicts(verdicts: { parameter: string; level: 'pass' | 'warn' | 'fail'; reasons?: string[] }[], match: { lastUser?: string } = {}, times: number | 'always' = 1) {
+export function paramVerdicts(
+  verdicts: { parameter: string; level: 'pass' | 'warn' | 'fail'; reasons?: string[] }[],
+  match: { lastUser?: string } = {},
+  times: number | 'always' = 1,
+) {
   return {
     name: `param-judge ${verdicts.map((v) => `${v.parameter}:${v.level}`).join(',')}`,
     times,
     match: { toolChoice: 'record_parameter_verdicts', ...match },
-    reply: { content: [{ type: 'tool_use' as const, name: 'record_parameter_verdicts', input: { verdicts: verdicts.map((v) => ({ reasons: [`${v.parameter} looks ${v.level}`], ...v })) } }] },
+    reply: {
+      content: [
+        {
+          type: 'tool_use' as const,
+          name: 'record_parameter_verdicts',
+          input: { verdicts: verdicts.map((v) => ({ reasons: [`${v.parameter} looks ${v.level}`], ...v })) },
+        },
+      ],
+    },
   };
 }
 

@@ -9,8 +9,15 @@ export class MemoryEventLog implements EventLogPort {
   constructor(events: CanvasEvent[] = []) {
     this.list.push(...events);
   }
-  events() { return this.list; }
-  subscribe(l: (e: CanvasEvent) => void) { this.listeners.add(l); return () => { this.listeners.delete(l); }; }
+  events() {
+    return this.list;
+  }
+  subscribe(l: (e: CanvasEvent) => void) {
+    this.listeners.add(l);
+    return () => {
+      this.listeners.delete(l);
+    };
+  }
   async append<K extends EventKind>(e: AppendInput<K>): Promise<CanvasEvent<K>> {
     const ev = { v: 1, seq: this.list.length + 1, ts: new Date().toISOString(), crc: '0', ...e } as unknown as CanvasEvent<K> & CanvasEvent;
     this.list.push(ev);

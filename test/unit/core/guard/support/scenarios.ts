@@ -18,8 +18,17 @@ import { seedCall } from './seedCall';
 export const SCENARIO_DIR = path.resolve(__dirname, '../../../../fixtures/guard-scenarios');
 
 export const CATEGORIES = [
-  'legitimate', 'fabricated-value', 'copied-value', 'input-where-output-needed', 'provisional-value',
-  'mismatched-settings', 'unconverged-parameter', 'out-of-range', 'units', 'schema', 'judge-scope',
+  'legitimate',
+  'fabricated-value',
+  'copied-value',
+  'input-where-output-needed',
+  'provisional-value',
+  'mismatched-settings',
+  'unconverged-parameter',
+  'out-of-range',
+  'units',
+  'schema',
+  'judge-scope',
 ] as const;
 
 export interface ScenarioExtra {
@@ -41,7 +50,13 @@ export interface Scenario {
   status?: Record<string, ArtifactStatus>;
   /** Approval requests on artifacts' concerns, answered or not. */
   approvals?: { on: string; answer?: 'approve' | 'reject' }[];
-  call?: { tool: string; arguments: Record<string, unknown>; references?: Record<string, string>; reasons?: Record<string, string>; context?: string };
+  call?: {
+    tool: string;
+    arguments: Record<string, unknown>;
+    references?: Record<string, string>;
+    reasons?: Record<string, string>;
+    context?: string;
+  };
   report?: { claims: ReportClaim[] };
   expect: { tier: 'schema' | 'tier1' | 'report'; level: VerdictLevel; rules: string[] };
   /** What a model judge should say (reported, not asserted, when a model is configured). */
@@ -49,7 +64,10 @@ export interface Scenario {
 }
 
 export function loadScenarios(): { file: string; scenario: Scenario }[] {
-  return fs.readdirSync(SCENARIO_DIR).filter((f) => f.endsWith('.json')).sort()
+  return fs
+    .readdirSync(SCENARIO_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
     .map((file) => ({ file, scenario: JSON.parse(fs.readFileSync(path.join(SCENARIO_DIR, file), 'utf8')) as Scenario }));
 }
 
@@ -78,7 +96,10 @@ export async function prepare(s: Scenario): Promise<ScenarioBase> {
     if (x.energy) {
       const like = base.provenance.artifact(String(substitute(`@${x.energy.like}`, base)))!;
       const settingsBase = s.base === 'co-pt' ? ptSettings() : alSettings();
-      const meta = { ...like.meta, settings: { ...(like.meta?.settings as PhysicalSettings ?? settingsBase), ...x.energy.settings } } as Record<string, unknown>;
+      const meta = {
+        ...like.meta,
+        settings: { ...((like.meta?.settings as PhysicalSettings) ?? settingsBase), ...x.energy.settings },
+      } as Record<string, unknown>;
       if (x.energy.volumeAngstrom3 !== undefined) meta.volumeAngstrom3 = x.energy.volumeAngstrom3;
       draft = { kind: 'scalar', name: 'total_energy', value: x.energy.ev, unit: 'eV', status: x.energy.status ?? 'final', meta };
     } else {
@@ -93,8 +114,19 @@ export async function prepare(s: Scenario): Promise<ScenarioBase> {
   for (const ap of s.approvals ?? []) {
     const id = String(substitute(ap.on, base));
     const art = base.provenance.artifact(id)!;
-    const req = await base.approvals.raise({ call: art.creator, tool: base.provenance.call(art.creator)!.tool, verdicts: [{ rule: 'param-judge@1', level: 'warn', reasons: ['scenario concern'] }], provenancePath: [id] });
-    await base.provenance.addConcern(id, { source: 'tier2', rule: 'param-judge@1', level: 'warn', message: 'scenario concern', approval: req.id });
+    const req = await base.approvals.raise({
+      call: art.creator,
+      tool: base.provenance.call(art.creator)!.tool,
+      verdicts: [{ rule: 'param-judge@1', level: 'warn', reasons: ['scenario concern'] }],
+      provenancePath: [id],
+    });
+    await base.provenance.addConcern(id, {
+      source: 'tier2',
+      rule: 'param-judge@1',
+      level: 'warn',
+      message: 'scenario concern',
+      approval: req.id,
+    });
     if (ap.answer) await base.approvals.answer(req.id, ap.answer, 'user@cli', 'scenario answer');
   }
   return base;

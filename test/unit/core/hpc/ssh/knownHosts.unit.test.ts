@@ -3,12 +3,24 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addKnownHost, fingerprintOf, hostFieldMatches, keyTypeOf, knownHostName, readKnownHosts, verifyHostKey } from '../../../../../src/core/hpc/ssh/knownHosts';
+import {
+  addKnownHost,
+  fingerprintOf,
+  hostFieldMatches,
+  keyTypeOf,
+  knownHostName,
+  readKnownHosts,
+  verifyHostKey,
+} from '../../../../../src/core/hpc/ssh/knownHosts';
 
 const blob = (type: string, seed: string) => {
   const t = Buffer.from(type);
   const k = crypto.createHash('sha256').update(seed).digest();
-  const len = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+  const len = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(n);
+    return b;
+  };
   return Buffer.concat([len(t.length), t, len(k.length), k]);
 };
 const hashed = (name: string) => {
@@ -41,13 +53,17 @@ describe('known_hosts', () => {
     const good = blob('ssh-ed25519', 'good');
     const other = blob('ssh-ed25519', 'other');
     const rsa = blob('ssh-rsa', 'rsa');
-    fs.writeFileSync(file, [
-      '# comment', '',
-      `${hashed('h1')} ssh-ed25519 ${good.toString('base64')}`,
-      `h2 ssh-ed25519 ${other.toString('base64')}`,
-      `h3 ssh-rsa ${rsa.toString('base64')}`,
-      `@revoked * ssh-ed25519 ${blob('ssh-ed25519', 'revoked').toString('base64')}`,
-    ].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        '# comment',
+        '',
+        `${hashed('h1')} ssh-ed25519 ${good.toString('base64')}`,
+        `h2 ssh-ed25519 ${other.toString('base64')}`,
+        `h3 ssh-rsa ${rsa.toString('base64')}`,
+        `@revoked * ssh-ed25519 ${blob('ssh-ed25519', 'revoked').toString('base64')}`,
+      ].join('\n'),
+    );
     const entries = readKnownHosts([file, path.join(dir, 'missing')]);
     assert.equal(verifyHostKey(entries, 'h1', good).kind, 'match');
     const mm = verifyHostKey(entries, 'h2', good);

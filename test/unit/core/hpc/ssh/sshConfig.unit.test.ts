@@ -37,10 +37,13 @@ describe('ssh config resolution', () => {
 
   it('builds the ProxyJump chain outermost first, each hop resolved through the config', () => {
     const t = resolveSshTarget({ sshHost: 'hpc' }, source);
-    assert.deepEqual(t.jumps.map((j) => [j.alias, j.host, j.port, j.user]), [
-      ['bastion:2022', 'bastion.example.org', 2022, 'me'],
-      ['gw', 'gateway.example.org', 22, 'bob'],
-    ]);
+    assert.deepEqual(
+      t.jumps.map((j) => [j.alias, j.host, j.port, j.user]),
+      [
+        ['bastion:2022', 'bastion.example.org', 2022, 'me'],
+        ['gw', 'gateway.example.org', 22, 'bob'],
+      ],
+    );
     assert.equal(t.jumps[0]!.keepaliveSeconds, 5);
   });
 

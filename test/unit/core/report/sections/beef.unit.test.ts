@@ -21,7 +21,18 @@ describe('BEEF-vdW report: histogram and section', () => {
   });
 
   it('the report section names the artifact, its statistics and the share of members favouring fcc; stale statistics are left out', () => {
-    const art = (status: ArtifactRecord['status']): ArtifactRecord => ({ id: 'a-77', kind: 'table', name: 'beef_ensemble_stats', value: stats, contentHash: 'x', creator: 'c-1', inputs: [], concerns: [], status, createdAt: '' });
+    const art = (status: ArtifactRecord['status']): ArtifactRecord => ({
+      id: 'a-77',
+      kind: 'table',
+      name: 'beef_ensemble_stats',
+      value: stats,
+      contentHash: 'x',
+      creator: 'c-1',
+      inputs: [],
+      concerns: [],
+      status,
+      createdAt: '',
+    });
     const s = beefReportSection([art('final')])!;
     assert.ok(s.plots['beef-ensemble.svg']);
     const text = s.markdown.join('\n');
@@ -31,16 +42,44 @@ describe('BEEF-vdW report: histogram and section', () => {
   });
 
   it('the run report shows the histogram once: not again in its BEEF section when the judged report embeds it', () => {
-    const art = (id: string, name: string, value: unknown, location?: string): ArtifactRecord => ({ id, kind: 'table', name, value, contentHash: id, creator: 'c-1', inputs: [], concerns: [], status: 'final', createdAt: '', ...(location ? { location } : {}) });
-    const judged = { v: 1, seq: 1, ts: '', actor: { kind: 'framework', id: 'judge' }, kind: 'report.judged',
-      payload: { report: 'a-80', accepted: true, level: 'pass', summary: '1 claim(s)', claims: [{ claim: { quantity: 'beef_ensemble', value: 0.7, unit: '1', cites: 'a-77.fractionPositive' }, verdicts: [] }] } } as unknown as CanvasEvent;
-    const render = (reportText: string) => renderRunReport({
-      runId: 'r', events: [judged], calls: () => [], readFile: () => reportText,
-      artifacts: () => [art('a-77', 'beef_ensemble_stats', stats), art('a-80', 'report', { title: 'BEEF' }, 'files/report.md')],
+    const art = (id: string, name: string, value: unknown, location?: string): ArtifactRecord => ({
+      id,
+      kind: 'table',
+      name,
+      value,
+      contentHash: id,
+      creator: 'c-1',
+      inputs: [],
+      concerns: [],
+      status: 'final',
+      createdAt: '',
+      ...(location ? { location } : {}),
     });
+    const judged = {
+      v: 1,
+      seq: 1,
+      ts: '',
+      actor: { kind: 'framework', id: 'judge' },
+      kind: 'report.judged',
+      payload: {
+        report: 'a-80',
+        accepted: true,
+        level: 'pass',
+        summary: '1 claim(s)',
+        claims: [{ claim: { quantity: 'beef_ensemble', value: 0.7, unit: '1', cites: 'a-77.fractionPositive' }, verdicts: [] }],
+      },
+    } as unknown as CanvasEvent;
+    const render = (reportText: string) =>
+      renderRunReport({
+        runId: 'r',
+        events: [judged],
+        calls: () => [],
+        readFile: () => reportText,
+        artifacts: () => [art('a-77', 'beef_ensemble_stats', stats), art('a-80', 'report', { title: 'BEEF' }, 'files/report.md')],
+      });
     const image = /!\[[^\]]*\]\(plots\/beef-ensemble\.svg\)/g;
     const embedded = render('# BEEF\n\n![BEEF-vdW ensemble ΔBE](plots/beef-ensemble.svg)\n');
-    assert.equal(embedded.markdown.match(image)?.length, 1, 'the report\'s own image, not a second one');
+    assert.equal(embedded.markdown.match(image)?.length, 1, "the report's own image, not a second one");
     assert.match(embedded.markdown, /## BEEF-vdW ensemble/);
     assert.ok(embedded.plots['beef-ensemble.svg'], 'the plot file is still written');
     assert.equal(render('# BEEF\n\nno image here\n').markdown.match(image)?.length, 1, 'the section draws it when the report does not');

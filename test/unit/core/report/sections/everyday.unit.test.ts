@@ -12,21 +12,39 @@ import { MemoryProvenance } from '../../guard/support/memoryProvenance';
 import { FIXTURES, runDir, seedRun } from '../../tools/support/seedRun';
 
 const registry = new ToolRegistry();
-const settings: PhysicalSettings = { code: 'pw.x', functional: 'PBE', ecutwfcRy: 16, ecutrhoRy: 64, pseudopotentials: { Si: { file: 'Si.pbe-rrkj.UPF' } }, kMesh: [3, 3, 3], occupations: 'fixed', nspin: 1 };
+const settings: PhysicalSettings = {
+  code: 'pw.x',
+  functional: 'PBE',
+  ecutwfcRy: 16,
+  ecutrhoRy: 64,
+  pseudopotentials: { Si: { file: 'Si.pbe-rrkj.UPF' } },
+  kMesh: [3, 3, 3],
+  occupations: 'fixed',
+  nspin: 1,
+};
 
 async function relaxation(file: string, input: string) {
   const p = new MemoryProvenance();
   const dir = runDir();
   const { source: _s, ...structure } = readStructureFile(path.join(FIXTURES, 'qe/runs', input));
   const run = await seedRun(p, dir, { outputFile: `qe/runs/${file}`, structure, calculation: 'vc-relax', settings });
-  const ctx: GuardContext = { provenance: p, approvals: new ApprovalBook(new MemoryEventLog()), policy: 'auto-approve', run: { runId: 'r', runDir: dir, signal: new AbortController().signal, progress: () => {}, services: {} } };
-  const out = await guardedCall(registry.get('relaxation_result')!, { tool: 'relaxation_result', args: { relaxation: run.energy.id }, refs: {}, reasons: {}, context: 't', agent: { role: 'dft' } }, ctx);
+  const ctx: GuardContext = {
+    provenance: p,
+    approvals: new ApprovalBook(new MemoryEventLog()),
+    policy: 'auto-approve',
+    run: { runId: 'r', runDir: dir, signal: new AbortController().signal, progress: () => {}, services: {} },
+  };
+  const out = await guardedCall(
+    registry.get('relaxation_result')!,
+    { tool: 'relaxation_result', args: { relaxation: run.energy.id }, refs: {}, reasons: {}, context: 't', agent: { role: 'dft' } },
+    ctx,
+  );
   assert.equal(out.status, 'ok', JSON.stringify(out));
   return p;
 }
 
 describe('report sections of relaxations, magnetization and energy differences', () => {
-  it('draws a relaxation\'s energy and largest force per geometry as one SVG of two panels, with its table and checks', async () => {
+  it("draws a relaxation's energy and largest force per geometry as one SVG of two panels, with its table and checks", async () => {
     const p = await relaxation('si-vc-relax.out', 'si-vc-relax.in');
     const a = p.artifacts().find((x) => x.name === 'relaxation')!;
     const v = a.value as RelaxationValue;

@@ -7,8 +7,19 @@ import { structureSvg, structuresReportSection } from '../../../../../src/core/r
 import { elementOf } from '../../../../../src/shared/elements';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
-const record = (id: string, name: string, value: Structure, meta: Record<string, unknown> = {}): ArtifactRecord =>
-  ({ id, kind: 'structure', name, value, contentHash: '', creator: 'c-1', inputs: [], concerns: [], status: 'final', meta, createdAt: '' });
+const record = (id: string, name: string, value: Structure, meta: Record<string, unknown> = {}): ArtifactRecord => ({
+  id,
+  kind: 'structure',
+  name,
+  value,
+  contentHash: '',
+  creator: 'c-1',
+  inputs: [],
+  concerns: [],
+  status: 'final',
+  meta,
+  createdAt: '',
+});
 
 describe('structure stills for report.md', () => {
   it('draws a conventional rocksalt cell with its face atoms, coloured from the element table, with the cell edges', () => {
@@ -27,10 +38,13 @@ describe('structure stills for report.md', () => {
     assert.match(svg, /× fixed/);
   });
 
-  it('shows the structure read from the user\'s file with its sha256, and the last relaxed structure', () => {
+  it("shows the structure read from the user's file with its sha256, and the last relaxed structure", () => {
     const nacl = readStructureFile(path.join(ROOT, 'examples/NaCl.cif'));
     const { source: _s, ...relaxed } = nacl;
-    const section = structuresReportSection([record('a-1', 'bulk_structure', nacl, { spaceGroup: 'Fm-3m (225)' }), record('a-7', 'relaxed_structure', relaxed)])!;
+    const section = structuresReportSection([
+      record('a-1', 'bulk_structure', nacl, { spaceGroup: 'Fm-3m (225)' }),
+      record('a-7', 'relaxed_structure', relaxed),
+    ])!;
     assert.deepEqual(Object.keys(section.plots), ['structure-a-1.svg', 'structure-a-7.svg']);
     const md = section.markdown.join('\n');
     assert.match(md, /!\[Na4Cl4 from NaCl\.cif\]\(plots\/structure-a-1\.svg\)/);

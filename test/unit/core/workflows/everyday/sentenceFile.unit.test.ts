@@ -18,7 +18,12 @@ const env: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `$
 // Si in its 2-atom primitive cell, as VASP writes it
 const SI_POSCAR = 'Si\n1.0\n0.0 2.7155 2.7155\n2.7155 0.0 2.7155\n2.7155 2.7155 0.0\nSi\n2\nDirect\n0 0 0\n0.25 0.25 0.25\n';
 
-function fileOf(inputs: Record<string, unknown> | undefined): { file: string; name: string; sha256: string; structure: { symbols: string[] } } {
+function fileOf(inputs: Record<string, unknown> | undefined): {
+  file: string;
+  name: string;
+  sha256: string;
+  structure: { symbols: string[] };
+} {
   return inputs!.structure as ReturnType<typeof fileOf>;
 }
 
@@ -72,15 +77,28 @@ describe('relax, magnetic-ordering and formation-energy sentences that name a st
   });
 
   it('refuses a named file that is absent, saying the path it tried and what the path is relative to', () => {
-    for (const sentence of ['relax POSCAR with PBE', 'vc-relax nowhere/POSCAR', 'magnetic order of nowhere/POSCAR', 'formation energy of nowhere/POSCAR with PBE']) {
+    for (const sentence of [
+      'relax POSCAR with PBE',
+      'vc-relax nowhere/POSCAR',
+      'magnetic order of nowhere/POSCAR',
+      'formation energy of nowhere/POSCAR with PBE',
+    ]) {
       const named = sentence.includes('nowhere') ? 'nowhere/POSCAR' : 'POSCAR';
-      assert.throws(() => parseObjectiveText(sentence, { forModel: true, baseDir: EXAMPLES }),
-        new RegExp(`names the structure file ${named}, but ${EXAMPLES}/${named} does not exist: a file named in an objective sentence is relative to ${EXAMPLES}`), sentence);
+      assert.throws(
+        () => parseObjectiveText(sentence, { forModel: true, baseDir: EXAMPLES }),
+        new RegExp(
+          `names the structure file ${named}, but ${EXAMPLES}/${named} does not exist: a file named in an objective sentence is relative to ${EXAMPLES}`,
+        ),
+        sentence,
+      );
     }
   });
 
   it('leaves a surface-energy sentence that names a file to a model rather than ignore the file', () => {
-    assert.equal(parseObjectiveText('surface energy of Pt(111) from examples/NaCl.cif', { forModel: true, baseDir: ROOT }).workflow, undefined);
+    assert.equal(
+      parseObjectiveText('surface energy of Pt(111) from examples/NaCl.cif', { forModel: true, baseDir: ROOT }).workflow,
+      undefined,
+    );
     assert.equal(parseObjectiveText('surface energy of Al(111) with LDA').workflow, 'surface-energy');
   });
 });

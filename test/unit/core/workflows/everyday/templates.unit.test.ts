@@ -13,7 +13,9 @@ import { buildBulkTool } from '../../../../../src/core/tools/structureTools';
 import type { Structure } from '../../../../../src/core/dft/types';
 import { checkTemplateSteps } from '../templateSteps';
 
-const env: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: ['Si', 'Al', 'Mg'].includes(element) ? 'NC' : 'US' }) };
+const env: WorkflowEnvironment = {
+  pseudopotential: ({ element }) => ({ file: `${element}.upf`, type: ['Si', 'Al', 'Mg'].includes(element) ? 'NC' : 'US' }),
+};
 const plan = (t: typeof RELAX, inputs: Record<string, unknown>) => t.steps(t.resolveInputs(inputs, env));
 const claim = { quantity: 'relaxed_energy', value: -1, unit: 'eV' };
 
@@ -22,8 +24,16 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     for (const id of ['relax', 'magnetic-ordering', 'formation-energy', 'surface-energy']) assert.ok(workflowTemplate(id), id);
     assert.deepEqual(parseObjectiveText('vc-relax Si with PBE').inputs, { calculation: 'vc-relax', element: 'Si', functional: 'PBE' });
     assert.equal(parseObjectiveText('magnetic moment of bcc Fe with PBE').workflow, 'magnetic-ordering');
-    assert.deepEqual(parseObjectiveText('formation energy of MgO with LDA').inputs, { elements: ['Mg', 'O'], bravais: 'rocksalt', functional: 'LDA' });
-    assert.deepEqual(parseObjectiveText('surface energy of Al(111) with LDA').inputs, { element: 'Al', facet: 'fcc111', functional: 'LDA' });
+    assert.deepEqual(parseObjectiveText('formation energy of MgO with LDA').inputs, {
+      elements: ['Mg', 'O'],
+      bravais: 'rocksalt',
+      functional: 'LDA',
+    });
+    assert.deepEqual(parseObjectiveText('surface energy of Al(111) with LDA').inputs, {
+      element: 'Al',
+      facet: 'fcc111',
+      functional: 'LDA',
+    });
     // a sentence naming no element stays for a model to plan
     assert.equal(parseObjectiveText('relax the structure', { forModel: true }).workflow, undefined);
     assert.deepEqual(elementsInText('In PBE, the NaCl and O2 of CO (BFGS)'), ['Na', 'Cl', 'O', 'C']);
@@ -32,15 +42,42 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
   it('relax: a vc-relax with its thresholds, the sweeps when no settings are given, the relaxed structure written and reported', () => {
     const steps = plan(RELAX, { element: 'Si', pressureThresholdKbar: 0.2, cellDofree: 'ibrav' });
     checkTemplateSteps(steps, claim);
-    assert.deepEqual(steps.map((s) => s.id), ['structure', 'pseudopotentials', 'cutoff-input', 'cutoff-series', 'cutoff-runs', 'cutoff-choice', 'k-input', 'k-series', 'k-runs', 'k-choice',
-      'relax-input', 'relax-run', 'relaxed', 'result', 'structure-files', 'report']);
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      [
+        'structure',
+        'pseudopotentials',
+        'cutoff-input',
+        'cutoff-series',
+        'cutoff-runs',
+        'cutoff-choice',
+        'k-input',
+        'k-series',
+        'k-runs',
+        'k-choice',
+        'relax-input',
+        'relax-run',
+        'relaxed',
+        'result',
+        'structure-files',
+        'report',
+      ],
+    );
     const input = steps.find((s) => s.id === 'relax-input')!.args!;
     assert.equal(input.calculation, 'vc-relax');
     assert.equal(input.pressureThresholdKbar, 0.2);
     assert.equal(input.cellDofree, 'ibrav');
     assert.equal(input.forceThresholdEvPerAngstrom, 0.01);
     assert.equal(input.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
-    assert.deepEqual(steps.at(-1)!.reportQuantities, ['relaxed_energy', 'force', 'volume', 'stress', 'kpoint_count', 'converged_cutoff', 'converged_kspacing']);
+    assert.deepEqual(steps.at(-1)!.reportQuantities, [
+      'relaxed_energy',
+      'force',
+      'volume',
+      'stress',
+      'kpoint_count',
+      'converged_cutoff',
+      'converged_kspacing',
+    ]);
     const relax = plan(RELAX, { element: 'Si', calculation: 'relax', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
     assert.equal(relax.find((s) => s.id === 'relax-input')!.args!.pressureThresholdKbar, undefined);
     assert.ok(!relax.some((s) => s.id === 'cutoff-input'));
@@ -48,8 +85,14 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
 
   it('relax reads the crystal from a file named in a YAML objective, as given, with its sha256', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-relax-'));
-    fs.writeFileSync(path.join(dir, 'si.xyz'), '2\nLattice="0 2.7 2.7 2.7 0 2.7 2.7 2.7 0" Properties=species:S:1:pos:R:3 pbc="T T T"\nSi 0 0 0\nSi 1.40 1.35 1.35\n');
-    fs.writeFileSync(path.join(dir, 'relax.yaml'), 'workflow: relax\ninputs:\n  structure: { file: si.xyz }\n  calculation: relax\n  ecutwfcRy: 20\n  kSpacingPerAngstrom: 0.4\n');
+    fs.writeFileSync(
+      path.join(dir, 'si.xyz'),
+      '2\nLattice="0 2.7 2.7 2.7 0 2.7 2.7 2.7 0" Properties=species:S:1:pos:R:3 pbc="T T T"\nSi 0 0 0\nSi 1.40 1.35 1.35\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'relax.yaml'),
+      'workflow: relax\ninputs:\n  structure: { file: si.xyz }\n  calculation: relax\n  ecutwfcRy: 20\n  kSpacingPerAngstrom: 0.4\n',
+    );
     const o = parseObjectiveFile(fs.readFileSync(path.join(dir, 'relax.yaml'), 'utf8'), path.join(dir, 'relax.yaml'));
     const p = prepareWorkflow(o.workflow!, o.inputs!, env);
     checkTemplateSteps(p.steps, claim);
@@ -69,9 +112,16 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.deepEqual(steps.find((s) => s.id === 'fm-input')!.args!.startingMagnetization, { Fe: 0.5 });
     assert.equal(steps.find((s) => s.id === 'fm-input')!.args!.nspin, 2);
     const ordering = steps.find((s) => s.id === 'afm-ordering')!.args!;
-    assert.deepEqual([ordering.quantity, ordering.coefficients, ordering.per, ordering.count], ['magnetic_ordering_energy', [1, -1], 'magnetic-atom', 2]);
+    assert.deepEqual(
+      [ordering.quantity, ordering.coefficients, ordering.per, ordering.count],
+      ['magnetic_ordering_energy', [1, -1], 'magnetic-atom', 2],
+    );
     // fcc Ni: the L1₀ layering of its 4-atom cubic cell
-    assert.deepEqual(plan(MAGNETIC_ORDERING, { element: 'Ni', ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 }).find((s) => s.id === 'afm-configuration')!.args!.startingMagnetization, [0.5, -0.5, -0.5, 0.5]);
+    assert.deepEqual(
+      plan(MAGNETIC_ORDERING, { element: 'Ni', ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 }).find((s) => s.id === 'afm-configuration')!.args!
+        .startingMagnetization,
+      [0.5, -0.5, -0.5, 0.5],
+    );
     // a ferromagnet alone: the primitive cell, no ordering energy
     const fmOnly = plan(MAGNETIC_ORDERING, { element: 'Ni', orders: ['ferromagnetic'], ecutwfcRy: 25, kSpacingPerAngstrom: 0.3 });
     checkTemplateSteps(fmOnly, { quantity: 'magnetization', value: 0.6, unit: 'μB' });
@@ -79,7 +129,10 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.deepEqual(fmOnly.find((s) => s.id === 'fm-configuration')!.args!.startingMagnetization, [0.5]);
     assert.ok(!fmOnly.some((s) => s.tool === 'energy_difference'));
     assert.deepEqual(fmOnly.at(-1)!.reportQuantities, ['magnetization', 'kpoint_count']);
-    assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Al' }, env), (e: unknown) => e instanceof ObjectiveError && /none of Al is magnetic/.test(e.message));
+    assert.throws(
+      () => MAGNETIC_ORDERING.resolveInputs({ element: 'Al' }, env),
+      (e: unknown) => e instanceof ObjectiveError && /none of Al is magnetic/.test(e.message),
+    );
     assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Fe', orders: { ferri: [0.5] } }, env), /1 moments for the 2 atoms/);
   });
 
@@ -109,7 +162,10 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.equal(parseObjectiveText('formation energy of ZnO in zinc blende').inputs!.bravais, 'zincblende');
     // bcc Cs is not in the table of element crystals, nor Cl2 among the default molecules: their references are given
     const csReference = { references: { Cs: { bravais: 'bcc', latticeConstantAngstrom: 6.14 }, Cl: { molecule: 'Cl2' } } };
-    for (const [elements, bravais, a, natoms, extra] of [[['Si', 'C'], 'zincblende', 4.36, 2, {}], [['Cs', 'Cl'], 'cesiumchloride', 4.123, 2, csReference]] as const) {
+    for (const [elements, bravais, a, natoms, extra] of [
+      [['Si', 'C'], 'zincblende', 4.36, 2, {}],
+      [['Cs', 'Cl'], 'cesiumchloride', 4.123, 2, csReference],
+    ] as const) {
       const steps = plan(FORMATION_ENERGY, { elements: [...elements], bravais, ecutwfcRy: 30, kSpacingPerAngstrom: 0.3, ...extra });
       const build = steps.find((s) => s.id === 'compound')!;
       assert.deepEqual(build.args, { elements: [...elements], bravais, latticeConstantAngstrom: a });
@@ -117,8 +173,18 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
       const made = await buildBulkTool.run(build.args as never, {} as never);
       assert.deepEqual((made.artifacts[0]!.value as Structure).symbols, [...elements]);
     }
-    assert.throws(() => FORMATION_ENERGY.resolveInputs({ elements: ['Ga'], bravais: 'zincblende', latticeConstantAngstrom: 5.65 }, env), /zincblende needs a cation and an anion, e\.g\. \["Ga", "As"\]/);
-    assert.throws(() => FORMATION_ENERGY.resolveInputs({ elements: ['Si', 'C'], bravais: 'zincblende', references: { Si: { bravais: 'zincblende', latticeConstantAngstrom: 5.43 } } }, env), /references\.Si\.bravais: zincblende is a prototype of two species/);
+    assert.throws(
+      () => FORMATION_ENERGY.resolveInputs({ elements: ['Ga'], bravais: 'zincblende', latticeConstantAngstrom: 5.65 }, env),
+      /zincblende needs a cation and an anion, e\.g\. \["Ga", "As"\]/,
+    );
+    assert.throws(
+      () =>
+        FORMATION_ENERGY.resolveInputs(
+          { elements: ['Si', 'C'], bravais: 'zincblende', references: { Si: { bravais: 'zincblende', latticeConstantAngstrom: 5.43 } } },
+          env,
+        ),
+      /references\.Si\.bravais: zincblende is a prototype of two species/,
+    );
   });
 
   it('surface-energy: Al(111) slabs of 3, 5 and 7 layers against the bulk at its settings, γ per area of two faces', () => {

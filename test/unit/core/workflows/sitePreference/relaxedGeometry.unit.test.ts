@@ -24,7 +24,10 @@ describe('where a relaxed adsorbate sits', () => {
     const fcc = adsorptionSite(pt, 'fcc').position;
     const hcp = adsorptionSite(pt, 'hcp').position;
     const shift = [hcp[0] - fcc[0] + pt.cell[0][0], hcp[1] - fcc[1]];
-    const moved: Structure = { ...p, positions: p.positions.map((r, i) => (p.tags![i] === 0 ? [r[0] + shift[0]!, r[1] + shift[1]!, r[2]] : r)) };
+    const moved: Structure = {
+      ...p,
+      positions: p.positions.map((r, i) => (p.tags![i] === 0 ? [r[0] + shift[0]!, r[1] + shift[1]!, r[2]] : r)),
+    };
     const g = adsorbateGeometry(moved)!;
     assert.equal(g.site, 'hcp');
     assert.ok(g.offsetAngstrom < 1e-6);

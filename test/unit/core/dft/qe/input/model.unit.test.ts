@@ -2,9 +2,28 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  arrayIn, buildPwInput, logicalIn, numberIn, parsePwInput, pwInputFromStructure, readAtomicPositions, readAtomicSpecies,
-  readCellParameters, readConstraints, readHubbard, readKPoints, readOccupations, removeVariableEdits, serializePwInput,
-  stringIn, valueOf, withEdits, withoutVariable, withVariable, parseFortranLiteral, evaluateCoordinate,
+  arrayIn,
+  buildPwInput,
+  logicalIn,
+  numberIn,
+  parsePwInput,
+  pwInputFromStructure,
+  readAtomicPositions,
+  readAtomicSpecies,
+  readCellParameters,
+  readConstraints,
+  readHubbard,
+  readKPoints,
+  readOccupations,
+  removeVariableEdits,
+  serializePwInput,
+  stringIn,
+  valueOf,
+  withEdits,
+  withoutVariable,
+  withVariable,
+  parseFortranLiteral,
+  evaluateCoordinate,
 } from '../../../../../../src/core/dft/qe/input';
 import fc from 'fast-check';
 import { physicalSettingsOf } from '../../../../../../src/core/dft/qe/settings';
@@ -32,28 +51,51 @@ describe('pw.x input model', () => {
   });
 
   it('writes generated inputs back byte for byte and reads back every value the builder wrote', () => {
-    const value = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.boolean(),
-      fc.string({ maxLength: 12 }).filter((x) => !/[\r\n]/.test(x)));
+    const value = fc.oneof(
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+      fc.boolean(),
+      fc.string({ maxLength: 12 }).filter((x) => !/[\r\n]/.test(x)),
+    );
     const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
-    const atoms = fc.array(fc.record({ label: fc.constantFrom('Al', 'Si', 'O', 'Fe1'), position: fc.tuple(fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true })) }), { minLength: 1, maxLength: 5 });
-    fc.assert(fc.property(fc.dictionary(name, value, { maxKeys: 8 }), atoms, fc.constantFrom('\n', '\r\n'), (vars, list, eol) => {
-      const text = buildPwInput({
-        namelists: { system: vars },
-        species: [{ label: 'Al', massAmu: 26.98, pseudopotential: 'Al.UPF' }],
-        positions: { unit: 'angstrom', atoms: list },
-        kPoints: { kind: 'automatic', mesh: [2, 2, 2] },
-      }, eol);
-      const input = parsePwInput(text);
-      assert.equal(serializePwInput(input), text);
-      assert.deepEqual(input.problems, []);
-      for (const [k, v] of Object.entries(vars)) {
-        const got = valueOf(input, 'system', k);
-        assert.ok(got, `${k} not read back`);
-        if (typeof v === 'number') assert.equal(got.value, v === 0 ? 0 : v);
-        else assert.equal(got.value, v);
-      }
-      assert.deepEqual(readAtomicPositions(input)!.value.atoms.map((a) => a.position), list.map((a) => a.position.map((x) => x + 0)));
-    }), { numRuns: 300, seed: 7 });
+    const atoms = fc.array(
+      fc.record({
+        label: fc.constantFrom('Al', 'Si', 'O', 'Fe1'),
+        position: fc.tuple(
+          fc.double({ min: -5, max: 5, noNaN: true }),
+          fc.double({ min: -5, max: 5, noNaN: true }),
+          fc.double({ min: -5, max: 5, noNaN: true }),
+        ),
+      }),
+      { minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(fc.dictionary(name, value, { maxKeys: 8 }), atoms, fc.constantFrom('\n', '\r\n'), (vars, list, eol) => {
+        const text = buildPwInput(
+          {
+            namelists: { system: vars },
+            species: [{ label: 'Al', massAmu: 26.98, pseudopotential: 'Al.UPF' }],
+            positions: { unit: 'angstrom', atoms: list },
+            kPoints: { kind: 'automatic', mesh: [2, 2, 2] },
+          },
+          eol,
+        );
+        const input = parsePwInput(text);
+        assert.equal(serializePwInput(input), text);
+        assert.deepEqual(input.problems, []);
+        for (const [k, v] of Object.entries(vars)) {
+          const got = valueOf(input, 'system', k);
+          assert.ok(got, `${k} not read back`);
+          if (typeof v === 'number') assert.equal(got.value, v === 0 ? 0 : v);
+          else assert.equal(got.value, v);
+        }
+        assert.deepEqual(
+          readAtomicPositions(input)!.value.atoms.map((a) => a.position),
+          list.map((a) => a.position.map((x) => x + 0)),
+        );
+      }),
+      { numRuns: 300, seed: 7 },
+    );
   });
 
   it('reads Fortran literals as pw.x does', () => {
@@ -72,7 +114,10 @@ describe('pw.x input model', () => {
     const text = read('al-fcc-scf.in');
     const input = parsePwInput(text);
     assert.deepEqual(input.problems, []);
-    assert.deepEqual(input.namelists.map((n) => n.name), ['CONTROL', 'SYSTEM', 'ELECTRONS']);
+    assert.deepEqual(
+      input.namelists.map((n) => n.name),
+      ['CONTROL', 'SYSTEM', 'ELECTRONS'],
+    );
     assert.equal(numberIn(input, 'system', 'ecutwfc'), 15);
     assert.equal(numberIn(input, 'electrons', 'conv_thr'), 1e-8);
     assert.equal(numberIn(input, 'SYSTEM', 'celldm(1)'), 7.5);
@@ -94,7 +139,14 @@ describe('pw.x input model', () => {
     assert.equal(numberIn(input, 'system', 'ecutwfc'), 18);
     assert.equal(logicalIn(input, 'system', 'nosym'), true);
     assert.equal(numberIn(input, 'electrons', 'conv_thr'), 1e-7);
-    assert.deepEqual(input.cards.map((c) => [c.name, c.option]), [['ATOMIC_SPECIES', undefined], ['ATOMIC_POSITIONS', 'alat'], ['K_POINTS', 'automatic']]);
+    assert.deepEqual(
+      input.cards.map((c) => [c.name, c.option]),
+      [
+        ['ATOMIC_SPECIES', undefined],
+        ['ATOMIC_POSITIONS', 'alat'],
+        ['K_POINTS', 'automatic'],
+      ],
+    );
     assert.deepEqual(readKPoints(input)!.value, { kind: 'automatic', mesh: [2, 2, 2], shift: [0, 0, 0] });
   });
 
@@ -115,8 +167,14 @@ describe('pw.x input model', () => {
   it('reads every card of a 7.x input: species, positions with if_pos and expressions, cell, k path, occupations, constraints, HUBBARD', () => {
     const input = parsePwInput(read('inputs/hubbard-7x.in'));
     assert.deepEqual(input.problems, []);
-    assert.deepEqual(readAtomicSpecies(input)!.value.map((s) => [s.label, s.massAmu, s.pseudopotential]),
-      [['Ni1', 58.693, 'Ni.pbe-nd-rrkjus.UPF'], ['Ni2', 58.693, 'Ni.pbe-nd-rrkjus.UPF'], ['O', 15.999, 'O.pbe-rrkjus.UPF']]);
+    assert.deepEqual(
+      readAtomicSpecies(input)!.value.map((s) => [s.label, s.massAmu, s.pseudopotential]),
+      [
+        ['Ni1', 58.693, 'Ni.pbe-nd-rrkjus.UPF'],
+        ['Ni2', 58.693, 'Ni.pbe-nd-rrkjus.UPF'],
+        ['O', 15.999, 'O.pbe-rrkjus.UPF'],
+      ],
+    );
     const pos = readAtomicPositions(input)!;
     assert.deepEqual(pos.problems, []);
     assert.equal(pos.value.unit, 'crystal');
@@ -134,21 +192,42 @@ describe('pw.x input model', () => {
     assert.deepEqual([c.constraints[0]!.type, c.constraints[0]!.args], ['distance', [1, 3, 3.6]]);
     const h = readHubbard(input)!.value;
     assert.equal(h.projectors, 'ortho-atomic');
-    assert.deepEqual(h.entries.map((e) => [e.parameter, e.manifolds, e.atoms, e.valueEv]),
-      [['U', ['Ni1-3d'], undefined, 6.1], ['U', ['Ni2-3d'], undefined, 6.1], ['V', ['Ni1-3d', 'O-2p'], [1, 3], 0.5]]);
+    assert.deepEqual(
+      h.entries.map((e) => [e.parameter, e.manifolds, e.atoms, e.valueEv]),
+      [
+        ['U', ['Ni1-3d'], undefined, 6.1],
+        ['U', ['Ni2-3d'], undefined, 6.1],
+        ['V', ['Ni1-3d', 'O-2p'], [1, 3], 0.5],
+      ],
+    );
     // "3*0.0" fills three elements starting at the given index
     assert.deepEqual([...arrayIn(input, 'system', 'starting_magnetization').keys()].sort(), [1, 2, 3, 4, 5]);
     assert.equal(input.comments.length, 5);
   });
 
   it('reads special-point labels in a band path', () => {
-    const input = parsePwInput(read('al-fcc-scf.in').replace(/K_POINTS \(automatic\)\n.*\n/, 'K_POINTS {tpiba_b}\n  3\n  gG 20\n  X 10 ! zone boundary\n  0.5 0.5 0.5 1\n'));
+    const input = parsePwInput(
+      read('al-fcc-scf.in').replace(
+        /K_POINTS \(automatic\)\n.*\n/,
+        'K_POINTS {tpiba_b}\n  3\n  gG 20\n  X 10 ! zone boundary\n  0.5 0.5 0.5 1\n',
+      ),
+    );
     const k = readKPoints(input)!;
     assert.deepEqual(k.problems, []);
     assert.ok(k.value.kind === 'list');
-    assert.deepEqual(k.value.points.map((p) => [p.label, p.k, p.weight]), [['gG', undefined, 20], ['X', undefined, 10], [undefined, [0.5, 0.5, 0.5], 1]]);
+    assert.deepEqual(
+      k.value.points.map((p) => [p.label, p.k, p.weight]),
+      [
+        ['gG', undefined, 20],
+        ['X', undefined, 10],
+        [undefined, [0.5, 0.5, 0.5], 1],
+      ],
+    );
     const plain = parsePwInput(read('al-fcc-scf.in').replace(/K_POINTS \(automatic\)\n.*\n/, 'K_POINTS {tpiba}\n  1\n  gG 20\n'));
-    assert.deepEqual(readKPoints(plain)!.problems.map((p) => p.code), ['kpoint-line']);
+    assert.deepEqual(
+      readKPoints(plain)!.problems.map((p) => p.code),
+      ['kpoint-line'],
+    );
   });
 
   it('evaluates the coordinate expressions pw.x accepts and refuses the others', () => {
@@ -175,7 +254,10 @@ describe('pw.x input model', () => {
     const withRho = serializePwInput(withVariable(input, 'system', 'ecutrho', 120));
     assert.match(withRho, /  degauss = 0.02\n  ecutrho = 120\n\/\n&ELECTRONS/);
     const withIons = withVariable(input, 'ions', 'ion_dynamics', 'bfgs');
-    assert.deepEqual(withIons.namelists.map((n) => n.name), ['CONTROL', 'SYSTEM', 'ELECTRONS', 'IONS']);
+    assert.deepEqual(
+      withIons.namelists.map((n) => n.name),
+      ['CONTROL', 'SYSTEM', 'ELECTRONS', 'IONS'],
+    );
     assert.equal(stringIn(withIons, 'ions', 'ion_dynamics'), 'bfgs');
     assert.ok(serializePwInput(withIons).indexOf('&IONS') < serializePwInput(withIons).indexOf('ATOMIC_SPECIES'));
     const compact = parsePwInput(read('inputs/compact.in'));
@@ -225,55 +307,111 @@ describe('pw.x input model', () => {
     assert.equal(numberIn(input, 'electrons', 'conv_thr'), 1e-8);
     assert.equal(stringIn(input, 'system', 'smearing'), 'mv');
     assert.deepEqual(readKPoints(input)!.value, { kind: 'automatic', mesh: [6, 6, 6], shift: [0, 0, 0] });
-    assert.throws(() => buildPwInput({ namelists: { sytem: {} }, species: [], positions: { unit: 'alat', atoms: [] }, kPoints: { kind: 'gamma' } }), /"SYTEM" is not a pw.x namelist/);
+    assert.throws(
+      () => buildPwInput({ namelists: { sytem: {} }, species: [], positions: { unit: 'alat', atoms: [] }, kPoints: { kind: 'gamma' } }),
+      /"SYTEM" is not a pw.x namelist/,
+    );
   });
 
   it('builds an input for a structure with ibrav 0, Å units and fixed atoms', () => {
-    const text = pwInputFromStructure({
-      symbols: ['Pt', 'Pt', 'O'],
-      positions: [[0, 0, 0], [1.4, 0.8, 2.3], [1.4, 0.8, 4.1]],
-      cell: [[2.8, 0, 0], [1.4, 2.42, 0], [0, 0, 20]],
-      pbc: [true, true, true],
-      fixed: [true, false, false],
-    }, {
-      namelists: { control: { calculation: 'relax' }, system: { ecutwfc: 30 } },
-      species: { Pt: { massAmu: 195.08, pseudopotential: 'Pt.pbe.UPF' }, O: { massAmu: 15.999, pseudopotential: 'O.pbe.UPF' } },
-      kPoints: { kind: 'automatic', mesh: [4, 4, 1] },
-    });
+    const text = pwInputFromStructure(
+      {
+        symbols: ['Pt', 'Pt', 'O'],
+        positions: [
+          [0, 0, 0],
+          [1.4, 0.8, 2.3],
+          [1.4, 0.8, 4.1],
+        ],
+        cell: [
+          [2.8, 0, 0],
+          [1.4, 2.42, 0],
+          [0, 0, 20],
+        ],
+        pbc: [true, true, true],
+        fixed: [true, false, false],
+      },
+      {
+        namelists: { control: { calculation: 'relax' }, system: { ecutwfc: 30 } },
+        species: { Pt: { massAmu: 195.08, pseudopotential: 'Pt.pbe.UPF' }, O: { massAmu: 15.999, pseudopotential: 'O.pbe.UPF' } },
+        kPoints: { kind: 'automatic', mesh: [4, 4, 1] },
+      },
+    );
     const input = parsePwInput(text);
     assert.equal(numberIn(input, 'system', 'nat'), 3);
     // the fixed Pt is a species of its own (the moving Pt and O keep theirs)
     assert.equal(numberIn(input, 'system', 'ntyp'), 3);
     assert.equal(numberIn(input, 'system', 'ibrav'), 0);
-    assert.deepEqual(readAtomicSpecies(input)!.value.map((s) => [s.label, s.pseudopotential]), [['Pt', 'Pt.pbe.UPF'], ['O', 'O.pbe.UPF'], ['Pt1', 'Pt.pbe.UPF']]);
+    assert.deepEqual(
+      readAtomicSpecies(input)!.value.map((s) => [s.label, s.pseudopotential]),
+      [
+        ['Pt', 'Pt.pbe.UPF'],
+        ['O', 'O.pbe.UPF'],
+        ['Pt1', 'Pt.pbe.UPF'],
+      ],
+    );
     const pos = readAtomicPositions(input)!.value;
     assert.equal(pos.unit, 'angstrom');
-    assert.deepEqual(pos.atoms.map((a) => a.label), ['Pt1', 'Pt', 'O']);
-    assert.deepEqual(pos.atoms.map((a) => a.ifPos), [[0, 0, 0], [1, 1, 1], [1, 1, 1]]);
+    assert.deepEqual(
+      pos.atoms.map((a) => a.label),
+      ['Pt1', 'Pt', 'O'],
+    );
+    assert.deepEqual(
+      pos.atoms.map((a) => a.ifPos),
+      [
+        [0, 0, 0],
+        [1, 1, 1],
+        [1, 1, 1],
+      ],
+    );
     assert.deepEqual(readCellParameters(input)!.value.vectors[2], [0, 0, 20]);
     assert.match(text, /^! fixed Pt atoms are species Pt1 \(same pseudopotential\)/m);
   });
 
   it('gives fixed atoms their own species only where an element also moves, and repeats per-species settings for it', () => {
-    const slab = (fixed: boolean[]) => pwInputFromStructure({
-      symbols: ['Fe', 'Fe', 'O'],
-      positions: [[0, 0, 0], [1.4, 0.8, 2.0], [1.4, 0.8, 4.0]],
-      cell: [[2.8, 0, 0], [1.4, 2.42, 0], [0, 0, 20]],
-      pbc: [true, true, true],
-      fixed,
-    }, {
-      namelists: { control: { calculation: 'relax' }, system: { ecutwfc: 30, nspin: 2, 'starting_magnetization(1)': 0.4, 'starting_magnetization(2)': 0.1 } },
-      species: { Fe: { massAmu: 55.845, pseudopotential: 'Fe.UPF' }, O: { massAmu: 15.999, pseudopotential: 'O.UPF' } },
-      kPoints: { kind: 'automatic', mesh: [4, 4, 1] },
-    });
+    const slab = (fixed: boolean[]) =>
+      pwInputFromStructure(
+        {
+          symbols: ['Fe', 'Fe', 'O'],
+          positions: [
+            [0, 0, 0],
+            [1.4, 0.8, 2.0],
+            [1.4, 0.8, 4.0],
+          ],
+          cell: [
+            [2.8, 0, 0],
+            [1.4, 2.42, 0],
+            [0, 0, 20],
+          ],
+          pbc: [true, true, true],
+          fixed,
+        },
+        {
+          namelists: {
+            control: { calculation: 'relax' },
+            system: { ecutwfc: 30, nspin: 2, 'starting_magnetization(1)': 0.4, 'starting_magnetization(2)': 0.1 },
+          },
+          species: { Fe: { massAmu: 55.845, pseudopotential: 'Fe.UPF' }, O: { massAmu: 15.999, pseudopotential: 'O.UPF' } },
+          kPoints: { kind: 'automatic', mesh: [4, 4, 1] },
+        },
+      );
     const split = parsePwInput(slab([true, false, false]));
-    assert.deepEqual(readAtomicSpecies(split)!.value.map((s) => s.label), ['Fe', 'O', 'Fe1']);
+    assert.deepEqual(
+      readAtomicSpecies(split)!.value.map((s) => s.label),
+      ['Fe', 'O', 'Fe1'],
+    );
     assert.equal(numberIn(split, 'system', 'starting_magnetization(3)'), 0.4, 'the fixed Fe starts magnetized like the moving Fe');
     assert.equal(numberIn(split, 'system', 'starting_magnetization(2)'), 0.1);
     // every Fe fixed, or nothing fixed: no symmetry can map a fixed Fe onto a moving one
-    for (const fixed of [[true, true, false], [false, false, false]]) {
+    for (const fixed of [
+      [true, true, false],
+      [false, false, false],
+    ]) {
       const input = parsePwInput(slab(fixed));
-      assert.deepEqual(readAtomicSpecies(input)!.value.map((s) => s.label), ['Fe', 'O'], JSON.stringify(fixed));
+      assert.deepEqual(
+        readAtomicSpecies(input)!.value.map((s) => s.label),
+        ['Fe', 'O'],
+        JSON.stringify(fixed),
+      );
       assert.equal(numberIn(input, 'system', 'ntyp'), 2);
       assert.equal(numberIn(input, 'system', 'starting_magnetization(3)'), undefined);
     }

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyTextEdits } from '../../../../../../src/core/dft/qe/input';
-import { completionsAt, hoverAt, isPwInput, qeVersionFromComment, quickFixesAt, versionFor } from '../../../../../../src/core/dft/qe/language';
+import {
+  completionsAt,
+  hoverAt,
+  isPwInput,
+  qeVersionFromComment,
+  quickFixesAt,
+  versionFor,
+} from '../../../../../../src/core/dft/qe/language';
 import { qeDefinitions } from '../../../../../../src/core/dft/qe/definitions';
 import { validatePwInput } from '../../../../../../src/core/dft/qe/validate';
 import { FIXTURES } from '../fixtures';
@@ -20,7 +27,7 @@ const labels = (text: string, position: { line: number; character: number }, qeV
   completionsAt(text, position, qeVersion ? { qeVersion } : {}).map((c) => c.label);
 
 describe('pw.x language service', () => {
-  it('completes namelist names not yet present, in pw.x\'s order', () => {
+  it("completes namelist names not yet present, in pw.x's order", () => {
     const { text, position } = at(BASE.replace('&ELECTRONS', '&ELECTRONS\n/\n&|'));
     assert.deepEqual(labels(text, position, '7.2'), ['&IONS', '&CELL', '&FCP', '&RISM']);
     assert.deepEqual(labels(text, position, '6.7'), ['&IONS', '&CELL']);
@@ -38,8 +45,18 @@ describe('pw.x language service', () => {
     assert.deepEqual(rho.range, { start: { line: position.line, character: 2 }, end: position });
     assert.match(rho.detail, /REAL = 4 \* ecutwfc/);
     assert.match(rho.documentation, /Kinetic energy cutoff \(Ry\) for charge density/);
-    const required = items.filter((c) => c.sortText.startsWith('0')).map((c) => c.label).sort();
-    assert.deepEqual(required, qeDefinitions('7.2').namelist('SYSTEM')!.variables.filter((v) => v.required && !['ecutwfc', 'nat', 'ntyp', 'ibrav'].includes(v.name)).map((v) => v.name).sort());
+    const required = items
+      .filter((c) => c.sortText.startsWith('0'))
+      .map((c) => c.label)
+      .sort();
+    assert.deepEqual(
+      required,
+      qeDefinitions('7.2')
+        .namelist('SYSTEM')!
+        .variables.filter((v) => v.required && !['ecutwfc', 'nat', 'ntyp', 'ibrav'].includes(v.name))
+        .map((v) => v.name)
+        .sort(),
+    );
     assert.equal(items.find((c) => c.label === 'celldm(i)')!.insertText, 'celldm(1)');
   });
 
@@ -52,7 +69,10 @@ describe('pw.x language service', () => {
     const quoted = at(BASE.replace("calculation = 'scf'", "calculation = 'vc-|'"));
     const q = completionsAt(quoted.text, quoted.position);
     assert.ok(q.some((c) => c.insertText === 'vc-relax'));
-    assert.deepEqual(q.map((c) => c.insertText), ['scf', 'nscf', 'bands', 'relax', 'md', 'vc-relax', 'vc-md']);
+    assert.deepEqual(
+      q.map((c) => c.insertText),
+      ['scf', 'nscf', 'bands', 'relax', 'md', 'vc-relax', 'vc-md'],
+    );
     const logical = at(BASE.replace('tprnfor = .true.', 'tprnfor = |'));
     assert.deepEqual(labels(logical.text, logical.position), ['.true.', '.false.']);
   });
@@ -106,7 +126,10 @@ describe('pw.x language service', () => {
     const text = BASE.replace('ecutwfc = 15.0', 'ecutwfx = 15.0');
     const line = text.split('\n').findIndex((l) => l.includes('ecutwfx'));
     const fixes = quickFixesAt(text, { start: { line, character: 4 }, end: { line, character: 4 } });
-    assert.deepEqual(fixes.map((f) => f.title), ['Rename to ecutwfc']);
+    assert.deepEqual(
+      fixes.map((f) => f.title),
+      ['Rename to ecutwfc'],
+    );
     assert.equal(validatePwInput(applyTextEdits(text, fixes[0]!.edits)).errorCount, 0);
     assert.deepEqual(quickFixesAt(text, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }), []);
   });
@@ -116,7 +139,11 @@ describe('pw.x language service', () => {
     assert.equal(isPwInput('! a comment\n\n  &system\n ibrav=2\n/'), true);
     assert.equal(isPwInput('&INPUTPH\n tr2_ph=1e-14\n/'), false);
     assert.equal(isPwInput('title\n&control\n/'), false);
-    assert.deepEqual(qeVersionFromComment('! written for QE\n! qe-version: 6.7.1\n&control\n/'), { version: '6.7', written: '6.7.1', line: 1 });
+    assert.deepEqual(qeVersionFromComment('! written for QE\n! qe-version: 6.7.1\n&control\n/'), {
+      version: '6.7',
+      written: '6.7.1',
+      line: 1,
+    });
     assert.equal(versionFor('! qe_version = 7.3\n&control\n/'), 'develop');
     assert.equal(versionFor('! qe-version 7.2\n&control\n/', { qeVersion: '6.7' }), '6.7');
     assert.equal(versionFor('&control\n/'), '7.2');

@@ -14,8 +14,11 @@ import { FIXTURES, fixtureOutputs } from '../fixtures';
 const run = (name: string) => fs.readFileSync(path.join(FIXTURES, 'runs', name), 'utf8');
 const bench = (name: string) => fs.readFileSync(path.join(FIXTURES, 'qe-7.2-benchmarks', name), 'utf8');
 /** The numbers on the lines matching `re`, read independently of the parser. */
-const grep = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l))
-  .map((l) => Number(/(-?\d+\.\d+(?:[eEdD][-+]?\d+)?)/.exec(l.slice(l.indexOf('=') + 1))![1]!.replace(/[dD]/, 'e')));
+const grep = (text: string, re: RegExp) =>
+  text
+    .split('\n')
+    .filter((l) => re.test(l))
+    .map((l) => Number(/(-?\d+\.\d+(?:[eEdD][-+]?\d+)?)/.exec(l.slice(l.indexOf('=') + 1))![1]!.replace(/[dD]/, 'e')));
 
 /** The evidence of a failure is the line it names, as printed. */
 function evidenceHolds(o: PwOutput, text: string): void {
@@ -67,10 +70,19 @@ describe('pw.x output: failure kinds with their evidence', () => {
     evidenceHolds(o, text);
     // "Energy error" follows the message directly: it is read, not taken into the warning.
     const errors = grep(text, /^\s+Energy error/);
-    assert.deepEqual(o.ionicSteps.map((s) => s.energyErrorRy).filter((x) => x !== undefined), errors);
-    assert.equal(o.warningCounts['Message from routine bfgs: history already reset at previous step: stopping'], (text.match(/history already reset/g) ?? []).length);
+    assert.deepEqual(
+      o.ionicSteps.map((s) => s.energyErrorRy).filter((x) => x !== undefined),
+      errors,
+    );
+    assert.equal(
+      o.warningCounts['Message from routine bfgs: history already reset at previous step: stopping'],
+      (text.match(/history already reset/g) ?? []).length,
+    );
     // QE 7.x prints its own verdict.
-    const seven = run('si-relax.out').replace(/bfgs converged in\s+(\d+) scf cycles and\s+(\d+) bfgs steps/, 'bfgs failed after  $1 scf cycles and  $2 bfgs steps, convergence not achieved');
+    const seven = run('si-relax.out').replace(
+      /bfgs converged in\s+(\d+) scf cycles and\s+(\d+) bfgs steps/,
+      'bfgs failed after  $1 scf cycles and  $2 bfgs steps, convergence not achieved',
+    );
     assert.equal(parsePwOutput(seven).failure?.kind, 'bfgs-failed');
   });
 
@@ -166,20 +178,35 @@ describe('pw.x output: lines QE 7.x prints', () => {
     const text = bench('pw_twochem/relax_twochem.out');
     const live = new PwProgressParser();
     const steps = live.push(text).filter((e) => e.type === 'bfgs-step');
-    assert.deepEqual(steps.map((e) => (e as { energyRy?: number }).energyRy), grep(text, /^\s+energy\s+new\s+=/));
+    assert.deepEqual(
+      steps.map((e) => (e as { energyRy?: number }).energyRy),
+      grep(text, /^\s+energy\s+new\s+=/),
+    );
     const vc = bench('pw_twochem/vc-relax_twochem.out');
     const o = parsePwOutput(vc);
-    assert.deepEqual(o.ionicSteps.map((s) => s.enthalpyRy).filter((x) => x !== undefined), grep(vc, /^\s+enthalpy\s+new\s+=/));
-    assert.deepEqual(o.ionicSteps.map((s) => s.gradientErrorRyPerBohr).filter((x) => x !== undefined).length, grep(vc, /^\s+Gradient error/).length);
+    assert.deepEqual(
+      o.ionicSteps.map((s) => s.enthalpyRy).filter((x) => x !== undefined),
+      grep(vc, /^\s+enthalpy\s+new\s+=/),
+    );
+    assert.deepEqual(
+      o.ionicSteps.map((s) => s.gradientErrorRyPerBohr).filter((x) => x !== undefined).length,
+      grep(vc, /^\s+Gradient error/).length,
+    );
     assert.ok(o.ionicSteps.some((s) => s.cellGradientErrorKbar !== undefined));
   });
 
   it('marks the final SCF at the relaxed structure, in 6.7 and 7.x', () => {
-    for (const [o, name] of [[parsePwOutput(bench('pw_twochem/vc-relax_twochem.out')), '7.1'], [parsePwOutput(run('si-vc-relax.out')), '6.7']] as const) {
+    for (const [o, name] of [
+      [parsePwOutput(bench('pw_twochem/vc-relax_twochem.out')), '7.1'],
+      [parsePwOutput(run('si-vc-relax.out')), '6.7'],
+    ] as const) {
       const i = o.relaxation?.finalScfCycle;
       assert.equal(i, o.scfCycles.length - 1, name);
       assert.equal(o.scfCycles[i!]!.final, true, name);
-      assert.ok(o.scfCycles.slice(0, -1).every((c) => !c.final), name);
+      assert.ok(
+        o.scfCycles.slice(0, -1).every((c) => !c.final),
+        name,
+      );
     }
   });
 
@@ -190,25 +217,53 @@ describe('pw.x output: lines QE 7.x prints', () => {
     const traces = seven.split('\n').filter((l) => /^\s+Tr\[ns\(/.test(l));
     assert.ok(o.hubbardOccupations!.length > 0);
     const lastTotals = traces.slice(-o.hubbardOccupations!.length).map((l) => Number(l.trim().split(/\s+/).pop()));
-    assert.deepEqual(o.hubbardOccupations!.map((h) => h.total), lastTotals);
-    assert.deepEqual(o.siteMoments?.map((m) => m.magnetization), seven.split('\n').filter((l) => /^\s+atom\s+\d+ \(R=/.test(l)).slice(-4).map((l) => Number(/magn=\s*(\S+)/.exec(l)![1])));
+    assert.deepEqual(
+      o.hubbardOccupations!.map((h) => h.total),
+      lastTotals,
+    );
+    assert.deepEqual(
+      o.siteMoments?.map((m) => m.magnetization),
+      seven
+        .split('\n')
+        .filter((l) => /^\s+atom\s+\d+ \(R=/.test(l))
+        .slice(-4)
+        .map((l) => Number(/magn=\s*(\S+)/.exec(l)![1])),
+    );
     const six = bench('pw_lda+U/lda+U.out');
     const p = parsePwOutput(six);
     assert.equal(p.codeVersion, '6.1');
-    assert.deepEqual(p.hubbardOccupations?.map((h) => [h.atom, h.total]), [[3, 6.83603], [4, 6.83707]]);
-    assert.deepEqual(p.siteMoments?.map((m) => [m.atom, m.magnetization, m.constraint]).slice(-2), [[3, 3.3448, 0], [4, -3.3441, 0]]);
+    assert.deepEqual(
+      p.hubbardOccupations?.map((h) => [h.atom, h.total]),
+      [
+        [3, 6.83603],
+        [4, 6.83707],
+      ],
+    );
+    assert.deepEqual(p.siteMoments?.map((m) => [m.atom, m.magnetization, m.constraint]).slice(-2), [
+      [3, 3.3448, 0],
+      [4, -3.3441, 0],
+    ]);
   });
 
   it('reads the energy terms', () => {
     const text = run('al-fcc-scf.out');
     const t = parsePwOutput(text).energyTermsRy!;
-    assert.deepEqual([t.oneElectron, t.hartree, t.xc, t.ewald], [/one-electron/, /hartree contribution/, /xc contribution/, /ewald contribution/].map((re) => grep(text, re).pop()));
+    assert.deepEqual(
+      [t.oneElectron, t.hartree, t.xc, t.ewald],
+      [/one-electron/, /hartree contribution/, /xc contribution/, /ewald contribution/].map((re) => grep(text, re).pop()),
+    );
   });
 
   it('keeps back-to-back "Message from routine" lines apart', () => {
     const text = `${run('al-fcc-scf.out')}\n     Message from routine setup:\n     using ibrav=0 with symmetry is DISCOURAGED, use correct ibrav instead\n     Message from routine iosys:\n     WARNING: "startingwfc" set to atomic may spoil restart\n`;
     const o = parsePwOutput(text);
-    assert.ok(o.warnings.includes('Message from routine setup: using ibrav=0 with symmetry is DISCOURAGED, use correct ibrav instead'), o.warnings.join(' | '));
-    assert.ok(o.warnings.includes('Message from routine iosys: WARNING: "startingwfc" set to atomic may spoil restart'), o.warnings.join(' | '));
+    assert.ok(
+      o.warnings.includes('Message from routine setup: using ibrav=0 with symmetry is DISCOURAGED, use correct ibrav instead'),
+      o.warnings.join(' | '),
+    );
+    assert.ok(
+      o.warnings.includes('Message from routine iosys: WARNING: "startingwfc" set to atomic may spoil restart'),
+      o.warnings.join(' | '),
+    );
   });
 });

@@ -15,7 +15,10 @@ const det = (m: number[][]) =>
   m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
 /** Every number on the lines that start with `prefix` (an independent reading for cross-checks). */
 const grepNumbers = (text: string, prefix: RegExp) =>
-  text.split('\n').filter((l) => prefix.test(l)).map((l) => Number(/(-?\d+\.\d+)/.exec(l)![1]));
+  text
+    .split('\n')
+    .filter((l) => prefix.test(l))
+    .map((l) => Number(/(-?\d+\.\d+)/.exec(l)![1]));
 
 describe('pw.x output parser', () => {
   it('reads an SCF run: energy, iterations, Fermi level, forces, stress, timing, version, pseudopotentials', () => {
@@ -28,14 +31,24 @@ describe('pw.x output parser', () => {
     assert.equal(o.totalEnergyRy, -4.19212889);
     assert.equal(o.totalEnergyEv, -4.19212889 * RY_IN_EV);
     assert.equal(o.scfIterations, 4);
-    assert.deepEqual(o.scfCycles[0]!.iterations.map((i) => i.totalEnergyRy), [-4.19212766, -4.19212585, -4.19212887, undefined]);
-    assert.deepEqual(o.scfCycles[0]!.iterations.map((i) => i.estimatedAccuracyRy), [0.00557582, 0.00042612, 0.00000033, undefined]);
+    assert.deepEqual(
+      o.scfCycles[0]!.iterations.map((i) => i.totalEnergyRy),
+      [-4.19212766, -4.19212585, -4.19212887, undefined],
+    );
+    assert.deepEqual(
+      o.scfCycles[0]!.iterations.map((i) => i.estimatedAccuracyRy),
+      [0.00557582, 0.00042612, 0.00000033, undefined],
+    );
     assert.equal(o.scfCycles[0]!.estimatedAccuracyRy, 4.0e-9);
     assert.equal(o.fermiEnergyEv, 8.6933);
     assert.equal(o.internalEnergyRy, -4.19154267);
     assert.deepEqual(o.forcesRyPerBohr, [[0, 0, 0]]);
     assert.equal(o.pressureKbar, -11.98);
-    assert.deepEqual(o.stressKbar, [[-11.98, 0, 0], [0, -11.98, 0], [0, 0, -11.98]]);
+    assert.deepEqual(o.stressKbar, [
+      [-11.98, 0, 0],
+      [0, -11.98, 0],
+      [0, 0, -11.98],
+    ]);
     assert.equal(o.wallTimeSeconds, 0.18);
     assert.equal(o.cpuTimeSeconds, 0.05);
     assert.deepEqual(o.pseudopotentials, { Al: 'Al.pz-vbc.UPF' });
@@ -54,10 +67,19 @@ describe('pw.x output parser', () => {
     const text = run('si-relax.out');
     const o = parsePwOutput(text);
     assert.equal(o.calculation, 'relax');
-    assert.deepEqual(o.relaxation, { converged: true, scfCycles: 7, bfgsSteps: 6, finalEnergyRy: -15.7367090803, criteria: { energyRy: 1e-4, forceRyPerBohr: 1e-3 } });
+    assert.deepEqual(o.relaxation, {
+      converged: true,
+      scfCycles: 7,
+      bfgsSteps: 6,
+      finalEnergyRy: -15.7367090803,
+      criteria: { energyRy: 1e-4, forceRyPerBohr: 1e-3 },
+    });
     const bang = grepNumbers(text, /^!/);
     assert.equal(o.ionicSteps.length, bang.length);
-    assert.deepEqual(o.ionicSteps.map((s) => s.energyRy), bang);
+    assert.deepEqual(
+      o.ionicSteps.map((s) => s.energyRy),
+      bang,
+    );
     assert.equal(o.totalEnergyRy, bang[bang.length - 1]);
     const alat = 10.26 * BOHR_IN_ANGSTROM;
     // first geometry = the input (alat units), last = "Begin final coordinates"
@@ -66,7 +88,10 @@ describe('pw.x output parser', () => {
     const last = o.ionicSteps[o.ionicSteps.length - 1]!.positionsAngstrom[1]!;
     [0.2499872064, 0.2499993825, 0.2500127936].forEach((x, k) => assert.ok(Math.abs(last[k]! - x * alat) < 1e-9));
     assert.ok(o.ionicSteps.every((s) => s.forcesRyPerBohr?.length === 2 && s.totalForceRyPerBohr !== undefined));
-    assert.deepEqual(o.ionicSteps.map((s) => s.totalForceRyPerBohr), grepNumbers(text, /^\s+Total force/));
+    assert.deepEqual(
+      o.ionicSteps.map((s) => s.totalForceRyPerBohr),
+      grepNumbers(text, /^\s+Total force/),
+    );
   });
 
   it('reads a variable-cell relaxation: cells, enthalpies, stresses and the final SCF', () => {
@@ -79,8 +104,14 @@ describe('pw.x output parser', () => {
     // pw.x prints each new volume; the parser's cells (converted to Å) must give them back
     const printed = grepNumbers(text, /new unit-cell volume/);
     printed.slice(0, 6).forEach((v, k) => assert.ok(Math.abs(volumes[k + 1]! - v) < 1e-3, `step ${k + 1}: ${volumes[k + 1]} vs ${v}`));
-    assert.deepEqual(o.ionicSteps.slice(0, 6).map((s) => s.enthalpyRy), grepNumbers(text, /enthalpy new/));
-    assert.deepEqual(o.ionicSteps.map((s) => s.pressureKbar), grepNumbers(text, /P=/).map((_, k) => Number(/P=\s*(-?[\d.]+)/.exec(text.split('\n').filter((l) => /P=/.test(l))[k]!)![1])));
+    assert.deepEqual(
+      o.ionicSteps.slice(0, 6).map((s) => s.enthalpyRy),
+      grepNumbers(text, /enthalpy new/),
+    );
+    assert.deepEqual(
+      o.ionicSteps.map((s) => s.pressureKbar),
+      grepNumbers(text, /P=/).map((_, k) => Number(/P=\s*(-?[\d.]+)/.exec(text.split('\n').filter((l) => /P=/.test(l))[k]!)![1])),
+    );
     assert.equal(o.pressureKbar, -0.09);
     assert.deepEqual(o.stressKbar![0], [-0.45, -0.02, 0.37]);
     assert.equal(o.pseudopotentialsUsed.length, 1);
@@ -100,13 +131,20 @@ describe('pw.x output parser', () => {
 
   it('reads verbose outputs: total forces (not their contributions), total stress, the crystal-coordinates copy of the sites', () => {
     const si = parsePwOutput(run('si-forces-verbose.out'));
-    assert.deepEqual(si.forcesRyPerBohr, [[0.05764626, 0.01618045, -0.05764626], [-0.05764626, -0.01618045, 0.05764626]]);
+    assert.deepEqual(si.forcesRyPerBohr, [
+      [0.05764626, 0.01618045, -0.05764626],
+      [-0.05764626, -0.01618045, 0.05764626],
+    ]);
     assert.equal(si.ionicSteps.length, 1);
     const alat = 10.26 * BOHR_IN_ANGSTROM;
     [0.27, 0.25, 0.23].forEach((x, k) => assert.ok(Math.abs(si.ionicSteps[0]!.positionsAngstrom[1]![k]! - x * alat) < 1e-6));
     const fe = parsePwOutput(run('fe-bcc-verbose.out'));
     assert.equal(fe.ionicSteps.length, 1);
-    assert.deepEqual(fe.stressKbar, [[-215.18, 0, 0], [0, -215.18, 0], [0, 0, -215.18]]);
+    assert.deepEqual(fe.stressKbar, [
+      [-215.18, 0, 0],
+      [0, -215.18, 0],
+      [0, 0, -215.18],
+    ]);
     assert.equal(fe.totalMagnetization, 2.25);
   });
 
@@ -186,7 +224,10 @@ describe('pw.x output parser', () => {
     assert.equal(o.settings.mpiProcesses, 4);
     assert.equal(o.totalEnergyRy, -10.5);
     assert.equal(o.scfIterations, 1);
-    assert.deepEqual(o.scfCycles[0]!.iterations.map((i) => [i.totalEnergyRy, i.estimatedAccuracyRy]), [[-10, 0.1]]);
+    assert.deepEqual(
+      o.scfCycles[0]!.iterations.map((i) => [i.totalEnergyRy, i.estimatedAccuracyRy]),
+      [[-10, 0.1]],
+    );
     assert.equal(o.pseudopotentialsUsed[0]!.kind, 'Projector augmented-wave + core cor');
     assert.equal(o.ionicSteps.length, 1);
     assert.equal(o.cpuTimeSeconds, 100);
@@ -212,10 +253,19 @@ describe('pw.x output parser', () => {
     const accuracyLines = text.split('\n').filter((l) => /estimated scf accuracy/.test(l)).length;
     const scfRuns = text.split('\n').filter((l) => /^!/.test(l)).length;
     assert.equal(iterations.length, accuracyLines - scfRuns); // the converged SCF's own accuracy line is not an iteration
-    assert.deepEqual(events.filter((e) => e.type === 'scf-end').map((e) => e.type === 'scf-end' && e.totalEnergyRy), grepNumbers(text, /^!/));
+    assert.deepEqual(
+      events.filter((e) => e.type === 'scf-end').map((e) => e.type === 'scf-end' && e.totalEnergyRy),
+      grepNumbers(text, /^!/),
+    );
     const bfgs = events.filter((e) => e.type === 'bfgs-step');
-    assert.deepEqual(bfgs.map((e) => e.type === 'bfgs-step' && e.step), [0, 1, 2, 3, 4, 5]);
-    assert.deepEqual(bfgs.map((e) => e.type === 'bfgs-step' && e.energyRy), grepNumbers(text, /energy\s+new/));
+    assert.deepEqual(
+      bfgs.map((e) => e.type === 'bfgs-step' && e.step),
+      [0, 1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      bfgs.map((e) => e.type === 'bfgs-step' && e.energyRy),
+      grepNumbers(text, /energy\s+new/),
+    );
     assert.equal(events[events.length - 1]!.type, 'job-done');
     assert.equal(live.progress.jobDone, true);
     assert.deepEqual(live.end(), parsePwOutput(text));
@@ -224,23 +274,28 @@ describe('pw.x output parser', () => {
   it('reports a failure as it streams', () => {
     const live = new PwProgressParser();
     const events = live.push(run('al-missing-pseudo.out'));
-    assert.deepEqual(events, [{ type: 'error', routine: 'readpp', code: 1, message: 'file /usr/share/espresso/pseudo/Al.no-such-file.UPF not found' }]);
+    assert.deepEqual(events, [
+      { type: 'error', routine: 'readpp', code: 1, message: 'file /usr/share/espresso/pseudo/Al.no-such-file.UPF not found' },
+    ]);
     assert.equal(live.progress.error?.routine, 'readpp');
   });
 
   it('gives the same events whatever the chunk boundaries', () => {
     const text = run('fe-bcc-magnetic.out');
     const whole = new PwProgressParser().push(text);
-    fc.assert(fc.property(fc.array(fc.nat(text.length), { maxLength: 40 }), (cuts) => {
-      const points = [...new Set(cuts)].sort((a, b) => a - b);
-      const p = new PwProgressParser();
-      const ev: PwProgressEvent[] = [];
-      let at = 0;
-      for (const c of [...points, text.length]) {
-        ev.push(...p.push(text.slice(at, c)));
-        at = c;
-      }
-      assert.deepEqual(ev, whole);
-    }), { numRuns: 50 });
+    fc.assert(
+      fc.property(fc.array(fc.nat(text.length), { maxLength: 40 }), (cuts) => {
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        const p = new PwProgressParser();
+        const ev: PwProgressEvent[] = [];
+        let at = 0;
+        for (const c of [...points, text.length]) {
+          ev.push(...p.push(text.slice(at, c)));
+          at = c;
+        }
+        assert.deepEqual(ev, whole);
+      }),
+      { numRuns: 50 },
+    );
   });
 });

@@ -10,7 +10,12 @@ import { checkRelativeOutdir } from '../../../../../../src/core/dft/qe/postproce
 const FIX = path.join(__dirname, '../../../../../fixtures/dft/qe-postprocessing');
 const read = (...p: string[]) => fs.readFileSync(path.join(FIX, ...p), 'utf8');
 const filesOf = (dir: string, prefix: string) =>
-  Object.fromEntries(fs.readdirSync(path.join(FIX, dir)).filter((f) => f.startsWith(`${prefix}.pdos`)).map((f) => [f, read(dir, f)]));
+  Object.fromEntries(
+    fs
+      .readdirSync(path.join(FIX, dir))
+      .filter((f) => f.startsWith(`${prefix}.pdos`))
+      .map((f) => [f, read(dir, f)]),
+  );
 
 describe('bands.x files', () => {
   it('reads the band file of diamond Si: 8 bands at 61 k-points, Γ first with the triply degenerate top of the valence band', () => {
@@ -58,7 +63,10 @@ describe('dos.x files', () => {
   });
 
   it('writes degauss in Ry, as dos.x reads it', () => {
-    assert.match(renderDosxInput({ prefix: 'al', outdir: './out', fildos: 'al.dos', deltaEEv: 0.05, degaussEv: 0.13605693122994 }), /degauss = 0\.01\b/);
+    assert.match(
+      renderDosxInput({ prefix: 'al', outdir: './out', fildos: 'al.dos', deltaEEv: 0.05, degaussEv: 0.13605693122994 }),
+      /degauss = 0\.01\b/,
+    );
   });
 
   it('refuses an outdir outside the job directory', () => {
@@ -68,12 +76,18 @@ describe('dos.x files', () => {
 });
 
 describe('projwfc.x files', () => {
-  it('reads the s and p channels of Al whose sum is pdos_tot\'s projected column', () => {
+  it("reads the s and p channels of Al whose sum is pdos_tot's projected column", () => {
     const p = parsePdosFiles(filesOf('al', 'al'));
-    assert.deepEqual(p.channels.map((c) => `${c.atom}${c.species}${c.wavefunction}${c.l}`), ['1Al1s', '1Al2p']);
+    assert.deepEqual(
+      p.channels.map((c) => `${c.atom}${c.species}${c.wavefunction}${c.l}`),
+      ['1Al1s', '1Al2p'],
+    );
     p.energiesEv.forEach((_, i) => {
       const sum = p.channels.reduce((s, c) => s + c.ldos[i]!, 0);
-      assert.ok(Math.abs(sum - p.projectedSum[i]!) <= 2e-3 * Math.max(1, p.projectedSum[i]!) + 2e-3, `E=${p.energiesEv[i]}: ${sum} vs ${p.projectedSum[i]}`);
+      assert.ok(
+        Math.abs(sum - p.projectedSum[i]!) <= 2e-3 * Math.max(1, p.projectedSum[i]!) + 2e-3,
+        `E=${p.energiesEv[i]}: ${sum} vs ${p.projectedSum[i]}`,
+      );
     });
   });
 
@@ -93,7 +107,10 @@ describe('projwfc.x files', () => {
   });
 
   it('says which file is missing when pdos_tot is absent', () => {
-    assert.throws(() => parsePdosFiles({ 'al.pdos_atm#1(Al)_wfc#1(s)': read('al', 'al.pdos_atm#1(Al)_wfc#1(s)') }), /no \.pdos_tot among the files/);
+    assert.throws(
+      () => parsePdosFiles({ 'al.pdos_atm#1(Al)_wfc#1(s)': read('al', 'al.pdos_atm#1(Al)_wfc#1(s)') }),
+      /no \.pdos_tot among the files/,
+    );
   });
 
   it('writes filpdos quoted', () => {

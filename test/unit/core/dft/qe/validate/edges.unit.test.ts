@@ -14,11 +14,17 @@ import { FIXTURES, QE_TEST_SUITE, qeTestSuiteInputs } from '../fixtures';
 
 const BASE = fs.readFileSync(path.join(FIXTURES, 'al-fcc-scf.in'), 'utf8');
 /** The base made a vc-relax with every namelist present, so that pw.x (and the rules) read all of them. */
-const VC_RELAX = BASE.replace("calculation = 'scf'", "calculation = 'vc-relax'\n  lfcp = .true.\n  trism = .true.")
-  .replace('&ELECTRONS\n  conv_thr = 1.0d-8\n/\n', '&ELECTRONS\n  conv_thr = 1.0d-8\n/\n&IONS\n/\n&CELL\n/\n&FCP\n/\n&RISM\n/\n');
+const VC_RELAX = BASE.replace("calculation = 'scf'", "calculation = 'vc-relax'\n  lfcp = .true.\n  trism = .true.").replace(
+  '&ELECTRONS\n  conv_thr = 1.0d-8\n/\n',
+  '&ELECTRONS\n  conv_thr = 1.0d-8\n/\n&IONS\n/\n&CELL\n/\n&FCP\n/\n&RISM\n/\n',
+);
 
-const HEADERS: Record<string, UpfHeader> = Object.fromEntries(fs.readdirSync(path.join(FIXTURES, 'upf')).filter((f) => f.endsWith('.UPF'))
-  .map((f) => [f, readUpfHeader(fs.readFileSync(path.join(FIXTURES, 'upf', f), 'utf8'), f)]));
+const HEADERS: Record<string, UpfHeader> = Object.fromEntries(
+  fs
+    .readdirSync(path.join(FIXTURES, 'upf'))
+    .filter((f) => f.endsWith('.UPF'))
+    .map((f) => [f, readUpfHeader(fs.readFileSync(path.join(FIXTURES, 'upf', f), 'utf8'), f)]),
+);
 /** Every file name an input may reference gets a header: the pseudopotential rules run on every input. */
 function headersFor(text: string): Record<string, UpfHeader> {
   const all = Object.values(HEADERS);
@@ -31,7 +37,15 @@ const STRINGS = ["''", "' '", "'-1'", "'NaN'", `'${'x'.repeat(300)}'`];
 const OTHERS = ['.true.', '.false.', 'NaN', "'0'"];
 
 function valuesFor(v: QeVariable): string[] {
-  if (v.type === 'CHARACTER') return [...STRINGS, ...v.options.flatMap((o) => o.values).slice(0, 3).map((x) => `'${x}'`), 'NaN'];
+  if (v.type === 'CHARACTER')
+    return [
+      ...STRINGS,
+      ...v.options
+        .flatMap((o) => o.values)
+        .slice(0, 3)
+        .map((x) => `'${x}'`),
+      'NaN',
+    ];
   if (v.type === 'LOGICAL') return OTHERS;
   return [...NUMBERS, ...OTHERS];
 }
@@ -63,11 +77,17 @@ describe('validation rules at the edges of their domain', function () {
       let runs = 0;
       for (const nl of defs.defs.namelists) {
         for (const v of nl.variables) {
-          const index = v.dimensions.length ? [`(${v.dimensions.map(() => '1').join(',')})`, '(0)', '(-1)', `(${v.dimensions.map(() => '99999').join(',')})`] : [''];
+          const index = v.dimensions.length
+            ? [`(${v.dimensions.map(() => '1').join(',')})`, '(0)', '(-1)', `(${v.dimensions.map(() => '99999').join(',')})`]
+            : [''];
           for (const ix of index) {
             for (const value of ix === '' || ix.startsWith('(1') ? valuesFor(v) : ['1']) {
               const text = assign(VC_RELAX, nl.name, `${v.name}${ix} = ${value}`);
-              check(validatePwInput(text, { qeVersion: version as QeVersion, upfHeaders: headersFor(text) }), text, `${nl.name} ${v.name}${ix} = ${value.slice(0, 20)}`);
+              check(
+                validatePwInput(text, { qeVersion: version as QeVersion, upfHeaders: headersFor(text) }),
+                text,
+                `${nl.name} ${v.name}${ix} = ${value.slice(0, 20)}`,
+              );
               runs++;
             }
           }
@@ -77,29 +97,55 @@ describe('validation rules at the edges of their domain', function () {
     });
   }
 
-  it('card fields replaced by edge values in QE\'s test-suite inputs: no rule throws, in any version', () => {
+  it("card fields replaced by edge values in QE's test-suite inputs: no rule throws, in any version", () => {
     const sources = qeTestSuiteInputs().map((f) => fs.readFileSync(path.join(QE_TEST_SUITE, f), 'utf8'));
-    const EDGE = fc.constantFrom('-1', '0', '-0', '1e400', '-1e400', 'NaN', '', '\t', '1/0', '0/0', '-', '99999999999999999999', '1e-400', 'Xx', '{}', '(');
+    const EDGE = fc.constantFrom(
+      '-1',
+      '0',
+      '-0',
+      '1e400',
+      '-1e400',
+      'NaN',
+      '',
+      '\t',
+      '1/0',
+      '0/0',
+      '-',
+      '99999999999999999999',
+      '1e-400',
+      'Xx',
+      '{}',
+      '(',
+    );
     const fieldEdit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), text: EDGE });
     const lineCut = fc.record({ cut: fc.double({ min: 0, max: 1, noNaN: true }) });
-    fc.assert(fc.property(fc.constantFrom(...sources), fc.array(fc.oneof(fieldEdit, lineCut), { minLength: 1, maxLength: 5 }), fc.constantFrom(...QE_VERSIONS),
-      (source, edits, version) => {
-        let text = source;
-        for (const e of edits) {
-          const lines = text.split('\n');
-          const cards = lines.map((l, i) => ({ l, i })).filter(({ l, i }) => i > 0 && /^\s*[A-Za-z0-9.+\-/]/.test(l) && !/[=&]|^\s*\//.test(l));
-          if (!cards.length) continue;
-          if ('cut' in e) {
-            lines.splice(cards[Math.floor(e.cut * cards.length) % cards.length]!.i, 1);
-          } else {
-            const target = cards[Math.floor(e.at * cards.length) % cards.length]!;
-            const fields = target.l.trim().split(/\s+/);
-            fields[Math.floor(e.at * 997) % fields.length] = e.text;
-            lines[target.i] = `  ${fields.join(' ')}`;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...sources),
+        fc.array(fc.oneof(fieldEdit, lineCut), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(...QE_VERSIONS),
+        (source, edits, version) => {
+          let text = source;
+          for (const e of edits) {
+            const lines = text.split('\n');
+            const cards = lines
+              .map((l, i) => ({ l, i }))
+              .filter(({ l, i }) => i > 0 && /^\s*[A-Za-z0-9.+\-/]/.test(l) && !/[=&]|^\s*\//.test(l));
+            if (!cards.length) continue;
+            if ('cut' in e) {
+              lines.splice(cards[Math.floor(e.cut * cards.length) % cards.length]!.i, 1);
+            } else {
+              const target = cards[Math.floor(e.at * cards.length) % cards.length]!;
+              const fields = target.l.trim().split(/\s+/);
+              fields[Math.floor(e.at * 997) % fields.length] = e.text;
+              lines[target.i] = `  ${fields.join(' ')}`;
+            }
+            text = lines.join('\n');
           }
-          text = lines.join('\n');
-        }
-        check(validatePwInput(text, { qeVersion: version, upfHeaders: headersFor(text) }), text, 'card edit');
-      }), { numRuns: 400, seed: 20261204 });
+          check(validatePwInput(text, { qeVersion: version, upfHeaders: headersFor(text) }), text, 'card edit');
+        },
+      ),
+      { numRuns: 400, seed: 20261204 },
+    );
   });
 });

@@ -17,12 +17,15 @@ function edit(text: string, from: string | RegExp, to: string): string {
   return out;
 }
 const diagnose = (text: string, opts: ValidateOptions = {}): Diagnostic[] => validatePwInput(text, opts).diagnostics;
-const codes = (text: string, opts: ValidateOptions = {}) => diagnose(text, opts).filter((d) => d.severity !== 'info').map((d) => `${d.severity} ${d.code}`);
+const codes = (text: string, opts: ValidateOptions = {}) =>
+  diagnose(text, opts)
+    .filter((d) => d.severity !== 'info')
+    .map((d) => `${d.severity} ${d.code}`);
 const withSystem = (lines: string) => edit(BASE, '  degauss = 0.02\n', `  degauss = 0.02\n${lines}`);
 const withElectrons = (lines: string) => edit(BASE, '  conv_thr = 1.0d-8\n', `  conv_thr = 1.0d-8\n${lines}`);
 
 describe('the validator accepts what pw.x accepts and refuses what it refuses', () => {
-  it('accepts names pw.x\'s NAMELIST declares though INPUT_PW does not document them (tbeta_smoothing, n_proj)', () => {
+  it("accepts names pw.x's NAMELIST declares though INPUT_PW does not document them (tbeta_smoothing, n_proj)", () => {
     for (const version of ['6.7', '7.2', 'develop'] as const) {
       const text = edit(withSystem('  n_proj = 0\n'), '  conv_thr = 1.0d-8\n', '  conv_thr = 1.0d-8\n  tbeta_smoothing = .true.\n');
       assert.deepEqual(codes(text, { qeVersion: version }), [], version);
@@ -34,11 +37,11 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
     assert.deepEqual(codes(withElectrons('  tbeta_smoothing = 3\n')), ['error wrong-type']);
   });
 
-  it('warns of a cp.x variable pw.x\'s namelist accepts and pw.x ignores (emass)', () => {
+  it("warns of a cp.x variable pw.x's namelist accepts and pw.x ignores (emass)", () => {
     assert.deepEqual(codes(withElectrons('  emass = 400\n')), ['warning variable-ignored']);
   });
 
-  it('refuses a documented name pw.x\'s namelist does not list (ensemble_energies; lkpoint_dir from 7.x)', () => {
+  it("refuses a documented name pw.x's namelist does not list (ensemble_energies; lkpoint_dir from 7.x)", () => {
     const text = withSystem('  ensemble_energies = .true.\n');
     for (const version of ['6.7', '7.2', 'develop'] as const) {
       const d = diagnose(text, { qeVersion: version }).filter((x) => x.code === 'variable-not-read');
@@ -46,16 +49,20 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
       assert.equal(d[0]!.severity, 'error');
       assert.match(d[0]!.message, /bad line in namelist &system/);
     }
-    const kdir = edit(BASE, "  tstress = .true.\n", "  tstress = .true.\n  lkpoint_dir = .false.\n");
+    const kdir = edit(BASE, '  tstress = .true.\n', '  tstress = .true.\n  lkpoint_dir = .false.\n');
     assert.deepEqual(codes(kdir, { qeVersion: '6.7' }), []);
     assert.deepEqual(codes(kdir, { qeVersion: '7.2' }), ['error variable-not-read']);
     const fixed = applyTextEdits(kdir, diagnose(kdir, { qeVersion: '7.2' }).find((d) => d.code === 'variable-not-read')!.fixes![0]!.edits);
     assert.equal(fixed, BASE);
   });
 
-  it('accepts the spellings pw.x\'s source compares: ion_positions=\'from_file\', tetrahedra with - and _, \'MV\'', () => {
+  it("accepts the spellings pw.x's source compares: ion_positions='from_file', tetrahedra with - and _, 'MV'", () => {
     const relax = edit(BASE, "calculation = 'scf'", "calculation = 'relax'");
-    const ions = edit(relax, '&ELECTRONS\n  conv_thr = 1.0d-8\n/\n', "&ELECTRONS\n  conv_thr = 1.0d-8\n/\n&IONS\n  ion_positions = 'from_file'\n/\n");
+    const ions = edit(
+      relax,
+      '&ELECTRONS\n  conv_thr = 1.0d-8\n/\n',
+      "&ELECTRONS\n  conv_thr = 1.0d-8\n/\n&IONS\n  ion_positions = 'from_file'\n/\n",
+    );
     assert.deepEqual(codes(ions), []);
     for (const occ of ['tetrahedra-opt', 'tetrahedra_opt', 'tetrahedra-lin', 'tetrahedra_lin']) {
       const text = edit(edit(BASE, "occupations = 'smearing'", `occupations = '${occ}'`), "  smearing = 'mv'\n  degauss = 0.02\n", '');
@@ -100,13 +107,16 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
     assert.deepEqual(codes(spin('  tot_magnetization = 1\n')), []);
     assert.deepEqual(codes(spin("  constrained_magnetization = 'total'\n  fixed_magnetization(3) = 0.5\n")), []);
     assert.deepEqual(codes(edit(spin(''), "calculation = 'scf'", "calculation = 'nscf'")), []);
-    const fromInput = edit(edit(spin(''), "occupations = 'smearing'", "occupations = 'from_input'"), "  smearing = 'mv'\n  degauss = 0.02\n", '') +
+    const fromInput =
+      edit(edit(spin(''), "occupations = 'smearing'", "occupations = 'from_input'"), "  smearing = 'mv'\n  degauss = 0.02\n", '') +
       'OCCUPATIONS\n1.0 1.0 1.0\n1.0 0.0 0.0\n';
     assert.ok(!codes(fromInput).some((c) => c.includes('magnetization')), codes(fromInput).join(', '));
     // Fixed occupations (the default) with nspin = 2 stop earlier, on tot_magnetization.
     const fixed = edit(edit(spin(''), "occupations = 'smearing'", "occupations = 'fixed'"), "  smearing = 'mv'\n  degauss = 0.02\n", '');
     assert.deepEqual(codes(fixed), ['error fixed-occupations-need-tot-magnetization']);
-    assert.deepEqual(codes(edit(fixed, '  nspin = 2\n', '  nspin = 2\n  tot_magnetization = 1.5\n')), ['error fixed-occupations-need-integer-magnetization']);
+    assert.deepEqual(codes(edit(fixed, '  nspin = 2\n', '  nspin = 2\n  tot_magnetization = 1.5\n')), [
+      'error fixed-occupations-need-integer-magnetization',
+    ]);
     assert.deepEqual(codes(withSystem('  tot_magnetization = 2\n')), ['error tot-magnetization-needs-nspin']);
   });
 
@@ -117,7 +127,7 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
     assert.match(d.message, /ecutwfc out of range/);
     assert.deepEqual(codes(edit(BASE, 'ecutwfc = 15.0', 'ecutwfc = 15.0\n  nspin = 3')), ['error value-out-of-range']);
     assert.deepEqual(codes(edit(BASE, 'nat = 1', 'nat = -1')), ['error value-out-of-range']);
-    assert.deepEqual(codes(edit(BASE, "  tstress = .true.\n", "  tstress = .true.\n  max_seconds = -1\n")), ['error value-out-of-range']);
+    assert.deepEqual(codes(edit(BASE, '  tstress = .true.\n', '  tstress = .true.\n  max_seconds = -1\n')), ['error value-out-of-range']);
     // pw.x reads &IONS in an scf run (and checks it), not in an nscf one.
     const ions = edit(BASE, '  conv_thr = 1.0d-8\n/\n', '  conv_thr = 1.0d-8\n/\n&IONS\n  ion_maxstep = -1\n/\n');
     assert.ok(codes(ions).includes('error value-out-of-range'));
@@ -161,8 +171,10 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
 
   it('the obsolete DFT+U variables stop pw.x 7.x only when set: lda_plus_u = .false. is a warning', () => {
     assert.deepEqual(codes(withSystem('  lda_plus_u = .false.\n'), { qeVersion: '7.2' }), ['warning variable-obsolete']);
-    assert.deepEqual(codes(withSystem('  lda_plus_u = .true.\n  Hubbard_U(1) = 1.0\n'), { qeVersion: '7.2' }),
-      ['error variable-not-in-version', 'error variable-not-in-version']);
+    assert.deepEqual(codes(withSystem('  lda_plus_u = .true.\n  Hubbard_U(1) = 1.0\n'), { qeVersion: '7.2' }), [
+      'error variable-not-in-version',
+      'error variable-not-in-version',
+    ]);
     assert.deepEqual(codes(withSystem('  lda_plus_u = .true.\n  Hubbard_U(1) = 1.0\n'), { qeVersion: '6.7' }), []);
   });
 
@@ -172,7 +184,11 @@ describe('the validator accepts what pw.x accepts and refuses what it refuses', 
     const warnings: string[] = [];
     for (const f of files) {
       const r = validatePwInput(fs.readFileSync(path.join(SUITE, f), 'utf8'), { qeVersion: '7.2' });
-      assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`), [], f);
+      assert.deepEqual(
+        r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`),
+        [],
+        f,
+      );
       for (const d of r.diagnostics) if (d.severity === 'warning') warnings.push(`${f} ${d.code}`);
     }
     // What remains is what pw.x itself prints or silently ignores (docs/notes/dft-qe.md explains each).

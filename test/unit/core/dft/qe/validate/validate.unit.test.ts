@@ -38,9 +38,20 @@ const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) 
 
 describe('pw.x input validator', () => {
   it('accepts the fixture inputs pw.x ran without complaint', () => {
-    for (const f of ['al-fcc-scf.in', 'runs/si-relax.in', 'runs/si-vc-relax.in', 'runs/fe-bcc-magnetic.in', 'runs/si-beef-ensemble.in', 'inputs/compact.in']) {
+    for (const f of [
+      'al-fcc-scf.in',
+      'runs/si-relax.in',
+      'runs/si-vc-relax.in',
+      'runs/fe-bcc-magnetic.in',
+      'runs/si-beef-ensemble.in',
+      'inputs/compact.in',
+    ]) {
       const r = validatePwInput(fs.readFileSync(path.join(FIXTURES, f), 'utf8'), { qeVersion: '6.7' });
-      assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'info'), [], f);
+      assert.deepEqual(
+        r.diagnostics.filter((d) => d.severity !== 'info'),
+        [],
+        f,
+      );
     }
   });
 
@@ -57,7 +68,7 @@ describe('pw.x input validator', () => {
   });
 
   it('says when a variable sits in the wrong namelist and moves it', () => {
-    const text = edit(BASE, "  tstress = .true.\n", "  tstress = .true.\n  ecutrho = 120\n");
+    const text = edit(BASE, '  tstress = .true.\n', '  tstress = .true.\n  ecutrho = 120\n');
     const d = only(text, 'variable-in-wrong-namelist');
     assert.match(d.message, /belongs to &SYSTEM/);
     const fixed = fixClears(text, d);
@@ -93,8 +104,14 @@ describe('pw.x input validator', () => {
     fixClears(upper, u);
     assert.equal(only(edit(BASE, "smearing = 'mv'", "smearing = 'Mv'"), 'value-case').severity, 'warning');
     // set_occupations.f90 lists 'MV' among its spellings: pw.x accepts it as written.
-    assert.deepEqual(diagnose(edit(BASE, "smearing = 'mv'", "smearing = 'MV'")).filter((x) => x.severity !== 'info'), []);
-    assert.equal(diagnose(edit(BASE, "calculation = 'scf'", "calculation = 'ensemble'")).some((x) => x.code === 'value-not-allowed'), false);
+    assert.deepEqual(
+      diagnose(edit(BASE, "smearing = 'mv'", "smearing = 'MV'")).filter((x) => x.severity !== 'info'),
+      [],
+    );
+    assert.equal(
+      diagnose(edit(BASE, "calculation = 'scf'", "calculation = 'ensemble'")).some((x) => x.code === 'value-not-allowed'),
+      false,
+    );
   });
 
   it('checks array indices against their bounds, including bounds named by other variables', () => {
@@ -141,7 +158,10 @@ describe('pw.x input validator', () => {
 
   it('checks that the cell is given one way: ibrav + celldm/A, or ibrav 0 + CELL_PARAMETERS', () => {
     assert.equal(only(edit(BASE, 'ibrav = 2', 'ibrav = 0'), 'cell-parameters-missing').severity, 'error');
-    assert.equal(only(`${BASE}CELL_PARAMETERS {alat}\n -0.5 0 0.5\n 0 0.5 0.5\n -0.5 0.5 0\n`, 'cell-parameters-redundant').severity, 'error');
+    assert.equal(
+      only(`${BASE}CELL_PARAMETERS {alat}\n -0.5 0 0.5\n 0 0.5 0.5\n -0.5 0.5 0\n`, 'cell-parameters-redundant').severity,
+      'error',
+    );
     assert.equal(only(edit(BASE, '  celldm(1) = 7.5\n', '  celldm(1) = 7.5\n  A = 3.97\n'), 'celldm-and-abc').severity, 'error');
     assert.equal(only(edit(BASE, '  celldm(1) = 7.5\n', ''), 'lattice-parameter-missing').severity, 'error');
     const noUnit = edit(BASE, 'ATOMIC_POSITIONS (alat)', 'ATOMIC_POSITIONS');
@@ -165,16 +185,29 @@ describe('pw.x input validator', () => {
     const headers = (h: Record<string, UpfHeader>) => ({ upfHeaders: h });
     const al = upf('Al.pz-vbc.UPF');
     const fe = upf('Fe.pbe-spn-rrkjus_psl.0.2.1.UPF');
-    const fe30 = edit(edit(edit(BASE, 'Al.pz-vbc.UPF', 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF'), /Al /g, 'Fe '), 'ecutwfc = 15.0', 'ecutwfc = 30.0\n  ecutrho = 180');
+    const fe30 = edit(
+      edit(edit(BASE, 'Al.pz-vbc.UPF', 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF'), /Al /g, 'Fe '),
+      'ecutwfc = 15.0',
+      'ecutwfc = 30.0\n  ecutrho = 180',
+    );
     const diags = diagnose(fe30, headers({ 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF': fe }));
-    assert.ok(diags.some((d) => d.code === 'ecutwfc-below-suggested' && /64 Ry/.test(d.message)), JSON.stringify(diags));
+    assert.ok(
+      diags.some((d) => d.code === 'ecutwfc-below-suggested' && /64 Ry/.test(d.message)),
+      JSON.stringify(diags),
+    );
     const dual = diags.find((d) => d.code === 'ecutrho-low-for-uspp')!;
     assert.match(dual.message, /6\.0 × ecutwfc/);
     const nc = diagnose(edit(BASE, '  degauss = 0.02\n', '  degauss = 0.02\n  ecutrho = 90\n'), headers({ 'Al.pz-vbc.UPF': al }));
     assert.ok(!nc.some((d) => d.code === 'ecutrho-low-for-uspp'), 'a norm-conserving pseudopotential needs no 8x dual');
-    const mixed = edit(edit(BASE, 'ntyp = 1', 'ntyp = 2'), '  Al 26.9815 Al.pz-vbc.UPF\n', '  Al 26.9815 Al.pz-vbc.UPF\n  Fe 55.8 Fe.pbe-spn-rrkjus_psl.0.2.1.UPF\n');
-    const mix = diagnose(edit(edit(mixed, 'nat = 1', 'nat = 2'), '  Al 0.0 0.0 0.0\n', '  Al 0.0 0.0 0.0\n  Fe 0.5 0.5 0.5\n'),
-      headers({ 'Al.pz-vbc.UPF': al, 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF': fe }));
+    const mixed = edit(
+      edit(BASE, 'ntyp = 1', 'ntyp = 2'),
+      '  Al 26.9815 Al.pz-vbc.UPF\n',
+      '  Al 26.9815 Al.pz-vbc.UPF\n  Fe 55.8 Fe.pbe-spn-rrkjus_psl.0.2.1.UPF\n',
+    );
+    const mix = diagnose(
+      edit(edit(mixed, 'nat = 1', 'nat = 2'), '  Al 0.0 0.0 0.0\n', '  Al 0.0 0.0 0.0\n  Fe 0.5 0.5 0.5\n'),
+      headers({ 'Al.pz-vbc.UPF': al, 'Fe.pbe-spn-rrkjus_psl.0.2.1.UPF': fe }),
+    );
     assert.ok(mix.some((d) => d.code === 'functional-mismatch' && /PZ/.test(d.message) && /PBE/.test(d.message)));
     const odd = edit(BASE, "occupations = 'smearing'", "occupations = 'fixed'");
     const d = only(odd, 'odd-electrons-fixed-occupations', headers({ 'Al.pz-vbc.UPF': al }));
@@ -194,8 +227,11 @@ describe('pw.x input validator', () => {
 
   it('keeps every diagnostic message actionable: it names the input and says what to do', () => {
     const texts = [
-      edit(BASE, 'ecutwfc = 15.0', 'ecutwfx = 15.0'), edit(BASE, 'nat = 1', 'nat = 2'), edit(BASE, "smearing = 'mv'", "smearing = 'x'"),
-      edit(BASE, '&ELECTRONS', '&ELECTRON'), edit(BASE, 'ibrav = 2', 'ibrav = 0'),
+      edit(BASE, 'ecutwfc = 15.0', 'ecutwfx = 15.0'),
+      edit(BASE, 'nat = 1', 'nat = 2'),
+      edit(BASE, "smearing = 'mv'", "smearing = 'x'"),
+      edit(BASE, '&ELECTRONS', '&ELECTRON'),
+      edit(BASE, 'ibrav = 2', 'ibrav = 0'),
     ];
     for (const t of texts) {
       for (const d of diagnose(t)) {
