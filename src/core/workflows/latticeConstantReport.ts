@@ -21,27 +21,89 @@ interface ReportNumbers {
   k: { ref: string; spacing: number; sweep: ConvergenceSelectionValue };
 }
 
+/** How one sweep was judged, as its selection records it (a selection made before criteria had names was judged by energy). */
+interface SweepJudgedBy {
+  kind: 'energy' | 'pressure' | 'both';
+  toleranceMevPerAtom?: number;
+  toleranceLatticePercent?: number;
+  bulkModulusGPa?: number;
+  /** Where B came from: the probe of strained cells, or given with its reference (unknown in selections made before it was recorded). */
+  bulkFrom?: 'probe' | 'given';
+}
+
+function judgedBy(s: ConvergenceSelectionValue): SweepJudgedBy {
+  const c = s.criterion;
+  const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
+  return {
+    kind: c?.kind ?? 'energy',
+    ...(mev !== undefined ? { toleranceMevPerAtom: mev } : {}),
+    ...(c?.toleranceLatticePercent !== undefined ? { toleranceLatticePercent: c.toleranceLatticePercent } : {}),
+    ...(c?.bulkModulusGPa !== undefined ? { bulkModulusGPa: c.bulkModulusGPa } : {}),
+    ...(s.bulkModulus ? { bulkFrom: s.bulkModulus.from.length ? ('probe' as const) : ('given' as const) } : {}),
+  };
+}
+
+/** A sweep's tolerance, said (a tolerance its selection did not record is said to be unrecorded, not taken from the inputs). */
+function toleranceSaid(j: SweepJudgedBy): string {
+  const mev = `${j.toleranceMevPerAtom ?? '(unrecorded)'} meV/atom`;
+  const lat = `${j.toleranceLatticePercent ?? '(unrecorded)'} % of a`;
+  return j.kind === 'energy'
+    ? mev
+    : j.kind === 'pressure'
+      ? `${lat} (from the pressure against the finest run)`
+      : `${mev} and ${lat} (from the pressure)`;
+}
+
+/** The tolerance the settings were chosen within, from both selections: one phrase when they agree, each sweep's when they differ. */
+function withinSaid(n: ReportNumbers): string {
+  const cut = toleranceSaid(judgedBy(n.cut.sweep));
+  const k = toleranceSaid(judgedBy(n.k.sweep));
+  return cut === k ? cut : `${cut} (cutoff) and ${k} (k-spacing)`;
+}
+
+const bulkSaid = (j: SweepJudgedBy): string =>
+  `B ≈ ${claimValue(j.bulkModulusGPa ?? NaN, 1)} GPa${j.bulkFrom === 'probe' ? ' from the probe' : j.bulkFrom === 'given' ? ' as given' : ''}`;
+
+/** How the sweeps in the pressure check were chosen, from their selections: on this shift (with which B) or by energy. */
+function howChosen(sweeps: (readonly [string, ConvergenceSelectionValue])[]): string {
+  const judged = sweeps.map(([what, s]) => ({ what, j: judgedBy(s) }));
+  const onShift = judged.filter((x) => x.j.kind !== 'energy');
+  const byEnergy = judged.filter((x) => x.j.kind === 'energy');
+  const estimate = 'this estimates how far the choice moves the lattice constant; it is not how it was chosen';
+  if (!onShift.length)
+    return `This estimates how far ${sweeps.length > 1 ? 'each choice moves' : 'the choice moves'} the lattice constant; it is not how ${sweeps.length > 1 ? 'they were' : 'it was'} chosen.`;
+  const bulks = [...new Set(onShift.map((x) => bulkSaid(x.j)))];
+  const chosenOn =
+    onShift.length === judged.length && bulks.length === 1
+      ? `The ${judged.length > 1 ? 'sweeps were' : `${onShift[0]!.what} was`} chosen on this shift with ${bulks[0]}`
+      : `${onShift.map((x, i) => `${i ? 'the' : 'The'} ${x.what} was chosen on this shift with ${bulkSaid(x.j)}`).join(', ')}`;
+  return (
+    `${chosenOn}; here it is recomputed with the fitted B0.` +
+    (byEnergy.length ? ` The ${byEnergy.map((x) => x.what).join(' and ')} was chosen by energy alone: for it, ${estimate}.` : '')
+  );
+}
+
 /** The pressure check of both sweeps with the fitted B0, as one sentence; empty when the runs printed no pressure. */
-function pressureCheck(n: ReportNumbers, criterion: LatticeConstantInputs['criterion']): string {
-  const parts = (
+function pressureCheck(n: ReportNumbers): string {
+  const checked = (
     [
       ['cutoff', n.cut],
       ['k-spacing', n.k],
     ] as const
-  )
-    .map(([what, s]) => {
-      const shift = latticeShiftFromPressure(s.sweep.tested, s.sweep.chosenValue, finestTested(s.sweep), n.fit.b0);
-      return (
-        shift &&
-        `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`
-      );
-    })
-    .filter((x): x is string => !!x);
-  return parts.length
-    ? `Pressure check of the convergence choices (same cell, from the sweeps' own runs): ${parts.join('; ')}. ` +
-        (criterion === 'energy'
-          ? 'This estimates how far each choice moves the lattice constant; it is not how they were chosen.'
-          : `The sweeps were chosen on this shift with B ≈ ${claimValue(n.cut.sweep.criterion?.bulkModulusGPa ?? NaN, 1)} GPa from the probe; here it is recomputed with the fitted B0.`)
+  ).flatMap(([what, s]) => {
+    const shift = latticeShiftFromPressure(s.sweep.tested, s.sweep.chosenValue, finestTested(s.sweep), n.fit.b0);
+    return shift
+      ? [
+          {
+            sweep: [what, s.sweep] as const,
+            said: `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`,
+          },
+        ]
+      : [];
+  });
+  return checked.length
+    ? `Pressure check of the convergence choices (same cell, from the sweeps' own runs): ${checked.map((c) => c.said).join('; ')}. ` +
+        howChosen(checked.map((c) => c.sweep))
     : '';
 }
 
@@ -160,13 +222,8 @@ export const LATTICE_REPORT_COMPOSERS: Record<string, ComposerOf<LatticeConstant
   text: (ctx) => {
     const n = reportNumbers(ctx);
     const i = ctx.inputs;
-    const pressure = pressureCheck(n, i.criterion ?? 'energy');
-    const within =
-      ((i.criterion ?? 'energy') === 'energy'
-        ? `${i.toleranceMevPerAtom} meV/atom`
-        : i.criterion === 'pressure'
-          ? `${i.toleranceLatticePercent} % of a (from the pressure against the finest run)`
-          : `${i.toleranceMevPerAtom} meV/atom and ${i.toleranceLatticePercent} % of a (from the pressure)`) + shapeWithin(n, i);
+    const pressure = pressureCheck(n);
+    const within = withinSaid(n) + shapeWithin(n, i);
     const name = i.crystal ? crystalName(i.crystal, String(i.structure)) : `${String(i.structure)} ${i.element}`;
     const lp = n.lp?.value;
     const headline =

@@ -121,4 +121,63 @@ describe('lattice-constant report of a crystal from a file', () => {
     ) as string;
     assert.match(withC, /0\.15 % of c\/a \(from the deviatoric stress; nominal at a shape modulus C ≈ 24\.1 GPa\): ecutwfc/);
   });
+
+  it("says how the settings were chosen from the cutoff and k choices' own records (criterion, tolerance, B), both when they differ, not from the inputs", () => {
+    const o = parseObjectiveText('Lattice constant of rocksalt NaCl from examples/NaCl.cif with LDA', { forModel: true, baseDir: ROOT });
+    const planned = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC }))
+      .inputs as unknown as LatticeConstantInputs;
+    // the inputs now say energy within 1 meV/atom; the choices were made (and recorded) otherwise
+    const inputs = { ...planned, criterion: 'energy', toleranceMevPerAtom: 1, toleranceLatticePercent: 0.3 } as LatticeConstantInputs;
+    const swept = (parameter: 'ecutwfc' | 'kspacing', values: number[], kbar: number[], chosen: object) => ({
+      ...selection(parameter, values[0]!, chosen),
+      tested: values.map((value, i) => ({ value, energyEvPerAtom: -100, deltaMevPerAtom: 0, pressureKbar: kbar[i] })),
+    });
+    const byPressure = (b: number, from: string[]) => ({
+      criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: b },
+      bulkModulus: { valueGPa: b, note: '', from },
+    });
+    const byEnergy = { toleranceMevPerAtom: 2, criterion: { kind: 'energy', toleranceMevPerAtom: 2 } };
+    const textWith = (cut: object, k: object) =>
+      LATTICE_REPORT_COMPOSERS.text!(
+        context(inputs, {
+          'lattice/lattice_constant': ['a-30', 5.4467],
+          'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 40.3968, b0GPa: 31.2, b0Prime: 4.9, form: 'birch-murnaghan', natoms: 2 }],
+          'cutoff-choice/converged_settings': [
+            'a-12',
+            { ...swept('ecutwfc', [40, 50, 60], [-3, -1, -0.5], { ecutwfcRy: 40, ecutrhoRy: 160 }), ...cut },
+          ],
+          'k-choice/converged_settings': [
+            'a-20',
+            { ...swept('kspacing', [0.3, 0.2, 0.1], [2, 1, 0.8], { kSpacingPerAngstrom: 0.3 }), ...k },
+          ],
+        }),
+      ) as string;
+    const both = textWith(byPressure(29.9, ['a-5']), byPressure(29.9, ['a-5']));
+    assert.match(both, /within 0\.05 % of a \(from the pressure against the finest run\): ecutwfc = 40 Ry/);
+    assert.match(
+      both,
+      /The sweeps were chosen on this shift with B ≈ 29\.9 GPa from the probe; here it is recomputed with the fitted B0\./,
+    );
+    assert.doesNotMatch(both, /1 meV\/atom|not how/);
+    // the cutoff replanned by energy, the k-spacing kept by pressure with a B given with its reference
+    const mixed = textWith(byEnergy, byPressure(24, []));
+    assert.match(
+      mixed,
+      /within 2 meV\/atom \(cutoff\) and 0\.05 % of a \(from the pressure against the finest run\) \(k-spacing\): ecutwfc/,
+    );
+    assert.match(
+      mixed,
+      /The k-spacing was chosen on this shift with B ≈ 24(\.0)? GPa as given; here it is recomputed with the fitted B0\. The cutoff was chosen by energy alone: for it, this estimates how far the choice moves the lattice constant; it is not how it was chosen\./,
+    );
+    // both by pressure, with different B: each is said
+    assert.match(
+      textWith(byPressure(29.9, ['a-5']), byPressure(31, ['a-7'])),
+      /The cutoff was chosen on this shift with B ≈ 29\.9 GPa from the probe, the k-spacing was chosen on this shift with B ≈ 31(\.0)? GPa from the probe; here/,
+    );
+    // both by energy: an estimate only
+    assert.match(
+      textWith(byEnergy, byEnergy),
+      /within 2 meV\/atom: ecutwfc[\s\S]*This estimates how far each choice moves the lattice constant; it is not how they were chosen\./,
+    );
+  });
 });
