@@ -5,6 +5,7 @@
  */
 
 import type { BandStructurePlotData, DosPlotData } from './electronicStructure';
+import type { MagnetizationTableData, RelaxationTrajectoryPlotData } from './relaxationAndMagnetism';
 
 export const CANVAS_MIME = {
   approval: 'application/vnd.dreams.approval+json',
@@ -92,7 +93,17 @@ export type PlotData =
       artifact?: string;
     }
   | { kind: 'band-structure'; title: string; data: BandStructurePlotData; artifact?: string }
-  | { kind: 'dos'; title: string; data: DosPlotData; artifact?: string };
+  | { kind: 'dos'; title: string; data: DosPlotData; artifact?: string }
+  | {
+      kind: 'relaxation';
+      title: string;
+      data: RelaxationTrajectoryPlotData;
+      /** The energy the steps are drawn against (the run's final energy, as the report's plot), eV. */
+      finalEnergyEv: number;
+      artifact?: string;
+    }
+  /** Not a plot but the same kind of output: the magnetization artifact as a table. */
+  | { kind: 'magnetization'; title: string; data: MagnetizationTableData; artifact?: string };
 
 export interface StructureData {
   symbols: string[];

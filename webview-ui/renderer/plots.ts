@@ -1,9 +1,10 @@
-/** EOS and convergence plots as SVG with d3 (scales, axes, line). */
+/** EOS, convergence, electronic-structure and relaxation plots as SVG with d3 (scales, axes, line); the magnetization table. */
 import { axisBottom, axisLeft, extent, line, scaleLinear, scaleLog, select } from 'd3';
 import type { PlotData } from '../../src/shared/canvasOutputs';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
 import { drawBandStructure, drawDos } from './electronicPlots';
+import { drawRelaxation, magnetizationTable, PANEL_GAP } from './everydayPlots';
 
 const W = 520,
   H = 300,
@@ -11,7 +12,20 @@ const W = 520,
 
 export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messaging): void {
   const card = h('section', { class: 'dreams-card plot', 'data-plot': p.kind }, h('h3', {}, p.title));
-  const svg = select(card).append('svg').attr('width', W).attr('height', H).attr('role', 'img').attr('aria-label', p.title);
+  const links = () =>
+    p.artifact && card.append(h('div', { class: 'row' }, h('span', { class: 'muted' }, 'data'), provenanceLinks([p.artifact], messaging)));
+  if (p.kind === 'magnetization') {
+    const facts = [`order: ${p.data.order}`];
+    if (p.data.siteSource)
+      facts.push(`site moments from ${p.data.siteSource === 'löwdin' ? 'projwfc.x (Löwdin)' : 'pw.x (spheres around each atom)'}`);
+    card.append(magnetizationTable(p.data), h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
+    links();
+    element.replaceChildren(card);
+    return;
+  }
+  const panels = p.kind === 'relaxation' ? 2 : 1;
+  const height = panels === 2 ? 2 * H - M.top + PANEL_GAP - M.bottom : H;
+  const svg = select(card).append('svg').attr('width', W).attr('height', height).attr('role', 'img').attr('aria-label', p.title);
   const g = svg.append('g').attr('transform', `translate(${M.left},${M.top})`);
   const iw = W - M.left - M.right,
     ih = H - M.top - M.bottom;
@@ -31,7 +45,17 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
   const colour = 'var(--vscode-charts-blue)';
   const accent = 'var(--vscode-charts-orange)';
 
-  if (p.kind === 'band-structure') {
+  if (p.kind === 'relaxation') {
+    const lower = svg.append('g').attr('transform', `translate(${M.left},${M.top + ih + PANEL_GAP})`);
+    const facts = drawRelaxation(g, lower, p.data, p.finalEnergyEv, iw, ih);
+    svg
+      .append('text')
+      .attr('x', M.left + iw / 2)
+      .attr('y', height - 6)
+      .attr('text-anchor', 'middle')
+      .text('geometry (ionic step)');
+    card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
+  } else if (p.kind === 'band-structure') {
     const facts = drawBandStructure(g, p.data, iw, ih);
     axisLabels('', p.data.reference.kind === 'vbm' ? 'E − E_VBM (eV)' : 'E − E_F (eV)');
     card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
@@ -153,6 +177,6 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     }
     axisLabels(`${p.parameter} (${p.unit})`, '|ΔE| vs finest (meV/atom)');
   }
-  if (p.artifact) card.append(h('div', { class: 'row' }, h('span', { class: 'muted' }, 'data'), provenanceLinks([p.artifact], messaging)));
+  links();
   element.replaceChildren(card);
 }

@@ -15,6 +15,7 @@
  * batch rather than per artifact keeps a run of thousands of artifacts quick to open (bench:ui).
  */
 import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
+import type { MagnetizationTableData, RelaxationTrajectoryPlotData } from '../../shared/relaxationAndMagnetism';
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../canvas/canvasFile';
 import { CallGroups } from './callGroups';
 import type { CanvasEvent, RunState } from '../canvas/types';
@@ -152,6 +153,25 @@ function electronicPlot(a: ArtifactRecord): PlotData | undefined {
       data: a.value as DosPlotData,
       artifact: a.id,
     };
+  return undefined;
+}
+
+/**
+ * A relaxation's trajectory (energy against the final energy and the largest force per geometry)
+ * and a magnetization's table: their values carry the shapes of src/shared/relaxationAndMagnetism.ts.
+ */
+function everydayPlot(a: ArtifactRecord): PlotData | undefined {
+  const v = a.value as { steps?: unknown; finalEnergyEv?: unknown; sites?: unknown; totalBohrMagnetonPerCell?: unknown } | undefined;
+  if (a.name === 'relaxation' && Array.isArray(v?.steps)) {
+    const data = a.value as RelaxationTrajectoryPlotData;
+    const last = [...data.steps].reverse().find((s) => s.energyEv !== undefined)?.energyEv;
+    const finalEnergyEv = typeof v.finalEnergyEv === 'number' ? v.finalEnergyEv : last;
+    if (finalEnergyEv === undefined) return undefined;
+    const what = data.calculation === 'vc-relax' ? 'Variable-cell relaxation' : 'Relaxation';
+    return { kind: 'relaxation', title: `${what} (${a.id})`, data, finalEnergyEv, artifact: a.id };
+  }
+  if (a.name === 'magnetization' && Array.isArray(v?.sites) && typeof v.totalBohrMagnetonPerCell === 'number')
+    return { kind: 'magnetization', title: `Magnetization (${a.id})`, data: a.value as MagnetizationTableData, artifact: a.id };
   return undefined;
 }
 
@@ -695,7 +715,8 @@ export class CanvasProjection {
   private extraOutputs(a: ArtifactState): CanvasOutputItem[] {
     const r = a.record;
     const outputs: CanvasOutputItem[] = [];
-    const plot = r.name === 'eos_fit' ? eosPlot(r) : r.name === 'converged_settings' ? convergencePlot(r) : electronicPlot(r);
+    const plot =
+      r.name === 'eos_fit' ? eosPlot(r) : r.name === 'converged_settings' ? convergencePlot(r) : (electronicPlot(r) ?? everydayPlot(r));
     if (plot) outputs.push({ mime: CANVAS_MIME.plot, data: plot });
     if (r.kind === 'structure') {
       const s = structureView(r);
