@@ -15,6 +15,7 @@ import type { GuardedToolSpec } from './toolSpec';
 import { checkClaim, type ReportClaim } from './claimChecks';
 import { askJudge, type JudgeConfig } from './judges/askJudge';
 import { describeParameters } from './judges/describeCall';
+import { citedSelectionTables } from './judges/selectionTables';
 import { REPORT_VERDICT_TOOL } from './judges/judgePrompt';
 import { judgeInfraVerdicts, notJudged } from './judges/paramJudge';
 import { callIdentity, callShape, handedOn, referencesOnly } from './judges/judgeEconomy';
@@ -258,6 +259,11 @@ async function modelVerdicts(
   const chunks = auditChunks(plan, view);
   const out = new Map<string, Verdict[]>();
   const refsOnly = plan.referencesOnly.map((c) => c.id);
+  // the convergence selections the claims cite, with the tables they chose from
+  const tables = citedSelectionTables(
+    view,
+    claims.map((c) => parseRef(c.cites)?.artifactId).filter((id): id is string => !!id),
+  );
   for (const [i, chunk] of chunks.entries()) {
     const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
     const text = [
@@ -269,6 +275,13 @@ async function modelVerdicts(
         (c, k) => `- claims[${k}] ${c.quantity} = ${c.value} ${c.unit}, cites ${c.cites}; tier 1: ${tierOneLine(checks.claims[k] ?? [])}`,
       ),
       `Upstream artifacts (tier 1): ${checks.upstream.map((v) => `${v.level}: ${v.reasons.join('; ')}`).join('; ')}`,
+      ...(tables.length
+        ? [
+            '',
+            'Convergence selections the claims cite, each with the table it chose from (as recorded; "within" is against its recorded criterion):',
+            ...tables,
+          ]
+        : []),
       '',
       `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +

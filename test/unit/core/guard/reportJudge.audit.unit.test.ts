@@ -6,6 +6,7 @@ import { AUDIT_LIMITS, judgeReport } from '../../../../src/core/guard/reportJudg
 import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
 import { alLatticeBase, closeAllBases } from './support/scenarioBases';
 import { startJudgeRig, type JudgeRig } from './support/judgeRig';
+import type { ConvergenceSelectionValue } from '../../../../src/core/artifacts/shapes';
 
 const registry = new ToolRegistry();
 
@@ -141,6 +142,42 @@ describe('report judge: the audit a model is asked for', function () {
       /^- claims\[1\] lattice_constant = 4\.1 Å, cites a-\d+; tier 1: fail \(claim-value\): claims\[1\] states 4\.1 Å but a-\d+ records 4\.049/m,
     );
     assert.match(text, /^Upstream artifacts \(tier 1\): pass: \d+ upstream artifact\(s\) are final and approved$/m);
+  });
+
+  it('shows the judge the comparison table of each convergence selection a claim cites, so the choice is checked against the recorded sweep', async () => {
+    const base = await alLatticeBase();
+    const cut = base.names.cutSel!;
+    const sel = base.provenance.artifact(cut)!.value as ConvergenceSelectionValue;
+    const claims = [
+      { quantity: 'lattice_constant', value: 4.0494, unit: 'Å', cites: base.names.lattice! },
+      { quantity: 'converged_cutoff', value: sel.chosen.ecutwfcRy!, unit: 'Ry', cites: `${cut}.chosen.ecutwfcRy` },
+    ];
+    rig = await startJudgeRig({ steps: [{ ...passingReportJudge(1) }] });
+    await judgeReport(claims, { provenance: base.provenance, specOf: (t) => registry.get(t), judge: rig.judge });
+    const text = (rig.api.requests[0]!.body as unknown as Body).messages[0]!.content;
+    assert.match(text, /^Convergence selections the claims cite, each with the table it chose from/m);
+    const esc = (x: number | string) => String(x).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const finest = Math.max(...sel.tested.map((t) => t.value));
+    assert.match(
+      text,
+      new RegExp(
+        `^- ${cut} \\(converged_settings\\): ecutwfc \\(Ry\\), judged by energy: \\|ΔE\\| < ${esc(sel.toleranceMevPerAtom!)} meV/atom; chosen ${sel.chosenValue}, finest ${finest}, converged$`,
+        'm',
+      ),
+    );
+    // every tested cutoff, its energy and difference to the finest, and whether it was within the tolerance
+    for (const t of sel.tested) {
+      const verdict = t.value === finest ? 'finest' : t.deltaMevPerAtom < sel.toleranceMevPerAtom! ? 'yes' : 'no';
+      assert.match(
+        text,
+        new RegExp(
+          `^  ${t.value} \\| ${esc(Number(t.energyEvPerAtom.toFixed(6)))} \\| ${esc(Number(t.deltaMevPerAtom.toFixed(3)))} \\| ${verdict}${t.value === sel.chosenValue ? ' \\(chosen\\)' : ''}$`,
+          'm',
+        ),
+      );
+    }
+    // the k choice is not cited: its table is not shown
+    assert.doesNotMatch(text, new RegExp(`^- ${base.names.kSel!} `, 'm'));
   });
 
   it('splits a large audit into requests that fit, each saying which part it is', async () => {

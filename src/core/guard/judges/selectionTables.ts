@@ -1,0 +1,103 @@
+/**
+ * The comparison tables of the convergence selections a report cites, as the report judge's
+ * request shows them: each tested setting with its energy, pressure and deviatoric stress, its
+ * difference to the finest run and whether it was within the recorded criterion, so the judge
+ * checks "the chosen value follows from the table" against the data rather than the report's words.
+ */
+import { finestTested, type ConvergenceSelectionValue } from '../../artifacts/shapes';
+import type { ProvenanceView } from '../../provenance/view';
+
+/** How many rows of one table, and how many characters of all tables, a request carries at most. */
+export const SELECTION_TABLE_LIMITS = { rows: 12, chars: 6000 };
+
+function isSelection(v: unknown): v is ConvergenceSelectionValue {
+  const s = v as Partial<ConvergenceSelectionValue> | undefined;
+  return !!s && typeof s === 'object' && typeof s.parameter === 'string' && Array.isArray(s.tested) && typeof s.chosenValue === 'number';
+}
+
+const num = (x: number | undefined, digits: number): string =>
+  x === undefined || !Number.isFinite(x) ? '–' : String(Number(x.toFixed(digits)));
+
+/** The criterion as the selection recorded it (a selection made before criteria had names was judged by energy). */
+function criterionSaid(s: ConvergenceSelectionValue): string {
+  const c = s.criterion;
+  const kind = c?.kind ?? 'energy';
+  const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
+  const energy = `|ΔE| < ${mev ?? '(unrecorded)'} meV/atom`;
+  const pressure = `|Δa| < ${c?.toleranceLatticePercent ?? '(unrecorded)'} % (from ΔP at B ≈ ${num(c?.bulkModulusGPa, 1)} GPa${s.bulkModulus ? (s.bulkModulus.from.length ? ' from the probe' : ' as given') : ''})`;
+  const shape =
+    c?.toleranceShapePercent !== undefined
+      ? ` and |Δc/a| < ${c.toleranceShapePercent} % (from the deviatoric stress at C ≈ ${num(c.shapeModulusGPa, 1)} GPa)`
+      : '';
+  return `${kind}: ${kind === 'energy' ? energy : kind === 'pressure' ? pressure : `${energy} and ${pressure}`}${shape}`;
+}
+
+/** Whether a row was within the recorded criterion (as the selection judges it: strictly below each tolerance). */
+function within(s: ConvergenceSelectionValue, t: ConvergenceSelectionValue['tested'][number]): boolean {
+  const c = s.criterion;
+  const kind = c?.kind ?? 'energy';
+  const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
+  const energyOk = kind === 'pressure' || (mev !== undefined && Math.abs(t.deltaMevPerAtom) < mev);
+  const pressureOk =
+    kind === 'energy' ||
+    (t.latticeShiftPercent !== undefined && c?.toleranceLatticePercent !== undefined && t.latticeShiftPercent < c.toleranceLatticePercent);
+  const shapeOk =
+    c?.toleranceShapePercent === undefined || (t.shapeShiftPercent !== undefined && t.shapeShiftPercent < c.toleranceShapePercent);
+  return energyOk && pressureOk && shapeOk;
+}
+
+/** The rows shown: all of a short table; of a long one, two before the chosen value, then on to the finest. */
+function shownRows(s: ConvergenceSelectionValue): { rows: ConvergenceSelectionValue['tested']; omitted: number } {
+  const all = s.tested;
+  if (all.length <= SELECTION_TABLE_LIMITS.rows) return { rows: all, omitted: 0 };
+  const chosen = Math.max(
+    0,
+    all.findIndex((t) => t.value === s.chosenValue),
+  );
+  const from = Math.max(0, chosen - 2);
+  const tail = all.slice(from);
+  const rows =
+    tail.length <= SELECTION_TABLE_LIMITS.rows ? tail : [...tail.slice(0, SELECTION_TABLE_LIMITS.rows - 1), tail[tail.length - 1]!];
+  return { rows, omitted: all.length - rows.length };
+}
+
+/** One selection's table, in a few lines. */
+export function selectionTable(id: string, name: string, s: ConvergenceSelectionValue): string {
+  const unit = s.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
+  const finest = finestTested(s);
+  const shape = s.tested.some((t) => t.deviatoricErrorKbar !== undefined);
+  const { rows, omitted } = shownRows(s);
+  const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
+  const pressure = s.tested.some((t) => t.pressureKbar !== undefined);
+  const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
+  const columns =
+    `  ${s.parameter} | E (eV/atom) | ΔE (meV/atom)` +
+    `${pressure ? ` | P (kbar${pulay ? ', + Pulay' : ''}) | ΔP (kbar) | Δa (%)` : ''}${shape ? ' | Δs dev. (kbar) | Δc/a (%)' : ''} | within`;
+  const lines = rows.map(
+    (t) =>
+      `  ${t.value} | ${num(t.energyEvPerAtom, 6)} | ${num(t.deltaMevPerAtom, 3)}` +
+      `${pressure ? ` | ${num(t.pressureKbar, 2)}${t.pulayKbar !== undefined ? ` + ${num(t.pulayKbar, 2)}` : ''} | ${num(t.deltaPressureKbar, 2)} | ${num(t.latticeShiftPercent, 4)}` : ''}` +
+      `${shape ? ` | ${num(t.deviatoricErrorKbar, 2)} | ${num(t.shapeShiftPercent, 4)}` : ''} | ${t.value === finest ? 'finest' : within(s, t) ? 'yes' : 'no'}${t.value === s.chosenValue ? ' (chosen)' : ''}`,
+  );
+  return [head, columns, ...lines, ...(omitted ? [`  (${omitted} coarser row(s) left out)`] : [])].join('\n');
+}
+
+/** The tables of the selection artifacts among the cited ones, capped in length; empty when none is cited. */
+export function citedSelectionTables(view: ProvenanceView, cited: string[]): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  const ids = [...new Set(cited)];
+  for (const [k, id] of ids.entries()) {
+    const a = view.artifact(id);
+    if (!a || !isSelection(a.value)) continue;
+    const table = selectionTable(id, a.name, a.value);
+    if (chars + table.length > SELECTION_TABLE_LIMITS.chars) {
+      const rest = ids.slice(k).filter((r) => isSelection(view.artifact(r)?.value));
+      out.push(`- (${rest.length} more selection table(s) left out for length: ${rest.join(', ')})`);
+      break;
+    }
+    out.push(table);
+    chars += table.length;
+  }
+  return out;
+}

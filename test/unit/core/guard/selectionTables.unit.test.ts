@@ -1,0 +1,60 @@
+// The comparison table of a convergence selection as the report judge's request shows it: each
+// row against the criterion the selection recorded, and a long sweep capped around its choice.
+import assert from 'node:assert/strict';
+import { SELECTION_TABLE_LIMITS, selectionTable } from '../../../../src/core/guard/judges/selectionTables';
+import type { ConvergenceSelectionValue } from '../../../../src/core/artifacts/shapes';
+
+const row = (value: number, deltaMev: number, pressureKbar: number, deltaP: number, shift: number) => ({
+  value,
+  energyEvPerAtom: -57.2 + deltaMev / 1000,
+  deltaMevPerAtom: deltaMev,
+  pressureKbar,
+  deltaPressureKbar: deltaP,
+  latticeShiftPercent: shift,
+});
+
+describe('convergence selection tables in the report judge request', () => {
+  it('marks each row within or not by the pressure criterion the selection recorded, with B and where it came from', () => {
+    const sel: ConvergenceSelectionValue = {
+      parameter: 'ecutwfc',
+      tested: [row(30, 0.5, -12, -11, 0.06), row(40, 2, -3, -2, 0.011), row(50, 0.2, -1.5, -0.5, 0.003), row(60, 0, -1, 0, 0)],
+      chosenValue: 40,
+      chosen: { ecutwfcRy: 40, ecutrhoRy: 160 },
+      criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 79.6 },
+      bulkModulus: { valueGPa: 79.6, note: '', from: ['a-3', 'a-4'] },
+      converged: true,
+    };
+    const t = selectionTable('a-12', 'converged_settings', sel);
+    assert.match(
+      t,
+      /^- a-12 \(converged_settings\): ecutwfc \(Ry\), judged by pressure: \|Δa\| < 0\.05 % \(from ΔP at B ≈ 79\.6 GPa from the probe\); chosen 40, finest 60, converged$/m,
+    );
+    assert.match(t, /^ {2}ecutwfc \| E \(eV\/atom\) \| ΔE \(meV\/atom\) \| P \(kbar\) \| ΔP \(kbar\) \| Δa \(%\) \| within$/m);
+    // 0.5 meV/atom off but 0.06 % of a: not within, whatever the energy says
+    assert.match(t, /^ {2}30 \| -57\.1995 \| 0\.5 \| -12 \| -11 \| 0\.06 \| no$/m);
+    assert.match(t, /^ {2}40 \| -57\.198 \| 2 \| -3 \| -2 \| 0\.011 \| yes \(chosen\)$/m);
+    assert.match(t, /^ {2}60 \| -57\.2 \| 0 \| -1 \| 0 \| 0 \| finest$/m);
+  });
+
+  it('caps a long sweep: two rows before the chosen value, on to the finest, and says how many were left out', () => {
+    const n = SELECTION_TABLE_LIMITS.rows + 6;
+    const values = Array.from({ length: n }, (_, i) => 20 + 5 * i);
+    const sel: ConvergenceSelectionValue = {
+      parameter: 'ecutwfc',
+      tested: values.map((v, i) => ({ value: v, energyEvPerAtom: -57, deltaMevPerAtom: n - 1 - i })),
+      chosenValue: values[8]!,
+      chosen: { ecutwfcRy: values[8]! },
+      toleranceMevPerAtom: 10,
+      converged: true,
+    };
+    const t = selectionTable('a-9', 'converged_settings', sel);
+    const rows = t.split('\n').filter((l) => /^ {2}\d/.test(l));
+    assert.equal(rows.length, SELECTION_TABLE_LIMITS.rows);
+    assert.match(rows[0]!, new RegExp(`^  ${values[6]} `));
+    assert.match(t, new RegExp(`^  ${values[8]} .* yes \\(chosen\\)$`, 'm'));
+    assert.match(rows.at(-1)!, new RegExp(`^  ${values[n - 1]} .* finest$`));
+    assert.match(t, new RegExp(`^  \\(${n - SELECTION_TABLE_LIMITS.rows} coarser row\\(s\\) left out\\)$`, 'm'));
+    // a selection made before criteria had names: judged by energy, at its recorded tolerance
+    assert.match(t, /judged by energy: \|ΔE\| < 10 meV\/atom; chosen 60, finest 105, converged/);
+  });
+});
