@@ -399,10 +399,16 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     }
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+End');
-    await nb
-      .getByText(/report_claim\s=\s-\d+\.\d+\seV/)
+    // the report's claim with its value, in the report cell's output (a record cell's editor above it
+    // may be scrolled out of Monaco's rendered range when the report is long)
+    await out
+      .getByText(/screening adsorption energy/)
       .first()
-      .waitFor({ timeout: 30_000 }); // Monaco shows spaces as no-break spaces
+      .waitFor({ timeout: 30_000 });
+    await out
+      .getByText(/^-\d+\.\d+ eV$/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     // Markdown cells render in the notebook's webview, like outputs
     await out
       .getByText(/The report judge accepted report a-\d+/)
