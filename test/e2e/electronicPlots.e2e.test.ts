@@ -4,14 +4,12 @@
 // labelled points of the path and the band edges, the DOS with its projections and E_F.
 // Cost: one build and one Chromium page, a few seconds.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, PROJECT_ROOT } from '../harness/vscodeHost';
-import { CANVAS_MIME, type PlotData } from '../../src/shared/canvasOutputs';
+import type { Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../harness/vscodeHost';
+import type { PlotData } from '../../src/shared/canvasOutputs';
+import { openRendererPage, type RendererPage } from './support/rendererPage';
 
 const bands: PlotData = {
   kind: 'band-structure',
@@ -50,51 +48,15 @@ const dos: PlotData = {
 
 describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)', function () {
   this.timeout(300_000);
-  let server: http.Server;
-  let browser: Browser;
   let page: Page;
+  let view: RendererPage;
 
   before(async () => {
-    assert.equal(spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { cwd: PROJECT_ROOT }).status, 0, 'build');
-    const dir = path.join(PROJECT_ROOT, 'dist/renderer');
-    const nonce = `t${Math.random().toString(36).slice(2)}`;
-    const items = [bands, dos].map((p, i) => ({ id: `out-${i}`, data: p }));
-    const html = `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; script-src 'self' 'nonce-${nonce}';">
-</head><body>${items.map((i) => `<div id="${i.id}"></div>`).join('')}
-<script type="module" nonce="${nonce}">
-import { activate } from '/canvas-renderer.js';
-const renderer = activate({ postMessage: () => {}, onDidReceiveMessage: () => ({ dispose() {} }) });
-for (const i of ${JSON.stringify(items)}) renderer.renderOutputItem({ id: i.id, mime: '${CANVAS_MIME.plot}', json: () => i.data, text: () => JSON.stringify(i.data) }, document.getElementById(i.id));
-window.__rendered = true;
-</script></body></html>`;
-    server = http.createServer((req, res) => {
-      const url = (req.url ?? '/').split('?')[0]!;
-      if (url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-      const file = path.join(dir, path.normalize(url).replace(/^(\.\.[/\\])+/, ''));
-      if (!file.startsWith(dir) || !fs.existsSync(file)) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      fs.createReadStream(file).pipe(res);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
-    page = await browser.newPage({ viewport: { width: 900, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page
-      .waitForFunction(() => (window as unknown as { __rendered?: boolean }).__rendered === true, undefined, { timeout: 30_000 })
-      .catch(() => {
-        throw new Error(`the renderer did not finish: ${errors.join(' | ') || 'no page error'}`);
-      });
+    view = await openRendererPage([bands, dos]);
+    page = view.page;
   });
   after(async () => {
-    await browser?.close();
-    server?.close();
+    await view?.close();
   });
 
   it('draws every band as a line over the path, the labelled points (a break as "K|U") and the band edges', async () => {

@@ -5,19 +5,17 @@
 // and the largest force per geometry, with the force threshold), the magnetization as a table.
 // Screenshot: test-results/screenshots/e2e-everyday-plots.png. Cost: one build and one Chromium page, a few seconds.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, PROJECT_ROOT } from '../harness/vscodeHost';
+import type { Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../harness/vscodeHost';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import { magnetizationOf } from '../../src/core/dft/magnetism';
 import { parsePwOutput } from '../../src/core/dft/qe/output';
 import { summariseRelaxation } from '../../src/core/dft/relaxation';
 import { CanvasProjection } from '../../src/core/report/canvasProjection';
 import { CANVAS_MIME, type PlotData } from '../../src/shared/canvasOutputs';
+import { openRendererPage, type RendererPage } from './support/rendererPage';
 
 const RUNS = path.join(PROJECT_ROOT, 'test/fixtures/qe/runs');
 const pw = (file: string) => parsePwOutput(fs.readFileSync(path.join(RUNS, file), 'utf8'));
@@ -78,10 +76,8 @@ function plotOutputs(): PlotData[] {
 
 describe('relaxation trajectory and magnetization table drawn by the notebook renderer (Chromium)', function () {
   this.timeout(300_000);
-  let server: http.Server;
-  let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let view: RendererPage;
 
   before(async () => {
     const plots = plotOutputs();
@@ -89,51 +85,16 @@ describe('relaxation trajectory and magnetization table drawn by the notebook re
       plots.map((p) => p.kind),
       ['relaxation', 'magnetization'],
     );
-    assert.equal(spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { cwd: PROJECT_ROOT }).status, 0, 'build');
-    const dir = path.join(PROJECT_ROOT, 'dist/renderer');
-    const nonce = `t${Math.random().toString(36).slice(2)}`;
-    const items = plots.map((p, i) => ({ id: `out-${i}`, data: p }));
-    const html = `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; script-src 'self' 'nonce-${nonce}';">
-<style>/* a light theme's variables, as VS Code sets them around a notebook output */
-body { --vscode-foreground: #333; --vscode-descriptionForeground: #717171; --vscode-panel-border: #ccc; --vscode-font-family: sans-serif; }</style>
-</head><body>${items.map((i) => `<div id="${i.id}"></div>`).join('')}
-<script type="module" nonce="${nonce}">
-import { activate } from '/canvas-renderer.js';
-const renderer = activate({ postMessage: () => {}, onDidReceiveMessage: () => ({ dispose() {} }) });
-for (const i of ${JSON.stringify(items)}) renderer.renderOutputItem({ id: i.id, mime: '${CANVAS_MIME.plot}', json: () => i.data, text: () => JSON.stringify(i.data) }, document.getElementById(i.id));
-window.__rendered = true;
-</script></body></html>`;
-    server = http.createServer((req, res) => {
-      const url = (req.url ?? '/').split('?')[0]!;
-      if (url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-      const file = path.join(dir, path.normalize(url).replace(/^(\.\.[/\\])+/, ''));
-      if (!file.startsWith(dir) || !fs.existsSync(file)) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      fs.createReadStream(file).pipe(res);
+    // a light theme's variables, as VS Code sets them around a notebook output
+    view = await openRendererPage(plots, {
+      height: 1000,
+      themeCss:
+        'body { --vscode-foreground: #333; --vscode-descriptionForeground: #717171; --vscode-panel-border: #ccc; --vscode-font-family: sans-serif; }',
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
-    page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      // a CSP violation is reported on the console ("Refused to ..."); the browser's favicon 404 is not the renderer's
-      if (m.type() === 'error' && /Refused|Content Security Policy/.test(m.text())) errors.push(m.text());
-    });
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page
-      .waitForFunction(() => (window as unknown as { __rendered?: boolean }).__rendered === true, undefined, { timeout: 30_000 })
-      .catch(() => {
-        throw new Error(`the renderer did not finish: ${errors.join(' | ') || 'no page error'}`);
-      });
+    page = view.page;
   });
   after(async () => {
-    await browser?.close();
-    server?.close();
+    await view?.close();
   });
 
   it('draws the energy and the largest force of every geometry, the force threshold as a line, the last force under it', async () => {
@@ -166,7 +127,7 @@ window.__rendered = true;
     assert.equal(await table.locator('tr.total td').textContent(), '2.25 μB/cell');
     assert.equal(await table.locator('tr.absolute td').textContent(), '2.37 μB/cell');
     assert.match(await page.locator('#out-1').innerText(), /order: ferromagnetic/);
-    assert.deepEqual(errors, [], 'no page or CSP errors');
+    assert.deepEqual(view.errors, [], 'no page or CSP errors');
     fs.mkdirSync(path.join(PROJECT_ROOT, 'test-results/screenshots'), { recursive: true });
     await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/screenshots/e2e-everyday-plots.png'), fullPage: true });
   });
