@@ -9,65 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../harness/vscodeHost';
-import type { CanvasEvent } from '../../src/core/canvas/types';
-import { magnetizationOf } from '../../src/core/dft/magnetism';
-import { parsePwOutput } from '../../src/core/dft/qe/output';
-import { summariseRelaxation } from '../../src/core/dft/relaxation';
-import { CanvasProjection } from '../../src/core/report/canvasProjection';
 import { CANVAS_MIME, type PlotData } from '../../src/shared/canvasOutputs';
+import { everydayRunProjection, recordedRelax } from '../harness/everydayRun';
 import { openRendererPage, type RendererPage } from './support/rendererPage';
 
-const RUNS = path.join(PROJECT_ROOT, 'test/fixtures/qe/runs');
-const pw = (file: string) => parsePwOutput(fs.readFileSync(path.join(RUNS, file), 'utf8'));
-const relax = summariseRelaxation(pw('si-relax.out'));
-const magnetization = magnetizationOf(pw('fe-bcc-magnetic.out'), { symbols: ['Fe'] }, { nspin: 2 });
+const relax = recordedRelax();
 
-/** The plot outputs of a run's cells, as the projection makes them from its events. */
+/** The plot outputs of the run's cells, as the projection makes them from its events. */
 function plotOutputs(): PlotData[] {
-  let seq = 0;
-  const ev = (kind: string, payload: unknown): CanvasEvent =>
-    ({ v: 1, seq: ++seq, ts: '', crc: '', actor: { kind: 'framework', id: 't' }, kind, payload }) as CanvasEvent;
-  const call = (id: string, tool: string) =>
-    ev('provenance.call', {
-      id,
-      tool,
-      args: {},
-      reasons: {},
-      context: '',
-      verdicts: [],
-      agent: { role: 'dft' },
-      startedAt: '',
-      status: 'ok',
-      outputs: [],
-    });
-  const artifact = (id: string, creator: string, name: string, value: unknown) =>
-    ev('provenance.artifact', {
-      id,
-      kind: 'table',
-      name,
-      creator,
-      inputs: [],
-      concerns: [],
-      status: 'final',
-      contentHash: id,
-      createdAt: '',
-      value,
-    });
-  const p = new CanvasProjection();
-  p.apply(call('c-1', 'relaxation_result'));
-  p.apply(
-    artifact('a-7', 'c-1', 'relaxation', {
-      calculation: relax.calculation,
-      converged: relax.converged,
-      steps: relax.steps,
-      thresholds: { forceEvPerAngstrom: relax.thresholds.forceEvPerAngstrom },
-      finalEnergyEv: relax.finalEnergyEv,
-      formula: 'Si2',
-    }),
-  );
-  p.apply(call('c-2', 'magnetization'));
-  p.apply(artifact('a-8', 'c-2', 'magnetization', { ...magnetization, formula: 'Fe' }));
-  return p
+  return everydayRunProjection()
     .cells()
     .flatMap((c) => c.outputs ?? [])
     .filter((o) => o.mime === CANVAS_MIME.plot)
