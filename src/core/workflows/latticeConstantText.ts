@@ -1,6 +1,6 @@
 /** Reading a lattice-constant objective written as text. */
 import { isChemicalSymbol } from '../dft/io/elements';
-import { binaryPrototypeNamedIn, compoundLatticeConstant, elementsInText } from './everyday/common';
+import { binaryFormulaIn, binaryPrototypeNamedIn, compoundLatticeConstant, statedLatticeConstant } from './everyday/common';
 import type { LatticeConstantInputs } from './latticeConstantInputs';
 import { structureFileNamedIn } from './structureFileInput';
 
@@ -11,24 +11,6 @@ const TEXT_STRUCTURES: [RegExp, LatticeConstantInputs['structure']][] = [
   [/\bhcp\b|hexagonal close/i, 'hcp'],
   [/\bsc\b|simple cubic/i, 'sc'],
 ];
-
-/** A binary formula written as one word of two element symbols (GaAs, NaCl, SiC, CsCl), file names aside. */
-function binaryFormulaIn(text: string): string[] | undefined {
-  for (const word of text.replace(/[\w.+-]+\.upf\b/gi, ' ').match(/\b[A-Z][a-z]?[A-Z][a-z]?\b/g) ?? []) {
-    const species = elementsInText(word);
-    if (species.length === 2) return species;
-  }
-  return undefined;
-}
-
-/** The starting lattice constant a sentence states (a0 = 4.05 Å, starting at 5.65 Å, 4.05 Å). */
-function statedLatticeConstant(text: string): number | undefined {
-  const a0 =
-    /(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)/i.exec(
-      text,
-    ) ?? /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
-  return a0 ? Number(a0[1]) : undefined;
-}
 
 /**
  * "lattice constant of fcc Al with PBE, a0 = 4.04 Å" → inputs; "... of NaCl from examples/NaCl.cif with LDA"

@@ -38,7 +38,7 @@ export const CRYSTAL_SCHEMA = {
     type: 'string',
     enum: ['fcc', 'bcc', 'diamond', 'hcp', 'sc', 'rocksalt', 'zincblende', 'cesiumchloride'],
     description:
-      'The lattice of an element, or the prototype of a binary compound: rocksalt (B1), zincblende (B3), cesiumchloride (B2); default rocksalt with elements.',
+      'The lattice of an element, or the prototype of a binary compound: rocksalt (B1), zincblende (B3), cesiumchloride (B2); with elements, default the prototype the tables know the formula in (MgO rocksalt, GaAs zincblende, CsCl cesiumchloride), else it must be given.',
   },
   latticeConstantAngstrom: { type: 'number', exclusiveMinimum: 0, maximum: 20, description: 'Lattice constant a, Å.' },
   cOverA: { type: 'number', exclusiveMinimum: 0 },
@@ -235,7 +235,11 @@ export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic
   if (!element)
     throw new ObjectiveError(`inputs.element: name the element (e.g. "Fe"), or give the crystal as structure: { file: X.cif }.`);
   const table = ELEMENT_CRYSTALS[element];
-  const bravais = (raw.bravais as Bravais | undefined) ?? (elements ? 'rocksalt' : table?.structure);
+  const bravais = (raw.bravais as Bravais | undefined) ?? (elements ? binaryPrototypeNamedIn('', elements) : table?.structure);
+  if (elements && !bravais)
+    throw new ObjectiveError(
+      `inputs.bravais: ${elements.join('')} is not in the tables of binary compounds; name its prototype (rocksalt, zincblende or cesiumchloride) with its lattice constant, or give the crystal as structure: { file: ${elements.join('')}.cif } (e.g. a wurtzite or any other structure).`,
+    );
   const a =
     (raw.latticeConstantAngstrom as number | undefined) ??
     (isBinary(bravais) ? COMPOUND_A[bravais!]![(elements ?? []).join('')] : bravais === table?.structure ? table?.a : undefined);
@@ -600,11 +604,6 @@ export const shown = (x: number, digits = 4): string => String(Number(x.toPrecis
 /** Capitalised English words that are also element symbols: not read as elements in a sentence. */
 const WORDS = new Set(['I', 'In', 'As', 'At', 'Be', 'He', 'No', 'Am', 'Es', 'Po', 'Pa']);
 
-/** The prototype a sentence names for a binary compound: zincblende or cesium chloride by word or by the tables above, else rocksalt. */
-export function binaryPrototypeInText(text: string, species: string[]): Bravais {
-  return binaryPrototypeNamedIn(text, species) ?? 'rocksalt';
-}
-
 /** The prototype a sentence names by word (zincblende, rocksalt, ...) or the tables know the formula in; undefined when neither. */
 export function binaryPrototypeNamedIn(text: string, species: string[]): Bravais | undefined {
   if (/zinc[- ]?blende|sphalerite|\bB3\b/i.test(text)) return 'zincblende';
@@ -618,6 +617,40 @@ export function binaryPrototypeNamedIn(text: string, species: string[]): Bravais
       : formula in ROCKSALT_A
         ? 'rocksalt'
         : undefined;
+}
+
+/**
+ * A binary formula written as one word of two element symbols (GaAs, NaCl, SiC, CsCl), file names aside.
+ * A word of two one-letter symbols in capitals (NC, US, SI, PW, NO, HF) is far more often an abbreviation
+ * ("NC pseudopotentials", "SI units") than a compound: it is read as one only when the tables know the
+ * formula (BN) or the sentence names a prototype for it ("zincblende BP").
+ */
+export function binaryFormulaIn(text: string): string[] | undefined {
+  for (const word of text.replace(/[\w.+-]+\.upf\b/gi, ' ').match(/\b[A-Z][a-z]?[A-Z][a-z]?\b/g) ?? []) {
+    const species = elementsInText(word);
+    if (species.length !== 2) continue;
+    if (/^[A-Z]{2}$/.test(word) && !binaryPrototypeNamedIn(text, species)) continue;
+    return species;
+  }
+  return undefined;
+}
+
+/** Not a length: a number followed by a reciprocal length (0.2 Å⁻¹, 0.2 Å^-1, 0.2 Å-1) or preceded by "1/". */
+const NOT_RECIPROCAL = String.raw`(?!\s*(?:⁻¹|\^?\s*-\s*1\b|\^\s*\(?-1))`;
+const STATED_A0 = new RegExp(
+  String.raw`(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)` +
+    NOT_RECIPROCAL,
+  'i',
+);
+const ANY_LENGTH = new RegExp(String.raw`(?<![\d.]\s*/\s*)(\d+\.\d+)\s*(?:Å|Ang\b|angstrom)` + NOT_RECIPROCAL, 'i');
+
+/**
+ * The starting lattice constant a sentence states (a0 = 4.05 Å, starting at 5.65 Å, 4.05 Å); a k-spacing
+ * in reciprocal length ("0.2 Å⁻¹", "0.15 1/Å") is not one.
+ */
+export function statedLatticeConstant(text: string): number | undefined {
+  const a0 = STATED_A0.exec(text) ?? ANY_LENGTH.exec(text);
+  return a0 ? Number(a0[1]) : undefined;
 }
 
 /** The tabulated room-temperature lattice constant (Å) of a binary compound in a prototype, if the tables have it: a starting point only. */

@@ -14,7 +14,8 @@ import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { isStructureFileInput, loadStructureFileInput, structureFileNamedIn, type StructureFileInput } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
-  binaryPrototypeInText,
+  binaryFormulaIn,
+  binaryPrototypeNamedIn,
   CRYSTAL_SCHEMA,
   crystalStep,
   electronicArgs,
@@ -32,6 +33,7 @@ import {
   settingsSteps,
   SETTINGS_SCHEMA,
   shown,
+  statedLatticeConstant,
   type Crystal,
   type StudySettings,
 } from './common';
@@ -457,13 +459,15 @@ export const FORMATION_ENERGY = defineWorkflow({
         structure: { file },
         ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
       };
-    const species = elementsInText(text);
+    const species = binaryFormulaIn(text) ?? elementsInText(text);
     if (species.length !== 2) return undefined;
-    const a = /(\d+\.\d+)\s*(?:Å|Ang|angstrom)/i.exec(text);
+    const a = statedLatticeConstant(text);
+    // a pair that no prototype word or table places is asked for (ZnO is wurtzite, not rocksalt)
+    const bravais = binaryPrototypeNamedIn(text, species);
     return {
       elements: species,
-      bravais: binaryPrototypeInText(text, species),
-      ...(a ? { latticeConstantAngstrom: Number(a[1]) } : {}),
+      ...(bravais ? { bravais } : {}),
+      ...(a !== undefined ? { latticeConstantAngstrom: a } : {}),
       ...(functional ? { functional: functional.toUpperCase() === 'PBESOL' ? 'PBEsol' : functional.toUpperCase() } : {}),
     };
   },

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { parseObjectiveFile, parseObjectiveText, prepareWorkflow } from '../../../../src/core/workflows/objective';
 import { workflowEnvironment } from '../../../../src/core/workflows/environment';
+import { latticeInputsFromText } from '../../../../src/core/workflows/latticeConstantText';
 import { LATTICE_REPORT_COMPOSERS } from '../../../../src/core/workflows/latticeConstantReport';
 import type { LatticeConstantInputs } from '../../../../src/core/workflows/latticeConstantInputs';
 import type { ComposeContextOf } from '../../../../src/core/workflows/defineWorkflow';
@@ -72,6 +73,24 @@ describe('lattice-constant study of a binary compound named in a sentence', () =
       () => prepareWorkflow('lattice-constant', { ...named.inputs!, pseudopotentials: { K: 'K.UPF' } }, {}),
       /inputs\.pseudopotentials\.K: NaCl has no K; its species are Na, Cl/,
     );
+  });
+
+  it('reads an abbreviation of two capitals (NC, US, SI) as a word, not as a compound, unless the tables or a prototype word place it (BN, zincblende BP)', () => {
+    const read = (t: string) => latticeInputsFromText(t)!;
+    assert.equal(read('Lattice constant of fcc Al with PBE and NC pseudopotentials').element, 'Al');
+    assert.equal(read('Lattice constant of fcc Al with PBE and NC pseudopotentials').elements, undefined);
+    assert.equal(read('Lattice constant of bcc Fe with PBE, US pseudopotentials').element, 'Fe');
+    assert.equal(read('Lattice constant of diamond Si with PBE, energies in SI units').element, 'Si');
+    assert.deepEqual(read('Lattice constant of BN with PBE').elements, ['B', 'N']);
+    assert.deepEqual(read('Lattice constant of zincblende BP with PBE, a0 = 4.54 Å').elements, ['B', 'P']);
+  });
+
+  it('does not take a k-spacing in reciprocal length for the starting lattice constant', () => {
+    const read = (t: string) => parseObjectiveText(t).inputs!;
+    assert.equal(read('Lattice constant of GaAs with PBE and a k-spacing of 0.2 Å⁻¹').latticeConstantAngstrom, 5.653);
+    assert.equal(read('Lattice constant of GaAs with PBE, k spacing 0.2 Å^-1').latticeConstantAngstrom, 5.653);
+    assert.equal(read('Lattice constant of fcc Al with LDA, k spacing 0.15 Å-1, a0 = 4.05 Å').latticeConstantAngstrom, 4.05);
+    assert.equal(read('Lattice constant of fcc Al with LDA, 4.05 Å to start').latticeConstantAngstrom, 4.05);
   });
 
   it('asks for a starting a when the tables do not know the formula, and for the structure when neither a prototype word nor the tables place the pair', () => {

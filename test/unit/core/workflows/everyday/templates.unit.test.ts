@@ -154,6 +154,23 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.throws(() => FORMATION_ENERGY.resolveInputs({ element: 'Al', ecutwfcRy: 20 }, env), /holds one element/);
   });
 
+  it('formation-energy: a pair no prototype word or table places (ZnO, wurtzite in nature) is asked for its prototype instead of built as rocksalt', () => {
+    const read = parseObjectiveText('Formation energy of ZnO with PBE, a = 3.25 Å').inputs!;
+    assert.equal(read.bravais, undefined);
+    assert.equal(read.latticeConstantAngstrom, 3.25);
+    assert.throws(
+      () => FORMATION_ENERGY.resolveInputs({ elements: ['Zn', 'O'], latticeConstantAngstrom: 3.25 }, env),
+      /inputs\.bravais: ZnO is not in the tables of binary compounds; name its prototype .* or give the crystal as structure: \{ file: ZnO\.cif \}/,
+    );
+    // the tables still place MgO without a word, and an abbreviation beside the formula is not read as elements
+    assert.deepEqual(parseObjectiveText('Formation energy of MgO with PBE and NC pseudopotentials').inputs, {
+      elements: ['Mg', 'O'],
+      bravais: 'rocksalt',
+      functional: 'PBE',
+    });
+    assert.equal(parseObjectiveText('Formation energy of MgO with PBE, k-spacing 0.25 Å⁻¹').inputs!.latticeConstantAngstrom, undefined);
+  });
+
   it('formation-energy: GaAs and SiC are read as zincblende and CsCl as cesium chloride, each built with both species at its tabulated a', async () => {
     assert.equal(parseObjectiveText('formation energy of GaAs with PBE').inputs!.bravais, 'zincblende');
     assert.equal(parseObjectiveText('formation energy of SiC with PBE').inputs!.bravais, 'zincblende');
