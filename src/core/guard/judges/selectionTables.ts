@@ -46,19 +46,33 @@ function within(s: ConvergenceSelectionValue, t: ConvergenceSelectionValue['test
   return energyOk && pressureOk && shapeOk;
 }
 
-/** The rows shown: all of a short table; of a long one, two before the chosen value, then on to the finest. */
-function shownRows(s: ConvergenceSelectionValue): { rows: ConvergenceSelectionValue['tested']; omitted: number } {
+/**
+ * The rows shown: all of a short table; of a long one, two before the chosen value, then on to the
+ * finest. When even those are too many, the rows between the chosen value and the finest that were
+ * within the criterion are thinned (evenly), never one that was not within: those are the evidence
+ * against the choice. What was left out is counted on each side.
+ */
+function shownRows(s: ConvergenceSelectionValue): { rows: ConvergenceSelectionValue['tested']; coarser: number; finer: number } {
   const all = s.tested;
-  if (all.length <= SELECTION_TABLE_LIMITS.rows) return { rows: all, omitted: 0 };
+  const limit = SELECTION_TABLE_LIMITS.rows;
+  if (all.length <= limit) return { rows: all, coarser: 0, finer: 0 };
   const chosen = Math.max(
     0,
     all.findIndex((t) => t.value === s.chosenValue),
   );
   const from = Math.max(0, chosen - 2);
   const tail = all.slice(from);
-  const rows =
-    tail.length <= SELECTION_TABLE_LIMITS.rows ? tail : [...tail.slice(0, SELECTION_TABLE_LIMITS.rows - 1), tail[tail.length - 1]!];
-  return { rows, omitted: all.length - rows.length };
+  if (tail.length <= limit) return { rows: tail, coarser: from, finer: 0 };
+  const last = tail.length - 1;
+  const head = chosen - from;
+  const keep = new Set<number>([...Array.from({ length: head + 1 }, (_, i) => i), last]);
+  for (let i = head + 1; i < last; i++) if (!within(s, tail[i]!)) keep.add(i);
+  const optional = Array.from({ length: last - head - 1 }, (_, i) => head + 1 + i).filter((i) => !keep.has(i));
+  const room = Math.max(0, limit - keep.size);
+  for (let k = 0; k < Math.min(room, optional.length); k++)
+    keep.add(optional[Math.floor(((k + 0.5) * optional.length) / Math.min(room, optional.length))]!);
+  const rows = tail.filter((_, i) => keep.has(i));
+  return { rows, coarser: from, finer: tail.length - rows.length };
 }
 
 /** One selection's table, in a few lines. */
@@ -66,7 +80,7 @@ export function selectionTable(id: string, name: string, s: ConvergenceSelection
   const unit = s.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
   const finest = finestTested(s);
   const shape = s.tested.some((t) => t.deviatoricErrorKbar !== undefined);
-  const { rows, omitted } = shownRows(s);
+  const { rows, coarser, finer } = shownRows(s);
   const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
   const pressure = s.tested.some((t) => t.pressureKbar !== undefined);
   const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
@@ -79,7 +93,13 @@ export function selectionTable(id: string, name: string, s: ConvergenceSelection
       `${pressure ? ` | ${num(t.pressureKbar, 2)}${t.pulayKbar !== undefined ? ` + ${num(t.pulayKbar, 2)}` : ''} | ${num(t.deltaPressureKbar, 2)} | ${num(t.latticeShiftPercent, 4)}` : ''}` +
       `${shape ? ` | ${num(t.deviatoricErrorKbar, 2)} | ${num(t.shapeShiftPercent, 4)}` : ''} | ${t.value === finest ? 'finest' : within(s, t) ? 'yes' : 'no'}${t.value === s.chosenValue ? ' (chosen)' : ''}`,
   );
-  return [head, columns, ...lines, ...(omitted ? [`  (${omitted} coarser row(s) left out)`] : [])].join('\n');
+  return [
+    head,
+    columns,
+    ...lines,
+    ...(coarser ? [`  (${coarser} coarser row(s) left out)`] : []),
+    ...(finer ? [`  (${finer} row(s) between the chosen and the finest left out, each within the criterion)`] : []),
+  ].join('\n');
 }
 
 /** The tables of the selection artifacts among the cited ones, capped in length; empty when none is cited. */

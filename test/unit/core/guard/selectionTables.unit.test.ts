@@ -57,4 +57,29 @@ describe('convergence selection tables in the report judge request', () => {
     // a selection made before criteria had names: judged by energy, at its recorded tolerance
     assert.match(t, /judged by energy: \|ΔE\| < 10 meV\/atom; chosen 60, finest 105, converged/);
   });
+
+  it('never leaves out a row between the chosen value and the finest that was not within the criterion, and says the rows it thinned were within', () => {
+    // 20 cutoffs, 30 Ry chosen, 95 Ry 3 meV/atom off the finest at a 1 meV/atom tolerance: a choice the table must expose
+    const values = Array.from({ length: 20 }, (_, i) => 20 + 5 * i);
+    const sel: ConvergenceSelectionValue = {
+      parameter: 'ecutwfc',
+      tested: values.map((v) => ({ value: v, energyEvPerAtom: -57, deltaMevPerAtom: v === 20 ? 5 : v === 95 ? 3 : v === 115 ? 0 : 0.2 })),
+      chosenValue: 30,
+      chosen: { ecutwfcRy: 30 },
+      criterion: { kind: 'energy', toleranceMevPerAtom: 1 },
+      converged: true,
+    };
+    const t = selectionTable('a-30', 'converged_settings', sel);
+    const rows = t.split('\n').filter((l) => /^ {2}\d/.test(l));
+    assert.equal(rows.length, SELECTION_TABLE_LIMITS.rows);
+    assert.match(rows[0]!, /^ {2}20 \| .* no$/);
+    assert.match(t, /^ {2}30 \| .* yes \(chosen\)$/m);
+    assert.match(t, /^ {2}95 \| -57 \| 3 \| no$/m);
+    assert.match(rows.at(-1)!, /^ {2}115 \| .* finest$/);
+    assert.match(t, /^ {2}\(8 row\(s\) between the chosen and the finest left out, each within the criterion\)$/m);
+    assert.doesNotMatch(t, /coarser/);
+    // every row left out was within: the shown rows and the left-out ones add up to the sweep
+    const shown = rows.map((r) => Number(r.trim().split(' ')[0]));
+    for (const v of values.filter((v) => !shown.includes(v))) assert.ok(v !== 20 && v !== 95, `${v} left out`);
+  });
 });
