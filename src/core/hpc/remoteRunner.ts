@@ -14,7 +14,7 @@ import type { JobBackend, JobUpdates } from './backend';
 import { sha256File } from './fileHash';
 import { canTransition, isTerminal } from './jobModel';
 import { errorNameFor, outputNameFor } from './localRunner';
-import { describePwInputSize, readPwOutcome } from '../dft/qe/jobFacts';
+import { describePwInputSize, readCrashBeside, readPwOutcome } from '../dft/qe/jobFacts';
 import { beyondLimits, suggestResourcesWithin } from './resources';
 import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
@@ -26,6 +26,8 @@ import { silentLogger, type Logger } from '../logger';
 
 export const BATCH_SCRIPT_NAME = 'dreams-job.sh';
 const REMOTE_PSEUDO_LINKS = 'pseudo';
+/** The file pw.x writes its error to in its working directory (the job's directory on the cluster). */
+const PW_CRASH_FILE = 'CRASH';
 
 export interface RemoteRunnerOptions {
   profile: ClusterProfile;
@@ -292,8 +294,10 @@ export class RemoteRunner implements JobBackend {
     this.finalizing.add(job.id);
     try {
       const outputs = await this.download(job, job.workDir!, job.schedulerId);
+      await this.downloadCrash(job.id, job.workDir!);
       const local = path.join(this.updates.localDir(job.id), outputNameFor(job.input));
-      const outcome = readPwOutcome(fs.existsSync(local) ? fs.readFileSync(local, 'utf8') : '');
+      // pw.x's error is read from its CRASH file when the output lacks it, as the local runner does
+      const outcome = readPwOutcome(fs.existsSync(local) ? fs.readFileSync(local, 'utf8') : '', readCrashBeside(local));
       const exit = s.exitCode !== undefined ? { exitCode: s.exitCode } : {};
       if (s.state === 'cancelled') {
         await this.updates.transition(job.id, 'cancelled', { outputs, ...exit, error: 'cancelled on the cluster' });
@@ -350,6 +354,18 @@ export class RemoteRunner implements JobBackend {
       if (got && fs.statSync(target).size > 0) files.push({ name, sha256: await sha256File(target) });
     }
     return files;
+  }
+
+  /**
+   * Copy the CRASH file pw.x leaves in the job's directory when it stops with an error (its
+   * working directory on the cluster) beside the local output; none there is no error. The path
+   * goes to SFTP as it is (no shell reads it).
+   */
+  private async downloadCrash(id: string, dir: string): Promise<void> {
+    const target = path.join(this.updates.localDir(id), PW_CRASH_FILE);
+    await this.connection.sftp(async (sftp) => {
+      if (await sftp.exists(`${dir}/${PW_CRASH_FILE}`)) await sftp.fastGet(`${dir}/${PW_CRASH_FILE}`, target);
+    });
   }
 
   /** Upload what the cluster lacks: one command to hash what is there, SFTP for the rest. */
