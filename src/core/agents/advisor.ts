@@ -26,6 +26,7 @@ export const ADVICE_ARTIFACT = ARTIFACTS.convergenceAdvice.name;
 const TOOL_ARGUMENT: Record<string, string> = {
   mixing_beta: 'mixingBeta',
   degauss: 'degaussRy',
+  ecutwfc: 'ecutwfcRy',
   ecutrho: 'ecutrhoRy',
   conv_thr: 'convThrRy',
   nspin: 'nspin',

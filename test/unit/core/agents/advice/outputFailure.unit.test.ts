@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { diagnose, ruleSuggestions } from '../../../../../src/core/agents/advice/adviceRules';
 import { failureEvidence } from '../../../../../src/core/agents/advice/failureEvidence';
+import { adviseOnEvidence } from '../../../../../src/core/agents/advisor';
+import { makePwInputTool } from '../../../../../src/core/tools/qeTools';
 
 const runs = path.resolve(__dirname, '../../../../fixtures/qe/runs');
 const evidence = (name: string) =>
@@ -45,6 +47,17 @@ describe('convergence advisor: the failure kind of the parsed output', () => {
       ['ecutwfc', 10, 12.5],
       ['ecutrho', 40, 50],
     ]);
+  });
+
+  it('applies both raised cutoffs of the Pulay-stress advice through make_pw_input, not the density cutoff alone', async () => {
+    const advice = await adviseOnEvidence(evidence('si-vc-final'), 'c-1', makePwInputTool.schema);
+    assert.deepEqual(
+      advice.suggestions.map((s) => [s.parameter, s.apply, s.notApplicable]),
+      [
+        ['ecutwfc', { tool: 'make_pw_input', argument: 'ecutwfcRy', value: 12.5 }, undefined],
+        ['ecutrho', { tool: 'make_pw_input', argument: 'ecutrhoRy', value: 50 }, undefined],
+      ],
+    );
   });
 
   it('keeps an SCF that did not converge inside a relaxation an SCF problem', () => {
