@@ -66,7 +66,15 @@ const bulkSaid = (j: SweepJudgedBy): string =>
 
 /** How the sweeps in the pressure check were chosen, from their selections: on this shift (with which B) or by energy. */
 function howChosen(sweeps: (readonly [string, ConvergenceSelectionValue])[]): string {
-  const judged = sweeps.map(([what, s]) => ({ what, j: judgedBy(s) }));
+  // a B given as a number equal to the one another sweep read from the probe was handed on from it (the template passes it so)
+  const probeB = sweeps.map(([, s]) => judgedBy(s)).find((j) => j.bulkFrom === 'probe')?.bulkModulusGPa;
+  const judged = sweeps.map(([what, s]) => {
+    const j = judgedBy(s);
+    return {
+      what,
+      j: j.bulkFrom === 'given' && probeB !== undefined && j.bulkModulusGPa === probeB ? { ...j, bulkFrom: 'probe' as const } : j,
+    };
+  });
   const onShift = judged.filter((x) => x.j.kind !== 'energy');
   const byEnergy = judged.filter((x) => x.j.kind === 'energy');
   const estimate = 'this estimates how far the choice moves the lattice constant; it is not how it was chosen';

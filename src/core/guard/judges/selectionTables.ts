@@ -19,12 +19,12 @@ const num = (x: number | undefined, digits: number): string =>
   x === undefined || !Number.isFinite(x) ? '–' : String(Number(x.toFixed(digits)));
 
 /** The criterion as the selection recorded it (a selection made before criteria had names was judged by energy). */
-function criterionSaid(s: ConvergenceSelectionValue): string {
+function criterionSaid(s: ConvergenceSelectionValue, handedOnFrom?: string): string {
   const c = s.criterion;
   const kind = c?.kind ?? 'energy';
   const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
   const energy = `|ΔE| < ${mev ?? '(unrecorded)'} meV/atom`;
-  const pressure = `|Δa| < ${c?.toleranceLatticePercent ?? '(unrecorded)'} % (from ΔP at B ≈ ${num(c?.bulkModulusGPa, 1)} GPa${s.bulkModulus ? (s.bulkModulus.from.length ? ' from the probe' : ' as given') : ''})`;
+  const pressure = `|Δa| < ${c?.toleranceLatticePercent ?? '(unrecorded)'} % (from ΔP at B ≈ ${num(c?.bulkModulusGPa, 1)} GPa${s.bulkModulus ? (s.bulkModulus.from.length ? ' from the probe' : handedOnFrom ? ` handed on from ${handedOnFrom}, which read it from the probe` : ' as given') : ''})`;
   const shape =
     c?.toleranceShapePercent !== undefined
       ? ` and |Δc/a| < ${c.toleranceShapePercent} % (from the deviatoric stress at C ≈ ${num(c.shapeModulusGPa, 1)} GPa)`
@@ -76,12 +76,12 @@ function shownRows(s: ConvergenceSelectionValue): { rows: ConvergenceSelectionVa
 }
 
 /** One selection's table, in a few lines. */
-export function selectionTable(id: string, name: string, s: ConvergenceSelectionValue): string {
+export function selectionTable(id: string, name: string, s: ConvergenceSelectionValue, handedOnFrom?: string): string {
   const unit = s.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
   const finest = finestTested(s);
   const shape = s.tested.some((t) => t.deviatoricErrorKbar !== undefined);
   const { rows, coarser, finer } = shownRows(s);
-  const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
+  const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s, handedOnFrom)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
   const pressure = s.tested.some((t) => t.pressureKbar !== undefined);
   const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
   const columns =
@@ -102,6 +102,18 @@ export function selectionTable(id: string, name: string, s: ConvergenceSelection
   ].join('\n');
 }
 
+/**
+ * The cited selection whose probe gave the B a selection was given as a number (a study hands the
+ * cutoff choice's B on to the k choice): the one that read the same B from a probe, if any.
+ */
+function handedOn(view: ProvenanceView, ids: string[], s: ConvergenceSelectionValue): string | undefined {
+  if (!s.bulkModulus || s.bulkModulus.from.length) return undefined;
+  return ids.find((id) => {
+    const other = view.artifact(id)?.value;
+    return isSelection(other) && !!other.bulkModulus?.from.length && other.bulkModulus.valueGPa === s.bulkModulus!.valueGPa;
+  });
+}
+
 /** The tables of the selection artifacts among the cited ones, capped in length; empty when none is cited. */
 export function citedSelectionTables(view: ProvenanceView, cited: string[]): string[] {
   const out: string[] = [];
@@ -110,7 +122,7 @@ export function citedSelectionTables(view: ProvenanceView, cited: string[]): str
   for (const [k, id] of ids.entries()) {
     const a = view.artifact(id);
     if (!a || !isSelection(a.value)) continue;
-    const table = selectionTable(id, a.name, a.value);
+    const table = selectionTable(id, a.name, a.value, handedOn(view, ids, a.value));
     if (chars + table.length > SELECTION_TABLE_LIMITS.chars) {
       const rest = ids.slice(k).filter((r) => isSelection(view.artifact(r)?.value));
       out.push(`- (${rest.length} more selection table(s) left out for length: ${rest.join(', ')})`);

@@ -1,7 +1,8 @@
 // The comparison table of a convergence selection as the report judge's request shows it: each
 // row against the criterion the selection recorded, and a long sweep capped around its choice.
 import assert from 'node:assert/strict';
-import { SELECTION_TABLE_LIMITS, selectionTable } from '../../../../src/core/guard/judges/selectionTables';
+import { citedSelectionTables, SELECTION_TABLE_LIMITS, selectionTable } from '../../../../src/core/guard/judges/selectionTables';
+import type { ProvenanceView } from '../../../../src/core/provenance/view';
 import type { ConvergenceSelectionValue } from '../../../../src/core/artifacts/shapes';
 
 const row = (value: number, deltaMev: number, pressureKbar: number, deltaP: number, shift: number) => ({
@@ -81,5 +82,27 @@ describe('convergence selection tables in the report judge request', () => {
     // every row left out was within: the shown rows and the left-out ones add up to the sweep
     const shown = rows.map((r) => Number(r.trim().split(' ')[0]));
     for (const v of values.filter((v) => !shown.includes(v))) assert.ok(v !== 20 && v !== 95, `${v} left out`);
+  });
+
+  it('says a B given as a number was handed on from the cited selection that read the same B from its probe', () => {
+    const sel = (from: string[]): ConvergenceSelectionValue => ({
+      parameter: from.length ? 'ecutwfc' : 'kspacing',
+      tested: [row(1, 0.5, -3, -2, 0.01), row(2, 0, -1, 0, 0)],
+      chosenValue: 1,
+      chosen: {},
+      criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 79.6 },
+      bulkModulus: { valueGPa: 79.6, note: '', from },
+      converged: true,
+    });
+    const artifacts: Record<string, { name: string; value: unknown }> = {
+      'a-12': { name: 'converged_settings', value: sel(['a-3', 'a-4']) },
+      'a-20': { name: 'converged_settings', value: sel([]) },
+    };
+    const view = { artifact: (id: string) => artifacts[id] } as unknown as ProvenanceView;
+    const [cut, k] = citedSelectionTables(view, ['a-12', 'a-20']);
+    assert.match(cut!, /B ≈ 79\.6 GPa from the probe\)/);
+    assert.match(k!, /B ≈ 79\.6 GPa handed on from a-12, which read it from the probe\)/);
+    // alone, a B given as a number is said to be given
+    assert.match(citedSelectionTables(view, ['a-20'])[0]!, /B ≈ 79\.6 GPa as given\)/);
   });
 });

@@ -159,6 +159,13 @@ describe('lattice-constant report of a crystal from a file', () => {
       /The sweeps were chosen on this shift with B ≈ 29\.9 GPa from the probe; here it is recomputed with the fitted B0\./,
     );
     assert.doesNotMatch(both, /1 meV\/atom|not how/);
+    // the study hands the cutoff choice's B on to the k choice as a number: the same B, from the probe, not "as given"
+    const handedOn = textWith(byPressure(29.9, ['a-5']), byPressure(29.9, []));
+    assert.match(
+      handedOn,
+      /The sweeps were chosen on this shift with B ≈ 29\.9 GPa from the probe; here it is recomputed with the fitted B0\./,
+    );
+    assert.doesNotMatch(handedOn, /as given/);
     // the cutoff replanned by energy, the k-spacing kept by pressure with a B given with its reference
     const mixed = textWith(byEnergy, byPressure(24, []));
     assert.match(
