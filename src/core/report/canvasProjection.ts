@@ -313,7 +313,7 @@ export class CanvasProjection {
           this.report = { artifact: r.id, call: r.creator };
           return [...this.artifactCell(r.id, e.seq), ...this.reportCell(e.seq), ...this.summaryCell(e.seq)];
         }
-        return this.artifactCell(r.id, e.seq);
+        return [...this.artifactCell(r.id, e.seq), ...this.gapBandsCells(r, e.seq)];
       }
       case 'provenance.status': {
         const p = e.payload;
@@ -321,7 +321,7 @@ export class CanvasProjection {
           const a = this.artifacts.get(id);
           if (!a) return [];
           a.status = p.status;
-          return this.artifactCell(id, e.seq);
+          return [...this.artifactCell(id, e.seq), ...this.gapBandsCells(a.record, e.seq)];
         });
       }
       case 'provenance.concern': {
@@ -717,12 +717,41 @@ export class CanvasProjection {
     const outputs: CanvasOutputItem[] = [];
     const plot =
       r.name === 'eos_fit' ? eosPlot(r) : r.name === 'converged_settings' ? convergencePlot(r) : (electronicPlot(r) ?? everydayPlot(r));
+    if (plot?.kind === 'band-structure') {
+      const gap = this.gapOf(r.id);
+      if (gap) plot.data = { ...plot.data, gap };
+    }
     if (plot) outputs.push({ mime: CANVAS_MIME.plot, data: plot });
     if (r.kind === 'structure') {
       const s = structureView(r);
       if (s) outputs.push({ mime: CANVAS_MIME.structure, data: s });
     }
     return outputs;
+  }
+
+  /**
+   * The band edges the latest band_gap computed from band structure `id` (not stale), to mark on
+   * its plot: band_gap is a later call than run_bands_x, so the band plot gains them when it lands.
+   */
+  private gapOf(id: string): BandStructurePlotData['gap'] {
+    const gap = [...this.artifacts.values()]
+      .filter((a) => a.record.name === 'band_gap' && a.status !== 'stale' && (a.record.inputs ?? []).includes(id))
+      .at(-1)?.record.value as
+      | { gapEv?: number; direct?: boolean; vbm?: { x: number; energyEv: number }; cbm?: { x: number; energyEv: number } }
+      | undefined;
+    if (typeof gap?.gapEv !== 'number' || !gap.vbm || !gap.cbm) return undefined;
+    return {
+      gapEv: gap.gapEv,
+      direct: !!gap.direct,
+      vbm: { x: gap.vbm.x, energyEv: gap.vbm.energyEv },
+      cbm: { x: gap.cbm.x, energyEv: gap.cbm.energyEv },
+    };
+  }
+
+  /** A band gap changes the plot of the band structure it was computed from: that cell is built again. */
+  private gapBandsCells(r: ArtifactRecord, seq: number): string[] {
+    if (r.name !== 'band_gap') return [];
+    return (r.inputs ?? []).flatMap((id) => (this.artifacts.get(id)?.record.name === 'band_structure' ? this.artifactCell(id, seq) : []));
   }
 
   /** The cell of the calls that created artifact `id`: one line per call (per artifact for a single call). */
