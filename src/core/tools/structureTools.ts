@@ -185,6 +185,7 @@ export const buildSlabTool = defineTool({
       element: { type: 'string', pattern: '^[A-Z][a-z]?$' },
       facet: { type: 'string', enum: [...FACETS] },
       latticeConstantAngstrom: quantitySchema('Bulk lattice constant the slab is cut at', 'Å', { exclusiveMinimum: 0 }),
+      cOverA: { type: 'number', exclusiveMinimum: 0, description: 'hcp0001 only: the c/a of the bulk (default ideal √(8/3)).' },
       size: { type: 'array', prefixItems: [LATERAL_REPEAT, LATERAL_REPEAT], minItems: 2, maxItems: 2 },
       layers: { type: 'integer', minimum: 1, maximum: 20 },
       vacuumAngstrom: quantitySchema(
@@ -207,10 +208,13 @@ export const buildSlabTool = defineTool({
     fixedLayers: 'the bottom half of the slab, to mimic bulk.',
   },
   async run(a) {
+    if (a.cOverA !== undefined && a.facet !== 'hcp0001')
+      throw new Error(`build_slab: cOverA is the c/a of an hcp crystal; ${a.facet} is cut from a cubic one. Leave cOverA out.`);
     const s = slab({
       facet: a.facet,
       symbol: a.element,
       aAngstrom: a.latticeConstantAngstrom,
+      ...(a.cOverA && a.facet === 'hcp0001' ? { cAngstrom: a.cOverA * a.latticeConstantAngstrom } : {}),
       size: a.size,
       layers: a.layers,
       vacuumAngstrom: a.vacuumAngstrom,

@@ -1,8 +1,8 @@
 // Relax, magnetic-ordering and formation-energy objectives written as a sentence that names the
 // user's structure file: read as structure: { file } (absolute path, sha256, the structure)
 // relative to the working directory or a notebook canvas's folder; an absent file is refused
-// with the path tried. The surface-energy template cuts its slabs from a named metal and does
-// not take a sentence whose file it would ignore.
+// with the path tried. A surface-energy sentence's file is the bulk the slabs are cut from
+// (surfaceEnergy.unit.test.ts); one whose crystal cannot be cut is refused, not ignored.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -94,10 +94,10 @@ describe('relax, magnetic-ordering and formation-energy sentences that name a st
     }
   });
 
-  it('leaves a surface-energy sentence that names a file to a model rather than ignore the file', () => {
-    assert.equal(
-      parseObjectiveText('surface energy of Pt(111) from examples/NaCl.cif', { forModel: true, baseDir: ROOT }).workflow,
-      undefined,
+  it('reads a surface-energy sentence that names a file as its bulk, never ignoring the file', () => {
+    assert.throws(
+      () => parseObjectiveText('surface energy of Pt(111) from examples/NaCl.cif', { forModel: true, baseDir: ROOT }),
+      /examples\/NaCl\.cif holds NaCl in Fm-3m \(225\)/,
     );
     assert.equal(parseObjectiveText('surface energy of Al(111) with LDA').workflow, 'surface-energy');
   });
