@@ -3,13 +3,61 @@
  * the bulk must be computed at the slab's cutoffs, k-point density and functional (and
  * pseudopotentials), or the difference measures the settings, not the surface. k-density is
  * compared by spacing (1/Å), which both must state: the meshes of a slab and a bulk cell differ.
+ * The slab must also be cut from the bulk's lattice: each of its in-plane cell vectors as long as a
+ * lattice vector of the bulk cell (0.1 %), or the slab is strained against its reference and γ
+ * counts that strain energy as surface energy (a slab cut at the experimental a, a bulk at its own).
  */
 import { compositionOfSource, energySourceOf, hasVacuum } from '../../artifacts/energySource';
 import { settingsDifferences } from '../../dft/qe/settings';
 import { sameNumber } from '../../provenance/references';
+import { reciprocalCell } from '../../dft/structure/cell';
+import type { Structure, Vec3 } from '../../dft/types';
 import { verdict, type TierOneRule } from './ruleInput';
 
 export const RULE = 'surface-energy-bulk-matches';
+
+/** Relative tolerance of the in-plane check: 0.1 % in length (strain energy ~ε², negligible at this size). */
+const IN_PLANE_TOLERANCE = 1e-3;
+/** Lattice vectors enumerated at most; a larger search is skipped (no verdict on the lattice). */
+const MAX_LATTICE_VECTORS = 200_000;
+
+const norm = (v: Vec3): number => Math.hypot(v[0], v[1], v[2]);
+
+/**
+ * The slab's in-plane cell vectors (those along its periodic directions; the first two when all
+ * three are periodic) that are no lattice vector's length of the bulk cell, with the nearest such
+ * length; empty when each matches, undefined when it cannot be checked.
+ */
+export function inPlaneMismatches(slab: Structure, bulk: Structure): { length: number; nearest: number }[] | undefined {
+  const axes = slab.pbc.some((p) => !p) ? [0, 1, 2].filter((i) => slab.pbc[i]) : [0, 1];
+  if (axes.length !== 2) return undefined;
+  const lengths = axes.map((i) => norm(slab.cell[i]!));
+  const longest = Math.max(...lengths) * (1 + 2 * IN_PLANE_TOLERANCE);
+  let recip: Vec3[];
+  try {
+    recip = reciprocalCell(bulk.cell);
+  } catch {
+    return undefined;
+  }
+  // |n_i| = |R · b_i| / 2π ≤ |R| |b_i| / 2π: every bulk lattice vector up to `longest` is within these bounds
+  const bounds = recip.map((b) => Math.ceil((longest * norm(b)) / (2 * Math.PI)));
+  if (bounds.reduce((p, n) => p * (2 * n + 1), 1) > MAX_LATTICE_VECTORS) return undefined;
+  const found: number[] = [];
+  const c = bulk.cell;
+  for (let i = -bounds[0]!; i <= bounds[0]!; i++)
+    for (let j = -bounds[1]!; j <= bounds[1]!; j++)
+      for (let k = -bounds[2]!; k <= bounds[2]!; k++) {
+        if (!i && !j && !k) continue;
+        const l = norm([0, 1, 2].map((x) => i * c[0][x] + j * c[1][x] + k * c[2][x]) as Vec3);
+        if (l <= longest) found.push(l);
+      }
+  const out: { length: number; nearest: number }[] = [];
+  for (const length of lengths) {
+    const nearest = found.reduce((best, l) => (Math.abs(l - length) < Math.abs(best - length) ? l : best), Number.POSITIVE_INFINITY);
+    if (!(Math.abs(nearest - length) <= IN_PLANE_TOLERANCE * length)) out.push({ length, nearest });
+  }
+  return out;
+}
 
 export const surfaceEnergyBulkMatches: TierOneRule = (input) => {
   const { args } = input.call;
@@ -87,12 +135,29 @@ export const surfaceEnergyBulkMatches: TierOneRule = (input) => {
       ),
     ];
   }
+  const strained = inPlaneMismatches(slab.structure!, bulk.structure!);
+  if (strained?.length) {
+    const worst = strained.reduce((w, m) => (Math.abs(m.length / m.nearest - 1) > Math.abs(w.length / w.nearest - 1) ? m : w));
+    const strain = 100 * (worst.length / worst.nearest - 1);
+    return [
+      verdict(
+        RULE,
+        'fail',
+        [
+          `the slab ${slabs[0]!.ref} is not cut from the lattice of the bulk ${bulks[0]!.ref}: its in-plane cell vector of ${worst.length.toFixed(4)} Å is no lattice vector of the bulk ` +
+            `(nearest ${Number.isFinite(worst.nearest) ? `${worst.nearest.toFixed(4)} Å, ${strain > 0 ? '+' : ''}${strain.toFixed(2)} %` : 'none'}), so γ would count the slab's strain as surface energy. ` +
+            "Cut the slab at the bulk's lattice constant (the one computed at these settings), or compute the bulk at the slab's.",
+        ],
+        'energies',
+      ),
+    ];
+  }
   return [
     verdict(
       RULE,
       'pass',
       [
-        `the bulk ${bulks[0]!.ref} shares the slab's cutoffs (${slab.settings.ecutwfcRy}/${slab.settings.ecutrhoRy} Ry), k-spacing (${ks} 1/Å) and functional (${slab.settings.functional})`,
+        `the bulk ${bulks[0]!.ref} shares the slab's cutoffs (${slab.settings.ecutwfcRy}/${slab.settings.ecutrhoRy} Ry), k-spacing (${ks} 1/Å) and functional (${slab.settings.functional})${strained ? ', and the slab is cut from its lattice' : ''}`,
       ],
       'energies',
     ),

@@ -1,7 +1,7 @@
 /**
  * The scenario base of the everyday calculations: a formation-energy set (rocksalt MgO, hcp and
  * fcc Mg, O2 as a triplet and as a singlet), a surface-energy set (Al(111) with bulks at its
- * settings, at another cutoff, on a mesh with no spacing), a magnetic-ordering set (bcc Fe
+ * settings, at another cutoff, on a mesh with no spacing, at another lattice constant), a magnetic-ordering set (bcc Fe
  * ferromagnetic, antiferromagnetic, an antiferromagnetic start that fell back to
  * ferromagnetic, a non-spin-polarised run), and relaxations from real pw.x 6.7 outputs (a
  * converged Si relax, a vc-relax whose final SCF is above its thresholds but whose energy was
@@ -280,5 +280,12 @@ export async function buildEveryday(r: Run): Promise<Record<string, string>> {
     output: 'qe/runs/si-vc-final.out',
   });
   [names.relaxationAbove] = await tool('relaxation_result', { relaxation: names.eSiVcAbove });
+
+  // the Al bulk at the experimental a (4.05 Å), the slab above at 3.99 Å: one is strained against the other
+  await energy('eAlBulkOtherA', {
+    structure: bulk({ kind: 'fcc', symbols: ['Al'], aAngstrom: 4.05, cell: 'primitive' }),
+    settings: alSettings(),
+    ev: -57.29,
+  });
   return names;
 }
