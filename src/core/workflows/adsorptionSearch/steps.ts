@@ -5,6 +5,7 @@
  * itself (each hypothesis a guarded call inside it), and the report.
  */
 import { ipiCalculatorKey } from '../../calculators/ipi/clientProcess';
+import { DEFAULT_DEGENERATE_TOLERANCE_EV } from '../../adsorption/loop';
 import { molecule } from '../../dft/structure/molecules';
 import type { TemplateStep } from '../types';
 import type { AdsorptionSearchInputs, PwCalculatorInputs } from './inputs';
@@ -81,6 +82,19 @@ export function calculatorSettings(i: AdsorptionSearchInputs, target: 'slab' | '
       ...relax.reasons,
     },
   };
+}
+
+/**
+ * Why the degenerate tolerance has its value, true of the fmax at hand: the default is sized for
+ * relaxations to 0.1 eV/Å (a residual force F on a soft adsorbate mode of stiffness k ≈ 1 eV/Å²
+ * leaves F²/2k above the minimum, a few such modes at once); a tighter fmax resolves less.
+ */
+function degenerateWhy(tolEv: number, fmax: number): string {
+  const perMode = (fmax * fmax) / 2;
+  const atFmax = `at this search's fmax ${fmax} eV/Å a residual force on a soft adsorbate mode (k ≈ 1 eV/Å²) leaves ≈ ${Number(perMode.toPrecision(2))} eV per mode`;
+  return tolEv === DEFAULT_DEGENERATE_TOLERANCE_EV
+    ? `the default, sized for relaxations to fmax 0.1 eV/Å (≈ 0.005 eV per soft mode, a few modes at once); ${atFmax}`
+    : `as the objective set it; ${atFmax}`;
 }
 
 function slabStep(i: AdsorptionSearchInputs, dependsOn: string[]): TemplateStep {
@@ -254,7 +268,7 @@ export function searchSteps(i: AdsorptionSearchInputs): TemplateStep[] {
         : {}),
       maxRelaxations: `the attempt budget: at most ${i.maxRelaxations} relaxations`,
       terminateToleranceEv: `${i.terminateToleranceEv} eV: the same configuration twice ends the search`,
-      degenerateToleranceEv: `${i.degenerateToleranceEv} eV: the energy a relaxation to fmax ${i.relaxation.fmaxEvPerAngstrom} eV/Å resolves; other sites within it of the best are reported as degenerate`,
+      degenerateToleranceEv: `${i.degenerateToleranceEv} eV: ${degenerateWhy(i.degenerateToleranceEv, i.relaxation.fmaxEvPerAngstrom)}; other sites within it of the best are reported as degenerate`,
       ablations: `slip feedback ${a.slipFeedback ? 'on' : 'off'}, FORBID ${a.forbid ? 'on' : 'off'}, TERMINATE ${a.terminate ? 'on' : 'off'}${a.oneShot ? ', one-shot' : ''}`,
       ...(screening.maxScreenedSites
         ? { maxScreenedSites: `${screening.maxScreenedSites} equivalent site(s) screened per hypothesis` }

@@ -55,6 +55,28 @@ describe('adsorption-search template', () => {
     assert.match(String(inputs.calculator && (inputs.calculator as { kind: string }).kind), /emt/);
   });
 
+  it('gives the degenerate tolerance a reason true of the fmax at hand: the default sized for 0.1 eV/Å, and what a tighter fmax leaves', () => {
+    const reason = (fmax?: number, tol?: number) =>
+      prepareWorkflow(
+        'adsorption-search',
+        {
+          slab: { generate: { metal: 'Pt' } },
+          adsorbate: 'CO',
+          calculator: { kind: 'emt' },
+          ...(fmax ? { relaxation: { fmaxEvPerAngstrom: fmax } } : {}),
+          ...(tol ? { degenerateToleranceEv: tol } : {}),
+        },
+        {},
+      ).steps.find((s) => s.id === 'search')!.reasons!.degenerateToleranceEv!;
+    assert.match(
+      reason(),
+      /^0\.01 eV: the default, sized for relaxations to fmax 0\.1 eV\/Å .* at this search's fmax 0\.1 eV\/Å .* ≈ 0\.005 eV per mode/,
+    );
+    assert.match(reason(0.02), /at this search's fmax 0\.02 eV\/Å .* ≈ 0\.0002 eV per mode/);
+    assert.match(reason(0.02, 0.003), /^0\.003 eV: as the objective set it; at this search's fmax 0\.02 eV\/Å/);
+    assert.doesNotMatch(reason(0.02), /the energy a relaxation to fmax 0\.02 eV\/Å resolves/);
+  });
+
   it("pw.x: cutoffs from the pseudopotentials' suggestion, Γ for the gas phase, the same settings for both references and the search", () => {
     const { steps } = prepareWorkflow(
       'adsorption-search',
