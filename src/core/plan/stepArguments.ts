@@ -9,7 +9,7 @@ import { artifactArguments } from '../guard/schemaAnnotations';
 import { latestReportVerdict } from '../guard/reportVerdicts';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import type { ComposeContext, Composer, Plan, PlanStep } from './types';
-import { allHintList, eachArgument, looksLikeHint, parseHint } from './stepHints';
+import { eachArgument, hintList, looksLikeHint, parseHint } from './stepHints';
 import { latestAttempt } from './stepRecords';
 
 /** The provenance a run exposes to its agents: the guard's view plus the list of calls. */
@@ -85,15 +85,45 @@ export function composeContext(ctx: StepContext): ComposeContext {
 type Resolved = { ok: true; value: unknown; ref?: string; from?: string } | { ok: false; problem: string };
 
 function resolveHint(stepId: string, argument: string, raw: unknown, ctx: StepContext, isArtifactArg: boolean): Resolved {
-  const list = allHintList(raw);
+  const list = hintList(raw);
   if (list) {
-    const refs: string[] = [];
-    for (const h of list) {
-      const found = stepArtifacts(h.step, h.name, ctx).map((a) => a.id);
-      if (!found.length) return { ok: false, problem: `step ${h.step} has no final ${h.name} yet (needed by ${stepId}.${argument})` };
-      refs.push(...found);
+    // Each hint resolved in place: "$all" to every artifact of its step, "$step" to the latest
+    // one's reference (or, for an argument that takes values, its value).
+    const value: unknown[] = [];
+    const from: string[] = [];
+    for (const item of list) {
+      if (item.kind === 'literal') {
+        value.push(item.value);
+        continue;
+      }
+      if (item.kind === 'bad') {
+        const parsed = parseHint(item.value);
+        return {
+          ok: false,
+          problem: `argument ${argument} of step ${stepId} lists ${JSON.stringify(item.value)}, which ${
+            parsed
+              ? `cannot stand in a list: only "$step.<id>.<name>[.path]" and "$all.<id>.<name>" hints can`
+              : 'is not a hint ("$step.<id>.<name>[.path]", "$all.<id>.<name>")'
+          }`,
+        };
+      }
+      const h = item.hint;
+      if (h.kind === 'all') {
+        const found = stepArtifacts(h.step, h.name, ctx).map((a) => a.id);
+        if (!found.length) return { ok: false, problem: `step ${h.step} has no final ${h.name} yet (needed by ${stepId}.${argument})` };
+        value.push(...found);
+        from.push(`every ${h.name} of step ${h.step}: ${found.join(', ')}`);
+        continue;
+      }
+      const a = stepArtifacts(h.step, h.name, ctx).at(-1);
+      if (!a) return { ok: false, problem: `step ${h.step} has no final ${h.name} yet (needed by ${stepId}.${argument})` };
+      const ref = [a.id, ...h.path].join('.');
+      const r = resolveRef(ctx.provenance, ref);
+      if (!r.ok) return { ok: false, problem: `${ref} (${h.name} of step ${h.step}): ${r.problem}` };
+      value.push(isArtifactArg ? ref : r.value);
+      from.push(`${ref} (${h.name} of step ${h.step})${isArtifactArg ? '' : ` = ${JSON.stringify(r.value)}`}`);
     }
-    return { ok: true, value: refs, from: list.map((h) => `every ${h.name} of step ${h.step}`).join(' and ') + `: ${refs.join(', ')}` };
+    return { ok: true, value, from: from.join('; ') };
   }
   const hint = parseHint(raw);
   if (!hint) {

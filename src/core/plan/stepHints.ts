@@ -33,13 +33,27 @@ export function parseHint(value: unknown): Hint | undefined {
   return undefined;
 }
 
-/** A list of "$all" hints: their artifacts joined, in order (a sweep extended by a second series). */
-export function allHintList(value: unknown): { step: string; name: string }[] | undefined {
+/**
+ * The items of a list argument that holds "$step" or "$all" hints (a formation energy's
+ * energies of several single-run steps, a sweep extended by a second series): each hint is
+ * resolved in place, anything else written out beside them (a reference, a number) stays as
+ * written, and a string that looks like a hint but is none of these two is "bad". Undefined
+ * when the value is not a list or holds no hint.
+ */
+export type ListItem =
+  | { kind: 'hint'; hint: { kind: 'step'; step: string; name: string; path: string[] } | { kind: 'all'; step: string; name: string } }
+  | { kind: 'literal'; value: unknown }
+  | { kind: 'bad'; value: unknown };
+
+export function hintList(value: unknown): ListItem[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
-  const hints = value.map(parseHint);
-  return hints.every((h) => h?.kind === 'all')
-    ? (hints as { kind: 'all'; step: string; name: string }[]).map(({ step, name }) => ({ step, name }))
-    : undefined;
+  const items = value.map((v): ListItem => {
+    const h = parseHint(v);
+    if (h?.kind === 'step') return { kind: 'hint', hint: h };
+    if (h?.kind === 'all') return { kind: 'hint', hint: { kind: 'all', step: h.step, name: h.name } };
+    return h || looksLikeHint(v) ? { kind: 'bad', value: v } : { kind: 'literal', value: v };
+  });
+  return items.some((i) => i.kind !== 'literal') ? items : undefined;
 }
 
 /** A string that looks like a hint but does not parse: a typo the author should hear about. */
