@@ -3,10 +3,12 @@
 // site (and the same relaxation killed after two geometries and continued from the last one),
 // strained Si vc-relaxed back to its lattice constant from both sides, the moment of bcc Fe and
 // its antiferromagnetic order, the formation energy of MgO per formula unit from hcp Mg and
-// triplet O2, and the surface energy of Al(111).
+// triplet O2, and the surface energy of Al(111) at the lattice constant computed at its settings
+// (from the named metal and from a CIF).
 // Cost on this machine (pw.x 6.7, serial): relax 4–6 s and the killed and continued one about as
 // much; the two vc-relaxes 6–10 s each; Fe (2 spin-polarised SCFs) about 30 s; MgO (3 SCFs) about
-// 12 s; Al(111) (4 SCFs) about 11 s: some 90 s of pw.x.
+// 12 s; Al(111) (a 7-point bulk EOS, the bulk at the computed a, 3 slabs) and the same from a CIF
+// (its EOS, one slab) about 15 s together: some 95 s of pw.x.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -337,35 +339,93 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
   });
 
   describe('surface energy of Al(111)', () => {
+    const yaml = (lines: string[]) =>
+      [
+        'workflow: surface-energy',
+        'inputs:',
+        ...lines,
+        '  functional: LDA',
+        '  pseudopotentials: { Al: Al.pz-vbc.UPF }',
+        '  ecutwfcRy: 15',
+        '  kSpacingPerAngstrom: 0.3',
+        '  vacuumAngstrom: 6',
+        '',
+      ].join('\n');
+    const gammas = (st: Study, layers: number[]) =>
+      layers.map((n) => (finalOf(st, `gamma-${n}`, 'energy_difference').value as EnergyDifferenceValue).valueJPerM2!);
+    const inPlane = (st: Study, step: string) => {
+      const cell = (finalOf(st, step, 'slab').value as Structure).cell;
+      return [Math.hypot(...cell[0]), Math.hypot(...cell[1])];
+    };
     let s: Study;
+    let fromFile: Study;
     before(async () => {
-      s = await run(
-        objective(
-          'al',
-          [
-            'workflow: surface-energy',
-            'inputs:',
-            '  element: Al',
-            '  latticeConstantAngstrom: 3.99',
-            '  functional: LDA',
-            '  pseudopotentials: { Al: Al.pz-vbc.UPF }',
-            '  ecutwfcRy: 15',
-            '  kSpacingPerAngstrom: 0.3',
-            '  layers: [3, 5, 7]',
-            '  vacuumAngstrom: 6',
-            '',
-          ].join('\n'),
-        ),
+      // no lattice constant given: the EOS starts at the experimental 4.05 Å
+      s = await run(objective('al', yaml(['  element: Al', '  layers: [3, 5, 7]'])));
+      // the same bulk as the user's file: fcc Al in its conventional cell at 4.05 Å, cut along (111)
+      const cif = [
+        'data_Al',
+        '_cell_length_a 4.05',
+        '_cell_length_b 4.05',
+        '_cell_length_c 4.05',
+        '_cell_angle_alpha 90',
+        '_cell_angle_beta 90',
+        '_cell_angle_gamma 90',
+        "_symmetry_space_group_name_H-M 'F m -3 m'",
+        '_symmetry_Int_Tables_number 225',
+        'loop_',
+        '_atom_site_label',
+        '_atom_site_type_symbol',
+        '_atom_site_fract_x',
+        '_atom_site_fract_y',
+        '_atom_site_fract_z',
+        'Al1 Al 0 0 0',
+        '',
+      ].join('\n');
+      fromFile = await run(
+        objective('al-file', yaml(['  structure: { file: Al.cif }', '  miller: "111"', '  layers: [3]']), { 'Al.cif': cif }),
       );
     });
-    after(async () => s?.controller.close());
+    after(async () => {
+      await s?.controller.close();
+      await fromFile?.controller.close();
+    });
 
-    it('is about 1 J/m² from slabs of 3, 5 and 7 layers against the bulk at their settings', () => {
+    it("computes Al's LDA lattice constant at the study's settings first and cuts the slabs and the bulk at it", () => {
       assert.equal(s.result.state, 'completed', s.result.reason);
       assert.ok(accepted(s));
-      const g = [3, 5, 7].map((n) => (finalOf(s, `gamma-${n}`, 'energy_difference').value as EnergyDifferenceValue).valueJPerM2!);
+      const a = finalOf(s, 'lattice', 'lattice_constant').value as number;
+      assert.ok(a > 3.9 && a < 4.02, `LDA a = ${a} Å (experiment 4.05)`);
+      // the slab's in-plane vectors are the bulk's nearest-neighbour vectors at that a, and the bulk reference is at it
+      for (const n of [3, 5, 7])
+        for (const l of inPlane(s, `slab-${n}`)) assert.ok(Math.abs(l - a / Math.SQRT2) < 1e-9, `slab-${n}: ${l} Å`);
+      const ref = finalOf(s, 'bulk-a0', 'bulk_structure').value as Structure;
+      const c = ref.cell;
+      const volume = Math.abs(
+        c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) -
+          c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+          c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]),
+      );
+      assert.ok(Math.abs(volume - a ** 3 / 4) < 1e-6, `bulk reference volume ${volume} Å³ vs a³/4 = ${a ** 3 / 4}`);
+      const g = gammas(s, [3, 5, 7]);
       for (const x of g) assert.ok(x > 0.7 && x < 1.4, `γ = ${g.join(', ')} J/m²`);
       assert.ok(Math.abs(g[2]! - g[1]!) < 0.1, `5 vs 7 layers: ${g[1]} vs ${g[2]} J/m²`);
+      const report = fs.readFileSync(path.join(s.controller.runDir, 'report.md'), 'utf8');
+      assert.match(report, /The slabs are cut at a = \*\*\d\.\d+ Å\*\*/);
+      assert.match(report, /Birch–Murnaghan fit/);
+      console.log(`      Al(111), LDA 15 Ry, 0.3 1/Å: a = ${a.toFixed(4)} Å; γ(3, 5, 7) = ${g.map((x) => x.toFixed(4)).join(', ')} J/m²`);
+    });
+
+    it("from the user's bulk file gives the same a and γ as from the named metal", () => {
+      assert.equal(fromFile.result.state, 'completed', fromFile.result.reason);
+      assert.ok(accepted(fromFile));
+      const a = finalOf(s, 'lattice', 'lattice_constant').value as number;
+      const aFile = finalOf(fromFile, 'lattice', 'lattice_constant').value as number;
+      assert.ok(Math.abs(aFile - a) < 2e-4, `a from the file ${aFile} Å vs named ${a} Å`);
+      const [g3] = gammas(s, [3]);
+      const [g3File] = gammas(fromFile, [3]);
+      assert.ok(Math.abs(g3File! - g3!) < 0.005, `γ(3) from the file ${g3File} vs named ${g3} J/m²`);
+      console.log(`      from Al.cif: a = ${aFile.toFixed(4)} Å; γ(3) = ${g3File!.toFixed(4)} J/m²`);
     });
   });
 });

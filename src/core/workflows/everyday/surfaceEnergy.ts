@@ -121,7 +121,7 @@ const INPUT_SCHEMA = {
     eos: {
       type: 'object',
       properties: {
-        points: { type: 'integer', minimum: 5, maximum: 15, description: 'Lattice constants in the EOS series (odd; default 7).' },
+        points: { type: 'integer', minimum: 5, maximum: 15, description: 'Lattice constants in the EOS series (odd; default 5).' },
         rangePercent: { type: 'number', exclusiveMinimum: 0, maximum: 15, description: 'Half-width of the series in a, % (default 5).' },
       },
       additionalProperties: false,
@@ -244,7 +244,7 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
     ...(raw.miller ? { miller: raw.miller as string } : {}),
   };
   const eos = (raw.eos as { points?: number; rangePercent?: number } | undefined) ?? {};
-  const points = eos.points ?? 7;
+  const points = eos.points ?? 5;
   if (points % 2 === 0)
     throw new ObjectiveError(
       `inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`,
