@@ -31,7 +31,8 @@ export const adsorptionEnergyTool = defineTool({
     required: ['slabWithAdsorbate', 'slab', 'adsorbate'],
     additionalProperties: false,
   },
-  rules: ['settings-comparable', 'energies-from-production-inputs'],
+  // the energies come from relaxations (slab, slab with adsorbate, molecule): each must be converged
+  rules: ['settings-comparable', 'energies-from-production-inputs', 'relaxation-under-thresholds'],
   outputs: [ARTIFACTS.adsorptionEnergy],
   crossParameterJudge: true,
   parameterNotes: { adsorbate: 'the molecule itself (CO for CO adsorption), relaxed in a box of at least 10 Å.' },

@@ -35,8 +35,18 @@ export interface ScenarioExtra {
   name: string;
   tool: string;
   args?: Record<string, unknown>;
-  /** A total energy like another one (same meta), with its own value, settings changes and status. */
-  energy?: { like: string; ev: number; settings?: Partial<PhysicalSettings>; status?: 'final' | 'provisional'; volumeAngstrom3?: number };
+  /**
+   * A total energy like another one (same meta), with its own value, settings changes and status;
+   * `meta` adds entries to the meta (a relaxation's facts), "=@name.path" values substituted.
+   */
+  energy?: {
+    like: string;
+    ev: number;
+    settings?: Partial<PhysicalSettings>;
+    status?: 'final' | 'provisional';
+    volumeAngstrom3?: number;
+    meta?: Record<string, unknown>;
+  };
   artifact?: ArtifactDraft;
 }
 
@@ -101,6 +111,7 @@ export async function prepare(s: Scenario): Promise<ScenarioBase> {
         settings: { ...((like.meta?.settings as PhysicalSettings) ?? settingsBase), ...x.energy.settings },
       } as Record<string, unknown>;
       if (x.energy.volumeAngstrom3 !== undefined) meta.volumeAngstrom3 = x.energy.volumeAngstrom3;
+      Object.assign(meta, substitute(x.energy.meta ?? {}, base));
       draft = { kind: 'scalar', name: 'total_energy', value: x.energy.ev, unit: 'eV', status: x.energy.status ?? 'final', meta };
     } else {
       draft = substitute(x.artifact, base) as ArtifactDraft;
