@@ -4,13 +4,14 @@
  * pseudopotentials), or the difference measures the settings, not the surface. k-density is
  * compared by spacing (1/Å), which both must state: the meshes of a slab and a bulk cell differ.
  * The slab must also be cut from the bulk's lattice: each of its in-plane cell vectors as long as a
- * lattice vector of the bulk cell (0.1 %), or the slab is strained against its reference and γ
+ * translation of the bulk crystal (its primitive cell's lattice vectors; 0.1 %), or the slab is strained against its reference and γ
  * counts that strain energy as surface energy (a slab cut at the experimental a, a bulk at its own).
  */
 import { compositionOfSource, energySourceOf, hasVacuum } from '../../artifacts/energySource';
 import { settingsDifferences } from '../../dft/qe/settings';
 import { sameNumber } from '../../provenance/references';
 import { reciprocalCell } from '../../dft/structure/cell';
+import { analyseSymmetry } from '../../dft/structure/symmetry';
 import type { Structure, Vec3 } from '../../dft/types';
 import { verdict, type TierOneRule } from './ruleInput';
 
@@ -25,7 +26,7 @@ const norm = (v: Vec3): number => Math.hypot(v[0], v[1], v[2]);
 
 /**
  * The slab's in-plane cell vectors (those along its periodic directions; the first two when all
- * three are periodic) that are no lattice vector's length of the bulk cell, with the nearest such
+ * three are periodic) that are no translation's length of the bulk crystal, with the nearest such
  * length; empty when each matches, undefined when it cannot be checked.
  */
 export function inPlaneMismatches(slab: Structure, bulk: Structure): { length: number; nearest: number }[] | undefined {
@@ -33,9 +34,16 @@ export function inPlaneMismatches(slab: Structure, bulk: Structure): { length: n
   if (axes.length !== 2) return undefined;
   const lengths = axes.map((i) => norm(slab.cell[i]!));
   const longest = Math.max(...lengths) * (1 + 2 * IN_PLANE_TOLERANCE);
+  // the crystal's translations are those of its primitive cell (a conventional cell misses a/√2 of fcc)
+  let cell = bulk.cell;
+  try {
+    cell = analyseSymmetry(bulk, bulk.labels ? { byLabel: true } : {}).primitive.cell;
+  } catch {
+    // no symmetry found: the cell as computed (its own vectors are translations)
+  }
   let recip: Vec3[];
   try {
-    recip = reciprocalCell(bulk.cell);
+    recip = reciprocalCell(cell);
   } catch {
     return undefined;
   }
@@ -43,7 +51,7 @@ export function inPlaneMismatches(slab: Structure, bulk: Structure): { length: n
   const bounds = recip.map((b) => Math.ceil((longest * norm(b)) / (2 * Math.PI)));
   if (bounds.reduce((p, n) => p * (2 * n + 1), 1) > MAX_LATTICE_VECTORS) return undefined;
   const found: number[] = [];
-  const c = bulk.cell;
+  const c = cell;
   for (let i = -bounds[0]!; i <= bounds[0]!; i++)
     for (let j = -bounds[1]!; j <= bounds[1]!; j++)
       for (let k = -bounds[2]!; k <= bounds[2]!; k++) {
