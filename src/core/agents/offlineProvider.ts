@@ -25,6 +25,7 @@ import { assessStep, failedCallOf, pendingStepCalls, type StepContext } from '..
 import { EDIT_PLAN, START_WORKFLOW } from './supervisorTools';
 import { extensionRefusal, extensionsSoFar, sweepExtensionEdits } from './sweepExtension';
 import { ARTIFACT, type ConvergenceSelectionValue } from '../artifacts/shapes';
+import { describeCriterion, judgesPressure } from '../dft/convergence';
 import type { Plan, PlanStep } from '../plan/types';
 
 export const OFFLINE_MODEL = 'offline';
@@ -298,10 +299,7 @@ export class OfflineProvider implements LlmProvider {
       return this.reply([
         this.text(`Step ${failed.id} failed (${sel!.id} shows no converged ${value!.parameter}) and ${refused} The run stops here.`),
       ]);
-    const within =
-      value?.criterion && value.criterion.kind !== 'energy'
-        ? `${value.criterion.toleranceLatticePercent} % of a${value.criterion.kind === 'both' ? ` and ${value.toleranceMevPerAtom} meV/atom` : ''}`
-        : `${value?.toleranceMevPerAtom} meV/atom`;
+    const within = toleranceText(value);
     const edits =
       value && !value.converged
         ? sweepExtensionEdits(plan, failed, value, `no tested value was within ${within} of the finest (${sel!.id})`)
@@ -329,4 +327,14 @@ export class OfflineProvider implements LlmProvider {
         : 'did not accept';
     return `${title}: ${claims.join('; ')}. The report judge ${verdict} report ${judged.report} (${judged.summary}).`;
   }
+}
+
+/** A selection's tolerances in words: "1 meV/atom", "0.05 % of a and 1 meV/atom", "5 meV/atom and within 0.02 μB/atom in the magnetization". */
+function toleranceText(value: ConvergenceSelectionValue | undefined): string {
+  const c = value?.criterion;
+  if (c && (c.toleranceMomentMuBPerAtom !== undefined || c.toleranceGapEv !== undefined || c.kind === 'moment' || c.kind === 'gap'))
+    return describeCriterion(c).replace(/^within /, '');
+  if (c && judgesPressure(c.kind))
+    return `${c.toleranceLatticePercent} % of a${c.kind === 'both' ? ` and ${value!.toleranceMevPerAtom} meV/atom` : ''}`;
+  return `${value?.toleranceMevPerAtom} meV/atom`;
 }

@@ -60,6 +60,13 @@ export interface ConvergenceSelectionValue {
     /** Shape criterion (non-cubic): the largest principal value of the deviatoric stress error against the finest run (kbar), and the shift of c/a it implies (%). */
     deviatoricErrorKbar?: number;
     shapeShiftPercent?: number;
+    /** Moment criterion: total and absolute magnetization per atom (μB) and the larger of their changes against the finest run. */
+    magnetizationMuBPerAtom?: number;
+    absoluteMagnetizationMuBPerAtom?: number;
+    deltaMomentMuBPerAtom?: number;
+    /** Gap criterion: the gap at the run's own k-mesh and its change against the finest run, eV. */
+    gapEv?: number;
+    deltaGapEv?: number;
   }[];
   /** The chosen value of the swept parameter, in the same unit. */
   chosenValue: number;
@@ -69,13 +76,17 @@ export interface ConvergenceSelectionValue {
   toleranceMevPerAtom?: number;
   /** What the sweep was judged by (absent in selections made before criteria had names: energy). */
   criterion?: {
-    kind: 'energy' | 'pressure' | 'both';
+    kind: 'energy' | 'pressure' | 'both' | 'moment' | 'gap';
     toleranceMevPerAtom?: number;
     toleranceLatticePercent?: number;
     bulkModulusGPa?: number;
     /** Non-cubic crystals whose shape is relaxed: the tolerated shift of c/a (%) and the modulus (GPa) that turned stress into shape. */
     toleranceShapePercent?: number;
     shapeModulusGPa?: number;
+    /** The tolerated change of the magnetization per atom, μB (moment, or alongside another kind). */
+    toleranceMomentMuBPerAtom?: number;
+    /** The tolerated change of the gap at the run's k-mesh, eV (gap, or alongside another kind). */
+    toleranceGapEv?: number;
   };
   /** Where the bulk modulus of the pressure criterion came from: a probe of strained cells, or a value given with its reference. */
   bulkModulus?: { valueGPa: number; note: string; from: string[]; atCellGPa?: number; pressureGPa?: number };

@@ -13,6 +13,14 @@
  *   |P − P_ref|/(3·B) in % of a (B from a probe of strained cells, convergencePressure.ts),
  *   where a cutoff sweep's P includes the Pulay term a constant-cutoff EOS sees;
  * - both: each within its own tolerance;
+ * - moment: the larger of |Δm| and |Δ|m|| per atom in μB (total and absolute magnetization per cell,
+ *   as pw.x prints them in a spin-polarised SCF, over the atoms of the cell); the total alone would
+ *   miss an antiferromagnet, whose total is zero at every setting;
+ * - gap: |Δgap| in eV, the gap at the SCF's own k-mesh (lowest unoccupied − highest occupied level,
+ *   which pw.x prints with fixed occupations or with bands above the occupied ones);
+ * - and, alongside any kind, the moment or the gap with their own tolerances (toleranceMomentMuBPerAtom,
+ *   toleranceGapEv): a study converges the quantity it reports tightly and the total energy to a looser,
+ *   stated tolerance;
  * - and, for a crystal whose shape is relaxed (non-cubic), the shape: the shift of the relaxed shape
  *   (c/a for a hexagonal or tetragonal cell) that the run's deviatoric stress error implies,
  *   |Δs|/C in % (C from the bulk modulus, convergenceShape.ts). The pressure fixes the volume; c/a
@@ -35,7 +43,14 @@ export { latticeShiftFromPressure } from './convergencePressure';
 
 export type SweptSetting = 'ecutwfc' | 'kspacing';
 
-export type CriterionKind = 'energy' | 'pressure' | 'both';
+export type CriterionKind = 'energy' | 'pressure' | 'both' | 'moment' | 'gap';
+
+export const CRITERION_KINDS: readonly CriterionKind[] = ['energy', 'pressure', 'both', 'moment', 'gap'];
+
+/** Whether a criterion judges the total energy per atom (energy, both). */
+export const judgesEnergy = (kind: CriterionKind | undefined): boolean => kind === undefined || kind === 'energy' || kind === 'both';
+/** Whether a criterion judges the pressure (pressure, both). */
+export const judgesPressure = (kind: CriterionKind | undefined): boolean => kind === 'pressure' || kind === 'both';
 
 /** What a sweep is judged by, with the tolerances in the quantities a user states. */
 export interface SweepCriterion {
@@ -53,6 +68,13 @@ export interface SweepCriterion {
   toleranceShapePercent?: number;
   /** With toleranceShapePercent: the modulus that turns a deviatoric stress error into a shape strain, GPa. */
   shapeModulusGPa?: number;
+  /**
+   * moment, or alongside any kind: tolerated change of the magnetization per atom against the finest run, μB
+   * (the larger of the total's and the absolute's). pw.x prints both to 0.01 μB per cell.
+   */
+  toleranceMomentMuBPerAtom?: number;
+  /** gap, or alongside any kind: tolerated change of the gap at the SCF's own k-mesh against the finest run, eV. */
+  toleranceGapEv?: number;
 }
 
 export interface ConvergenceRun {
@@ -68,6 +90,12 @@ export interface ConvergenceRun {
   stressKbar?: [Vec3, Vec3, Vec3];
   /** The cell's volume, Å³ (the pressure criterion of a cutoff sweep needs it for the Pulay term). */
   volumeAngstrom3?: number;
+  /** Total magnetization per cell, μB (the moment criterion needs it and the absolute for every run). */
+  magnetizationMuB?: number;
+  /** Absolute magnetization per cell, μB. */
+  absoluteMagnetizationMuB?: number;
+  /** The gap at the run's own k-mesh (lowest unoccupied − highest occupied level), eV (the gap criterion needs it for every run). */
+  gapEv?: number;
   /** Optional label (artifact reference, job id) carried into the table. */
   label?: string;
 }
@@ -90,6 +118,13 @@ export interface ConvergenceRow {
   deviatoricErrorKbar?: number;
   /** Shape criterion: |Δs|/C, the shift of the relaxed shape (c/a) it implies, %. */
   shapeShiftPercent?: number;
+  /** Moment criterion: total and absolute magnetization per atom, μB, and the larger of their changes against the finest run. */
+  magnetizationMuBPerAtom?: number;
+  absoluteMagnetizationMuBPerAtom?: number;
+  momentErrorMuBPerAtom?: number;
+  /** Gap criterion: the gap at the run's k-mesh and its change against the finest run, eV. */
+  gapEv?: number;
+  gapErrorEv?: number;
   /** Meets every part of the criterion. */
   underThreshold: boolean;
   isReference: boolean;
@@ -121,16 +156,18 @@ function sweptValue(setting: SweptSetting, s: PhysicalSettings): number | undefi
 export function normaliseCriterion(c: number | SweepCriterion): SweepCriterion {
   const criterion: SweepCriterion = typeof c === 'number' ? { kind: 'energy', toleranceMevPerAtom: c } : c;
   const positive = (x: number | undefined) => typeof x === 'number' && Number.isFinite(x) && x > 0;
-  if (!['energy', 'pressure', 'both'].includes(criterion.kind)) {
-    throw new DftScienceError(`convergence criterion "${String(criterion.kind)}" is not one of energy, pressure, both.`, { criterion });
+  if (!CRITERION_KINDS.includes(criterion.kind)) {
+    throw new DftScienceError(`convergence criterion "${String(criterion.kind)}" is not one of ${CRITERION_KINDS.join(', ')}.`, {
+      criterion,
+    });
   }
-  if (criterion.kind !== 'pressure' && !positive(criterion.toleranceMevPerAtom)) {
+  if (judgesEnergy(criterion.kind) && !positive(criterion.toleranceMevPerAtom)) {
     throw new DftScienceError(
       `convergence threshold ${criterion.toleranceMevPerAtom} meV/atom is not a positive number. Pass the tolerated error per atom in meV/atom (1 is usual).`,
       { thresholdMevPerAtom: criterion.toleranceMevPerAtom },
     );
   }
-  if (criterion.kind !== 'energy') {
+  if (judgesPressure(criterion.kind)) {
     if (!positive(criterion.toleranceLatticePercent)) {
       throw new DftScienceError(
         `lattice-constant tolerance ${criterion.toleranceLatticePercent} % is not a positive number. Pass the tolerated shift of a in % (0.05 is usual for a lattice constant).`,
@@ -160,6 +197,22 @@ export function normaliseCriterion(c: number | SweepCriterion): SweepCriterion {
       );
     }
   }
+  if (criterion.kind === 'moment' || criterion.toleranceMomentMuBPerAtom !== undefined) {
+    if (!positive(criterion.toleranceMomentMuBPerAtom)) {
+      throw new DftScienceError(
+        `moment tolerance ${criterion.toleranceMomentMuBPerAtom} μB/atom is not a positive number. Pass the tolerated change of the magnetization per atom in μB (0.02 is usual: pw.x prints it to 0.01 μB per cell).`,
+        { toleranceMomentMuBPerAtom: criterion.toleranceMomentMuBPerAtom },
+      );
+    }
+  }
+  if (criterion.kind === 'gap' || criterion.toleranceGapEv !== undefined) {
+    if (!positive(criterion.toleranceGapEv)) {
+      throw new DftScienceError(
+        `gap tolerance ${criterion.toleranceGapEv} eV is not a positive number. Pass the tolerated change of the band gap in eV (0.01 is usual).`,
+        { toleranceGapEv: criterion.toleranceGapEv },
+      );
+    }
+  }
   return criterion;
 }
 
@@ -174,7 +227,12 @@ export function describeCriterion(c: SweepCriterion): string {
     c.toleranceShapePercent !== undefined && c.shapeModulusGPa !== undefined
       ? ` and within ${c.toleranceShapePercent} % of c/a by the deviatoric stress (|Δs| ≤ ${stressForShapeShift(c.toleranceShapePercent, c.shapeModulusGPa).toPrecision(3)} kbar at C ≈ ${c.shapeModulusGPa.toPrecision(3)} GPa)`
       : '';
-  return (c.kind === 'energy' ? energy : c.kind === 'pressure' ? pressure : `${energy} and ${pressure}`) + shape;
+  const main = [judgesEnergy(c.kind) ? energy : '', judgesPressure(c.kind) ? pressure : ''].filter(Boolean).join(' and ');
+  const quantities = [
+    c.toleranceMomentMuBPerAtom !== undefined ? `within ${c.toleranceMomentMuBPerAtom} μB/atom in the magnetization` : '',
+    c.toleranceGapEv !== undefined ? `within ${c.toleranceGapEv} eV in the gap` : '',
+  ].filter(Boolean);
+  return [main + shape, ...quantities].filter(Boolean).join(' and ');
 }
 
 /** One sweep: the cheapest value that meets the criterion with every finer one, or a request for the next value. */
@@ -214,9 +272,11 @@ export function selectConvergedValue(
   const order = runs.map((_, i) => i).sort((i, j) => (spec.finerIsHigher ? values[i] - values[j] : values[j] - values[i]));
   const ref = runs[order[order.length - 1]];
   const refPerAtom = ref.energyEv / ref.natoms;
-  const usesPressure = criterion.kind !== 'energy';
-  const usesEnergy = criterion.kind !== 'pressure';
+  const usesPressure = judgesPressure(criterion.kind);
+  const usesEnergy = judgesEnergy(criterion.kind);
   const usesShape = criterion.toleranceShapePercent !== undefined;
+  const usesMoment = criterion.toleranceMomentMuBPerAtom !== undefined;
+  const usesGap = criterion.toleranceGapEv !== undefined;
   // a cutoff sweep's pressures as a constant-cutoff EOS sees them; in a k sweep the term is the same for every run
   const pulay =
     usesPressure && setting === 'ecutwfc'
@@ -238,6 +298,16 @@ export function selectConvergedValue(
     const ds = usesShape ? deviatoricStressErrorKbar(runs[i].stressKbar!, runs[refIndex].stressKbar!) : undefined;
     const shapeShift = ds !== undefined ? shapeShiftPercent(ds, criterion.shapeModulusGPa!) : undefined;
     const shapeOk = !usesShape || shapeShift! < criterion.toleranceShapePercent!;
+    const moment = momentOf(runs[i]);
+    const refMoment = momentOf(runs[refIndex]);
+    const dm =
+      moment && refMoment
+        ? Math.max(Math.abs(moment.total - refMoment.total), Math.abs((moment.absolute ?? 0) - (refMoment.absolute ?? 0)))
+        : undefined;
+    const momentOk = !usesMoment || (dm !== undefined && dm < criterion.toleranceMomentMuBPerAtom! - 1e-9);
+    const gap = runs[i].gapEv;
+    const dg = gap !== undefined && runs[refIndex].gapEv !== undefined ? Math.abs(gap - runs[refIndex].gapEv!) : undefined;
+    const gapOk = !usesGap || (dg !== undefined && dg < criterion.toleranceGapEv! - 1e-9);
     return {
       value: values[i],
       ...(runs[i].label !== undefined ? { label: runs[i].label } : {}),
@@ -249,7 +319,15 @@ export function selectConvergedValue(
       ...(dp !== undefined ? { pressureErrorKbar: dp } : {}),
       ...(shift !== undefined ? { latticeShiftPercent: shift } : {}),
       ...(ds !== undefined ? { deviatoricErrorKbar: ds, shapeShiftPercent: shapeShift! } : {}),
-      underThreshold: energyOk && pressureOk && shapeOk,
+      ...(moment
+        ? {
+            magnetizationMuBPerAtom: moment.total,
+            ...(moment.absolute !== undefined ? { absoluteMagnetizationMuBPerAtom: moment.absolute } : {}),
+            ...(dm !== undefined ? { momentErrorMuBPerAtom: dm } : {}),
+          }
+        : {}),
+      ...(gap !== undefined ? { gapEv: gap, ...(dg !== undefined ? { gapErrorEv: dg } : {}) } : {}),
+      underThreshold: energyOk && pressureOk && shapeOk && momentOk && gapOk,
       isReference: k === order.length - 1,
       isChosen: false,
     };
@@ -277,6 +355,10 @@ export function selectConvergedValue(
       usesShape && worst.shapeShiftPercent !== undefined
         ? `${worst.shapeShiftPercent.toFixed(3)} % of c/a (Δs = ${worst.deviatoricErrorKbar!.toFixed(2)} kbar)`
         : '',
+      usesMoment && worst.momentErrorMuBPerAtom !== undefined
+        ? `${worst.momentErrorMuBPerAtom.toFixed(3)} μB/atom in the magnetization`
+        : '',
+      usesGap && worst.gapErrorEv !== undefined ? `${worst.gapErrorEv.toFixed(3)} eV in the gap` : '',
     ]
       .filter(Boolean)
       .join(' and ');
@@ -371,7 +453,7 @@ function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number, criterion
       index: i,
     });
   }
-  if (criterion.kind !== 'energy' && setting === 'ecutwfc' && !(typeof r.volumeAngstrom3 === 'number' && r.volumeAngstrom3 > 0)) {
+  if (judgesPressure(criterion.kind) && setting === 'ecutwfc' && !(typeof r.volumeAngstrom3 === 'number' && r.volumeAngstrom3 > 0)) {
     throw new DftScienceError(
       `run ${i} (${v} Ry) has no cell volume, which the ${criterion.kind} criterion of a cutoff sweep needs for the Pulay term (2/3)(Ecut/V)|dE/dEcut|. ` +
         'Pass the volume of the cell in Å³ with each run.',
@@ -393,11 +475,37 @@ function checkRun(setting: SweptSetting, r: ConvergenceRun, i: number, criterion
       { index: i },
     );
   }
-  if (criterion.kind !== 'energy' && !Number.isFinite(r.pressureKbar)) {
+  if (judgesPressure(criterion.kind) && !Number.isFinite(r.pressureKbar)) {
     throw new DftScienceError(
       `run ${i} (${v} ${SWEEP[setting].unit}) has no pressure, which the ${criterion.kind} criterion judges it by. ` +
         'Run the sweep with pw.x printing the stress (tstress), or choose the energy criterion.',
       { index: i },
     );
   }
+  if (
+    criterion.toleranceMomentMuBPerAtom !== undefined &&
+    !(Number.isFinite(r.magnetizationMuB) && (r.absoluteMagnetizationMuB === undefined || Number.isFinite(r.absoluteMagnetizationMuB)))
+  ) {
+    throw new DftScienceError(
+      `run ${i} (${v} ${SWEEP[setting].unit}) has no magnetization, which the moment criterion judges it by. ` +
+        'Run the sweep spin-polarised (nspin = 2, a starting magnetization on the magnetic species), or leave out the moment tolerance.',
+      { index: i },
+    );
+  }
+  if (criterion.toleranceGapEv !== undefined && !Number.isFinite(r.gapEv)) {
+    throw new DftScienceError(
+      `run ${i} (${v} ${SWEEP[setting].unit}) has no band gap, which the gap criterion judges it by: pw.x prints the highest occupied and lowest unoccupied ` +
+        'levels only with fixed occupations or with bands above the occupied ones (nbnd). Run the sweep so, or leave out the gap tolerance.',
+      { index: i },
+    );
+  }
+}
+
+/** A run's magnetization per atom (total and absolute), μB, when it has one. */
+function momentOf(r: ConvergenceRun): { total: number; absolute?: number } | undefined {
+  if (r.magnetizationMuB === undefined || !Number.isFinite(r.magnetizationMuB)) return undefined;
+  return {
+    total: r.magnetizationMuB / r.natoms,
+    ...(r.absoluteMagnetizationMuB !== undefined ? { absolute: r.absoluteMagnetizationMuB / r.natoms } : {}),
+  };
 }

@@ -5,6 +5,7 @@
  * points, redrawn for display only.
  */
 import { fitEos, type EosForm } from '../dft/eos';
+import { judgesPressure } from '../dft/convergence';
 import type { ConvergenceSelectionValue, EosFitValue } from '../artifacts/shapes';
 import { renderChart } from './svg';
 
@@ -19,7 +20,7 @@ export function convergenceSvg(sel: ConvergenceSelectionValue, artifactId: strin
   const sorted = [...sel.tested].sort((a, b) => a.value - b.value);
   const byPressure =
     sel.criterion &&
-    sel.criterion.kind !== 'energy' &&
+    judgesPressure(sel.criterion.kind) &&
     sel.criterion.toleranceLatticePercent !== undefined &&
     sorted.every((t) => t.latticeShiftPercent !== undefined);
   const points = sorted.map((t) => ({ x: t.value, y: byPressure ? t.latticeShiftPercent! : Math.abs(t.deltaMevPerAtom) }));

@@ -14,6 +14,7 @@ import type { Verdict } from '../guard/types';
 import { foldJobEvents } from '../hpc/jobStore';
 import type { ArtifactRecord, ToolCallRecord } from '../provenance/types';
 import { convergenceSvg, eosSvg } from './plots';
+import { judgesEnergy, judgesPressure } from '../dft/convergence';
 import { structuresReportSection } from './sections/structures';
 import { beefReportSection } from './sections/beef';
 import { adsorptionSearchReportSection } from './sections/adsorptionSearch';
@@ -106,7 +107,10 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   const judged = latestReportVerdict(ev);
   const artifacts = src.artifacts();
   const byId = new Map(artifacts.map((a) => [a.id, a]));
-  const report = judged?.report ? byId.get(judged.report) : undefined;
+  // The judged report; before any judgement, the latest one written (its text is shown, marked not yet judged).
+  const report = judged?.report
+    ? byId.get(judged.report)
+    : [...artifacts].reverse().find((a) => a.name === 'report' && a.kind === 'file' && a.status !== 'stale');
   const title = (report?.value as { title?: string } | undefined)?.title ?? start?.objective ?? src.runId;
   const plots: Record<string, string> = {};
   const md: string[] = [`# ${title}`, ''];
@@ -121,20 +125,25 @@ export function renderRunReport(src: ReportSource): RenderedReport {
 
   md.push('## Result', '', response ?? '_The run has not finished; no response yet._', '');
 
-  if (report && judged) {
-    const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
-    md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
+  if (report) {
+    if (judged) {
+      const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
+      md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
+    } else md.push(`## Report ${report.id}: not yet judged`, '');
     const text = report.location ? src.readFile(report.location) : undefined;
     if (text) md.push(text.replace(/^# .*\n+/, '').trim(), '');
+    const written = (report.value as { claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined)?.claims;
     md.push(
       ...table(
         ['Quantity', 'Value', 'Cites', 'Checks'],
-        judged.claims.map((c) => [
-          c.claim.quantity,
-          valueWithUnit(c.claim.value, c.claim.unit),
-          c.claim.cites,
-          c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
-        ]),
+        judged
+          ? judged.claims.map((c) => [
+              c.claim.quantity,
+              valueWithUnit(c.claim.value, c.claim.unit),
+              c.claim.cites,
+              c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
+            ])
+          : (written ?? []).map((c) => [c.quantity, valueWithUnit(c.value, c.unit), c.cites, 'not yet checked']),
       ),
       '',
     );
@@ -150,19 +159,25 @@ export function renderRunReport(src: ReportSource): RenderedReport {
       const name = `convergence-${parameter}.svg`;
       plots[name] = convergenceSvg(sel, a.id);
       const unit = parameter === 'ecutwfc' ? 'Ry' : '1/Å';
-      const byPressure = sel.criterion !== undefined && sel.criterion.kind !== 'energy';
+      const byPressure = sel.criterion !== undefined && judgesPressure(sel.criterion.kind);
       const within = [
-        sel.criterion?.kind !== 'pressure' && sel.toleranceMevPerAtom !== undefined ? `${sel.toleranceMevPerAtom} meV/atom` : '',
+        judgesEnergy(sel.criterion?.kind) && sel.toleranceMevPerAtom !== undefined ? `${sel.toleranceMevPerAtom} meV/atom` : '',
         byPressure
           ? `${sel.criterion!.toleranceLatticePercent} % of a by pressure (B ≈ ${sel.criterion!.bulkModulusGPa?.toPrecision(3)} GPa${sel.bulkModulus ? `, ${sel.bulkModulus.note}` : ''})`
           : '',
         sel.criterion?.toleranceShapePercent !== undefined
           ? `${sel.criterion.toleranceShapePercent} % of c/a by the deviatoric stress (C ≈ ${sel.criterion.shapeModulusGPa?.toPrecision(3)} GPa)`
           : '',
+        sel.criterion?.toleranceMomentMuBPerAtom !== undefined
+          ? `${sel.criterion.toleranceMomentMuBPerAtom} μB/atom in the magnetization`
+          : '',
+        sel.criterion?.toleranceGapEv !== undefined ? `${sel.criterion.toleranceGapEv} eV in the gap` : '',
       ]
         .filter(Boolean)
         .join(' and ');
       const byShape = sel.tested.some((t) => t.shapeShiftPercent !== undefined);
+      const byMoment = sel.tested.some((t) => t.magnetizationMuBPerAtom !== undefined);
+      const byGap = sel.tested.some((t) => t.gapEv !== undefined);
       const rows = [...sel.tested].sort((x, y) => x.value - y.value);
       md.push(
         `![${parameter} convergence](plots/${name})`,
@@ -193,8 +208,26 @@ export function renderRunReport(src: ReportSource): RenderedReport {
               ]),
             )
           : table(
-              [`${parameter} (${unit})`, 'E (eV/atom)', 'ΔE vs finest (meV/atom)'],
-              rows.map((t) => [t.value, t.energyEvPerAtom.toFixed(6), t.deltaMevPerAtom.toFixed(3)]),
+              [
+                `${parameter} (${unit})`,
+                'E (eV/atom)',
+                'ΔE vs finest (meV/atom)',
+                ...(byMoment ? ['m (μB/atom)', '|m| (μB/atom)', 'Δm vs finest (μB/atom)'] : []),
+                ...(byGap ? ['gap (eV)', 'Δgap vs finest (eV)'] : []),
+              ],
+              rows.map((t) => [
+                t.value,
+                t.energyEvPerAtom.toFixed(6),
+                t.deltaMevPerAtom.toFixed(3),
+                ...(byMoment
+                  ? [
+                      t.magnetizationMuBPerAtom?.toFixed(3) ?? '—',
+                      t.absoluteMagnetizationMuBPerAtom?.toFixed(3) ?? '—',
+                      t.deltaMomentMuBPerAtom?.toFixed(3) ?? '—',
+                    ]
+                  : []),
+                ...(byGap ? [t.gapEv?.toFixed(4) ?? '—', t.deltaGapEv?.toFixed(4) ?? '—'] : []),
+              ]),
             )),
         '',
       );

@@ -409,6 +409,10 @@ function runArtifacts(
     purpose: input.options?.purpose ?? 'production',
     ...(last && relaxing ? { finalPositionsAngstrom: last.positionsAngstrom, ionicSteps: out.ionicSteps.length } : {}),
     ...(out.wallTimeSeconds !== undefined ? { wallTimeSeconds: out.wallTimeSeconds } : {}),
+    ...(out.cpuTimeSeconds !== undefined ? { cpuTimeSeconds: out.cpuTimeSeconds } : {}),
+    // the band edges of the SCF's own k-mesh (fixed occupations, or bands above the occupied ones): a gap sweep judges by them
+    ...(out.highestOccupiedEv !== undefined ? { highestOccupiedEv: out.highestOccupiedEv } : {}),
+    ...(out.lowestUnoccupiedEv !== undefined ? { lowestUnoccupiedEv: out.lowestUnoccupiedEv } : {}),
     ...(out.pressureKbar !== undefined ? { pressureKbar: out.pressureKbar } : {}),
     ...facts,
     // last: a judge reads meta up to a length, and the relaxation facts matter more to it than the tensor

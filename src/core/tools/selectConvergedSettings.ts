@@ -3,8 +3,18 @@
  * judged by energy (meV/atom), by pressure (the shift of a it implies, % of a) or both; when not converged,
  * the next value to try with its predicted pw.x time against the extension budget (dft/convergenceExtension.ts).
  * For a crystal whose shape is relaxed, also by the shift of c/a its deviatoric stress error implies (dft/convergenceShape.ts).
+ * A magnetic study judges the magnetization per atom (μB), a band-gap study the gap at each run's k-mesh (eV), alone or
+ * beside a looser energy tolerance.
  */
-import { describeCriterion, selectConvergedValue, type CriterionKind, type SweepCriterion } from '../dft/convergence';
+import {
+  CRITERION_KINDS,
+  describeCriterion,
+  judgesEnergy,
+  judgesPressure,
+  selectConvergedValue,
+  type CriterionKind,
+  type SweepCriterion,
+} from '../dft/convergence';
 import { kPointsAt, predictRunSeconds, type MeasuredRun } from '../dft/convergenceExtension';
 import { bulkModulusFromPressures } from '../dft/convergencePressure';
 import { SHAPE_MODULUS_PER_BULK, shapeModulusFromBulk } from '../dft/convergenceShape';
@@ -25,6 +35,8 @@ interface Args {
   bulkModulusGPa?: number;
   toleranceShapePercent?: number;
   shapeModulusGPa?: number;
+  toleranceMomentMuBPerAtom?: number;
+  toleranceGapEv?: number;
   extensionBudgetSeconds?: number;
 }
 
@@ -44,7 +56,10 @@ export const selectConvergedSettingsTool = defineTool({
     "lattice constant its pressure error implies, |ΔP|/3B in % of a; B from a probe of strained cells or given; a cutoff sweep's " +
     "pressures with the Pulay term (2/3)(Ecut/V)|dE/dEcut| a constant-cutoff EOS also feels added, so they differ from pw.x's raw stress, " +
     'pulayKbar in the table), or both. For a crystal whose shape is relaxed (non-cubic), toleranceShapePercent also judges each run by the ' +
-    'shift of c/a its deviatoric stress error implies (|Δs|/C, C = B/2 unless given), since c/a follows the stress anisotropy, not the pressure. The ' +
+    'shift of c/a its deviatoric stress error implies (|Δs|/C, C = B/2 unless given), since c/a follows the stress anisotropy, not the pressure. ' +
+    'moment judges the magnetization per atom of spin-polarised runs (the larger change of total and absolute, μB), gap the band gap at each ' +
+    "run's own k-mesh (eV; runs with fixed occupations or bands above the occupied ones); toleranceMomentMuBPerAtom and toleranceGapEv also " +
+    'add them beside energy, so the reported quantity is converged tightly and the total energy to a looser, stated tolerance. The ' +
     'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
     'and names the next value to run, with its predicted pw.x time against the extension budget.',
   roles: ['dft'],
@@ -59,12 +74,23 @@ export const selectConvergedSettingsTool = defineTool({
       ),
       criterion: {
         type: 'string',
-        enum: ['energy', 'pressure', 'both'],
-        description: 'What each run is judged by against the finest: energy (default), pressure, or both.',
+        enum: [...CRITERION_KINDS],
+        description:
+          'What each run is judged by against the finest: energy (default), pressure, both (energy and pressure), moment or gap.',
       },
       toleranceMevPerAtom: quantitySchema('Largest tolerated energy error per atom against the finest run (energy, both)', 'meV/atom', {
         exclusiveMinimum: 0,
       }),
+      toleranceMomentMuBPerAtom: quantitySchema(
+        'Largest tolerated change of the magnetization per atom against the finest run (moment, or beside another criterion)',
+        'μB',
+        { exclusiveMinimum: 0, maximum: 1 },
+      ),
+      toleranceGapEv: quantitySchema(
+        "Largest tolerated change of the band gap at each run's own k-mesh against the finest run (gap, or beside another criterion)",
+        'eV',
+        { exclusiveMinimum: 0, maximum: 1 },
+      ),
       toleranceLatticePercent: quantitySchema(
         'Largest tolerated shift of the lattice constant its pressure error implies, in percent of a (pressure, both)',
         '1',
@@ -104,8 +130,16 @@ export const selectConvergedSettingsTool = defineTool({
         then: { required: ['toleranceLatticePercent'] },
       },
       {
-        if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'pressure' } } },
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { enum: ['pressure', 'moment', 'gap'] } } },
         else: { required: ['toleranceMevPerAtom'] },
+      },
+      {
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'moment' } } },
+        then: { required: ['toleranceMomentMuBPerAtom'] },
+      },
+      {
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'gap' } } },
+        then: { required: ['toleranceGapEv'] },
       },
     ],
     additionalProperties: false,
@@ -117,6 +151,9 @@ export const selectConvergedSettingsTool = defineTool({
     toleranceMevPerAtom:
       '1 meV/atom or tighter when total energies are compared; for adsorption energies, well below the energy differences reported.',
     toleranceLatticePercent: 'for a lattice constant, well below the accuracy the study wants (0.05 % of a per sweep for a 0.2 % target).',
+    toleranceMomentMuBPerAtom:
+      'for a magnetic moment, 0.02 μB/atom: pw.x prints the magnetization to 0.01 μB per cell, so a change of one printed digit passes and two do not.',
+    toleranceGapEv: 'for a band gap, 0.01 eV, well below the 0.05 eV a gap is usually quoted to.',
     toleranceShapePercent:
       'only for a crystal whose shape a vc-relax sets (hexagonal, tetragonal, …); as tight on c/a as the study is on a. A cubic crystal has no shape to converge.',
     criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
@@ -126,7 +163,7 @@ export const selectConvergedSettingsTool = defineTool({
     const kind = args.criterion ?? 'energy';
     const inputs = energyInputs(ctx, args.energies, 'select_converged_settings');
     let bulkModulus: ConvergenceSelectionValue['bulkModulus'];
-    if (kind !== 'energy') {
+    if (judgesPressure(kind)) {
       if (args.bulkModulusFrom?.length) {
         const probe = energyInputs(ctx, args.bulkModulusFrom, 'select_converged_settings');
         const b = bulkModulusFromPressures(
@@ -152,9 +189,11 @@ export const selectConvergedSettingsTool = defineTool({
     }
     const criterion: SweepCriterion = {
       kind,
-      ...(kind !== 'pressure' ? { toleranceMevPerAtom: args.toleranceMevPerAtom } : {}),
-      ...(kind !== 'energy' ? { toleranceLatticePercent: args.toleranceLatticePercent, bulkModulusGPa: bulkModulus!.valueGPa } : {}),
+      ...(judgesEnergy(kind) ? { toleranceMevPerAtom: args.toleranceMevPerAtom } : {}),
+      ...(judgesPressure(kind) ? { toleranceLatticePercent: args.toleranceLatticePercent, bulkModulusGPa: bulkModulus!.valueGPa } : {}),
       ...(shapeModulusGPa !== undefined ? { toleranceShapePercent: args.toleranceShapePercent, shapeModulusGPa } : {}),
+      ...(args.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: args.toleranceMomentMuBPerAtom } : {}),
+      ...(args.toleranceGapEv !== undefined ? { toleranceGapEv: args.toleranceGapEv } : {}),
     };
     const cell = inputs[0]?.meta.cellAngstrom as Cell | undefined;
     const sel = selectConvergedValue(
@@ -167,6 +206,7 @@ export const selectConvergedSettingsTool = defineTool({
         ...(typeof e.meta.pressureKbar === 'number' ? { pressureKbar: e.meta.pressureKbar } : {}),
         ...(e.meta.stressKbar ? { stressKbar: e.meta.stressKbar } : {}),
         ...(typeof e.meta.volumeAngstrom3 === 'number' ? { volumeAngstrom3: e.meta.volumeAngstrom3 } : {}),
+        ...momentAndGapOf(e),
       })),
       criterion,
       cell ? { cellAngstrom: cell } : {},
@@ -192,6 +232,13 @@ export const selectConvergedSettingsTool = defineTool({
           ...(r.deviatoricErrorKbar !== undefined
             ? { deviatoricErrorKbar: r.deviatoricErrorKbar, shapeShiftPercent: r.shapeShiftPercent! }
             : {}),
+          ...(r.magnetizationMuBPerAtom !== undefined ? { magnetizationMuBPerAtom: r.magnetizationMuBPerAtom } : {}),
+          ...(r.absoluteMagnetizationMuBPerAtom !== undefined
+            ? { absoluteMagnetizationMuBPerAtom: r.absoluteMagnetizationMuBPerAtom }
+            : {}),
+          ...(r.momentErrorMuBPerAtom !== undefined ? { deltaMomentMuBPerAtom: r.momentErrorMuBPerAtom } : {}),
+          ...(r.gapEv !== undefined ? { gapEv: r.gapEv } : {}),
+          ...(r.gapErrorEv !== undefined ? { deltaGapEv: r.gapErrorEv } : {}),
           ...(e?.meta.settings.kMesh ? { kMesh: e.meta.settings.kMesh } : {}),
           ...(seconds !== undefined ? { seconds } : {}),
         };
@@ -211,6 +258,8 @@ export const selectConvergedSettingsTool = defineTool({
         ...(criterion.toleranceShapePercent !== undefined
           ? { toleranceShapePercent: criterion.toleranceShapePercent, shapeModulusGPa: criterion.shapeModulusGPa }
           : {}),
+        ...(criterion.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: criterion.toleranceMomentMuBPerAtom } : {}),
+        ...(criterion.toleranceGapEv !== undefined ? { toleranceGapEv: criterion.toleranceGapEv } : {}),
       },
       ...(bulkModulus ? { bulkModulus } : {}),
       converged,
@@ -243,6 +292,21 @@ export const selectConvergedSettingsTool = defineTool({
     };
   },
 });
+
+/**
+ * The magnetization (per cell, μB) and the gap (eV) run_pw recorded of a run: the magnetization of a
+ * spin-polarised run, the gap when pw.x printed the highest occupied and lowest unoccupied levels.
+ */
+function momentAndGapOf(e: EnergyInput): { magnetizationMuB?: number; absoluteMagnetizationMuB?: number; gapEv?: number } {
+  const m = e.meta.magnetization as { totalBohrMagnetonPerCell?: number; absoluteBohrMagnetonPerCell?: number } | undefined;
+  const homo = e.meta.highestOccupiedEv;
+  const lumo = e.meta.lowestUnoccupiedEv;
+  return {
+    ...(typeof m?.totalBohrMagnetonPerCell === 'number' ? { magnetizationMuB: m.totalBohrMagnetonPerCell } : {}),
+    ...(typeof m?.absoluteBohrMagnetonPerCell === 'number' ? { absoluteMagnetizationMuB: m.absoluteBohrMagnetonPerCell } : {}),
+    ...(typeof homo === 'number' && typeof lumo === 'number' ? { gapEv: lumo - homo } : {}),
+  };
+}
 
 /** The next value's mesh, predicted time (plane waves × k-points from the sweep's measured runs) and whether it is within the budget. */
 function extensionOf(

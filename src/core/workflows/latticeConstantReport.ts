@@ -23,7 +23,7 @@ interface ReportNumbers {
 
 /** How one sweep was judged, as its selection records it (a selection made before criteria had names was judged by energy). */
 interface SweepJudgedBy {
-  kind: 'energy' | 'pressure' | 'both';
+  kind: NonNullable<ConvergenceSelectionValue['criterion']>['kind'];
   toleranceMevPerAtom?: number;
   toleranceLatticePercent?: number;
   bulkModulusGPa?: number;

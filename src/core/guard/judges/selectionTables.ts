@@ -1,10 +1,11 @@
 /**
  * The comparison tables of the convergence selections a report cites, as the report judge's
- * request shows them: each tested setting with its energy, pressure and deviatoric stress, its
+ * request shows them: each tested setting with its energy, pressure, deviatoric stress, magnetization and gap (those recorded), its
  * difference to the finest run and whether it was within the recorded criterion, so the judge
  * checks "the chosen value follows from the table" against the data rather than the report's words.
  */
 import { finestTested, type ConvergenceSelectionValue } from '../../artifacts/shapes';
+import { judgesEnergy, judgesPressure } from '../../dft/convergence';
 import type { ProvenanceView } from '../../provenance/view';
 
 /** How many rows of one table, and how many characters of all tables, a request carries at most. */
@@ -29,7 +30,12 @@ function criterionSaid(s: ConvergenceSelectionValue, handedOnFrom?: string): str
     c?.toleranceShapePercent !== undefined
       ? ` and |Δc/a| < ${c.toleranceShapePercent} % (from the deviatoric stress at C ≈ ${num(c.shapeModulusGPa, 1)} GPa)`
       : '';
-  return `${kind}: ${kind === 'energy' ? energy : kind === 'pressure' ? pressure : `${energy} and ${pressure}`}${shape}`;
+  const quantities = [
+    c?.toleranceMomentMuBPerAtom !== undefined ? `|Δm| < ${c.toleranceMomentMuBPerAtom} μB/atom (the larger of total and absolute)` : '',
+    c?.toleranceGapEv !== undefined ? `|Δgap| < ${c.toleranceGapEv} eV (at each run's k-mesh)` : '',
+  ];
+  const parts = [judgesEnergy(kind) ? energy : '', judgesPressure(kind) ? pressure : ''].filter(Boolean).join(' and ') + shape;
+  return `${kind}: ${[parts, ...quantities].filter(Boolean).join(' and ')}`;
 }
 
 /** Whether a row was within the recorded criterion (as the selection judges it: strictly below each tolerance). */
@@ -37,13 +43,17 @@ function within(s: ConvergenceSelectionValue, t: ConvergenceSelectionValue['test
   const c = s.criterion;
   const kind = c?.kind ?? 'energy';
   const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
-  const energyOk = kind === 'pressure' || (mev !== undefined && Math.abs(t.deltaMevPerAtom) < mev);
+  const energyOk = !judgesEnergy(kind) || (mev !== undefined && Math.abs(t.deltaMevPerAtom) < mev);
   const pressureOk =
-    kind === 'energy' ||
+    !judgesPressure(kind) ||
     (t.latticeShiftPercent !== undefined && c?.toleranceLatticePercent !== undefined && t.latticeShiftPercent < c.toleranceLatticePercent);
   const shapeOk =
     c?.toleranceShapePercent === undefined || (t.shapeShiftPercent !== undefined && t.shapeShiftPercent < c.toleranceShapePercent);
-  return energyOk && pressureOk && shapeOk;
+  const momentOk =
+    c?.toleranceMomentMuBPerAtom === undefined ||
+    (t.deltaMomentMuBPerAtom !== undefined && t.deltaMomentMuBPerAtom < c.toleranceMomentMuBPerAtom - 1e-9);
+  const gapOk = c?.toleranceGapEv === undefined || (t.deltaGapEv !== undefined && t.deltaGapEv < c.toleranceGapEv - 1e-9);
+  return energyOk && pressureOk && shapeOk && momentOk && gapOk;
 }
 
 /**
@@ -84,14 +94,19 @@ export function selectionTable(id: string, name: string, s: ConvergenceSelection
   const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s, handedOnFrom)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
   const pressure = s.tested.some((t) => t.pressureKbar !== undefined);
   const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
+  const moment = s.tested.some((t) => t.magnetizationMuBPerAtom !== undefined);
+  const gap = s.tested.some((t) => t.gapEv !== undefined);
   const columns =
     `  ${s.parameter} | E (eV/atom) | ΔE (meV/atom)` +
-    `${pressure ? ` | P (kbar${pulay ? ', + Pulay' : ''}) | ΔP (kbar) | Δa (%)` : ''}${shape ? ' | Δs dev. (kbar) | Δc/a (%)' : ''} | within`;
+    `${pressure ? ` | P (kbar${pulay ? ', + Pulay' : ''}) | ΔP (kbar) | Δa (%)` : ''}${shape ? ' | Δs dev. (kbar) | Δc/a (%)' : ''}` +
+    `${moment ? ' | m (μB/atom) | |m| (μB/atom) | Δm (μB/atom)' : ''}${gap ? ' | gap (eV) | Δgap (eV)' : ''} | within`;
   const lines = rows.map(
     (t) =>
       `  ${t.value} | ${num(t.energyEvPerAtom, 6)} | ${num(t.deltaMevPerAtom, 3)}` +
       `${pressure ? ` | ${num(t.pressureKbar, 2)}${t.pulayKbar !== undefined ? ` + ${num(t.pulayKbar, 2)}` : ''} | ${num(t.deltaPressureKbar, 2)} | ${num(t.latticeShiftPercent, 4)}` : ''}` +
-      `${shape ? ` | ${num(t.deviatoricErrorKbar, 2)} | ${num(t.shapeShiftPercent, 4)}` : ''} | ${t.value === finest ? 'finest' : within(s, t) ? 'yes' : 'no'}${t.value === s.chosenValue ? ' (chosen)' : ''}`,
+      `${shape ? ` | ${num(t.deviatoricErrorKbar, 2)} | ${num(t.shapeShiftPercent, 4)}` : ''}` +
+      `${moment ? ` | ${num(t.magnetizationMuBPerAtom, 3)} | ${num(t.absoluteMagnetizationMuBPerAtom, 3)} | ${num(t.deltaMomentMuBPerAtom, 3)}` : ''}` +
+      `${gap ? ` | ${num(t.gapEv, 4)} | ${num(t.deltaGapEv, 4)}` : ''} | ${t.value === finest ? 'finest' : within(s, t) ? 'yes' : 'no'}${t.value === s.chosenValue ? ' (chosen)' : ''}`,
   );
   return [
     head,

@@ -2,14 +2,14 @@
  * A cutoff or k-spacing backed by a convergence test must lie inside the tested range,
  * must not be the finest value tested (at the finest value there is nothing finer to show
  * it is converged), and must not be coarser than the value the test chose: by the test's
- * own criterion (energy per atom, the shift of a a pressure error implies, or both) a
+ * own criterion (energy per atom, the shift of a a pressure error implies, the magnetization per atom, the gap, or several) a
  * coarser value is not shown converged.
  */
 import { sameNumber } from '../../provenance/references';
 import type { ArtifactRecord } from '../../provenance/types';
 import { ARTIFACT, finestTested, type ConvergenceSelectionValue, type SweptParameter } from '../../artifacts/shapes';
 import { parseRef } from '../../provenance/view';
-import { describeCriterion, type SweepCriterion } from '../../dft/convergence';
+import { describeCriterion, judgesEnergy, judgesPressure, type SweepCriterion } from '../../dft/convergence';
 import { fmt, numberArg, verdict, type RuleInput, type TierOneRule } from './ruleInput';
 
 export const RULE = 'convergence-choice-in-range';
@@ -60,9 +60,13 @@ function offBy(table: ConvergenceSelectionValue, value: number): string {
   if (!row) return '';
   const kind = table.criterion?.kind ?? 'energy';
   const parts = [
-    kind !== 'pressure' ? `${row.deltaMevPerAtom.toFixed(3)} meV/atom` : '',
-    kind !== 'energy' && row.latticeShiftPercent !== undefined ? `${row.latticeShiftPercent.toFixed(3)} % of a` : '',
+    judgesEnergy(kind) ? `${row.deltaMevPerAtom.toFixed(3)} meV/atom` : '',
+    judgesPressure(kind) && row.latticeShiftPercent !== undefined ? `${row.latticeShiftPercent.toFixed(3)} % of a` : '',
     row.shapeShiftPercent !== undefined ? `${row.shapeShiftPercent.toFixed(3)} % of c/a` : '',
+    table.criterion?.toleranceMomentMuBPerAtom !== undefined && row.deltaMomentMuBPerAtom !== undefined
+      ? `${row.deltaMomentMuBPerAtom.toFixed(3)} μB/atom in the magnetization`
+      : '',
+    table.criterion?.toleranceGapEv !== undefined && row.deltaGapEv !== undefined ? `${row.deltaGapEv.toFixed(3)} eV in the gap` : '',
   ].filter(Boolean);
   return parts.length ? ` (${fmt(value)} is ${parts.join(' and ')} from the finest)` : '';
 }

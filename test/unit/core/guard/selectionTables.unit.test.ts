@@ -37,6 +37,68 @@ describe('convergence selection tables in the report judge request', () => {
     assert.match(t, /^ {2}60 \| -57\.2 \| 0 \| -1 \| 0 \| 0 \| finest$/m);
   });
 
+  it('shows the magnetization of each run and judges the rows by the moment tolerance beside the energy', () => {
+    // bcc Fe's cutoff sweep (bench:moments): by energy at 10 meV/atom and the moment at 0.02 μB/atom
+    const fe = [
+      [30, 121.181, 2.24, 2.36, 0.01],
+      [40, 40.852, 2.24, 2.36, 0.01],
+      [50, 8.434, 2.24, 2.37, 0],
+      [60, 1.214, 2.24, 2.37, 0],
+      [70, 0, 2.24, 2.37, 0],
+    ] as const;
+    const sel: ConvergenceSelectionValue = {
+      parameter: 'ecutwfc',
+      tested: fe.map(([value, d, m, abs, dm]) => ({
+        value,
+        energyEvPerAtom: -833.17602 + d / 1000,
+        deltaMevPerAtom: d,
+        magnetizationMuBPerAtom: m,
+        absoluteMagnetizationMuBPerAtom: abs,
+        deltaMomentMuBPerAtom: dm,
+      })),
+      chosenValue: 50,
+      chosen: { ecutwfcRy: 50, ecutrhoRy: 400 },
+      toleranceMevPerAtom: 10,
+      criterion: { kind: 'energy', toleranceMevPerAtom: 10, toleranceMomentMuBPerAtom: 0.02 },
+      converged: true,
+    };
+    const t = selectionTable('a-21', 'converged_settings', sel);
+    assert.match(t, /judged by energy: \|ΔE\| < 10 meV\/atom and \|Δm\| < 0\.02 μB\/atom \(the larger of total and absolute\); chosen 50/);
+    assert.match(
+      t,
+      /^ {2}ecutwfc \| E \(eV\/atom\) \| ΔE \(meV\/atom\) \| m \(μB\/atom\) \| \|m\| \(μB\/atom\) \| Δm \(μB\/atom\) \| within$/m,
+    );
+    assert.match(t, /^ {2}50 \| -833\.167586 \| 8\.434 \| 2\.24 \| 2\.37 \| 0 \| yes \(chosen\)$/m);
+    assert.match(t, /^ {2}40 \| .* \| 0\.01 \| no$/m);
+    // the moment alone: every row within, whatever the energy
+    const byMoment = selectionTable('a-21', 'converged_settings', {
+      ...sel,
+      criterion: { kind: 'moment', toleranceMomentMuBPerAtom: 0.02 },
+    });
+    assert.match(byMoment, /judged by moment: \|Δm\| < 0\.02 μB\/atom/);
+    assert.match(byMoment, /^ {2}30 \| .* \| 0\.01 \| yes$/m);
+  });
+
+  it('shows the gap of each run when the selection judged the gap', () => {
+    const sel: ConvergenceSelectionValue = {
+      parameter: 'ecutwfc',
+      tested: [
+        { value: 14, energyEvPerAtom: -107.58, deltaMevPerAtom: 160.3, gapEv: 0.6697, deltaGapEv: 0.0354 },
+        { value: 18, energyEvPerAtom: -107.69, deltaMevPerAtom: 52.7, gapEv: 0.6363, deltaGapEv: 0.002 },
+        { value: 30, energyEvPerAtom: -107.74, deltaMevPerAtom: 0, gapEv: 0.6343, deltaGapEv: 0 },
+      ],
+      chosenValue: 18,
+      chosen: { ecutwfcRy: 18 },
+      criterion: { kind: 'gap', toleranceGapEv: 0.01 },
+      converged: true,
+    };
+    const t = selectionTable('a-5', 'converged_settings', sel);
+    assert.match(t, /judged by gap: \|Δgap\| < 0\.01 eV \(at each run's k-mesh\)/);
+    assert.match(t, /\| gap \(eV\) \| Δgap \(eV\) \| within$/m);
+    assert.match(t, /^ {2}14 \| .* \| 0\.6697 \| 0\.0354 \| no$/m);
+    assert.match(t, /^ {2}18 \| .* \| 0\.6363 \| 0\.002 \| yes \(chosen\)$/m);
+  });
+
   it('caps a long sweep: two rows before the chosen value, on to the finest, and says how many were left out', () => {
     const n = SELECTION_TABLE_LIMITS.rows + 6;
     const values = Array.from({ length: n }, (_, i) => 20 + 5 * i);

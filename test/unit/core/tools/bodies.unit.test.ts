@@ -289,6 +289,49 @@ describe('tool bodies', () => {
     assert.equal(o.extension!.withinBudget, false);
   });
 
+  it("select_converged_settings with a moment tolerance reads each run's magnetization from run_pw's meta and records it per row (bcc Fe: 50 Ry at 10 meV/atom and 0.02 μB/atom)", async () => {
+    // bcc Fe cutoff sweep of bench:moments at k 0.2 1/Å: ecutwfc (Ry), E (eV), total and absolute magnetization (μB per cell)
+    const FE: [number, number, number, number][] = [
+      [30, -833.05484, 2.24, 2.36],
+      [40, -833.13517, 2.24, 2.36],
+      [50, -833.16759, 2.24, 2.37],
+      [60, -833.17481, 2.24, 2.37],
+    ];
+    const runs = FE.map(([ec, ev, m, abs], i): SeedArtifact => {
+      const e = energy(`a-${30 + i}`, ev, { settings: { ecutwfcRy: ec, ecutrhoRy: 8 * ec, kSpacingPerAngstrom: 0.2, nspin: 2 } });
+      return {
+        ...e,
+        meta: { ...e.meta!, magnetization: { totalBohrMagnetonPerCell: m, absoluteBohrMagnetonPerCell: abs, order: 'ferromagnetic' } },
+      };
+    });
+    const p = new MemoryProvenance(runs);
+    const args = { parameter: 'ecutwfc', energies: runs.map((r) => r.id), toleranceMevPerAtom: 10, toleranceMomentMuBPerAtom: 0.02 };
+    const [sel] = await ok(p, 'select_converged_settings', args);
+    const v = sel!.value as ConvergenceSelectionValue;
+    assert.equal(v.chosenValue, 50);
+    assert.deepEqual(v.criterion, { kind: 'energy', toleranceMevPerAtom: 10, toleranceMomentMuBPerAtom: 0.02 });
+    const at30 = v.tested.find((t) => t.value === 30)!;
+    assert.deepEqual(
+      [at30.magnetizationMuBPerAtom, at30.absoluteMagnetizationMuBPerAtom, Number(at30.deltaMomentMuBPerAtom!.toFixed(6))],
+      [2.24, 2.36, 0.01],
+    );
+    // the moment alone needs no energy tolerance; it chooses 30 Ry
+    const [moment] = await ok(p, 'select_converged_settings', {
+      parameter: 'ecutwfc',
+      energies: args.energies,
+      criterion: 'moment',
+      toleranceMomentMuBPerAtom: 0.02,
+    });
+    assert.equal((moment!.value as ConvergenceSelectionValue).chosenValue, 30);
+    // an unpolarised sweep has no magnetization to judge: refused with what to do
+    const flat = new MemoryProvenance(
+      FE.map(([ec, ev], i) => energy(`a-${30 + i}`, ev, { settings: { ecutwfcRy: ec, ecutrhoRy: 8 * ec, kSpacingPerAngstrom: 0.2 } })),
+    );
+    const out = await guardedCall(registry.get('select_converged_settings')!, call('select_converged_settings', args), ctxFor(flat));
+    assert.notEqual(out.status, 'ok');
+    assert.match(JSON.stringify(out), /has no magnetization, which the moment criterion judges it by/);
+  });
+
   it("select_converged_settings with a shape tolerance: each run's stress tensor judged by the shift of c/a it implies, C = B/2 (hcp Mg: 30×30×17, where the pressure alone took 12×12×7)", async () => {
     // hcp Mg, LDA, 15 Ry, a = 3.209 Å: k spacing (1/Å), E (Ry, per 2-atom cell), σ_xx = σ_yy and σ_zz (kbar) as pw.x 6.7 printed them
     // (test/unit/core/dft/convergenceShape.unit.test.ts has the meshes)

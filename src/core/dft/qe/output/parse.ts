@@ -99,8 +99,9 @@ export function outputFromReader(r: PwOutputReader, opts: ParseOptions = {}): Pw
   }
   const fermi = [...r.scfCycles].reverse().find((c) => c.fermiEnergyEv !== undefined)?.fermiEnergyEv;
   if (fermi !== undefined) out.fermiEnergyEv = fermi;
-  const homo = [...r.scfCycles].reverse().find((c) => c.highestOccupiedEv !== undefined)?.highestOccupiedEv;
-  if (homo !== undefined) out.highestOccupiedEv = homo;
+  const edges = [...r.scfCycles].reverse().find((c) => c.highestOccupiedEv !== undefined);
+  if (edges?.highestOccupiedEv !== undefined) out.highestOccupiedEv = edges.highestOccupiedEv;
+  if (edges?.lowestUnoccupiedEv !== undefined) out.lowestUnoccupiedEv = edges.lowestUnoccupiedEv;
   const magnetic = [...r.scfCycles].reverse().find((c) => c.totalMagnetization !== undefined || c.absoluteMagnetization !== undefined);
   if (magnetic) {
     if (typeof magnetic.totalMagnetization === 'number') out.totalMagnetization = magnetic.totalMagnetization;

@@ -73,6 +73,26 @@ describe('tier-1 rule convergence-choice-in-range', () => {
       /0\.25 1\/Å is coarser than 0\.2 1\/Å, the cheapest value a-1 found within 0\.05 % of a by pressure \(\|ΔP\| ≤ 5\.22 kbar at B ≈ 348 GPa\) of the finest \(0\.25 is 0\.063 % of a from the finest\)/,
     );
   });
+  it('names the magnetization change when the selection judged the moment beside the energy', () => {
+    // hcp Co's k sweep at 60 Ry (bench:moments): 0.3 1/Å is 2.2 meV/atom and 0.05 μB/atom from the finest
+    const sel = kSelection('a-1', [0.3, 0.25, 0.2, 0.15], 0.25, 30);
+    const value = sel.value as { tested: { deltaMevPerAtom: number; deltaMomentMuBPerAtom?: number }[]; criterion?: unknown };
+    value.criterion = { kind: 'energy', toleranceMevPerAtom: 5, toleranceMomentMuBPerAtom: 0.02 };
+    value.tested.forEach((t, i) => {
+      t.deltaMevPerAtom = [2.233, 1.813, 0.823, 0][i]!;
+      t.deltaMomentMuBPerAtom = [0.05, 0.015, 0.015, 0][i]!;
+    });
+    const [k] = convergenceChoiceInRange({
+      call: proposed('t', { kSpacingPerAngstrom: 0.3 }),
+      schema,
+      provenance: new MemoryProvenance([sel]),
+    });
+    assert.equal(k!.level, 'fail');
+    assert.match(
+      k!.reasons[0]!,
+      /0\.3 1\/Å is coarser than 0\.25 1\/Å, the cheapest value a-1 found within 5 meV\/atom and within 0\.02 μB\/atom in the magnetization of the finest \(0\.3 is 2\.233 meV\/atom and 0\.050 μB\/atom in the magnetization from the finest\)/,
+    );
+  });
   it('ignores a provisional selection when no reference names it (an unconverged sweep is being extended)', () => {
     const q = new MemoryProvenance([cutoffSelection('a-1', [20, 25, 30], 30, { status: 'provisional' })]);
     assert.equal(convergenceChoiceInRange({ call: proposed('t', { ecutwfcRy: 45 }), schema, provenance: q })[0]!.level, 'pass');
