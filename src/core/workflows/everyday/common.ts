@@ -4,7 +4,8 @@
  * the functional and pseudopotentials, the electronic settings (smearing, spin and the starting
  * magnetization per species), and the cutoff and k-spacing: given, or chosen by a cutoff sweep at
  * one k-spacing and a k sweep at the chosen cutoff, each the cheapest value within the energy
- * tolerance of the finest (the lattice-constant workflow's energy criterion). Å, Ry, 1/Å (with 2π).
+ * tolerance of the finest (the lattice-constant workflow's energy criterion), and, for a study that
+ * reports moments, within a moment tolerance too. Å, Ry, 1/Å (with 2π), μB.
  */
 import { BINARY_EXAMPLE, ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { MAGNETIC_SPECIES } from '../latticeConstantCrystal';
@@ -137,6 +138,8 @@ export interface StudySettings {
   cutoffsRy: number[];
   kSpacingsPerAngstrom: number[];
   toleranceMevPerAtom: number;
+  /** A study that reports moments: each sweep run also within this change of the magnetization per atom of the finest, μB. */
+  toleranceMomentMuBPerAtom?: number;
   smearing: { kind: string; degaussRy: number };
   spinPolarized: boolean;
   startingMagnetization: Record<string, number>;
@@ -401,7 +404,7 @@ export function settingsSteps(
   quantities: string[];
 } {
   const steps: TemplateStep[] = [];
-  const within = `${s.toleranceMevPerAtom} meV/atom`;
+  const within = toleranceWords(s);
   const sweepK = s.kSpacingPerAngstrom ?? s.kSpacingsPerAngstrom[Math.floor(s.kSpacingsPerAngstrom.length / 2)]!;
   const template = { structure, pseudopotentials: PSEUDOS, purpose: 'convergence-test', calculation: 'scf', ...electronic.args };
   const reasons: Record<string, string> = {
@@ -471,12 +474,18 @@ export function settingsSteps(
           energies: `$all.${id}-runs.total_energy`,
           criterion: 'energy',
           toleranceMevPerAtom: s.toleranceMevPerAtom,
+          ...(s.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: s.toleranceMomentMuBPerAtom } : {}),
         },
         reasons: {
           parameter: 'the sweep',
           energies: 'every energy of the sweep',
           criterion: 'an energy difference depends on the energies: each run against the finest by its energy per atom',
-          toleranceMevPerAtom: `${within} against the finest run`,
+          toleranceMevPerAtom: `${s.toleranceMevPerAtom} meV/atom against the finest run`,
+          ...(s.toleranceMomentMuBPerAtom !== undefined
+            ? {
+                toleranceMomentMuBPerAtom: `the moments are the result: each run within ${s.toleranceMomentMuBPerAtom} μB/atom of the finest run's magnetization (pw.x prints it to 0.01 μB per cell)`,
+              }
+            : {}),
         },
         dependsOn: [`${id}-runs`],
       },
@@ -556,7 +565,7 @@ export function settingsSentence(
       cites: `${refs.cut}.chosen.ecutwfcRy`,
       statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry`,
     });
-    parts.push(`ecutwfc ${v.chosen.ecutwfcRy} Ry chosen within ${s.toleranceMevPerAtom} meV/atom (${refs.cut})`);
+    parts.push(`ecutwfc ${v.chosen.ecutwfcRy} Ry chosen within ${toleranceWords(s)} (${refs.cut})`);
   } else parts.push(`ecutwfc ${s.ecutwfcRy} Ry as given`);
   if (refs.k) {
     const v = value(refs.k) as { chosen: { kSpacingPerAngstrom: number } };
@@ -567,12 +576,17 @@ export function settingsSentence(
       cites: `${refs.k}.chosen.kSpacingPerAngstrom`,
       statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å`,
     });
-    parts.push(`k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${s.toleranceMevPerAtom} meV/atom (${refs.k})`);
+    parts.push(`k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${toleranceWords(s)} (${refs.k})`);
   } else parts.push(`k-spacing ${s.kSpacingPerAngstrom} 1/Å as given`);
   return {
     text: `Settings: ${s.functional}, ${parts.join('; ')}; ${s.smearing.kind} smearing ${s.smearing.degaussRy} Ry${s.spinPolarized ? `, spin-polarised (starting moments ${JSON.stringify(s.startingMagnetization)})` : ''}.`,
     claims,
   };
+}
+
+/** The sweeps' tolerances in words: "1 meV/atom", "5 meV/atom and 0.02 μB/atom". */
+function toleranceWords(s: StudySettings): string {
+  return `${s.toleranceMevPerAtom} meV/atom${s.toleranceMomentMuBPerAtom !== undefined ? ` and ${s.toleranceMomentMuBPerAtom} μB/atom` : ''}`;
 }
 
 /** The report step every template ends with. */

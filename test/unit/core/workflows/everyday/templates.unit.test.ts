@@ -136,6 +136,24 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.throws(() => MAGNETIC_ORDERING.resolveInputs({ element: 'Fe', orders: { ferri: [0.5] } }, env), /1 moments for the 2 atoms/);
   });
 
+  it("magnetic-ordering's sweeps judge the moment (0.02 μB/atom) beside a looser energy tolerance (5 meV/atom); the objective may set either", () => {
+    const steps = plan(MAGNETIC_ORDERING, { element: 'Fe' });
+    for (const id of ['cutoff-choice', 'k-choice']) {
+      const s = steps.find((x) => x.id === id)!;
+      assert.equal(s.args!.criterion, 'energy', id);
+      assert.equal(s.args!.toleranceMevPerAtom, 5, id);
+      assert.equal(s.args!.toleranceMomentMuBPerAtom, 0.02, id);
+      assert.match(s.reasons!.toleranceMomentMuBPerAtom!, /the moments are the result: each run within 0\.02 μB\/atom/);
+      assert.match(s.title, /within 5 meV\/atom and 0\.02 μB\/atom/);
+    }
+    const given = plan(MAGNETIC_ORDERING, { element: 'Fe', toleranceMevPerAtom: 1, toleranceMomentMuBPerAtom: 0.05 });
+    const c = given.find((x) => x.id === 'cutoff-choice')!.args!;
+    assert.deepEqual([c.toleranceMevPerAtom, c.toleranceMomentMuBPerAtom], [1, 0.05]);
+    // the other everyday templates keep the energy criterion alone, at 1 meV/atom
+    const relax = plan(RELAX, { element: 'Si' }).find((x) => x.id === 'cutoff-choice')!.args!;
+    assert.deepEqual([relax.toleranceMevPerAtom, relax.toleranceMomentMuBPerAtom], [1, undefined]);
+  });
+
   it('formation-energy: MgO against hcp Mg and triplet O2 in a box, all spin-polarised and relaxed, per formula unit and per atom', () => {
     const steps = plan(FORMATION_ENERGY, { elements: ['Mg', 'O'], functional: 'LDA', ecutwfcRy: 30, kSpacingPerAngstrom: 0.3 });
     checkTemplateSteps(steps, { quantity: 'formation_energy', value: -6, unit: 'eV' });
