@@ -20,6 +20,8 @@ export interface Material {
   functional: string;
   /** SYSTEM variables besides the cutoffs (occupations, smearing). */
   system: Record<string, string | number>;
+  /** ecutrho / ecutwfc (default 4, norm-conserving; ultrasoft files want 8 or more). */
+  dual?: number;
 }
 
 export interface PwPoint {
@@ -32,6 +34,10 @@ export interface PwPoint {
   volumeA3: number;
   settings: PhysicalSettings;
   seconds: number;
+  /** Total and absolute magnetization per cell, μB (spin-polarised runs). */
+  magnetization?: { total: number; absolute: number };
+  /** Lowest unoccupied − highest occupied level, eV (runs with fixed occupations or empty bands). */
+  gapEv?: number;
 }
 
 export class PwRunner {
@@ -53,7 +59,7 @@ export class PwRunner {
     const input = pwInputFromStructure(structure, {
       namelists: {
         CONTROL: { calculation: 'scf', prefix: name, outdir: './tmp', pseudo_dir: PSEUDO_DIR, tstress: true },
-        SYSTEM: { ecutwfc: ecutwfcRy, ecutrho: 4 * ecutwfcRy, ...this.material.system },
+        SYSTEM: { ecutwfc: ecutwfcRy, ecutrho: (this.material.dual ?? 4) * ecutwfcRy, ...this.material.system },
         ELECTRONS: { conv_thr: 1e-10 },
       },
       species: { [this.material.element]: { massAmu: this.material.massAmu, pseudopotential: this.material.pseudopotential } },
@@ -80,6 +86,12 @@ export class PwRunner {
       pressureKbar: parsed.pressureKbar,
       volumeA3: cellVolume(structure.cell),
       seconds,
+      ...(typeof parsed.totalMagnetization === 'number' && parsed.absoluteMagnetization !== undefined
+        ? { magnetization: { total: parsed.totalMagnetization, absolute: parsed.absoluteMagnetization } }
+        : {}),
+      ...(parsed.highestOccupiedEv !== undefined && parsed.lowestUnoccupiedEv !== undefined
+        ? { gapEv: parsed.lowestUnoccupiedEv - parsed.highestOccupiedEv }
+        : {}),
       settings: physicalSettingsOf(input, {
         codeVersion: parsed.codeVersion,
         kSpacingPerAngstrom,
