@@ -146,6 +146,7 @@ export const makePwInputTool = defineTool({
     'metals-have-smearing',
     'convergence-choice-in-range',
     'tests-redone-after-cutoff-change',
+    'atoms-apart',
   ],
   outputs: [ARTIFACTS.pwInput],
   parameterNotes: {
@@ -196,7 +197,7 @@ export const generateSeriesTool = defineTool({
     required: ['template', 'kind', 'values'],
     additionalProperties: false,
   },
-  rules: [],
+  rules: ['atoms-apart'],
   outputs: [ARTIFACTS.pwInput],
   parameterNotes: {
     values:

@@ -93,7 +93,7 @@ export const buildBulkTool = defineTool({
     oneOf: [{ required: ['from'] }, { required: ['elements', 'bravais', 'latticeConstantAngstrom'] }],
     additionalProperties: false,
   },
-  rules: [],
+  rules: ['atoms-apart'],
   outputs: [ARTIFACTS.bulkStructure],
   parameterNotes: {
     latticeConstantAngstrom: 'an experimental or tabulated value as the starting point of an EOS series; it is not the result.',
@@ -198,7 +198,7 @@ export const buildSlabTool = defineTool({
     required: ['element', 'facet', 'latticeConstantAngstrom', 'size', 'layers', 'vacuumAngstrom', 'fixedLayers'],
     additionalProperties: false,
   },
-  rules: [],
+  rules: ['atoms-apart'],
   outputs: [ARTIFACTS.slab],
   parameterNotes: {
     latticeConstantAngstrom:
@@ -243,7 +243,7 @@ export const placeAdsorbateTool = defineTool({
     required: ['slab', 'adsorbate', 'site'],
     additionalProperties: false,
   },
-  rules: [],
+  rules: ['atoms-apart'],
   outputs: [ARTIFACTS.slabWithAdsorbate],
   parameterNotes: { heightAngstrom: 'omit it to use covalent radii; otherwise near a typical bond length (1.8–2.0 Å for C on Pt).' },
   async run(a, ctx) {

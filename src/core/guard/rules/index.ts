@@ -25,6 +25,7 @@ import { magnetizationNeedsSpin, RULE as SPIN } from './magnetizationNeedsSpin';
 import { energyFormulaBalanced, RULE as BALANCED } from './energyFormulaBalanced';
 import { formationReferencesElemental, RULE as FORMATION } from './formationReferencesElemental';
 import { surfaceEnergyBulkMatches, RULE as SURFACE } from './surfaceEnergyBulkMatches';
+import { atomsApart, RULE as APART } from './atomsApart';
 
 export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [EXIST]: referencesExist,
@@ -52,6 +53,7 @@ export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [BALANCED]: energyFormulaBalanced,
   [FORMATION]: formationReferencesElemental,
   [SURFACE]: surfaceEnergyBulkMatches,
+  [APART]: atomsApart,
 };
 
 /** Rules every call that makes references gets, whatever the tool lists. */

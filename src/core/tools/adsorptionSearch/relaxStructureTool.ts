@@ -16,6 +16,7 @@ export const CALCULATOR_RULES = [
   'kmesh-matches-spacing',
   'convergence-choice-in-range',
   'adsorption-search-standards',
+  'atoms-apart',
 ];
 
 export const relaxStructureTool = defineTool({

@@ -53,7 +53,7 @@ export const importStructureTool = defineTool({
     required: ['structure', 'source'],
     additionalProperties: false,
   },
-  rules: [],
+  rules: ['atoms-apart'],
   outputs: [ARTIFACTS.slab],
   parameterNotes: { structure: 'the slab exactly as the objective supplied it; standardisation happens in prepare_adsorption_surface.' },
   async run(raw) {
