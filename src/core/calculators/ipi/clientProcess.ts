@@ -240,13 +240,17 @@ export class IpiClientCalculator implements Calculator {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.server.close().catch(() => undefined);
-    if (this.#exited) return;
-    const left = await Promise.race([this.#exit.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
-    if (!left) {
-      this.child.kill('SIGKILL');
-      await this.#exit;
+    // The server closes once the client's connection ends: a client busy with a geometry (the
+    // one a timeout gave up on) reads EXIT only when it is done, so the kill must not wait for it.
+    const closing = this.server.close().catch(() => undefined);
+    if (!this.#exited) {
+      const left = await Promise.race([this.#exit.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
+      if (!left) {
+        this.child.kill('SIGKILL');
+        await this.#exit;
+      }
     }
+    await closing;
   }
 }
 

@@ -2,21 +2,23 @@
 // command: [python3, dreams_ase_ipi_client.py, ase.calculators.emt:EMT] }` (Debian's
 // python3-ase) finds what the built-in EMT finds on two AA20 cases, to 1 meV, through the
 // real run controller, guard and provenance; its energies carry the calculator's own name
-// and the command's sha256, and the report claims a screening energy, never a DFT one.
-// Costs about a minute per case here (each relaxation is a few hundred socket round trips).
+// and the command's sha256, and the report claims a screening energy, never a DFT one. A run
+// cancelled while a client computes a geometry stops that client.
+// Costs about a minute per case here (each relaxation is a few hundred socket round trips),
+// which is why it is in this tier (real external programs, minutes) and not the unit tier.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { commandSha256, ipiCalculatorKey } from '../../../../src/core/calculators/ipi/clientProcess';
-import type { PhysicalSettings } from '../../../../src/core/dft/types';
-import { registryContext } from '../../../../src/core/agents/worker';
-import { RunController } from '../../../../src/core/run/controller';
-import type { SearchResultValue } from '../../../../src/core/tools/adsorptionSearch/searchOutputs';
-import { parseObjectiveFile } from '../../../../src/core/workflows/objective';
-import { byName, emtSearchSettings, freshDir } from './support/adsorptionSearch';
+import { commandSha256, ipiCalculatorKey } from '../../src/core/calculators/ipi/clientProcess';
+import type { PhysicalSettings } from '../../src/core/dft/types';
+import { registryContext } from '../../src/core/agents/worker';
+import { RunController } from '../../src/core/run/controller';
+import type { SearchResultValue } from '../../src/core/tools/adsorptionSearch/searchOutputs';
+import { parseObjectiveFile } from '../../src/core/workflows/objective';
+import { byName, emtSearchSettings, freshDir } from '../unit/core/workflows/support/adsorptionSearch';
 
-const root = path.resolve(__dirname, '../../../..');
+const root = path.resolve(__dirname, '../..');
 const AA20 = path.join(root, 'test/fixtures/adsmind/aa20');
 const COMMAND = [
   '/usr/bin/python3',
@@ -29,11 +31,12 @@ const CASES = [
   { id: '05', file: '05_Cu3Ag_111.xyz', smiles: '[H]' },
 ];
 
-async function search(
+/** Start an offline search run of one AA20 case with this calculator; `done` is its end. */
+async function begin(
   dir: string,
   c: (typeof CASES)[number],
   calculator: Record<string, unknown>,
-): Promise<{ run: RunController; value: SearchResultValue; state: string; reason?: string }> {
+): Promise<{ run: RunController; done: Promise<{ state: string; reason?: string }> }> {
   fs.mkdirSync(path.join(dir, 'slabs'), { recursive: true });
   fs.copyFileSync(path.join(AA20, c.file), path.join(dir, 'slabs', c.file));
   const file = path.join(dir, 'search.yaml');
@@ -55,14 +58,54 @@ async function search(
     planner: { kind: 'offline', screen: false },
   };
   const run = await RunController.start({ runsDir: path.join(dir, 'runs'), settings: emtSearchSettings(inputs) });
-  const r = await run.run();
+  return { run, done: run.run() };
+}
+
+async function search(
+  dir: string,
+  c: (typeof CASES)[number],
+  calculator: Record<string, unknown>,
+): Promise<{ run: RunController; value: SearchResultValue; state: string; reason?: string }> {
+  const { run, done } = await begin(dir, c, calculator);
+  const r = await done;
   const value = byName(run.session.run.registry, 'adsorption_search_result').at(-1)?.value as SearchResultValue;
   return { run, value, state: r.state, ...(r.reason ? { reason: r.reason } : {}) };
+}
+
+// ASE's EMT slowed down (test/fixtures/ipi/slow_emt.py): the first geometry at once, every other
+// after 120 s; the tag finds this test's own client among the machine's processes.
+const TAG = `dreams-ipi-cancel-${process.pid}-${Date.now()}`;
+const SLOW = [COMMAND[0]!, COMMAND[1]!, 'slow_emt:SlowEMT', 'seconds=120', `tag=${TAG}`];
+
+/** Process ids whose command line holds the text. */
+function processesWith(text: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function until<T>(what: string, fn: () => T | undefined, timeoutMs: number): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shipped client script)', function () {
   this.timeout(600_000);
   const saved = process.env.DREAMS_CALCULATORS;
+  const savedPath = process.env.PYTHONPATH;
   before(() => {
     const probe = spawnSync('/usr/bin/python3', ['-c', 'import ase.calculators.socketio'], { encoding: 'utf8' });
     if (probe.status !== 0)
@@ -71,12 +114,16 @@ describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shi
       );
     // The user's calculators file lists the client (DREAMS starts no other command).
     const file = path.join(freshDir('dreams-ipi-allowed-'), 'calculators.json');
-    fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: COMMAND }] }));
+    fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: COMMAND }, { command: SLOW }] }));
     process.env.DREAMS_CALCULATORS = file;
+    // the slow calculator's module, for the client's import
+    process.env.PYTHONPATH = [path.join(root, 'test/fixtures/ipi'), savedPath].filter(Boolean).join(':');
   });
   after(() => {
     if (saved === undefined) delete process.env.DREAMS_CALCULATORS;
     else process.env.DREAMS_CALCULATORS = saved;
+    if (savedPath === undefined) delete process.env.PYTHONPATH;
+    else process.env.PYTHONPATH = savedPath;
   });
 
   it("refuses to start a run whose objective names an i-PI command the user's calculators file does not list, saying how to allow it", async () => {
@@ -90,6 +137,38 @@ describe('adsorption search with calculator {kind: ipi} (ASE EMT through the shi
       assert.match(e.message, /add \{"ipi": \[\{"command": /);
       return true;
     });
+  });
+
+  it('stops the i-PI client that is computing a geometry when the run is cancelled, and leaves no client behind', async () => {
+    const { run, done } = await begin(freshDir('dreams-ipi-cancel-'), CASES[1]!, { kind: 'ipi', command: SLOW });
+    try {
+      // a client alive for 3 s is inside its second geometry (the first is answered at once)
+      const seen = new Map<number, number>();
+      const pid = await until(
+        'a client of the search to be computing a geometry',
+        () => {
+          const now = Date.now();
+          const alive = processesWith(TAG);
+          for (const p of alive) if (!seen.has(p)) seen.set(p, now);
+          return alive.find((p) => now - seen.get(p)! >= 3000);
+        },
+        120_000,
+      );
+      const t0 = Date.now();
+      await run.cancel('test: cancelled while the client computes');
+      const r = await done;
+      assert.equal(r.state, 'stopped');
+      assert.match(r.reason ?? '', /cancelled while the client computes/);
+      await until('the client to be gone', () => (processesWith(TAG).length === 0 ? true : undefined), 20_000);
+      assert.ok(
+        Date.now() - t0 < 20_000,
+        `the client was stopped ${(Date.now() - t0) / 1000} s after the cancel, not after its 120 s geometry`,
+      );
+      assert.throws(() => process.kill(pid, 0), /ESRCH/, `client ${pid} is gone`);
+    } finally {
+      await run.close();
+      for (const p of processesWith(TAG)) process.kill(p, 'SIGKILL');
+    }
   });
 
   for (const c of CASES) {
