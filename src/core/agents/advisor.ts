@@ -169,7 +169,9 @@ export function evidenceOfCall(
   if (!input?.text) throw new Error(`${callId} (${call.tool}) has no pw.x input to read; the advisor reads failed run_pw calls.`);
   const output = call.outputs.map((id) => view.artifact(id)).find((a) => a?.name === 'pw_output');
   const job = jobError?.(callId);
-  const ev = failureEvidence(input.text, readRunFile(runDir, output?.location), [call.error, job?.error], job?.state);
+  // pw.x's CRASH file beside the output (the job's directory, where the local and cluster runners leave it)
+  const crash = output?.location ? readRunFile(runDir, path.join(path.dirname(output.location), 'CRASH')) : undefined;
+  const ev = failureEvidence(input.text, readRunFile(runDir, output?.location), [call.error, job?.error], job?.state, crash);
   const s = input.structure;
   // A cell with atoms tagged as layers, or not periodic in some direction, has vacuum.
   ev.input.hasVacuum = !!s && (s.pbc?.some((p) => !p) || (s.tags?.some((t) => t > 0) ?? false));
