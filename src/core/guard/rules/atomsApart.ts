@@ -59,7 +59,7 @@ const LATTICE_CHECK =
 function fileCheck(s: Structure): string {
   const source = s.source ? `${s.source.file} (${s.source.format})` : 'the structure';
   return (
-    `Check the units of ${source}: positions or cell in bohr read as Å, fractional coordinates read as Cartesian, a POSCAR scale factor ` +
+    `Check the units of ${source}: positions or cell in units of the lattice constant (alat) or fractional coordinates read as Å, a POSCAR scale factor ` +
     '(the second line: a lattice constant or, negative, the cell volume) that does not fit the cell, or a cell that does not belong to the atoms.'
   );
 }
