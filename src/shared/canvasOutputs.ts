@@ -160,6 +160,17 @@ export interface ReportData {
   artifact?: string;
   /** The numbers the report claims, each with the artifact it cites: the renderer links them. */
   claims?: { quantity: string; value: number; unit?: string; artifact: string }[];
+  /**
+   * The run's composed report (report.md: verdict, text, claims, tables, plots): the Markdown
+   * states the judge's verdict and lists the claims itself.
+   */
+  composed?: boolean;
+  /**
+   * The images the Markdown shows, by the path it names (`plots/eos.svg`) → SVG text. The
+   * renderer draws each as an image (a data: URI; an SVG in an image runs no script and loads
+   * nothing); an image the Markdown names that is not here is shown as its alt text.
+   */
+  images?: Record<string, string>;
 }
 
 export type RendererToHostMessage =

@@ -96,7 +96,9 @@ describe('the canvas as a lab notebook (real VS Code)', () => {
         'application/vnd.dreams.report+json',
       ),
     );
-    assert.equal(report.markdown, REPORT, 'the report itself, not its path');
+    // the run's composed report (report.md): its title, then the report's own text among the run's sections
+    assert.match(report.markdown, /^# Lattice constant of fcc Al\n/, 'the report itself, not its path');
+    assert.ok(report.markdown.includes(REPORT.replace(/^# .*\n+/, '').trim()), "the report's own text");
     assert.deepEqual(report.claims, [{ quantity: 'lattice_constant', value: 4.0401, unit: 'Å', artifact: a!.id }]);
     await until('the result in the summary', () =>
       summary()?.document.getText().includes(`lattice constant = **4.0401 Å** (artifact ${a!.id})`),

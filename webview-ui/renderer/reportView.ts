@@ -1,7 +1,8 @@
 /**
  * The report in full: its Markdown rendered (markdown-it, raw HTML off, so the report's text
- * cannot inject markup past the renderer's CSP), the report judge's verdict, and every number
- * the report claims linked to the artifact it cites (a click opens the provenance graph there).
+ * cannot inject markup past the renderer's CSP), its plots drawn inline from the SVG text the
+ * output carries, the report judge's verdict, and every number the report claims, and every
+ * artifact id it names, linked to that artifact (a click opens the provenance graph there).
  */
 import MarkdownIt from 'markdown-it';
 import type { ReportData } from '../../src/shared/canvasOutputs';
@@ -9,6 +10,24 @@ import type { Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+
+/** The SVG texts of the report being rendered, by the path its Markdown names (`plots/eos.svg`). */
+let images: Record<string, string> = {};
+
+/**
+ * An image of the report: a plot the output carries, as a data: URI (an SVG in an image runs no
+ * script and fetches nothing, and the notebook's CSP allows data: images); any other image the
+ * Markdown names (a relative file of the run, a remote address) is not fetched: its alt text is shown.
+ */
+md.renderer.rules.image = (tokens, idx) => {
+  const token = tokens[idx]!;
+  const src = token.attrGet('src') ?? '';
+  const alt = token.content || src;
+  const svg = Object.hasOwn(images, src) ? images[src] : undefined;
+  if (svg === undefined) return `<span class="missing-image">[${md.utils.escapeHtml(alt)}: not shown]</span>`;
+  const uri = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  return `<img class="report-plot" src="${md.utils.escapeHtml(uri)}" alt="${md.utils.escapeHtml(alt)}" data-plot="${md.utils.escapeHtml(src)}">`;
+};
 
 type Claim = NonNullable<ReportData['claims']>[number];
 
@@ -32,37 +51,42 @@ export function claimOfNumber(written: string, claims: readonly Claim[]): Claim 
   return best;
 }
 
-/** Wrap the claimed numbers of the rendered text (not of code) in links to their artifacts. */
-function linkClaims(root: HTMLElement, claims: readonly Claim[], messaging: Messaging): void {
-  if (!claims.length) return;
+/** A link that opens the provenance graph at an artifact. */
+function artifactLink(text: string, artifact: string, title: string, messaging: Messaging): HTMLElement {
+  const link = h('a', { href: '#', class: 'claim', 'data-artifact': artifact, title }, text);
+  link.addEventListener('click', (ev) => {
+    ev.preventDefault();
+    messaging.post?.({ type: 'show-provenance', id: artifact });
+  });
+  return link;
+}
+
+/**
+ * Wrap the claimed numbers of the rendered text (not of code) in links to their artifacts; with
+ * `ids`, also each artifact id the text names (`a-48`: the composed report cites its artifacts so).
+ */
+function linkClaims(root: HTMLElement, claims: readonly Claim[], messaging: Messaging, ids = false): void {
+  if (!claims.length && !ids) return;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const texts: Text[] = [];
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.parentElement?.closest('code, pre, a')) texts.push(n as Text);
   }
-  const number = /[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
+  // an artifact id first (so "a-48" is not read as the number -48), else a number
+  const token = ids ? /\ba-\d+\b|[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g : /[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
   for (const t of texts) {
     const text = t.data;
     const parts: (string | HTMLElement)[] = [];
     let last = 0;
-    for (const m of text.matchAll(number)) {
-      const claim = claimOfNumber(m[0], claims);
-      if (!claim) continue;
+    for (const m of text.matchAll(token)) {
+      let link: HTMLElement;
+      if (m[0].startsWith('a-')) link = artifactLink(m[0], m[0], `artifact ${m[0]} (show its provenance)`, messaging);
+      else {
+        const claim = claimOfNumber(m[0], claims);
+        if (!claim) continue;
+        link = artifactLink(m[0], claim.artifact, `${claim.quantity}: artifact ${claim.artifact} (show its provenance)`, messaging);
+      }
       parts.push(text.slice(last, m.index));
-      const link = h(
-        'a',
-        {
-          href: '#',
-          class: 'claim',
-          'data-artifact': claim.artifact,
-          title: `${claim.quantity}: artifact ${claim.artifact} (show its provenance)`,
-        },
-        m[0],
-      );
-      link.addEventListener('click', (ev) => {
-        ev.preventDefault();
-        messaging.post?.({ type: 'show-provenance', id: claim.artifact });
-      });
       parts.push(link);
       last = m.index + m[0].length;
     }
@@ -86,21 +110,23 @@ export function renderReport(r: ReportData, element: HTMLElement, messaging: Mes
       r.artifact ? h('span', { class: 'muted' }, ` ${r.artifact}`) : undefined,
     ),
   );
-  if (r.verdict?.reasons.length) card.append(h('ul', { class: 'reasons' }, ...r.verdict.reasons.map((x) => h('li', {}, x))));
+  // (the composed report states the judge's summary itself)
+  if (r.verdict?.reasons.length && !r.composed) card.append(h('ul', { class: 'reasons' }, ...r.verdict.reasons.map((x) => h('li', {}, x))));
   const body = h('div', { class: 'markdown' });
-  body.innerHTML = md.render(r.markdown);
+  images = r.images ?? {};
+  try {
+    body.innerHTML = md.render(r.markdown);
+  } finally {
+    images = {};
+  }
   const claims = r.claims ?? [];
-  linkClaims(body, claims, messaging);
+  linkClaims(body, claims, messaging, r.composed === true);
   card.append(body);
   if (claims.length) {
     // every claimed number with its artifact, whether or not the text writes it as claimed
     const list = h('table', { class: 'claims' }, h('tr', {}, h('th', {}, 'Claimed'), h('th', {}, 'value'), h('th', {}, 'artifact')));
     for (const c of claims) {
-      const link = h('a', { href: '#', class: 'claim', 'data-artifact': c.artifact, title: 'show its provenance' }, c.artifact);
-      link.addEventListener('click', (ev) => {
-        ev.preventDefault();
-        messaging.post?.({ type: 'show-provenance', id: c.artifact });
-      });
+      const link = artifactLink(c.artifact, c.artifact, 'show its provenance', messaging);
       list.append(
         h(
           'tr',

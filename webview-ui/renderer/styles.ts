@@ -38,6 +38,8 @@ const CSS = `
 .dreams-card.report .markdown table { font-family: inherit; }
 .dreams-card.report .markdown th, .dreams-card.report .markdown td { border: 1px solid var(--vscode-editorWidget-border, #8884); padding: 2px 8px; }
 .dreams-card.report .markdown pre { white-space: pre-wrap; }
+.dreams-card.report .markdown img.report-plot { display: block; max-width: 100%; height: auto; margin: 6px 0; border-radius: 4px; }
+.dreams-card.report .markdown .missing-image { opacity: 0.7; font-style: italic; }
 .dreams-card a.claim { color: var(--vscode-textLink-foreground); text-decoration: underline dotted; cursor: pointer; }
 .dreams-card th, .dreams-card td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding: 2px 10px; text-align: right; }
 .dreams-card th { color: var(--vscode-descriptionForeground); font-weight: normal; }

@@ -9,15 +9,18 @@
  * cost, jobs, open approvals); then one cell per plan step (`steps/<id>`: title, status,
  * worker, tool, the verdicts of its calls), whose outputs are the step's artifacts (their cards
  * as one output, long lists drawn in part), plots and structures, the approvals its calls
- * raised and its jobs while they run; then the report in full, as Markdown, in a cell of its
- * own (`report`). Calls outside any step (a user's calls, a run without a plan) keep cells per
- * batch of calls (callGroups.ts); a call is the unit that creates data, and a cell per step or
- * batch rather than per artifact keeps a run of thousands of artifacts quick to open (bench:ui).
+ * raised and its jobs while they run; then the report in full in a cell of its own (`report`):
+ * the run's composed report as report.md has it (runReport.ts: verdict, text, claims, tables),
+ * its plots carried as SVG text with it. Calls outside any step (a user's calls, a run without
+ * a plan) keep cells per batch of calls (callGroups.ts); a call is the unit that creates data,
+ * and a cell per step or batch rather than per artifact keeps a run of thousands of artifacts
+ * quick to open (bench:ui).
  */
 import type { BandStructurePlotData, DosPlotData } from '../../shared/electronicStructure';
 import type { MagnetizationTableData, RelaxationTrajectoryPlotData } from '../../shared/relaxationAndMagnetism';
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../canvas/canvasFile';
 import { CallGroups } from './callGroups';
+import { renderRunReport } from './runReport';
 import type { CanvasEvent, RunState } from '../canvas/types';
 import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../dft/eosForms';
 import { EV_PER_ANGSTROM3_IN_GPA } from '../units';
@@ -239,6 +242,10 @@ export class CanvasProjection {
   private readonly dirty = new Map<string, number>();
   /** The latest report: its artifact and the call that wrote it. */
   private report: { artifact: string; call: string } | undefined;
+  /** The events applied, in order: the composed report is written from them (as report.md is). */
+  private readonly history: CanvasEvent[] = [];
+  /** What is wrong with the log the events came from (damage, a torn last line), said at the top of the summary. */
+  private logWarning: string | undefined;
 
   /** `readFile`: a file of the run by its artifact location (relative to the run directory), for the report's text. */
   constructor(private readonly opts: { readFile?: (location: string) => string | undefined } = {}) {}
@@ -251,6 +258,24 @@ export class CanvasProjection {
   apply(e: CanvasEvent): string[] {
     if (e.seq <= this.last) return [];
     this.last = e.seq;
+    this.history.push(e);
+    const changed = this.fold(e);
+    // The report cell is the composed report (jobs, guard, usage and plan as they stand): any event may change it.
+    return this.report && !changed.includes(REPORT_CELL) ? [...changed, ...this.reportCell(e.seq)] : changed;
+  }
+
+  /**
+   * A sentence (or a few) on what is wrong with the log these events come from — damaged lines not
+   * read, a torn last line — shown at the top of the summary and of the report; undefined when nothing
+   * is. Returns the cells it changed.
+   */
+  setLogWarning(warning: string | undefined): string[] {
+    if (warning === this.logWarning) return [];
+    this.logWarning = warning;
+    return [...this.summaryCell(this.last), ...this.reportCell(this.last)];
+  }
+
+  private fold(e: CanvasEvent): string[] {
     switch (e.kind) {
       case 'run.start': {
         const p = e.payload;
@@ -458,7 +483,7 @@ export class CanvasProjection {
   }
 
   private summaryCell(seq: number): string[] {
-    return this.runId === undefined ? [] : this.later(SUMMARY_CELL, seq);
+    return this.runId === undefined && this.logWarning === undefined ? [] : this.later(SUMMARY_CELL, seq);
   }
 
   private stepCell(step: string, seq: number): string[] {
@@ -537,7 +562,8 @@ export class CanvasProjection {
     ]);
     const cellText = (x: string) => x.replace(/\|/g, '\\|').replace(/\n/g, ' ');
     const [head, ...rest] = rows.map(([k, v]) => `| ${k} | ${cellText(v)} |`);
-    const text = [`### Run ${this.runId ?? ''}`, '', head, '|---|---|', ...rest].join('\n');
+    const warning = this.logWarning ? [...this.logWarning.split('\n').map((l, i) => `> ${i === 0 ? '**⚠** ' : ''}${l}`), ''] : [];
+    const text = [`### Run ${this.runId ?? ''}`, '', ...warning, head, '|---|---|', ...rest].join('\n');
     return { kind: 'summary', id: SUMMARY_CELL, text, seq };
   }
 
@@ -599,16 +625,28 @@ export class CanvasProjection {
     return { kind: 'step', id: CallGroups.stepCell(stepId), text: lines.join('\n'), seq, outputs };
   }
 
-  /** The latest report in full, with the report judge's verdict and its claims linked to their artifacts. */
+  /**
+   * The run's report in full, as report.md has it (runReport.ts, from the same events): the judge's
+   * verdict, the report's text, its claims, the convergence and EOS tables, the plots (SVG text the
+   * renderer draws inline), the plan, jobs and guard; its claims also as data, so the renderer links
+   * each claimed number to its artifact.
+   */
   private buildReport(seq: number): CanvasCell {
     const r = this.report!;
     const a = this.artifacts.get(r.artifact)!;
     const value = a.record.value as
       | { title?: string; claims?: { quantity: string; value: number; unit?: string; cites: string }[] }
       | undefined;
-    const text = a.record.location ? this.opts.readFile?.(a.record.location) : undefined;
-    const markdown =
-      text ?? `# ${value?.title ?? 'Report'}\n\n(The report's file ${a.record.location ?? ''} could not be read; its claims are below.)`;
+    const rendered = renderRunReport({
+      runId: this.runId ?? '',
+      events: this.history,
+      artifacts: () => [...this.artifacts.values()].map((x) => ({ ...x.record, status: x.status, concerns: x.concerns })),
+      calls: () => [...this.calls.values()],
+      readFile: (location) => this.opts.readFile?.(location),
+    });
+    const markdown = (this.logWarning ? `> **${this.logWarning.replace(/\n/g, ' ')}**\n\n` : '') + rendered.markdown;
+    const images: Record<string, string> = {};
+    for (const [name, svg] of Object.entries(rendered.plots)) if (markdown.includes(`](plots/${name})`)) images[`plots/${name}`] = svg;
     const data: ReportData = {
       markdown,
       artifact: r.artifact,
@@ -618,6 +656,8 @@ export class CanvasProjection {
         ...(c.unit ? { unit: c.unit } : {}),
         artifact: c.cites,
       })),
+      composed: true,
+      images,
     };
     const verdict = this.reportVerdicts.get(r.call);
     if (verdict) data.verdict = { level: verdict.level, reasons: verdict.reasons };

@@ -107,7 +107,10 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   const judged = latestReportVerdict(ev);
   const artifacts = src.artifacts();
   const byId = new Map(artifacts.map((a) => [a.id, a]));
-  const report = judged?.report ? byId.get(judged.report) : undefined;
+  // The judged report; before any judgement, the latest one written (its text is shown, marked not yet judged).
+  const report = judged?.report
+    ? byId.get(judged.report)
+    : [...artifacts].reverse().find((a) => a.name === 'report' && a.kind === 'file' && a.status !== 'stale');
   const title = (report?.value as { title?: string } | undefined)?.title ?? start?.objective ?? src.runId;
   const plots: Record<string, string> = {};
   const md: string[] = [`# ${title}`, ''];
@@ -122,20 +125,25 @@ export function renderRunReport(src: ReportSource): RenderedReport {
 
   md.push('## Result', '', response ?? '_The run has not finished; no response yet._', '');
 
-  if (report && judged) {
-    const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
-    md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
+  if (report) {
+    if (judged) {
+      const verdict = judged.accepted ? 'accepted' : judged.level === 'warn' ? 'needs review' : 'not accepted';
+      md.push(`## Report ${report.id}: ${verdict} by the report judge`, '', `Judge: ${judged.summary}.`, '');
+    } else md.push(`## Report ${report.id}: not yet judged`, '');
     const text = report.location ? src.readFile(report.location) : undefined;
     if (text) md.push(text.replace(/^# .*\n+/, '').trim(), '');
+    const written = (report.value as { claims?: { quantity: string; value: number; unit?: string; cites: string }[] } | undefined)?.claims;
     md.push(
       ...table(
         ['Quantity', 'Value', 'Cites', 'Checks'],
-        judged.claims.map((c) => [
-          c.claim.quantity,
-          valueWithUnit(c.claim.value, c.claim.unit),
-          c.claim.cites,
-          c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
-        ]),
+        judged
+          ? judged.claims.map((c) => [
+              c.claim.quantity,
+              valueWithUnit(c.claim.value, c.claim.unit),
+              c.claim.cites,
+              c.verdicts.map((v) => `${v.rule}: ${v.level}`).join(', '),
+            ])
+          : (written ?? []).map((c) => [c.quantity, valueWithUnit(c.value, c.unit), c.cites, 'not yet checked']),
       ),
       '',
     );

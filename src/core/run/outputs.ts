@@ -63,7 +63,7 @@ export async function writeRunOutputs(
   fs.writeFileSync(report, (opts.notice ? `> **${opts.notice}**\n\n` : '') + rendered.markdown + '\n');
   const notebook = path.join(run.dir, 'canvas.dreams');
   const objective = events.find((e) => e.kind === 'run.start')?.payload.objective ?? '';
-  const projected = projectedNotebook(run, objective, events, notebook);
+  const projected = projectedNotebook(run, objective, events, notebook, opts.notice);
   if (projected) fs.writeFileSync(notebook, serializeCanvasFile(projected));
   const out: RunOutputs = { report, plots, notebook, bundleProblems: [] };
   if (opts.bundle !== false) {
@@ -81,7 +81,13 @@ export async function writeRunOutputs(
  * user wrote in an earlier copy (objective, Markdown) are kept, first and in their order, the
  * projected ones replaced; a copy that is not a canvas is left alone (undefined).
  */
-function projectedNotebook(run: Run, objective: string, events: ReturnType<Run['log']['events']>, file: string): CanvasFile | undefined {
+function projectedNotebook(
+  run: Run,
+  objective: string,
+  events: ReturnType<Run['log']['events']>,
+  file: string,
+  notice?: string,
+): CanvasFile | undefined {
   let base = notebookFor(run, objective);
   if (fs.existsSync(file)) {
     try {
@@ -97,6 +103,8 @@ function projectedNotebook(run: Run, objective: string, events: ReturnType<Run['
     },
   });
   projection.applyAll(events);
+  // the notice report.md opens with (a damaged log) heads the summary and the report cell, as in VS Code
+  if (notice) projection.setLogWarning(notice);
   const own = base.cells.filter((c) => !PROJECTED_KINDS.has(c.kind));
   return { ...base, lastSeq: projection.lastSeq, cells: [...own, ...projection.cells()] };
 }

@@ -170,7 +170,11 @@ describe('canvas projection: the lab-notebook layout', () => {
     const report = p.cell('report')!;
     const data = report.outputs![0]!.data as ReportData;
     assert.equal(report.outputs![0]!.mime, CANVAS_MIME.report);
-    assert.equal(data.markdown, files['files/ab/report.md'], 'the report itself, not its path');
+    // the run's composed report, as report.md has it: the title, the verdict, the report's own text and the run's sections
+    assert.match(data.markdown, /^# Lattice constant of fcc Al\n/, 'the report itself, not its path');
+    assert.match(data.markdown, /## Report a-3: accepted by the report judge\n/);
+    assert.ok(data.markdown.includes('| a (Å) | B (GPa) |\n|---|---|\n| 4.04 | 78 |'), "the report's own table");
+    assert.match(data.markdown, /## Jobs\n/);
     assert.deepEqual(data.claims, [{ quantity: 'lattice_constant', value: 4.0412, unit: 'Å', artifact: 'a-2' }]);
     assert.equal(data.verdict?.level, 'pass');
     assert.ok(
