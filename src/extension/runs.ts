@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { EventLog } from '../core/canvas/eventLog';
 import { openRunLog } from '../core/run/directory';
 import { EventLogError } from '../core/canvas/eventLogError';
+import { logHealth, type LogHealth } from '../core/canvas/recoveryReport';
 import type { CanvasEvent, EventWriter } from '../core/canvas/types';
 import { ApprovalBook, type AnswerResult } from '../core/guard/approvals';
 import { postAnswer, waitForOutcome } from '../core/run/answerInbox';
@@ -33,6 +34,14 @@ export class RunView implements vscode.Disposable {
   private batch: CanvasEvent[] = [];
   private flushQueued = false;
   private refCount = 0;
+  private readonly healthEmitter = new vscode.EventEmitter<LogHealth | undefined>();
+  /** Fires when what is known of the log's damage changes (found while following, or gone). */
+  readonly onDidChangeHealth = this.healthEmitter.event;
+  /**
+   * What opening (and following) the log found: damaged lines not read, a torn last line no
+   * process will finish (recoveryReport.ts logHealth, the CLI's wording); undefined when it is whole.
+   */
+  health: LogHealth | undefined;
 
   constructor(
     readonly logPath: string,
@@ -79,7 +88,15 @@ export class RunView implements vscode.Disposable {
       const reader = this.reader;
       const refresh = () => {
         try {
-          reader.refresh();
+          const { events, damage } = reader.refresh();
+          if (damage) {
+            // Found while following (a line changed or cut under us): said once per place.
+            const found = logHealth({ eventsRead: this.log.events().length, damage }, this.logPath);
+            if (found.line !== this.health?.line || !this.health?.damaged) this.setHealth(found);
+          } else if (events.length && this.health?.damaged) {
+            // Complete events past what looked torn: its writer finished or cut it (a resume).
+            this.setHealth(undefined);
+          }
         } catch {
           // The file is being replaced or was removed: the next tick tries again.
         }
@@ -92,6 +109,11 @@ export class RunView implements vscode.Disposable {
       }
       this.timer = setInterval(refresh, 1000);
     }
+  }
+
+  setHealth(health: LogHealth | undefined): void {
+    this.health = health?.damaged || health?.notes.length ? health : undefined;
+    this.healthEmitter.fire(this.health);
   }
 
   /** A run this extension host now drives: read and write through its writer. */
@@ -115,6 +137,7 @@ export class RunView implements vscode.Disposable {
     this.stopFollowing();
     void this.reader?.close();
     this.emitter.dispose();
+    this.healthEmitter.dispose();
   }
 }
 
@@ -130,8 +153,10 @@ export class RunRegistry implements vscode.Disposable {
     let v = this.views.get(key);
     if (!v) {
       v = (async () => {
-        const { log } = await openRunLog(key, { mode: 'reader' });
+        const { log, recovery } = await openRunLog(key, { mode: 'reader' });
         const view = new RunView(key, Object.assign(log, { path: key }) as unknown as RunLog, log, undefined);
+        const health = logHealth(recovery, key);
+        if (health.damaged) view.setHealth(health);
         view.onEvents(() => this.changed.fire(view));
         this.changed.fire(view);
         return view;
@@ -195,7 +220,8 @@ export class RunRegistry implements vscode.Disposable {
     if (view.writer) return new ApprovalBook(view.writer).answer(id, decision, by, comment, opts);
     let writer: EventLog;
     try {
-      ({ log: writer } = await openRunLog(view.logPath, { mode: 'writer' }));
+      // A damaged log is not cut for an answer: only a crash's torn last line (copied aside first), as `dreams approve` does.
+      ({ log: writer } = await openRunLog(view.logPath, { mode: 'writer', onDamage: 'cut-last-line' }));
     } catch (e) {
       if (e instanceof EventLogError && e.code === 'locked')
         return this.answerThroughInbox(view, id, decision, by, comment, opts.standing === true);

@@ -14,6 +14,7 @@ import type { RunRegistry, RunView } from '../runs';
 import { cellToNotebookCellData, fromOutputItem, NOTEBOOK_TYPE } from '../serializer';
 import { outputsKey, planCellUpdates, type ShownCell } from './cellUpdates';
 import { CanvasProjection, PROJECTED_KINDS } from '../../core/report/canvasProjection';
+import { logWarningOf } from '../../core/report/logWarning';
 import { trajectoryOf } from './structureTrajectory';
 
 export const RENDERER_ID = 'dreams-canvas-renderer';
@@ -126,10 +127,23 @@ export class LiveCanvas implements vscode.Disposable {
     const binding: Binding = { notebook: nb, run, projection, pending: new Set(), sub: { dispose() {} } };
     this.bindings.set(nb.uri.toString(), binding);
     for (const id of projection.applyAll(run.events())) binding.pending.add(id);
-    binding.sub = run.onEvents((events) => {
-      for (const e of events) for (const id of projection.apply(e)) binding.pending.add(id);
-      this.schedule(binding);
-    });
+    // A damaged log (lines not read, a torn last line) is said at the top of the summary and in a notification.
+    const sayDamage = (health: RunView['health']) => {
+      const warning = logWarningOf(health, runDir);
+      for (const id of projection.setLogWarning(warning)) binding.pending.add(id);
+      if (warning) void vscode.window.showWarningMessage(`DREAMS: ${path.basename(nb.uri.fsPath)} shows a damaged run log. ${warning}`);
+    };
+    sayDamage(run.health);
+    binding.sub = vscode.Disposable.from(
+      run.onEvents((events) => {
+        for (const e of events) for (const id of projection.apply(e)) binding.pending.add(id);
+        this.schedule(binding);
+      }),
+      run.onDidChangeHealth((health) => {
+        sayDamage(health);
+        this.schedule(binding);
+      }),
+    );
     await this.flush(binding);
   }
 
