@@ -95,7 +95,12 @@ describe('canvas notebook over a run log (real VS Code)', () => {
     const plan = (v: number) =>
       run.canvas.write(
         'plan',
-        { objective: 'Lattice constant of fcc Cu', version: v, steps: [{ id: 's1', title: 'EOS', status: v % 2 ? 'running' : 'done' }] },
+        // each version revises the step (its title) as well as changing its status
+        {
+          objective: 'Lattice constant of fcc Cu',
+          version: v,
+          steps: [{ id: 's1', title: `EOS ${v}`, status: v % 2 ? 'running' : 'done' }],
+        },
         'burst test',
         supervisor,
       );
@@ -125,14 +130,14 @@ describe('canvas notebook over a run log (real VS Code)', () => {
         .getCells()
         .find((c) => c.metadata.dreams.id === 'summary')
         ?.document.getText()
-        .includes('plan version 40'),
+        .includes('plan revised 39 times'),
     );
     await until('its step done', () =>
       nb
         .getCells()
         .find((c) => c.metadata.dreams.id === 'steps/s1')
         ?.document.getText()
-        .startsWith('Step 1 of 1: EOS — done'),
+        .startsWith('Step 1 of 1: EOS 40 — done'),
     );
     // every run_pw call in a row is a line of one cell: c-1 (the table) to c-9 (the last energy)
     await until('the last energy (a-9, made by c-9)', () =>

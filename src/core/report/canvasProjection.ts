@@ -225,7 +225,14 @@ export class CanvasProjection {
   runId: string | undefined;
   objective: string | undefined;
   // What the summary and the step cells show, kept as events arrive.
-  private planVersion = 0;
+  /**
+   * How many times the plan was revised: versions that add, drop, reorder or change a step (its
+   * title, tool, worker, arguments or dependencies). A step's status or summary changing is the
+   * plan being carried out, not revised, though each such change is a version of the key too.
+   */
+  private planRevisions = 0;
+  /** The latest plan's steps without their status, to tell a revision from a status change. */
+  private planShape: string | undefined;
   private readonly steps = new Map<string, StepView>();
   /** Step ids in the latest plan's order; a step a later version dropped stays after its predecessor. */
   private stepOrder: string[] = [];
@@ -509,7 +516,7 @@ export class CanvasProjection {
         'State',
         `**${this.state}**${this.reason ? ` (${this.reason})` : ''}` +
           (steps.length
-            ? ` · ${done}/${steps.length} steps done${running.length ? `, running: ${running.map((st) => `${st.title} (${st.id})`).join(', ')}` : ''} · plan version ${this.planVersion}`
+            ? ` · ${done}/${steps.length} steps done${running.length ? `, running: ${running.map((st) => `${st.title} (${st.id})`).join(', ')}` : ''} · ${planRevisionsText(this.planRevisions)}`
             : ''),
       ],
     ];
@@ -682,7 +689,9 @@ export class CanvasProjection {
         version?: number;
         steps?: { id: string; title: string; status: string; summary?: string; worker?: string; tool?: string }[];
       };
-      this.planVersion = plan.version ?? version ?? 1;
+      const shape = JSON.stringify((plan.steps ?? []).map(({ status: _status, summary: _summary, ...definition }) => definition));
+      if (this.planShape !== undefined && shape !== this.planShape) this.planRevisions++;
+      this.planShape = shape;
       const changed: string[] = [];
       const numbered = new Map(this.stepOrder.map((id, i) => [id, i]));
       this.stepOrder = mergeStepOrder(
@@ -923,6 +932,11 @@ export class CanvasProjection {
     }
     return data;
   }
+}
+
+/** The summary's word on the plan: "plan as first made", "plan revised once", "plan revised 3 times". */
+export function planRevisionsText(revisions: number): string {
+  return revisions === 0 ? 'plan as first made' : revisions === 1 ? 'plan revised once' : `plan revised ${revisions} times`;
 }
 
 /**
