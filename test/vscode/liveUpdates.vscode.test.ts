@@ -2,6 +2,7 @@
 // a call, that step's cell keeps its drawn outputs (same output ids) and every other step cell
 // is left as it was (the same cell objects); a new artifact redraws its own step's outputs only.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { cellIds, runWithCanvas, until, workbench } from './support/runs';
 
@@ -82,6 +83,69 @@ describe('live updates of the canvas notebook (real VS Code)', () => {
         ['steps/eos'],
       );
       assert.deepEqual(cellIds(nb), ['objective-1', 'summary', 'steps/cutoff', 'steps/eos']);
+    } finally {
+      sub.dispose();
+      await run.close();
+    }
+  });
+
+  it('a plan version that reorders the steps moves their cells in the open notebook to the new order, as a reopen shows them', async () => {
+    const { run, canvas } = await runWithCanvas('reorder', 'Lattice constant of fcc Al');
+    const wb = await workbench();
+    const supervisor = { kind: 'agent' as const, id: 'supervisor' };
+    const step = (id: string, title: string, status: string) => ({ id, title, worker: 'dft', tool: 'run_scf', status });
+    const plan = async (version: number, steps: ReturnType<typeof step>[]) =>
+      assert.ok(
+        (await run.canvas.write('plan', { objective: 'Lattice constant of fcc Al', version, steps }, 'reorder test', supervisor)).ok,
+      );
+    await plan(1, [
+      step('cutoff', 'Converge the cutoff', 'done'),
+      step('kpoints', 'Converge the k-points', 'pending'),
+      step('eos', 'Fit the equation of state', 'pending'),
+    ]);
+    const c1 = await run.registry.recordCall({
+      tool: 'run_scf',
+      args: {},
+      reasons: {},
+      context: 'test',
+      verdicts: [],
+      agent: { role: 'dft' },
+      step: 'cutoff',
+    });
+    await run.registry.registerArtifacts(c1.id, [{ kind: 'scalar', name: 'total_energy', value: -57.1, unit: 'eV' }]);
+    await run.registry.endCall(c1.id, { status: 'ok' });
+    const nb = await vscode.workspace.openNotebookDocument(canvas);
+    await until('the three step cells', () => cellIds(nb).includes('steps/eos') && outputIds(cellOf(nb, 'steps/cutoff')).length > 0);
+    assert.deepEqual(cellIds(nb), ['objective-1', 'summary', 'steps/cutoff', 'steps/kpoints', 'steps/eos']);
+    const updates: { id: string; kind: string }[] = [];
+    const sub = wb.canvas.onDidUpdate((u) => {
+      if (u.notebook === nb) updates.push(...u.updates);
+    });
+    try {
+      // the supervisor fits the EOS at the converged cutoff first, then checks the k-points
+      await plan(2, [
+        step('cutoff', 'Converge the cutoff', 'done'),
+        step('eos', 'Fit the equation of state', 'running'),
+        step('kpoints', 'Converge the k-points', 'pending'),
+      ]);
+      await until('the steps in the new order', () => cellIds(nb).join(' ') === 'objective-1 summary steps/cutoff steps/eos steps/kpoints');
+      assert.match(cellOf(nb, 'steps/eos')!.document.getText(), /^Step 2 of 3: Fit the equation of state — running/);
+      assert.match(cellOf(nb, 'steps/kpoints')!.document.getText(), /^Step 3 of 3: Converge the k-points — pending/);
+      assert.ok(outputIds(cellOf(nb, 'steps/cutoff')).length > 0, 'the step that stayed keeps its cards');
+      assert.deepEqual(
+        updates
+          .filter((u) => u.kind === 'move')
+          .map((u) => u.id)
+          .sort(),
+        ['steps/eos', 'steps/kpoints'],
+      );
+      await until('the canvas saved', () => !nb.isDirty);
+      const saved = JSON.parse(fs.readFileSync(canvas.fsPath, 'utf8')) as { cells: { id: string }[] };
+      assert.deepEqual(
+        saved.cells.map((c) => c.id),
+        cellIds(nb),
+        'the saved canvas (what a reopen shows) has the same order',
+      );
     } finally {
       sub.dispose();
       await run.close();

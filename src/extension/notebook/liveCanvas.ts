@@ -43,7 +43,7 @@ export function runLogOf(nb: vscode.NotebookDocument): string | undefined {
 
 export interface CanvasUpdate {
   notebook: vscode.NotebookDocument;
-  updates: { id: string; kind: 'text' | 'replace' }[];
+  updates: { id: string; kind: 'text' | 'replace' | 'move' }[];
   inserted: string[];
 }
 
@@ -207,14 +207,14 @@ export class LiveCanvas implements vscode.Disposable {
     // Only what changed is touched: a cell's text where its outputs are the same (they stay
     // drawn), the whole cell where they differ, no other cell; nothing at all (no edit, no
     // save) when the notebook already shows the run, as on a reopen.
-    const plan = planCellUpdates(changed, shown, b.projection.cellOrder(), nb.cellCount);
+    const plan = planCellUpdates(changed, shown, b.projection.cellOrder(), nb.cellCount, (id) => b.projection.cell(id));
     const lastSeq = b.projection.lastSeq;
     if (!plan.updates.length && !plan.inserts.length && nb.metadata?.lastSeq === lastSeq) return;
     const edits: vscode.NotebookEdit[] = [];
     const we = new vscode.WorkspaceEdit();
     for (const u of plan.updates) {
       const data = cellToNotebookCellData(u.cell);
-      if (u.kind === 'replace') {
+      if (u.kind === 'replace' || u.kind === 'move') {
         edits.push(vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(u.index, u.index + 1), [data]));
         continue;
       }

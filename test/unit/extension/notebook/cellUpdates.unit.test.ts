@@ -36,7 +36,7 @@ function planAfter(more: (last: number, events: CanvasEvent[]) => CanvasEvent[])
   const changedIds = new Set<string>();
   for (const e of more(events.length, events)) for (const id of p.apply(e)) changedIds.add(id);
   const changed = [...changedIds].map((id) => p.cell(id)!);
-  return { plan: planCellUpdates(changed, shown, p.cellOrder(), shown.size), shown, p };
+  return { plan: planCellUpdates(changed, shown, p.cellOrder(), shown.size, (id) => p.cell(id)), shown, p };
 }
 
 const tool = { kind: 'tool' as const, id: 'registry' };
@@ -163,6 +163,47 @@ describe('canvas notebook live updates (cellUpdates.planCellUpdates)', () => {
     const outOf = plan.updates.filter((u) => u.cell.id.startsWith('steps/')).map((u) => /^Step \d+ of (\d+): /.exec(u.cell.text)?.[1]);
     assert.equal(outOf.length, stepsNow - 1, 'every step shown is written again');
     assert.deepEqual([...new Set(outOf)], [String(stepsNow)], 'each step is numbered out of the new count');
+  });
+
+  it('a plan version that reorders steps moves the step cells already shown to the plan order, and a step it adds lands in that order too', () => {
+    const { plan, shown, p } = planAfter((last, events) => {
+      const steps = (
+        [...events].reverse().find((e) => e.kind === 'key.write' && e.key === 'plan')!.payload as { value: { steps: { id: string }[] } }
+      ).value.steps;
+      // the supervisor moves the last step to the front and adds one after it
+      const reordered = [
+        steps.at(-1)!,
+        { id: 'check-pressure', title: 'Check the pressure', worker: 'dft', tool: 'run_scf', status: 'pending' },
+        ...steps.slice(0, -1),
+      ];
+      return [
+        {
+          v: 1,
+          seq: last + 1,
+          ts: at,
+          crc: '',
+          kind: 'key.write',
+          key: 'plan',
+          actor: { kind: 'agent', id: 'supervisor' },
+          payload: { value: { objective: 'synthetic', version: 2, steps: reordered }, reason: 'reordered', version: 2 },
+        } as CanvasEvent,
+      ];
+    });
+    // the notebook after the plan's edits: in-place updates first, then inserts from the bottom up
+    const notebook = [...shown].sort((x, y) => x[1].index - y[1].index).map(([id]) => id);
+    for (const u of plan.updates) notebook[u.index] = u.cell.id;
+    for (const { index, cells } of [...plan.inserts].sort((x, y) => y.index - x.index))
+      notebook.splice(index, 0, ...cells.map((c) => c.id));
+    assert.deepEqual(notebook, ['objective-1', ...p.cellOrder()], 'the open notebook shows the cells in the plan order');
+    const moved = plan.updates.filter((u) => u.kind === 'move');
+    assert.ok(moved.length >= 2, 'step cells moved');
+    assert.ok(
+      moved.every((u) => u.cell.id.startsWith('steps/')),
+      'only step cells move',
+    );
+    const summary = plan.updates.find((u) => u.cell.id === 'summary');
+    assert.equal(summary?.kind, 'text', 'the summary keeps its place and is edited in place');
+    assert.equal(new Set(plan.updates.map((u) => u.index)).size, plan.updates.length, 'one update per cell');
   });
 
   it('reopening a canvas that already shows the run plans no edit', () => {
