@@ -36,7 +36,7 @@ const CSS = `
 .dreams-card table { border-collapse: collapse; margin: 6px 0; font-family: var(--vscode-editor-font-family); }
 .dreams-card.report .markdown { line-height: 1.5; }
 .dreams-card.report .markdown table { font-family: inherit; }
-.dreams-card.report .markdown th, .dreams-card.report .markdown td { border: 1px solid var(--vscode-editorWidget-border, #8884); padding: 2px 8px; }
+.dreams-card.report .markdown th, .dreams-card.report .markdown td { border: 1px solid var(--vscode-editorWidget-border, #8884); padding: 2px 8px; text-align: left; }
 .dreams-card.report .markdown pre { white-space: pre-wrap; }
 .dreams-card.report .markdown img.report-plot { display: block; max-width: 100%; height: auto; margin: 6px 0; border-radius: 4px; }
 .dreams-card.report .markdown .missing-image { opacity: 0.7; font-style: italic; }

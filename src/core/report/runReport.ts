@@ -120,7 +120,7 @@ export function renderRunReport(src: ReportSource): RenderedReport {
   const software = Object.entries(start?.software ?? {})
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  if (software) md.push(`Software: ${software}`);
+  if (software) md.push('', `Software: ${software}`);
   md.push('');
 
   md.push('## Result', '', response ?? '_The run has not finished; no response yet._', '');

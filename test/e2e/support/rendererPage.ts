@@ -18,8 +18,11 @@ export interface RendererPage {
   close(): Promise<void>;
 }
 
-/** Builds, serves the renderer and opens a page with `plots` drawn as `#out-<i>`. */
-export async function openRendererPage(plots: PlotData[], opts: { height?: number; themeCss?: string } = {}): Promise<RendererPage> {
+/** Builds, serves the renderer and opens a page with `plots` (or other outputs of `opts.mime`) drawn as `#out-<i>`. */
+export async function openRendererPage(
+  plots: PlotData[] | unknown[],
+  opts: { height?: number; themeCss?: string; mime?: string } = {},
+): Promise<RendererPage> {
   assert.equal(spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { cwd: PROJECT_ROOT }).status, 0, 'build');
   const dir = path.join(PROJECT_ROOT, 'dist/renderer');
   const nonce = `t${Math.random().toString(36).slice(2)}`;
@@ -31,7 +34,7 @@ ${opts.themeCss ? `<style>${opts.themeCss}</style>` : ''}
 <script type="module" nonce="${nonce}">
 import { activate } from '/canvas-renderer.js';
 const renderer = activate({ postMessage: () => {}, onDidReceiveMessage: () => ({ dispose() {} }) });
-for (const i of ${JSON.stringify(items)}) renderer.renderOutputItem({ id: i.id, mime: '${CANVAS_MIME.plot}', json: () => i.data, text: () => JSON.stringify(i.data) }, document.getElementById(i.id));
+for (const i of ${JSON.stringify(items)}) renderer.renderOutputItem({ id: i.id, mime: '${opts.mime ?? CANVAS_MIME.plot}', json: () => i.data, text: () => JSON.stringify(i.data) }, document.getElementById(i.id));
 window.__rendered = true;
 </script></body></html>`;
   const server = http.createServer((req, res) => {
