@@ -110,11 +110,12 @@ export function drawRelaxation(
       .attr('y2', y(threshold))
       .attr('stroke', 'var(--vscode-charts-green, #2e7d32)')
       .attr('stroke-dasharray', '5 4');
+    // at the left: a converging relaxation ends on the threshold, at the right
     bottom
       .append('text')
-      .attr('x', iw - 4)
+      .attr('x', 4)
       .attr('y', y(threshold) - 4)
-      .attr('text-anchor', 'end')
+      .attr('text-anchor', 'start')
       .text(`forc_conv_thr ${sig3(threshold)} eV/Å`);
   }
   const facts = [

@@ -43,7 +43,8 @@ const CSS = `
 .dreams-card a.claim { color: var(--vscode-textLink-foreground); text-decoration: underline dotted; cursor: pointer; }
 .dreams-card th, .dreams-card td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding: 2px 10px; text-align: right; }
 .dreams-card th { color: var(--vscode-descriptionForeground); font-weight: normal; }
-.dreams-card svg text { fill: var(--vscode-foreground); font-size: 11px; }
+.dreams-card svg text { font-size: 11px; }
+.dreams-card svg text:not([fill]) { fill: var(--vscode-foreground); }
 .dreams-card svg .axis path, .dreams-card svg .axis line { stroke: var(--vscode-descriptionForeground); }
 .dreams-card svg .grid line { stroke: var(--vscode-panel-border, #8883); }
 .dreams-card .views { display: flex; gap: 16px; flex-wrap: wrap; }
