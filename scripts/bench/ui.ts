@@ -5,8 +5,10 @@
  * graph as SVG for comparison; and the time to open and reopen a canvas notebook over a run
  * with 2,000 artifacts in real VS Code. Writes bench/results/ui.json.
  * Targets: graph first paint < 2 s at 5,000 nodes; notebook open and reopen < 3 s.
- *   npm run bench:ui [-- --sizes 500,5000] [-- --no-graph] [-- --no-notebook] [-- --repeat N] [-- --out FILE]
- * (--repeat: notebook first opens and reopens, each on a fresh canvas; medians reported)
+ *   npm run bench:ui [-- --sizes 500,5000] [-- --no-graph] [-- --no-notebook] [-- --repeat N] [-- --cold N] [-- --out FILE]
+ * (--repeat: notebook first opens and reopens in one warm window, each on a fresh canvas; --cold: the first
+ * canvas opened in a fresh window, N times for a saved canvas and N for one projected from the log,
+ * default 3; medians reported with their spread)
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +20,7 @@ import type { ProvenanceGraph } from '../../src/shared/provenanceGraph';
 import { PROJECT_ROOT } from '../../test/harness/vscodeHost';
 import { openWebviewPage } from '../../test/harness/webviewPage';
 import { syntheticRunEvents } from '../../test/harness/syntheticRun';
-import { benchNotebookOpen } from './uiNotebook';
+import { benchColdOpen, benchNotebookOpen } from './uiNotebook';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -215,6 +217,18 @@ async function main(): Promise<void> {
           : ''),
     );
   }
+  const coldRepeat = Number(arg('--cold') ?? 3);
+  const cold = notebook && coldRepeat > 0 ? await benchColdOpen(coldRepeat) : undefined;
+  if (cold) {
+    const f = (s: Record<string, { median: number; min: number; max: number }>, k: string) =>
+      s[k] ? `${s[k]!.median} ms (${s[k]!.min}–${s[k]!.max})` : 'n/a';
+    for (const kind of ['saved', 'log'] as const)
+      console.log(
+        `cold first open in a fresh window (${kind === 'saved' ? 'a saved canvas' : 'projected from the log'}), medians (min–max) of ${cold.repetitions}, from Enter in Quick Open: ` +
+          `activated ${f(cold[kind], 'activatedMs')}, editor ${f(cold[kind], 'editorMs')}, first cell ${f(cold[kind], 'firstCellMs')}, ` +
+          `output webview ${f(cold[kind], 'webviewMs')}, first card ${f(cold[kind], 'firstOutputMs')}; Quick Open listing the file ${f(cold[kind], 'quickOpenListMs')}`,
+      );
+  }
   const load = (await import('node:os')).loadavg();
   const result = {
     benchmark: 'ui',
@@ -238,6 +252,7 @@ async function main(): Promise<void> {
     build: 'production',
     ...(graphs.length ? { provenanceGraph: graphs } : {}),
     ...(notebook ? { notebookOpen: notebook } : {}),
+    ...(cold ? { notebookColdOpen: cold } : {}),
   };
   fs.mkdirSync(path.join(PROJECT_ROOT, 'bench/results'), { recursive: true });
   const out = arg('--out') ?? path.join(PROJECT_ROOT, 'bench/results/ui.json');

@@ -267,6 +267,124 @@ export async function benchNotebookOpen(artifacts: number, repeat = 1): Promise<
   };
 }
 
+/** One cold open: the first canvas opened in a fresh code-server window (new server, browser, profile). */
+export interface ColdOpenRep {
+  /** 'saved': a canvas saved earlier (cells from the file); 'log': a canvas holding only its objective (cells projected from the run log). */
+  kind: 'saved' | 'log';
+  /** Ctrl+P → the file listed in Quick Open (VS Code's file search, cold in a fresh window; not counted below). */
+  quickOpenListMs: number;
+  /** Enter in Quick Open → the extension's activate() returned (wall clock of the extension host). */
+  activatedMs?: number;
+  /** Enter → the notebook editor on screen. */
+  editorMs: number;
+  /** Enter → the first step's cell on screen. */
+  firstCellMs: number;
+  /** Enter → the output webview ready (VS Code's notebook webview, one per window). */
+  webviewMs: number;
+  /** Enter → the first artifact card drawn by our renderer. */
+  firstOutputMs: number;
+  cpuSeconds?: Record<string, number>;
+}
+
+export interface ColdOpenFigures {
+  repetitions: number;
+  /** Medians per kind, with min and max (the spread), and every repetition. */
+  saved: Record<string, { median: number; min: number; max: number }>;
+  log: Record<string, { median: number; min: number; max: number }>;
+  runs: ColdOpenRep[];
+}
+
+/**
+ * The first canvas opened in a fresh window, `repeat` times for each kind (alternating): a new
+ * code-server, browser and user profile each time, nothing opened before, so the figure holds the
+ * extension's activation, the notebook webview's creation and the renderers' first load.
+ * Runs after benchNotebookOpen, whose saved canvas (big1.dreams) it copies.
+ */
+export async function benchColdOpen(repeat: number): Promise<ColdOpenFigures> {
+  const ws = path.join(PROJECT_ROOT, 'test-results/bench-ui-notebook');
+  const saved = path.join(ws, 'big1.dreams');
+  if (!fs.existsSync(saved)) throw new Error('the cold open needs the saved canvas of the warm bench (big1.dreams)');
+  const logCanvas = JSON.parse(fs.readFileSync(saved, 'utf8')) as { run: unknown };
+  const runs: ColdOpenRep[] = [];
+  for (let r = 1; r <= repeat; r++) {
+    for (const kind of ['saved', 'log'] as const) {
+      const name = `cold-${kind}-${r}.dreams`;
+      if (kind === 'saved') fs.copyFileSync(saved, path.join(ws, name));
+      else
+        fs.writeFileSync(
+          path.join(ws, name),
+          JSON.stringify({
+            dreams: 1,
+            run: logCanvas.run,
+            cells: [{ kind: 'objective', id: 'objective-1', text: 'synthetic run for bench:ui' }],
+          }) + '\n',
+        );
+      const report = path.join(ws, `cold-activation-${kind}-${r}.json`);
+      fs.rmSync(report, { force: true });
+      const host = await startVsCodeHost({
+        workspace: ws,
+        extension: 'installed',
+        label: `uic-${kind[0]}${r}`, // short: Chromium's socket path under it has a length limit
+        env: { DREAMS_ACTIVATION_REPORT: report },
+      });
+      try {
+        const { page } = host;
+        const nb = visibleNotebook(page);
+        await page.waitForTimeout(2000); // the window as a user first sees it: let start-up settle
+        const c0 = hostCpuSeconds(host.runDir);
+        const q0 = Date.now();
+        await page.locator('.monaco-workbench .part.editor').waitFor();
+        await page.keyboard.press('Control+P');
+        await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+        await page.keyboard.type(name);
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
+        const t0 = Date.now();
+        await page.keyboard.press('Enter');
+        await nb.waitFor({ timeout: 300_000 });
+        const editorMs = Date.now() - t0;
+        await nb.getByText(FIRST_CELL).first().waitFor({ timeout: 300_000 });
+        const firstCellMs = Date.now() - t0;
+        await nb.locator('iframe.webview.ready').first().waitFor({ state: 'attached', timeout: 300_000 });
+        const webviewMs = Date.now() - t0;
+        await notebookOutputFrame(page).locator('section.dreams-card.artifact').first().waitFor({ timeout: 300_000 });
+        const firstOutputMs = Date.now() - t0;
+        const cpu = cpuBetween(c0, hostCpuSeconds(host.runDir));
+        let activatedMs: number | undefined;
+        try {
+          const a = JSON.parse(fs.readFileSync(report, 'utf8')) as { at: string };
+          activatedMs = Date.parse(a.at) - t0;
+        } catch {
+          activatedMs = undefined; // activated before this sitting's report could be written, or not at all
+        }
+        const rep: ColdOpenRep = {
+          kind,
+          quickOpenListMs: t0 - q0,
+          ...(activatedMs !== undefined ? { activatedMs } : {}),
+          editorMs,
+          firstCellMs,
+          webviewMs,
+          firstOutputMs,
+          ...(cpu ? { cpuSeconds: cpu } : {}),
+        };
+        runs.push(rep);
+        console.log(`  cold open ${r} (${kind}): ${JSON.stringify(rep)}`);
+      } finally {
+        await host.stop();
+      }
+    }
+  }
+  const stats = (kind: 'saved' | 'log') => {
+    const of = runs.filter((x) => x.kind === kind);
+    const out: Record<string, { median: number; min: number; max: number }> = {};
+    for (const k of ['quickOpenListMs', 'activatedMs', 'editorMs', 'firstCellMs', 'webviewMs', 'firstOutputMs'] as const) {
+      const xs = of.flatMap((x) => (x[k] !== undefined ? [x[k]!] : []));
+      if (xs.length) out[k] = { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
+    }
+    return out;
+  };
+  return { repetitions: repeat, saved: stats('saved'), log: stats('log'), runs };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const medianRecord = (xs: Record<string, number>[]) =>
   Object.fromEntries(Object.keys(xs[0]!).map((k) => [k, median(xs.map((x) => x[k] ?? 0))]));
