@@ -23,10 +23,36 @@ export interface DreamsApi {
   readonly workbench: Promise<DreamsWorkbench>;
 }
 
+/**
+ * How long after activation the workbench bundle is loaded when nothing asked for it sooner
+ * (activation by a view, say). A canvas being opened asks for it once its cells are handed over.
+ */
+const WORKBENCH_LOAD_FALLBACK_MS = 1000;
+
 export function activate(context: vscode.ExtensionContext): DreamsApi {
   const enteredAt = Date.now();
+  // The workbench bundle (5 MB) is read once, when first asked for: reading it blocks the extension
+  // host for 0.4–1 s on a loaded 2-core machine, and VS Code's request for a canvas's cells, which
+  // comes right after an activation by a notebook, would wait behind it.
+  let startWorkbenchOnce!: () => Promise<DreamsWorkbench>;
+  const workbench = new Promise<DreamsWorkbench>((resolve, reject) => {
+    let started = false;
+    startWorkbenchOnce = () => {
+      if (!started) {
+        started = true;
+        loadWorkbench()
+          .then((m) => m.startWorkbench(context))
+          .then(resolve, reject);
+      }
+      return workbench;
+    };
+  });
+  const fallback = setTimeout(() => void startWorkbenchOnce(), WORKBENCH_LOAD_FALLBACK_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(fallback) });
+  // after the reply with the cells has gone out (VS Code sends it once deserializeNotebook returns)
+  const afterCells = () => void setTimeout(() => void startWorkbenchOnce(), 0);
   context.subscriptions.push(
-    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new CanvasSerializer(), {
+    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new CanvasSerializer(afterCells), {
       transientOutputs: false,
       transientCellMetadata: { inputCollapsed: true, outputCollapsed: true },
     }),
@@ -35,21 +61,19 @@ export function activate(context: vscode.ExtensionContext): DreamsApi {
   // `dreams mcp` for VS Code's agent mode, where VS Code offers the API (1.101+); else .vscode/mcp.json is the route.
   context.subscriptions.push(...registerDreamsMcpServers(context, vscode));
   // The rest is loaded after activate() returns: a canvas opens without waiting for it.
-  const workbench = loadWorkbench().then((m) => m.startWorkbench(context));
   workbench.catch((e: Error) => void vscode.window.showErrorMessage(`DREAMS could not start its views: ${e.message}`));
   for (const id of LATE_COMMANDS) {
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await workbench).commands[id](...args)));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => (await startWorkbenchOnce()).commands[id](...args)),
+    );
   }
-  registerStructureEditor(
-    context,
-    workbench.then((w) => w.structureEditor),
-  );
+  registerStructureEditor(context, () => startWorkbenchOnce().then((w) => w.structureEditor));
   // VS Code revives panels only through a serializer registered during activation.
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(PROVENANCE_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => {
         try {
-          await (await workbench).provenance.deserializeWebviewPanel(panel, state as never);
+          await (await startWorkbenchOnce()).provenance.deserializeWebviewPanel(panel, state as never);
         } catch (e) {
           // A blank tab tells the user nothing: say what failed and what to do.
           panel.webview.html = `<!DOCTYPE html><html><body><p>The provenance graph could not be restored: ${String((e as Error).message).replace(/[<&]/g, ' ')}. Close this tab and open the graph again from its canvas.</p></body></html>`;

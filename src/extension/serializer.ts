@@ -83,10 +83,17 @@ export function notebookDataToCanvas(data: vscode.NotebookData): CanvasFile {
 
 /** Maps the bytes of a `.dreams` file to notebook data and back; nothing else. */
 export class CanvasSerializer implements vscode.NotebookSerializer {
+  /** `onDeserialized`: called after each canvas's cells are made (activation loads the rest of DREAMS then). */
+  constructor(private readonly onDeserialized?: () => void) {}
+
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
-    // A CanvasFileError propagates: VS Code then refuses to open the file (and offers
-    // the text editor) instead of showing a canvas whose save would overwrite it.
-    return canvasToNotebookData(parseCanvasFile(decoder.decode(content)));
+    try {
+      // A CanvasFileError propagates: VS Code then refuses to open the file (and offers
+      // the text editor) instead of showing a canvas whose save would overwrite it.
+      return canvasToNotebookData(parseCanvasFile(decoder.decode(content)));
+    } finally {
+      this.onDeserialized?.();
+    }
   }
 
   serializeNotebook(data: vscode.NotebookData): Uint8Array {

@@ -7,13 +7,17 @@ import * as vscode from 'vscode';
 
 export const STRUCTURE_VIEW_TYPE = 'dreams.structure';
 
-export function registerStructureEditor(context: vscode.ExtensionContext, provider: Promise<vscode.CustomReadonlyEditorProvider>): void {
+/** `provider`: loads the workbench bundle when first called (see extension.ts). */
+export function registerStructureEditor(
+  context: vscode.ExtensionContext,
+  provider: () => Promise<vscode.CustomReadonlyEditorProvider>,
+): void {
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(
       STRUCTURE_VIEW_TYPE,
       {
         openCustomDocument: (uri) => ({ uri, dispose() {} }) as vscode.CustomDocument,
-        resolveCustomEditor: async (document, panel, token) => (await provider).resolveCustomEditor(document, panel, token),
+        resolveCustomEditor: async (document, panel, token) => (await provider()).resolveCustomEditor(document, panel, token),
       },
       { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } },
     ),
