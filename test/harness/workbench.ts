@@ -69,3 +69,28 @@ export async function runObjectiveCell(page: Page, file: string, cellText: strin
     await pick.click();
   return nb;
 }
+
+/**
+ * Scroll the visible notebook with the wheel until `target` (a cell row, or an element of the
+ * output frame) is wholly on screen; outputs render as they come into view. The wheel turns over
+ * the list's scrollbar, which no output covers (over an output the webview takes the wheel, and a
+ * 3-D view or a plot may keep it). A target not yet in the list (VS Code builds rows near the
+ * screen only) is looked for further down.
+ */
+export async function scrollNotebookTo(page: Page, target: Locator, ms = 60_000): Promise<void> {
+  const editor = visibleNotebook(page);
+  const end = Date.now() + ms;
+  const view = page.viewportSize()!;
+  for (;;) {
+    const eb = await editor.boundingBox();
+    const top = eb?.y ?? 0;
+    // (boundingBox waits for an element that is not there: ask whether it is first)
+    const box = (await target.count()) ? await target.boundingBox({ timeout: 1_000 }).catch(() => null) : null;
+    if (box && box.y >= top && box.y + box.height <= view.height - 30 && (await target.isVisible().catch(() => false))) return;
+    if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
+    if (eb) await page.mouse.move(eb.x + eb.width - 6, eb.y + eb.height / 2);
+    // the list moves about an eighth of the wheel's delta (code-server 4.100, headless Chromium)
+    await page.mouse.wheel(0, box ? (box.y < top ? -800 : 800) : 2400);
+    await page.waitForTimeout(150);
+  }
+}
