@@ -3,6 +3,9 @@
 // report in full (test/harness/completedLatticeRun.ts, projected as the canvas projects it), its E(V)
 // plot drawn inline from the SVG the output carries, its claimed numbers and artifact ids linked.
 // Screenshot: test-results/screenshots/e2e-report-cell.png. Cost: one build and one Chromium page, a few seconds.
+// Then the same run's canvas in the workbench (code-server), its log torn in its last line: the
+// summary says so first, and the report cell draws the plot in VS Code's own notebook webview
+// (e2e-report-cell-damaged-summary.png, e2e-report-cell-workbench.png; about a minute).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +13,8 @@ import path from 'node:path';
 import { CanvasProjection } from '../../src/core/report/canvasProjection';
 import { CANVAS_MIME, type ReportData } from '../../src/shared/canvasOutputs';
 import { completedLatticeRun } from '../harness/completedLatticeRun';
-import { PROJECT_ROOT } from '../harness/vscodeHost';
+import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
+import { notebookOutputFrame, quickOpen, visibleNotebook } from '../harness/workbench';
 import { openRendererPage, type RendererPage } from './support/rendererPage';
 
 describe('the report cell drawn by the notebook renderer (Chromium)', function () {
@@ -55,5 +59,62 @@ describe('the report cell drawn by the notebook renderer (Chromium)', function (
     assert.deepEqual(view.errors, [], 'no page or CSP errors');
     fs.mkdirSync(path.join(PROJECT_ROOT, 'test-results/screenshots'), { recursive: true });
     await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/screenshots/e2e-report-cell.png'), fullPage: true });
+  });
+});
+
+describe("a completed run's canvas with a damaged log in the workbench (e2e)", function () {
+  this.timeout(300_000);
+  let host: VsCodeHost | undefined;
+  const workspace = path.join(PROJECT_ROOT, 'test-results/e2e-workspace-report-cell');
+  after(async () => host?.stop());
+
+  it('shows the damaged log at the top of the summary and the report with its E(V) plot drawn in the notebook', async () => {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.mkdirSync(workspace, { recursive: true });
+    const { run } = await completedLatticeRun(path.join(workspace, 'al.run'));
+    await run.close();
+    const logPath = path.join(run.dir, 'events.jsonl');
+    fs.appendFileSync(logPath, '{"v":1,"seq":99,"ts":"2026-12-05T03:00:00.000Z","kind":"run.st'); // a writer stopped mid-line
+    const before = fs.readFileSync(logPath);
+    fs.writeFileSync(
+      path.join(workspace, 'al-report.dreams'),
+      JSON.stringify({
+        dreams: 1,
+        run: { id: run.runId, log: path.relative(workspace, logPath) },
+        cells: [{ kind: 'objective', id: 'objective-1', text: 'Lattice constant of fcc Al with LDA' }],
+      }) + '\n',
+    );
+    host = await startVsCodeHost({ workspace, extension: 'installed', label: 'e2e-report-cell' });
+    const { page } = host;
+    await quickOpen(page, 'al-report.dreams');
+    await visibleNotebook(page).locator('.cell-list-container').waitFor({ timeout: 60_000 });
+    const out = notebookOutputFrame(page);
+    // the Markdown summary (drawn in the notebook's webview) opens with the warning
+    await out
+      .getByText(/ends in a torn line: line \d+/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await out
+      .getByText(/--cut-damaged|dreams resume/)
+      .first()
+      .waitFor({ timeout: 10_000 });
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /al-report\.dreams shows a damaged run log/ });
+    await toast.waitFor({ timeout: 30_000 });
+    await host.screenshot('e2e-report-cell-damaged-summary');
+    // the report cell, last: its plot decoded and drawn in VS Code's notebook webview
+    const img = out.locator('section.report img.report-plot[data-plot="plots/eos.svg"]');
+    // (the wheel over the notebook's scrollbar, which no output covers, until the plot is on screen)
+    const nb = await visibleNotebook(page).boundingBox();
+    for (let i = 0; i < 80; i++) {
+      const box = (await img.count()) ? await img.boundingBox({ timeout: 1_000 }).catch(() => null) : null;
+      if (box && nb && box.y >= nb.y && box.y + box.height <= nb.y + nb.height) break;
+      if (nb) await page.mouse.move(nb.x + nb.width - 6, nb.y + nb.height / 2);
+      await page.mouse.wheel(0, box && nb && box.y < nb.y ? -800 : 800);
+      await page.waitForTimeout(150);
+    }
+    const width = await img.evaluate((e: HTMLImageElement) => e.decode().then(() => e.naturalWidth));
+    assert.ok(width > 300, `the E(V) plot is drawn (${width} px wide)`);
+    await host.screenshot('e2e-report-cell-workbench');
+    assert.ok(fs.readFileSync(logPath).equals(before), 'the damaged log was left as it was');
   });
 });
