@@ -66,4 +66,29 @@ describe('the report cell and a damaged run log (real VS Code)', () => {
     assert.ok(fs.readFileSync(logPath).equals(before), 'opening the damaged log changed nothing in it');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  it('refuses an answer from the notebook on a log damaged before its last line, naming the damage, and leaves the log as it was', async () => {
+    const ws = workspaceDir();
+    const { run } = await completedLatticeRun(path.join(ws, 'damaged-answer.run'));
+    await run.close();
+    const logPath = path.join(run.dir, 'events.jsonl');
+    // a changed byte in the fifth line: the lines after it look whole, so it is not a crash's torn tail
+    const lines = fs.readFileSync(logPath, 'utf8').split('\n');
+    lines[4] = lines[4]!.replace('"seq":5', '"seq":5 ');
+    fs.writeFileSync(logPath, lines.join('\n'));
+    const before = fs.readFileSync(logPath);
+    const wb = await workbench();
+    const view = await wb.runs.open(logPath);
+    assert.equal(view.health?.line, 5, 'the damage is known when the log is opened');
+    const result = await wb.runs.answerApproval(view, 'ap-1', 'approve', 'from the test');
+    assert.equal(result.ok, false);
+    assert.match(result.ok ? '' : result.message, /damaged at line 5 .*Nothing was changed/);
+    assert.ok(fs.readFileSync(logPath).equals(before), 'the log was not cut back');
+    assert.deepEqual(
+      fs.readdirSync(run.dir).filter((f) => f.startsWith('events.damaged-')),
+      [],
+      'no copy made: nothing was cut',
+    );
+    await wb.runs.close(view);
+  });
 });
