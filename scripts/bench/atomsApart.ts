@@ -2,7 +2,7 @@
  * What the atoms-apart rule costs: the closest-pair scan (all pairs, 27 images) on Pt(111) slabs of
  * 100 to 1000 atoms, and the whole rule on a build_slab call that builds a 500-atom slab.
  * Prints a table and writes bench/results/atoms-apart.json.
- *   node --import tsx scripts/bench/atomsApart.ts
+ *   npm run bench:atoms-apart
  */
 import fs from 'node:fs';
 import path from 'node:path';
