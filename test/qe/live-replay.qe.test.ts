@@ -5,7 +5,9 @@
 // takes the pw.x results of the qe tier's own offline toy study (byte-identical inputs), so its
 // replay costs seconds; the lattice constant runs its ~20 SCFs of fcc Al (about a minute), NaCl from
 // its CIF its 13 two-atom SCFs (about 40 s). The band structure of Si (ultrasoft sweeps and a
-// 224-point bands run: minutes) is replayed by bench:live only.
+// 224-point bands run: minutes) is replayed by bench:live only, as is the relaxation of the atoms of
+// an 8-atom Si POSCAR (no symmetry: 63 k-points a run, seven sweep SCFs and a 12-step relax, about an
+// hour of pw.x live; `npm run bench:live -- si8-relax-pbe --reuse-from <its live run>` takes seconds).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +19,7 @@ import { toyRuns } from './support/coptToyRuns';
 describe('recorded real-model studies, replayed (fake API, real pw.x)', function () {
   this.timeout(3_600_000);
 
-  const benchOnly = new Set(['si-bands-pbe']);
+  const benchOnly = new Set(['si-bands-pbe', 'si8-relax-pbe']);
   for (const session of recordedSessions().filter((s) => !benchOnly.has(s))) {
     it(`${session}: follows the live run request for request and ends as it did`, async () => {
       const t = loadTranscript(session);
