@@ -46,11 +46,28 @@ export function registryContext(rt: AgentRuntime): RegistryContext {
   };
 }
 
-/** A long result is cut, with where to read the rest. */
-export function clipResult(block: ToolResultBlock, max: number, callId?: string): ToolResultBlock {
+/**
+ * A long result is cut, with where to read the rest: a canvas_read result on from the offset where it
+ * was cut (the same key and version); any other call's record (which holds the whole summary) from its start.
+ */
+export function clipResult(block: ToolResultBlock, max: number, callId?: string, use?: ToolUseBlock): ToolResultBlock {
   if (block.content.length <= max) return block;
-  const where = callId ? ` Read calls/${callId} or its artifacts with canvas_read for the rest.` : '';
+  const where =
+    use?.name === 'canvas_read'
+      ? readOn(block.content, max, use.input as Record<string, unknown>)
+      : callId
+        ? ` Read calls/${callId} (its whole summary; canvas_read takes an offset to read on where a result is cut) or its artifacts with canvas_read for the rest.`
+        : '';
   return { ...block, content: `${block.content.slice(0, max)}\n… (${block.content.length - max} more characters cut.${where})` };
+}
+
+/** The canvas_read that reads on from where a cut canvas_read result stops. */
+function readOn(content: string, max: number, input: Record<string, unknown>): string {
+  const head = /^.*? v\d+\/\d+(?: \(from character \d+ of \d+\))?: /.exec(content)?.[0];
+  if (!head || typeof input.key !== 'string') return '';
+  const from = (typeof input.offset === 'number' ? input.offset : 0) + Math.max(0, max - head.length);
+  const args = { key: input.key, ...(typeof input.version === 'number' ? { version: input.version } : {}), offset: from };
+  return ` Read on with canvas_read ${JSON.stringify(args)}.`;
 }
 
 /**
@@ -71,7 +88,7 @@ export async function runToolUses(
   const runOne = async (use: ToolUseBlock) => {
     const r = await rt.registry.call(use, role, ctx, { model, ...(step ? { step } : {}) });
     const callId = 'call' in r.outcome ? r.outcome.call : undefined;
-    results.set(use.id, clipResult(r.toolResult, rt.limits.maxToolResultChars, callId || undefined));
+    results.set(use.id, clipResult(r.toolResult, rt.limits.maxToolResultChars, callId || undefined, use));
   };
   for (let i = 0; i < uses.length; ) {
     await rt.control.checkpoint();

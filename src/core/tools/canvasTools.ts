@@ -23,14 +23,26 @@ export const canvasInspectTool = defineTool({
   },
 });
 
+/** The head of a canvas_read result, before the value's JSON text (from `offset` on). */
+export const canvasReadHead = (key: string, version: number, versions: number, offset: number, length: number): string =>
+  `${key} v${version}/${versions}${offset ? ` (from character ${offset} of ${length})` : ''}: `;
+
 export const canvasReadTool = defineTool({
   name: 'canvas_read',
   description:
-    'Read a canvas key (the latest version, or a given one): the plan ("plan"), an artifact ("artifacts/a-26", its whole value), a tool call ("calls/c-7"), a note ("notes/<name>").',
+    'Read a canvas key (the latest version, or a given one): the plan ("plan"), an artifact ("artifacts/a-26", its whole value), a tool call ("calls/c-7"), a note ("notes/<name>"). A long value is cut; its cut note gives the offset to read on.',
   roles: ALL,
   input: {
     type: 'object',
-    properties: { key: { type: 'string', minLength: 1, maxLength: 300 }, version: { type: 'integer', minimum: 1 } },
+    properties: {
+      key: { type: 'string', minLength: 1, maxLength: 300 },
+      version: { type: 'integer', minimum: 1 },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        description: "Characters of the value's JSON to skip (a cut note gives it).",
+      },
+    },
     required: ['key'],
     additionalProperties: false,
   },
@@ -38,10 +50,15 @@ export const canvasReadTool = defineTool({
   outputs: [],
   requires: { canvas: HINT },
   parameterJudge: false,
-  async run({ key, version }, ctx) {
+  async run({ key, version, offset = 0 }, ctx) {
     const r = ctx.services.canvas.read(key, version);
     if (!r.ok) throw new Error(`${r.message}${r.closest.length ? ` Did you mean: ${r.closest.join(', ')}?` : ''}`);
-    return { artifacts: [], summary: `${r.key} v${r.version}/${r.versions}: ${JSON.stringify(r.value)}` };
+    const text = JSON.stringify(r.value) ?? 'null';
+    if (offset && offset >= text.length)
+      throw new Error(
+        `offset ${offset} is past the end of ${r.key} v${r.version} (${text.length} characters of JSON); read from an offset below ${text.length}.`,
+      );
+    return { artifacts: [], summary: `${canvasReadHead(r.key, r.version, r.versions, offset, text.length)}${text.slice(offset)}` };
   },
 });
 
