@@ -82,6 +82,9 @@ const INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** The calculation as a step title says it, so a plan's reader sees which without reading the arguments. */
+const calculationSaid = (c: string): string => (c === 'vc-relax' ? 'vc-relax (atoms and cell)' : 'relax (atoms in a fixed cell)');
+
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): RelaxInputs {
   // the shared crystal and settings resolvers read the fields one by one
   const raw: Record<string, unknown> = { ...inputs };
@@ -116,7 +119,7 @@ function steps(i: RelaxInputs): TemplateStep[] {
     ...s.steps,
     {
       id: 'relax-input',
-      title: `${i.calculation} input at ${i.forceThresholdEvPerAngstrom} eV/Å${vc ? ` and ${i.pressureThresholdKbar} kbar` : ''}`,
+      title: `${calculationSaid(i.calculation)} input at ${i.forceThresholdEvPerAngstrom} eV/Å${vc ? ` and ${i.pressureThresholdKbar} kbar` : ''}`,
       worker: 'dft',
       tool: 'make_pw_input',
       args: {
@@ -149,7 +152,7 @@ function steps(i: RelaxInputs): TemplateStep[] {
     },
     {
       id: 'relax-run',
-      title: `Run the ${i.calculation}`,
+      title: `Run the ${calculationSaid(i.calculation)}`,
       worker: 'hpc',
       tool: 'run_pw',
       args: { input: '$step.relax-input.pw_input' },

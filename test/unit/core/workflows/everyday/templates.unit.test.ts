@@ -83,6 +83,15 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.ok(!relax.some((s) => s.id === 'cutoff-input'));
   });
 
+  it('relax: the step titles say whether the cell is fixed (relax) or relaxed too (vc-relax), so the plan reads without its arguments', () => {
+    const titles = (calculation: string) =>
+      plan(RELAX, { element: 'Si', calculation })
+        .filter((s) => s.id === 'relax-input' || s.id === 'relax-run')
+        .map((s) => s.title);
+    assert.deepEqual(titles('relax'), ['relax (atoms in a fixed cell) input at 0.01 eV/Å', 'Run the relax (atoms in a fixed cell)']);
+    assert.match(titles('vc-relax')[0]!, /^vc-relax \(atoms and cell\) input at 0\.01 eV\/Å and [\d.]+ kbar$/);
+  });
+
   it('relax reads the crystal from a file named in a YAML objective, as given, with its sha256', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-relax-'));
     fs.writeFileSync(
