@@ -185,6 +185,14 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
         v.steps.length >= 3 && v.steps[0]!.maxForceEvPerAngstrom! > 1,
         `${v.steps.length} geometries, first force ${v.steps[0]!.maxForceEvPerAngstrom}`,
       );
+      // what the relaxation lowered is reported and claimed (the accepted report passed its tier-1 check)
+      assert.ok(
+        v.relaxationEnergyEv! < 0 && v.relaxationEnergyEv === v.finalEnergyEv - v.steps[0]!.energyEv!,
+        String(v.relaxationEnergyEv),
+      );
+      const report = fs.readFileSync(path.join(whole.controller.runDir, 'report.md'), 'utf8');
+      assert.match(report, /eV \([\d.]+ meV\/atom\) below the first geometry's/);
+      assert.match(report, /relaxation_energy/);
     });
 
     it('writes the relaxed structure in every format and shows the trajectory in report.md', () => {

@@ -42,6 +42,13 @@ export interface RelaxationValue extends RelaxationTrajectoryPlotData {
   /** The checks that decide convergence, each a sentence with its numbers. */
   checks: { quantity: 'force' | 'stress'; value: number; threshold: number; unit: string; within: boolean; statement: string }[];
   finalEnergyEv: number;
+  /** The energy of the first geometry (the structure as given), eV. */
+  initialEnergyEv?: number;
+  /**
+   * finalEnergyEv − initialEnergyEv, eV: what the relaxation lowered (negative). For a vc-relax the
+   * final energy is the final SCF's, in the basis of the relaxed cell.
+   */
+  relaxationEnergyEv?: number;
   maxForceEvPerAngstrom?: number;
   totalForceEvPerAngstrom?: number;
   forcesEvPerAngstrom?: Vec3[];

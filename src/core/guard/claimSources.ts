@@ -105,6 +105,11 @@ export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
   stress: { ...RELAXATION, description: 'the stress or pressure at the end of a converged relaxation (relaxation_result)' },
   volume: { ...RELAXATION, description: "the volume of a converged relaxation's cell (relaxation_result)" },
   relaxed_energy: { ...RELAXATION, description: 'the final energy of a converged relaxation (relaxation_result)' },
+  relaxation_energy: {
+    ...RELAXATION,
+    description:
+      "the energy a converged relaxation lowered: its final energy minus its first geometry's (relaxation_result: relaxationEnergyEv)",
+  },
   magnetization: {
     names: [ARTIFACT.magnetization],
     tools: ['magnetization'],

@@ -61,6 +61,7 @@ export const relaxationResultTool = defineTool({
       );
     }
     const natoms = input.structure.symbols.length;
+    const initialEnergyEv = s.steps[0]?.energyEv;
     const start = input.structure.positions;
     const final = s.positionsAngstrom?.length === natoms ? s.positionsAngstrom : undefined;
     const moved = final
@@ -78,6 +79,7 @@ export const relaxationResultTool = defineTool({
       },
       steps: s.steps,
       finalEnergyEv: s.finalEnergyEv,
+      ...(initialEnergyEv !== undefined ? { initialEnergyEv, relaxationEnergyEv: s.finalEnergyEv - initialEnergyEv } : {}),
       ...(s.maxForceEvPerAngstrom !== undefined ? { maxForceEvPerAngstrom: s.maxForceEvPerAngstrom } : {}),
       ...(s.totalForceEvPerAngstrom !== undefined ? { totalForceEvPerAngstrom: s.totalForceEvPerAngstrom } : {}),
       ...(s.forcesEvPerAngstrom ? { forcesEvPerAngstrom: s.forcesEvPerAngstrom } : {}),

@@ -196,10 +196,18 @@ function steps(i: RelaxInputs): TemplateStep[] {
     },
     reportStep(
       `Report the relaxed ${vc ? 'cell' : 'geometry'}`,
-      ['relaxed_energy', 'force', 'volume', ...(vc ? ['stress'] : []), 'kpoint_count', ...s.quantities],
+      ['relaxed_energy', 'relaxation_energy', 'force', 'volume', ...(vc ? ['stress'] : []), 'kpoint_count', ...s.quantities],
       ['result', 'structure-files'],
     ),
   ];
+}
+
+/** ", X eV (Y meV/atom) below the first geometry's": what the relaxation lowered, when the first energy is known. */
+function loweredBy(v: RelaxationValue): string {
+  if (v.relaxationEnergyEv === undefined) return '';
+  const d = v.relaxationEnergyEv;
+  const perAtom = (1000 * Math.abs(d)) / v.natoms;
+  return `, ${shown(Math.abs(d), 4)} eV (${shown(perAtom, 3)} meV/atom) ${d <= 0 ? 'below' : 'above'} the first geometry's${v.calculation === 'vc-relax' ? ' (the final SCF in the basis of the relaxed cell)' : ''}`;
 }
 
 function claimsAndText(ctx: ComposeContextOf<RelaxInputs>): { text: string; claims: ReportClaim[] } {
@@ -215,6 +223,17 @@ function claimsAndText(ctx: ComposeContextOf<RelaxInputs>): { text: string; clai
       cites: `${ref}.finalEnergyEv`,
       statement: `E = ${claimValue(v.finalEnergyEv, 6)} eV`,
     },
+    ...(v.relaxationEnergyEv !== undefined
+      ? [
+          {
+            quantity: 'relaxation_energy',
+            value: claimValue(v.relaxationEnergyEv, 6),
+            unit: 'eV',
+            cites: `${ref}.relaxationEnergyEv`,
+            statement: `E − E(first geometry) = ${claimValue(v.relaxationEnergyEv, 6)} eV`,
+          },
+        ]
+      : []),
     {
       quantity: 'force',
       value: claimValue(v.maxForceEvPerAngstrom!, 4),
@@ -252,7 +271,7 @@ function claimsAndText(ctx: ComposeContextOf<RelaxInputs>): { text: string; clai
   const text = [
     `The ${v.calculation} of ${i.crystal.name} (${v.formula}, ${v.natoms} atoms) converged in ${v.steps.length} geometries (${ref}): ${v.checks.map((c) => c.statement).join('; ')}.`,
     '',
-    `Final energy ${shown(v.finalEnergyEv, 10)} eV; largest force component ${shown(v.maxForceEvPerAngstrom!, 3)} eV/Å` +
+    `Final energy ${shown(v.finalEnergyEv, 10)} eV${loweredBy(v)}; largest force component ${shown(v.maxForceEvPerAngstrom!, 3)} eV/Å` +
       (vc
         ? `; pressure ${v.pressureKbar} kbar (target ${v.targetPressureKbar ?? 0} kbar, cell_dofree ${v.cellDofree ?? 'all'}); volume ${shown(v.volumeAngstrom3, 6)} Å³ from ${shown(v.startVolumeAngstrom3, 6)} Å³ ` +
           `(${shown(100 * (v.volumeAngstrom3 / v.startVolumeAngstrom3 - 1), 3)} %); cell vector lengths ${lengths} Å.`

@@ -67,6 +67,11 @@ describe('relaxation_result', () => {
     assert.ok(v.startVolumeAngstrom3 !== v.volumeAngstrom3);
     assert.equal(v.kpointCount, 10);
     assert.equal(v.formula, 'Si2');
+    // what the relaxation lowered: the final energy against the first geometry's, both as pw.x printed them
+    assert.equal(v.initialEnergyEv, v.steps[0]!.energyEv);
+    assert.ok(v.initialEnergyEv !== undefined && v.relaxationEnergyEv !== undefined);
+    assert.equal(v.relaxationEnergyEv, v.finalEnergyEv - v.initialEnergyEv);
+    assert.ok(v.relaxationEnergyEv < 0, String(v.relaxationEnergyEv));
     assert.deepEqual(
       v.checks.map((c) => [c.quantity, c.within]),
       [

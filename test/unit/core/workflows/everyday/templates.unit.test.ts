@@ -71,6 +71,7 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.equal(input.ecutwfcRy, '$step.cutoff-choice.converged_settings.chosen.ecutwfcRy');
     assert.deepEqual(steps.at(-1)!.reportQuantities, [
       'relaxed_energy',
+      'relaxation_energy',
       'force',
       'volume',
       'stress',
