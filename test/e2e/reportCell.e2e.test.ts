@@ -89,13 +89,16 @@ describe("a completed run's canvas with a damaged log in the workbench (e2e)", f
     await quickOpen(page, 'al-report.dreams');
     await visibleNotebook(page).locator('.cell-list-container').waitFor({ timeout: 60_000 });
     const out = notebookOutputFrame(page);
-    // the Markdown summary (drawn in the notebook's webview) opens with the warning
+    // the Markdown summary (drawn in the notebook's webview) opens with the warning; the report cell
+    // repeats it further down, where the webview may keep it hidden until scrolled to: the visible one
     await out
       .getByText(/ends in a torn line: line \d+/)
+      .filter({ visible: true })
       .first()
       .waitFor({ timeout: 60_000 });
     await out
       .getByText(/--cut-damaged|dreams resume/)
+      .filter({ visible: true })
       .first()
       .waitFor({ timeout: 10_000 });
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /al-report\.dreams shows a damaged run log/ });
