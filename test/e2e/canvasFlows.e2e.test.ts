@@ -251,8 +251,9 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-lab-notebook-summary');
     await runCommand(page, 'Notifications: Clear All Notifications');
     await page.keyboard.press('Control+End');
-    await out.locator('section.report table.claims').first().waitFor({ timeout: 30_000 });
-    // to the end of the notebook: the report is its last cell (Control+End focuses it; the wheel brings it into view)
+    // to the end of the notebook: the report is its last cell (Control+End focuses it; the wheel brings
+    // it into view, where the webview draws it: an output out of view may be kept hidden)
+    await scrollTo(page, out.locator('section.report table.claims').filter({ visible: true }).first(), 60_000, 'down');
     const eb = await visibleNotebook(page).boundingBox();
     if (eb) await page.mouse.move(eb.x + 24, eb.y + eb.height / 2);
     for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 800);
