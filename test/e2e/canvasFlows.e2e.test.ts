@@ -251,9 +251,17 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await host.screenshot('e2e-lab-notebook-summary');
     await runCommand(page, 'Notifications: Clear All Notifications');
     await page.keyboard.press('Control+End');
-    // to the end of the notebook: the report is its last cell (Control+End focuses it; the wheel brings
-    // it into view, where the webview draws it: an output out of view may be kept hidden)
-    await scrollTo(page, out.locator('section.report table.claims').filter({ visible: true }).first(), 60_000, 'down');
+    // the renderer drew the report cell (its claims table is in the output webview; an output out of
+    // view may be kept hidden there, so its presence, not its visibility, is what is awaited)
+    const claims = out.locator('section.report table.claims');
+    const eb0 = await visibleNotebook(page).boundingBox();
+    for (let end = Date.now() + 60_000; !(await claims.count()); ) {
+      if (Date.now() > end) throw new Error("the report cell's claims table was not drawn after 60 s of scrolling to the end");
+      if (eb0) await page.mouse.move(eb0.x + 24, eb0.y + eb0.height / 2);
+      await page.mouse.wheel(0, 800);
+      await page.waitForTimeout(150);
+    }
+    // to the end of the notebook for the screenshot: the report is its last cell (Control+End focuses it; the wheel brings it into view)
     const eb = await visibleNotebook(page).boundingBox();
     if (eb) await page.mouse.move(eb.x + 24, eb.y + eb.height / 2);
     for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 800);
