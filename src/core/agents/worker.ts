@@ -7,6 +7,7 @@
  * supervisor then checks the step against the provenance, not against the model's word.
  * The model is offered only its step's tool (and the canvas read).
  */
+import { canvasReadOn } from '../tools/canvasTools';
 import type { AgentRole } from '../canvas/types';
 import type { ContentBlock, LlmMessage, ToolResultBlock, ToolUseBlock } from '../llm/types';
 import type { RegistryContext } from './toolRegistry';
@@ -54,20 +55,11 @@ export function clipResult(block: ToolResultBlock, max: number, callId?: string,
   if (block.content.length <= max) return block;
   const where =
     use?.name === 'canvas_read'
-      ? readOn(block.content, max, use.input as Record<string, unknown>)
+      ? canvasReadOn(block.content, max, use.input as Record<string, unknown>)
       : callId
         ? ` Read calls/${callId} (its whole summary; canvas_read takes an offset to read on where a result is cut) or its artifacts with canvas_read for the rest.`
         : '';
   return { ...block, content: `${block.content.slice(0, max)}\n… (${block.content.length - max} more characters cut.${where})` };
-}
-
-/** The canvas_read that reads on from where a cut canvas_read result stops. */
-function readOn(content: string, max: number, input: Record<string, unknown>): string {
-  const head = /^.*? v\d+\/\d+(?: \(from character \d+ of \d+\))?: /.exec(content)?.[0];
-  if (!head || typeof input.key !== 'string') return '';
-  const from = (typeof input.offset === 'number' ? input.offset : 0) + Math.max(0, max - head.length);
-  const args = { key: input.key, ...(typeof input.version === 'number' ? { version: input.version } : {}), offset: from };
-  return ` Read on with canvas_read ${JSON.stringify(args)}.`;
 }
 
 /**

@@ -24,8 +24,18 @@ export const canvasInspectTool = defineTool({
 });
 
 /** The head of a canvas_read result, before the value's JSON text (from `offset` on). */
-export const canvasReadHead = (key: string, version: number, versions: number, offset: number, length: number): string =>
+const canvasReadHead = (key: string, version: number, versions: number, offset: number, length: number): string =>
   `${key} v${version}/${versions}${offset ? ` (from character ${offset} of ${length})` : ''}: `;
+const CANVAS_READ_HEAD = /^.*? v\d+\/\d+(?: \(from character \d+ of \d+\))?: /;
+
+/** Where a canvas_read result cut after `max` characters goes on: the canvas_read of the same key from that offset. */
+export function canvasReadOn(content: string, max: number, input: Record<string, unknown>): string {
+  const head = CANVAS_READ_HEAD.exec(content)?.[0];
+  if (!head || typeof input.key !== 'string') return '';
+  const from = (typeof input.offset === 'number' ? input.offset : 0) + Math.max(0, max - head.length);
+  const args = { key: input.key, ...(typeof input.version === 'number' ? { version: input.version } : {}), offset: from };
+  return ` Read on with canvas_read ${JSON.stringify(args)}.`;
+}
 
 export const canvasReadTool = defineTool({
   name: 'canvas_read',

@@ -649,7 +649,7 @@ export function binaryFormulaIn(text: string): string[] | undefined {
   return undefined;
 }
 
-/** Not a length: a number followed by a reciprocal length (0.2 Å⁻¹, 0.2 Å^-1, 0.2 Å-1) or preceded by "1/". */
+/** Not a length: a number followed by a reciprocal length (0.2 Å⁻¹, 0.2 Å^-1, 0.2 Å-1); ANY_LENGTH also skips one after a "/". */
 const NOT_RECIPROCAL = String.raw`(?!\s*(?:⁻¹|\^?\s*-\s*1\b|\^\s*\(?-1))`;
 const STATED_A0 = new RegExp(
   String.raw`(?:\ba0?\b|\ba_0\b|start(?:ing)?(?: at| from)?|initial(?: guess)?|guess)\s*(?:=|:|of|at|from)?\s*(\d+(?:\.\d+)?)\s*(?:Å|A\b|Ang|angstrom)` +
