@@ -369,6 +369,36 @@ function startStep(i: SurfaceInputs): TemplateStep {
   };
 }
 
+/** A bulk SCF input at the slab settings (the EOS template and the bulk reference share them): tool, arguments and reasons. */
+function bulkScfAtSlabSettings(
+  structure: string,
+  why: { structure: string; purpose: string; calculation: string },
+  s: ReturnType<typeof settingsSteps>,
+  e: ReturnType<typeof electronicArgs>,
+): Pick<TemplateStep, 'tool' | 'args' | 'reasons'> {
+  return {
+    tool: 'make_pw_input',
+    args: {
+      structure,
+      pseudopotentials: PSEUDOS,
+      purpose: 'production',
+      calculation: 'scf',
+      ...e.args,
+      ecutwfcRy: s.cut,
+      ecutrhoRy: s.rho,
+      kSpacingPerAngstrom: s.k,
+    },
+    reasons: {
+      structure: why.structure,
+      pseudopotentials: 'the chosen pseudopotentials',
+      purpose: why.purpose,
+      calculation: why.calculation,
+      ...e.reasons,
+      ...s.reasons,
+    },
+  };
+}
+
 /** The EOS of the bulk at the study's settings, its fit, a through the cell's symmetry, and the bulk rebuilt at that a. */
 function latticeSteps(i: SurfaceInputs, s: ReturnType<typeof settingsSteps>, e: ReturnType<typeof electronicArgs>): TemplateStep[] {
   const scales = eosScaleFactors(i.eos.points, i.eos.rangePercent);
@@ -377,25 +407,16 @@ function latticeSteps(i: SurfaceInputs, s: ReturnType<typeof settingsSteps>, e: 
       id: 'eos-input',
       title: 'Bulk EOS template at the slab settings',
       worker: 'dft',
-      tool: 'make_pw_input',
-      args: {
-        structure: START,
-        pseudopotentials: PSEUDOS,
-        purpose: 'production',
-        calculation: 'scf',
-        ...e.args,
-        ecutwfcRy: s.cut,
-        ecutrhoRy: s.rho,
-        kSpacingPerAngstrom: s.k,
-      },
-      reasons: {
-        structure: 'the bulk at the starting lattice constant; the series scales it',
-        pseudopotentials: 'the chosen pseudopotentials',
-        purpose: "its energies give the bulk's lattice constant at the study's settings",
-        calculation: 'single-point energies',
-        ...e.reasons,
-        ...s.reasons,
-      },
+      ...bulkScfAtSlabSettings(
+        START,
+        {
+          structure: 'the bulk at the starting lattice constant; the series scales it',
+          purpose: "its energies give the bulk's lattice constant at the study's settings",
+          calculation: 'single-point energies',
+        },
+        s,
+        e,
+      ),
       dependsOn: s.after,
     },
     {
@@ -486,25 +507,16 @@ function steps(i: SurfaceInputs): TemplateStep[] {
       id: 'bulk-input',
       title: `Bulk SCF input at the slab settings${computed ? ' and the computed a' : ''}`,
       worker: 'dft',
-      tool: 'make_pw_input',
-      args: {
-        structure: reference,
-        pseudopotentials: PSEUDOS,
-        purpose: 'production',
-        calculation: 'scf',
-        ...e.args,
-        ecutwfcRy: s.cut,
-        ecutrhoRy: s.rho,
-        kSpacingPerAngstrom: s.k,
-      },
-      reasons: {
-        structure: computed ? 'the bulk at the lattice constant computed at these settings' : 'the bulk crystal at the given a',
-        pseudopotentials: 'the chosen pseudopotentials',
-        purpose: 'the bulk energy per atom the slabs are measured against',
-        calculation: 'the bulk at the lattice constant the slabs are cut at',
-        ...e.reasons,
-        ...s.reasons,
-      },
+      ...bulkScfAtSlabSettings(
+        reference,
+        {
+          structure: computed ? 'the bulk at the lattice constant computed at these settings' : 'the bulk crystal at the given a',
+          purpose: 'the bulk energy per atom the slabs are measured against',
+          calculation: 'the bulk at the lattice constant the slabs are cut at',
+        },
+        s,
+        e,
+      ),
       dependsOn: computed ? ['bulk-a0', ...s.after] : s.after,
     },
     {
