@@ -3,7 +3,7 @@
  * headless Debian chromium driven by playwright-core. Used by the vscode tier (tests
  * loaded through the workbench URL's payload), the e2e tier and bench:activation.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,7 +12,9 @@ import path from 'node:path';
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 export const CODE_SERVER_DIR = process.env.DREAMS_CODE_SERVER_DIR ?? path.join(PROJECT_ROOT, '.vscode-test/code-server');
 export const CODE_SERVER_ENTRY = path.join(CODE_SERVER_DIR, 'node_modules/code-server/out/node/entry.js');
-export const CHROMIUM = process.env.DREAMS_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM, launchChromium } from './chromium';
+
+export { CHROMIUM };
 export const EXTENSION_ID = 'dreams-dft.dreams-vscode';
 
 export interface HostOptions {
@@ -196,9 +198,7 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
       30_000,
       'code-server /healthz',
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
+    browser = await launchChromium({
       env: { ...process.env, ...iso },
       args: [
         '--no-sandbox',

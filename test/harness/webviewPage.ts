@@ -4,12 +4,13 @@
  * for acquireVsCodeApi that records what the page posts. For bench:ui, where the
  * workbench's own start-up would swamp the figures being measured.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CHROMIUM, PROJECT_ROOT } from './vscodeHost';
+import { PROJECT_ROOT } from './vscodeHost';
 
 export interface WebviewPage {
   page: Page;
@@ -55,9 +56,7 @@ ${(opts.extraScripts ?? []).map((_, i) => `<script nonce="${nonce}" src="/extra-
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
+  const browser = await launchChromium({
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 900 } });

@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../harness/chromium';
 import { CANVAS_MIME, type PlotData } from '../../../src/shared/canvasOutputs';
-import { CHROMIUM, PROJECT_ROOT } from '../../harness/vscodeHost';
+import { PROJECT_ROOT } from '../../harness/vscodeHost';
 
 export interface RendererPage {
   page: Page;
@@ -46,9 +47,7 @@ window.__rendered = true;
     fs.createReadStream(file).pipe(res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
+  const browser = await launchChromium({
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   const close = async () => {
