@@ -2,9 +2,10 @@
  * The tool registry: per role, the tool definitions a model sees (each tool's schema
  * wrapped as {arguments, references, reasons, context}), and the route from a model's
  * tool use through the guarded call to a tool result. After a report is written, the
- * report judge audits it and its judgement is recorded.
+ * report judge audits it (given the run's earlier judgements, so that a corrected report
+ * keeps the verdicts of calls unchanged since) and its judgement is recorded.
  */
-import type { AgentRole } from '../canvas/types';
+import { type AgentRole, eventsOf } from '../canvas/types';
 import { guardedCall, type GuardContext } from '../guard/guardedCall';
 import type { GuardedToolSpec } from '../guard/toolSpec';
 import type { JudgeToolInfo } from '../guard/judges/judgePrompt';
@@ -236,8 +237,11 @@ export class ToolRegistry {
   ): Promise<ReportJudgement> {
     const judge = ctx.judge && ctx.judge.catalogue.length === 0 ? { ...ctx.judge, catalogue: this.judgeCatalogue() } : ctx.judge;
     const text = ctx.provenance.call(call)?.args.text?.value;
+    // the run's earlier judgements: a corrected report keeps the passes of calls unchanged since
+    const earlier = eventsOf(ctx.events?.events() ?? [], 'report.judged').map((e) => e.payload);
     const judgement = await judgeReport(claims, {
       ...(typeof text === 'string' ? { text } : {}),
+      earlier,
       provenance: ctx.provenance,
       approvals: ctx.approvals,
       specOf: (t) => this.get(t),

@@ -5,6 +5,10 @@
  * them; with a model, the calls that hold values of an agent's own. A call with references
  * only is left to tier 1; a call identical to another, or one of a series of one step, is
  * summarised under the call judged for it; and the audit is split into requests that fit.
+ * A report the deterministic checks already refuse is not sent to the model: it goes back
+ * with their reasons, and the model audits the corrected report. On a corrected report, a
+ * call the model passed before and on which nothing has changed keeps its verdicts
+ * (judges/keptVerdicts.ts); the model is sent the rest, and shown what was kept.
  * Its verdict decides whether the report is accepted. Call-time verdicts are kept beside
  * the report-time ones.
  */
@@ -19,6 +23,15 @@ import { citedSelectionTables } from './judges/selectionTables';
 import { REPORT_VERDICT_TOOL } from './judges/judgePrompt';
 import { judgeInfraVerdicts, notJudged } from './judges/paramJudge';
 import { callIdentity, callShape, handedOn, referencesOnly } from './judges/judgeEconomy';
+import {
+  type AuditBasis,
+  callDigest,
+  claimDigest,
+  type EarlierJudgement,
+  type KeptVerdicts,
+  keptLine,
+  keptVerdicts,
+} from './judges/keptVerdicts';
 import { parseRef, type ProvenanceView } from '../provenance/view';
 import { latestRuleText } from './rule-texts';
 import { contributingCalls, upstreamPath } from '../provenance/upstream';
@@ -31,6 +44,8 @@ export interface CallJudgement {
   callTime: Verdict[];
   /** The verdicts of this report's audit. */
   reportTime: Verdict[];
+  /** What its model verdicts rested on, to tell whether a corrected report may keep them. */
+  basis?: AuditBasis;
 }
 
 export interface ReportJudgement {
@@ -56,6 +71,8 @@ export interface ReportJudgeOptions {
   judge?: JudgeConfig;
   /** The report's text, so the judge can weigh what it says around the claims (its caveats included). */
   text?: string;
+  /** The run's earlier judgements ('report.judged', oldest first): unchanged calls keep their passes. */
+  earlier?: readonly EarlierJudgement[];
 }
 
 const callNumber = (id: string): number => Number(id.replace(/^c-/, ''));
@@ -245,27 +262,61 @@ interface TierOneChecks {
   upstream: Verdict[];
 }
 
+/** A call that keeps its verdicts from the audit of an earlier report (judges/keptVerdicts.ts). */
+interface KeptCall {
+  call: ToolCallRecord;
+  kept: KeptVerdicts;
+}
+
+/** One call's verdicts from the judge's answer: each parameter's own, else its call's ("*"), else `fallback`. */
+function answeredVerdicts(
+  c: ToolCallRecord,
+  answer: { input: ReportVerdicts; model: string },
+  rule: string,
+  fallback?: (p: string) => Verdict | undefined,
+): Verdict[] {
+  return Object.keys(c.args).map((p) => {
+    const v =
+      answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p) ??
+      answer.input.verdicts.find((x) => x.call === c.id && x.parameter === '*');
+    if (v) return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
+    return (
+      fallback?.(p) ?? {
+        ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!,
+        tier: 'report' as const,
+      }
+    );
+  });
+}
+
 async function modelVerdicts(
   calls: ToolCallRecord[],
+  total: number,
+  kept: KeptCall[],
   view: ProvenanceView,
   claims: ReportClaim[],
   checks: TierOneChecks,
   judge: JudgeConfig,
   specOf: (tool: string) => GuardedToolSpec | undefined,
   reportText?: string,
-): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan }> {
+): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan; rejudged: string[] }> {
   const rule = latestRuleText('report-judge').id;
   const plan = auditPlan(calls, view, specOf);
   const chunks = auditChunks(plan, view);
+  // with every call kept, one request still judges the corrected report as a whole
+  if (!chunks.length && kept.length) chunks.push({ entries: [], text: [] });
   const out = new Map<string, Verdict[]>();
+  const rejudged: string[] = [];
   const refsOnly = plan.referencesOnly.map((c) => c.id);
   // the convergence selections the claims cite, with the tables they chose from
   const tables = citedSelectionTables(
     view,
     claims.map((c) => parseRef(c.cites)?.artifactId).filter((id): id is string => !!id),
   );
+  const keptFrom = [...new Set(kept.map((k) => k.kept.from))];
   for (const [i, chunk] of chunks.entries()) {
     const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
+    const showKept = i === 0 && kept.length > 0;
     const text = [
       ...(reportText && i === 0
         ? ['Report text:', reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText, '']
@@ -283,17 +334,33 @@ async function modelVerdicts(
           ]
         : []),
       '',
-      `The claims depend on ${calls.length} call(s). ${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges the ${chunk.entries.length} below` +
+      `The claims depend on ${total} call(s). ` +
+        (kept.length
+          ? `${kept.length} keep the verdicts the audit of the earlier report (${keptFrom.join(', ')}) gave them, listed after the calls to judge. `
+          : '') +
+        `${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges ${chunk.entries.length ? `the ${chunk.entries.length} below` : 'none of them anew'}` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
         `${refsOnly.length ? `; ${refsOnly.length} call(s) hold only references to final artifacts, which tier 1 re-checked, and are not listed (${refsOnly.join(', ')})` : ''}.`,
       '',
       'Calls to judge:',
-      ...chunk.text,
+      ...(chunk.entries.length ? chunk.text : ['(none: every call the claims depend on keeps its verdict, below)']),
+      ...(showKept
+        ? [
+            '',
+            `Verdicts kept from the audit of the earlier report: neither these calls, nor what they read, nor the claims resting on them changed since. Each stands unless this report's text or claims make it wrong: then give that call a new verdict (parameter "*"); otherwise give none for it.`,
+            ...kept.map((k) => keptLine(k.call, k.kept)),
+          ]
+        : []),
       '',
-      'Give one verdict per call above (parameter "*"), and a verdict for a single parameter only where you judge it differently from its call.',
+      chunk.entries.length
+        ? 'Give one verdict per call above (parameter "*"), and a verdict for a single parameter only where you judge it differently from its call.'
+        : 'Give a verdict only for a kept call you judge differently now; none if every kept verdict stands.',
     ].join('\n');
     // One verdict (~80 tokens) per call and room for the parameters singled out, with room to think.
-    const pairs = chunk.entries.length * 2 + chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0) / 2;
+    const pairs =
+      chunk.entries.length * 2 +
+      chunk.entries.reduce((n, e) => n + Object.keys(e.call.args).length, 0) / 2 +
+      (showKept ? kept.length / 2 : 0);
     const tools = [...new Set(chunk.entries.map((e) => e.call.tool))];
     // the tools named and described, not each parameter: the calls carry their own reasons
     const answer = await askJudge<ReportVerdicts>(judge, 'report-judge', 'judge-report', REPORT_VERDICT_TOOL, text, {
@@ -302,25 +369,24 @@ async function modelVerdicts(
       parameters: [],
     });
     for (const { call: c, standsFor } of chunk.entries) {
-      const params = Object.keys(c.args);
       const verdicts: Verdict[] = !answer.ok
-        ? judgeInfraVerdicts('tier2', rule, answer.error, params, answer.model).map((v) => ({ ...v, tier: 'report' as const }))
-        : params.map((p) => {
-            // the parameter's own verdict, else its call's ("*")
-            const v =
-              answer.input.verdicts.find((x) => x.call === c.id && x.parameter === p) ??
-              answer.input.verdicts.find((x) => x.call === c.id && x.parameter === '*');
-            if (!v)
-              return {
-                ...judgeInfraVerdicts('tier2', rule, `the judge gave no verdict for ${c.id}.${p}`, [p], answer.model)[0]!,
-                tier: 'report' as const,
-              };
-            return { tier: 'report' as const, rule, parameter: p, level: v.level, reasons: v.reasons, judged: true, model: answer.model };
-          });
+        ? judgeInfraVerdicts('tier2', rule, answer.error, Object.keys(c.args), answer.model).map((v) => ({ ...v, tier: 'report' as const }))
+        : answeredVerdicts(c, answer, rule);
       out.set(c.id, verdicts);
       for (const s of standsFor) out.set(s.call.id, handedOn(verdicts, `(as judged for ${c.id}: ${s.why})`));
     }
+    // a kept verdict the judge now gives anew replaces it (a parameter it leaves keeps its own)
+    if (showKept && answer.ok)
+      for (const k of kept) {
+        if (!answer.input.verdicts.some((x) => x.call === k.call.id)) continue;
+        out.set(
+          k.call.id,
+          answeredVerdicts(k.call, answer, rule, (p) => k.kept.verdicts.find((v) => v.parameter === p)),
+        );
+        rejudged.push(k.call.id);
+      }
   }
+  for (const k of kept) if (!out.has(k.call.id)) out.set(k.call.id, k.kept.verdicts);
   for (const c of plan.referencesOnly) {
     out.set(
       c.id,
@@ -334,7 +400,7 @@ async function modelVerdicts(
       })),
     );
   }
-  return { byCall: out, requests: chunks.length, plan };
+  return { byCall: out, requests: chunks.length, plan, rejudged };
 }
 
 /**
@@ -351,6 +417,30 @@ function settledWarning(v: Verdict, call: string, approvals?: ApprovalBook): Ver
     .find((x) => x.a?.decision === 'approve');
   if (!approved) return v;
   return { ...v, level: 'pass', reasons: [...v.reasons, `approved in ${approved.r.id} by ${approved.a!.by}`] };
+}
+
+/** What each contributing call's model verdicts rest on: its own digest, and the claims resting on it. */
+function auditBases(
+  calls: ToolCallRecord[],
+  claims: { claim: ReportClaim; verdicts: Verdict[] }[],
+  judgements: CallJudgement[],
+  view: ProvenanceView,
+  judge: { rule: string; model: string },
+  approvals?: ApprovalBook,
+): Map<string, AuditBasis> {
+  const resting = new Map<string, string[]>(calls.map((c) => [c.id, []]));
+  for (const { claim, verdicts } of claims) {
+    const id = parseRef(claim.cites)?.artifactId;
+    if (!id || !view.artifact(id)) continue;
+    const d = claimDigest(claim, verdicts);
+    for (const c of contributingCalls(view, [id])) resting.get(c.id)?.push(d);
+  }
+  return new Map(
+    calls.map((c) => {
+      const tierOne = judgements.find((j) => j.call === c.id)?.reportTime ?? [];
+      return [c.id, { call: callDigest(c, tierOne, view, judge, approvals), claims: [...new Set(resting.get(c.id))].sort() }];
+    }),
+  );
 }
 
 export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOptions): Promise<ReportJudgement> {
@@ -379,11 +469,25 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
   });
 
   const judge = opts.judge;
+  const rule = latestRuleText('report-judge').id;
   let modelJudged = false;
   let audit = '';
-  if (judge?.provider.judges && calls.length) {
-    const { byCall, requests, plan } = await modelVerdicts(
-      calls,
+  // what the deterministic checks refuse, the model cannot accept: the report goes back with their reasons
+  const refusedByTierOne = [...claimResults.flatMap((c) => c.verdicts), ...upstream, ...judgements.flatMap((j) => j.reportTime)].some(
+    (v) => v.level === 'fail',
+  );
+  if (judge?.provider.judges && calls.length && !refusedByTierOne) {
+    const bases = auditBases(calls, claimResults, judgements, view, { rule, model: judge.models['report-judge'] }, opts.approvals);
+    const kept: KeptCall[] = [];
+    for (const c of calls) {
+      const k = keptVerdicts(opts.earlier ?? [], c, bases.get(c.id)!, rule);
+      if (k) kept.push({ call: c, kept: k });
+    }
+    const keptIds = new Set(kept.map((k) => k.call.id));
+    const { byCall, requests, plan, rejudged } = await modelVerdicts(
+      calls.filter((c) => !keptIds.has(c.id)),
+      calls.length,
+      kept,
       view,
       claims,
       { claims: claimResults.map((c) => c.verdicts), upstream },
@@ -391,15 +495,23 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
       opts.specOf,
       opts.text,
     );
-    for (const j of judgements) j.reportTime.push(...(byCall.get(j.call) ?? []));
+    for (const j of judgements) {
+      j.reportTime.push(...(byCall.get(j.call) ?? []));
+      j.basis = bases.get(j.call)!;
+    }
     modelJudged = true;
     const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);
     audit =
       ` (${plan.judged.length} judged by the model in ${requests} request(s)${standing ? `, ${standing} identical or of a series under them` : ''}` +
+      `${kept.length ? `, ${kept.length - rejudged.length} kept from the audit of the earlier report${rejudged.length ? ` (${rejudged.length} more judged anew)` : ''}` : ''}` +
       `${plan.referencesOnly.length ? `, ${plan.referencesOnly.length} with references only` : ''})`;
   } else {
-    const why = !judge ? 'no judge model is configured' : `provider ${judge.provider.name} does not judge`;
-    const rule = latestRuleText('report-judge').id;
+    const why = !judge
+      ? 'no judge model is configured'
+      : !judge.provider.judges
+        ? `provider ${judge.provider.name} does not judge`
+        : 'the deterministic checks refused the report; the model audits the corrected one';
+    if (judge?.provider.judges && refusedByTierOne) audit = ' (not sent to the model: the deterministic checks refused it)';
     for (const j of judgements) {
       j.reportTime.push(
         ...notJudged('tier2', rule, why, Object.keys(view.call(j.call)!.args)).map((v) => ({ ...v, tier: 'report' as const })),
@@ -416,6 +528,6 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
     claims.length === 0
       ? 'the report states no claims: cite at least one artifact for each quantity it reports'
       : `${claims.length} claim(s), ${calls.length} contributing call(s)${audit}: ${fails} fail, ${warns} warn` +
-        `${modelJudged ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
+        `${modelJudged || audit ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
   return { level, accepted: level === 'pass', claims: claimResults, upstream, calls: judgements, infraErrors, modelJudged, summary };
 }

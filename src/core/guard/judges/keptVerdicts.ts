@@ -1,0 +1,149 @@
+/**
+ * Report-judge verdicts kept from one report to its correction. When a report is judged again
+ * (the worker rewrote it after a refusal), a call the model passed in the latest audit that
+ * judged it keeps those verdicts, and is not sent again, only if nothing the judge read about
+ * it has changed:
+ *  - the same rule text and the same judge model;
+ *  - the same call record (tool, arguments with their references, reasons, context, status);
+ *  - the same deterministic (tier-1) results when re-checked for this report;
+ *  - the artifacts it read and made in the same state (status, concerns, and the answers to
+ *    their approvals);
+ *  - every claim that now rests on it (as stated: quantity, value, unit, citation, statement,
+ *    with its own tier-1 result) rested on it when it was judged. A changed or added claim
+ *    re-judges every call under it; a claim only dropped re-judges nothing.
+ * Only passes are kept: a warning or a failure is judged again on the corrected report (the
+ * correction may answer it). A judge outage or a "not judged" is never kept. The judge is shown
+ * the kept verdicts with the report and may give a new verdict for any of them.
+ */
+import crypto from 'node:crypto';
+import type { ToolCallRecord } from '../../provenance/types';
+import { parseRef, type ProvenanceView } from '../../provenance/view';
+import type { ApprovalBook } from '../approvals';
+import type { ReportClaim } from '../claimChecks';
+import type { Verdict } from '../types';
+
+/** What a call's report-time model verdicts rested on, recorded with them (report.judged). */
+export interface AuditBasis {
+  /** Digest of the rule text, judge model, call record, its tier-1 results and what it read and made. */
+  call: string;
+  /** Digests of the claims resting on the call (each as stated, with its tier-1 result). */
+  claims: string[];
+}
+
+/** An earlier judgement of the run, as a 'report.judged' event holds it. */
+export interface EarlierJudgement {
+  /** The write_report call whose report it judged. */
+  call: string;
+  calls: { call: string; reportTime: Verdict[]; basis?: AuditBasis }[];
+}
+
+export interface KeptVerdicts {
+  /** The write_report call of the audit that gave them. */
+  from: string;
+  verdicts: Verdict[];
+}
+
+const digest = (x: unknown): string => crypto.createHash('sha256').update(JSON.stringify(x)).digest('hex').slice(0, 32);
+
+const tierOneFacts = (verdicts: readonly Verdict[]) => verdicts.map((v) => [v.rule, v.level, v.parameter ?? '', v.reasons]);
+
+/** A claim as the judge read it: what it states and what tier 1 found of it. */
+export function claimDigest(claim: ReportClaim, tierOne: readonly Verdict[]): string {
+  const { quantity, value, unit, cites, statement } = claim;
+  return digest({ quantity, value, unit, cites, statement: statement ?? '', tierOne: tierOneFacts(tierOne) });
+}
+
+/** The artifacts a call read (its references) and made, each in its present state. */
+function artifactState(call: ToolCallRecord, view: ProvenanceView, approvals?: ApprovalBook): unknown[] {
+  const ids = new Set<string>(call.outputs);
+  const visit = (x: unknown): void => {
+    if (typeof x === 'string') {
+      const id = parseRef(x)?.artifactId;
+      if (id && view.artifact(id)) ids.add(id);
+    } else if (Array.isArray(x)) x.forEach(visit);
+  };
+  for (const a of Object.values(call.args)) {
+    visit(a.ref);
+    visit(a.value);
+  }
+  return [...ids].sort().map((id) => {
+    const a = view.artifact(id);
+    return [
+      id,
+      a?.status ?? 'absent',
+      (a?.concerns ?? []).map((c) => [
+        c.message,
+        c.approval ?? '',
+        c.approval ? (approvals?.answerOf(c.approval)?.decision ?? 'open') : '',
+      ]),
+    ];
+  });
+}
+
+/** The digest of everything about a call, but its claims, that its report-time model verdicts rest on. */
+export function callDigest(
+  call: ToolCallRecord,
+  tierOne: readonly Verdict[],
+  view: ProvenanceView,
+  judge: { rule: string; model: string },
+  approvals?: ApprovalBook,
+): string {
+  const args = Object.entries(call.args)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, a]) => [k, a.value, a.ref ?? '']);
+  const reasons = Object.entries(call.reasons).sort(([a], [b]) => a.localeCompare(b));
+  return digest({
+    judge,
+    id: call.id,
+    tool: call.tool,
+    args,
+    reasons,
+    context: call.context,
+    status: call.status,
+    tierOne: tierOneFacts(tierOne),
+    artifacts: artifactState(call, view, approvals),
+  });
+}
+
+const KEPT_NOTE = '(kept from the audit of ';
+
+/**
+ * The verdicts a call keeps from the latest earlier audit that judged it with a model, or
+ * undefined when it must be judged again (see the file's head for what "unchanged" is).
+ */
+export function keptVerdicts(
+  earlier: readonly EarlierJudgement[],
+  call: ToolCallRecord,
+  basis: AuditBasis,
+  rule: string,
+): KeptVerdicts | undefined {
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const j = earlier[i]!.calls.find((c) => c.call === call.id);
+    const model = j?.reportTime.filter((v) => v.tier === 'report' && v.rule === rule && v.judged);
+    if (!j || !model?.length) continue; // not judged by a model there: look further back
+    // the latest model judgement of the call decides: it is kept whole or judged again
+    if (!j.basis || j.basis.call !== basis.call) return undefined;
+    if (!basis.claims.every((c) => j.basis!.claims.includes(c))) return undefined;
+    if (model.some((v) => v.level !== 'pass' || v.infraError)) return undefined;
+    if (!Object.keys(call.args).every((p) => model.some((v) => v.parameter === p))) return undefined;
+    const from = earlier[i]!.call;
+    return {
+      from,
+      verdicts: model.map((v) =>
+        v.reasons.some((r) => r.startsWith(KEPT_NOTE))
+          ? v
+          : { ...v, reasons: [...v.reasons, `${KEPT_NOTE}${from}'s report: the call, what it read and the claims on it unchanged)`] },
+      ),
+    };
+  }
+  return undefined;
+}
+
+/** A kept call as the judge is shown it: its call, tool and the reasons of its pass. */
+export function keptLine(call: ToolCallRecord, kept: KeptVerdicts): string {
+  const reasons = [
+    ...new Set(kept.verdicts.flatMap((v) => v.reasons.filter((r) => !r.startsWith(KEPT_NOTE) && !r.startsWith('(as judged for ')))),
+  ];
+  const text = reasons.join(' ');
+  return `- ${call.id} ${call.tool}: pass: ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`;
+}
