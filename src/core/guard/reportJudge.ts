@@ -503,7 +503,7 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
     const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);
     audit =
       ` (${plan.judged.length} judged by the model in ${requests} request(s)${standing ? `, ${standing} identical or of a series under them` : ''}` +
-      `${kept.length ? `, ${kept.length - rejudged.length} kept from the audit of the earlier report${rejudged.length ? ` (${rejudged.length} more judged anew)` : ''}` : ''}` +
+      `${kept.length ? `, ${kept.length} kept from the audit of the earlier report${rejudged.length ? ` (${rejudged.length} of them judged anew)` : ''}` : ''}` +
       `${plan.referencesOnly.length ? `, ${plan.referencesOnly.length} with references only` : ''})`;
   } else {
     const why = !judge

@@ -197,7 +197,7 @@ describe('report judge: attempts at one report', function () {
       Object.keys(base.provenance.call(latticeCall)!.args).map(() => 'fail'),
     );
     assert.equal(second.accepted, false);
-    assert.match(second.summary, /kept from the audit of the earlier report \(1 more judged anew\)/);
+    assert.match(second.summary, /kept from the audit of the earlier report \(1 of them judged anew\)/);
   });
 
   it('with every call kept, still asks the judge once about the corrected report as a whole', async () => {
