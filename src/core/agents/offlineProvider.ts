@@ -332,7 +332,15 @@ export class OfflineProvider implements LlmProvider {
 /** A selection's tolerances in words: "1 meV/atom", "0.05 % of a and 1 meV/atom", "5 meV/atom and within 0.02 μB/atom in the magnetization". */
 function toleranceText(value: ConvergenceSelectionValue | undefined): string {
   const c = value?.criterion;
-  if (c && (c.toleranceMomentMuBPerAtom !== undefined || c.toleranceGapEv !== undefined || c.kind === 'moment' || c.kind === 'gap'))
+  if (
+    c &&
+    (c.toleranceMomentMuBPerAtom !== undefined ||
+      c.toleranceGapEv !== undefined ||
+      c.toleranceForceEvPerAngstrom !== undefined ||
+      c.kind === 'moment' ||
+      c.kind === 'gap' ||
+      c.kind === 'force')
+  )
     return describeCriterion(c).replace(/^within /, '');
   if (c && judgesPressure(c.kind))
     return `${c.toleranceLatticePercent} % of a${c.kind === 'both' ? ` and ${value!.toleranceMevPerAtom} meV/atom` : ''}`;

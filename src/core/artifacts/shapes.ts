@@ -67,6 +67,9 @@ export interface ConvergenceSelectionValue {
     /** Gap criterion: the gap at the run's own k-mesh and its change against the finest run, eV. */
     gapEv?: number;
     deltaGapEv?: number;
+    /** Force criterion: the run's largest force component and the largest difference of one component against the finest run, eV/Å. */
+    maxForceEvPerAngstrom?: number;
+    deltaForceEvPerAngstrom?: number;
   }[];
   /** The chosen value of the swept parameter, in the same unit. */
   chosenValue: number;
@@ -76,7 +79,7 @@ export interface ConvergenceSelectionValue {
   toleranceMevPerAtom?: number;
   /** What the sweep was judged by (absent in selections made before criteria had names: energy). */
   criterion?: {
-    kind: 'energy' | 'pressure' | 'both' | 'moment' | 'gap';
+    kind: 'energy' | 'pressure' | 'both' | 'moment' | 'gap' | 'force';
     toleranceMevPerAtom?: number;
     toleranceLatticePercent?: number;
     bulkModulusGPa?: number;
@@ -87,6 +90,8 @@ export interface ConvergenceSelectionValue {
     toleranceMomentMuBPerAtom?: number;
     /** The tolerated change of the gap at the run's k-mesh, eV (gap, or alongside another kind). */
     toleranceGapEv?: number;
+    /** The tolerated difference of any force component against the finest run, eV/Å (force, or alongside another kind). */
+    toleranceForceEvPerAngstrom?: number;
   };
   /** Where the bulk modulus of the pressure criterion came from: a probe of strained cells, or a value given with its reference. */
   bulkModulus?: { valueGPa: number; note: string; from: string[]; atCellGPa?: number; pressureGPa?: number };

@@ -18,9 +18,15 @@
  *   miss an antiferromagnet, whose total is zero at every setting;
  * - gap: |Δgap| in eV, the gap at the SCF's own k-mesh (lowest unoccupied − highest occupied level,
  *   which pw.x prints with fixed occupations or with bands above the occupied ones);
- * - and, alongside any kind, the moment or the gap with their own tolerances (toleranceMomentMuBPerAtom,
- *   toleranceGapEv): a study converges the quantity it reports tightly and the total energy to a looser,
- *   stated tolerance;
+ * - force: the largest difference of one force component on one atom against the finest run, eV/Å
+ *   (max over atoms i and directions α of |F_iα − F_ref,iα|, the forces pw.x prints with tprnfor). A
+ *   relaxation stops when every component is below forc_conv_thr, so the error that matters is the
+ *   error of a component, in the threshold's own measure; the change of the largest force alone would
+ *   miss an atom whose force turned or another atom's force grew. Forces that vanish in every run
+ *   (atoms on sites where symmetry cancels them) show nothing, and the force criterion alone refuses them;
+ * - and, alongside any kind, the moment, the gap or the forces with their own tolerances (toleranceMomentMuBPerAtom,
+ *   toleranceGapEv, toleranceForceEvPerAngstrom): a study converges the quantity it reports tightly and the
+ *   total energy to a looser, stated tolerance;
  * - and, for a crystal whose shape is relaxed (non-cubic), the shape: the shift of the relaxed shape
  *   (c/a for a hexagonal or tetragonal cell) that the run's deviatoric stress error implies,
  *   |Δs|/C in % (C from the bulk modulus, convergenceShape.ts). The pressure fixes the volume; c/a
@@ -43,9 +49,15 @@ export { latticeShiftFromPressure } from './convergencePressure';
 
 export type SweptSetting = 'ecutwfc' | 'kspacing';
 
-export type CriterionKind = 'energy' | 'pressure' | 'both' | 'moment' | 'gap';
+export type CriterionKind = 'energy' | 'pressure' | 'both' | 'moment' | 'gap' | 'force';
 
-export const CRITERION_KINDS: readonly CriterionKind[] = ['energy', 'pressure', 'both', 'moment', 'gap'];
+export const CRITERION_KINDS: readonly CriterionKind[] = ['energy', 'pressure', 'both', 'moment', 'gap', 'force'];
+
+/**
+ * Below this largest force component (eV/Å) in every run of a sweep the forces vanish: the atoms sit where
+ * symmetry cancels them (pw.x symmetrises the forces to exact zeros), so they cannot judge the sweep.
+ */
+export const VANISHING_FORCE_EV_PER_ANGSTROM = 1e-4;
 
 /** Whether a criterion judges the total energy per atom (energy, both). */
 export const judgesEnergy = (kind: CriterionKind | undefined): boolean => kind === undefined || kind === 'energy' || kind === 'both';
@@ -75,6 +87,11 @@ export interface SweepCriterion {
   toleranceMomentMuBPerAtom?: number;
   /** gap, or alongside any kind: tolerated change of the gap at the SCF's own k-mesh against the finest run, eV. */
   toleranceGapEv?: number;
+  /**
+   * force, or alongside any kind: tolerated difference of any force component on any atom against the finest run, eV/Å
+   * (the measure of pw.x's forc_conv_thr).
+   */
+  toleranceForceEvPerAngstrom?: number;
 }
 
 export interface ConvergenceRun {
@@ -96,6 +113,8 @@ export interface ConvergenceRun {
   absoluteMagnetizationMuB?: number;
   /** The gap at the run's own k-mesh (lowest unoccupied − highest occupied level), eV (the gap criterion needs it for every run). */
   gapEv?: number;
+  /** The forces on the atoms, eV/Å, in the order of the structure (the force criterion needs them for every run). */
+  forcesEvPerAngstrom?: Vec3[];
   /** Optional label (artifact reference, job id) carried into the table. */
   label?: string;
 }
@@ -125,6 +144,9 @@ export interface ConvergenceRow {
   /** Gap criterion: the gap at the run's k-mesh and its change against the finest run, eV. */
   gapEv?: number;
   gapErrorEv?: number;
+  /** Force criterion: the run's largest force component, and the largest difference of one component against the finest run, eV/Å. */
+  maxForceEvPerAngstrom?: number;
+  forceErrorEvPerAngstrom?: number;
   /** Meets every part of the criterion. */
   underThreshold: boolean;
   isReference: boolean;
@@ -213,6 +235,15 @@ export function normaliseCriterion(c: number | SweepCriterion): SweepCriterion {
       );
     }
   }
+  if (criterion.kind === 'force' || criterion.toleranceForceEvPerAngstrom !== undefined) {
+    if (!positive(criterion.toleranceForceEvPerAngstrom)) {
+      throw new DftScienceError(
+        `force tolerance ${criterion.toleranceForceEvPerAngstrom} eV/Å is not a positive number. Pass the tolerated difference of a force component against the finest run in eV/Å ` +
+          "(half the relaxation's force threshold is usual: 0.005 for forc_conv_thr 0.01 eV/Å).",
+        { toleranceForceEvPerAngstrom: criterion.toleranceForceEvPerAngstrom },
+      );
+    }
+  }
   return criterion;
 }
 
@@ -231,6 +262,7 @@ export function describeCriterion(c: SweepCriterion): string {
   const quantities = [
     c.toleranceMomentMuBPerAtom !== undefined ? `within ${c.toleranceMomentMuBPerAtom} μB/atom in the magnetization` : '',
     c.toleranceGapEv !== undefined ? `within ${c.toleranceGapEv} eV in the gap` : '',
+    c.toleranceForceEvPerAngstrom !== undefined ? `within ${c.toleranceForceEvPerAngstrom} eV/Å in every force component` : '',
   ].filter(Boolean);
   return [main + shape, ...quantities].filter(Boolean).join(' and ');
 }
@@ -277,6 +309,8 @@ export function selectConvergedValue(
   const usesShape = criterion.toleranceShapePercent !== undefined;
   const usesMoment = criterion.toleranceMomentMuBPerAtom !== undefined;
   const usesGap = criterion.toleranceGapEv !== undefined;
+  const usesForce = criterion.toleranceForceEvPerAngstrom !== undefined;
+  if (usesForce) checkForces(runs, values, spec, criterion);
   // a cutoff sweep's pressures as a constant-cutoff EOS sees them; in a k sweep the term is the same for every run
   const pulay =
     usesPressure && setting === 'ecutwfc'
@@ -308,6 +342,10 @@ export function selectConvergedValue(
     const gap = runs[i].gapEv;
     const dg = gap !== undefined && runs[refIndex].gapEv !== undefined ? Math.abs(gap - runs[refIndex].gapEv!) : undefined;
     const gapOk = !usesGap || (dg !== undefined && dg < criterion.toleranceGapEv! - 1e-9);
+    const forces = runs[i].forcesEvPerAngstrom;
+    const refForces = runs[refIndex].forcesEvPerAngstrom;
+    const df = forces && refForces && forces.length === refForces.length ? largestComponentDifference(forces, refForces) : undefined;
+    const forceOk = !usesForce || (df !== undefined && df < criterion.toleranceForceEvPerAngstrom! - 1e-9);
     return {
       value: values[i],
       ...(runs[i].label !== undefined ? { label: runs[i].label } : {}),
@@ -327,7 +365,10 @@ export function selectConvergedValue(
           }
         : {}),
       ...(gap !== undefined ? { gapEv: gap, ...(dg !== undefined ? { gapErrorEv: dg } : {}) } : {}),
-      underThreshold: energyOk && pressureOk && shapeOk && momentOk && gapOk,
+      ...(forces?.length
+        ? { maxForceEvPerAngstrom: largestComponent(forces), ...(df !== undefined ? { forceErrorEvPerAngstrom: df } : {}) }
+        : {}),
+      underThreshold: energyOk && pressureOk && shapeOk && momentOk && gapOk && forceOk,
       isReference: k === order.length - 1,
       isChosen: false,
     };
@@ -359,6 +400,9 @@ export function selectConvergedValue(
         ? `${worst.momentErrorMuBPerAtom.toFixed(3)} μB/atom in the magnetization`
         : '',
       usesGap && worst.gapErrorEv !== undefined ? `${worst.gapErrorEv.toFixed(3)} eV in the gap` : '',
+      usesForce && worst.forceErrorEvPerAngstrom !== undefined
+        ? `${worst.forceErrorEvPerAngstrom.toFixed(4)} eV/Å in a force component`
+        : '',
     ]
       .filter(Boolean)
       .join(' and ');
@@ -508,4 +552,49 @@ function momentOf(r: ConvergenceRun): { total: number; absolute?: number } | und
     total: r.magnetizationMuB / r.natoms,
     ...(r.absoluteMagnetizationMuB !== undefined ? { absolute: r.absoluteMagnetizationMuB / r.natoms } : {}),
   };
+}
+
+/** The largest |component| of a set of forces, eV/Å. */
+export function largestComponent(forces: Vec3[]): number {
+  return Math.max(0, ...forces.flatMap((f) => f.map(Math.abs)));
+}
+
+/** The largest |F_iα − G_iα| over atoms i and directions α, eV/Å (same atoms, same order). */
+export function largestComponentDifference(forces: Vec3[], reference: Vec3[]): number {
+  return Math.max(0, ...forces.flatMap((f, i) => f.map((x, a) => Math.abs(x - reference[i]![a]!))));
+}
+
+/**
+ * The force criterion's runs: every run has a force on every atom (pw.x prints them with tprnfor), the same
+ * atoms in each; forces that vanish in every run judge nothing, which the force criterion alone refuses.
+ */
+function checkForces(runs: ConvergenceRun[], values: number[], spec: { unit: string; label: string }, criterion: SweepCriterion): void {
+  runs.forEach((r, i) => {
+    const f = r.forcesEvPerAngstrom;
+    const usable =
+      Array.isArray(f) && f.length > 0 && f.every((row) => Array.isArray(row) && row.length === 3 && row.every(Number.isFinite));
+    if (!usable) {
+      throw new DftScienceError(
+        `run ${i} (${values[i]} ${spec.unit}) has no forces, which the force criterion judges it by. ` +
+          'Run the sweep with pw.x printing the forces (tprnfor = .true.; make_pw_input sets it), or leave out the force tolerance.',
+        { index: i },
+      );
+    }
+    if (f.length !== r.natoms || f.length !== runs[0]!.forcesEvPerAngstrom!.length) {
+      throw new DftScienceError(
+        `run ${i} (${values[i]} ${spec.unit}) has forces on ${f.length} atoms where the sweep's runs have ${runs[0]!.forcesEvPerAngstrom!.length} and the cell ${r.natoms}: ` +
+          'the force criterion compares the same atoms run by run. Run every point of the sweep on the same structure.',
+        { index: i },
+      );
+    }
+  });
+  const largest = Math.max(...runs.map((r) => largestComponent(r.forcesEvPerAngstrom!)));
+  if (criterion.kind === 'force' && largest < VANISHING_FORCE_EV_PER_ANGSTROM) {
+    throw new DftScienceError(
+      `every run of the ${spec.label} sweep has forces below ${VANISHING_FORCE_EV_PER_ANGSTROM} eV/Å (largest ${largest.toExponential(1)}): the atoms sit where symmetry cancels ` +
+        'the forces, so the forces cannot tell a converged setting from an unconverged one. Judge this sweep by energy (criterion energy), ' +
+        'with the force tolerance beside it if you like, or sweep a geometry whose atoms feel a force.',
+      { largestForceEvPerAngstrom: largest },
+    );
+  }
 }

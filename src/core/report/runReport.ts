@@ -172,12 +172,16 @@ export function renderRunReport(src: ReportSource): RenderedReport {
           ? `${sel.criterion.toleranceMomentMuBPerAtom} μB/atom in the magnetization`
           : '',
         sel.criterion?.toleranceGapEv !== undefined ? `${sel.criterion.toleranceGapEv} eV in the gap` : '',
+        sel.criterion?.toleranceForceEvPerAngstrom !== undefined
+          ? `${sel.criterion.toleranceForceEvPerAngstrom} eV/Å in every force component`
+          : '',
       ]
         .filter(Boolean)
         .join(' and ');
       const byShape = sel.tested.some((t) => t.shapeShiftPercent !== undefined);
       const byMoment = sel.tested.some((t) => t.magnetizationMuBPerAtom !== undefined);
       const byGap = sel.tested.some((t) => t.gapEv !== undefined);
+      const byForce = sel.tested.some((t) => t.maxForceEvPerAngstrom !== undefined);
       const rows = [...sel.tested].sort((x, y) => x.value - y.value);
       md.push(
         `![${parameter} convergence](plots/${name})`,
@@ -214,6 +218,7 @@ export function renderRunReport(src: ReportSource): RenderedReport {
                 'ΔE vs finest (meV/atom)',
                 ...(byMoment ? ['m (μB/atom)', '|m| (μB/atom)', 'Δm vs finest (μB/atom)'] : []),
                 ...(byGap ? ['gap (eV)', 'Δgap vs finest (eV)'] : []),
+                ...(byForce ? ['largest force component (eV/Å)', 'ΔF vs finest (eV/Å)'] : []),
               ],
               rows.map((t) => [
                 t.value,
@@ -227,6 +232,7 @@ export function renderRunReport(src: ReportSource): RenderedReport {
                     ]
                   : []),
                 ...(byGap ? [t.gapEv?.toFixed(4) ?? '—', t.deltaGapEv?.toFixed(4) ?? '—'] : []),
+                ...(byForce ? [t.maxForceEvPerAngstrom?.toFixed(4) ?? '—', t.deltaForceEvPerAngstrom?.toFixed(4) ?? '—'] : []),
               ]),
             )),
         '',

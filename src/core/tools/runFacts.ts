@@ -2,13 +2,18 @@
  * What run_pw records of a relaxation and of a spin-polarised run in its total_energy's meta,
  * so tier-1 rules can check a relaxation's thresholds and a magnetization claim from the
  * provenance alone: whether the output shows the relaxation converged (forces, and stress for
- * a vc-relax, within the thresholds it states), and the total, absolute and site moments.
+ * a vc-relax, within the thresholds it states), and the total, absolute and site moments; and an SCF's forces,
+ * which a sweep judged by the force criterion compares.
  */
 import type { PwOutput } from '../dft/qe/output/types';
 import { magneticOrder } from '../dft/magnetism';
 import { summariseRelaxation, type CellDofree } from '../dft/relaxation';
 import type { MagnetizationFacts, RelaxationFacts } from '../artifacts/relaxation';
 import type { PwInputValue } from '../artifacts/shapes';
+import type { Vec3 } from '../dft/types';
+import { convert } from '../units';
+
+const RY_PER_BOHR_IN_EV_PER_ANGSTROM = convert(1, 'Ry/bohr', 'eV/Å');
 
 export function relaxationFacts(
   input: Pick<PwInputValue, 'calculation' | 'options' | 'structure'>,
@@ -62,6 +67,17 @@ export function magnetizationFacts(nspin: number, out: PwOutput): MagnetizationF
           ? 'antiferromagnetic'
           : 'non-magnetic',
   };
+}
+
+/**
+ * The forces of an SCF as pw.x printed them (tprnfor), eV/Å, one row per atom in the structure's order, rounded
+ * to 1e-6 eV/Å (pw.x prints 1e-8 Ry/bohr, 2.6e-7 eV/Å). Only for calculation = 'scf': a relaxation's forces
+ * belong to its geometries, which its own facts summarise.
+ */
+export function scfForcesMeta(input: Pick<PwInputValue, 'calculation' | 'structure'>, out: PwOutput): { forcesEvPerAngstrom?: Vec3[] } {
+  const f = out.forcesRyPerBohr;
+  if (input.calculation !== 'scf' || !f?.length || f.length !== input.structure.symbols.length) return {};
+  return { forcesEvPerAngstrom: f.map((row) => row.map((x) => Number((x * RY_PER_BOHR_IN_EV_PER_ANGSTROM).toFixed(6)) || 0) as Vec3) };
 }
 
 /** The meta fields run_pw adds for relaxations and spin-polarised runs (none for others). */

@@ -21,7 +21,7 @@ import { ARTIFACT, type EnergyMeta, type PwInputValue } from '../artifacts/shape
 import { resolveRef, type ProvenanceView } from '../provenance/view';
 import type { ArtifactRecord } from '../provenance/types';
 import { backendsOf, clusterProfileOf, service } from './services';
-import { runFactsMeta } from './runFacts';
+import { runFactsMeta, scfForcesMeta } from './runFacts';
 
 interface Args {
   input: string;
@@ -417,6 +417,8 @@ function runArtifacts(
     ...facts,
     // last: a judge reads meta up to a length, and the relaxation facts matter more to it than the tensor
     ...(out.stressKbar ? { stressKbar: out.stressKbar } : {}),
+    // an SCF's forces (tprnfor), eV/Å, in the structure's order: a sweep judged by the force criterion compares them
+    ...scfForcesMeta(input, out),
   };
   const artifacts = [
     {

@@ -3,8 +3,8 @@
  * judged by energy (meV/atom), by pressure (the shift of a it implies, % of a) or both; when not converged,
  * the next value to try with its predicted pw.x time against the extension budget (dft/convergenceExtension.ts).
  * For a crystal whose shape is relaxed, also by the shift of c/a its deviatoric stress error implies (dft/convergenceShape.ts).
- * A magnetic study judges the magnetization per atom (μB), a band-gap study the gap at each run's k-mesh (eV), alone or
- * beside a looser energy tolerance.
+ * A magnetic study judges the magnetization per atom (μB), a band-gap study the gap at each run's k-mesh (eV), a relaxation
+ * the forces (the largest difference of a force component, eV/Å), alone or beside a looser energy tolerance.
  */
 import {
   CRITERION_KINDS,
@@ -12,13 +12,14 @@ import {
   judgesEnergy,
   judgesPressure,
   selectConvergedValue,
+  VANISHING_FORCE_EV_PER_ANGSTROM,
   type CriterionKind,
   type SweepCriterion,
 } from '../dft/convergence';
 import { kPointsAt, predictRunSeconds, type MeasuredRun } from '../dft/convergenceExtension';
 import { bulkModulusFromPressures } from '../dft/convergencePressure';
 import { SHAPE_MODULUS_PER_BULK, shapeModulusFromBulk } from '../dft/convergenceShape';
-import type { Cell } from '../dft/types';
+import type { Cell, Vec3 } from '../dft/types';
 import { artifactRefListSchema, quantitySchema } from '../guard/schemaAnnotations';
 import { ARTIFACT, type ConvergenceSelectionValue, type SweptParameter } from '../artifacts/shapes';
 import { ARTIFACTS } from '../artifacts/contracts';
@@ -37,6 +38,7 @@ interface Args {
   shapeModulusGPa?: number;
   toleranceMomentMuBPerAtom?: number;
   toleranceGapEv?: number;
+  toleranceForceEvPerAngstrom?: number;
   extensionBudgetSeconds?: number;
 }
 
@@ -58,7 +60,9 @@ export const selectConvergedSettingsTool = defineTool({
     'pulayKbar in the table), or both. For a crystal whose shape is relaxed (non-cubic), toleranceShapePercent also judges each run by the ' +
     'shift of c/a its deviatoric stress error implies (|Δs|/C, C = B/2 unless given), since c/a follows the stress anisotropy, not the pressure. ' +
     'moment judges the magnetization per atom of spin-polarised runs (the larger change of total and absolute, μB), gap the band gap at each ' +
-    "run's own k-mesh (eV; runs with fixed occupations or bands above the occupied ones); toleranceMomentMuBPerAtom and toleranceGapEv also " +
+    "run's own k-mesh (eV; runs with fixed occupations or bands above the occupied ones), force the forces a relaxation follows (the largest " +
+    'difference of one force component on one atom against the finest run, eV/Å, the measure of forc_conv_thr; runs printing forces, ' +
+    'on a geometry whose atoms feel one); toleranceMomentMuBPerAtom, toleranceGapEv and toleranceForceEvPerAngstrom also ' +
     'add them beside energy, so the reported quantity is converged tightly and the total energy to a looser, stated tolerance. The ' +
     'choice is the cheapest value from which every finer value meets it. If only the finest value does, the result is provisional ' +
     'and names the next value to run, with its predicted pw.x time against the extension budget.',
@@ -76,7 +80,7 @@ export const selectConvergedSettingsTool = defineTool({
         type: 'string',
         enum: [...CRITERION_KINDS],
         description:
-          'What each run is judged by against the finest: energy (default), pressure, both (energy and pressure), moment or gap.',
+          'What each run is judged by against the finest: energy (default), pressure, both (energy and pressure), moment, gap or force.',
       },
       toleranceMevPerAtom: quantitySchema('Largest tolerated energy error per atom against the finest run (energy, both)', 'meV/atom', {
         exclusiveMinimum: 0,
@@ -89,6 +93,11 @@ export const selectConvergedSettingsTool = defineTool({
       toleranceGapEv: quantitySchema(
         "Largest tolerated change of the band gap at each run's own k-mesh against the finest run (gap, or beside another criterion)",
         'eV',
+        { exclusiveMinimum: 0, maximum: 1 },
+      ),
+      toleranceForceEvPerAngstrom: quantitySchema(
+        'Largest tolerated difference of any force component on any atom against the finest run (force, or beside another criterion)',
+        'eV/Å',
         { exclusiveMinimum: 0, maximum: 1 },
       ),
       toleranceLatticePercent: quantitySchema(
@@ -130,7 +139,7 @@ export const selectConvergedSettingsTool = defineTool({
         then: { required: ['toleranceLatticePercent'] },
       },
       {
-        if: { type: 'object', required: ['criterion'], properties: { criterion: { enum: ['pressure', 'moment', 'gap'] } } },
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { enum: ['pressure', 'moment', 'gap', 'force'] } } },
         else: { required: ['toleranceMevPerAtom'] },
       },
       {
@@ -140,6 +149,10 @@ export const selectConvergedSettingsTool = defineTool({
       {
         if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'gap' } } },
         then: { required: ['toleranceGapEv'] },
+      },
+      {
+        if: { type: 'object', required: ['criterion'], properties: { criterion: { const: 'force' } } },
+        then: { required: ['toleranceForceEvPerAngstrom'] },
       },
     ],
     additionalProperties: false,
@@ -154,6 +167,8 @@ export const selectConvergedSettingsTool = defineTool({
     toleranceMomentMuBPerAtom:
       'for a magnetic moment, 0.02 μB/atom: pw.x prints the magnetization to 0.01 μB per cell, so a change of one printed digit passes and two do not.',
     toleranceGapEv: 'for a band gap, 0.01 eV, well below the 0.05 eV a gap is usually quoted to.',
+    toleranceForceEvPerAngstrom:
+      'for a relaxation, half its force threshold (0.005 eV/Å for forc_conv_thr 0.01): a geometry relaxed at the chosen settings then has forces below 1.5× the threshold at the finest. Forces that vanish by symmetry judge nothing: keep an energy tolerance beside.',
     toleranceShapePercent:
       'only for a crystal whose shape a vc-relax sets (hexagonal, tetragonal, …); as tight on c/a as the study is on a. A cubic crystal has no shape to converge.',
     criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
@@ -171,7 +186,14 @@ export const selectConvergedSettingsTool = defineTool({
         );
         bulkModulus = { valueGPa: b.gpa, note: b.note, from: probe.map((p) => p.ref), atCellGPa: b.atCellGPa, pressureGPa: b.pressureGPa };
       } else if (args.bulkModulusGPa !== undefined) {
-        bulkModulus = { valueGPa: args.bulkModulusGPa, note: `B = ${args.bulkModulusGPa} GPa as given`, from: [] };
+        // the reference it was taken from, when the call named one (a study hands a probe's B on so), is kept with it
+        const ref = ctx.references.bulkModulusGPa;
+        bulkModulus = {
+          valueGPa: args.bulkModulusGPa,
+          note: `B = ${args.bulkModulusGPa} GPa ${ref ? `taken from ${ref}` : 'as given'}`,
+          from: [],
+          given: ref ? { ref } : {},
+        };
       } else {
         throw new Error(
           'select_converged_settings: the pressure criterion turns a pressure error into a shift of a with the bulk modulus: give bulkModulusFrom (the energies of a probe of strained cells) or bulkModulusGPa.',
@@ -194,6 +216,7 @@ export const selectConvergedSettingsTool = defineTool({
       ...(shapeModulusGPa !== undefined ? { toleranceShapePercent: args.toleranceShapePercent, shapeModulusGPa } : {}),
       ...(args.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: args.toleranceMomentMuBPerAtom } : {}),
       ...(args.toleranceGapEv !== undefined ? { toleranceGapEv: args.toleranceGapEv } : {}),
+      ...(args.toleranceForceEvPerAngstrom !== undefined ? { toleranceForceEvPerAngstrom: args.toleranceForceEvPerAngstrom } : {}),
     };
     const cell = inputs[0]?.meta.cellAngstrom as Cell | undefined;
     const sel = selectConvergedValue(
@@ -207,6 +230,7 @@ export const selectConvergedSettingsTool = defineTool({
         ...(e.meta.stressKbar ? { stressKbar: e.meta.stressKbar } : {}),
         ...(typeof e.meta.volumeAngstrom3 === 'number' ? { volumeAngstrom3: e.meta.volumeAngstrom3 } : {}),
         ...momentAndGapOf(e),
+        ...(Array.isArray(e.meta.forcesEvPerAngstrom) ? { forcesEvPerAngstrom: e.meta.forcesEvPerAngstrom as Vec3[] } : {}),
       })),
       criterion,
       cell ? { cellAngstrom: cell } : {},
@@ -239,6 +263,8 @@ export const selectConvergedSettingsTool = defineTool({
           ...(r.momentErrorMuBPerAtom !== undefined ? { deltaMomentMuBPerAtom: r.momentErrorMuBPerAtom } : {}),
           ...(r.gapEv !== undefined ? { gapEv: r.gapEv } : {}),
           ...(r.gapErrorEv !== undefined ? { deltaGapEv: r.gapErrorEv } : {}),
+          ...(r.maxForceEvPerAngstrom !== undefined ? { maxForceEvPerAngstrom: r.maxForceEvPerAngstrom } : {}),
+          ...(r.forceErrorEvPerAngstrom !== undefined ? { deltaForceEvPerAngstrom: r.forceErrorEvPerAngstrom } : {}),
           ...(e?.meta.settings.kMesh ? { kMesh: e.meta.settings.kMesh } : {}),
           ...(seconds !== undefined ? { seconds } : {}),
         };
@@ -260,12 +286,21 @@ export const selectConvergedSettingsTool = defineTool({
           : {}),
         ...(criterion.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: criterion.toleranceMomentMuBPerAtom } : {}),
         ...(criterion.toleranceGapEv !== undefined ? { toleranceGapEv: criterion.toleranceGapEv } : {}),
+        ...(criterion.toleranceForceEvPerAngstrom !== undefined
+          ? { toleranceForceEvPerAngstrom: criterion.toleranceForceEvPerAngstrom }
+          : {}),
       },
       ...(bulkModulus ? { bulkModulus } : {}),
       converged,
     };
     if (sel.outcome.status === 'needs-finer-sweep') value.extension = extensionOf(args, sel.outcome.suggestedValues[0]!, inputs, cell);
     const unit = sel.unit;
+    // beside another criterion, forces that vanish in every run (symmetric sites) pass trivially: say that the other decided
+    const vanishingForces =
+      criterion.toleranceForceEvPerAngstrom !== undefined &&
+      sel.table.every((r) => (r.maxForceEvPerAngstrom ?? 0) < VANISHING_FORCE_EV_PER_ANGSTROM)
+        ? `The forces vanish in every run (below ${VANISHING_FORCE_EV_PER_ANGSTROM} eV/Å: the atoms sit where symmetry cancels them), so they judged nothing: the ${criterion.kind} criterion decided.`
+        : '';
     const ext = value.extension;
     const extText = ext
       ? ` The next run (${ext.value} ${unit}${ext.kMesh ? `, ${ext.kMesh.join('×')}` : ''}) is predicted to take ${ext.predictedSeconds !== undefined ? `~${Math.round(ext.predictedSeconds)} s of pw.x (${ext.predictedFrom})` : 'an unknown time (no run of the sweep has a measured time)'}` +
@@ -287,8 +322,9 @@ export const selectConvergedSettingsTool = defineTool({
       ],
       summary: converged
         ? `${args.parameter} converged at ${chosenValue} ${unit} (${describeCriterion(criterion)} of ${sel.referenceValue} ${unit}; tested ${sel.table.map((r) => r.value).join(', ')})` +
-          (bulkModulus?.from.length ? `; B from the probe: ${bulkModulus.note}` : '')
-        : (sel.outcome as { message: string }).message + extText,
+          (bulkModulus?.from.length ? `; B from the probe: ${bulkModulus.note}` : '') +
+          (vanishingForces ? `. ${vanishingForces}` : '')
+        : (sel.outcome as { message: string }).message + (vanishingForces ? ` ${vanishingForces}` : '') + extText,
     };
   },
 });

@@ -1,6 +1,6 @@
 /**
  * The comparison tables of the convergence selections a report cites, as the report judge's
- * request shows them: each tested setting with its energy, pressure, deviatoric stress, magnetization and gap (those recorded), its
+ * request shows them: each tested setting with its energy, pressure, deviatoric stress, magnetization, gap and forces (those recorded), its
  * difference to the finest run and whether it was within the recorded criterion, so the judge
  * checks "the chosen value follows from the table" against the data rather than the report's words.
  */
@@ -33,6 +33,9 @@ function criterionSaid(s: ConvergenceSelectionValue, handedOnFrom?: string): str
   const quantities = [
     c?.toleranceMomentMuBPerAtom !== undefined ? `|Δm| < ${c.toleranceMomentMuBPerAtom} μB/atom (the larger of total and absolute)` : '',
     c?.toleranceGapEv !== undefined ? `|Δgap| < ${c.toleranceGapEv} eV (at each run's k-mesh)` : '',
+    c?.toleranceForceEvPerAngstrom !== undefined
+      ? `|ΔF| < ${c.toleranceForceEvPerAngstrom} eV/Å (the largest difference of one force component on one atom)`
+      : '',
   ];
   const parts = [judgesEnergy(kind) ? energy : '', judgesPressure(kind) ? pressure : ''].filter(Boolean).join(' and ') + shape;
   return `${kind}: ${[parts, ...quantities].filter(Boolean).join(' and ')}`;
@@ -53,7 +56,10 @@ function within(s: ConvergenceSelectionValue, t: ConvergenceSelectionValue['test
     c?.toleranceMomentMuBPerAtom === undefined ||
     (t.deltaMomentMuBPerAtom !== undefined && t.deltaMomentMuBPerAtom < c.toleranceMomentMuBPerAtom - 1e-9);
   const gapOk = c?.toleranceGapEv === undefined || (t.deltaGapEv !== undefined && t.deltaGapEv < c.toleranceGapEv - 1e-9);
-  return energyOk && pressureOk && shapeOk && momentOk && gapOk;
+  const forceOk =
+    c?.toleranceForceEvPerAngstrom === undefined ||
+    (t.deltaForceEvPerAngstrom !== undefined && t.deltaForceEvPerAngstrom < c.toleranceForceEvPerAngstrom - 1e-9);
+  return energyOk && pressureOk && shapeOk && momentOk && gapOk && forceOk;
 }
 
 /**
@@ -96,17 +102,19 @@ export function selectionTable(id: string, name: string, s: ConvergenceSelection
   const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
   const moment = s.tested.some((t) => t.magnetizationMuBPerAtom !== undefined);
   const gap = s.tested.some((t) => t.gapEv !== undefined);
+  const force = s.tested.some((t) => t.maxForceEvPerAngstrom !== undefined);
   const columns =
     `  ${s.parameter} | E (eV/atom) | ΔE (meV/atom)` +
     `${pressure ? ` | P (kbar${pulay ? ', + Pulay' : ''}) | ΔP (kbar) | Δa (%)` : ''}${shape ? ' | Δs dev. (kbar) | Δc/a (%)' : ''}` +
-    `${moment ? ' | m (μB/atom) | |m| (μB/atom) | Δm (μB/atom)' : ''}${gap ? ' | gap (eV) | Δgap (eV)' : ''} | within`;
+    `${moment ? ' | m (μB/atom) | |m| (μB/atom) | Δm (μB/atom)' : ''}${gap ? ' | gap (eV) | Δgap (eV)' : ''}${force ? ' | F max (eV/Å) | ΔF (eV/Å)' : ''} | within`;
   const lines = rows.map(
     (t) =>
       `  ${t.value} | ${num(t.energyEvPerAtom, 6)} | ${num(t.deltaMevPerAtom, 3)}` +
       `${pressure ? ` | ${num(t.pressureKbar, 2)}${t.pulayKbar !== undefined ? ` + ${num(t.pulayKbar, 2)}` : ''} | ${num(t.deltaPressureKbar, 2)} | ${num(t.latticeShiftPercent, 4)}` : ''}` +
       `${shape ? ` | ${num(t.deviatoricErrorKbar, 2)} | ${num(t.shapeShiftPercent, 4)}` : ''}` +
       `${moment ? ` | ${num(t.magnetizationMuBPerAtom, 3)} | ${num(t.absoluteMagnetizationMuBPerAtom, 3)} | ${num(t.deltaMomentMuBPerAtom, 3)}` : ''}` +
-      `${gap ? ` | ${num(t.gapEv, 4)} | ${num(t.deltaGapEv, 4)}` : ''} | ${t.value === finest ? 'finest' : within(s, t) ? 'yes' : 'no'}${t.value === s.chosenValue ? ' (chosen)' : ''}`,
+      `${gap ? ` | ${num(t.gapEv, 4)} | ${num(t.deltaGapEv, 4)}` : ''}` +
+      `${force ? ` | ${num(t.maxForceEvPerAngstrom, 4)} | ${num(t.deltaForceEvPerAngstrom, 4)}` : ''} | ${t.value === finest ? 'finest' : within(s, t) ? 'yes' : 'no'}${t.value === s.chosenValue ? ' (chosen)' : ''}`,
   );
   return [
     head,

@@ -2,7 +2,7 @@
  * A cutoff or k-spacing backed by a convergence test must lie inside the tested range,
  * must not be the finest value tested (at the finest value there is nothing finer to show
  * it is converged), and must not be coarser than the value the test chose: by the test's
- * own criterion (energy per atom, the shift of a a pressure error implies, the magnetization per atom, the gap, or several) a
+ * own criterion (energy per atom, the shift of a a pressure error implies, the magnetization per atom, the gap, the forces, or several) a
  * coarser value is not shown converged.
  */
 import { sameNumber } from '../../provenance/references';
@@ -67,6 +67,9 @@ function offBy(table: ConvergenceSelectionValue, value: number): string {
       ? `${row.deltaMomentMuBPerAtom.toFixed(3)} μB/atom in the magnetization`
       : '',
     table.criterion?.toleranceGapEv !== undefined && row.deltaGapEv !== undefined ? `${row.deltaGapEv.toFixed(3)} eV in the gap` : '',
+    table.criterion?.toleranceForceEvPerAngstrom !== undefined && row.deltaForceEvPerAngstrom !== undefined
+      ? `${row.deltaForceEvPerAngstrom.toFixed(4)} eV/Å in a force component`
+      : '',
   ].filter(Boolean);
   return parts.length ? ` (${fmt(value)} is ${parts.join(' and ')} from the finest)` : '';
 }
