@@ -127,6 +127,11 @@ async function main(): Promise<void> {
       ...(guarded.replay.unmatched.length || guarded.replay.unused.length || guarded.replay.outOfOrder.length
         ? [
             `          replay drift: ${guarded.replay.unmatched.length} unmatched, ${guarded.replay.unused.length} unused, ${guarded.replay.outOfOrder.length} out of order`,
+            // which requests the live run made and the replay did not (and the reverse): the flow changed there
+            ...guarded.replay.unused.map(
+              (k) => `            recorded, never asked: req-${t.exchanges.find((e) => e.key === k)?.n ?? '?'} ${k}`,
+            ),
+            ...guarded.replay.unmatched.map((k) => `            asked, never recorded: ${k}`),
           ]
         : []),
       ...(unguarded
@@ -138,7 +143,7 @@ async function main(): Promise<void> {
         : []),
       '',
     );
-    console.log(lines.slice(-8).join('\n'));
+    console.log(lines.slice(lines.lastIndexOf(`${s}: "${t.objective}"`)).join('\n'));
   }
   // sessions named on the command line replace their own entries; the others' figures are kept
   const file = path.join(ROOT, 'bench/results/live.json');
