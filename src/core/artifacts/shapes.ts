@@ -93,8 +93,12 @@ export interface ConvergenceSelectionValue {
     /** The tolerated difference of any force component against the finest run, eV/Å (force, or alongside another kind). */
     toleranceForceEvPerAngstrom?: number;
   };
-  /** Where the bulk modulus of the pressure criterion came from: a probe of strained cells, or a value given with its reference. */
-  bulkModulus?: { valueGPa: number; note: string; from: string[]; atCellGPa?: number; pressureGPa?: number };
+  /**
+   * Where the bulk modulus of the pressure criterion came from: a probe of strained cells (`from`, its energies), or a value
+   * given (`given`, with the reference it was taken from when the call named one; absent in selections recorded before it was
+   * kept). artifacts/bulkModulusSource.ts reads it.
+   */
+  bulkModulus?: { valueGPa: number; note: string; from: string[]; given?: { ref?: string }; atCellGPa?: number; pressureGPa?: number };
   /** False when no tested value met the tolerance against the finest one. */
   converged: boolean;
   /** When not converged: the next value to try, its mesh, its predicted pw.x time and whether that is within the budget. */

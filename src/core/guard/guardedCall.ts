@@ -21,8 +21,8 @@ export interface GuardContext {
   policy: ApprovalPolicy;
   /** Tier 2–3 judges; absent (or a provider that does not judge) records "not judged". */
   judge?: JudgeConfig;
-  /** What the tool body gets besides its call id and reference resolution. */
-  run: Omit<ToolRunContext, 'callId' | 'resolve'>;
+  /** What the tool body gets besides its call id, the references of its values and reference resolution. */
+  run: Omit<ToolRunContext, 'callId' | 'resolve' | 'references'>;
 }
 
 function refusalMessage(tool: string, verdicts: Verdict[]): string {
@@ -170,6 +170,7 @@ export async function guardedCall(spec: GuardedToolSpec, proposed: ProposedCall,
       ...ctx.run,
       services: { ...ctx.run.services, provenance },
       callId: record.id,
+      references: call.refs,
       resolve: (ref: string) => {
         const r = resolveRef(provenance, ref);
         if (!r.ok) throw new Error(r.problem);

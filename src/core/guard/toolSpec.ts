@@ -4,7 +4,7 @@
  * (tools/) implements it; the guard (assessCall.ts, guardedCall.ts) checks and runs it.
  */
 import type { AgentRole } from '../canvas/types';
-import type { ArtifactDraft, DeclaredOutputs } from '../provenance/types';
+import type { ArtifactDraft, DeclaredOutputs, Ref } from '../provenance/types';
 
 /**
  * A tool: JSON-schema'd arguments (checked with ajv before the guard sees the call),
@@ -47,6 +47,12 @@ export interface ToolRunContext {
   progress(message: string): void;
   /** Resolve a reference "a-12[.path]" to its value. */
   resolve(ref: string): unknown;
+  /**
+   * Where the call's values were taken from, as recorded with it: argument name → the reference
+   * its value was read from ("bulkModulusGPa" → "a-12.criterion.bulkModulusGPa"), for arguments
+   * that hold a value rather than a reference (one that takes an artifact holds its reference).
+   */
+  references: Readonly<Record<string, Ref>>;
   /** Services, present when the host configured them. */
   services: ToolServices;
 }

@@ -102,6 +102,7 @@ export async function settleInterruptedCalls(
     try {
       const output = await spec.run(args, {
         callId: call.id,
+        references: Object.fromEntries(Object.entries(call.args).flatMap(([k, a]) => (a.ref ? [[k, a.ref]] : []))),
         runId: rt.runId,
         runDir: rt.runDir,
         signal: rt.control.signal,

@@ -11,14 +11,17 @@ import { round, type LatticeConstantInputs } from './latticeConstantInputs';
 import { cellMethodSentence, crystalName } from './latticeConstantCrystal';
 import { studyObjective } from './latticeConstantStudy';
 import type { LatticeParametersValue } from '../artifacts/shapes';
+import { bulkModulusSource, type BulkModulusSource } from '../artifacts/bulkModulusSource';
+
+type NumbersOfSweep = { sweep: ConvergenceSelectionValue; bulk?: BulkModulusSource };
 
 interface ReportNumbers {
   a: { ref: string; value: number };
   /** The full lattice parameters (runs made before they existed have none). */
   lp?: { ref: string; value: LatticeParametersValue };
   fit: { ref: string; v0: number; b0: number; b0Prime: number; form: string; natoms: number };
-  cut: { ref: string; ecutwfc: number; ecutrho?: number; sweep: ConvergenceSelectionValue };
-  k: { ref: string; spacing: number; sweep: ConvergenceSelectionValue };
+  cut: { ref: string; ecutwfc: number; ecutrho?: number; sweep: ConvergenceSelectionValue; bulk?: BulkModulusSource };
+  k: { ref: string; spacing: number; sweep: ConvergenceSelectionValue; bulk?: BulkModulusSource };
 }
 
 /** How one sweep was judged, as its selection records it (a selection made before criteria had names was judged by energy). */
@@ -27,11 +30,12 @@ interface SweepJudgedBy {
   toleranceMevPerAtom?: number;
   toleranceLatticePercent?: number;
   bulkModulusGPa?: number;
-  /** Where B came from: the probe of strained cells, or given with its reference (unknown in selections made before it was recorded). */
+  /** Where B came from: a probe of strained cells (this sweep's, or another's handed on), or given (with the reference it was taken from). */
   bulkFrom?: 'probe' | 'given';
+  givenRef?: string;
 }
 
-function judgedBy(s: ConvergenceSelectionValue): SweepJudgedBy {
+function judgedBy(s: ConvergenceSelectionValue, bulk?: BulkModulusSource): SweepJudgedBy {
   const c = s.criterion;
   const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
   return {
@@ -39,7 +43,8 @@ function judgedBy(s: ConvergenceSelectionValue): SweepJudgedBy {
     ...(mev !== undefined ? { toleranceMevPerAtom: mev } : {}),
     ...(c?.toleranceLatticePercent !== undefined ? { toleranceLatticePercent: c.toleranceLatticePercent } : {}),
     ...(c?.bulkModulusGPa !== undefined ? { bulkModulusGPa: c.bulkModulusGPa } : {}),
-    ...(s.bulkModulus ? { bulkFrom: s.bulkModulus.from.length ? ('probe' as const) : ('given' as const) } : {}),
+    ...(bulk ? { bulkFrom: bulk.from === 'given' ? ('given' as const) : ('probe' as const) } : {}),
+    ...(bulk?.from === 'given' && bulk.ref !== undefined ? { givenRef: bulk.ref } : {}),
   };
 }
 
@@ -62,19 +67,14 @@ function withinSaid(n: ReportNumbers): string {
 }
 
 const bulkSaid = (j: SweepJudgedBy): string =>
-  `B ≈ ${claimValue(j.bulkModulusGPa ?? NaN, 1)} GPa${j.bulkFrom === 'probe' ? ' from the probe' : j.bulkFrom === 'given' ? ' as given' : ''}`;
+  `B ≈ ${claimValue(j.bulkModulusGPa ?? NaN, 1)} GPa${j.bulkFrom === 'probe' ? ' from the probe' : j.bulkFrom === 'given' ? (j.givenRef ? ` taken from ${j.givenRef}` : ' as given') : ''}`;
 
-/** How the sweeps in the pressure check were chosen, from their selections: on this shift (with which B) or by energy. */
-function howChosen(sweeps: (readonly [string, ConvergenceSelectionValue])[]): string {
-  // a B given as a number equal to the one another sweep read from the probe was handed on from it (the template passes it so)
-  const probeB = sweeps.map(([, s]) => judgedBy(s)).find((j) => j.bulkFrom === 'probe')?.bulkModulusGPa;
-  const judged = sweeps.map(([what, s]) => {
-    const j = judgedBy(s);
-    return {
-      what,
-      j: j.bulkFrom === 'given' && probeB !== undefined && j.bulkModulusGPa === probeB ? { ...j, bulkFrom: 'probe' as const } : j,
-    };
-  });
+/**
+ * How the sweeps in the pressure check were chosen, from their selections: on this shift (with which B, and
+ * where it came from: a B handed on from the other sweep's probe is the probe's) or by energy.
+ */
+function howChosen(sweeps: (readonly [string, NumbersOfSweep])[]): string {
+  const judged = sweeps.map(([what, s]) => ({ what, j: judgedBy(s.sweep, s.bulk) }));
   const onShift = judged.filter((x) => x.j.kind !== 'energy');
   const byEnergy = judged.filter((x) => x.j.kind === 'energy');
   const estimate = 'this estimates how far the choice moves the lattice constant; it is not how it was chosen';
@@ -103,7 +103,7 @@ function pressureCheck(n: ReportNumbers): string {
     return shift
       ? [
           {
-            sweep: [what, s.sweep] as const,
+            sweep: [what, s] as const,
             said: `at the chosen ${what} the pressure is ${round(shift.chosenKbar, 2)} kbar against ${round(shift.finestKbar, 2)} kbar at the finest (ΔP = ${round(shift.deltaKbar, 2)} kbar, |ΔP|/3B0 = ${claimValue(shift.shiftPercent, 2)} % of a)`,
           },
         ]
@@ -141,6 +141,12 @@ function shapeWithin(n: ReportNumbers, i: LatticeConstantInputs): string {
 }
 
 function reportNumbers(ctx: ComposeContextOf<LatticeConstantInputs>): ReportNumbers {
+  // where each sweep's B came from, as its selection records it; a selection recorded before the
+  // reference of a given B was kept is taken to be handed on when the other sweep read the same B from its probe
+  const bulkOf = (s: ConvergenceSelectionValue, other: string[]) => {
+    const bulk = bulkModulusSource(s, (id) => ctx.value(id), other);
+    return bulk ? { bulk } : {};
+  };
   const need = (step: string, name: string): string => {
     const r = ctx.ref(step, name);
     if (!r) throw new Error(`the report needs the ${name} of step ${step}, which the run has not made yet; run that step first.`);
@@ -170,8 +176,9 @@ function reportNumbers(ctx: ComposeContextOf<LatticeConstantInputs>): ReportNumb
       ecutwfc: cutValue.chosen.ecutwfcRy,
       ...(cutValue.chosen.ecutrhoRy !== undefined ? { ecutrho: cutValue.chosen.ecutrhoRy } : {}),
       sweep: cutValue,
+      ...bulkOf(cutValue, [k]),
     },
-    k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom, sweep: kValue },
+    k: { ref: k, spacing: kValue.chosen.kSpacingPerAngstrom, sweep: kValue, ...bulkOf(kValue, [cut]) },
   };
 }
 

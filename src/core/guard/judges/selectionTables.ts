@@ -5,27 +5,31 @@
  * checks "the chosen value follows from the table" against the data rather than the report's words.
  */
 import { finestTested, type ConvergenceSelectionValue } from '../../artifacts/shapes';
+import { bulkModulusSource, isConvergenceSelection as isSelection, type BulkModulusSource } from '../../artifacts/bulkModulusSource';
 import { judgesEnergy, judgesPressure } from '../../dft/convergence';
 import type { ProvenanceView } from '../../provenance/view';
 
 /** How many rows of one table, and how many characters of all tables, a request carries at most. */
 export const SELECTION_TABLE_LIMITS = { rows: 12, chars: 6000 };
 
-function isSelection(v: unknown): v is ConvergenceSelectionValue {
-  const s = v as Partial<ConvergenceSelectionValue> | undefined;
-  return !!s && typeof s === 'object' && typeof s.parameter === 'string' && Array.isArray(s.tested) && typeof s.chosenValue === 'number';
-}
-
 const num = (x: number | undefined, digits: number): string =>
   x === undefined || !Number.isFinite(x) ? '–' : String(Number(x.toFixed(digits)));
 
+/** Where a B came from, said. */
+function bulkSaid(bulk: BulkModulusSource | undefined): string {
+  if (!bulk) return '';
+  if (bulk.from === 'probe') return ' from the probe';
+  if (bulk.from === 'selection') return ` handed on from ${bulk.id}, which read it from the probe`;
+  return bulk.ref ? ` taken from ${bulk.ref}` : ' as given';
+}
+
 /** The criterion as the selection recorded it (a selection made before criteria had names was judged by energy). */
-function criterionSaid(s: ConvergenceSelectionValue, handedOnFrom?: string): string {
+function criterionSaid(s: ConvergenceSelectionValue, bulk?: BulkModulusSource): string {
   const c = s.criterion;
   const kind = c?.kind ?? 'energy';
   const mev = c?.toleranceMevPerAtom ?? s.toleranceMevPerAtom;
   const energy = `|ΔE| < ${mev ?? '(unrecorded)'} meV/atom`;
-  const pressure = `|Δa| < ${c?.toleranceLatticePercent ?? '(unrecorded)'} % (from ΔP at B ≈ ${num(c?.bulkModulusGPa, 1)} GPa${s.bulkModulus ? (s.bulkModulus.from.length ? ' from the probe' : handedOnFrom ? ` handed on from ${handedOnFrom}, which read it from the probe` : ' as given') : ''})`;
+  const pressure = `|Δa| < ${c?.toleranceLatticePercent ?? '(unrecorded)'} % (from ΔP at B ≈ ${num(c?.bulkModulusGPa, 1)} GPa${bulkSaid(bulk)})`;
   const shape =
     c?.toleranceShapePercent !== undefined
       ? ` and |Δc/a| < ${c.toleranceShapePercent} % (from the deviatoric stress at C ≈ ${num(c.shapeModulusGPa, 1)} GPa)`
@@ -91,13 +95,18 @@ function shownRows(s: ConvergenceSelectionValue): { rows: ConvergenceSelectionVa
   return { rows, coarser: from, finer: tail.length - rows.length };
 }
 
-/** One selection's table, in a few lines. */
-export function selectionTable(id: string, name: string, s: ConvergenceSelectionValue, handedOnFrom?: string): string {
+/** One selection's table, in a few lines; `bulk`: where its B came from (bulkModulusSource), said beside it. */
+export function selectionTable(
+  id: string,
+  name: string,
+  s: ConvergenceSelectionValue,
+  bulk: BulkModulusSource | undefined = bulkModulusSource(s, () => undefined, []),
+): string {
   const unit = s.parameter === 'ecutwfc' ? 'Ry' : '1/Å';
   const finest = finestTested(s);
   const shape = s.tested.some((t) => t.deviatoricErrorKbar !== undefined);
   const { rows, coarser, finer } = shownRows(s);
-  const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s, handedOnFrom)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
+  const head = `- ${id} (${name}): ${s.parameter} (${unit}), judged by ${criterionSaid(s, bulk)}; chosen ${s.chosenValue}, finest ${finest}, ${s.converged ? 'converged' : 'not converged'}`;
   const pressure = s.tested.some((t) => t.pressureKbar !== undefined);
   const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
   const moment = s.tested.some((t) => t.magnetizationMuBPerAtom !== undefined);
@@ -125,18 +134,6 @@ export function selectionTable(id: string, name: string, s: ConvergenceSelection
   ].join('\n');
 }
 
-/**
- * The cited selection whose probe gave the B a selection was given as a number (a study hands the
- * cutoff choice's B on to the k choice): the one that read the same B from a probe, if any.
- */
-function handedOn(view: ProvenanceView, ids: string[], s: ConvergenceSelectionValue): string | undefined {
-  if (!s.bulkModulus || s.bulkModulus.from.length) return undefined;
-  return ids.find((id) => {
-    const other = view.artifact(id)?.value;
-    return isSelection(other) && !!other.bulkModulus?.from.length && other.bulkModulus.valueGPa === s.bulkModulus!.valueGPa;
-  });
-}
-
 /** The tables of the selection artifacts among the cited ones, capped in length; empty when none is cited. */
 export function citedSelectionTables(view: ProvenanceView, cited: string[]): string[] {
   const out: string[] = [];
@@ -145,7 +142,9 @@ export function citedSelectionTables(view: ProvenanceView, cited: string[]): str
   for (const [k, id] of ids.entries()) {
     const a = view.artifact(id);
     if (!a || !isSelection(a.value)) continue;
-    const table = selectionTable(id, a.name, a.value, handedOn(view, ids, a.value));
+    // where its B came from, as the selection records it (for one recorded before that was kept: inferred from the cited ones)
+    const bulk = bulkModulusSource(a.value, (other) => view.artifact(other)?.value, ids);
+    const table = selectionTable(id, a.name, a.value, bulk);
     if (chars + table.length > SELECTION_TABLE_LIMITS.chars) {
       const rest = ids.slice(k).filter((r) => isSelection(view.artifact(r)?.value));
       out.push(`- (${rest.length} more selection table(s) left out for length: ${rest.join(', ')})`);

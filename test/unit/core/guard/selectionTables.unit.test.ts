@@ -146,7 +146,7 @@ describe('convergence selection tables in the report judge request', () => {
     for (const v of values.filter((v) => !shown.includes(v))) assert.ok(v !== 20 && v !== 95, `${v} left out`);
   });
 
-  it('says a B given as a number was handed on from the cited selection that read the same B from its probe', () => {
+  it('says a B given as a number in a selection recorded before its reference was kept was handed on from the cited selection that read the same B from its probe', () => {
     const sel = (from: string[]): ConvergenceSelectionValue => ({
       parameter: from.length ? 'ecutwfc' : 'kspacing',
       tested: [row(1, 0.5, -3, -2, 0.01), row(2, 0, -1, 0, 0)],

@@ -75,6 +75,7 @@ describe('write_structure_files', () => {
       { structure: made!.id },
       {
         callId: 'c-9',
+        references: {},
         runId: 'r',
         runDir: '/nonexistent',
         signal: new AbortController().signal,

@@ -132,9 +132,9 @@ describe('lattice-constant report of a crystal from a file', () => {
       ...selection(parameter, values[0]!, chosen),
       tested: values.map((value, i) => ({ value, energyEvPerAtom: -100, deltaMevPerAtom: 0, pressureKbar: kbar[i] })),
     });
-    const byPressure = (b: number, from: string[]) => ({
+    const byPressure = (b: number, from: string[], given?: { ref?: string }) => ({
       criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: b },
-      bulkModulus: { valueGPa: b, note: '', from },
+      bulkModulus: { valueGPa: b, note: '', from, ...(given ? { given } : {}) },
     });
     const byEnergy = { toleranceMevPerAtom: 2, criterion: { kind: 'energy', toleranceMevPerAtom: 2 } };
     const textWith = (cut: object, k: object) =>
@@ -159,13 +159,20 @@ describe('lattice-constant report of a crystal from a file', () => {
       /The sweeps were chosen on this shift with B ≈ 29\.9 GPa from the probe; here it is recomputed with the fitted B0\./,
     );
     assert.doesNotMatch(both, /1 meV\/atom|not how/);
-    // the study hands the cutoff choice's B on to the k choice as a number: the same B, from the probe, not "as given"
-    const handedOn = textWith(byPressure(29.9, ['a-5']), byPressure(29.9, []));
+    // the study hands the cutoff choice's B on to the k choice by reference: the k choice records it, so the B is the probe's
+    const handedOn = textWith(byPressure(29.9, ['a-5']), byPressure(29.9, [], { ref: 'a-12.criterion.bulkModulusGPa' }));
     assert.match(
       handedOn,
       /The sweeps were chosen on this shift with B ≈ 29\.9 GPa from the probe; here it is recomputed with the fitted B0\./,
     );
     assert.doesNotMatch(handedOn, /as given/);
+    // a k choice recorded before the reference was kept: the same B as the cutoff's probe is taken to be handed on
+    assert.equal(textWith(byPressure(29.9, ['a-5']), byPressure(29.9, [])), handedOn);
+    // a B typed as a number equal to the probe's is said as given, by the record, not taken for the probe's
+    assert.match(
+      textWith(byPressure(29.9, ['a-5']), byPressure(29.9, [], {})),
+      /The cutoff was chosen on this shift with B ≈ 29\.9 GPa from the probe, the k-spacing was chosen on this shift with B ≈ 29\.9 GPa as given; here/,
+    );
     // the cutoff replanned by energy, the k-spacing kept by pressure with a B given with its reference
     const mixed = textWith(byEnergy, byPressure(24, []));
     assert.match(
