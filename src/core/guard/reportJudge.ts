@@ -29,7 +29,7 @@ import {
   claimDigest,
   type EarlierJudgement,
   type KeptVerdicts,
-  keptLine,
+  keptLines,
   keptVerdicts,
 } from './judges/keptVerdicts';
 import { parseRef, type ProvenanceView } from '../provenance/view';
@@ -348,7 +348,7 @@ async function modelVerdicts(
         ? [
             '',
             `Verdicts kept from the audit of the earlier report: neither these calls, nor what they read, nor the claims resting on them changed since. Each stands unless this report's text or claims make it wrong: then give that call a new verdict (parameter "*"); otherwise give none for it.`,
-            ...kept.map((k) => keptLine(k.call, k.kept)),
+            ...keptLines(kept),
           ]
         : []),
       '',

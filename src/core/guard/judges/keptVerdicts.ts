@@ -139,11 +139,18 @@ export function keptVerdicts(
   return undefined;
 }
 
-/** A kept call as the judge is shown it: its call, tool and the reasons of its pass. */
-export function keptLine(call: ToolCallRecord, kept: KeptVerdicts): string {
-  const reasons = [
-    ...new Set(kept.verdicts.flatMap((v) => v.reasons.filter((r) => !r.startsWith(KEPT_NOTE) && !r.startsWith('(as judged for ')))),
-  ];
-  const text = reasons.join(' ');
-  return `- ${call.id} ${call.tool}: pass: ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`;
+/** The kept calls as the judge is shown them: a line per tool and reason, naming the calls (a series is one line). */
+export function keptLines(kept: readonly { call: ToolCallRecord; kept: KeptVerdicts }[]): string[] {
+  const lines = new Map<string, { tool: string; reasons: string; calls: string[] }>();
+  for (const { call, kept: k } of kept) {
+    const reasons = [
+      ...new Set(k.verdicts.flatMap((v) => v.reasons.filter((r) => !r.startsWith(KEPT_NOTE) && !r.startsWith('(as judged for ')))),
+    ].join(' ');
+    const text = reasons.length > 240 ? `${reasons.slice(0, 240)}…` : reasons;
+    const key = `${call.tool}\n${text}`;
+    const line = lines.get(key) ?? { tool: call.tool, reasons: text, calls: [] };
+    line.calls.push(call.id);
+    lines.set(key, line);
+  }
+  return [...lines.values()].map((l) => `- ${l.calls.join(', ')} ${l.tool}: pass: ${l.reasons}`);
 }

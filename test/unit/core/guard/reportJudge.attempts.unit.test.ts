@@ -156,7 +156,7 @@ describe('report judge: attempts at one report', function () {
       /Verdicts kept from the audit of the earlier report: neither these calls, nor what they read, nor the claims resting on them changed since/,
     );
     for (const c of kept) {
-      assert.match(text, new RegExp(`^- ${c} \\S+: pass: ${c} looks pass$`, 'm'));
+      assert.match(text, new RegExp(`^- (c-\\d+, )*${c}(, c-\\d+)* \\S+: pass: ${c} looks pass$`, 'm'));
       const v = modelVerdicts(second, c);
       assert.ok(v.length > 0 && v.every((x) => x.level === 'pass' && x.judged), c);
       assert.ok(
@@ -169,6 +169,11 @@ describe('report judge: attempts at one report', function () {
     );
     assert.ok(keptAll.length >= kept.length && keptAll.every((c) => !underCutoff.has(c.call)));
     assert.match(second.summary, new RegExp(`, ${keptAll.length} kept from the audit of the earlier report`));
+    // a kept series is one line naming its calls
+    const keptShown = text.split('\n').filter((l) => /^- c-\d+(, c-\d+)* \S+: pass: /.test(l));
+    assert.ok(keptShown.length < keptAll.length, `${keptShown.length} lines for ${keptAll.length} kept calls`);
+    const named = keptShown.flatMap((l) => /^- ((?:c-\d+, )*c-\d+) /.exec(l)![1]!.split(', '));
+    assert.deepEqual(named.sort(), keptAll.map((c) => c.call).sort());
     assert.equal(second.accepted, true, second.summary);
     // the report text is still shown whole, so the report is judged as a whole
     assert.match(text, /^Claims, with the deterministic checks of each \(tier 1\):/m);
