@@ -73,7 +73,7 @@ describe('relaxation trajectory and magnetization table drawn by the notebook re
     const table = page.locator('#out-1 [data-plot="magnetization"] table.magnetization');
     await table.waitFor({ timeout: 10_000 });
     const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
-    assert.deepEqual(rows, [['1', 'Fe', '2.3', '6.49']]);
+    assert.deepEqual(rows, [['1', 'Fe', '2.30', '6.49']], 'moments to three significant digits, trailing zeros kept');
     assert.equal(await table.locator('tr.total td').textContent(), '2.25 μB/cell');
     assert.equal(await table.locator('tr.absolute td').textContent(), '2.37 μB/cell');
     assert.match(await page.locator('#out-1').innerText(), /order: ferromagnetic/);

@@ -1,7 +1,8 @@
 /** An artifact cell: its value with its unit (or a table), status, concerns and provenance. */
 import type { ArtifactCardData, JobCardData, PlanData } from '../../src/shared/canvasOutputs';
 import { provenanceLinks, type Messaging } from './approvalCard';
-import { formatNumber, formatValue, h } from './dom';
+import { h } from './dom';
+import { cardFields, fieldName, fieldsLine, formatField, formatQuantity, type CardField } from './quantities';
 
 /** Rows of named columns: an array of flat objects with the same keys. */
 function asTable(v: unknown): { columns: string[]; rows: unknown[][] } | undefined {
@@ -14,6 +15,26 @@ function asTable(v: unknown): { columns: string[]; rows: unknown[][] } | undefin
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r as object)))];
   if (columns.length > 12) return undefined;
   return { columns, rows: rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])) };
+}
+
+/** A table cell: a number at its column's precision (the unit is in the header), a record as one line. */
+function cellText(v: unknown, unit?: string): string {
+  if (typeof v === 'number') return formatQuantity(v, unit);
+  if (v && typeof v === 'object' && !Array.isArray(v)) return fieldsLine(cardFields(v as Record<string, unknown>, 1));
+  return formatField(v);
+}
+
+/** A record's fields as a definition list; a record inside it as a list of its own, indented. */
+function fieldList(fields: CardField[]): HTMLDListElement {
+  const dl = h('dl');
+  for (const f of fields) {
+    const text = 'text' in f ? (f.text.length > 200 ? f.text.slice(0, 199) + '…' : f.text) : undefined;
+    dl.append(
+      h('dt', {}, f.label),
+      h('dd', {}, text !== undefined ? h('code', {}, text) : fieldList((f as { fields: CardField[] }).fields)),
+    );
+  }
+  return dl;
 }
 
 export function renderArtifactCard(raw: ArtifactCardData, element: HTMLElement, messaging: Messaging): void {
@@ -40,24 +61,25 @@ export function renderArtifactCard(raw: ArtifactCardData, element: HTMLElement, 
   const table = asTable(a.value);
   if (typeof a.value === 'number') {
     card.append(
-      h('div', {}, h('span', { class: 'value' }, formatNumber(a.value)), a.unit ? h('span', { class: 'unit' }, a.unit) : undefined),
+      h(
+        'div',
+        {},
+        h('span', { class: 'value' }, formatQuantity(a.value, a.unit)),
+        a.unit ? h('span', { class: 'unit' }, a.unit) : undefined,
+      ),
     );
   } else if (table) {
+    const names = table.columns.map(fieldName);
     const t = h('table');
-    t.append(h('tr', {}, ...table.columns.map((c) => h('th', {}, c))));
-    for (const r of table.rows.slice(0, 200)) t.append(h('tr', {}, ...r.map((x) => h('td', {}, formatValue(x)))));
+    t.append(h('tr', {}, ...names.map((c) => h('th', {}, c.unit ? `${c.label} (${c.unit})` : c.label))));
+    for (const r of table.rows.slice(0, 200)) t.append(h('tr', {}, ...r.map((x, i) => h('td', {}, cellText(x, names[i]!.unit)))));
     card.append(t);
     if (table.rows.length > 200) card.append(h('div', { class: 'muted' }, `first 200 of ${table.rows.length} rows`));
   } else if (a.value && typeof a.value === 'object' && !Array.isArray(a.value)) {
-    // A record (a fit, a selection): its scalar fields, and the size of what it lists.
-    const dl = h('dl');
-    for (const [k, v] of Object.entries(a.value as Record<string, unknown>)) {
-      const shown = Array.isArray(v) ? `${v.length} entries` : v && typeof v === 'object' ? formatValue(v) : formatValue(v);
-      dl.append(h('dt', {}, k), h('dd', {}, h('code', {}, shown.length > 200 ? shown.slice(0, 199) + '…' : shown)));
-    }
-    card.append(dl);
+    // A record (a fit, a selection, a gap): its fields named with their units, the records inside it as lists of their own.
+    card.append(fieldList(cardFields(a.value as Record<string, unknown>)));
   } else if (a.value !== undefined) {
-    const text = formatValue(a.value);
+    const text = formatField(a.value);
     card.append(
       h(
         'div',

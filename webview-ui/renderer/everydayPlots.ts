@@ -4,11 +4,12 @@
  * run report draws them (src/core/report/sections/everyday.ts), so the numbers agree: two panels
  * with d3, E − E_final in meV and the largest force in eV/Å per geometry with the force threshold
  * shaded and drawn as a line; a table of the site moments with the total and absolute moment per
- * cell, moments to three significant digits. SVG attributes only: the CSP allows no inline style.
+ * cell, moments to three significant digits (quantities.ts). SVG attributes only: the CSP allows no inline style.
  */
 import { axisBottom, axisLeft, extent, line, scaleLinear, type Selection } from 'd3';
 import type { MagnetizationTableData, RelaxationTrajectoryPlotData } from '../../src/shared/relaxationAndMagnetism';
 import { formatNumber, h } from './dom';
+import { formatQuantity } from './quantities';
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
 interface Point {
@@ -16,9 +17,6 @@ interface Point {
   y: number;
   finalScf?: boolean;
 }
-
-/** Three significant digits, as the report's tables. */
-const sig3 = (x: number): string => String(Number(x.toPrecision(3)));
 
 /** Gap between the two panels, px (room for the upper panel's x axis). */
 export const PANEL_GAP = 40;
@@ -116,16 +114,16 @@ export function drawRelaxation(
       .attr('x', 4)
       .attr('y', y(threshold) - 4)
       .attr('text-anchor', 'start')
-      .text(`forc_conv_thr ${sig3(threshold)} eV/Å`);
+      .text(`forc_conv_thr ${formatQuantity(threshold, 'eV/Å')} eV/Å`);
   }
   const facts = [
     d.converged ? 'converged' : 'not converged',
     `${d.steps.length} geometr${d.steps.length === 1 ? 'y' : 'ies'}`,
-    `E_final = ${formatNumber(finalEnergyEv)} eV`,
+    `E_final = ${formatQuantity(finalEnergyEv, 'eV')} eV`,
   ];
   const lastForce = force.at(-1);
-  if (lastForce) facts.push(`last max |F| = ${formatNumber(lastForce.y)} eV/Å`);
-  if (d.thresholds.pressureKbar !== undefined) facts.push(`press_conv_thr ${sig3(d.thresholds.pressureKbar)} kbar`);
+  if (lastForce) facts.push(`last max |F| = ${formatQuantity(lastForce.y, 'eV/Å')} eV/Å`);
+  if (d.thresholds.pressureKbar !== undefined) facts.push(`press_conv_thr ${formatQuantity(d.thresholds.pressureKbar, 'kbar')} kbar`);
   if (d.calculation === 'vc-relax' && d.steps.at(-1)?.finalScf) facts.push('last geometry: final SCF at the relaxed cell');
   return facts;
 }
@@ -147,13 +145,13 @@ export function magnetizationTable(d: MagnetizationTableData): HTMLTableElement 
       { class: 'site' },
       h('td', {}, String(s.atom)),
       h('td', {}, s.label && s.label !== s.symbol ? `${s.label} (${s.symbol})` : s.symbol),
-      h('td', {}, sig3(s.momentBohrMagneton)),
-      ...(hasCharge ? [h('td', {}, s.charge !== undefined ? sig3(s.charge) : '—')] : []),
+      h('td', {}, formatQuantity(s.momentBohrMagneton, 'μB')),
+      ...(hasCharge ? [h('td', {}, s.charge !== undefined ? formatQuantity(s.charge, 'e') : '—')] : []),
     ),
   );
   const span = String(hasCharge ? 2 : 1);
   const summary = (cls: string, label: string, value: number, unit: string) =>
-    h('tr', { class: cls }, h('th', { colspan: '2' }, label), h('td', { colspan: span }, `${sig3(value)} ${unit}`));
+    h('tr', { class: cls }, h('th', { colspan: '2' }, label), h('td', { colspan: span }, `${formatQuantity(value, unit)} ${unit}`));
   return h(
     'table',
     { class: 'magnetization' },

@@ -8,6 +8,7 @@ const CSS = `
 .dreams-card dl { display: grid; grid-template-columns: max-content 1fr; gap: 3px 12px; margin: 8px 0; }
 .dreams-card dt { color: var(--vscode-descriptionForeground); }
 .dreams-card dd { margin: 0; word-break: break-word; }
+.dreams-card dd > dl { margin: 0; }
 .dreams-card code { font-family: var(--vscode-editor-font-family); }
 .dreams-card .value { font-size: 1.6em; font-weight: 600; font-family: var(--vscode-editor-font-family); }
 .dreams-card .unit { font-size: 1.1em; margin-left: 4px; color: var(--vscode-descriptionForeground); }

@@ -19,6 +19,8 @@ const table = (head: string[], rows: unknown[][]): string[] => [
   ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
 ];
 const num = (x: number | undefined, digits = 4): string => (x === undefined ? '—' : String(Number(x.toPrecision(digits))));
+/** A moment to three significant digits with its trailing zeros ("2.30"), as the notebook's table writes it. */
+const moment = (x: number | undefined): string => (x === undefined ? '—' : x.toPrecision(3));
 
 /** Energy and largest force per geometry, two panels of one SVG. */
 export function relaxationTrajectorySvg(v: RelaxationValue, id: string): string {
@@ -114,10 +116,10 @@ export function everydayReportSection(artifacts: readonly ArtifactRecord[]): Eve
           return [
             `${v.formula} (${a.id})`,
             v.order,
-            num(v.totalBohrMagnetonPerCell, 3),
-            num(v.absoluteBohrMagnetonPerCell, 3),
-            num(v.totalBohrMagnetonPerAtom, 3),
-            v.sites.map((s) => `${s.label ?? s.symbol}(${s.atom}) ${num(s.momentBohrMagneton, 3)}`).join(', ') || '—',
+            moment(v.totalBohrMagnetonPerCell),
+            moment(v.absoluteBohrMagnetonPerCell),
+            moment(v.totalBohrMagnetonPerAtom),
+            v.sites.map((s) => `${s.label ?? s.symbol}(${s.atom}) ${moment(s.momentBohrMagneton)}`).join(', ') || '—',
             v.siteSource ?? '—',
           ];
         }),
