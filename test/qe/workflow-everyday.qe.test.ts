@@ -6,9 +6,10 @@
 // triplet O2, and the surface energy of Al(111) at the lattice constant computed at its settings
 // (from the named metal and from a CIF).
 // Cost on this machine (pw.x 6.7, serial): relax 4–6 s and the killed and continued one about as
-// much; the two vc-relaxes 6–10 s each; Fe (2 spin-polarised SCFs) about 30 s; MgO (3 SCFs) about
-// 12 s; Al(111) (a 7-point bulk EOS, the bulk at the computed a, 3 slabs) and the same from a CIF
-// (its EOS, one slab) about 15 s together: some 95 s of pw.x.
+// much; the relax with its cutoff swept by the forces (4 SCFs, then the relax) about 13 s; the two
+// vc-relaxes 6–10 s each; Fe (2 spin-polarised SCFs) about 30 s; MgO (3 SCFs) about 12 s; Al(111)
+// (a 7-point bulk EOS, the bulk at the computed a, 3 slabs) and the same from a CIF (its EOS, one
+// slab) about 15 s together: some 110 s of pw.x.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import type { JobRecord } from '../../src/core/hpc/types';
 import type { Structure } from '../../src/core/dft/types';
 import type { EnergyDifferenceValue, MagnetizationValue, RelaxationValue } from '../../src/core/artifacts/relaxation';
 import type { RunSettings } from '../../src/core/run/session';
+import type { ConvergenceSelectionValue } from '../../src/core/artifacts/shapes';
 
 const PSEUDO_DIR = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -137,6 +139,18 @@ const RELAX_YAML = [
   '  forceThresholdEvPerAngstrom: 0.002',
   '',
 ].join('\n');
+// the same cell, its cutoff swept (4 SCFs at 3×3×3 of under a second each) and the relaxation at the default 0.01 eV/Å
+const RELAX_SWEPT_YAML = [
+  'workflow: relax',
+  'inputs:',
+  '  structure: { file: si-displaced.extxyz }',
+  '  calculation: relax',
+  '  functional: PBE',
+  '  pseudopotentials: { Si: Si.pbe-rrkj.UPF }',
+  '  cutoffsRy: [14, 18, 22, 30]',
+  '  kSpacingPerAngstrom: 0.9',
+  '',
+].join('\n');
 const vcYaml = (a: number) =>
   [
     'workflow: relax',
@@ -231,6 +245,32 @@ describe('everyday calculations offline with real pw.x (toy settings)', function
         Math.abs(continued.finalEnergyEv - reference.finalEnergyEv) < 2e-4,
         `${continued.finalEnergyEv} vs ${reference.finalEnergyEv} eV`,
       );
+    });
+  });
+
+  describe('relax with its cutoff swept: the sweep judged by the forces beside the energy', () => {
+    let swept: Study;
+    before(async () => {
+      swept = await run(objective('relax-swept', RELAX_SWEPT_YAML, { 'si-displaced.extxyz': DISPLACED }));
+    });
+    after(async () => {
+      await swept?.controller.close();
+    });
+
+    it('chooses the cutoff where the forces are within half the force threshold of the finest run, relaxes there, and the report says so', () => {
+      assert.equal(swept.result.state, 'completed', swept.result.reason);
+      const sel = finalOf(swept, 'cutoff-choice', 'converged_settings').value as ConvergenceSelectionValue;
+      assert.deepEqual(sel.criterion, { kind: 'energy', toleranceMevPerAtom: 5, toleranceForceEvPerAngstrom: 0.005 });
+      // measured: 18 Ry is 0.013 eV/Å from 30 Ry in the displaced atom's force, 22 Ry 0.0032 (and 1.9 meV/atom)
+      assert.equal(sel.chosenValue, 22);
+      const at18 = sel.tested.find((t) => t.value === 18)!;
+      assert.ok(at18.deltaForceEvPerAngstrom! > 0.005 && at18.deltaMevPerAtom < 10, JSON.stringify(at18));
+      const relax = finalOf(swept, 'relax-input', 'pw_input').value as { settings: { ecutwfcRy: number } };
+      assert.equal(relax.settings.ecutwfcRy, 22);
+      assert.equal((finalOf(swept, 'result', 'relaxation').value as RelaxationValue).converged, true);
+      const report = fs.readFileSync(path.join(swept.controller.runDir, 'report.md'), 'utf8');
+      assert.match(report, /ecutwfc 22 Ry chosen within 5 meV\/atom and 0\.005 eV\/Å in the forces/);
+      assert.match(report, /\| ΔF vs finest \(eV\/Å\) \|/);
     });
   });
 

@@ -140,6 +140,11 @@ export interface StudySettings {
   toleranceMevPerAtom: number;
   /** A study that reports moments: each sweep run also within this change of the magnetization per atom of the finest, μB. */
   toleranceMomentMuBPerAtom?: number;
+  /**
+   * A study whose result follows the forces (a relaxation): each sweep run also within this difference of any force
+   * component against the finest run, eV/Å.
+   */
+  toleranceForceEvPerAngstrom?: number;
   smearing: { kind: string; degaussRy: number };
   spinPolarized: boolean;
   startingMagnetization: Record<string, number>;
@@ -475,15 +480,24 @@ export function settingsSteps(
           criterion: 'energy',
           toleranceMevPerAtom: s.toleranceMevPerAtom,
           ...(s.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: s.toleranceMomentMuBPerAtom } : {}),
+          ...(s.toleranceForceEvPerAngstrom !== undefined ? { toleranceForceEvPerAngstrom: s.toleranceForceEvPerAngstrom } : {}),
         },
         reasons: {
           parameter: 'the sweep',
           energies: 'every energy of the sweep',
-          criterion: 'an energy difference depends on the energies: each run against the finest by its energy per atom',
+          criterion:
+            s.toleranceForceEvPerAngstrom !== undefined
+              ? 'each run against the finest by its energy per atom, and by its forces (toleranceForceEvPerAngstrom), which the geometry follows'
+              : 'an energy difference depends on the energies: each run against the finest by its energy per atom',
           toleranceMevPerAtom: `${s.toleranceMevPerAtom} meV/atom against the finest run`,
           ...(s.toleranceMomentMuBPerAtom !== undefined
             ? {
                 toleranceMomentMuBPerAtom: `the moments are the result: each run within ${s.toleranceMomentMuBPerAtom} μB/atom of the finest run's magnetization (pw.x prints it to 0.01 μB per cell)`,
+              }
+            : {}),
+          ...(s.toleranceForceEvPerAngstrom !== undefined
+            ? {
+                toleranceForceEvPerAngstrom: `the relaxed geometry follows the forces: each run within ${s.toleranceForceEvPerAngstrom} eV/Å of the finest run in every force component`,
               }
             : {}),
         },
@@ -584,9 +598,12 @@ export function settingsSentence(
   };
 }
 
-/** The sweeps' tolerances in words: "1 meV/atom", "5 meV/atom and 0.02 μB/atom". */
+/** The sweeps' tolerances in words: "1 meV/atom", "5 meV/atom and 0.02 μB/atom", "5 meV/atom and 0.005 eV/Å in the forces". */
 function toleranceWords(s: StudySettings): string {
-  return `${s.toleranceMevPerAtom} meV/atom${s.toleranceMomentMuBPerAtom !== undefined ? ` and ${s.toleranceMomentMuBPerAtom} μB/atom` : ''}`;
+  return (
+    `${s.toleranceMevPerAtom} meV/atom${s.toleranceMomentMuBPerAtom !== undefined ? ` and ${s.toleranceMomentMuBPerAtom} μB/atom` : ''}` +
+    `${s.toleranceForceEvPerAngstrom !== undefined ? ` and ${s.toleranceForceEvPerAngstrom} eV/Å in the forces` : ''}`
+  );
 }
 
 /** The report step every template ends with. */

@@ -1,7 +1,8 @@
 /**
  * The relax template: a crystal relaxed with pw.x's BFGS, atoms only (relax) or atoms and cell
  * (vc-relax, with cell_dofree and a target pressure), at thresholds given with their units
- * (forces in eV/Å, stress in kbar), at settings given or chosen by sweeps; then the relaxed
+ * (forces in eV/Å, stress in kbar), at settings given or chosen by sweeps (judged by the forces beside the
+ * energy: the geometry follows the forces); then the relaxed
  * geometry (written in every structure format DREAMS writes), and the result: final energy,
  * forces, stress, volume and the trajectory. A run cut short continues from its last geometry
  * (the convergence advisor and the supervisor's replan, as for any relaxation).
@@ -46,11 +47,37 @@ export interface RelaxInputs {
 
 const STRUCTURE = '$step.structure.bulk_structure';
 
+/** The relaxation's force threshold unless the objective gives one, eV/Å (forc_conv_thr). */
+export const DEFAULT_FORCE_THRESHOLD_EV_PER_ANGSTROM = 0.01;
+/**
+ * The sweeps' force tolerance is this fraction of the force threshold: a geometry relaxed at the chosen settings
+ * then has every force component below 1.5× the threshold at the finest settings tested.
+ */
+export const SWEEP_FORCE_TOLERANCE_PER_THRESHOLD = 0.5;
+/**
+ * A fixed-cell relaxation's sweeps: the energy tolerance beside the forces. What the relaxation reports is the
+ * geometry (the forces) and the energy it lowered, a difference at equal settings that converges long before the
+ * total energy: a displaced Si atom (2-atom cell, Si.pbe-rrkj.UPF, 3×3×3) lowered the energy by a figure within
+ * 0.15 meV/atom of 40 Ry's at 22 Ry, where the total energy was 2.4 meV/atom off (docs/notes/workflows-everyday.md).
+ * A vc-relax keeps 1 meV/atom: its cell follows the stress, which the energy stands in for.
+ */
+export const RELAX_ENERGY_TOLERANCE_MEV = 5;
+
 const INPUT_SCHEMA = {
   type: 'object',
   properties: {
     ...CRYSTAL_SCHEMA,
     ...SETTINGS_SCHEMA,
+    toleranceMevPerAtom: {
+      ...SETTINGS_SCHEMA.toleranceMevPerAtom,
+      description: `Sweep tolerance on the total energy against the finest run, meV/atom (default ${RELAX_ENERGY_TOLERANCE_MEV} for relax, whose geometry the forces judge on their own; 1 for vc-relax).`,
+    },
+    toleranceForceEvPerAngstrom: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 0.5,
+      description: `Sweep tolerance on the forces: every force component of a run within this of the finest run's, eV/Å (default ${SWEEP_FORCE_TOLERANCE_PER_THRESHOLD} × the force threshold).`,
+    },
     calculation: {
       type: 'string',
       enum: ['relax', 'vc-relax'],
@@ -60,7 +87,7 @@ const INPUT_SCHEMA = {
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 0.5,
-      description: 'Every force component below this, eV/Å (forc_conv_thr; default 0.01).',
+      description: `Every force component below this, eV/Å (forc_conv_thr; default ${DEFAULT_FORCE_THRESHOLD_EV_PER_ANGSTROM}).`,
     },
     pressureThresholdKbar: {
       type: 'number',
@@ -89,11 +116,20 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
   // the shared crystal and settings resolvers read the fields one by one
   const raw: Record<string, unknown> = { ...inputs };
   const crystal = resolveCrystal(raw, 'a relaxation');
+  const calculation = (raw.calculation as RelaxInputs['calculation'] | undefined) ?? 'vc-relax';
+  const forceThreshold = (raw.forceThresholdEvPerAngstrom as number | undefined) ?? DEFAULT_FORCE_THRESHOLD_EV_PER_ANGSTROM;
   return {
     crystal,
-    settings: resolveSettings(raw, crystal.species, env),
-    calculation: (raw.calculation as RelaxInputs['calculation'] | undefined) ?? 'vc-relax',
-    forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
+    settings: {
+      ...resolveSettings(raw, crystal.species, env),
+      // the sweeps judge the forces the geometry follows, beside the energy (a looser one for a fixed cell)
+      toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? (calculation === 'relax' ? RELAX_ENERGY_TOLERANCE_MEV : 1),
+      toleranceForceEvPerAngstrom:
+        (raw.toleranceForceEvPerAngstrom as number | undefined) ??
+        Number((SWEEP_FORCE_TOLERANCE_PER_THRESHOLD * forceThreshold).toPrecision(6)),
+    },
+    calculation,
+    forceThresholdEvPerAngstrom: forceThreshold,
     pressureThresholdKbar: (raw.pressureThresholdKbar as number | undefined) ?? 0.5,
     ...(raw.targetPressureKbar !== undefined ? { targetPressureKbar: raw.targetPressureKbar as number } : {}),
     ...(raw.cellDofree !== undefined ? { cellDofree: raw.cellDofree as string } : {}),

@@ -164,6 +164,28 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.deepEqual([relax.toleranceMevPerAtom, relax.toleranceMomentMuBPerAtom], [1, undefined]);
   });
 
+  it("relax's sweeps judge the forces beside the energy: half the force threshold, 5 meV/atom for a fixed cell and 1 for vc-relax; the objective may set either", () => {
+    const fixed = plan(RELAX, { element: 'Si', calculation: 'relax' });
+    for (const id of ['cutoff-choice', 'k-choice']) {
+      const s = fixed.find((x) => x.id === id)!;
+      assert.equal(s.args!.criterion, 'energy', id);
+      assert.equal(s.args!.toleranceMevPerAtom, 5, id);
+      assert.equal(s.args!.toleranceForceEvPerAngstrom, 0.005, id);
+      assert.match(s.reasons!.toleranceForceEvPerAngstrom!, /the relaxed geometry follows the forces: each run within 0\.005 eV\/Å/);
+      assert.match(s.title, /within 5 meV\/atom and 0\.005 eV\/Å in the forces/);
+    }
+    // the sweep inputs print the forces the criterion reads (make_pw_input sets tprnfor for every calculation)
+    assert.equal(fixed.find((x) => x.id === 'cutoff-input')!.tool, 'make_pw_input');
+    const vc = plan(RELAX, { element: 'Si', forceThresholdEvPerAngstrom: 0.002 }).find((x) => x.id === 'k-choice')!.args!;
+    assert.deepEqual([vc.toleranceMevPerAtom, vc.toleranceForceEvPerAngstrom], [1, 0.001]);
+    const given = plan(RELAX, { element: 'Si', calculation: 'relax', toleranceMevPerAtom: 1, toleranceForceEvPerAngstrom: 0.01 });
+    const c = given.find((x) => x.id === 'cutoff-choice')!.args!;
+    assert.deepEqual([c.toleranceMevPerAtom, c.toleranceForceEvPerAngstrom], [1, 0.01]);
+    // the other everyday templates judge no forces
+    const mo = plan(MAGNETIC_ORDERING, { element: 'Fe' }).find((x) => x.id === 'cutoff-choice')!.args!;
+    assert.equal(mo.toleranceForceEvPerAngstrom, undefined);
+  });
+
   it('formation-energy: MgO against hcp Mg and triplet O2 in a box, all spin-polarised and relaxed, per formula unit and per atom', () => {
     const steps = plan(FORMATION_ENERGY, { elements: ['Mg', 'O'], functional: 'LDA', ecutwfcRy: 30, kSpacingPerAngstrom: 0.3 });
     checkTemplateSteps(steps, { quantity: 'formation_energy', value: -6, unit: 'eV' });
