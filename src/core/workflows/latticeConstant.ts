@@ -30,6 +30,7 @@ import {
 } from './latticeConstantInputs';
 import { loadLatticeStructureFile, resolveStudyInputs, studyObjective, studyObjectiveBeforeResolving } from './latticeConstantStudy';
 import { defineWorkflow } from './defineWorkflow';
+import { eosSteps } from './eosSteps';
 import type { TemplateStep } from './types';
 
 /** The probe the pressure criterion reads B from: the crystal at 0.99, 1 and 1.01 × a at the lowest cutoff (its middle point is the cutoff sweep's). */
@@ -253,58 +254,43 @@ export function latticeConstantSteps(i: LatticeConstantInputs): TemplateStep[] {
       dependsOn: ['k-runs'],
     },
     ...relaxSteps(i, { cut: chosenCut, rho: chosenRho, k: chosenK }),
-    {
-      id: 'eos-input',
-      title: 'Production input at the chosen cutoff and k-spacing',
-      worker: 'dft',
-      tool: 'make_pw_input',
-      args: {
-        structure: eosStructureRef(i),
-        pseudopotentials: PSEUDO_REF,
-        purpose: 'production',
-        ...electronicArgs(i),
-        ecutwfcRy: chosenCut,
-        ecutrhoRy: chosenRho,
-        kSpacingPerAngstrom: chosenK,
+    ...eosSteps({
+      input: {
+        title: 'Production input at the chosen cutoff and k-spacing',
+        tool: 'make_pw_input',
+        args: {
+          structure: eosStructureRef(i),
+          pseudopotentials: PSEUDO_REF,
+          purpose: 'production',
+          ...electronicArgs(i),
+          ecutwfcRy: chosenCut,
+          ecutrhoRy: chosenRho,
+          kSpacingPerAngstrom: chosenK,
+        },
+        reasons: {
+          structure:
+            i.cellMethod === 'vc-relax'
+              ? 'the relaxed cell; the series scales it isotropically around its volume'
+              : 'the crystal at the starting lattice constant; the series scales it',
+          pseudopotentials: 'the chosen pseudopotential',
+          purpose: 'its energies give the result',
+          calculation: 'single-point energies',
+          ...electronicReasons(i),
+          ecutwfcRy: 'the converged cutoff',
+          ecutrhoRy: 'the charge-density cutoff that goes with it',
+          kSpacingPerAngstrom: 'the converged k-spacing',
+        },
+        dependsOn: [i.cellMethod === 'vc-relax' ? 'relaxed' : 'k-choice'],
       },
-      reasons: {
-        structure:
-          i.cellMethod === 'vc-relax'
-            ? 'the relaxed cell; the series scales it isotropically around its volume'
-            : 'the crystal at the starting lattice constant; the series scales it',
-        pseudopotentials: 'the chosen pseudopotential',
-        purpose: 'its energies give the result',
-        calculation: 'single-point energies',
-        ...electronicReasons(i),
-        ecutwfcRy: 'the converged cutoff',
-        ecutrhoRy: 'the charge-density cutoff that goes with it',
-        kSpacingPerAngstrom: 'the converged k-spacing',
-      },
-      dependsOn: [i.cellMethod === 'vc-relax' ? 'relaxed' : 'k-choice'],
-    },
-    {
-      id: 'eos-series',
-      title: `EOS series: a × ${scales.join(', ')}`,
-      worker: 'dft',
-      tool: 'generate_series',
-      args: { template: '$step.eos-input.pw_input', kind: 'eos', values: scales },
+      scales,
+      form: i.eos.form,
+      titles: { series: 'EOS series', runs: 'Run pw.x on every input of the EOS series', fit: `Fit ${i.eos.form} E(V)` },
       reasons: {
         template: 'the production input',
-        kind: 'an equation-of-state series',
         values: `${i.eos.points} lattice constants spanning ±${i.eos.rangePercent} % around the starting value`,
+        form: `${i.eos.form}, the study's equation of state`,
       },
-      dependsOn: ['eos-input'],
-    },
-    runOn('eos-series', 'EOS series'),
-    {
-      id: 'eos-fit',
-      title: `Fit ${i.eos.form} E(V)`,
-      worker: 'dft',
-      tool: 'fit_eos',
-      args: { energies: '$all.eos-runs.total_energy', form: i.eos.form },
-      reasons: { energies: 'every energy of the EOS series', form: `${i.eos.form}, the study's equation of state` },
-      dependsOn: ['eos-runs'],
-    },
+    }),
     {
       id: 'lattice',
       title:

@@ -17,6 +17,7 @@ import { analyseSymmetry } from '../../dft/structure/symmetry';
 import { FACETS, type Facet } from '../../dft/structure/surface';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS } from '../electronicStructure/inputs';
+import { eosSteps } from '../eosSteps';
 import { eosScaleFactors } from '../latticeConstantInputs';
 import {
   isStructureFileInput,
@@ -403,53 +404,30 @@ function bulkScfAtSlabSettings(
 function latticeSteps(i: SurfaceInputs, s: ReturnType<typeof settingsSteps>, e: ReturnType<typeof electronicArgs>): TemplateStep[] {
   const scales = eosScaleFactors(i.eos.points, i.eos.rangePercent);
   return [
-    {
-      id: 'eos-input',
-      title: 'Bulk EOS template at the slab settings',
-      worker: 'dft',
-      ...bulkScfAtSlabSettings(
-        START,
-        {
-          structure: 'the bulk at the starting lattice constant; the series scales it',
-          purpose: "its energies give the bulk's lattice constant at the study's settings",
-          calculation: 'single-point energies',
-        },
-        s,
-        e,
-      ),
-      dependsOn: s.after,
-    },
-    {
-      id: 'eos-series',
-      title: `Bulk EOS series: a × ${scales.join(', ')}`,
-      worker: 'dft',
-      tool: 'generate_series',
-      args: { template: '$step.eos-input.pw_input', kind: 'eos', values: scales },
+    ...eosSteps({
+      input: {
+        title: 'Bulk EOS template at the slab settings',
+        ...bulkScfAtSlabSettings(
+          START,
+          {
+            structure: 'the bulk at the starting lattice constant; the series scales it',
+            purpose: "its energies give the bulk's lattice constant at the study's settings",
+            calculation: 'single-point energies',
+          },
+          s,
+          e,
+        ),
+        dependsOn: s.after,
+      },
+      scales,
+      form: 'birch-murnaghan',
+      titles: { series: 'Bulk EOS series', runs: 'Run the bulk EOS series', fit: 'Fit birch-murnaghan E(V) of the bulk' },
       reasons: {
         template: 'the bulk at the slab settings',
-        kind: 'an equation-of-state series',
         values: `${i.eos.points} lattice constants spanning ±${i.eos.rangePercent} % around the starting a (${originWords(i)}): the functional's a lies within a few % of experiment`,
+        form: 'birch-murnaghan (3rd order), the usual equation of state',
       },
-      dependsOn: ['eos-input'],
-    },
-    {
-      id: 'eos-runs',
-      title: 'Run the bulk EOS series',
-      worker: 'hpc',
-      tool: 'run_pw',
-      args: { input: '$each.eos-series.pw_input' },
-      reasons: { input: 'each input of the EOS series' },
-      dependsOn: ['eos-series'],
-    },
-    {
-      id: 'eos-fit',
-      title: 'Fit birch-murnaghan E(V) of the bulk',
-      worker: 'dft',
-      tool: 'fit_eos',
-      args: { energies: '$all.eos-runs.total_energy', form: 'birch-murnaghan' },
-      reasons: { energies: 'every energy of the EOS series', form: 'birch-murnaghan (3rd order), the usual equation of state' },
-      dependsOn: ['eos-runs'],
-    },
+    }),
     {
       id: 'lattice',
       title: 'Bulk lattice constant from V0 through the cell symmetry',
