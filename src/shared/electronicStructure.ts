@@ -7,6 +7,17 @@
 
 export type AngularMomentumLabel = 's' | 'p' | 'd' | 'f';
 
+/**
+ * The zero of a plot's energy axis: the valence-band maximum of an insulator (fixed occupations),
+ * the Fermi energy otherwise. `source` says which printed number it is ("highest occupied level of
+ * the SCF (pw.x)"); artifacts written before it existed lack it.
+ */
+export interface EnergyZero {
+  energyEv: number;
+  kind: 'vbm' | 'fermi';
+  source?: string;
+}
+
 export interface BandStructurePlotData {
   /** Distance along the path of each k-point, 1/Å; equal on both sides of a break. */
   x: number[];
@@ -15,7 +26,7 @@ export interface BandStructurePlotData {
   /** Labelled points: "Γ", "X", or "K|U" where the path jumps. */
   ticks: { x: number; label: string }[];
   /** The zero of the energy axis: the valence-band maximum of an insulator, the Fermi energy otherwise. */
-  reference: { energyEv: number; kind: 'vbm' | 'fermi' };
+  reference: EnergyZero;
   /** Set once a gap was computed (band_gap): its edges, to mark on the plot. */
   gap?: { gapEv: number; direct: boolean; vbm: { x: number; energyEv: number }; cbm: { x: number; energyEv: number } };
   title?: string;
@@ -37,6 +48,11 @@ export interface DosPlotData {
   total: number[];
   spin?: { up: number[]; down: number[] };
   fermiEnergyEv?: number;
+  /**
+   * The zero of the energy axis, as the band structure of the same material has it: an insulator's
+   * valence-band maximum, else the Fermi energy. Absent (older artifacts): E − E_F.
+   */
+  reference?: EnergyZero;
   /** PDOS per species and angular momentum. */
   projections?: DosProjection[];
   title?: string;

@@ -1,14 +1,19 @@
 // The notebook renderer bundle (dist/renderer/canvas-renderer.js, built as for VS Code) in
 // headless Chromium, handed band-structure and DOS plot outputs as the projection makes them
 // from run_bands_x / run_dos_x / run_projwfc artifacts: the bands are drawn as lines with the
-// labelled points of the path and the band edges, the DOS with its projections and E_F.
-// Cost: one build and one Chromium page, a few seconds.
+// labelled points of the path and the band edges, the DOS with its projections and E_F; a second
+// band plot in the same document clips with its own rectangle; an insulator's DOS (QE 6.7's Si
+// outputs in test/fixtures/dft/qe-postprocessing/si/dos-tetrahedra) is drawn against its
+// valence-band maximum, as its bands are. Cost: one build and one Chromium page, a few seconds.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../harness/vscodeHost';
 import type { PlotData } from '../../src/shared/canvasOutputs';
+import { dosZero, ZERO_SOURCE } from '../../src/core/dft/electronic/energyZero';
+import { parsePwOutput } from '../../src/core/dft/qe/output/parse';
+import { parseDosFile } from '../../src/core/dft/qe/postprocessing/dosx';
 import { openRendererPage, type RendererPage } from './support/rendererPage';
 
 const bands: PlotData = {
@@ -46,13 +51,36 @@ const dos: PlotData = {
   },
 };
 
+// a second band structure, in a window of its own: drawn in the same document as the first
+const bands2: PlotData = {
+  ...bands,
+  title: 'Band structure (a-19)',
+  artifact: 'a-19',
+  data: { ...bands.data, reference: { energyEv: 5, kind: 'vbm' } },
+};
+
+// Si's DOS as dos.x wrote it, with the zero the run_dos_x tool gives an insulator (the SCF's highest occupied level)
+const SI_DOS = path.join(PROJECT_ROOT, 'test/fixtures/dft/qe-postprocessing/si/dos-tetrahedra');
+const siDosFile = parseDosFile(fs.readFileSync(path.join(SI_DOS, 'dreams.dos'), 'utf8'));
+const siScf = parsePwOutput(fs.readFileSync(path.join(SI_DOS, 'scf.out'), 'utf8'));
+const siZero = dosZero(
+  { scfOccupations: 'fixed', scfHighestOccupiedEv: siScf.highestOccupiedEv! },
+  { energyEv: siDosFile.fermiEnergyEv!, source: ZERO_SOURCE.dosxFermi },
+)!;
+const siDos: PlotData = {
+  kind: 'dos',
+  title: 'Density of states (a-8)',
+  artifact: 'a-8',
+  data: { energiesEv: siDosFile.energiesEv, total: siDosFile.dos, fermiEnergyEv: siDosFile.fermiEnergyEv!, reference: siZero },
+};
+
 describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)', function () {
   this.timeout(300_000);
   let page: Page;
   let view: RendererPage;
 
   before(async () => {
-    view = await openRendererPage([bands, dos]);
+    view = await openRendererPage([bands, dos, bands2, siDos], { height: 1400 });
     page = view.page;
   });
   after(async () => {
@@ -69,7 +97,7 @@ describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)
     const labels = await card.locator('svg text').allTextContents();
     for (const l of ['Γ', 'K|U', 'X']) assert.ok(labels.includes(l), `${l} in ${labels.join(',')}`);
     assert.equal(await card.locator('svg circle').count(), 2, 'VBM and CBM');
-    assert.match(await card.innerText(), /indirect gap 0\.6 eV/);
+    assert.match(await card.innerText(), /indirect gap 0\.600 eV/);
   });
 
   it('draws the total DOS and one curve per projection, with their legend and E_F', async () => {
@@ -77,8 +105,40 @@ describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)
     await card.waitFor({ timeout: 10_000 });
     assert.equal(await card.locator('svg path.dos-curve').count(), 3, 'total, Al s, Al p');
     const text = await card.innerText();
-    for (const t of ['total', 'PDOS Al s', 'PDOS Al p', 'E_F = 5 eV']) assert.ok(text.includes(t), `${t} in ${text}`);
+    for (const t of ['total', 'PDOS Al s', 'PDOS Al p', 'zero at the Fermi level, E_F = 5.000 eV'])
+      assert.ok(text.includes(t), `${t} in ${text}`);
     fs.mkdirSync(path.join(PROJECT_ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots.png') });
+  });
+
+  it('gives each band plot of the document a clip rectangle of its own, which its bands use', async () => {
+    const clips = await page.locator('[data-plot="band-structure"] svg').evaluateAll((svgs) =>
+      svgs.map((svg) => ({
+        own: [...svg.querySelectorAll('clipPath')].map((c) => c.id),
+        used: [...svg.querySelectorAll('[clip-path]')].map((e) => e.getAttribute('clip-path')),
+      })),
+    );
+    assert.equal(clips.length, 2);
+    const ids = clips.flatMap((c) => c.own);
+    assert.equal(new Set(ids).size, ids.length, `clip ids ${ids.join(', ')} unique in the document`);
+    for (const c of clips) assert.deepEqual(c.used, [`url(#${c.own[0]})`], "the bands clip with their own plot's rectangle");
+  });
+
+  it("draws an insulator's DOS against its valence-band maximum, as its bands are, and says so; E_F is named beside it", async () => {
+    const card = page.locator('#out-3 [data-plot="dos"]');
+    await card.waitFor({ timeout: 10_000 });
+    const text = await card.innerText();
+    for (const t of [
+      'E − E_VBM (eV)',
+      'zero at the valence-band maximum, E_VBM = 6.270 eV (highest occupied level of the SCF, pw.x)',
+      'E_F = 6.738 eV',
+    ])
+      assert.ok(text.includes(t), `${t} in ${text}`);
+    // the dashed zero line where E = 6.270 eV lies on the energy axis (the plot is 520 − 72 − 20 px wide)
+    const x1 = Number(await card.locator('line.energy-zero').getAttribute('x1'));
+    const es = siDosFile.energiesEv;
+    const expected = ((6.27 - es[0]!) / (es.at(-1)! - es[0]!)) * (520 - 72 - 20);
+    assert.ok(Math.abs(x1 - expected) < 0.5, `zero line at ${x1} px, the VBM at ${expected} px`);
+    await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots-insulator.png'), fullPage: true });
   });
 });

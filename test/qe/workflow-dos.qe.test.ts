@@ -102,6 +102,15 @@ describe('dreams run --offline: the DOS of fcc Al with real pw.x, dos.x and proj
     for (const r of ratios) assert.ok(Math.abs(r / mean - 1) < 0.2, `g/√(E−E0) = ${ratios.map((x) => x.toFixed(3)).join(', ')}`);
   });
 
+  it("draws a metal's DOS and PDOS against the Fermi energy each run printed (dos.x's, the nscf run's), saying which", () => {
+    const d = named('dos').value as DosValue;
+    const p = named('pdos').value as PdosValue;
+    const nscf = named('nscf_output').meta as NscfMeta;
+    assert.deepEqual(d.reference, { energyEv: d.fermiEnergyEv, kind: 'fermi', source: 'dos.x' });
+    assert.deepEqual(p.reference, { energyEv: nscf.fermiEnergyEv, kind: 'fermi', source: 'NSCF run, pw.x' });
+    assert.ok(Math.abs(d.reference!.energyEv - p.reference!.energyEv) < 1e-3, 'dos.x and pw.x print one Fermi energy');
+  });
+
   it('projects the DOS on Al s and p, the s character at the bottom of the band', () => {
     const p = named('pdos').value as PdosValue;
     assert.deepEqual(

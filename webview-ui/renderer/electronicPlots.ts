@@ -1,14 +1,17 @@
 /**
  * Band-structure and DOS plots with d3 for the notebook: the bands (E − E_ref) over the path with
  * the labelled points and the band edges, and the total DOS with the PDOS per species and l
- * (E − E_F). The data are the band_structure, dos and pdos artifacts' own values
- * (src/shared/electronicStructure.ts).
+ * against the same zero (an insulator's valence-band maximum, a metal's Fermi energy; E − E_F for
+ * artifacts that predate the zero). The data are the band_structure, dos and pdos artifacts' own
+ * values (src/shared/electronicStructure.ts).
  */
 import { axisBottom, axisLeft, extent, line, scaleLinear, type Selection } from 'd3';
-import type { BandStructurePlotData, DosPlotData } from '../../src/shared/electronicStructure';
-import { formatNumber } from './dom';
+import type { BandStructurePlotData, DosPlotData, EnergyZero } from '../../src/shared/electronicStructure';
+import { withUnit } from './quantities';
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
+/** Band plots drawn in this document so far: every output of a notebook shares one document, so each clip rectangle needs an id of its own. */
+let bandPlots = 0;
 const PALETTE = [
   'var(--vscode-charts-red, #c62828)',
   'var(--vscode-charts-green, #2e7d32)',
@@ -24,7 +27,8 @@ export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih
     .domain(extent(d.x) as [number, number])
     .range([0, iw]);
   const y = scaleLinear().domain(window).range([ih, 0]);
-  g.append('clipPath').attr('id', 'bands-clip').append('rect').attr('width', iw).attr('height', ih);
+  const clipId = `dreams-bands-clip-${++bandPlots}`;
+  g.append('clipPath').attr('id', clipId).append('rect').attr('width', iw).attr('height', ih);
   g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(6));
   const ticks = g.append('g').attr('class', 'axis').attr('transform', `translate(0,${ih})`);
   for (const t of d.ticks) {
@@ -44,7 +48,7 @@ export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih
     .attr('y2', y(0))
     .attr('stroke', 'var(--vscode-charts-blue, #1565c0)')
     .attr('stroke-dasharray', '5 4');
-  const plot = g.append('g').attr('clip-path', 'url(#bands-clip)');
+  const plot = g.append('g').attr('clip-path', `url(#${clipId})`);
   // a break in the path (two k-points at one x, "K|U") ends one stroke and starts the next
   const runs: number[][] = [[]];
   d.x.forEach((xk, k) => {
@@ -58,7 +62,7 @@ export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih
     const path = runs.map((run) => stroke.y((k) => y(band[k]! - ref))(run) ?? '').join(' ');
     plot.append('path').attr('class', 'band').attr('fill', 'none').attr('stroke', 'currentColor').attr('stroke-width', 1.1).attr('d', path);
   }
-  const facts = [`zero at the ${d.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${formatNumber(ref)} eV)`];
+  const facts = [zeroFact(d.reference)];
   if (d.gap) {
     for (const [edge, colour, name] of [
       [d.gap.vbm, 'var(--vscode-charts-red, #c62828)', 'VBM'],
@@ -70,16 +74,35 @@ export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih
         .attr('cx', x(edge.x))
         .attr('cy', y(edge.energyEv - ref))
         .append('title')
-        .text(`${name} ${formatNumber(edge.energyEv)} eV`);
+        .text(`${name} ${withUnit(edge.energyEv, 'eV')}`);
     }
-    facts.push(`${d.gap.direct ? 'direct' : 'indirect'} gap ${formatNumber(d.gap.gapEv)} eV`);
+    facts.push(`${d.gap.direct ? 'direct' : 'indirect'} gap ${withUnit(d.gap.gapEv, 'eV')}`);
   }
   return facts;
 }
 
+/** "zero at the valence-band maximum, E_VBM = 6.270 eV (highest occupied level of the SCF, pw.x)"; "zero at the Fermi level, E_F = 6.738 eV (dos.x)". */
+export function zeroFact(z: EnergyZero): string {
+  const [what, symbol] = z.kind === 'vbm' ? ['valence-band maximum', 'E_VBM'] : ['Fermi level', 'E_F'];
+  return `zero at the ${what}, ${symbol} = ${withUnit(z.energyEv, 'eV')}${z.source ? ` (${z.source})` : ''}`;
+}
+
+/** The zero a DOS is drawn against: its own (an insulator's VBM), else E_F; undefined: absolute energies. */
+export function dosZero(d: DosPlotData): EnergyZero | undefined {
+  if (d.reference) return d.reference;
+  return d.fermiEnergyEv !== undefined ? { energyEv: d.fermiEnergyEv, kind: 'fermi' } : undefined;
+}
+
+/** The DOS's energy axis: "E − E_VBM (eV)", "E − E_F (eV)" or "E (eV)". */
+export function dosAxisLabel(d: DosPlotData): string {
+  const z = dosZero(d);
+  return z ? (z.kind === 'vbm' ? 'E − E_VBM (eV)' : 'E − E_F (eV)') : 'E (eV)';
+}
+
 /** Draws the DOS into `g`, its legend inside; returns the legend entries. */
 export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: string; colour: string }[] {
-  const ef = d.fermiEnergyEv ?? 0;
+  const zero = dosZero(d);
+  const ef = zero?.energyEv ?? 0;
   const es = d.energiesEv.map((e) => e - ef);
   const top = Math.max(...d.total, ...(d.projections ?? []).flatMap((p) => p.dos));
   const x = scaleLinear()
@@ -121,8 +144,9 @@ export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: 
       .attr('fill', e.colour)
       .text(e.label),
   );
-  if (d.fermiEnergyEv !== undefined)
+  if (zero)
     g.append('line')
+      .attr('class', 'energy-zero')
       .attr('x1', x(0))
       .attr('x2', x(0))
       .attr('y1', 0)

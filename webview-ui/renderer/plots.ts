@@ -3,7 +3,8 @@ import { axisBottom, axisLeft, extent, line, scaleLinear, scaleLog, select } fro
 import type { PlotData } from '../../src/shared/canvasOutputs';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
-import { drawBandStructure, drawDos } from './electronicPlots';
+import { dosAxisLabel, dosZero, drawBandStructure, drawDos, zeroFact } from './electronicPlots';
+import { withUnit } from './quantities';
 import { drawRelaxation, magnetizationTable, PANEL_GAP } from './everydayPlots';
 
 const W = 520,
@@ -61,9 +62,13 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
   } else if (p.kind === 'dos') {
     drawDos(g, p.data, iw, ih);
-    axisLabels(p.data.fermiEnergyEv !== undefined ? 'E − E_F (eV)' : 'E (eV)', 'DOS (states/eV per cell)');
-    if (p.data.fermiEnergyEv !== undefined)
-      card.append(h('div', { class: 'legend' }, h('span', {}, `E_F = ${formatNumber(p.data.fermiEnergyEv)} eV`)));
+    axisLabels(dosAxisLabel(p.data), 'DOS (states/eV per cell)');
+    const zero = dosZero(p.data);
+    const facts = [
+      ...(zero ? [zeroFact(zero)] : []),
+      ...(p.data.fermiEnergyEv !== undefined && zero?.kind !== 'fermi' ? [`E_F = ${withUnit(p.data.fermiEnergyEv, 'eV')}`] : []),
+    ];
+    if (facts.length) card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
   } else if (p.kind === 'eos') {
     const vs = [...p.points.map((q) => q.volumeA3), ...(p.fit?.curve.map((q) => q.volumeA3) ?? [])];
     const es = [...p.points.map((q) => q.energyEv), ...(p.fit?.curve.map((q) => q.energyEv) ?? [])];

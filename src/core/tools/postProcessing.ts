@@ -11,6 +11,7 @@ import path from 'node:path';
 import { bandGap } from '../dft/electronic/bandGap';
 import { bandsAlongPath, locateOnPath } from '../dft/electronic/bandStructure';
 import { pdosBySpeciesAndL } from '../dft/electronic/dos';
+import { bandStructureZero, dosZero, ZERO_SOURCE } from '../dft/electronic/energyZero';
 import { pathFromNodes } from '../dft/electronic/kpath';
 import { scratchPlace } from '../dft/qe/jobFacts';
 import { parseBandFile, renderBandsxInput } from '../dft/qe/postprocessing/bandsx';
@@ -117,10 +118,7 @@ export const runBandsXTool = defineTool({
     const occupied = run.meta.nspin === 1 ? Math.round(run.meta.electrons / 2) : undefined;
     const vbm = insulator && occupied ? Math.max(...along.energiesEv.map((e) => e[occupied - 1]!)) : undefined;
     const fermi = run.meta.scfFermiEnergyEv;
-    const reference =
-      vbm !== undefined
-        ? { energyEv: vbm, kind: 'vbm' as const }
-        : { energyEv: fermi ?? run.meta.scfHighestOccupiedEv ?? 0, kind: 'fermi' as const };
+    const reference = bandStructureZero(run.meta, vbm);
     const value: BandStructureValue = {
       x: along.x,
       bandsEv: transpose(along.energiesEv),
@@ -242,6 +240,11 @@ export const runDosXTool = defineTool({
       ...(d.fermiEnergyEv !== undefined ? { fermiEnergyEv: d.fermiEnergyEv } : {}),
       ...(run.meta.settings.kMesh ? { kMesh: run.meta.settings.kMesh } : {}),
     };
+    const zero = dosZero(
+      run.meta,
+      d.fermiEnergyEv !== undefined ? { energyEv: d.fermiEnergyEv, source: ZERO_SOURCE.dosxFermi } : undefined,
+    );
+    if (zero) value.reference = zero;
     return {
       artifacts: [
         {
@@ -298,6 +301,11 @@ export const runProjwfcTool = defineTool({
       lowdin: lowdin.atoms,
       ...(lowdin.spilling !== undefined ? { spilling: lowdin.spilling } : {}),
     };
+    const zero = dosZero(
+      run.meta,
+      run.meta.fermiEnergyEv !== undefined ? { energyEv: run.meta.fermiEnergyEv, source: ZERO_SOURCE.nscfFermi } : undefined,
+    );
+    if (zero) value.reference = zero;
     return {
       artifacts: [
         {

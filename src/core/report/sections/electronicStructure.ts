@@ -2,10 +2,13 @@
  * The run report's band-structure and DOS sections: the bands along the path (E − E_ref, eV,
  * against the path coordinate, with the labelled points, the valence-band maximum and the
  * conduction-band minimum marked) as plots/band-structure.svg, the total DOS with the PDOS per
- * species and angular momentum (E − E_F) as plots/dos.svg, and a line each with the numbers.
+ * species and angular momentum against the same zero as the bands (an insulator's valence-band
+ * maximum, a metal's Fermi energy; E − E_F for artifacts without one) as plots/dos.svg, and a line
+ * each with the numbers.
  */
 import type { ArtifactRecord } from '../../provenance/types';
 import type { BandGapValue, BandStructureValue, DosValue, PdosValue } from '../../artifacts/electronic';
+import type { EnergyZero } from '../../../shared/electronicStructure';
 import { niceTicks, renderChart } from '../svg';
 
 export const BAND_STRUCTURE_FILE = 'band-structure.svg';
@@ -75,13 +78,20 @@ export function bandStructureSvg(bs: BandStructureValue, id: string, gap?: BandG
   return parts.join('\n');
 }
 
-/** Total DOS and the projections, E − E_F. */
+/** The zero a DOS is drawn against: its own (an insulator's VBM), else E_F; undefined: absolute energies. */
+export function dosZeroOf(dos: DosValue): EnergyZero | undefined {
+  return dos.reference ?? (dos.fermiEnergyEv !== undefined ? { energyEv: dos.fermiEnergyEv, kind: 'fermi' } : undefined);
+}
+
+/** Total DOS and the projections, E − E_VBM for an insulator, E − E_F otherwise. */
 export function dosSvg(dos: DosValue, id: string, pdos?: { value: PdosValue; id: string }): string {
-  const ef = dos.fermiEnergyEv ?? 0;
+  const zero = dosZeroOf(dos);
+  const ef = zero?.energyEv ?? 0;
+  const symbol = zero?.kind === 'vbm' ? 'E_VBM' : 'E_F';
   const points = (values: number[], energies: number[]) => energies.map((e, i) => ({ x: e - ef, y: values[i]! }));
   return renderChart({
     title: `Density of states (${id}${pdos ? `, ${pdos.id}` : ''})`,
-    xLabel: dos.fermiEnergyEv !== undefined ? 'E − E_F (eV)' : 'E (eV)',
+    xLabel: zero ? `E − ${symbol} (eV)` : 'E (eV)',
     yLabel: 'DOS (states/eV per cell)',
     series: [
       { label: 'total', points: points(dos.total, dos.energiesEv), color: 'black' },
@@ -91,7 +101,7 @@ export function dosSvg(dos: DosValue, id: string, pdos?: { value: PdosValue; id:
         color: COLOURS[i % COLOURS.length]!,
       })),
     ],
-    ...(dos.fermiEnergyEv !== undefined ? { marker: { x: 0, label: `E_F = ${dos.fermiEnergyEv} eV` } } : {}),
+    ...(zero ? { marker: { x: 0, label: `${symbol} = ${zero.energyEv.toFixed(3)} eV` } } : {}),
   });
 }
 
@@ -136,6 +146,7 @@ export function electronicStructureReportSection(
       '',
       `Total DOS (${dos.id}) on ${v.energiesEv.length} energies, ${v.occupations}${v.kMesh ? ` on a ${v.kMesh.join('×')} mesh` : ''}` +
         `${v.fermiEnergyEv !== undefined ? `; Fermi energy **${v.fermiEnergyEv} eV**` : ''}` +
+        `${v.reference?.kind === 'vbm' ? `; zero at the valence-band maximum (${v.reference.energyEv.toFixed(3)} eV${v.reference.source ? `, ${v.reference.source}` : ''})` : ''}` +
         `${pdos ? `; projections ${((pdos.value as PdosValue).projections ?? []).map((p) => p.label).join(', ')} (${pdos.id})` : ''}.`,
       '',
     );
