@@ -8,6 +8,7 @@ import {
   electronicInputsFromText,
   ELECTRONIC_INPUT_SCHEMA,
   loadElectronicStructureFile,
+  readRecordedElectronicInputs,
   resolveElectronicInputs,
 } from './electronicStructure/inputs';
 import { BAND_STRUCTURE_COMPOSERS } from './electronicStructure/report';
@@ -26,6 +27,7 @@ export const BAND_STRUCTURE = defineWorkflow({
   inputsFromText: (text) => electronicInputsFromText(text, 'bands'),
   loadInputFiles: loadElectronicStructureFile,
   resolveInputs: resolveElectronicInputs,
+  readRecorded: readRecordedElectronicInputs,
   steps: (i) => {
     const settings = settingsSteps(i);
     return [
@@ -105,6 +107,6 @@ export const BAND_STRUCTURE = defineWorkflow({
       },
     ];
   },
-  objective: (i) => `band structure of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.functional}`,
+  objective: (i) => `band structure of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.settings.functional}`,
   composers: BAND_STRUCTURE_COMPOSERS,
 });

@@ -58,6 +58,11 @@ export interface WorkflowDefinition<S, R> {
    */
   objectiveBeforeResolving?(inputs: InputsOf<S>): string;
   composers?: Record<string, ComposerOf<R>>;
+  /**
+   * Resolved inputs as an earlier version recorded them in a run's workflow event, read into the
+   * shape the template reads now, so a run started before a change of shape resumes (default: as recorded).
+   */
+  readRecorded?(recorded: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Resolved inputs as the run holds and records them (a plain object of the resolver's fields). */
@@ -67,9 +72,11 @@ const record = (inputs: unknown): Record<string, unknown> => ({ ...(inputs as ob
 export function defineWorkflow<const S extends object, R extends object>(def: WorkflowDefinition<S, R>): WorkflowTemplate {
   // The boundaries where the untyped inputs become typed, each once:
   // - checked: objective.ts `checkInputs` validated them against `inputSchema` (ajv) before any of these is called;
-  // - resolved: they are what `resolveInputs` returned, held by the run (and recorded in its workflow event, read back on resume).
+  // - resolved: they are what `resolveInputs` returned, held by the run (and recorded in its workflow event, read back on
+  //   resume, through `readRecorded` where an earlier version recorded another shape).
   const checked = (inputs: Record<string, unknown>): InputsOf<S> => inputs as InputsOf<S>;
-  const resolved = (inputs: Record<string, unknown>): R => inputs as R;
+  const { readRecorded } = def;
+  const resolved = (inputs: Record<string, unknown>): R => (readRecorded ? readRecorded(inputs) : inputs) as R;
   const composers = def.composers
     ? Object.fromEntries(
         Object.entries(def.composers).map(([name, compose]): [string, Composer] => [

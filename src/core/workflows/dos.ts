@@ -8,6 +8,7 @@ import {
   electronicInputsFromText,
   ELECTRONIC_INPUT_SCHEMA,
   loadElectronicStructureFile,
+  readRecordedElectronicInputs,
   resolveElectronicInputs,
 } from './electronicStructure/inputs';
 import { DOS_COMPOSERS } from './electronicStructure/report';
@@ -26,6 +27,7 @@ export const DENSITY_OF_STATES = defineWorkflow({
   inputsFromText: (text) => electronicInputsFromText(text, 'dos'),
   loadInputFiles: loadElectronicStructureFile,
   resolveInputs: resolveElectronicInputs,
+  readRecorded: readRecordedElectronicInputs,
   steps: (i) => {
     const settings = settingsSteps(i);
     const pdos: TemplateStep[] = i.pdos
@@ -102,7 +104,7 @@ export const DENSITY_OF_STATES = defineWorkflow({
       },
     ];
   },
-  objective: (i) => `density of states of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.functional}`,
+  objective: (i) => `density of states of ${i.structureFile ?? `${i.structure} ${i.species.join('')}`} with ${i.settings.functional}`,
   composers: {
     ...DOS_COMPOSERS,
     // the SCF's mesh, as its energy records it, times the factor

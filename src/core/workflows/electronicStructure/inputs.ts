@@ -1,14 +1,16 @@
 /**
  * Inputs of the band-structure and DOS studies: the crystal (an element in its ground-state
  * structure at the experimental lattice constant, or named with its lattice, or the user's
- * structure file), the functional and pseudopotentials, the SCF settings (given, or chosen by a
- * cutoff and a k sweep), occupations (fixed for an insulator, smeared for a metal unless the user
- * says), and the band path density or the DOS mesh. Lengths in Å, k spacings in 1/Å (with 2π),
+ * structure file), the functional, pseudopotentials and SCF settings (given, or chosen by a cutoff
+ * and a k sweep; sweptSettings.ts, as the everyday templates' are, held under `settings`),
+ * occupations (fixed for an insulator, smeared for a metal unless the user says), and the band
+ * path density or the DOS mesh. Lengths in Å, k spacings in 1/Å (with 2π),
  * cutoffs in Ry, energies in eV.
  */
 import { isMetallic } from '../../guard/rules/metalsHaveSmearing';
 import { loadStructureFileInput, structureFileNamedIn } from '../structureFileInput';
 import type { InputsOf } from '../defineWorkflow';
+import { resolveSweptSettings, SWEPT_SETTINGS_KEYS, SWEPT_SETTINGS_SCHEMA, type SweptSettings } from '../sweptSettings';
 import { ObjectiveError, type WorkflowEnvironment } from '../types';
 
 /**
@@ -87,32 +89,22 @@ export const ELECTRONIC_INPUT_SCHEMA = {
       items: { type: 'string' },
       description: 'Recorded when the objective is loaded: the species of the file.',
     },
-    functional: { type: 'string', enum: ['PBE', 'PZ', 'PBEsol'], description: 'Default PBE.' },
-    pseudopotentials: {
-      type: 'object',
-      additionalProperties: { type: 'string' },
-      description: "UPF file per element (default: the library's for the functional).",
-    },
-    ecutwfcRy: { type: 'number', exclusiveMinimum: 0, description: 'Wavefunction cutoff, Ry; absent: chosen by a cutoff sweep.' },
+    ...SWEPT_SETTINGS_SCHEMA,
     ecutrhoRy: {
       type: 'number',
       exclusiveMinimum: 0,
-      description: 'Charge-density cutoff, Ry (default 4× ecutwfc for norm-conserving, 8× otherwise).',
+      description: 'Charge-density cutoff, Ry (default 4× ecutwfc for norm-conserving, 8× otherwise); with ecutwfcRy, sets the dual.',
     },
-    kSpacingPerAngstrom: { type: 'number', exclusiveMinimum: 0, description: 'SCF k-spacing, 1/Å with 2π; absent: chosen by a k sweep.' },
     cutoffsRy: {
-      type: 'array',
-      items: { type: 'number', exclusiveMinimum: 0 },
-      minItems: 3,
-      description: 'Cutoff sweep (when ecutwfcRy is absent).',
+      ...SWEPT_SETTINGS_SCHEMA.cutoffsRy,
+      description:
+        "Cutoff sweep, Ry (when ecutwfcRy is absent; default five from the pseudopotentials' suggested cutoff up in 10-Ry steps).",
     },
     kSpacingsPerAngstrom: {
-      type: 'array',
-      items: { type: 'number', exclusiveMinimum: 0 },
-      minItems: 3,
-      description: 'k sweep (when kSpacingPerAngstrom is absent).',
+      ...SWEPT_SETTINGS_SCHEMA.kSpacingsPerAngstrom,
+      description:
+        'SCF k sweep, 1/Å (when kSpacingPerAngstrom is absent; default 0.3, 0.25, 0.2, 0.15, 0.11 for a metal, 0.5, 0.4, 0.3, 0.25, 0.2 otherwise).',
     },
-    toleranceMevPerAtom: { type: 'number', exclusiveMinimum: 0, description: 'Sweep tolerance, meV/atom (default 1).' },
     occupations: {
       type: 'string',
       enum: ['fixed', 'smearing'],
@@ -155,17 +147,8 @@ export interface ElectronicInputs {
   cOverA?: number;
   structureFile?: string;
   structureSha256?: string;
-  functional: 'PBE' | 'PZ' | 'PBEsol';
-  pseudopotentials?: Record<string, string>;
-  /** Given settings, or undefined where a sweep chooses them. */
-  ecutwfcRy?: number;
-  dual: number;
-  kSpacingPerAngstrom?: number;
-  cutoffsRy: number[];
-  /** Where the default cutoff sweep starts from: the largest ecutwfc the species' files suggest, Ry. */
-  cutoffsFromSuggestionRy?: number;
-  kSpacingsPerAngstrom: number[];
-  toleranceMevPerAtom: number;
+  /** The functional, pseudopotentials, cutoff, dual, k-spacing and sweeps (the everyday templates' too). */
+  settings: SweptSettings;
   occupations: 'fixed' | 'smearing';
   smearing?: string;
   degaussRy?: number;
@@ -198,16 +181,6 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
   if (structure && structure in BINARY_EXAMPLE && r.elements?.length !== 2)
     problems.push(`inputs.elements: ${structure} needs a cation and an anion, e.g. ${BINARY_EXAMPLE[structure]}`);
   const species = fileSpecies ?? r.elements ?? (element ? [element] : []);
-  const functional = r.functional ?? 'PBE';
-  // the pseudopotential's type sets the density cutoff's ratio: 4 for norm-conserving, 8 for ultrasoft and PAW
-  const files = species.map((el) =>
-    env.pseudopotential?.({ element: el, functional, ...(r.pseudopotentials?.[el] ? { file: r.pseudopotentials[el] } : {}) }),
-  );
-  const types = files.map((f) => f?.type);
-  // the default sweep starts where the files' authors found them converged (none stated: 20 Ry), in 10-Ry steps
-  const suggested = Math.max(0, ...files.map((f) => f?.suggestedEcutwfcRy ?? 0));
-  const start = suggested ? Math.max(15, Math.ceil(suggested / 5) * 5) : 20;
-  const dual = types.every((t) => t === 'NC') ? 4 : 8;
   const metal = isMetallic({
     symbols: species,
     positions: [],
@@ -225,6 +198,10 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
     );
   if (problems.length)
     throw new ObjectiveError(`the band-structure/DOS objective cannot be run as written: ${problems.join('; ')}.`, problems);
+  const settings = resolveSweptSettings(r, species, env, {
+    cutoffsRy: 'from-suggestion',
+    kSpacingsPerAngstrom: metal ? [0.3, 0.25, 0.2, 0.15, 0.11] : [0.5, 0.4, 0.3, 0.25, 0.2],
+  });
   return {
     species,
     element: element ?? '',
@@ -233,15 +210,7 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
     ...(a !== undefined ? { latticeConstantAngstrom: a } : {}),
     ...((r.cOverA ?? (structure === 'hcp' ? table?.cOverA : undefined)) ? { cOverA: r.cOverA ?? table?.cOverA } : {}),
     ...(r.structureFile ? { structureFile: r.structureFile, ...(r.structureSha256 ? { structureSha256: r.structureSha256 } : {}) } : {}),
-    functional,
-    ...(r.pseudopotentials ? { pseudopotentials: r.pseudopotentials } : {}),
-    ...(r.ecutwfcRy !== undefined ? { ecutwfcRy: r.ecutwfcRy } : {}),
-    dual: r.ecutrhoRy !== undefined && r.ecutwfcRy !== undefined ? r.ecutrhoRy / r.ecutwfcRy : dual,
-    ...(r.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: r.kSpacingPerAngstrom } : {}),
-    cutoffsRy: r.cutoffsRy ?? [0, 10, 20, 30, 40].map((d) => start + d),
-    ...(!r.cutoffsRy && suggested ? { cutoffsFromSuggestionRy: suggested } : {}),
-    kSpacingsPerAngstrom: r.kSpacingsPerAngstrom ?? (metal ? [0.3, 0.25, 0.2, 0.15, 0.11] : [0.5, 0.4, 0.3, 0.25, 0.2]),
-    toleranceMevPerAtom: r.toleranceMevPerAtom ?? 1,
+    settings,
     occupations,
     ...(occupations === 'smearing' ? { smearing: r.smearing ?? 'mv', degaussRy: r.degaussRy ?? 0.02 } : {}),
     metal,
@@ -252,6 +221,21 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
     pdos: r.pdos ?? true,
     deltaEEv: r.deltaEEv ?? 0.02,
   };
+}
+
+/**
+ * Resolved inputs as a run recorded them in its workflow event. Before the settings were nested
+ * under `settings` (as the everyday templates' are), they were recorded flat (`ecutwfcRy` beside
+ * `species`): such a run's inputs are read into the shape the steps and report read now, so it
+ * resumes. Inputs already nested are returned as they are.
+ */
+export function readRecordedElectronicInputs(recorded: Record<string, unknown>): Record<string, unknown> {
+  if (typeof recorded.settings === 'object' && recorded.settings !== null) return recorded;
+  const settings: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  const keys: readonly string[] = SWEPT_SETTINGS_KEYS;
+  for (const [k, v] of Object.entries(recorded)) (keys.includes(k) ? settings : rest)[k] = v;
+  return { ...rest, settings };
 }
 
 /** Reads the structure file an objective names (relative to its directory): its absolute path, sha256 and species. */

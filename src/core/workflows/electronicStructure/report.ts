@@ -19,6 +19,7 @@ const crystal = (i: ElectronicInputs) =>
 
 function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
   const i = ctx.inputs;
+  const s = i.settings;
   const claims: ReportClaim[] = [];
   const parts: string[] = [];
   const cut = ctx.ref('cutoff-choice', 'converged_settings');
@@ -31,8 +32,8 @@ function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
       cites: `${cut}.chosen.ecutwfcRy`,
       statement: `ecutwfc = ${v.chosen.ecutwfcRy} Ry`,
     });
-    parts.push(`ecutwfc = ${v.chosen.ecutwfcRy} Ry chosen within ${i.toleranceMevPerAtom} meV/atom (${cut})`);
-  } else parts.push(`ecutwfc = ${i.ecutwfcRy} Ry as given`);
+    parts.push(`ecutwfc = ${v.chosen.ecutwfcRy} Ry chosen within ${s.toleranceMevPerAtom} meV/atom (${cut})`);
+  } else parts.push(`ecutwfc = ${s.ecutwfcRy} Ry as given`);
   const k = ctx.ref('k-choice', 'converged_settings');
   if (k) {
     const v = ctx.value(k) as ConvergenceSelectionValue;
@@ -43,10 +44,10 @@ function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
       cites: `${k}.chosen.kSpacingPerAngstrom`,
       statement: `k-spacing = ${v.chosen.kSpacingPerAngstrom} 1/Å`,
     });
-    parts.push(`SCF k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${i.toleranceMevPerAtom} meV/atom (${k})`);
-  } else parts.push(`SCF k-spacing ${i.kSpacingPerAngstrom} 1/Å as given`);
+    parts.push(`SCF k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${s.toleranceMevPerAtom} meV/atom (${k})`);
+  } else parts.push(`SCF k-spacing ${s.kSpacingPerAngstrom} 1/Å as given`);
   const occ = i.occupations === 'smearing' ? `${i.smearing} smearing ${i.degaussRy} Ry` : 'fixed occupations';
-  return { text: `Settings: ${i.functional}, ${parts.join('; ')}; ${occ}.`, claims };
+  return { text: `Settings: ${s.functional}, ${parts.join('; ')}; ${occ}.`, claims };
 }
 
 const need = (ctx: Context, step: string, name: string): string => {
@@ -56,7 +57,7 @@ const need = (ctx: Context, step: string, name: string): string => {
 };
 
 export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
-  title: (ctx) => `Band structure of ${crystal(ctx.inputs)} with ${ctx.inputs.functional}`,
+  title: (ctx) => `Band structure of ${crystal(ctx.inputs)} with ${ctx.inputs.settings.functional}`,
   text: (ctx) => {
     const bs = need(ctx, 'bands-x', 'band_structure');
     const path = need(ctx, 'band-path', 'band_path');
@@ -66,7 +67,7 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInput
     const g = gapRef ? (ctx.value(gapRef) as BandGapValue) : undefined;
     return [
       g
-        ? `The ${ctx.inputs.functional} band gap is **${g.gapEv.toFixed(3)} eV, ${g.direct ? 'direct' : 'indirect'}** (${gapRef}): ` +
+        ? `The ${ctx.inputs.settings.functional} band gap is **${g.gapEv.toFixed(3)} eV, ${g.direct ? 'direct' : 'indirect'}** (${gapRef}): ` +
           `the valence-band maximum lies at ${g.vbm.location}, the conduction-band minimum at ${g.cbm.location}` +
           `${g.direct ? '' : `; the smallest direct gap is ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.`
         : `The bands cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`,
@@ -112,7 +113,7 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInput
 };
 
 export const DOS_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
-  title: (ctx) => `Density of states of ${crystal(ctx.inputs)} with ${ctx.inputs.functional}`,
+  title: (ctx) => `Density of states of ${crystal(ctx.inputs)} with ${ctx.inputs.settings.functional}`,
   text: (ctx) => {
     const i = ctx.inputs;
     const dos = need(ctx, 'dos-x', 'dos');

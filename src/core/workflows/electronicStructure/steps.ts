@@ -84,18 +84,19 @@ export function crystalSteps(i: ElectronicInputs): TemplateStep[] {
           ...(i.cOverA ? { cOverA: 'the c/a of the crystal' } : {}),
         },
       };
-  const prefer = i.pseudopotentials && Object.keys(i.pseudopotentials).length ? { prefer: i.pseudopotentials } : {};
+  const s = i.settings;
+  const prefer = s.pseudopotentials && Object.keys(s.pseudopotentials).length ? { prefer: s.pseudopotentials } : {};
   return [
     structure,
     {
       id: 'pseudopotentials',
-      title: `Choose the ${i.functional} pseudopotentials for ${i.species.join(', ')}`,
+      title: `Choose the ${s.functional} pseudopotentials for ${i.species.join(', ')}`,
       worker: 'dft',
       tool: 'select_pseudopotentials',
-      args: { elements: i.species, functional: i.functional, ...prefer },
+      args: { elements: i.species, functional: s.functional, ...prefer },
       reasons: {
         elements: 'the species of the crystal',
-        functional: `the study asks for ${i.functional}`,
+        functional: `the study asks for ${s.functional}`,
         ...(prefer.prefer ? { prefer: 'the files named with the objective' } : {}),
       },
     },
@@ -111,18 +112,19 @@ export function settingsSteps(i: ElectronicInputs): {
   reasons: Record<string, string>;
 } {
   const steps: TemplateStep[] = [];
-  let cut: unknown = i.ecutwfcRy;
-  let rho: unknown = i.ecutwfcRy !== undefined ? Number((i.dual * i.ecutwfcRy).toFixed(6)) : undefined;
-  let k: unknown = i.kSpacingPerAngstrom;
+  const s = i.settings;
+  let cut: unknown = s.ecutwfcRy;
+  let rho: unknown = s.ecutwfcRy !== undefined ? Number((s.dual * s.ecutwfcRy).toFixed(6)) : undefined;
+  let k: unknown = s.kSpacingPerAngstrom;
   const reasons: Record<string, string> = {
     ecutwfcRy: 'the cutoff given with the objective',
-    ecutrhoRy: `${i.dual} × ecutwfc for these pseudopotentials`,
+    ecutrhoRy: `${s.dual} × ecutwfc for these pseudopotentials`,
     kSpacingPerAngstrom: 'the k-spacing given with the objective',
   };
-  const sweepK = i.kSpacingPerAngstrom ?? Math.min(...i.kSpacingsPerAngstrom);
-  const within = `${i.toleranceMevPerAtom} meV/atom`;
+  const sweepK = s.kSpacingPerAngstrom ?? Math.min(...s.kSpacingsPerAngstrom);
+  const within = `${s.toleranceMevPerAtom} meV/atom`;
   if (cut === undefined) {
-    const highest = Math.max(...i.cutoffsRy);
+    const highest = Math.max(...s.cutoffsRy);
     const base = scfArgs(i, 'convergence-test');
     steps.push(
       {
@@ -130,27 +132,27 @@ export function settingsSteps(i: ElectronicInputs): {
         title: `Cutoff sweep template at ${highest} Ry`,
         worker: 'dft',
         tool: 'make_pw_input',
-        args: { ...base.args, ecutwfcRy: highest, ecutrhoRy: Number((i.dual * highest).toFixed(6)), kSpacingPerAngstrom: sweepK },
+        args: { ...base.args, ecutwfcRy: highest, ecutrhoRy: Number((s.dual * highest).toFixed(6)), kSpacingPerAngstrom: sweepK },
         reasons: {
           ...base.reasons,
           purpose: 'the template of the cutoff sweep',
           ecutwfcRy: 'the highest cutoff of the sweep',
-          ecutrhoRy: `${i.dual} × ecutwfc`,
+          ecutrhoRy: `${s.dual} × ecutwfc`,
           kSpacingPerAngstrom: 'the finest spacing of the study, fixed through the sweep',
         },
         dependsOn: ['structure', 'pseudopotentials'],
       },
       {
         id: 'cutoff-series',
-        title: `Cutoff series ${i.cutoffsRy.join(', ')} Ry`,
+        title: `Cutoff series ${s.cutoffsRy.join(', ')} Ry`,
         worker: 'dft',
         tool: 'generate_series',
-        args: { template: '$step.cutoff-input.pw_input', kind: 'ecutwfc', values: i.cutoffsRy },
+        args: { template: '$step.cutoff-input.pw_input', kind: 'ecutwfc', values: s.cutoffsRy },
         reasons: {
           template: 'the sweep template',
           kind: 'a cutoff sweep',
-          values: i.cutoffsFromSuggestionRy
-            ? `from the pseudopotential's suggested ${Number(i.cutoffsFromSuggestionRy.toFixed(1))} Ry upward in 10-Ry steps`
+          values: s.cutoffsFromSuggestionRy
+            ? `from the pseudopotential's suggested ${Number(s.cutoffsFromSuggestionRy.toFixed(1))} Ry upward in 10-Ry steps`
             : 'the cutoffs of the study',
         },
         dependsOn: ['cutoff-input'],
@@ -169,7 +171,7 @@ export function settingsSteps(i: ElectronicInputs): {
         title: `Choose the cheapest cutoff within ${within}`,
         worker: 'dft',
         tool: 'select_converged_settings',
-        args: { parameter: 'ecutwfc', energies: '$all.cutoff-runs.total_energy', toleranceMevPerAtom: i.toleranceMevPerAtom },
+        args: { parameter: 'ecutwfc', energies: '$all.cutoff-runs.total_energy', toleranceMevPerAtom: s.toleranceMevPerAtom },
         reasons: {
           parameter: 'the cutoff sweep',
           energies: 'every energy of the cutoff sweep',
@@ -199,14 +201,14 @@ export function settingsSteps(i: ElectronicInputs): {
           ecutrhoRy: reasons.ecutrhoRy!,
           kSpacingPerAngstrom: 'the series varies it',
         },
-        dependsOn: i.ecutwfcRy === undefined ? ['cutoff-choice'] : ['structure', 'pseudopotentials'],
+        dependsOn: s.ecutwfcRy === undefined ? ['cutoff-choice'] : ['structure', 'pseudopotentials'],
       },
       {
         id: 'k-series',
-        title: `k-spacing series ${i.kSpacingsPerAngstrom.join(', ')} 1/Å`,
+        title: `k-spacing series ${s.kSpacingsPerAngstrom.join(', ')} 1/Å`,
         worker: 'dft',
         tool: 'generate_series',
-        args: { template: '$step.k-input.pw_input', kind: 'kspacing', values: i.kSpacingsPerAngstrom },
+        args: { template: '$step.k-input.pw_input', kind: 'kspacing', values: s.kSpacingsPerAngstrom },
         reasons: { template: 'the k-sweep template', kind: 'a k-point sweep', values: 'from coarse to fine' },
         dependsOn: ['k-input'],
       },
@@ -224,7 +226,7 @@ export function settingsSteps(i: ElectronicInputs): {
         title: `Choose the coarsest k-spacing within ${within}`,
         worker: 'dft',
         tool: 'select_converged_settings',
-        args: { parameter: 'kspacing', energies: '$all.k-runs.total_energy', toleranceMevPerAtom: i.toleranceMevPerAtom },
+        args: { parameter: 'kspacing', energies: '$all.k-runs.total_energy', toleranceMevPerAtom: s.toleranceMevPerAtom },
         reasons: {
           parameter: 'the k-point sweep',
           energies: 'every energy of the k sweep',
@@ -267,6 +269,6 @@ export function scfSteps(i: ElectronicInputs, s: ReturnType<typeof settingsSteps
 
 /** The quantities the settings steps let a report claim. */
 export const settingsQuantities = (i: ElectronicInputs): string[] => [
-  ...(i.ecutwfcRy === undefined ? ['converged_cutoff'] : []),
-  ...(i.kSpacingPerAngstrom === undefined ? ['converged_kspacing'] : []),
+  ...(i.settings.ecutwfcRy === undefined ? ['converged_cutoff'] : []),
+  ...(i.settings.kSpacingPerAngstrom === undefined ? ['converged_kspacing'] : []),
 ];

@@ -9,9 +9,17 @@
  */
 import { BINARY_EXAMPLE, ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import { MAGNETIC_SPECIES } from '../latticeConstantCrystal';
-import { isStructureFileInput, loadStructureFileInput, STRUCTURE_FILE_SCHEMA, type StructureFileInput } from '../structureFileInput';
+import {
+  isStructureFileInput,
+  loadStructureFileInput,
+  STRUCTURE_FILE_SCHEMA,
+  symprecArgs,
+  type StructureFileInput,
+} from '../structureFileInput';
 import type { Composer } from '../../plan/types';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
+import type { InputsOf } from '../defineWorkflow';
+import { resolveSweptSettings, SWEPT_SETTINGS_SCHEMA, type SweptSettings } from '../sweptSettings';
 import { isChemicalSymbol as isElementSymbol } from '../../dft/io/elements';
 
 export const PSEUDOS = '$step.pseudopotentials.pseudopotentials';
@@ -50,53 +58,9 @@ export const CRYSTAL_SCHEMA = {
   },
 } as const;
 
+/** The shared settings fragment, and the everyday templates' smearing and spin. */
 export const SETTINGS_SCHEMA = {
-  functional: { type: 'string', enum: ['PBE', 'PZ', 'LDA', 'PBEsol'], description: 'Default PBE (LDA means PZ).' },
-  pseudopotentials: {
-    type: 'object',
-    additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' },
-    description: "UPF file per species (default: the library's for the functional).",
-  },
-  ecutwfcRy: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 400,
-    description: 'Wavefunction cutoff, Ry; absent: chosen by a cutoff sweep.',
-  },
-  dual: {
-    type: 'number',
-    minimum: 4,
-    maximum: 16,
-    description: 'ecutrho / ecutwfc (default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials).',
-  },
-  kSpacingPerAngstrom: {
-    type: 'number',
-    minimum: 0.02,
-    maximum: 2,
-    description: 'k-point spacing, 1/Å with 2π; absent: chosen by a k sweep.',
-  },
-  cutoffsRy: {
-    type: 'array',
-    items: { type: 'number', exclusiveMinimum: 0, maximum: 400 },
-    minItems: 3,
-    maxItems: 10,
-    uniqueItems: true,
-    description: 'Cutoff sweep, Ry (when ecutwfcRy is absent; default 30, 40, 50, 60).',
-  },
-  kSpacingsPerAngstrom: {
-    type: 'array',
-    items: { type: 'number', minimum: 0.02, maximum: 2 },
-    minItems: 3,
-    maxItems: 10,
-    uniqueItems: true,
-    description: 'k sweep, 1/Å (when kSpacingPerAngstrom is absent; default 0.4, 0.3, 0.25, 0.2).',
-  },
-  toleranceMevPerAtom: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 50,
-    description: 'Sweep tolerance against the finest run, meV/atom (default 1).',
-  },
+  ...SWEPT_SETTINGS_SCHEMA,
   smearing: {
     type: 'object',
     properties: {
@@ -129,15 +93,8 @@ export interface Crystal {
   name: string;
 }
 
-export interface StudySettings {
-  functional: 'PBE' | 'PZ' | 'PBEsol';
-  pseudopotentials?: Record<string, string>;
-  ecutwfcRy?: number;
-  dual: number;
-  kSpacingPerAngstrom?: number;
-  cutoffsRy: number[];
-  kSpacingsPerAngstrom: number[];
-  toleranceMevPerAtom: number;
+/** The settings every band-structure and DOS study has too (sweptSettings.ts), and the everyday templates' smearing and spin. */
+export interface StudySettings extends SweptSettings {
   /** A study that reports moments: each sweep run also within this change of the magnetization per atom of the finest, μB. */
   toleranceMomentMuBPerAtom?: number;
   /**
@@ -220,11 +177,28 @@ export function loadCrystalFile<T extends { structure?: unknown }>(inputs: T, ba
   return { ...inputs, structure: loadStructureFileInput(inputs.structure, baseDir, 'inputs.structure') };
 }
 
+/**
+ * A `{ file }` input as loading recorded it (absolute path, name, format, sha256 and structure), or,
+ * for inputs not loaded from an objective file (a plan built in code), the file read now, relative
+ * to the working directory.
+ */
+export function loadedStructureFile(
+  value: { file: string; name?: string; format?: string; sha256?: string; structure?: object },
+  where: string,
+): StructureFileInput {
+  return isLoaded(value) ? value : loadStructureFileInput(value, process.cwd(), where);
+}
+
+const isLoaded = (v: { name?: string; format?: string; sha256?: string; structure?: object }): v is StructureFileInput =>
+  typeof v.name === 'string' && typeof v.format === 'string' && typeof v.sha256 === 'string' && typeof v.structure === 'object';
+
+/** The crystal fields of an objective, as CRYSTAL_SCHEMA admits them (a structure file read when the objective was loaded). */
+export type CrystalInputs = InputsOf<{ type: 'object'; properties: typeof CRYSTAL_SCHEMA }>;
+
 /** The crystal the inputs name, or an ObjectiveError saying what to write. */
-export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic = false): Crystal {
-  if (isStructureFileInput(raw.structure)) {
-    const f = raw.structure as Partial<StructureFileInput> & { file: string };
-    const file = f.structure && f.sha256 ? (f as StructureFileInput) : loadStructureFileInput(f, process.cwd(), 'inputs.structure');
+export function resolveCrystal(raw: CrystalInputs, what: string, cubic = false): Crystal {
+  if (raw.structure) {
+    const file = loadedStructureFile(raw.structure, 'inputs.structure');
     if (!file.structure.pbc.every(Boolean)) {
       throw new ObjectiveError(
         `inputs.structure.file: ${file.name} is not periodic in three directions (a slab or molecule); ${what} needs a bulk cell (a molecule can be computed in a box: write its cell).`,
@@ -238,18 +212,18 @@ export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic
       name: `the crystal of ${file.name}`,
     };
   }
-  const elements = raw.elements as string[] | undefined;
-  const element = (raw.element as string | undefined) ?? elements?.[0];
+  const elements = raw.elements;
+  const element = raw.element ?? elements?.[0];
   if (!element)
     throw new ObjectiveError(`inputs.element: name the element (e.g. "Fe"), or give the crystal as structure: { file: X.cif }.`);
   const table = ELEMENT_CRYSTALS[element];
-  const bravais = (raw.bravais as Bravais | undefined) ?? (elements ? binaryPrototypeNamedIn('', elements) : table?.structure);
+  const bravais = raw.bravais ?? (elements ? binaryPrototypeNamedIn('', elements) : table?.structure);
   if (elements && !bravais)
     throw new ObjectiveError(
       `inputs.bravais: ${elements.join('')} is not in the tables of binary compounds; name its prototype (rocksalt, zincblende or cesiumchloride) with its lattice constant, or give the crystal as structure: { file: ${elements.join('')}.cif } (e.g. a wurtzite or any other structure).`,
     );
   const a =
-    (raw.latticeConstantAngstrom as number | undefined) ??
+    raw.latticeConstantAngstrom ??
     (isBinary(bravais) ? COMPOUND_A[bravais!]![(elements ?? []).join('')] : bravais === table?.structure ? table?.a : undefined);
   if (!bravais || a === undefined) {
     throw new ObjectiveError(
@@ -259,7 +233,7 @@ export function resolveCrystal(raw: Record<string, unknown>, what: string, cubic
   if (isBinary(bravais) && elements?.length !== 2)
     throw new ObjectiveError(`inputs.elements: ${bravais} needs a cation and an anion, e.g. ${BINARY_EXAMPLE[bravais]}.`);
   const species = isBinary(bravais) ? elements! : [element];
-  const cOverA = (raw.cOverA as number | undefined) ?? (bravais === 'hcp' ? (table?.cOverA ?? Math.sqrt(8 / 3)) : undefined);
+  const cOverA = raw.cOverA ?? (bravais === 'hcp' ? (table?.cOverA ?? Math.sqrt(8 / 3)) : undefined);
   return {
     kind: 'named',
     species,
@@ -280,8 +254,9 @@ export function crystalStep(id: string, c: Crystal, why: string, cubic = false):
       title: `Read ${c.file!.name}`,
       worker: 'dft',
       tool: 'build_bulk',
-      args: { from: c.file!.file, sha256: c.file!.sha256, cell: 'as-given' },
+      args: { from: c.file!.file, sha256: c.file!.sha256, cell: 'as-given', ...symprecArgs(c.file!).args },
       reasons: {
+        ...symprecArgs(c.file!).reasons,
         from: `the user's structure file (${c.file!.name}): ${why}`,
         sha256: 'the sha256 recorded when the objective was read: refused if the file changed since',
         cell: 'the cell and positions as the file gives them',
@@ -310,39 +285,24 @@ export function crystalStep(id: string, c: Crystal, why: string, cubic = false):
   };
 }
 
-/** Settings after defaults; the dual from the pseudopotentials' type. */
+/** The settings fields of an everyday objective, as SETTINGS_SCHEMA admits them. */
+export type StudySettingsInputs = InputsOf<{ type: 'object'; properties: typeof SETTINGS_SCHEMA }>;
+
+/** Settings after defaults (sweptSettings.ts: the dual from the pseudopotentials' type); smeared occupations, spin where a species is magnetic. */
 export function resolveSettings(
-  raw: Record<string, unknown>,
+  inputs: StudySettingsInputs,
   species: string[],
   env: WorkflowEnvironment,
   spinSpecies: string[] = species,
 ): StudySettings {
-  const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as StudySettings['functional'] | undefined)) ?? 'PBE';
-  const prefer = raw.pseudopotentials as Record<string, string> | undefined;
-  const types = species.map(
-    (el) => env.pseudopotential?.({ element: el, functional, ...(prefer?.[el] ? { file: prefer[el] } : {}) })?.type,
-  );
-  const dual = (raw.dual as number | undefined) ?? (types.length && types.every((t) => t === 'NC' || t === 'SL') ? 4 : 8);
-  const smearing = { kind: 'mv', degaussRy: 0.02, ...((raw.smearing as object | undefined) ?? {}) };
+  const swept = resolveSweptSettings(inputs, species, env, { cutoffsRy: [30, 40, 50, 60], kSpacingsPerAngstrom: [0.4, 0.3, 0.25, 0.2] });
+  const smearing = { kind: inputs.smearing?.kind ?? 'mv', degaussRy: inputs.smearing?.degaussRy ?? 0.02 };
   const magnetic = spinSpecies.filter((s) => MAGNETIC_SPECIES.has(s));
-  const given = raw.startingMagnetization as Record<string, number> | undefined;
-  const spinPolarized =
-    (raw.spinPolarized as boolean | undefined) ?? (magnetic.length > 0 || (given !== undefined && Object.keys(given).length > 0));
+  const given = inputs.startingMagnetization;
+  const spinPolarized = inputs.spinPolarized ?? (magnetic.length > 0 || (given !== undefined && Object.keys(given).length > 0));
   const startingMagnetization =
     given ?? Object.fromEntries((magnetic.length ? magnetic : species).map((s) => [s, magnetic.length ? 0.5 : 0]));
-  return {
-    functional,
-    ...(prefer ? { pseudopotentials: prefer } : {}),
-    dual,
-    ...(raw.ecutwfcRy !== undefined ? { ecutwfcRy: raw.ecutwfcRy as number } : {}),
-    ...(raw.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: raw.kSpacingPerAngstrom as number } : {}),
-    cutoffsRy: [...((raw.cutoffsRy as number[] | undefined) ?? [30, 40, 50, 60])].sort((a, b) => a - b),
-    kSpacingsPerAngstrom: [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? [0.4, 0.3, 0.25, 0.2])].sort((a, b) => b - a),
-    toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
-    smearing,
-    spinPolarized,
-    startingMagnetization,
-  };
+  return { ...swept, smearing, spinPolarized, startingMagnetization };
 }
 
 export function pseudopotentialsStep(s: StudySettings, species: string[]): TemplateStep {

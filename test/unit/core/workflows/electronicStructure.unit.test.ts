@@ -27,7 +27,7 @@ describe('band-structure and dos templates', () => {
     assert.equal(i.structure, 'diamond');
     assert.equal(i.latticeConstantAngstrom, 5.431);
     assert.equal(i.occupations, 'fixed');
-    assert.equal(i.dual, 4);
+    assert.equal((i.settings as { dual: number }).dual, 4);
     const steps = BAND_STRUCTURE.steps(i);
     assert.deepEqual(
       steps.map((s) => s.id),
@@ -67,13 +67,17 @@ describe('band-structure and dos templates', () => {
         suggestedEcutrhoRy: 175,
       }),
     };
-    const i = BAND_STRUCTURE.resolveInputs({ element: 'Si' }, suggesting) as { cutoffsRy: number[] };
-    assert.deepEqual(i.cutoffsRy, [45, 55, 65, 75, 85]);
+    const i = BAND_STRUCTURE.resolveInputs({ element: 'Si' }, suggesting) as { settings: { cutoffsRy: number[] } };
+    assert.deepEqual(i.settings.cutoffsRy, [45, 55, 65, 75, 85]);
     const series = BAND_STRUCTURE.steps(i as never).find((s) => s.id === 'cutoff-series')!;
     assert.equal(series.reasons!.values, "from the pseudopotential's suggested 43.7 Ry upward in 10-Ry steps");
-    assert.deepEqual((BAND_STRUCTURE.resolveInputs({ element: 'Si' }, env) as { cutoffsRy: number[] }).cutoffsRy, [20, 30, 40, 50, 60]);
     assert.deepEqual(
-      (BAND_STRUCTURE.resolveInputs({ element: 'Si', cutoffsRy: [20, 25, 30] }, suggesting) as { cutoffsRy: number[] }).cutoffsRy,
+      (BAND_STRUCTURE.resolveInputs({ element: 'Si' }, env) as { settings: { cutoffsRy: number[] } }).settings.cutoffsRy,
+      [20, 30, 40, 50, 60],
+    );
+    assert.deepEqual(
+      (BAND_STRUCTURE.resolveInputs({ element: 'Si', cutoffsRy: [20, 25, 30] }, suggesting) as { settings: { cutoffsRy: number[] } })
+        .settings.cutoffsRy,
       [20, 25, 30],
     );
   });

@@ -1,0 +1,138 @@
+/**
+ * The settings a bulk study's pw.x runs share, given or chosen by sweeps: the functional and
+ * pseudopotentials, the wavefunction cutoff (given, or a cutoff sweep), the dual (ecutrho /
+ * ecutwfc, from the pseudopotentials' type unless given), the k-spacing (given, or a k sweep)
+ * and the sweeps' energy tolerance. One schema fragment, one resolved type and one resolver for
+ * the band-structure/DOS templates (electronicStructure/inputs.ts) and the relax, magnetic-
+ * ordering, formation-energy and surface-energy templates (everyday/common.ts); each family
+ * passes its own sweep defaults. Ry, 1/Å (with 2π), meV/atom.
+ */
+import type { InputsOf } from './defineWorkflow';
+import type { WorkflowEnvironment } from './types';
+
+/** The objective's settings fields (spread into a template's `properties`). */
+export const SWEPT_SETTINGS_SCHEMA = {
+  functional: { type: 'string', enum: ['PBE', 'PZ', 'LDA', 'PBEsol'], description: 'Default PBE (LDA means PZ).' },
+  pseudopotentials: {
+    type: 'object',
+    additionalProperties: { type: 'string', pattern: '^[^/\\\\]+\\.(upf|UPF)$' },
+    description: "UPF file per species (default: the library's for the functional).",
+  },
+  ecutwfcRy: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 400,
+    description: 'Wavefunction cutoff, Ry; absent: chosen by a cutoff sweep.',
+  },
+  dual: {
+    type: 'number',
+    minimum: 4,
+    maximum: 16,
+    description: 'ecutrho / ecutwfc (default 4 for norm-conserving, 8 for ultrasoft/PAW pseudopotentials).',
+  },
+  kSpacingPerAngstrom: {
+    type: 'number',
+    minimum: 0.02,
+    maximum: 2,
+    description: 'k-point spacing, 1/Å with 2π; absent: chosen by a k sweep.',
+  },
+  cutoffsRy: {
+    type: 'array',
+    items: { type: 'number', exclusiveMinimum: 0, maximum: 400 },
+    minItems: 3,
+    maxItems: 10,
+    uniqueItems: true,
+    description: 'Cutoff sweep, Ry (when ecutwfcRy is absent; default 30, 40, 50, 60).',
+  },
+  kSpacingsPerAngstrom: {
+    type: 'array',
+    items: { type: 'number', minimum: 0.02, maximum: 2 },
+    minItems: 3,
+    maxItems: 10,
+    uniqueItems: true,
+    description: 'k sweep, 1/Å (when kSpacingPerAngstrom is absent; default 0.4, 0.3, 0.25, 0.2).',
+  },
+  toleranceMevPerAtom: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 50,
+    description: 'Sweep tolerance against the finest run, meV/atom (default 1).',
+  },
+} as const;
+
+/** The settings fields of an objective, as the fragment admits them. */
+export type SweptSettingsInputs = InputsOf<{ type: 'object'; properties: typeof SWEPT_SETTINGS_SCHEMA }>;
+
+/** The settings after defaults. */
+export interface SweptSettings {
+  functional: 'PBE' | 'PZ' | 'PBEsol';
+  pseudopotentials?: Record<string, string>;
+  /** Given, or undefined where the cutoff sweep chooses it. */
+  ecutwfcRy?: number;
+  dual: number;
+  /** Given, or undefined where the k sweep chooses it. */
+  kSpacingPerAngstrom?: number;
+  /** Low to high. */
+  cutoffsRy: number[];
+  /** Where a default cutoff sweep starts from: the largest ecutwfc the species' files suggest, Ry. */
+  cutoffsFromSuggestionRy?: number;
+  /** Coarse to fine. */
+  kSpacingsPerAngstrom: number[];
+  toleranceMevPerAtom: number;
+}
+
+/** The names of SweptSettings' fields (a reader of inputs recorded before they were nested under `settings`). */
+export const SWEPT_SETTINGS_KEYS: readonly (keyof SweptSettings)[] = [
+  'functional',
+  'pseudopotentials',
+  'ecutwfcRy',
+  'dual',
+  'kSpacingPerAngstrom',
+  'cutoffsRy',
+  'cutoffsFromSuggestionRy',
+  'kSpacingsPerAngstrom',
+  'toleranceMevPerAtom',
+];
+
+/** A family's sweeps where the objective gives none: fixed cutoffs, or five from the pseudopotentials' suggestion up in 10-Ry steps. */
+export interface SweepDefaults {
+  cutoffsRy: number[] | 'from-suggestion';
+  kSpacingsPerAngstrom: number[];
+}
+
+/**
+ * Settings after defaults. The dual: given; or the ratio of a given ecutrhoRy to ecutwfcRy (the
+ * band-structure objective's older way to say it); or 4 when every species' pseudopotential is
+ * norm-conserving, 8 otherwise (ultrasoft, PAW, or not known without a machine).
+ */
+export function resolveSweptSettings(
+  inputs: SweptSettingsInputs & { ecutrhoRy?: number },
+  species: string[],
+  env: WorkflowEnvironment,
+  defaults: SweepDefaults,
+): SweptSettings {
+  const functional = inputs.functional === 'LDA' ? 'PZ' : (inputs.functional ?? 'PBE');
+  const prefer = inputs.pseudopotentials;
+  const files = species.map((el) => env.pseudopotential?.({ element: el, functional, ...(prefer?.[el] ? { file: prefer[el] } : {}) }));
+  const types = files.map((f) => f?.type);
+  const norm = types.length > 0 && types.every((t) => t === 'NC' || t === 'SL');
+  const dual =
+    inputs.dual ?? (inputs.ecutrhoRy !== undefined && inputs.ecutwfcRy !== undefined ? inputs.ecutrhoRy / inputs.ecutwfcRy : norm ? 4 : 8);
+  // the default sweep starts where the files' authors found them converged (none stated: 20 Ry)
+  const suggested = Math.max(0, ...files.map((f) => f?.suggestedEcutwfcRy ?? 0));
+  const start = suggested ? Math.max(15, Math.ceil(suggested / 5) * 5) : 20;
+  const fromSuggestion = !inputs.cutoffsRy && defaults.cutoffsRy === 'from-suggestion';
+  const cutoffsRy =
+    inputs.cutoffsRy ?? (defaults.cutoffsRy === 'from-suggestion' ? [0, 10, 20, 30, 40].map((d) => start + d) : defaults.cutoffsRy);
+  return {
+    functional,
+    ...(prefer ? { pseudopotentials: prefer } : {}),
+    ...(inputs.ecutwfcRy !== undefined ? { ecutwfcRy: inputs.ecutwfcRy } : {}),
+    dual,
+    ...(inputs.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: inputs.kSpacingPerAngstrom } : {}),
+    cutoffsRy: [...cutoffsRy].sort((a, b) => a - b),
+    ...(fromSuggestion && suggested ? { cutoffsFromSuggestionRy: suggested } : {}),
+    kSpacingsPerAngstrom: [...(inputs.kSpacingsPerAngstrom ?? defaults.kSpacingsPerAngstrom)].sort((a, b) => b - a),
+    toleranceMevPerAtom: inputs.toleranceMevPerAtom ?? 1,
+  };
+}
