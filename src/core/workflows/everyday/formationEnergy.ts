@@ -182,9 +182,7 @@ function referenceOf(el: string, given: GivenReference | undefined, inCompound: 
 }
 
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): FormationInputs {
-  // the shared crystal and settings resolvers read the fields one by one
-  const raw: Record<string, unknown> = { ...inputs };
-  const compound = resolveCrystal(raw, 'a formation energy');
+  const compound = resolveCrystal(inputs, 'a formation energy');
   if (compound.species.length < 2)
     throw new ObjectiveError(
       `inputs: ${compound.name} holds one element; a formation energy is of a compound (give elements or a structure file).`,
@@ -197,27 +195,26 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
     if (!compound.species.includes(el))
       throw new ObjectiveError(`inputs.references.${el}: ${compound.name} holds no ${el}; its species are ${compound.species.join(', ')}.`);
   const references = compound.species.map((el) => referenceOf(el, given[el], counts[el]!, process.cwd()));
-  const base = resolveSettings(raw, compound.species, env);
+  const base = resolveSettings(inputs, compound.species, env);
   const magnetic = references.some((r) => r.start !== 0);
-  const startingMagnetization =
-    (raw.startingMagnetization as Record<string, number> | undefined) ?? Object.fromEntries(compound.species.map((el) => [el, 0]));
+  const startingMagnetization = inputs.startingMagnetization ?? Object.fromEntries(compound.species.map((el) => [el, 0]));
   const settings: StudySettings = {
     ...base,
-    spinPolarized: (raw.spinPolarized as boolean | undefined) ?? (magnetic || base.spinPolarized),
+    spinPolarized: inputs.spinPolarized ?? (magnetic || base.spinPolarized),
     startingMagnetization,
   };
   return {
     compound,
     references,
     settings,
-    relax: (raw.relax as boolean | undefined) ?? true,
+    relax: inputs.relax ?? true,
     formulaUnits: z,
     natoms: symbols.length,
     formula: Object.entries(counts)
       .map(([el, n]) => `${el}${n / z > 1 ? n / z : ''}`)
       .join(''),
-    forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
-    pressureThresholdKbar: (raw.pressureThresholdKbar as number | undefined) ?? 0.5,
+    forceThresholdEvPerAngstrom: inputs.forceThresholdEvPerAngstrom ?? 0.01,
+    pressureThresholdKbar: inputs.pressureThresholdKbar ?? 0.5,
   };
 }
 

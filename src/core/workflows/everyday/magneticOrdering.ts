@@ -129,19 +129,17 @@ const stepId = (name: string): string =>
     .slice(0, 24) || 'order';
 
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): MagneticOrderingInputs {
-  // the shared crystal and settings resolvers read the fields one by one
-  const raw: Record<string, unknown> = { ...inputs };
-  const named = Array.isArray(raw.orders) ? (raw.orders as string[]) : undefined;
+  const named = Array.isArray(inputs.orders) ? inputs.orders : undefined;
   // a ferromagnet alone needs no second sublattice: the primitive cell
   const ferromagnetOnly = named !== undefined && !named.includes('antiferromagnetic');
-  const probe = resolveCrystal(raw, 'a magnetic ordering');
+  const probe = resolveCrystal(inputs, 'a magnetic ordering');
   const cubic = probe.kind === 'named' && probe.bravais !== 'hcp' && !ferromagnetOnly;
-  const crystal = resolveCrystal(raw, 'a magnetic ordering', cubic);
+  const crystal = resolveCrystal(inputs, 'a magnetic ordering', cubic);
   const settings: StudySettings = {
-    ...resolveSettings(raw, crystal.species, env),
+    ...resolveSettings(inputs, crystal.species, env),
     spinPolarized: true,
-    toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? DEFAULT_ENERGY_TOLERANCE_MEV,
-    toleranceMomentMuBPerAtom: (raw.toleranceMomentMuBPerAtom as number | undefined) ?? DEFAULT_MOMENT_TOLERANCE_MUB,
+    toleranceMevPerAtom: inputs.toleranceMevPerAtom ?? DEFAULT_ENERGY_TOLERANCE_MEV,
+    toleranceMomentMuBPerAtom: inputs.toleranceMomentMuBPerAtom ?? DEFAULT_MOMENT_TOLERANCE_MUB,
   };
   const start = settings.startingMagnetization;
   if (!Object.values(start).some((m) => m !== 0)) {
@@ -150,7 +148,7 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
     );
   }
   const cell = cellOf(crystal, cubic);
-  const given = named ? undefined : (raw.orders as Record<string, number[]> | undefined);
+  const given = inputs.orders && !Array.isArray(inputs.orders) ? inputs.orders : undefined;
   const magneticAtoms = cell.symbols.filter((el) => (start[el] ?? 0) !== 0).length;
   let orders: [string, number[]][];
   if (given) {
