@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppendInput, CanvasEvent } from '../../src/core/canvas/types';
+import { canvasEvents } from './canvasEvents';
 import { createRun, setRunState } from '../../src/core/run/directory';
 import { magnetizationOf } from '../../src/core/dft/magnetism';
 import { parsePwOutput } from '../../src/core/dft/qe/output';
@@ -14,36 +15,9 @@ import { CanvasProjection } from '../../src/core/report/canvasProjection';
 const RUNS = path.resolve(__dirname, '../fixtures/qe/runs');
 const pw = (file: string) => parsePwOutput(fs.readFileSync(path.join(RUNS, file), 'utf8'));
 
-let seq = 0;
-const ev = (kind: string, payload: unknown, key?: string): CanvasEvent =>
-  ({ v: 1, seq: ++seq, ts: '', crc: '', actor: { kind: 'framework', id: 't' }, kind, payload, ...(key ? { key } : {}) }) as CanvasEvent;
-export const call = (id: string, tool: string, step: string) =>
-  ev('provenance.call', {
-    id,
-    tool,
-    step,
-    args: {},
-    reasons: {},
-    context: '',
-    verdicts: [],
-    agent: { role: 'dft' },
-    startedAt: '',
-    status: 'ok',
-    outputs: [],
-  });
-export const artifact = (id: string, creator: string, name: string, value: unknown) =>
-  ev('provenance.artifact', {
-    id,
-    kind: 'table',
-    name,
-    creator,
-    inputs: [],
-    concerns: [],
-    status: 'final',
-    contentHash: id,
-    createdAt: '',
-    value,
-  });
+const { ev, call: callOf, artifact: artifactOf } = canvasEvents();
+export const call = (id: string, tool: string, step: string) => callOf(id, tool, { step });
+export const artifact = (id: string, creator: string, name: string, value: unknown) => artifactOf(id, creator, name, { value });
 
 /** The recorded relax of displaced Si, summarised as the relaxation artifact holds it. */
 export const recordedRelax = () => summariseRelaxation(pw('si-relax.out'));

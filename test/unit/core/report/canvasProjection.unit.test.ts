@@ -1,42 +1,17 @@
 import assert from 'node:assert/strict';
-import type { CanvasEvent } from '../../../../src/core/canvas/types';
 import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
 import { CANVAS_MIME } from '../../../../src/shared/canvasOutputs';
-
-let seq = 0;
-const ev = (kind: string, payload: unknown, key?: string): CanvasEvent =>
-  ({ v: 1, seq: ++seq, ts: '', crc: '', actor: { kind: 'framework', id: 't' }, kind, payload, ...(key ? { key } : {}) }) as CanvasEvent;
+import { canvasEvents } from '../../../harness/canvasEvents';
 
 describe('canvas projection', () => {
-  beforeEach(() => (seq = 0));
+  let { ev, call, artifact } = canvasEvents();
+  beforeEach(() => ({ ev, call, artifact } = canvasEvents()));
 
   it('turns a sweep selection into an artifact card and a convergence plot, and an EOS fit into its recorded curve, in the cell of the call that made them', () => {
     const p = new CanvasProjection();
+    p.apply(call('c-1', 'select_converged_settings'));
     p.apply(
-      ev('provenance.call', {
-        id: 'c-1',
-        tool: 'select_converged_settings',
-        args: {},
-        reasons: {},
-        context: '',
-        verdicts: [],
-        agent: { role: 'dft' },
-        startedAt: '',
-        status: 'ok',
-        outputs: [],
-      }),
-    );
-    p.apply(
-      ev('provenance.artifact', {
-        id: 'a-1',
-        kind: 'table',
-        name: 'converged_settings',
-        creator: 'c-1',
-        inputs: [],
-        concerns: [],
-        status: 'final',
-        contentHash: 'x',
-        createdAt: '',
+      artifact('a-1', 'c-1', 'converged_settings', {
         value: {
           parameter: 'ecutwfc',
           tested: [
@@ -52,16 +27,7 @@ describe('canvas projection', () => {
       }),
     );
     p.apply(
-      ev('provenance.artifact', {
-        id: 'a-2',
-        kind: 'table',
-        name: 'eos_fit',
-        creator: 'c-1',
-        inputs: [],
-        concerns: [],
-        status: 'final',
-        contentHash: 'y',
-        createdAt: '',
+      artifact('a-2', 'c-1', 'eos_fit', {
         value: {
           form: 'birch-murnaghan',
           v0Angstrom3: 16.5,
@@ -137,34 +103,8 @@ describe('canvas projection', () => {
 
   it("updates the report's cell when the report judge's verdict arrives after the report", () => {
     const p = new CanvasProjection();
-    p.apply(
-      ev('provenance.call', {
-        id: 'c-5',
-        tool: 'write_report',
-        args: {},
-        reasons: {},
-        context: '',
-        verdicts: [],
-        agent: { role: 'dft' },
-        startedAt: '',
-        status: 'ok',
-        outputs: [],
-      }),
-    );
-    p.apply(
-      ev('provenance.artifact', {
-        id: 'a-9',
-        kind: 'file',
-        name: 'report',
-        creator: 'c-5',
-        inputs: [],
-        concerns: [],
-        status: 'final',
-        contentHash: 'r',
-        createdAt: '',
-        value: { title: 'Lattice constant of Al', claims: [] },
-      }),
-    );
+    p.apply(call('c-5', 'write_report'));
+    p.apply(artifact('a-9', 'c-5', 'report', { kind: 'file', value: { title: 'Lattice constant of Al', claims: [] } }));
     const report = () =>
       p.cell('report')!.outputs!.find((o) => o.mime === CANVAS_MIME.report)!.data as { verdict?: { level: string; reasons: string[] } };
     assert.equal(report().verdict, undefined, 'not judged yet');
@@ -189,45 +129,25 @@ describe('canvas projection', () => {
 
   it('shows the calls of one tool in a row in one cell, one line per call, and starts a new cell with another tool', () => {
     const p = new CanvasProjection();
-    const call = (id: string, tool: string) =>
-      p.apply(
-        ev('provenance.call', {
-          id,
-          tool,
-          args: {},
-          reasons: {},
-          context: '',
-          verdicts: [],
-          agent: { role: 'dft' },
-          startedAt: '',
-          status: 'ok',
-          outputs: [],
-        }),
-      );
+    const run = (id: string, tool: string) => p.apply(call(id, tool));
     const art = (id: string, creator: string, name: string, value?: number) =>
       p.apply(
-        ev('provenance.artifact', {
+        artifact(
           id,
-          kind: value === undefined ? 'qe-input' : 'scalar',
-          name,
           creator,
-          inputs: [],
-          concerns: [],
-          status: 'final',
-          contentHash: id,
-          createdAt: '',
-          ...(value === undefined ? { location: `files/${creator}/pw.in` } : { value, unit: 'eV' }),
-        }),
+          name,
+          value === undefined ? { kind: 'qe-input', location: `files/${creator}/pw.in` } : { kind: 'scalar', value, unit: 'eV' },
+        ),
       );
-    call('c-1', 'run_pw');
+    run('c-1', 'run_pw');
     art('a-1', 'c-1', 'pw_input');
     art('a-2', 'c-1', 'total_energy', -57.1);
-    call('c-2', 'run_pw');
+    run('c-2', 'run_pw');
     art('a-3', 'c-2', 'pw_input');
     assert.deepEqual(art('a-4', 'c-2', 'total_energy', -57.12), ['calls/c-1'], "the second run_pw joins the first one's cell");
-    call('c-3', 'select_converged_settings');
+    run('c-3', 'select_converged_settings');
     assert.deepEqual(art('a-5', 'c-3', 'chosen', 30), ['calls/c-3']);
-    call('c-4', 'run_pw');
+    run('c-4', 'run_pw');
     assert.deepEqual(art('a-6', 'c-4', 'total_energy', -57.2), ['calls/c-4'], 'a run_pw after another tool starts a new cell');
     assert.deepEqual(
       p.cells().map((c) => c.id),
