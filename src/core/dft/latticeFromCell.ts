@@ -14,11 +14,13 @@
  */
 import { DftScienceError } from './scienceError';
 import { cellVolume } from './structure/cell';
-import { analyseSymmetry } from './structure/symmetry';
+import { analyseSymmetry, symprecSaid } from './structure/symmetry';
 import type { Structure } from './types';
 
 export interface CrystalLatticeAtVolume {
   spaceGroup: { number: number; symbol: string; crystalSystem: string };
+  /** The symmetry tolerance the space group was found at, Å. */
+  symprecAngstrom: number;
   cubic: boolean;
   /** Computed cells per standardised conventional cell (4 for an fcc primitive cell; 1 for a conventional one). */
   cellsPerConventional: number;
@@ -72,13 +74,16 @@ export function latticeAtVolume(
   const cubic = sym.spaceGroup.crystalSystem === 'Cubic';
   const a = l.aAngstrom * s;
   const name = `${sym.spaceGroup.symbol} (${sym.spaceGroup.number})`;
+  // the tolerance the symmetry was found at, when it is not the default (the structure's own, or the one asked for)
+  const at = symprecSaid(sym.symprecAngstrom);
   const cells = n === 1 ? 'the conventional cell itself' : `${n} of which make the conventional ${name} cell`;
   const relation = cubic
-    ? `a = (${n} V0)^(1/3): V0 of the computed cell, ${cells}`
+    ? `a = (${n} V0)^(1/3): V0 of the computed cell, ${cells}${at ? ` (symmetry found${at})` : ''}`
     : `a = ${l.aAngstrom.toFixed(6)} Å × (V0 / ${vCell.toFixed(6)} Å^3)^(1/3): the standardised ${sym.spaceGroup.crystalSystem.toLowerCase()} ${name} cell at V0, ` +
-      `its shape as computed (c/a = ${l.cOverA.toFixed(6)}); V0 of the computed cell, ${cells}`;
+      `its shape as computed (c/a = ${l.cOverA.toFixed(6)}); V0 of the computed cell, ${cells}${at ? ` (symmetry found${at})` : ''}`;
   return {
     spaceGroup: { number: sym.spaceGroup.number, symbol: sym.spaceGroup.symbol, crystalSystem: sym.spaceGroup.crystalSystem },
+    symprecAngstrom: sym.symprecAngstrom,
     cubic,
     cellsPerConventional: n,
     aAngstrom: cubic ? Math.cbrt(n * v0Angstrom3) : a,

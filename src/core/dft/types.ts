@@ -33,6 +33,12 @@ export interface Structure {
   fixedComponents?: { frame: 'cartesian' | 'lattice'; mask: [boolean, boolean, boolean][] };
   /** The file the structure was read from (absent for structures built in code). */
   source?: StructureSource;
+  /**
+   * The symmetry tolerance, Å, the user chose for this crystal (a noisy experimental or relaxed
+   * cell); every symmetry analysis of it and of structures derived from it uses this one, so a
+   * plan and the guard that checks it find the same space group. Absent: the default (1e-3 Å).
+   */
+  symprecAngstrom?: number;
 }
 
 export type StructureFormat = 'cif' | 'poscar' | 'pwx-in' | 'pwx-out' | 'extxyz' | 'xsf';

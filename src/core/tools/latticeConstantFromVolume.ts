@@ -65,6 +65,7 @@ export const latticeConstantFromVolumeTool = defineTool({
       relation: l.relation,
       spaceGroup: sg,
       crystalSystem: l.spaceGroup.crystalSystem,
+      symprecAngstrom: l.symprecAngstrom,
       v0Angstrom3: fit.v0Angstrom3,
       ...(args.bravais ? { bravais: args.bravais } : {}),
     };

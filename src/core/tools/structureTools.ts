@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StructureFileError } from '../dft/io/errors';
 import { readStructureFile } from '../dft/io/structureFile';
-import { analyseSymmetry } from '../dft/structure/symmetry';
+import { analyseSymmetry, DEFAULT_SYMPREC_ANGSTROM, symprecSaid } from '../dft/structure/symmetry';
 import { bulk, type BulkKind } from '../dft/structure/bulk';
 import { MOLECULE_NAMES, molecule } from '../dft/structure/molecules';
 import { placeAdsorbate, type Orientation } from '../dft/structure/placement';
@@ -64,6 +64,12 @@ export const buildBulkTool = defineTool({
         pattern: '^[0-9a-f]{64}$',
         description: 'With from: the sha256 the objective recorded; the call is refused if the file changed since.',
       },
+      symprecAngstrom: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 0.5,
+        description: `The symmetry tolerance, Å, the crystal's space group is found at (default ${DEFAULT_SYMPREC_ANGSTROM}; raise it for a file with noisy positions); the structure carries it, so every later symmetry analysis of it uses the same.`,
+      },
       cell: {
         type: 'string',
         enum: ['as-given', 'primitive'],
@@ -99,11 +105,13 @@ export const buildBulkTool = defineTool({
     latticeConstantAngstrom: 'an experimental or tabulated value as the starting point of an EOS series; it is not the result.',
     bravais: 'the ground-state structure of the element (or the prototype of the compound) at ambient conditions.',
     from: "the user's own structure file, read as it is.",
+    symprecAngstrom: 'the tolerance the objective set for the file; leave it out otherwise.',
   },
   async run(raw) {
     const a = raw as {
       from?: string;
       sha256?: string;
+      symprecAngstrom?: number;
       cell?: 'as-given' | 'primitive';
       elements?: string[];
       bravais?: BulkKind;
@@ -113,6 +121,7 @@ export const buildBulkTool = defineTool({
     };
     if (a.from) {
       const read = readFrom(a.from, a.sha256);
+      if (a.symprecAngstrom !== undefined) read.structure = { ...read.structure, symprecAngstrom: a.symprecAngstrom };
       const src = read.structure.source!;
       const analysis = (() => {
         try {
@@ -122,11 +131,15 @@ export const buildBulkTool = defineTool({
         }
       })();
       const sym = analysis
-        ? { spaceGroup: `${analysis.spaceGroup.symbol} (${analysis.spaceGroup.number})`, crystalSystem: analysis.spaceGroup.crystalSystem }
+        ? {
+            spaceGroup: `${analysis.spaceGroup.symbol} (${analysis.spaceGroup.number})`,
+            crystalSystem: analysis.spaceGroup.crystalSystem,
+            ...(a.symprecAngstrom !== undefined ? { symprecAngstrom: a.symprecAngstrom } : {}),
+          }
         : undefined;
       if (a.cell === 'primitive' && !analysis)
         throw new Error(
-          `build_bulk: the symmetry of ${a.from} cannot be found, so it has no standardised primitive cell; use cell: 'as-given'.`,
+          `build_bulk: the symmetry of ${a.from} cannot be found${symprecSaid(a.symprecAngstrom)}, so it has no standardised primitive cell; use cell: 'as-given', or another symprecAngstrom.`,
         );
       // Species labels (Fe1/Fe2 of an antiferromagnet) tell atoms apart that the primitive cell of the elements would merge.
       const primitive = a.cell === 'primitive' && !read.structure.labels;
@@ -153,16 +166,17 @@ export const buildBulkTool = defineTool({
             },
           },
         ],
-        summary: `${formula(structure)} read from ${name} (${src.format}, sha256 ${src.sha256.slice(0, 12)}…): ${structure.symbols.length} atom(s)${primitive ? ` in the standardised primitive cell (${read.structure.symbols.length} in the file)` : ''}${sym ? `, ${sym.spaceGroup}` : ''}`,
+        summary: `${formula(structure)} read from ${name} (${src.format}, sha256 ${src.sha256.slice(0, 12)}…): ${structure.symbols.length} atom(s)${primitive ? ` in the standardised primitive cell (${read.structure.symbols.length} in the file)` : ''}${sym ? `, ${sym.spaceGroup}${symprecSaid(a.symprecAngstrom)}` : ''}`,
       };
     }
-    const s = bulk({
+    const built = bulk({
       kind: a.bravais!,
       symbols: a.elements!,
       aAngstrom: a.latticeConstantAngstrom!,
       ...(a.cOverA ? { cAngstrom: a.cOverA * a.latticeConstantAngstrom! } : {}),
       cell: a.cubic && a.bravais !== 'hcp' ? 'conventional' : 'primitive',
     });
+    const s: Structure = a.symprecAngstrom !== undefined ? { ...built, symprecAngstrom: a.symprecAngstrom } : built;
     return {
       artifacts: [{ kind: 'structure', name: 'bulk_structure', value: s, meta: { formula: formula(s), natoms: s.symbols.length } }],
       summary: `${a.bravais} ${formula(s)}, a = ${a.latticeConstantAngstrom} Å, ${s.symbols.length} atom(s) in the ${a.cubic ? 'conventional' : 'primitive'} cell`,

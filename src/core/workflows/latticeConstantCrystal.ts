@@ -6,7 +6,7 @@
  * of the relaxed cell around its volume. Spin and the starting magnetization go per species,
  * as do the pseudopotentials. Lengths in Å.
  */
-import { analyseSymmetry } from '../dft/structure/symmetry';
+import { analyseSymmetry, symprecSaid } from '../dft/structure/symmetry';
 import type { Structure } from '../dft/types';
 import type { StructureFileInput } from './structureFileInput';
 
@@ -29,6 +29,8 @@ export interface StudyCrystal {
   formula: string;
   natoms: number;
   spaceGroup: string;
+  /** The symmetry tolerance the space group was found at, Å, when the objective set one. */
+  symprecAngstrom?: number;
   crystalSystem: string;
   cubic: boolean;
   /** Of the standardised conventional cell as given. */
@@ -59,6 +61,7 @@ export function crystalOfFile(input: StructureFileInput): StudyCrystal {
     formula: reducedFormula(s.symbols),
     natoms: s.symbols.length,
     spaceGroup: `${sym.spaceGroup.symbol} (${sym.spaceGroup.number})`,
+    ...(s.symprecAngstrom !== undefined ? { symprecAngstrom: s.symprecAngstrom } : {}),
     crystalSystem: sym.spaceGroup.crystalSystem,
     cubic: sym.spaceGroup.crystalSystem === 'Cubic',
     aAngstrom: sym.lattice.aAngstrom,
@@ -113,22 +116,26 @@ export function startingMagnetizations(species: string[], given: number | Record
 /** Compounds with an anion start the k sweep as insulators; elements keep their own default. */
 export const compoundIsInsulator = (species: string[]): boolean => species.length > 1 && species.some((s) => ANIONS.has(s));
 
+/** The space group as a sentence says it: "Fm-3m (225)", or "Fm-3m (225) at symprec 0.01 Å" when the objective set a tolerance. */
+export const spaceGroupSaid = (c: Pick<StudyCrystal, 'spaceGroup' | 'symprecAngstrom'>): string =>
+  `${c.spaceGroup}${symprecSaid(c.symprecAngstrom)}`;
+
 /** The study's name in a sentence: "fcc Al", or "NaCl (Fm-3m (225)) from NaCl.cif". */
 export function crystalName(c: StudyCrystal, kind?: string): string {
-  return c.source ? `${c.formula} (${c.spaceGroup}) from ${c.source.name}` : `${kind ?? ''} ${c.formula}`.trim();
+  return c.source ? `${c.formula} (${spaceGroupSaid(c)}) from ${c.source.name}` : `${kind ?? ''} ${c.formula}`.trim();
 }
 
 /** What the report says of the method. */
 export function cellMethodSentence(method: CellMethod, c: StudyCrystal): string {
   if (method === 'vc-relax') {
     return (
-      `${c.formula} is ${c.crystalSystem.toLowerCase()} (${c.spaceGroup}), so its cell has a shape to relax: a variable-cell relaxation (vc-relax) ` +
+      `${c.formula} is ${c.crystalSystem.toLowerCase()} (${spaceGroupSaid(c)}), so its cell has a shape to relax: a variable-cell relaxation (vc-relax) ` +
       'at the converged settings gave the shape (c/a, angles and internal coordinates), and the EOS series scaled that relaxed cell isotropically ' +
       'around its volume. The fitted V0 is free of the Pulay stress a vc-relax at a finite cutoff leaves; the shape is the relaxed one, stationary ' +
       'to first order at V0, so the lattice parameters follow from V0 and that shape.'
     );
   }
   return c.cubic
-    ? `${c.formula} is cubic (${c.spaceGroup}): the EOS series scaled the cell isotropically, and a follows from V0 through the standardised conventional cell.`
+    ? `${c.formula} is cubic (${spaceGroupSaid(c)}): the EOS series scaled the cell isotropically, and a follows from V0 through the standardised conventional cell.`
     : `The EOS series scaled the ${c.crystalSystem.toLowerCase()} cell isotropically at its given shape (c/a = ${c.cOverA.toFixed(4)} held fixed).`;
 }

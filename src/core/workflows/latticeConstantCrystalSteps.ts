@@ -5,6 +5,7 @@
  */
 import { cellMethodSentence, crystalName } from './latticeConstantCrystal';
 import { round, SCF_CONTROL_REASON, type LatticeConstantInputs } from './latticeConstantInputs';
+import { symprecArgs } from './structureFileInput';
 import type { TemplateStep } from './types';
 
 export const STRUCTURE_REF = '$step.structure.bulk_structure';
@@ -57,8 +58,9 @@ export function structureStep(i: LatticeConstantInputs): TemplateStep {
       title: `Read ${crystalName(i.crystal)}`,
       worker: 'dft',
       tool: 'build_bulk',
-      args: { from: file.file, sha256: file.sha256, cell: i.cell ?? 'primitive' },
+      args: { from: file.file, sha256: file.sha256, cell: i.cell ?? 'primitive', ...symprecArgs(file).args },
       reasons: {
+        ...symprecArgs(file).reasons,
         from: `the user's structure file named with the objective (${file.name}): its species, positions and cell`,
         sha256: 'the sha256 recorded when the objective was read: the call is refused if the file changed since',
         cell:

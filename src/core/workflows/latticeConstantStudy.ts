@@ -14,6 +14,7 @@ import {
   crystalOfFile,
   crystalOfName,
   defaultSpin,
+  spaceGroupSaid,
   startingMagnetizations,
   type CellMethod,
   type StudyCrystal,
@@ -176,7 +177,7 @@ export const studyObjective = (i: LatticeConstantInputs): string => {
   if (!i.crystal?.source)
     return `Lattice constant of ${i.structure} ${i.elements?.join('') ?? i.element} (${i.functional}${i.pseudopotential ? `, ${i.pseudopotential}` : ''})`;
   const c = i.crystal;
-  return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${i.crystal.source.name} (${i.functional})`;
+  return `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${spaceGroupSaid(c)}) from ${i.crystal.source.name} (${i.functional})`;
 };
 
 /** The line from an objective file's inputs as loaded (a structure file read, nothing resolved). */
@@ -186,7 +187,7 @@ export const studyObjectiveBeforeResolving = (raw: LatticeObjectiveInputs): stri
     const file: { file: string; name?: string; structure?: unknown; sha256?: unknown } = raw.structure;
     const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
     return c
-      ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${c.spaceGroup}) from ${file.name ?? file.file}${fn}`
+      ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${spaceGroupSaid(c)}) from ${file.name ?? file.file}${fn}`
       : `Lattice constant of the crystal in ${file.file}${fn}`;
   }
   return `Lattice constant of ${raw.structure} ${raw.elements?.join('') ?? raw.element} (${raw.functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StructureFileError } from '../dft/io/errors';
 import { formatFromName, readStructureFile } from '../dft/io/structureFile';
+import { DEFAULT_SYMPREC_ANGSTROM } from '../dft/structure/symprec';
 import type { Structure } from '../dft/types';
 import { ObjectiveError } from './types';
 
@@ -20,8 +21,13 @@ export interface StructureFileInput {
   name: string;
   sha256: string;
   format: string;
+  /** The symmetry tolerance the objective set, Å (also on `structure`, so it travels with the crystal). */
+  symprecAngstrom?: number;
   structure: Structure;
 }
+
+/** A tolerance above this merges atoms of any real crystal (nearest neighbours are ~1.5 Å apart or more). */
+const MAX_SYMPREC_ANGSTROM = 0.5;
 
 /** The schema of `{ file }` as an objective writes it (and the fields loading adds). */
 export const STRUCTURE_FILE_SCHEMA = {
@@ -32,6 +38,13 @@ export const STRUCTURE_FILE_SCHEMA = {
       minLength: 1,
       description:
         "A structure file (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF), relative to the objective file; named in an objective sentence, relative to the working directory (a notebook cell: its canvas's folder).",
+    },
+    symprecAngstrom: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_SYMPREC_ANGSTROM,
+      description:
+        'Symmetry tolerance, Å (default 1e-3), for the space group of this structure: raise it (e.g. 1e-2) for a measured or relaxed file whose atoms sit ~1e-3 Å off their ideal positions. The plan, the tools and the guard all use it; the report states it',
     },
     name: { type: 'string' },
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
@@ -56,8 +69,43 @@ export function structureFileNamedIn(text: string): string | undefined {
 export const isStructureFileInput = (v: unknown): v is { file: string } =>
   typeof v === 'object' && v !== null && typeof (v as { file?: unknown }).file === 'string';
 
+/** The tolerance of `{ file, symprecAngstrom }` checked, or an ObjectiveError saying what to write. */
+function symprecOfInput(value: { symprecAngstrom?: unknown }, where: string): number | undefined {
+  const v = value.symprecAngstrom;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > MAX_SYMPREC_ANGSTROM)
+    throw new ObjectiveError(
+      `${where}.symprecAngstrom: ${JSON.stringify(v)} is not a symmetry tolerance; give a distance in Å above 0 and at most ${MAX_SYMPREC_ANGSTROM} ` +
+        `(e.g. 1e-2 for a file whose atoms sit ~1e-3 Å off their ideal positions), or leave it out for the default ${DEFAULT_SYMPREC_ANGSTROM} Å.`,
+    );
+  return v;
+}
+
+/**
+ * The build_bulk arguments that carry a file's symmetry tolerance into the run (none at the
+ * default), with their reason: the structure artifact then holds it, and every later symmetry
+ * analysis of the crystal (the lattice step, its guard rule, a band path) uses it.
+ */
+export function symprecArgs(file: Pick<StructureFileInput, 'symprecAngstrom' | 'name'>): {
+  args: { symprecAngstrom?: number };
+  reasons: { symprecAngstrom?: string };
+} {
+  if (file.symprecAngstrom === undefined) return { args: {}, reasons: {} };
+  return {
+    args: { symprecAngstrom: file.symprecAngstrom },
+    reasons: {
+      symprecAngstrom: `the symmetry tolerance the objective set for ${file.name} (${file.symprecAngstrom} Å instead of the default ${DEFAULT_SYMPREC_ANGSTROM} Å): the structure carries it, so the plan, the tools and the guard find the same space group`,
+    },
+  };
+}
+
 /** Read `{ file }` (relative to baseDir) into a StructureFileInput; an ObjectiveError names the input, the file, the line and what to do. */
-export function loadStructureFileInput(value: { file: string; name?: string }, baseDir: string, where: string): StructureFileInput {
+export function loadStructureFileInput(
+  value: { file: string; name?: string; symprecAngstrom?: number },
+  baseDir: string,
+  where: string,
+): StructureFileInput {
+  const symprec = symprecOfInput(value, where);
   const file = path.resolve(baseDir, value.file);
   if (!fs.existsSync(file))
     throw new ObjectiveError(
@@ -70,5 +118,12 @@ export function loadStructureFileInput(value: { file: string; name?: string }, b
     const detail = e instanceof StructureFileError ? e.located() : (e as Error).message;
     throw new ObjectiveError(`${where}.file: ${detail}`);
   }
-  return { file, name: value.name ?? value.file, sha256: structure.source!.sha256, format: structure.source!.format, structure };
+  return {
+    file,
+    name: value.name ?? value.file,
+    sha256: structure.source!.sha256,
+    format: structure.source!.format,
+    ...(symprec !== undefined ? { symprecAngstrom: symprec } : {}),
+    structure: symprec !== undefined ? { ...structure, symprecAngstrom: symprec } : structure,
+  };
 }

@@ -11,14 +11,12 @@ import { cellVolume, toCartesian, toFractional } from './cell';
 import { parametersOfCell } from './cellParameters';
 import { loadMoyo } from './moyo';
 import { CHEMICAL_SYMBOLS, atomicNumber } from '../io/elements';
+import { DEFAULT_SYMPREC_ANGSTROM } from './symprec';
 
-/**
- * Default tolerance, Å: between spglib's 1e-5 (exact inputs) and pymatgen's 1e-2; finds the
- * symmetry of files written to 4-5 decimals (1/3 as 0.3333) without merging real distortions.
- */
-export const DEFAULT_SYMPREC_ANGSTROM = 1e-3;
+export { DEFAULT_SYMPREC_ANGSTROM, symprecSaid } from './symprec';
 
 export interface SymmetryOptions {
+  /** Overrides the structure's own tolerance (`Structure.symprecAngstrom`), which overrides the default. */
   symprecAngstrom?: number;
   /** Tell atoms of one element apart by their species label (pw.x's Fe1/Fe2), as pw.x does. */
   byLabel?: boolean;
@@ -131,9 +129,13 @@ function reduceMonoclinic(s: Structure): void {
   s.cell = cell;
 }
 
+/** The tolerance a structure's symmetry is found at: the one asked for, else the structure's own, else the default. */
+export const symprecOf = (structure: Pick<Structure, 'symprecAngstrom'>, options: SymmetryOptions = {}): number =>
+  options.symprecAngstrom ?? structure.symprecAngstrom ?? DEFAULT_SYMPREC_ANGSTROM;
+
 /** The space group and standardised cells of a periodic structure. */
 export function analyseSymmetry(structure: Structure, options: SymmetryOptions = {}): SymmetryInfo {
-  const symprec = options.symprecAngstrom ?? DEFAULT_SYMPREC_ANGSTROM;
+  const symprec = symprecOf(structure, options);
   if (!(symprec > 0) || !Number.isFinite(symprec)) {
     throw new DftScienceError(`symprec = ${symprec} Å is not a positive distance; pass a tolerance such as 1e-3 Å.`, { symprec });
   }
@@ -162,7 +164,9 @@ export function analyseSymmetry(structure: Structure, options: SymmetryOptions =
     );
   }
   const type = moyo.space_group_type(d.number);
-  const conventional = structureOfMoyoCell(d.std_cell as MoyoCellJson, symbolOf);
+  // the standardised cells are the same crystal: they keep the tolerance it was given
+  const keep = structure.symprecAngstrom !== undefined ? { symprecAngstrom: structure.symprecAngstrom } : {};
+  const conventional = { ...structureOfMoyoCell(d.std_cell as MoyoCellJson, symbolOf), ...keep };
   if (type.crystal_system === 'Monoclinic') reduceMonoclinic(conventional);
   const p = parametersOfCell(conventional.cell);
   return {
@@ -179,7 +183,7 @@ export function analyseSymmetry(structure: Structure, options: SymmetryOptions =
     siteSymmetry: [...d.site_symmetry_symbols],
     equivalentAtoms: [...d.orbits],
     conventional,
-    primitive: structureOfMoyoCell(d.prim_std_cell as MoyoCellJson, symbolOf),
+    primitive: { ...structureOfMoyoCell(d.prim_std_cell as MoyoCellJson, symbolOf), ...keep },
     lattice: {
       aAngstrom: p.a,
       bAngstrom: p.b,

@@ -6,7 +6,7 @@
  * the one the symmetry finds; a c/a named must be the computed cell's.
  */
 import { cellVolume } from '../../dft/structure/cell';
-import { analyseSymmetry, type SymmetryInfo } from '../../dft/structure/symmetry';
+import { analyseSymmetry, symprecSaid, type SymmetryInfo } from '../../dft/structure/symmetry';
 import type { Structure, Vec3 } from '../../dft/types';
 import { resolvedArgument, verdict, type TierOneRule } from './ruleInput';
 
@@ -81,7 +81,8 @@ export const latticeUsesCellSymmetry: TierOneRule = (input) => {
       ),
     ];
   }
-  const sg = `${sym.spaceGroup.symbol} (${sym.spaceGroup.number}), ${sym.spaceGroup.crystalSystem.toLowerCase()}`;
+  // the structure's own tolerance (set by the objective for a noisy file), as the plan and the tool used
+  const sg = `${sym.spaceGroup.symbol} (${sym.spaceGroup.number}), ${sym.spaceGroup.crystalSystem.toLowerCase()}${symprecSaid(structure.symprecAngstrom)}`;
   const bravais = input.call.args.bravais;
   if (typeof bravais === 'string') {
     const named = NAMED[bravais];

@@ -9,6 +9,7 @@ import { elementOf, UNKNOWN_ELEMENT_COLOUR } from '../../../shared/elements';
 import type { ArtifactRecord } from '../../provenance/types';
 import type { Structure, Vec3 } from '../../dft/types';
 import { toFractional } from '../../dft/structure/cell';
+import { symprecSaid } from '../../dft/structure/symprec';
 
 type Mat3 = [Vec3, Vec3, Vec3];
 
@@ -166,7 +167,7 @@ export function structuresReportSection(artifacts: readonly ArtifactRecord[]): S
       `![${formula(s.symbols)} from ${file}](plots/${name})`,
       '',
       `${fromFile.id}: ${s.symbols.length} atoms read from \`${s.source!.file}\` (${s.source!.format}, sha256 \`${s.source!.sha256}\`)` +
-        `${fromFile.meta?.spaceGroup ? `, ${String(fromFile.meta.spaceGroup)}` : ''}${fromFile.meta?.cell === 'primitive' ? ', computed on its standardised primitive cell' : ''}.`,
+        `${fromFile.meta?.spaceGroup ? `, ${String(fromFile.meta.spaceGroup)}${symprecSaid(fromFile.meta.symprecAngstrom as number | undefined)}` : ''}${fromFile.meta?.cell === 'primitive' ? ', computed on its standardised primitive cell' : ''}.`,
       '',
     );
   }

@@ -13,7 +13,7 @@
 import { claimValue, type ReportClaim } from '../../guard/claimChecks';
 import type { EnergyDifferenceValue } from '../../artifacts/relaxation';
 import type { EosFitValue } from '../../artifacts/shapes';
-import { analyseSymmetry } from '../../dft/structure/symmetry';
+import { analyseSymmetry, symprecSaid } from '../../dft/structure/symmetry';
 import { FACETS, type Facet } from '../../dft/structure/surface';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS } from '../electronicStructure/inputs';
@@ -24,6 +24,7 @@ import {
   loadStructureFileInput,
   STRUCTURE_FILE_SCHEMA,
   structureFileNamedIn,
+  symprecArgs,
   type StructureFileInput,
 } from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
@@ -182,7 +183,7 @@ export function metalOfFile(
       `${where}: its symmetry cannot be found (${(e as Error).message}), so it cannot be cut along ${surfaceWords(asked)}.`,
     );
   }
-  const sg = `${sym.spaceGroup.symbol} (${sym.spaceGroup.number})`;
+  const sg = `${sym.spaceGroup.symbol} (${sym.spaceGroup.number})${symprecSaid(st.symprecAngstrom)}`;
   const natoms = sym.primitive.symbols.length;
   const bravais: Metal | undefined =
     elements.length !== 1
@@ -344,8 +345,9 @@ function startStep(i: SurfaceInputs): TemplateStep {
       title: `Read ${i.file.name} (${i.bravais} ${i.element}, ${i.spaceGroup})`,
       worker: 'dft',
       tool: 'build_bulk',
-      args: { from: i.file.file, sha256: i.file.sha256, cell: 'primitive' },
+      args: { from: i.file.file, sha256: i.file.sha256, cell: 'primitive', ...symprecArgs(i.file).args },
       reasons: {
+        ...symprecArgs(i.file).reasons,
         from: `the user's bulk crystal (${i.file.name}): the ${surfaceName(i)} slabs are cut from it`,
         sha256: 'the sha256 recorded when the objective was read: refused if the file changed since',
         cell: 'the standardised primitive cell: the same crystal in the fewest atoms, so the sweeps and the EOS cost least',

@@ -241,6 +241,17 @@ describe('tier-1 rule lattice-uses-cell-symmetry', () => {
       /F-43m \(216\), cubic, not primitive cubic/,
     );
   });
+  it('reads the symmetry at the tolerance the structure carries, as the plan that set it did', () => {
+    // NaCl with every atom up to 2e-3 Å off its site: P1 at the default 1e-3 Å, Fm-3m at 1e-2 Å
+    const noisy = readStructureFile(path.join(ROOT, 'test/fixtures/structures/NaCl-noisy.vasp'));
+    const q = new MemoryProvenance([structureArtifact('a-1', { ...noisy, symprecAngstrom: 1e-2 }), structureArtifact('a-2', noisy)]);
+    const [v] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-1', bravais: 'rocksalt' }), schema, provenance: q });
+    assert.equal(v!.level, 'pass', v!.reasons[0]);
+    assert.match(v!.reasons[0]!, /^the cell is Fm-3m \(225\), cubic at symprec 0\.01 Å; 1 computed cell\(s\) per conventional cell/);
+    const [w] = latticeUsesCellSymmetry({ call: proposed('t', { structure: 'a-2', bravais: 'rocksalt' }), schema, provenance: q });
+    assert.equal(w!.level, 'fail');
+    assert.match(w!.reasons[0]!, /symmetry is P1 \(1\), triclinic, not face-centred cubic/);
+  });
   it('fails a slab: a bulk lattice constant needs a bulk crystal', () => {
     const slab = { ...cubicAl, pbc: [true, true, false] as [boolean, boolean, boolean] };
     const q = new MemoryProvenance([structureArtifact('a-1', slab)]);
