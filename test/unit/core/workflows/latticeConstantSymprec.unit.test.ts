@@ -159,6 +159,17 @@ describe('a noisy crystal with the symmetry tolerance the objective sets', () =>
     );
   });
 
+  it('the everyday templates read the file with the tolerance too (a relax of the noisy crystal)', () => {
+    const o = objectiveIn(
+      FIXTURES,
+      'workflow: relax\ninputs:\n  structure: { file: NaCl-noisy.vasp, symprecAngstrom: 1e-2 }\n  calculation: relax\n  ecutwfcRy: 20\n  kSpacingPerAngstrom: 0.4\n',
+    );
+    const s = step(prepareWorkflow('relax', o.inputs!, workflowEnvironment({ pseudoDir: NC })).steps, 'structure');
+    assert.equal(s.tool, 'build_bulk');
+    assert.equal(s.args!.symprecAngstrom, 0.01);
+    assert.match(s.reasons!.symprecAngstrom!, /the symmetry tolerance the objective set for NaCl-noisy\.vasp/);
+  });
+
   it('surface energy: a noisy fcc metal file is cut with the tolerance the objective set, and refused at the default', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-symprec-'));
     try {
