@@ -221,17 +221,31 @@ describe('band structure, DOS, relaxation and magnetization in the canvas notebo
     assert.equal(appeared, false, `${await boxed.count()} characters of the bands.x step's record boxed as ambiguous`);
   });
 
-  it('draws the total DOS in the dos.x step and the PDOS in the projwfc.x step: a curve each, the legend, E_F', async () => {
+  it("draws the total DOS in the dos.x step and the PDOS in the projwfc.x step: a curve each, the legend, E_F, both from the band structure's zero", async () => {
     const total = dos.facts.artifact('dos');
     const pdos = dos.facts.artifact('pdos');
     const tv = total.value as DosPlotData;
     const pv = pdos.value as DosPlotData;
+    // Si is an insulator: its DOS, PDOS and bands are drawn from one zero, the valence-band maximum (not E_F, which a
+    // tetrahedra run puts in the gap); the two runs' SCFs have the same settings, so the same VBM to the meV
+    const bandZero = (bands.facts.artifact('band_structure').value as BandStructurePlotData).reference;
+    for (const v of [tv, pv]) {
+      assert.equal(v.reference?.kind, 'vbm');
+      assert.ok(
+        Math.abs(v.reference.energyEv - bandZero.energyEv) < 1e-3,
+        `DOS zero ${v.reference.energyEv} eV, bands' ${bandZero.energyEv} eV`,
+      );
+    }
+    const zeroSaid = (text: string) => Number(/zero at the valence-band maximum, E_VBM = (\S+) eV/.exec(text)?.[1]);
     const totalCard = await showStepOutput(host.page, dos.canvas, dos.facts.stepTitleOf(total), (out) =>
       out.locator('[data-plot="dos"]').filter({ hasText: `(${total.id})` }),
     );
     assert.equal(await totalCard.locator('svg path.dos-curve').count(), 1 + (tv.projections?.length ?? 0));
     const ef = /E_F = (\S+) eV/.exec(await totalCard.locator('.legend').innerText());
     assert.ok(ef && Math.abs(Number(ef[1]) - tv.fermiEnergyEv!) < 5e-4, `E_F ${ef?.[1]} against dos's ${tv.fermiEnergyEv} eV`);
+    const totalLegend = await totalCard.locator('.legend').innerText();
+    assert.ok(Math.abs(zeroSaid(totalLegend) - tv.reference!.energyEv) < 5e-4, totalLegend);
+    assert.ok((await totalCard.locator('svg text').allTextContents()).includes('E − E_VBM (eV)'), 'the energy axis says its zero');
     await host.screenshot('e2e-notebook-dos');
 
     const out = notebookOutputFrame(host.page);
@@ -243,6 +257,8 @@ describe('band structure, DOS, relaxation and magnetization in the canvas notebo
     assert.equal(await pdosCard.locator('svg path.dos-curve').count(), 1 + pv.projections.length, 'the total and one curve per projection');
     const legend = await pdosCard.locator('svg text').allTextContents();
     for (const p of pv.projections) assert.ok(legend.includes(`PDOS ${p.label}`), `PDOS ${p.label} in ${legend.join(',')}`);
+    const pdosLegend = await pdosCard.locator('.legend').innerText();
+    assert.ok(Math.abs(zeroSaid(pdosLegend) - pv.reference!.energyEv) < 5e-4, pdosLegend);
     // each legend entry is written in its curve's colour, so s and p can be told apart
     const colours = await pdosCard.locator('svg').evaluate((svg) => ({
       curves: [...svg.querySelectorAll('path.dos-curve')].map((p) => getComputedStyle(p).stroke),
