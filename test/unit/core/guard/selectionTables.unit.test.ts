@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { citedSelectionTables, SELECTION_TABLE_LIMITS, selectionTable } from '../../../../src/core/guard/judges/selectionTables';
 import type { ProvenanceView } from '../../../../src/core/provenance/view';
 import type { ConvergenceSelectionValue } from '../../../../src/core/artifacts/shapes';
+import { feMomentSelection, SI_GAP_SELECTION } from '../../../harness/convergenceSelections';
 
 const row = (value: number, deltaMev: number, pressureKbar: number, deltaP: number, shift: number) => ({
   value,
@@ -39,29 +40,12 @@ describe('convergence selection tables in the report judge request', () => {
 
   it('shows the magnetization of each run and judges the rows by the moment tolerance beside the energy', () => {
     // bcc Fe's cutoff sweep (bench:moments): by energy at 10 meV/atom and the moment at 0.02 μB/atom
-    const fe = [
-      [30, 121.181, 2.24, 2.36, 0.01],
-      [40, 40.852, 2.24, 2.36, 0.01],
-      [50, 8.434, 2.24, 2.37, 0],
-      [60, 1.214, 2.24, 2.37, 0],
-      [70, 0, 2.24, 2.37, 0],
-    ] as const;
-    const sel: ConvergenceSelectionValue = {
-      parameter: 'ecutwfc',
-      tested: fe.map(([value, d, m, abs, dm]) => ({
-        value,
-        energyEvPerAtom: -833.17602 + d / 1000,
-        deltaMevPerAtom: d,
-        magnetizationMuBPerAtom: m,
-        absoluteMagnetizationMuBPerAtom: abs,
-        deltaMomentMuBPerAtom: dm,
-      })),
+    const sel = feMomentSelection({
       chosenValue: 50,
       chosen: { ecutwfcRy: 50, ecutrhoRy: 400 },
       toleranceMevPerAtom: 10,
       criterion: { kind: 'energy', toleranceMevPerAtom: 10, toleranceMomentMuBPerAtom: 0.02 },
-      converged: true,
-    };
+    });
     const t = selectionTable('a-21', 'converged_settings', sel);
     assert.match(t, /judged by energy: \|ΔE\| < 10 meV\/atom and \|Δm\| < 0\.02 μB\/atom \(the larger of total and absolute\); chosen 50/);
     assert.match(
@@ -80,19 +64,7 @@ describe('convergence selection tables in the report judge request', () => {
   });
 
   it('shows the gap of each run when the selection judged the gap', () => {
-    const sel: ConvergenceSelectionValue = {
-      parameter: 'ecutwfc',
-      tested: [
-        { value: 14, energyEvPerAtom: -107.58, deltaMevPerAtom: 160.3, gapEv: 0.6697, deltaGapEv: 0.0354 },
-        { value: 18, energyEvPerAtom: -107.69, deltaMevPerAtom: 52.7, gapEv: 0.6363, deltaGapEv: 0.002 },
-        { value: 30, energyEvPerAtom: -107.74, deltaMevPerAtom: 0, gapEv: 0.6343, deltaGapEv: 0 },
-      ],
-      chosenValue: 18,
-      chosen: { ecutwfcRy: 18 },
-      criterion: { kind: 'gap', toleranceGapEv: 0.01 },
-      converged: true,
-    };
-    const t = selectionTable('a-5', 'converged_settings', sel);
+    const t = selectionTable('a-5', 'converged_settings', SI_GAP_SELECTION);
     assert.match(t, /judged by gap: \|Δgap\| < 0\.01 eV \(at each run's k-mesh\)/);
     assert.match(t, /\| gap \(eV\) \| Δgap \(eV\) \| within$/m);
     assert.match(t, /^ {2}14 \| .* \| 0\.6697 \| 0\.0354 \| no$/m);

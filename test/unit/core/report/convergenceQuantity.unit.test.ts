@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { ConvergenceSelectionValue } from '../../../../src/core/artifacts/shapes';
 import type { ArtifactRecord } from '../../../../src/core/provenance/types';
 import { renderRunReport } from '../../../../src/core/report/runReport';
+import { feMomentSelection, SI_GAP_SELECTION } from '../../../harness/convergenceSelections';
 
 const selection = (id: string, value: ConvergenceSelectionValue): ArtifactRecord => ({
   id,
@@ -22,29 +23,16 @@ const render = (artifacts: ArtifactRecord[]) =>
 
 describe('run report: sweeps judged by the magnetization or the gap', () => {
   it('states the moment tolerance beside the energy and shows m, |m| and Δm per row (bcc Fe, bench:moments)', () => {
-    const fe: [number, number, number, number, number][] = [
-      [30, 121.181, 2.24, 2.36, 0.01],
-      [50, 8.434, 2.24, 2.37, 0],
-      [60, 1.214, 2.24, 2.37, 0],
-      [70, 0, 2.24, 2.37, 0],
-    ];
     const md = render([
-      selection('a-21', {
-        parameter: 'ecutwfc',
-        tested: fe.map(([value, d, m, abs, dm]) => ({
-          value,
-          energyEvPerAtom: -833.17602 + d / 1000,
-          deltaMevPerAtom: d,
-          magnetizationMuBPerAtom: m,
-          absoluteMagnetizationMuBPerAtom: abs,
-          deltaMomentMuBPerAtom: dm,
-        })),
-        chosenValue: 60,
-        chosen: { ecutwfcRy: 60, ecutrhoRy: 480 },
-        toleranceMevPerAtom: 5,
-        criterion: { kind: 'energy', toleranceMevPerAtom: 5, toleranceMomentMuBPerAtom: 0.02 },
-        converged: true,
-      }),
+      selection(
+        'a-21',
+        feMomentSelection({
+          chosenValue: 60,
+          chosen: { ecutwfcRy: 60, ecutrhoRy: 480 },
+          toleranceMevPerAtom: 5,
+          criterion: { kind: 'energy', toleranceMevPerAtom: 5, toleranceMomentMuBPerAtom: 0.02 },
+        }),
+      ),
     ]);
     assert.match(
       md,
@@ -58,20 +46,7 @@ describe('run report: sweeps judged by the magnetization or the gap', () => {
   });
 
   it('a sweep judged by the gap alone names no energy tolerance and shows the gap per row (Si, LDA)', () => {
-    const md = render([
-      selection('a-9', {
-        parameter: 'ecutwfc',
-        tested: [
-          { value: 14, energyEvPerAtom: -107.5804, deltaMevPerAtom: 160.3, gapEv: 0.6697, deltaGapEv: 0.0354 },
-          { value: 18, energyEvPerAtom: -107.6881, deltaMevPerAtom: 52.65, gapEv: 0.6363, deltaGapEv: 0.002 },
-          { value: 30, energyEvPerAtom: -107.7408, deltaMevPerAtom: 0, gapEv: 0.6343, deltaGapEv: 0 },
-        ],
-        chosenValue: 18,
-        chosen: { ecutwfcRy: 18 },
-        criterion: { kind: 'gap', toleranceGapEv: 0.01 },
-        converged: true,
-      }),
-    ]);
+    const md = render([selection('a-9', SI_GAP_SELECTION)]);
     assert.match(md, /ecutwfc: chose \*\*18 Ry\*\* \(a-9, final\) within 0\.01 eV in the gap of the finest run\./);
     assert.match(md, /\| gap \(eV\) \| Δgap vs finest \(eV\) \|/);
     assert.match(md, /\| 18 \| -107\.688100 \| 52\.650 \| 0\.6363 \| 0\.0020 \|/);
