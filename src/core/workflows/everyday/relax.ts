@@ -325,7 +325,8 @@ export const RELAX = defineWorkflow({
   title: 'Relax a crystal (relax or vc-relax)',
   description:
     'Relax the atoms (relax) or the atoms and the cell (vc-relax, with cell_dofree and a target pressure) of a crystal with pw.x BFGS, to force ' +
-    '(eV/Å) and stress (kbar) thresholds, at settings given or chosen by a cutoff and a k sweep. Reports the final energy, forces, stress, volume ' +
+    '(eV/Å) and stress (kbar) thresholds, at settings given or chosen by a cutoff and a k sweep (each run within half the force threshold ' +
+    "of the finest run's forces, beside an energy tolerance). Reports the final energy, forces, stress, volume " +
     'and the trajectory, converged only when the output shows the thresholds met, and writes the relaxed structure as CIF, POSCAR, extxyz, XSF ' +
     'and pw.x cards. Inputs: element (its ground-state crystal) or bravais and lattice constant, or structure: { file }.',
   inputSchema: INPUT_SCHEMA,
