@@ -356,14 +356,25 @@ export function eosScaleFactors(points: number, rangePercent: number): number[] 
   return Array.from({ length: points }, (_, i) => round(1 - r + (2 * r * i) / (points - 1), 6));
 }
 
-export function resolveLatticeInputs(raw: Record<string, unknown>, env: WorkflowEnvironment): LatticeConstantInputs {
+/**
+ * What resolveLatticeInputs reads: an objective's inputs with the crystal named by an element's
+ * lattice and one starting magnetization (resolveStudyInputs hands a compound or a file's crystal
+ * in with a stand-in lattice, latticeConstantStudy.ts).
+ */
+export type LatticeElementInputs = Omit<LatticeObjectiveInputs, 'structure' | 'latticeConstantAngstrom' | 'startingMagnetization'> & {
+  structure: (typeof STRUCTURES)[number];
+  latticeConstantAngstrom: number;
+  startingMagnetization?: number;
+};
+
+export function resolveLatticeInputs(raw: LatticeElementInputs, env: WorkflowEnvironment): LatticeConstantInputs {
   const element = normaliseSymbol(String(raw.element ?? ''));
   if (!isChemicalSymbol(element)) {
     throw new ObjectiveError(`inputs.element: "${String(raw.element)}" is not a chemical symbol; write one such as 'Al', 'Fe' or 'Si'.`);
   }
-  const structure = raw.structure as (typeof STRUCTURES)[number];
-  const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as LatticeConstantInputs['functional'] | undefined)) ?? 'PBE';
-  const pseudoFile = raw.pseudopotential as string | undefined;
+  const structure = raw.structure;
+  const functional = raw.functional === 'LDA' ? 'PZ' : (raw.functional ?? 'PBE');
+  const pseudoFile = raw.pseudopotential;
   const pseudo = env.pseudopotential?.({ element, functional, ...(pseudoFile ? { file: pseudoFile } : {}) });
   if (pseudoFile && env.pseudopotential && !pseudo) {
     throw new ObjectiveError(
@@ -371,8 +382,8 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     );
   }
   const norm = pseudo?.type === 'NC' || pseudo?.type === 'SL';
-  const cutoffsRy = [...((raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
-  const givenDual = raw.dual as number | undefined;
+  const cutoffsRy = [...(raw.cutoffsRy ?? defaultCutoffsRy(pseudo?.suggestedEcutwfcRy))].sort((a, b) => a - b);
+  const givenDual = raw.dual;
   const rho = pseudo?.suggestedEcutrhoRy;
   // The sweep's lowest cutoff, but not below the file's own wavefunction suggestion: a sweep given
   // from below it keeps the ratio the file asks for (645/47.6 Ry for V, not 645/20).
@@ -385,25 +396,23 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
         `start cutoffsRy at ${Math.ceil(rho / givenDual)} Ry or above, or leave dual out to have it chosen.`,
     );
   }
-  const electronic = (raw.electronic as ElectronicKind | undefined) ?? defaultElectronic(element, structure);
-  const kSpacingsPerAngstrom = [...((raw.kSpacingsPerAngstrom as number[] | undefined) ?? DEFAULT_K_SPACINGS[electronic])].sort(
-    (a, b) => b - a,
-  );
-  const cutoffSweepK = (raw.cutoffSweepKSpacingPerAngstrom as number | undefined) ?? middleSpacing(kSpacingsPerAngstrom);
+  const electronic = raw.electronic ?? defaultElectronic(element, structure);
+  const kSpacingsPerAngstrom = [...(raw.kSpacingsPerAngstrom ?? DEFAULT_K_SPACINGS[electronic])].sort((a, b) => b - a);
+  const cutoffSweepK = raw.cutoffSweepKSpacingPerAngstrom ?? middleSpacing(kSpacingsPerAngstrom);
   if (!kSpacingsPerAngstrom.some((k) => Math.abs(k - cutoffSweepK) < 1e-9)) {
     throw new ObjectiveError(
       `inputs.cutoffSweepKSpacingPerAngstrom: ${cutoffSweepK} 1/Å is not one of the k sweep's spacings (${kSpacingsPerAngstrom.join(', ')}); ` +
         'use one of them, so the cutoff sweep shares a run with the k sweep and its k error is one the k sweep measures.',
     );
   }
-  const eos = (raw.eos ?? {}) as Partial<LatticeConstantInputs['eos']>;
+  const eos = raw.eos ?? {};
   const points = eos.points ?? 5;
   if (points % 2 === 0) {
     throw new ObjectiveError(
       `inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`,
     );
   }
-  const criterion = (raw.criterion as ConvergenceCriterionKind | undefined) ?? defaultCriterion(raw);
+  const criterion = raw.criterion ?? defaultCriterion(raw);
   if (criterion === 'energy' && raw.toleranceShapePercent !== undefined) {
     // The shape modulus comes from the probe's bulk modulus, which only the pressure criterion runs: refuse rather than ignore it.
     throw new ObjectiveError(
@@ -412,7 +421,7 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
         'Set criterion: both (keeps the energy tolerance) or criterion: pressure, or leave toleranceShapePercent out.',
     );
   }
-  const smearing = (raw.smearing ?? {}) as Partial<LatticeConstantInputs['smearing']>;
+  const smearing = raw.smearing ?? {};
   if (structure === 'hcp' && raw.cOverA === undefined) {
     // The ideal ratio is the template's choice; say so rather than decide silently.
     raw = { ...raw, cOverA: round(Math.sqrt(8 / 3), 6) };
@@ -420,8 +429,8 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
   return {
     element,
     structure,
-    latticeConstantAngstrom: raw.latticeConstantAngstrom as number,
-    ...(raw.cOverA !== undefined ? { cOverA: raw.cOverA as number } : {}),
+    latticeConstantAngstrom: raw.latticeConstantAngstrom,
+    ...(raw.cOverA !== undefined ? { cOverA: raw.cOverA } : {}),
     functional,
     ...((pseudo?.file ?? pseudoFile) ? { pseudopotential: pseudo?.file ?? pseudoFile } : {}),
     cutoffsRy,
@@ -429,16 +438,16 @@ export function resolveLatticeInputs(raw: Record<string, unknown>, env: Workflow
     kSpacingsPerAngstrom,
     cutoffSweepKSpacingPerAngstrom: cutoffSweepK,
     criterion,
-    toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? 1,
-    toleranceLatticePercent: (raw.toleranceLatticePercent as number | undefined) ?? 0.05,
-    ...(raw.toleranceShapePercent !== undefined ? { toleranceShapePercent: raw.toleranceShapePercent as number } : {}),
+    toleranceMevPerAtom: raw.toleranceMevPerAtom ?? 1,
+    toleranceLatticePercent: raw.toleranceLatticePercent ?? 0.05,
+    ...(raw.toleranceShapePercent !== undefined ? { toleranceShapePercent: raw.toleranceShapePercent } : {}),
     electronic,
-    extensionBudgetSeconds: (raw.extensionBudgetSeconds as number | undefined) ?? 1800,
+    extensionBudgetSeconds: raw.extensionBudgetSeconds ?? 1800,
     eos: { points, rangePercent: eos.rangePercent ?? 5, form: eos.form ?? 'birch-murnaghan' },
     smearing: { kind: smearing.kind ?? 'mv', degaussRy: smearing.degaussRy ?? 0.02 },
-    spinPolarized: (raw.spinPolarized as boolean | undefined) ?? MAGNETIC_ELEMENTS.has(element),
-    startingMagnetization: (raw.startingMagnetization as number | undefined) ?? 0.5,
-    ...(raw.scf ? { scf: raw.scf as LatticeConstantInputs['scf'] } : {}),
+    spinPolarized: raw.spinPolarized ?? MAGNETIC_ELEMENTS.has(element),
+    startingMagnetization: raw.startingMagnetization ?? 0.5,
+    ...(raw.scf ? { scf: raw.scf } : {}),
     origins: {
       pseudopotential: pseudoFile
         ? 'the file named with the objective'

@@ -25,10 +25,18 @@ import {
   isBinaryStructure,
   resolveLatticeInputs,
   round,
+  type BinaryStructure,
   type LatticeConstantInputs,
+  type LatticeElementInputs,
   type LatticeObjectiveInputs,
 } from './latticeConstantInputs';
-import { isStructureFileInput, loadStructureFileInput, type StructureFileInput } from './structureFileInput';
+import {
+  isLoadedStructureFile,
+  isStructureFileInput,
+  loadedStructureFile,
+  loadStructureFileInput,
+  type StructureFileInput,
+} from './structureFileInput';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
 /** Objective loading: read `structure: { file }` relative to the objective's directory. */
@@ -43,24 +51,32 @@ export function loadLatticeStructureFile(inputs: LatticeObjectiveInputs, baseDir
   return { ...inputs, structure: loaded };
 }
 
-function fileInputOf(raw: Record<string, unknown>): StructureFileInput | undefined {
-  const s = raw.structure;
-  if (!isStructureFileInput(s)) return undefined;
-  const f = s as Partial<StructureFileInput> & { file: string };
-  if (!f.structure || !f.sha256) {
-    // Inputs that were not loaded from an objective file (a plan built in code): read the file now.
-    return loadStructureFileInput(f, process.cwd(), 'inputs.structure');
-  }
-  return f as StructureFileInput;
+/** The starting lattice constant of a lattice named in the objective (the schema requires one with a name; ajv checked it). */
+function givenLatticeConstant(inputs: LatticeObjectiveInputs, structure: string): number {
+  if (inputs.latticeConstantAngstrom === undefined)
+    throw new ObjectiveError(
+      `inputs.latticeConstantAngstrom: ${structure} is built by name and needs a starting lattice constant, Å (e.g. 4.05 for fcc Al, 5.65 for zincblende GaAs).`,
+    );
+  return inputs.latticeConstantAngstrom;
+}
+
+/** An element's lattice: the inputs the element path reads, with one starting magnetization (a per-species one gives the element's). */
+function elementInputs(inputs: LatticeObjectiveInputs, structure: LatticeElementInputs['structure']): LatticeElementInputs {
+  const { structure: _named, startingMagnetization: m, ...rest } = inputs;
+  const own = typeof m === 'object' ? m[normaliseSymbol(String(inputs.element ?? ''))] : m;
+  return {
+    ...rest,
+    structure,
+    latticeConstantAngstrom: givenLatticeConstant(inputs, structure),
+    ...(own !== undefined ? { startingMagnetization: own } : {}),
+  };
 }
 
 export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: WorkflowEnvironment): LatticeConstantInputs {
-  // the shared defaults below still read their fields one by one
-  const raw: Record<string, unknown> = { ...inputs };
-  const file = fileInputOf(raw);
-  if (!file && !isBinaryStructure(raw.structure)) {
-    const named = resolveLatticeInputs(raw, env);
-    const crystal = crystalOfName(named.element, named.structure as string, named.latticeConstantAngstrom, named.cOverA);
+  const structure = inputs.structure;
+  if (typeof structure === 'string' && !isBinaryStructure(structure)) {
+    const named = resolveLatticeInputs(elementInputs(inputs, structure), env);
+    const crystal = crystalOfName(named.element, structure, named.latticeConstantAngstrom, named.cOverA);
     return {
       ...named,
       crystal,
@@ -68,11 +84,11 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
       ...(named.spinPolarized ? { startingMagnetizations: { [named.element]: named.startingMagnetization } } : {}),
     };
   }
-  const crystal = file ? crystalOfFile(file) : binaryCrystal(raw);
+  const { crystal, file, prototype, given } = compoundOrFile(inputs, structure);
   const species = crystal.species;
   const source = file ? file.name : crystal.formula;
-  const functional = (raw.functional === 'LDA' ? 'PZ' : (raw.functional as LatticeConstantInputs['functional'] | undefined)) ?? 'PBE';
-  const prefer = (raw.pseudopotentials ?? {}) as Record<string, string>;
+  const functional = inputs.functional === 'LDA' ? 'PZ' : (inputs.functional ?? 'PBE');
+  const prefer = inputs.pseudopotentials ?? {};
   for (const sp of Object.keys(prefer)) {
     if (!species.includes(normaliseSymbol(sp))) {
       throw new ObjectiveError(`inputs.pseudopotentials.${sp}: ${source} has no ${sp}; its species are ${species.join(', ')}.`);
@@ -91,23 +107,22 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   const suggested = Math.max(0, ...found.map(([, p]) => p!.suggestedEcutwfcRy ?? 0));
   const rho = Math.max(0, ...found.map(([, p]) => p!.suggestedEcutrhoRy ?? 0));
   const norm = found.length > 0 && found.every(([, p]) => p!.type === 'NC' || p!.type === 'SL');
-  const cutoffsRy = (raw.cutoffsRy as number[] | undefined) ?? defaultCutoffsRy(suggested || undefined);
+  const cutoffsRy = inputs.cutoffsRy ?? defaultCutoffsRy(suggested || undefined);
   const lowest = Math.max(Math.min(...cutoffsRy), suggested);
-  const dual = (raw.dual as number | undefined) ?? defaultDual(norm, lowest, rho || undefined);
-  if (raw.dual !== undefined && rho && dual * lowest < rho) {
+  const dual = inputs.dual ?? defaultDual(norm, lowest, rho || undefined);
+  if (inputs.dual !== undefined && rho && dual * lowest < rho) {
     throw new ObjectiveError(
       `inputs.dual: ${dual} × ${round(lowest, 1)} Ry = ${round(dual * lowest, 1)} Ry is below the ${round(rho, 1)} Ry density cutoff the pseudopotentials suggest; use dual ≥ ${Math.ceil(rho / lowest)}, or leave dual out to have it chosen.`,
     );
   }
-  const spinPolarized = (raw.spinPolarized as boolean | undefined) ?? defaultSpin(species);
-  const magnetizations = startingMagnetizations(species, raw.startingMagnetization as number | Record<string, number> | undefined);
-  const electronic =
-    (raw.electronic as LatticeConstantInputs['electronic'] | undefined) ?? (compoundIsInsulator(species) ? 'insulator' : 'metal');
-  const cellMethod: CellMethod = file && !crystal.cubic && raw.cellShape !== 'fixed' ? 'vc-relax' : 'isotropic';
+  const spinPolarized = inputs.spinPolarized ?? defaultSpin(species);
+  const magnetizations = startingMagnetizations(species, inputs.startingMagnetization);
+  const electronic = inputs.electronic ?? (compoundIsInsulator(species) ? 'insulator' : 'metal');
+  const cellMethod: CellMethod = file && !crystal.cubic && inputs.cellShape !== 'fixed' ? 'vc-relax' : 'isotropic';
   // The shared defaults (sweeps, criterion, EOS, smearing) through the element path, with the first species standing in.
   const base = resolveLatticeInputs(
     {
-      ...raw,
+      ...inputs,
       element: species[0],
       structure: crystal.cubic ? 'sc' : 'hcp',
       latticeConstantAngstrom: crystal.aAngstrom,
@@ -126,21 +141,19 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   );
   const pseudoFiles = Object.fromEntries(found.map(([sp, p]) => [sp, p!.file]));
   const { pseudopotential: _one, cOverA: _c, ...rest } = base;
-  const tabulated = !file && compoundLatticeConstant(raw.structure as never, species) === crystal.aAngstrom;
+  const tabulated = prototype !== undefined && compoundLatticeConstant(prototype, species) === crystal.aAngstrom;
   return {
     ...rest,
     element: species[0]!,
-    structure: raw.structure as never,
-    ...(file
-      ? { structureFile: file, cell: (raw.cell as LatticeConstantInputs['cell'] | undefined) ?? 'primitive' }
-      : { elements: species }),
+    structure: given,
+    ...(file ? { structureFile: file, cell: inputs.cell ?? 'primitive' } : { elements: species }),
     crystal,
     latticeConstantAngstrom: crystal.aAngstrom,
     origins: {
       pseudopotential: Object.keys(prefer).length
         ? "the files named with the objective (the library's for any other species)"
         : `the library's ${functional} file for each species (the objective named none)`,
-      cutoffsRy: raw.cutoffsRy
+      cutoffsRy: inputs.cutoffsRy
         ? 'the cutoffs the objective asked for'
         : suggested
           ? `from the ${round(suggested, 1)} Ry the species' files suggest (the largest) upward, in 10-Ry steps`
@@ -159,17 +172,27 @@ export function resolveStudyInputs(inputs: LatticeObjectiveInputs, env: Workflow
   };
 }
 
+/** A crystal from a file (as loaded), or a binary compound named with its prototype. */
+function compoundOrFile(
+  inputs: LatticeObjectiveInputs,
+  structure: BinaryStructure | Exclude<LatticeObjectiveInputs['structure'], string>,
+): { crystal: StudyCrystal; file?: StructureFileInput; prototype?: BinaryStructure; given: BinaryStructure | StructureFileInput } {
+  if (typeof structure === 'string') return { crystal: binaryCrystal(inputs, structure), prototype: structure, given: structure };
+  const file = loadedStructureFile(structure, 'inputs.structure');
+  return { crystal: crystalOfFile(file), file, given: file };
+}
+
 /** A binary compound named with its prototype: its two species and the conventional cell's starting a. */
-function binaryCrystal(raw: Record<string, unknown>): StudyCrystal {
-  const given = (raw.elements as string[] | undefined) ?? [];
+function binaryCrystal(inputs: LatticeObjectiveInputs, prototype: BinaryStructure): StudyCrystal {
+  const given = inputs.elements ?? [];
   const elements = given.map((e) => normaliseSymbol(e));
   const bad = elements.find((e) => !isChemicalSymbol(e));
   if (elements.length !== 2 || bad !== undefined || elements[0] === elements[1]) {
     throw new ObjectiveError(
-      `inputs.elements: ${String(raw.structure)} needs two different elements, cation first (e.g. [Ga, As]); got ${JSON.stringify(given)}${bad !== undefined ? ` (${bad} is not a chemical symbol)` : ''}.`,
+      `inputs.elements: ${prototype} needs two different elements, cation first (e.g. [Ga, As]); got ${JSON.stringify(given)}${bad !== undefined ? ` (${bad} is not a chemical symbol)` : ''}.`,
     );
   }
-  return crystalOfName(elements, String(raw.structure), raw.latticeConstantAngstrom as number);
+  return crystalOfName(elements, prototype, givenLatticeConstant(inputs, prototype));
 }
 
 /** The study's line from resolved inputs. */
@@ -184,8 +207,8 @@ export const studyObjective = (i: LatticeConstantInputs): string => {
 export const studyObjectiveBeforeResolving = (raw: LatticeObjectiveInputs): string => {
   const fn = raw.functional ? ` (${raw.functional === 'LDA' ? 'PZ' : raw.functional})` : '';
   if (isStructureFileInput(raw.structure)) {
-    const file: { file: string; name?: string; structure?: unknown; sha256?: unknown } = raw.structure;
-    const c = file.structure && file.sha256 ? crystalOfFile(file as StructureFileInput) : undefined;
+    const file = raw.structure;
+    const c = isLoadedStructureFile(file) ? crystalOfFile(file) : undefined;
     return c
       ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${spaceGroupSaid(c)}) from ${file.name ?? file.file}${fn}`
       : `Lattice constant of the crystal in ${file.file}${fn}`;

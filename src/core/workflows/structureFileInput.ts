@@ -99,6 +99,24 @@ export function symprecArgs(file: Pick<StructureFileInput, 'symprecAngstrom' | '
   };
 }
 
+/**
+ * A `{ file }` input as loading recorded it (absolute path, name, format, sha256 and structure), or,
+ * for inputs not loaded from an objective file (a plan built in code), the file read now, relative
+ * to the working directory.
+ */
+export function loadedStructureFile(
+  value: { file: string; name?: string; format?: string; sha256?: string; symprecAngstrom?: number; structure?: object },
+  where: string,
+): StructureFileInput {
+  return isLoadedStructureFile(value) ? value : loadStructureFileInput(value, process.cwd(), where);
+}
+
+/** Whether a `{ file }` input holds what loading records (name, format, sha256 and the structure). */
+export const isLoadedStructureFile = <T extends { name?: string; format?: string; sha256?: string; structure?: unknown }>(
+  v: T,
+): v is T & StructureFileInput =>
+  typeof v.name === 'string' && typeof v.format === 'string' && typeof v.sha256 === 'string' && typeof v.structure === 'object';
+
 /** Read `{ file }` (relative to baseDir) into a StructureFileInput; an ObjectiveError names the input, the file, the line and what to do. */
 export function loadStructureFileInput(
   value: { file: string; name?: string; symprecAngstrom?: number },

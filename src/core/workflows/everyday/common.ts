@@ -11,6 +11,7 @@ import { BINARY_EXAMPLE, ELEMENT_CRYSTALS, type Bravais } from '../electronicStr
 import { MAGNETIC_SPECIES } from '../latticeConstantCrystal';
 import {
   isStructureFileInput,
+  loadedStructureFile,
   loadStructureFileInput,
   STRUCTURE_FILE_SCHEMA,
   symprecArgs,
@@ -176,21 +177,6 @@ export function loadCrystalFile<T extends { structure?: unknown }>(inputs: T, ba
   if (!isStructureFileInput(inputs.structure)) return inputs;
   return { ...inputs, structure: loadStructureFileInput(inputs.structure, baseDir, 'inputs.structure') };
 }
-
-/**
- * A `{ file }` input as loading recorded it (absolute path, name, format, sha256 and structure), or,
- * for inputs not loaded from an objective file (a plan built in code), the file read now, relative
- * to the working directory.
- */
-export function loadedStructureFile(
-  value: { file: string; name?: string; format?: string; sha256?: string; structure?: object },
-  where: string,
-): StructureFileInput {
-  return isLoaded(value) ? value : loadStructureFileInput(value, process.cwd(), where);
-}
-
-const isLoaded = (v: { name?: string; format?: string; sha256?: string; structure?: object }): v is StructureFileInput =>
-  typeof v.name === 'string' && typeof v.format === 'string' && typeof v.sha256 === 'string' && typeof v.structure === 'object';
 
 /** The crystal fields of an objective, as CRYSTAL_SCHEMA admits them (a structure file read when the objective was loaded). */
 export type CrystalInputs = InputsOf<{ type: 'object'; properties: typeof CRYSTAL_SCHEMA }>;

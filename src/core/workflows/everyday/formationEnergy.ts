@@ -11,7 +11,13 @@ import type { EnergyDifferenceValue } from '../../artifacts/relaxation';
 import { GROUND_STATES } from '../../dft/elementalReferences';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
-import { isStructureFileInput, loadStructureFileInput, structureFileNamedIn, type StructureFileInput } from '../structureFileInput';
+import {
+  isLoadedStructureFile,
+  isStructureFileInput,
+  loadStructureFileInput,
+  structureFileNamedIn,
+  type StructureFileInput,
+} from '../structureFileInput';
 import { ObjectiveError, type TemplateStep, type WorkflowEnvironment } from '../types';
 import {
   binaryFormulaIn,
@@ -130,10 +136,9 @@ function referenceOf(el: string, given: GivenReference | undefined, inCompound: 
   const start = MAGNETIC_REFERENCES[el] ?? 0;
   if (given?.file) {
     // a file read when the objective was loaded (loadFiles): its structure, sha256 and name recorded with it
-    const file =
-      given.structure && given.sha256
-        ? (given as StructureFileInput)
-        : loadStructureFileInput({ ...given, file: given.file }, baseDir, `inputs.references.${el}`);
+    const file = isLoadedStructureFile(given)
+      ? given
+      : loadStructureFileInput({ ...given, file: given.file }, baseDir, `inputs.references.${el}`);
     const atoms = file.structure.symbols.filter((s) => s === el).length;
     if (atoms !== file.structure.symbols.length)
       throw new ObjectiveError(
