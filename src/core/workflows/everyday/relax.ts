@@ -113,28 +113,25 @@ const INPUT_SCHEMA = {
 const calculationSaid = (c: string): string => (c === 'vc-relax' ? 'vc-relax (atoms and cell)' : 'relax (atoms in a fixed cell)');
 
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): RelaxInputs {
-  // the shared crystal and settings resolvers read the fields one by one
-  const raw: Record<string, unknown> = { ...inputs };
-  const crystal = resolveCrystal(raw, 'a relaxation');
-  const calculation = (raw.calculation as RelaxInputs['calculation'] | undefined) ?? 'vc-relax';
-  const forceThreshold = (raw.forceThresholdEvPerAngstrom as number | undefined) ?? DEFAULT_FORCE_THRESHOLD_EV_PER_ANGSTROM;
+  const crystal = resolveCrystal(inputs, 'a relaxation');
+  const calculation = inputs.calculation ?? 'vc-relax';
+  const forceThreshold = inputs.forceThresholdEvPerAngstrom ?? DEFAULT_FORCE_THRESHOLD_EV_PER_ANGSTROM;
   return {
     crystal,
     settings: {
-      ...resolveSettings(raw, crystal.species, env),
+      ...resolveSettings(inputs, crystal.species, env),
       // the sweeps judge the forces the geometry follows, beside the energy (a looser one for a fixed cell)
-      toleranceMevPerAtom: (raw.toleranceMevPerAtom as number | undefined) ?? (calculation === 'relax' ? RELAX_ENERGY_TOLERANCE_MEV : 1),
+      toleranceMevPerAtom: inputs.toleranceMevPerAtom ?? (calculation === 'relax' ? RELAX_ENERGY_TOLERANCE_MEV : 1),
       toleranceForceEvPerAngstrom:
-        (raw.toleranceForceEvPerAngstrom as number | undefined) ??
-        Number((SWEEP_FORCE_TOLERANCE_PER_THRESHOLD * forceThreshold).toPrecision(6)),
+        inputs.toleranceForceEvPerAngstrom ?? Number((SWEEP_FORCE_TOLERANCE_PER_THRESHOLD * forceThreshold).toPrecision(6)),
     },
     calculation,
     forceThresholdEvPerAngstrom: forceThreshold,
-    pressureThresholdKbar: (raw.pressureThresholdKbar as number | undefined) ?? 0.5,
-    ...(raw.targetPressureKbar !== undefined ? { targetPressureKbar: raw.targetPressureKbar as number } : {}),
-    ...(raw.cellDofree !== undefined ? { cellDofree: raw.cellDofree as string } : {}),
-    ...(raw.maxIonicSteps !== undefined ? { maxIonicSteps: raw.maxIonicSteps as number } : {}),
-    ...(raw.structureFormats ? { structureFormats: raw.structureFormats as string[] } : {}),
+    pressureThresholdKbar: inputs.pressureThresholdKbar ?? 0.5,
+    ...(inputs.targetPressureKbar !== undefined ? { targetPressureKbar: inputs.targetPressureKbar } : {}),
+    ...(inputs.cellDofree !== undefined ? { cellDofree: inputs.cellDofree } : {}),
+    ...(inputs.maxIonicSteps !== undefined ? { maxIonicSteps: inputs.maxIonicSteps } : {}),
+    ...(inputs.structureFormats ? { structureFormats: inputs.structureFormats } : {}),
   };
 }
 

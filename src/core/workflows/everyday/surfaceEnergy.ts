@@ -21,7 +21,7 @@ import { eosSteps } from '../eosSteps';
 import { eosScaleFactors } from '../latticeConstantInputs';
 import {
   isStructureFileInput,
-  loadStructureFileInput,
+  loadedStructureFile,
   STRUCTURE_FILE_SCHEMA,
   structureFileNamedIn,
   symprecArgs,
@@ -239,7 +239,7 @@ function loadInputFiles<T extends { structure?: unknown; facet?: string; miller?
 }
 
 function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): SurfaceInputs {
-  // the shared settings resolver reads the fields one by one
+  // the template's own fields are still read one by one from a plain copy (the shared resolvers take the typed inputs)
   const raw: Record<string, unknown> = { ...inputs };
   const asked = {
     ...(raw.facet ? { facet: raw.facet as Facet } : {}),
@@ -259,9 +259,8 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
   let cOverA: number | undefined;
   let file: StructureFileInput | undefined;
   let spaceGroup: string | undefined;
-  if (isStructureFileInput(raw.structure)) {
-    const f = raw.structure as Partial<StructureFileInput> & { file: string };
-    file = f.structure && f.sha256 ? (f as StructureFileInput) : loadStructureFileInput(f, process.cwd(), 'inputs.structure');
+  if (inputs.structure) {
+    file = loadedStructureFile(inputs.structure, 'inputs.structure');
     const m = metalOfFile(file, asked);
     if (raw.element !== undefined && raw.element !== m.element)
       throw new ObjectiveError(
@@ -323,7 +322,7 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
     size: (raw.size as [number, number] | undefined) ?? [1, 1],
     relax: (raw.relax as boolean | undefined) ?? false,
     forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
-    settings: resolveSettings(raw, [element], env),
+    settings: resolveSettings(inputs, [element], env),
     bulkAtoms: bravais === 'hcp' ? 2 : 1,
   };
 }
