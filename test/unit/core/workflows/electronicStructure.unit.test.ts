@@ -82,6 +82,26 @@ describe('band-structure and dos templates', () => {
     );
   });
 
+  it('takes the settings as the everyday templates do: LDA read as PZ, dual 4 for a semilocal norm-conserving file, given sweeps sorted', () => {
+    const semilocal: WorkflowEnvironment = { pseudopotential: ({ element }) => ({ file: `${element}.pz-mt_fhi.UPF`, type: 'SL' }) };
+    const i = BAND_STRUCTURE.resolveInputs(
+      { element: 'Fe', functional: 'LDA', cutoffsRy: [50, 30, 40], kSpacingsPerAngstrom: [0.2, 0.3, 0.25] },
+      semilocal,
+    ) as { settings: { functional: string; dual: number; cutoffsRy: number[]; kSpacingsPerAngstrom: number[] } };
+    assert.equal(i.settings.functional, 'PZ');
+    assert.equal(i.settings.dual, 4);
+    assert.deepEqual(i.settings.cutoffsRy, [30, 40, 50]);
+    assert.deepEqual(i.settings.kSpacingsPerAngstrom, [0.3, 0.25, 0.2]);
+    const given = BAND_STRUCTURE.resolveInputs({ element: 'Si', ecutwfcRy: 20, ecutrhoRy: 160, dual: 6 }, semilocal) as {
+      settings: { dual: number };
+    };
+    assert.equal(given.settings.dual, 6, 'a given dual wins over the ratio of the given cutoffs');
+    const ratio = BAND_STRUCTURE.resolveInputs({ element: 'Si', ecutwfcRy: 20, ecutrhoRy: 160 }, semilocal) as {
+      settings: { dual: number };
+    };
+    assert.equal(ratio.settings.dual, 8);
+  });
+
   it('skips the sweeps for given settings, and the gap for a metal (smeared occupations)', () => {
     const steps = plan(BAND_STRUCTURE, { element: 'Al', ecutwfcRy: 20, kSpacingPerAngstrom: 0.3 });
     assert.deepEqual(
