@@ -127,8 +127,8 @@ export function resolveSweptSettings(
   return {
     functional,
     ...(prefer ? { pseudopotentials: prefer } : {}),
-    ...(inputs.ecutwfcRy !== undefined ? { ecutwfcRy: inputs.ecutwfcRy } : {}),
     dual,
+    ...(inputs.ecutwfcRy !== undefined ? { ecutwfcRy: inputs.ecutwfcRy } : {}),
     ...(inputs.kSpacingPerAngstrom !== undefined ? { kSpacingPerAngstrom: inputs.kSpacingPerAngstrom } : {}),
     cutoffsRy: [...cutoffsRy].sort((a, b) => a - b),
     ...(fromSuggestion && suggested ? { cutoffsFromSuggestionRy: suggested } : {}),
