@@ -38,7 +38,60 @@ export interface BandGap {
   directGapEv: number;
   directGapKIndex: number;
   occupiedBands: number;
+  /** Spin-polarised runs with a Fermi level: each channel's own gap (both channels have one when the crystal has). */
+  channels?: ChannelGap[];
 }
+
+/** One spin channel's bands against the Fermi level: its own gap, or the band that crosses E_F. */
+export type ChannelGap =
+  | ({ spin: 'up' | 'down'; metallic: false } & Omit<BandGap, 'channels'>)
+  | { spin: 'up' | 'down'; metallic: true; band: number; minEv: number; maxEv: number };
+
+/** The edges of `occupied` filled bands over k (energiesEv[k][band]). */
+function edges(bands: number[][], occupied: number): Omit<BandGap, 'channels'> {
+  let vbm: BandEdge = { energyEv: -Infinity, kIndex: -1, band: occupied - 1 };
+  let cbm: BandEdge = { energyEv: Infinity, kIndex: -1, band: occupied };
+  let directGapEv = Infinity;
+  let directGapKIndex = -1;
+  bands.forEach((e, k) => {
+    const v = e[occupied - 1]!;
+    const c = e[occupied]!;
+    if (v > vbm.energyEv) vbm = { energyEv: v, kIndex: k, band: occupied - 1 };
+    if (c < cbm.energyEv) cbm = { energyEv: c, kIndex: k, band: occupied };
+    if (c - v < directGapEv) {
+      directGapEv = c - v;
+      directGapKIndex = k;
+    }
+  });
+  const gapEv = cbm.energyEv - vbm.energyEv;
+  return { gapEv, direct: Math.abs(directGapEv - gapEv) < 1e-6, vbm, cbm, directGapEv, directGapKIndex, occupiedBands: occupied };
+}
+
+/**
+ * A spin channel read against the Fermi level (energiesEv[k][band]): the bands wholly below E_F are
+ * its occupied ones, and its gap lies between them and the next; a band with states on both sides
+ * of E_F makes the channel metallic. Both channels gapped: an insulator; one: a half-metal.
+ */
+export function spinChannelGap(spin: 'up' | 'down', energiesEv: number[][], fermiEnergyEv: number): ChannelGap {
+  const nbnd = Math.min(...energiesEv.map((b) => b.length));
+  for (let n = 0; n < nbnd; n++) {
+    const values = energiesEv.map((e) => e[n]!);
+    const minEv = Math.min(...values);
+    const maxEv = Math.max(...values);
+    if (minEv < fermiEnergyEv && maxEv > fermiEnergyEv) return { spin, metallic: true, band: n, minEv, maxEv };
+  }
+  const occupied = energiesEv[0]!.filter((e, n) => n < nbnd && e < fermiEnergyEv).length;
+  if (occupied < 1 || occupied >= nbnd) {
+    throw new DftScienceError(
+      `the ${spin === 'up' ? 'majority (spin-up)' : 'minority (spin-down)'} channel has ${occupied} of its ${nbnd} bands below the Fermi level (${fermiEnergyEv.toFixed(3)} eV): ` +
+        `${occupied < 1 ? 'no occupied band to take a gap from' : `no empty band was computed; rerun the bands with nbnd of at least ${occupied + 4}`}.`,
+      { occupied, nbnd },
+    );
+  }
+  return { spin, metallic: false, ...edges(energiesEv, occupied) };
+}
+
+const channelName = (c: { spin: 'up' | 'down' }) => (c.spin === 'up' ? 'majority (spin-up)' : 'minority (spin-down)');
 
 /** Bands in one list per k with both spin channels merged (for a spin-polarised insulator). */
 function merged(input: BandGapInput): number[][] {
@@ -54,6 +107,25 @@ function merged(input: BandGapInput): number[][] {
 
 export function bandGap(input: BandGapInput): BandGap {
   const bands = merged(input);
+  // a spin-polarised run with a Fermi level: each channel against it first, so a half-metal is named as one
+  const channels =
+    (input.nspin ?? 1) === 2 && input.fermiEnergyEv !== undefined
+      ? [spinChannelGap('up', input.energiesEv, input.fermiEnergyEv), spinChannelGap('down', input.energiesDownEv!, input.fermiEnergyEv)]
+      : undefined;
+  const crossing = (channels ?? []).filter((c) => c.metallic);
+  if (channels && crossing.length) {
+    const gapped = channels.find((c) => !c.metallic);
+    const across = crossing
+      .map((c) => `band ${c.band + 1} of the ${channelName(c)} channel spans ${c.minEv.toFixed(3)} to ${c.maxEv.toFixed(3)} eV`)
+      .join('; ');
+    throw new DftScienceError(
+      `no band gap: the Fermi level (${input.fermiEnergyEv!.toFixed(3)} eV) lies inside a band (${across}), so the crystal is ` +
+        (gapped && !gapped.metallic
+          ? `a half-metal in this calculation: only the ${channelName(gapped)} channel has a gap (${gapped.gapEv.toFixed(3)} eV); no gap of the crystal can be claimed.`
+          : 'a metal in both spin channels; a gap cannot be claimed.'),
+      { fermiEnergyEv: input.fermiEnergyEv!, ...(gapped && !gapped.metallic ? { channelGapEv: gapped.gapEv } : {}) },
+    );
+  }
   if (bands.length === 0) throw new DftScienceError('no k-points: the band file holds no bands to take a gap from.', {});
   // electrons per band: 2 unpolarised; 1 per state when both channels are merged
   const perBand = (input.nspin ?? 1) === 1 ? 2 : 1;
@@ -73,21 +145,7 @@ export function bandGap(input: BandGapInput): BandGap {
       { nbnd, occupied },
     );
   }
-  let vbm: BandEdge = { energyEv: -Infinity, kIndex: -1, band: occupied - 1 };
-  let cbm: BandEdge = { energyEv: Infinity, kIndex: -1, band: occupied };
-  let directGapEv = Infinity;
-  let directGapKIndex = -1;
-  bands.forEach((e, k) => {
-    const v = e[occupied - 1]!;
-    const c = e[occupied]!;
-    if (v > vbm.energyEv) vbm = { energyEv: v, kIndex: k, band: occupied - 1 };
-    if (c < cbm.energyEv) cbm = { energyEv: c, kIndex: k, band: occupied };
-    if (c - v < directGapEv) {
-      directGapEv = c - v;
-      directGapKIndex = k;
-    }
-  });
-  const gapEv = cbm.energyEv - vbm.energyEv;
+  const { gapEv, direct, vbm, cbm, directGapEv, directGapKIndex } = edges(bands, occupied);
   if (gapEv <= 0) {
     throw new DftScienceError(
       `no band gap: the highest occupied band reaches ${vbm.energyEv.toFixed(3)} eV, above the lowest empty one at ${cbm.energyEv.toFixed(3)} eV, so the bands overlap (a metal or semimetal).`,
@@ -106,13 +164,5 @@ export function bandGap(input: BandGapInput): BandGap {
       { fermiEnergyEv: input.fermiEnergyEv },
     );
   }
-  return {
-    gapEv,
-    direct: Math.abs(directGapEv - gapEv) < 1e-6,
-    vbm,
-    cbm,
-    directGapEv,
-    directGapKIndex,
-    occupiedBands: occupied,
-  };
+  return { gapEv, direct, vbm, cbm, directGapEv, directGapKIndex, occupiedBands: occupied, ...(channels ? { channels } : {}) };
 }

@@ -1,7 +1,8 @@
 /**
  * A band gap exists only for an insulator: refused where the electron count leaves a band
  * partly filled, where the bands overlap, or where the SCF smeared its occupations and its
- * Fermi level lies inside a band (a metal's smeared run). The same test the band_gap tool's
+ * Fermi level lies inside a band (a metal's smeared run; of a spin-polarised run, in either spin
+ * channel: a half-metal has no gap of the crystal). The same test the band_gap tool's
  * science applies (dft/electronic/bandGap.ts), run before the call so a model learns why.
  */
 import type { BandStructureValue } from '../../artifacts/electronic';
@@ -21,6 +22,13 @@ export const noGapFromMetal: TierOneRule = (input) => {
       electrons: bs.electrons,
       occupations: bs.occupations,
       ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}),
+      // spin-polarised: both channels, each against the Fermi level (a half-metal is named as one)
+      ...(bs.nspin === 2
+        ? {
+            nspin: 2 as const,
+            ...(bs.bandsDownEv ? { energiesDownEv: bs.bandsDownEv[0]!.map((_, k) => bs.bandsDownEv!.map((b) => b[k]!)) } : {}),
+          }
+        : {}),
     });
     return [
       verdict(
