@@ -21,8 +21,10 @@ export interface EnergyZero {
 export interface BandStructurePlotData {
   /** Distance along the path of each k-point, 1/Å; equal on both sides of a break. */
   x: number[];
-  /** bandsEv[band][k], eV. */
+  /** bandsEv[band][k], eV; of a spin-polarised run (nspin 2) the majority channel, spin up (bands.x spin_component 1). */
   bandsEv: number[][];
+  /** Spin-polarised runs: the minority channel, spin down (bands.x spin_component 2), bandsDownEv[band][k], eV. */
+  bandsDownEv?: number[][];
   /** Labelled points: "Γ", "X", or "K|U" where the path jumps. */
   ticks: { x: number; label: string }[];
   /** The zero of the energy axis: the valence-band maximum of an insulator, the Fermi energy otherwise. */

@@ -80,6 +80,11 @@ export interface BandGapValue {
   directGapEv: number;
   directGapLocation: string;
   occupiedBands: number;
+  /**
+   * Spin-polarised runs: each channel's own gap against the Fermi level (majority up, minority down); the
+   * gap of the crystal above runs from the higher of their valence maxima to the lower of their conduction minima.
+   */
+  channels?: { spin: 'up' | 'down'; gapEv: number; direct: boolean; vbm: BandEdgeValue; cbm: BandEdgeValue; occupiedBands: number }[];
 }
 
 /** dos: dos.x's total DOS. */

@@ -63,10 +63,12 @@ async function runProgram(
   inputName: string,
   text: string,
   collect: string[],
+  /** A second job of one call (bands.x's other spin channel) gets its own id: the call's with this suffix. */
+  idSuffix = '',
 ): Promise<{ job: JobRecord; stdout: string; file: (n: string) => string }> {
   const created = await jobs.create({
     backend: parent.backend,
-    id: jobIdForCall(ctx.runId, ctx.callId),
+    id: `${jobIdForCall(ctx.runId, ctx.callId)}${idSuffix}`,
     program,
     input: { name: inputName, text },
     ...(parent.resources ? { resources: { ...parent.resources, reason: `sized like job ${parent.id}, whose files it reads` } } : {}),
@@ -92,7 +94,8 @@ export const runBandsXTool = defineTool({
   name: 'run_bands_x',
   description:
     "Run bands.x on a 'bands' run (run_nscf) and return the band structure along its path: energies (eV) per band and k-point, " +
-    'the path coordinate (1/Å) and the labelled points, referred to the valence-band maximum of an insulator or the Fermi level of a metal.',
+    'the path coordinate (1/Å) and the labelled points, referred to the valence-band maximum of an insulator or the Fermi level of a metal. ' +
+    'A spin-polarised run (nspin 2) gets bands.x once per spin channel (spin_component 1 and 2), both channels in the one artifact.',
   roles: ['hpc', 'dft'],
   input: {
     type: 'object',
@@ -110,10 +113,23 @@ export const runBandsXTool = defineTool({
     const run = nscfRun(ctx, jobs, args.bands, 'run_bands_x', 'bands');
     const bp = ctx.resolve(args.kPoints) as BandPathValue;
     const filband = 'bands.dat';
-    const text = renderBandsxInput({ prefix: run.prefix, outdir: run.outdir, filband });
-    const done = await runProgram(ctx, jobs, run.job, 'bands.x', 'bands.in', text, [filband]);
-    const file = parseBandFile(done.file(filband));
-    const along = bandsAlongPath(pathFromNodes(bp.nodes, bp.cellAngstrom), bp.cellAngstrom, run.meta.alatBohr, file);
+    const sampled = pathFromNodes(bp.nodes, bp.cellAngstrom);
+    // one bands.x per spin channel of a spin-polarised run: spin_component 1 (up, majority), then 2 (down) as a job of its own
+    const spin = run.meta.nspin === 2;
+    const channel = async (component?: 1 | 2) => {
+      const text = renderBandsxInput({
+        prefix: run.prefix,
+        outdir: run.outdir,
+        filband,
+        ...(component ? { spinComponent: component } : {}),
+      });
+      const done = await runProgram(ctx, jobs, run.job, 'bands.x', 'bands.in', text, [filband], component === 2 ? '-spin2' : '');
+      const file = parseBandFile(done.file(filband));
+      return { done, file, along: bandsAlongPath(sampled, bp.cellAngstrom, run.meta.alatBohr, file) };
+    };
+    const up = await channel(spin ? 1 : undefined);
+    const down = spin ? await channel(2) : undefined;
+    const { done, file, along } = up;
     const insulator = run.meta.scfOccupations === 'fixed';
     const occupied = run.meta.nspin === 1 ? Math.round(run.meta.electrons / 2) : undefined;
     const vbm = insulator && occupied ? Math.max(...along.energiesEv.map((e) => e[occupied - 1]!)) : undefined;
@@ -122,6 +138,7 @@ export const runBandsXTool = defineTool({
     const value: BandStructureValue = {
       x: along.x,
       bandsEv: transpose(along.energiesEv),
+      ...(down ? { bandsDownEv: transpose(down.along.energiesEv) } : {}),
       ticks: along.ticks.map((t) => ({ x: t.x, label: t.label })),
       reference,
       kpoints: along.kpoints,
@@ -140,11 +157,16 @@ export const runBandsXTool = defineTool({
           value,
           unit: 'eV',
           inputs: [args.bands, args.kPoints],
-          meta: { job: done.job.id, scf: run.meta.scf, settings: run.meta.settings },
+          meta: {
+            job: done.job.id,
+            ...(down ? { jobs: [done.job.id, down.done.job.id] } : {}),
+            scf: run.meta.scf,
+            settings: run.meta.settings,
+          },
         },
       ],
       summary:
-        `job ${done.job.id}: ${file.nbnd} bands at ${along.x.length} k-points along ${bp.segments.map((s) => s.join('–')).join(' | ')}; ` +
+        `job ${done.job.id}${down ? ` (spin up) and job ${down.done.job.id} (spin down)` : ''}: ${file.nbnd} bands${down ? ' per spin channel' : ''} at ${along.x.length} k-points along ${bp.segments.map((s) => s.join('–')).join(' | ')}; ` +
         `zero at the ${reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} ${reference.energyEv.toFixed(3)} eV`,
     };
   },
@@ -172,6 +194,7 @@ export const bandGapTool = defineTool({
       electrons: bs.electrons,
       occupations: bs.occupations,
       ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}),
+      ...(bs.nspin === 2 ? { nspin: 2 as const, ...(bs.bandsDownEv ? { energiesDownEv: transpose(bs.bandsDownEv) } : {}) } : {}),
     });
     const path = { x: bs.x, ticks: bs.ticks.map((t) => ({ ...t, index: bs.x.findIndex((x) => Math.abs(x - t.x) < 1e-12) })) };
     const edge = (e: { energyEv: number; kIndex: number }) => {
@@ -186,12 +209,22 @@ export const bandGapTool = defineTool({
       directGapEv: gap.directGapEv,
       directGapLocation: locateOnPath(path, gap.directGapKIndex).text,
       occupiedBands: gap.occupiedBands,
+      ...(gap.channels
+        ? {
+            channels: gap.channels.flatMap((c) =>
+              c.metallic
+                ? []
+                : [{ spin: c.spin, gapEv: c.gapEv, direct: c.direct, vbm: edge(c.vbm), cbm: edge(c.cbm), occupiedBands: c.occupiedBands }],
+            ),
+          }
+        : {}),
     };
     return {
       artifacts: [{ kind: 'table', name: ARTIFACT.bandGap, value, unit: 'eV', meta: { occupations: bs.occupations } }],
       summary:
         `${gap.direct ? 'direct' : 'indirect'} gap ${gap.gapEv.toFixed(3)} eV: valence maximum at ${value.vbm.location}, conduction minimum at ${value.cbm.location}` +
-        (gap.direct ? '' : `; smallest direct gap ${gap.directGapEv.toFixed(3)} eV at ${value.directGapLocation}`),
+        (gap.direct ? '' : `; smallest direct gap ${gap.directGapEv.toFixed(3)} eV at ${value.directGapLocation}`) +
+        (value.channels ? `; ${value.channels.map((c) => `spin ${c.spin} ${c.gapEv.toFixed(3)} eV`).join(', ')}` : ''),
     };
   },
 });
