@@ -8,6 +8,7 @@
  * cutoffs in Ry, energies in eV.
  */
 import { isMetallic } from '../../guard/rules/metalsHaveSmearing';
+import { defaultSpin, startingMagnetizations } from '../latticeConstantCrystal';
 import { loadStructureFileInput, structureFileNamedIn } from '../structureFileInput';
 import type { InputsOf } from '../defineWorkflow';
 import { resolveSweptSettings, SWEPT_SETTINGS_KEYS, SWEPT_SETTINGS_SCHEMA, type SweptSettings } from '../sweptSettings';
@@ -112,6 +113,16 @@ export const ELECTRONIC_INPUT_SCHEMA = {
     },
     smearing: { type: 'string', enum: ['mv', 'mp', 'gaussian', 'fd'] },
     degaussRy: { type: 'number', exclusiveMinimum: 0 },
+    spinPolarized: {
+      type: 'boolean',
+      description:
+        'Spin-polarised SCF (nspin = 2) and bands of both spin channels (default: when a species is magnetic: Cr, Mn, Fe, Co, Ni, Gd).',
+    },
+    startingMagnetization: {
+      type: 'object',
+      additionalProperties: { type: 'number', minimum: -1, maximum: 1 },
+      description: 'Starting magnetization per species of a spin-polarised study (default 0.5 on each magnetic species).',
+    },
     pointsPerInverseAngstrom: {
       type: 'number',
       exclusiveMinimum: 0,
@@ -153,6 +164,9 @@ export interface ElectronicInputs {
   smearing?: string;
   degaussRy?: number;
   metal: boolean;
+  /** nspin = 2 with these starting moments (absent in runs recorded before spin was offered: unpolarised). */
+  spinPolarized?: boolean;
+  startingMagnetization?: Record<string, number>;
   pointsPerInverseAngstrom: number;
   nbnd?: number;
   dosMeshFactor: number;
@@ -191,10 +205,16 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
     ],
     pbc: [true, true, true],
   });
-  const occupations = r.occupations ?? (metal ? 'smearing' : 'fixed');
+  const spinPolarized = r.spinPolarized ?? (defaultSpin(species) || Object.keys(r.startingMagnetization ?? {}).length > 0);
+  // pw.x takes fixed occupations with nspin = 2 only with a fixed total magnetization: a spin-polarised study smears
+  const occupations = r.occupations ?? (metal || spinPolarized ? 'smearing' : 'fixed');
   if (metal && occupations === 'fixed')
     problems.push(
       `inputs.occupations: ${species.join(', ')} is a metal; fixed occupations give no converged SCF. Use 'smearing' (the default for a metal)`,
+    );
+  else if (spinPolarized && occupations === 'fixed')
+    problems.push(
+      "inputs.occupations: a spin-polarised study (nspin = 2) with fixed occupations needs a fixed total magnetization, which this study does not set; use 'smearing' (the default when spin-polarised): an insulator's gap is still read with the Fermi level inside it, in each spin channel",
     );
   if (problems.length)
     throw new ObjectiveError(`the band-structure/DOS objective cannot be run as written: ${problems.join('; ')}.`, problems);
@@ -214,6 +234,7 @@ export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: Workf
     occupations,
     ...(occupations === 'smearing' ? { smearing: r.smearing ?? 'mv', degaussRy: r.degaussRy ?? 0.02 } : {}),
     metal,
+    ...(spinPolarized ? { spinPolarized, startingMagnetization: startingMagnetizations(species, r.startingMagnetization) } : {}),
     pointsPerInverseAngstrom: r.pointsPerInverseAngstrom ?? 30,
     ...(r.nbnd !== undefined ? { nbnd: r.nbnd } : {}),
     dosMeshFactor: r.dosMeshFactor ?? 2,

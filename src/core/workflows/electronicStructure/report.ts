@@ -47,7 +47,8 @@ function settingsClaims(ctx: Context): { text: string; claims: ReportClaim[] } {
     parts.push(`SCF k-spacing ${v.chosen.kSpacingPerAngstrom} 1/Å chosen within ${s.toleranceMevPerAtom} meV/atom (${k})`);
   } else parts.push(`SCF k-spacing ${s.kSpacingPerAngstrom} 1/Å as given`);
   const occ = i.occupations === 'smearing' ? `${i.smearing} smearing ${i.degaussRy} Ry` : 'fixed occupations';
-  return { text: `Settings: ${s.functional}, ${parts.join('; ')}; ${occ}.`, claims };
+  const spin = i.spinPolarized ? `; spin-polarised (nspin 2, starting moments ${JSON.stringify(i.startingMagnetization ?? {})})` : '';
+  return { text: `Settings: ${s.functional}, ${parts.join('; ')}; ${occ}${spin}.`, claims };
 }
 
 const need = (ctx: Context, step: string, name: string): string => {
@@ -65,15 +66,21 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInput
     const p = ctx.value(path) as BandPathValue;
     const gapRef = ctx.ref('gap', 'band_gap');
     const g = gapRef ? (ctx.value(gapRef) as BandGapValue) : undefined;
+    const spin = v.bandsDownEv !== undefined;
+    const channelText = (c: NonNullable<BandGapValue['channels']>[number]) =>
+      `${c.spin === 'up' ? 'majority (spin up)' : 'minority (spin down)'} ${c.gapEv.toFixed(3)} eV, ${c.direct ? 'direct' : 'indirect'}, from ${c.vbm.location} to ${c.cbm.location}`;
     return [
       g
         ? `The ${ctx.inputs.settings.functional} band gap is **${g.gapEv.toFixed(3)} eV, ${g.direct ? 'direct' : 'indirect'}** (${gapRef}): ` +
           `the valence-band maximum lies at ${g.vbm.location}, the conduction-band minimum at ${g.cbm.location}` +
-          `${g.direct ? '' : `; the smallest direct gap is ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.`
-        : `The bands cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`,
+          `${g.direct ? '' : `; the smallest direct gap is ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.` +
+          (g.channels?.length ? ` Each spin channel's own gap: ${g.channels.map(channelText).join('; ')}.` : '')
+        : `The bands${spin ? ' of both spin channels' : ''} cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`,
       '',
       `Path: ${p.segments.map((s) => s.join('–')).join(' | ')} (${p.convention}, ${p.lattice} lattice of ${p.spaceGroup.symbol}; ${path}), ${p.kpointCount} k-points; ` +
-        `${v.bandsEv.length} bands from bands.x (${bs}) on the charge density of the SCF.`,
+        (spin
+          ? `${v.bandsEv.length} bands in each spin channel from bands.x (${bs}), run once for the majority (spin up, spin_component 1) and once for the minority (spin down, spin_component 2), on the charge density of the spin-polarised SCF.`
+          : `${v.bandsEv.length} bands from bands.x (${bs}) on the charge density of the SCF.`),
       '',
       settingsClaims(ctx).text,
     ].join('\n');
@@ -122,7 +129,8 @@ export const DOS_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
     const p = pdosRef ? (ctx.value(pdosRef) as PdosValue) : undefined;
     return [
       `Total DOS (${dos}) from dos.x on a ${v.kMesh?.join('×') ?? '?'} mesh (${i.dosMeshFactor}× the SCF's in each direction) with ${v.occupations}` +
-        `${v.fermiEnergyEv !== undefined ? `; the Fermi energy is **${v.fermiEnergyEv} eV**` : ''}.`,
+        `${v.fermiEnergyEv !== undefined ? `; the Fermi energy is **${v.fermiEnergyEv} eV**` : ''}` +
+        `${v.spin ? '; spin-polarised: the spin-up and spin-down DOS apart (up drawn above the axis, down below)' : ''}.`,
       ...(p
         ? [
             '',

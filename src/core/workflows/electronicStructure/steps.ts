@@ -19,7 +19,11 @@ function occupationArgs(i: ElectronicInputs): { args: Record<string, unknown>; r
     ? {
         args: { occupations: 'smearing', smearing: i.smearing, degaussRy: i.degaussRy },
         reasons: {
-          occupations: i.metal ? `${i.species.join(', ')} is a metal: smeared occupations` : 'smeared occupations, as the study asks',
+          occupations: i.metal
+            ? `${i.species.join(', ')} is a metal: smeared occupations`
+            : i.spinPolarized
+              ? 'spin-polarised: smeared occupations (pw.x takes fixed ones with nspin 2 only at a fixed total magnetization); a gap is read with the Fermi level inside it'
+              : 'smeared occupations, as the study asks',
           smearing: `${i.smearing} smearing`,
           degaussRy: `${i.degaussRy} Ry, the same in every run so energies compare`,
         },
@@ -39,12 +43,25 @@ function scfArgs(
 ): { args: Record<string, unknown>; reasons: Record<string, string> } {
   const occ = occupationArgs(i);
   return {
-    args: { structure: STRUCTURE, pseudopotentials: PSEUDOS, purpose, calculation: 'scf', nspin: 1, ...occ.args },
+    args: {
+      structure: STRUCTURE,
+      pseudopotentials: PSEUDOS,
+      purpose,
+      calculation: 'scf',
+      nspin: i.spinPolarized ? 2 : 1,
+      ...(i.spinPolarized ? { startingMagnetization: i.startingMagnetization } : {}),
+      ...occ.args,
+    },
     reasons: {
       structure: `the primitive cell of ${name(i)}`,
       pseudopotentials: 'the chosen pseudopotentials',
       calculation: 'a self-consistent charge density',
-      nspin: 'no magnetic species',
+      nspin: i.spinPolarized
+        ? 'spin-polarised: the majority and minority bands differ, and the bands and DOS read both channels'
+        : 'no magnetic species',
+      ...(i.spinPolarized
+        ? { startingMagnetization: `starting moments ${JSON.stringify(i.startingMagnetization)}: a magnetic state to converge to` }
+        : {}),
       ...occ.reasons,
     },
   };
