@@ -19,6 +19,22 @@ const PALETTE = [
   'var(--vscode-charts-orange, #ef6c00)',
   'var(--vscode-charts-yellow, #f9a825)',
 ];
+/** The two spin channels of a spin-polarised run: majority (up) and minority (down, dashed). */
+const SPIN = { up: 'var(--vscode-charts-blue, #1565c0)', down: 'var(--vscode-charts-red, #c62828)' } as const;
+
+/** A legend inside the plot, top right, one coloured line per entry (SVG attributes only: the webview's CSP allows no inline style). */
+function legendInside(g: G, entries: { label: string; colour: string }[], iw: number): void {
+  entries.forEach((e, i) =>
+    g
+      .append('text')
+      .attr('class', 'plot-legend')
+      .attr('x', iw - 4)
+      .attr('y', 12 + 14 * i)
+      .attr('text-anchor', 'end')
+      .attr('fill', e.colour)
+      .text(e.label),
+  );
+}
 
 /** Draws the bands into `g` (inner size iw × ih); returns the facts line for the legend. */
 export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih: number, window: [number, number] = [-12, 8]): string[] {
@@ -46,7 +62,7 @@ export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih
     .attr('x2', iw)
     .attr('y1', y(0))
     .attr('y2', y(0))
-    .attr('stroke', 'var(--vscode-charts-blue, #1565c0)')
+    .attr('stroke', d.bandsDownEv ? 'var(--vscode-editorRuler-foreground, #999)' : 'var(--vscode-charts-blue, #1565c0)')
     .attr('stroke-dasharray', '5 4');
   const plot = g.append('g').attr('clip-path', `url(#${clipId})`);
   // a break in the path (two k-points at one x, "K|U") ends one stroke and starts the next
@@ -58,11 +74,36 @@ export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih
   const stroke = line<number>()
     .x((k) => x(d.x[k]!))
     .y(() => 0);
-  for (const band of d.bandsEv) {
-    const path = runs.map((run) => stroke.y((k) => y(band[k]! - ref))(run) ?? '').join(' ');
-    plot.append('path').attr('class', 'band').attr('fill', 'none').attr('stroke', 'currentColor').attr('stroke-width', 1.1).attr('d', path);
-  }
-  const facts = [zeroFact(d.reference)];
+  // a spin-polarised run: the majority (up) channel and the minority (down, dashed) in two colours
+  const spin = d.bandsDownEv !== undefined;
+  const draw = (bands: number[][], cls: string, colour: string, dash?: string) => {
+    for (const band of bands) {
+      const path = runs.map((run) => stroke.y((k) => y(band[k]! - ref))(run) ?? '').join(' ');
+      const p = plot
+        .append('path')
+        .attr('class', cls)
+        .attr('fill', 'none')
+        .attr('stroke', colour)
+        .attr('stroke-width', 1.1)
+        .attr('d', path);
+      if (dash) p.attr('stroke-dasharray', dash);
+    }
+  };
+  draw(d.bandsEv, spin ? 'band spin-up' : 'band', spin ? SPIN.up : 'currentColor');
+  if (d.bandsDownEv) draw(d.bandsDownEv, 'band spin-down', SPIN.down, '4 2');
+  if (spin)
+    legendInside(
+      g,
+      [
+        { label: 'spin up (majority)', colour: SPIN.up },
+        { label: 'spin down (minority), dashed', colour: SPIN.down },
+      ],
+      iw,
+    );
+  const facts = [
+    zeroFact(d.reference),
+    ...(spin ? ['spin-polarised: both channels drawn, spin up (majority) and spin down (minority)'] : []),
+  ];
   if (d.gap) {
     for (const [edge, colour, name] of [
       [d.gap.vbm, 'var(--vscode-charts-red, #c62828)', 'VBM'],
@@ -99,25 +140,34 @@ export function dosAxisLabel(d: DosPlotData): string {
   return z ? (z.kind === 'vbm' ? 'E − E_VBM (eV)' : 'E − E_F (eV)') : 'E (eV)';
 }
 
-/** Draws the DOS into `g`, its legend inside; returns the legend entries. */
+/**
+ * Draws the DOS into `g`, its legend inside; returns the legend entries. A spin-polarised DOS is
+ * drawn as its two channels, spin up above the axis and spin down below it (negated, dashed), the
+ * projections likewise.
+ */
 export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: string; colour: string }[] {
   const zero = dosZero(d);
   const ef = zero?.energyEv ?? 0;
   const es = d.energiesEv.map((e) => e - ef);
-  const top = Math.max(...d.total, ...(d.projections ?? []).flatMap((p) => p.dos));
+  const spin = d.spin !== undefined;
+  const projected = (d.projections ?? []).map((p) => ({ p, split: spin ? p.spin : undefined }));
+  const top = spin
+    ? Math.max(...d.spin!.up, ...projected.flatMap((q) => q.split?.up ?? q.p.dos))
+    : Math.max(...d.total, ...(d.projections ?? []).flatMap((p) => p.dos));
+  const bottom = spin ? Math.max(...d.spin!.down, ...projected.flatMap((q) => q.split?.down ?? [])) : 0;
   const x = scaleLinear()
     .domain(extent(es) as [number, number])
     .range([0, iw]);
   const y = scaleLinear()
-    .domain([0, top * 1.05 || 1])
+    .domain([-bottom * 1.05, top * 1.05 || 1])
     .nice()
     .range([ih, 0]);
   g.append('g').attr('class', 'axis').attr('transform', `translate(0,${ih})`).call(axisBottom(x).ticks(6));
   g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(5));
-  const curve = (values: number[], colour: string) =>
-    g
+  const curve = (values: number[], colour: string, down = false) => {
+    const p = g
       .append('path')
-      .attr('class', 'dos-curve')
+      .attr('class', down ? 'dos-curve spin-down' : spin ? 'dos-curve spin-up' : 'dos-curve')
       .attr('fill', 'none')
       .attr('stroke', colour)
       .attr('stroke-width', 1.3)
@@ -125,25 +175,31 @@ export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: 
         'd',
         line<number>()
           .x((_, i) => x(es[i]!))
-          .y((v) => y(v))(values),
+          .y((v) => y(down ? -v : v))(values),
       );
-  const legend = [{ label: 'total', colour: 'currentColor' }];
-  curve(d.total, 'currentColor');
-  (d.projections ?? []).forEach((p, i) => {
+    if (down) p.attr('stroke-dasharray', '4 2');
+  };
+  const legend = [{ label: spin ? 'total (spin up above the axis, spin down below)' : 'total', colour: 'currentColor' }];
+  if (d.spin) {
+    curve(d.spin.up, 'currentColor');
+    curve(d.spin.down, 'currentColor', true);
+    g.append('line')
+      .attr('class', 'dos-axis')
+      .attr('x1', 0)
+      .attr('x2', iw)
+      .attr('y1', y(0))
+      .attr('y2', y(0))
+      .attr('stroke', 'var(--vscode-editorRuler-foreground, #999)');
+  } else curve(d.total, 'currentColor');
+  projected.forEach(({ p, split }, i) => {
     const colour = PALETTE[i % PALETTE.length]!;
-    curve(p.dos, colour);
+    if (split) {
+      curve(split.up, colour);
+      curve(split.down, colour, true);
+    } else curve(p.dos, colour);
     legend.push({ label: `PDOS ${p.label}`, colour });
   });
-  // legend inside the plot, top right (SVG attributes only: the webview's CSP allows no inline style)
-  legend.forEach((e, i) =>
-    g
-      .append('text')
-      .attr('x', iw - 4)
-      .attr('y', 12 + 14 * i)
-      .attr('text-anchor', 'end')
-      .attr('fill', e.colour)
-      .text(e.label),
-  );
+  legendInside(g, legend, iw);
   if (zero)
     g.append('line')
       .attr('class', 'energy-zero')

@@ -16,6 +16,8 @@ export const DOS_FILE = 'dos.svg';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const COLOURS = ['#c62828', '#2e7d32', '#6a1b9a', '#ef6c00', '#00838f', '#5d4037'];
+/** The two spin channels of a spin-polarised band structure: majority (up) and minority (down). */
+export const SPIN_COLOURS = { up: '#1565c0', down: '#c62828' } as const;
 
 /** Bands as lines over the path, E − E_ref between `window` eV around the reference. */
 export function bandStructureSvg(bs: BandStructureValue, id: string, gap?: BandGapValue, window: [number, number] = [-12, 8]): string {
@@ -46,17 +48,38 @@ export function bandStructureSvg(bs: BandStructureValue, id: string, gap?: BandG
     );
     parts.push(`<text x="${px(t.x).toFixed(1)}" y="${H - m.bottom + 18}" text-anchor="middle">${esc(t.label)}</text>`);
   }
+  // the zero line (grey where the spin-up bands are drawn in its blue)
   parts.push(
-    `<line x1="${m.left}" y1="${py(0).toFixed(1)}" x2="${W - m.right}" y2="${py(0).toFixed(1)}" stroke="#1565c0" stroke-dasharray="5 4"/>`,
+    `<line x1="${m.left}" y1="${py(0).toFixed(1)}" x2="${W - m.right}" y2="${py(0).toFixed(1)}" stroke="${bs.bandsDownEv ? '#616161' : '#1565c0'}" stroke-dasharray="5 4"/>`,
   );
-  const lines = bs.bandsEv.map((band) => {
+  // a spin-polarised run: the majority (up) and minority (down) channels in two colours, the minority dashed
+  const spin = bs.bandsDownEv !== undefined;
+  const stroke = (band: number[], attrs: string) => {
     // a break (two points at one x) starts a new stroke
     const d = band
       .map((e, k) => `${k > 0 && bs.x[k] === bs.x[k - 1] ? 'M' : k ? 'L' : 'M'}${px(bs.x[k]!).toFixed(1)} ${py(e - ref).toFixed(1)}`)
       .join(' ');
-    return `<path d="${d}" fill="none" stroke="black" stroke-width="1.2"/>`;
-  });
-  parts.push(`<g clip-path="url(#plot)">`, ...lines, '</g>');
+    return `<path d="${d}" fill="none" ${attrs} stroke-width="1.2"/>`;
+  };
+  const lines = bs.bandsEv.map((band) => stroke(band, `stroke="${spin ? SPIN_COLOURS.up : 'black'}"${spin ? ' class="spin-up"' : ''}`));
+  const down = (bs.bandsDownEv ?? []).map((band) => stroke(band, `stroke="${SPIN_COLOURS.down}" stroke-dasharray="4 2" class="spin-down"`));
+  parts.push(`<g clip-path="url(#plot)">`, ...lines, ...down, '</g>');
+  if (spin) {
+    const lx = W - m.right - 172;
+    for (const [i, [name, colour, dash]] of (
+      [
+        ['spin up (majority)', SPIN_COLOURS.up, ''],
+        ['spin down (minority)', SPIN_COLOURS.down, ' stroke-dasharray="4 2"'],
+      ] as const
+    ).entries()) {
+      const y = m.top + 14 + 16 * i;
+      parts.push(
+        `<rect x="${lx - 4}" y="${y - 11}" width="170" height="15" fill="white" fill-opacity="0.85"/>`,
+        `<line x1="${lx}" y1="${y - 4}" x2="${lx + 22}" y2="${y - 4}" stroke="${colour}" stroke-width="2"${dash}/>`,
+        `<text x="${lx + 28}" y="${y}">${name}</text>`,
+      );
+    }
+  }
   if (gap) {
     for (const [edge, colour, name] of [
       [gap.vbm, '#c62828', 'VBM'],
@@ -83,24 +106,37 @@ export function dosZeroOf(dos: DosValue): EnergyZero | undefined {
   return dos.reference ?? (dos.fermiEnergyEv !== undefined ? { energyEv: dos.fermiEnergyEv, kind: 'fermi' } : undefined);
 }
 
-/** Total DOS and the projections, E − E_VBM for an insulator, E − E_F otherwise. */
+/**
+ * Total DOS and the projections, E − E_VBM for an insulator, E − E_F otherwise. A spin-polarised
+ * DOS (dos.x's dosup and dosdw columns) is drawn as its two channels, up above the axis and down
+ * below it (negated), each projection likewise in its colour (down dashed).
+ */
 export function dosSvg(dos: DosValue, id: string, pdos?: { value: PdosValue; id: string }): string {
   const zero = dosZeroOf(dos);
   const ef = zero?.energyEv ?? 0;
   const symbol = zero?.kind === 'vbm' ? 'E_VBM' : 'E_F';
-  const points = (values: number[], energies: number[]) => energies.map((e, i) => ({ x: e - ef, y: values[i]! }));
+  const points = (values: number[], energies: number[], sign = 1) => energies.map((e, i) => ({ x: e - ef, y: sign * values[i]! }));
+  const total = dos.spin
+    ? [
+        { label: 'total, spin up', points: points(dos.spin.up, dos.energiesEv), color: 'black' },
+        { label: 'total, spin down (drawn negative)', points: points(dos.spin.down, dos.energiesEv, -1), color: 'black', dashed: true },
+      ]
+    : [{ label: 'total', points: points(dos.total, dos.energiesEv), color: 'black' }];
+  const projections = (pdos?.value.projections ?? []).flatMap((p, i) => {
+    const color = COLOURS[i % COLOURS.length]!;
+    const e = pdos!.value.energiesEv;
+    return p.spin && dos.spin
+      ? [
+          { label: `PDOS ${p.label}, up`, points: points(p.spin.up, e), color },
+          { label: `PDOS ${p.label}, down`, points: points(p.spin.down, e, -1), color, dashed: true },
+        ]
+      : [{ label: `PDOS ${p.label}`, points: points(p.dos, e), color }];
+  });
   return renderChart({
     title: `Density of states (${id}${pdos ? `, ${pdos.id}` : ''})`,
     xLabel: zero ? `E − ${symbol} (eV)` : 'E (eV)',
-    yLabel: 'DOS (states/eV per cell)',
-    series: [
-      { label: 'total', points: points(dos.total, dos.energiesEv), color: 'black' },
-      ...(pdos?.value.projections ?? []).map((p, i) => ({
-        label: `PDOS ${p.label}`,
-        points: points(p.dos, pdos!.value.energiesEv),
-        color: COLOURS[i % COLOURS.length]!,
-      })),
-    ],
+    yLabel: dos.spin ? 'DOS (states/eV per cell; spin down < 0)' : 'DOS (states/eV per cell)',
+    series: [...total, ...projections],
     ...(zero ? { marker: { x: 0, label: `${symbol} = ${zero.energyEv.toFixed(3)} eV` } } : {}),
   });
 }
@@ -127,11 +163,14 @@ export function electronicStructureReportSection(
       '',
       `![Band structure](plots/${BAND_STRUCTURE_FILE})`,
       '',
-      `${v.bandsEv.length} bands at ${v.x.length} k-points along ${v.ticks.map((t) => t.label).join('–')} (${v.convention}, ${v.lattice}; ${bands.id}); ` +
+      `${v.bandsEv.length} bands${v.bandsDownEv ? ' in each spin channel (spin up, majority, blue; spin down, minority, red dashed)' : ''} at ${v.x.length} k-points along ${v.ticks.map((t) => t.label).join('–')} (${v.convention}, ${v.lattice}; ${bands.id}); ` +
         `zero at the ${v.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${v.reference.energyEv.toFixed(3)} eV).` +
         (g
           ? ` ${g.direct ? 'Direct' : 'Indirect'} gap **${g.gapEv.toFixed(3)} eV** (${gap!.id}): valence maximum at ${g.vbm.location}, conduction minimum at ${g.cbm.location}` +
-            `${g.direct ? '' : `; smallest direct gap ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.`
+            `${g.direct ? '' : `; smallest direct gap ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.` +
+            (g.channels?.length
+              ? ` Per spin channel: ${g.channels.map((c) => `${c.spin} ${c.gapEv.toFixed(3)} eV (${c.direct ? 'direct' : 'indirect'})`).join(', ')}.`
+              : '')
           : ''),
       '',
     );
@@ -146,6 +185,7 @@ export function electronicStructureReportSection(
       '',
       `Total DOS (${dos.id}) on ${v.energiesEv.length} energies, ${v.occupations}${v.kMesh ? ` on a ${v.kMesh.join('×')} mesh` : ''}` +
         `${v.fermiEnergyEv !== undefined ? `; Fermi energy **${v.fermiEnergyEv} eV**` : ''}` +
+        `${v.spin ? '; spin-polarised: spin up above the axis, spin down below' : ''}` +
         `${v.reference?.kind === 'vbm' ? `; zero at the valence-band maximum (${v.reference.energyEv.toFixed(3)} eV${v.reference.source ? `, ${v.reference.source}` : ''})` : ''}` +
         `${pdos ? `; projections ${((pdos.value as PdosValue).projections ?? []).map((p) => p.label).join(', ')} (${pdos.id})` : ''}.`,
       '',

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DosValue } from '../../../../../src/core/artifacts/electronic';
+import type { BandStructureValue, DosValue } from '../../../../../src/core/artifacts/electronic';
 import { dosZero, ZERO_SOURCE } from '../../../../../src/core/dft/electronic/energyZero';
 import { parsePwOutput } from '../../../../../src/core/dft/qe/output/parse';
 import { parseDosFile } from '../../../../../src/core/dft/qe/postprocessing/dosx';
-import { dosSvg, electronicStructureReportSection } from '../../../../../src/core/report/sections/electronicStructure';
+import { parseBandFile } from '../../../../../src/core/dft/qe/postprocessing/bandsx';
+import {
+  bandStructureSvg,
+  dosSvg,
+  electronicStructureReportSection,
+  SPIN_COLOURS,
+} from '../../../../../src/core/report/sections/electronicStructure';
 import type { ArtifactRecord } from '../../../../../src/core/provenance/types';
 
 // QE 6.7 on diamond Si: the SCF (fixed occupations) and dos.x after a tetrahedra nscf (test/fixtures/dft/qe-postprocessing/si/dos-tetrahedra)
@@ -45,5 +51,85 @@ describe("the report's DOS of an insulator", () => {
 
   it('keeps a DOS recorded before the zero existed against its E_F', () => {
     assert.match(dosSvg(value(false), 'a-8'), /E − E_F \(eV\)/);
+  });
+});
+
+// QE 6.7 on bcc Fe, spin-polarised: dos.x's dosup and dosdw columns (test/fixtures/dft/qe-postprocessing/fe/fe.dos)
+describe("the report's plots of a spin-polarised crystal", () => {
+  const FE = path.join(__dirname, '../../../../fixtures/dft/qe-postprocessing/fe/fe.dos');
+  const fe = parseDosFile(fs.readFileSync(FE, 'utf8'));
+  const feDos: DosValue = {
+    energiesEv: fe.energiesEv,
+    total: fe.dos,
+    integrated: fe.integrated,
+    spin: fe.spin!,
+    occupations: 'tetrahedra_opt',
+    fermiEnergyEv: fe.fermiEnergyEv!,
+  };
+
+  it('draws the DOS of each spin channel, up above the axis and down below it', () => {
+    const svg = dosSvg(feDos, 'a-8');
+    assert.match(svg, /total, spin up/);
+    assert.match(svg, /total, spin down \(drawn negative\)/);
+    assert.match(svg, /spin down &lt; 0/);
+    // the DOS axis runs from the minority's largest value, negated, to the majority's
+    const ticks = [...svg.matchAll(/text-anchor="end"[^>]*>(-?[\d.]+)<\/text>/g)].map((m) => Number(m[1]));
+    assert.ok(Math.min(...ticks) <= -Math.max(...fe.spin!.down) * 0.5, `lowest tick ${Math.min(...ticks)}`);
+    assert.ok(Math.max(...ticks) >= Math.max(...fe.spin!.up) * 0.5, `highest tick ${Math.max(...ticks)}`);
+    const md = electronicStructureReportSection([
+      { id: 'a-8', name: 'dos', kind: 'table', status: 'final', value: feDos } as unknown as ArtifactRecord,
+    ])!.markdown.join('\n');
+    assert.match(md, /spin-polarised: spin up above the axis, spin down below/);
+  });
+
+  it('draws the majority and minority bands of triplet O2 in two colours with a legend, and says each channel has its gap', () => {
+    const SPIN = path.join(__dirname, '../../../../fixtures/dft/qe-postprocessing/spin-bands/o2');
+    const up = parseBandFile(fs.readFileSync(path.join(SPIN, 'bands.up.dat'), 'utf8')).energiesEv;
+    const down = parseBandFile(fs.readFileSync(path.join(SPIN, 'bands.down.dat'), 'utf8')).energiesEv;
+    const o2 = parsePwOutput(fs.readFileSync(path.join(SPIN, 'scf.out'), 'utf8'));
+    const byBand = (e: number[][]) => e[0]!.map((_, b) => e.map((row) => row[b]!));
+    const x = up.map((_, k) => k / (up.length - 1));
+    const bs: BandStructureValue = {
+      x,
+      bandsEv: byBand(up),
+      bandsDownEv: byBand(down),
+      ticks: [
+        { x: 0, label: 'Γ' },
+        { x: 1, label: 'A' },
+      ],
+      reference: { energyEv: o2.fermiEnergyEv!, kind: 'fermi' },
+      kpoints: x.map(() => [0, 0, 0]),
+      electrons: 12,
+      nspin: 2,
+      occupations: 'smearing',
+      lattice: 'TET',
+      convention: 'Setyawan-Curtarolo 2010',
+    };
+    const svg = bandStructureSvg(bs, 'a-9');
+    assert.equal(svg.match(/class="spin-up"/g)?.length, 16);
+    assert.equal(svg.match(/class="spin-down"/g)?.length, 16);
+    assert.match(svg, new RegExp(`stroke="${SPIN_COLOURS.up}" class="spin-up"`));
+    assert.match(svg, new RegExp(`stroke="${SPIN_COLOURS.down}" stroke-dasharray="4 2" class="spin-down"`));
+    assert.match(svg, />spin up \(majority\)</);
+    assert.match(svg, />spin down \(minority\)</);
+    const gap = {
+      gapEv: 2.265,
+      direct: false,
+      vbm: { energyEv: -5.1, k: [0, 0, 0], x: 0.5, location: '0.50 of Γ–A', nearest: 'Γ' },
+      cbm: { energyEv: -2.8, k: [0, 0, 0], x: 1, location: 'A', nearest: 'A' },
+      directGapEv: 2.315,
+      directGapLocation: 'A',
+      occupiedBands: 12,
+      channels: [
+        { spin: 'up', gapEv: 5.662, direct: false, occupiedBands: 7 },
+        { spin: 'down', gapEv: 6.687, direct: true, occupiedBands: 5 },
+      ],
+    };
+    const md = electronicStructureReportSection([
+      { id: 'a-9', name: 'band_structure', kind: 'table', status: 'final', value: bs } as unknown as ArtifactRecord,
+      { id: 'a-10', name: 'band_gap', kind: 'table', status: 'final', value: gap } as unknown as ArtifactRecord,
+    ])!.markdown.join('\n');
+    assert.match(md, /16 bands in each spin channel/);
+    assert.match(md, /Per spin channel: up 5\.662 eV \(indirect\), down 6\.687 eV \(direct\)/);
   });
 });
