@@ -3,7 +3,10 @@
 // (25 Ry, 0.6 1/Å SCF: 6×6×6, 3 k-points per 1/Å of path). The SCF is spin-polarised (nspin 2,
 // a starting moment on Fe, smeared), bands.x runs once per spin channel, the band structure holds
 // both, the plot draws both with a legend, and the report says so; no gap is claimed of a metal.
-// Cost: one SCF, one bands run, two bands.x; about 15 s wall (4 s of CPU) after the build.
+// Then triplet O2 in a 4.763 Å box (test/fixtures/dft/qe-postprocessing/spin-bands/o2/O2-box.vasp,
+// O.pbe-rrkjus.UPF, 25 Ry, Γ only, 1 k-point per 1/Å: 21 k-points), spin asked for: both spin channels
+// hold a gap at the Fermi level, each reported, and the crystal's gap (π*↑ to π*↓) claimed.
+// Cost: per crystal one SCF, one bands run, two bands.x; Fe ~10 s wall (4 s CPU), O2 ~25 s (9 s CPU), after one build.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,37 +14,57 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { ArtifactRecord } from '../../src/core/provenance/types';
-import type { BandPathValue, BandStructureValue, NscfMeta } from '../../src/core/artifacts/electronic';
+import type { BandGapValue, BandPathValue, BandStructureValue, NscfMeta } from '../../src/core/artifacts/electronic';
 import type { JobRecord } from '../../src/core/hpc/types';
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'dist/cli.js');
 const PSEUDO_DIR = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 
-describe('dreams run --offline: the band structure of bcc Fe, both spin channels, with real pw.x and bands.x', function () {
-  this.timeout(600_000);
-  let dir: string;
-  let runDir: string;
-  let stdout: string;
-  let status: number | null;
-  let events: CanvasEvent[];
-  const artifacts = () => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
-  const named = (name: string) =>
-    artifacts()
-      .filter((a) => a.name === name)
-      .at(-1)!;
-  const jobs = () => {
-    const m = new Map<string, JobRecord>();
-    for (const e of events.filter((x) => x.kind === 'job.transition')) m.set((e.payload as JobRecord).id, e.payload as JobRecord);
-    return m;
-  };
+/** Runs one objective file through the built CLI; returns its output, exit status, run directory and events. */
+function runObjective(yaml: string[], files: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bands-spin-'));
+  for (const [name, from] of Object.entries(files)) fs.copyFileSync(from, path.join(dir, name));
+  fs.writeFileSync(path.join(dir, 'study.yaml'), [...yaml, ''].join('\n'));
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'run', 'study.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } },
+  );
+  const runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
+  const events = fs
+    .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CanvasEvent);
+  return { dir, runDir, stdout: r.stdout + r.stderr, status: r.status, events };
+}
 
+describe('spin-polarised band structures through dreams run --offline, with real pw.x and bands.x', function () {
+  this.timeout(600_000);
   before(() => {
     assert.equal(spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }).status, 0, 'build');
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bands-fe-'));
-    fs.writeFileSync(
-      path.join(dir, 'fe.yaml'),
-      [
+  });
+
+  describe('bcc Fe: both spin channels', () => {
+    let dir: string;
+    let runDir: string;
+    let stdout: string;
+    let status: number | null;
+    let events: CanvasEvent[];
+    const artifacts = () => events.filter((e) => e.kind === 'provenance.artifact').map((e) => e.payload as ArtifactRecord);
+    const named = (name: string) =>
+      artifacts()
+        .filter((a) => a.name === name)
+        .at(-1)!;
+    const jobs = () => {
+      const m = new Map<string, JobRecord>();
+      for (const e of events.filter((x) => x.kind === 'job.transition')) m.set((e.payload as JobRecord).id, e.payload as JobRecord);
+      return m;
+    };
+
+    before(() => {
+      ({ dir, runDir, stdout, status, events } = runObjective([
         'workflow: band-structure',
         'objective: band structure of bcc Fe with PBE',
         'inputs:',
@@ -51,79 +74,113 @@ describe('dreams run --offline: the band structure of bcc Fe, both spin channels
         '  ecutwfcRy: 25',
         '  kSpacingPerAngstrom: 0.6',
         '  pointsPerInverseAngstrom: 3',
-        '',
-      ].join('\n'),
-    );
-    const r = spawnSync(
-      process.execPath,
-      [cli, 'run', 'fe.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } },
-    );
-    stdout = r.stdout + r.stderr;
-    status = r.status;
-    runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
-    events = fs
-      .readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as CanvasEvent);
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+      ]));
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('completes with the report accepted, spin-polarised from a starting moment on Fe', () => {
-    assert.equal(status, 0, stdout);
-    assert.match(stdout, /COMPLETED/);
-    assert.match(stdout, /report judge accepted/);
-    const scfInput = fs.readFileSync(path.join(runDir, 'jobs', String(named('total_energy').meta!.job), 'pw.in'), 'utf8');
-    assert.match(scfInput, /nspin\s*=\s*2/);
-    assert.match(scfInput, /starting_magnetization\(1\)\s*=\s*0\.5/);
-    assert.match(scfInput, /occupations\s*=\s*'smearing'/);
+    it('completes with the report accepted, spin-polarised from a starting moment on Fe', () => {
+      assert.equal(status, 0, stdout);
+      assert.match(stdout, /COMPLETED/);
+      assert.match(stdout, /report judge accepted/);
+      const scfInput = fs.readFileSync(path.join(runDir, 'jobs', String(named('total_energy').meta!.job), 'pw.in'), 'utf8');
+      assert.match(scfInput, /nspin\s*=\s*2/);
+      assert.match(scfInput, /starting_magnetization\(1\)\s*=\s*0\.5/);
+      assert.match(scfInput, /occupations\s*=\s*'smearing'/);
+    });
+
+    it('runs bands.x once per spin channel, each on a copy of the bands run, and keeps both channels in one band structure', () => {
+      const meta = named('nscf_output').meta as NscfMeta;
+      assert.equal(meta.nspin, 2);
+      const bandsX = [...jobs().values()].filter((j) => j.program === 'bands.x');
+      assert.equal(bandsX.length, 2, 'one bands.x per spin channel');
+      const inputs = bandsX.map((j) => fs.readFileSync(path.join(runDir, 'jobs', j.id, j.input), 'utf8'));
+      assert.deepEqual(inputs.map((t) => /spin_component = (\d)/.exec(t)?.[1]).sort(), ['1', '2']);
+      for (const j of bandsX) assert.equal(j.parent?.job, meta.job);
+      const bs = named('band_structure').value as BandStructureValue;
+      const p = named('band_path').value as BandPathValue;
+      assert.equal(bs.nspin, 2);
+      assert.equal(bs.bandsDownEv?.length, bs.bandsEv.length);
+      for (const channel of [bs.bandsEv, bs.bandsDownEv!]) for (const band of channel) assert.equal(band.length, p.kpointCount);
+      assert.equal(bs.reference.kind, 'fermi');
+    });
+
+    it("splits the channels as iron's exchange does: the minority d bands lie above the majority ones, across E_F", () => {
+      const bs = named('band_structure').value as BandStructureValue;
+      const ef = bs.reference.energyEv;
+      // states below E_F per k-point, averaged over the path: more in the majority channel (Fe's moment)
+      const below = (bands: number[][]) => bands.reduce((n, band) => n + band.filter((e) => e < ef).length, 0) / bs.x.length;
+      const up = below(bs.bandsEv);
+      const down = below(bs.bandsDownEv!);
+      assert.ok(up - down > 1 && up - down < 3.5, `majority ${up.toFixed(2)}, minority ${down.toFixed(2)} occupied bands per k`);
+      // both channels cross the Fermi level: a ferromagnetic metal
+      for (const channel of [bs.bandsEv, bs.bandsDownEv!])
+        assert.ok(channel.some((band) => Math.min(...band) < ef && Math.max(...band) > ef));
+      assert.equal(
+        artifacts().some((a) => a.name === 'band_gap'),
+        false,
+        'no gap step for a metal',
+      );
+    });
+
+    it('draws both channels in two colours with a legend, and the report says both were computed', () => {
+      const bs = named('band_structure').value as BandStructureValue;
+      const svg = fs.readFileSync(path.join(runDir, 'plots', 'band-structure.svg'), 'utf8');
+      assert.equal(svg.match(/class="spin-up"/g)?.length, bs.bandsEv.length);
+      assert.equal(svg.match(/class="spin-down"/g)?.length, bs.bandsDownEv!.length);
+      assert.match(svg, />spin up \(majority\)</);
+      assert.match(svg, />spin down \(minority\)</);
+      const report = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
+      assert.match(report, /bands of both spin channels cross the Fermi level/);
+      assert.match(report, /once for the majority \(spin up, spin_component 1\) and once for the minority \(spin down, spin_component 2\)/);
+      assert.match(report, /spin-polarised \(nspin 2, starting moments \{"Fe":0\.5\}\)/);
+    });
   });
 
-  it('runs bands.x once per spin channel, each on a copy of the bands run, and keeps both channels in one band structure', () => {
-    const meta = named('nscf_output').meta as NscfMeta;
-    assert.equal(meta.nspin, 2);
-    const bandsX = [...jobs().values()].filter((j) => j.program === 'bands.x');
-    assert.equal(bandsX.length, 2, 'one bands.x per spin channel');
-    const inputs = bandsX.map((j) => fs.readFileSync(path.join(runDir, 'jobs', j.id, j.input), 'utf8'));
-    assert.deepEqual(inputs.map((t) => /spin_component = (\d)/.exec(t)?.[1]).sort(), ['1', '2']);
-    for (const j of bandsX) assert.equal(j.parent?.job, meta.job);
-    const bs = named('band_structure').value as BandStructureValue;
-    const p = named('band_path').value as BandPathValue;
-    assert.equal(bs.nspin, 2);
-    assert.equal(bs.bandsDownEv?.length, bs.bandsEv.length);
-    for (const channel of [bs.bandsEv, bs.bandsDownEv!]) for (const band of channel) assert.equal(band.length, p.kpointCount);
-    assert.equal(bs.reference.kind, 'fermi');
-  });
+  describe("triplet O2 in a box: a gap in each spin channel, and the crystal's between them", () => {
+    let o2: ReturnType<typeof runObjective>;
+    const named = (name: string) =>
+      o2.events
+        .filter((e) => e.kind === 'provenance.artifact')
+        .map((e) => e.payload as ArtifactRecord)
+        .filter((a) => a.name === name)
+        .at(-1)!;
+    before(() => {
+      o2 = runObjective(
+        [
+          'workflow: band-structure',
+          'objective: band structure of O2-box.vasp with PBE',
+          'inputs:',
+          '  structureFile: O2-box.vasp',
+          '  functional: PBE',
+          '  pseudopotentials: { O: O.pbe-rrkjus.UPF }',
+          '  ecutwfcRy: 25',
+          '  kSpacingPerAngstrom: 1.5',
+          '  pointsPerInverseAngstrom: 1',
+          '  spinPolarized: true',
+          '  startingMagnetization: { O: 0.5 }',
+        ],
+        { 'O2-box.vasp': path.join(root, 'test/fixtures/dft/qe-postprocessing/spin-bands/o2/O2-box.vasp') },
+      );
+    });
+    after(() => fs.rmSync(o2.dir, { recursive: true, force: true }));
 
-  it("splits the channels as iron's exchange does: the minority d bands lie above the majority ones, across E_F", () => {
-    const bs = named('band_structure').value as BandStructureValue;
-    const ef = bs.reference.energyEv;
-    // states below E_F per k-point, averaged over the path: more in the majority channel (Fe's moment)
-    const below = (bands: number[][]) => bands.reduce((n, band) => n + band.filter((e) => e < ef).length, 0) / bs.x.length;
-    const up = below(bs.bandsEv);
-    const down = below(bs.bandsDownEv!);
-    assert.ok(up - down > 1 && up - down < 3.5, `majority ${up.toFixed(2)}, minority ${down.toFixed(2)} occupied bands per k`);
-    // both channels cross the Fermi level: a ferromagnetic metal
-    for (const channel of [bs.bandsEv, bs.bandsDownEv!])
-      assert.ok(channel.some((band) => Math.min(...band) < ef && Math.max(...band) > ef));
-    assert.equal(
-      artifacts().some((a) => a.name === 'band_gap'),
-      false,
-      'no gap step for a metal',
-    );
-  });
-
-  it('draws both channels in two colours with a legend, and the report says both were computed', () => {
-    const bs = named('band_structure').value as BandStructureValue;
-    const svg = fs.readFileSync(path.join(runDir, 'plots', 'band-structure.svg'), 'utf8');
-    assert.equal(svg.match(/class="spin-up"/g)?.length, bs.bandsEv.length);
-    assert.equal(svg.match(/class="spin-down"/g)?.length, bs.bandsDownEv!.length);
-    assert.match(svg, />spin up \(majority\)</);
-    assert.match(svg, />spin down \(minority\)</);
-    const report = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
-    assert.match(report, /bands of both spin channels cross the Fermi level/);
-    assert.match(report, /once for the majority \(spin up, spin_component 1\) and once for the minority \(spin down, spin_component 2\)/);
-    assert.match(report, /spin-polarised \(nspin 2, starting moments \{"Fe":0\.5\}\)/);
+    it("claims the gap of the crystal from both channels and reports each channel's own", () => {
+      assert.equal(o2.status, 0, o2.stdout);
+      assert.match(o2.stdout, /report judge accepted/);
+      const g = named('band_gap').value as BandGapValue;
+      const [up, down] = g.channels!;
+      assert.equal(up!.spin, 'up');
+      assert.equal(down!.spin, 'down');
+      // majority π*↑ filled, minority π*↓ empty: each channel's gap is wide, the crystal's runs from π*↑ to π*↓
+      assert.ok(up!.gapEv > 5 && up!.gapEv < 6.5, `majority ${up!.gapEv} eV`);
+      assert.ok(down!.gapEv > 6 && down!.gapEv < 7.5, `minority ${down!.gapEv} eV`);
+      assert.ok(g.gapEv > 1.8 && g.gapEv < 2.8, `crystal ${g.gapEv} eV`);
+      assert.equal(up!.occupiedBands + down!.occupiedBands, g.occupiedBands);
+      assert.equal(up!.occupiedBands - down!.occupiedBands, 2, 'two unpaired electrons: the triplet');
+      assert.match(o2.stdout, /E_g = \d\.\d{3} eV \((in)?direct\) \(a-\d+\.gapEv\)/);
+      const report = fs.readFileSync(path.join(o2.runDir, 'report.md'), 'utf8');
+      assert.match(report, /Each spin channel's own gap: majority \(spin up\) \d\.\d{3} eV, .*; minority \(spin down\) \d\.\d{3} eV/);
+      assert.match(report, /Per spin channel: up \d\.\d{3} eV/);
+    });
   });
 });
