@@ -14,6 +14,7 @@ import type { PlotData } from '../../src/shared/canvasOutputs';
 import { dosZero, ZERO_SOURCE } from '../../src/core/dft/electronic/energyZero';
 import { parsePwOutput } from '../../src/core/dft/qe/output/parse';
 import { parseDosFile } from '../../src/core/dft/qe/postprocessing/dosx';
+import { parseBandFile } from '../../src/core/dft/qe/postprocessing/bandsx';
 import { openRendererPage, type RendererPage } from './support/rendererPage';
 
 const bands: PlotData = {
@@ -74,13 +75,44 @@ const siDos: PlotData = {
   data: { energiesEv: siDosFile.energiesEv, total: siDosFile.dos, fermiEnergyEv: siDosFile.fermiEnergyEv!, reference: siZero },
 };
 
+// bcc Fe, spin-polarised (QE 6.7): bands.x once per spin channel (spin-bands/fe) and dos.x's dosup and dosdw columns (fe/fe.dos)
+const FE_BANDS = path.join(PROJECT_ROOT, 'test/fixtures/dft/qe-postprocessing/spin-bands/fe');
+const feBand = (name: string) => {
+  const e = parseBandFile(fs.readFileSync(path.join(FE_BANDS, name), 'utf8')).energiesEv;
+  return e[0]!.map((_, b) => e.map((row) => row[b]!));
+};
+const feUp = feBand('bands.up.dat');
+const feX = feUp[0]!.map((_, k) => k / (feUp[0]!.length - 1));
+const feBands: PlotData = {
+  kind: 'band-structure',
+  title: 'Band structure (a-30)',
+  artifact: 'a-30',
+  data: {
+    x: feX,
+    bandsEv: feUp,
+    bandsDownEv: feBand('bands.down.dat'),
+    ticks: [
+      { x: 0, label: 'Γ' },
+      { x: 1, label: 'N' },
+    ],
+    reference: { energyEv: 12.7831, kind: 'fermi', source: ZERO_SOURCE.scfFermi },
+  },
+};
+const feDosFile = parseDosFile(fs.readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/dft/qe-postprocessing/fe/fe.dos'), 'utf8'));
+const feDos: PlotData = {
+  kind: 'dos',
+  title: 'Density of states (a-31)',
+  artifact: 'a-31',
+  data: { energiesEv: feDosFile.energiesEv, total: feDosFile.dos, spin: feDosFile.spin!, fermiEnergyEv: feDosFile.fermiEnergyEv! },
+};
+
 describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)', function () {
   this.timeout(300_000);
   let page: Page;
   let view: RendererPage;
 
   before(async () => {
-    view = await openRendererPage([bands, dos, bands2, siDos], { height: 1400 });
+    view = await openRendererPage([bands, dos, bands2, siDos, feBands, feDos], { height: 2100 });
     page = view.page;
   });
   after(async () => {
@@ -118,7 +150,7 @@ describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)
         used: [...svg.querySelectorAll('[clip-path]')].map((e) => e.getAttribute('clip-path')),
       })),
     );
-    assert.equal(clips.length, 2);
+    assert.equal(clips.length, 3);
     const ids = clips.flatMap((c) => c.own);
     assert.equal(new Set(ids).size, ids.length, `clip ids ${ids.join(', ')} unique in the document`);
     for (const c of clips) assert.deepEqual(c.used, [`url(#${c.own[0]})`], "the bands clip with their own plot's rectangle");
@@ -140,5 +172,45 @@ describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)
     const expected = ((6.27 - es[0]!) / (es.at(-1)! - es[0]!)) * (520 - 72 - 20);
     assert.ok(Math.abs(x1 - expected) < 0.5, `zero line at ${x1} px, the VBM at ${expected} px`);
     await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots-insulator.png'), fullPage: true });
+  });
+
+  it('draws the majority and minority bands of a spin-polarised crystal in two colours, with a legend saying which is which', async () => {
+    const card = page.locator('#out-4 [data-plot="band-structure"]');
+    await card.waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('svg path.band.spin-up').count(), 12);
+    assert.equal(await card.locator('svg path.band.spin-down').count(), 12);
+    const colours = await card
+      .locator('svg path.band')
+      .evaluateAll((ps) => [...new Set(ps.map((p) => `${getComputedStyle(p).stroke} ${p.getAttribute('stroke-dasharray') ?? ''}`))]);
+    assert.equal(colours.length, 2, `two strokes: ${colours.join(' / ')}`);
+    const text = await card.innerText();
+    for (const t of ['spin up (majority)', 'spin down (minority), dashed', 'zero at the Fermi level, E_F = 12.783 eV'])
+      assert.ok(text.includes(t), `${t} in ${text}`);
+  });
+
+  it('draws a spin-polarised DOS with spin up above the axis and spin down below it', async () => {
+    const card = page.locator('#out-5 [data-plot="dos"]');
+    await card.waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('svg path.dos-curve.spin-up').count(), 1);
+    assert.equal(await card.locator('svg path.dos-curve.spin-down').count(), 1);
+    // the axis line at DOS = 0: the up curve rises above it, the down curve falls below it (SVG y grows downwards); optimised
+    // tetrahedra leave dos.x's curves slightly negative in places (−0.13 and −0.125 states/eV here), a small excursion across
+    const axisY = Number(await card.locator('line.dos-axis').getAttribute('y1'));
+    const ys = (cls: string) =>
+      card
+        .locator(`svg path.dos-curve.${cls}`)
+        .evaluate((p) => [...(p.getAttribute('d') ?? '').matchAll(/[ML]?[-\d.e]+,([-\d.e]+)/g)].map((m) => Number(m[1])));
+    const up = await ys('spin-up');
+    const down = await ys('spin-down');
+    assert.equal(up.length, feDosFile.energiesEv.length);
+    assert.equal(down.length, feDosFile.energiesEv.length);
+    const [upAbove, upBelow] = [axisY - Math.min(...up), Math.max(...up) - axisY];
+    const [downBelow, downAbove] = [Math.max(...down) - axisY, axisY - Math.min(...down)];
+    assert.ok(upAbove > 8 * upBelow, `spin up above the axis at ${axisY} px: ${upAbove} px above, ${upBelow} px below`);
+    assert.ok(downBelow > 8 * downAbove, `spin down below the axis: ${downBelow} px below, ${downAbove} px above`);
+    // the peaks in proportion to dos.x's: majority 3.239, minority 1.741 states/eV
+    assert.ok(Math.abs(upAbove / downBelow - 3.239 / 1.741) < 0.02, `${upAbove} / ${downBelow}`);
+    assert.match(await card.innerText(), /total \(spin up above the axis, spin down below\)/);
+    await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots-spin.png'), fullPage: true });
   });
 });
