@@ -135,7 +135,7 @@ export const DOS_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
         ? [
             '',
             `Projected DOS (${pdosRef}) per species and angular momentum: ${(p.projections ?? []).map((x) => x.label).join(', ')}; ` +
-              `Löwdin charges ${p.lowdin.map((l) => `atom ${l.atom} ${l.total.toFixed(3)} e`).join(', ')}${p.spilling !== undefined ? ` (spilling ${p.spilling})` : ''}.`,
+              `Löwdin charges ${p.lowdin.map((l) => `atom ${l.atom} ${l.total.toFixed(3)} e${l.polarization !== undefined ? ` (polarization ${l.polarization.toFixed(2)} μB)` : ''}`).join(', ')}${p.spilling !== undefined ? ` (spilling ${p.spilling})` : ''}.`,
           ]
         : []),
       '',
