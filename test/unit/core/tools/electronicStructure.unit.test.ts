@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { ToolRegistry } from '../../../../src/core/agents/toolRegistry';
 import type { BandGapValue, BandPathValue } from '../../../../src/core/artifacts/electronic';
 import { ApprovalBook } from '../../../../src/core/guard/approvals';
 import { guardedCall, type GuardContext } from '../../../../src/core/guard/guardedCall';
 import type { GuardedOutcome, ProposedCall } from '../../../../src/core/guard/types';
 import { samplePath, standardBandPath } from '../../../../src/core/dft/electronic/kpath';
+import { parsePwOutput } from '../../../../src/core/dft/qe/output/parse';
+import { parseBandFile } from '../../../../src/core/dft/qe/postprocessing/bandsx';
 import type { Structure } from '../../../../src/core/dft/types';
 import type { ProvenanceWriter } from '../../../../src/core/provenance/view';
 import { MemoryProvenance } from '../guard/support/memoryProvenance';
@@ -104,5 +108,62 @@ describe('band-structure tool bodies', () => {
     assert.notEqual(out.status, 'ok');
     assert.match(JSON.stringify(out), /no-gap-from-metal/);
     assert.match(JSON.stringify(out), /3 electrons per cell leave a band half filled/);
+  });
+
+  // QE 6.7, bands.x per spin channel (test/fixtures/dft/qe-postprocessing/spin-bands): as run_bands_x records a spin-polarised run
+  async function seededSpinBands(p: ProvenanceWriter, name: 'o2' | 'fe', electrons: number): Promise<string> {
+    const dir = path.join(__dirname, '../../../fixtures/dft/qe-postprocessing/spin-bands', name);
+    const byBand = (file: string) => {
+      const e = parseBandFile(fs.readFileSync(path.join(dir, file), 'utf8')).energiesEv;
+      return e[0]!.map((_, b) => e.map((row) => row[b]!));
+    };
+    const fermi = parsePwOutput(fs.readFileSync(path.join(dir, 'scf.out'), 'utf8')).fermiEnergyEv!;
+    const bandsEv = byBand('bands.up.dat');
+    const x = bandsEv[0]!.map((_, k) => k / (bandsEv[0]!.length - 1));
+    const [a] = await seedCall(p, 'run_bands_x', {}, [
+      {
+        kind: 'table',
+        name: 'band_structure',
+        unit: 'eV',
+        value: {
+          x,
+          bandsEv,
+          bandsDownEv: byBand('bands.down.dat'),
+          ticks: [
+            { x: 0, label: 'Γ' },
+            { x: 1, label: 'Z' },
+          ],
+          reference: { energyEv: fermi, kind: 'fermi' },
+          kpoints: x.map((f) => [0, 0, f / 2]),
+          electrons,
+          nspin: 2,
+          occupations: 'smearing',
+          fermiEnergyEv: fermi,
+          lattice: name === 'o2' ? 'TET' : 'BCC',
+          convention: 'Setyawan-Curtarolo 2010',
+        },
+      },
+    ]);
+    return a!.id;
+  }
+
+  it("band_gap of a spin-polarised insulator (triplet O2): the crystal's gap and each channel's, through the guard", async () => {
+    const p = new MemoryProvenance();
+    const [gap] = outputs(p, await run(p, 'band_gap', { bands: await seededSpinBands(p, 'o2', 12) }));
+    const v = gap!.value as BandGapValue;
+    assert.equal(v.gapEv.toFixed(3), '2.265');
+    assert.deepEqual(
+      v.channels!.map((c) => `${c.spin} ${c.gapEv.toFixed(3)} ${c.occupiedBands}`),
+      ['up 5.662 7', 'down 6.687 5'],
+    );
+  });
+
+  it('band_gap of bcc Fe, spin-polarised: refused by no-gap-from-metal, each channel crossing the Fermi level', async () => {
+    const p = new MemoryProvenance();
+    const out = await run(p, 'band_gap', { bands: await seededSpinBands(p, 'fe', 8) });
+    assert.notEqual(out.status, 'ok');
+    const text = JSON.stringify(out);
+    assert.match(text, /no-gap-from-metal/);
+    assert.match(text, /a metal in both spin channels/);
   });
 });
