@@ -72,6 +72,18 @@ export interface ArtifactListData {
   cards: ArtifactCardData[];
 }
 
+/** A quantity a convergence sweep can be judged by: energy per atom, lattice shift (pressure), c/a shift (shape), moment, gap, force. */
+export type ConvergenceQuantity = 'energy' | 'lattice' | 'shape' | 'moment' | 'gap' | 'force';
+
+/** One judged quantity of a sweep: its change against the finest run per tested value (≥ 0, in `unit`) and its tolerance. */
+export interface ConvergencePanelData {
+  quantity: ConvergenceQuantity;
+  label: string;
+  unit: string;
+  points: { x: number; y: number }[];
+  tolerance?: number;
+}
+
 export type PlotData =
   | {
       kind: 'eos';
@@ -86,10 +98,14 @@ export type PlotData =
       title: string;
       parameter: string;
       unit: string;
-      /** |E(x) − E(finest)| per atom. */
+      /** |E(x) − E(finest)| per atom (what outputs written before `panels` drew). */
       points: { x: number; deltaMeVPerAtom: number }[];
       thresholdMeVPerAtom?: number;
+      /** One panel per quantity the sweep was judged by (core/report/convergencePanels.ts); drawn instead of `points` when present. */
+      panels?: ConvergencePanelData[];
       chosen?: number;
+      /** The sweep did not show convergence (the chosen value is the finest tested). */
+      notConverged?: boolean;
       artifact?: string;
     }
   | { kind: 'band-structure'; title: string; data: BandStructurePlotData; artifact?: string }

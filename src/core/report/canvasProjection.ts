@@ -21,6 +21,8 @@ import type { MagnetizationTableData, RelaxationTrajectoryPlotData } from '../..
 import type { CanvasCell, CanvasCellKind, CanvasOutputItem } from '../canvas/canvasFile';
 import { CallGroups } from './callGroups';
 import { renderRunReport } from './runReport';
+import { convergencePanels } from './convergencePanels';
+import type { ConvergenceSelectionValue } from '../artifacts/shapes';
 import type { CanvasEvent, RunState } from '../canvas/types';
 import { birchMurnaghanEnergy, murnaghanEnergy, vinetEnergy, type EosParameters } from '../dft/eosForms';
 import { EV_PER_ANGSTROM3_IN_GPA } from '../units';
@@ -137,10 +139,12 @@ function convergencePlot(a: ArtifactRecord): PlotData | undefined {
     parameter: v.parameter,
     unit: v.parameter === 'ecutwfc' ? 'Ry' : '1/Å',
     points: v.tested.map((t) => ({ x: t.value, deltaMeVPerAtom: Math.abs(t.deltaMevPerAtom) })),
+    panels: convergencePanels(a.value as ConvergenceSelectionValue),
     artifact: a.id,
   };
   if (v.toleranceMevPerAtom !== undefined) plot.thresholdMeVPerAtom = v.toleranceMevPerAtom;
   if (v.chosenValue !== undefined) plot.chosen = v.chosenValue;
+  if ((a.value as ConvergenceSelectionValue).converged === false) plot.notConverged = true;
   return plot;
 }
 

@@ -1,11 +1,11 @@
 /**
- * The report's plots from recorded artifacts: each convergence sweep (error per atom
- * against the finest run, the tolerance band, the chosen value) and E(V) with the fitted
+ * The report's plots from recorded artifacts: each convergence sweep (the change of each quantity
+ * it was judged by against the finest run, the tolerance band, the chosen value) and E(V) with the fitted
  * equation of state. The fit curve is the recorded fit's form through the recorded
  * points, redrawn for display only.
  */
 import { fitEos, type EosForm } from '../dft/eos';
-import { judgesPressure } from '../dft/convergence';
+import { convergencePanels } from './convergencePanels';
 import type { ConvergenceSelectionValue, EosFitValue } from '../artifacts/shapes';
 import { renderChart } from './svg';
 
@@ -14,27 +14,51 @@ const SWEEP_AXIS: Record<string, { x: string; title: string }> = {
   kspacing: { x: 'k-point spacing (1/Å)', title: 'k-point convergence' },
 };
 
-/** The quantity a sweep was judged by: the lattice shift its pressure error implies (pressure, both), else the energy per atom. */
+const PANEL_COLOUR: Record<string, string> = {
+  energy: '#1565c0',
+  lattice: '#6a1b9a',
+  shape: '#00838f',
+  moment: '#ef6c00',
+  gap: '#2e7d32',
+  force: '#c62828',
+};
+
+/**
+ * The sweep against the setting, one panel per quantity it was judged by (convergencePanels.ts: the energy, the lattice
+ * shift its pressure implies, the shape, the moment, the gap, the forces), each in its own unit with its tolerance as a
+ * band and the chosen value marked; two or more panels are stacked in one SVG.
+ */
 export function convergenceSvg(sel: ConvergenceSelectionValue, artifactId: string): string {
   const axis = SWEEP_AXIS[sel.parameter] ?? { x: sel.parameter, title: `${sel.parameter} convergence` };
-  const sorted = [...sel.tested].sort((a, b) => a.value - b.value);
-  const byPressure =
-    sel.criterion &&
-    judgesPressure(sel.criterion.kind) &&
-    sel.criterion.toleranceLatticePercent !== undefined &&
-    sorted.every((t) => t.latticeShiftPercent !== undefined);
-  const points = sorted.map((t) => ({ x: t.value, y: byPressure ? t.latticeShiftPercent! : Math.abs(t.deltaMevPerAtom) }));
-  const tolerance = byPressure
-    ? sel.criterion!.toleranceLatticePercent!
-    : (sel.toleranceMevPerAtom ?? sel.criterion?.toleranceMevPerAtom ?? 0);
-  return renderChart({
-    title: `${axis.title} (${artifactId})`,
-    xLabel: axis.x,
-    yLabel: byPressure ? '|P − P(finest)|/3B (% of a)' : '|E − E(finest)| (meV/atom)',
-    series: [{ label: 'tested', points, markers: true, color: '#1565c0' }],
-    band: { from: 0, to: tolerance, label: `tolerance ${tolerance} ${byPressure ? '% of a' : 'meV/atom'}` },
-    marker: { x: sel.chosenValue, label: `chosen ${sel.chosenValue}${sel.converged ? '' : ' (not converged)'}` },
+  const panels = convergencePanels(sel);
+  const charts = panels.map((p) =>
+    renderChart({
+      title: `${axis.title} (${artifactId})${panels.length > 1 ? `: ${p.quantity}` : ''}`,
+      xLabel: axis.x,
+      yLabel: `${p.label} (${p.unit})`,
+      series: [
+        {
+          label: `${p.label} against the finest run, ${p.unit}`,
+          points: p.points,
+          markers: true,
+          color: PANEL_COLOUR[p.quantity] ?? '#1565c0',
+        },
+      ],
+      ...(p.tolerance !== undefined ? { band: { from: 0, to: p.tolerance, label: `tolerance ${p.tolerance} ${p.unit}` } } : {}),
+      marker: { x: sel.chosenValue, label: `chosen ${sel.chosenValue}${sel.converged ? '' : ' (not converged)'}` },
+    }),
+  );
+  if (charts.length === 1) return charts[0]!;
+  const heightOf = (svg: string): number => Number(/height="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+  const widthOf = (svg: string): number => Number(/width="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+  const width = Math.max(...charts.map(widthOf));
+  let y = 0;
+  const placed = charts.map((svg) => {
+    const at = y;
+    y += heightOf(svg);
+    return svg.replace(/^<svg /, `<svg y="${at}" `);
   });
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y}" viewBox="0 0 ${width} ${y}">${placed.join('')}</svg>`;
 }
 
 export function eosSvg(fit: EosFitValue, artifactId: string): string {
