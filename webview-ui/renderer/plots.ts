@@ -1,11 +1,12 @@
 /** EOS, convergence, electronic-structure and relaxation plots as SVG with d3 (scales, axes, line); the magnetization table. */
-import { axisBottom, axisLeft, extent, line, scaleLinear, scaleLog, select } from 'd3';
+import { axisBottom, axisLeft, extent, line, scaleLinear, select } from 'd3';
 import type { PlotData } from '../../src/shared/canvasOutputs';
 import { provenanceLinks, type Messaging } from './approvalCard';
 import { formatNumber, h } from './dom';
 import { dosAxisLabel, dosZero, drawBandStructure, drawDos, zeroFact } from './electronicPlots';
 import { withUnit } from './quantities';
 import { drawRelaxation, magnetizationTable, PANEL_GAP } from './everydayPlots';
+import { CONVERGENCE_PANEL_GAP, convergencePanelsOf, drawConvergence } from './convergencePlot';
 
 const W = 520,
   H = 300,
@@ -24,8 +25,10 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     element.replaceChildren(card);
     return;
   }
-  const panels = p.kind === 'relaxation' ? 2 : 1;
-  const height = panels === 2 ? 2 * H - M.top + PANEL_GAP - M.bottom : H;
+  const convergence = p.kind === 'convergence' ? convergencePanelsOf(p) : [];
+  const panels = p.kind === 'relaxation' ? 2 : Math.max(1, convergence.length);
+  const gap = p.kind === 'convergence' ? CONVERGENCE_PANEL_GAP : PANEL_GAP;
+  const height = panels * H - (panels - 1) * (M.top + M.bottom - gap);
   const svg = select(card).append('svg').attr('width', W).attr('height', height).attr('role', 'img').attr('aria-label', p.title);
   const g = svg.append('g').attr('transform', `translate(${M.left},${M.top})`);
   const iw = W - M.left - M.right,
@@ -120,67 +123,17 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     if (p.fit?.e0Ev !== undefined) facts.push(`E₀ = ${formatNumber(p.fit.e0Ev)} eV`);
     if (facts.length) card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
   } else {
-    const pts = p.points.filter((q) => q.deltaMeVPerAtom > 0);
-    const xs = p.points.map((q) => q.x);
-    const ys = [...pts.map((q) => q.deltaMeVPerAtom), ...(p.thresholdMeVPerAtom ? [p.thresholdMeVPerAtom] : [])];
-    const x = scaleLinear()
-      .domain(extent(xs) as [number, number])
-      .nice()
-      .range([0, iw]);
-    const [lo, hi] = extent(ys.length ? ys : [0.01, 1]) as [number, number];
-    const y = scaleLog()
-      .domain([lo / 2, hi * 2])
-      .range([ih, 0])
-      .clamp(true);
-    g.append('g').attr('class', 'axis').attr('transform', `translate(0,${ih})`).call(axisBottom(x).ticks(6));
-    g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(5, '~g'));
-    g.append('path')
-      .attr('fill', 'none')
-      .attr('stroke', colour)
-      .attr('stroke-width', 1.5)
-      .attr(
-        'd',
-        line<{ x: number; deltaMeVPerAtom: number }>()
-          .x((q) => x(q.x))
-          .y((q) => y(q.deltaMeVPerAtom))(pts),
-      );
-    g.selectAll('circle')
-      .data(pts)
-      .join('circle')
-      .attr('r', 4)
-      .attr('fill', colour)
-      .attr('cx', (q) => x(q.x))
-      .attr('cy', (q) => y(q.deltaMeVPerAtom))
-      .append('title')
-      .text((q) => `${p.parameter} = ${formatNumber(q.x)} ${p.unit}: ${formatNumber(q.deltaMeVPerAtom)} meV/atom`);
-    if (p.thresholdMeVPerAtom) {
-      g.append('line')
-        .attr('x1', 0)
-        .attr('x2', iw)
-        .attr('y1', y(p.thresholdMeVPerAtom))
-        .attr('y2', y(p.thresholdMeVPerAtom))
-        .attr('stroke', accent)
-        .attr('stroke-dasharray', '4 3');
-      g.append('text')
-        .attr('x', iw - 4)
-        .attr('y', y(p.thresholdMeVPerAtom) - 4)
-        .attr('text-anchor', 'end')
-        .text(`threshold ${formatNumber(p.thresholdMeVPerAtom)} meV/atom`);
-    }
-    if (p.chosen !== undefined) {
-      g.append('line')
-        .attr('x1', x(p.chosen))
-        .attr('x2', x(p.chosen))
-        .attr('y1', 0)
-        .attr('y2', ih)
-        .attr('stroke', 'var(--vscode-charts-green)')
-        .attr('stroke-width', 2);
-      g.append('text')
-        .attr('x', x(p.chosen) + 4)
-        .attr('y', 12)
-        .text(`chosen ${formatNumber(p.chosen)} ${p.unit}`);
-    }
-    axisLabels(`${p.parameter} (${p.unit})`, '|ΔE| vs finest (meV/atom)');
+    const groups = convergence.map((_, i) =>
+      i === 0 ? g : svg.append('g').attr('transform', `translate(${M.left},${M.top + i * (ih + CONVERGENCE_PANEL_GAP)})`),
+    );
+    const facts = drawConvergence(groups, p, convergence, iw, ih);
+    svg
+      .append('text')
+      .attr('x', M.left + iw / 2)
+      .attr('y', height - 6)
+      .attr('text-anchor', 'middle')
+      .text(`${p.parameter} (${p.unit})`);
+    card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
   }
   links();
   element.replaceChildren(card);
