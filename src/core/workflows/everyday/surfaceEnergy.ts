@@ -20,7 +20,6 @@ import { ELEMENT_CRYSTALS } from '../electronicStructure/inputs';
 import { eosSteps } from '../eosSteps';
 import { eosScaleFactors } from '../latticeConstantInputs';
 import {
-  isStructureFileInput,
   loadedStructureFile,
   STRUCTURE_FILE_SCHEMA,
   structureFileNamedIn,
@@ -227,85 +226,98 @@ const surfaceWords = (asked: { facet?: Facet; miller?: string }): string =>
       ? `(${asked.miller})`
       : 'its close-packed surface';
 
+/** The inputs as the schema admits them (its if/then, an element unless a structure file gives the bulk, is checked by ajv). */
+type SurfaceObjectiveInputs = InputsOf<typeof INPUT_SCHEMA>;
+/** The slice that names the bulk and its surface: a metal by name or a structure file, the facet or Miller indices, a given a. */
+type BulkInputs = Pick<SurfaceObjectiveInputs, 'element' | 'structure' | 'facet' | 'miller' | 'latticeConstantAngstrom'>;
+/** The bulk those inputs name: the metal, its surface, the starting a and where it came from. */
+type Bulk = Pick<SurfaceInputs, 'element' | 'facet' | 'cOverA' | 'file' | 'spaceGroup'> & {
+  a: number;
+  origin: SurfaceInputs['latticeOrigin'];
+};
+
+const askedSurface = (inputs: Pick<BulkInputs, 'facet' | 'miller'>): { facet?: Facet; miller?: string } => ({
+  ...(inputs.facet ? { facet: inputs.facet } : {}),
+  ...(inputs.miller ? { miller: inputs.miller } : {}),
+});
+
 /** Objective loading: read the bulk's file and check, from its symmetry, that it can be cut along the asked surface. */
-function loadInputFiles<T extends { structure?: unknown; facet?: string; miller?: string }>(inputs: T, baseDir: string): T {
+function loadInputFiles(inputs: SurfaceObjectiveInputs, baseDir: string): SurfaceObjectiveInputs {
   const loaded = loadCrystalFile(inputs, baseDir);
-  if (isStructureFileInput(loaded.structure))
-    metalOfFile(loaded.structure as StructureFileInput, {
-      ...(loaded.facet ? { facet: loaded.facet as Facet } : {}),
-      ...(loaded.miller ? { miller: loaded.miller } : {}),
-    });
+  if (loaded.structure) metalOfFile(loadedStructureFile(loaded.structure, 'inputs.structure'), askedSurface(loaded));
   return loaded;
 }
 
-function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment): SurfaceInputs {
-  // the template's own fields are still read one by one from a plain copy (the shared resolvers take the typed inputs)
-  const raw: Record<string, unknown> = { ...inputs };
-  const asked = {
-    ...(raw.facet ? { facet: raw.facet as Facet } : {}),
-    ...(raw.miller ? { miller: raw.miller as string } : {}),
+/** The bulk of a structure file (its element, surface, a and c/a read by the symmetry), or of a named metal (the table's crystal and a). */
+function resolveBulk(inputs: BulkInputs): Bulk {
+  const asked = askedSurface(inputs);
+  const given = inputs.latticeConstantAngstrom;
+  if (inputs.structure) {
+    const file = loadedStructureFile(inputs.structure, 'inputs.structure');
+    const m = metalOfFile(file, asked);
+    if (inputs.element !== undefined && inputs.element !== m.element)
+      throw new ObjectiveError(
+        `inputs.element: ${inputs.element}, but ${file.name} holds ${m.element}; leave element out (the file says it) or give the right file.`,
+      );
+    return {
+      element: m.element,
+      facet: m.facet,
+      a: given ?? m.aAngstrom,
+      origin: given !== undefined ? 'given' : 'file',
+      cOverA: m.cOverA,
+      file,
+      spaceGroup: m.spaceGroup,
+    };
+  }
+  const element = inputs.element;
+  if (element === undefined)
+    throw new ObjectiveError('inputs.element: give the metal (element: Al), or its bulk crystal as structure: { file: Al.cif }.');
+  const table = ELEMENT_CRYSTALS[element];
+  const tableMetal = table && ['fcc', 'bcc', 'hcp'].includes(table.structure) ? (table.structure as Metal) : undefined;
+  const f =
+    asked.facet ??
+    (asked.miller && tableMetal ? (`${tableMetal}${asked.miller}` as Facet) : tableMetal ? DEFAULT_FACET[tableMetal] : undefined);
+  if (!f) throw new ObjectiveError(`inputs.facet: ${element} has no default surface here; name the facet (${FACETS.join(', ')}).`);
+  if (!FACETS.includes(f))
+    throw new ObjectiveError(
+      `inputs.miller: ${element} is ${String(tableMetal)}, which has no (${String(asked.miller)}) slab here; its surfaces are ${facetsOf(tableMetal!).join(', ')}.`,
+    );
+  const facet = f;
+  const bravais = facet.replace(/\d+$/, '') as Metal;
+  if (table && table.structure !== bravais && given === undefined) {
+    throw new ObjectiveError(
+      `inputs.latticeConstantAngstrom: ${element} is ${table.structure}, but ${facet} is a ${bravais} surface; give the ${bravais} lattice constant.`,
+    );
+  }
+  const a = given ?? table?.a;
+  if (a === undefined)
+    throw new ObjectiveError(`inputs.latticeConstantAngstrom: no lattice constant of ${element} is on record here; give it.`);
+  // a named hcp metal keeps the ideal c/a, in the bulk and the slabs alike
+  return {
+    element,
+    facet,
+    a,
+    origin: given !== undefined ? 'given' : 'experimental',
+    cOverA: bravais === 'hcp' ? Math.sqrt(8 / 3) : undefined,
   };
-  const eos = (raw.eos as { points?: number; rangePercent?: number } | undefined) ?? {};
-  const points = eos.points ?? 5;
+}
+
+function resolve(inputs: SurfaceObjectiveInputs, env: WorkflowEnvironment): SurfaceInputs {
+  const points = inputs.eos?.points ?? 5;
   if (points % 2 === 0)
     throw new ObjectiveError(
       `inputs.eos.points: ${points} is even; use an odd number (5, 7, 9) so the starting lattice constant is the middle point.`,
     );
-  const asGiven = (raw.latticeConstantAsGiven as boolean | undefined) ?? false;
-  let element: string;
-  let facet: Facet;
-  let a: number;
-  let origin: SurfaceInputs['latticeOrigin'];
-  let cOverA: number | undefined;
-  let file: StructureFileInput | undefined;
-  let spaceGroup: string | undefined;
-  if (inputs.structure) {
-    file = loadedStructureFile(inputs.structure, 'inputs.structure');
-    const m = metalOfFile(file, asked);
-    if (raw.element !== undefined && raw.element !== m.element)
-      throw new ObjectiveError(
-        `inputs.element: ${String(raw.element)}, but ${file.name} holds ${m.element}; leave element out (the file says it) or give the right file.`,
-      );
-    element = m.element;
-    facet = m.facet;
-    a = (raw.latticeConstantAngstrom as number | undefined) ?? m.aAngstrom;
-    origin = raw.latticeConstantAngstrom !== undefined ? 'given' : 'file';
-    cOverA = m.cOverA;
-    spaceGroup = m.spaceGroup;
-  } else {
-    element = raw.element as string;
-    const table = ELEMENT_CRYSTALS[element];
-    const tableMetal = table && ['fcc', 'bcc', 'hcp'].includes(table.structure) ? (table.structure as Metal) : undefined;
-    const f =
-      asked.facet ??
-      (asked.miller && tableMetal ? (`${tableMetal}${asked.miller}` as Facet) : tableMetal ? DEFAULT_FACET[tableMetal] : undefined);
-    if (!f) throw new ObjectiveError(`inputs.facet: ${element} has no default surface here; name the facet (${FACETS.join(', ')}).`);
-    if (!FACETS.includes(f))
-      throw new ObjectiveError(
-        `inputs.miller: ${element} is ${String(tableMetal)}, which has no (${String(asked.miller)}) slab here; its surfaces are ${facetsOf(tableMetal!).join(', ')}.`,
-      );
-    facet = f;
-    const bravais = facet.replace(/\d+$/, '') as Metal;
-    if (table && table.structure !== bravais && raw.latticeConstantAngstrom === undefined) {
-      throw new ObjectiveError(
-        `inputs.latticeConstantAngstrom: ${element} is ${table.structure}, but ${facet} is a ${bravais} surface; give the ${bravais} lattice constant.`,
-      );
-    }
-    const given = raw.latticeConstantAngstrom as number | undefined;
-    const aa = given ?? table?.a;
-    if (aa === undefined)
-      throw new ObjectiveError(`inputs.latticeConstantAngstrom: no lattice constant of ${element} is on record here; give it.`);
-    a = aa;
-    origin = given !== undefined ? 'given' : 'experimental';
-    // a named hcp metal keeps the ideal c/a, in the bulk and the slabs alike
-    cOverA = bravais === 'hcp' ? Math.sqrt(8 / 3) : undefined;
-  }
+  const asGiven = inputs.latticeConstantAsGiven ?? false;
+  const { element, facet, a, origin, cOverA, file, spaceGroup } = resolveBulk(inputs);
   if (asGiven && origin === 'experimental')
     throw new ObjectiveError(
       "inputs.latticeConstantAsGiven: give latticeConstantAngstrom (or a structure file) to cut at; without one, a is computed at the study's settings.",
     );
   const bravais = facet.replace(/\d+$/, '') as Metal;
-  const layers = [...((raw.layers as number[] | undefined) ?? [3, 5, 7])].sort((x, y) => x - y);
+  const layers = [...(inputs.layers ?? [3, 5, 7])].sort((x, y) => x - y);
+  // the schema admits exactly two sizes (minItems, maxItems 2)
+  const [p = 1, q = 1] = inputs.size ?? [];
   return {
     element,
     facet,
@@ -316,12 +328,12 @@ function resolve(inputs: InputsOf<typeof INPUT_SCHEMA>, env: WorkflowEnvironment
     ...(cOverA !== undefined ? { cOverA } : {}),
     ...(file ? { file } : {}),
     ...(spaceGroup ? { spaceGroup } : {}),
-    eos: { points, rangePercent: eos.rangePercent ?? 5 },
+    eos: { points, rangePercent: inputs.eos?.rangePercent ?? 5 },
     layers,
-    vacuumAngstrom: (raw.vacuumAngstrom as number | undefined) ?? 8,
-    size: (raw.size as [number, number] | undefined) ?? [1, 1],
-    relax: (raw.relax as boolean | undefined) ?? false,
-    forceThresholdEvPerAngstrom: (raw.forceThresholdEvPerAngstrom as number | undefined) ?? 0.01,
+    vacuumAngstrom: inputs.vacuumAngstrom ?? 8,
+    size: [p, q],
+    relax: inputs.relax ?? false,
+    forceThresholdEvPerAngstrom: inputs.forceThresholdEvPerAngstrom ?? 0.01,
     settings: resolveSettings(inputs, [element], env),
     bulkAtoms: bravais === 'hcp' ? 2 : 1,
   };
