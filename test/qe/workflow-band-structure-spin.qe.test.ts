@@ -6,7 +6,10 @@
 // Then triplet O2 in a 4.763 Å box (test/fixtures/dft/qe-postprocessing/spin-bands/o2/O2-box.vasp,
 // O.pbe-rrkjus.UPF, 25 Ry, Γ only, 1 k-point per 1/Å: 21 k-points), spin asked for: both spin channels
 // hold a gap at the Fermi level, each reported, and the crystal's gap (π*↑ to π*↓) claimed.
-// Cost: per crystal one SCF, one bands run, two bands.x; Fe ~10 s wall (4 s CPU), O2 ~25 s (9 s CPU), after one build.
+// Last the DOS template on bcc Fe at the same settings (the nscf on the SCF's 6×6×6 mesh, 0.2 eV grid):
+// dos.x's and projwfc.x's two channels kept apart, drawn up and down, and the moment they integrate to.
+// Cost: per crystal one SCF, one bands run, two bands.x; Fe ~10 s wall (4 s CPU), O2 ~25 s (9 s CPU);
+// the Fe DOS ~8 s (4 s CPU); after one build.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { ArtifactRecord } from '../../src/core/provenance/types';
-import type { BandGapValue, BandPathValue, BandStructureValue, NscfMeta } from '../../src/core/artifacts/electronic';
+import type { BandGapValue, BandPathValue, BandStructureValue, DosValue, NscfMeta, PdosValue } from '../../src/core/artifacts/electronic';
 import type { JobRecord } from '../../src/core/hpc/types';
 
 const root = path.resolve(__dirname, '../..');
@@ -181,6 +184,58 @@ describe('spin-polarised band structures through dreams run --offline, with real
       const report = fs.readFileSync(path.join(o2.runDir, 'report.md'), 'utf8');
       assert.match(report, /Each spin channel's own gap: majority \(spin up\) \d\.\d{3} eV, .*; minority \(spin down\) \d\.\d{3} eV/);
       assert.match(report, /Per spin channel: up \d\.\d{3} eV/);
+    });
+  });
+
+  describe('bcc Fe: the DOS of both spin channels', () => {
+    let fe: ReturnType<typeof runObjective>;
+    const named = (name: string) =>
+      fe.events
+        .filter((e) => e.kind === 'provenance.artifact')
+        .map((e) => e.payload as ArtifactRecord)
+        .filter((a) => a.name === name)
+        .at(-1)!;
+    before(() => {
+      fe = runObjective([
+        'workflow: dos',
+        'objective: DOS of bcc Fe with PBE',
+        'inputs:',
+        '  element: Fe',
+        '  functional: PBE',
+        '  pseudopotentials: { Fe: Fe.pbe-nd-rrkjus.UPF }',
+        '  ecutwfcRy: 25',
+        '  kSpacingPerAngstrom: 0.6',
+        '  dosMeshFactor: 1',
+        '  deltaEEv: 0.2',
+      ]);
+    });
+    after(() => fs.rmSync(fe.dir, { recursive: true, force: true }));
+
+    it("keeps dos.x's and projwfc.x's spin channels apart, and they hold iron's moment below E_F", () => {
+      assert.equal(fe.status, 0, fe.stdout);
+      const dos = named('dos').value as DosValue;
+      assert.equal(dos.spin!.up.length, dos.energiesEv.length);
+      assert.equal(dos.spin!.down.length, dos.energiesEv.length);
+      // ∫ (up − down) dE up to E_F: the moment per cell, as the SCF's 2.3 μB (toy mesh and grid)
+      let moment = 0;
+      for (let i = 1; i < dos.energiesEv.length && dos.energiesEv[i]! <= dos.fermiEnergyEv!; i++) {
+        const d = (j: number) => dos.spin!.up[j]! - dos.spin!.down[j]!;
+        moment += ((d(i) + d(i - 1)) / 2) * (dos.energiesEv[i]! - dos.energiesEv[i - 1]!);
+      }
+      assert.ok(moment > 1.8 && moment < 2.8, `moment from the DOS ${moment.toFixed(2)} μB`);
+      const pdos = named('pdos').value as PdosValue;
+      const d = pdos.projections!.find((p) => p.label === 'Fe d')!;
+      assert.equal(d.spin!.up.length, pdos.energiesEv.length);
+      assert.ok(pdos.lowdin[0]!.polarization! > 1.8, `Löwdin polarization ${pdos.lowdin[0]!.polarization}`);
+    });
+
+    it('draws both channels, down below the axis, and the report says so with the Löwdin polarization', () => {
+      const svg = fs.readFileSync(path.join(fe.runDir, 'plots', 'dos.svg'), 'utf8');
+      for (const t of ['total, spin up', 'total, spin down (drawn negative)', 'PDOS Fe d, up', 'PDOS Fe d, down', 'spin down &lt; 0'])
+        assert.ok(svg.includes(t), t);
+      const report = fs.readFileSync(path.join(fe.runDir, 'report.md'), 'utf8');
+      assert.match(report, /spin-polarised: the spin-up and spin-down DOS apart \(up drawn above the axis, down below\)/);
+      assert.match(report, /atom 1 \d\.\d{3} e \(polarization \d\.\d{2} μB\)/);
     });
   });
 });
