@@ -31,21 +31,23 @@ const PANEL_COLOUR: Record<string, string> = {
 export function convergenceSvg(sel: ConvergenceSelectionValue, artifactId: string): string {
   const axis = SWEEP_AXIS[sel.parameter] ?? { x: sel.parameter, title: `${sel.parameter} convergence` };
   const panels = convergencePanels(sel);
+  const unit = sel.parameter === 'ecutwfc' ? ' Ry' : sel.parameter === 'kspacing' ? ' 1/Å' : '';
   const charts = panels.map((p) =>
     renderChart({
       title: `${axis.title} (${artifactId})${panels.length > 1 ? `: ${p.quantity}` : ''}`,
       xLabel: axis.x,
       yLabel: `${p.label} (${p.unit})`,
+      yLog: true,
       series: [
         {
-          label: `${p.label} against the finest run, ${p.unit}`,
+          label: `change against the finest run${p.points.some((q) => !(q.y > 0)) ? ' (hollow: no change as printed, on the floor)' : ''}`,
           points: p.points,
           markers: true,
           color: PANEL_COLOUR[p.quantity] ?? '#1565c0',
         },
       ],
       ...(p.tolerance !== undefined ? { band: { from: 0, to: p.tolerance, label: `tolerance ${p.tolerance} ${p.unit}` } } : {}),
-      marker: { x: sel.chosenValue, label: `chosen ${sel.chosenValue}${sel.converged ? '' : ' (not converged)'}` },
+      marker: { x: sel.chosenValue, label: `chosen ${sel.chosenValue}${unit}${sel.converged ? '' : ' (not converged)'}` },
     }),
   );
   if (charts.length === 1) return charts[0]!;

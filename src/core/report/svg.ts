@@ -25,6 +25,11 @@ export interface Chart {
   marker?: { x: number; label: string };
   width?: number;
   height?: number;
+  /**
+   * A logarithmic y axis (errors that fall over decades, as a convergence sweep's): ticks at 1, 2 and 5 × 10^n, and a
+   * value of zero or below, which a log axis cannot hold, drawn as a hollow marker on the floor.
+   */
+  yLog?: boolean;
 }
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -37,6 +42,18 @@ export function niceTicks(lo: number, hi: number, target = 5): number[] {
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
   const out: number[] = [];
   for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push(Number(t.toPrecision(12)));
+  return out;
+}
+
+/** Ticks of a log axis over [lo, hi]: the decades, with 2 and 5 × 10^n between them when fewer than three decades show. */
+export function logTicks(lo: number, hi: number): number[] {
+  const out: number[] = [];
+  const steps = Math.log10(hi / lo) < 3 ? [1, 2, 5] : [1];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++)
+    for (const k of steps) {
+      const t = Number((k * 10 ** e).toPrecision(6));
+      if (t >= lo && t <= hi) out.push(t);
+    }
   return out;
 }
 
@@ -65,7 +82,13 @@ export function renderChart(c: Chart): string {
   const padY = (y1 - y0) * 0.08;
   [x0, x1, y0, y1] = [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
   const px = (x: number) => m.left + ((x - x0) / (x1 - x0)) * (W - m.left - m.right);
-  const py = (y: number) => H - m.bottom - ((y - y0) / (y1 - y0)) * (H - m.top - m.bottom);
+  const positive = ys.filter((y) => y > 0);
+  const [l0, l1] = positive.length ? [Math.log10(Math.min(...positive) / 3), Math.log10(Math.max(...positive) * 3)] : [-2, 0];
+  const floor = H - m.bottom;
+  const py = c.yLog
+    ? (y: number) => (y > 0 ? floor - ((Math.log10(y) - l0) / (l1 - l0)) * (H - m.top - m.bottom) : floor)
+    : (y: number) => floor - ((y - y0) / (y1 - y0)) * (H - m.top - m.bottom);
+  const yTicks = c.yLog ? logTicks(10 ** l0, 10 ** l1) : niceTicks(y0, y1);
   const total = H + (c.series.length ? LEGEND_ROW * c.series.length + 8 : 0);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${total}" viewBox="0 0 ${W} ${total}" font-family="sans-serif" font-size="12">`,
@@ -85,7 +108,7 @@ export function renderChart(c: Chart): string {
     parts.push(`<line x1="${px(t).toFixed(1)}" y1="${H - m.bottom}" x2="${px(t).toFixed(1)}" y2="${H - m.bottom + 5}" stroke="black"/>`);
     parts.push(`<text x="${px(t).toFixed(1)}" y="${H - m.bottom + 18}" text-anchor="middle">${label(t)}</text>`);
   }
-  for (const t of niceTicks(y0, y1)) {
+  for (const t of yTicks) {
     parts.push(`<line x1="${m.left - 5}" y1="${py(t).toFixed(1)}" x2="${W - m.right}" y2="${py(t).toFixed(1)}" stroke="#e0e0e0"/>`);
     parts.push(`<text x="${m.left - 8}" y="${(py(t) + 4).toFixed(1)}" text-anchor="end">${label(t)}</text>`);
   }
@@ -106,8 +129,9 @@ export function renderChart(c: Chart): string {
     }
     if (s.markers) {
       for (const p of s.points) {
+        const hollow = c.yLog && !(p.y > 0);
         parts.push(
-          `<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${s.color}"><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`,
+          `<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${hollow ? 'white' : s.color}"${hollow ? ` stroke="${s.color}" stroke-width="1.5"` : ''}><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`,
         );
       }
     }

@@ -148,7 +148,18 @@ describe('convergence plot: the quantities a sweep was judged by', () => {
     assert.match(svg, /tolerance 5 meV\/atom/);
     assert.match(svg, /tolerance 0\.005 eV\/Å/);
     assert.match(svg, /largest \|ΔF\| of one component \(eV\/Å\)/);
-    assert.equal((svg.match(/chosen 22</g) ?? []).length, 2, 'the choice marked in both panels');
+    assert.equal((svg.match(/chosen 22 Ry</g) ?? []).length, 2, 'the choice marked in both panels');
+    // on a log axis: the 0.005 eV/Å band is as tall as the decades under it, not 1/16 of a linear axis up to 0.08
+    const bands = [...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)" fill="#2e7d32"/g)].map((b) =>
+      Number(b[2]),
+    );
+    assert.equal(bands.length, 2);
+    assert.ok(
+      bands.every((hgt) => hgt > 60),
+      `tolerance bands ${bands.join(', ')} px tall`,
+    );
+    // the finest run (no change) hollow on the floor
+    assert.match(svg, /fill="white" stroke="#c62828"/);
     const moment = convergenceSvg(
       feMomentSelection({ chosenValue: 30, chosen: { ecutwfcRy: 30 }, criterion: { kind: 'moment', toleranceMomentMuBPerAtom: 0.02 } }),
       'a-3',
