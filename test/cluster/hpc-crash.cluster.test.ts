@@ -5,13 +5,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readPwOutcome } from '../../src/core/dft/qe/jobFacts';
-import { JobBackends } from '../../src/core/hpc/backends';
-import { JobService } from '../../src/core/hpc/jobService';
-import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { outputNameFor } from '../../src/core/hpc/localRunner';
 import { shellQuote } from '../../src/core/hpc/shellQuote';
-import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
-import { alPseudo, makeTestCluster, readInput, type TestCluster } from './hpc/clusterFixture';
+import { alPseudo, makeTestCluster, oneTask, openClusterService, readInput, type TestCluster } from './hpc/clusterFixture';
 
 describe("remote runner: pw.x's CRASH file", () => {
   let cluster: TestCluster;
@@ -24,21 +20,14 @@ describe("remote runner: pw.x's CRASH file", () => {
     // The cluster keeps only pw.x's first 12 lines of output (a stand-in for an output lost or
     // cut as the job stopped); pw.x still writes its error to CRASH in the job's directory.
     const prelude = ['set -o pipefail', 'pw.x() { command pw.x "$@" | sed -n 1,12p; }'];
-    const backends = new JobBackends({
-      local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
-      profiles: [cluster.profile({ workRoot, prelude })],
-      sshConfig: loadSshConfig(cluster.sshConfigFile),
-      pollSeconds: 1,
-    });
-    const service = await JobService.open({ store: new MemoryJobStore(), runDir: path.join(cluster.dir, 'run'), backend: backends.create });
+    const { service, close } = await openClusterService(cluster, cluster.profile({ workRoot, prelude }));
     try {
       // ecutwfc misspelt: pw.x stops in read_namelists (resources are given, as sizing needs ecutwfc)
-      const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: a one-task job' };
       const job = await service.create({
         backend: 'testcluster',
         input: { name: 'bad.in', text: readInput('al-fcc-bad.in') },
         pseudopotentials: alPseudo,
-        resources,
+        resources: oneTask,
       });
       await service.submit(job.id);
       const done = await service.waitFor(job.id);
@@ -56,19 +45,12 @@ describe("remote runner: pw.x's CRASH file", () => {
       // the CRASH file is beside the output locally, where the advisor and `dreams parse` read it
       assert.equal(fs.readFileSync(path.join(service.jobDir(job.id), 'CRASH'), 'utf8'), remoteCrash);
     } finally {
-      await service.dispose();
-      await backends.close();
+      await close();
     }
   });
 
   it('fetches no CRASH file for a job that succeeded, and an absent CRASH file is no error', async () => {
-    const backends = new JobBackends({
-      local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
-      profiles: [cluster.profile()],
-      sshConfig: loadSshConfig(cluster.sshConfigFile),
-      pollSeconds: 1,
-    });
-    const service = await JobService.open({ store: new MemoryJobStore(), runDir: path.join(cluster.dir, 'run'), backend: backends.create });
+    const { service, close } = await openClusterService(cluster);
     try {
       const job = await service.create({
         backend: 'testcluster',
@@ -81,8 +63,7 @@ describe("remote runner: pw.x's CRASH file", () => {
       assert.equal(cluster.ssh(`test -e ${shellQuote(`${done.workDir!}/CRASH`)} && echo yes || echo no`).trim(), 'no');
       assert.ok(!fs.existsSync(path.join(service.jobDir(job.id), 'CRASH')));
     } finally {
-      await service.dispose();
-      await backends.close();
+      await close();
     }
   });
 });

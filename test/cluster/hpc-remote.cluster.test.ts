@@ -4,32 +4,21 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { JobBackends } from '../../src/core/hpc/backends';
-import { JobService } from '../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { outputNameFor } from '../../src/core/hpc/localRunner';
 import { readPwOutcome } from '../../src/core/dft/qe/jobFacts';
 import { SlurmAdapter } from '../../src/core/hpc/schedulers/slurm';
-import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
-import type { ClusterProfile, JobRecord } from '../../src/core/hpc/types';
-import { alPseudo, LinkRelay, makeTestCluster, readInput, until, type TestCluster } from './hpc/clusterFixture';
-
-async function openService(
-  cluster: TestCluster,
-  profile: ClusterProfile,
-  runDir = path.join(cluster.dir, 'run'),
-  store = new MemoryJobStore(),
-) {
-  const backends = new JobBackends({
-    local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
-    profiles: [profile],
-    sshConfig: loadSshConfig(cluster.sshConfigFile),
-    pollSeconds: 1,
-    connection: { backoff: { initialMs: 200, maxMs: 2000 } },
-  });
-  const service = await JobService.open({ store, runDir, backend: backends.create, progressIntervalMs: 0 });
-  return { service, backends, store, close: async () => (await service.dispose(), await backends.close()) };
-}
+import type { JobRecord } from '../../src/core/hpc/types';
+import {
+  alPseudo,
+  LinkRelay,
+  makeTestCluster,
+  oneTask,
+  openClusterService,
+  readInput,
+  until,
+  type TestCluster,
+} from './hpc/clusterFixture';
 
 /** The states a job went through, in order (updates within a state are folded). */
 const statesOf = (store: MemoryJobStore, id: string) =>
@@ -44,7 +33,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   afterEach(() => cluster.cleanup());
 
   it("runs an fcc Al SCF on the cluster and gets the local run's energy to 1e-6 Ry", async () => {
-    const { service, backends, store, close } = await openService(cluster, cluster.profile());
+    const { service, backends, store, close } = await openClusterService(cluster);
     try {
       const input = { name: 'al.in', text: readInput('al-fcc-scf.in') };
       const local = await service.create({ backend: 'local', input, pseudopotentials: alPseudo });
@@ -94,15 +83,14 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   });
 
   it("reports a job whose pw.x fails on bad input as failed, with pw.x's own error text", async () => {
-    const { service, close } = await openService(cluster, cluster.profile());
+    const { service, close } = await openClusterService(cluster);
     try {
       // the misspelt ecutwfc also defeats resource sizing, so resources are given
-      const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: a one-task job' };
       const job = await service.create({
         backend: 'testcluster',
         input: { name: 'bad.in', text: readInput('al-fcc-bad.in') },
         pseudopotentials: alPseudo,
-        resources,
+        resources: oneTask,
       });
       await service.submit(job.id);
       const done = await service.waitFor(job.id);
@@ -115,7 +103,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   });
 
   it('cancels a running job with scancel', async () => {
-    const { service, close } = await openService(cluster, cluster.profile());
+    const { service, close } = await openClusterService(cluster);
     try {
       const job = await service.create({
         backend: 'testcluster',
@@ -142,7 +130,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
 
   it('withdraws a job SLURM will never start (walltime above the partition limit) and fails it with the reason and the limit, instead of waiting forever', async () => {
     // the test cluster's "short" partition allows 5 minutes
-    const { service, store, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
+    const { service, store, close } = await openClusterService(cluster, cluster.profile({ partition: 'short' }));
     try {
       const resources = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: more than the partition allows' };
       const job = await service.create({
@@ -168,7 +156,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   });
 
   it("suggests resources inside the partition's own time limit, read from sinfo, so the job runs", async () => {
-    const { service, close } = await openService(cluster, cluster.profile({ partition: 'short' }));
+    const { service, close } = await openClusterService(cluster, cluster.profile({ partition: 'short' }));
     try {
       const job = await service.create({
         backend: 'testcluster',
@@ -187,7 +175,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   });
 
   it('reads finished jobs from accounting, falling back to sacct -c where accounting storage is off', async () => {
-    const { backends, close } = await openService(cluster, cluster.profile());
+    const { backends, close } = await openClusterService(cluster);
     try {
       const connection = backends.connection(cluster.profile());
       const slurm = new SlurmAdapter();
@@ -209,7 +197,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
   it('rides out a dropped SSH link: reconnects and completes the job, submitted once', async () => {
     const relay = await LinkRelay.start();
     const c2 = makeTestCluster([relay.port]);
-    const { service, backends, close } = await openService(c2, c2.profile({ sshHost: `relay${relay.port}` }));
+    const { service, backends, close } = await openClusterService(c2, c2.profile({ sshHost: `relay${relay.port}` }));
     try {
       const job = await service.create({
         backend: 'testcluster',
@@ -257,11 +245,11 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       assert.match(j.error!, new RegExp(`may still be running there.*scancel ${j.schedulerId}`));
     };
     const input = { name: 'al.in', text: readInput('al-fcc-medium.in') };
-    const live = await openService(c2, profile, path.join(c2.dir, 'live'));
+    const live = await openClusterService(c2, profile, path.join(c2.dir, 'live'));
     const laterStore = new MemoryJobStore();
     try {
       // a job whose process stops following it before the key changes (dreams resume opens it after)
-      const earlier = await openService(c2, profile, path.join(c2.dir, 'later'), laterStore);
+      const earlier = await openClusterService(c2, profile, path.join(c2.dir, 'later'), laterStore);
       const other = await earlier.service.create({ backend: 'testcluster', input, pseudopotentials: alPseudo });
       await earlier.service.submit(other.id);
       await earlier.close();
@@ -272,7 +260,7 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       fs.writeFileSync(c2.knownHosts, `[127.0.0.1]:${relay.port} ssh-ed25519 ${blob.toString('base64')}\n`);
       assert.ok(relay.cut() >= 1, 'there was a live link to cut');
       expectRefusal(await withTimeout(live.service.waitFor(job.id), 'the job followed while the host key changed'));
-      const resumed = await openService(c2, profile, path.join(c2.dir, 'later'), laterStore);
+      const resumed = await openClusterService(c2, profile, path.join(c2.dir, 'later'), laterStore);
       try {
         expectRefusal(await withTimeout(resumed.service.waitFor(other.id), 'the job resumed after the host key changed'));
       } finally {

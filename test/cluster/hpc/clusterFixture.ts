@@ -1,12 +1,17 @@
 // Shared set-up for the hpc cluster tests: a per-run id so parallel runs on the shared
-// test cluster never collide, an ssh config and known_hosts of our own, a loopback TCP
-// relay whose sockets a test can cut, and clean-up of everything a run left remotely.
+// test cluster never collide, an ssh config and known_hosts of our own, a job service on the
+// local runner and a cluster profile, a loopback TCP relay whose sockets a test can cut, and
+// clean-up of everything a run left remotely.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { JobBackends } from '../../../src/core/hpc/backends';
+import { JobService } from '../../../src/core/hpc/jobService';
+import { MemoryJobStore } from '../../../src/core/hpc/jobStore';
+import { loadSshConfig } from '../../../src/core/hpc/ssh/sshConfig';
 import type { ClusterProfile } from '../../../src/core/hpc/types';
 
 export const clusterDir = process.env.DREAMS_TEST_CLUSTER_DIR ?? '/tmp/dreams-test-cluster';
@@ -15,6 +20,8 @@ export const fixtures = path.resolve(__dirname, '../../fixtures/hpc');
 export const pseudoDir = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 export const alPseudo = [{ name: 'Al.pz-vbc.UPF', path: path.join(pseudoDir, 'Al.pz-vbc.UPF') }];
 export const readInput = (name: string) => fs.readFileSync(path.join(fixtures, name), 'utf8');
+/** A one-task job's resources, given where sizing cannot read the input (al-fcc-bad.in's misspelt ecutwfc). */
+export const oneTask = { ntasks: 1, nodes: 1, walltimeMinutes: 10, reason: 'test: a one-task job' };
 
 /** The cluster's host key line body ("ssh-ed25519 AAAA..."). */
 export const hostKey = (): string =>
@@ -81,6 +88,24 @@ export function makeTestCluster(extraPorts: number[] = []): TestCluster {
       }
     },
   };
+}
+
+/** A job service over two backends, pw.x locally and `profile` (default the cluster's own), as `dreams` opens them; `close` ends both. */
+export async function openClusterService(
+  cluster: TestCluster,
+  profile: ClusterProfile = cluster.profile(),
+  runDir = path.join(cluster.dir, 'run'),
+  store = new MemoryJobStore(),
+) {
+  const backends = new JobBackends({
+    local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
+    profiles: [profile],
+    sshConfig: loadSshConfig(cluster.sshConfigFile),
+    pollSeconds: 1,
+    connection: { backoff: { initialMs: 200, maxMs: 2000 } },
+  });
+  const service = await JobService.open({ store, runDir, backend: backends.create, progressIntervalMs: 0 });
+  return { service, backends, store, close: async () => (await service.dispose(), await backends.close()) };
 }
 
 /** A TCP relay to the cluster's sshd whose live connections a test can cut. */
