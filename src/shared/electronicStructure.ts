@@ -59,3 +59,51 @@ export interface DosPlotData {
   projections?: DosProjection[];
   title?: string;
 }
+
+/**
+ * The energy window the band-structure and DOS plots draw, eV around their zero (E − E_ref): the
+ * few eV around E_F or the gap a practitioner reads, the same for both plots so that a material's
+ * bands and DOS line up. Drawing only: the artifacts keep every energy the runs wrote.
+ */
+export const ENERGY_WINDOW_EV: readonly [number, number] = [-12, 8];
+
+/** The energy axis of a DOS plot: the range it draws, and whether that leaves out energies the data has. */
+export interface DosEnergyAxis {
+  /** E − E_ref drawn, eV. */
+  domain: [number, number];
+  /** Whether a part of the data lies outside `domain` (then the plot says so, `note`). */
+  clips: boolean;
+  /** "drawn −12 to 8 eV of −9.5 to 24.6 eV (the artifact keeps all)", when it clips. */
+  note?: string;
+  /** Whether E − E_ref = `e` is drawn. */
+  inside: (e: number) => boolean;
+}
+
+const eV = (e: number): string => `${Number(e.toFixed(1))}`.replace('-', '−');
+
+/**
+ * The energies a DOS is drawn over, from its energies relative to the zero (`relative`, eV): the
+ * window around the zero when there is one (`hasZero`), else the whole range (absolute energies have
+ * no "around").
+ */
+export function dosEnergyAxis(
+  relative: readonly number[],
+  hasZero: boolean,
+  window: readonly [number, number] = ENERGY_WINDOW_EV,
+): DosEnergyAxis {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const e of relative) {
+    if (e < lo) lo = e;
+    if (e > hi) hi = e;
+  }
+  if (!hasZero || !(hi > lo)) return { domain: [lo, hi], clips: false, inside: () => true };
+  const [w0, w1] = window;
+  const clips = lo < w0 || hi > w1;
+  return {
+    domain: [w0, w1],
+    clips,
+    ...(clips ? { note: `drawn ${eV(w0)} to ${eV(w1)} eV of ${eV(lo)} to ${eV(hi)} eV (the artifact keeps all)` } : {}),
+    inside: (e) => e >= w0 && e <= w1,
+  };
+}

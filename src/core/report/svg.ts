@@ -30,6 +30,13 @@ export interface Chart {
    * value of zero or below, which a log axis cannot hold, drawn as a hollow marker on the floor.
    */
   yLog?: boolean;
+  /**
+   * The x range drawn, as given (no padding): the lines are cut at its edges, markers outside it left out, and the y
+   * range fitted to what lies inside it (a DOS drawn in an energy window around E_F).
+   */
+  xRange?: [number, number];
+  /** A line of small print above the plot, right-aligned (what the window leaves out). */
+  note?: string;
 }
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -63,6 +70,40 @@ const label = (t: number): string => {
   return String(Number(t.toPrecision(6)));
 };
 
+/**
+ * The parts of a line inside [lo, hi] in x: each a run of its points there, cut where a segment
+ * crosses an edge (the crossing interpolated), so that the line ends at the edge of the plot.
+ */
+export function cutToRange(points: readonly { x: number; y: number }[], [lo, hi]: readonly [number, number]): { x: number; y: number }[][] {
+  const runs: { x: number; y: number }[][] = [];
+  let run: { x: number; y: number }[] = [];
+  const inside = (p: { x: number }) => p.x >= lo && p.x <= hi;
+  const at = (a: { x: number; y: number }, b: { x: number; y: number }, x: number) => ({
+    x,
+    y: a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x),
+  });
+  points.forEach((p, i) => {
+    const prev = points[i - 1];
+    if (prev && inside(prev) !== inside(p)) {
+      // the segment crosses an edge: end (or start) the run there
+      const [a, b] = inside(prev) ? [prev, p] : [p, prev];
+      const edge = b.x < lo ? lo : hi;
+      const cut = at(a, b, edge);
+      if (inside(prev)) {
+        run.push(cut);
+        runs.push(run);
+        run = [];
+      } else run.push(cut);
+    } else if (prev && !inside(prev) && !inside(p) && (prev.x - lo) * (p.x - lo) < 0 && (prev.x - hi) * (p.x - hi) < 0) {
+      // a segment that spans the whole range
+      runs.push([at(prev, p, Math.min(prev.x, p.x) === prev.x ? lo : hi), at(prev, p, Math.min(prev.x, p.x) === prev.x ? hi : lo)]);
+    }
+    if (inside(p)) run.push(p);
+  });
+  if (run.length) runs.push(run);
+  return runs;
+}
+
 /** Height of one legend row under the chart, px. */
 const LEGEND_ROW = 16;
 
@@ -71,14 +112,15 @@ export function renderChart(c: Chart): string {
   const W = c.width ?? 640;
   const H = c.height ?? 400;
   const m = { left: 78, right: 20, top: 40, bottom: 56 };
-  const all = c.series.flatMap((s) => s.points);
+  const runsOf = (s: Series) => (c.xRange ? cutToRange(s.points, c.xRange) : [s.points]);
+  const all = c.series.flatMap((s) => runsOf(s).flat());
   const xs = [...all.map((p) => p.x), ...(c.marker ? [c.marker.x] : [])];
   const ys = [...all.map((p) => p.y), ...(c.band ? [c.band.from, c.band.to] : [])];
-  let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  let [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  let [x0, x1] = c.xRange ?? [Math.min(...xs), Math.max(...xs)];
+  let [y0, y1] = ys.length ? [Math.min(...ys), Math.max(...ys)] : [0, 1];
   if (x0 === x1) [x0, x1] = [x0 - 1, x1 + 1];
   if (y0 === y1) [y0, y1] = [y0 - 1, y1 + 1];
-  const padX = (x1 - x0) * 0.05;
+  const padX = c.xRange ? 0 : (x1 - x0) * 0.05;
   const padY = (y1 - y0) * 0.08;
   [x0, x1, y0, y1] = [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
   const px = (x: number) => m.left + ((x - x0) / (x1 - x0)) * (W - m.left - m.right);
@@ -96,6 +138,10 @@ export function renderChart(c: Chart): string {
     `<rect width="${W}" height="${total}" fill="white"/>`,
     `<text x="${W / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${esc(c.title)}</text>`,
   ];
+  if (c.note)
+    parts.push(
+      `<text class="note" x="${W - m.right}" y="${m.top - 6}" text-anchor="end" font-size="11" fill="#616161">${esc(c.note)}</text>`,
+    );
   if (c.band) {
     const top = py(Math.max(c.band.from, c.band.to));
     const bottom = py(Math.min(c.band.from, c.band.to));
@@ -123,12 +169,13 @@ export function renderChart(c: Chart): string {
     parts.push(`<text x="${(px(c.marker.x) + 4).toFixed(1)}" y="${H - m.bottom - 6}" fill="#c62828">${esc(c.marker.label)}</text>`);
   }
   c.series.forEach((s, i) => {
-    if (s.line !== false && s.points.length > 1) {
-      const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${px(p.x).toFixed(1)} ${py(p.y).toFixed(1)}`).join(' ');
+    const runs = runsOf(s);
+    if (s.line !== false && runs.some((r) => r.length > 1)) {
+      const d = runs.flatMap((r) => r.map((p, j) => `${j ? 'L' : 'M'}${px(p.x).toFixed(1)} ${py(p.y).toFixed(1)}`)).join(' ');
       parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
     }
     if (s.markers) {
-      for (const p of s.points) {
+      for (const p of runs.flat()) {
         const hollow = c.yLog && !(p.y > 0);
         parts.push(
           `<circle cx="${px(p.x).toFixed(1)}" cy="${py(p.y).toFixed(1)}" r="4" fill="${hollow ? 'white' : s.color}"${hollow ? ` stroke="${s.color}" stroke-width="1.5"` : ''}><title>${esc(`${s.label}: (${label(p.x)}, ${label(p.y)})`)}</title></circle>`,

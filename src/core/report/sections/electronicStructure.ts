@@ -8,7 +8,7 @@
  */
 import type { ArtifactRecord } from '../../provenance/types';
 import type { BandGapValue, BandStructureValue, DosValue, PdosValue } from '../../artifacts/electronic';
-import type { EnergyZero } from '../../../shared/electronicStructure';
+import { dosEnergyAxis, ENERGY_WINDOW_EV, type EnergyZero } from '../../../shared/electronicStructure';
 import { niceTicks, renderChart } from '../svg';
 
 export const BAND_STRUCTURE_FILE = 'band-structure.svg';
@@ -20,7 +20,12 @@ const COLOURS = ['#c62828', '#2e7d32', '#6a1b9a', '#ef6c00', '#00838f', '#5d4037
 export const SPIN_COLOURS = { up: '#1565c0', down: '#c62828' } as const;
 
 /** Bands as lines over the path, E − E_ref between `window` eV around the reference. */
-export function bandStructureSvg(bs: BandStructureValue, id: string, gap?: BandGapValue, window: [number, number] = [-12, 8]): string {
+export function bandStructureSvg(
+  bs: BandStructureValue,
+  id: string,
+  gap?: BandGapValue,
+  window: readonly [number, number] = ENERGY_WINDOW_EV,
+): string {
   const W = 640;
   const H = 440;
   const m = { left: 64, right: 16, top: 40, bottom: 40 };
@@ -107,7 +112,9 @@ export function dosZeroOf(dos: DosValue): EnergyZero | undefined {
 }
 
 /**
- * Total DOS and the projections, E − E_VBM for an insulator, E − E_F otherwise. A spin-polarised
+ * Total DOS and the projections, E − E_VBM for an insulator, E − E_F otherwise, in the bands' energy
+ * window around that zero (the y range fitted to what lies inside it; small print above the plot
+ * when the window leaves data out); absolute energies, all of them. A spin-polarised
  * DOS (dos.x's dosup and dosdw columns) is drawn as its two channels, up above the axis and down
  * below it (negated), each projection likewise in its colour (down dashed).
  */
@@ -132,8 +139,14 @@ export function dosSvg(dos: DosValue, id: string, pdos?: { value: PdosValue; id:
         ]
       : [{ label: `PDOS ${p.label}`, points: points(p.dos, e), color }];
   });
+  const axis = dosEnergyAxis(
+    [...dos.energiesEv, ...(pdos?.value.energiesEv ?? [])].map((e) => e - ef),
+    zero !== undefined,
+  );
   return renderChart({
     title: `Density of states (${id}${pdos ? `, ${pdos.id}` : ''})`,
+    ...(zero ? { xRange: axis.domain } : {}),
+    ...(axis.note ? { note: axis.note } : {}),
     xLabel: zero ? `E − ${symbol} (eV)` : 'E (eV)',
     yLabel: dos.spin ? 'DOS (states/eV per cell; spin down < 0)' : 'DOS (states/eV per cell)',
     series: [...total, ...projections],

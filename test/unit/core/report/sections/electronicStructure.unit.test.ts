@@ -133,3 +133,80 @@ describe("the report's plots of a spin-polarised crystal", () => {
     assert.match(md, /Per spin channel: up 5\.662 eV \(indirect\), down 6\.687 eV \(direct\)/);
   });
 });
+
+// QE 6.7 outputs: dos.x on bcc Fe (fe/fe.dos, −9.5 to +24.6 eV around E_F), on fcc Al (al/al.dos, to +27 eV) and bands.x on bcc Fe (spin-bands/fe)
+describe("the report's DOS in the bands' energy window", () => {
+  const FIX = path.join(__dirname, '../../../../fixtures/dft/qe-postprocessing');
+  const read = (f: string) => parseDosFile(fs.readFileSync(path.join(FIX, f), 'utf8'));
+  const fe = read('fe/fe.dos');
+  const al = read('al/al.dos');
+  const valueOf = (d: typeof fe): DosValue => ({
+    energiesEv: d.energiesEv,
+    total: d.dos,
+    integrated: d.integrated,
+    ...(d.spin ? { spin: d.spin } : {}),
+    occupations: 'tetrahedra_opt',
+    fermiEnergyEv: d.fermiEnergyEv!,
+  });
+  // the energy axis's tick labels (under the plot, centred) and the y axis's (left of it, right-aligned)
+  const xTicks = (svg: string) => [...svg.matchAll(/text-anchor="middle">(-?[\d.]+)<\/text>/g)].map((m) => Number(m[1]));
+  const yTicks = (svg: string) => [...svg.matchAll(/y="[\d.]+" text-anchor="end">(-?[\d.]+)<\/text>/g)].map((m) => Number(m[1]));
+
+  it('draws E − E_F from −12 to 8 eV, the axis of the band structure of the same crystal, and says what it leaves out', () => {
+    const svg = dosSvg(valueOf(fe), 'a-31');
+    // ticks every 5 eV; E − E_F = −12 and 8 eV at the plot's left and right edges, 78 and 620 px
+    assert.deepEqual(xTicks(svg), [-10, -5, 0, 5]);
+    const at = (t: number) => Number(new RegExp(`<text x="([\\d.]+)" y="[\\d.]+" text-anchor="middle">${t}</text>`).exec(svg)![1]);
+    assert.ok(Math.abs(at(0) - (78 + (12 / 20) * 542)) < 0.1, `E_F at ${at(0)} px`);
+    assert.ok(Math.abs(at(5) - (78 + (17 / 20) * 542)) < 0.1, `5 eV at ${at(5)} px`);
+    const byBand = (e: number[][]) => e[0]!.map((_, b) => e.map((row) => row[b]!));
+    const band = (f: string) => byBand(parseBandFile(fs.readFileSync(path.join(FIX, 'spin-bands/fe', f), 'utf8')).energiesEv);
+    const up = band('bands.up.dat');
+    const x = up[0]!.map((_, k) => k / (up[0]!.length - 1));
+    const bands = bandStructureSvg(
+      {
+        x,
+        bandsEv: up,
+        bandsDownEv: band('bands.down.dat'),
+        ticks: [
+          { x: 0, label: 'Γ' },
+          { x: 1, label: 'N' },
+        ],
+        reference: { energyEv: 12.783, kind: 'fermi' },
+        kpoints: x.map(() => [0, 0, 0]),
+        electrons: 16,
+        nspin: 2,
+        occupations: 'smearing',
+        lattice: 'BCC',
+        convention: 'Setyawan-Curtarolo 2010',
+      },
+      'a-30',
+    );
+    const bandTicks = [...bands.matchAll(/text-anchor="end">(-?[\d.]+)<\/text>/g)].map((m) => Number(m[1]));
+    assert.deepEqual(xTicks(svg), bandTicks, 'the DOS and the bands share the energy range');
+    assert.match(svg, /class="note"[^>]*>drawn −12 to 8 eV of −9\.5 to 24\.6 eV \(the artifact keeps all\)</);
+    // every curve ends at the window's edges, 78 to 620 px across (the plot's margins)
+    for (const d of [...svg.matchAll(/<path d="([^"]+)"/g)].map((m) => m[1]!)) {
+      const xs = [...d.matchAll(/[ML](-?[\d.]+) /g)].map((m) => Number(m[1]));
+      assert.ok(Math.min(...xs) >= 78 && Math.max(...xs) <= 620, `x from ${Math.min(...xs)} to ${Math.max(...xs)} px`);
+    }
+  });
+
+  it("fits the DOS axis to the states inside the window, not to Al's free-electron states 20 eV above E_F", () => {
+    const svg = dosSvg(valueOf(al), 'a-12');
+    const inside = Math.max(...al.dos.filter((_, i) => al.energiesEv[i]! - al.fermiEnergyEv! <= 8));
+    const top = Math.max(...yTicks(svg));
+    assert.ok(Math.max(...al.dos) > 1.3 * inside, `dos.x's largest ${Math.max(...al.dos)} beyond the window, ${inside} inside`);
+    assert.ok(top >= 0.9 * inside && top < Math.max(...al.dos) * 0.8, `top tick ${top} for ${inside} states/eV inside the window`);
+  });
+
+  it('says nothing of a window that leaves no data out', () => {
+    const near = fe.energiesEv.map((e, i) => i).filter((i) => Math.abs(fe.energiesEv[i]! - fe.fermiEnergyEv!) < 5);
+    const svg = dosSvg(
+      { ...valueOf(fe), energiesEv: near.map((i) => fe.energiesEv[i]!), total: near.map((i) => fe.dos[i]!), spin: undefined },
+      'a-31',
+    );
+    assert.doesNotMatch(svg, /class="note"/);
+    assert.deepEqual(xTicks(svg), [-10, -5, 0, 5]);
+  });
+});
