@@ -201,7 +201,7 @@ describe("the report's DOS in the bands' energy window", () => {
   });
 
   it('says nothing of a window that leaves no data out', () => {
-    const near = fe.energiesEv.map((e, i) => i).filter((i) => Math.abs(fe.energiesEv[i]! - fe.fermiEnergyEv!) < 5);
+    const near = fe.energiesEv.map((_, i) => i).filter((i) => Math.abs(fe.energiesEv[i]! - fe.fermiEnergyEv!) < 5);
     const svg = dosSvg(
       { ...valueOf(fe), energiesEv: near.map((i) => fe.energiesEv[i]!), total: near.map((i) => fe.dos[i]!), spin: undefined },
       'a-31',
