@@ -4,7 +4,8 @@
 // labelled points of the path and the band edges, the DOS with its projections and E_F; a second
 // band plot in the same document clips with its own rectangle; an insulator's DOS (QE 6.7's Si
 // outputs in test/fixtures/dft/qe-postprocessing/si/dos-tetrahedra) is drawn against its
-// valence-band maximum, as its bands are. Cost: one build and one Chromium page, a few seconds.
+// valence-band maximum, as its bands are; a DOS is drawn in the bands' energy window around its
+// zero (bcc Fe's dos.x output runs to 25 eV above E_F). Cost: one build and one Chromium page, a few seconds.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -166,10 +167,9 @@ describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)
       'E_F = 6.738 eV',
     ])
       assert.ok(text.includes(t), `${t} in ${text}`);
-    // the dashed zero line where E = 6.270 eV lies on the energy axis (the plot is 520 − 72 − 20 px wide)
+    // the dashed zero line where E − E_VBM = 0 lies on the energy axis, which runs from −12 to 8 eV as the bands' (the plot is 520 − 72 − 20 px wide)
     const x1 = Number(await card.locator('line.energy-zero').getAttribute('x1'));
-    const es = siDosFile.energiesEv;
-    const expected = ((6.27 - es[0]!) / (es.at(-1)! - es[0]!)) * (520 - 72 - 20);
+    const expected = (12 / 20) * (520 - 72 - 20);
     assert.ok(Math.abs(x1 - expected) < 0.5, `zero line at ${x1} px, the VBM at ${expected} px`);
     await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots-insulator.png'), fullPage: true });
   });
@@ -212,5 +212,28 @@ describe('band-structure and DOS plots drawn by the notebook renderer (Chromium)
     assert.ok(Math.abs(upAbove / downBelow - 3.239 / 1.741) < 0.02, `${upAbove} / ${downBelow}`);
     assert.match(await card.innerText(), /total \(spin up above the axis, spin down below\)/);
     await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots-spin.png'), fullPage: true });
+  });
+
+  it("draws bcc Fe's DOS over the energies of its bands, −12 to 8 eV around E_F, fitted to the states there, and says what the window leaves out", async () => {
+    const dosCard = page.locator('#out-5 [data-plot="dos"]');
+    const bandCard = page.locator('#out-4 [data-plot="band-structure"]');
+    await dosCard.waitFor({ timeout: 10_000 });
+    // the DOS's energy axis (bottom) carries the ticks of the band structure's (left): dos.x wrote −9.5 to 24.6 eV around E_F
+    const dosTicks = await dosCard.locator('svg g.axis').first().locator('.tick text').allTextContents();
+    const bandTicks = await bandCard.locator('svg g.axis').first().locator('.tick text').allTextContents();
+    assert.ok(dosTicks.length >= 4, dosTicks.join(','));
+    assert.deepEqual(dosTicks, bandTicks);
+    const x1 = Number(await dosCard.locator('line.energy-zero').getAttribute('x1'));
+    assert.ok(Math.abs(x1 - (12 / 20) * (520 - 72 - 20)) < 0.5, `E_F at ${x1} px`);
+    // the curves are clipped to the plot; the majority's peak inside the window (3.239 states/eV, 1.6 eV below E_F) nearly reaches the top
+    const clip = await dosCard.locator('svg [clip-path]').count();
+    assert.equal(clip, 1, 'the curves drawn in one clipped group');
+    const axisY = Number(await dosCard.locator('line.dos-axis').getAttribute('y1'));
+    const up = await dosCard
+      .locator('svg path.dos-curve.spin-up')
+      .evaluate((p) => [...(p.getAttribute('d') ?? '').matchAll(/[ML]?[-\d.e]+,([-\d.e]+)/g)].map((m) => Number(m[1])));
+    assert.ok(Math.min(...up) < 0.2 * axisY, `the majority's peak at ${Math.min(...up)} px, the axis at ${axisY} px`);
+    assert.match(await dosCard.innerText(), /drawn −12 to 8 eV of −9\.5 to 24\.6 eV \(the artifact keeps all\)/);
+    await page.screenshot({ path: path.join(PROJECT_ROOT, 'test-results/electronic-plots-window.png'), fullPage: true });
   });
 });

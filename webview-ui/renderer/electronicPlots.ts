@@ -6,12 +6,19 @@
  * values (src/shared/electronicStructure.ts).
  */
 import { axisBottom, axisLeft, extent, line, scaleLinear, type Selection } from 'd3';
-import type { BandStructurePlotData, DosPlotData, EnergyZero } from '../../src/shared/electronicStructure';
+import {
+  type BandStructurePlotData,
+  type DosPlotData,
+  dosEnergyAxis,
+  ENERGY_WINDOW_EV,
+  type EnergyZero,
+} from '../../src/shared/electronicStructure';
 import { withUnit } from './quantities';
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
-/** Band plots drawn in this document so far: every output of a notebook shares one document, so each clip rectangle needs an id of its own. */
+/** Band and DOS plots drawn in this document so far: every output of a notebook shares one document, so each clip rectangle needs an id of its own. */
 let bandPlots = 0;
+let dosPlots = 0;
 const PALETTE = [
   'var(--vscode-charts-red, #c62828)',
   'var(--vscode-charts-green, #2e7d32)',
@@ -37,12 +44,18 @@ function legendInside(g: G, entries: { label: string; colour: string }[], iw: nu
 }
 
 /** Draws the bands into `g` (inner size iw × ih); returns the facts line for the legend. */
-export function drawBandStructure(g: G, d: BandStructurePlotData, iw: number, ih: number, window: [number, number] = [-12, 8]): string[] {
+export function drawBandStructure(
+  g: G,
+  d: BandStructurePlotData,
+  iw: number,
+  ih: number,
+  window: readonly [number, number] = ENERGY_WINDOW_EV,
+): string[] {
   const ref = d.reference.energyEv;
   const x = scaleLinear()
     .domain(extent(d.x) as [number, number])
     .range([0, iw]);
-  const y = scaleLinear().domain(window).range([ih, 0]);
+  const y = scaleLinear().domain([window[0], window[1]]).range([ih, 0]);
   const clipId = `dreams-bands-clip-${++bandPlots}`;
   g.append('clipPath').attr('id', clipId).append('rect').attr('width', iw).attr('height', ih);
   g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(6));
@@ -141,23 +154,28 @@ export function dosAxisLabel(d: DosPlotData): string {
 }
 
 /**
- * Draws the DOS into `g`, its legend inside; returns the legend entries. A spin-polarised DOS is
- * drawn as its two channels, spin up above the axis and spin down below it (negated, dashed), the
- * projections likewise.
+ * Draws the DOS into `g`, its legend inside, in the bands' energy window around its zero (the DOS
+ * axis fitted to what lies inside it; the curves clipped at its edges); returns the legend entries
+ * and, when the window leaves data out, a note saying so. A spin-polarised DOS is drawn as its two
+ * channels, spin up above the axis and spin down below it (negated, dashed), the projections likewise.
  */
-export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: string; colour: string }[] {
+export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { legend: { label: string; colour: string }[]; note?: string } {
   const zero = dosZero(d);
   const ef = zero?.energyEv ?? 0;
   const es = d.energiesEv.map((e) => e - ef);
+  const axis = dosEnergyAxis(es, zero !== undefined);
+  // the largest value drawn: the window's (the projections share the DOS's energies)
+  const peak = (values: readonly number[]) => values.reduce((m, v, i) => (axis.inside(es[i]!) && v > m ? v : m), 0);
   const spin = d.spin !== undefined;
   const projected = (d.projections ?? []).map((p) => ({ p, split: spin ? p.spin : undefined }));
   const top = spin
-    ? Math.max(...d.spin!.up, ...projected.flatMap((q) => q.split?.up ?? q.p.dos))
-    : Math.max(...d.total, ...(d.projections ?? []).flatMap((p) => p.dos));
-  const bottom = spin ? Math.max(...d.spin!.down, ...projected.flatMap((q) => q.split?.down ?? [])) : 0;
-  const x = scaleLinear()
-    .domain(extent(es) as [number, number])
-    .range([0, iw]);
+    ? Math.max(peak(d.spin!.up), ...projected.map((q) => peak(q.split?.up ?? q.p.dos)))
+    : Math.max(peak(d.total), ...(d.projections ?? []).map((p) => peak(p.dos)));
+  const bottom = spin ? Math.max(peak(d.spin!.down), ...projected.map((q) => peak(q.split?.down ?? []))) : 0;
+  const x = scaleLinear().domain(axis.domain).range([0, iw]);
+  const clipId = `dreams-dos-clip-${++dosPlots}`;
+  g.append('clipPath').attr('id', clipId).append('rect').attr('width', iw).attr('height', ih);
+  const plot = g.append('g').attr('clip-path', `url(#${clipId})`);
   const y = scaleLinear()
     .domain([-bottom * 1.05, top * 1.05 || 1])
     .nice()
@@ -165,7 +183,7 @@ export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: 
   g.append('g').attr('class', 'axis').attr('transform', `translate(0,${ih})`).call(axisBottom(x).ticks(6));
   g.append('g').attr('class', 'axis').call(axisLeft(y).ticks(5));
   const curve = (values: number[], colour: string, down = false) => {
-    const p = g
+    const p = plot
       .append('path')
       .attr('class', down ? 'dos-curve spin-down' : spin ? 'dos-curve spin-up' : 'dos-curve')
       .attr('fill', 'none')
@@ -209,5 +227,5 @@ export function drawDos(g: G, d: DosPlotData, iw: number, ih: number): { label: 
       .attr('y2', ih)
       .attr('stroke', 'var(--vscode-charts-blue, #1565c0)')
       .attr('stroke-dasharray', '4 3');
-  return legend;
+  return { legend, ...(axis.note ? { note: axis.note } : {}) };
 }

@@ -64,11 +64,12 @@ export function renderPlot(p: PlotData, element: HTMLElement, messaging: Messagi
     axisLabels('', p.data.reference.kind === 'vbm' ? 'E − E_VBM (eV)' : 'E − E_F (eV)');
     card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
   } else if (p.kind === 'dos') {
-    drawDos(g, p.data, iw, ih);
+    const { note } = drawDos(g, p.data, iw, ih);
     axisLabels(dosAxisLabel(p.data), 'DOS (states/eV per cell)');
     const zero = dosZero(p.data);
     const facts = [
       ...(zero ? [zeroFact(zero)] : []),
+      ...(note ? [note] : []),
       ...(p.data.fermiEnergyEv !== undefined && zero?.kind !== 'fermi' ? [`E_F = ${withUnit(p.data.fermiEnergyEv, 'eV')}`] : []),
     ];
     if (facts.length) card.append(h('div', { class: 'legend' }, ...facts.map((f) => h('span', {}, f))));
