@@ -50,8 +50,10 @@ const STRUCTURE = '$step.structure.bulk_structure';
 /** The relaxation's force threshold unless the objective gives one, eV/Å (forc_conv_thr). */
 export const DEFAULT_FORCE_THRESHOLD_EV_PER_ANGSTROM = 0.01;
 /**
- * The sweeps' force tolerance is this fraction of the force threshold: a geometry relaxed at the chosen settings
- * then has every force component below 1.5× the threshold at the finest settings tested.
+ * The sweeps' force tolerance is this fraction of the force threshold. The force differences are measured at the
+ * starting geometry (the sweeps are SCFs of it), so what it buys is an estimate: if the settings move the forces
+ * near the relaxed geometry as much as at the start, a geometry relaxed at the chosen settings has every force
+ * component below about 1.5× the threshold at the finest settings tested.
  */
 export const SWEEP_FORCE_TOLERANCE_PER_THRESHOLD = 0.5;
 /**
