@@ -168,7 +168,7 @@ export const selectConvergedSettingsTool = defineTool({
       'for a magnetic moment, 0.02 μB/atom: pw.x prints the magnetization to 0.01 μB per cell, so a change of one printed digit passes and two do not.',
     toleranceGapEv: 'for a band gap, 0.01 eV, well below the 0.05 eV a gap is usually quoted to.',
     toleranceForceEvPerAngstrom:
-      'for a relaxation, half its force threshold (0.005 eV/Å for forc_conv_thr 0.01): a geometry relaxed at the chosen settings then has forces below about 1.5× the threshold at the finest (an estimate: the sweep's forces are those of its starting geometry). Forces that vanish by symmetry judge nothing: keep an energy tolerance beside.',
+      'for a relaxation, half its force threshold (0.005 eV/Å for forc_conv_thr 0.01): a geometry relaxed at the chosen settings then has forces below about 1.5× the threshold at the finest (an estimate: the forces of the sweep are those of its starting geometry). Forces that vanish by symmetry judge nothing: keep an energy tolerance beside.',
     toleranceShapePercent:
       'only for a crystal whose shape a vc-relax sets (hexagonal, tetragonal, …); as tight on c/a as the study is on a. A cubic crystal has no shape to converge.',
     criterion: 'a lattice constant depends on the pressure (energy differences between volumes), not on the absolute energy.',
