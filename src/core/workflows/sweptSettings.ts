@@ -8,7 +8,7 @@
  * passes its own sweep defaults. Ry, 1/Å (with 2π), meV/atom.
  */
 import type { InputsOf } from './defineWorkflow';
-import type { WorkflowEnvironment } from './types';
+import { ObjectiveError, type WorkflowEnvironment } from './types';
 
 /** The objective's settings fields (spread into a template's `properties`). */
 export const SWEPT_SETTINGS_SCHEMA = {
@@ -101,8 +101,38 @@ export interface SweepDefaults {
 }
 
 /**
+ * The dual a given ecutrhoRy sets, or an ObjectiveError where the objective says two things or
+ * half of one: ecutrhoRy beside a dual it disagrees with (which would silently lose one), ecutrhoRy
+ * without ecutwfcRy (a swept cutoff has no fixed density cutoff), or a ratio below pw.x's 4.
+ */
+function givenCutoffsRatio(inputs: { ecutwfcRy?: number; ecutrhoRy?: number; dual?: number }): number {
+  const rho = inputs.ecutrhoRy as number;
+  if (inputs.ecutwfcRy === undefined) {
+    throw new ObjectiveError(
+      `inputs.ecutrhoRy: ${rho} Ry is given without ecutwfcRy, but the wavefunction cutoff is chosen by a sweep, so no one density cutoff fits every run. ` +
+        'Give ecutwfcRy as well (the dual is then ecutrhoRy / ecutwfcRy), or give the ratio ecutrho / ecutwfc as dual (4 to 16) and leave ecutrhoRy out.',
+    );
+  }
+  const ratio = rho / inputs.ecutwfcRy;
+  if (inputs.dual !== undefined && Math.abs(inputs.dual - ratio) > 1e-9 * ratio) {
+    throw new ObjectiveError(
+      `inputs.dual and inputs.ecutrhoRy disagree: dual ${inputs.dual} means ecutrho = ${Number((inputs.dual * inputs.ecutwfcRy).toPrecision(12))} Ry, ` +
+        `but ecutrhoRy is ${rho} Ry (${Number(ratio.toPrecision(6))} × ecutwfcRy ${inputs.ecutwfcRy} Ry). Keep one of them: dual, or ecutrhoRy; leave the other out.`,
+    );
+  }
+  if (ratio < 4) {
+    throw new ObjectiveError(
+      `inputs.ecutrhoRy: ${rho} Ry is ${Number(ratio.toPrecision(6))} × ecutwfcRy ${inputs.ecutwfcRy} Ry, below the 4 × ecutwfc a dual may be here ` +
+        `(the density of the wavefunctions needs 4 ×; pw.x warns "ecutrho < 4*ecutwfc, are you sure?"). Give ecutrhoRy ≥ ${4 * inputs.ecutwfcRy} Ry, or leave it out for the pseudopotentials' default dual.`,
+    );
+  }
+  return inputs.dual ?? ratio;
+}
+
+/**
  * Settings after defaults. The dual: given; or the ratio of a given ecutrhoRy to ecutwfcRy (the
- * band-structure objective's older way to say it); or 4 when every species' pseudopotential is
+ * band-structure objective's older way to say it; both, if they disagree, are refused, as is
+ * ecutrhoRy without ecutwfcRy); or 4 when every species' pseudopotential is
  * norm-conserving, 8 otherwise (ultrasoft, PAW, or not known without a machine).
  */
 export function resolveSweptSettings(
@@ -116,8 +146,7 @@ export function resolveSweptSettings(
   const files = species.map((el) => env.pseudopotential?.({ element: el, functional, ...(prefer?.[el] ? { file: prefer[el] } : {}) }));
   const types = files.map((f) => f?.type);
   const norm = types.length > 0 && types.every((t) => t === 'NC' || t === 'SL');
-  const dual =
-    inputs.dual ?? (inputs.ecutrhoRy !== undefined && inputs.ecutwfcRy !== undefined ? inputs.ecutrhoRy / inputs.ecutwfcRy : norm ? 4 : 8);
+  const dual = inputs.ecutrhoRy !== undefined ? givenCutoffsRatio(inputs) : (inputs.dual ?? (norm ? 4 : 8));
   // the default sweep starts where the files' authors found them converged (none stated: 20 Ry)
   const suggested = Math.max(0, ...files.map((f) => f?.suggestedEcutwfcRy ?? 0));
   const start = suggested ? Math.max(15, Math.ceil(suggested / 5) * 5) : 20;

@@ -92,14 +92,38 @@ describe('band-structure and dos templates', () => {
     assert.equal(i.settings.dual, 4);
     assert.deepEqual(i.settings.cutoffsRy, [30, 40, 50]);
     assert.deepEqual(i.settings.kSpacingsPerAngstrom, [0.3, 0.25, 0.2]);
-    const given = BAND_STRUCTURE.resolveInputs({ element: 'Si', ecutwfcRy: 20, ecutrhoRy: 160, dual: 6 }, semilocal) as {
+    const given = BAND_STRUCTURE.resolveInputs({ element: 'Si', dual: 6 }, semilocal) as { settings: { dual: number } };
+    assert.equal(given.settings.dual, 6, "a given dual wins over the pseudopotentials' default");
+    const agreeing = BAND_STRUCTURE.resolveInputs({ element: 'Si', ecutwfcRy: 20, ecutrhoRy: 160, dual: 8 }, semilocal) as {
       settings: { dual: number };
     };
-    assert.equal(given.settings.dual, 6, 'a given dual wins over the ratio of the given cutoffs');
+    assert.equal(agreeing.settings.dual, 8, 'a dual and an ecutrhoRy that say the same are taken');
     const ratio = BAND_STRUCTURE.resolveInputs({ element: 'Si', ecutwfcRy: 20, ecutrhoRy: 160 }, semilocal) as {
       settings: { dual: number };
     };
     assert.equal(ratio.settings.dual, 8);
+  });
+
+  it('refuses a dual that disagrees with ecutrhoRy, and ecutrhoRy without ecutwfcRy, saying which field to keep, instead of running one of them silently', () => {
+    const refusal = (inputs: Record<string, unknown>): string => {
+      try {
+        BAND_STRUCTURE.resolveInputs(inputs, env);
+      } catch (e) {
+        assert.ok(e instanceof ObjectiveError, String(e));
+        return e.message;
+      }
+      assert.fail(`resolved ${JSON.stringify(inputs)} without a word`);
+    };
+    const both = refusal({ element: 'Si', ecutwfcRy: 45, ecutrhoRy: 360, dual: 4 });
+    assert.match(
+      both,
+      /inputs\.dual and inputs\.ecutrhoRy disagree: dual 4 means ecutrho = 180 Ry, but ecutrhoRy is 360 Ry \(8 × ecutwfcRy 45 Ry\)/,
+    );
+    assert.match(both, /Keep one of them: dual, or ecutrhoRy/);
+    const alone = refusal({ element: 'Fe', ecutrhoRy: 480 });
+    assert.match(alone, /inputs\.ecutrhoRy: 480 Ry is given without ecutwfcRy/);
+    assert.match(alone, /Give ecutwfcRy as well .* or give the ratio ecutrho \/ ecutwfc as dual/);
+    assert.match(refusal({ element: 'Si', ecutwfcRy: 45, ecutrhoRy: 100 }), /below the 4 × ecutwfc .* Give ecutrhoRy ≥ 180 Ry/);
   });
 
   it('skips the sweeps for given settings, and the gap for a metal (smeared occupations)', () => {
