@@ -55,6 +55,18 @@ const cards = [
     thresholds: { forceEvPerAngstrom: 0.02571103373816294 },
   }),
   card('a-5', 'total_energy', -213.87317941354425, 'eV'),
+  // Al fcc SCF (test/fixtures/qe/runs/al-fcc-scf.out: -4.19212889 Ry), a light cell's total energy
+  card('a-6', 'total_energy', -4.19212889 * 13.605693122994, 'eV'),
+  // bcc Fe cutoff sweep judged by its moment (bench:moments rows, as select_converged_settings records them)
+  card('a-7', 'converged_settings', {
+    parameter: 'ecutwfc',
+    tested: [
+      { value: 30, energyEvPerAtom: -833.05484, deltaMevPerAtom: 119.97, magnetizationMuBPerAtom: 2.24, deltaMomentMuBPerAtom: 0.01 },
+    ],
+    chosenValue: 30,
+    chosen: { ecutwfcRy: 30, ecutrhoRy: 240 },
+    criterion: { kind: 'moment', toleranceMomentMuBPerAtom: 0.02 },
+  }),
 ];
 
 describe('artifact cards that read like a lab notebook (renderer bundle in Chromium)', function () {
@@ -107,5 +119,16 @@ describe('artifact cards that read like a lab notebook (renderer bundle in Chrom
       assert.ok(f.includes(line), `"${line}" in ${JSON.stringify(f)}`);
     assert.equal(await page.locator('#out-4 .value').innerText(), '-213.87318');
     assert.deepEqual(view.errors, []);
+  });
+
+  it("writes a light cell's total energy to 10 µeV too (Al near −57 eV, not to the meV)", async () => {
+    assert.equal(await page.locator('#out-5 .value').innerText(), '-57.03682');
+  });
+
+  it('names a moment tolerance spelled MuB in the core with its unit: tolerance moment 0.0200 μB/atom', async () => {
+    const f = await fields(6);
+    for (const line of ['criterion › tolerance moment: 0.0200 μB/atom', 'chosen › ecutwfc: 30 Ry', 'tested: 1 entry'])
+      assert.ok(f.includes(line), `"${line}" in ${JSON.stringify(f)}`);
+    assert.ok(!f.some((l) => /mu b/i.test(l)), JSON.stringify(f));
   });
 });

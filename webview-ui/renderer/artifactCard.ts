@@ -4,6 +4,9 @@ import { provenanceLinks, type Messaging } from './approvalCard';
 import { h } from './dom';
 import { cardFields, fieldName, fieldsLine, formatField, formatQuantity, type CardField } from './quantities';
 
+/** The scalar artifact of a run's total energy (ARTIFACT.totalEnergy in the core): written to 10 µeV. */
+const TOTAL_ENERGY = 'total_energy';
+
 /** Rows of named columns: an array of flat objects with the same keys. */
 function asTable(v: unknown): { columns: string[]; rows: unknown[][] } | undefined {
   const rows = Array.isArray(v)
@@ -18,8 +21,8 @@ function asTable(v: unknown): { columns: string[]; rows: unknown[][] } | undefin
 }
 
 /** A table cell: a number at its column's precision (the unit is in the header), a record as one line. */
-function cellText(v: unknown, unit?: string): string {
-  if (typeof v === 'number') return formatQuantity(v, unit);
+function cellText(v: unknown, unit?: string, totalEnergy = false): string {
+  if (typeof v === 'number') return formatQuantity(v, unit, totalEnergy);
   if (v && typeof v === 'object' && !Array.isArray(v)) return fieldsLine(cardFields(v as Record<string, unknown>, 1));
   return formatField(v);
 }
@@ -64,15 +67,16 @@ export function renderArtifactCard(raw: ArtifactCardData, element: HTMLElement, 
       h(
         'div',
         {},
-        h('span', { class: 'value' }, formatQuantity(a.value, a.unit)),
+        h('span', { class: 'value' }, formatQuantity(a.value, a.unit, a.name === TOTAL_ENERGY)),
         a.unit ? h('span', { class: 'unit' }, a.unit) : undefined,
       ),
     );
   } else if (table) {
-    const names = table.columns.map(fieldName);
+    const names = table.columns.map((c) => fieldName(c));
     const t = h('table');
     t.append(h('tr', {}, ...names.map((c) => h('th', {}, c.unit ? `${c.label} (${c.unit})` : c.label))));
-    for (const r of table.rows.slice(0, 200)) t.append(h('tr', {}, ...r.map((x, i) => h('td', {}, cellText(x, names[i]!.unit)))));
+    for (const r of table.rows.slice(0, 200))
+      t.append(h('tr', {}, ...r.map((x, i) => h('td', {}, cellText(x, names[i]!.unit, names[i]!.totalEnergy)))));
     card.append(t);
     if (table.rows.length > 200) card.append(h('div', { class: 'muted' }, `first 200 of ${table.rows.length} rows`));
   } else if (a.value && typeof a.value === 'object' && !Array.isArray(a.value)) {

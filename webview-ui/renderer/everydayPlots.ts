@@ -119,7 +119,7 @@ export function drawRelaxation(
   const facts = [
     d.converged ? 'converged' : 'not converged',
     `${d.steps.length} geometr${d.steps.length === 1 ? 'y' : 'ies'}`,
-    `E_final = ${formatQuantity(finalEnergyEv, 'eV')} eV`,
+    `E_final = ${formatQuantity(finalEnergyEv, 'eV', true)} eV`,
   ];
   const lastForce = force.at(-1);
   if (lastForce) facts.push(`last max |F| = ${formatQuantity(lastForce.y, 'eV/Å')} eV/Å`);

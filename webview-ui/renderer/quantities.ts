@@ -2,8 +2,10 @@
  * Field names and numbers as a lab notebook writes them, for the artifact cards: a value's key
  * carries its unit as a suffix in the core's convention (`gapEv`, `forceEvPerAngstrom`,
  * `volumeAngstrom3`, `totalBohrMagnetonPerCell`), read here into a name and a unit ("gap", "eV");
- * each unit has one precision (energies in eV to the meV, total energies to 10 µeV, forces to
- * 0.1 meV/Å, moments to three significant digits), so one quantity reads the same on every card.
+ * each unit has one precision (energies in eV to the meV, forces to 0.1 meV/Å, moments to three
+ * significant digits), and a total energy, named by its key, is written to 10 µeV whatever its
+ * size, so one quantity reads the same on every card. Every numeric key of the artifact shapes is
+ * read here or listed as unitless (test/unit/webview-ui/renderer/quantities.artifactKeys.unit.test.ts).
  * Pure (no DOM): the cards and the plots' legends use it, and unit tests run it in Node.
  */
 
@@ -18,16 +20,21 @@ const UNIT_SUFFIXES: readonly (readonly [string, string])[] = [
   ['BohrMagneton', 'μB'],
   ['MevPerAtom', 'meV/atom'],
   ['MeVPerAtom', 'meV/atom'],
+  ['MuBPerCell', 'μB/cell'],
+  ['MuBPerAtom', 'μB/atom'],
   ['EvPerAtom', 'eV/atom'],
   ['PerAngstrom', '1/Å'],
   ['Angstrom3', 'Å³'],
   ['Angstrom2', 'Å²'],
   ['Angstrom', 'Å'],
   ['JPerM2', 'J/m²'],
+  ['Degrees', '°'],
   ['Seconds', 's'],
   ['Percent', '%'],
   ['Kbar', 'kbar'],
   ['Bohr', 'bohr'],
+  ['Deg', '°'],
+  ['MuB', 'μB'],
   ['GPa', 'GPa'],
   ['Mev', 'meV'],
   ['MeV', 'meV'],
@@ -50,15 +57,46 @@ const WORDS: Record<string, string> = {
   kpoints: 'k-points',
   bfgs: 'BFGS',
   eos: 'E(V)',
+  delta: 'Δ',
+  be: 'BE',
 };
+
+/** Keys that are a unit on their own: pw.x's time of a run (`seconds`). */
+const BARE_UNITS: Record<string, FieldName> = { seconds: { label: 'time', unit: 's' } };
+
+/**
+ * Keys of total energies (a run's, a relaxation's first and last, an E(V) fit's minimum and
+ * points, a sweep's per atom): written to 10 µeV whatever their size, so a light cell near −57 eV
+ * reads as finely as a heavy one near −800 eV (a 1 meV/atom sweep step is visible in both).
+ */
+const TOTAL_ENERGY_KEYS = new Set([
+  'energyEv',
+  'totalEnergyEv',
+  'initialEnergyEv',
+  'finalEnergyEv',
+  'e0Ev',
+  'energyTraceEv',
+  'energyEvPerAtom',
+]);
+/** Records whose `energyEv` is a level (a band edge, a plot's zero), not a total energy. */
+const LEVEL_RECORDS = new Set(['vbm', 'cbm', 'reference']);
+/** Decimals of a total energy, in eV or eV/atom (pw.x prints Ry to 1e-8, about 0.1 µeV). */
+const TOTAL_ENERGY_DECIMALS = 5;
 
 export interface FieldName {
   label: string;
   unit?: string;
+  /** A total energy: written to 10 µeV whatever its size. */
+  totalEnergy?: true;
 }
 
-/** `fermiEnergyEv` → "Fermi energy", eV; `kpointCount` → "k-point count"; QE's own names (`forc_conv_thr`) as they are. */
-export function fieldName(key: string): FieldName {
+/**
+ * `fermiEnergyEv` → "Fermi energy", eV; `deltaMomentMuBPerAtom` → "Δ moment", μB/atom; `kpointCount` →
+ * "k-point count"; QE's own names (`forc_conv_thr`) as they are. `within` is the key of the record
+ * holding it (a band edge's `energyEv` is a level, a run's a total energy).
+ */
+export function fieldName(key: string, within?: string): FieldName {
+  if (BARE_UNITS[key]) return { ...BARE_UNITS[key] };
   if (key.includes('_') || !/[A-Z]/.test(key)) return { label: WORDS[key] ?? key };
   let base = key;
   let unit: string | undefined;
@@ -74,7 +112,9 @@ export function fieldName(key: string): FieldName {
     .split(' ')
     .map((w) => w.toLowerCase());
   const label = words.map((w) => WORDS[w] ?? w).join(' ');
-  return unit ? { label, unit } : { label };
+  if (!unit) return { label };
+  const totalEnergy = TOTAL_ENERGY_KEYS.has(key) && !(within !== undefined && LEVEL_RECORDS.has(within));
+  return totalEnergy ? { label, unit, totalEnergy } : { label, unit };
 }
 
 /** A number without a unit of ours: up to 6 significant digits, no trailing zeros. */
@@ -104,14 +144,19 @@ const DECIMALS: Record<string, number> = {
   bohr: 4,
   s: 1,
   '%': 2,
+  '°': 2,
 };
 /** Units shown to three significant digits, trailing zeros kept ("2.30 μB"). */
 const SIGNIFICANT3 = new Set(['μB', 'μB/cell', 'μB/atom', 'e']);
 
-/** A number in `unit` at that unit's precision; counts and settings (Ry, no unit) as they are. */
-export function formatQuantity(x: number, unit?: string): string {
+/**
+ * A number in `unit` at that unit's precision; a total energy (eV or eV/atom) to 10 µeV whatever its
+ * size; counts and settings (Ry, no unit) as they are.
+ */
+export function formatQuantity(x: number, unit?: string, totalEnergy = false): string {
   if (!Number.isFinite(x)) return String(x);
-  if (unit === 'eV') return x.toFixed(Math.abs(x) >= 100 ? 5 : 3);
+  if (totalEnergy && (unit === 'eV' || unit === 'eV/atom')) return x.toFixed(TOTAL_ENERGY_DECIMALS);
+  if (unit === 'eV') return x.toFixed(3);
   if (unit && SIGNIFICANT3.has(unit)) return x === 0 ? '0.00' : Math.abs(x) < 1e-3 ? x.toExponential(2) : x.toPrecision(3);
   const d = unit ? DECIMALS[unit] : undefined;
   if (d !== undefined) {
@@ -122,8 +167,9 @@ export function formatQuantity(x: number, unit?: string): string {
   return plainNumber(x);
 }
 
-/** A number with its unit after it: "0.579 eV", "76". */
-export const withUnit = (x: number, unit?: string): string => (unit ? `${formatQuantity(x, unit)} ${unit}` : formatQuantity(x));
+/** A number with its unit after it: "0.579 eV", "76"; a total energy to 10 µeV ("-57.03682 eV"). */
+export const withUnit = (x: number, unit?: string, totalEnergy = false): string =>
+  unit ? `${formatQuantity(x, unit, totalEnergy)} ${unit}` : formatQuantity(x);
 
 /** One line of a card: a name, and either its text or the fields of a record inside it. */
 export type CardField = { label: string; text: string } | { label: string; fields: CardField[] };
@@ -132,16 +178,16 @@ export type CardField = { label: string; text: string } | { label: string; field
 const SHORT_LIST = 6;
 
 /** A value under `unit` as text: numbers at their precision, booleans yes/no, short lists written out. */
-export function formatField(v: unknown, unit?: string): string {
-  if (typeof v === 'number') return withUnit(v, unit);
+export function formatField(v: unknown, unit?: string, totalEnergy = false): string {
+  if (typeof v === 'number') return withUnit(v, unit, totalEnergy);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string') return v;
   if (v === undefined || v === null) return '—';
   if (Array.isArray(v)) {
     if (v.length <= SHORT_LIST && v.every((x) => typeof x === 'number'))
-      return `[${v.map((x) => formatQuantity(x as number, unit)).join(', ')}]${unit ? ` ${unit}` : ''}`;
+      return `[${v.map((x) => formatQuantity(x as number, unit, totalEnergy)).join(', ')}]${unit ? ` ${unit}` : ''}`;
     if (v.length <= SHORT_LIST && v.every((x) => typeof x === 'string')) return v.join(', ');
-    return `${v.length} entries`;
+    return `${v.length} ${v.length === 1 ? 'entry' : 'entries'}`;
   }
   const n = Object.keys(v as object).length;
   return `${n} field${n === 1 ? '' : 's'}`;
@@ -151,12 +197,12 @@ export function formatField(v: unknown, unit?: string): string {
  * The fields of a record as a card lists them, each named with its unit: a record inside it
  * becomes fields of its own (`vbm` → energy 6.270 eV, location Γ), to `depth` levels.
  */
-export function cardFields(value: Record<string, unknown>, depth = 2): CardField[] {
+export function cardFields(value: Record<string, unknown>, depth = 2, within?: string): CardField[] {
   return Object.entries(value).map(([key, v]) => {
-    const { label, unit } = fieldName(key);
+    const { label, unit, totalEnergy } = fieldName(key, within);
     if (v && typeof v === 'object' && !Array.isArray(v) && depth > 1)
-      return { label, fields: cardFields(v as Record<string, unknown>, depth - 1) };
-    return { label, text: formatField(v, unit) };
+      return { label, fields: cardFields(v as Record<string, unknown>, depth - 1, key) };
+    return { label, text: formatField(v, unit, totalEnergy) };
   });
 }
 
