@@ -16,6 +16,8 @@ export interface EnergyZero {
   energyEv: number;
   kind: 'vbm' | 'fermi';
   source?: string;
+  /** What a reader should know about this zero: another run placing it elsewhere, or which of two E_F was taken. */
+  note?: string;
 }
 
 export interface BandStructurePlotData {

@@ -138,7 +138,7 @@ export function drawBandStructure(
 /** "zero at the valence-band maximum, E_VBM = 6.270 eV (highest occupied level of the SCF, pw.x)"; "zero at the Fermi level, E_F = 6.738 eV (dos.x)". */
 export function zeroFact(z: EnergyZero): string {
   const [what, symbol] = z.kind === 'vbm' ? ['valence-band maximum', 'E_VBM'] : ['Fermi level', 'E_F'];
-  return `zero at the ${what}, ${symbol} = ${withUnit(z.energyEv, 'eV')}${z.source ? ` (${z.source})` : ''}`;
+  return `zero at the ${what}, ${symbol} = ${withUnit(z.energyEv, 'eV')}${z.source ? ` (${z.source})` : ''}${z.note ? `; ${z.note}` : ''}`;
 }
 
 /** The zero a DOS is drawn against: its own (an insulator's VBM), else E_F; undefined: absolute energies. */

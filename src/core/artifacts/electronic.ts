@@ -35,6 +35,14 @@ export interface NscfMeta {
   scfOccupations: string;
   scfFermiEnergyEv?: number;
   scfHighestOccupiedEv?: number;
+  /** A smeared SCF with a fixed total magnetization printed one Fermi energy per spin channel (up, down), eV. */
+  scfFermiEnergiesUpDownEv?: [number, number];
+  /** The SCF's total magnetization, μB/cell (nspin 2). */
+  scfMagnetization?: number;
+  /** The top of the occupied eigenvalues this run printed, where they show a gap (energyZero valenceEdges), eV. */
+  nscfHighestOccupiedEv?: number;
+  /** This run's printed eigenvalues show a gap in every spin channel. */
+  nscfGapped?: boolean;
   /** This run's Fermi energy (a tetrahedra or smeared nscf prints one), eV. */
   fermiEnergyEv?: number;
   electrons: number;
@@ -56,6 +64,8 @@ export interface BandStructureValue extends BandStructurePlotData {
   /** Of the SCF that made the charge density. */
   occupations: string;
   fermiEnergyEv?: number;
+  /** A smeared SCF with a fixed total magnetization: each spin channel's Fermi energy (up, down), eV. */
+  fermiEnergiesUpDownEv?: [number, number];
   lattice: string;
   convention: string;
 }

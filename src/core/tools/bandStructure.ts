@@ -12,6 +12,8 @@ import { samplePath, standardBandPath } from '../dft/electronic/kpath';
 import { meshFromSpacing } from '../dft/kpoints';
 import { defaultNbnd, renderNscfInput } from '../dft/qe/nscfInput';
 import { parsePwOutput } from '../dft/qe/output';
+import { printedEigenvalues } from '../dft/qe/output/eigenvalues';
+import { valenceEdges } from '../dft/electronic/energyZero';
 import type { Structure } from '../dft/types';
 import { outputNameFor } from '../hpc/localRunner';
 import { artifactRefSchema, quantitySchema } from '../guard/schemaAnnotations';
@@ -235,6 +237,8 @@ export const runNscfTool = defineTool({
       scfOccupations: scf.input.settings.occupations,
       ...(scf.output?.fermiEnergyEv !== undefined ? { scfFermiEnergyEv: scf.output.fermiEnergyEv } : {}),
       ...(scf.output?.highestOccupiedEv !== undefined ? { scfHighestOccupiedEv: scf.output.highestOccupiedEv } : {}),
+      ...(scf.output?.fermiEnergiesUpDownEv ? { scfFermiEnergiesUpDownEv: scf.output.fermiEnergiesUpDownEv } : {}),
+      ...(typeof scf.output?.totalMagnetization === 'number' ? { scfMagnetization: scf.output.totalMagnetization } : {}),
       ...(out.fermiEnergyEv !== undefined ? { fermiEnergyEv: out.fermiEnergyEv } : {}),
       electrons: out.settings.electrons ?? scf.output?.settings.electrons ?? NaN,
       nspin: input.settings.nspin,
@@ -242,6 +246,10 @@ export const runNscfTool = defineTool({
       alatBohr: out.settings.alatBohr ?? NaN,
       kpointCount: nks ?? NaN,
     };
+    // the top of the occupied states on this run's own (denser) mesh, where pw.x printed its eigenvalues and they show a gap
+    const eig = meta.calculation === 'nscf' ? printedEigenvalues(text) : undefined;
+    const top = eig ? valenceEdges(meta, meta.electrons, eig.up, eig.down) : undefined;
+    if (top) Object.assign(meta, { nscfHighestOccupiedEv: top.vbmEv, nscfGapped: true });
     const problems = ok ? '' : `${done.error ?? (out.error ? out.error.message : 'pw.x did not reach JOB DONE')}`;
     return {
       artifacts: [

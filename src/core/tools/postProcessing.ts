@@ -11,7 +11,7 @@ import path from 'node:path';
 import { bandGap } from '../dft/electronic/bandGap';
 import { bandsAlongPath, locateOnPath } from '../dft/electronic/bandStructure';
 import { pdosBySpeciesAndL } from '../dft/electronic/dos';
-import { bandStructureZero, dosZero, ZERO_SOURCE } from '../dft/electronic/energyZero';
+import { bandStructureZero, dosZero, valenceEdges, ZERO_SOURCE } from '../dft/electronic/energyZero';
 import { pathFromNodes } from '../dft/electronic/kpath';
 import { scratchPlace } from '../dft/qe/jobFacts';
 import { parseBandFile, renderBandsxInput } from '../dft/qe/postprocessing/bandsx';
@@ -130,10 +130,10 @@ export const runBandsXTool = defineTool({
     const up = await channel(spin ? 1 : undefined);
     const down = spin ? await channel(2) : undefined;
     const { done, file, along } = up;
-    const insulator = run.meta.scfOccupations === 'fixed';
-    const occupied = run.meta.nspin === 1 ? Math.round(run.meta.electrons / 2) : undefined;
-    const vbm = insulator && occupied ? Math.max(...along.energiesEv.map((e) => e[occupied - 1]!)) : undefined;
+    // the zero: the occupied bands' top along the path where both channels (or the one) show a gap, else the SCF's level
+    const vbm = valenceEdges(run.meta, run.meta.electrons, along.energiesEv, down?.along.energiesEv)?.vbmEv;
     const fermi = run.meta.scfFermiEnergyEv;
+    const twoFermi = run.meta.scfFermiEnergiesUpDownEv;
     const reference = bandStructureZero(run.meta, vbm);
     const value: BandStructureValue = {
       x: along.x,
@@ -146,6 +146,7 @@ export const runBandsXTool = defineTool({
       nspin: run.meta.nspin,
       occupations: run.meta.scfOccupations,
       ...(fermi !== undefined ? { fermiEnergyEv: fermi } : {}),
+      ...(twoFermi ? { fermiEnergiesUpDownEv: twoFermi } : {}),
       lattice: bp.lattice,
       convention: bp.convention,
     };
@@ -194,6 +195,7 @@ export const bandGapTool = defineTool({
       electrons: bs.electrons,
       occupations: bs.occupations,
       ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}),
+      ...(bs.fermiEnergiesUpDownEv ? { fermiEnergiesUpDownEv: bs.fermiEnergiesUpDownEv } : {}),
       ...(bs.nspin === 2 ? { nspin: 2 as const, ...(bs.bandsDownEv ? { energiesDownEv: transpose(bs.bandsDownEv) } : {}) } : {}),
     });
     const path = { x: bs.x, ticks: bs.ticks.map((t) => ({ ...t, index: bs.x.findIndex((x) => Math.abs(x - t.x) < 1e-12) })) };
@@ -276,6 +278,7 @@ export const runDosXTool = defineTool({
     const zero = dosZero(
       run.meta,
       d.fermiEnergyEv !== undefined ? { energyEv: d.fermiEnergyEv, source: ZERO_SOURCE.dosxFermi } : undefined,
+      { energiesEv: d.energiesEv, integrated: d.integrated, electrons: run.meta.electrons },
     );
     if (zero) value.reference = zero;
     return {

@@ -16,6 +16,8 @@ export interface BandGapInput {
   occupations: string;
   /** The SCF's Fermi energy (smeared and tetrahedra runs), eV. */
   fermiEnergyEv?: number;
+  /** A smeared SCF with a fixed total magnetization has no single E_F: each channel's (up, down), eV. */
+  fermiEnergiesUpDownEv?: [number, number];
   /** 1 (unpolarised) or 2; a spin-polarised gap needs both channels' bands, given as energiesDownEv. */
   nspin?: 1 | 2;
   energiesDownEv?: number[][];
@@ -91,6 +93,42 @@ export function spinChannelGap(spin: 'up' | 'down', energiesEv: number[][], ferm
   return { spin, metallic: false, ...edges(energiesEv, occupied) };
 }
 
+type GappedChannel = Extract<ChannelGap, { metallic: false }>;
+
+/** The crystal's gap from both channels' own gaps: VBM the higher of the two, CBM the lower, direct gap per k. */
+function fromChannels([up, down]: GappedChannel[], upBands: number[][], downBands: number[][]): Omit<BandGap, 'channels'> {
+  const vbm = up!.vbm.energyEv >= down!.vbm.energyEv ? up!.vbm : down!.vbm;
+  const cbm = up!.cbm.energyEv <= down!.cbm.energyEv ? up!.cbm : down!.cbm;
+  const gapEv = cbm.energyEv - vbm.energyEv;
+  if (gapEv <= 0) {
+    throw new DftScienceError(
+      `no band gap: each spin channel has a gap, but the highest occupied state (${vbm.energyEv.toFixed(3)} eV) lies above the lowest empty one (${cbm.energyEv.toFixed(3)} eV) of the other channel; ` +
+        "report each channel's gap as that channel's, not as a gap of the crystal.",
+      { vbmEv: vbm.energyEv, cbmEv: cbm.energyEv },
+    );
+  }
+  // the smallest gap at one k: the higher of the two channels' tops to the lower of their bottoms
+  let directGapEv = Infinity;
+  let directGapKIndex = -1;
+  upBands.forEach((u, k) => {
+    const d = downBands[k]!;
+    const g = Math.min(u[up!.occupiedBands]!, d[down!.occupiedBands]!) - Math.max(u[up!.occupiedBands - 1]!, d[down!.occupiedBands - 1]!);
+    if (g < directGapEv) {
+      directGapEv = g;
+      directGapKIndex = k;
+    }
+  });
+  return {
+    gapEv,
+    direct: Math.abs(directGapEv - gapEv) < 1e-6,
+    vbm,
+    cbm,
+    directGapEv,
+    directGapKIndex,
+    occupiedBands: up!.occupiedBands + down!.occupiedBands,
+  };
+}
+
 const channelName = (c: { spin: 'up' | 'down' }) => (c.spin === 'up' ? 'majority (spin-up)' : 'minority (spin-down)');
 
 /** Bands in one list per k with both spin channels merged (for a spin-polarised insulator). */
@@ -107,11 +145,17 @@ function merged(input: BandGapInput): number[][] {
 
 export function bandGap(input: BandGapInput): BandGap {
   const bands = merged(input);
-  // a spin-polarised run with a Fermi level: each channel against it first, so a half-metal is named as one
+  // a spin-polarised run with a Fermi level: each channel against its own (one per channel when the
+  // magnetization was fixed) first, so a half-metal is named as one
+  const levels =
+    input.fermiEnergiesUpDownEv ?? (input.fermiEnergyEv !== undefined ? [input.fermiEnergyEv, input.fermiEnergyEv] : undefined);
   const channels =
-    (input.nspin ?? 1) === 2 && input.fermiEnergyEv !== undefined
-      ? [spinChannelGap('up', input.energiesEv, input.fermiEnergyEv), spinChannelGap('down', input.energiesDownEv!, input.fermiEnergyEv)]
+    (input.nspin ?? 1) === 2 && levels
+      ? [spinChannelGap('up', input.energiesEv, levels[0]), spinChannelGap('down', input.energiesDownEv!, levels[1])]
       : undefined;
+  const levelText = input.fermiEnergiesUpDownEv
+    ? `the Fermi levels (spin up ${levels![0].toFixed(3)} eV, spin down ${levels![1].toFixed(3)} eV) lie`
+    : `the Fermi level (${levels?.[0]?.toFixed(3)} eV) lies`;
   const crossing = (channels ?? []).filter((c) => c.metallic);
   if (channels && crossing.length) {
     const gapped = channels.find((c) => !c.metallic);
@@ -119,13 +163,25 @@ export function bandGap(input: BandGapInput): BandGap {
       .map((c) => `band ${c.band + 1} of the ${channelName(c)} channel spans ${c.minEv.toFixed(3)} to ${c.maxEv.toFixed(3)} eV`)
       .join('; ');
     throw new DftScienceError(
-      `no band gap: the Fermi level (${input.fermiEnergyEv!.toFixed(3)} eV) lies inside a band (${across}), so the crystal is ` +
+      `no band gap: ${levelText} inside a band (${across}), so the crystal is ` +
         (gapped && !gapped.metallic
-          ? `a half-metal in this calculation: only the ${channelName(gapped)} channel has a gap (${gapped.gapEv.toFixed(3)} eV); no gap of the crystal can be claimed.`
-          : 'a metal in both spin channels; a gap cannot be claimed.'),
-      { fermiEnergyEv: input.fermiEnergyEv!, ...(gapped && !gapped.metallic ? { channelGapEv: gapped.gapEv } : {}) },
+          ? `a half-metal in this calculation: only the ${channelName(gapped)} channel has a gap (${gapped.gapEv.toFixed(3)} eV); no gap of the crystal can be claimed. ` +
+            `Report instead that the crystal is a half-metal, with ${gapped.gapEv.toFixed(3)} eV as the ${channelName(gapped)} channel's gap (not the crystal's), ` +
+            'and the DOS at the Fermi level of the other channel (run_dos_x).'
+          : 'a metal in both spin channels; a gap cannot be claimed. Report the DOS at the Fermi level (run_dos_x) instead.'),
+      { fermiEnergyEv: levels![0], ...(gapped && !gapped.metallic ? { channelGapEv: gapped.gapEv } : {}) },
     );
   }
+  if ((input.nspin ?? 1) === 2 && !levels && !/^fixed$/i.test(input.occupations)) {
+    throw new DftScienceError(
+      `a spin-polarised band gap of a run with occupations='${input.occupations}' needs the SCF's Fermi level (or one per spin channel), and none was printed: ` +
+        'rerun the SCF to completion and take the bands from it.',
+      {},
+    );
+  }
+  // each channel filled to its own level: the crystal's edges are the higher channel VBM and the lower channel CBM
+  if (channels && channels.every((c) => !c.metallic))
+    return { ...fromChannels(channels as GappedChannel[], input.energiesEv, input.energiesDownEv!), channels };
   if (bands.length === 0) throw new DftScienceError('no k-points: the band file holds no bands to take a gap from.', {});
   // electrons per band: 2 unpolarised; 1 per state when both channels are merged
   const perBand = (input.nspin ?? 1) === 1 ? 2 : 1;

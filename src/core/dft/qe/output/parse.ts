@@ -99,6 +99,8 @@ export function outputFromReader(r: PwOutputReader, opts: ParseOptions = {}): Pw
   }
   const fermi = [...r.scfCycles].reverse().find((c) => c.fermiEnergyEv !== undefined)?.fermiEnergyEv;
   if (fermi !== undefined) out.fermiEnergyEv = fermi;
+  const twoFermi = [...r.scfCycles].reverse().find((c) => c.fermiEnergiesUpDownEv)?.fermiEnergiesUpDownEv;
+  if (twoFermi) out.fermiEnergiesUpDownEv = twoFermi;
   const edges = [...r.scfCycles].reverse().find((c) => c.highestOccupiedEv !== undefined);
   if (edges?.highestOccupiedEv !== undefined) out.highestOccupiedEv = edges.highestOccupiedEv;
   if (edges?.lowestUnoccupiedEv !== undefined) out.lowestUnoccupiedEv = edges.lowestUnoccupiedEv;

@@ -206,6 +206,8 @@ export interface PwOutput extends PwOutputSummary {
   warningCounts: Record<string, number>;
   /** Highest occupied level, eV (insulators with fixed occupations). */
   highestOccupiedEv?: number;
+  /** A smeared run with a fixed total magnetization: each spin channel's own Fermi energy (up, down), eV. */
+  fermiEnergiesUpDownEv?: [number, number];
   /** Lowest unoccupied level of the same SCF, eV (printed beside the highest occupied one when there are empty bands). */
   lowestUnoccupiedEv?: number;
   /** Internal energy E = F + TS of the last SCF (smearing), Ry. */
