@@ -31,6 +31,7 @@ import {
   type KeptVerdicts,
   keptLines,
   keptVerdicts,
+  reportTextDigest,
 } from './judges/keptVerdicts';
 import { parseRef, type ProvenanceView } from '../provenance/view';
 import { latestRuleText } from './rule-texts';
@@ -61,6 +62,8 @@ export interface ReportJudgement {
   /** Whether a model judged the contributing calls (false: deterministic checks only). */
   modelJudged: boolean;
   summary: string;
+  /** Digest of the report text judged, so a corrected report can say whether its text changed. */
+  textDigest?: string;
 }
 
 export interface ReportJudgeOptions {
@@ -299,7 +302,8 @@ async function modelVerdicts(
   judge: JudgeConfig,
   specOf: (tool: string) => GuardedToolSpec | undefined,
   reportText?: string,
-): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan; rejudged: string[] }> {
+  textChanged?: (from: string) => boolean | undefined,
+): Promise<{ byCall: Map<string, Verdict[]>; requests: number; plan: AuditPlan; rejudged: string[]; unconfirmed: string[] }> {
   const rule = latestRuleText('report-judge').id;
   const plan = auditPlan(calls, view, specOf);
   const chunks = auditChunks(plan, view);
@@ -307,6 +311,7 @@ async function modelVerdicts(
   if (!chunks.length && kept.length) chunks.push({ entries: [], text: [] });
   const out = new Map<string, Verdict[]>();
   const rejudged: string[] = [];
+  const unconfirmed: string[] = [];
   const refsOnly = plan.referencesOnly.map((c) => c.id);
   // the convergence selections the claims cite, with the tables they chose from
   const tables = citedSelectionTables(
@@ -314,12 +319,28 @@ async function modelVerdicts(
     claims.map((c) => parseRef(c.cites)?.artifactId).filter((id): id is string => !!id),
   );
   const keptFrom = [...new Set(kept.map((k) => k.kept.from))];
+  // whether the text changed since each report whose audit gave kept verdicts (undefined: not on record)
+  const changed = keptFrom.map((f) => ({ from: f, changed: textChanged?.(f) }));
+  const textState = !kept.length
+    ? ''
+    : changed.every((c) => c.changed === false)
+      ? ` (the same text as ${keptFrom.map((f) => `${f}'s report`).join(', ')}, whose audit gave the kept verdicts below; judge it in full)`
+      : changed.some((c) => c.changed)
+        ? ` (CHANGED since ${changed
+            .filter((c) => c.changed)
+            .map((c) => `${c.from}'s report`)
+            .join(', ')}, whose audit gave the kept verdicts below: judge it in full, as new)`
+        : ` (judge it in full: the text of ${keptFrom.map((f) => `${f}'s report`).join(', ')}, whose audit gave the kept verdicts below, is not on record to compare)`;
   for (const [i, chunk] of chunks.entries()) {
     const standing = chunk.entries.reduce((n, e) => n + e.standsFor.length, 0);
     const showKept = i === 0 && kept.length > 0;
     const text = [
       ...(reportText && i === 0
-        ? ['Report text:', reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText, '']
+        ? [
+            `Report text${textState}:`,
+            reportText.length > 6000 ? `${reportText.slice(0, 6000)}… (${reportText.length} chars)` : reportText,
+            '',
+          ]
         : []),
       'Claims, with the deterministic checks of each (tier 1):',
       ...claims.map(
@@ -336,7 +357,7 @@ async function modelVerdicts(
       '',
       `The claims depend on ${total} call(s). ` +
         (kept.length
-          ? `${kept.length} keep the verdicts the audit of the earlier report (${keptFrom.join(', ')}) gave them, listed after the calls to judge. `
+          ? `${kept.length} keep the per-call verdicts the audit of the earlier report (${keptFrom.join(', ')}) gave them, listed after the calls to judge; the report text and claims above are this report's and are judged in full. `
           : '') +
         `${chunks.length > 1 ? `This is request ${i + 1} of ${chunks.length}: it` : 'This request'} judges ${chunk.entries.length ? `the ${chunk.entries.length} below` : 'none of them anew'}` +
         `${standing ? ` (their verdicts also stand for ${standing} identical call(s) or calls of the same series, named with each)` : ''}` +
@@ -347,7 +368,7 @@ async function modelVerdicts(
       ...(showKept
         ? [
             '',
-            `Verdicts kept from the audit of the earlier report: neither these calls, nor what they read, nor the claims resting on them changed since. Each stands unless this report's text or claims make it wrong: then give that call a new verdict (parameter "*"); otherwise give none for it.`,
+            `Verdicts kept from the audit of the earlier report: only these per-call verdicts were kept (each call, what it read and the claims resting on it are as they were when it was judged). The report text and its claims are new to this request: judge them in full, and a kept verdict with them. A kept verdict stands unless this report's text or claims make it wrong (a caveat dropped, a claim now resting on it unsupported): then give that call a new verdict (parameter "*"); otherwise give none for it.`,
             ...keptLines(kept),
           ]
         : []),
@@ -375,6 +396,20 @@ async function modelVerdicts(
       out.set(c.id, verdicts);
       for (const s of standsFor) out.set(s.call.id, handedOn(verdicts, `(as judged for ${c.id}: ${s.why})`));
     }
+    // the request that was to judge the report with its kept verdicts failed: no model saw this report,
+    // so the kept calls get the outage's verdicts (fail open, counted), as calls sent to it do
+    if (showKept && !answer.ok)
+      for (const k of kept) {
+        out.set(
+          k.call.id,
+          judgeInfraVerdicts('tier2', rule, answer.error, Object.keys(k.call.args), answer.model).map((v) => ({
+            ...v,
+            tier: 'report' as const,
+            reasons: [...v.reasons, `(the pass kept from the audit of ${k.kept.from}'s report was not confirmed on this report)`],
+          })),
+        );
+        unconfirmed.push(k.call.id);
+      }
     // a kept verdict the judge now gives anew replaces it (a parameter it leaves keeps its own)
     if (showKept && answer.ok)
       for (const k of kept) {
@@ -400,7 +435,7 @@ async function modelVerdicts(
       })),
     );
   }
-  return { byCall: out, requests: chunks.length, plan, rejudged };
+  return { byCall: out, requests: chunks.length, plan, rejudged, unconfirmed };
 }
 
 /**
@@ -483,8 +518,18 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
       const k = keptVerdicts(opts.earlier ?? [], c, bases.get(c.id)!, rule);
       if (k) kept.push({ call: c, kept: k });
     }
+    // a pass handed on from the call judged for it is kept only with that call's own (else it is judged with it again)
     const keptIds = new Set(kept.map((k) => k.call.id));
-    const { byCall, requests, plan, rejudged } = await modelVerdicts(
+    for (let i = kept.length - 1; i >= 0; i--) {
+      const k = kept[i]!;
+      const under = k.kept.verdicts.flatMap((v) => v.reasons.map((r) => /^\(as judged for (c-\d+):/.exec(r)?.[1]).filter((x) => !!x));
+      if (under.some((id) => !keptIds.has(id!))) {
+        kept.splice(i, 1);
+        keptIds.delete(k.call.id);
+      }
+    }
+    const textDigest = reportTextDigest(opts.text);
+    const { byCall, requests, plan, rejudged, unconfirmed } = await modelVerdicts(
       calls.filter((c) => !keptIds.has(c.id)),
       calls.length,
       kept,
@@ -494,6 +539,10 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
       judge,
       opts.specOf,
       opts.text,
+      (from) => {
+        const was = [...(opts.earlier ?? [])].reverse().find((e) => e.call === from)?.textDigest;
+        return was === undefined ? undefined : was !== textDigest;
+      },
     );
     for (const j of judgements) {
       j.reportTime.push(...(byCall.get(j.call) ?? []));
@@ -503,7 +552,7 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
     const standing = plan.judged.reduce((n, e) => n + e.standsFor.length, 0);
     audit =
       ` (${plan.judged.length} judged by the model in ${requests} request(s)${standing ? `, ${standing} identical or of a series under them` : ''}` +
-      `${kept.length ? `, ${kept.length} kept from the audit of the earlier report${rejudged.length ? ` (${rejudged.length} of them judged anew)` : ''}` : ''}` +
+      `${kept.length ? `, ${kept.length} kept from the audit of the earlier report${rejudged.length ? ` (${rejudged.length} of them judged anew)` : ''}${unconfirmed.length ? ` (${unconfirmed.length} of them not confirmed: the judge was unavailable)` : ''}` : ''}` +
       `${plan.referencesOnly.length ? `, ${plan.referencesOnly.length} with references only` : ''})`;
   } else {
     const why = !judge
@@ -529,5 +578,15 @@ export async function judgeReport(claims: ReportClaim[], opts: ReportJudgeOption
       ? 'the report states no claims: cite at least one artifact for each quantity it reports'
       : `${claims.length} claim(s), ${calls.length} contributing call(s)${audit}: ${fails} fail, ${warns} warn` +
         `${modelJudged || audit ? '' : ', model tiers not judged'}${infraErrors ? `, ${infraErrors} judge error(s) (failed open)` : ''}`;
-  return { level, accepted: level === 'pass', claims: claimResults, upstream, calls: judgements, infraErrors, modelJudged, summary };
+  return {
+    level,
+    accepted: level === 'pass',
+    claims: claimResults,
+    upstream,
+    calls: judgements,
+    infraErrors,
+    modelJudged,
+    summary,
+    textDigest: reportTextDigest(opts.text),
+  };
 }

@@ -1,19 +1,24 @@
 /**
  * Report-judge verdicts kept from one report to its correction. When a report is judged again
  * (the worker rewrote it after a refusal), a call the model passed in the latest audit that
- * judged it keeps those verdicts, and is not sent again, only if nothing the judge read about
- * it has changed:
+ * judged it keeps those per-call verdicts, and is not sent again, only if nothing the judge read
+ * about the call, and no claim resting on it, has changed:
  *  - the same rule text and the same judge model;
  *  - the same call record (tool, arguments with their references, reasons, context, status);
  *  - the same deterministic (tier-1) results when re-checked for this report;
  *  - the artifacts it read and made in the same state (status, concerns, and the answers to
  *    their approvals);
  *  - every claim that now rests on it (as stated: quantity, value, unit, citation, statement,
- *    with its own tier-1 result) rested on it when it was judged. A changed or added claim
- *    re-judges every call under it; a claim only dropped re-judges nothing.
+ *    with its own tier-1 result, but not its position in the report) rested on it when it was
+ *    judged. A changed or added claim re-judges every call under it; a claim only dropped
+ *    re-judges nothing.
+ * The report text is not part of what is kept: every request carries the text and all the
+ * claims, says they are judged in full, and says whether the text changed since the audit the
+ * kept verdicts come from (ReportJudgement.textDigest).
  * Only passes are kept: a warning or a failure is judged again on the corrected report (the
  * correction may answer it). A judge outage or a "not judged" is never kept. The judge is shown
- * the kept verdicts with the report and may give a new verdict for any of them.
+ * the kept verdicts with the report and may give a new verdict for any of them; when that request
+ * fails, the kept calls get the outage's verdict instead (reportJudge.ts).
  */
 import crypto from 'node:crypto';
 import type { ToolCallRecord } from '../../provenance/types';
@@ -35,6 +40,8 @@ export interface EarlierJudgement {
   /** The write_report call whose report it judged. */
   call: string;
   calls: { call: string; reportTime: Verdict[]; basis?: AuditBasis }[];
+  /** Digest of the report text it judged (reportTextDigest), absent in judgements recorded before. */
+  textDigest?: string;
 }
 
 export interface KeptVerdicts {
@@ -47,10 +54,17 @@ const digest = (x: unknown): string => crypto.createHash('sha256').update(JSON.s
 
 const tierOneFacts = (verdicts: readonly Verdict[]) => verdicts.map((v) => [v.rule, v.level, v.parameter ?? '', v.reasons]);
 
-/** A claim as the judge read it: what it states and what tier 1 found of it. */
+/** The digest of a report's text, to tell a corrected report's text from the one a kept verdict was given with. */
+export const reportTextDigest = (text: string | undefined): string => digest(text ?? '');
+
+/** A claim's tier-1 results without its position: the "claims[i]" label each carries says where it stood, not what it found. */
+const claimFacts = (verdicts: readonly Verdict[]) =>
+  verdicts.map((v) => [v.rule, v.level, v.reasons.map((r) => r.replace(/\bclaims\[\d+\]/g, 'claims[]'))]);
+
+/** A claim as the judge read it: what it states and what tier 1 found of it, wherever it stands in the report. */
 export function claimDigest(claim: ReportClaim, tierOne: readonly Verdict[]): string {
   const { quantity, value, unit, cites, statement } = claim;
-  return digest({ quantity, value, unit, cites, statement: statement ?? '', tierOne: tierOneFacts(tierOne) });
+  return digest({ quantity, value, unit, cites, statement: statement ?? '', tierOne: claimFacts(tierOne) });
 }
 
 /** The artifacts a call read (its references) and made, each in its present state. */

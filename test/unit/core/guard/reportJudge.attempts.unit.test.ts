@@ -8,6 +8,7 @@ import { AnthropicProvider } from '../../../../src/core/llm/anthropic';
 import { DEFAULT_ROLE_MODELS } from '../../../../src/core/llm/models';
 import type { JudgeConfig } from '../../../../src/core/guard/judges/askJudge';
 import type { ReportClaim } from '../../../../src/core/guard/claimChecks';
+import type { ProvenanceView } from '../../../../src/core/provenance/view';
 import type { ConvergenceSelectionValue } from '../../../../src/core/artifacts/shapes';
 import { FakeAnthropicApi } from '../../../fixtures/fake-anthropic/server';
 import { alLatticeBase, closeAllBases } from './support/scenarioBases';
@@ -19,15 +20,17 @@ type Level = 'pass' | 'warn' | 'fail';
 
 /**
  * A report judge on the fake Messages API that gives each call listed in a request ("## c-N")
- * a verdict for the whole call, pass unless `levels` says otherwise, and keeps every request text.
+ * a verdict for the whole call, pass unless `levels` says otherwise, and keeps every request text;
+ * while `down()` holds it answers 529 overloaded.
  */
-async function answeringJudge(levels: () => Record<string, Level> = () => ({})) {
+async function answeringJudge(levels: () => Record<string, Level> = () => ({}), down: () => boolean = () => false) {
   const asked: string[] = [];
   const api = await FakeAnthropicApi.start({
     apiKey: KEY,
     answer: async (body) => {
       const text = String((body.messages as { content: unknown }[])[0]!.content);
       asked.push(text);
+      if (down()) return { step: { fault: { type: 'overloaded' as const } }, label: `report judge ${asked.length} (down)` };
       const listed = [...text.matchAll(/^## (c-\d+) /gm)].map((m) => m[1]!);
       const extra = Object.keys(levels()).filter((c) => !listed.includes(c) && text.includes(`- ${c} `));
       const verdicts = [...listed, ...extra].map((call) => ({
@@ -153,7 +156,7 @@ describe('report judge: attempts at one report', function () {
     );
     assert.match(
       text,
-      /Verdicts kept from the audit of the earlier report: neither these calls, nor what they read, nor the claims resting on them changed since/,
+      /Verdicts kept from the audit of the earlier report: only these per-call verdicts were kept .* The report text and its claims are new to this request: judge them in full/,
     );
     for (const c of kept) {
       assert.match(text, new RegExp(`^- (c-\\d+, )*${c}(, c-\\d+)* \\S+: pass: ${c} looks pass$`, 'm'));
@@ -169,9 +172,8 @@ describe('report judge: attempts at one report', function () {
     );
     assert.ok(keptAll.length >= kept.length && keptAll.every((c) => !underCutoff.has(c.call)));
     assert.match(second.summary, new RegExp(`, ${keptAll.length} kept from the audit of the earlier report`));
-    // a kept series is one line naming its calls
+    // each kept call is named on a line of its tool and reasons
     const keptShown = text.split('\n').filter((l) => /^- c-\d+(, c-\d+)* \S+: pass: /.test(l));
-    assert.ok(keptShown.length < keptAll.length, `${keptShown.length} lines for ${keptAll.length} kept calls`);
     const named = keptShown.flatMap((l) => /^- ((?:c-\d+, )*c-\d+) /.exec(l)![1]!.split(', '));
     assert.deepEqual(named.sort(), keptAll.map((c) => c.call).sort());
     assert.equal(second.accepted, true, second.summary);
@@ -216,7 +218,120 @@ describe('report judge: attempts at one report', function () {
     assert.deepEqual(listedCalls(rig.asked[1]!), []);
     assert.match(rig.asked[1]!, /This request judges none of them anew/);
     assert.match(rig.asked[1]!, /^Calls to judge:\n\(none: every call the claims depend on keeps its verdict, below\)$/m);
-    assert.match(rig.asked[1]!, /^Report text:\na = 4\.0494 Å\./);
+    assert.match(
+      rig.asked[1]!,
+      /^Report text \(CHANGED since c-90's report, whose audit gave the kept verdicts below: judge it in full, as new\):\na = 4\.0494 Å\./m,
+    );
+    // a kept series is one line naming its calls
+    const keptShown = rig.asked[1]!.split('\n').filter((l) => /^- c-\d+(, c-\d+)* \S+: pass: /.test(l));
+    const keptAll = second.calls.filter((c) =>
+      c.reportTime.some((v) => v.reasons.some((r) => r.startsWith('(kept from the audit of c-90'))),
+    );
+    assert.ok(keptShown.length < keptAll.length, `${keptShown.length} lines for ${keptAll.length} kept calls`);
     assert.equal(second.accepted, true, second.summary);
+  });
+
+  it('keeps every call when the first of two claims is dropped: a claim is the same wherever it stands in the report', async () => {
+    const { base, lattice, cutoff } = await claimsOf();
+    rig = await answeringJudge();
+    const opts = { provenance: base.provenance, specOf: (t: string) => registry.get(t), judge: rig.judge };
+    const first = await judgeReport([cutoff, lattice], opts);
+    assert.equal(first.accepted, true, first.summary);
+    const second = await judgeReport([lattice], { ...opts, earlier: [{ call: 'c-90', ...first }] });
+    assert.equal(rig.asked.length, 2);
+    assert.deepEqual(listedCalls(rig.asked[1]!), [], 'nothing sent again');
+    assert.match(second.summary, /\(0 judged by the model in 1 request\(s\), \d+ kept from the audit of the earlier report/);
+  });
+
+  it('tells the judge that the report text and claims are new and judged in full, and whether the text changed since the kept verdicts were given', async () => {
+    const { base, lattice, cutoff } = await claimsOf();
+    rig = await answeringJudge();
+    const opts = { provenance: base.provenance, specOf: (t: string) => registry.get(t), judge: rig.judge };
+    const first = await judgeReport([lattice, cutoff], {
+      ...opts,
+      text: 'a = 4.0494 Å; the k sweep was not converged, treat a as an estimate.',
+    });
+    // the caveat dropped, every claim kept byte for byte
+    const second = await judgeReport([lattice], { ...opts, text: 'a = 4.0494 Å, fully converged.', earlier: [{ call: 'c-90', ...first }] });
+    assert.match(
+      rig.asked[1]!,
+      /^Report text \(CHANGED since c-90's report, whose audit gave the kept verdicts below: judge it in full, as new\):\na = 4\.0494 Å, fully converged\.$/m,
+    );
+    assert.match(rig.asked[1]!, /the report text and claims above are this report's and are judged in full/);
+    assert.match(rig.asked[1]!, /only these per-call verdicts were kept/);
+    // the same text again: said so
+    await judgeReport([lattice], {
+      ...opts,
+      text: 'a = 4.0494 Å, fully converged.',
+      earlier: [
+        { call: 'c-90', ...first },
+        { call: 'c-91', ...second },
+      ],
+    });
+    assert.match(
+      rig.asked[2]!,
+      /^Report text \(the same text as c-91's report, whose audit gave the kept verdicts below; judge it in full\):$/m,
+    );
+  });
+
+  it('counts a failed request about a corrected report whose calls are all kept as the judge outage it is, as when nothing is kept', async () => {
+    const { base, lattice, cutoff } = await claimsOf();
+    let down = false;
+    rig = await answeringJudge(undefined, () => down);
+    const opts = { provenance: base.provenance, specOf: (t: string) => registry.get(t), judge: rig.judge };
+    const first = await judgeReport([lattice, cutoff], opts);
+    assert.equal(first.infraErrors, 0);
+    down = true;
+    // nothing kept and the judge down: each call sent gets the outage's verdict, counted, failing open
+    const nothingKept = await judgeReport([lattice], opts);
+    assert.ok(nothingKept.infraErrors > 0);
+    const second = await judgeReport([lattice], { ...opts, text: 'a = 4.0494 Å, fully converged.', earlier: [{ call: 'c-90', ...first }] });
+    assert.equal(rig.asked.length, 3);
+    assert.deepEqual(listedCalls(rig.asked[2]!), [], 'every call kept: the one request is about the report as a whole');
+    assert.equal(second.infraErrors, nothingKept.infraErrors, second.summary);
+    assert.equal(second.accepted, nothingKept.accepted);
+    assert.equal(second.level, nothingKept.level);
+    assert.match(second.summary, /\(\d+ of them not confirmed: the judge was unavailable\).*, \d+ judge error\(s\) \(failed open\)$/);
+    for (const c of second.calls) {
+      const v = modelVerdicts(second, c.call);
+      if (!v.length || v.every((x) => !x.judged && !x.infraError)) continue; // references only
+      assert.ok(
+        v.every((x) => x.infraError && !x.judged && /judge unavailable/.test(x.reasons[0]!)),
+        `${c.call}: ${JSON.stringify(v)}`,
+      );
+    }
+  });
+
+  it('does not keep a pass handed on from the call judged for it when that call is judged again: the series takes its new verdict', async () => {
+    const { base, lattice, cutoff } = await claimsOf();
+    let levels: Record<string, Level> = {};
+    rig = await answeringJudge(() => levels);
+    const opts = { provenance: base.provenance, specOf: (t: string) => registry.get(t), judge: rig.judge };
+    const first = await judgeReport([lattice, cutoff], opts);
+    const member = first.calls.find((c) => c.reportTime.some((v) => v.reasons.some((r) => r.startsWith('(as judged for '))))!;
+    assert.ok(member, 'the scenario has a series');
+    const lead = /^\(as judged for (c-\d+):/.exec(
+      member.reportTime.flatMap((v) => v.reasons).find((r) => r.startsWith('(as judged for '))!,
+    )![1]!;
+    // something the lead call made now carries a concern: its digest changes, its series members' do not
+    const made = base.provenance.call(lead)!.outputs[0]!;
+    const view: ProvenanceView = {
+      call: (id: string) => base.provenance.call(id),
+      artifacts: () => base.provenance.artifacts(),
+      artifact: (id: string) => {
+        const a = base.provenance.artifact(id);
+        return a && id === made
+          ? { ...a, concerns: [...a.concerns, { source: 'user' as const, level: 'warn' as const, message: 'checked by hand' }] }
+          : a;
+      },
+    };
+    levels = { [lead]: 'fail' };
+    const second = await judgeReport([lattice, cutoff], { ...opts, provenance: view, earlier: [{ call: 'c-90', ...first }] });
+    assert.ok(listedCalls(rig.asked[1]!).includes(lead), 'the lead call is judged again');
+    assert.ok(
+      modelVerdicts(second, member.call).every((v) => v.level === 'fail' && v.reasons.some((r) => r.startsWith(`(as judged for ${lead}:`))),
+      JSON.stringify(modelVerdicts(second, member.call)),
+    );
+    assert.equal(second.accepted, false);
   });
 });

@@ -3,6 +3,7 @@
 // that did not rest on it when it was judged. Only a model's pass is kept.
 import assert from 'node:assert/strict';
 import { type AuditBasis, callDigest, claimDigest, keptVerdicts } from '../../../../../src/core/guard/judges/keptVerdicts';
+import { checkClaim } from '../../../../../src/core/guard/claimChecks';
 import type { Verdict } from '../../../../../src/core/guard/types';
 import type { ProvenanceView } from '../../../../../src/core/provenance/view';
 import { alLatticeBase, closeAllBases } from '../support/scenarioBases';
@@ -79,6 +80,9 @@ describe('report judge: verdicts kept across attempts', function () {
       'its tier-1 result changed',
     );
     assert.equal(keptVerdicts(earlier, call, { ...basis, call: 'other' }, RULE), undefined, 'the call or what it read changed');
+    // where the claim stands in the report is not part of it: its tier-1 results as claims[0] and as claims[1] digest alike
+    assert.equal(claimDigest(claim, checkClaim(claim, 1, base.provenance)), claimDigest(claim, checkClaim(claim, 0, base.provenance)));
+    assert.notEqual(claimDigest(claim, checkClaim(claim, 0, base.provenance)), c1, 'its tier-1 results are part of it');
     assert.equal(keptVerdicts(earlier, call, basis, 'report-judge@3'), undefined, 'another rule text');
   });
 
