@@ -4,7 +4,8 @@
  * with any reader DREAMS has (CIF, POSCAR/CONTCAR, pw.x input or output, extxyz, XSF): the
  * inputs then carry the absolute path, the file's sha256 and the structure, so the plan, a
  * resumed run and a reviewer all see the file that was computed, and build_bulk refuses it if
- * it changed since.
+ * it changed since. Only what loading made in this process is trusted as read: the same fields
+ * given from outside are read from the file again (loadedStructureFile).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -100,22 +101,36 @@ export function symprecArgs(file: Pick<StructureFileInput, 'symprecAngstrom' | '
 }
 
 /**
- * A `{ file }` input as loading recorded it (absolute path, name, format, sha256 and structure), or,
- * for inputs not loaded from an objective file (a plan built in code), the file read now, relative
- * to the working directory.
+ * The values loadStructureFileInput made in this process. Only these are trusted as read: a
+ * value of the same shape from outside (an objective's inputs, start_workflow, MCP, anything that
+ * went through JSON) carries a structure and sha256 nobody checked, so its file is read again.
+ */
+const READ_HERE = new WeakSet<object>();
+
+/**
+ * A `{ file }` input as loading made it in this process; or, for any other value (inputs from
+ * outside, a plan built in code), the file read now, relative to the working directory (loading
+ * made its path absolute). A structure such a value carries is never used, and a sha256 it
+ * carries must be the file's: otherwise an ObjectiveError says the file changed or the sha256
+ * is not its, so a cell is never reported as coming from a file it did not come from.
  */
 export function loadedStructureFile(
   value: { file: string; name?: string; format?: string; sha256?: string; symprecAngstrom?: number; structure?: object },
   where: string,
+  baseDir = process.cwd(),
 ): StructureFileInput {
-  return isLoadedStructureFile(value) ? value : loadStructureFileInput(value, process.cwd(), where);
+  if (isLoadedStructureFile(value)) return value;
+  const read = loadStructureFileInput(value, baseDir, where);
+  if (value.sha256 !== undefined && value.sha256 !== read.sha256)
+    throw new ObjectiveError(
+      `${where}.sha256: ${read.file} has sha256 ${read.sha256}, not the ${value.sha256} given: the file changed since it was read, or the sha256 is not this file's. ` +
+        'Check the file, then give { file } alone: DREAMS reads it and records its sha256 and structure.',
+    );
+  return read;
 }
 
-/** Whether a `{ file }` input holds what loading records (name, format, sha256 and the structure). */
-export const isLoadedStructureFile = <T extends { name?: string; format?: string; sha256?: string; structure?: unknown }>(
-  v: T,
-): v is T & StructureFileInput =>
-  typeof v.name === 'string' && typeof v.format === 'string' && typeof v.sha256 === 'string' && typeof v.structure === 'object';
+/** Whether a `{ file }` input is one loadStructureFileInput made in this process (its structure and sha256 read from the file). */
+export const isLoadedStructureFile = <T extends object>(v: T): v is T & StructureFileInput => READ_HERE.has(v);
 
 /** Read `{ file }` (relative to baseDir) into a StructureFileInput; an ObjectiveError names the input, the file, the line and what to do. */
 export function loadStructureFileInput(
@@ -136,12 +151,15 @@ export function loadStructureFileInput(
     const detail = e instanceof StructureFileError ? e.located() : (e as Error).message;
     throw new ObjectiveError(`${where}.file: ${detail}`);
   }
-  return {
+  const loaded: StructureFileInput = {
     file,
-    name: value.name ?? value.file,
+    // a name names this file (the path as the objective wrote it), never another one
+    name: value.name !== undefined && path.basename(value.name) === path.basename(file) ? value.name : value.file,
     sha256: structure.source!.sha256,
     format: structure.source!.format,
     ...(symprec !== undefined ? { symprecAngstrom: symprec } : {}),
     structure: symprec !== undefined ? { ...structure, symprecAngstrom: symprec } : structure,
   };
+  READ_HERE.add(loaded);
+  return loaded;
 }

@@ -13,12 +13,12 @@ import { ObjectiveError, type WorkflowEnvironment } from '../types';
 import type {
   AdsorptionSearchInputs,
   CalculatorInputs,
-  FileSlab,
   IpiCalculatorInputs,
   PwCalculatorInputs,
   SearchObjectiveInputs,
 } from './inputSchema';
 import { adsorbateFromSmiles, SMILES_OF } from './smiles';
+import { slabAsRead } from './slabFile';
 
 export * from './inputSchema';
 
@@ -105,14 +105,8 @@ function resolveCalculator(raw: Given['calculator'], elements: string[], env: Wo
 }
 
 function resolveSlab(raw: Given['slab'], calculator: CalculatorInputs['kind']): AdsorptionSearchInputs['slab'] {
-  if ('file' in raw) {
-    if (!raw.structure || !raw.sha256)
-      throw new ObjectiveError(
-        `inputs.slab.file: ${raw.file} was not read; objective files read their slab files when loaded (dreams run objective.yaml).`,
-      );
-    // the structure loadSlabFile read from the file (slabFile.ts): the schema checks only its keys
-    return raw as FileSlab;
-  }
+  // the structure loadSlabFile read from the file, or the file read now (a slab given from outside is never taken as read)
+  if ('file' in raw) return slabAsRead(raw);
   const g = raw.generate;
   const facet = g.facet ?? 'fcc111';
   let latticeConstantAngstrom = g.latticeConstantAngstrom;

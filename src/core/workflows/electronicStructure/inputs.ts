@@ -176,7 +176,11 @@ export interface ElectronicInputs {
 }
 
 /** Inputs after defaults, or an ObjectiveError naming each problem. */
-export function resolveElectronicInputs(r: ElectronicObjectiveInputs, env: WorkflowEnvironment): ElectronicInputs {
+export function resolveElectronicInputs(given: ElectronicObjectiveInputs, env: WorkflowEnvironment): ElectronicInputs {
+  const r =
+    typeof given.structureFile === 'string'
+      ? { ...given, ...structureFileAsRead({ ...given, structureFile: given.structureFile }) }
+      : given;
   const problems: string[] = [];
   const fileSpecies = r.structureFile ? r.structureSpecies : undefined;
   const element = r.element ?? r.elements?.[0] ?? fileSpecies?.[0];
@@ -262,18 +266,32 @@ export function readRecordedElectronicInputs(recorded: Record<string, unknown>):
 /** Reads the structure file an objective names (relative to its directory): its absolute path, sha256 and species. */
 export function loadElectronicStructureFile(inputs: ElectronicObjectiveInputs, baseDir: string): ElectronicObjectiveInputs {
   if (typeof inputs.structureFile !== 'string') return inputs;
-  const loaded = loadStructureFileInput({ file: inputs.structureFile }, baseDir, 'inputs.structureFile');
+  return { ...inputs, ...readStructureFile(inputs.structureFile, baseDir) };
+}
+
+function readStructureFile(name: string, baseDir: string): { structureFile: string; structureSha256: string; structureSpecies: string[] } {
+  const loaded = loadStructureFileInput({ file: name }, baseDir, 'inputs.structureFile');
   if (!loaded.structure.pbc.every(Boolean)) {
     throw new ObjectiveError(
       `inputs.structureFile: ${loaded.file} is not periodic in three directions (a slab or molecule); a band structure or DOS needs a bulk crystal.`,
     );
   }
-  return {
-    ...inputs,
-    structureFile: loaded.file,
-    structureSha256: loaded.sha256,
-    structureSpecies: [...new Set(loaded.structure.symbols)],
-  };
+  return { structureFile: loaded.file, structureSha256: loaded.sha256, structureSpecies: [...new Set(loaded.structure.symbols)] };
+}
+
+/**
+ * The structure file as read now (loading made its path absolute; otherwise relative to the
+ * working directory): inputs from outside (start_workflow, MCP) may carry any species and
+ * sha256, so neither is taken from them; a given sha256 must be the file's.
+ */
+function structureFileAsRead(r: ElectronicObjectiveInputs & { structureFile: string }) {
+  const read = readStructureFile(r.structureFile, process.cwd());
+  if (r.structureSha256 !== undefined && r.structureSha256 !== read.structureSha256)
+    throw new ObjectiveError(
+      `inputs.structureSha256: ${read.structureFile} has sha256 ${read.structureSha256}, not the ${r.structureSha256} given: the file changed since it was read, or the sha256 is not this file's. ` +
+        'Check the file, then give structureFile alone: DREAMS reads it and records its sha256 and species.',
+    );
+  return read;
 }
 
 /**

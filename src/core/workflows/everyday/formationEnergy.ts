@@ -12,8 +12,8 @@ import { GROUND_STATES } from '../../dft/elementalReferences';
 import { defineWorkflow, type ComposeContextOf, type InputsOf } from '../defineWorkflow';
 import { ELEMENT_CRYSTALS, type Bravais } from '../electronicStructure/inputs';
 import {
-  isLoadedStructureFile,
   isStructureFileInput,
+  loadedStructureFile,
   loadStructureFileInput,
   structureFileNamedIn,
   type StructureFileInput,
@@ -135,10 +135,8 @@ function referenceOf(el: string, given: GivenReference | undefined, inCompound: 
   const g = GROUND_STATES[el];
   const start = MAGNETIC_REFERENCES[el] ?? 0;
   if (given?.file) {
-    // a file read when the objective was loaded (loadFiles): its structure, sha256 and name recorded with it
-    const file = isLoadedStructureFile(given)
-      ? given
-      : loadStructureFileInput({ ...given, file: given.file }, baseDir, `inputs.references.${el}`);
+    // a file read when the objective was loaded (loadFiles); given from outside, read now (its sha256, if given, checked)
+    const file = loadedStructureFile(given as GivenReference & { file: string }, `inputs.references.${el}`, baseDir);
     const atoms = file.structure.symbols.filter((s) => s === el).length;
     if (atoms !== file.structure.symbols.length)
       throw new ObjectiveError(
