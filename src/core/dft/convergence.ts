@@ -565,8 +565,9 @@ export function largestComponentDifference(forces: Vec3[], reference: Vec3[]): n
 }
 
 /**
- * The force criterion's runs: every run has a force on every atom (pw.x prints them with tprnfor), the same
- * atoms in each; forces that vanish in every run judge nothing, which the force criterion alone refuses.
+ * The force criterion's runs: every run has a force on every atom (pw.x prints them with tprnfor; run_pw records
+ * them for SCF runs only), the same atoms in each; forces that vanish in every run judge nothing, which the force
+ * criterion alone refuses.
  */
 function checkForces(runs: ConvergenceRun[], values: number[], spec: { unit: string; label: string }, criterion: SweepCriterion): void {
   runs.forEach((r, i) => {
@@ -575,8 +576,10 @@ function checkForces(runs: ConvergenceRun[], values: number[], spec: { unit: str
       Array.isArray(f) && f.length > 0 && f.every((row) => Array.isArray(row) && row.length === 3 && row.every(Number.isFinite));
     if (!usable) {
       throw new DftScienceError(
-        `run ${i} (${values[i]} ${spec.unit}) has no forces, which the force criterion judges it by. ` +
-          'Run the sweep with pw.x printing the forces (tprnfor = .true.; make_pw_input sets it), or leave out the force tolerance.',
+        `run ${i} (${values[i]} ${spec.unit}) has no forces recorded, which the force criterion judges it by. ` +
+          "Forces are recorded for SCF runs only (calculation = 'scf', pw.x printing them: tprnfor = .true.; make_pw_input sets it), one per atom of the run's structure: " +
+          'a relax or vc-relax run ends at a geometry of its own, so its forces compare nothing across the sweep. ' +
+          'Sweep SCF runs at the starting geometry (their forces say how far the settings move the atoms), or leave out the force tolerance.',
         { index: i },
       );
     }

@@ -131,7 +131,14 @@ describe('the force criterion of a convergence sweep', () => {
     delete runs[2]!.forcesEvPerAngstrom;
     assert.throws(
       () => selectConvergedValue('ecutwfc', runs, { kind: 'force', toleranceForceEvPerAngstrom: 0.005 }),
-      /run 2 \(18 Ry\) has no forces, which the force criterion judges it by.*tprnfor/,
+      /run 2 \(18 Ry\) has no forces recorded, which the force criterion judges it by.*tprnfor/,
+    );
+    // what it tells a sweep of relaxations (run_pw records forces of SCF runs only) is true of them
+    assert.throws(
+      () => selectConvergedValue('ecutwfc', runs, { kind: 'force', toleranceForceEvPerAngstrom: 0.005 }),
+      (e: unknown) =>
+        /Forces are recorded for SCF runs only \(calculation = 'scf'/.test((e as Error).message) &&
+        /a relax or vc-relax run ends at a geometry of its own.*Sweep SCF runs at the starting geometry/.test((e as Error).message),
     );
     const other = displaced();
     other[1]!.forcesEvPerAngstrom = [[0.1, 0, 0]];
