@@ -66,6 +66,8 @@ export interface BandStructureValue extends BandStructurePlotData {
   fermiEnergyEv?: number;
   /** A smeared SCF with a fixed total magnetization: each spin channel's Fermi energy (up, down), eV. */
   fermiEnergiesUpDownEv?: [number, number];
+  /** The SCF's total magnetization, μB/cell (nspin 2). */
+  magnetization?: number;
   lattice: string;
   convention: string;
 }

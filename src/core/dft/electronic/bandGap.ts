@@ -18,6 +18,8 @@ export interface BandGapInput {
   fermiEnergyEv?: number;
   /** A smeared SCF with a fixed total magnetization has no single E_F: each channel's (up, down), eV. */
   fermiEnergiesUpDownEv?: [number, number];
+  /** The SCF's total magnetization, μB/cell: with fixed occupations and nspin 2 each channel holds (N ± M)/2 electrons. */
+  magnetization?: number;
   /** 1 (unpolarised) or 2; a spin-polarised gap needs both channels' bands, given as energiesDownEv. */
   nspin?: 1 | 2;
   energiesDownEv?: number[][];
@@ -143,6 +145,21 @@ function merged(input: BandGapInput): number[][] {
   return input.energiesEv.map((up, k) => [...up, ...input.energiesDownEv![k]!].sort((a, b) => a - b));
 }
 
+/**
+ * Fixed occupations with nspin 2 and a total magnetization M: pw.x fills (N + M)/2 states up and
+ * (N − M)/2 down, and prints no Fermi energy; each channel's gap from its own count. Undefined
+ * where that count is not whole or no empty band of a channel was computed (the merged count then).
+ */
+function fixedMomentChannels(input: BandGapInput): ChannelGap[] | undefined {
+  if ((input.nspin ?? 1) !== 2 || !/^fixed$/i.test(input.occupations) || input.magnetization === undefined) return undefined;
+  const m = Math.round(input.magnetization);
+  const counts: [number, number] = [(input.electrons + m) / 2, (input.electrons - m) / 2];
+  const sets = [input.energiesEv, input.energiesDownEv ?? []];
+  const ok = counts.every((n, i) => Number.isInteger(n) && n >= 1 && sets[i]!.length && Math.min(...sets[i]!.map((b) => b.length)) > n);
+  if (!ok) return undefined;
+  return (['up', 'down'] as const).map((spin, i) => ({ spin, metallic: false as const, ...edges(sets[i]!, counts[i]!) }));
+}
+
 export function bandGap(input: BandGapInput): BandGap {
   const bands = merged(input);
   // a spin-polarised run with a Fermi level: each channel against its own (one per channel when the
@@ -152,7 +169,7 @@ export function bandGap(input: BandGapInput): BandGap {
   const channels =
     (input.nspin ?? 1) === 2 && levels
       ? [spinChannelGap('up', input.energiesEv, levels[0]), spinChannelGap('down', input.energiesDownEv!, levels[1])]
-      : undefined;
+      : fixedMomentChannels(input);
   const levelText = input.fermiEnergiesUpDownEv
     ? `the Fermi levels (spin up ${levels![0].toFixed(3)} eV, spin down ${levels![1].toFixed(3)} eV) lie`
     : `the Fermi level (${levels?.[0]?.toFixed(3)} eV) lies`;

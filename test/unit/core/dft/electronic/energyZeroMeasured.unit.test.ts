@@ -120,6 +120,27 @@ describe('the zero of the plots where the SCF mesh or one Fermi energy would mis
       assert.deepEqual(valenceEdges(levels, 12, eig.up, eig.down), { vbmEv: -5.2265, cbmEv: -2.7601 });
       assert.deepEqual(bandStructureZero(levels, undefined), { energyEv: -5.2265, kind: 'vbm', source: ZERO_SOURCE.scfHighestOccupied });
     });
+
+    it('gives each channel its own gap from (N ± M)/2 filled states when the occupations were fixed', () => {
+      const text = read('spin-bands/o2-fixed-moment/scf.out');
+      const out = parsePwOutput(text);
+      const eig = printedEigenvalues(text)!;
+      const gap = bandGap({
+        energiesEv: eig.up,
+        energiesDownEv: eig.down!,
+        nspin: 2,
+        electrons: out.settings.electrons!,
+        occupations: 'fixed',
+        magnetization: out.totalMagnetization as number,
+      });
+      const channels = gap.channels!.map((c) => (c.metallic ? c : { spin: c.spin, gapEv: +c.gapEv.toFixed(4), occupied: c.occupiedBands }));
+      assert.deepEqual(channels, [
+        { spin: 'up', gapEv: 5.6746, occupied: 7 },
+        { spin: 'down', gapEv: 6.9019, occupied: 5 },
+      ]);
+      // the crystal's gap is the one pw.x printed: lowest unoccupied −2.7601 minus highest occupied −5.2265
+      assert.equal(+gap.gapEv.toFixed(4), +(out.lowestUnoccupiedEv! - out.highestOccupiedEv!).toFixed(4));
+    });
   });
 
   it('says what to report instead when the Fermi level crosses bands in both channels (bcc Fe)', () => {
