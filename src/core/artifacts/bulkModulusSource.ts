@@ -1,11 +1,13 @@
 /**
  * Where the bulk modulus (GPa) a convergence selection judged pressures with came from, read from
  * the selection as select_converged_settings records it: its own probe of strained cells; another
- * selection's probe, handed on by reference (the lattice-constant study gives the k choice the B
- * the cutoff choice read from its probe); or given (a number, or a reference to something else).
+ * selection's probe, handed on by a reference to that B (`a-N.criterion.bulkModulusGPa` or
+ * `a-N.bulkModulus.valueGPa`: the lattice-constant study gives the k choice the B the cutoff choice
+ * read from its probe); or given (a number, or a reference to anything else, another field of a
+ * probe's selection included).
  * The report composer and the report judge's selection tables both say it from here.
  */
-import { artifactIdOf } from '../provenance/references';
+import { parseRef } from '../provenance/references';
 import type { ConvergenceSelectionValue } from './shapes';
 
 export type BulkModulusSource =
@@ -18,6 +20,9 @@ export function isConvergenceSelection(v: unknown): v is ConvergenceSelectionVal
   const s = v as Partial<ConvergenceSelectionValue> | undefined;
   return !!s && typeof s === 'object' && typeof s.parameter === 'string' && Array.isArray(s.tested) && typeof s.chosenValue === 'number';
 }
+
+/** The fields of a selection that hold the B it read from its probe: a reference to one of these hands that B on. */
+const PROBE_B_PATHS: readonly string[] = ['criterion.bulkModulusGPa', 'bulkModulus.valueGPa'];
 
 const readFromProbe = (v: unknown): v is ConvergenceSelectionValue & { bulkModulus: { from: [string, ...string[]] } } =>
   isConvergenceSelection(v) && !!v.bulkModulus?.from.length;
@@ -39,8 +44,12 @@ export function bulkModulusSource(
   if (b.given) {
     const ref = b.given.ref;
     if (ref === undefined) return { from: 'given' };
-    const id = artifactIdOf(ref);
-    return readFromProbe(valueOf(id)) ? { from: 'selection', id } : { from: 'given', ref };
+    const parsed = parseRef(ref);
+    const v = parsed ? valueOf(parsed.artifactId) : undefined;
+    // a hand-on names the B the selection read from its probe, and carries it; any other field of it is a given value
+    const handedOn =
+      parsed !== undefined && PROBE_B_PATHS.includes(parsed.path.join('.')) && readFromProbe(v) && v.bulkModulus.valueGPa === b.valueGPa;
+    return handedOn ? { from: 'selection', id: parsed.artifactId } : { from: 'given', ref };
   }
   const id = candidates.find((c) => {
     const v = valueOf(c);

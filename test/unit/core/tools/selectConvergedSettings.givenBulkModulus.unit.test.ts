@@ -97,4 +97,31 @@ describe('select_converged_settings: where a given bulk modulus came from', () =
     // a reference to something that is not a probe's selection is said as the reference
     assert.deepEqual(bulkModulusSource(sel([], { ref: 'a-29.b0GPa' }), valueOf, ['a-12']), { from: 'given', ref: 'a-29.b0GPa' });
   });
+
+  it('says handed on only for a reference to the B a selection read from its probe; another field of that selection is a given value', () => {
+    const sel = (from: string[], valueGPa: number, given?: object): ConvergenceSelectionValue => ({
+      parameter: 'ecutwfc',
+      tested: [{ value: 30, energyEvPerAtom: -57, deltaMevPerAtom: 0 }],
+      chosenValue: 30,
+      chosen: {},
+      criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: valueGPa },
+      bulkModulus: { valueGPa, note: '', from, ...(given ? { given } : {}) },
+      converged: true,
+    });
+    const valueOf = (id: string) => (id === 'a-12' ? sel(['a-3'], 79.6) : undefined);
+    for (const ref of ['a-12.criterion.bulkModulusGPa', 'a-12.bulkModulus.valueGPa'])
+      assert.deepEqual(bulkModulusSource(sel([], 79.6, { ref }), valueOf, []), { from: 'selection', id: 'a-12' }, ref);
+    // the chosen cutoff (30 Ry) taken as B, the tolerance, the whole selection: given, said with the reference
+    for (const [ref, b] of [
+      ['a-12.chosenValue', 30],
+      ['a-12.criterion.toleranceLatticePercent', 0.05],
+      ['a-12', 79.6],
+    ] as const)
+      assert.deepEqual(bulkModulusSource(sel([], b, { ref }), valueOf, []), { from: 'given', ref }, ref);
+    // the probe's path but not its value (a selection recorded otherwise): given
+    assert.deepEqual(bulkModulusSource(sel([], 80, { ref: 'a-12.criterion.bulkModulusGPa' }), valueOf, []), {
+      from: 'given',
+      ref: 'a-12.criterion.bulkModulusGPa',
+    });
+  });
 });
