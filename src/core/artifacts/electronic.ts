@@ -67,7 +67,7 @@ export interface BandStructureValue extends BandStructurePlotData {
   /** A smeared SCF with a fixed total magnetization: each spin channel's Fermi energy (up, down), eV. */
   fermiEnergiesUpDownEv?: [number, number];
   /** The SCF's total magnetization, μB/cell (nspin 2). */
-  magnetization?: number;
+  magnetizationMuBPerCell?: number;
   lattice: string;
   convention: string;
 }

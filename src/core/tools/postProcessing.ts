@@ -147,7 +147,7 @@ export const runBandsXTool = defineTool({
       occupations: run.meta.scfOccupations,
       ...(fermi !== undefined ? { fermiEnergyEv: fermi } : {}),
       ...(twoFermi ? { fermiEnergiesUpDownEv: twoFermi } : {}),
-      ...(run.meta.scfMagnetization !== undefined ? { magnetization: run.meta.scfMagnetization } : {}),
+      ...(run.meta.scfMagnetization !== undefined ? { magnetizationMuBPerCell: run.meta.scfMagnetization } : {}),
       lattice: bp.lattice,
       convention: bp.convention,
     };
@@ -197,7 +197,7 @@ export const bandGapTool = defineTool({
       occupations: bs.occupations,
       ...(bs.fermiEnergyEv !== undefined ? { fermiEnergyEv: bs.fermiEnergyEv } : {}),
       ...(bs.fermiEnergiesUpDownEv ? { fermiEnergiesUpDownEv: bs.fermiEnergiesUpDownEv } : {}),
-      ...(bs.magnetization !== undefined ? { magnetization: bs.magnetization } : {}),
+      ...(bs.magnetizationMuBPerCell !== undefined ? { magnetization: bs.magnetizationMuBPerCell } : {}),
       ...(bs.nspin === 2 ? { nspin: 2 as const, ...(bs.bandsDownEv ? { energiesDownEv: transpose(bs.bandsDownEv) } : {}) } : {}),
     });
     const path = { x: bs.x, ticks: bs.ticks.map((t) => ({ ...t, index: bs.x.findIndex((x) => Math.abs(x - t.x) < 1e-12) })) };
