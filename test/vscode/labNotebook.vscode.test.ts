@@ -106,8 +106,17 @@ describe('the canvas as a lab notebook (real VS Code)', () => {
     assert.deepEqual(cellIds(nb), ['objective-1', 'summary', 'steps/eos', 'steps/report', 'report']);
     assert.match(step()!.document.getText(), /approvals: 1, all answered or closed/);
 
-    // a reopen: a second canvas of the same run, from the saved file, gets the same cells
-    await until('the canvas file to be saved', () => !nb.isDirty);
+    // a reopen: a second canvas of the same run, from the saved file, gets the same cells. The last plan version
+    // (both steps done) is drawn first, so the file read below is the run's final state, not one update before it.
+    const reportStep = () => nb.getCells().find((c) => c.metadata.dreams.id === 'steps/report');
+    await until('the report step drawn as done', () =>
+      /^Step 2 of 2: Write the report — done\n/.test(reportStep()?.document.getText() ?? ''),
+    );
+    await until('the summary with both steps done', () => summary()?.document.getText().includes('2/2 steps done'));
+    await until(
+      'the canvas file saved with both steps done',
+      () => !nb.isDirty && fs.readFileSync(canvas.fsPath, 'utf8').includes('2/2 steps done'),
+    );
     const saved = parseCanvasFile(fs.readFileSync(canvas.fsPath, 'utf8'));
     const copy = path.join(path.dirname(canvas.fsPath), 'lab-reopened.dreams');
     fs.writeFileSync(copy, fs.readFileSync(canvas.fsPath));
