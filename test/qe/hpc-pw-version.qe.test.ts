@@ -26,20 +26,27 @@ describe('local pw.x version probe', () => {
   });
 
   it('probes the same way without blocking: the version, no file left, undefined for a command that does not run', async () => {
-    const before = fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('dreams-pw-version-'));
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
-    const version = await probeLocalPwVersion('pw.x');
-    clearInterval(timer);
-    assert.equal(version, localPwVersion('pw.x'));
-    assert.match(version ?? '', /^6\.7/);
-    assert.ok(ticks > 0, 'the event loop ran while pw.x started');
-    assert.deepEqual(
-      fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('dreams-pw-version-')),
-      before,
-      'its scratch directory is removed',
-    );
-    assert.equal(await probeLocalPwVersion('no-such-pw.x'), undefined);
-    assert.equal(await probeLocalPwVersion('pw.x | tee out'), undefined);
+    // The probe's scratch directory goes under the system's temporary directory; this test gives it one of its own,
+    // since other studies of the tier probe pw.x at the same time in the shared one.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-probe-tmp-'));
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      const version = await probeLocalPwVersion('pw.x');
+      clearInterval(timer);
+      assert.equal(fs.readdirSync(tmp).length, 0, 'its scratch directory is removed');
+      assert.equal(version, localPwVersion('pw.x'));
+      assert.match(version ?? '', /^6\.7/);
+      assert.ok(ticks > 0, 'the event loop ran while pw.x started');
+      assert.equal(await probeLocalPwVersion('no-such-pw.x'), undefined);
+      assert.equal(await probeLocalPwVersion('pw.x | tee out'), undefined);
+      assert.deepEqual(fs.readdirSync(tmp), [], 'no scratch directory left by any probe');
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
