@@ -55,14 +55,14 @@ export const SI_GAP_SELECTION: ConvergenceSelectionValue = {
  * conv_thr 2e-8 Ry, pw.x 6.7 (docs/notes/workflows-everyday.md, the force criterion): ecutwfc (Ry), E (Ry per cell) and
  * the x force on atom 1 (Ry/bohr; atom 2 has its opposite, y and z vanish) as pw.x printed them.
  */
-const SI_DISPLACED_CUTOFFS = [
+export const SI_DISPLACED_CUTOFFS: readonly (readonly [number, number, number])[] = [
   [10, -15.63976731, 0.08140786],
   [14, -15.67560734, 0.08567909],
   [18, -15.68312682, 0.08514373],
   [22, -15.68428654, 0.08476132],
   [30, -15.68456628, 0.0846384],
   [40, -15.68464083, 0.08461751],
-] as const;
+];
 
 /**
  * The displaced-Si cutoff sweep judged as the relax template judges it by default (5 meV/atom and 0.005 eV/Å in every

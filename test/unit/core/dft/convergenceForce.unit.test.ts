@@ -9,6 +9,7 @@ import {
   type ConvergenceRun,
 } from '../../../../src/core/dft/convergence';
 import type { PhysicalSettings, Vec3 } from '../../../../src/core/dft/types';
+import { SI_DISPLACED_CUTOFFS } from '../../../harness/convergenceSelections';
 
 const RY = 13.605693123;
 const RY_PER_BOHR = 25.71104309541616; // eV/Å
@@ -29,14 +30,7 @@ const settings: PhysicalSettings = {
 // 3×3×3 mesh, conv_thr 2e-8 Ry: ecutwfc (Ry), E (Ry per cell), and the x force on atom 1 (Ry/bohr; atom 2 has its
 // opposite, y and z vanish) as pw.x printed them. The force moves 3.7 meV/Å from 22 to 40 Ry where the energy moves
 // 2.4 meV/atom; the same cell undisplaced (SYMMETRIC) has forces of exactly zero at every cutoff.
-const DISPLACED: [number, number, number][] = [
-  [10, -15.63976731, 0.08140786],
-  [14, -15.67560734, 0.08567909],
-  [18, -15.68312682, 0.08514373],
-  [22, -15.68428654, 0.08476132],
-  [30, -15.68456628, 0.0846384],
-  [40, -15.68464083, 0.08461751],
-];
+const DISPLACED = SI_DISPLACED_CUTOFFS;
 const SYMMETRIC: [number, number][] = [
   [10, -15.6513879],
   [14, -15.6878617],
