@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
@@ -108,10 +109,15 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
   const label = opts.label ?? 'host';
   const runDir = opts.runDir ?? path.join(PROJECT_ROOT, 'test-results/vscode-host', label);
   fs.rmSync(runDir, { recursive: true, force: true });
-  // Everything the server and chromium write stays under runDir (sockets, caches, crash reports).
+  // Everything the server and chromium write stays under runDir (caches, crash reports), except
+  // their temporary files: VS Code and Chromium make Unix sockets there, and a socket path holds
+  // 107 bytes, which a run directory inside a clone at a long path overflows (libuv cuts the
+  // name short silently, Chromium stops at launch). So TMPDIR is a short directory of its own,
+  // removed by stop().
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp', 'dreams-host-'));
   const iso = {
     HOME: path.join(runDir, 'home'),
-    TMPDIR: path.join(runDir, 'tmp'),
+    TMPDIR: tmp,
     XDG_DATA_HOME: path.join(runDir, 'xdg/data'),
     XDG_CONFIG_HOME: path.join(runDir, 'xdg/config'),
     XDG_CACHE_HOME: path.join(runDir, 'xdg/cache'),
@@ -185,6 +191,7 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
         /* gone */
       }
     }
+    fs.rmSync(tmp, { recursive: true, force: true });
   };
 
   try {
