@@ -19,6 +19,7 @@ import {
   type ToolUseBlock,
 } from '../core/llm/types';
 import type { RegistryCallResult, WrappedInput } from '../core/agents/toolRegistry';
+import { RunStopped } from '../core/guard/interruption';
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -51,6 +52,7 @@ interface Pending {
 
 interface Turn extends WaitingTurn {
   take: (content: ContentBlock[]) => void;
+  stop: (reason: string) => void;
 }
 
 export class ClientWorkers implements LlmProvider {
@@ -85,7 +87,7 @@ export class ClientWorkers implements LlmProvider {
 
   /** Worker turns waiting for the client now, oldest first. */
   waiting(): WaitingTurn[] {
-    return [...this.#turns.values()].map(({ take: _take, ...t }) => t).sort((a, b) => a.since - b.since);
+    return [...this.#turns.values()].map(({ take: _take, stop: _stop, ...t }) => t).sort((a, b) => a.since - b.since);
   }
 
   /** Calls the client made that no worker has taken yet. */
@@ -158,6 +160,18 @@ export class ClientWorkers implements LlmProvider {
     return true;
   }
 
+  /**
+   * The run stops: every waiting turn ends as a stopped run's model call does, so its step
+   * stays to do and a resumed run offers it again (an answer without a call would end the
+   * step, which then fails with its call still to make).
+   */
+  stopTurns(reason: string): void {
+    const turns = [...this.#turns.values()];
+    this.#turns.clear();
+    for (const t of turns) t.stop(reason);
+    if (turns.length) this.changed();
+  }
+
   private changed(): void {
     for (const l of this.#listeners) l();
   }
@@ -192,6 +206,10 @@ export class ClientWorkers implements LlmProvider {
         reject(new LlmError('cancelled', 'the run was cancelled'));
         return;
       }
+      const stop = (reason: string) => {
+        done();
+        reject(new RunStopped('stopped', reason));
+      };
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.#turns.set(step, {
         step,
@@ -200,6 +218,7 @@ export class ClientWorkers implements LlmProvider {
         brief,
         since: Date.now(),
         take,
+        stop,
       });
       this.dispatch();
       this.changed();

@@ -270,7 +270,8 @@ export class DrivenRun {
 
   async stop(reason: string): Promise<void> {
     this.controller.stop(reason);
-    for (const t of this.workers.waiting()) this.workers.endTurn(t.step, `stopped: ${reason}`);
+    // the waiting steps stay to do: a resume offers them again
+    this.workers.stopTurns(reason);
   }
 
   async close(): Promise<void> {
