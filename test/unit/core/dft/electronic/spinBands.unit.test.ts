@@ -67,6 +67,33 @@ describe('the band gap of a spin-polarised crystal, from both spin channels', ()
     assert.equal(spinChannelGap('down', fe.down, ef).metallic, true);
   });
 
+  it('refuses a gap of zincblende CaN, a half-metal: names the gapped majority channel and its gap, and the minority band at E_F', () => {
+    // pw.x 6.7 and bands.x: 1.00 μB/cell, the majority N 2p bands full, the minority ones cross E_F
+    const can = read('can-zb');
+    const ef = can.scf.fermiEnergyEv!;
+    assert.equal(ef, 5.24);
+    assert.throws(
+      () =>
+        bandGap({
+          energiesEv: can.up,
+          energiesDownEv: can.down,
+          nspin: 2,
+          electrons: can.scf.settings.electrons!,
+          occupations: 'smearing',
+          fermiEnergyEv: ef,
+        }),
+      (e: unknown) =>
+        e instanceof DftScienceError &&
+        /band 7 of the minority \(spin-down\) channel spans 4\.787 to 5\.631 eV/.test(e.message) &&
+        /a half-metal in this calculation: only the majority \(spin-up\) channel has a gap \(3\.606 eV\)/.test(e.message) &&
+        /Report instead that the crystal is a half-metal/.test(e.message),
+    );
+    const up = spinChannelGap('up', can.up, ef);
+    assert.equal(up.metallic, false);
+    assert.equal(up.occupiedBands, 8);
+    assert.equal(spinChannelGap('down', can.down, ef).metallic, true);
+  });
+
   it('asks for the second channel when a spin-polarised band structure holds one', () => {
     const o2 = read('o2');
     assert.throws(
