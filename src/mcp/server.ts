@@ -372,6 +372,10 @@ export class DreamsMcpServer {
         `run ${this.#driven.runId} is still being driven by this server; finish or stop it (dreams_stop_run) before starting another.`,
       );
     const cfg = this.config;
+    if (args.judges === false)
+      throw new McpUsageError(
+        "judges: false is refused: the calls of an outside agent are judged as a DREAMS worker's are, whenever this server has a model key (ANTHROPIC_API_KEY when dreams mcp starts). Whether it has one is the choice of the user who starts the server, not of the agent.",
+      );
     const objective = this.objectiveOf(args);
     const prefs = objective.run ?? {};
     const approval = (args.approval as string | undefined) ?? (prefs.approval === 'wait' ? undefined : prefs.approval) ?? 'continue';
@@ -393,7 +397,7 @@ export class DreamsMcpServer {
       pwCommand: cfg.defaults.pwCommand,
       localConcurrency: cfg.defaults.localConcurrency,
       models: { dft: client, hpc: client },
-      judges: keyed && args.judges !== false,
+      judges: keyed,
       budget: { ...prefs.budget, ...(args.budget as RunSettings['budget'] | undefined) },
       ...(cfg.defaults.qeVersion ? { qeVersion: cfg.defaults.qeVersion } : {}),
       ...(typeof args.parallelJobs === 'number' ? { limits: { maxParallelJobs: args.parallelJobs } } : {}),

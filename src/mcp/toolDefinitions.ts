@@ -105,7 +105,6 @@ export const WRITE_TOOLS: Tool[] = [
         },
         cluster: { type: 'string', description: "Run pw.x on this cluster profile of the user's (default: this machine)." },
         budget: BUDGET,
-        judges: { type: 'boolean', description: 'With a model key configured: the LLM judge tiers (default true).' },
         parallelJobs: {
           type: 'integer',
           minimum: 1,

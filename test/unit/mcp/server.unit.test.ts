@@ -13,17 +13,22 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { allowedCalculatorCommands } from '../../../src/core/calculators/ipi/allowedCommands';
 import { DreamsMcpServer } from '../../../src/mcp/server';
 import { RunController } from '../../../src/core/run/controller';
+import type { SessionEnvironment } from '../../../src/core/run/session';
 import { emtSearchSettings } from '../core/workflows/support/adsorptionSearch';
 
 const text = (r: CallToolResult) => r.content.map((c) => (c as { text?: string }).text ?? '').join('\n');
 
-async function connect(runsDir: string, readOnly: boolean): Promise<{ client: Client; server: DreamsMcpServer }> {
+async function connect(
+  runsDir: string,
+  readOnly: boolean,
+  session: SessionEnvironment = {},
+): Promise<{ client: Client; server: DreamsMcpServer }> {
   const server = new DreamsMcpServer({
     runsDir,
     workspace: path.dirname(runsDir),
     readOnly,
     version: 'test',
-    session: {},
+    session,
     defaults: { pseudoDir: '/usr/share/espresso/pseudo', pwCommand: 'pw.x', localConcurrency: 1 },
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -133,6 +138,32 @@ describe('dreams mcp server (in process)', function () {
     } finally {
       if (saved === undefined) delete process.env.DREAMS_CALCULATORS;
       else process.env.DREAMS_CALCULATORS = saved;
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("refuses an agent's judges: false: with a model key its calls are judged, as a worker's are", async () => {
+    // a key and an address nothing answers: the run must be refused before any judge is asked
+    const { client, server } = await connect(runsDir, false, { apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9' });
+    try {
+      const before = fs.readdirSync(runsDir).length;
+      const r = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: {
+          objective: {
+            workflow: 'adsorption-search',
+            inputs: { slab: { generate: { metal: 'Pt' } }, adsorbate: 'O', calculator: { kind: 'emt' } },
+          },
+          judges: false,
+        },
+      })) as CallToolResult;
+      assert.ok(r.isError, text(r));
+      assert.match(text(r), /judges: false is refused/);
+      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+      const start = (await client.listTools()).tools.find((t) => t.name === 'dreams_start_run')!;
+      assert.ok(!('judges' in (start.inputSchema.properties ?? {})), 'the start tool offers no judges switch');
+    } finally {
       await client.close();
       await server.close();
     }
