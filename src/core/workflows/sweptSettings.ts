@@ -42,7 +42,8 @@ export const SWEPT_SETTINGS_SCHEMA = {
     minItems: 3,
     maxItems: 10,
     uniqueItems: true,
-    description: 'Cutoff sweep, Ry (when ecutwfcRy is absent; default 30, 40, 50, 60).',
+    description:
+      "Cutoff sweep, Ry (when ecutwfcRy is absent; default four from the pseudopotentials' suggested cutoff, rounded up to 5 Ry, up in 10-Ry steps; from 20 Ry when no file states one).",
   },
   kSpacingsPerAngstrom: {
     type: 'array',
@@ -94,9 +95,14 @@ export const SWEPT_SETTINGS_KEYS: readonly (keyof SweptSettings)[] = [
   'toleranceMevPerAtom',
 ];
 
-/** A family's sweeps where the objective gives none: fixed cutoffs, or five from the pseudopotentials' suggestion up in 10-Ry steps. */
+/**
+ * A family's sweeps where the objective gives none: fixed cutoffs, or `suggestionSteps` cutoffs
+ * (five unless said) from the pseudopotentials' suggestion up in 10-Ry steps.
+ */
 export interface SweepDefaults {
   cutoffsRy: number[] | 'from-suggestion';
+  /** How many cutoffs a from-suggestion sweep has (default 5). */
+  suggestionSteps?: number;
   kSpacingsPerAngstrom: number[];
 }
 
@@ -152,7 +158,10 @@ export function resolveSweptSettings(
   const start = suggested ? Math.max(15, Math.ceil(suggested / 5) * 5) : 20;
   const fromSuggestion = !inputs.cutoffsRy && defaults.cutoffsRy === 'from-suggestion';
   const cutoffsRy =
-    inputs.cutoffsRy ?? (defaults.cutoffsRy === 'from-suggestion' ? [0, 10, 20, 30, 40].map((d) => start + d) : defaults.cutoffsRy);
+    inputs.cutoffsRy ??
+    (defaults.cutoffsRy === 'from-suggestion'
+      ? Array.from({ length: defaults.suggestionSteps ?? 5 }, (_, i) => start + 10 * i)
+      : defaults.cutoffsRy);
   return {
     functional,
     ...(prefer ? { pseudopotentials: prefer } : {}),

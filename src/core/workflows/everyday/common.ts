@@ -281,7 +281,14 @@ export function resolveSettings(
   env: WorkflowEnvironment,
   spinSpecies: string[] = species,
 ): StudySettings {
-  const swept = resolveSweptSettings(inputs, species, env, { cutoffsRy: [30, 40, 50, 60], kSpacingsPerAngstrom: [0.4, 0.3, 0.25, 0.2] });
+  // the cutoff sweep starts at the files' suggestion (a production input below it is refused by the
+  // guard's cutoff-above-pseudopotential-suggestion, so a sweep point below it is spent for nothing);
+  // four values, as the lattice-constant workflow's, and an unconverged sweep is extended one at a time
+  const swept = resolveSweptSettings(inputs, species, env, {
+    cutoffsRy: 'from-suggestion',
+    suggestionSteps: 4,
+    kSpacingsPerAngstrom: [0.4, 0.3, 0.25, 0.2],
+  });
   const smearing = { kind: inputs.smearing?.kind ?? 'mv', degaussRy: inputs.smearing?.degaussRy ?? 0.02 };
   const magnetic = spinSpecies.filter((s) => MAGNETIC_SPECIES.has(s));
   const given = inputs.startingMagnetization;
@@ -402,7 +409,10 @@ export function settingsSteps(
         reasons: {
           template: 'the sweep template',
           kind: kind === 'ecutwfc' ? 'a cutoff sweep' : 'a k-point sweep',
-          values: 'the values of the study, coarse to fine',
+          values:
+            kind === 'ecutwfc' && s.cutoffsFromSuggestionRy !== undefined
+              ? `from the ${Number(s.cutoffsFromSuggestionRy.toFixed(1))} Ry the pseudopotentials suggest upward in 10-Ry steps (a production input below the suggestion is refused)`
+              : 'the values of the study, coarse to fine',
         },
         dependsOn: [`${id}-input`],
       },

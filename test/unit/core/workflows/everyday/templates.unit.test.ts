@@ -186,6 +186,35 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.equal(mo.toleranceForceEvPerAngstrom, undefined);
   });
 
+  it("start the cutoff sweep at the pseudopotentials' suggestion (the largest of the study's files), four values in 10-Ry steps; a given sweep is kept", () => {
+    // pslibrary's Si and Fe files suggest 43.7 and 46 Ry: a production input below that is refused by the guard
+    const suggesting: WorkflowEnvironment = {
+      pseudopotential: ({ element }) => ({
+        file: `${element}.upf`,
+        type: 'US',
+        ...(
+          { Si: { suggestedEcutwfcRy: 43.74 }, Fe: { suggestedEcutwfcRy: 46.0 }, O: { suggestedEcutwfcRy: 47.0 } } as Record<string, object>
+        )[element],
+      }),
+    };
+    const series = (t: typeof RELAX, inputs: Record<string, unknown>, e = suggesting) =>
+      t.steps(t.resolveInputs(inputs, e)).find((s) => s.id === 'cutoff-series')!;
+    const si = series(RELAX, { element: 'Si' });
+    assert.deepEqual(si.args!.values, [45, 55, 65, 75]);
+    assert.match(si.reasons!.values!, /from the 43\.7 Ry the pseudopotentials suggest upward in 10-Ry steps/);
+    assert.deepEqual(series(MAGNETIC_ORDERING, { element: 'Fe' }).args!.values, [50, 60, 70, 80]);
+    assert.deepEqual(
+      series(SURFACE_ENERGY, { element: 'Al', functional: 'LDA' }).args!.values,
+      [20, 30, 40, 50],
+      'no suggestion: from 20 Ry',
+    );
+    // a compound: the largest suggestion of its species (Mg's file states none)
+    assert.deepEqual(series(FORMATION_ENERGY, { elements: ['Mg', 'O'] }).args!.values, [50, 60, 70, 80]);
+    const given = series(RELAX, { element: 'Si', cutoffsRy: [16, 20, 24, 30] });
+    assert.deepEqual(given.args!.values, [16, 20, 24, 30]);
+    assert.equal(given.reasons!.values, 'the values of the study, coarse to fine');
+  });
+
   it('formation-energy: MgO against hcp Mg and triplet O2 in a box, all spin-polarised and relaxed, per formula unit and per atom', () => {
     const steps = plan(FORMATION_ENERGY, { elements: ['Mg', 'O'], functional: 'LDA', ecutwfcRy: 30, kSpacingPerAngstrom: 0.3 });
     checkTemplateSteps(steps, { quantity: 'formation_energy', value: -6, unit: 'eV' });
