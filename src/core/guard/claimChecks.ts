@@ -44,12 +44,24 @@ export function claimValue(x: number, decimals: number): number {
   return Number(x.toFixed(places));
 }
 
-/** An energy from a screening model (EMT) is recorded with its calculator; pw.x energies carry pw.x settings. */
-function screeningModelUpstream(view: ProvenanceView, id: string): { id: string; creator: string } | undefined {
+/**
+ * An energy from a screening model (EMT, or the user's own calculator over i-PI) is recorded
+ * with its calculator; pw.x energies carry pw.x settings. `model` names it as a reader knows it.
+ */
+function screeningModelUpstream(view: ProvenanceView, id: string): { id: string; creator: string; model: string } | undefined {
   for (const up of upstreamPath(view, [id], 10_000)) {
     const a = up.startsWith('a-') ? view.artifact(up) : undefined;
-    const meta = a?.meta as { settings?: { code?: string }; calculator?: { production?: boolean } } | undefined;
-    if (a && (meta?.settings?.code === 'emt' || meta?.calculator?.production === false)) return { id: a.id, creator: a.creator };
+    const meta = a?.meta as
+      | { settings?: { code?: string }; calculator?: { production?: boolean; method?: string; name?: string } }
+      | undefined;
+    if (!a || !(meta?.settings?.code === 'emt' || meta?.calculator?.production === false)) continue;
+    const model =
+      meta?.settings?.code === 'emt'
+        ? 'EMT'
+        : meta?.settings?.code === 'ipi' || meta?.calculator?.method === 'ipi'
+          ? `the i-PI calculator ${meta?.calculator?.name ?? '(unnamed)'}`
+          : (meta?.calculator?.name ?? 'a screening model');
+    return { id: a.id, creator: a.creator, model };
   }
   return undefined;
 }
@@ -71,8 +83,11 @@ function screeningModelCheck(claim: ReportClaim, id: string, view: ProvenanceVie
       'calculator',
       'fail',
       [
-        `${label} states ${claim.quantity} from ${claim.cites}, which is computed from ${emt.id} (${emt.creator}), an EMT energy: ` +
-          `EMT is fine for testing the search, not for final numbers. Recompute it with pw.x${alternative}.`,
+        `${label} states ${claim.quantity} from ${claim.cites}, which is computed from ${emt.id} (${emt.creator}), ` +
+          (emt.model === 'EMT'
+            ? 'an EMT energy: EMT is fine for testing the search, not for final numbers.'
+            : `an energy of ${emt.model}, a screening calculator: fine for ranking configurations, not for final numbers.`) +
+          ` Recompute it with pw.x${alternative}.`,
       ],
       label,
     ),

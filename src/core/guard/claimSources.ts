@@ -126,7 +126,8 @@ export const CLAIM_SOURCES: Readonly<Record<string, ClaimSource>> = {
     names: [ARTIFACT.adsorptionEnergy],
     tools: ['adsorption_energy'],
     production: false,
-    description: 'an adsorption energy from a screening model (EMT): it ranks configurations, it is not a DFT number',
+    description:
+      'an adsorption energy from a screening model (EMT, or your own calculator over i-PI): it ranks configurations, it is not a DFT number',
   },
 };
 
