@@ -113,7 +113,9 @@ function resolveSlab(raw: Given['slab'], calculator: CalculatorInputs['kind']): 
   if (latticeConstantAngstrom === undefined) {
     if (calculator !== 'emt')
       throw new ObjectiveError(
-        `inputs.slab.generate.latticeConstantAngstrom is missing: with ${calculator} give the ${g.metal} lattice constant computed with the same functional (Å).`,
+        calculator === 'ipi'
+          ? `inputs.slab.generate.latticeConstantAngstrom is missing: with your i-PI calculator give the ${g.metal} lattice constant that calculator gives (Å), so the slab is not strained.`
+          : `inputs.slab.generate.latticeConstantAngstrom is missing: with ${calculator} give the ${g.metal} lattice constant computed with the same functional (Å).`,
       );
     if (!EMT_ELEMENTS.includes(g.metal))
       throw new ObjectiveError(`inputs.slab.generate.metal: EMT has no parameters for ${g.metal}; it covers ${EMT_ELEMENTS.join(', ')}.`);

@@ -117,6 +117,18 @@ describe('adsorption-search template', () => {
       (e: Error) =>
         e instanceof ObjectiveError && /latticeConstantAngstrom is missing: with pw.x give the Pt lattice constant/.test(e.message),
     );
+    // an i-PI calculator has no functional: the lattice constant is the calculator's own
+    assert.throws(
+      () =>
+        prepareWorkflow(
+          'adsorption-search',
+          { slab: { generate: { metal: 'Pt' } }, adsorbate: 'CO', calculator: { kind: 'ipi', command: ['python3', 'client.py'] } },
+          env,
+        ),
+      (e: Error) =>
+        e instanceof ObjectiveError &&
+        /latticeConstantAngstrom is missing: with your i-PI calculator give the Pt lattice constant that calculator gives/.test(e.message),
+    );
   });
 
   it('an objective file names the slab file (relative to it) and the adsorbate by SMILES; the run records the structure and its sha256', () => {
