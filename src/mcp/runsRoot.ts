@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DreamsError } from '../core/errors';
 import { EVENT_LOG_FILE, openRun, type Run } from '../core/run/directory';
 import { runProgress, type RunProgress } from '../core/run/progress';
 import { renderRunReport } from '../core/report/runReport';
@@ -16,8 +17,11 @@ import type { ReportJudgedPayload } from '../core/guard/events';
 import { foldJobEvents } from '../core/hpc/jobStore';
 import type { JobRecord } from '../core/hpc/types';
 
-export class McpUsageError extends Error {
-  override readonly name = 'McpUsageError';
+/** A tool argument the client must correct (a run that is not there, a file outside the workspace). */
+export class McpUsageError extends DreamsError<'bad-input'> {
+  constructor(message: string) {
+    super('bad-input', message);
+  }
 }
 
 /** Run ids under the runs directory, oldest first. */

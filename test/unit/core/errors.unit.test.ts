@@ -79,6 +79,18 @@ describe('the error root', () => {
     }
   });
 
+  it('has no error class in src/ outside the root: every class that extends a built-in error is DreamsError', () => {
+    const files = fs
+      .readdirSync(path.join(ROOT, 'src'), { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile() && /\.tsx?$/.test(d.name))
+      .map((d) => path.relative(ROOT, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
+    assert.ok(files.length > 300, `reads ${files.length} files of src/`);
+    const builtIn =
+      /\bclass\s+(\w+)(?:<[^>]*>)?\s+extends\s+(?:Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)\b/g;
+    const outside = files.flatMap((f) => [...fs.readFileSync(path.join(ROOT, f), 'utf8').matchAll(builtIn)].map((m) => `${f}: ${m[1]}`));
+    assert.deepEqual(outside, ['src/core/errors.ts: DreamsError']);
+  });
+
   it("keeps an action given with the error over its code's, and treats an error without a code as failed", () => {
     assert.equal(new DreamsError('setup', 'no pw.x', { action: 'Install pw.x.' }).action, 'Install pw.x.');
     assert.equal(exitStatusOf(new Error('plain')), 1);
