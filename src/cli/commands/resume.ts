@@ -91,6 +91,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
         logger: logFile.logger,
       },
       changes,
+      { cutDamaged: values['cut-damaged'] === true },
     );
     for (const n of logHealth(controller.session.run.recovery, path.join(runDir, EVENT_LOG_FILE)).notes)
       console.error(`dreams resume: ${n}`);

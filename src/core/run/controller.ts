@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { createRun, openRun, setRunState, type Run } from './directory';
 import type { CanvasEvent, RunState } from '../canvas/types';
+import { EventLogError } from '../canvas/eventLogError';
 import { BudgetExceededError } from '../llm/budget';
 import { LlmError } from '../llm/types';
 import { progressLine, runProgress, type RunProgress } from './progress';
@@ -67,9 +68,31 @@ export class RunController {
     return RunController.open(run, env);
   }
 
-  /** Reopen a run (also one a killed process left behind); `changes` update its settings (e.g. a higher budget). */
-  static async resume(runDir: string, env: SessionEnvironment = {}, changes: Partial<RunSettings> = {}): Promise<RunController> {
-    const run = await openRun(runDir, { mode: 'writer' });
+  /**
+   * Reopen a run (also one a killed process left behind); `changes` update its settings (e.g. a higher budget).
+   * A damaged log is cut (after a copy of the whole file) only where a crash leaves damage, its last line;
+   * damage with lines after it is refused with its line and what to do, unless `cutDamaged`.
+   */
+  static async resume(
+    runDir: string,
+    env: SessionEnvironment = {},
+    changes: Partial<RunSettings> = {},
+    options: { cutDamaged?: boolean } = {},
+  ): Promise<RunController> {
+    let run: Run;
+    try {
+      run = await openRun(runDir, { mode: 'writer', onDamage: options.cutDamaged ? 'cut' : 'cut-last-line' });
+    } catch (e) {
+      if (e instanceof EventLogError && e.code === 'damaged') {
+        throw new EventLogError(
+          'damaged',
+          `${e.message} Restore events.jsonl from a copy if you have one; or continue from the events before the damage ` +
+            '(`dreams resume <run> --cut-damaged` copies the whole file aside first, then cuts it back to the last good event).',
+          e.damage,
+        );
+      }
+      throw e;
+    }
     try {
       if (Object.keys(changes).length)
         await run.log.append({ kind: SETTINGS_EVENT, key: 'run/settings', actor: { kind: 'user', id: 'user' }, payload: changes });
