@@ -70,17 +70,41 @@ function comparedPressures(call: ProposedCall, provenance: ProvenanceView): stri
   ];
 }
 
+/** A stress tensor that says no more than the pressure: diagonal, each diagonal component the pressure (pw.x prints 2 decimals). */
+function isotropicAt(stress: unknown, pressure: unknown): boolean {
+  if (!Array.isArray(stress) || stress.length !== 3 || typeof pressure !== 'number') return false;
+  return stress.every(
+    (row, i) =>
+      Array.isArray(row) &&
+      row.length === 3 &&
+      row.every((x, j) => typeof x === 'number' && Math.abs(x - (i === j ? pressure : 0)) < 0.006),
+  );
+}
+
+/** Forces that are zero on every atom (a symmetric cell): nothing for a judge to weigh. */
+function allZero(forces: unknown): boolean {
+  return Array.isArray(forces) && forces.every((f) => Array.isArray(f) && f.every((x) => x === 0));
+}
+
 /**
  * An artifact's metadata as a combination is judged on: its own numbers first (pressure, volume,
  * SCF converged, purpose), then the settings without the pseudopotential hashes and the cell (the
- * same in every run of a sweep, and what cut the pressures off when it was shown whole).
+ * same in every run of a sweep, and what cut the pressures off when it was shown whole). A stress
+ * tensor equal to the pressure on its diagonal (a cubic cell) and forces zero on every atom are
+ * left out: they repeat the pressure or say nothing, in every run of every sweep.
  */
 export function judgedMeta(meta: Record<string, unknown>): Record<string, unknown> {
   const {
     settings,
     cellAngstrom: _cell,
-    ...own
+    ...all
   } = meta as { settings?: Record<string, unknown>; cellAngstrom?: unknown } & Record<string, unknown>;
+  const { stressKbar, forcesEvPerAngstrom, ...rest0 } = all;
+  const own = {
+    ...rest0,
+    ...(stressKbar !== undefined && !isotropicAt(stressKbar, all.pressureKbar) ? { stressKbar } : {}),
+    ...(forcesEvPerAngstrom !== undefined && !allZero(forcesEvPerAngstrom) ? { forcesEvPerAngstrom } : {}),
+  };
   const scalars = Object.fromEntries(Object.entries(own).filter(([, v]) => v === null || typeof v !== 'object'));
   const rest = Object.fromEntries(Object.entries(own).filter(([, v]) => v !== null && typeof v === 'object'));
   const { pseudopotentials: _pp, ...physics } = settings ?? {};

@@ -111,7 +111,10 @@ export function selectionTable(
   const pulay = s.tested.some((t) => t.pulayKbar !== undefined);
   const moment = s.tested.some((t) => t.magnetizationMuBPerAtom !== undefined);
   const gap = s.tested.some((t) => t.gapEv !== undefined);
-  const force = s.tested.some((t) => t.maxForceEvPerAngstrom !== undefined);
+  // forces: when the sweep was judged by them, or some run felt one (zero in every run of a symmetric cell says nothing)
+  const force =
+    s.tested.some((t) => t.maxForceEvPerAngstrom !== undefined) &&
+    (s.criterion?.toleranceForceEvPerAngstrom !== undefined || s.tested.some((t) => (t.maxForceEvPerAngstrom ?? 0) !== 0));
   const columns =
     `  ${s.parameter} | E (eV/atom) | ΔE (meV/atom)` +
     `${pressure ? ` | P (kbar${pulay ? ', + Pulay' : ''}) | ΔP (kbar) | Δa (%)` : ''}${shape ? ' | Δs dev. (kbar) | Δc/a (%)' : ''}` +

@@ -38,6 +38,28 @@ describe('convergence selection tables in the report judge request', () => {
     assert.match(t, /^ {2}60 \| -57\.2 \| 0 \| -1 \| 0 \| 0 \| finest$/m);
   });
 
+  it('leaves out the force columns when every run of a sweep not judged by forces felt none (a symmetric cell), and shows them when one did', () => {
+    const withForces = (forces: number[]) =>
+      ({
+        parameter: 'ecutwfc',
+        tested: [30, 40, 50, 60].map((v, i) => ({
+          ...row(v, [2, 0.5, 0.1, 0][i]!, -3, [-2, -0.5, -0.1, 0][i]!, 0.01),
+          maxForceEvPerAngstrom: forces[i]!,
+          deltaForceEvPerAngstrom: Math.abs(forces[i]! - forces[3]!),
+        })),
+        chosenValue: 40,
+        chosen: { ecutwfcRy: 40, ecutrhoRy: 160 },
+        criterion: { kind: 'pressure', toleranceLatticePercent: 0.05, bulkModulusGPa: 79.6 },
+        converged: true,
+      }) as ConvergenceSelectionValue;
+    const cubic = selectionTable('a-12', 'converged_settings', withForces([0, 0, 0, 0]));
+    assert.doesNotMatch(cubic, /F max|ΔF/);
+    assert.match(cubic, /^ {2}40 \| -57\.1995 \| 0\.5 \| -3 \| -0\.5 \| 0\.01 \| yes \(chosen\)$/m);
+    const displaced = selectionTable('a-12', 'converged_settings', withForces([0.3, 0.25, 0.24, 0.24]));
+    assert.match(displaced, /\| F max \(eV\/Å\) \| ΔF \(eV\/Å\) \| within$/m);
+    assert.match(displaced, /^ {2}40 \| .* \| 0\.25 \| 0\.01 \| yes \(chosen\)$/m);
+  });
+
   it('shows the magnetization of each run and judges the rows by the moment tolerance beside the energy', () => {
     // bcc Fe's cutoff sweep (bench:moments): by energy at 10 meV/atom and the moment at 0.02 μB/atom
     const sel = feMomentSelection({
