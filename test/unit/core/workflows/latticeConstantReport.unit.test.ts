@@ -54,6 +54,39 @@ describe('lattice-constant report of a crystal from a file', () => {
     assert.match(text, /V0 = 40\.3968 Å³ per 2-atom cell/);
   });
 
+  it('says the EOS ran with one k-mesh at every volume, and names the meshes when the volumes did not share one', () => {
+    const o = parseObjectiveText('Lattice constant of rocksalt NaCl from examples/NaCl.cif with LDA', { forModel: true, baseDir: ROOT });
+    const inputs = prepareWorkflow('lattice-constant', o.inputs!, workflowEnvironment({ pseudoDir: NC }))
+      .inputs as unknown as LatticeConstantInputs;
+    const textWith = (meshes: number[][]) => {
+      const runs = meshes.map((_, i) => `a-${40 + i}`);
+      const base = context(inputs, {
+        'lattice/lattice_constant': ['a-30', 5.4467],
+        'eos-fit/eos_fit': ['a-29', { v0Angstrom3: 40.3968, b0GPa: 31.2, b0Prime: 4.9, form: 'birch-murnaghan', natoms: 2 }],
+        'cutoff-choice/converged_settings': ['a-12', selection('ecutwfc', 40, { ecutwfcRy: 40, ecutrhoRy: 160 })],
+        'k-choice/converged_settings': ['a-20', selection('kspacing', 0.3, { kSpacingPerAngstrom: 0.3 })],
+      });
+      const ctx: ComposeContextOf<LatticeConstantInputs> = {
+        ...base,
+        refs: (step, name) => (step === 'eos-runs' && name === 'total_energy' ? runs : base.refs(step, name)),
+        provenance: {
+          artifact: (id: string) => (runs.includes(id) ? { id, meta: { settings: { kMesh: meshes[runs.indexOf(id)] } } } : undefined),
+        } as unknown as ComposeContextOf<LatticeConstantInputs>['provenance'],
+      };
+      return LATTICE_REPORT_COMPOSERS.text!(ctx) as string;
+    };
+    const one = textWith([5, 5, 5, 5, 5].map(() => [5, 5, 5]));
+    assert.match(one, /in 5 points, with one k-mesh, 5×5×5, at every volume\./);
+    const mixed = textWith([
+      [6, 6, 6],
+      [6, 6, 6],
+      [5, 5, 5],
+      [5, 5, 5],
+      [5, 5, 5],
+    ]);
+    assert.match(mixed, /in 5 points, with k-meshes 6×6×6, 5×5×5 across the volumes \(not one mesh: the fit mixes k errors\)\./);
+  });
+
   it("states the c/a tolerance the sweeps' choices record, not the one the inputs would plan today", () => {
     const o = parseObjectiveFile(
       'workflow: lattice-constant\ninputs:\n  structure: { file: Mg-hcp.cif }\n  functional: PZ\n  cutoffsRy: [15, 20, 25]\n',
