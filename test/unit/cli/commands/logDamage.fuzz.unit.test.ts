@@ -1,7 +1,7 @@
 // A real run's log (an offline adsorption search with EMT through the run controller, plus
 // an open approval request), damaged the ways files get damaged: truncated, a byte changed,
 // garbage appended, a line deleted, line ends turned into CR LF. Every command that opens a
-// log (report, jobs, approve, approve --list, resume) runs on each copy. None may crash;
+// log (report, jobs, approve, approve --list, resume, run --reuse-from) runs on each copy. None may crash;
 // none may accept damage silently: each names the first line it could not read (and the
 // backup, when it cut); a read-only command changes nothing; approve never empties a log;
 // CR LF is read, not damage. A log cut exactly at a line end is a valid shorter log, which no
@@ -18,7 +18,10 @@ import { approveCommand } from '../../../../src/cli/commands/approve';
 import { jobsCommand } from '../../../../src/cli/commands/jobs';
 import { reportCommand } from '../../../../src/cli/commands/report';
 import { resumeCommand } from '../../../../src/cli/commands/resume';
+import { runCommand } from '../../../../src/cli/commands/run';
 import { emtSearchSettings } from '../../core/workflows/support/adsorptionSearch';
+
+const PSEUDO = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
 
 /** mulberry32: a small seeded generator, so a failing copy can be made again from its seed. */
 function prng(seed: number): () => number {
@@ -186,6 +189,9 @@ describe('every command that opens a log, on damaged copies of a real run', func
     const copies = damages(original, prng(SEED));
     const counts: Record<string, number> = {};
     let resumed = 0;
+    let reusedFrom = 0;
+    const objective = path.join(root, 'al.yaml');
+    fs.writeFileSync(objective, 'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\n');
     for (const [i, d] of copies.entries()) {
       const runs = path.join(root, `copies-${i}`);
       const dir = path.join(runs, path.basename(source));
@@ -220,6 +226,20 @@ describe('every command that opens a log, on damaged copies of a real run', func
         exp.damaged ? report : fs.readFileSync(path.join(dir, 'report.md')),
         `${where}: report.md was rewritten from a damaged log`,
       );
+      // run --reuse-from reads the copy for its results: damage is named and refused before a run is made.
+      if (exp.damaged) {
+        const fresh = path.join(root, `fresh-${i}`);
+        const r = await capture(() =>
+          runCommand([objective, '--offline', '--pseudo-dir', PSEUDO, '--runs-dir', fresh, '--reuse-from', dir]),
+        );
+        assert.equal(r.threw, undefined, `${where}: dreams run --reuse-from threw ${String((r.threw as Error)?.stack ?? r.threw)}`);
+        assert.equal(r.code, 2, `${where}: dreams run --reuse-from exit ${r.code}\n${r.err}`);
+        assert.match(r.err, names, `${where}: dreams run --reuse-from did not name the damage:\n${r.err}`);
+        assert.match(r.err, /--reuse-from: the event log of \S+ is damaged/, `${where}: dreams run --reuse-from did not refuse:\n${r.err}`);
+        assert.equal(fs.existsSync(fresh), false, `${where}: dreams run --reuse-from made a run directory`);
+        assert.deepEqual(fs.readFileSync(log), d.bytes, `${where}: dreams run --reuse-from changed the log`);
+        reusedFrom++;
+      }
       const all = await capture(() => jobsCommand(['--runs-dir', runs]));
       assert.equal(all.threw, undefined, `${where}: dreams jobs (all runs) threw`);
       if (exp.damaged) assert.match(all.out, new RegExp(`log damaged at line ${line}`), `${where}: dreams jobs did not mark the run`);
@@ -267,7 +287,7 @@ describe('every command that opens a log, on damaged copies of a real run', func
     console.log(
       `      ${copies.length} damaged copies of a ${original.length}-byte log (${Object.entries(counts)
         .map(([k, n]) => `${n} ${k}`)
-        .join(', ')}); resume on ${resumed}`,
+        .join(', ')}); resume on ${resumed}, run --reuse-from on ${reusedFrom}`,
     );
   });
 });
