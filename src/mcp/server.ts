@@ -49,7 +49,14 @@ export interface McpServerConfig {
   version: string;
 }
 
-const POLICIES = ['continue', 'auto-approve'] as const;
+/**
+ * The one approval policy an outside agent may set. Not wait: a warned call would hold until
+ * its answer, which an agent calling one tool at a time could never give. Not auto-approve:
+ * the agent whose calls are guarded would have its own warnings approved unseen, by policy;
+ * it answers them itself (dreams_answer_approval, recorded with its name), and in VS Code the
+ * user confirms that call.
+ */
+const POLICIES = ['continue'] as const;
 
 export class DreamsMcpServer {
   readonly server: Server;
@@ -378,12 +385,9 @@ export class DreamsMcpServer {
       );
     const objective = this.objectiveOf(args);
     const prefs = objective.run ?? {};
-    const approval = (args.approval as string | undefined) ?? (prefs.approval === 'wait' ? undefined : prefs.approval) ?? 'continue';
-    if (!(POLICIES as readonly string[]).includes(approval)) {
-      throw new McpUsageError(
-        `approval must be continue or auto-approve (got "${approval}"): under wait a warned call would hold until its answer, which an agent calling one tool at a time could never give.`,
-      );
-    }
+    const approval = this.approvalOf(
+      (args.approval as string | undefined) ?? (prefs.approval === 'wait' ? undefined : prefs.approval) ?? 'continue',
+    );
     const backend = (args.cluster as string | undefined) ?? prefs.backend ?? 'local';
     prepareWorkflow(objective.workflow!, objective.inputs!, workflowEnvironment({ pseudoDir: cfg.defaults.pseudoDir }));
     const client = this.clientId();
@@ -417,9 +421,21 @@ export class DreamsMcpServer {
     );
   }
 
+  private approvalOf(approval: string): RunSettings['approval'] {
+    if ((POLICIES as readonly string[]).includes(approval)) return approval as RunSettings['approval'];
+    if (approval === 'auto-approve')
+      throw new McpUsageError(
+        "approval auto-approve is refused: an outside agent's warnings are not approved by policy. Answer each with dreams_answer_approval (recorded with your name; allLikeThis approves a concern that recurs).",
+      );
+    throw new McpUsageError(
+      `approval must be continue (got "${approval}"): under wait a warned call would hold until its answer, which an agent calling one tool at a time could never give.`,
+    );
+  }
+
   private async resumeRun(args: Record<string, unknown>): Promise<CallToolResult> {
     if (this.#driven && !this.#driven.result)
       throw new McpUsageError(`run ${this.#driven.runId} is still being driven by this server; it is already going.`);
+    const asked = args.approval === undefined ? undefined : this.approvalOf(String(args.approval));
     const dir = runDirOf(this.config.runsDir, args.run as string | undefined);
     const { settings, state } = await readingRun(dir, (run) => {
       const events = run.log.events();
@@ -434,12 +450,8 @@ export class DreamsMcpServer {
     }
     const client = this.clientId();
     const changes: Partial<RunSettings> = { models: { ...settings.models, dft: client, hpc: client } };
-    const approval = (args.approval as string | undefined) ?? (settings.approval === 'wait' ? 'continue' : undefined);
-    if (approval) {
-      if (!(POLICIES as readonly string[]).includes(approval))
-        throw new McpUsageError(`approval must be continue or auto-approve (got "${approval}").`);
-      changes.approval = approval as RunSettings['approval'];
-    }
+    const approval = asked ?? (settings.approval === 'wait' ? 'continue' : undefined);
+    if (approval) changes.approval = approval;
     if (args.budget) changes.budget = { ...settings.budget, ...(args.budget as RunSettings['budget']) };
     await this.#driven?.close();
     this.#driven = await DrivenRun.resume(dir, this.config.session, client, changes);

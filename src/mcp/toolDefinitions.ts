@@ -99,9 +99,9 @@ export const WRITE_TOOLS: Tool[] = [
         objectiveFile: { type: 'string', description: 'A YAML or JSON objective file, relative to the workspace.' },
         approval: {
           type: 'string',
-          enum: ['continue', 'auto-approve'],
+          enum: ['continue'],
           description:
-            'What a guard warning does: continue (the result counts once approved; default) or auto-approve (recorded as approved by policy).',
+            'What a guard warning does: continue (the result counts once you approve it with dreams_answer_approval; the only policy an outside agent sets).',
         },
         cluster: { type: 'string', description: "Run pw.x on this cluster profile of the user's (default: this machine)." },
         budget: BUDGET,
@@ -122,7 +122,7 @@ export const WRITE_TOOLS: Tool[] = [
       'Continue a stopped or interrupted run, worked by you from where it stopped (finished steps are not redone; pw.x jobs still running are picked up).',
     inputSchema: {
       type: 'object',
-      properties: { run: RUN, approval: { type: 'string', enum: ['continue', 'auto-approve'] }, budget: BUDGET },
+      properties: { run: RUN, approval: { type: 'string', enum: ['continue'] }, budget: BUDGET },
       required: ['run'],
       additionalProperties: false,
     },

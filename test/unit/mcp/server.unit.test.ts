@@ -169,6 +169,31 @@ describe('dreams mcp server (in process)', function () {
     }
   });
 
+  it("refuses an agent's auto-approve, as an argument or in its objective: it answers its own warnings, by name", async () => {
+    const { client, server } = await connect(runsDir, false);
+    try {
+      const before = fs.readdirSync(runsDir).length;
+      const objective = {
+        workflow: 'adsorption-search',
+        inputs: { slab: { generate: { metal: 'Pt' } }, adsorbate: 'O', calculator: { kind: 'emt' } },
+      };
+      for (const args of [{ objective, approval: 'auto-approve' }, { objective: { ...objective, run: { approval: 'auto-approve' } } }]) {
+        const r = (await client.callTool({ name: 'dreams_start_run', arguments: args })) as CallToolResult;
+        assert.ok(r.isError, text(r));
+        assert.match(text(r), /approval auto-approve is refused: .* Answer each with dreams_answer_approval \(recorded with your name/);
+      }
+      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+      const resumed = (await client.callTool({
+        name: 'dreams_resume_run',
+        arguments: { run: runId, approval: 'auto-approve' },
+      })) as CallToolResult;
+      assert.ok(resumed.isError, text(resumed));
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('reads the calculators file: the listed commands, or a clear error for a malformed one', () => {
     const file = path.join(dir, 'calculators.json');
     fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: ['python3', 'c.py', 'ase.calculators.emt:EMT'] }] }));
