@@ -14,6 +14,7 @@ import { commandSha256, IpiClientCalculator } from '../../src/core/calculators/i
 import { relaxWithFire } from '../../src/core/calculators/optimizers/fire';
 import type { CalculateOptions, Calculator } from '../../src/core/calculators/types';
 import { readExtxyz } from '../../src/core/dft/io/extxyz';
+import { slab } from '../../src/core/dft/structure/surface';
 import type { Structure, Vec3 } from '../../src/core/dft/types';
 
 const root = path.resolve(__dirname, '../..');
@@ -79,6 +80,32 @@ describe('i-PI client calculator: real clients started by DREAMS', function () {
       }
     });
   }
+
+  it("serves a generated slab (periodic in the plane only, as build_slab makes it): energy and forces equal the built-in EMT's", async () => {
+    const clean = slab({ facet: 'fcc111', symbol: 'Pt', aAngstrom: 3.9218, size: [2, 2], layers: 3, vacuumAngstrom: 8, fixedLayers: 1 });
+    const topZ = Math.max(...clean.positions.map((p) => p[2]));
+    const top = clean.positions.find((p) => p[2] === topZ)!;
+    const s: Structure = {
+      ...clean,
+      symbols: [...clean.symbols, 'O'],
+      positions: [...clean.positions, [top[0] + 0.6, top[1] + 0.4, topZ + 1.9]],
+      ...(clean.fixed ? { fixed: [...clean.fixed, false] } : {}),
+      ...(clean.tags ? { tags: [...clean.tags, 0] } : {}),
+    };
+    assert.deepEqual(s.pbc, [true, true, false], 'precondition: a slab is not periodic along its normal');
+    const ours = await new EmtCalculator().calculate(s);
+    const calc = await IpiClientCalculator.start({ command: EMT_COMMAND }, s);
+    try {
+      const served = await calc.calculate(s);
+      assert.ok(Math.abs(served.energyEv - ours.energyEv) < 1e-3, `E = ${served.energyEv} eV over i-PI vs ${ours.energyEv} eV built in`);
+      const worst = Math.max(
+        ...served.forcesEvPerAngstrom.flatMap((f, i) => f.map((x, k) => Math.abs(x - ours.forcesEvPerAngstrom[i]![k]!))),
+      );
+      assert.ok(worst < 1e-3, `largest force difference ${worst} eV/Å`);
+    } finally {
+      await calc.close();
+    }
+  });
 
   it('fails the relaxation at once, saying the client was killed, when the client dies mid-relaxation', async () => {
     const s = CASES[0]!.structure();

@@ -133,10 +133,14 @@ export class IpiServer implements Calculator {
   }
 
   async calculate(structure: Structure, opts: CalculateOptions = {}): Promise<CalculatorResult> {
-    if (!structure.pbc.every(Boolean) || structure.cell.some((v) => Math.hypot(...v) === 0)) {
+    // The wire carries the cell, never the periodicity: a client keeps the pbc of the atoms it
+    // started with (a slab's [true, true, false]); the cell must still have three vectors.
+    const [a, b, c] = structure.cell;
+    const volume = Math.abs(a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]));
+    if (!(volume > 1e-6)) {
       throw new CalculatorError(
         this.name,
-        'the i-PI protocol sends a full 3D cell; give the structure three lattice vectors (a gas-phase molecule needs a box) and pbc [true, true, true].',
+        'the i-PI protocol sends a full 3D cell; give the structure three lattice vectors that span a volume (a gas-phase molecule needs a box, a slab its vacuum).',
       );
     }
     if (this.busy)
