@@ -14,6 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  McpError,
   CallToolRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -57,6 +58,8 @@ export interface McpServerConfig {
  * user confirms that call.
  */
 const POLICIES = ['continue'] as const;
+/** The protocol's error code for a resource that is not there (MCP specification, "Resources": error handling). */
+const RESOURCE_NOT_FOUND = -32002;
 
 export class DreamsMcpServer {
   readonly server: Server;
@@ -199,7 +202,8 @@ export class DreamsMcpServer {
       case 'dreams_canvas_read':
         return this.withRun(args.run as string | undefined, (run) => {
           const r = run.canvas.read(String(args.key ?? ''), args.version as number | undefined);
-          if (!r.ok) return errorResult(`${r.message}${r.closest.length ? ` Did you mean: ${r.closest.join(', ')}?` : ''}`);
+          // the message names the closest keys itself
+          if (!r.ok) return errorResult(r.message);
           return textResult(`${r.key} v${r.version}/${r.versions}: ${JSON.stringify(r.value, null, 1)}`, {
             key: r.key,
             version: r.version,
@@ -559,10 +563,19 @@ export class DreamsMcpServer {
 
   private async readResource(uri: string): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
     const m = /^dreams:\/\/runs\/([^/]+)\/(report\.md|provenance\.json)$/.exec(uri);
-    if (!m)
-      throw new McpUsageError(
-        `no resource ${uri}; resources are dreams://runs/<run id>/report.md and dreams://runs/<run id>/provenance.json.`,
+    const notFound = (why: string) =>
+      new McpError(
+        RESOURCE_NOT_FOUND,
+        `${why}; resources are dreams://runs/<run id>/report.md and dreams://runs/<run id>/provenance.json.`,
+        { uri },
       );
+    if (!m) throw notFound(`no resource ${uri}`);
+    try {
+      runDirOf(this.config.runsDir, m[1]!);
+    } catch (e) {
+      if (e instanceof McpUsageError) throw notFound(e.message.replace(/[.;]\s*$/, ''));
+      throw e;
+    }
     return this.withRun(m[1]!, (run) =>
       m[2] === 'report.md'
         ? { contents: [{ uri, mimeType: 'text/markdown', text: reportOf(run).markdown }] }

@@ -194,6 +194,33 @@ describe('dreams mcp server (in process)', function () {
     }
   });
 
+  it("answers a resource that is not there with the protocol's not-found error, and a missing canvas key with its closest keys once", async () => {
+    const { client, server } = await connect(runsDir, true);
+    try {
+      for (const [uri, said] of [
+        ['file:///etc/passwd', /no resource file:\/\/\/etc\/passwd/],
+        ['dreams://runs/no-such-run/report.md', /no run "no-such-run" under /],
+      ] as const) {
+        await assert.rejects(client.readResource({ uri }), (e: Error & { code?: number }) => {
+          assert.equal(e.code, -32002, e.message);
+          assert.match(e.message, said);
+          return true;
+        });
+      }
+      const report = await client.readResource({ uri: `dreams://runs/${runId}/report.md` });
+      assert.match((report.contents[0] as { text: string }).text, /^# /);
+      const r = (await client.callTool({
+        name: 'dreams_canvas_read',
+        arguments: { run: runId, key: 'artifacts/a-999' },
+      })) as CallToolResult;
+      assert.ok(r.isError);
+      assert.equal(text(r).match(/artifacts\/a-1\b/g)?.length, 1, text(r));
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('reads the calculators file: the listed commands, or a clear error for a malformed one', () => {
     const file = path.join(dir, 'calculators.json');
     fs.writeFileSync(file, JSON.stringify({ ipi: [{ command: ['python3', 'c.py', 'ase.calculators.emt:EMT'] }] }));
