@@ -10,6 +10,9 @@
 import type { InputsOf } from './defineWorkflow';
 import { ObjectiveError, type WorkflowEnvironment } from './types';
 
+/** The pw.x time a sweep extension's run may be predicted to take and still start without asking, s (as the lattice-constant workflow's). */
+export const DEFAULT_EXTENSION_BUDGET_SECONDS = 1800;
+
 /** The objective's settings fields (spread into a template's `properties`). */
 export const SWEPT_SETTINGS_SCHEMA = {
   functional: { type: 'string', enum: ['PBE', 'PZ', 'LDA', 'PBEsol'], description: 'Default PBE (LDA means PZ).' },
@@ -59,6 +62,12 @@ export const SWEPT_SETTINGS_SCHEMA = {
     maximum: 50,
     description: 'Sweep tolerance against the finest run, meV/atom (default 1).',
   },
+  extensionBudgetSeconds: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    description:
+      "A sweep extension whose run is predicted to take longer than this (s of pw.x, from the sweep's own runs by plane waves × k-points) is not started without asking. Default 1800.",
+  },
 } as const;
 
 /** The settings fields of an objective, as the fragment admits them. */
@@ -80,6 +89,8 @@ export interface SweptSettings {
   /** Coarse to fine. */
   kSpacingsPerAngstrom: number[];
   toleranceMevPerAtom: number;
+  /** The largest predicted pw.x time of a sweep extension's run started without asking, s (absent in runs recorded before it). */
+  extensionBudgetSeconds?: number;
 }
 
 /** The names of SweptSettings' fields (a reader of inputs recorded before they were nested under `settings`). */
@@ -93,6 +104,7 @@ export const SWEPT_SETTINGS_KEYS: readonly (keyof SweptSettings)[] = [
   'cutoffsFromSuggestionRy',
   'kSpacingsPerAngstrom',
   'toleranceMevPerAtom',
+  'extensionBudgetSeconds',
 ];
 
 /**
@@ -172,5 +184,6 @@ export function resolveSweptSettings(
     ...(fromSuggestion && suggested ? { cutoffsFromSuggestionRy: suggested } : {}),
     kSpacingsPerAngstrom: [...(inputs.kSpacingsPerAngstrom ?? defaults.kSpacingsPerAngstrom)].sort((a, b) => b - a),
     toleranceMevPerAtom: inputs.toleranceMevPerAtom ?? 1,
+    extensionBudgetSeconds: inputs.extensionBudgetSeconds ?? DEFAULT_EXTENSION_BUDGET_SECONDS,
   };
 }

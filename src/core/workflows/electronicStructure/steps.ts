@@ -140,6 +140,16 @@ export function settingsSteps(i: ElectronicInputs): {
   };
   const sweepK = s.kSpacingPerAngstrom ?? Math.min(...s.kSpacingsPerAngstrom);
   const within = `${s.toleranceMevPerAtom} meV/atom`;
+  // a run recorded before the budget was a setting has none: its selections are planned as they were
+  const budget: { args: Record<string, number>; reasons: Record<string, string> } =
+    s.extensionBudgetSeconds !== undefined
+      ? {
+          args: { extensionBudgetSeconds: s.extensionBudgetSeconds },
+          reasons: {
+            extensionBudgetSeconds: `an extension run predicted to take more than ${s.extensionBudgetSeconds} s of pw.x is not started without asking`,
+          },
+        }
+      : { args: {}, reasons: {} };
   if (cut === undefined) {
     const highest = Math.max(...s.cutoffsRy);
     const base = scfArgs(i, 'convergence-test');
@@ -188,11 +198,17 @@ export function settingsSteps(i: ElectronicInputs): {
         title: `Choose the cheapest cutoff within ${within}`,
         worker: 'dft',
         tool: 'select_converged_settings',
-        args: { parameter: 'ecutwfc', energies: '$all.cutoff-runs.total_energy', toleranceMevPerAtom: s.toleranceMevPerAtom },
+        args: {
+          parameter: 'ecutwfc',
+          energies: '$all.cutoff-runs.total_energy',
+          toleranceMevPerAtom: s.toleranceMevPerAtom,
+          ...budget.args,
+        },
         reasons: {
           parameter: 'the cutoff sweep',
           energies: 'every energy of the cutoff sweep',
           toleranceMevPerAtom: `${within} against the finest run`,
+          ...budget.reasons,
         },
         dependsOn: ['cutoff-runs'],
       },
@@ -243,11 +259,12 @@ export function settingsSteps(i: ElectronicInputs): {
         title: `Choose the coarsest k-spacing within ${within}`,
         worker: 'dft',
         tool: 'select_converged_settings',
-        args: { parameter: 'kspacing', energies: '$all.k-runs.total_energy', toleranceMevPerAtom: s.toleranceMevPerAtom },
+        args: { parameter: 'kspacing', energies: '$all.k-runs.total_energy', toleranceMevPerAtom: s.toleranceMevPerAtom, ...budget.args },
         reasons: {
           parameter: 'the k-point sweep',
           energies: 'every energy of the k sweep',
           toleranceMevPerAtom: `${within} against the finest run`,
+          ...budget.reasons,
         },
         dependsOn: ['k-runs'],
       },

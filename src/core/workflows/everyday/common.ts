@@ -437,6 +437,7 @@ export function settingsSteps(
           toleranceMevPerAtom: s.toleranceMevPerAtom,
           ...(s.toleranceMomentMuBPerAtom !== undefined ? { toleranceMomentMuBPerAtom: s.toleranceMomentMuBPerAtom } : {}),
           ...(s.toleranceForceEvPerAngstrom !== undefined ? { toleranceForceEvPerAngstrom: s.toleranceForceEvPerAngstrom } : {}),
+          ...(s.extensionBudgetSeconds !== undefined ? { extensionBudgetSeconds: s.extensionBudgetSeconds } : {}),
         },
         reasons: {
           parameter: 'the sweep',
@@ -446,6 +447,11 @@ export function settingsSteps(
               ? 'each run against the finest by its energy per atom, and by its forces (toleranceForceEvPerAngstrom), which the geometry follows'
               : 'an energy difference depends on the energies: each run against the finest by its energy per atom',
           toleranceMevPerAtom: `${s.toleranceMevPerAtom} meV/atom against the finest run`,
+          ...(s.extensionBudgetSeconds !== undefined
+            ? {
+                extensionBudgetSeconds: `an extension run predicted to take more than ${s.extensionBudgetSeconds} s of pw.x is not started without asking`,
+              }
+            : {}),
           ...(s.toleranceMomentMuBPerAtom !== undefined
             ? {
                 toleranceMomentMuBPerAtom: `the moments are the result: each run within ${s.toleranceMomentMuBPerAtom} μB/atom of the finest run's magnetization (pw.x prints it to 0.01 μB per cell)`,

@@ -58,6 +58,19 @@ describe('band-structure and dos templates', () => {
     assert.deepEqual(steps.at(-1)!.reportQuantities, ['band_gap', 'direct_gap', 'kpoint_count', 'converged_cutoff', 'converged_kspacing']);
   });
 
+  it('bounds an extension of its sweeps by a predicted pw.x time: 1800 s unless the objective says otherwise', () => {
+    const choices = (inputs: Record<string, unknown>) =>
+      BAND_STRUCTURE.steps(BAND_STRUCTURE.resolveInputs(inputs, env)).filter((s) => s.id === 'cutoff-choice' || s.id === 'k-choice');
+    for (const c of choices({ element: 'Si' })) {
+      assert.equal(c.args!.extensionBudgetSeconds, 1800, c.id);
+      assert.match(c.reasons!.extensionBudgetSeconds!, /predicted to take more than 1800 s of pw\.x is not started without asking/);
+    }
+    assert.deepEqual(
+      choices({ element: 'Si', extensionBudgetSeconds: 300 }).map((c) => c.args!.extensionBudgetSeconds),
+      [300, 300],
+    );
+  });
+
   it('starts the default cutoff sweep at the largest cutoff the files suggest (Si PSL: 43.7 Ry), or at 20 Ry when none states one', () => {
     const suggesting: WorkflowEnvironment = {
       pseudopotential: ({ element }) => ({

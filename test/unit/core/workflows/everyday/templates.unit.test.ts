@@ -215,6 +215,22 @@ describe('the everyday templates: relax, magnetic-ordering, formation-energy, su
     assert.equal(given.reasons!.values, 'the values of the study, coarse to fine');
   });
 
+  it('bound an extension of their sweeps by a predicted pw.x time: 1800 s unless the objective says otherwise', () => {
+    for (const [t, inputs] of [
+      [RELAX, { element: 'Si' }],
+      [MAGNETIC_ORDERING, { element: 'Fe' }],
+      [FORMATION_ENERGY, { elements: ['Mg', 'O'] }],
+      [SURFACE_ENERGY, { element: 'Al', functional: 'LDA' }],
+    ] as const) {
+      for (const c of plan(t, inputs).filter((s) => s.id === 'cutoff-choice' || s.id === 'k-choice')) {
+        assert.equal(c.args!.extensionBudgetSeconds, 1800, `${t.id} ${c.id}`);
+        assert.match(c.reasons!.extensionBudgetSeconds!, /predicted to take more than 1800 s of pw\.x is not started without asking/);
+      }
+    }
+    const given = plan(MAGNETIC_ORDERING, { element: 'Fe', extensionBudgetSeconds: 600 }).find((s) => s.id === 'k-choice')!;
+    assert.equal(given.args!.extensionBudgetSeconds, 600);
+  });
+
   it('formation-energy: MgO against hcp Mg and triplet O2 in a box, all spin-polarised and relaxed, per formula unit and per atom', () => {
     const steps = plan(FORMATION_ENERGY, { elements: ['Mg', 'O'], functional: 'LDA', ecutwfcRy: 30, kSpacingPerAngstrom: 0.3 });
     checkTemplateSteps(steps, { quantity: 'formation_energy', value: -6, unit: 'eV' });
