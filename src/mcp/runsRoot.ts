@@ -55,14 +55,38 @@ export function runDirOf(runsDir: string, name: string | undefined, fallback?: s
   throw new McpUsageError(`no run "${arg}" under ${runsDir}; dreams_runs lists the runs.`);
 }
 
-/** A path inside `root` (the workspace), or why not. */
+/** A path inside `root` (the workspace), or why not; a symbolic link inside it that leads out counts as outside. */
 export function insideRoot(root: string, file: string): string {
   const abs = path.resolve(root, file);
-  const rel = path.relative(path.resolve(root), abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+  const outside = (from: string, to: string) => {
+    const rel = path.relative(from, to);
+    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
+  };
+  if (outside(path.resolve(root), abs)) {
     throw new McpUsageError(`${file} is outside the workspace ${root}; this server reads objective and structure files only inside it.`);
   }
+  if (outside(realPathOf(root), realPathOf(abs))) {
+    throw new McpUsageError(
+      `${file} is outside the workspace ${root}: a symbolic link on its way leads to ${realPathOf(abs)}; this server reads objective and structure files only inside the workspace.`,
+    );
+  }
   return abs;
+}
+
+/** The real path of a file, or of its nearest existing folder with the rest appended (a file not made yet). */
+function realPathOf(p: string): string {
+  const rest: string[] = [];
+  let at = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(at), ...rest.reverse());
+    } catch {
+      const up = path.dirname(at);
+      if (up === at) return path.resolve(p);
+      rest.push(path.basename(at));
+      at = up;
+    }
+  }
 }
 
 /** Every `file` an objective's inputs name (structure and slab files), so each can be checked to lie inside the workspace. */

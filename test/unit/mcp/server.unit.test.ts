@@ -108,6 +108,31 @@ describe('dreams mcp server (in process)', function () {
     }
   });
 
+  it('refuses an objective file reached through a symbolic link in the workspace that leads outside it', async () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-mcp-elsewhere-'));
+    fs.writeFileSync(
+      path.join(elsewhere, 'objective.yaml'),
+      'workflow: adsorption-search\ninputs:\n  slab: { generate: { metal: Pt } }\n  adsorbate: O\n  calculator: { kind: emt }\n',
+    );
+    fs.symlinkSync(elsewhere, path.join(dir, 'shared'));
+    const { client, server } = await connect(runsDir, false);
+    try {
+      const before = fs.readdirSync(runsDir).length;
+      const r = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: { objectiveFile: 'shared/objective.yaml' },
+      })) as CallToolResult;
+      assert.ok(r.isError, text(r));
+      assert.match(text(r), /shared\/objective\.yaml is outside the workspace .*: a symbolic link on its way leads to /);
+      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+    } finally {
+      await client.close();
+      await server.close();
+      fs.rmSync(path.join(dir, 'shared'));
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an i-PI command the calculators file does not list, before any run starts (the check every route makes)', async () => {
     const saved = process.env.DREAMS_CALCULATORS;
     process.env.DREAMS_CALCULATORS = path.join(dir, 'allowed-calculators.json');
