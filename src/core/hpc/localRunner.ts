@@ -15,6 +15,7 @@ import { copyParentScratch, matchesCollected } from './continuation';
 import { describePwInputSize } from '../dft/qe/jobFacts';
 import { PwProgressReader, readCrashBeside, readPwOutcome } from '../dft/qe/jobFacts';
 import { sha256File } from './fileHash';
+import { PW_DIRECTORY_MAX_BYTES } from './clusterProfile';
 import { removeWavefunctions } from './wavefunctions';
 import { UNWATCHED_EXIT, type JobFile, type JobRecord } from './types';
 
@@ -63,6 +64,16 @@ export class LocalRunner implements JobBackend {
   }
 
   async submit(job: JobRecord): Promise<void> {
+    // pw.x reads the pseudopotential directory (ESPRESSO_PSEUDO) only up to 255 characters and
+    // stops with "input name too long": refused here with the reason, whichever route made the run.
+    const pseudo = path.join(this.updates.localDir(job.id), LOCAL_PSEUDO_DIR);
+    const bytes = Buffer.byteLength(pseudo);
+    if (job.pseudopotentials.length > 0 && bytes > PW_DIRECTORY_MAX_BYTES) {
+      throw new Error(
+        `job ${job.id}: its pseudopotential directory ${pseudo} is ${bytes} bytes long, over the ${PW_DIRECTORY_MAX_BYTES} characters pw.x reads for a directory name ` +
+          '(pw.x would stop with "input name too long"); nothing was started. Keep runs in a shorter directory (a shorter --runs-dir, or a canvas in a folder with a shorter path).',
+      );
+    }
     await this.updates.transition(job.id, 'submitted', { workDir: this.updates.localDir(job.id) });
     await this.enqueue(job.id);
   }
