@@ -54,6 +54,9 @@ export function formulaOf(symbols: string[]): string {
 
 const round = (x: number, digits = 10) => Number(x.toFixed(digits));
 
+/** How the summary names the info keys the readers set (pw.x output, XSF animations). */
+const INFO_LABELS: Record<string, string> = { geometries: 'geometries', calculation: 'calculation', relaxationConverged: 'converged' };
+
 function summary(file: string, s: Structure, sym: SymmetryInfo | undefined, symError: string | undefined): string {
   const f = (x: number) => x.toFixed(6).padStart(13);
   const species = [...new Set(s.symbols)].map((e) => `${e} ×${s.symbols.filter((x) => x === e).length}`).join(', ');
@@ -80,7 +83,13 @@ function summary(file: string, s: Structure, sym: SymmetryInfo | undefined, symE
   } else if (symError) {
     lines.push(`  space group      not found: ${symError}`);
   }
-  for (const [k, v] of Object.entries(s.info ?? {})) if (k !== 'comment') lines.push(`  ${k.padEnd(17)}${v}`);
+  for (const [k, v] of Object.entries(s.info ?? {})) {
+    if (k === 'comment') continue;
+    // Keys of the readers said in words; any other (an extxyz file's own) as written, with a space after it however long.
+    const label = INFO_LABELS[k] ?? k;
+    const value = typeof v === 'boolean' ? (v ? 'yes' : 'no') : k === 'geometries' ? `${v} (the last one shown)` : v;
+    lines.push(`  ${label.padEnd(16)} ${value}`);
+  }
   lines.push(`  sha256           ${s.source!.sha256}`);
   return lines.join('\n');
 }

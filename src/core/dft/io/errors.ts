@@ -9,12 +9,13 @@ export class StructureFileError extends DreamsError<'bad-input'> {
   file: string | undefined;
 
   constructor(
-    readonly format: StructureFormat,
+    /** The format read, or undefined when the file could not be opened or its format was not found. */
+    readonly format: StructureFormat | undefined,
     /** 1-based line number in the text, when the problem is on one line. */
     readonly line: number | undefined,
     message: string,
   ) {
-    super('bad-input', `${format}${line !== undefined ? ` line ${line}` : ''}: ${message}`);
+    super('bad-input', `${format ?? 'structure file'}${line !== undefined ? ` line ${line}` : ''}: ${message}`);
     this.name = 'StructureFileError';
     this.detail = message;
   }
@@ -26,7 +27,7 @@ export class StructureFileError extends DreamsError<'bad-input'> {
       : this.line !== undefined
         ? `line ${this.line}: `
         : '';
-    return `${where}${FORMAT_NAMES[this.format]}: ${this.detail}`;
+    return `${where}${this.format ? `${FORMAT_NAMES[this.format]}: ` : ''}${this.detail}`;
   }
 }
 

@@ -196,7 +196,7 @@ function parseFrame(lines: string[], start: number): ExtxyzFrame {
       throw new StructureFileError(
         'extxyz',
         lineNo,
-        `the frame promises ${natoms} atoms but ${raw === undefined ? 'the text ends' : 'a blank line follows'} after ${a}; fix the atom count on line ${countLine}.`,
+        `the frame promises ${natoms} atoms but ${lines.slice(start + 2 + a).every((l) => l.trim() === '') ? 'the text ends' : 'a blank line follows'} after ${a}; fix the atom count on line ${countLine}.`,
       );
     }
     const tokens = raw.trim().split(/\s+/);

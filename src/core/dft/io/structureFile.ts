@@ -89,7 +89,7 @@ export function readStructureFile(file: string, options: StructureReadOptions = 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const err = new StructureFileError(
-      options.format ?? formatFromName(file) ?? 'cif',
+      options.format ?? formatFromName(file),
       undefined,
       code === 'ENOENT'
         ? 'no such file; check the path.'
@@ -104,7 +104,7 @@ export function readStructureFile(file: string, options: StructureReadOptions = 
   const format = options.format ?? formatFromName(file) ?? formatFromContent(text);
   if (!format) {
     const err = new StructureFileError(
-      'cif',
+      undefined,
       undefined,
       'neither the name nor the content says which structure format this is; ' +
         'name it .cif, POSCAR, .xyz/.extxyz, .xsf, .pwi/.pw.in or .pwo/.pw.out, or give the format (--from cif|poscar|pwx-in|pwx-out|extxyz|xsf).',

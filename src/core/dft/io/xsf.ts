@@ -2,7 +2,7 @@
  * XCrySDen structure files (XSF), as VESTA and XCrySDen open them. Periodic structures
  * are written as CRYSTAL with PRIMVEC (Å) and PRIMCOORD (atomic number, Cartesian Å,
  * optionally a force vector in eV/Å); structures without a cell as ATOMS. ANIMSTEPS
- * files are read frame by frame.
+ * files are read frame by frame; as one structure, their last frame.
  */
 import type { Cell, Structure, Vec3 } from '../types';
 import { atomicNumber, CHEMICAL_SYMBOLS, normaliseSymbol } from './elements';
@@ -120,9 +120,16 @@ export function parseXsf(text: string): XsfFrame[] {
   return frames;
 }
 
-/** Read the first structure of an XSF text. */
+/**
+ * Read the structure of an XSF text. An animation (ANIMSTEPS, as a relaxation is saved) gives its
+ * last geometry, as ASE reads it and as a pw.x output is read, with the number of geometries in
+ * `info.geometries`.
+ */
 export function readXsf(text: string): Structure {
-  return parseXsf(text)[0]!.structure;
+  const frames = parseXsf(text);
+  const { structure } = frames[frames.length - 1]!;
+  if (frames.length > 1) structure.info = { ...structure.info, geometries: frames.length };
+  return structure;
 }
 
 const fmt = (x: number) => x.toFixed(10).padStart(18);

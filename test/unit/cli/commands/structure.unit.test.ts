@@ -81,6 +81,17 @@ describe('dreams structure (built CLI)', function () {
     });
   }
 
+  it("a pw.x output's relaxation and an XSF animation say their geometries, the calculation and whether it converged, in words", () => {
+    const r = dreams('test/fixtures/qe/runs/si-vc-relax.out');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /\n {2}geometries {7}8 \(the last one shown\)\n {2}calculation {6}vc-relax\n {2}converged {8}yes\n/);
+    const x = dreams(path.join(FIX, 'al-relax-animsteps.axsf'));
+    assert.equal(x.code, 0, x.err);
+    assert.match(x.out, /\n {2}geometries {7}2 \(the last one shown\)\n/);
+    // every line of the summary is a label, then at least one space, then its value
+    for (const line of r.out.split('\n').filter((l) => /^ {2}\S/.test(l))) assert.match(line, /^ {2}\S.*? {1,}\S/, line);
+  });
+
   it('a file it cannot read exits 2 with file, line and what to do, and no stack trace', () => {
     const r = dreams(path.join(FIX, 'partial-occupancy.cif'));
     assert.equal(r.code, 2);
@@ -93,6 +104,11 @@ describe('dreams structure (built CLI)', function () {
     const missing = dreams('nope.cif');
     assert.equal(missing.code, 2);
     assert.match(missing.err, /nope\.cif: CIF: no such file/);
+    const unknown = path.join(dir, 'notes.txt');
+    fs.writeFileSync(unknown, 'hello\n');
+    const u = dreams(unknown);
+    assert.equal(u.code, 2);
+    assert.match(u.err, /notes\.txt: neither the name nor the content says which structure format this is/);
     assert.equal(dreams('examples/NaCl.cif', '--to', 'pdb').code, 2);
   });
 });

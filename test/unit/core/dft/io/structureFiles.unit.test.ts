@@ -114,6 +114,7 @@ const ASE_CASES: { file: string; aseFormat: string; index?: number; block?: stri
   { file: '../qe/runs/si-relax.out', aseFormat: 'espresso-out', index: -1 },
   { file: '../qe/runs/si-vc-relax.out', aseFormat: 'espresso-out', index: -1 },
   { file: '../adsmind/aa20/12_Au_111.xyz', aseFormat: 'extxyz' },
+  { file: 'al-relax-animsteps.axsf', aseFormat: 'xsf', index: -1 },
 ];
 
 describe('structure files, read as ASE reads them', () => {
@@ -261,6 +262,19 @@ describe('structure files: the awkward cases', () => {
     assert.match(errorOf(() => readStructureText('garbage\n', 'pwx-out')).detail, /does not look like a pw\.x output/);
   });
 
+  it('extxyz: a frame cut short at the end of the file says the text ends, not that a blank line follows', () => {
+    const cut = '3\nLattice="5 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3\nH 0 0 0\nH 0 0 0.74\n';
+    assert.match(errorOf(() => readStructureText(cut, 'extxyz')).detail, /promises 3 atoms but the text ends after 2/);
+    const gap = cut.replace('H 0 0 0.74\n', 'H 0 0 0.74\n\nH 0 0 2\n');
+    assert.match(errorOf(() => readStructureText(gap, 'extxyz')).detail, /promises 3 atoms but a blank line follows after 2/);
+  });
+
+  it('XSF: an animation (ANIMSTEPS) gives its last geometry, as ASE reads it, and says how many it holds', () => {
+    const s = readStructureFile(fixture('al-relax-animsteps.axsf'));
+    assert.deepEqual(s.positions[1], [2.03, 2.024, 0.006]);
+    assert.equal(s.info!['geometries'], 2);
+  });
+
   it('an unreadable or unknown file says which and what to do', () => {
     assert.match(errorOf(() => readStructureFile(fixture('nope.cif'))).located(), /nope\.cif: CIF: no such file/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-structure-'));
@@ -269,6 +283,12 @@ describe('structure files: the awkward cases', () => {
       errorOf(() => readStructureFile(path.join(dir, 'notes.txt'))).detail,
       /neither the name nor the content says which structure format/,
     );
+    // A file of no known format, or a directory, is named no format it is not (it said "CIF").
+    assert.match(
+      errorOf(() => readStructureFile(path.join(dir, 'notes.txt'))).located(),
+      /notes\.txt: neither the name nor the content says which structure format/,
+    );
+    assert.match(errorOf(() => readStructureFile(dir)).located(), /dreams-structure-\w+: this is a directory; give a structure file\./);
     fs.rmSync(dir, { recursive: true });
   });
 });
@@ -312,9 +332,13 @@ describe('structure files: round trips through every writer', () => {
             'the loss of fixed atoms is reported',
           );
         if (format === 'pwx-in' || format === 'poscar') assert.deepEqual(back.fixedComponents?.mask, s.fixedComponents?.mask);
+        // ASE reads the written file to the same crystal: cell, species and positions to 1e-6 Å, and
+        // the fixed atoms of the formats that hold them (ASE 3.22 reads no if_pos from pw.x inputs).
         const ref = ase(out, ASE_FORMAT[format]);
         assert.deepEqual(ref.symbols, back.symbols);
         sameCell(ref.cell, back.cell);
+        sameAtoms(back, ref);
+        if (format === 'poscar' || format === 'extxyz') assert.deepEqual(ref.fixed, fixedIndices(s));
       });
     }
   }
