@@ -9,10 +9,10 @@
 import { artifactIdOf, parseRef } from './references';
 import type { ProvenanceRegistry } from './registry';
 import { ProvenanceError, type ArtifactRecord, type Ref, type ToolCallRecord } from './types';
+import type { ProvenanceView } from './view';
 
-export interface ProvenanceView {
-  artifact(id: string): ArtifactRecord | undefined;
-  call(id: string): ToolCallRecord | undefined;
+/** The read view (view.ts ProvenanceView's artifact and call) with what was derived from each artifact, for walks both ways. */
+export interface DependentsView extends Pick<ProvenanceView, 'artifact' | 'call'> {
   dependentsOf(id: string): readonly string[];
 }
 
@@ -39,7 +39,7 @@ export interface UpstreamWalk {
   edges: ProvenanceEdge[];
 }
 
-export function upstream(view: ProvenanceView, ref: Ref): UpstreamWalk {
+export function upstream(view: DependentsView, ref: Ref): UpstreamWalk {
   const root = requireArtifact(view, ref);
   const walk: UpstreamWalk = { root: root.id, artifacts: [], calls: [], literals: [], edges: [] };
   const seenArtifacts = new Set([root.id]);
@@ -80,7 +80,7 @@ export function upstream(view: ProvenanceView, ref: Ref): UpstreamWalk {
 }
 
 /** Every artifact computed from `ref`'s artifact, directly or not, breadth-first (the root excluded). */
-export function downstream(view: ProvenanceView, ref: Ref): ArtifactRecord[] {
+export function downstream(view: DependentsView, ref: Ref): ArtifactRecord[] {
   const root = requireArtifact(view, ref);
   const seen = new Set([root.id]);
   const out: ArtifactRecord[] = [];
@@ -125,7 +125,7 @@ export function supersede(registry: ProvenanceRegistry, oldRef: Ref, newRef: Ref
   return markStale(registry, oldRef, `superseded by ${replacement.id} (${replacement.name}): ${reason}`);
 }
 
-function requireArtifact(view: ProvenanceView, ref: Ref): ArtifactRecord {
+function requireArtifact(view: DependentsView, ref: Ref): ArtifactRecord {
   const parsed = parseRef(ref);
   const a = parsed && view.artifact(parsed.artifactId);
   if (!a) {
