@@ -25,7 +25,7 @@ import {
 import { answerApproval, ApprovalBook, standingNote } from '../core/guard/approvals';
 import { postAnswer, waitForOutcome } from '../core/run/answerInbox';
 import { openRun } from '../core/run/directory';
-import type { RunSettings, SessionEnvironment } from '../core/run/session';
+import { notRuns, type RunSettings, type SessionEnvironment } from '../core/run/session';
 import { EventLogError } from '../core/canvas/eventLogError';
 import { DreamsError } from '../core/errors';
 import type { WrappedInput } from '../core/agents/toolRegistry';
@@ -339,15 +339,18 @@ export class DreamsMcpServer {
     return readingRun(dir, fn);
   }
 
-  private objectiveOf(args: Record<string, unknown>): Objective {
+  /** The objective the client gives, and the folder its relative paths are read from (the objective file's, else the workspace). */
+  private objectiveOf(args: Record<string, unknown>): { objective: Objective; base: string } {
     const ws = this.config.workspace;
     let objective: Objective;
+    let base = ws;
     if (typeof args.objectiveFile === 'string') {
       const file = insideRoot(ws, args.objectiveFile);
       if (!fs.existsSync(file)) throw new McpUsageError(`no objective file ${args.objectiveFile} in ${ws}.`);
       const text = fs.readFileSync(file, 'utf8');
       this.checkFiles(text, path.dirname(file));
       objective = parseObjectiveFile(text, args.objectiveFile, path.dirname(file));
+      base = path.dirname(file);
     } else if (args.objective && typeof args.objective === 'object') {
       const text = JSON.stringify(args.objective);
       this.checkFiles(text, ws);
@@ -362,7 +365,7 @@ export class DreamsMcpServer {
         'an outside agent works the steps of a built-in workflow: name one in the objective (dreams_workflows lists them).',
       );
     // An i-PI command the user's calculators file does not list is refused by the run's own preflight, as on every route.
-    return objective;
+    return { objective, base };
   }
 
   /** Structure files an objective names must lie inside the workspace (checked before any is read). */
@@ -387,13 +390,21 @@ export class DreamsMcpServer {
       throw new McpUsageError(
         "judges: false is refused: the calls of an outside agent are judged as a DREAMS worker's are, whenever this server has a model key (ANTHROPIC_API_KEY when dreams mcp starts). Whether it has one is the choice of the user who starts the server, not of the agent.",
       );
-    const objective = this.objectiveOf(args);
+    const { objective, base } = this.objectiveOf(args);
     const prefs = objective.run ?? {};
+    // The objective's run.pseudoDir and run.reuseFrom as `dreams run` reads them (relative to the objective file), inside the workspace.
+    const pseudoDir = prefs.pseudoDir ? insideRoot(cfg.workspace, path.resolve(base, prefs.pseudoDir)) : cfg.defaults.pseudoDir;
+    const reuseFrom = (prefs.reuseFrom ?? []).map((d) => insideRoot(cfg.workspace, path.resolve(base, d)));
+    const notARun = notRuns(reuseFrom)[0];
+    if (notARun)
+      throw new McpUsageError(
+        `run.reuseFrom: ${notARun} is not a DREAMS run (it has no events.jsonl); name a run directory relative to the objective, e.g. runs/20260101-120000-al-lattice.`,
+      );
     const approval = this.approvalOf(
       (args.approval as string | undefined) ?? (prefs.approval === 'wait' ? undefined : prefs.approval) ?? 'continue',
     );
     const backend = (args.cluster as string | undefined) ?? prefs.backend ?? 'local';
-    prepareWorkflow(objective.workflow!, objective.inputs!, workflowEnvironment({ pseudoDir: cfg.defaults.pseudoDir }));
+    prepareWorkflow(objective.workflow!, objective.inputs!, workflowEnvironment({ pseudoDir }));
     const client = this.clientId();
     const keyed = !!cfg.session.apiKey || !!cfg.session.provider;
     const settings: RunSettings = {
@@ -401,7 +412,7 @@ export class DreamsMcpServer {
       offline: !keyed,
       backend,
       approval: approval as RunSettings['approval'],
-      pseudoDir: cfg.defaults.pseudoDir,
+      pseudoDir,
       pwCommand: cfg.defaults.pwCommand,
       localConcurrency: cfg.defaults.localConcurrency,
       models: { dft: client, hpc: client },
@@ -409,6 +420,7 @@ export class DreamsMcpServer {
       budget: { ...prefs.budget, ...(args.budget as RunSettings['budget'] | undefined) },
       ...(cfg.defaults.qeVersion ? { qeVersion: cfg.defaults.qeVersion } : {}),
       ...(typeof args.parallelJobs === 'number' ? { limits: { maxParallelJobs: args.parallelJobs } } : {}),
+      ...(reuseFrom.length ? { reuseFrom } : {}),
     };
     await this.#driven?.close();
     this.#driven = await DrivenRun.start(

@@ -133,6 +133,42 @@ describe('dreams mcp server (in process)', function () {
     }
   });
 
+  it("reads the objective's run.pseudoDir and run.reuseFrom as dreams run does, inside the workspace only", async () => {
+    fs.mkdirSync(path.join(dir, 'project-pseudo'), { recursive: true });
+    const search = {
+      workflow: 'adsorption-search',
+      inputs: { slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', calculator: { kind: 'emt' } },
+    };
+    const { client, server } = await connect(runsDir, false);
+    const start = async (objective: object) =>
+      (await client.callTool({ name: 'dreams_start_run', arguments: { objective } })) as CallToolResult;
+    try {
+      const before = fs.readdirSync(runsDir).length;
+      const outside = await start({ ...search, run: { pseudoDir: '/usr/share/espresso/pseudo' } });
+      assert.ok(outside.isError, text(outside));
+      assert.match(text(outside), /outside the workspace/);
+      const notARun = await start({ ...search, run: { reuseFrom: ['project-pseudo'] } });
+      assert.ok(notARun.isError, text(notARun));
+      assert.match(text(notARun), /run\.reuseFrom: .*project-pseudo is not a DREAMS run/);
+      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+
+      const r = await start({ ...search, run: { pseudoDir: 'project-pseudo', reuseFrom: [`runs/${runId}`] } });
+      assert.ok(!r.isError, text(r));
+      const id = (r.structuredContent as { run: string }).run;
+      const first = JSON.parse(fs.readFileSync(path.join(runsDir, id, 'events.jsonl'), 'utf8').split('\n')[0]!) as {
+        kind: string;
+        payload: { settings: { pseudoDir: string; reuseFrom?: string[] } };
+      };
+      assert.equal(first.kind, 'run.start');
+      assert.equal(first.payload.settings.pseudoDir, path.join(dir, 'project-pseudo'));
+      assert.deepEqual(first.payload.settings.reuseFrom, [path.join(runsDir, runId)]);
+      await client.callTool({ name: 'dreams_stop_run', arguments: {} });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('refuses an i-PI command the calculators file does not list, before any run starts (the check every route makes)', async () => {
     const saved = process.env.DREAMS_CALCULATORS;
     process.env.DREAMS_CALCULATORS = path.join(dir, 'allowed-calculators.json');
