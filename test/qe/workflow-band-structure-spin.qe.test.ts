@@ -6,6 +6,10 @@
 // Then triplet O2 in a 4.763 Å box (test/fixtures/dft/qe-postprocessing/spin-bands/o2/O2-box.vasp,
 // O.pbe-rrkjus.UPF, 25 Ry, Γ only, 1 k-point per 1/Å: 21 k-points), spin asked for: both spin channels
 // hold a gap at the Fermi level, each reported, and the crystal's gap (π*↑ to π*↓) claimed.
+// Then zincblende CaN (a = 5.36 Å, PBE; Ca generated with ld1.x from scripts/pseudo, Debian's N;
+// 46 Ry, 4×4×4, 3 k-points per 1/Å, 12 bands): a half-metal (1 μB/cell, the majority channel gapped,
+// a minority band across E_F), whose gap step the guard refuses; the offline planner drops it and the
+// report says half-metal (~20 s of pw.x CPU, 2 min wall at load 20).
 // Last the DOS template on bcc Fe at the same settings (the nscf on the SCF's 6×6×6 mesh, 0.2 eV grid):
 // dos.x's and projwfc.x's two channels kept apart, drawn up and down, and the moment they integrate to.
 // Cost: per crystal one SCF, one bands run, two bands.x; Fe ~10 s wall (4 s CPU), O2 ~25 s (9 s CPU);
@@ -19,19 +23,20 @@ import type { CanvasEvent } from '../../src/core/canvas/types';
 import type { ArtifactRecord } from '../../src/core/provenance/types';
 import type { BandGapValue, BandPathValue, BandStructureValue, DosValue, NscfMeta, PdosValue } from '../../src/core/artifacts/electronic';
 import type { JobRecord } from '../../src/core/hpc/types';
+import { generatePseudopotentials } from '../../scripts/pseudo/generate';
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'dist/cli.js');
 const PSEUDO_DIR = process.env.DREAMS_PSEUDO_DIR ?? '/usr/share/espresso/pseudo';
 
 /** Runs one objective file through the built CLI; returns its output, exit status, run directory and events. */
-function runObjective(yaml: string[], files: Record<string, string> = {}) {
+function runObjective(yaml: string[], files: Record<string, string> = {}, pseudoDir = PSEUDO_DIR) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-bands-spin-'));
   for (const [name, from] of Object.entries(files)) fs.copyFileSync(from, path.join(dir, name));
   fs.writeFileSync(path.join(dir, 'study.yaml'), [...yaml, ''].join('\n'));
   const r = spawnSync(
     process.execPath,
-    [cli, 'run', 'study.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', PSEUDO_DIR],
+    [cli, 'run', 'study.yaml', '--offline', '--runs-dir', path.join(dir, 'runs'), '--pseudo-dir', pseudoDir],
     { cwd: dir, encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } },
   );
   const runDir = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0]!);
@@ -184,6 +189,90 @@ describe('spin-polarised band structures through dreams run --offline, with real
       const report = fs.readFileSync(path.join(o2.runDir, 'report.md'), 'utf8');
       assert.match(report, /Each spin channel's own gap: majority \(spin up\) \d\.\d{3} eV, .*; minority \(spin down\) \d\.\d{3} eV/);
       assert.match(report, /Per spin channel: up \d\.\d{3} eV/);
+    });
+  });
+
+  describe('zincblende CaN: a half-metal, its band structure reported without a gap of the crystal', () => {
+    let can: ReturnType<typeof runObjective>;
+    let pseudoDir: string;
+    const named = (name: string) =>
+      can.events
+        .filter((e) => e.kind === 'provenance.artifact')
+        .map((e) => e.payload as ArtifactRecord)
+        .filter((a) => a.name === name)
+        .at(-1);
+    before(() => {
+      // Ca: pslibrary 1.0.0's spn file made with ld1.x (scripts/pseudo, about 1 s); N: Debian's pslibrary file
+      pseudoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-can-pseudo-'));
+      generatePseudopotentials(pseudoDir, ['Ca']);
+      fs.copyFileSync(path.join(PSEUDO_DIR, 'N.pbe-n-rrkjus_psl.1.0.0.UPF'), path.join(pseudoDir, 'N.pbe-n-rrkjus_psl.1.0.0.UPF'));
+      can = runObjective(
+        [
+          'workflow: band-structure',
+          'objective: band structure of zincblende CaN with PBE',
+          'inputs:',
+          '  elements: [Ca, N]',
+          '  structure: zincblende',
+          '  latticeConstantAngstrom: 5.36',
+          '  functional: PBE',
+          '  pseudopotentials: { Ca: Ca.pbe-spn-rrkjus_psl.1.0.0.UPF, N: N.pbe-n-rrkjus_psl.1.0.0.UPF }',
+          '  spinPolarized: true',
+          '  startingMagnetization: { N: 0.5 }',
+          '  ecutwfcRy: 46',
+          '  kSpacingPerAngstrom: 0.6',
+          '  pointsPerInverseAngstrom: 3',
+          '  nbnd: 12',
+        ],
+        {},
+        pseudoDir,
+      );
+    });
+    after(() => {
+      fs.rmSync(can.dir, { recursive: true, force: true });
+      fs.rmSync(pseudoDir, { recursive: true, force: true });
+    });
+
+    it('refuses the gap as a half-metal on the real bands, drops the gap step and completes with the report accepted', () => {
+      assert.equal(can.status, 0, can.stdout);
+      assert.match(can.stdout, /COMPLETED/);
+      assert.match(can.stdout, /report judge accepted/);
+      const bs = named('band_structure')!.value as BandStructureValue;
+      assert.equal(bs.nspin, 2);
+      assert.ok(Math.abs(bs.magnetizationMuBPerCell! - 1) < 0.02, `${bs.magnetizationMuBPerCell} μB/cell`);
+      // the refusal, recorded on the band_gap call: the majority channel gapped, a minority band across E_F
+      const refused = can.events
+        .filter((e) => e.kind === 'provenance.call')
+        .map((e) => e.payload as { id: string; tool: string })
+        .find((c) => c.tool === 'band_gap');
+      assert.ok(refused, 'a band_gap call was made');
+      const log = can.events.map((e) => JSON.stringify(e.payload)).join('\n');
+      assert.match(log, /a half-metal in this calculation: only the majority \(spin-up\) channel has a gap \(\d\.\d{3} eV\)/);
+      assert.equal(named('band_gap'), undefined, 'no gap of the crystal registered');
+      const plan = [...can.events].reverse().find((e) => e.kind === 'key.write' && e.key === 'plan')!.payload as {
+        value: { steps: { id: string; status: string; title: string; reportQuantities?: string[] }[] };
+      };
+      assert.equal(
+        plan.value.steps.some((s) => s.id === 'gap'),
+        false,
+      );
+      const report = plan.value.steps.find((s) => s.id === 'report')!;
+      assert.equal(report.status, 'done');
+      assert.match(report.title, /no gap of the crystal to claim/);
+      assert.equal(report.reportQuantities?.includes('band_gap'), false);
+    });
+
+    it("says in the report that it is a half-metal, with the gapped channel's gap as that channel's", () => {
+      const report = fs.readFileSync(path.join(can.runDir, 'report.md'), 'utf8');
+      const m =
+        /A half-metal in this calculation \(a-\d+\): the majority \(spin-up\) channel has a gap of (\d\.\d{3}) eV at the Fermi level/.exec(
+          report,
+        );
+      assert.ok(m, report);
+      // the N 2p majority bands full, the gap up to the Ca 3d bands: about 3.6 eV at these settings
+      assert.ok(Number(m[1]) > 3 && Number(m[1]) < 4.2, `${m[1]} eV`);
+      assert.match(report, /band \d+ of the minority \(spin-down\) channel crosses it/);
+      assert.match(report, /The crystal has no gap to claim/);
+      assert.doesNotMatch(report, /E_g =/);
     });
   });
 

@@ -27,6 +27,7 @@ import { extensionRefusal, extensionsSoFar, sweepExtensionEdits } from './sweepE
 import { ARTIFACT, type ConvergenceSelectionValue } from '../artifacts/shapes';
 import { describeCriterion, judgesPressure } from '../dft/convergence';
 import type { Plan, PlanStep } from '../plan/types';
+import type { ToolCallRecord } from '../provenance/types';
 
 export const OFFLINE_MODEL = 'offline';
 
@@ -68,6 +69,41 @@ export function inputStepOf(plan: Plan, step: PlanStep): PlanStep | undefined {
     queue.push(...(s.dependsOn ?? []));
   }
   return undefined;
+}
+
+const NO_GAP_QUANTITIES = new Set(['band_gap', 'direct_gap']);
+
+/**
+ * A band_gap step the guard refused because the bands of a smeared run cross the Fermi level
+ * (no-gap-from-metal: a metal, or a half-metal with one spin channel gapped): the band structure
+ * is the result, so the gap step goes and the report step reports the bands without a gap (its
+ * text says metal or half-metal). Undefined for any other refusal, and for fixed occupations,
+ * where a metal means the SCF itself was wrong and the run should stop.
+ */
+export function noGapEdits(plan: Plan, failed: PlanStep, call: ToolCallRecord, provenance: ProvenanceView): object[] | undefined {
+  const refusal = call.verdicts.find((v) => v.level === 'fail' && v.rule.split('@')[0] === 'no-gap-from-metal');
+  if (!refusal || call.status !== 'refused') return undefined;
+  const arg = call.args.bands;
+  const bandsRef = arg?.ref ?? (typeof arg?.value === 'string' ? arg.value : undefined);
+  const bands = bandsRef ? (provenance.artifact(bandsRef)?.value as { occupations?: string } | undefined) : undefined;
+  if (!bands || bands.occupations === 'fixed') return undefined;
+  const users = plan.steps.filter((s) => (s.dependsOn ?? []).includes(failed.id));
+  if (users.some((s) => s.tool !== 'write_report')) return undefined;
+  const why = `${call.id} band_gap was refused by no-gap-from-metal: ${refusal.reasons.join(' ')}`;
+  return [
+    ...users.map((s) => ({
+      op: 'modify',
+      id: s.id,
+      changes: {
+        title: `${s.title.replace(/ the band gap and/, ' the band structure and')} (no gap of the crystal to claim)`,
+        dependsOn: [...new Set([...(s.dependsOn ?? []).filter((d) => d !== failed.id), ...(failed.dependsOn ?? [])])],
+        ...(s.reportQuantities ? { reportQuantities: s.reportQuantities.filter((q) => !NO_GAP_QUANTITIES.has(q)) } : {}),
+        reasons: { text: `the band structure, and why no gap is claimed (${call.id} refused: no gap of the crystal)` },
+      },
+      reason: `report the band structure without a gap: ${call.id} found no gap of the crystal to claim`,
+    })),
+    { op: 'delete', id: failed.id, reason: why.slice(0, 900) },
+  ];
 }
 
 export class OfflineProvider implements LlmProvider {
@@ -179,6 +215,10 @@ export class OfflineProvider implements LlmProvider {
     const results = lastToolResults(req.messages);
     const lastUse = uses.at(-1);
     if (!lastUse && call?.tool === 'select_converged_settings') return this.extendSweep(view, plan, failed, call.outputs);
+    if (!lastUse && call?.tool === 'band_gap') {
+      const edits = noGapEdits(plan, failed, call, view.provenance);
+      if (edits) return this.reply(edits.map((e) => this.use(EDIT_PLAN, e)));
+    }
     if (!lastUse) {
       if (!call || call.tool !== 'run_pw') {
         return this.reply([

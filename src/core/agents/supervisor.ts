@@ -244,20 +244,20 @@ export class Supervisor {
       replans,
       maxReplans: rt.limits.maxReplansPerStep,
     });
-    // The round ends once the failed step is planned again after a turn whose calls all went through.
-    const text = await this.converse(
-      'plan',
-      message,
-      true,
-      () => this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending',
-    );
+    // The round ends once the failed step is planned again (or deleted, what needed it changed:
+    // a plan edit cannot delete a step others depend on) after a turn whose calls all went through.
+    const replanned = () => {
+      const s = this.store.require().steps.find((x) => x.id === step.id);
+      return !s || s.status === 'pending';
+    };
+    const text = await this.converse('plan', message, true, replanned);
     await rt.log.append({
       kind: 'supervisor.replanned',
       key: 'run/supervisor',
       actor: SUPERVISOR_ACTOR,
       payload: { step: step.id, summary: text },
     });
-    return this.store.require().steps.find((s) => s.id === step.id)?.status === 'pending';
+    return replanned();
   }
 
   private async finish(plan: Plan): Promise<SupervisorOutcome> {

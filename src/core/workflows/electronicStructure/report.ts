@@ -9,6 +9,7 @@ import { claimValue } from '../../guard/claimChecks';
 import type { ConvergenceSelectionValue } from '../../artifacts/shapes';
 import type { BandGapValue, BandPathValue, BandStructureValue, DosValue, PdosValue } from '../../artifacts/electronic';
 import type { ElectronicInputs } from './inputs';
+import { spinChannelGap, type ChannelGap } from '../../dft/electronic/bandGap';
 
 type Context = ComposeContextOf<ElectronicInputs>;
 
@@ -57,6 +58,38 @@ const need = (ctx: Context, step: string, name: string): string => {
   return r;
 };
 
+const channelWord = (spin: 'up' | 'down') => (spin === 'up' ? 'majority (spin-up)' : 'minority (spin-down)');
+
+/**
+ * The bands of a study with no gap step (a metal), or whose gap step the guard refused
+ * (no-gap-from-metal): a metal, or a half-metal when one spin channel has a gap at the Fermi level
+ * and the other has a band across it. The channel's gap is that channel's, never the crystal's.
+ */
+function noGapText(v: BandStructureValue, bs: string): string {
+  const spin = v.bandsDownEv !== undefined;
+  const metal = `The bands${spin ? ' of both spin channels' : ''} cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`;
+  if (!v.bandsDownEv || v.fermiEnergyEv === undefined) return metal;
+  const ef = v.fermiEnergyEv;
+  const byK = (bands: number[][]) => (bands[0] ?? []).map((_, k) => bands.map((band) => band[k]!));
+  let channels: ChannelGap[];
+  try {
+    channels = [spinChannelGap('up', byK(v.bandsEv), ef), spinChannelGap('down', byK(v.bandsDownEv), ef)];
+  } catch {
+    return metal;
+  }
+  const gapped = channels.filter((c) => !c.metallic);
+  const crossing = channels.filter((c) => c.metallic);
+  if (gapped.length !== 1 || crossing.length !== 1) return metal;
+  const g = gapped[0]!;
+  const m = crossing[0]!;
+  return (
+    `A half-metal in this calculation (${bs}): the ${channelWord(g.spin)} channel has a gap of ${g.gapEv.toFixed(3)} eV at the Fermi level ` +
+    `(${ef.toFixed(3)} eV; ${g.occupiedBands} bands below it), while band ${m.band + 1} of the ${channelWord(m.spin)} channel crosses it ` +
+    `(${m.minEv.toFixed(3)} to ${m.maxEv.toFixed(3)} eV). The crystal has no gap to claim: ${g.gapEv.toFixed(3)} eV is the ${channelWord(g.spin)} channel's only` +
+    `${v.magnetizationMuBPerCell !== undefined ? `; the total magnetization is ${v.magnetizationMuBPerCell.toFixed(2)} μB per cell` : ''}.`
+  );
+}
+
 export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInputs>> = {
   title: (ctx) => `Band structure of ${crystal(ctx.inputs)} with ${ctx.inputs.settings.functional}`,
   text: (ctx) => {
@@ -75,7 +108,7 @@ export const BAND_STRUCTURE_COMPOSERS: Record<string, ComposerOf<ElectronicInput
           `the valence-band maximum lies at ${g.vbm.location}, the conduction-band minimum at ${g.cbm.location}` +
           `${g.direct ? '' : `; the smallest direct gap is ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.` +
           (g.channels?.length ? ` Each spin channel's own gap: ${g.channels.map(channelText).join('; ')}.` : '')
-        : `The bands${spin ? ' of both spin channels' : ''} cross the Fermi level (${v.reference.energyEv.toFixed(3)} eV): a metal, no gap.`,
+        : noGapText(v, bs),
       '',
       `Path: ${p.segments.map((s) => s.join('–')).join(' | ')} (${p.convention}, ${p.lattice} lattice of ${p.spaceGroup.symbol}; ${path}), ${p.kpointCount} k-points; ` +
         (spin
