@@ -213,5 +213,7 @@ export const studyObjectiveBeforeResolving = (raw: LatticeObjectiveInputs): stri
       ? `${c.cubic ? 'Lattice constant' : 'Lattice parameters'} of ${c.formula} (${spaceGroupSaid(c)}) from ${file.name ?? file.file}${fn}`
       : `Lattice constant of the crystal in ${file.file}${fn}`;
   }
-  return `Lattice constant of ${raw.structure} ${raw.elements?.join('') ?? raw.element} (${raw.functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;
+  // the functional the study resolves to (PBE when none is given; LDA is PZ), never "undefined"
+  const functional = raw.functional === 'LDA' ? 'PZ' : (raw.functional ?? 'PBE');
+  return `Lattice constant of ${raw.structure} ${raw.elements?.join('') ?? raw.element} (${functional}${raw.pseudopotential ? `, ${raw.pseudopotential}` : ''})`;
 };

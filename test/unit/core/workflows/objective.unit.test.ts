@@ -23,6 +23,14 @@ describe('objectives', () => {
     assert.equal(o.text, 'Lattice constant of fcc Al with LDA (Al.pz-vbc.UPF)');
   });
 
+  it('names a lattice-constant study without a functional by the one it runs with (PBE), never "undefined"', () => {
+    const o = parseObjectiveFile(
+      JSON.stringify({ workflow: 'lattice-constant', inputs: { element: 'Al', structure: 'fcc', latticeConstantAngstrom: 4.05 } }),
+      'the objective',
+    );
+    assert.equal(o.text, 'Lattice constant of fcc Al (PBE)');
+  });
+
   it('names the study of every example objective file that has no objective line, from its inputs', () => {
     const examples = path.resolve(__dirname, '../../../../examples');
     const lines: Record<string, string> = {};
