@@ -247,11 +247,15 @@ export function operationsOfSpaceGroup(
     number: entry.number,
     hallNumber: entry.hall_number,
     symbol: compactSymbol(entry.hm_short),
+    // moyo gives each rotation column by column (its matrices are column-major): row i of R is
+    // (r[i], r[i+3], r[i+6]). Read row by row, the 3-fold and 6-fold axes of trigonal and hexagonal
+    // groups came out transposed, which are not operations of the group (hcp Mg by its symbol
+    // expanded to six atoms); the signed permutations of the other systems hid it.
     operations: ops.map((o) => ({
       rotation: [
-        [o.rotation[0], o.rotation[1], o.rotation[2]],
-        [o.rotation[3], o.rotation[4], o.rotation[5]],
-        [o.rotation[6], o.rotation[7], o.rotation[8]],
+        [o.rotation[0], o.rotation[3], o.rotation[6]],
+        [o.rotation[1], o.rotation[4], o.rotation[7]],
+        [o.rotation[2], o.rotation[5], o.rotation[8]],
       ],
       translation: [...o.translation] as Vec3,
     })),

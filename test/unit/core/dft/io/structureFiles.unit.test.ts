@@ -115,6 +115,9 @@ const ASE_CASES: { file: string; aseFormat: string; index?: number; block?: stri
   { file: '../qe/runs/si-vc-relax.out', aseFormat: 'espresso-out', index: -1 },
   { file: '../adsmind/aa20/12_Au_111.xyz', aseFormat: 'extxyz' },
   { file: 'al-relax-animsteps.axsf', aseFormat: 'xsf', index: -1 },
+  // No operations listed: expanded from the space group (trigonal and hexagonal groups came out wrong before).
+  { file: 'corundum-symbol-only.cif', aseFormat: 'cif', anyOrder: true },
+  { file: 'zno-number-only.cif', aseFormat: 'cif', anyOrder: true },
 ];
 
 describe('structure files, read as ASE reads them', () => {

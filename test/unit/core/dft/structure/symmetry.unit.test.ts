@@ -133,4 +133,71 @@ describe('symmetry of the example crystals', () => {
     assert.equal(operationsOfSpaceGroup('R -3 m')!.operations.length, 36);
     assert.equal(operationsOfSpaceGroup('Q 9'), undefined);
   });
+
+  it('gives operations written row by row: the 6_3 screw of P6_3/mmc is (x-y, x, z+1/2), as the ITA lists it', () => {
+    const ops = operationsOfSpaceGroup(194)!.operations;
+    assert.ok(
+      ops.some(
+        (o) =>
+          JSON.stringify(o.rotation) ===
+            JSON.stringify([
+              [1, -1, 0],
+              [1, 0, 0],
+              [0, 0, 1],
+            ]) && o.translation[2] === 0.5,
+      ),
+      'the 6_3 screw axis',
+    );
+  });
+
+  it('every one of the 230 space groups: two atoms at general positions, expanded with its operations, are found in that group with one atom per operation', () => {
+    const rad = Math.PI / 180;
+    const cellOf = (a: number, b: number, c: number, alpha: number, beta: number, gamma: number): Cell => {
+      const [ca, cb, cg, sg] = [Math.cos(alpha * rad), Math.cos(beta * rad), Math.cos(gamma * rad), Math.sin(gamma * rad)];
+      const cx = c * cb;
+      const cy = (c * (ca - cb * cg)) / sg;
+      return [
+        [a, 0, 0],
+        [b * cg, b * sg, 0],
+        [cx, cy, Math.sqrt(c * c - cx * cx - cy * cy)],
+      ];
+    };
+    // A lattice of each crystal system, in the setting the operations are given in (unique axis b, hexagonal axes for R).
+    const latticeOf = (n: number): Cell =>
+      n <= 2
+        ? cellOf(4.1, 5.3, 6.7, 78, 83, 71)
+        : n <= 15
+          ? cellOf(4.1, 5.3, 6.7, 90, 104, 90)
+          : n <= 74
+            ? cellOf(4.1, 5.3, 6.7, 90, 90, 90)
+            : n <= 142
+              ? cellOf(4.1, 4.1, 6.7, 90, 90, 90)
+              : n <= 194
+                ? cellOf(4.1, 4.1, 6.7, 90, 90, 120)
+                : cellOf(4.1, 4.1, 4.1, 90, 90, 90);
+    const wrong: string[] = [];
+    for (let n = 1; n <= 230; n++) {
+      const { operations } = operationsOfSpaceGroup(n)!;
+      const cell = latticeOf(n);
+      const symbols: string[] = [];
+      const positions: Vec3[] = [];
+      for (const [symbol, f] of [
+        ['O', [0.1123, 0.2317, 0.3571]],
+        ['Si', [0.4129, 0.0813, 0.1777]],
+      ] as const) {
+        for (const o of operations) {
+          const g = [0, 1, 2].map((i) => {
+            const x = o.rotation[i]![0] * f[0] + o.rotation[i]![1] * f[1] + o.rotation[i]![2] * f[2] + o.translation[i]!;
+            return x - Math.floor(x);
+          }) as Vec3;
+          symbols.push(symbol);
+          positions.push(toCartesian(cell, g));
+        }
+      }
+      const found = analyseSymmetry({ symbols, positions, cell, pbc: [true, true, true] });
+      if (found.spaceGroup.number !== n || found.equivalentAtoms.filter((k, i) => k === i).length !== 2)
+        wrong.push(`${n} found as ${found.spaceGroup.number}`);
+    }
+    assert.deepEqual(wrong, [], 'space groups whose operations do not rebuild them');
+  });
 });
