@@ -49,14 +49,24 @@ describe('the zero of the band-structure and DOS plots', () => {
     assert.ok(Math.abs(b.energyEv - d.energyEv) < 1e-3, `bands ${b.energyEv} eV, DOS ${d.energyEv} eV`);
   });
 
-  it('keeps a metal (smeared SCF) against its Fermi energy, and says what printed it', () => {
+  it("draws a metal's DOS against the Fermi energy its own run printed, saying which, and names the SCF's its bands use", () => {
     const metal = { scfOccupations: 'smearing', scfFermiEnergyEv: 7.9 };
-    assert.deepEqual(dosZero(metal, { energyEv: 7.93, source: ZERO_SOURCE.dosxFermi }), {
-      energyEv: 7.93,
-      kind: 'fermi',
-      source: 'dos.x',
-    });
+    const d = dosZero(metal, { energyEv: 7.93, source: ZERO_SOURCE.dosxFermi })!;
+    assert.equal(d.energyEv, 7.93);
+    assert.equal(d.kind, 'fermi');
+    assert.equal(d.source, 'dos.x');
+    assert.match(d.note ?? '', /the band structure is drawn against the SCF's Fermi energy, 7\.900 eV \(-0\.030 eV from this zero/);
     assert.deepEqual(bandStructureZero(metal, undefined), { energyEv: 7.9, kind: 'fermi', source: ZERO_SOURCE.scfFermi });
-    assert.equal(dosZero(metal), undefined, 'no Fermi energy printed: absolute energies');
+    assert.deepEqual(
+      dosZero(metal, { energyEv: 7.9, source: ZERO_SOURCE.dosxFermi }),
+      { energyEv: 7.9, kind: 'fermi', source: 'dos.x' },
+      'no note when both agree',
+    );
+    assert.deepEqual(
+      dosZero(metal),
+      { energyEv: 7.9, kind: 'fermi', source: ZERO_SOURCE.scfFermi },
+      "the SCF's when the DOS run printed none",
+    );
+    assert.equal(dosZero({ scfOccupations: 'smearing' }), undefined, 'no Fermi energy printed: absolute energies');
   });
 });

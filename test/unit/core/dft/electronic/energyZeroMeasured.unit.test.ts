@@ -69,7 +69,7 @@ describe('the zero of the plots where the SCF mesh or one Fermi energy would mis
       assert.deepEqual(zero, { energyEv: -5.2265, kind: 'vbm', source: ZERO_SOURCE.nscfHighestOccupied });
     });
 
-    it("draws a spin-polarised metal's DOS against the SCF's Fermi energy, the one its bands use, and names dos.x's", () => {
+    it("draws a spin-polarised metal's DOS against dos.x's Fermi energy and names the SCF's, the one its bands use", () => {
       const fe = parsePwOutput(read('spin-bands/fe/scf.out'));
       const feUp = parseBandFile(read('spin-bands/fe/bands.up.dat')).energiesEv;
       const feDown = parseBandFile(read('spin-bands/fe/bands.down.dat')).energiesEv;
@@ -77,10 +77,30 @@ describe('the zero of the plots where the SCF mesh or one Fermi energy would mis
       assert.equal(valenceEdges(feLevels, fe.settings.electrons!, feUp, feDown), undefined, 'bands cross E_F: no VBM');
       const dosFe = parseDosFile(read('fe/fe.dos')); // another bcc Fe run: its dos.x E_F 13.374 eV
       const zero = dosZero(feLevels, { energyEv: dosFe.fermiEnergyEv!, source: ZERO_SOURCE.dosxFermi })!;
-      assert.equal(zero.energyEv, 12.7831);
-      assert.equal(zero.source, ZERO_SOURCE.scfFermi);
-      assert.match(zero.note ?? '', /dos\.x puts E_F at 13\.374 eV/);
+      assert.equal(zero.energyEv, 13.374);
+      assert.equal(zero.source, ZERO_SOURCE.dosxFermi);
+      assert.match(zero.note ?? '', /the band structure is drawn against the SCF's Fermi energy, 12\.783 eV \(-0\.591 eV from this zero/);
       assert.deepEqual(bandStructureZero(feLevels, undefined), { energyEv: 12.7831, kind: 'fermi', source: ZERO_SOURCE.scfFermi });
+    });
+  });
+
+  describe('an unpolarised metal (fcc Al): the DOS and the bands each against the Fermi energy of their own runs, the difference said', () => {
+    it("draws the DOS against dos.x's Fermi energy, 0.122 eV above the SCF's its bands use, and says so beside the zero", () => {
+      // al/scf.in (mv 0.05 Ry, 8×8×8) and al/al.dos (dos.x on the tetrahedra_opt nscf of al/nscf.in), QE 6.7
+      const scf = parsePwOutput(read('al/scf.out'));
+      const dos = parseDosFile(read('al/al.dos'));
+      assert.equal(scf.fermiEnergyEv, 7.5679);
+      assert.equal(dos.fermiEnergyEv, 7.69);
+      const levels = { scfOccupations: 'smearing', scfFermiEnergyEv: scf.fermiEnergyEv!, nspin: 1 };
+      const integrated = { energiesEv: dos.energiesEv, integrated: dos.integrated, electrons: 3 };
+      const zero = dosZero(levels, { energyEv: dos.fermiEnergyEv!, source: ZERO_SOURCE.dosxFermi }, integrated)!;
+      assert.deepEqual(bandStructureZero(levels, undefined), { energyEv: 7.5679, kind: 'fermi', source: ZERO_SOURCE.scfFermi });
+      assert.equal(zero.energyEv, 7.69);
+      assert.equal(zero.source, ZERO_SOURCE.dosxFermi);
+      assert.match(
+        zero.note ?? '',
+        /the band structure is drawn against the SCF's Fermi energy, 7\.568 eV \(-0\.122 eV from this zero, on the SCF's own k mesh and smearing\)/,
+      );
     });
   });
 
