@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Structure, StructureFormat } from '../types';
 import { formatCif, readCif } from './cif';
 import { StructureFileError, FORMAT_NAMES } from './errors';
-import { formatExtxyz, readExtxyz } from './extxyz';
+import { formatExtxyz, parseExtxyz } from './extxyz';
 import { formatPoscar, readPoscar } from './poscar';
 import { formatPwxCards, readPwxInput, readPwxOutput } from './pwx';
 import { formatXsf, readXsf } from './xsf';
@@ -72,8 +72,14 @@ export function readStructureText(text: string, format: StructureFormat, options
       return readPwxInput(text);
     case 'pwx-out':
       return readPwxOutput(text);
-    case 'extxyz':
-      return readExtxyz(text);
+    case 'extxyz': {
+      // A trajectory (several frames, as ASE writes a relaxation) gives its last geometry, as ASE
+      // reads it and as a pw.x output or an XSF animation is read.
+      const frames = parseExtxyz(text);
+      const { structure } = frames[frames.length - 1]!;
+      if (frames.length > 1) structure.info = { ...structure.info, geometries: frames.length };
+      return structure;
+    }
     case 'xsf':
       return readXsf(text);
   }

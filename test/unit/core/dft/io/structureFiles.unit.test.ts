@@ -115,6 +115,7 @@ const ASE_CASES: { file: string; aseFormat: string; index?: number; block?: stri
   { file: '../qe/runs/si-vc-relax.out', aseFormat: 'espresso-out', index: -1 },
   { file: '../adsmind/aa20/12_Au_111.xyz', aseFormat: 'extxyz' },
   { file: 'al-relax-animsteps.axsf', aseFormat: 'xsf', index: -1 },
+  { file: 'h2-relax-frames.extxyz', aseFormat: 'extxyz', index: -1 },
   // No operations listed: expanded from the space group (trigonal and hexagonal groups came out wrong before).
   { file: 'corundum-symbol-only.cif', aseFormat: 'cif', anyOrder: true },
   { file: 'zno-number-only.cif', aseFormat: 'cif', anyOrder: true },
@@ -276,6 +277,13 @@ describe('structure files: the awkward cases', () => {
     const s = readStructureFile(fixture('al-relax-animsteps.axsf'));
     assert.deepEqual(s.positions[1], [2.03, 2.024, 0.006]);
     assert.equal(s.info!['geometries'], 2);
+  });
+
+  it('extxyz: a trajectory of several frames gives its last geometry, as ASE reads it, and says how many it holds', () => {
+    const s = readStructureFile(fixture('h2-relax-frames.extxyz'));
+    assert.deepEqual(s.positions[1], [0, 0, 0.7414]);
+    assert.equal(s.info!['geometries'], 3);
+    assert.equal(s.info!['energy'], -31.6);
   });
 
   it('an unreadable or unknown file says which and what to do', () => {
