@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DreamsError } from '../core/errors';
 import { EVENT_LOG_FILE, openRun, type Run } from '../core/run/directory';
+import { logHealth } from '../core/canvas/recoveryReport';
 import { runProgress, type RunProgress } from '../core/run/progress';
 import { renderRunReport } from '../core/report/runReport';
 import { toProvJson, type ProvDocument } from '../core/provenance/export';
@@ -108,11 +109,42 @@ export async function readingRun<T>(dir: string, fn: (run: Run) => T | Promise<T
   }
 }
 
+/** What opening a run's log found wrong with it (damage, a torn last line), as the CLI's commands say it; empty when it was read whole. */
+export function logDamageNotes(run: Run): string[] {
+  const health = logHealth(run.recovery, path.join(run.dir, EVENT_LOG_FILE));
+  return health.damaged ? health.notes : [];
+}
+
+/**
+ * A reading tool's or resource's answer from a damaged log, saying so first: a tool result and
+ * report.md open with the damage; a run summary carries it; PROV-JSON, which has no place for
+ * a notice, is refused rather than given from part of the run.
+ */
+export function sayingLogDamage<T>(value: T, notes: string[]): T {
+  if (!notes.length || !value || typeof value !== 'object') return value;
+  const said = `${notes.join('\n')}\nWhat follows is from the events before that line only; restore ${EVENT_LOG_FILE} from a copy to see the whole run.`;
+  const v = value as { content?: unknown; contents?: unknown };
+  if (Array.isArray(v.content)) return { ...value, content: [{ type: 'text', text: said }, ...v.content] };
+  if (Array.isArray(v.contents)) {
+    const contents = (v.contents as { uri: string; mimeType: string; text: string }[]).map((c) => {
+      if (c.mimeType === 'text/markdown') return { ...c, text: `> **${notes.join(' ')}**\n\n${c.text}` };
+      throw new McpUsageError(
+        `${notes.join(' ')} ${c.uri} is not given from part of the run's provenance; restore ${EVENT_LOG_FILE} from a copy.`,
+      );
+    });
+    return { ...value, contents };
+  }
+  if ('state' in value && 'objective' in value) return { ...value, log: notes[0] };
+  return value;
+}
+
 export interface RunSummary {
   id: string;
   state: RunProgress['state'];
   objective: string;
   jobs: RunProgress['jobs'];
+  /** What is wrong with the run's log, when it was damaged. */
+  log?: string;
 }
 
 export function summaryOf(run: Run): RunSummary {

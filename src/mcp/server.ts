@@ -33,7 +33,20 @@ import { workflowTemplates } from '../core/workflows';
 import { parseObjectiveFile, prepareWorkflow, type Objective } from '../core/workflows/objective';
 import { workflowEnvironment } from '../core/workflows/environment';
 import { DrivenRun } from './drivenRun';
-import { insideRoot, jobsOf, McpUsageError, namedFiles, provenanceOf, readingRun, reportOf, runDirOf, runIds, summaryOf } from './runsRoot';
+import {
+  insideRoot,
+  jobsOf,
+  logDamageNotes,
+  McpUsageError,
+  namedFiles,
+  provenanceOf,
+  readingRun,
+  reportOf,
+  runDirOf,
+  runIds,
+  sayingLogDamage,
+  summaryOf,
+} from './runsRoot';
 import { errorResult, guardedResult, textResult } from './toolResults';
 import { READ_TOOLS, WRITE_TOOLS, withStep } from './toolDefinitions';
 
@@ -176,7 +189,12 @@ export class DreamsMcpServer {
         for (const id of runIds(cfg.runsDir)) rows.push(await this.withRun(id, summaryOf));
         return textResult(
           rows.length
-            ? rows.map((r) => `${r.id}  ${r.state}  ${r.objective}${this.#driven?.runId === r.id ? '  (driven here)' : ''}`).join('\n')
+            ? rows
+                .map(
+                  (r) =>
+                    `${r.id}  ${r.state}  ${r.objective}${this.#driven?.runId === r.id ? '  (driven here)' : ''}${r.log ? `\n  ${r.log}` : ''}`,
+                )
+                .join('\n')
             : `no runs under ${cfg.runsDir}`,
           { runs: rows },
         );
@@ -336,7 +354,8 @@ export class DreamsMcpServer {
   private async withRun<T>(name: string | undefined, fn: (run: import('../core/run/directory').Run) => T | Promise<T>): Promise<T> {
     const dir = runDirOf(this.config.runsDir, name, this.#driven?.runId ?? 'latest');
     if (this.#driven && path.resolve(this.#driven.controller.runDir) === path.resolve(dir)) return fn(this.#driven.controller.session.run);
-    return readingRun(dir, fn);
+    // a run read from its log: damage is said first, as the CLI's commands say it
+    return readingRun(dir, async (run) => sayingLogDamage(await fn(run), logDamageNotes(run)));
   }
 
   /** The objective the client gives, and the folder its relative paths are read from (the objective file's, else the workspace). */
