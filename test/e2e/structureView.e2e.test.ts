@@ -79,6 +79,19 @@ async function scrollTo(page: Page, target: Locator, ms = 120_000): Promise<void
   }
 }
 
+/** The frame whose document shows the structure editor's error. */
+async function errorFrame(page: Page, ms = 60_000): Promise<Frame> {
+  const end = Date.now() + ms;
+  for (;;) {
+    for (const f of page.frames()) {
+      const ok = await f.evaluate(() => !!document.querySelector('.error')).catch(() => false);
+      if (ok) return f;
+    }
+    if (Date.now() > end) throw new Error('no structure editor showing an error found');
+    await page.waitForTimeout(250);
+  }
+}
+
 describe('structures in the workbench (e2e)', function () {
   let host: VsCodeHost;
   let runCanvas: string;
@@ -89,6 +102,11 @@ describe('structures in the workbench (e2e)', function () {
     fs.rmSync(workspace, { recursive: true, force: true });
     fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
     for (const f of ['NaCl.cif', 'Mg-hcp.cif']) fs.copyFileSync(path.join(PROJECT_ROOT, 'examples', f), path.join(workspace, f));
+    // A disordered NaCl (half a sodium on its site): a file the editor cannot draw until it is mended.
+    fs.writeFileSync(
+      path.join(workspace, 'NaCl-disordered.cif'),
+      fs.readFileSync(path.join(PROJECT_ROOT, 'examples/NaCl.cif'), 'utf8').replace('Na1 Na 0 0 0 1.0', 'Na1 Na 0 0 0 0.5'),
+    );
     // A finished run with a relaxation: hcp Mg at toy settings, offline, through the built CLI.
     fs.writeFileSync(
       path.join(workspace, 'mg.yaml'),
@@ -238,5 +256,25 @@ describe('structures in the workbench (e2e)', function () {
     await card.locator('.trajectory .step', { hasText: `step 1/${frames}` }).waitFor({ timeout: 10_000 });
     assert.match((await step.textContent()) ?? '', /E = -\d+\.\d+ eV/);
     await host.screenshot('e2e-structure-relaxed-first');
+  });
+
+  it('shows a file it cannot read with its file, line and what to do, and draws it once the file is mended on disk', async () => {
+    const { page } = host;
+    await runCommand(page, 'View: Close All Editors');
+    await quickOpen(page, 'NaCl-disordered.cif');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'data_NaCl' }).first().waitFor({ timeout: 60_000 });
+    await runCommand(page, 'DREAMS: Show Structure');
+    const frame = await errorFrame(page);
+    await frame.getByText('This structure cannot be shown').waitFor({ timeout: 30_000 });
+    const text = (await frame.locator('.error').textContent()) ?? '';
+    assert.match(text, /NaCl-disordered\.cif:\d+: CIF: site Na1 has occupancy 0\.5: only ordered crystals .*Choose an ordered model/);
+    assert.doesNotMatch(text, /\n\s+at /, 'no stack trace');
+    assert.equal(await frame.locator('.viewport canvas').count(), 0, 'nothing half-read is drawn');
+    await host.screenshot('e2e-structure-unreadable');
+    // The view follows the file: mended on disk, it draws the crystal.
+    fs.copyFileSync(path.join(workspace, 'NaCl.cif'), path.join(workspace, 'NaCl-disordered.cif'));
+    const drawn = await structureFrame(page);
+    await drawn.locator('header h2', { hasText: 'NaCl (Z = 4)' }).waitFor({ timeout: 30_000 });
+    await drawn.getByText('Fm-3m (225), cubic').waitFor();
   });
 });
