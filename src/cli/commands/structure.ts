@@ -54,6 +54,17 @@ export function formulaOf(symbols: string[]): string {
 
 const round = (x: number, digits = 10) => Number(x.toFixed(digits));
 
+/** "Na a, Cl b"; one orbit site repeated (every atom of a P1 cell) said once with its count: "Si a ×8". */
+function wyckoffLine(sites: string[]): string {
+  const runs: { site: string; n: number }[] = [];
+  for (const site of sites) {
+    const last = runs[runs.length - 1];
+    if (last?.site === site) last.n++;
+    else runs.push({ site, n: 1 });
+  }
+  return runs.map((r) => (r.n > 1 ? `${r.site} ×${r.n}` : r.site)).join(', ');
+}
+
 /** How the summary names the info keys the readers set (pw.x output, XSF animations). */
 const INFO_LABELS: Record<string, string> = { geometries: 'geometries', calculation: 'calculation', relaxationConverged: 'converged' };
 
@@ -74,7 +85,7 @@ function summary(file: string, s: Structure, sym: SymmetryInfo | undefined, symE
     const l = sym.lattice;
     lines.push(
       `  space group      ${sym.spaceGroup.symbol} (${sym.spaceGroup.number}), ${sym.spaceGroup.crystalSystem.toLowerCase()}, at symprec ${sym.symprecAngstrom} Å`,
-      `  Wyckoff          ${[...new Set(sym.equivalentAtoms)].map((i) => `${s.symbols[i]} ${sym.wyckoffLetters[i]}`).join(', ')}`,
+      `  Wyckoff          ${wyckoffLine([...new Set(sym.equivalentAtoms)].map((i) => `${s.symbols[i]} ${sym.wyckoffLetters[i]}`))}`,
       `  conventional     a ${l.aAngstrom.toFixed(5)} b ${l.bAngstrom.toFixed(5)} c ${l.cAngstrom.toFixed(5)} Å, ` +
         `α ${l.alphaDegrees.toFixed(3)} β ${l.betaDegrees.toFixed(3)} γ ${l.gammaDegrees.toFixed(3)}°, c/a ${l.cOverA.toFixed(5)}, ` +
         `V ${l.volumeAngstrom3.toFixed(4)} Å³, ${sym.conventional.symbols.length} atoms`,

@@ -35,6 +35,8 @@ describe('dreams structure (built CLI)', function () {
     assert.match(r.out, /volume\s+179\.4061 Å³/);
     assert.match(r.out, /space group\s+Fm-3m \(225\), cubic/);
     assert.match(r.out, /Wyckoff\s+Na a, Cl b/);
+    // a P1 cell's atoms, each its own orbit on the same letter, are said once with their count
+    assert.match(dreams('examples/Si8-displaced.vasp').out, /Wyckoff\s+Si a ×8\n/);
   });
 
   it('--json gives the cell as given in the file, the species, positions and the space group', () => {
