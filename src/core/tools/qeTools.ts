@@ -197,7 +197,7 @@ export const generateSeriesTool = defineTool({
     required: ['template', 'kind', 'values'],
     additionalProperties: false,
   },
-  rules: ['atoms-apart'],
+  rules: ['atoms-apart', 'extension-within-budget'],
   outputs: [ARTIFACTS.pwInput],
   parameterNotes: {
     values:

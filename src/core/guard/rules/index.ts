@@ -26,6 +26,7 @@ import { energyFormulaBalanced, RULE as BALANCED } from './energyFormulaBalanced
 import { formationReferencesElemental, RULE as FORMATION } from './formationReferencesElemental';
 import { surfaceEnergyBulkMatches, RULE as SURFACE } from './surfaceEnergyBulkMatches';
 import { atomsApart, RULE as APART } from './atomsApart';
+import { extensionWithinBudget, RULE as EXTENSION } from './extensionWithinBudget';
 
 export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [EXIST]: referencesExist,
@@ -54,6 +55,7 @@ export const TIER_ONE_RULES: Readonly<Record<string, TierOneRule>> = {
   [FORMATION]: formationReferencesElemental,
   [SURFACE]: surfaceEnergyBulkMatches,
   [APART]: atomsApart,
+  [EXTENSION]: extensionWithinBudget,
 };
 
 /** Rules every call that makes references gets, whatever the tool lists. */
