@@ -1,13 +1,17 @@
 // A work root with "%" or "\" on the loopback SLURM cluster: SLURM expands "%" patterns in the
-// job's output path (under the work root) and reads "\" there as an escape, so such a job fails
-// to launch ("JobLaunchFailure") — shown here with a job submitted past the profile check. So
-// `dreams run --cluster` refuses such a profile before anything is made or submitted, with the
-// reason, exit 2; and a work root too long for pw.x's 255-character directory names likewise.
+// job's output path (under the work root) and reads "\" there as an escape, so such a job failed
+// to launch ("JobLaunchFailure", unexplained) when its profile came from where nothing checked it
+// (VS Code's dreams.clusters setting). The remote runner now refuses it at submit with the reason,
+// for any profile, and checks the length of the work root as the cluster resolves it (~ is the
+// login home there), which a profile file can only check as written. `dreams run --cluster`
+// refuses such a profile before anything is made or submitted, with the reason, exit 2; and a
+// work root too long for pw.x's 255-character directory names likewise.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCommand } from '../../src/cli/commands/run';
 import { JobBackends } from '../../src/core/hpc/backends';
+import { checkClusterProfile } from '../../src/core/hpc/clusterProfile';
 import { JobService } from '../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../src/core/hpc/jobStore';
 import { loadSshConfig } from '../../src/core/hpc/ssh/sshConfig';
@@ -33,11 +37,23 @@ describe('cluster work roots SLURM or pw.x cannot use', function () {
   beforeEach(() => (cluster = makeTestCluster()));
   afterEach(() => cluster.cleanup());
 
-  it('a job under a work root with "%" or "\\" fails to launch on SLURM (why the profile is refused)', async () => {
-    for (const name of ['w%j', 'w\\x']) {
+  for (const [what, name, reason] of [
+    ['"%"', 'w%j', /contains "%": SLURM expands "%" patterns/],
+    ['"\\"', 'w\\x', /contains "\\": SLURM reads "\\" in the job's output path as an escape/],
+    // short enough as written (the profile check passes it), too long once ~ is the login home
+    [
+      'a ~ that makes it too long for pw.x',
+      'x'.repeat(196),
+      /bytes long; a job's pseudopotential directory under it .* over the 255 characters pw\.x reads/,
+    ],
+  ] as const) {
+    it(`a job under a work root with ${what} from a profile nothing checked is refused at submit with the reason, nothing made on the cluster`, async () => {
+      const profile = cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/${name}` });
+      if (name.startsWith('x'))
+        assert.doesNotThrow(() => checkClusterProfile(profile), 'as written, the work root passes the profile check');
       const backends = new JobBackends({
         local: { pwCommand: 'pw.x' },
-        profiles: [cluster.profile({ workRoot: `~/dreams-test/${cluster.runId}/${name}` })],
+        profiles: [profile],
         sshConfig: loadSshConfig(cluster.sshConfigFile),
         pollSeconds: 1,
       });
@@ -52,15 +68,20 @@ describe('cluster work roots SLURM or pw.x cannot use', function () {
           input: { name: 'al.in', text: readInput('al-fcc-scf.in') },
           pseudopotentials: alPseudo,
         });
-        await service.submit(job.id);
-        const done = await service.waitFor(job.id);
-        assert.equal(done.state, 'failed', `${name}: ${done.state}`);
+        await assert.rejects(service.submit(job.id), (e: Error) => {
+          assert.match(e.message, /cannot run under the work root of cluster profile "testcluster"/);
+          assert.match(e.message, reason);
+          assert.match(e.message, /Nothing was submitted\./);
+          return true;
+        });
+        assert.equal(service.get(job.id)?.schedulerId, undefined, 'no scheduler id');
+        assert.equal(cluster.ssh(`ls ~/dreams-test/${cluster.runId} 2>/dev/null | wc -l`).trim(), '0', 'nothing made on the cluster');
       } finally {
         await service.dispose();
         await backends.close();
       }
-    }
-  });
+    });
+  }
 
   for (const [what, workRoot, reason] of [
     ['"%"', 'w%j', /workRoot "~\/dreams-test\/t\w+\/w%j" contains "%": SLURM expands "%" patterns \(%j, %u, …\) in the job's output path/],

@@ -16,6 +16,7 @@ import { canTransition, isTerminal } from './jobModel';
 import { errorNameFor, outputNameFor } from './localRunner';
 import { describePwInputSize, readCrashBeside, readPwOutcome } from '../dft/qe/jobFacts';
 import { beyondLimits, suggestResourcesWithin } from './resources';
+import { workRootProblem } from './clusterProfile';
 import { SCHEDULER_ID_FILE } from './schedulers/slurm';
 import { schedulerFor } from './schedulers';
 import type { ClusterProfile, JobFile, JobRecord, PartitionLimits, SchedulerAdapter, SchedulerStatus } from './types';
@@ -107,8 +108,17 @@ export class RemoteRunner implements JobBackend {
           "Size it within the profile's limits, or raise them in the profile if the cluster allows it.",
       );
     }
-    if (!current.submitRequestedAt) current = await this.updates.update(job.id, { submitRequestedAt: new Date().toISOString() });
+    // The work root as the cluster resolves it (~ is the login home there), whoever wrote the
+    // profile (a profiles file is checked when read, VS Code settings are not): a root SLURM or
+    // pw.x cannot use is refused here with the reason, not left to fail as "JobLaunchFailure".
     const { work } = await this.roots();
+    const rootProblem = workRootProblem({ workRoot: work, scheduler: this.options.profile.scheduler });
+    if (rootProblem) {
+      throw new Error(
+        `job ${job.id} cannot run under the work root of cluster profile "${this.name}" (${this.options.profile.workRoot} on the cluster): ${rootProblem} Nothing was submitted.`,
+      );
+    }
+    if (!current.submitRequestedAt) current = await this.updates.update(job.id, { submitRequestedAt: new Date().toISOString() });
     const dir = `${work}/${job.id}`;
     const schedulerId = await this.retrying(async () => {
       await this.stage(current, dir);
