@@ -1,7 +1,8 @@
 // A real run's log (an offline adsorption search with EMT through the run controller, plus
 // an open approval request), damaged the ways files get damaged: truncated, a byte changed,
 // garbage appended, a line deleted, line ends turned into CR LF. Every command that opens a
-// log (report, jobs, approve, approve --list, resume, run --reuse-from) runs on each copy. None may crash;
+// log (report, jobs, approve, approve --list, resume, run --reuse-from, and dreams mcp's status and
+// report) runs on each copy. None may crash;
 // none may accept damage silently: each names the first line it could not read (and the
 // backup, when it cut); a read-only command changes nothing; approve never empties a log;
 // CR LF is read, not damage. A log cut exactly at a line end is a valid shorter log, which no
@@ -19,6 +20,10 @@ import { jobsCommand } from '../../../../src/cli/commands/jobs';
 import { reportCommand } from '../../../../src/cli/commands/report';
 import { resumeCommand } from '../../../../src/cli/commands/resume';
 import { runCommand } from '../../../../src/cli/commands/run';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DreamsMcpServer } from '../../../../src/mcp/server';
 import { emtSearchSettings } from '../../core/workflows/support/adsorptionSearch';
 
 const PSEUDO = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
@@ -69,6 +74,29 @@ async function capture(fn: () => Promise<number>): Promise<Captured> {
     console.log = log;
     console.error = error;
     (process.stdout as { write: unknown }).write = write;
+  }
+}
+
+/** One reading tool of a read-only `dreams mcp` server over the SDK's in-memory transport; its text. */
+async function mcpRead(runsDir: string, tool: string, run: string): Promise<string> {
+  const server = new DreamsMcpServer({
+    runsDir,
+    workspace: path.dirname(runsDir),
+    readOnly: true,
+    version: 'fuzz',
+    session: {},
+    defaults: { pseudoDir: PSEUDO, pwCommand: 'pw.x', localConcurrency: 1 },
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'fuzz-agent', version: '0.1' });
+  await client.connect(b);
+  try {
+    const r = (await client.callTool({ name: tool, arguments: { run } })) as CallToolResult;
+    return r.content.map((c) => (c as { text?: string }).text ?? '').join('\n');
+  } finally {
+    await client.close();
+    await server.close();
   }
 }
 
@@ -239,6 +267,13 @@ describe('every command that opens a log, on damaged copies of a real run', func
         assert.equal(fs.existsSync(fresh), false, `${where}: dreams run --reuse-from made a run directory`);
         assert.deepEqual(fs.readFileSync(log), d.bytes, `${where}: dreams run --reuse-from changed the log`);
         reusedFrom++;
+      }
+      // dreams mcp reads the copy for an outside agent: its status and report say the damage first, and change nothing.
+      for (const tool of ['dreams_status', 'dreams_report'] as const) {
+        const text = await mcpRead(runs, tool, path.basename(source));
+        assert.deepEqual(fs.readFileSync(log), d.bytes, `${where}: dreams mcp ${tool} changed the log`);
+        if (exp.damaged) assert.match(text, names, `${where}: dreams mcp ${tool} did not name the damage:\n${text.slice(0, 600)}`);
+        else assert.doesNotMatch(text, /damaged|torn line/, `${where}: dreams mcp ${tool} reported damage on a valid log`);
       }
       const all = await capture(() => jobsCommand(['--runs-dir', runs]));
       assert.equal(all.threw, undefined, `${where}: dreams jobs (all runs) threw`);
