@@ -97,7 +97,18 @@ function chooseBlock(blocks: CifBlock[], options: CifReadOptions): CifBlock {
   return withAtoms[0]!;
 }
 
-function operationsOf(block: CifBlock): { operations: FractionalOperation[]; from: string } {
+interface CifOperations {
+  operations: FractionalOperation[];
+  from: string;
+  /**
+   * A space group named without its origin choice (and no operations listed) that has two (Fd-3m,
+   * Pn-3m, Fd-3, ...): the operations of origin choice 2, and the item that named the group.
+   * `operations` are origin choice 1's, as ASE and spglib take such a name.
+   */
+  otherOrigin?: { operations: FractionalOperation[]; symbol: string; number: number; line: number };
+}
+
+function operationsOf(block: CifBlock): CifOperations {
   const xyz = columnOf(block, '_space_group_symop_operation_xyz', '_symmetry_equiv_pos_as_xyz');
   if (xyz) return { operations: xyz.map((v) => parseOperation(v.text, v.line)), from: 'the listed operations' };
   const refs: CifValue[] = [];
@@ -112,7 +123,16 @@ function operationsOf(block: CifBlock): { operations: FractionalOperation[]; fro
   }
   for (const v of refs) {
     const g = operationsOfSpaceGroup(v.text);
-    if (g) return { operations: g.operations, from: `space group ${g.symbol} (${g.number}, operations from its ITA number)` };
+    if (!g) continue;
+    // A name with a setting of its own (":1", ":2", ":H") finds nothing more here.
+    const two = operationsOfSpaceGroup(`${v.text.trim()}:2`);
+    return {
+      operations: g.operations,
+      from: `space group ${g.symbol} (${g.number}, operations from its ITA number)`,
+      ...(two && two.number === g.number && two.hallNumber !== g.hallNumber
+        ? { otherOrigin: { operations: two.operations, symbol: g.symbol, number: g.number, line: v.line } }
+        : {}),
+    };
   }
   if (refs.length)
     fail(
@@ -190,10 +210,8 @@ export function readCif(text: string, options: CifReadOptions = {}): Structure {
   const calc = columnOf(block, '_atom_site_calc_flag');
   if (!labels || labels.length !== fx!.length)
     fail(fx![0]?.line, 'the atom sites need a _atom_site_label or _atom_site_type_symbol column.');
-  const { operations } = operationsOf(block);
-  const fracs: Vec3[] = [];
-  const symbols: string[] = [];
-  const siteOf: number[] = [];
+  const { operations, otherOrigin } = operationsOf(block);
+  const sites: { k: number; label: CifValue; f: Vec3; symbol: string }[] = [];
   for (let k = 0; k < fx!.length; k++) {
     if (calc && /^dum/i.test(calc[k]!.text)) continue;
     const label = labels[k]!;
@@ -215,7 +233,34 @@ export function readCif(text: string, options: CifReadOptions = {}): Structure {
         );
       }
     }
-    const symbol = elementOfSite(types?.[k], label);
+    sites.push({ k, label, f, symbol: elementOfSite(types?.[k], label) });
+  }
+  if (otherOrigin) {
+    // Coordinates written for one origin and expanded with the other's operations give another
+    // crystal, with more atoms wherever a site is special in its own origin (Si at 1/8 1/8 1/8 in
+    // Fd-3m origin 2 gives 16 atoms in origin 1's). When the two counts differ, the file must say
+    // which origin it means rather than have one guessed.
+    const count = (ops: FractionalOperation[]) =>
+      sites.reduce((n, site) => {
+        const images: Vec3[] = [];
+        for (const op of ops) {
+          const g = apply(op, site.f);
+          if (!images.some((h) => samePlace(h, g))) images.push(g);
+        }
+        return n + images.length;
+      }, 0);
+    const [one, two] = [count(operations), count(otherOrigin.operations)];
+    if (one !== two)
+      fail(
+        otherOrigin.line,
+        `the space group ${otherOrigin.symbol} (${otherOrigin.number}) has two origin choices and the file says neither: its sites expand to ${one} atoms with origin choice 1 and ${two} with origin choice 2, two different crystals. ` +
+          `Say which the coordinates use: add ":1" or ":2" to the symbol (e.g. _space_group_name_H-M_alt '${otherOrigin.symbol.replace(/_/g, '')}:2'), or list the operations (_space_group_symop_operation_xyz).`,
+      );
+  }
+  const fracs: Vec3[] = [];
+  const symbols: string[] = [];
+  const siteOf: number[] = [];
+  for (const { k, label, f, symbol } of sites) {
     for (const op of operations) {
       const g = apply(op, f);
       const j = fracs.findIndex((h) => samePlace(h, g));

@@ -14,6 +14,7 @@ import {
   type WritableFormat,
 } from '../../../../../src/core/dft/io/structureFile';
 import { toFractional } from '../../../../../src/core/dft/structure/cell';
+import { analyseSymmetry } from '../../../../../src/core/dft/structure/symmetry';
 import type { Structure, Vec3 } from '../../../../../src/core/dft/types';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
@@ -202,6 +203,26 @@ describe('structure files: the awkward cases', () => {
     const op = errorOf(() => readStructureText(text('multi-block.cif').replace("'-x, -y, -z'", "'-x, -q, -z'"), 'cif', { block: 'CsCl' }));
     assert.equal(op.line, 36);
     assert.match(op.detail, /cannot read the term "-q"/);
+  });
+
+  it('CIF: a space group of two origin choices named without one is refused when the two give different crystals; with :2 it is the diamond', () => {
+    const e = errorOf(() => readStructureFile(fixture('si-origin-unsaid.cif')));
+    assert.equal(e.line, 10);
+    assert.match(
+      e.detail,
+      /the space group Fd-3m \(227\) has two origin choices and the file says neither: its sites expand to 16 atoms with origin choice 1 and 8 with origin choice 2.*add ":1" or ":2" to the symbol/,
+    );
+    const si = readStructureFile(fixture('si-origin-2.cif'));
+    assert.equal(si.symbols.length, 8);
+    const said = analyseSymmetry(si);
+    const listed = analyseSymmetry(readStructureFile(fixture('si-uncertainties.cif')));
+    assert.equal(said.spaceGroup.number, 227);
+    assert.equal(said.primitive.symbols.length, 2);
+    // the same diamond as the file that lists its operations (Wyckoff letters may differ by the origin moyo picks)
+    assert.equal(said.conventional.symbols.length, listed.conventional.symbols.length);
+    assert.deepEqual(said.siteSymmetry, listed.siteSymmetry);
+    // one origin choice only (Fm-3m, R-3c): nothing to say
+    assert.equal(readStructureFile(fixture('corundum-symbol-only.cif')).symbols.length, 30);
   });
 
   it('POSCAR: Selective dynamics fixes whole atoms (F F F) and keeps per-direction flags along the lattice vectors', () => {
