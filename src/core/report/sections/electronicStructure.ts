@@ -177,7 +177,7 @@ export function electronicStructureReportSection(
       `![Band structure](plots/${BAND_STRUCTURE_FILE})`,
       '',
       `${v.bandsEv.length} bands${v.bandsDownEv ? ' in each spin channel (spin up, majority, blue; spin down, minority, red dashed)' : ''} at ${v.x.length} k-points along ${v.ticks.map((t) => t.label).join('–')} (${v.convention}, ${v.lattice}; ${bands.id}); ` +
-        `zero at the ${v.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${v.reference.energyEv.toFixed(3)} eV).` +
+        `zero at the ${v.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${v.reference.energyEv.toFixed(3)} eV${v.reference.source ? `, ${v.reference.source}` : ''}).` +
         (g
           ? ` ${g.direct ? 'Direct' : 'Indirect'} gap **${g.gapEv.toFixed(3)} eV** (${gap!.id}): valence maximum at ${g.vbm.location}, conduction minimum at ${g.cbm.location}` +
             `${g.direct ? '' : `; smallest direct gap ${g.directGapEv.toFixed(3)} eV at ${g.directGapLocation}`}.` +
@@ -199,7 +199,8 @@ export function electronicStructureReportSection(
       `Total DOS (${dos.id}) on ${v.energiesEv.length} energies, ${v.occupations}${v.kMesh ? ` on a ${v.kMesh.join('×')} mesh` : ''}` +
         `${v.fermiEnergyEv !== undefined ? `; Fermi energy **${v.fermiEnergyEv} eV**` : ''}` +
         `${v.spin ? '; spin-polarised: spin up above the axis, spin down below' : ''}` +
-        `${v.reference?.kind === 'vbm' ? `; zero at the valence-band maximum (${v.reference.energyEv.toFixed(3)} eV${v.reference.source ? `, ${v.reference.source}` : ''})` : ''}` +
+        `${v.reference ? `; zero at the ${v.reference.kind === 'vbm' ? 'valence-band maximum' : 'Fermi level'} (${v.reference.energyEv.toFixed(3)} eV${v.reference.source ? `, ${v.reference.source}` : ''})` : ''}` +
+        `${v.reference?.note ? ` (${v.reference.note})` : ''}` +
         `${pdos ? `; projections ${((pdos.value as PdosValue).projections ?? []).map((p) => p.label).join(', ')} (${pdos.id})` : ''}.`,
       '',
     );

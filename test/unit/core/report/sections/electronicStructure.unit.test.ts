@@ -54,6 +54,32 @@ describe("the report's DOS of an insulator", () => {
   });
 });
 
+// QE 6.7 on fcc Al: the SCF (mv 0.05 Ry, 8×8×8) and dos.x after a tetrahedra_opt nscf (test/fixtures/dft/qe-postprocessing/al)
+describe("the report's DOS of a metal", () => {
+  it("says its zero, what printed it, and the SCF's Fermi energy its band structure is drawn against", () => {
+    const AL = path.join(__dirname, '../../../../fixtures/dft/qe-postprocessing/al');
+    const al = parseDosFile(fs.readFileSync(path.join(AL, 'al.dos'), 'utf8'));
+    const alScf = parsePwOutput(fs.readFileSync(path.join(AL, 'scf.out'), 'utf8'));
+    const v: DosValue = {
+      energiesEv: al.energiesEv,
+      total: al.dos,
+      integrated: al.integrated,
+      occupations: 'tetrahedra_opt',
+      fermiEnergyEv: al.fermiEnergyEv!,
+      reference: dosZero(
+        { scfOccupations: 'smearing', scfFermiEnergyEv: alScf.fermiEnergyEv! },
+        { energyEv: al.fermiEnergyEv!, source: ZERO_SOURCE.dosxFermi },
+      )!,
+    };
+    const a = { id: 'a-8', name: 'dos', kind: 'table', status: 'final', value: v } as unknown as ArtifactRecord;
+    const md = electronicStructureReportSection([a])!.markdown.join('\n');
+    assert.match(
+      md,
+      /zero at the Fermi level \(7\.690 eV, dos\.x\) \(the band structure is drawn against the SCF's Fermi energy, 7\.568 eV \(-0\.122 eV from this zero/,
+    );
+  });
+});
+
 // QE 6.7 on bcc Fe, spin-polarised: dos.x's dosup and dosdw columns (test/fixtures/dft/qe-postprocessing/fe/fe.dos)
 describe("the report's plots of a spin-polarised crystal", () => {
   const FE = path.join(__dirname, '../../../../fixtures/dft/qe-postprocessing/fe/fe.dos');
