@@ -99,7 +99,7 @@ export class DrivenRun {
   /** Resume a run (any run: its remaining steps are the client's), with `changes` to its settings. */
   static async resume(runDir: string, env: SessionEnvironment, client: string, changes: Partial<RunSettings>): Promise<DrivenRun> {
     const c = clientEnvironment(env, client);
-    const controller = await RunController.resume(runDir, c.env, changes);
+    const controller = await RunController.resume(runDir, c.env, changes, { by: { kind: 'agent', id: 'mcp-client', model: client } });
     c.attach(controller);
     return new DrivenRun(controller, c.workers());
   }

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { createRun, openRun, setRunState, type Run } from './directory';
-import type { CanvasEvent, RunState } from '../canvas/types';
+import type { Actor, CanvasEvent, RunState } from '../canvas/types';
 import { EventLogError } from '../canvas/eventLogError';
 import { BudgetExceededError } from '../llm/budget';
 import { LlmError } from '../llm/types';
@@ -77,7 +77,7 @@ export class RunController {
     runDir: string,
     env: SessionEnvironment = {},
     changes: Partial<RunSettings> = {},
-    options: { cutDamaged?: boolean } = {},
+    options: { cutDamaged?: boolean; by?: Actor } = {},
   ): Promise<RunController> {
     let run: Run;
     try {
@@ -95,7 +95,13 @@ export class RunController {
     }
     try {
       if (Object.keys(changes).length)
-        await run.log.append({ kind: SETTINGS_EVENT, key: 'run/settings', actor: { kind: 'user', id: 'user' }, payload: changes });
+        // who changed them: the user (CLI, VS Code), or the outside agent that resumes the run over MCP
+        await run.log.append({
+          kind: SETTINGS_EVENT,
+          key: 'run/settings',
+          actor: options.by ?? { kind: 'user', id: 'user' },
+          payload: changes,
+        });
       return await RunController.open(run, env);
     } catch (e) {
       await run.close();

@@ -85,6 +85,15 @@ describe('dreams mcp: a run stopped while a step waits for the agent', function 
       made.push(step.id);
     }
     assert.equal(made[0], first.id, `the resumed run offers step ${first.id} first (made: ${made.join(', ')})`);
+    // the resume's settings change (the client as the run's workers) is the client's, not the user's
+    const runId = (started.structuredContent as { run: string }).run;
+    const change = fs
+      .readFileSync(path.join(dir, 'runs', runId, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; actor: { kind: string; model?: string } })
+      .find((e) => e.kind === 'run.settings');
+    assert.deepEqual([change?.actor.kind, change?.actor.model], ['agent', 'mcp:stopping-agent@0.2']);
     assert.equal(state, 'completed', `made: ${made.join(', ')}\n${text(await call('dreams_status'))}`);
   });
 });
