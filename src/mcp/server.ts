@@ -423,6 +423,11 @@ export class DreamsMcpServer {
       (args.approval as string | undefined) ?? (prefs.approval === 'wait' ? undefined : prefs.approval) ?? 'continue',
     );
     const backend = (args.cluster as string | undefined) ?? prefs.backend ?? 'local';
+    const profiles = (cfg.session.clusters ?? []).map((c) => c.name);
+    if (backend !== 'local' && !profiles.includes(backend))
+      throw new McpUsageError(
+        `no cluster profile named "${backend}" among the user's (${profiles.join(', ') || 'none configured'}): give cluster as one of them, or leave it out to run pw.x on this machine. The profiles are the user's own file (dreams mcp --cluster-profiles, $DREAMS_CLUSTERS or ~/.config/dreams/clusters.json).`,
+      );
     prepareWorkflow(objective.workflow!, objective.inputs!, workflowEnvironment({ pseudoDir }));
     const client = this.clientId();
     const keyed = !!cfg.session.apiKey || !!cfg.session.provider;

@@ -147,6 +147,12 @@ describe('dreams mcp server (in process)', function () {
       const outside = await start({ ...search, run: { pseudoDir: '/usr/share/espresso/pseudo' } });
       assert.ok(outside.isError, text(outside));
       assert.match(text(outside), /outside the workspace/);
+      const cluster = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: { objective: search, cluster: 'bigiron' },
+      })) as CallToolResult;
+      assert.ok(cluster.isError, text(cluster));
+      assert.match(text(cluster), /no cluster profile named "bigiron" among the user's \(none configured\): give cluster as one of them/);
       const notARun = await start({ ...search, run: { reuseFrom: ['project-pseudo'] } });
       assert.ok(notARun.isError, text(notARun));
       assert.match(text(notARun), /run\.reuseFrom: .*project-pseudo is not a DREAMS run/);
