@@ -132,8 +132,20 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
       .waitFor({ timeout: 90_000 });
     await host.screenshot('e2e-loosening-refused');
     // the run waits for a person, not for the canvas's policy: nothing was approved by policy
-    const canvas = JSON.parse(fs.readFileSync(path.join(workspace, 'shared-search.dreams'), 'utf8')) as { run: { log: string } };
-    const log = fs.readFileSync(path.join(workspace, canvas.run.log), 'utf8');
+    // (the run's link reaches the file when the workbench saves the notebook, which can be seconds after
+    // the cell shows the run at load 8-14: read until it is there)
+    const linked = async (): Promise<string> => {
+      for (const end = Date.now() + 60_000; Date.now() < end; await page.waitForTimeout(250)) {
+        try {
+          const canvas = JSON.parse(fs.readFileSync(path.join(workspace, 'shared-search.dreams'), 'utf8')) as { run?: { log: string } };
+          if (canvas.run?.log) return canvas.run.log;
+        } catch {
+          // read mid-save: try again
+        }
+      }
+      throw new Error('shared-search.dreams was not saved with its run within 60 s');
+    };
+    const log = fs.readFileSync(path.join(workspace, await linked()), 'utf8');
     assert.ok(log.includes('"approval.request"'), 'the loose search raised no warning');
     assert.ok(!log.includes('"by":"policy"'), 'a request was approved by policy');
     await runCommand(page, 'Notebook: Stop Execution');
