@@ -114,6 +114,10 @@ describe('first run: walkthrough, a canvas that cannot loosen the approval polic
     const done = walkthrough.locator('.getting-started-step[aria-checked="true"]');
     await done.filter({ hasText: 'Check pw.x' }).waitFor({ timeout: 60_000 });
     assert.equal(await done.count(), 1, 'only the pw.x step is done');
+    // the install command is drawn as code, not between literal backticks (a walkthrough step reads ``code``)
+    const pwStep = (await done.filter({ hasText: 'Check pw.x' }).innerText()).replace(/\s+/g, ' ');
+    assert.match(pwStep, /sudo apt-get install -y --no-install-recommends quantum-espresso quantum-espresso-data/);
+    assert.ok(!pwStep.includes('`'), `a backtick shows in the step: ${pwStep}`);
     await host.screenshot('e2e-walkthrough');
   });
 
