@@ -9,6 +9,7 @@ import { outputNameFor } from '../../src/core/hpc/localRunner';
 import { readPwOutcome } from '../../src/core/dft/qe/jobFacts';
 import { SlurmAdapter } from '../../src/core/hpc/schedulers/slurm';
 import type { JobRecord } from '../../src/core/hpc/types';
+import { createLogger } from '../../src/core/logger';
 import {
   alPseudo,
   LinkRelay,
@@ -194,10 +195,19 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
     }
   });
 
-  it('rides out a dropped SSH link: reconnects and completes the job, submitted once', async () => {
+  it('rides out a dropped SSH link: reconnects and completes the job, submitted once, and the log says so', async () => {
     const relay = await LinkRelay.start();
     const c2 = makeTestCluster([relay.port]);
-    const { service, backends, close } = await openClusterService(c2, c2.profile({ sshHost: `relay${relay.port}` }));
+    // the lines the DREAMS log channel would show (the extension passes its channel's logger the same way)
+    const lines: string[] = [];
+    const logger = createLogger({ log: (level, message) => lines.push(`[${level}] ${message}`) });
+    const { service, backends, close } = await openClusterService(
+      c2,
+      c2.profile({ sshHost: `relay${relay.port}` }),
+      undefined,
+      undefined,
+      logger,
+    );
     try {
       const job = await service.create({
         backend: 'testcluster',
@@ -216,6 +226,16 @@ describe('remote runner: SSH → SLURM → pw.x', function () {
       );
       assert.equal(c2.ssh(`squeue -h --states=all -n ${job.id} -o %i`).trim().split('\n').length, 1);
       assert.ok(readPwOutcome(fs.readFileSync(path.join(service.jobDir(job.id), 'al.out'), 'utf8')).jobDone);
+      // the drop is a warning, the new login says it is a reconnection; no key material in any line
+      assert.ok(
+        lines.some((l) => /^\[warn\] \[ssh testcluster\] the connection to \S+ dropped; reconnecting$/.test(l)),
+        lines.join('\n'),
+      );
+      assert.ok(
+        lines.some((l) => /^\[info\] \[ssh testcluster\] connected again \(connection \d+\): logged in as /.test(l)),
+        lines.join('\n'),
+      );
+      assert.ok(!lines.some((l) => /PRIVATE KEY/.test(l)));
     } finally {
       await close();
       await relay.stop();

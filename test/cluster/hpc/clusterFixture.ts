@@ -13,6 +13,7 @@ import { JobService } from '../../../src/core/hpc/jobService';
 import { MemoryJobStore } from '../../../src/core/hpc/jobStore';
 import { loadSshConfig } from '../../../src/core/hpc/ssh/sshConfig';
 import type { ClusterProfile } from '../../../src/core/hpc/types';
+import type { Logger } from '../../../src/core/logger';
 
 export const clusterDir = process.env.DREAMS_TEST_CLUSTER_DIR ?? '/tmp/dreams-test-cluster';
 export const sshPort = 2222;
@@ -96,6 +97,7 @@ export async function openClusterService(
   profile: ClusterProfile = cluster.profile(),
   runDir = path.join(cluster.dir, 'run'),
   store = new MemoryJobStore(),
+  logger?: Logger,
 ) {
   const backends = new JobBackends({
     local: { pwCommand: 'pw.x', watchIntervalMs: 100 },
@@ -103,6 +105,7 @@ export async function openClusterService(
     sshConfig: loadSshConfig(cluster.sshConfigFile),
     pollSeconds: 1,
     connection: { backoff: { initialMs: 200, maxMs: 2000 } },
+    ...(logger ? { logger } : {}),
   });
   const service = await JobService.open({ store, runDir, backend: backends.create, progressIntervalMs: 0 });
   return { service, backends, store, close: async () => (await service.dispose(), await backends.close()) };
