@@ -11,13 +11,17 @@ const sources = (dir: string): string[] =>
     .filter((d) => d.isFile() && d.name.endsWith('.ts'))
     .map((d) => path.relative(root, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
 
-/** Kinds only a core fold reads: jobs (hpc/jobStore.ts), usage (run/progress.ts). */
-const FOLDED_IN_CORE = ['job.progress', 'llm.usage'];
+/**
+ * Kinds only a core fold reads: jobs (hpc/jobStore.ts), usage (run/progress.ts), how approvals
+ * end (guard/approvals.ts), report verdicts (guard/reportVerdicts.ts). A request and its answer
+ * are also announced as they happen (the CLI's scrollback), so those two kinds are not listed.
+ */
+const FOLDED_IN_CORE = ['job.progress', 'llm.usage', 'approval.proceeded', 'approval.closed', 'report.judged'];
 /** The notebook and the provenance graph project events into cells and nodes, one per event: not folds of these kinds. */
 const PROJECTIONS = new Set(['src/extension/notebook/projection.ts', 'src/extension/provenance/graphModel.ts']);
 
 describe('folds shared by the hosts', () => {
-  it("the extension and the CLI read job progress and usage only through the core's folds", () => {
+  it("the extension and the CLI read job progress, usage, approvals' ends and report verdicts only through the core's folds", () => {
     const offenders = [...sources('src/extension'), ...sources('src/cli')]
       .filter((f) => !PROJECTIONS.has(f))
       .flatMap((f) =>
