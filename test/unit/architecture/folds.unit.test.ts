@@ -17,11 +17,12 @@ const sources = (dir: string): string[] =>
  * are also announced as they happen (the CLI's scrollback), so those two kinds are not listed.
  */
 const FOLDED_IN_CORE = ['job.progress', 'llm.usage', 'approval.proceeded', 'approval.closed', 'report.judged'];
-/** The notebook and the provenance graph project events into cells and nodes, one per event: not folds of these kinds. */
-const PROJECTIONS = new Set(['src/extension/notebook/projection.ts', 'src/extension/provenance/graphModel.ts']);
+/** The provenance graph projects events into nodes, one per event: not a fold of these kinds (the notebook's cells are core's, report/canvasProjection.ts). */
+const PROJECTIONS = new Set(['src/extension/provenance/graphModel.ts']);
 
 describe('folds shared by the hosts', () => {
   it("the extension and the CLI read job progress, usage, approvals' ends and report verdicts only through the core's folds", () => {
+    for (const f of PROJECTIONS) assert.ok(fs.existsSync(path.join(root, f)), `${f} exists`);
     const offenders = [...sources('src/extension'), ...sources('src/cli')]
       .filter((f) => !PROJECTIONS.has(f))
       .flatMap((f) =>
