@@ -13,6 +13,7 @@
  * a looser value is ignored and the notebook says so. No VS Code API here, so it is unit-tested.
  */
 import type { ApprovalPolicy } from '../core/guard/types';
+import { tightenApprovalPolicy, type Tightened } from '../core/run/sharedPreferences';
 import type { RunPreferences } from '../core/workflows/objective';
 
 export const MACHINE_SETTINGS = ['clusters', 'pwCommand', 'pseudoDir'] as const;
@@ -23,30 +24,15 @@ export const USER_ONLY_SETTINGS: readonly string[] = [...MACHINE_SETTINGS, ...AP
 
 export type Budget = NonNullable<RunPreferences['budget']>;
 
-/** Strictest first: a guard warning holds the call, counts only once approved, or is approved by policy. */
-const STRICTNESS: Record<ApprovalPolicy, number> = { wait: 0, continue: 1, 'auto-approve': 2 };
-
-export interface Tightened<T> {
-  value: T;
-  /** What the canvas asked for that was ignored, as a sentence for the notebook. */
-  ignored: string[];
-}
+export type { Tightened } from '../core/run/sharedPreferences';
 
 /** The canvas's policy when it is at least as strict as the user's; the user's otherwise. */
 export function tightenApproval(user: ApprovalPolicy, canvas: ApprovalPolicy | undefined): Tightened<ApprovalPolicy> {
-  if (canvas === undefined || canvas === user) return { value: user, ignored: [] };
-  if (STRICTNESS[canvas] < STRICTNESS[user]) return { value: canvas, ignored: [] };
-  return {
-    value: user,
-    ignored: [
-      `run.approval: ${canvas} was ignored: your setting dreams.approvalPolicy is "${user}", and a canvas may only make it stricter ` +
-        `(${Object.keys(STRICTNESS)
-          .filter((p) => STRICTNESS[p as ApprovalPolicy] <= STRICTNESS[user])
-          .map((p) => `"${p}"`)
-          .join(' or ')}). ` +
-        `The run uses "${user}". To allow "${canvas}", change dreams.approvalPolicy in your user settings.`,
-    ],
-  };
+  return tightenApprovalPolicy(user, canvas, {
+    yours: (u) => `your setting dreams.approvalPolicy is "${u}"`,
+    file: 'a canvas',
+    allow: () => 'change dreams.approvalPolicy in your user settings',
+  });
 }
 
 const BUDGET_NAMES: Record<keyof Budget, string> = {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { autoLocalJobs } from '../../core/hpc/kPools';
 import { RunController } from '../../core/run/controller';
 import { notRuns, type RunSettings } from '../../core/run/session';
+import { tightenApprovalPolicy, type Tightened } from '../../core/run/sharedPreferences';
 import type { ApprovalPolicy } from '../../core/guard/types';
 import { workflowEnvironment } from '../../core/workflows/environment';
 import { workflowTemplate } from '../../core/workflows';
@@ -38,7 +39,8 @@ reproducibility bundle into the run directory.
   --cluster NAME         run pw.x on this cluster profile (default: this machine)
   --clusters FILE        cluster profiles (default $DREAMS_CLUSTERS or ~/.config/dreams/clusters.json)
   --ssh-config FILE      ssh config for the clusters' hosts (default ~/.ssh/config)
-  --approval POLICY      what a guard warning does: wait | continue | auto-approve (default continue)
+  --approval POLICY      what a guard warning does: wait | continue | auto-approve (default continue;
+                         an objective file's run.approval may make it stricter, never looser)
   --budget LIMITS        tokens=N,cost=USD,jobs=N,wall=MINUTES (any of them), e.g. cost=5,jobs=40,wall=90m
   --runs-dir DIR         where run directories go (default ./runs)
   --pseudo-dir DIR       pseudopotential (UPF) library (default: the objective file's run.pseudoDir,
@@ -65,6 +67,22 @@ The API key is read from ANTHROPIC_API_KEY (not needed with --offline).
 Exit status: 0 completed, 1 failed, 2 bad usage, 3 stopped (budget or Ctrl-C; resume it).`;
 
 const POLICIES: ApprovalPolicy[] = ['wait', 'continue', 'auto-approve'];
+
+/**
+ * The approval policy of a run: --approval (default continue), which the objective file's
+ * run.approval may make stricter, never looser: the file may be someone else's, and a policy that
+ * approves its own warnings would run what the user never saw.
+ */
+export function approvalFor(flag: string | undefined, fromFile: ApprovalPolicy | undefined): Tightened<ApprovalPolicy> {
+  const given = flag ?? 'continue';
+  if (!POLICIES.includes(given as ApprovalPolicy))
+    throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${given}").`);
+  return tightenApprovalPolicy(given as ApprovalPolicy, fromFile, {
+    yours: (u) => (flag === undefined ? `without --approval the policy is "${u}"` : `--approval is "${u}"`),
+    file: 'an objective file',
+    allow: (asked) => `pass --approval ${asked}`,
+  });
+}
 
 export async function runCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | string[] | undefined>;
@@ -102,9 +120,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       throw new UsageError(`give one objective (a YAML file or a sentence in quotes); got ${positionals.length}.`);
     const objective = readObjective(positionals[0]!, { forModel: !values.offline });
     const prefs = objective.run ?? {};
-    const approval = (values.approval as string | undefined) ?? prefs.approval ?? 'continue';
-    if (!POLICIES.includes(approval as ApprovalPolicy))
-      throw new UsageError(`--approval must be one of ${POLICIES.join(', ')} (got "${approval}").`);
+    const tightened = approvalFor(values.approval as string | undefined, prefs.approval);
+    for (const line of tightened.ignored) console.error(`dreams run: ${line}`);
+    const approval = tightened.value;
     const budget = { ...prefs.budget, ...(values.budget ? parseBudget(values.budget as string) : {}) };
     const localJobs = values['local-jobs'] === 'auto' ? autoLocalJobs() : Number(values['local-jobs'] ?? 1);
     if (!Number.isInteger(localJobs) || localJobs < 1)

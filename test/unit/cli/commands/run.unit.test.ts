@@ -7,7 +7,7 @@ import { progressLine, runProgress } from '../../../../src/core/run/progress';
 import { runningSeconds } from '../../../../src/core/run/meters';
 import type { CanvasEvent } from '../../../../src/core/canvas/types';
 import { eventLine, ProgressView } from '../../../../src/cli/commands/progressView';
-import { runCommand } from '../../../../src/cli/commands/run';
+import { approvalFor, runCommand } from '../../../../src/cli/commands/run';
 import { parseBudget, resolveRunDir, UsageError } from '../../../../src/cli/commands/runOptions';
 
 async function captureErrors(fn: () => Promise<number>): Promise<{ code: number; err: string }> {
@@ -93,6 +93,34 @@ describe('dreams run options', () => {
       /dreams run: inputs\.dual: 8 × 40 Ry .* = 320 Ry is below the 401\.3 Ry density cutoff Pt\.pbe-n-rrkjus_psl\.1\.0\.0\.UPF suggests.*dual ≥ 11/,
     );
     assert.equal(fs.existsSync(runs), false);
+  });
+
+  it("lets an objective file's run.approval make the policy stricter, never looser, and says what it ignored", async () => {
+    assert.deepEqual(approvalFor(undefined, 'wait'), { value: 'wait', ignored: [] });
+    assert.deepEqual(approvalFor('auto-approve', 'continue'), { value: 'continue', ignored: [] });
+    assert.deepEqual(approvalFor('auto-approve', undefined), { value: 'auto-approve', ignored: [] });
+    const loose = approvalFor(undefined, 'auto-approve');
+    assert.equal(loose.value, 'continue');
+    assert.match(
+      loose.ignored[0]!,
+      /run\.approval: auto-approve was ignored: without --approval the policy is "continue".*pass --approval auto-approve/,
+    );
+    assert.match(
+      approvalFor('wait', 'continue').ignored[0]!,
+      /--approval is "wait", and an objective file may only make it stricter \("wait"\)/,
+    );
+    // through the command: the notice is printed before anything else is checked or made
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-approval-'));
+    const objective = path.join(dir, 'al.yaml');
+    fs.writeFileSync(
+      objective,
+      'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  approval: auto-approve\n  reuseFrom: [runs/old-al]\n',
+    );
+    const pseudo = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
+    const { err } = await captureErrors(() =>
+      runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', path.join(dir, 'runs')]),
+    );
+    assert.match(err, /dreams run: run\.approval: auto-approve was ignored/);
   });
 
   it('reads run.reuseFrom relative to the objective file and refuses a directory that is not a run, before a run directory is made', async () => {
