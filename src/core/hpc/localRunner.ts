@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
@@ -46,6 +47,21 @@ interface Watched {
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
+/**
+ * Job temporary directories still waiting for Open MPI's daemon when the process exits: removed
+ * then if the daemon has emptied them (an empty directory only; one still in use is left).
+ */
+const removeAtExit = new Set<string>();
+process.once('exit', () => {
+  for (const d of removeAtExit) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      // not empty yet: the daemon is still cleaning up there
+    }
+  }
+});
+
 export class LocalRunner implements JobBackend {
   readonly name = 'local';
   private readonly argv: string[];
@@ -53,6 +69,8 @@ export class LocalRunner implements JobBackend {
   private readonly waiting: string[] = [];
   private readonly active = new Map<string, Watched>();
   private readonly starting = new Set<string>();
+  /** Each running job's own temporary directory (its TMPDIR), removed when the job ends. */
+  private readonly tmpDirs = new Map<string, string>();
   private disposed = false;
 
   constructor(
@@ -191,6 +209,7 @@ export class LocalRunner implements JobBackend {
       child.once('error', (e) => resolve(e));
     });
     if (spawned || child.pid === undefined) {
+      this.dropTmpDir(id);
       await this.updates.transition(id, 'failed', {
         error: `could not start "${argv.join(' ')}" (${spawned?.message ?? 'no pid'}); check that the program is installed and on PATH, or set the pw.x command to its full path.`,
       });
@@ -221,8 +240,43 @@ export class LocalRunner implements JobBackend {
   private environment(job: JobRecord, dir: string): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { OMP_NUM_THREADS: '1', ...(this.options.env ?? process.env) };
     env.DREAMS_JOB_ID = job.id; // lets a restarted service recognise its own pw.x by pid
+    // pw.x is an MPI program: even alone it makes Open MPI's session directory under TMPDIR, and two
+    // started at the same instant with one TMPDIR can race to create it ("orte_init failed ... File
+    // exists", pw.x exits 1 with an empty output: seen with two local jobs on a loaded machine). Each
+    // job gets a directory of its own, short enough for the sockets Open MPI makes there.
+    env.TMPDIR = this.ownTmpDir(job.id, env.TMPDIR);
     if (job.pseudopotentials.length > 0) env.ESPRESSO_PSEUDO = path.join(dir, LOCAL_PSEUDO_DIR);
     return { ...env, ...mpiRootEnvironment(this.argv) };
+  }
+
+  private ownTmpDir(id: string, given: string | undefined): string {
+    const base = given ?? os.tmpdir();
+    const d = fs.mkdtempSync(path.join(base.length <= 40 ? base : '/tmp', 'dreams-pw-'));
+    this.tmpDirs.set(id, d);
+    return d;
+  }
+
+  /**
+   * Removes a job's temporary directory once nothing of the job runs. Open MPI's daemon (orted, in a
+   * session of its own) outlives pw.x by a moment and cleans up there; removed under it, it prints a
+   * PMIx error into the job's stderr. So the directory goes when no process carries the job's
+   * DREAMS_JOB_ID any more, looked for once a second for at most a minute (at once without /proc).
+   */
+  private dropTmpDir(id: string): void {
+    const d = this.tmpDirs.get(id);
+    if (d === undefined) return;
+    this.tmpDirs.delete(id);
+    let tries = 0;
+    const attempt = () => {
+      if (findJobProcess(id) !== undefined && ++tries < 60) {
+        removeAtExit.add(d);
+        setTimeout(attempt, 1000).unref();
+        return;
+      }
+      removeAtExit.delete(d);
+      fs.rmSync(d, { recursive: true, force: true });
+    };
+    attempt();
   }
 
   /** Watch a job: one this runner spawned (its child and exit), or one found running after a restart (by pid). */
@@ -271,6 +325,7 @@ export class LocalRunner implements JobBackend {
     const w = this.active.get(id);
     if (w?.timer) clearInterval(w.timer);
     this.active.delete(id);
+    this.dropTmpDir(id); // the program has ended (a job adopted after a restart has none here)
     try {
       const job = this.updates.get(id)!;
       if (isTerminal(job.state) || this.disposed) return;
