@@ -5,6 +5,7 @@
  * now and then when it changed, so a log stays readable and grep-able.
  */
 import type { CanvasEvent } from '../../core/canvas/types';
+import type { Verdict } from '../../core/provenance/types';
 import { progressLine, type RunProgress } from '../../core/run/progress';
 
 export interface Sink {
@@ -13,8 +14,17 @@ export interface Sink {
   columns?: number;
 }
 
-/** A line for an event worth keeping in the scrollback, or undefined. */
-export function eventLine(e: CanvasEvent, p: RunProgress, runRef: string): string | undefined {
+/**
+ * A line for an event worth keeping in the scrollback, or undefined. `failing` gives the failing
+ * verdicts recorded for a call (guard.verdict comes before the call's end), so that a refusal
+ * says which rule refused it and why.
+ */
+export function eventLine(
+  e: CanvasEvent,
+  p: RunProgress,
+  runRef: string,
+  failing?: ReadonlyMap<string, readonly Verdict[]>,
+): string | undefined {
   switch (e.kind) {
     case 'step.start': {
       // The started step itself: with steps side by side, the first running one is another.
@@ -33,8 +43,13 @@ export function eventLine(e: CanvasEvent, p: RunProgress, runRef: string): strin
       if (j.state === 'failed') return `✗ job ${j.id} failed: ${(j.error ?? '').split('\n')[0]}`;
       return undefined;
     }
-    case 'provenance.call.end':
-      return e.payload.status === 'refused' ? `⚠ the guard refused ${e.payload.id}: ${e.payload.error ?? ''}` : undefined;
+    case 'provenance.call.end': {
+      if (e.payload.status !== 'refused') return undefined;
+      const why = (failing?.get(e.payload.id) ?? []).map(
+        (v) => `\n  [${v.rule}${v.parameter ? ` · ${v.parameter}` : ''}] ${v.reasons.join(' ').split('\n')[0]!.slice(0, 400)}`,
+      );
+      return `⚠ the guard refused ${e.payload.id}: ${e.payload.error ?? ''}${why.join('')}`;
+    }
     case 'approval.request': {
       const r = e.payload;
       return `⚠ approval ${r.id} needed for ${r.tool}${r.parameter ? `.${r.parameter}` : ''}: ${r.verdicts.map((v) => v.reasons.join(' ')).join(' ')}\n  answer: dreams approve ${runRef} ${r.id}   (or --reject, --comment "...")`;
@@ -58,6 +73,8 @@ export class ProgressView {
   private status = '';
   private lastPlainStatus = '';
   private lastPlainAt = 0;
+  /** The failing verdicts of calls not ended yet, by call id. */
+  private readonly failing = new Map<string, Verdict[]>();
 
   constructor(
     private readonly out: Sink,
@@ -70,7 +87,12 @@ export class ProgressView {
   }
 
   onEvent(p: RunProgress, e: CanvasEvent): void {
-    const line = eventLine(e, p, this.runRef);
+    if (e.kind === 'guard.verdict') {
+      const fails = e.payload.verdicts.filter((v) => v.level === 'fail');
+      if (fails.length) this.failing.set(e.payload.call, fails);
+    }
+    const line = eventLine(e, p, this.runRef, this.failing);
+    if (e.kind === 'provenance.call.end') this.failing.delete(e.payload.id);
     if (line) this.print(line);
     this.setStatus(progressLine(p));
   }

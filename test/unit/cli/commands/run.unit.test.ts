@@ -222,6 +222,27 @@ describe('live progress', () => {
     assert.match(log[1]!, /^\d\d:\d\d:\d\d \[running\] step 2\/2/);
   });
 
+  it('says which rule refused a call and why, from the verdicts recorded before its end', () => {
+    const p = runProgress(events) as RunProgress;
+    const log: string[] = [];
+    const view = new ProgressView({ write: (s) => log.push(s), isTTY: false }, 'runs/r1', 3_600_000);
+    const fail = {
+      tier: 1,
+      rule: 'cutoff-above-pseudopotential-suggestion',
+      parameter: 'ecutwfc',
+      level: 'fail',
+      reasons: ['ecutwfc 20 Ry is below the 30 Ry Si.pbe-n-rrkjus_psl.1.0.0.UPF suggests'],
+      judged: true,
+    };
+    const pass = { ...fail, rule: 'kpoints-positive', parameter: 'kpoints', level: 'pass', reasons: ['fine'] };
+    view.onEvent(p, ev(20, 'guard.verdict', { call: 'c-7', verdicts: [pass, fail] }, '2026-12-05T10:00:00Z'));
+    view.onEvent(p, ev(21, 'provenance.call.end', { id: 'c-7', status: 'refused', error: 'refused by the guard' }, '2026-12-05T10:00:01Z'));
+    const refused = log.find((l) => l.includes('the guard refused c-7'));
+    assert.ok(refused, log.join(''));
+    assert.match(refused!, /\[cutoff-above-pseudopotential-suggestion · ecutwfc\] ecutwfc 20 Ry is below the 30 Ry/);
+    assert.doesNotMatch(refused!, /kpoints-positive/);
+  });
+
   it('names each started step with its own title and place, also when steps run side by side', () => {
     const plan = {
       objective: 'a',
