@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
-import { notebookOutputFrame, quickOpen, runCommand, runObjectiveCell, visibleNotebook } from '../harness/workbench';
+import { notebookOutputFrame, quickOpen, runCommand, runObjectiveCell, scrollNotebookToEnd, visibleNotebook } from '../harness/workbench';
 import { continueRun, runAwaitingApproval, waitForAnswer } from './support/runScript';
 import { looseSearchObjective } from '../fixtures/adsorption/looseSearch';
 import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
@@ -250,21 +250,19 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await scrollTo(page, out.getByText('Open approvals').first(), 30_000, 'up');
     await host.screenshot('e2e-lab-notebook-summary');
     await runCommand(page, 'Notifications: Clear All Notifications');
-    await page.keyboard.press('Control+End');
-    // the renderer drew the report cell (its claims table is in the output webview; an output out of
-    // view may be kept hidden there, so its presence, not its visibility, is what is awaited)
+    // the renderer drew the report cell, the canvas's last (its claims table is in the output webview)
     const claims = out.locator('section.report table.claims');
-    const eb0 = await visibleNotebook(page).boundingBox();
-    for (let end = Date.now() + 60_000; !(await claims.count()); ) {
-      if (Date.now() > end) throw new Error("the report cell's claims table was not drawn after 60 s of scrolling to the end");
-      if (eb0) await page.mouse.move(eb0.x + 24, eb0.y + eb0.height / 2);
-      await page.mouse.wheel(0, 800);
+    await scrollNotebookToEnd(page, claims);
+    // for the screenshot, back up from the end (blank below the last cell) until the claims table is
+    // on screen (a framing only: that the report is drawn is what was awaited above)
+    const eb = await visibleNotebook(page).boundingBox();
+    for (let i = 0; i < 60 && eb; i++) {
+      const box = await claims.boundingBox({ timeout: 1_000 }).catch(() => null);
+      if (box && box.y >= eb.y) break;
+      await page.mouse.move(eb.x + eb.width - 6, eb.y + eb.height / 2);
+      await page.mouse.wheel(0, -400);
       await page.waitForTimeout(150);
     }
-    // to the end of the notebook for the screenshot: the report is its last cell (Control+End focuses it; the wheel brings it into view)
-    const eb = await visibleNotebook(page).boundingBox();
-    if (eb) await page.mouse.move(eb.x + 24, eb.y + eb.height / 2);
-    for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 800);
     await page.waitForTimeout(500);
     await host.screenshot('e2e-lab-notebook-report');
   });

@@ -77,6 +77,47 @@ export async function runObjectiveCell(page: Page, file: string, cellText: strin
  * 3-D view or a plot may keep it). A target not yet in the list (VS Code builds rows near the
  * screen only) is looked for further down.
  */
+/**
+ * Bring the visible notebook's last cell into view, as a user does with a click at the bottom of
+ * its scrollbar (Monaco moves the list so the slider centres on the click: the end), until
+ * `drawn` (an element of the last cell's output) is present in the output frame. Presence, not
+ * visibility: the webview may keep an output out of view hidden, and a last cell taller than the
+ * editor puts the element above the screen. The click is repeated because the list's height
+ * grows as rows are measured. Not the wheel: each wheel event moves the list by a step of its
+ * own whatever the delta (1.5 px of a 760 px track per event, measured on a 20-cell canvas), so
+ * on a loaded machine a minute of wheel events does not reach the end of a long canvas.
+ * On failure it says where the list got to.
+ */
+export async function scrollNotebookToEnd(page: Page, drawn: Locator, ms = 120_000): Promise<void> {
+  const editor = visibleNotebook(page);
+  const track = editor.locator('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical').first();
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await drawn.count()) return;
+    if (Date.now() > end) {
+      const where = await editor
+        .evaluate((e) => {
+          const t = e.querySelector('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical') as HTMLElement | null;
+          const slider = t?.querySelector('.slider') as HTMLElement | null;
+          const rows = [...e.querySelectorAll('.monaco-list-row')].map((r) => Number(r.getAttribute('data-index')));
+          return `the scrollbar's slider at ${slider?.style.top ?? '?'} of ${t?.style.height ?? '?'} (its height ${slider?.style.height ?? '?'}); rows built: ${rows.sort((x, y) => x - y).join(', ') || 'none'}`;
+        })
+        .catch((e: Error) => `(the notebook could not be read: ${e.message})`);
+      throw new Error(`not drawn after ${ms} ms of scrolling the notebook to its end: ${drawn}; ${where}`);
+    }
+    const box = await track.boundingBox().catch(() => null);
+    if (box) {
+      // the pointer over the scrollbar first: it fades in (and takes clicks) once hovered; a little
+      // above its foot, where the sash of the panel below lies over it
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height - 12);
+      await page.waitForTimeout(150);
+      await page.mouse.down();
+      await page.mouse.up();
+    }
+    await page.waitForTimeout(500);
+  }
+}
+
 export async function scrollNotebookTo(page: Page, target: Locator, ms = 60_000): Promise<void> {
   const editor = visibleNotebook(page);
   const end = Date.now() + ms;
