@@ -113,6 +113,31 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     assert.ok(centre, 'a-1 is not in the graph');
     await frame.locator('canvas.graph').click({ position: centre });
     await frame.locator('aside.details').getByText('slab_with_adsorbate').waitFor({ timeout: 10_000 });
+    // a structure's value is its formula, not an opaque record
+    await frame.locator('aside.details').getByText('a-1 · Pt12CO · 14 atoms').waitFor({ timeout: 5_000 });
+    // the details pane takes room from the canvas (under it, in a panel this narrow); the view, not
+    // moved by the user, is fitted again to what is left: the pane hides no part of the graph, and
+    // this small graph stays at a scale where its labels show
+    type Box = {
+      left: number;
+      top: number;
+      right: number;
+      bottom: number;
+      canvasWidth: number;
+      canvasHeight: number;
+      scale: number;
+      labelScale: number;
+    };
+    const drawn = () => frame.evaluate(() => (window as unknown as { dreamsGraph: { drawnBox?: Box } }).dreamsGraph.drawnBox);
+    const inside = (b: Box | undefined) =>
+      !!b && b.left >= 0 && b.top >= 0 && b.right <= b.canvasWidth + 0.5 && b.bottom <= b.canvasHeight + 0.5;
+    let box: Box | undefined;
+    for (let end = Date.now() + 10_000; Date.now() < end && !inside(box); await page.waitForTimeout(200)) box = await drawn();
+    assert.ok(inside(box), `with the details pane open the graph reaches past the canvas: ${JSON.stringify(box)}`);
+    assert.ok(
+      box!.scale >= box!.labelScale,
+      `with the details pane open the graph is drawn too small for its labels: ${JSON.stringify(box)}`,
+    );
     // the host revealed the artifact's cell in the notebook
     await page
       .locator('.notebook-editor:visible .monaco-list-row.focused', { hasText: 'slab_with_adsorbate' })
@@ -172,6 +197,9 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     await page.keyboard.press('ArrowLeft');
     const back = (await selected())!;
     assert.ok(used.into.includes(back.id), `ArrowLeft went to ${back.id}, which does not lead to ${used.id}`);
+    // each node the walk visited was on screen in the fitted view: the view was left whole
+    const walked = await drawn();
+    assert.ok(inside(walked), `after a walk with the keyboard the graph reaches past the canvas: ${JSON.stringify(walked)}`);
     // Enter opens what a click opens: a QE file in an editor, or the record's cell in the canvas
     const isFile = !!back.file && ['qe-input', 'qe-output', 'file'].includes(back.kind);
     assert.ok(isFile || back.cell, `${back.id} has nothing to reveal`);

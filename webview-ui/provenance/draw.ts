@@ -20,7 +20,7 @@ export interface DrawState {
   matches?: Uint8Array;
 }
 
-const LABEL_MIN_SCALE = 0.45;
+export const LABEL_MIN_SCALE = 0.45;
 const OVERVIEW_SCALE = 0.2;
 
 export function filterMatches(graph: ProvenanceGraph, filters: GraphFilters): Uint8Array | undefined {

@@ -15,9 +15,12 @@ import type {
   ProvenancePanelState,
   RevealTarget,
 } from '../../src/shared/provenanceGraph';
-import { drawGraph, filterMatches, type ViewTransform } from './draw';
+import { drawGraph, filterMatches, LABEL_MIN_SCALE, type ViewTransform } from './draw';
 import { GraphLayouter, type GraphLayout } from './layout';
 import { themePalette, type Palette } from './palette';
+
+/** Room left around a fitted graph. */
+const FIT_PADDING_PX = 24;
 
 export interface HostApi {
   postMessage(m: GraphToHostMessage): void;
@@ -140,7 +143,7 @@ export class GraphView {
     });
     this.layouter.warm();
     // the canvas, not its container: the details pane opening narrows the canvas alone
-    new ResizeObserver(() => this.resize()).observe(this.canvas);
+    new ResizeObserver(() => this.onCanvasResized()).observe(this.canvas);
     // Theme changes arrive as a class change on body.
     new MutationObserver(() => {
       this.palette = themePalette();
@@ -283,10 +286,50 @@ export class GraphView {
     if (redraw) this.schedule();
   }
 
+  /**
+   * The canvas changed size: the details pane opened or closed, or the panel was resized. A view
+   * the user has not panned or zoomed stays fitted, so the pane never hides part of the graph;
+   * the selected node stays on screen either way.
+   */
+  private onCanvasResized(): void {
+    this.resize(false);
+    if (this.layout && !this.moved) this.fit(false);
+    if (this.layout && this.selected !== undefined) this.ensureVisible(this.selected);
+    this.schedule();
+  }
+
+  /** Where the drawing lies on the canvas, in CSS pixels, and its scale (tests check that nothing is cut off and labels show). */
+  get drawnBox():
+    | {
+        left: number;
+        top: number;
+        right: number;
+        bottom: number;
+        canvasWidth: number;
+        canvasHeight: number;
+        scale: number;
+        labelScale: number;
+      }
+    | undefined {
+    if (!this.layout) return undefined;
+    const r = this.canvas.getBoundingClientRect();
+    const { x, y, k } = this.transform;
+    return {
+      left: x,
+      top: y,
+      right: x + this.layout.width * k,
+      bottom: y + this.layout.height * k,
+      canvasWidth: r.width,
+      canvasHeight: r.height,
+      scale: k,
+      labelScale: LABEL_MIN_SCALE,
+    };
+  }
+
   fit(redraw = true): void {
     if (!this.layout) return;
     const r = this.canvas.getBoundingClientRect();
-    const pad = 24;
+    const pad = FIT_PADDING_PX;
     const k = Math.min(
       2,
       Math.max(
@@ -494,12 +537,14 @@ export class GraphView {
     const s = this.screenOf(i);
     const r = this.canvas.getBoundingClientRect();
     const p = this.layout!.nodes[i]!;
-    const margin = 40;
+    // less than fit()'s padding: a node at the edge of a fitted graph is in view, and selecting it
+    // leaves the fitted view as it is
+    const margin = 8;
     const w = p.w * this.transform.k,
       h = p.h * this.transform.k;
     if (!s || (s.x - w / 2 >= margin && s.x + w / 2 <= r.width - margin && s.y - h / 2 >= margin && s.y + h / 2 <= r.height - margin))
       return;
-    const k = Math.max(this.transform.k, 0.45); // labels show from this scale on
+    const k = Math.max(this.transform.k, LABEL_MIN_SCALE);
     select(this.canvas).call(
       this.zoomer.transform,
       zoomIdentity.translate(r.width / 2 - (p.x + p.w / 2) * k, r.height / 2 - (p.y + p.h / 2) * k).scale(k),

@@ -7,6 +7,7 @@ import type { CanvasEvent } from '../../core/canvas/types';
 import type { Verdict } from '../../core/guard/types';
 import type { ArtifactRecord, ArtifactStatus, Concern, ToolCallRecord, ToolCallStatus } from '../../core/provenance/types';
 import { CallGroups } from '../../core/report/callGroups';
+import { formulaOf } from '../../core/tools/runOutput';
 import type { GraphScope, NodeVerdict, ProvenanceGraph, ProvenanceGraphEdge, ProvenanceGraphNode } from '../../shared/provenanceGraph';
 
 const artifactOf = (ref: string): string | undefined => /^(a-\d+)/.exec(ref)?.[1];
@@ -24,13 +25,31 @@ function verdictOf(verdicts: readonly Verdict[]): NodeVerdict {
   return v;
 }
 
-function short(value: unknown, unit?: string): string {
+const isSymbols = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
+
+/**
+ * An artifact's value in a few words for its node: a number with its unit, a string cut short,
+ * a structure as its formula and atom count, another record as its first numbers.
+ */
+export function valueSummary(value: unknown, unit?: string): string {
   let s: string;
   if (typeof value === 'number') s = Number.isInteger(value) ? String(value) : value.toPrecision(6).replace(/\.?0+$/, '');
   else if (typeof value === 'string') s = value.length > 24 ? value.slice(0, 23) + '…' : value;
-  else if (value === undefined) s = '';
+  else if (value === undefined || value === null) s = '';
   else if (Array.isArray(value)) s = `[${value.length}]`;
-  else s = '{…}';
+  else {
+    const o = value as Record<string, unknown>;
+    if (isSymbols(o.symbols)) s = `${formulaOf(o.symbols)} · ${o.symbols.length} atom${o.symbols.length === 1 ? '' : 's'}`;
+    else {
+      const numbers = Object.entries(o).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]));
+      s = numbers.length
+        ? numbers
+            .slice(0, 2)
+            .map(([k, v]) => `${k} ${valueSummary(v)}`)
+            .join(', ') + (Object.keys(o).length > 2 ? ', …' : '')
+        : '{…}';
+    }
+  }
   return unit && s ? `${s} ${unit}` : s;
 }
 
@@ -166,7 +185,7 @@ export class ProvenanceFold {
         id,
         type: 'artifact',
         label: a.record.name,
-        detail: `${id} · ${short(a.record.value, a.record.unit) || a.record.kind}`,
+        detail: `${id} · ${valueSummary(a.record.value, a.record.unit) || a.record.kind}`,
         kind: a.record.kind,
         verdict,
         stale: a.status === 'stale',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CanvasEvent } from '../../../../src/core/canvas/types';
 import { CanvasProjection } from '../../../../src/core/report/canvasProjection';
-import { ProvenanceFold } from '../../../../src/extension/provenance/graphModel';
+import { ProvenanceFold, valueSummary } from '../../../../src/extension/provenance/graphModel';
 import { transitiveReduction } from '../../../../webview-ui/provenance/transitiveReduction';
 import { syntheticRunEvents } from '../../../harness/syntheticRun';
 
@@ -33,6 +33,28 @@ describe('provenance graph model', () => {
     );
     assert.equal(kept.length, 2);
     assert.equal(omitted.length, 0);
+  });
+
+  it("says what an artifact's value is in a few words: a structure by its formula, a record by its first numbers", () => {
+    const slab = {
+      symbols: [...Array(12).fill('Pt'), 'C', 'O'],
+      positions: Array(14).fill([0, 0, 0]),
+      cell: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      pbc: [true, true, false],
+    };
+    assert.equal(valueSummary(slab), 'Pt12CO · 14 atoms');
+    assert.equal(valueSummary({ symbols: ['Al'], positions: [[0, 0, 0]] }), 'Al · 1 atom');
+    assert.equal(
+      valueSummary({ model: 'birch-murnaghan', v0Angstrom3: 15.48941234, b0GPa: 83.1, e0Ev: -57.0093 }),
+      'v0Angstrom3 15.4894, b0GPa 83.1, …',
+    );
+    assert.equal(valueSummary({ method: 'x' }), '{…}');
+    assert.equal(valueSummary(25, 'Ry'), '25 Ry');
+    assert.equal(valueSummary(null), '');
   });
 
   it('folds calls, artifacts, verdicts, concerns and status into nodes with flags and reveal targets', () => {
