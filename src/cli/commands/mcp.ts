@@ -14,6 +14,7 @@ import {
   defaultPseudoDir,
   loadClusters,
   localPwVersion,
+  parseLocalJobs,
   pwCommandArgv,
   pwProgramMissing,
   qeVersionFor,
@@ -41,7 +42,7 @@ its runs directory, reads objective files only inside the workspace, and runs no
   --pseudo-dir DIR       pseudopotential (UPF) library (default $DREAMS_PSEUDO_DIR, $ESPRESSO_PSEUDO,
                          /usr/share/espresso/pseudo)
   --pw-command CMD       how to run pw.x here (default "pw.x"; e.g. "mpirun -np 2 pw.x")
-  --local-jobs N         pw.x runs at a time on this machine (default 1)
+  --local-jobs N|auto    pw.x runs at a time on this machine (default 1; auto: one per core)
 
 An objective an outside agent sends may name an i-PI calculator ({kind: ipi, command: [...]})
 only when that exact command is listed in your calculators file ($DREAMS_CALCULATORS or
@@ -80,9 +81,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     if (tooLong) throw new UsageError(tooLong);
     const readOnly = !!values['read-only'];
     if (!readOnly) fs.mkdirSync(runsDir, { recursive: true });
-    const localJobs = Number(values['local-jobs'] ?? 1);
-    if (!Number.isInteger(localJobs) || localJobs < 1)
-      throw new UsageError(`--local-jobs must be a whole number ≥ 1 (got "${values['local-jobs']}").`);
+    const localJobs = parseLocalJobs(values['local-jobs'] as string | undefined);
     const pwCommand = (values['pw-command'] as string | undefined) ?? 'pw.x';
     // A pw.x that is not there is said when a run needs it (a cluster or an EMT-only search does not).
     // A read-only server starts no run, so it does not run pw.x (up to 20 s) to ask its version.

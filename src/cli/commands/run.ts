@@ -1,7 +1,6 @@
 /** `dreams run <objective.yaml | "text">`: plan and run a DFT study, then write its notebook, report and bundle. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { autoLocalJobs } from '../../core/hpc/kPools';
 import { RunController } from '../../core/run/controller';
 import { notRuns, type RunSettings } from '../../core/run/session';
 import { tightenApprovalPolicy, type Tightened } from '../../core/run/sharedPreferences';
@@ -19,6 +18,7 @@ import {
   loadClusters,
   localPwVersion,
   parseBudget,
+  parseLocalJobs,
   pwCommandArgv,
   pwProgramMissing,
   qeVersionFor,
@@ -124,9 +124,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     for (const line of tightened.ignored) console.error(`dreams run: ${line}`);
     const approval = tightened.value;
     const budget = { ...prefs.budget, ...(values.budget ? parseBudget(values.budget as string) : {}) };
-    const localJobs = values['local-jobs'] === 'auto' ? autoLocalJobs() : Number(values['local-jobs'] ?? 1);
-    if (!Number.isInteger(localJobs) || localJobs < 1)
-      throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${values['local-jobs']}").`);
+    const localJobs = parseLocalJobs(values['local-jobs'] as string | undefined);
     const parallelJobs = values['parallel-jobs'] === undefined ? undefined : Number(values['parallel-jobs']);
     if (parallelJobs !== undefined && (!Number.isInteger(parallelJobs) || parallelJobs < 1))
       throw new UsageError(`--parallel-jobs must be a whole number ≥ 1 (got "${values['parallel-jobs']}").`);

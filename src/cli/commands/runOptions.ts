@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadClusterProfiles, PW_DIRECTORY_MAX_BYTES } from '../../core/hpc/clusterProfile';
+import { autoLocalJobs } from '../../core/hpc/kPools';
 import { parsePwCommand } from '../../core/hpc/pwCommand';
 import { loadSshConfig, type SshConfigSource } from '../../core/hpc/ssh/sshConfig';
 import type { ClusterProfile } from '../../core/hpc/types';
@@ -23,6 +24,13 @@ export class UsageError extends DreamsError<'usage'> {
 export type Budget = NonNullable<RunPreferences['budget']>;
 
 const BUDGET_KEYS: Record<string, keyof Budget> = { tokens: 'maxTokens', cost: 'maxCostUsd', jobs: 'maxJobs', wall: 'maxWallMinutes' };
+
+/** `--local-jobs N|auto` (absent: 1; auto: one per core this process may use). */
+export function parseLocalJobs(value: string | undefined): number {
+  const n = value === 'auto' ? autoLocalJobs() : Number(value ?? 1);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${value}").`);
+  return n;
+}
 
 /** "tokens=2000000,cost=5,jobs=40,wall=90m" (wall in minutes; "2h" and "45m" also read). */
 export function parseBudget(text: string): Budget {

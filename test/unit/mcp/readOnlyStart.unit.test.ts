@@ -66,6 +66,11 @@ describe('dreams mcp at start', function () {
     assert.equal(fs.readFileSync(calls, 'utf8'), 'run\n');
   });
 
+  it('takes --local-jobs auto, as dreams run does', async () => {
+    const names = await startAndList(['--local-jobs', 'auto']);
+    assert.ok(names.includes('dreams_start_run'), names.join(', '));
+  });
+
   it('read-only, does not run pw.x', async () => {
     fs.rmSync(calls, { force: true });
     const names = await startAndList(['--read-only']);

@@ -8,7 +8,8 @@ import { runningSeconds } from '../../../../src/core/run/meters';
 import type { CanvasEvent } from '../../../../src/core/canvas/types';
 import { eventLine, ProgressView } from '../../../../src/cli/commands/progressView';
 import { approvalFor, runCommand } from '../../../../src/cli/commands/run';
-import { parseBudget, resolveRunDir, UsageError } from '../../../../src/cli/commands/runOptions';
+import { parseBudget, parseLocalJobs, resolveRunDir, UsageError } from '../../../../src/cli/commands/runOptions';
+import { autoLocalJobs } from '../../../../src/core/hpc/kPools';
 
 async function captureErrors(fn: () => Promise<number>): Promise<{ code: number; err: string }> {
   const orig = console.error;
@@ -37,6 +38,15 @@ describe('dreams run options', () => {
     assert.deepEqual(parseBudget('wall=45m'), { maxWallMinutes: 45 });
     assert.throws(() => parseBudget('cots=5'), /"cots=5" is not a limit; write tokens=N, cost=USD, jobs=N or wall=MINUTES/);
     assert.throws(() => parseBudget('jobs=2.5'), /jobs must be a positive whole number/);
+  });
+
+  it('reads --local-jobs as a count or auto (one per core), for dreams run and dreams mcp alike', () => {
+    assert.equal(parseLocalJobs(undefined), 1);
+    assert.equal(parseLocalJobs('3'), 3);
+    assert.equal(parseLocalJobs('auto'), autoLocalJobs());
+    assert.ok(autoLocalJobs() >= 1);
+    for (const bad of ['0', '1.5', 'two', ''])
+      assert.throws(() => parseLocalJobs(bad), new RegExp(`--local-jobs must be a whole number ≥ 1 or auto \\(got "${bad}"\\)`));
   });
 
   it('finds a run by directory, id prefix or "latest", and says what exists when it cannot', () => {
