@@ -135,14 +135,10 @@ export class DreamsMcpServer {
     return this.#driven;
   }
 
-  /** "mcp:<name>@<version>" of the connected client: the actor of its calls. */
+  /** "mcp:<name>@<version>" of the connected client: the actor of its calls, the party of its answers and stops. */
   clientId(): string {
     const c = this.server.getClientVersion();
     return `mcp:${c?.name ?? 'unknown-client'}@${c?.version ?? '?'}`;
-  }
-
-  private clientName(): string {
-    return `mcp:${this.server.getClientVersion()?.name ?? 'unknown-client'}`;
   }
 
   tools(): Tool[] {
@@ -306,7 +302,7 @@ export class DreamsMcpServer {
       }
       case 'dreams_stop_run': {
         const d = this.requireDriven();
-        await d.stop(String(args.reason ?? `stopped by ${this.clientName()}`));
+        await d.stop(String(args.reason ?? `stopped by ${this.clientId()}`));
         const r = await d.finished;
         return textResult(`run ${d.runId} ${r.state}${r.reason ? `: ${r.reason}` : ''}; dreams_resume_run continues it.`);
       }
@@ -465,7 +461,7 @@ export class DreamsMcpServer {
     if ((POLICIES as readonly string[]).includes(approval)) return approval as RunSettings['approval'];
     if (approval === 'auto-approve')
       throw new McpUsageError(
-        "approval auto-approve is refused: an outside agent's warnings are not approved by policy. Answer each with dreams_answer_approval (recorded with your name; allLikeThis approves a concern that recurs).",
+        "approval auto-approve is refused: an outside agent's warnings are not approved by policy. Answer each with dreams_answer_approval (recorded with your name and version; allLikeThis approves a concern that recurs).",
       );
     throw new McpUsageError(
       `approval must be continue (got "${approval}"): under wait a warned call would hold until its answer, which an agent calling one tool at a time could never give.`,
@@ -560,7 +556,7 @@ export class DreamsMcpServer {
     if (standing && decision === 'reject') throw new McpUsageError('allLikeThis approves; a rejection answers one request only.');
     if (decision === 'reject' && !comment)
       throw new McpUsageError('say why in comment when you reject: the reason is recorded with the rejection.');
-    const by = this.clientName();
+    const by = this.clientId();
     const dir = runDirOf(this.config.runsDir, args.run as string | undefined, this.#driven?.runId ?? 'latest');
     const said = (r: Awaited<ReturnType<typeof answerApproval>>) =>
       r.ok

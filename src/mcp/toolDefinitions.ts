@@ -131,7 +131,7 @@ export const WRITE_TOOLS: Tool[] = [
   {
     name: 'dreams_answer_approval',
     description:
-      'Answer an approval request the guard raised on a warned call: approve it, or reject it with a comment (its result then becomes provisional and cannot back a report). Recorded with your name as the answering party.',
+      'Answer an approval request the guard raised on a warned call: approve it, or reject it with a comment (its result then becomes provisional and cannot back a report). Recorded with your name and version as the answering party.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -213,9 +213,9 @@ describe('dreams mcp: an outside agent works the fcc Al lattice-constant study t
         .find((e) => (e.payload as ToolCallRecord).tool === 'fit_eos')!
         .key!.slice('calls/'.length),
     );
-    assert.match(text(answered!), /approved by mcp:mcp-proof-agent/);
+    assert.match(text(answered!), /approved by mcp:mcp-proof-agent@1\.2\.3/);
     const answer = events().find((e) => e.kind === 'approval.answer')!.payload as { decision: string; by: string };
-    assert.deepEqual([answer.decision, answer.by], ['approve', 'mcp:mcp-proof-agent']);
+    assert.deepEqual([answer.decision, answer.by], ['approve', 'mcp:mcp-proof-agent@1.2.3']);
   });
 
   it('records every call of the outside agent with its name and version', () => {
@@ -255,7 +255,7 @@ describe('dreams mcp: an outside agent works the fcc Al lattice-constant study t
     const approvals = (await call('dreams_approvals')).structuredContent as { approvals: { state: string; by?: string }[] };
     assert.deepEqual(
       approvals.approvals.map((a) => [a.state, a.by]),
-      [['approve', 'mcp:mcp-proof-agent']],
+      [['approve', 'mcp:mcp-proof-agent@1.2.3']],
     );
     const jobs = (await call('dreams_jobs')).structuredContent as { jobs: { state: string }[] };
     assert.ok(jobs.jobs.length >= 10 && jobs.jobs.every((j) => j.state === 'completed'));
