@@ -187,7 +187,7 @@ describe('a run driven through dreams mcp, opened in real VS Code', () => {
     }[];
     assert.deepEqual(
       cards.map((c) => [c.request.id, c.request.parameter, c.answer?.decision, c.answer?.by]),
-      [[approvalId, 'form', 'approve', `mcp:${CLIENT.name}`]],
+      [[approvalId, 'form', 'approve', `mcp:${CLIENT.name}@${CLIENT.version}`]],
     );
     assert.ok(!ids.includes(`approvals/${approvalId}`), 'no approval cell of its own');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
