@@ -38,6 +38,20 @@ async function connect(
   return { client, server };
 }
 
+/** A server and a client connected to it for `fn`, both closed after it, whatever it throws. */
+async function withServer<T>(
+  opts: { runsDir: string; readOnly: boolean; session?: SessionEnvironment },
+  fn: (client: Client, server: DreamsMcpServer) => Promise<T>,
+): Promise<T> {
+  const { client, server } = await connect(opts.runsDir, opts.readOnly, opts.session);
+  try {
+    return await fn(client, server);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
 describe('dreams mcp server (in process)', function () {
   this.timeout(120_000);
   let dir: string;
@@ -58,8 +72,7 @@ describe('dreams mcp server (in process)', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('read-only: offers only the reading tools, reads the run, and refuses to start one, saying why', async () => {
-    const { client, server } = await connect(runsDir, true);
-    try {
+    await withServer({ runsDir, readOnly: true }, async (client) => {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
       assert.deepEqual(names, [
         'dreams_approvals',
@@ -81,15 +94,11 @@ describe('dreams mcp server (in process)', function () {
       })) as CallToolResult;
       assert.ok(start.isError);
       assert.match(text(start), /not offered: this server is read-only \(an untrusted workspace\)/);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 
   it('names runs by id only: a path is refused, and so is an objective file outside the workspace', async () => {
-    const { client, server } = await connect(runsDir, false);
-    try {
+    await withServer({ runsDir, readOnly: false }, async (client) => {
       const byPath = (await client.callTool({
         name: 'dreams_canvas_read',
         arguments: { run: `../runs/${runId}`, key: 'plan' },
@@ -102,10 +111,7 @@ describe('dreams mcp server (in process)', function () {
       })) as CallToolResult;
       assert.ok(outside.isError);
       assert.match(text(outside), /outside the workspace/);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 
   it('refuses an objective file reached through a symbolic link in the workspace that leads outside it', async () => {
@@ -115,19 +121,18 @@ describe('dreams mcp server (in process)', function () {
       'workflow: adsorption-search\ninputs:\n  slab: { generate: { metal: Pt } }\n  adsorbate: O\n  calculator: { kind: emt }\n',
     );
     fs.symlinkSync(elsewhere, path.join(dir, 'shared'));
-    const { client, server } = await connect(runsDir, false);
     try {
-      const before = fs.readdirSync(runsDir).length;
-      const r = (await client.callTool({
-        name: 'dreams_start_run',
-        arguments: { objectiveFile: 'shared/objective.yaml' },
-      })) as CallToolResult;
-      assert.ok(r.isError, text(r));
-      assert.match(text(r), /shared\/objective\.yaml is outside the workspace .*: a symbolic link on its way leads to /);
-      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+      await withServer({ runsDir, readOnly: false }, async (client) => {
+        const before = fs.readdirSync(runsDir).length;
+        const r = (await client.callTool({
+          name: 'dreams_start_run',
+          arguments: { objectiveFile: 'shared/objective.yaml' },
+        })) as CallToolResult;
+        assert.ok(r.isError, text(r));
+        assert.match(text(r), /shared\/objective\.yaml is outside the workspace .*: a symbolic link on its way leads to /);
+        assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+      });
     } finally {
-      await client.close();
-      await server.close();
       fs.rmSync(path.join(dir, 'shared'));
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -139,10 +144,9 @@ describe('dreams mcp server (in process)', function () {
       workflow: 'adsorption-search',
       inputs: { slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', calculator: { kind: 'emt' } },
     };
-    const { client, server } = await connect(runsDir, false);
-    const start = async (objective: object) =>
-      (await client.callTool({ name: 'dreams_start_run', arguments: { objective } })) as CallToolResult;
-    try {
+    await withServer({ runsDir, readOnly: false }, async (client) => {
+      const start = async (objective: object) =>
+        (await client.callTool({ name: 'dreams_start_run', arguments: { objective } })) as CallToolResult;
       const before = fs.readdirSync(runsDir).length;
       const outside = await start({ ...search, run: { pseudoDir: '/usr/share/espresso/pseudo' } });
       assert.ok(outside.isError, text(outside));
@@ -169,51 +173,44 @@ describe('dreams mcp server (in process)', function () {
       assert.equal(first.payload.settings.pseudoDir, path.join(dir, 'project-pseudo'));
       assert.deepEqual(first.payload.settings.reuseFrom, [path.join(runsDir, runId)]);
       await client.callTool({ name: 'dreams_stop_run', arguments: {} });
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 
   it('refuses an i-PI command the calculators file does not list, before any run starts (the check every route makes)', async () => {
     const saved = process.env.DREAMS_CALCULATORS;
-    process.env.DREAMS_CALCULATORS = path.join(dir, 'allowed-calculators.json');
-    fs.writeFileSync(
-      process.env.DREAMS_CALCULATORS,
-      JSON.stringify({ ipi: [{ command: ['python3', 'allowed.py', 'ase.calculators.emt:EMT'] }] }),
-    );
-    const { client, server } = await connect(runsDir, false);
+    const calculators = path.join(dir, 'allowed-calculators.json');
+    process.env.DREAMS_CALCULATORS = calculators;
+    fs.writeFileSync(calculators, JSON.stringify({ ipi: [{ command: ['python3', 'allowed.py', 'ase.calculators.emt:EMT'] }] }));
     try {
-      const before = fs.readdirSync(runsDir).length;
-      const r = (await client.callTool({
-        name: 'dreams_start_run',
-        arguments: {
-          objective: {
-            workflow: 'adsorption-search',
-            inputs: {
-              slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } },
-              adsorbate: 'O',
-              calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] },
+      await withServer({ runsDir, readOnly: false }, async (client) => {
+        const before = fs.readdirSync(runsDir).length;
+        const r = (await client.callTool({
+          name: 'dreams_start_run',
+          arguments: {
+            objective: {
+              workflow: 'adsorption-search',
+              inputs: {
+                slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } },
+                adsorbate: 'O',
+                calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] },
+              },
             },
           },
-        },
-      })) as CallToolResult;
-      assert.ok(r.isError);
-      assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which is not in your calculators file/);
-      assert.ok(text(r).includes(process.env.DREAMS_CALCULATORS), 'the message names the file');
-      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+        })) as CallToolResult;
+        assert.ok(r.isError);
+        assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which is not in your calculators file/);
+        assert.ok(text(r).includes(calculators), 'the message names the file');
+        assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+      });
     } finally {
       if (saved === undefined) delete process.env.DREAMS_CALCULATORS;
       else process.env.DREAMS_CALCULATORS = saved;
-      await client.close();
-      await server.close();
     }
   });
 
   it("refuses an agent's judges: false: with a model key its calls are judged, as a worker's are", async () => {
     // a key and an address nothing answers: the run must be refused before any judge is asked
-    const { client, server } = await connect(runsDir, false, { apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9' });
-    try {
+    await withServer({ runsDir, readOnly: false, session: { apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9' } }, async (client) => {
       const before = fs.readdirSync(runsDir).length;
       const r = (await client.callTool({
         name: 'dreams_start_run',
@@ -230,15 +227,11 @@ describe('dreams mcp server (in process)', function () {
       assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
       const start = (await client.listTools()).tools.find((t) => t.name === 'dreams_start_run')!;
       assert.ok(!('judges' in (start.inputSchema.properties ?? {})), 'the start tool offers no judges switch');
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 
   it("refuses an agent's auto-approve, as an argument or in its objective: it answers its own warnings, by name", async () => {
-    const { client, server } = await connect(runsDir, false);
-    try {
+    await withServer({ runsDir, readOnly: false }, async (client) => {
       const before = fs.readdirSync(runsDir).length;
       const objective = {
         workflow: 'adsorption-search',
@@ -255,15 +248,11 @@ describe('dreams mcp server (in process)', function () {
         arguments: { run: runId, approval: 'auto-approve' },
       })) as CallToolResult;
       assert.ok(resumed.isError, text(resumed));
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 
   it("answers a resource that is not there with the protocol's not-found error, and a missing canvas key with its closest keys once", async () => {
-    const { client, server } = await connect(runsDir, true);
-    try {
+    await withServer({ runsDir, readOnly: true }, async (client) => {
       for (const [uri, said] of [
         ['file:///etc/passwd', /no resource file:\/\/\/etc\/passwd/],
         ['dreams://runs/no-such-run/report.md', /no run "no-such-run" under /],
@@ -282,10 +271,7 @@ describe('dreams mcp server (in process)', function () {
       })) as CallToolResult;
       assert.ok(r.isError);
       assert.equal(text(r).match(/artifacts\/a-1\b/g)?.length, 1, text(r));
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 
   it('reads the calculators file: the listed commands, or a clear error for a malformed one', () => {
