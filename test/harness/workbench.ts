@@ -129,9 +129,37 @@ export async function scrollNotebookTo(page: Page, target: Locator, ms = 60_000)
     const box = (await target.count()) ? await target.boundingBox({ timeout: 1_000 }).catch(() => null) : null;
     if (box && box.y >= top && box.y + box.height <= view.height - 30 && (await target.isVisible().catch(() => false))) return;
     if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
+    // Not yet in the list: a page further down, by a click on the scrollbar's track just below its
+    // slider (Monaco centres the slider on the click: the list moves by about 0.6 of a screen, so
+    // no row is passed by unbuilt). The wheel would take a hundred turns on a long canvas.
+    if (!box && (await pageDown(page, editor))) continue;
     if (eb) await page.mouse.move(eb.x + eb.width - 6, eb.y + eb.height / 2);
-    // the list moves about an eighth of the wheel's delta (code-server 4.100, headless Chromium)
+    // the list moves by at most a step of its own per wheel event, whatever the delta
     await page.mouse.wheel(0, box ? (box.y < top ? -800 : 800) : 2400);
     await page.waitForTimeout(150);
   }
+}
+
+/** Move the notebook's list about 0.6 of a screen down with a click on its scrollbar; false at the end. */
+async function pageDown(page: Page, editor: Locator): Promise<boolean> {
+  const track = editor.locator('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical').first();
+  const box = await track.boundingBox().catch(() => null);
+  if (!box) return false;
+  const slider = await track
+    .evaluate((t) => {
+      const s = t.querySelector('.slider') as HTMLElement | null;
+      return s ? { top: Number.parseFloat(s.style.top) || 0, height: Number.parseFloat(s.style.height) || 0 } : undefined;
+    })
+    .catch(() => undefined);
+  if (!slider || slider.height <= 0) return false;
+  // just below the slider (on the slider itself a press would start a drag)
+  const y = box.y + slider.top + slider.height * 1.1;
+  // (the foot of the track lies under the sash of the panel below; the end is reached by then)
+  if (slider.top + slider.height >= box.height - 2 || y > box.y + box.height - 12) return false;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.waitForTimeout(150);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+  return true;
 }
