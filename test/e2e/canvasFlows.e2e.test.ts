@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
-import { notebookOutputFrame, quickOpen, runCommand, runObjectiveCell, scrollNotebookToEnd, visibleNotebook } from '../harness/workbench';
+import {
+  notebookOutputFrame,
+  quickOpen,
+  runCommand,
+  runObjectiveCell,
+  scrollNotebookTo,
+  scrollNotebookToEnd,
+  visibleNotebook,
+} from '../harness/workbench';
 import { continueRun, runAwaitingApproval, waitForAnswer } from './support/runScript';
 import { looseSearchObjective } from '../fixtures/adsorption/looseSearch';
 import { leanAlObjective } from '../fixtures/agents/scriptedLattice';
@@ -81,22 +89,22 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const card = out.locator(`[data-approval="${run.approval}"]`);
     await card.waitFor({ timeout: 60_000 });
     await card.getByText('25 Ry is below the 30 Ry').waitFor();
-    await scrollTo(page, card.locator('button.approve'));
+    await scrollNotebookTo(page, card.locator('button.approve'));
     await host.screenshot('e2e-approval-card');
 
     await card.locator('button.comment').click();
     await card.locator('textarea').fill('accepted for the site comparison; both sites use the same cutoff');
     // the comment box made the card taller: its buttons may have moved below the window
-    await scrollTo(page, card.locator('button.approve'));
+    await scrollNotebookTo(page, card.locator('button.approve'));
     await card.locator('button.approve').click();
-    await scrollTo(page, out.getByText('Approved by user@vscode'));
+    await scrollNotebookTo(page, out.getByText('Approved by user@vscode'));
     const answer = await waitForAnswer(run.logPath, run.approval, 30_000);
     assert.equal(answer.decision, 'approve');
     assert.equal(answer.by, 'user@vscode');
     assert.equal(answer.comment, 'accepted for the site comparison; both sites use the same cutoff');
 
     await continueRun(run.runDir);
-    await scrollTo(page, out.locator('[data-artifact="a-9"]'));
+    await scrollNotebookTo(page, out.locator('[data-artifact="a-9"]'));
     await nb.getByText('ecutwfc_used = 25 Ry').waitFor({ timeout: 30_000 });
     await host.screenshot('e2e-approval-answered-run-continues');
   });
@@ -275,7 +283,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     const out = notebookOutputFrame(page);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Home');
-    await scrollTo(page, out.getByText('Open approvals').first(), 30_000, 'up');
+    await scrollNotebookTo(page, out.getByText('Open approvals').first(), { ms: 30_000, direction: 'up' });
     await host.screenshot('e2e-lab-notebook-summary');
     await runCommand(page, 'Notifications: Clear All Notifications');
     // the renderer drew the report cell, the canvas's last (its claims table is in the output webview)
@@ -327,7 +335,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
       const card = out.locator(`[data-approval="${id}"]`);
       // revealed at its record; the card is the record's output, just below
       if (
-        !(await scrollTo(page, card.locator('button.approve'), 15_000).then(
+        !(await scrollNotebookTo(page, card.locator('button.approve'), { ms: 15_000 }).then(
           () => true,
           () => false,
         ))
@@ -515,26 +523,4 @@ async function savedCanvas<T>(page: Page, file: string, ready: (v: T) => boolean
   }
   assert.ok(v, `${path.basename(file)} did not parse as JSON within ${ms / 1000} s`);
   return v;
-}
-
-/** The workbench's status bar is 22 px high; anything above this margin from the bottom is clickable. */
-const STATUS_BAR_MARGIN_PX = 40;
-
-/** Scroll the notebook down, as a user would, until the element is on screen. */
-async function scrollTo(page: Page, target: Locator, ms = 60_000, direction: 'up' | 'down' = 'down'): Promise<void> {
-  const editor = visibleNotebook(page);
-  const end = Date.now() + ms;
-  const view = page.viewportSize()!;
-  for (;;) {
-    const box = await target.boundingBox().catch(() => null);
-    // on screen and clear of the status bar along the bottom, which would take the click
-    if (box && box.y >= 0 && box.y + box.height <= view.height - STATUS_BAR_MARGIN_PX && (await target.isVisible().catch(() => false)))
-      return;
-    if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
-    // the wheel over the notebook's left margin (after a click elsewhere the pointer may be over a side bar)
-    const eb = await editor.boundingBox();
-    if (eb) await page.mouse.move(eb.x + 24, eb.y + eb.height / 2);
-    await page.mouse.wheel(0, box ? (box.y < 0 ? -400 : 400) : direction === 'up' ? -400 : 400);
-    await page.waitForTimeout(150);
-  }
 }

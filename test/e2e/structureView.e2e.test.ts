@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
-import { notebookOutputFrame, quickOpen, runCommand, visibleNotebook } from '../harness/workbench';
+import { notebookOutputFrame, quickOpen, runCommand, scrollNotebookTo, visibleNotebook } from '../harness/workbench';
 
 /** The structure editor's page: the frame whose document holds the 3-D panel. */
 async function structureFrame(page: Page, ms = 60_000): Promise<Frame> {
@@ -61,22 +61,6 @@ function drawnBox(canvas: HTMLCanvasElement): { left: number; top: number; right
     }
   }
   return { left, top, right, bottom, width: copy.width, height: copy.height };
-}
-
-/** Scroll the notebook with the wheel (over its left margin) until the target is on screen; outputs render as they come into view. */
-async function scrollTo(page: Page, target: Locator, ms = 120_000): Promise<void> {
-  const editor = visibleNotebook(page);
-  const end = Date.now() + ms;
-  const view = page.viewportSize()!;
-  for (;;) {
-    const box = await target.boundingBox().catch(() => null);
-    if (box && box.y >= 0 && box.y + box.height <= view.height - 30 && (await target.isVisible().catch(() => false))) return;
-    if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
-    const eb = await editor.boundingBox();
-    if (eb) await page.mouse.move(eb.x + 24, eb.y + eb.height / 2);
-    await page.mouse.wheel(0, box ? (box.y < 0 ? -250 : 250) : 400);
-    await page.waitForTimeout(200);
-  }
 }
 
 /** The frame whose document shows the structure editor's error. */
@@ -246,7 +230,7 @@ describe('structures in the workbench (e2e)', function () {
     await relaxedCell.waitFor({ timeout: 10_000 });
     const out = notebookOutputFrame(page);
     const card = out.locator('.dreams-card.structure', { hasText: 'relaxed_structure' }).first();
-    await scrollTo(page, card.locator('.structure3d-host'));
+    await scrollNotebookTo(page, card.locator('.structure3d-host'), { ms: 120_000 });
     const step = card.locator('.trajectory .step');
     await step.waitFor({ timeout: 60_000 });
     const frames = Number(/step (\d+)\/(\d+)/.exec((await step.textContent()) ?? '')?.[2]);

@@ -7,8 +7,11 @@ export async function quickOpen(page: Page, fileName: string): Promise<void> {
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
   await page.keyboard.type(fileName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // the row of that file, clicked: Enter takes the focused row, which on a loaded machine can still
+  // be the best match of the letters typed so far (copt.dreams for "co-search.dreams")
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
+  await row.waitFor();
+  await row.click();
 }
 
 export function visibleNotebook(page: Page): Locator {
@@ -71,13 +74,6 @@ export async function runObjectiveCell(page: Page, file: string, cellText: strin
 }
 
 /**
- * Scroll the visible notebook with the wheel until `target` (a cell row, or an element of the
- * output frame) is wholly on screen; outputs render as they come into view. The wheel turns over
- * the list's scrollbar, which no output covers (over an output the webview takes the wheel, and a
- * 3-D view or a plot may keep it). A target not yet in the list (VS Code builds rows near the
- * screen only) is looked for further down.
- */
-/**
  * Bring the visible notebook's last cell into view, as a user does with a click at the bottom of
  * its scrollbar (Monaco moves the list so the slider centres on the click: the end), until
  * `drawn` (an element of the last cell's output) is present in the output frame. Presence, not
@@ -118,30 +114,47 @@ export async function scrollNotebookToEnd(page: Page, drawn: Locator, ms = 120_0
   }
 }
 
-export async function scrollNotebookTo(page: Page, target: Locator, ms = 60_000): Promise<void> {
+/**
+ * Scroll the visible notebook until `target` (a cell row, or an element of the output frame) is
+ * wholly on screen, clear of the status bar (`bottomMarginPx`), so it can be clicked; outputs
+ * render as they come into view. A target more than a screen away, or not yet in the list (VS
+ * Code builds rows near the screen only; it is looked for in `direction`), is approached a page
+ * at a time by a click on the list's scrollbar track beside the slider (Monaco centres the slider
+ * on the click: the list moves about 0.6 of a screen, so no row is passed by unbuilt). Near it,
+ * the wheel turns over the scrollbar, which no output covers (over an output the webview takes
+ * the wheel, and a 3-D view or a plot may keep it). Not the wheel all the way: each wheel event
+ * moves the list by a step of its own whatever the delta, and on a loaded machine a minute of
+ * turns does not cross a long canvas.
+ */
+export async function scrollNotebookTo(
+  page: Page,
+  target: Locator,
+  opts: { ms?: number; direction?: 'up' | 'down'; bottomMarginPx?: number } = {},
+): Promise<void> {
+  const ms = opts.ms ?? 60_000;
   const editor = visibleNotebook(page);
   const end = Date.now() + ms;
   const view = page.viewportSize()!;
+  const bottom = view.height - (opts.bottomMarginPx ?? 40);
   for (;;) {
     const eb = await editor.boundingBox();
     const top = eb?.y ?? 0;
     // (boundingBox waits for an element that is not there: ask whether it is first)
     const box = (await target.count()) ? await target.boundingBox({ timeout: 1_000 }).catch(() => null) : null;
-    if (box && box.y >= top && box.y + box.height <= view.height - 30 && (await target.isVisible().catch(() => false))) return;
+    if (box && box.y >= top && box.y + box.height <= bottom && (await target.isVisible().catch(() => false))) return;
     if (Date.now() > end) throw new Error(`not on screen after ${ms} ms of scrolling: ${target}`);
-    // Not yet in the list: a page further down, by a click on the scrollbar's track just below its
-    // slider (Monaco centres the slider on the click: the list moves by about 0.6 of a screen, so
-    // no row is passed by unbuilt). The wheel would take a hundred turns on a long canvas.
-    if (!box && (await pageDown(page, editor))) continue;
+    const up = box ? box.y < top : opts.direction === 'up';
+    const screen = eb?.height ?? view.height;
+    const far = !box || (up ? top - box.y > screen : box.y + box.height - bottom > screen);
+    if (far && (await pageOnce(page, editor, up ? 'up' : 'down'))) continue;
     if (eb) await page.mouse.move(eb.x + eb.width - 6, eb.y + eb.height / 2);
-    // the list moves by at most a step of its own per wheel event, whatever the delta
-    await page.mouse.wheel(0, box ? (box.y < top ? -800 : 800) : 2400);
+    await page.mouse.wheel(0, up ? -800 : 800);
     await page.waitForTimeout(150);
   }
 }
 
-/** Move the notebook's list about 0.6 of a screen down with a click on its scrollbar; false at the end. */
-async function pageDown(page: Page, editor: Locator): Promise<boolean> {
+/** Move the notebook's list about 0.6 of a screen with a click on its scrollbar's track; false at that end. */
+async function pageOnce(page: Page, editor: Locator, direction: 'up' | 'down'): Promise<boolean> {
   const track = editor.locator('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical').first();
   const box = await track.boundingBox().catch(() => null);
   if (!box) return false;
@@ -152,10 +165,11 @@ async function pageDown(page: Page, editor: Locator): Promise<boolean> {
     })
     .catch(() => undefined);
   if (!slider || slider.height <= 0) return false;
-  // just below the slider (on the slider itself a press would start a drag)
-  const y = box.y + slider.top + slider.height * 1.1;
-  // (the foot of the track lies under the sash of the panel below; the end is reached by then)
-  if (slider.top + slider.height >= box.height - 2 || y > box.y + box.height - 12) return false;
+  // just beside the slider (on the slider itself a press would start a drag); the foot of the
+  // track lies under the sash of the panel below, so the last 12 px are left alone
+  const y = direction === 'down' ? box.y + slider.top + slider.height * 1.1 : box.y + slider.top - slider.height * 0.1;
+  if (direction === 'down' && (slider.top + slider.height >= box.height - 2 || y > box.y + box.height - 12)) return false;
+  if (direction === 'up' && (slider.top <= 1 || y < box.y + 1)) return false;
   await page.mouse.move(box.x + box.width / 2, y);
   await page.waitForTimeout(150);
   await page.mouse.down();
