@@ -12,8 +12,8 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { shortTempDir } from '../../src/core/hpc/shortTempDir';
 
 export const CHROMIUM = process.env.DREAMS_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -31,8 +31,7 @@ export async function launchChromium(options: Omit<LaunchOptions, 'executablePat
   const given = options.env?.TMPDIR ?? process.env.TMPDIR ?? os.tmpdir();
   let own: string | undefined;
   if (!chromiumTmpFits(given)) {
-    const base = chromiumTmpFits(path.join(os.tmpdir(), 'dreams-chromium-XXXXXX')) ? os.tmpdir() : '/tmp';
-    own = fs.mkdtempSync(path.join(base, 'dreams-chromium-'));
+    own = shortTempDir('dreams-chromium-');
   }
   const env = own ? { ...process.env, ...options.env, TMPDIR: own } : options.env;
   const removeOwn = () => {

@@ -7,13 +7,13 @@ import type { Browser, Page } from 'playwright-core';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 export const CODE_SERVER_DIR = process.env.DREAMS_CODE_SERVER_DIR ?? path.join(PROJECT_ROOT, '.vscode-test/code-server');
 export const CODE_SERVER_ENTRY = path.join(CODE_SERVER_DIR, 'node_modules/code-server/out/node/entry.js');
 import { CHROMIUM, launchChromium } from './chromium';
+import { shortTempDir } from '../../src/core/hpc/shortTempDir';
 
 export { CHROMIUM };
 export const EXTENSION_ID = 'dreams-dft.dreams-vscode';
@@ -114,7 +114,7 @@ export async function startVsCodeHost(opts: HostOptions): Promise<VsCodeHost> {
   // 107 bytes, which a run directory inside a clone at a long path overflows (libuv cuts the
   // name short silently, Chromium stops at launch). So TMPDIR is a short directory of its own,
   // removed by stop().
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp', 'dreams-host-'));
+  const tmp = shortTempDir('dreams-host-');
   const iso = {
     HOME: path.join(runDir, 'home'),
     TMPDIR: tmp,

@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { JobBackend, JobUpdates } from './backend';
 import { isTerminal } from './jobModel';
@@ -19,6 +18,7 @@ import { sha256File } from './fileHash';
 import { PW_DIRECTORY_MAX_BYTES } from './clusterProfile';
 import { removeWavefunctions } from './wavefunctions';
 import { UNWATCHED_EXIT, type JobFile, type JobRecord } from './types';
+import { shortTempDir } from './shortTempDir';
 
 export interface LocalRunnerOptions {
   /** e.g. "pw.x" or "mpirun -np 2 pw.x" (split into argv; no shell). */
@@ -250,8 +250,7 @@ export class LocalRunner implements JobBackend {
   }
 
   private ownTmpDir(id: string, given: string | undefined): string {
-    const base = given ?? os.tmpdir();
-    const d = fs.mkdtempSync(path.join(base.length <= 40 ? base : '/tmp', 'dreams-pw-'));
+    const d = shortTempDir('dreams-pw-', given);
     this.tmpDirs.set(id, d);
     return d;
   }
