@@ -104,8 +104,9 @@ export async function scrollNotebookToEnd(page: Page, drawn: Locator, ms = 120_0
     const box = await track.boundingBox().catch(() => null);
     if (box) {
       // the pointer over the scrollbar first: it fades in (and takes clicks) once hovered; a little
-      // above its foot, where the sash of the panel below lies over it
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height - 12);
+      // above its foot, where the sash of the panel below lies over it (a slider already there is
+      // within a few rows of the end, where the last cell is built)
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height - 6);
       await page.waitForTimeout(150);
       await page.mouse.down();
       await page.mouse.up();
@@ -153,24 +154,39 @@ export async function scrollNotebookTo(
   }
 }
 
-/** Move the notebook's list about 0.6 of a screen with a click on its scrollbar's track; false at that end. */
+/**
+ * Move the notebook's list about 0.6 of a screen with a click on its scrollbar's track; false at
+ * that end, or when the click would have to land on the slider (Monaco keeps a slider at least
+ * 20 px tall, so on a very long list 0.6 of a screen is less than half a slider): the caller turns
+ * the wheel instead.
+ */
 async function pageOnce(page: Page, editor: Locator, direction: 'up' | 'down'): Promise<boolean> {
   const track = editor.locator('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical').first();
   const box = await track.boundingBox().catch(() => null);
   if (!box) return false;
-  const slider = await track
-    .evaluate((t) => {
-      const s = t.querySelector('.slider') as HTMLElement | null;
-      return s ? { top: Number.parseFloat(s.style.top) || 0, height: Number.parseFloat(s.style.height) || 0 } : undefined;
+  const g = await editor
+    .evaluate((e) => {
+      const scrollable = e.querySelector('.monaco-list > .monaco-scrollable-element') as HTMLElement | null;
+      const rows = scrollable?.querySelector(':scope > .monaco-list-rows') as HTMLElement | null;
+      const s = scrollable?.querySelector(':scope > .scrollbar.vertical > .slider') as HTMLElement | null;
+      if (!scrollable || !rows || !s) return undefined;
+      return {
+        view: scrollable.clientHeight,
+        content: Number.parseFloat(rows.style.height) || 0,
+        top: Number.parseFloat(s.style.top) || 0,
+        height: Number.parseFloat(s.style.height) || 0,
+      };
     })
     .catch(() => undefined);
-  if (!slider || slider.height <= 0) return false;
-  // just beside the slider (on the slider itself a press would start a drag); the foot of the
-  // track lies under the sash of the panel below, so the last 12 px are left alone
-  const y = direction === 'down' ? box.y + slider.top + slider.height * 1.1 : box.y + slider.top - slider.height * 0.1;
-  if (direction === 'down' && (slider.top + slider.height >= box.height - 2 || y > box.y + box.height - 12)) return false;
-  if (direction === 'up' && (slider.top <= 1 || y < box.y + 1)) return false;
-  await page.mouse.move(box.x + box.width / 2, y);
+  if (!g || g.height <= 0 || g.content <= g.view) return false;
+  // where the slider's centre goes for the list to move 0.6 of a screen
+  const step = (0.6 * g.view * (box.height - g.height)) / (g.content - g.view);
+  if (step <= g.height / 2 + 1) return false;
+  const centre = g.top + g.height / 2;
+  // the foot of the track lies under the sash of the panel below: the last 6 px are left alone
+  const y = direction === 'down' ? Math.min(centre + step, box.height - 6) : Math.max(centre - step, 1);
+  if (y >= g.top - 1 && y <= g.top + g.height + 1) return false; // at that end already
+  await page.mouse.move(box.x + box.width / 2, box.y + y);
   await page.waitForTimeout(150);
   await page.mouse.down();
   await page.mouse.up();

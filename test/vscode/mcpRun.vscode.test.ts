@@ -4,7 +4,7 @@
 // judges of the scripted fake API on loopback, one of which warns on the EOS fit's form and
 // is answered by the client; then the run's own canvas.dreams is opened as a notebook and
 // shows the lab-notebook layout (summary, one cell per plan step, the report in full), with
-// the client's name as the answering party of the approval in the step of its call.
+// the client's name and version as the answering party of the approval in the step of its call.
 // About 40 s of pw.x and judging on an idle 2-core machine.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -293,6 +293,9 @@ export class GraphView {
    */
   private onCanvasResized(): void {
     this.resize(false);
+    // a hidden panel has no size to fit to; it is fitted when it shows again
+    const r = this.canvas.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return;
     if (this.layout && !this.moved) this.fit(false);
     if (this.layout && this.selected !== undefined) this.ensureVisible(this.selected);
     this.schedule();
@@ -328,6 +331,8 @@ export class GraphView {
 
   fit(redraw = true): void {
     if (!this.layout) return;
+    // fitted again (the Fit button, too): the view follows the canvas's size until the user moves it
+    this.moved = false;
     const r = this.canvas.getBoundingClientRect();
     const pad = FIT_PADDING_PX;
     const k = Math.min(

@@ -27,7 +27,7 @@ const BUDGET_KEYS: Record<string, keyof Budget> = { tokens: 'maxTokens', cost: '
 
 /** `--local-jobs N|auto` (absent: 1; auto: one per core this process may use). */
 export function parseLocalJobs(value: string | undefined): number {
-  const n = value === 'auto' ? autoLocalJobs() : Number(value ?? 1);
+  const n = value === 'auto' ? autoLocalJobs() : value === undefined ? 1 : /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${value}").`);
   return n;
 }

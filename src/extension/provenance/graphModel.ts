@@ -35,6 +35,7 @@ export function valueSummary(value: unknown, unit?: string): string {
   let s: string;
   if (typeof value === 'number') s = Number.isInteger(value) ? String(value) : value.toPrecision(6).replace(/\.?0+$/, '');
   else if (typeof value === 'string') s = value.length > 24 ? value.slice(0, 23) + '…' : value;
+  else if (typeof value === 'boolean') s = String(value);
   else if (value === undefined || value === null) s = '';
   else if (Array.isArray(value)) s = `[${value.length}]`;
   else {
@@ -46,7 +47,7 @@ export function valueSummary(value: unknown, unit?: string): string {
         ? numbers
             .slice(0, 2)
             .map(([k, v]) => `${k} ${valueSummary(v)}`)
-            .join(', ') + (Object.keys(o).length > 2 ? ', …' : '')
+            .join(', ') + (Object.keys(o).length > Math.min(2, numbers.length) ? ', …' : '')
         : '{…}';
     }
   }

@@ -240,7 +240,10 @@ describe('dreams mcp server (in process)', function () {
       for (const args of [{ objective, approval: 'auto-approve' }, { objective: { ...objective, run: { approval: 'auto-approve' } } }]) {
         const r = (await client.callTool({ name: 'dreams_start_run', arguments: args })) as CallToolResult;
         assert.ok(r.isError, text(r));
-        assert.match(text(r), /approval auto-approve is refused: .* Answer each with dreams_answer_approval \(recorded with your name/);
+        assert.match(
+          text(r),
+          /approval auto-approve is refused: .* Answer each with dreams_answer_approval \(recorded with your name and version/,
+        );
       }
       assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
       const resumed = (await client.callTool({

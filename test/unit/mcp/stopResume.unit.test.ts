@@ -96,4 +96,21 @@ describe('dreams mcp: a run stopped while a step waits for the agent', function 
     assert.deepEqual([change?.actor.kind, change?.actor.model], ['agent', 'mcp:stopping-agent@0.2']);
     assert.equal(state, 'completed', `made: ${made.join(', ')}\n${text(await call('dreams_status'))}`);
   });
+
+  it('stopped without a reason, says who stopped it: the client by name and version', async () => {
+    const started = await call('dreams_start_run', {
+      objective: {
+        workflow: 'adsorption-search',
+        inputs: {
+          slab: { generate: { metal: 'Pt', facet: 'fcc111', size: [2, 2], layers: 3 } },
+          adsorbate: 'O',
+          calculator: { kind: 'emt' },
+          maxRelaxations: 1,
+        },
+      },
+    });
+    assert.ok(!started.isError, text(started));
+    const stopped = await call('dreams_stop_run', {});
+    assert.match(text(stopped), /stopped: stopped by mcp:stopping-agent@0\.2; dreams_resume_run continues it/);
+  });
 });

@@ -45,7 +45,7 @@ describe('dreams run options', () => {
     assert.equal(parseLocalJobs('3'), 3);
     assert.equal(parseLocalJobs('auto'), autoLocalJobs());
     assert.ok(autoLocalJobs() >= 1);
-    for (const bad of ['0', '1.5', 'two', ''])
+    for (const bad of ['0', '1.5', 'two', '', '0x2', ' 3', '1e1'])
       assert.throws(() => parseLocalJobs(bad), new RegExp(`--local-jobs must be a whole number ≥ 1 or auto \\(got "${bad}"\\)`));
   });
 

@@ -26,6 +26,19 @@ describe('a temporary directory short enough for sockets', () => {
   });
 
   it('is made under the base given when that is short, else under /tmp', () => {
+    // an empty or relative base is the system's temporary directory, never the working directory
+    for (const odd of ['', 'relative']) {
+      const d = shortTempDir('dreams-x-', odd);
+      made.push(d);
+      assert.ok(path.isAbsolute(d), d);
+    }
+    // the limit is in bytes: a base of few characters but many bytes goes to /tmp
+    const wide = fs.mkdtempSync(`/tmp/${'é'.repeat(14)}-`);
+    made.push(wide);
+    assert.ok(wide.length <= SHORT_TMP_BASE_MAX && Buffer.byteLength(wide) > SHORT_TMP_BASE_MAX);
+    const inWide = shortTempDir('dreams-x-', wide);
+    made.push(inWide);
+    assert.equal(path.dirname(inWide), '/tmp');
     const short = fs.mkdtempSync('/tmp/st-');
     made.push(short);
     const inShort = shortTempDir('dreams-x-', short);
@@ -52,8 +65,10 @@ describe('a temporary directory short enough for sockets', () => {
     const socket = path.join(sub, 'SingletonSocket');
     assert.ok(socket.length <= 107, `${socket.length} bytes`);
     assert.equal(await binds(socket), true);
-    // and one byte past what an address holds is refused, so the check above can fail
-    const tooLong = path.join(sub, 'S'.repeat(108 - sub.length));
+    // and a path past what an address holds (sun_path, 108 bytes with its NUL; Node binds 107 and
+    // 108 here, Chromium refuses 108) does not bind where asked, so the bind above can fail
+    const tooLong = path.join(sub, 'S'.repeat(109 - sub.length - 1));
+    assert.equal(tooLong.length, 109);
     assert.equal(await binds(tooLong), false, `a ${tooLong.length}-byte socket path was bound`);
   });
 });

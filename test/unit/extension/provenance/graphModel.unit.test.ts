@@ -53,6 +53,9 @@ describe('provenance graph model', () => {
       'v0Angstrom3 15.4894, b0GPa 83.1, …',
     );
     assert.equal(valueSummary({ method: 'x' }), '{…}');
+    assert.equal(valueSummary({ energyEv: -5, gapEv: 0.5 }), 'energyEv -5, gapEv 0.5');
+    assert.equal(valueSummary({ energyEv: -5, unit: 'eV' }), 'energyEv -5, …');
+    assert.equal(valueSummary(true), 'true');
     assert.equal(valueSummary(25, 'Ry'), '25 Ry');
     assert.equal(valueSummary(null), '');
   });
