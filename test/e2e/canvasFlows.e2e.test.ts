@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
+import type { DrawnBox } from '../../webview-ui/provenance/graphView';
 import { PROJECT_ROOT, startVsCodeHost, type VsCodeHost } from '../harness/vscodeHost';
 import {
   notebookOutputFrame,
@@ -126,16 +127,7 @@ describe('canvas, approvals and provenance in the workbench (e2e)', function () 
     // the details pane takes room from the canvas (under it, in a panel this narrow); the view, not
     // moved by the user, is fitted again to what is left: the pane hides no part of the graph, and
     // this small graph stays at a scale where its labels show
-    type Box = {
-      left: number;
-      top: number;
-      right: number;
-      bottom: number;
-      canvasWidth: number;
-      canvasHeight: number;
-      scale: number;
-      labelScale: number;
-    };
+    type Box = DrawnBox;
     const drawn = () => frame.evaluate(() => (window as unknown as { dreamsGraph: { drawnBox?: Box } }).dreamsGraph.drawnBox);
     const inside = (b: Box | undefined) =>
       !!b && b.left >= 0 && b.top >= 0 && b.right <= b.canvasWidth + 0.5 && b.bottom <= b.canvasHeight + 0.5;

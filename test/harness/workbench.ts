@@ -86,32 +86,26 @@ export async function runObjectiveCell(page: Page, file: string, cellText: strin
  */
 export async function scrollNotebookToEnd(page: Page, drawn: Locator, ms = 120_000): Promise<void> {
   const editor = visibleNotebook(page);
-  const track = editor.locator('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical').first();
+  const track = editor.locator(LIST_SCROLLBAR).first();
   const end = Date.now() + ms;
   for (;;) {
     if (await drawn.count()) return;
     if (Date.now() > end) {
       const where = await editor
-        .evaluate((e) => {
-          const t = e.querySelector('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical') as HTMLElement | null;
+        .evaluate((e, sel) => {
+          const t = e.querySelector(sel) as HTMLElement | null;
           const slider = t?.querySelector('.slider') as HTMLElement | null;
           const rows = [...e.querySelectorAll('.monaco-list-row')].map((r) => Number(r.getAttribute('data-index')));
           return `the scrollbar's slider at ${slider?.style.top ?? '?'} of ${t?.style.height ?? '?'} (its height ${slider?.style.height ?? '?'}); rows built: ${rows.sort((x, y) => x - y).join(', ') || 'none'}`;
-        })
+        }, LIST_SCROLLBAR)
         .catch((e: Error) => `(the notebook could not be read: ${e.message})`);
       throw new Error(`not drawn after ${ms} ms of scrolling the notebook to its end: ${drawn}; ${where}`);
     }
     const box = await track.boundingBox().catch(() => null);
-    if (box) {
-      // the pointer over the scrollbar first: it fades in (and takes clicks) once hovered; a little
-      // above its foot, where the sash of the panel below lies over it (a slider already there is
-      // within a few rows of the end, where the last cell is built)
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height - 6);
-      await page.waitForTimeout(150);
-      await page.mouse.down();
-      await page.mouse.up();
-    }
-    await page.waitForTimeout(500);
+    // a little above the track's foot, where the sash of the panel below lies over it (a slider
+    // already there is within a few rows of the end, where the last cell is built)
+    if (box) await clickTrack(page, box, box.height - TRACK_FOOT_PX);
+    await page.waitForTimeout(350);
   }
 }
 
@@ -161,7 +155,7 @@ export async function scrollNotebookTo(
  * the wheel instead.
  */
 async function pageOnce(page: Page, editor: Locator, direction: 'up' | 'down'): Promise<boolean> {
-  const track = editor.locator('.monaco-list > .monaco-scrollable-element > .scrollbar.vertical').first();
+  const track = editor.locator(LIST_SCROLLBAR).first();
   const box = await track.boundingBox().catch(() => null);
   if (!box) return false;
   const g = await editor
@@ -183,13 +177,25 @@ async function pageOnce(page: Page, editor: Locator, direction: 'up' | 'down'): 
   const step = (0.6 * g.view * (box.height - g.height)) / (g.content - g.view);
   if (step <= g.height / 2 + 1) return false;
   const centre = g.top + g.height / 2;
-  // the foot of the track lies under the sash of the panel below: the last 6 px are left alone
-  const y = direction === 'down' ? Math.min(centre + step, box.height - 6) : Math.max(centre - step, 1);
+  const y = direction === 'down' ? Math.min(centre + step, box.height - TRACK_FOOT_PX) : Math.max(centre - step, 1);
   if (y >= g.top - 1 && y <= g.top + g.height + 1) return false; // at that end already
-  await page.mouse.move(box.x + box.width / 2, box.y + y);
+  await clickTrack(page, box, y);
+  return true;
+}
+
+/** The notebook list's vertical scrollbar (its track; the slider is inside). */
+const LIST_SCROLLBAR = '.monaco-list > .monaco-scrollable-element > .scrollbar.vertical';
+/** The foot of the track lies under the sash of the panel below: clicks keep this far above it. */
+const TRACK_FOOT_PX = 6;
+
+/**
+ * A click on the scrollbar's track `y` px from its top. The pointer goes there first: the
+ * scrollbar fades in, and takes clicks, once hovered. Monaco centres the slider on the click.
+ */
+async function clickTrack(page: Page, track: { x: number; y: number; width: number }, y: number): Promise<void> {
+  await page.mouse.move(track.x + track.width / 2, track.y + y);
   await page.waitForTimeout(150);
   await page.mouse.down();
   await page.mouse.up();
-  await page.waitForTimeout(300);
-  return true;
+  await page.waitForTimeout(150);
 }

@@ -21,6 +21,20 @@ import { themePalette, type Palette } from './palette';
 
 /** Room left around a fitted graph. */
 const FIT_PADDING_PX = 24;
+/** How close to the canvas's edge a selected node may be and still count as in view: less than the fit's padding, so selecting a node of a fitted graph leaves the view as it is. */
+const IN_VIEW_MARGIN_PX = FIT_PADDING_PX / 3;
+
+/** Where the drawing lies on the canvas, in CSS pixels, with the canvas's size and the scale (and the scale labels show from). */
+export interface DrawnBox {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  canvasWidth: number;
+  canvasHeight: number;
+  scale: number;
+  labelScale: number;
+}
 
 export interface HostApi {
   postMessage(m: GraphToHostMessage): void;
@@ -301,19 +315,8 @@ export class GraphView {
     this.schedule();
   }
 
-  /** Where the drawing lies on the canvas, in CSS pixels, and its scale (tests check that nothing is cut off and labels show). */
-  get drawnBox():
-    | {
-        left: number;
-        top: number;
-        right: number;
-        bottom: number;
-        canvasWidth: number;
-        canvasHeight: number;
-        scale: number;
-        labelScale: number;
-      }
-    | undefined {
+  /** Where the drawing lies on the canvas, and its scale (tests check that nothing is cut off and labels show). */
+  get drawnBox(): DrawnBox | undefined {
     if (!this.layout) return undefined;
     const r = this.canvas.getBoundingClientRect();
     const { x, y, k } = this.transform;
@@ -542,9 +545,7 @@ export class GraphView {
     const s = this.screenOf(i);
     const r = this.canvas.getBoundingClientRect();
     const p = this.layout!.nodes[i]!;
-    // less than fit()'s padding: a node at the edge of a fitted graph is in view, and selecting it
-    // leaves the fitted view as it is
-    const margin = 8;
+    const margin = IN_VIEW_MARGIN_PX;
     const w = p.w * this.transform.k,
       h = p.h * this.transform.k;
     if (!s || (s.x - w / 2 >= margin && s.x + w / 2 <= r.width - margin && s.y - h / 2 >= margin && s.y + h / 2 <= r.height - margin))

@@ -27,9 +27,10 @@ const BUDGET_KEYS: Record<string, keyof Budget> = { tokens: 'maxTokens', cost: '
 
 /** `--local-jobs N|auto` (absent: 1; auto: one per core this process may use). */
 export function parseLocalJobs(value: string | undefined): number {
-  const n = value === 'auto' ? autoLocalJobs() : value === undefined ? 1 : /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${value}").`);
-  return n;
+  if (value === undefined) return 1;
+  if (value === 'auto') return autoLocalJobs();
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--local-jobs must be a whole number ≥ 1 or auto (got "${value}").`);
+  return Number(value);
 }
 
 /** "tokens=2000000,cost=5,jobs=40,wall=90m" (wall in minutes; "2h" and "45m" also read). */

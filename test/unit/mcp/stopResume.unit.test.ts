@@ -12,6 +12,17 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StepView } from '../../../src/mcp/drivenRun';
 import { DreamsMcpServer } from '../../../src/mcp/server';
 
+/** One O relaxation on a small generated Pt(111) with EMT: a run that stops and resumes in a second. */
+const SEARCH = {
+  workflow: 'adsorption-search',
+  inputs: {
+    slab: { generate: { metal: 'Pt', facet: 'fcc111', size: [2, 2], layers: 3 } },
+    adsorbate: 'O',
+    calculator: { kind: 'emt' },
+    maxRelaxations: 1,
+  },
+};
+
 const text = (r: CallToolResult) => r.content.map((c) => (c as { text?: string }).text ?? '').join('\n');
 
 describe('dreams mcp: a run stopped while a step waits for the agent', function () {
@@ -44,17 +55,7 @@ describe('dreams mcp: a run stopped while a step waits for the agent', function 
   });
 
   it('keeps the waiting step to do, and the resumed run offers it again and completes', async () => {
-    const started = await call('dreams_start_run', {
-      objective: {
-        workflow: 'adsorption-search',
-        inputs: {
-          slab: { generate: { metal: 'Pt', facet: 'fcc111', size: [2, 2], layers: 3 } },
-          adsorbate: 'O',
-          calculator: { kind: 'emt' },
-          maxRelaxations: 1,
-        },
-      },
-    });
+    const started = await call('dreams_start_run', { objective: SEARCH });
     assert.ok(!started.isError, text(started));
     const first = (started.structuredContent as { steps: StepView[] }).steps.find((s) => s.waiting);
     assert.ok(first, text(started));
@@ -98,17 +99,7 @@ describe('dreams mcp: a run stopped while a step waits for the agent', function 
   });
 
   it('stopped without a reason, says who stopped it: the client by name and version', async () => {
-    const started = await call('dreams_start_run', {
-      objective: {
-        workflow: 'adsorption-search',
-        inputs: {
-          slab: { generate: { metal: 'Pt', facet: 'fcc111', size: [2, 2], layers: 3 } },
-          adsorbate: 'O',
-          calculator: { kind: 'emt' },
-          maxRelaxations: 1,
-        },
-      },
-    });
+    const started = await call('dreams_start_run', { objective: SEARCH });
     assert.ok(!started.isError, text(started));
     const stopped = await call('dreams_stop_run', {});
     assert.match(text(stopped), /stopped: stopped by mcp:stopping-agent@0\.2; dreams_resume_run continues it/);

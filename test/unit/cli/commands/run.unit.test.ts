@@ -27,6 +27,17 @@ async function captureErrors(fn: () => Promise<number>): Promise<{ code: number;
 const ev = (seq: number, kind: string, payload: unknown, ts: string, key?: string): CanvasEvent =>
   ({ v: 1, seq, ts, actor: { kind: 'framework', id: 't' }, kind, payload, crc: '', ...(key ? { key } : {}) }) as CanvasEvent;
 
+/** The test pseudopotentials (Al, Pt, ...) of the workflow fixtures. */
+const PSEUDO = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
+
+/** An objective file with `yaml` in a fresh directory. */
+function objectiveFile(prefix: string, name: string, yaml: string): { dir: string; objective: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const objective = path.join(dir, name);
+  fs.writeFileSync(objective, yaml);
+  return { dir, objective };
+}
+
 describe('dreams run options', () => {
   it('reads budgets, wall time in minutes or hours, and refuses what it cannot read', () => {
     assert.deepEqual(parseBudget('tokens=2000000,cost=$5,jobs=40,wall=2h'), {
@@ -88,15 +99,13 @@ describe('dreams run options', () => {
   });
 
   it("refuses a workflow input the pseudopotential library rules out (a dual below Pt's suggested density cutoff) before a run directory is made", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-dual-'));
-    const objective = path.join(dir, 'pt.yaml');
-    fs.writeFileSync(
-      objective,
+    const { dir, objective } = objectiveFile(
+      'dreams-dual-',
+      'pt.yaml',
       'workflow: lattice-constant\ninputs:\n  element: Pt\n  structure: fcc\n  latticeConstantAngstrom: 3.92\n  dual: 8\n',
     );
     const runs = path.join(dir, 'runs');
-    const pseudo = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
-    const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
+    const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', PSEUDO, '--runs-dir', runs]));
     assert.equal(code, 2);
     assert.match(
       err,
@@ -120,34 +129,30 @@ describe('dreams run options', () => {
       /--approval is "wait", and an objective file may only make it stricter \("wait"\)/,
     );
     // through the command: the notice is printed before anything else is checked or made
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-approval-'));
-    const objective = path.join(dir, 'al.yaml');
-    fs.writeFileSync(
-      objective,
+    const { dir, objective } = objectiveFile(
+      'dreams-approval-',
+      'al.yaml',
       'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  approval: auto-approve\n  reuseFrom: [runs/old-al]\n',
     );
-    const pseudo = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
     const { err } = await captureErrors(() =>
-      runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', path.join(dir, 'runs')]),
+      runCommand([objective, '--offline', '--pseudo-dir', PSEUDO, '--runs-dir', path.join(dir, 'runs')]),
     );
     assert.match(err, /dreams run: run\.approval: auto-approve was ignored/);
   });
 
   it('reads run.reuseFrom relative to the objective file and refuses a directory that is not a run, before a run directory is made', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dreams-reuse-'));
-    const objective = path.join(dir, 'al.yaml');
-    fs.writeFileSync(
-      objective,
+    const { dir, objective } = objectiveFile(
+      'dreams-reuse-',
+      'al.yaml',
       'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: [runs/old-al]\n',
     );
     const runs = path.join(dir, 'runs');
-    const pseudo = path.resolve(__dirname, '../../../fixtures/workflows/pseudo');
-    const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
+    const { code, err } = await captureErrors(() => runCommand([objective, '--offline', '--pseudo-dir', PSEUDO, '--runs-dir', runs]));
     assert.equal(code, 2);
     assert.ok(err.includes(`--reuse-from: ${path.join(dir, 'runs/old-al')} is not a DREAMS run (it has no events.jsonl)`), err);
     assert.equal(fs.existsSync(runs), false);
     const both = await captureErrors(() =>
-      runCommand([objective, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs, '--reuse-from', dir, '--rerun-identical']),
+      runCommand([objective, '--offline', '--pseudo-dir', PSEUDO, '--runs-dir', runs, '--reuse-from', dir, '--rerun-identical']),
     );
     assert.equal(both.code, 2);
     const schema = path.join(dir, 'bad.yaml');
@@ -155,7 +160,7 @@ describe('dreams run options', () => {
       schema,
       'workflow: lattice-constant\ninputs:\n  element: Al\n  structure: fcc\n  latticeConstantAngstrom: 4.05\nrun:\n  reuseFrom: runs/old-al\n',
     );
-    const c = await captureErrors(() => runCommand([schema, '--offline', '--pseudo-dir', pseudo, '--runs-dir', runs]));
+    const c = await captureErrors(() => runCommand([schema, '--offline', '--pseudo-dir', PSEUDO, '--runs-dir', runs]));
     assert.equal(c.code, 2);
     assert.match(c.err, /run\.reuseFrom: must be array/);
   });
