@@ -71,6 +71,15 @@ describe('dreams mcp server (in process)', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  /** dreams_start_run with `args`, which must be refused before a run directory is made: the refusal. */
+  async function refusedStart(client: Client, args: Record<string, unknown>): Promise<string> {
+    const before = fs.readdirSync(runsDir).length;
+    const r = (await client.callTool({ name: 'dreams_start_run', arguments: args })) as CallToolResult;
+    assert.ok(r.isError, text(r));
+    assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+    return text(r);
+  }
+
   it('read-only: offers only the reading tools, reads the run, and refuses to start one, saying why', async () => {
     await withServer({ runsDir, readOnly: true }, async (client) => {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
@@ -105,12 +114,7 @@ describe('dreams mcp server (in process)', function () {
       })) as CallToolResult;
       assert.ok(byPath.isError);
       assert.match(text(byPath), /is a path; name a run by its id/);
-      const outside = (await client.callTool({
-        name: 'dreams_start_run',
-        arguments: { objectiveFile: '../../elsewhere/objective.yaml' },
-      })) as CallToolResult;
-      assert.ok(outside.isError);
-      assert.match(text(outside), /outside the workspace/);
+      assert.match(await refusedStart(client, { objectiveFile: '../../elsewhere/objective.yaml' }), /outside the workspace/);
     });
   });
 
@@ -123,14 +127,10 @@ describe('dreams mcp server (in process)', function () {
     fs.symlinkSync(elsewhere, path.join(dir, 'shared'));
     try {
       await withServer({ runsDir, readOnly: false }, async (client) => {
-        const before = fs.readdirSync(runsDir).length;
-        const r = (await client.callTool({
-          name: 'dreams_start_run',
-          arguments: { objectiveFile: 'shared/objective.yaml' },
-        })) as CallToolResult;
-        assert.ok(r.isError, text(r));
-        assert.match(text(r), /shared\/objective\.yaml is outside the workspace .*: a symbolic link on its way leads to /);
-        assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+        assert.match(
+          await refusedStart(client, { objectiveFile: 'shared/objective.yaml' }),
+          /shared\/objective\.yaml is outside the workspace .*: a symbolic link on its way leads to /,
+        );
       });
     } finally {
       fs.rmSync(path.join(dir, 'shared'));
@@ -145,24 +145,23 @@ describe('dreams mcp server (in process)', function () {
       inputs: { slab: { generate: { metal: 'Pt', size: [2, 2], layers: 3 } }, adsorbate: 'O', calculator: { kind: 'emt' } },
     };
     await withServer({ runsDir, readOnly: false }, async (client) => {
-      const start = async (objective: object) =>
-        (await client.callTool({ name: 'dreams_start_run', arguments: { objective } })) as CallToolResult;
-      const before = fs.readdirSync(runsDir).length;
-      const outside = await start({ ...search, run: { pseudoDir: '/usr/share/espresso/pseudo' } });
-      assert.ok(outside.isError, text(outside));
-      assert.match(text(outside), /outside the workspace/);
-      const cluster = (await client.callTool({
-        name: 'dreams_start_run',
-        arguments: { objective: search, cluster: 'bigiron' },
-      })) as CallToolResult;
-      assert.ok(cluster.isError, text(cluster));
-      assert.match(text(cluster), /no cluster profile named "bigiron" among the user's \(none configured\): give cluster as one of them/);
-      const notARun = await start({ ...search, run: { reuseFrom: ['project-pseudo'] } });
-      assert.ok(notARun.isError, text(notARun));
-      assert.match(text(notARun), /run\.reuseFrom: .*project-pseudo is not a DREAMS run/);
-      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+      assert.match(
+        await refusedStart(client, { objective: { ...search, run: { pseudoDir: '/usr/share/espresso/pseudo' } } }),
+        /outside the workspace/,
+      );
+      assert.match(
+        await refusedStart(client, { objective: search, cluster: 'bigiron' }),
+        /no cluster profile named "bigiron" among the user's \(none configured\): give cluster as one of them/,
+      );
+      assert.match(
+        await refusedStart(client, { objective: { ...search, run: { reuseFrom: ['project-pseudo'] } } }),
+        /run\.reuseFrom: .*project-pseudo is not a DREAMS run/,
+      );
 
-      const r = await start({ ...search, run: { pseudoDir: 'project-pseudo', reuseFrom: [`runs/${runId}`] } });
+      const r = (await client.callTool({
+        name: 'dreams_start_run',
+        arguments: { objective: { ...search, run: { pseudoDir: 'project-pseudo', reuseFrom: [`runs/${runId}`] } } },
+      })) as CallToolResult;
       assert.ok(!r.isError, text(r));
       const id = (r.structuredContent as { run: string }).run;
       const first = JSON.parse(fs.readFileSync(path.join(runsDir, id, 'events.jsonl'), 'utf8').split('\n')[0]!) as {
@@ -183,24 +182,18 @@ describe('dreams mcp server (in process)', function () {
     fs.writeFileSync(calculators, JSON.stringify({ ipi: [{ command: ['python3', 'allowed.py', 'ase.calculators.emt:EMT'] }] }));
     try {
       await withServer({ runsDir, readOnly: false }, async (client) => {
-        const before = fs.readdirSync(runsDir).length;
-        const r = (await client.callTool({
-          name: 'dreams_start_run',
-          arguments: {
-            objective: {
-              workflow: 'adsorption-search',
-              inputs: {
-                slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } },
-                adsorbate: 'O',
-                calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] },
-              },
+        const said = await refusedStart(client, {
+          objective: {
+            workflow: 'adsorption-search',
+            inputs: {
+              slab: { generate: { metal: 'Pt', latticeConstantAngstrom: 3.92 } },
+              adsorbate: 'O',
+              calculator: { kind: 'ipi', command: ['sh', '-c', 'anything'] },
             },
           },
-        })) as CallToolResult;
-        assert.ok(r.isError);
-        assert.match(text(r), /i-PI client command \["sh","-c","anything"\], which is not in your calculators file/);
-        assert.ok(text(r).includes(calculators), 'the message names the file');
-        assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+        });
+        assert.match(said, /i-PI client command \["sh","-c","anything"\], which is not in your calculators file/);
+        assert.ok(said.includes(calculators), 'the message names the file');
       });
     } finally {
       if (saved === undefined) delete process.env.DREAMS_CALCULATORS;
@@ -211,20 +204,14 @@ describe('dreams mcp server (in process)', function () {
   it("refuses an agent's judges: false: with a model key its calls are judged, as a worker's are", async () => {
     // a key and an address nothing answers: the run must be refused before any judge is asked
     await withServer({ runsDir, readOnly: false, session: { apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9' } }, async (client) => {
-      const before = fs.readdirSync(runsDir).length;
-      const r = (await client.callTool({
-        name: 'dreams_start_run',
-        arguments: {
-          objective: {
-            workflow: 'adsorption-search',
-            inputs: { slab: { generate: { metal: 'Pt' } }, adsorbate: 'O', calculator: { kind: 'emt' } },
-          },
-          judges: false,
+      const said = await refusedStart(client, {
+        objective: {
+          workflow: 'adsorption-search',
+          inputs: { slab: { generate: { metal: 'Pt' } }, adsorbate: 'O', calculator: { kind: 'emt' } },
         },
-      })) as CallToolResult;
-      assert.ok(r.isError, text(r));
-      assert.match(text(r), /judges: false is refused/);
-      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
+        judges: false,
+      });
+      assert.match(said, /judges: false is refused/);
       const start = (await client.listTools()).tools.find((t) => t.name === 'dreams_start_run')!;
       assert.ok(!('judges' in (start.inputSchema.properties ?? {})), 'the start tool offers no judges switch');
     });
@@ -232,20 +219,16 @@ describe('dreams mcp server (in process)', function () {
 
   it("refuses an agent's auto-approve, as an argument or in its objective: it answers its own warnings, by name", async () => {
     await withServer({ runsDir, readOnly: false }, async (client) => {
-      const before = fs.readdirSync(runsDir).length;
       const objective = {
         workflow: 'adsorption-search',
         inputs: { slab: { generate: { metal: 'Pt' } }, adsorbate: 'O', calculator: { kind: 'emt' } },
       };
       for (const args of [{ objective, approval: 'auto-approve' }, { objective: { ...objective, run: { approval: 'auto-approve' } } }]) {
-        const r = (await client.callTool({ name: 'dreams_start_run', arguments: args })) as CallToolResult;
-        assert.ok(r.isError, text(r));
         assert.match(
-          text(r),
+          await refusedStart(client, args),
           /approval auto-approve is refused: .* Answer each with dreams_answer_approval \(recorded with your name and version/,
         );
       }
-      assert.equal(fs.readdirSync(runsDir).length, before, 'no run directory was made');
       const resumed = (await client.callTool({
         name: 'dreams_resume_run',
         arguments: { run: runId, approval: 'auto-approve' },
